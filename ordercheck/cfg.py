@@ -1,0 +1,432 @@
+"""Stage 3 — one control-flow graph per function (SPEC §3), as a ``networkx.DiGraph``.
+
+Nodes are ``ENTRY``, ``EXIT`` (normal return or fall-through), ``RAISE`` (an exception
+leaves the function), one node per statement (placed where the statement *starts*), one
+node per call in evaluation order, handler entries (the ``except`` line), and a few
+synthetic points (line ``None``) where a way out resumes. Edge attribute ``kind`` is one
+of ``normal``, ``true``, ``false``, ``loop``, ``exception``, ``finally``.
+
+Design choices that the contracts rely on:
+
+* An exceptional edge out of a call means the call did **not** take effect; so when a
+  statement must raise *after* its calls (``raise``, ``assert``, the end of a
+  ``finally`` that re-raises) a synthetic point is inserted and the edge leaves it.
+* ``finally`` is built once per way out (normal, return, break, continue, exception),
+  lazily and shared by every jump of that kind, the way CodeQL's extractor walks it.
+  Each copy resumes its way out; a copy that returns, breaks or continues swallows.
+* Every handler (``except`` clause, the exception copy of a ``finally``, the exit of a
+  suppressing ``with``) is a *region*: its nodes carry the region id in ``ctx``, and
+  ``graph.graph["handlers"]`` describes it, so the ``swallowed`` contract can ask
+  whether control leaves the region normally without surfacing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Tuple
+
+import networkx as nx
+
+from .facts import Call, Choice, FunctionFacts, Repeat, Span, Stmt
+
+ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
+EDGE_KINDS = ("normal", "true", "false", "loop", "exception", "finally")
+
+Preds = List[Tuple[object, str]]
+
+
+@dataclass
+class HandlerRegion:
+    """A place that catches an exception: ``except``, ``finally`` (exception copy) or
+    a suppressing ``with``."""
+
+    id: int
+    kind: str  # "except" | "finally" | "with"
+    entry: object
+    span: Optional[Span]
+    text: str
+    types: Tuple[str, ...] = ()
+    bare: bool = False
+    broad: bool = False  # catches everything (ends the chain)
+    suppress_all: bool = False  # a `suppressor` context manager
+
+
+@dataclass
+class _Loop:
+    head: object
+    breaks: Preds = field(default_factory=list)
+
+
+@dataclass
+class _Try:
+    first_handler: object
+
+
+@dataclass
+class _Finally:
+    stmt: Stmt
+    ctx: Tuple[int, ...]
+    copies: Dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class _With:
+    stmt: Stmt
+    manager: Call
+    suppress_all: bool
+    types: Tuple[str, ...]
+    ctx: Tuple[int, ...]
+    exit: Optional[object] = None
+
+
+class GraphTooLarge(Exception):
+    pass
+
+
+MAX_NODES = 400_000
+
+
+class _Builder:
+    def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], bool]) -> None:
+        self.fn = fn
+        self.is_suppressor = is_suppressor
+        self.g = nx.DiGraph(function=fn.qualname, handlers={})
+        self.counter = 0
+        self.regions = 0
+        self.ctx: Tuple[int, ...] = ()
+        self.frames: List[object] = []
+        self.g.add_node(ENTRY, kind="entry", line=fn.span.line, text=fn.qualname, ctx=())
+        self.g.add_node(EXIT, kind="exit", line=None, text="EXIT", ctx=())
+        self.g.add_node(RAISE, kind="raise", line=None, text="RAISE", ctx=())
+
+    # ---- nodes and edges
+
+    def node(self, kind: str, span: Optional[Span], text: str, **attrs) -> int:
+        self.counter += 1
+        if self.counter > MAX_NODES:
+            raise GraphTooLarge(self.fn.qualname)
+        self.g.add_node(
+            self.counter,
+            kind=kind,
+            line=span.line if span else None,
+            span=span,
+            text=text,
+            ctx=self.ctx,
+            **attrs,
+        )
+        return self.counter
+
+    def connect(self, preds: Preds, target: object) -> None:
+        for p, kind in preds:
+            if self.g.has_edge(p, target):
+                data = self.g.edges[p, target]
+                if data["kind"] != kind:
+                    if kind == "exception" or data["kind"] == "exception":
+                        data["exception"] = True
+                        if data["kind"] == "exception":
+                            data["kind"] = kind
+            else:
+                self.g.add_edge(p, target, kind=kind)
+
+    def new_region(self) -> int:
+        self.regions += 1
+        return self.regions
+
+    # ---- jumps: return / break / continue / raise, through the frames
+
+    def jump(self, preds: Preds, way: str, upto: Optional[int] = None) -> None:
+        if not preds:
+            return
+        top = len(self.frames) if upto is None else upto
+        for i in range(top - 1, -1, -1):
+            f = self.frames[i]
+            if way == "raise" and isinstance(f, _Try):
+                self.connect(preds, f.first_handler)
+                return
+            if way == "raise" and isinstance(f, _With):
+                self.connect(preds, self.with_exit(f, i))
+                return
+            if isinstance(f, _Finally):
+                entry = self.finally_copy(f, i, way)
+                kind = "exception" if way == "raise" else "finally"
+                self.connect([(p, kind) for p, _ in preds], entry)
+                return
+            if isinstance(f, _Loop) and way in ("break", "continue"):
+                if way == "break":
+                    f.breaks.extend(preds)
+                else:
+                    self.connect([(p, "loop") for p, _ in preds], f.head)
+                return
+        if way == "raise":
+            self.connect(preds, RAISE)
+        elif way == "return":
+            self.connect(preds, EXIT)
+        # break/continue outside a loop is a SyntaxError that ast.parse let through: drop
+
+    def raise_from(self, node: object) -> None:
+        self.jump([(node, "exception")], "raise")
+
+    def _at(self, frames_upto: int, ctx: Tuple[int, ...]):
+        """Context manager-ish helper: run with outer frames and a given ctx."""
+        saved = (self.frames, self.ctx)
+        self.frames = self.frames[:frames_upto]
+        self.ctx = ctx
+        return saved
+
+    def _restore(self, saved) -> None:
+        self.frames, self.ctx = saved
+
+    def finally_copy(self, f: _Finally, index: int, way: str) -> object:
+        if way in f.copies:
+            return f.copies[way]
+        region = self.new_region() if way == "raise" else None
+        saved = self._at(index, f.ctx + ((region,) if region else ()))
+        entry = self.node("finally", None, f"finally ({way})", way=way)
+        f.copies[way] = entry
+        if region:
+            self.g.graph["handlers"][region] = HandlerRegion(
+                region, "finally", entry, f.stmt.span, "finally:", broad=True
+            )
+        ends = self.block(f.stmt.finalbody, [(entry, "normal")])
+        if ends:
+            if way == "raise":
+                point = self.node("reraise", None, "re-raise")
+                self.connect(ends, point)
+                self.jump([(point, "exception")], "raise")
+            else:
+                self.jump([(p, "finally") for p, _ in ends], way)
+        self._restore(saved)
+        return entry
+
+    def with_exit(self, f: _With, index: int) -> object:
+        if f.exit is not None:
+            return f.exit
+        region = self.new_region()
+        saved = self._at(index, f.ctx + (region,))
+        f.exit = self.node("with-exit", f.stmt.span, f.stmt.text)
+        broad = f.suppress_all or any(t in ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException") for t in f.types)
+        self.g.graph["handlers"][region] = HandlerRegion(
+            region, "with", f.exit, f.stmt.span, f.stmt.text, types=f.types,
+            broad=broad, suppress_all=f.suppress_all,
+        )
+        if not f.suppress_all:
+            self.jump([(f.exit, "exception")], "raise")
+        self._restore(saved)
+        return f.exit
+
+    # ---- expressions
+
+    def chain(self, seq, preds: Preds) -> Preds:
+        for item in seq:
+            if isinstance(item, Call):
+                n = self.node("call", item.span, item.text, call=item)
+                self.connect(preds, n)
+                if item.exits == "os._exit":
+                    preds = []
+                    continue
+                if not item.aug or True:
+                    self.raise_from(n)
+                preds = [] if item.exits else [(n, "normal")]
+            elif isinstance(item, Choice):
+                out: Preds = []
+                for option in item.options:
+                    out.extend(self.chain(option, preds) if option else preds)
+                preds = _dedupe(out)
+            elif isinstance(item, Repeat):
+                r = self.node("point", None, "comprehension")
+                self.connect(preds, r)
+                ends = self.chain(item.body, [(r, "normal")])
+                self.connect([(p, "loop") for p, _ in ends], r)
+                preds = [(r, "normal")]
+        return preds
+
+    # ---- statements
+
+    def block(self, stmts: List[Stmt], preds: Preds) -> Preds:
+        for st in stmts:
+            if not preds:
+                break  # unreachable code has no nodes
+            preds = self.stmt(st, preds)
+        return preds
+
+    def stmt(self, st: Stmt, preds: Preds) -> Preds:
+        node = self.node("stmt", st.span, st.text, stmt=st.kind)
+        self.connect(preds, node)
+        start: Preds = [(node, "normal")]
+        k = st.kind
+        if st.can_raise and k not in ("raise", "assert", "for", "with", "class"):
+            self.raise_from(node)
+        if k in ("simple", "pass"):
+            return self.chain(st.events, start)
+        if k == "class":
+            self.raise_from(node)
+            return self.block(st.body, self.chain(st.events, start))
+        if k == "return":
+            self.jump(self.chain(st.events, start), "return")
+            return []
+        if k == "raise":
+            ends = self.chain(st.events, start)
+            if ends:
+                point = node if ends == start else self._point(ends, "raise")
+                self.jump([(point, "exception")], "raise")
+            return []
+        if k == "assert":
+            ends = self.chain(st.events, start)
+            point = node if ends == start else self._point(ends, "assert")
+            self.raise_from(point)
+            return [(point, "normal")] if ends else []
+        if k in ("break", "continue"):
+            self.jump(start, k)
+            return []
+        if k == "if":
+            ends = self.chain(st.events, start)
+            t = self.block(st.body, [(p, "true") for p, _ in ends])
+            f = self.block(st.orelse, [(p, "false") for p, _ in ends])
+            return t + f
+        if k == "while":
+            ends = self.chain(st.events, start)
+            loop = _Loop(node)
+            self.frames.append(loop)
+            body_ends = self.block(st.body, [(p, "true") for p, _ in ends])
+            self.connect([(p, "loop") for p, _ in body_ends], node)
+            self.frames.pop()
+            false_preds = [] if st.infinite else [(p, "false") for p, _ in ends]
+            return self.block(st.orelse, false_preds) + loop.breaks
+        if k == "for":
+            ends = self.chain(st.events, start)
+            if not ends:
+                return []
+            head = self.node("loop", st.span, st.text)
+            self.connect(ends, head)
+            self.raise_from(head)
+            loop = _Loop(head)
+            self.frames.append(loop)
+            body_ends = self.block(st.body, [(head, "true")])
+            self.connect([(p, "loop") for p, _ in body_ends], head)
+            self.frames.pop()
+            return self.block(st.orelse, [(head, "false")]) + loop.breaks
+        if k == "try":
+            return self._try(st, start)
+        if k == "with":
+            return self._with(st, start)
+        if k == "match":
+            return self._match(st, start)
+        return self.chain(st.events, start)
+
+    def _point(self, ends: Preds, what: str) -> object:
+        point = self.node("point", None, what)
+        self.connect(ends, point)
+        return point
+
+    def _try(self, st: Stmt, start: Preds) -> Preds:
+        outer_ctx = self.ctx
+        fin = None
+        if st.has_finally:
+            fin = _Finally(st, outer_ctx)
+            self.frames.append(fin)
+        entries = []
+        for h in st.handlers:
+            region = self.new_region()
+            self.ctx = outer_ctx + (region,)
+            e = self.node("handler", h.span, h.text, region=region)
+            self.g.graph["handlers"][region] = HandlerRegion(
+                region, "except", e, h.span, h.text, types=h.types, bare=h.bare, broad=h.broad
+            )
+            entries.append((e, region, h))
+        self.ctx = outer_ctx
+        if entries:
+            self.frames.append(_Try(entries[0][0]))
+        body_ends = self.block(st.body, start)
+        if entries:
+            self.frames.pop()
+        ends = self.block(st.orelse, body_ends)
+        # the handler chain: an unmatched exception tries the next clause, then leaves
+        for i, (e, region, h) in enumerate(entries):
+            if h.broad:
+                break
+            if i + 1 < len(entries):
+                self.connect([(e, "exception")], entries[i + 1][0])
+            else:
+                self.jump([(e, "exception")], "raise")
+        for e, region, h in entries:
+            self.ctx = outer_ctx + (region,)
+            ends = ends + self.block(h.body, [(e, "normal")])
+        self.ctx = outer_ctx
+        if fin is not None:
+            self.frames.pop()
+            if ends:
+                ends = self.block(st.finalbody, ends)
+        return ends
+
+    def _with(self, st: Stmt, start: Preds) -> Preds:
+        preds = start
+        pushed: List[_With] = []
+        self.raise_from(start[0][0])
+        for item in st.items:
+            preds = self.chain(item.events, preds)
+            m = item.manager
+            if m is None:
+                continue
+            suppress_all = self.is_suppressor(m)
+            if suppress_all or m.suppress_types is not None:
+                w = _With(st, m, suppress_all, m.suppress_types or (), self.ctx)
+                self.frames.append(w)
+                pushed.append(w)
+        ends = self.block(st.body, preds)
+        for w in reversed(pushed):
+            self.frames.pop()
+            if w.exit is not None:
+                ends = ends + [(w.exit, "normal")]
+        return ends
+
+    def _match(self, st: Stmt, start: Preds) -> Preds:
+        preds = self.chain(st.events, start)
+        out: Preds = []
+        for case in st.cases:
+            if not preds:
+                break
+            c = self.node("case", case.span, case.text)
+            self.connect(preds, c)
+            if case.guard or not case.always:
+                pass
+            g_ends = self.chain(case.guard, [(c, "true")])
+            if case.always and not case.guard:
+                out += self.block(case.body, [(c, "true")])
+                preds = []
+                break
+            guard_true = [(p, "true") for p, _ in g_ends] if case.guard else g_ends
+            out += self.block(case.body, guard_true)
+            nxt: Preds = []
+            if not case.always:
+                nxt.append((c, "false"))
+            if case.guard:
+                nxt += [(p, "false") for p, _ in g_ends]
+            preds = nxt
+        return out + preds
+
+
+def _dedupe(preds: Preds) -> Preds:
+    seen = set()
+    out = []
+    for p in preds:
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
+    return out
+
+
+def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: False) -> nx.DiGraph:
+    """The control-flow graph of one function (SPEC §3)."""
+    b = _Builder(fn, is_suppressor)
+    ends = b.block(fn.body, [(ENTRY, "normal")])
+    b.connect(ends, EXIT)
+    return b.g
+
+
+def is_exceptional(g: nx.DiGraph, u: object, v: object) -> bool:
+    """An edge that only an exception takes."""
+    return g.edges[u, v]["kind"] == "exception"
+
+
+def may_raise_along(g: nx.DiGraph, u: object, v: object) -> bool:
+    d = g.edges[u, v]
+    return d["kind"] == "exception" or d.get("exception", False)

@@ -1,0 +1,182 @@
+"""The command line (SPEC §5): a thin click layer over ``runner``.
+
+Exit codes: 0 no findings, 1 findings, 2 usage, config or internal error (one line on
+stderr naming the file and the key or argument; a traceback only with ``--verbose``).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import List, Optional
+
+import click
+
+from . import __version__
+from . import cfg as cfgmod
+from . import contracts, runner, summaries as summod
+from .errors import UsageError
+from .reporters import FORMATS, dot
+from .reporters.text import statistics as text_statistics
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+def _codes(value: Optional[str]) -> Optional[List[str]]:
+    if value is None:
+        return None
+    return [c.strip().upper() for c in value.split(",") if c.strip()]
+
+
+def _use_color(choice: str) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def explain(code: str, rules) -> str:
+    rule = rules.get(code.upper())
+    if rule is None:
+        raise UsageError(f"unknown rule code {code!r} (see --list-rules)", key="--explain")
+    default = "on by default" if rule.default else "off by default (select it to use it)"
+    return (
+        f"# {rule.id} {rule.name}\n\n"
+        f"Severity: {rule.severity}; {default}.\n"
+        f"Contract: {rule.summary()}\n\n"
+        f"{rule.explanation}\n"
+    )
+
+
+def list_rules(rules) -> str:
+    rows = [(r.id, r.name, r.severity, "on" if r.default else "off", r.summary()) for r in rules.values()]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    out = []
+    for row in rows:
+        out.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4])
+    return "\n".join(out) + "\n"
+
+
+def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
+    """The DOT of ``FILE:QUALNAME`` with the witness edges of its findings."""
+    if ":" not in spec:
+        raise UsageError("expected FILE:QUALNAME (e.g. src/run.py:Runtime.complete)", key="--graph")
+    file, qual = spec.rsplit(":", 1)
+    path = Path(file)
+    if not path.is_file():
+        raise UsageError(f"no such file {file!r}", key="--graph")
+    target = runner.read_facts(path)
+    if target.error is not None:
+        raise UsageError(f"{file} cannot be parsed: {target.error.message}", key="--graph")
+    others = [runner.read_facts(p) for p in runner.collect_files(paths, settings.config) if p.resolve() != path.resolve()]
+    summ = summod.build([target] + others, settings.vocab)
+    fn = next((f for f in target.functions if f.qualname == qual), None)
+    if fn is None:
+        names = ", ".join(f.qualname for f in target.functions[:20])
+        raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
+    g = cfgmod.build(fn, settings.vocab.is_suppressor)
+    classes, _ = runner.node_classes(g, target, fn, settings.vocab, summ)
+    rules = [r for r in settings.rule_list() if r.kind not in ("parse-error", "unused-suppression")]
+    hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types)
+    return dot.render(g, classes, [h.path for h in hits])
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True, help="Output format.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Config file (default: discovered upward).")
+@click.option("--isolated", is_flag=True, help="Ignore every config file.")
+@click.option("--select", help="Comma-separated codes or prefixes to check (replaces the default set).")
+@click.option("--ignore", help="Comma-separated codes or prefixes to skip.")
+@click.option("--extend-select", help="Comma-separated codes or prefixes to add.")
+@click.option("--stdin-filename", help="Read the source from standard input and report it as this path.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--statistics", is_flag=True, help="Print counts per rule instead of findings.")
+@click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule and exit.")
+@click.option("--list-rules", is_flag=True, help="List every rule and exit.")
+@click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.option("-q", "--quiet", is_flag=True, help="Findings only, one line each, no summary.")
+@click.option("-v", "--verbose", is_flag=True, help="Timings on stderr; tracebacks for internal errors.")
+@click.version_option(__version__, "--version", prog_name="ordercheck", message="%(prog)s %(version)s")
+def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_filename, exit_zero,
+        statistics, explain_code, list_rules, graph_spec, color, quiet, verbose):
+    """Check that persistence code keeps the durable-runtime invariant:
+    ledger appends before the save that commits them, and no silent failures."""
+    started = time.perf_counter()
+    overrides = runner.Overrides(_codes(select), _codes(ignore) or [], _codes(extend_select) or [])
+    start = Path(stdin_filename) if stdin_filename else (paths[0] if paths else Path.cwd())
+    settings = runner.load_settings(config_file, start, overrides, isolated)
+    if explain_code:
+        click.echo(explain(explain_code, settings.rules), nl=False)
+        return 0
+    if list_rules:
+        click.echo(list_rules_text(settings.rules), nl=False)
+        return 0
+    if not paths and not stdin_filename:
+        cfg = settings.config
+        paths = tuple(cfg.root / p for p in cfg.include) if cfg.include else (Path("."),)
+    elif not paths and stdin_filename:
+        paths = ()
+    if graph_spec:
+        click.echo(graph_dot(graph_spec, list(paths) or [Path(graph_spec.rsplit(':', 1)[0]).parent], settings), nl=False)
+        return 0
+    for p in paths:
+        if not p.exists():
+            raise UsageError(f"no such file or directory: {p}", key="PATHS")
+    stdin = None
+    if stdin_filename:
+        stdin = (stdin_filename, click.get_binary_stream("stdin").read())
+    result = runner.run(list(paths), settings, stdin)
+    findings = result.findings
+    if statistics:
+        click.echo(text_statistics(findings, settings.rules), nl=False)
+    else:
+        render = FORMATS[fmt]
+        sources = {p: f.lines for p, f in result.facts.items()}
+        out = render(findings, result.files, rules=settings.rules, sources=sources,
+                     color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [])
+        if out:
+            click.echo(out, nl=False)
+    if verbose:
+        click.echo(f"ordercheck: {len(result.files)} files, {len(findings)} findings in {time.perf_counter() - started:.2f}s", err=True)
+    return 1 if findings and not exit_zero else 0
+
+
+list_rules_text = list_rules
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    verbose = "-v" in argv or "--verbose" in argv
+    if argv[:1] == ["lsp"]:
+        from .lsp import serve
+
+        sys.exit(serve(argv[1:]))
+    try:
+        code = cli.main(args=argv, prog_name="ordercheck", standalone_mode=False)
+    except UsageError as exc:
+        click.echo(f"ordercheck: error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except click.exceptions.Abort:
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(1)
+    except Exception as exc:  # an internal error: one line, the traceback on -v
+        if verbose:
+            traceback.print_exc()
+        click.echo(f"ordercheck: internal error: {type(exc).__name__}: {exc} (run with -v for the traceback)", err=True)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,204 @@
+"""Configuration (SPEC §6): discovery, validation, and the merged settings of a run.
+
+Discovered from the first path (or the current directory) upward: ``ordercheck.toml``,
+``.ordercheck.toml``, or ``pyproject.toml`` with a ``[tool.ordercheck]`` table; the
+first found wins. Every problem is a ``UsageError`` naming the file and the key
+(exit 2), with a suggestion where a close key exists.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from .errors import UsageError
+
+LIST_KEYS = (
+    "include", "exclude", "select", "ignore", "extend-select", "extend-ignore",
+    "rules", "swallow-types", "terminal-markers",
+)
+TABLE_KEYS = ("events", "extend-events", "per-file-ignores")
+SCALAR_KEYS = {"cache-dir": str}
+KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + tuple(SCALAR_KEYS)
+CODE_KEYS = ("select", "ignore", "extend-select", "extend-ignore")
+GLOB_KEYS = ("include", "exclude", "swallow-types")
+
+
+@dataclass
+class Config:
+    """Settings after the file, before the command line overrides them."""
+
+    path: Optional[Path] = None  # the config file, if any
+    root: Path = field(default_factory=Path.cwd)  # its folder: relative paths start here
+    include: List[str] = field(default_factory=list)
+    exclude: List[str] = field(default_factory=list)
+    select: Optional[List[str]] = None
+    ignore: List[str] = field(default_factory=list)
+    extend_select: List[str] = field(default_factory=list)
+    extend_ignore: List[str] = field(default_factory=list)
+    rules: List[str] = field(default_factory=list)
+    swallow_types: List[str] = field(default_factory=list)
+    terminal_markers: Optional[List[str]] = None
+    events: Dict[str, List[str]] = field(default_factory=dict)
+    extend_events: Dict[str, List[str]] = field(default_factory=dict)
+    per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
+    cache_dir: Optional[str] = None
+
+    def fingerprint(self) -> str:
+        """A hash of everything that changes findings (for the cache)."""
+        data = {
+            k: getattr(self, k)
+            for k in ("select", "ignore", "extend_select", "swallow_types", "terminal_markers",
+                      "events", "extend_events", "per_file_ignores", "rules")
+        }
+        return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+CONFIG_NAMES = ("ordercheck.toml", ".ordercheck.toml", "pyproject.toml")
+
+
+def discover(start: Path) -> Optional[Tuple[Path, dict]]:
+    """The first config file from ``start`` upward, with its ordercheck table."""
+    start = start.resolve()
+    folder = start if start.is_dir() else start.parent
+    for d in [folder, *folder.parents]:
+        for name in CONFIG_NAMES:
+            p = d / name
+            if not p.is_file():
+                continue
+            data = _read_toml(p)
+            if name == "pyproject.toml":
+                table = data.get("tool", {}).get("ordercheck")
+                if table is None:
+                    continue
+                return p, table
+            return p, data
+    return None
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise UsageError(f"cannot read config: {exc.strerror}", str(path)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"invalid TOML: {exc}", str(path)) from None
+
+
+def load_file(path: Path) -> Tuple[Path, dict]:
+    data = _read_toml(path)
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("ordercheck", {})
+    return path, data
+
+
+def _check_list(value: object, file: str, key: str) -> List[str]:
+    if isinstance(value, str):
+        raise UsageError(f"must be a list of strings, not a string (write [{value!r}])", file, key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise UsageError("must be a list of strings", file, key)
+    return list(value)
+
+
+def check_glob(pattern: str, file: str, key: str) -> None:
+    depth = 0
+    for ch in pattern:
+        if ch == "[":
+            depth += 1
+        elif ch == "]" and depth:
+            depth -= 1
+    if not pattern or depth:
+        raise UsageError(f"bad glob {pattern!r}", file, key)
+
+
+def check_codes(codes: Sequence[str], known: Sequence[str], file: Optional[str], key: str) -> List[str]:
+    out = []
+    for code in codes:
+        c = code.strip().upper()
+        if not c:
+            continue
+        if c != "ALL" and not any(k.startswith(c) for k in known):
+            close = difflib.get_close_matches(c, list(known), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise UsageError(f"unknown rule code {code!r}{hint}", file, key)
+        out.append(c)
+    return out
+
+
+def parse(table: dict, path: Optional[Path]) -> Config:
+    """Validate a config table (the keys of ``[tool.ordercheck]``)."""
+    file = str(path) if path else "<config>"
+    cfg = Config(path=path, root=path.parent if path else Path.cwd())
+    for key, value in table.items():
+        if key not in KNOWN_KEYS:
+            close = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
+            hint = f" (did you mean `{close[0]}`?)" if close else ""
+            raise UsageError(f"unknown key{hint}", file, key)
+        attr = key.replace("-", "_")
+        if key in LIST_KEYS:
+            items = _check_list(value, file, key)
+            if key in CODE_KEYS:
+                items = [c.strip().upper() for c in items if c.strip()]
+            if key in GLOB_KEYS:
+                for p in items:
+                    check_glob(p, file, key)
+            setattr(cfg, attr, items)
+        elif key in TABLE_KEYS:
+            if not isinstance(value, dict):
+                raise UsageError("must be a table", file, key)
+            parsed: Dict[str, List[str]] = {}
+            for sub, pats in value.items():
+                items = _check_list(pats, file, f"{key}.{sub}")
+                if key == "per-file-ignores":
+                    check_glob(sub, file, f"{key}.{sub}")
+                    items = [c.strip().upper() for c in items if c.strip()]
+                else:
+                    for p in items:
+                        check_glob(p, file, f"{key}.{sub}")
+                parsed[sub] = items
+            setattr(cfg, attr, parsed)
+        else:
+            typ = SCALAR_KEYS[key]
+            if not isinstance(value, typ):
+                raise UsageError(f"must be a {typ.__name__}", file, key)
+            setattr(cfg, attr, value)
+    return cfg
+
+
+def rule_files(cfg: Config) -> List[Path]:
+    """The extra rule files named by ``rules``: globs relative to the config's folder."""
+    out: List[Path] = []
+    for pattern in cfg.rules:
+        p = Path(pattern)
+        base = p if p.is_absolute() else cfg.root / p
+        if any(ch in pattern for ch in "*?["):
+            anchor = Path(base.anchor) if base.is_absolute() else cfg.root
+            rel = str(base.relative_to(anchor)) if base.is_absolute() else pattern
+            matches = sorted(anchor.glob(rel))
+            if not matches:
+                raise UsageError(f"no rule file matches {pattern!r}", str(cfg.path or "<config>"), "rules")
+            out.extend(matches)
+        else:
+            if not base.is_file():
+                raise UsageError(f"rule file {pattern!r} does not exist", str(cfg.path or "<config>"), "rules")
+            out.append(base)
+    return out
+
+
+def validate_codes(cfg: Config, known: Sequence[str]) -> None:
+    """Codes named in the config must name a rule (once the rule files are loaded)."""
+    file = str(cfg.path) if cfg.path else "<config>"
+    for key in CODE_KEYS:
+        check_codes(getattr(cfg, key.replace("-", "_")) or [], known, file, key)
+    for glob, codes in cfg.per_file_ignores.items():
+        check_codes(codes, known, file, f"per-file-ignores.{glob}")

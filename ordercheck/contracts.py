@@ -1,0 +1,336 @@
+"""Stage 4 — ordering contracts evaluated as path properties (SPEC §4).
+
+Every contract is answered by reachability over the function's graph — a
+multi-source BFS, ``nx.descendants``/``nx.ancestors`` on an edge-filtered view — never
+by enumerating paths, so the cost stays linear in the size of the graph.
+
+The one subtlety is SPEC §3's last bullet: an exceptional edge leaves an event
+*before* it takes effect. A path "passes" a blocking event (a barrier, an
+``unless-after`` save, a surface) only if it leaves that event by a non-exceptional
+edge; so blocking a node removes its normal out-edges and keeps its exceptional ones.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+
+import networkx as nx
+
+from .cfg import ENTRY, EXIT, RAISE, HandlerRegion
+from .rulebook import ClassExpr, Rule, expr_matches
+
+Classes = Dict[object, FrozenSet[str]]
+
+
+@dataclass
+class Hit:
+    """A contract violation before it is dressed as a ``Finding``."""
+
+    rule: Rule
+    anchor: object  # the node the finding is anchored at
+    path: List[object]  # one shortest witness path (graph nodes, ENTRY first)
+    first: Optional[object] = None  # the earlier event (sequence, at-most-once)
+    handler: Optional[HandlerRegion] = None
+    key: object = None  # dedupe key: the anchored call site / handler
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def normal_successors(g: nx.DiGraph, n: object) -> List[object]:
+    return [v for v in g.successors(n) if g.edges[n, v]["kind"] != "exception"]
+
+
+def exception_successors(g: nx.DiGraph, n: object) -> List[object]:
+    return [v for v in g.successors(n) if g.edges[n, v]["kind"] == "exception" or g.edges[n, v].get("exception")]
+
+
+def blocking_view(g: nx.DiGraph, blocked: Set[object]) -> nx.DiGraph:
+    """``g`` where a blocked event only leaves by its exceptional edges."""
+
+    def keep(u: object, v: object) -> bool:
+        return u not in blocked or g.edges[u, v]["kind"] == "exception"
+
+    return nx.subgraph_view(g, filter_edge=keep)
+
+
+def multi_source_bfs(view: nx.DiGraph, sources: Iterable[Tuple[object, object]]) -> Dict[object, Tuple[object, object]]:
+    """BFS from several (node, origin) pairs; returns node -> (parent, origin) where
+    ``parent`` is None for a source. The origin says which source reached it first."""
+    seen: Dict[object, Tuple[object, object]] = {}
+    queue: deque = deque()
+    for node, origin in sources:
+        if node not in seen:
+            seen[node] = (None, origin)
+            queue.append(node)
+    while queue:
+        u = queue.popleft()
+        origin = seen[u][1]
+        for v in view.successors(u):
+            if v not in seen:
+                seen[v] = (u, origin)
+                queue.append(v)
+    return seen
+
+
+def path_to(tree: Dict[object, Tuple[object, object]], node: object) -> List[object]:
+    out = []
+    while node is not None:
+        out.append(node)
+        node = tree[node][0]
+    return out[::-1]
+
+
+def site(g: nx.DiGraph, n: object) -> object:
+    """A node's call site: ``finally`` copies repeat one site on several nodes."""
+    call = g.nodes[n].get("call")
+    return ("call", call.id) if call is not None else ("node", n)
+
+
+def _shortest(view: nx.DiGraph, a: object, b: object) -> List[object]:
+    try:
+        return nx.shortest_path(view, a, b)
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return [a]
+
+
+def _join(*parts: List[object]) -> List[object]:
+    out: List[object] = []
+    for part in parts:
+        for n in part:
+            if not out or out[-1] != n:
+                out.append(n)
+    return out
+
+
+# --------------------------------------------------------------------------- kinds
+
+
+def _matching(g: nx.DiGraph, classes: Classes, expr: ClassExpr, nodes: Iterable[object]) -> Set[object]:
+    return {n for n in nodes if n in classes and expr_matches(expr, classes[n])}
+
+
+def check_sequence(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object]) -> List[Hit]:
+    barrier = _matching(g, classes, rule.barrier, classes) if rule.barrier else set()
+    unless = _matching(g, classes, rule.unless_after, classes) if rule.unless_after else set()
+    firsts = _matching(g, classes, rule.first, reachable) - barrier
+    thens = _matching(g, classes, rule.then, classes) - barrier - unless
+    if not firsts or not thens:
+        return []
+    view_b = blocking_view(g, barrier)
+    sources = [(s, f) for f in sorted(firsts, key=_order) for s in normal_successors(g, f)]
+    tree = multi_source_bfs(view_b, sources)
+    candidates = [t for t in thens if t in tree]
+    if not candidates:
+        return []
+    if rule.unless_after:
+        view_u = blocking_view(g, unless)
+        exits_clean = nx.ancestors(view_u, EXIT) | {EXIT}
+    hits = []
+    for t in sorted(candidates, key=_order):
+        tail: List[object] = []
+        if rule.unless_after:
+            nxt = [s for s in normal_successors(g, t) if s in exits_clean]
+            if not nxt:
+                continue
+            tail = _shortest(view_u, nxt[0], EXIT)
+        first = tree[t][1]
+        head = _shortest(g, ENTRY, first)
+        middle = path_to(tree, t)
+        hits.append(Hit(rule, t, _join(head, middle, tail), first=first, key=site(g, t)))
+    return hits
+
+
+def check_requires_before(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object]) -> List[Hit]:
+    firsts = _matching(g, classes, rule.first, classes)
+    thens = _matching(g, classes, rule.then, reachable) - firsts
+    if not thens:
+        return []
+    view = blocking_view(g, firsts)
+    tree = multi_source_bfs(view, [(ENTRY, ENTRY)])
+    return [
+        Hit(rule, t, path_to(tree, t), key=site(g, t))
+        for t in sorted(thens, key=_order)
+        if t in tree
+    ]
+
+
+def check_at_most_once(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object]) -> List[Hit]:
+    barrier = _matching(g, classes, rule.barrier, classes) if rule.barrier else set()
+    events = _matching(g, classes, rule.event, reachable) - barrier
+    if len({site(g, e) for e in events}) < 2:
+        return []
+    view = blocking_view(g, barrier)
+    # BFS carrying up to two distinct origin sites per node: linear, and enough to
+    # know whether some *other* call site reaches a given event.
+    labels: Dict[object, Dict[object, Tuple[object, object]]] = {}
+    queue: deque = deque()
+    for e in sorted(events, key=_order):
+        for s in normal_successors(g, e):
+            lab = labels.setdefault(s, {})
+            origin = site(g, e)
+            if origin not in lab and len(lab) < 2:
+                lab[origin] = (None, e)
+                queue.append((s, origin))
+    while queue:
+        u, origin = queue.popleft()
+        for v in view.successors(u):
+            lab = labels.setdefault(v, {})
+            if origin not in lab and len(lab) < 2:
+                lab[origin] = (u, None)
+                queue.append((v, origin))
+    hits = []
+    for e in sorted(events, key=_order):
+        mine = site(g, e)
+        for origin, _ in labels.get(e, {}).items():
+            if origin == mine:
+                continue
+            # rebuild the path back to the origin event
+            chain = [e]
+            node = e
+            first = None
+            while True:
+                parent, src = labels[node][origin]
+                if parent is None:
+                    first = src
+                    break
+                chain.append(parent)
+                node = parent
+            middle = [first] + chain[::-1]
+            head = _shortest(g, ENTRY, first)
+            hits.append(Hit(rule, e, _join(head, middle), first=first, key=mine))
+            break
+    return hits
+
+
+def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool:
+    if region.kind == "finally" or region.broad or region.bare or region.suppress_all:
+        return True
+    return any(fnmatchcase(t, pat) for t in region.types for pat in swallow_types)
+
+
+def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> Optional[List[object]]:
+    """A path through the handler that leaves it normally without a surface event,
+    as a node list ending outside the region; None if every way out raises or
+    surfaces."""
+    rid = region.id
+
+    def inside(n: object) -> bool:
+        return rid in g.nodes[n].get("ctx", ())
+
+    tree = {region.entry: None}
+    queue = deque([region.entry])
+    while queue:
+        u = queue.popleft()
+        for v in g.successors(u):
+            kind = g.edges[u, v]["kind"]
+            if not inside(v):
+                if kind != "exception":
+                    out = [v]
+                    while u is not None:
+                        out.append(u)
+                        u = tree[u]
+                    return out[::-1]
+                continue
+            if v in tree or v in surfaces:
+                continue
+            tree[v] = u
+            queue.append(v)
+    return None
+
+
+def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion]) -> Iterable[Tuple[HandlerRegion, List[object]]]:
+    """The handlers an exception raised by ``event`` runs into, in order, following
+    unmatched clauses and re-raising ``finally`` copies outward."""
+    seen = set()
+    queue = deque((v, [event, v]) for v in exception_successors(g, event))
+    while queue:
+        v, trail = queue.popleft()
+        if v in seen or v in (RAISE, EXIT):
+            continue
+        seen.add(v)
+        region = regions.get(v)
+        if region is None:
+            continue
+        yield region, trail
+        if region.kind == "finally":
+            # the copy re-raises at its end: continue from its re-raise points
+            inside = [n for n in g.nodes if region.id in g.nodes[n].get("ctx", ()) and g.nodes[n]["kind"] == "reraise"]
+            for r in inside:
+                for w in exception_successors(g, r):
+                    queue.append((w, trail + [r, w]))
+        else:
+            for w in exception_successors(g, v):
+                queue.append((w, trail + [w]))
+
+
+def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object], swallow_types: Sequence[str]) -> List[Hit]:
+    events = _matching(g, classes, rule.event, reachable)
+    if not events:
+        return []
+    regions = {r.entry: r for r in g.graph["handlers"].values()}
+    surfaces = {n for n, c in classes.items() if "surface" in c}
+    hits = []
+    for e in sorted(events, key=_order):
+        for region, trail in _catchers(g, e, regions):
+            if not handler_catches(region, swallow_types):
+                continue
+            leave = silent_exit(g, region, surfaces)
+            if leave is None:
+                continue
+            head = _shortest(g, ENTRY, e)
+            hits.append(Hit(rule, e, _join(head, trail, leave), handler=region, key=site(g, e)))
+            break
+    return hits
+
+
+def check_silent_handler(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object]) -> List[Hit]:
+    surfaces = {n for n, c in classes.items() if "surface" in c}
+    hits = []
+    for region in sorted(g.graph["handlers"].values(), key=lambda r: r.id):
+        if region.kind != "except" or not (region.broad or region.bare):
+            continue
+        if region.entry not in reachable:
+            continue
+        leave = silent_exit(g, region, surfaces)
+        if leave is None:
+            continue
+        head = _shortest(g, ENTRY, region.entry)
+        hits.append(Hit(rule, region.entry, _join(head, leave), handler=region, key=("handler", region.entry)))
+    return hits
+
+
+def _order(n: object) -> Tuple[int, str]:
+    return (n, "") if isinstance(n, int) else (-1, str(n))
+
+
+def evaluate(
+    g: nx.DiGraph,
+    classes: Classes,
+    rules: Iterable[Rule],
+    swallow_types: Sequence[str] = (),
+) -> List[Hit]:
+    """Every hit of every rule on one graph, one per (rule, anchor site)."""
+    reachable = nx.descendants(g, ENTRY) | {ENTRY}
+    out: List[Hit] = []
+    for rule in rules:
+        if rule.kind == "sequence":
+            hits = check_sequence(g, classes, rule, reachable)
+        elif rule.kind == "swallowed":
+            hits = check_swallowed(g, classes, rule, reachable, swallow_types)
+        elif rule.kind == "at-most-once":
+            hits = check_at_most_once(g, classes, rule, reachable)
+        elif rule.kind == "requires-before":
+            hits = check_requires_before(g, classes, rule, reachable)
+        elif rule.kind == "silent-handler":
+            hits = check_silent_handler(g, classes, rule, reachable)
+        else:
+            continue
+        seen = set()
+        for h in hits:
+            if h.key not in seen:
+                seen.add(h.key)
+                out.append(h)
+    return out

@@ -1,0 +1,919 @@
+"""Stage 1 — facts: what one source file says, as plain picklable data.
+
+A file is read, decoded and parsed once (libcst, with its PositionProvider and
+QualifiedNameProvider); what the later stages need is copied out into the small
+dataclasses below and the libcst tree is dropped. Nothing here depends on the
+configuration, so a file's facts can be cached by its content hash alone and carried
+across a process pool.
+
+The statement tree kept for each function is a tiny intermediate language: every
+statement holds its own calls in Python's evaluation order (``ExprSeq``), with
+``Choice`` for short circuits and conditional expressions and ``Repeat`` for
+comprehension bodies. The control-flow graph stage (``cfg``) reads only this.
+"""
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+import libcst as cst
+from libcst.metadata import (
+    MetadataWrapper,
+    PositionProvider,
+    QualifiedNameProvider,
+    QualifiedNameSource,
+)
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass
+class Span:
+    """A source range. Lines are 1-based; columns are 0-based code points, and the
+    ``*16`` twins count UTF-16 code units as LSP wants."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    col16: int = 0
+    end_col16: int = 0
+
+
+@dataclass
+class Call:
+    """One call expression (or a ``+=`` pseudo-call, ``aug=True``)."""
+
+    id: int
+    callee: str  # dotted callee text, ``get_store().save``
+    qualnames: Tuple[str, ...]  # import-resolved qualified names of the callee
+    span: Span
+    text: str  # the call's source text (first line, shortened)
+    stmt_lines: Tuple[int, int]  # first and last line of the holding statement
+    arg_tokens: Tuple[Tuple[str, ...], ...] = ()  # one token run per identifier/string
+    arg_names: Tuple[str, ...] = ()  # plain names read in the arguments
+    aug: bool = False
+    exits: Optional[str] = None  # "sys.exit" / "os._exit"
+    suppress_types: Optional[Tuple[str, ...]] = None  # contextlib.suppress(...) types
+    self_call: Optional[str] = None  # "self" / "cls" / "super" when callee is one of them
+
+
+@dataclass
+class Choice:
+    """Exactly one of ``options`` runs (an empty option = nothing runs)."""
+
+    options: Tuple["ExprSeq", ...]
+
+
+@dataclass
+class Repeat:
+    """``body`` runs zero or more times (comprehension elements)."""
+
+    body: "ExprSeq"
+
+
+ExprItem = Union[Call, Choice, Repeat]
+ExprSeq = List[ExprItem]
+
+
+@dataclass
+class Handler:
+    span: Span
+    text: str
+    types: Tuple[str, ...]  # rendered type names (dotted text and qualified names)
+    bare: bool
+    broad: bool  # bare, Exception, BaseException, or a tuple holding one
+    body: List["Stmt"]
+
+
+@dataclass
+class WithItem:
+    events: ExprSeq
+    manager: Optional[Call]  # the context-manager call, when the item is a call
+
+
+@dataclass
+class Case:
+    span: Span
+    text: str
+    always: bool  # wildcard or bare capture without guard
+    guard: ExprSeq
+    body: List["Stmt"]
+
+
+@dataclass
+class Stmt:
+    """A statement. ``kind`` says which optional fields are used."""
+
+    kind: str
+    span: Span
+    text: str
+    events: ExprSeq = field(default_factory=list)
+    can_raise: bool = False
+    body: List["Stmt"] = field(default_factory=list)
+    orelse: List["Stmt"] = field(default_factory=list)
+    handlers: List[Handler] = field(default_factory=list)
+    finalbody: List["Stmt"] = field(default_factory=list)
+    items: List[WithItem] = field(default_factory=list)
+    cases: List[Case] = field(default_factory=list)
+    infinite: bool = False  # ``while True``
+    has_finally: bool = False
+
+
+@dataclass
+class FunctionFacts:
+    qualname: str  # Python's __qualname__ style; "<module>" for the module body
+    name: str
+    class_name: Optional[str]  # qualname of the enclosing class, for methods
+    span: Span
+    params: Tuple[str, ...]
+    body: List[Stmt]
+    calls: List[Call]
+    local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
+
+
+@dataclass
+class ClassFacts:
+    qualname: str
+    bases: Tuple[str, ...]  # dotted text / qualified names of the bases
+    methods: Tuple[str, ...]
+
+
+@dataclass
+class ParseError:
+    message: str
+    line: int = 1
+    col: int = 0
+
+
+@dataclass
+class Suppression:
+    line: int
+    codes: Optional[Tuple[str, ...]]  # None: every code
+    reason: str
+    col: int = 0
+
+
+@dataclass
+class FileFacts:
+    path: str
+    module: str
+    functions: List[FunctionFacts] = field(default_factory=list)
+    classes: List[ClassFacts] = field(default_factory=list)
+    imports: Dict[str, str] = field(default_factory=dict)  # local name -> qualified
+    suppressions: List[Suppression] = field(default_factory=list)
+    lines: List[str] = field(default_factory=list)
+    error: Optional[ParseError] = None
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def decode_source(data: bytes) -> str:
+    """Decode like CPython does (BOM, PEP 263 cookie, else UTF-8); raise
+    ``ValueError`` with a user-facing message otherwise."""
+    if b"\x00" in data:
+        raise ValueError("source contains a NUL byte")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise ValueError(f"cannot decode as {encoding}: {exc.reason if hasattr(exc, 'reason') else exc}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def module_name(path: Path) -> str:
+    """The dotted module name by the package rule: walk up while the folder has an
+    ``__init__.py``."""
+    path = Path(path)
+    parts = [] if path.stem == "__init__" else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return ".".join(parts) if parts else path.stem
+
+
+_SUPPRESS_RE = re.compile(
+    r"#\s*(?:ordercheck:\s*ignore|noqa)\b(?:\s*(?:\[(?P<br>[^\]]*)\]|:\s*(?P<co>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)))?(?:.*?\s--\s*(?P<reason>.*))?",
+    re.IGNORECASE,
+)
+
+
+def find_suppressions(text: str) -> List[Suppression]:
+    """Suppression comments, via the tokenizer so strings that look like comments
+    are not mistaken for them."""
+    found: List[Suppression] = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return found
+    for tok in tokens:
+        if tok.type != tokenize.COMMENT:
+            continue
+        m = _SUPPRESS_RE.search(tok.string)
+        if not m:
+            continue
+        raw = m.group("br") if m.group("br") is not None else m.group("co")
+        codes = None
+        if raw is not None:
+            codes = tuple(c.strip().upper() for c in raw.split(",") if c.strip()) or None
+        found.append(
+            Suppression(tok.start[0], codes, (m.group("reason") or "").strip(), tok.start[1] + m.start())
+        )
+    return found
+
+
+def utf16_col(line: str, col: int) -> int:
+    prefix = line[:col]
+    if prefix.isascii():
+        return col
+    return len(prefix.encode("utf-16-le")) // 2
+
+
+# --------------------------------------------------------------------------- tokens
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_SPLIT = re.compile(r"[_.\-\s/:]+")
+
+
+def split_tokens(text: str) -> Tuple[str, ...]:
+    """Split an identifier or string on ``_ . -`` spaces and camelCase, lower-cased."""
+    out: List[str] = []
+    for part in _SPLIT.split(text):
+        if part:
+            out.extend(p.lower() for p in _CAMEL.findall(part))
+    return tuple(out)
+
+
+def _token_runs(node: cst.CSTNode) -> List[Tuple[str, ...]]:
+    """Token runs of every identifier, attribute name and string literal inside
+    ``node`` (keyword names excluded: they are ``Arg.keyword``, never visited)."""
+    runs: List[Tuple[str, ...]] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            runs.append(split_tokens(n.value))
+
+        def visit_SimpleString(self, n: cst.SimpleString) -> None:
+            try:
+                value = n.evaluated_value
+            except Exception:
+                value = n.value
+            if isinstance(value, bytes):
+                value = value.decode("latin-1")
+            runs.append(split_tokens(str(value)))
+
+        def visit_FormattedStringText(self, n: cst.FormattedStringText) -> None:
+            runs.append(split_tokens(n.value))
+
+        def visit_Arg(self, n: cst.Arg) -> bool:
+            n.value.visit(self)
+            return False
+
+        def visit_Lambda(self, n: cst.Lambda) -> bool:
+            return False
+
+    node.visit(V())
+    return [r for r in runs if r]
+
+
+def _plain_names(node: cst.CSTNode) -> List[str]:
+    names: List[str] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            names.append(n.value)
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            n.value.visit(self)  # the base is a plain name; the attr is not
+            return False
+
+        def visit_Arg(self, n: cst.Arg) -> bool:
+            n.value.visit(self)
+            return False
+
+        def visit_Lambda(self, n: cst.Lambda) -> bool:
+            return False
+
+    node.visit(V())
+    return names
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def render_callee(node: cst.BaseExpression) -> str:
+    """Dotted text of a callee: ``self._store.save``, ``get_store().save``."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{render_callee(node.value)}.{node.attr.value}"
+    if isinstance(node, cst.Call):
+        return f"{render_callee(node.func)}()"
+    if isinstance(node, cst.Await):
+        return render_callee(node.expression)
+    if isinstance(node, cst.Subscript):
+        return f"{render_callee(node.value)}[]"
+    return "?"
+
+
+BROAD_TYPES = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
+EXIT_CALLS = {"sys.exit": "sys.exit", "os._exit": "os._exit", "exit": "sys.exit", "quit": "sys.exit"}
+
+_RAISING = (cst.Attribute, cst.Subscript)
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+class _Extractor:
+    """Walks a libcst module once and fills ``FileFacts``."""
+
+    def __init__(self, facts: FileFacts, wrapper: MetadataWrapper, lines: List[str]) -> None:
+        self.facts = facts
+        self.lines = lines
+        self.positions = wrapper.resolve(PositionProvider)
+        self.qnames = wrapper.resolve(QualifiedNameProvider)
+        self.module = wrapper.module
+        self.next_call = 0
+        # per-function state (a stack, since functions nest)
+        self.fn_calls: List[List[Call]] = []
+        self.fn_bindings: List[Dict[str, List[Tuple[str, ...]]]] = []
+        self.fn_locals: List[Dict[str, str]] = []
+        self.stmt_lines: Tuple[int, int] = (1, 1)
+
+    # ---- positions
+
+    def span(self, node: cst.CSTNode) -> Span:
+        r = self.positions[node]
+        line, col, end_line, end_col = r.start.line, r.start.column, r.end.line, r.end.column
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        etext = self.lines[end_line - 1] if 0 < end_line <= len(self.lines) else ""
+        return Span(line, col, end_line, end_col, utf16_col(text, col), utf16_col(etext, end_col))
+
+    def text(self, node: cst.CSTNode, limit: int = 80) -> str:
+        try:
+            code = self.module.code_for_node(node)
+        except Exception:
+            return ""
+        first = code.strip().splitlines()[0] if code.strip() else ""
+        if len(first) > limit:
+            first = first[: limit - 3] + "..."
+        return first
+
+    def header_text(self, node: cst.CSTNode) -> str:
+        sp = self.positions[node]
+        line = self.lines[sp.start.line - 1] if 0 < sp.start.line <= len(self.lines) else ""
+        line = line.strip()
+        return line if len(line) <= 80 else line[:77] + "..."
+
+    def qualified(self, node: cst.CSTNode) -> Tuple[str, ...]:
+        out = []
+        found = self.qnames.get(node, ())
+        if callable(found):  # libcst computes qualified names lazily
+            found = found()
+        for q in found:
+            if q.source is QualifiedNameSource.IMPORT:
+                name = q.name
+                if name.startswith("."):
+                    name = resolve_relative(self.facts.module, name, self.facts.path)
+                out.append(name)
+        return tuple(sorted(set(out)))
+
+    # ---- expressions (evaluation order)
+
+    def expr(self, node: Optional[cst.CSTNode]) -> ExprSeq:
+        seq: ExprSeq = []
+        if node is not None:
+            self._expr(node, seq)
+        return seq
+
+    def _expr(self, node: cst.CSTNode, seq: ExprSeq) -> None:
+        if isinstance(node, cst.Call):
+            self._call(node, seq)
+        elif isinstance(node, cst.Lambda):
+            return  # a lambda's body runs elsewhere, if ever
+        elif isinstance(node, cst.BooleanOperation):
+            self._expr(node.left, seq)
+            right = self.expr(node.right)
+            if right:
+                seq.append(Choice((right, [])))
+        elif isinstance(node, cst.IfExp):
+            self._expr(node.test, seq)
+            body, orelse = self.expr(node.body), self.expr(node.orelse)
+            if body or orelse:
+                seq.append(Choice((body, orelse)))
+        elif isinstance(node, _COMPREHENSIONS):
+            self._comprehension(node, seq)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return
+        else:
+            for child in node.children:
+                self._expr(child, seq)
+
+    def _comprehension(self, node: cst.CSTNode, seq: ExprSeq) -> None:
+        fors: List[cst.CompFor] = []
+        f = node.for_in
+        while f is not None:
+            fors.append(f)
+            f = f.inner_for_in
+        self._expr(fors[0].iter, seq)  # the first iterable is evaluated eagerly
+        inner: ExprSeq = []
+        for i, comp in enumerate(fors):
+            if i:
+                self._expr(comp.iter, inner)
+            for cond in comp.ifs:
+                self._expr(cond.search, inner)
+        if isinstance(node, cst.DictComp):
+            self._expr(node.key, inner)
+            self._expr(node.value, inner)
+        else:
+            self._expr(node.elt, inner)
+        if inner:
+            seq.append(Repeat(inner))
+
+    def _call(self, node: cst.Call, seq: ExprSeq) -> None:
+        func = node.func
+        # the callee's own sub-expressions first (``get_store().save``)
+        inner = func
+        while isinstance(inner, (cst.Attribute, cst.Subscript, cst.Await)):
+            if isinstance(inner, cst.Subscript):
+                for el in inner.slice:
+                    self._expr(el, seq)
+                inner = inner.value
+            elif isinstance(inner, cst.Attribute):
+                inner = inner.value
+            else:
+                inner = inner.expression
+        if not isinstance(inner, cst.Name):
+            self._expr(inner, seq)
+        for arg in node.args:
+            self._expr(arg.value, seq)
+        callee = render_callee(func)
+        qn = self.qualified(func)
+        exits = None
+        for name in (callee,) + qn:
+            if name in EXIT_CALLS and (name not in ("exit", "quit")):
+                exits = EXIT_CALLS[name]
+        suppress = None
+        if "contextlib.suppress" in qn or callee == "contextlib.suppress":
+            suppress = tuple(
+                t for a in node.args for t in (render_callee(a.value),) + self.qualified(a.value)
+            )
+        root = callee.split(".", 1)[0].split("(", 1)[0]
+        self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
+        args_node = [a.value for a in node.args]
+        runs: List[Tuple[str, ...]] = []
+        names: List[str] = []
+        for a in args_node:
+            runs.extend(_token_runs(a))
+            names.extend(_plain_names(a))
+        call = Call(
+            id=self.next_call,
+            callee=callee,
+            qualnames=qn,
+            span=self.span(node),
+            text=self.text(node),
+            stmt_lines=self.stmt_lines,
+            arg_tokens=tuple(runs),
+            arg_names=tuple(dict.fromkeys(names)),
+            exits=exits,
+            suppress_types=suppress,
+            self_call=self_call,
+        )
+        self.next_call += 1
+        if self.fn_calls:
+            self.fn_calls[-1].append(call)
+        seq.append(call)
+
+    def raises_outside_calls(self, node: Optional[cst.CSTNode]) -> bool:
+        """Whether ``node`` holds an attribute access or subscript that is not part
+        of a call (a call's own failure is the call's exceptional edge)."""
+        if node is None:
+            return False
+        if isinstance(node, cst.Call):
+            return False
+        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            return False
+        if isinstance(node, _RAISING) or isinstance(node, cst.Await):
+            return True
+        return any(self.raises_outside_calls(c) for c in node.children)
+
+    # ---- statements
+
+    def block(self, body: Union[cst.BaseSuite, Sequence[cst.CSTNode]]) -> List[Stmt]:
+        if isinstance(body, cst.SimpleStatementSuite):
+            nodes: Sequence[cst.CSTNode] = body.body
+        elif isinstance(body, cst.IndentedBlock):
+            nodes = body.body
+        else:
+            nodes = body  # type: ignore[assignment]
+        out: List[Stmt] = []
+        for node in nodes:
+            if isinstance(node, cst.SimpleStatementLine):
+                for small in node.body:
+                    st = self.small(small, node)
+                    if st is not None:
+                        out.append(st)
+            else:
+                st = self.compound(node)
+                if st is not None:
+                    out.append(st)
+        return out
+
+    def _enter_stmt(self, node: cst.CSTNode, header_end: Optional[cst.CSTNode] = None) -> Span:
+        sp = self.span(node)
+        last = self.span(header_end).end_line if header_end is not None else sp.end_line
+        self.stmt_lines = (sp.line, max(sp.line, last))
+        return sp
+
+    def _record_binding(self, targets: Sequence[cst.CSTNode], value: Optional[cst.CSTNode]) -> None:
+        if value is None or not self.fn_bindings:
+            return
+        runs = _token_runs(value)
+        for t in targets:
+            for name in _target_names(t):
+                self.fn_bindings[-1].setdefault(name, []).extend(runs)
+
+    def small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
+        sp = self._enter_stmt(line)
+        text = self.text(line)
+        if isinstance(node, cst.Return):
+            return Stmt("return", sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
+        if isinstance(node, cst.Raise):
+            ev = self.expr(node.exc)
+            ev += self.expr(node.cause)
+            return Stmt("raise", sp, text, ev, True)
+        if isinstance(node, cst.Assert):
+            ev = self.expr(node.test)
+            msg = self.expr(node.msg)
+            if msg:
+                ev.append(Choice((msg, [])))
+            return Stmt("assert", sp, text, ev, True)
+        if isinstance(node, cst.Break):
+            return Stmt("break", sp, text)
+        if isinstance(node, cst.Continue):
+            return Stmt("continue", sp, text)
+        if isinstance(node, cst.Pass):
+            return Stmt("pass", sp, text)
+        if isinstance(node, cst.Assign):
+            ev = self.expr(node.value)
+            for t in node.targets:
+                ev += self.expr(t.target)
+            self._record_binding([t.target for t in node.targets], node.value)
+            raises = self.raises_outside_calls(node.value) or any(
+                self.raises_outside_calls(t.target) for t in node.targets
+            )
+            return Stmt("simple", sp, text, ev, raises)
+        if isinstance(node, cst.AnnAssign):
+            ev = self.expr(node.value) + self.expr(node.target)
+            self._record_binding([node.target], node.value)
+            return Stmt("simple", sp, text, ev, self.raises_outside_calls(node.value) or self.raises_outside_calls(node.target))
+        if isinstance(node, cst.AugAssign):
+            ev = self.expr(node.value) + self.expr(node.target)
+            aug = Call(
+                id=self.next_call,
+                callee="+=" if isinstance(node.operator, cst.AddAssign) else "aug-assign",
+                qualnames=(),
+                span=self.span(node),
+                text=self.text(node),
+                stmt_lines=self.stmt_lines,
+                aug=True,
+            )
+            self.next_call += 1
+            if self.fn_calls:
+                self.fn_calls[-1].append(aug)
+            ev.append(aug)
+            return Stmt("simple", sp, text, ev, True)
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            self._record_import(node)
+            return Stmt("simple", sp, text, [], True)
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            return None
+        if isinstance(node, cst.Del):
+            return Stmt("simple", sp, text, self.expr(node.target), True)
+        if isinstance(node, cst.Expr):
+            return Stmt("simple", sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
+        # TypeAlias and anything newer: evaluate its children in order
+        return Stmt("simple", sp, text, self.expr(node), self.raises_outside_calls(node))
+
+    def compound(self, node: cst.BaseCompoundStatement) -> Optional[Stmt]:
+        if isinstance(node, cst.If):
+            return self._if(node)
+        if isinstance(node, cst.While):
+            sp = self._enter_stmt(node, node.test)
+            ev = self.expr(node.test)
+            infinite = _is_true_constant(node.test)
+            st = Stmt("while", sp, self.header_text(node), ev, self.raises_outside_calls(node.test), infinite=infinite)
+            st.body = self.block(node.body)
+            st.orelse = self.block(node.orelse.body) if node.orelse else []
+            return st
+        if isinstance(node, cst.For):
+            sp = self._enter_stmt(node, node.iter)
+            ev = self.expr(node.iter)
+            self._record_binding([node.target], None)
+            st = Stmt("for", sp, self.header_text(node), ev, True)
+            st.body = self.block(node.body)
+            st.orelse = self.block(node.orelse.body) if node.orelse else []
+            return st
+        if isinstance(node, (cst.Try, cst.TryStar)):
+            return self._try(node)
+        if isinstance(node, cst.With):
+            return self._with(node)
+        if isinstance(node, cst.Match):
+            return self._match(node)
+        if isinstance(node, cst.FunctionDef):
+            return self._def(node)
+        if isinstance(node, cst.ClassDef):
+            return self._class(node)
+        return None
+
+    def _if(self, node: cst.If) -> Stmt:
+        sp = self._enter_stmt(node, node.test)
+        ev = self.expr(node.test)
+        st = Stmt("if", sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
+        st.body = self.block(node.body)
+        if isinstance(node.orelse, cst.If):
+            st.orelse = [self._if(node.orelse)]
+        elif isinstance(node.orelse, cst.Else):
+            st.orelse = self.block(node.orelse.body)
+        return st
+
+    def _try(self, node: Union[cst.Try, cst.TryStar]) -> Stmt:
+        sp = self._enter_stmt(node, None)
+        self.stmt_lines = (sp.line, sp.line)
+        st = Stmt("try", sp, self.header_text(node))
+        st.body = self.block(node.body)
+        for h in node.handlers:
+            hsp = self._enter_stmt(h, h.type)
+            types: List[str] = []
+            bare = h.type is None
+            if h.type is not None:
+                elts = h.type.elements if isinstance(h.type, cst.Tuple) else [h.type]
+                for el in elts:
+                    value = el.value if isinstance(el, cst.Element) else el
+                    types.append(render_callee(value))
+                    types.extend(self.qualified(value))
+            if h.name is not None:
+                self._record_binding([h.name.name], None)
+            broad = bare or any(t in BROAD_TYPES for t in types)
+            st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, self.block(h.body)))
+        st.orelse = self.block(node.orelse.body) if node.orelse else []
+        if node.finalbody is not None:
+            st.has_finally = True
+            st.finalbody = self.block(node.finalbody.body)
+        return st
+
+    def _with(self, node: cst.With) -> Stmt:
+        sp = self._enter_stmt(node, node.items[-1] if node.items else None)
+        st = Stmt("with", sp, self.header_text(node), [], True)
+        for item in node.items:
+            ev = self.expr(item.item)
+            manager = None
+            if isinstance(item.item, cst.Call):
+                # the manager call is the last event of its own item expression
+                manager = ev[-1] if ev and isinstance(ev[-1], Call) else None
+            if item.asname is not None:
+                self._record_binding([item.asname.name], item.item)
+            st.items.append(WithItem(ev, manager))
+        st.body = self.block(node.body)
+        return st
+
+    def _match(self, node: cst.Match) -> Stmt:
+        sp = self._enter_stmt(node, node.subject)
+        st = Stmt("match", sp, self.header_text(node), self.expr(node.subject), self.raises_outside_calls(node.subject))
+        for case in node.cases:
+            csp = self._enter_stmt(case, case.guard if case.guard is not None else case.pattern)
+            guard = self.expr(case.guard)
+            always = case.guard is None and _irrefutable(case.pattern)
+            st.cases.append(Case(csp, self.header_text(case), always, guard, self.block(case.body)))
+        return st
+
+    def _def(self, node: cst.FunctionDef) -> Stmt:
+        sp = self._enter_stmt(node, node.name)
+        ev: ExprSeq = []
+        for d in node.decorators:
+            ev += self.expr(d.decorator)
+        for p in _all_params(node.params):
+            if p.default is not None:
+                ev += self.expr(p.default)
+        if self.fn_locals:
+            parent = self.current_qualname
+            self.fn_locals[-1][node.name.value] = self._child_qualname(node.name.value)
+        self.function(node)
+        return Stmt("simple", sp, self.header_text(node), ev, False)
+
+    def _class(self, node: cst.ClassDef) -> Stmt:
+        sp = self._enter_stmt(node, node.name)
+        ev: ExprSeq = []
+        for d in node.decorators:
+            ev += self.expr(d.decorator)
+        bases: List[str] = []
+        for b in node.bases:
+            ev += self.expr(b.value)
+            bases.append(render_callee(b.value))
+            bases.extend(self.qualified(b.value))
+        qual = self._child_qualname(node.name.value)
+        if self.fn_locals:
+            self.fn_locals[-1][node.name.value] = qual
+        self.scope.append((qual, "class"))
+        methods: List[str] = []
+        body_nodes = node.body.body if isinstance(node.body, cst.IndentedBlock) else node.body.body
+        for child in body_nodes:
+            if isinstance(child, cst.FunctionDef):
+                methods.append(child.name.value)
+        body = self.block(node.body)
+        self.scope.pop()
+        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods)))
+        st = Stmt("class", sp, self.header_text(node), ev, True)
+        st.body = body  # a class body runs inline, where it is defined
+        return st
+
+    # ---- functions
+
+    scope: List[Tuple[str, str]]
+
+    @property
+    def current_qualname(self) -> str:
+        return self.scope[-1][0] if self.scope else ""
+
+    def _child_qualname(self, name: str) -> str:
+        if not self.scope:
+            return name
+        qual, kind = self.scope[-1]
+        return f"{qual}.<locals>.{name}" if kind == "function" else f"{qual}.{name}"
+
+    def function(self, node: Optional[cst.FunctionDef]) -> None:
+        if node is None:
+            qual, name, cls = "<module>", "<module>", None
+            sp = Span(1, 0, max(1, len(self.lines)), 0)
+            params: Tuple[str, ...] = ()
+        else:
+            qual = self._child_qualname(node.name.value)
+            name = node.name.value
+            cls = self.scope[-1][0] if self.scope and self.scope[-1][1] == "class" else None
+            sp = self.span(node.name)
+            sp = Span(self.span(node).line, sp.col, sp.end_line, sp.end_col, sp.col16, sp.end_col16)
+            params = tuple(p.name.value for p in _all_params(node.params))
+        self.fn_calls.append([])
+        self.fn_bindings.append({})
+        self.fn_locals.append({})
+        saved_lines = self.stmt_lines
+        if node is not None:
+            self.scope.append((qual, "function"))
+        body = self.block(node.body if node is not None else self.module.body)
+        if node is not None:
+            self.scope.pop()
+        self.stmt_lines = saved_lines
+        calls = self.fn_calls.pop()
+        bindings = self.fn_bindings.pop()
+        local_fns = self.fn_locals.pop()
+        params_set = set(params)
+        for call in calls:
+            extra: List[Tuple[str, ...]] = []
+            for n in call.arg_names:
+                if n in bindings and n not in params_set:
+                    extra.extend(bindings[n])
+            if extra:
+                call.arg_tokens = call.arg_tokens + tuple(extra)
+        self.facts.functions.append(FunctionFacts(qual, name, cls, sp, params, body, calls, local_fns))
+
+    def _record_import(self, node: Union[cst.Import, cst.ImportFrom]) -> None:
+        if self.scope:
+            return  # only module-level imports name project modules for summaries
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                full = _dotted(alias.name)
+                if alias.asname is not None:
+                    self.facts.imports[_dotted(alias.asname.name)] = full
+                else:
+                    top = full.split(".")[0]
+                    self.facts.imports[top] = top
+        else:
+            if isinstance(node.names, cst.ImportStar):
+                return
+            dots = "." * len(node.relative)
+            base = dots + (_dotted(node.module) if node.module is not None else "")
+            if dots:
+                base = resolve_relative(self.facts.module, base, self.facts.path)
+            for alias in node.names:
+                name = _dotted(alias.name)
+                local = _dotted(alias.asname.name) if alias.asname is not None else name
+                self.facts.imports[local] = f"{base}.{name}" if base else name
+
+
+def resolve_relative(module: str, name: str, path: str) -> str:
+    """``.store.x`` inside ``pkg.runtime`` → ``pkg.store.x``."""
+    level = len(name) - len(name.lstrip("."))
+    rest = name[level:]
+    parts = module.split(".") if module else []
+    is_package = Path(path).stem == "__init__"
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    return ".".join([p for p in parts] + ([rest] if rest else []))
+
+
+def _dotted(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _target_names(node: cst.CSTNode) -> List[str]:
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        out: List[str] = []
+        for el in node.elements:
+            out.extend(_target_names(el.value))
+        return out
+    if isinstance(node, cst.StarredElement):
+        return _target_names(node.value)
+    return []
+
+
+def _all_params(params: cst.Parameters) -> List[cst.Param]:
+    out = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
+    if isinstance(params.star_arg, cst.Param):
+        out.append(params.star_arg)
+    if params.star_kwarg is not None:
+        out.append(params.star_kwarg)
+    return out
+
+
+def _is_true_constant(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.Name) and node.value == "True":
+        return True
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value, 0) != 0
+        except ValueError:
+            return False
+    if isinstance(node, cst.SimpleString):
+        return len(node.evaluated_value or "") > 0 if isinstance(node.evaluated_value, (str, bytes)) else False
+    return False
+
+
+def _irrefutable(pattern: cst.MatchPattern) -> bool:
+    if isinstance(pattern, cst.MatchAs):
+        return pattern.pattern is None or _irrefutable(pattern.pattern)
+    if isinstance(pattern, cst.MatchOr):
+        return any(_irrefutable(p.pattern) for p in pattern.patterns)
+    return False
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
+    """Facts of one file. Never raises for bad input: a file that cannot be decoded
+    or parsed comes back with ``error`` set (it becomes one OC900 finding)."""
+    facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)))
+    try:
+        text = decode_source(data)
+    except ValueError as exc:
+        facts.error = ParseError(str(exc))
+        return facts
+    facts.lines = text.splitlines()
+    try:
+        ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        facts.error = ParseError(f"SyntaxError: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
+        return facts
+    except (RecursionError, MemoryError, ValueError) as exc:
+        facts.error = ParseError(f"cannot parse: {type(exc).__name__}: {exc}".rstrip(": "))
+        return facts
+    try:
+        module_node = cst.parse_module(text)
+        wrapper = MetadataWrapper(module_node, unsafe_skip_copy=True)
+        ex = _Extractor(facts, wrapper, facts.lines)
+        ex.scope = []
+        ex.function(None)
+    except cst.ParserSyntaxError as exc:
+        facts.error = ParseError(f"SyntaxError: {exc.message}", exc.raw_line, exc.raw_column)
+        facts.functions = []
+        return facts
+    except RecursionError:
+        facts.error = ParseError("the file nests too deeply to analyse")
+        facts.functions = []
+        return facts
+    facts.suppressions = find_suppressions(text)
+    return facts

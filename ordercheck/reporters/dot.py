@@ -1,0 +1,53 @@
+"""``--graph FILE:QUALNAME``: a function's control-flow graph in Graphviz DOT.
+
+networkx's own DOT writers need pydot or pygraphviz, which ordercheck does not depend
+on, so the (small) writer is here. Events are coloured by class; the witness edges of
+every finding are drawn bold red.
+"""
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Iterable, List, Set, Tuple
+
+import networkx as nx
+
+CLASS_COLORS = {
+    "save": "#1f77b4", "append": "#2ca02c", "terminal-append": "#006400", "surface": "#ff7f0e",
+    "suppressor": "#9467bd", "file-write": "#8c564b", "fsync": "#e377c2", "rename": "#17becf",
+}
+EDGE_STYLE = {
+    "normal": "", "true": 'label="T"', "false": 'label="F"', "loop": 'style=dashed',
+    "exception": 'style=dotted, color="#999999"', "finally": 'color="#9467bd"',
+}
+
+
+def _q(s: object) -> str:
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: Iterable[List[object]] = ()) -> str:
+    hot: Set[Tuple[object, object]] = set()
+    for path in witness_paths:
+        hot.update(zip(path, path[1:]))
+    name = g.graph.get("function", "function")
+    lines = [f"digraph {_q(name)} {{", '  node [shape=box, fontname="monospace", fontsize=10];', '  edge [fontsize=9];']
+    for n, data in g.nodes(data=True):
+        line = data.get("line")
+        label = f"{line}: {data.get('text', '')}" if line else str(data.get("text", n))
+        attrs = [f"label={_q(label)}"]
+        cls = classes.get(n)
+        if cls:
+            main = sorted(cls, key=lambda c: (c not in CLASS_COLORS, c))[0]
+            attrs.append(f'style=filled, fillcolor="{CLASS_COLORS.get(main, "#dddddd")}", fontcolor=white')
+            attrs[0] = f"label={_q(label + '  [' + ', '.join(sorted(cls)) + ']')}"
+        elif data.get("kind") in ("entry", "exit", "raise"):
+            attrs.append("shape=oval")
+        elif data.get("kind") in ("handler", "finally", "with-exit"):
+            attrs.append("shape=hexagon")
+        lines.append(f"  {_q(n)} [{', '.join(attrs)}];")
+    for u, v, data in g.edges(data=True):
+        style = EDGE_STYLE.get(data.get("kind", "normal"), "")
+        if (u, v) in hot:
+            style = (style + ", " if style else "") + 'color=red, penwidth=3'
+        lines.append(f"  {_q(u)} -> {_q(v)}" + (f" [{style}]" if style else "") + ";")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

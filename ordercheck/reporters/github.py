@@ -1,0 +1,27 @@
+"""``--format github``: GitHub Actions workflow commands (annotations)."""
+from __future__ import annotations
+
+from typing import List
+
+from ..findings import Finding
+
+LEVEL = {"error": "error", "warning": "warning", "info": "notice", "hint": "notice"}
+
+
+def _data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(s: str) -> str:
+    return _data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(findings: List[Finding], files: List[str], **_) -> str:
+    lines = []
+    for f in findings:
+        lines.append(
+            f"::{LEVEL.get(f.severity, 'warning')} file={_prop(f.path)},line={f.span.line},"
+            f"col={f.span.col + 1},endLine={f.span.end_line},endColumn={f.span.end_col + 1},"
+            f"title={_prop(f.code + ' ' + f.name)}::{_data(f.code + ' ' + f.message)}"
+        )
+    return "\n".join(lines) + ("\n" if lines else "")

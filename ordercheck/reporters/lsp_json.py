@@ -1,0 +1,83 @@
+"""``--format json``: LSP-shaped diagnostics an editor can hand straight to
+``textDocument/publishDiagnostics`` (0-based lines, UTF-16 characters)."""
+from __future__ import annotations
+
+import json
+from typing import Dict, List, Optional
+
+from .. import __version__
+from ..facts import Span
+from ..findings import Finding
+from .common import by_file, counts, file_uri
+
+SEVERITY = {"error": 1, "warning": 2, "info": 3, "hint": 4}
+
+
+def lsp_range(span: Span) -> Dict[str, Dict[str, int]]:
+    return {
+        "start": {"line": span.line - 1, "character": span.col16},
+        "end": {"line": span.end_line - 1, "character": span.end_col16},
+    }
+
+
+def diagnostic(f: Finding, rule_uri: Optional[str]) -> dict:
+    d = {
+        "range": lsp_range(f.span),
+        "severity": SEVERITY.get(f.severity, 2),
+        "code": f.code,
+        "source": "ordercheck",
+        "message": f.message,
+    }
+    if rule_uri:
+        d["codeDescription"] = {"href": rule_uri}
+    if f.related:
+        d["relatedInformation"] = [
+            {"location": {"uri": file_uri(r.path or f.path), "range": lsp_range(r.span)}, "message": r.message}
+            for r in f.related
+        ]
+    d["data"] = {
+        "rule": f.name,
+        "function": f.function,
+        "witness": [
+            dict(
+                {"line": s.span.line - 1, "character": s.span.col16, "event": s.kind, "text": s.text},
+                **({"path": s.path} if s.path else {}),
+                **({"via": s.via} if s.via else {}),
+            )
+            for s in f.witness
+            if s.span is not None
+        ],
+        "fingerprint": f.fingerprint,
+    }
+    return d
+
+
+def document(findings: List[Finding], files: List[str], rules, always: List[str] = ()) -> dict:
+    grouped = by_file(findings)
+    names = list(grouped)
+    for extra in always:
+        if extra not in grouped:
+            names.append(extra)
+    out_files = []
+    for path in names:
+        out_files.append({
+            "uri": file_uri(path),
+            "path": path,
+            "diagnostics": [diagnostic(f, _rule_uri(rules, f.code)) for f in grouped.get(path, [])],
+        })
+    return {
+        "tool": {"name": "ordercheck", "version": __version__},
+        "files": out_files,
+        "summary": {"files": len(files), "findings": len(findings), "by_code": counts(findings)},
+    }
+
+
+def _rule_uri(rules, code: str) -> Optional[str]:
+    rule = rules.get(code) if rules else None
+    if rule is None or not rule.source:
+        return None
+    return file_uri(rule.source)
+
+
+def render(findings: List[Finding], files: List[str], rules=None, always: List[str] = (), **_) -> str:
+    return json.dumps(document(findings, files, rules, always), indent=2, ensure_ascii=False) + "\n"

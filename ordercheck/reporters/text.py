@@ -1,0 +1,95 @@
+"""``--format text``: ``path:line:col: CODE message``, the witness path, a code frame
+and a summary line. Colour only when asked for or on a terminal."""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from ..findings import Finding
+from .common import counts
+
+RESET, BOLD, DIM, RED, YELLOW, CYAN, BLUE = "\033[0m", "\033[1m", "\033[2m", "\033[31m", "\033[33m", "\033[36m", "\033[34m"
+SEV_COLOR = {"error": RED, "warning": YELLOW, "info": CYAN, "hint": CYAN}
+
+
+class _Paint:
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def __call__(self, text: str, *codes: str) -> str:
+        return f"{''.join(codes)}{text}{RESET}" if self.on and codes else text
+
+
+def _frame(f: Finding, lines: Optional[List[str]], paint: _Paint) -> List[str]:
+    if not lines or not (0 < f.span.line <= len(lines)):
+        return []
+    ln = f.span.line
+    src = lines[ln - 1].rstrip("\n").expandtabs(1)
+    width = len(str(ln))
+    end = f.span.end_col if f.span.end_line == ln else len(src)
+    carets = " " * f.span.col + "^" * max(1, end - f.span.col)
+    bar = paint("|", BLUE)
+    return [
+        f"  {' ' * width} {bar}",
+        f"  {paint(str(ln), BLUE)} {bar} {src}",
+        f"  {' ' * width} {bar} {paint(carets, SEV_COLOR.get(f.severity, ''), BOLD)}",
+    ]
+
+
+def format_finding(f: Finding, lines: Optional[List[str]] = None, color: bool = False, quiet: bool = False) -> str:
+    paint = _Paint(color)
+    head = (
+        f"{paint(f.path, BOLD)}:{f.span.line}:{f.span.col + 1}: "
+        f"{paint(f.code, SEV_COLOR.get(f.severity, ''), BOLD)} {f.message}"
+    )
+    if quiet:
+        return head
+    out = [head]
+    steps = [s for s in f.witness if s.span is not None]
+    if steps:
+        width = max(len(str(s.span.line)) for s in steps)
+        kw = max(len(s.kind) for s in steps)
+        for s in steps:
+            where = f"{s.path}:" if s.path and s.path != f.path else ""
+            line = f"  {where}{str(s.span.line).rjust(width)}  {paint(s.kind.ljust(kw), DIM)}  {s.text}"
+            if s.via:
+                line += paint(f"  (via {s.via})", DIM)
+            out.append(line)
+    out.extend(_frame(f, lines, paint))
+    return "\n".join(out)
+
+
+def summary_line(findings: List[Finding], nfiles: int) -> str:
+    if not findings:
+        return f"All checks passed ({nfiles} file{'s' if nfiles != 1 else ''} checked)."
+    sev: Dict[str, int] = {}
+    for f in findings:
+        sev[f.severity] = sev.get(f.severity, 0) + 1
+    parts = [f"{n} {k}{'s' if n != 1 and k != 'info' else ''}" for k, n in sev.items()]
+    files = len({f.path for f in findings})
+    return (
+        f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} "
+        f"({', '.join(parts)}) in {files} file{'s' if files != 1 else ''} ({nfiles} checked)."
+    )
+
+
+def render(findings: List[Finding], files: List[str], sources: Optional[Dict[str, List[str]]] = None,
+           color: bool = False, quiet: bool = False, **_) -> str:
+    sources = sources or {}
+    blocks = [format_finding(f, sources.get(f.path), color, quiet) for f in findings]
+    sep = "\n" if quiet else "\n\n"
+    body = sep.join(blocks)
+    if quiet:
+        return body + ("\n" if body else "")
+    return (body + "\n\n" if body else "") + summary_line(findings, len(files)) + "\n"
+
+
+def statistics(findings: List[Finding], rules) -> str:
+    rows = counts(findings)
+    if not rows:
+        return ""
+    width = max(len(str(n)) for n in rows.values())
+    lines = []
+    for code, n in sorted(rows.items(), key=lambda kv: (-kv[1], kv[0])):
+        name = rules[code].name if rules and code in rules else ""
+        lines.append(f"{str(n).rjust(width)}\t{code}\t{name}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,239 @@
+"""Stage 2 — project summaries: which event classes each function may perform (SPEC §2).
+
+Built from the per-file facts alone (no re-parsing), so cached facts are enough. A call
+to a project function carries every class its callee may perform on some path,
+transitively; recursion converges because the fixpoint runs over the strongly
+connected components of the call graph (``nx.condensation``), callees first.
+
+Resolution covers ``self.m()``/``cls.m()`` (the class and its project bases),
+``super().m()``, module-level functions, functions and classes imported from project
+modules (relative imports and package ``__init__`` re-exports included), and nested
+functions by name. Calling a project class carries its ``__init__``. Anything else is
+matched by patterns only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+import networkx as nx
+
+from .facts import Call, ClassFacts, FileFacts, FunctionFacts
+from .vocabulary import Vocabulary
+
+NOT_CARRIED = {"suppressor"}
+
+
+def fkey(module: str, qualname: str) -> str:
+    return f"{module}:{qualname}"
+
+
+@dataclass
+class Origin:
+    """Where a function gets a class from: its own call, or a callee's summary."""
+
+    call: Call
+    path: str
+    callee: Optional[str] = None  # function key when carried
+
+
+@dataclass
+class ProjectIndex:
+    functions: Dict[str, Tuple[FileFacts, FunctionFacts]] = field(default_factory=dict)
+    classes: Dict[str, ClassFacts] = field(default_factory=dict)
+    modules: Dict[str, FileFacts] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, files: Iterable[FileFacts]) -> "ProjectIndex":
+        idx = cls()
+        for f in files:
+            if f.error is not None:
+                continue
+            idx.modules.setdefault(f.module, f)
+            for fn in f.functions:
+                idx.functions[fkey(f.module, fn.qualname)] = (f, fn)
+            for c in f.classes:
+                idx.classes[fkey(f.module, c.qualname)] = c
+        return idx
+
+    # ---- resolution
+
+    def method(self, module: str, class_qual: str, name: str, skip_self: bool = False, _seen=None) -> Optional[str]:
+        """``name`` looked up on a project class and its project bases (depth first,
+        left to right — close enough to the MRO for a linter)."""
+        _seen = _seen or set()
+        key = fkey(module, class_qual)
+        if key in _seen:
+            return None
+        _seen.add(key)
+        cls = self.classes.get(key)
+        if cls is None:
+            return None
+        if not skip_self and name in cls.methods:
+            return fkey(module, f"{class_qual}.{name}")
+        for base in cls.bases:
+            target = self.class_key(module, base)
+            if target is not None:
+                bmod, bqual = target.split(":", 1)
+                found = self.method(bmod, bqual, name, False, _seen)
+                if found:
+                    return found
+        return None
+
+    def class_key(self, module: str, name: str) -> Optional[str]:
+        """A class named in ``module`` (by local name, dotted import, or full name)."""
+        key = self.resolve_name(module, name, want_class=True)
+        return key if key in self.classes else None
+
+    def resolve_qualified(self, full: str, depth: int = 0) -> Optional[str]:
+        """``pkg.store.save_run`` → the function or class key it names."""
+        if depth > 8 or not full:
+            return None
+        parts = full.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            mod, rest = ".".join(parts[:i]), parts[i:]
+            if mod not in self.modules:
+                continue
+            qual = ".".join(rest)
+            key = fkey(mod, qual)
+            if key in self.functions or key in self.classes:
+                return key
+            facts = self.modules[mod]
+            if rest[0] in facts.imports:  # a re-export, e.g. from a package __init__
+                return self.resolve_qualified(".".join([facts.imports[rest[0]]] + rest[1:]), depth + 1)
+            return None
+        return None
+
+    def resolve_name(self, module: str, dotted: str, want_class: bool = False) -> Optional[str]:
+        parts = dotted.split(".")
+        key = fkey(module, dotted)
+        if key in self.functions or key in self.classes:
+            return key
+        facts = self.modules.get(module)
+        if facts is not None and parts[0] in facts.imports:
+            return self.resolve_qualified(".".join([facts.imports[parts[0]]] + parts[1:]))
+        if "." in dotted and dotted not in ("",):
+            return self.resolve_qualified(dotted)
+        return None
+
+    def callee_key(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
+        """The project function a call runs, or None."""
+        if call.aug:
+            return None
+        text = call.callee
+        module = facts.module
+        parts = text.split(".")
+        if call.self_call in ("self", "cls") and len(parts) == 2 and fn.class_name:
+            return self.method(module, fn.class_name, parts[1])
+        if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and fn.class_name:
+            return self.method(module, fn.class_name, parts[1], skip_self=True)
+        if not all(p.isidentifier() for p in parts):
+            return None
+        if len(parts) == 1:
+            # nested functions by name, innermost enclosing function first
+            scope: Optional[FunctionFacts] = fn
+            qual = fn.qualname
+            while scope is not None:
+                if parts[0] in scope.local_functions:
+                    return self._callable(module, scope.local_functions[parts[0]])
+                if ".<locals>." not in qual:
+                    break
+                qual = qual.rsplit(".<locals>.", 1)[0]
+                entry = self.functions.get(fkey(module, qual))
+                scope = entry[1] if entry else None
+        key = self.resolve_name(module, text)
+        if key is None:
+            for q in call.qualnames:
+                key = self.resolve_qualified(q)
+                if key:
+                    break
+        return self._callable(*key.split(":", 1)) if key else None
+
+    def _callable(self, module: str, qual: str) -> Optional[str]:
+        key = fkey(module, qual)
+        if key in self.functions:
+            return key
+        if key in self.classes:
+            return self.method(module, qual, "__init__")
+        return None
+
+
+@dataclass
+class Summaries:
+    """May-perform classes per function key, and how each class gets there."""
+
+    index: ProjectIndex
+    classes: Dict[str, FrozenSet[str]]
+    origins: Dict[str, Dict[str, Origin]]
+    callees: Dict[Tuple[str, int], str]  # (function key, call id) -> callee key
+    graph: nx.DiGraph
+
+    def carried(self, caller: str, call: Call) -> Tuple[FrozenSet[str], Optional[str]]:
+        callee = self.callees.get((caller, call.id))
+        if callee is None:
+            return frozenset(), None
+        return self.classes.get(callee, frozenset()), callee
+
+    def via(self, callee: str, cls: str, limit: int = 6) -> List[Tuple[str, Origin]]:
+        """The chain of (function key, origin) down to the call that performs ``cls``."""
+        out: List[Tuple[str, Origin]] = []
+        key: Optional[str] = callee
+        seen = set()
+        while key is not None and key not in seen and len(out) < limit:
+            seen.add(key)
+            origin = self.origins.get(key, {}).get(cls)
+            if origin is None:
+                break
+            out.append((key, origin))
+            key = origin.callee
+        return out
+
+
+def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
+    files = list(files)
+    index = ProjectIndex.of(files)
+    graph = nx.DiGraph()
+    direct: Dict[str, Dict[str, Origin]] = {}
+    callees: Dict[Tuple[str, int], str] = {}
+    for key, (facts, fn) in index.functions.items():
+        graph.add_node(key)
+        own: Dict[str, Origin] = {}
+        for call in fn.calls:
+            for cls in sorted(vocab.classify(call) - NOT_CARRIED):
+                own.setdefault(cls, Origin(call, facts.path))
+            target = index.callee_key(facts, fn, call)
+            if target is not None:
+                callees[(key, call.id)] = target
+                graph.add_edge(key, target, call=call.id)
+        direct[key] = own
+    # fixpoint over the condensation, callees first
+    cond = nx.condensation(graph)
+    classes: Dict[str, FrozenSet[str]] = {}
+    origins: Dict[str, Dict[str, Origin]] = {k: dict(v) for k, v in direct.items()}
+    for comp in reversed(list(nx.topological_sort(cond))):
+        members = cond.nodes[comp]["members"]
+        acc: Set[str] = set()
+        for m in members:
+            acc |= set(direct[m])
+        for m in members:
+            for succ in graph.successors(m):
+                acc |= set(classes.get(succ, ()))
+        # within a cycle every member may reach every other: share the summary
+        for _ in range(len(members) + 1):
+            changed = False
+            for m in sorted(members):
+                facts, fn = index.functions[m]
+                for call in fn.calls:
+                    target = callees.get((m, call.id))
+                    if target is None:
+                        continue
+                    carried = classes.get(target, frozenset()) if target not in members else frozenset(acc)
+                    for cls in vocab.classify(call, frozenset(carried)) - NOT_CARRIED:
+                        if cls not in origins[m]:
+                            origins[m][cls] = Origin(call, facts.path, target)
+                            changed = True
+            if not changed:
+                break
+        for m in members:
+            classes[m] = frozenset(origins[m])
+    return Summaries(index, classes, origins, callees, graph)

@@ -1,0 +1,112 @@
+"""Event classes: which calls are saves, appends, surfaces... (SPEC §2).
+
+The default patterns are the TOML files of ``rules/vocab``; configuration replaces
+(``events``) or extends (``extend-events``) them per class. Matching is
+``fnmatch``-style and case-sensitive, against the dotted callee text and against each
+import-qualified name of the callee.
+"""
+from __future__ import annotations
+
+import fnmatch
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from .facts import Call, split_tokens
+from .resources import vocab_dir
+
+BUILTIN_CLASSES = (
+    "save", "append", "terminal-append", "surface", "suppressor", "file-write", "fsync", "rename",
+)
+
+
+def load_default_vocab(folder: Optional[Path] = None) -> Tuple[Dict[str, Tuple[str, ...]], Tuple[str, ...], Dict[str, str]]:
+    """(patterns per class, terminal markers, description per class) from rules/vocab."""
+    folder = folder or vocab_dir()
+    classes: Dict[str, Tuple[str, ...]] = {}
+    descriptions: Dict[str, str] = {}
+    markers: Tuple[str, ...] = ()
+    for path in sorted(folder.glob("*.toml")):
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        for name, table in data.get("classes", {}).items():
+            classes[name] = classes.get(name, ()) + tuple(table.get("patterns", ()))
+            if table.get("description"):
+                descriptions[name] = table["description"]
+        if "terminal-markers" in data:
+            markers = tuple(data["terminal-markers"])
+    return classes, markers, descriptions
+
+
+def _compile(patterns: Iterable[str]) -> Optional["re.Pattern[str]"]:
+    pats = [fnmatch.translate(p) for p in patterns]
+    return re.compile("|".join(pats)) if pats else None
+
+
+@dataclass
+class Vocabulary:
+    """Compiled event classes and terminal markers."""
+
+    patterns: Dict[str, Tuple[str, ...]]
+    markers: Tuple[str, ...]
+    descriptions: Dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._compiled = {name: _compile(p) for name, p in self.patterns.items()}
+        self._marker_tokens = tuple(split_tokens(m) for m in self.markers if split_tokens(m))
+
+    @classmethod
+    def build(
+        cls,
+        events: Mapping[str, Sequence[str]] = (),
+        extend_events: Mapping[str, Sequence[str]] = (),
+        markers: Optional[Sequence[str]] = None,
+    ) -> "Vocabulary":
+        defaults, default_markers, descriptions = load_default_vocab()
+        patterns = dict(defaults)
+        for name, pats in dict(events).items():
+            patterns[name] = tuple(pats)
+        for name, pats in dict(extend_events).items():
+            patterns[name] = patterns.get(name, ()) + tuple(pats)
+        return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions)
+
+    def direct(self, call: Call) -> FrozenSet[str]:
+        """Classes a call matches by its own text (no summaries, no markers)."""
+        if call.aug:
+            return frozenset({"surface"})
+        names = (call.callee,) + call.qualnames
+        out = set()
+        for cls_name, rx in self._compiled.items():
+            if rx is not None and any(rx.match(n) for n in names):
+                out.add(cls_name)
+        return frozenset(out)
+
+    def carries_marker(self, call: Call) -> bool:
+        for run in call.arg_tokens:
+            for marker in self._marker_tokens:
+                k = len(marker)
+                for i in range(len(run) - k + 1):
+                    if run[i : i + k] == marker:
+                        return True
+        return False
+
+    def classify(self, call: Call, carried: FrozenSet[str] = frozenset()) -> FrozenSet[str]:
+        """Classes of a call node: its own matches plus what a callee's summary
+        carries; an ``append`` with a terminal marker in its arguments is a
+        ``terminal-append``, and every ``terminal-append`` is an ``append``."""
+        classes = set(self.direct(call)) | set(carried)
+        if "append" in classes and self.carries_marker(call):
+            classes.add("terminal-append")
+        if "terminal-append" in classes:
+            classes.add("append")
+        return frozenset(classes)
+
+    def is_suppressor(self, call: Call) -> bool:
+        return "suppressor" in self.direct(call)
