@@ -437,7 +437,7 @@ class _Extractor:
             if i:
                 self._expr(comp.iter, inner)
             for cond in comp.ifs:
-                self._expr(cond.search, inner)
+                self._expr(cond.test, inner)
         if isinstance(node, cst.DictComp):
             self._expr(node.key, inner)
             self._expr(node.value, inner)

@@ -242,14 +242,18 @@ def _via_text(summ: summod.Summaries, callee: str, cls: str) -> Tuple[str, Optio
     return " → ".join(names + [last.call.text]) + f" at {last.path}:{last.call.span.line}", last
 
 
-def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, file: str) -> List[Step]:
+def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str]) -> List[Step]:
     steps: List[Step] = []
+    relevant = {c for role in (rule.first, rule.then, rule.event, rule.barrier, rule.unless_after) for c in role if not c.startswith("!")}
+    if rule.kind in ("swallowed", "silent-handler"):
+        relevant.add("surface")
+    lines = facts_lines
     for i, n in enumerate(path):
         data = g.nodes[n]
         span = data.get("span")
         nxt = path[i + 1] if i + 1 < len(path) else None
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
-        if data["kind"] == "call" and n in classes:
+        if data["kind"] == "call" and n in classes and classes[n] & relevant:
             cls = classes[n]
             k = _step_kind(rule, cls)
             via = ""
@@ -264,7 +268,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == "finally" and span is not None:
             steps.append(Step(span, "finally", data["text"]))
         elif kind in ("true", "false") and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
-            text = data["text"] if data["kind"] != "call" else g.nodes[n]["text"]
+            text = data["text"]
+            if data["kind"] == "call":
+                first_line = data["call"].stmt_lines[0]
+                text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
             steps.append(Step(span, "branch", f"{text}  ({kind})"))
         elif kind == "loop" and span is not None:
             steps.append(Step(span, "loop", f"{data['text']}  (again)"))
@@ -316,7 +323,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         message = rule.message.format_map(fmt)
     except (ValueError, IndexError):
         message = rule.message
-    steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.path)
+    steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines)
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,
@@ -358,40 +365,44 @@ def _names(codes: Optional[Tuple[str, ...]], code: str) -> bool:
 
 
 def apply_suppressions(findings: List[Finding], facts: FileFacts, known: Sequence[str], report_unused: Optional[Rule]) -> List[Finding]:
+    """Drop suppressed findings; with OC001 selected, report each suppression (or
+    each code of one) that suppressed nothing. ``# noqa`` codes of other tools are
+    not ours to judge."""
     by_line: Dict[int, List[Suppression]] = {}
     for s in facts.suppressions:
         by_line.setdefault(s.line, []).append(s)
-    used = set()
+    used: Dict[int, set] = {}
     kept = []
     for f in findings:
-        lines = {f.span.line, *f.stmt_lines}
         hit = None
-        for ln in sorted(lines):
-            for s in by_line.get(ln, ()):
-                if _names(s.codes, f.code):
-                    hit = s
-                    break
+        for ln in sorted({f.span.line, *f.stmt_lines}):
+            hit = next((s for s in by_line.get(ln, ()) if _names(s.codes, f.code)), None)
             if hit:
                 break
         if hit is None:
             kept.append(f)
+            continue
+        codes = used.setdefault(id(hit), set())
+        codes.update(c for c in (hit.codes or ("*",)) if c == "*" or f.code.startswith(c))
+    if report_unused is None:
+        return kept
+    for s in facts.suppressions:
+        got = used.get(id(s), set())
+        if s.codes is None:
+            if got or not _is_ordercheck_comment(facts, s):
+                continue
+            unused = ["all codes"]
         else:
-            used.add(id(hit))
-    if report_unused is not None:
-        for s in facts.suppressions:
-            if id(s) in used:
+            unused = [c for c in s.codes if c not in got and any(k.startswith(c) for k in known)]
+            if not unused:
                 continue
-            ours = s.codes is None or any(any(k.startswith(c) for k in known) for c in s.codes)
-            if not ours or (s.codes is None and not _is_ordercheck_comment(facts, s)):
-                continue
-            text = facts.lines[s.line - 1] if s.line <= len(facts.lines) else ""
-            c16 = factsmod.utf16_col(text, s.col)
-            codes = ", ".join(s.codes) if s.codes else "all codes"
-            kept.append(Finding(
-                code=report_unused.id, name=report_unused.name, severity=report_unused.severity,
-                path=facts.path, span=Span(s.line, s.col, s.line, len(text), c16, factsmod.utf16_col(text, len(text))),
-                message=report_unused.message.format_map(_Fmt(codes=codes)), stmt_lines=(s.line, s.line),
-            ))
+        text = facts.lines[s.line - 1] if s.line <= len(facts.lines) else ""
+        c16 = factsmod.utf16_col(text, s.col)
+        kept.append(Finding(
+            code=report_unused.id, name=report_unused.name, severity=report_unused.severity,
+            path=facts.path, span=Span(s.line, s.col, s.line, len(text), c16, factsmod.utf16_col(text, len(text))),
+            message=report_unused.message.format_map(_Fmt(codes=", ".join(unused))), stmt_lines=(s.line, s.line),
+        ))
     return kept
 
 

@@ -1,0 +1,102 @@
+"""Reporters: JSON structures as lsprotocol Diagnostics (UTF-16 characters), SARIF
+validates against the official 2.1.0 schema, text and github shapes."""
+import json
+from pathlib import Path
+
+import pytest
+
+from checkutil import check_source, settings_for
+from ordercheck.reporters import github, lsp_json, sarif, text
+
+SOURCE = '''\
+class Runtime:
+    def complete(self, run):
+        self._store.save(run)
+        note = "🚀"; self._ledger.append_terminal(run.id)
+'''
+
+
+def _findings():
+    return check_source(SOURCE, dedent=False, path="run.py")
+
+
+def test_emoji_before_the_call_counts_utf16_code_units():
+    (f,) = _findings()
+    line = SOURCE.splitlines()[3]
+    col_codepoints = line.index("self._ledger")
+    assert f.span.col == col_codepoints
+    # the rocket is one code point but two UTF-16 code units
+    assert f.span.col16 == col_codepoints + 1
+    doc = lsp_json.document([f], ["run.py"], settings_for().rules)
+    diag = doc["files"][0]["diagnostics"][0]
+    assert diag["range"]["start"] == {"line": 3, "character": col_codepoints + 1}
+
+
+def test_json_structures_as_lsprotocol_diagnostics():
+    lsprotocol = pytest.importorskip("lsprotocol")
+    from lsprotocol import converters, types
+
+    conv = converters.get_converter()
+    rules = settings_for().rules
+    doc = json.loads(lsp_json.render(_findings(), ["run.py"], rules=rules))
+    assert doc["tool"] == {"name": "ordercheck", "version": "0.1.0"}
+    assert doc["summary"] == {"files": 1, "findings": 1, "by_code": {"OC101": 1}}
+    (entry,) = doc["files"]
+    assert entry["path"] == "run.py" and entry["uri"].startswith("file:///")
+    for raw in entry["diagnostics"]:
+        d = conv.structure(raw, types.Diagnostic)
+        assert d.code == "OC101"
+        assert d.severity == types.DiagnosticSeverity.Error
+        assert d.source == "ordercheck"
+        assert d.related_information and d.related_information[0].message.startswith("state saved here")
+        assert d.related_information[0].location.range.start.line == 2
+        assert raw["data"]["rule"] == "terminal-append-after-save"
+        assert raw["data"]["function"] == "Runtime.complete"
+        assert [w["event"] for w in raw["data"]["witness"]] == ["save", "terminal-append"]
+        assert raw["data"]["witness"][0] == {"line": 2, "character": 8, "event": "save", "text": "self._store.save(run)"}
+        assert len(raw["data"]["fingerprint"]) == 32
+        # round trip: nothing is lost when an editor re-serialises it
+        assert conv.unstructure(d)["range"] == raw["range"]
+
+
+def test_json_lists_stdin_file_even_when_clean():
+    doc = lsp_json.document([], ["clean.py"], {}, always=["clean.py"])
+    assert doc["files"] == [{"uri": Path("clean.py").resolve().as_uri(), "path": "clean.py", "diagnostics": []}]
+
+
+def test_sarif_validates_against_the_official_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_path = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+    if not schema_path.is_file():
+        pytest.fail(f"SARIF schema missing at {schema_path}")
+    schema = json.loads(schema_path.read_text())
+    rules = settings_for().rules
+    doc = json.loads(sarif.render(_findings(), ["run.py"], rules=rules))
+    jsonschema.validate(doc, schema)
+    run = doc["runs"][0]
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"OC101", "OC201", "OC900"}
+    (res,) = run["results"]
+    assert res["ruleId"] == "OC101" and res["level"] == "error"
+    assert res["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
+    assert res["partialFingerprints"]["ordercheck/v1"]
+    flow = res["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [l["location"]["physicalLocation"]["region"]["startLine"] for l in flow] == [3, 4]
+
+
+def test_github_annotation_shape():
+    out = github.render(_findings(), ["run.py"])
+    assert out.startswith("::error file=run.py,line=4,col=")
+    assert "title=OC101 terminal-append-after-save::OC101 terminal ledger append" in out
+
+
+def test_text_shape_witness_and_frame():
+    (f,) = _findings()
+    out = text.render([f], ["run.py"], sources={"run.py": SOURCE.splitlines()})
+    lines = out.splitlines()
+    assert lines[0].startswith(f"run.py:4:{f.span.col + 1}: OC101 ")
+    assert lines[1].split() == ["3", "save", "self._store.save(run)"]
+    assert lines[2].split()[:2] == ["4", "terminal-append"]
+    assert any(l.strip().startswith("4 |") for l in lines)
+    assert "\x1b[" not in out
+    assert lines[-1] == "Found 1 finding (1 error) in 1 file (1 checked)."
+    assert "\x1b[" in text.render([f], ["run.py"], color=True)

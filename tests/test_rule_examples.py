@@ -1,0 +1,32 @@
+"""Every ``[[examples]]`` of every rule file runs here (the Fixit pattern): the
+documentation cannot drift from the behaviour."""
+import pytest
+
+from checkutil import check_source, codes_lines
+from ordercheck.rulebook import builtin_rules
+
+CASES = [
+    pytest.param(rule, i, ex, id=f"{rule.id}-{i}")
+    for rule in builtin_rules()
+    for i, ex in enumerate(rule.examples)
+]
+
+
+def test_every_rule_has_valid_and_invalid_examples():
+    for rule in builtin_rules():
+        valid = [e for e in rule.examples if not e.get("expect")]
+        invalid = [e for e in rule.examples if e.get("expect")]
+        assert valid and invalid, f"{rule.id} needs valid and invalid examples"
+        assert rule.explanation.strip(), f"{rule.id} has no explanation"
+
+
+@pytest.mark.parametrize("rule,index,example", CASES)
+def test_example(rule, index, example):
+    expect = example.get("expect", [])
+    codes = {rule.id} | {e["code"] for e in expect}
+    # the default rule set plus the rule itself: suppressions and OC001 see real findings
+    defaults = [r.id for r in builtin_rules() if r.default]
+    findings = check_source(example["code"], example.get("config"), select=sorted(codes | set(defaults)), dedent=False)
+    got = [(c, l) for c, l in codes_lines(findings) if c in codes]
+    want = sorted((e["code"], e["line"]) for e in expect)
+    assert got == want, "\n".join(f"{f.code} {f.span.line}: {f.message}" for f in findings)
