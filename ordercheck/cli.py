@@ -107,6 +107,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     """Check that persistence code keeps the durable-runtime invariant:
     ledger appends before the save that commits them, and no silent failures."""
     started = time.perf_counter()
+    if "-" in [str(p) for p in paths]:  # `-` reads the source from standard input
+        paths = tuple(p for p in paths if str(p) != "-")
+        stdin_filename = stdin_filename or "<stdin>"
     overrides = runner.Overrides(_codes(select), _codes(ignore) or [], _codes(extend_select) or [])
     start = Path(stdin_filename) if stdin_filename else (paths[0] if paths else Path.cwd())
     settings = runner.load_settings(config_file, start, overrides, isolated)

@@ -30,3 +30,20 @@ def test_example(rule, index, example):
     got = [(c, l) for c, l in codes_lines(findings) if c in codes]
     want = sorted((e["code"], e["line"]) for e in expect)
     assert got == want, "\n".join(f"{f.code} {f.span.line}: {f.message}" for f in findings)
+
+
+def test_docs_rules_md_is_generated_from_the_rule_files():
+    from pathlib import Path
+
+    from ordercheck import docgen
+
+    committed = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    assert committed == docgen.render(), "run: python -m ordercheck.docgen > docs/rules.md"
+
+
+def test_explain_uses_the_same_explanation():
+    from ordercheck.cli import explain
+
+    rules = {r.id: r for r in builtin_rules()}
+    for rule in rules.values():
+        assert rule.explanation in explain(rule.id, rules)
