@@ -53,8 +53,8 @@ class Call:
     span: Span
     text: str  # the call's source text (first line, shortened)
     stmt_lines: Tuple[int, int]  # first and last line of the holding statement
-    arg_tokens: Tuple[Tuple[str, ...], ...] = ()  # one token run per identifier/string
-    arg_names: Tuple[str, ...] = ()  # plain names read in the arguments
+    arg_text: str = ""  # the arguments' source text (terminal markers are read from it)
+    bound_text: Tuple[str, ...] = ()  # right-hand sides of names the arguments read
     aug: bool = False
     exits: Optional[str] = None  # "sys.exit" / "os._exit"
     suppress_types: Optional[Tuple[str, ...]] = None  # contextlib.suppress(...) types
@@ -256,58 +256,40 @@ def split_tokens(text: str) -> Tuple[str, ...]:
     return tuple(out)
 
 
-def _token_runs(node: cst.CSTNode) -> List[Tuple[str, ...]]:
-    """Token runs of every identifier, attribute name and string literal inside
-    ``node`` (keyword names excluded: they are ``Arg.keyword``, never visited)."""
+_LEXEME = re.compile(
+    r"""(?P<str>[rRbBuUfF]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'))"""
+    r"|(?P<com>#[^\n]*)"
+    r"|(?P<kw>[A-Za-z_]\w*)\s*=(?!=)"
+    r"|(?P<dot>\.\s*)(?P<attr>[A-Za-z_]\w*)"
+    r"|(?P<lam>\blambda\b[^:]*:)"
+    r"|(?P<id>[A-Za-z_]\w*)"
+)
+
+
+def token_runs(text: str) -> List[Tuple[str, ...]]:
+    """Token runs of the identifiers, attribute names and string literals in an
+    expression's source text, one run per lexeme. Keyword-argument *names* are not
+    tokens (their values are)."""
     runs: List[Tuple[str, ...]] = []
-
-    class V(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            runs.append(split_tokens(n.value))
-
-        def visit_SimpleString(self, n: cst.SimpleString) -> None:
-            try:
-                value = n.evaluated_value
-            except Exception:
-                value = n.value
-            if isinstance(value, bytes):
-                value = value.decode("latin-1")
-            runs.append(split_tokens(str(value)))
-
-        def visit_FormattedStringText(self, n: cst.FormattedStringText) -> None:
-            runs.append(split_tokens(n.value))
-
-        def visit_Arg(self, n: cst.Arg) -> bool:
-            n.value.visit(self)
-            return False
-
-        def visit_Lambda(self, n: cst.Lambda) -> bool:
-            return False
-
-    node.visit(V())
-    return [r for r in runs if r]
+    for m in _LEXEME.finditer(text):
+        if m.group("str") is not None:
+            body = m.group("str").lstrip("rRbBuUfF").strip("\"'")
+            run = split_tokens(body)
+        elif m.group("attr") is not None:
+            run = split_tokens(m.group("attr"))
+        elif m.group("id") is not None:
+            run = split_tokens(m.group("id"))
+        else:
+            continue
+        if run:
+            runs.append(run)
+    return runs
 
 
-def _plain_names(node: cst.CSTNode) -> List[str]:
-    names: List[str] = []
-
-    class V(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            names.append(n.value)
-
-        def visit_Attribute(self, n: cst.Attribute) -> bool:
-            n.value.visit(self)  # the base is a plain name; the attr is not
-            return False
-
-        def visit_Arg(self, n: cst.Arg) -> bool:
-            n.value.visit(self)
-            return False
-
-        def visit_Lambda(self, n: cst.Lambda) -> bool:
-            return False
-
-    node.visit(V())
-    return names
+def plain_names(text: str) -> List[str]:
+    """Plain names read in an expression's source text (not attributes, keyword
+    names, string contents or lambda parameters)."""
+    return [m.group("id") for m in _LEXEME.finditer(text) if m.group("id") is not None]
 
 
 # --------------------------------------------------------------------------- rendering
@@ -350,7 +332,7 @@ class _Extractor:
         self.next_call = 0
         # per-function state (a stack, since functions nest)
         self.fn_calls: List[List[Call]] = []
-        self.fn_bindings: List[Dict[str, List[Tuple[str, ...]]]] = []
+        self.fn_bindings: List[Dict[str, List[str]]] = []
         self.fn_locals: List[Dict[str, str]] = []
         self.stmt_lines: Tuple[int, int] = (1, 1)
 
@@ -375,6 +357,16 @@ class _Extractor:
             first = first[: limit - 3] + "..."
         return first
 
+    def source(self, node: cst.CSTNode) -> str:
+        """The node's exact source text, sliced from the lines by position."""
+        r = self.positions[node]
+        if r.start.line == r.end.line:
+            return self.lines[r.start.line - 1][r.start.column : r.end.column] if r.start.line <= len(self.lines) else ""
+        parts = [self.lines[r.start.line - 1][r.start.column :]]
+        parts += self.lines[r.start.line : r.end.line - 1]
+        parts.append(self.lines[r.end.line - 1][: r.end.column] if r.end.line <= len(self.lines) else "")
+        return "\n".join(parts)
+
     def header_text(self, node: cst.CSTNode) -> str:
         sp = self.positions[node]
         line = self.lines[sp.start.line - 1] if 0 < sp.start.line <= len(self.lines) else ""
@@ -398,26 +390,19 @@ class _Extractor:
         """Names bound by imports anywhere in one scope's body (not in nested
         functions or classes), flow-insensitively, like Python's own scoping."""
         table: Dict[str, str] = {}
-        extractor = self
-
-        class V(cst.CSTVisitor):
-            def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
-                return False
-
-            def visit_ClassDef(self, n: cst.ClassDef) -> bool:
-                return False
-
-            def visit_Lambda(self, n: cst.Lambda) -> bool:
-                return False
-
-            def visit_Import(self, n: cst.Import) -> None:
-                table.update(extractor.import_names(n))
-
-            def visit_ImportFrom(self, n: cst.ImportFrom) -> None:
-                table.update(extractor.import_names(n))
-
-        for node in body:
-            node.visit(V())
+        stack = list(body)
+        while stack:  # statements only: an import never hides in an expression
+            node = stack.pop()
+            if isinstance(node, cst.SimpleStatementLine):
+                for small in node.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        for k, v in self.import_names(small).items():
+                            table.setdefault(k, v)
+            elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            elif isinstance(node, cst.BaseCompoundStatement):
+                for part in _sub_blocks(node):
+                    stack.extend(part)
         return table
 
     # ---- expressions (evaluation order)
@@ -502,12 +487,7 @@ class _Extractor:
             )
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
-        args_node = [a.value for a in node.args]
-        runs: List[Tuple[str, ...]] = []
-        names: List[str] = []
-        for a in args_node:
-            runs.extend(_token_runs(a))
-            names.extend(_plain_names(a))
+        arg_text = "\n".join(self.source(a) for a in node.args)
         call = Call(
             id=self.next_call,
             callee=callee,
@@ -515,8 +495,7 @@ class _Extractor:
             span=self.span(node),
             text=self.text(node),
             stmt_lines=self.stmt_lines,
-            arg_tokens=tuple(runs),
-            arg_names=tuple(dict.fromkeys(names)),
+            arg_text=arg_text,
             exits=exits,
             suppress_types=suppress,
             self_call=self_call,
@@ -570,10 +549,10 @@ class _Extractor:
     def _record_binding(self, targets: Sequence[cst.CSTNode], value: Optional[cst.CSTNode]) -> None:
         if value is None or not self.fn_bindings:
             return
-        runs = _token_runs(value)
+        text = self.source(value)
         for t in targets:
             for name in _target_names(t):
-                self.fn_bindings[-1].setdefault(name, []).extend(runs)
+                self.fn_bindings[-1].setdefault(name, []).append(text)
 
     def small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
         sp = self._enter_stmt(line)
@@ -816,13 +795,13 @@ class _Extractor:
         bindings = self.fn_bindings.pop()
         local_fns = self.fn_locals.pop()
         params_set = set(params)
-        for call in calls:
-            extra: List[Tuple[str, ...]] = []
-            for n in call.arg_names:
-                if n in bindings and n not in params_set:
-                    extra.extend(bindings[n])
-            if extra:
-                call.arg_tokens = call.arg_tokens + tuple(extra)
+        if bindings:
+            for call in calls:
+                if call.arg_text:
+                    names = dict.fromkeys(plain_names(call.arg_text))
+                    call.bound_text = tuple(
+                        t for n in names if n in bindings and n not in params_set for t in bindings[n]
+                    )
         self.facts.functions.append(FunctionFacts(qual, name, cls, sp, params, body, calls, local_fns))
 
     def import_names(self, node: Union[cst.Import, cst.ImportFrom]) -> Dict[str, str]:
@@ -848,6 +827,32 @@ class _Extractor:
             local = _dotted(alias.asname.name) if alias.asname is not None else name
             out[local] = f"{base}.{name}" if base else name
         return out
+
+
+def _sub_blocks(node: cst.BaseCompoundStatement) -> List[Sequence[cst.CSTNode]]:
+    """The statement lists directly inside a compound statement."""
+    out: List[Sequence[cst.CSTNode]] = []
+
+    def add(suite: Optional[cst.CSTNode]) -> None:
+        if suite is None:
+            return
+        if isinstance(suite, (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)):
+            suite = suite.body
+        if isinstance(suite, cst.If):
+            out.extend(_sub_blocks(suite))
+            return
+        body = getattr(suite, "body", None)
+        if isinstance(body, (list, tuple)):
+            out.append(body)
+
+    add(getattr(node, "body", None))
+    add(getattr(node, "orelse", None))
+    for h in getattr(node, "handlers", ()):
+        add(h)
+    add(getattr(node, "finalbody", None))
+    for c in getattr(node, "cases", ()):
+        add(c)
+    return out
 
 
 def resolve_relative(module: str, name: str, path: str) -> str:

@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from .facts import Call, split_tokens
+from .facts import Call, split_tokens, token_runs
 from .resources import vocab_dir
 
 BUILTIN_CLASSES = (
@@ -89,7 +89,12 @@ class Vocabulary:
         return frozenset(out)
 
     def carries_marker(self, call: Call) -> bool:
-        for run in call.arg_tokens:
+        """Whether the call's argument tokens (and those of the assignments that bind
+        the names it reads) hold a terminal marker."""
+        runs = token_runs(call.arg_text) if call.arg_text else []
+        for text in call.bound_text:
+            runs.extend(token_runs(text))
+        for run in runs:
             for marker in self._marker_tokens:
                 k = len(marker)
                 for i in range(len(run) - k + 1):
