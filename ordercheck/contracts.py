@@ -83,6 +83,50 @@ def path_to(tree: Dict[object, Tuple[object, object]], node: object) -> List[obj
     return out[::-1]
 
 
+Labels = Dict[object, Dict[object, Tuple[object, object]]]
+
+
+def two_origin_bfs(g: nx.DiGraph, view: nx.DiGraph, origins: Iterable[object]) -> Labels:
+    """BFS from the normal successors of each origin event that carries up to two
+    distinct origin call sites per node — linear, and enough to answer "does some
+    *other* call site reach this node". ``labels[n][site] = (parent, origin)``;
+    parent is None at a successor of the origin."""
+    labels: Labels = {}
+    queue: deque = deque()
+    for e in sorted(origins, key=_order):
+        origin = site(g, e)
+        for s in normal_successors(g, e):
+            lab = labels.setdefault(s, {})
+            if origin not in lab and len(lab) < 2:
+                lab[origin] = (None, e)
+                queue.append((s, origin))
+    while queue:
+        u, origin = queue.popleft()
+        for v in view.successors(u):
+            lab = labels.setdefault(v, {})
+            if origin not in lab and len(lab) < 2:
+                lab[origin] = (u, None)
+                queue.append((v, origin))
+    return labels
+
+
+def other_origin_path(labels: Labels, node: object, mine: object) -> Optional[Tuple[object, List[object]]]:
+    """(origin event, path from it to ``node``) for an origin site other than
+    ``mine``, or None."""
+    for origin in labels.get(node, {}):
+        if origin == mine:
+            continue
+        chain = [node]
+        cur = node
+        while True:
+            parent, src = labels[cur][origin]
+            if parent is None:
+                return src, [src] + chain[::-1]
+            chain.append(parent)
+            cur = parent
+    return None
+
+
 def site(g: nx.DiGraph, n: object) -> object:
     """A node's call site: ``finally`` copies repeat one site on several nodes."""
     call = g.nodes[n].get("call")
@@ -119,26 +163,28 @@ def check_sequence(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[o
     thens = _matching(g, classes, rule.then, classes) - barrier - unless
     if not firsts or not thens:
         return []
-    view_b = blocking_view(g, barrier)
-    sources = [(s, f) for f in sorted(firsts, key=_order) for s in normal_successors(g, f)]
-    tree = multi_source_bfs(view_b, sources)
-    candidates = [t for t in thens if t in tree]
-    if not candidates:
+    # a node never pairs with itself: the order inside a call is the callee's
+    # business, even when a loop brings the same call round again
+    labels = two_origin_bfs(g, blocking_view(g, barrier), firsts)
+    found = []
+    for t in sorted(thens, key=_order):
+        pair = other_origin_path(labels, t, site(g, t))
+        if pair is not None:
+            found.append((t, pair))
+    if not found:
         return []
     if rule.unless_after:
         view_u = blocking_view(g, unless)
         exits_clean = nx.ancestors(view_u, EXIT) | {EXIT}
     hits = []
-    for t in sorted(candidates, key=_order):
+    for t, (first, middle) in found:
         tail: List[object] = []
         if rule.unless_after:
             nxt = [s for s in normal_successors(g, t) if s in exits_clean]
             if not nxt:
                 continue
             tail = _shortest(view_u, nxt[0], EXIT)
-        first = tree[t][1]
         head = _shortest(g, ENTRY, first)
-        middle = path_to(tree, t)
         hits.append(Hit(rule, t, _join(head, middle, tail), first=first, key=site(g, t)))
     return hits
 
@@ -162,46 +208,13 @@ def check_at_most_once(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: S
     events = _matching(g, classes, rule.event, reachable) - barrier
     if len({site(g, e) for e in events}) < 2:
         return []
-    view = blocking_view(g, barrier)
-    # BFS carrying up to two distinct origin sites per node: linear, and enough to
-    # know whether some *other* call site reaches a given event.
-    labels: Dict[object, Dict[object, Tuple[object, object]]] = {}
-    queue: deque = deque()
-    for e in sorted(events, key=_order):
-        for s in normal_successors(g, e):
-            lab = labels.setdefault(s, {})
-            origin = site(g, e)
-            if origin not in lab and len(lab) < 2:
-                lab[origin] = (None, e)
-                queue.append((s, origin))
-    while queue:
-        u, origin = queue.popleft()
-        for v in view.successors(u):
-            lab = labels.setdefault(v, {})
-            if origin not in lab and len(lab) < 2:
-                lab[origin] = (u, None)
-                queue.append((v, origin))
+    labels = two_origin_bfs(g, blocking_view(g, barrier), events)
     hits = []
     for e in sorted(events, key=_order):
-        mine = site(g, e)
-        for origin, _ in labels.get(e, {}).items():
-            if origin == mine:
-                continue
-            # rebuild the path back to the origin event
-            chain = [e]
-            node = e
-            first = None
-            while True:
-                parent, src = labels[node][origin]
-                if parent is None:
-                    first = src
-                    break
-                chain.append(parent)
-                node = parent
-            middle = [first] + chain[::-1]
-            head = _shortest(g, ENTRY, first)
-            hits.append(Hit(rule, e, _join(head, middle), first=first, key=mine))
-            break
+        pair = other_origin_path(labels, e, site(g, e))
+        if pair is not None:
+            first, middle = pair
+            hits.append(Hit(rule, e, _join(_shortest(g, ENTRY, first), middle), first=first, key=site(g, e)))
     return hits
 
 

@@ -314,9 +314,11 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             related.append(Related(h.span, f"swallowed silently here: {h.text}"))
         if rule.kind == "silent-handler":
             stmt_lines = (h.span.line, h.span.line)
-    if hit.anchor in callees:
-        k = _step_kind(rule, classes.get(hit.anchor, frozenset()))
-        via, origin = _via_text(summ, callees[hit.anchor], k)
+    for node in (hit.first, hit.anchor):
+        if node is None or node not in callees:
+            continue
+        k = _step_kind(rule, classes.get(node, frozenset()))
+        via, origin = _via_text(summ, callees[node], k)
         if origin is not None:
             related.append(Related(origin.call.span, f"{k} performed via {via}", origin.path))
     try:
