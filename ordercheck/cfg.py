@@ -70,12 +70,20 @@ class _Finally:
 
 @dataclass
 class _With:
+    """A ``with`` item: its ``__exit__`` runs on every way out of the body (a node on
+    the ``with`` line, once per way out, like a one-line ``finally``); a suppressing
+    manager's exception exit continues after the statement."""
+
     stmt: Stmt
-    manager: Call
+    suppress: bool
     suppress_all: bool
     types: Tuple[str, ...]
     ctx: Tuple[int, ...]
-    exit: Optional[object] = None
+    copies: Dict[str, object] = field(default_factory=dict)
+    swallowed: List[object] = field(default_factory=list)
+
+
+BROAD = ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException")
 
 
 class GraphTooLarge(Exception):
@@ -142,8 +150,8 @@ class _Builder:
             if way == "raise" and isinstance(f, _Try):
                 self.connect(preds, f.first_handler)
                 return
-            if way == "raise" and isinstance(f, _With):
-                self.connect(preds, self.with_exit(f, i))
+            if isinstance(f, _With):
+                self.connect(preds, self.with_exit(f, i, way))
                 return
             if isinstance(f, _Finally):
                 entry = self.finally_copy(f, i, way)
@@ -197,21 +205,27 @@ class _Builder:
         self._restore(saved)
         return entry
 
-    def with_exit(self, f: _With, index: int) -> object:
-        if f.exit is not None:
-            return f.exit
-        region = self.new_region()
-        saved = self._at(index, f.ctx + (region,))
-        f.exit = self.node("with-exit", f.stmt.span, f.stmt.text)
-        broad = f.suppress_all or any(t in ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException") for t in f.types)
-        self.g.graph["handlers"][region] = HandlerRegion(
-            region, "with", f.exit, f.stmt.span, f.stmt.text, types=f.types,
-            broad=broad, suppress_all=f.suppress_all,
-        )
-        if not f.suppress_all:
-            self.jump([(f.exit, "exception")], "raise")
+    def with_exit(self, f: _With, index: int, way: str) -> object:
+        if way in f.copies:
+            return f.copies[way]
+        region = self.new_region() if way == "raise" and f.suppress else None
+        saved = self._at(index, f.ctx + ((region,) if region else ()))
+        exit_node = self.node("with-exit", f.stmt.span, f.stmt.text, way=way)
+        f.copies[way] = exit_node
+        if way == "raise":
+            if region:
+                broad = f.suppress_all or any(t in BROAD for t in f.types)
+                self.g.graph["handlers"][region] = HandlerRegion(
+                    region, "with", exit_node, f.stmt.span, f.stmt.text, types=f.types,
+                    broad=broad, suppress_all=f.suppress_all,
+                )
+                f.swallowed.append(exit_node)
+            if not f.suppress_all:
+                self.jump([(exit_node, "exception")], "raise")
+        else:
+            self.jump([(exit_node, "finally")], way)
         self._restore(saved)
-        return f.exit
+        return exit_node
 
     # ---- expressions
 
@@ -364,18 +378,20 @@ class _Builder:
         for item in st.items:
             preds = self.chain(item.events, preds)
             m = item.manager
-            if m is None:
-                continue
-            suppress_all = self.is_suppressor(m)
-            if suppress_all or m.suppress_types is not None:
-                w = _With(st, m, suppress_all, m.suppress_types or (), self.ctx)
-                self.frames.append(w)
-                pushed.append(w)
+            suppress_all = m is not None and self.is_suppressor(m)
+            types = (m.suppress_types or ()) if m is not None else ()
+            suppress = suppress_all or (m is not None and m.suppress_types is not None)
+            w = _With(st, suppress, suppress_all, types, self.ctx)
+            self.frames.append(w)
+            pushed.append(w)
         ends = self.block(st.body, preds)
         for w in reversed(pushed):
             self.frames.pop()
-            if w.exit is not None:
-                ends = ends + [(w.exit, "normal")]
+            if ends:
+                exit_node = self.node("with-exit", st.span, st.text, way="normal")
+                self.connect(ends, exit_node)
+                ends = [(exit_node, "normal")]
+            ends = ends + [(n, "normal") for n in w.swallowed]
         return ends
 
     def _match(self, st: Stmt, start: Preds) -> Preds:

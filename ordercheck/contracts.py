@@ -266,6 +266,10 @@ def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion]
         seen.add(v)
         region = regions.get(v)
         if region is None:
+            # a transparent point on the way out (a non-suppressing ``with`` exit):
+            # the exception keeps going
+            for w in exception_successors(g, v):
+                queue.append((w, trail + [w]))
             continue
         yield region, trail
         if region.kind == "finally":

@@ -34,6 +34,8 @@ def label(g, n) -> str:
         return f"{d['call'].callee}()@{d['line']}"
     if k == "stmt":
         return f"{d['stmt']}@{d['line']}"
+    if k == "with-exit":
+        return f"with-exit({d['way']})@{d['line']}"
     if k in ("finally",):
         return d["text"].replace(" ", "")
     if k in ("point", "reraise"):
