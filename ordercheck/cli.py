@@ -132,7 +132,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
     stdin = None
     if stdin_filename:
-        stdin = (stdin_filename, click.get_binary_stream("stdin").read())
+        stdin = (stdin_filename, sys.stdin.buffer.read())
     result = runner.run(list(paths), settings, stdin)
     findings = result.findings
     if statistics:
@@ -143,7 +143,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         out = render(findings, result.files, rules=settings.rules, sources=sources,
                      color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [])
         if out:
-            click.echo(out, nl=False)
+            click.echo(out, nl=False, color=_use_color(color))
     if verbose:
         click.echo(f"ordercheck: {len(result.files)} files, {len(findings)} findings in {time.perf_counter() - started:.2f}s", err=True)
     return 1 if findings and not exit_zero else 0
@@ -173,10 +173,16 @@ def main(argv: Optional[List[str]] = None) -> None:
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(1)
-    except Exception as exc:  # an internal error: one line, the traceback on -v
+    except BaseException as exc:  # an internal error: one line, the traceback on -v
+        if isinstance(exc, (SystemExit, KeyboardInterrupt)):
+            raise
         if verbose:
             traceback.print_exc()
-        click.echo(f"ordercheck: internal error: {type(exc).__name__}: {exc} (run with -v for the traceback)", err=True)
+        try:
+            detail = f"{type(exc).__name__}: {exc}"[:300]
+        except Exception:
+            detail = type(exc).__name__
+        sys.stderr.write(f"ordercheck: internal error: {detail} (run with -v for the traceback)\n")
         sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -22,7 +22,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -323,24 +323,34 @@ _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 class _Extractor:
     """Walks a libcst module once and fills ``FileFacts``."""
 
-    def __init__(self, facts: FileFacts, wrapper: MetadataWrapper, lines: List[str]) -> None:
+    def __init__(self, facts: FileFacts, lines: List[str], imports: Dict[int, Dict[str, str]]) -> None:
         self.facts = facts
         self.lines = lines
-        self.positions = wrapper.resolve(PositionProvider)
+        self.import_tables = imports  # def line (0: module) -> import table, from ast
         self.import_scopes: List[Dict[str, str]] = []
-        self.module = wrapper.module
+        self.positions: Mapping[cst.CSTNode, object] = {}
+        self.offset = 0  # line offset of the chunk being walked
         self.next_call = 0
         # per-function state (a stack, since functions nest)
         self.fn_calls: List[List[Call]] = []
         self.fn_bindings: List[Dict[str, List[str]]] = []
         self.fn_locals: List[Dict[str, str]] = []
         self.stmt_lines: Tuple[int, int] = (1, 1)
+        self.scope: List[Tuple[str, str]] = []
+
+    def set_chunk(self, wrapper: MetadataWrapper, offset: int) -> None:
+        self.positions = wrapper.resolve(PositionProvider)
+        self.offset = offset
+
+    def pos(self, node: cst.CSTNode) -> Tuple[int, int, int, int]:
+        """(line, col, end line, end col) in the whole file."""
+        r = self.positions[node]
+        return r.start.line + self.offset, r.start.column, r.end.line + self.offset, r.end.column
 
     # ---- positions
 
     def span(self, node: cst.CSTNode) -> Span:
-        r = self.positions[node]
-        line, col, end_line, end_col = r.start.line, r.start.column, r.end.line, r.end.column
+        line, col, end_line, end_col = self.pos(node)
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         etext = self.lines[end_line - 1] if 0 < end_line <= len(self.lines) else ""
         return Span(line, col, end_line, end_col, utf16_col(text, col), utf16_col(etext, end_col))
@@ -348,28 +358,30 @@ class _Extractor:
     def text(self, node: cst.CSTNode, limit: int = 80) -> str:
         """The node's source text, first line only, shortened (sliced from the
         source lines: rendering code for every call would be quadratic)."""
-        r = self.positions[node]
-        if not (0 < r.start.line <= len(self.lines)):
+        line_no, col, end_line, end_col = self.pos(node)
+        if not (0 < line_no <= len(self.lines)):
             return ""
-        line = self.lines[r.start.line - 1]
-        first = line[r.start.column : r.end.column if r.end.line == r.start.line else len(line)].strip()
+        line = self.lines[line_no - 1]
+        first = line[col : end_col if end_line == line_no else len(line)].strip()
         if len(first) > limit:
             first = first[: limit - 3] + "..."
         return first
 
     def source(self, node: cst.CSTNode) -> str:
         """The node's exact source text, sliced from the lines by position."""
-        r = self.positions[node]
-        if r.start.line == r.end.line:
-            return self.lines[r.start.line - 1][r.start.column : r.end.column] if r.start.line <= len(self.lines) else ""
-        parts = [self.lines[r.start.line - 1][r.start.column :]]
-        parts += self.lines[r.start.line : r.end.line - 1]
-        parts.append(self.lines[r.end.line - 1][: r.end.column] if r.end.line <= len(self.lines) else "")
+        line, col, end_line, end_col = self.pos(node)
+        if line > len(self.lines):
+            return ""
+        if line == end_line:
+            return self.lines[line - 1][col:end_col]
+        parts = [self.lines[line - 1][col:]]
+        parts += self.lines[line : end_line - 1]
+        parts.append(self.lines[end_line - 1][:end_col] if end_line <= len(self.lines) else "")
         return "\n".join(parts)
 
     def header_text(self, node: cst.CSTNode) -> str:
-        sp = self.positions[node]
-        line = self.lines[sp.start.line - 1] if 0 < sp.start.line <= len(self.lines) else ""
+        line_no = self.pos(node)[0]
+        line = self.lines[line_no - 1] if 0 < line_no <= len(self.lines) else ""
         line = line.strip()
         return line if len(line) <= 80 else line[:77] + "..."
 
@@ -385,25 +397,6 @@ class _Extractor:
                 full = scope[head] + ("." + rest if rest else "")
                 return (full,) if full != text else ()
         return ()
-
-    def collect_imports(self, body: Sequence[cst.CSTNode]) -> Dict[str, str]:
-        """Names bound by imports anywhere in one scope's body (not in nested
-        functions or classes), flow-insensitively, like Python's own scoping."""
-        table: Dict[str, str] = {}
-        stack = list(body)
-        while stack:  # statements only: an import never hides in an expression
-            node = stack.pop()
-            if isinstance(node, cst.SimpleStatementLine):
-                for small in node.body:
-                    if isinstance(small, (cst.Import, cst.ImportFrom)):
-                        for k, v in self.import_names(small).items():
-                            table.setdefault(k, v)
-            elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-                continue
-            elif isinstance(node, cst.BaseCompoundStatement):
-                for part in _sub_blocks(node):
-                    stack.extend(part)
-        return table
 
     # ---- expressions (evaluation order)
 
@@ -716,7 +709,6 @@ class _Extractor:
             if p.default is not None:
                 ev += self.expr(p.default)
         if self.fn_locals:
-            parent = self.current_qualname
             self.fn_locals[-1][node.name.value] = self._child_qualname(node.name.value)
         self.function(node)
         return Stmt("simple", sp, self.header_text(node), ev, False)
@@ -761,34 +753,14 @@ class _Extractor:
         qual, kind = self.scope[-1]
         return f"{qual}.<locals>.{name}" if kind == "function" else f"{qual}.{name}"
 
-    def function(self, node: Optional[cst.FunctionDef]) -> None:
-        if node is None:
-            qual, name, cls = "<module>", "<module>", None
-            sp = Span(1, 0, max(1, len(self.lines)), 0)
-            params: Tuple[str, ...] = ()
-        else:
-            qual = self._child_qualname(node.name.value)
-            name = node.name.value
-            cls = self.scope[-1][0] if self.scope and self.scope[-1][1] == "class" else None
-            sp = self.span(node.name)
-            sp = Span(self.span(node).line, sp.col, sp.end_line, sp.end_col, sp.col16, sp.end_col16)
-            params = tuple(p.name.value for p in _all_params(node.params))
+    def _begin(self, imports: Dict[str, str]) -> Tuple[int, int]:
         self.fn_calls.append([])
         self.fn_bindings.append({})
         self.fn_locals.append({})
-        saved_lines = self.stmt_lines
-        body_nodes = self.module.body if node is None else (
-            node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
-        )
-        imports = self.collect_imports(body_nodes)
-        if node is None:
-            self.facts.imports = imports
         self.import_scopes.append(imports)
-        if node is not None:
-            self.scope.append((qual, "function"))
-        body = self.block(node.body if node is not None else self.module.body)
-        if node is not None:
-            self.scope.pop()
+        return self.stmt_lines
+
+    def _end(self, saved_lines, qual, name, cls, sp, params, body) -> None:
         self.import_scopes.pop()
         self.stmt_lines = saved_lines
         calls = self.fn_calls.pop()
@@ -804,55 +776,106 @@ class _Extractor:
                     )
         self.facts.functions.append(FunctionFacts(qual, name, cls, sp, params, body, calls, local_fns))
 
-    def import_names(self, node: Union[cst.Import, cst.ImportFrom]) -> Dict[str, str]:
-        """local name → qualified name for one import statement."""
-        out: Dict[str, str] = {}
-        if isinstance(node, cst.Import):
-            for alias in node.names:
-                full = _dotted(alias.name)
-                if alias.asname is not None:
-                    out[_dotted(alias.asname.name)] = full
-                else:
-                    top = full.split(".")[0]
-                    out[top] = top
-            return out
-        if isinstance(node.names, cst.ImportStar):
-            return out
-        dots = "." * len(node.relative)
-        base = dots + (_dotted(node.module) if node.module is not None else "")
-        if dots:
-            base = resolve_relative(self.facts.module, base, self.facts.path)
-        for alias in node.names:
-            name = _dotted(alias.name)
-            local = _dotted(alias.asname.name) if alias.asname is not None else name
-            out[local] = f"{base}.{name}" if base else name
-        return out
+    def function(self, node: cst.FunctionDef) -> None:
+        qual = self._child_qualname(node.name.value)
+        cls = self.scope[-1][0] if self.scope and self.scope[-1][1] == "class" else None
+        name_span = self.span(node.name)
+        sp = Span(name_span.line, name_span.col, name_span.end_line, name_span.end_col, name_span.col16, name_span.end_col16)
+        params = tuple(p.name.value for p in _all_params(node.params))
+        saved = self._begin(self.import_tables.get(name_span.line, {}))
+        self.scope.append((qual, "function"))
+        body = self.block(node.body)
+        self.scope.pop()
+        self._end(saved, qual, node.name.value, cls, sp, params, body)
+
+    def module(self, chunks: Iterable[Tuple[int, str]]) -> None:
+        """The module body, parsed chunk by chunk (top-level statements are
+        independent, and one libcst tree of a 20 MB file would not fit in memory)."""
+        self.facts.imports = self.import_tables.get(0, {})
+        saved = self._begin(self.facts.imports)
+        body: List[Stmt] = []
+        for offset, text in chunks:
+            tree = cst.parse_module(text)
+            self.set_chunk(MetadataWrapper(tree, unsafe_skip_copy=True), offset)
+            body.extend(self.block(tree.body))
+            self.positions = {}
+        sp = Span(1, 0, max(1, len(self.lines)), 0)
+        self._end(saved, "<module>", "<module>", None, sp, (), body)
 
 
-def _sub_blocks(node: cst.BaseCompoundStatement) -> List[Sequence[cst.CSTNode]]:
-    """The statement lists directly inside a compound statement."""
-    out: List[Sequence[cst.CSTNode]] = []
 
-    def add(suite: Optional[cst.CSTNode]) -> None:
-        if suite is None:
-            return
-        if isinstance(suite, (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)):
-            suite = suite.body
-        if isinstance(suite, cst.If):
-            out.extend(_sub_blocks(suite))
-            return
-        body = getattr(suite, "body", None)
-        if isinstance(body, (list, tuple)):
-            out.append(body)
+def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[str, str]]:
+    """For the module (key 0) and each function (key: its ``def`` line), the names
+    its imports bind, anywhere in its body but not in nested functions —
+    flow-insensitively, like Python's scoping. Class bodies count as their
+    enclosing scope (a linter's approximation)."""
+    tables: Dict[int, Dict[str, str]] = {}
+    pending: List[Tuple[int, List[ast.AST]]] = [(0, list(tree.body))]
+    while pending:
+        key, stack = pending.pop()
+        table = tables.setdefault(key, {})
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                pending.append((node.lineno, list(node.body)))
+                continue
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        table.setdefault(alias.asname, alias.name)
+                    else:
+                        top = alias.name.split(".")[0]
+                        table.setdefault(top, top)
+            elif isinstance(node, ast.ImportFrom):
+                base = "." * node.level + (node.module or "")
+                if node.level:
+                    base = resolve_relative(module, base, path)
+                for alias in node.names:
+                    if alias.name != "*":
+                        table.setdefault(alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name)
+            else:
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, (ast.stmt, ast.excepthandler)) or type(child).__name__ == "match_case":
+                        stack.append(child)
+    return tables
 
-    add(getattr(node, "body", None))
-    add(getattr(node, "orelse", None))
-    for h in getattr(node, "handlers", ()):
-        add(h)
-    add(getattr(node, "finalbody", None))
-    for c in getattr(node, "cases", ()):
-        add(c)
-    return out
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+CHUNK_LINES = 4000
+
+
+def split_lines(text: str) -> List[str]:
+    """Lines as Python counts them (``str.splitlines`` also splits on form feeds
+    and other characters Python does not treat as line ends)."""
+    lines = _NEWLINE.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def top_level_bounds(tree: ast.Module) -> List[Tuple[int, int]]:
+    """First and last line of each top-level statement (decorators included)."""
+    bounds: List[Tuple[int, int]] = []
+    for node in tree.body:
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        bounds.append((start, getattr(node, "end_lineno", None) or node.lineno))
+    return bounds
+
+
+def chunks(bounds: List[Tuple[int, int]], lines: List[str], limit: int) -> Iterator[Tuple[int, str]]:
+    """(line offset, text) of groups of whole top-level statements, each about
+    ``limit`` lines; a statement is never split, nor a line."""
+    starts = [1]
+    chunk_start, last_end = 1, 0
+    for start, end in bounds:
+        if start > last_end and start - chunk_start >= limit:
+            starts.append(start)
+            chunk_start = start
+        last_end = max(last_end, end)
+    starts.append(len(lines) + 1)
+    for a, b in zip(starts, starts[1:]):
+        if b > a or len(starts) == 2:
+            yield a - 1, "\n".join(lines[a - 1 : b - 1]) + "\n"
 
 
 def resolve_relative(module: str, name: str, path: str) -> str:
@@ -923,17 +946,17 @@ def _irrefutable(pattern: cst.MatchPattern) -> bool:
 
 
 def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
-    """Facts of one file. Never raises for bad input: a file that cannot be decoded
-    or parsed comes back with ``error`` set (it becomes one OC900 finding)."""
+    """Facts of one file. Never raises for bad input: a file that cannot be decoded,
+    parsed or analysed comes back with ``error`` set (it becomes one OC900 finding)."""
     facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)))
     try:
         text = decode_source(data)
     except ValueError as exc:
         facts.error = ParseError(str(exc))
         return facts
-    facts.lines = text.splitlines()
+    facts.lines = split_lines(text)
     try:
-        ast.parse(text, filename=path)
+        tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
         facts.error = ParseError(f"SyntaxError: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
         return facts
@@ -941,18 +964,22 @@ def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
         facts.error = ParseError(f"cannot parse: {type(exc).__name__}: {exc}".rstrip(": "))
         return facts
     try:
-        module_node = cst.parse_module(text)
-        wrapper = MetadataWrapper(module_node, unsafe_skip_copy=True)
-        ex = _Extractor(facts, wrapper, facts.lines)
-        ex.scope = []
-        ex.function(None)
+        ex = _Extractor(facts, facts.lines, import_tables(tree, facts.module, path))
+        bounds = top_level_bounds(tree)
+        del tree  # the ast was for CPython's verdict, imports and chunk bounds
+        ex.module(chunks(bounds, facts.lines, CHUNK_LINES))
     except cst.ParserSyntaxError as exc:
-        facts.error = ParseError(f"SyntaxError: {exc.message}", exc.raw_line, exc.raw_column)
-        facts.functions = []
-        return facts
+        return _failed(facts, f"SyntaxError: {exc.message}", exc.raw_line, exc.raw_column)
     except RecursionError:
-        facts.error = ParseError("the file nests too deeply to analyse")
-        facts.functions = []
-        return facts
+        return _failed(facts, "the file nests too deeply to analyse")
+    except Exception as exc:  # libcst turns deep recursion into other errors too
+        return _failed(facts, f"cannot analyse this file ({type(exc).__name__}); it may nest too deeply")
     facts.suppressions = find_suppressions(text)
+    return facts
+
+
+def _failed(facts: FileFacts, message: str, line: int = 1, col: int = 0) -> FileFacts:
+    facts.error = ParseError(message, line, col)
+    facts.functions = []
+    facts.classes = []
     return facts

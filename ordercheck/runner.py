@@ -64,7 +64,7 @@ def select_codes(rules: Dict[str, Rule], select: Optional[Sequence[str]], extend
     out = []
     for code, rule in rules.items():
         if select is None:
-            chosen = 1000 if rule.default else -1
+            chosen = 0 if rule.default else -1  # as unspecific as ALL: any ignore wins
         else:
             chosen = _best(code, select)
         chosen = max(chosen, _best(code, extend))
