@@ -98,12 +98,15 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 @click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit.")
 @click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ beside the config).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="Findings only, one line each, no summary.")
 @click.option("-v", "--verbose", is_flag=True, help="Timings on stderr; tracebacks for internal errors.")
 @click.version_option(__version__, "--version", prog_name="ordercheck", message="%(prog)s %(version)s")
 def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_filename, exit_zero,
-        statistics, explain_code, list_rules, graph_spec, color, quiet, verbose):
+        statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, color, quiet, verbose):
     """Check that persistence code keeps the durable-runtime invariant:
     ledger appends before the save that commits them, and no silent failures."""
     started = time.perf_counter()
@@ -133,7 +136,12 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     stdin = None
     if stdin_filename:
         stdin = (stdin_filename, sys.stdin.buffer.read())
-    result = runner.run(list(paths), settings, stdin)
+    if no_cache:
+        cache_dir = None
+    elif cache_dir is None:
+        cfg = settings.config
+        cache_dir = (cfg.root / cfg.cache_dir) if cfg.cache_dir else cfg.root / ".ordercheck_cache"
+    result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
     findings = result.findings
     if statistics:
         click.echo(text_statistics(findings, settings.rules), nl=False)
@@ -145,7 +153,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         if out:
             click.echo(out, nl=False, color=_use_color(color))
     if verbose:
-        click.echo(f"ordercheck: {len(result.files)} files, {len(findings)} findings in {time.perf_counter() - started:.2f}s", err=True)
+        click.echo(
+            f"ordercheck: {len(result.files)} files ({result.cache_hits} from the cache), "
+            f"{len(findings)} findings in {time.perf_counter() - started:.2f}s",
+            err=True,
+        )
     return 1 if findings and not exit_zero else 0
 
 

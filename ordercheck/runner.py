@@ -19,6 +19,8 @@ from . import config as configmod
 from . import contracts, facts as factsmod, summaries as summod
 from .errors import UsageError
 from .facts import Call, FileFacts, FunctionFacts, Span, Suppression
+from .cache import Cache
+from . import cache as cachemod
 from .findings import Finding, Related, Step
 from .rulebook import Rule, expr_matches, load_rules
 from .vocabulary import Vocabulary
@@ -188,7 +190,9 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None) -> FileFacts:
+def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
+               cache: Optional[Cache] = None) -> FileFacts:
+    """Facts of one file, from the cache when its bytes have been seen before."""
     shown = shown or display_path(path)
     if data is None:
         try:
@@ -197,7 +201,38 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
             f = FileFacts(path=shown, module=path.stem)
             f.error = factsmod.ParseError(f"cannot read file: {exc.strerror or exc}")
             return f
-    return factsmod.extract(shown, data, factsmod.module_name(path))
+    module = factsmod.module_name(path)
+    k = cachemod.key(shown, module, data) if cache is not None else ""
+    if cache is not None:
+        found = cache.get(k)
+        if found is not None:
+            return found
+    facts = factsmod.extract(shown, data, module)
+    if cache is not None:
+        cache.put(k, facts)
+    return facts
+
+
+def _read_in_worker(job: Tuple[str, Optional[str]]) -> Tuple[FileFacts, int]:
+    path, cache_dir = job
+    cache = Cache(Path(cache_dir)) if cache_dir else None
+    facts = read_facts(Path(path), cache=cache)
+    return facts, cache.hits if cache else 0
+
+
+def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[FileFacts], int]:
+    """Facts of every file, in order, in a process pool when there is enough work.
+    Returns the facts and the number of cache hits."""
+    if jobs <= 1 or len(files) < 4:
+        cache = Cache(cache_dir) if cache_dir else None
+        out = [read_facts(p, cache=cache) for p in files]
+        return out, cache.hits if cache else 0
+    import concurrent.futures as cf
+
+    work = [(str(p), str(cache_dir) if cache_dir else None) for p in files]
+    with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(_read_in_worker, work, chunksize=max(1, len(work) // (jobs * 8))))
+    return [f for f, _ in results], sum(h for _, h in results)
 
 
 # --------------------------------------------------------------------------- findings
@@ -422,6 +457,7 @@ class Result:
     files: List[str]  # every file checked, as displayed
     facts: Dict[str, FileFacts]
     settings: Settings
+    cache_hits: int = 0
 
 
 def rules_for(path: str, settings: Settings) -> List[Rule]:
@@ -458,15 +494,17 @@ def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
     return findings
 
 
-def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]] = None) -> Result:
+def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]] = None,
+        jobs: int = 1, cache_dir: Optional[Path] = None) -> Result:
+    """Check ``paths`` (and the standard-input buffer, if any) end to end."""
     all_facts: List[FileFacts] = []
     if stdin is not None:
         name, data = stdin
         all_facts.append(read_facts(Path(name), data, name))
     files = collect_files(paths, settings.config) if paths else []
-    for p in files:
-        if stdin is not None and display_path(p) == stdin[0]:
-            continue
-        all_facts.append(read_facts(p))
+    if stdin is not None:
+        files = [p for p in files if display_path(p) != stdin[0]]
+    read, hits = read_all(files, jobs, cache_dir)
+    all_facts.extend(read)
     findings = analyse(all_facts, settings)
-    return Result(findings, [f.path for f in all_facts], {f.path: f for f in all_facts}, settings)
+    return Result(findings, [f.path for f in all_facts], {f.path: f for f in all_facts}, settings, hits)

@@ -1,0 +1,107 @@
+"""SPEC §9: the per-file cache and the process pool never change or lose a finding."""
+import textwrap
+from pathlib import Path
+
+from checkutil import settings_for
+from ordercheck import cache as cachemod
+from ordercheck import runner
+
+INVERTED = textwrap.dedent('''
+    def complete(store, ledger, run):
+        store.save(run)
+        ledger.append_terminal(run.id)
+''')
+FIXED = textwrap.dedent('''
+    def complete(store, ledger, run):
+        ledger.append_terminal(run.id)
+        store.save(run)
+''')
+
+
+def _codes(result):
+    return [(Path(f.path).name, f.span.line, f.code) for f in result.findings]
+
+
+def _project(tmp_path, n=6):
+    src = tmp_path / "src"
+    src.mkdir()
+    for i in range(n):
+        (src / f"m{i}.py").write_text(INVERTED if i % 2 else FIXED)
+    return src
+
+
+def test_warm_run_reads_every_file_from_the_cache_and_finds_the_same(tmp_path):
+    src = _project(tmp_path)
+    cache = tmp_path / "cache"
+    s = settings_for(select=["OC101"])
+    cold = runner.run([src], s, cache_dir=cache)
+    warm = runner.run([src], s, cache_dir=cache)
+    assert cold.cache_hits == 0 and warm.cache_hits == 6
+    assert _codes(cold) == _codes(warm) == [("m1.py", 4, "OC101"), ("m3.py", 4, "OC101"), ("m5.py", 4, "OC101")]
+    assert (cache / "CACHEDIR.TAG").is_file()
+
+
+def test_a_changed_file_is_analysed_again(tmp_path):
+    src = _project(tmp_path, 2)
+    cache = tmp_path / "cache"
+    s = settings_for(select=["OC101"])
+    assert _codes(runner.run([src], s, cache_dir=cache)) == [("m1.py", 4, "OC101")]
+    (src / "m0.py").write_text(INVERTED)
+    (src / "m1.py").write_text(FIXED)
+    again = runner.run([src], s, cache_dir=cache)
+    assert _codes(again) == [("m0.py", 4, "OC101")]
+    assert again.cache_hits == 0
+
+
+def test_a_changed_config_changes_findings_without_a_stale_cache(tmp_path):
+    src = _project(tmp_path, 2)
+    cache = tmp_path / "cache"
+    runner.run([src], settings_for(select=["OC101"]), cache_dir=cache)
+    moved = settings_for({"events": {"save": ["*.nothing"]}}, select=["OC101"])
+    result = runner.run([src], moved, cache_dir=cache)
+    assert result.cache_hits == 2 and result.findings == []
+
+
+def test_a_corrupt_cache_entry_is_recomputed(tmp_path):
+    src = _project(tmp_path, 2)
+    cache = tmp_path / "cache"
+    s = settings_for(select=["OC101"])
+    runner.run([src], s, cache_dir=cache)
+    for entry in (cache / "facts").rglob("*.pickle"):
+        entry.write_bytes(b"not a pickle")
+    result = runner.run([src], s, cache_dir=cache)
+    assert result.cache_hits == 0
+    assert _codes(result) == [("m1.py", 4, "OC101")]
+
+
+def test_the_cache_key_covers_content_name_and_version():
+    a = cachemod.key("a.py", "a", b"x = 1\n")
+    assert a != cachemod.key("a.py", "a", b"x = 2\n")
+    assert a != cachemod.key("b.py", "a", b"x = 1\n")
+    assert a != cachemod.key("a.py", "pkg.a", b"x = 1\n")
+    assert a == cachemod.key("a.py", "a", b"x = 1\n")
+
+
+def test_pool_and_serial_runs_agree(tmp_path):
+    src = _project(tmp_path, 9)
+    (src / "broken.py").write_text("def f(:\n")
+    s = settings_for(select=["OC101", "OC900"])
+    serial = runner.run([src], s, jobs=1)
+    pooled = runner.run([src], s, jobs=2)
+    assert _codes(serial) == _codes(pooled)
+    assert ("broken.py", 1, "OC900") in _codes(pooled)
+    assert [f.witness for f in serial.findings] == [f.witness for f in pooled.findings]
+
+
+def test_no_cache_writes_nothing(tmp_path):
+    import subprocess
+    import sys
+
+    src = _project(tmp_path, 2)
+    r = subprocess.run([sys.executable, "-m", "ordercheck", "--no-cache", "--isolated", "-q", str(src)],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr
+    assert not (tmp_path / ".ordercheck_cache").exists()
+    r = subprocess.run([sys.executable, "-m", "ordercheck", "--isolated", "-q", str(src)],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 1 and (tmp_path / ".ordercheck_cache" / "facts").is_dir()
