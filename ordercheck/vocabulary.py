@@ -79,8 +79,8 @@ class Vocabulary:
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
-        if call.aug:
-            return frozenset({"surface"})
+        if call.aug:  # SPEC §2: every augmented `+=` is a surface event (a counter)
+            return frozenset({"surface"}) if call.callee == "+=" else frozenset()
         names = (call.callee,) + call.qualnames
         out = set()
         for cls_name, rx in self._compiled.items():
