@@ -254,7 +254,17 @@ def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> 
     return None
 
 
-def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion]) -> Iterable[Tuple[HandlerRegion, List[object]]]:
+def _reraise_points(g: nx.DiGraph) -> Dict[int, List[object]]:
+    """Region id of each ``finally`` exception copy -> its re-raise points."""
+    out: Dict[int, List[object]] = {}
+    for n, d in g.nodes(data=True):
+        if d.get("kind") == "reraise" and d.get("ctx"):
+            out.setdefault(d["ctx"][-1], []).append(n)
+    return out
+
+
+def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion],
+              reraise: Dict[int, List[object]]) -> Iterable[Tuple[HandlerRegion, List[object]]]:
     """The handlers an exception raised by ``event`` runs into, in order, following
     unmatched clauses and re-raising ``finally`` copies outward."""
     seen = set()
@@ -274,8 +284,7 @@ def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion]
         yield region, trail
         if region.kind == "finally":
             # the copy re-raises at its end: continue from its re-raise points
-            inside = [n for n in g.nodes if region.id in g.nodes[n].get("ctx", ()) and g.nodes[n]["kind"] == "reraise"]
-            for r in inside:
+            for r in reraise.get(region.id, ()):
                 for w in exception_successors(g, r):
                     queue.append((w, trail + [r, w]))
         else:
@@ -289,12 +298,16 @@ def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[
         return []
     regions = {r.entry: r for r in g.graph["handlers"].values()}
     surfaces = {n for n, c in classes.items() if "surface" in c}
+    reraise = _reraise_points(g)
+    exits: Dict[int, Optional[List[object]]] = {}  # each handler's silent way out, once
     hits = []
     for e in sorted(events, key=_order):
-        for region, trail in _catchers(g, e, regions):
+        for region, trail in _catchers(g, e, regions, reraise):
             if not handler_catches(region, swallow_types):
                 continue
-            leave = silent_exit(g, region, surfaces)
+            if region.id not in exits:
+                exits[region.id] = silent_exit(g, region, surfaces)
+            leave = exits[region.id]
             if leave is None:
                 continue
             head = _shortest(g, ENTRY, e)
