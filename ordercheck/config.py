@@ -96,9 +96,15 @@ def _read_toml(path: Path) -> dict:
 
 
 def load_file(path: Path) -> Tuple[Path, dict]:
+    """An explicitly named config: ``pyproject.toml`` (its ``[tool.ordercheck]``),
+    or any other TOML file with the keys at the top level — or, when it holds only a
+    ``[tool.ordercheck]`` table, that table."""
     data = _read_toml(path)
     if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("ordercheck", {})
+        return path, data.get("tool", {}).get("ordercheck", {})
+    tool = data.get("tool")
+    if isinstance(tool, dict) and "ordercheck" in tool and set(data) == {"tool"}:
+        return path, tool["ordercheck"]
     return path, data
 
 

@@ -711,3 +711,18 @@ def test_rules_missing_file_exits_2(tmp_path):
     r = oc(tmp_path, "-q", "a.py")
     line = config_error(r, "ordercheck.toml", "rules")
     assert "none.toml" in line
+
+
+def test_explicit_config_file_holding_only_a_tool_ordercheck_table(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "corpus.toml").write_text('[tool.ordercheck]\nselect = ["OC102"]\n')
+    (tmp_path / "run.py").write_text(
+        "def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n    ledger.append_event(run.id)\n"
+    )
+    r = subprocess.run([sys.executable, "-m", "ordercheck", "--config", "corpus.toml", "-q", "--no-cache", "run.py"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr
+    assert [l.split(": ")[1].split()[0] for l in r.stdout.splitlines()] == ["OC102"]
+    assert r.stdout.startswith("run.py:4:5: OC102")
