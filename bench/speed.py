@@ -42,7 +42,6 @@ print(n, "files parsed")
 def measure(cmd, runs: int):
     walls, peaks = [], []
     for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         walls.append(time.perf_counter() - t)

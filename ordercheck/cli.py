@@ -14,9 +14,9 @@ from typing import List, Optional
 
 import click
 
-from . import __version__
+from . import __version__, contracts, diagnose, runner
 from . import cfg as cfgmod
-from . import contracts, runner, summaries as summod
+from . import summaries as summod
 from .errors import UsageError
 from .reporters import FORMATS, dot
 from .reporters.text import statistics as text_statistics
@@ -78,7 +78,7 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
         names = ", ".join(f.qualname for f in target.functions[:20])
         raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
     g = cfgmod.build(fn, settings.vocab.is_suppressor)
-    classes, _ = runner.node_classes(g, target, fn, settings.vocab, summ)
+    classes, _ = diagnose.node_classes(g, target, fn, settings.vocab, summ)
     rules = [r for r in settings.rule_list() if r.kind not in ("parse-error", "unused-suppression")]
     hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types)
     return dot.render(g, classes, [h.path for h in hits])

@@ -8,9 +8,9 @@ example tests, so the documentation cannot drift from the behaviour.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Tuple
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -79,6 +79,18 @@ class Rule:
     @property
     def lsp_severity(self) -> int:
         return SEVERITIES[self.severity]
+
+    def format_message(self, fields: Dict[str, object]) -> str:
+        """The message template filled in; unknown placeholders stay as written."""
+
+        class Keep(dict):
+            def __missing__(self, key: str) -> str:
+                return "{" + key + "}"
+
+        try:
+            return self.message.format_map(Keep(fields))
+        except (ValueError, IndexError, AttributeError):
+            return self.message
 
     def summary(self) -> str:
         k = self.kind

@@ -7,22 +7,21 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
-import networkx as nx
-
+from . import cache as cachemod
 from . import cfg as cfgmod
 from . import config as configmod
-from . import contracts, facts as factsmod, summaries as summod
-from .errors import UsageError
-from .facts import Call, FileFacts, FunctionFacts, Span, Suppression
+from . import contracts, diagnose, suppression
+from . import facts as factsmod
+from . import summaries as summod
 from .cache import Cache
-from . import cache as cachemod
-from .findings import Finding, Related, Step
-from .rulebook import Rule, expr_matches, load_rules
+from .errors import UsageError
+from .facts import FileFacts
+from .findings import Finding
+from .rulebook import Rule, load_rules
 from .vocabulary import Vocabulary
 
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "build", "dist", ".tox", "node_modules", ".ordercheck_cache", ".mypy_cache", ".pytest_cache", ".nox", ".eggs"}
@@ -235,151 +234,6 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     return [f for f, _ in results], sum(h for _, h in results)
 
 
-# --------------------------------------------------------------------------- findings
-
-
-def node_classes(g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, summ: summod.Summaries) -> Tuple[Dict[object, FrozenSet[str]], Dict[object, str]]:
-    """Event classes of every call node (own patterns + callee summary + markers)."""
-    key = summod.fkey(facts.module, fn.qualname)
-    classes: Dict[object, FrozenSet[str]] = {}
-    callees: Dict[object, str] = {}
-    for n, data in g.nodes(data=True):
-        call = data.get("call")
-        if call is None:
-            continue
-        carried, callee = summ.carried(key, call)
-        cls = vocab.classify(call, carried)
-        if cls:
-            classes[n] = cls
-        if callee:
-            callees[n] = callee
-    return classes, callees
-
-
-def _span_of(g: nx.DiGraph, n: object) -> Optional[Span]:
-    return g.nodes[n].get("span")
-
-
-def _step_kind(rule: Rule, cls: FrozenSet[str]) -> str:
-    for role in (rule.first, rule.then, rule.event, rule.barrier, rule.unless_after):
-        for c in role:
-            if not c.startswith("!") and c in cls:
-                return c
-    return sorted(cls)[0]
-
-
-def _via_text(summ: summod.Summaries, callee: str, cls: str) -> Tuple[str, Optional[summod.Origin]]:
-    chain = summ.via(callee, cls)
-    if not chain:
-        return "", None
-    names = [k.split(":", 1)[1] for k, _ in chain]
-    last = chain[-1][1]
-    return " → ".join(names + [last.call.text]) + f" at {last.path}:{last.call.span.line}", last
-
-
-def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str]) -> List[Step]:
-    steps: List[Step] = []
-    relevant = {c for role in (rule.first, rule.then, rule.event, rule.barrier, rule.unless_after) for c in role if not c.startswith("!")}
-    if rule.kind in ("swallowed", "silent-handler"):
-        relevant.add("surface")
-    lines = facts_lines
-    for i, n in enumerate(path):
-        data = g.nodes[n]
-        span = data.get("span")
-        nxt = path[i + 1] if i + 1 < len(path) else None
-        kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
-        if data["kind"] == "call" and n in classes and classes[n] & relevant:
-            cls = classes[n]
-            k = _step_kind(rule, cls)
-            via = ""
-            if n in callees:
-                via, _ = _via_text(summ, callees[n], k)
-            text = data["text"] + (" (raises)" if kind == "exception" else "")
-            steps.append(Step(span, k, text, None, via))
-        elif data["kind"] == "handler":
-            steps.append(Step(span, "except", data["text"]))
-        elif data["kind"] == "with-exit":
-            steps.append(Step(span, "suppress", data["text"]))
-        elif data["kind"] == "finally" and span is not None:
-            steps.append(Step(span, "finally", data["text"]))
-        elif kind in ("true", "false") and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
-            text = data["text"]
-            if data["kind"] == "call":
-                first_line = data["call"].stmt_lines[0]
-                text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
-            steps.append(Step(span, "branch", f"{text}  ({kind})"))
-        elif kind == "loop" and span is not None:
-            steps.append(Step(span, "loop", f"{data['text']}  (again)"))
-        elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
-            steps.append(Step(span, data["stmt"], data["text"]))
-    return steps
-
-
-class _Fmt(dict):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries) -> Finding:
-    rule = hit.rule
-    anchor = g.nodes[hit.anchor]
-    span: Span = anchor["span"]
-    fmt = _Fmt()
-    related: List[Related] = []
-    call: Optional[Call] = anchor.get("call")
-    stmt_lines = call.stmt_lines if call is not None else (span.line, span.line)
-    if rule.kind in ("sequence", "at-most-once", "requires-before"):
-        fmt.update(then_text=_short(anchor["text"]), then_line=span.line)
-        if hit.first is not None:
-            first = g.nodes[hit.first]
-            fmt.update(first_text=_short(first["text"]), first_line=first["span"].line)
-            cls = classes.get(hit.first, frozenset())
-            role = "state saved here" if "save" in cls and rule.kind == "sequence" else f"{_step_kind(rule, cls)} here"
-            related.append(Related(first["span"], f"{role}: {first['text']}"))
-    if rule.kind == "swallowed":
-        fmt.update(event_text=_short(anchor["text"]), event_line=span.line)
-    if hit.handler is not None:
-        h = hit.handler
-        fmt.update(handler_line=h.span.line if h.span else span.line, handler=f"`{h.text.rstrip(':')}`" if h.text else "a handler")
-        if rule.kind == "swallowed" and h.span is not None:
-            related.append(Related(h.span, f"swallowed silently here: {h.text}"))
-        if rule.kind == "silent-handler":
-            stmt_lines = (h.span.line, h.span.line)
-    for node in (hit.first, hit.anchor):
-        if node is None or node not in callees:
-            continue
-        k = _step_kind(rule, classes.get(node, frozenset()))
-        via, origin = _via_text(summ, callees[node], k)
-        if origin is not None:
-            related.append(Related(origin.call.span, f"{k} performed via {via}", origin.path))
-    try:
-        message = rule.message.format_map(fmt)
-    except (ValueError, IndexError):
-        message = rule.message
-    steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines)
-    return Finding(
-        code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
-        message=message, function=fn.qualname, witness=steps, related=related,
-        anchor_text=anchor["text"], stmt_lines=stmt_lines,
-    )
-
-
-def parse_error_finding(facts: FileFacts, rule: Optional[Rule]) -> Finding:
-    err = facts.error
-    line = max(1, err.line or 1)
-    text = facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""
-    col = min(max(0, err.col), len(text))
-    c16 = factsmod.utf16_col(text, col)
-    span = Span(line, col, line, col, c16, c16)
-    message = rule.message.format_map(_Fmt(error=err.message)) if rule else err.message
-    return Finding(code="OC900", name=rule.name if rule else "parse-error", severity=rule.severity if rule else "error",
-                   path=facts.path, span=span, message=message, stmt_lines=(line, line))
-
-
 def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rules: List[Rule]) -> List[Finding]:
     out: List[Finding] = []
     graph_rules = [r for r in rules if r.kind not in ("parse-error", "unused-suppression")]
@@ -388,64 +242,10 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
             g = cfgmod.build(fn, settings.vocab.is_suppressor)
         except cfgmod.GraphTooLarge:
             continue
-        classes, callees = node_classes(g, facts, fn, settings.vocab, summ)
+        classes, callees = diagnose.node_classes(g, facts, fn, settings.vocab, summ)
         for hit in contracts.evaluate(g, classes, graph_rules, settings.config.swallow_types):
-            out.append(to_finding(hit, g, facts, fn, classes, callees, summ))
+            out.append(diagnose.to_finding(hit, g, facts, fn, classes, callees, summ))
     return out
-
-
-# --------------------------------------------------------------------------- suppression
-
-
-def _names(codes: Optional[Tuple[str, ...]], code: str) -> bool:
-    return codes is None or any(code.startswith(c) for c in codes)
-
-
-def apply_suppressions(findings: List[Finding], facts: FileFacts, known: Sequence[str], report_unused: Optional[Rule]) -> List[Finding]:
-    """Drop suppressed findings; with OC001 selected, report each suppression (or
-    each code of one) that suppressed nothing. ``# noqa`` codes of other tools are
-    not ours to judge."""
-    by_line: Dict[int, List[Suppression]] = {}
-    for s in facts.suppressions:
-        by_line.setdefault(s.line, []).append(s)
-    used: Dict[int, set] = {}
-    kept = []
-    for f in findings:
-        hit = None
-        for ln in sorted({f.span.line, *f.stmt_lines}):
-            hit = next((s for s in by_line.get(ln, ()) if _names(s.codes, f.code)), None)
-            if hit:
-                break
-        if hit is None:
-            kept.append(f)
-            continue
-        codes = used.setdefault(id(hit), set())
-        codes.update(c for c in (hit.codes or ("*",)) if c == "*" or f.code.startswith(c))
-    if report_unused is None:
-        return kept
-    for s in facts.suppressions:
-        got = used.get(id(s), set())
-        if s.codes is None:
-            if got or not _is_ordercheck_comment(facts, s):
-                continue
-            unused = ["all codes"]
-        else:
-            unused = [c for c in s.codes if c not in got and any(k.startswith(c) for k in known)]
-            if not unused:
-                continue
-        text = facts.lines[s.line - 1] if s.line <= len(facts.lines) else ""
-        c16 = factsmod.utf16_col(text, s.col)
-        kept.append(Finding(
-            code=report_unused.id, name=report_unused.name, severity=report_unused.severity,
-            path=facts.path, span=Span(s.line, s.col, s.line, len(text), c16, factsmod.utf16_col(text, len(text))),
-            message=report_unused.message.format_map(_Fmt(codes=", ".join(unused))), stmt_lines=(s.line, s.line),
-        ))
-    return kept
-
-
-def _is_ordercheck_comment(facts: FileFacts, s: Suppression) -> bool:
-    text = facts.lines[s.line - 1][s.col:] if s.line <= len(facts.lines) else ""
-    return "ordercheck" in text.lower()
 
 
 # --------------------------------------------------------------------------- run
@@ -481,11 +281,11 @@ def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
         ids = {r.id for r in rules}
         if facts.error is not None:
             if "OC900" in ids:
-                findings.append(parse_error_finding(facts, settings.rules.get("OC900")))
+                findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
             continue
         found = check_file(facts, settings, summ, rules)
         unused_rule = next((r for r in rules if r.kind == "unused-suppression"), None)
-        found = apply_suppressions(found, facts, known, unused_rule)
+        found = suppression.apply(found, facts, known, unused_rule)
         for f in found:
             text = facts.lines[f.span.line - 1] if 0 < f.span.line <= len(facts.lines) else ""
             f.compute_fingerprint(text)

@@ -3,6 +3,7 @@ import textwrap
 from pathlib import Path
 
 from checkutil import settings_for
+
 from ordercheck import cache as cachemod
 from ordercheck import runner
 

@@ -6,7 +6,6 @@ an except clause, ``finally(way)`` the entry of one copy of a finally body, and
 The expected sets were checked by hand against Python's semantics.
 """
 import pytest
-
 from graphutil import edges, graph_of, label, show
 
 EXPECTED = {

@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 from checkutil import settings_for
+
 from ordercheck import runner
 
 if sys.version_info >= (3, 11):

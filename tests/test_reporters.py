@@ -4,8 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from checkutil import check_source, settings_for
+
 from ordercheck.reporters import github, lsp_json, sarif, text
 
 SOURCE = '''\
@@ -33,7 +33,7 @@ def test_emoji_before_the_call_counts_utf16_code_units():
 
 
 def test_json_structures_as_lsprotocol_diagnostics():
-    lsprotocol = pytest.importorskip("lsprotocol")
+    pytest.importorskip("lsprotocol")
     from lsprotocol import converters, types
 
     conv = converters.get_converter()

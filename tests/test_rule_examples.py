@@ -1,8 +1,8 @@
 """Every ``[[examples]]`` of every rule file runs here (the Fixit pattern): the
 documentation cannot drift from the behaviour."""
 import pytest
-
 from checkutil import check_source, codes_lines
+
 from ordercheck.rulebook import builtin_rules
 
 CASES = [

@@ -3,6 +3,7 @@ import textwrap
 from pathlib import Path
 
 from checkutil import check_source, codes_lines, settings_for
+
 from ordercheck import runner
 
 

@@ -5,13 +5,11 @@ CI runs 2,000 generated functions (each under 12 oracles); set
 ORDERCHECK_TRACE_EXAMPLES=100000 to run more by hand.
 """
 import os
-import random
 
-import pytest
+import tracecheck as tc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import tracecheck as tc
 from ordercheck import cfg
 
 EXAMPLES = int(os.environ.get("ORDERCHECK_TRACE_EXAMPLES", "2000"))

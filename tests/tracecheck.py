@@ -15,8 +15,7 @@ from __future__ import annotations
 import contextlib
 import random
 import sys
-import textwrap
-from typing import Dict, List, Optional, Set, Tuple
+from typing import List, Optional, Set, Tuple
 
 from ordercheck import cfg, facts
 from ordercheck.vocabulary import Vocabulary
@@ -295,7 +294,7 @@ class Gen:
         if kind == "assert":
             return ["assert o.b()"]
         if kind in ("break", "continue"):
-            return [f"if o.b():", f"    {kind}"]
+            return ["if o.b():", f"    {kind}"]
         if kind == "if":
             out = ["if o.b():"] + self.indent(self.block(d, loop, handler))
             if self.draw(0, 1):

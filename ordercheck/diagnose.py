@@ -1,0 +1,152 @@
+"""Stage 5 — hits become findings: the message, the witness steps, related places.
+
+A ``Hit`` from the contracts is graph nodes; a ``Finding`` is what a user reads: the
+rule's message filled in, one step per event and branch point of the witness path
+(with the callee statement for events carried by a summary), and related locations
+(the ``first`` event, the swallowing handler).
+"""
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, List, Optional, Tuple
+
+import networkx as nx
+
+from . import contracts
+from . import facts as factsmod
+from . import summaries as summod
+from .facts import Call, FileFacts, FunctionFacts, Span
+from .findings import Finding, Related, Step
+from .rulebook import Rule
+from .vocabulary import Vocabulary
+
+
+def node_classes(g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, summ: summod.Summaries) -> Tuple[Dict[object, FrozenSet[str]], Dict[object, str]]:
+    """Event classes of every call node (own patterns + callee summary + markers)."""
+    key = summod.fkey(facts.module, fn.qualname)
+    classes: Dict[object, FrozenSet[str]] = {}
+    callees: Dict[object, str] = {}
+    for n, data in g.nodes(data=True):
+        call = data.get("call")
+        if call is None:
+            continue
+        carried, callee = summ.carried(key, call)
+        cls = vocab.classify(call, carried)
+        if cls:
+            classes[n] = cls
+        if callee:
+            callees[n] = callee
+    return classes, callees
+
+
+def _step_kind(rule: Rule, cls: FrozenSet[str]) -> str:
+    for role in (rule.first, rule.then, rule.event, rule.barrier, rule.unless_after):
+        for c in role:
+            if not c.startswith("!") and c in cls:
+                return c
+    return sorted(cls)[0]
+
+
+def _via_text(summ: summod.Summaries, callee: str, cls: str) -> Tuple[str, Optional[summod.Origin]]:
+    chain = summ.via(callee, cls)
+    if not chain:
+        return "", None
+    names = [k.split(":", 1)[1] for k, _ in chain]
+    last = chain[-1][1]
+    return " → ".join(names + [last.call.text]) + f" at {last.path}:{last.call.span.line}", last
+
+
+def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str]) -> List[Step]:
+    steps: List[Step] = []
+    relevant = {c for role in (rule.first, rule.then, rule.event, rule.barrier, rule.unless_after) for c in role if not c.startswith("!")}
+    if rule.kind in ("swallowed", "silent-handler"):
+        relevant.add("surface")
+    lines = facts_lines
+    for i, n in enumerate(path):
+        data = g.nodes[n]
+        span = data.get("span")
+        nxt = path[i + 1] if i + 1 < len(path) else None
+        kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
+        if data["kind"] == "call" and n in classes and classes[n] & relevant:
+            cls = classes[n]
+            k = _step_kind(rule, cls)
+            via = ""
+            if n in callees:
+                via, _ = _via_text(summ, callees[n], k)
+            text = data["text"] + (" (raises)" if kind == "exception" else "")
+            steps.append(Step(span, k, text, None, via))
+        elif data["kind"] == "handler":
+            steps.append(Step(span, "except", data["text"]))
+        elif data["kind"] == "with-exit":
+            steps.append(Step(span, "suppress", data["text"]))
+        elif data["kind"] == "finally" and span is not None:
+            steps.append(Step(span, "finally", data["text"]))
+        elif kind in ("true", "false") and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
+            text = data["text"]
+            if data["kind"] == "call":
+                first_line = data["call"].stmt_lines[0]
+                text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
+            steps.append(Step(span, "branch", f"{text}  ({kind})"))
+        elif kind == "loop" and span is not None:
+            steps.append(Step(span, "loop", f"{data['text']}  (again)"))
+        elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
+            steps.append(Step(span, data["stmt"], data["text"]))
+    return steps
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries) -> Finding:
+    rule = hit.rule
+    anchor = g.nodes[hit.anchor]
+    span: Span = anchor["span"]
+    fmt: Dict[str, object] = {}
+    related: List[Related] = []
+    call: Optional[Call] = anchor.get("call")
+    stmt_lines = call.stmt_lines if call is not None else (span.line, span.line)
+    if rule.kind in ("sequence", "at-most-once", "requires-before"):
+        fmt.update(then_text=_short(anchor["text"]), then_line=span.line)
+        if hit.first is not None:
+            first = g.nodes[hit.first]
+            fmt.update(first_text=_short(first["text"]), first_line=first["span"].line)
+            cls = classes.get(hit.first, frozenset())
+            role = "state saved here" if "save" in cls and rule.kind == "sequence" else f"{_step_kind(rule, cls)} here"
+            related.append(Related(first["span"], f"{role}: {first['text']}"))
+    if rule.kind == "swallowed":
+        fmt.update(event_text=_short(anchor["text"]), event_line=span.line)
+    if hit.handler is not None:
+        h = hit.handler
+        fmt.update(handler_line=h.span.line if h.span else span.line, handler=f"`{h.text.rstrip(':')}`" if h.text else "a handler")
+        if rule.kind == "swallowed" and h.span is not None:
+            related.append(Related(h.span, f"swallowed silently here: {h.text}"))
+        if rule.kind == "silent-handler":
+            stmt_lines = (h.span.line, h.span.line)
+    for node in (hit.first, hit.anchor):
+        if node is None or node not in callees:
+            continue
+        k = _step_kind(rule, classes.get(node, frozenset()))
+        via, origin = _via_text(summ, callees[node], k)
+        if origin is not None:
+            related.append(Related(origin.call.span, f"{k} performed via {via}", origin.path))
+    message = rule.format_message(fmt)
+    steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines)
+    return Finding(
+        code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
+        message=message, function=fn.qualname, witness=steps, related=related,
+        anchor_text=anchor["text"], stmt_lines=stmt_lines,
+    )
+
+
+def parse_error_finding(facts: FileFacts, rule: Optional[Rule]) -> Finding:
+    err = facts.error
+    line = max(1, err.line or 1)
+    text = facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""
+    col = min(max(0, err.col), len(text))
+    c16 = factsmod.utf16_col(text, col)
+    span = Span(line, col, line, col, c16, c16)
+    message = rule.format_message({"error": err.message}) if rule else err.message
+    return Finding(code="OC900", name=rule.name if rule else "parse-error", severity=rule.severity if rule else "error",
+                   path=facts.path, span=span, message=message, stmt_lines=(line, line))
+
+

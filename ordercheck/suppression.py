@@ -1,0 +1,64 @@
+"""Stage 6 — suppression comments (SPEC §6): ``# ordercheck: ignore[CODE] -- reason``
+and ``# noqa: CODE`` at the end of the anchor's line, or of the first or last line of
+the statement that holds it; with OC001 selected, the ones that suppressed nothing."""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from . import facts as factsmod
+from .facts import FileFacts, Span, Suppression
+from .findings import Finding
+from .rulebook import Rule
+
+
+def _names(codes: Optional[Tuple[str, ...]], code: str) -> bool:
+    return codes is None or any(code.startswith(c) for c in codes)
+
+
+def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], report_unused: Optional[Rule]) -> List[Finding]:
+    """Drop suppressed findings; with OC001 selected, report each suppression (or
+    each code of one) that suppressed nothing. ``# noqa`` codes of other tools are
+    not ours to judge."""
+    by_line: Dict[int, List[Suppression]] = {}
+    for s in facts.suppressions:
+        by_line.setdefault(s.line, []).append(s)
+    used: Dict[int, set] = {}
+    kept = []
+    for f in findings:
+        hit = None
+        for ln in sorted({f.span.line, *f.stmt_lines}):
+            hit = next((s for s in by_line.get(ln, ()) if _names(s.codes, f.code)), None)
+            if hit:
+                break
+        if hit is None:
+            kept.append(f)
+            continue
+        codes = used.setdefault(id(hit), set())
+        codes.update(c for c in (hit.codes or ("*",)) if c == "*" or f.code.startswith(c))
+    if report_unused is None:
+        return kept
+    for s in facts.suppressions:
+        got = used.get(id(s), set())
+        if s.codes is None:
+            if got or not _is_ordercheck_comment(facts, s):
+                continue
+            unused = ["all codes"]
+        else:
+            unused = [c for c in s.codes if c not in got and any(k.startswith(c) for k in known)]
+            if not unused:
+                continue
+        text = facts.lines[s.line - 1] if s.line <= len(facts.lines) else ""
+        c16 = factsmod.utf16_col(text, s.col)
+        kept.append(Finding(
+            code=report_unused.id, name=report_unused.name, severity=report_unused.severity,
+            path=facts.path, span=Span(s.line, s.col, s.line, len(text), c16, factsmod.utf16_col(text, len(text))),
+            message=report_unused.format_message({"codes": ", ".join(unused)}), stmt_lines=(s.line, s.line),
+        ))
+    return kept
+
+
+def _is_ordercheck_comment(facts: FileFacts, s: Suppression) -> bool:
+    text = facts.lines[s.line - 1][s.col:] if s.line <= len(facts.lines) else ""
+    return "ordercheck" in text.lower()
+
+
