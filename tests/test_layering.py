@@ -14,7 +14,8 @@ ORDER = [
     ["diagnose", "suppression"],
     ["reporters"],
     ["runner"],
-    ["cli", "docgen", "__main__"],
+    ["cli", "docgen"],
+    ["__main__"],
 ]
 RANK = {name: i for i, group in enumerate(ORDER) for name in group}
 
