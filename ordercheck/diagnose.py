@@ -131,6 +131,13 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             related.append(Related(origin.call.span, f"{k} performed via {via}", origin.path))
     message = rule.format_message(fmt)
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines)
+    if hit.handler is not None:
+        # where control leaves the handler without raising or surfacing
+        inside = [n for n in hit.path if hit.handler.id in g.nodes[n].get("ctx", ()) and g.nodes[n].get("span")]
+        if inside:
+            last = g.nodes[inside[-1]]
+            text = last["text"] if last["kind"] != "handler" else "(the handler's end)"
+            steps.append(Step(last["span"], "silent", f"{text}  (leaves the handler silently)"))
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,
