@@ -26,7 +26,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import networkx as nx
 
-from .facts import Call, Choice, FunctionFacts, Repeat, Span, Stmt
+from .facts import Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
 EDGE_KINDS = ("normal", "true", "false", "loop", "exception", "finally")
@@ -245,6 +245,11 @@ class _Builder:
                 for option in item.options:
                     out.extend(self.chain(option, preds) if option else preds)
                 preds = _dedupe(out)
+            elif isinstance(item, RaisePoint):
+                p = self.node("point", None, "may raise")
+                self.connect(preds, p)
+                self.raise_from(p)
+                preds = [(p, "normal")]
             elif isinstance(item, Repeat):
                 r = self.node("point", None, "comprehension")
                 self.connect(preds, r)
@@ -286,6 +291,11 @@ class _Builder:
         if k == "assert":
             ends = self.chain(st.events, start)
             point = node if ends == start else self._point(ends, "assert")
+            if st.message:  # the message runs only when the test fails, then it raises
+                failed = self.chain(st.message, [(point, "false")])
+                if failed:
+                    self.raise_from(self._point(failed, "raise"))
+                return [(point, "true")]
             self.raise_from(point)
             return [(point, "normal")] if ends else []
         if k in ("break", "continue"):

@@ -234,9 +234,10 @@ def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool
 
 
 def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> Optional[List[object]]:
-    """A path through the handler that leaves it normally without a surface event,
-    as a node list ending outside the region; None if every way out raises or
-    surfaces."""
+    """A path through the handler that leaves it normally without a surface event
+    taking effect, as a node list ending outside the region; None if every way out
+    raises or surfaces. (A surface that raised surfaced nothing: from a surface node
+    only its exceptional edges are walked.)"""
     rid = region.id
 
     def inside(n: object) -> bool:
@@ -248,6 +249,8 @@ def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> 
         u = queue.popleft()
         for v in g.successors(u):
             kind = g.edges[u, v]["kind"]
+            if u in surfaces and kind != "exception":
+                continue  # a surface that took effect makes this way loud
             if not inside(v):
                 if kind != "exception":
                     out = [v]
@@ -256,7 +259,7 @@ def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> 
                         u = tree[u]
                     return out[::-1]
                 continue
-            if v in tree or v in surfaces:
+            if v in tree:
                 continue
             tree[v] = u
             queue.append(v)

@@ -85,7 +85,15 @@ class Repeat:
     body: "ExprSeq"
 
 
-ExprItem = Union[Call, Choice, Repeat]
+@dataclass
+class RaisePoint:
+    """An attribute access or subscript on a value a call produced: it can raise
+    after that call took effect (``store.save(run)["version"]``)."""
+
+    line: int
+
+
+ExprItem = Union[Call, Choice, Repeat, RaisePoint]
 ExprSeq = List[ExprItem]
 
 
@@ -129,6 +137,7 @@ class Stmt:
     finalbody: List["Stmt"] = field(default_factory=list)
     items: List[WithItem] = field(default_factory=list)
     cases: List[Case] = field(default_factory=list)
+    message: ExprSeq = field(default_factory=list)  # an assert's message (runs on failure)
     infinite: bool = False  # ``while True``
     has_finally: bool = False
 
@@ -174,6 +183,7 @@ class FileFacts:
     functions: List[FunctionFacts] = field(default_factory=list)
     classes: List[ClassFacts] = field(default_factory=list)
     imports: Dict[str, str] = field(default_factory=dict)  # local name -> qualified
+    star_imports: List[str] = field(default_factory=list)  # modules of `from m import *`
     suppressions: List[Suppression] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)
     error: Optional[ParseError] = None
@@ -433,6 +443,18 @@ class _Extractor:
                 seq.append(Choice((body, orelse)))
         elif isinstance(node, _COMPREHENSIONS):
             self._comprehension(node, seq)
+        elif isinstance(node, cst.Attribute):
+            before = len(seq)
+            self._expr(node.value, seq)
+            if len(seq) > before:
+                seq.append(RaisePoint(self.pos(node)[2]))
+        elif isinstance(node, cst.Subscript):
+            before = len(seq)
+            self._expr(node.value, seq)
+            for el in node.slice:
+                self._expr(el, seq)
+            if len(seq) > before:
+                seq.append(RaisePoint(self.pos(node)[2]))
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return
         else:
@@ -462,21 +484,17 @@ class _Extractor:
 
     def _call(self, node: cst.Call, seq: ExprSeq) -> None:
         func = node.func
-        # the callee's own sub-expressions first (``get_store().save``)
-        inner = func
-        while isinstance(inner, (cst.Attribute, cst.Subscript, cst.Await)):
-            if isinstance(inner, cst.Subscript):
-                for el in inner.slice:
-                    self._expr(el, seq)
-                inner = inner.value
-            elif isinstance(inner, cst.Attribute):
-                inner = inner.value
-            else:
-                inner = inner.expression
-        if not isinstance(inner, cst.Name):
-            self._expr(inner, seq)
+        # the callee's own sub-expressions first (``get_store().save``), then the
+        # positional and starred arguments, then keyword and ``**`` arguments, as
+        # CPython evaluates them whatever their order in the source
+        if not isinstance(func, cst.Name):
+            self._expr(func, seq)
         for arg in node.args:
-            self._expr(arg.value, seq)
+            if arg.keyword is None and arg.star != "**":
+                self._expr(arg.value, seq)
+        for arg in node.args:
+            if arg.keyword is not None or arg.star == "**":
+                self._expr(arg.value, seq)
         callee = render_callee(func)
         qn = self.qualified(func)
         exits = None
@@ -567,11 +585,7 @@ class _Extractor:
             ev += self.expr(node.cause)
             return Stmt("raise", sp, text, ev, True)
         if isinstance(node, cst.Assert):
-            ev = self.expr(node.test)
-            msg = self.expr(node.msg)
-            if msg:
-                ev.append(Choice((msg, [])))
-            return Stmt("assert", sp, text, ev, True)
+            return Stmt("assert", sp, text, self.expr(node.test), True, message=self.expr(node.msg))
         if isinstance(node, cst.Break):
             return Stmt("break", sp, text)
         if isinstance(node, cst.Continue):
@@ -592,7 +606,7 @@ class _Extractor:
             self._record_binding([node.target], node.value)
             return Stmt("simple", sp, text, ev, self.raises_outside_calls(node.value) or self.raises_outside_calls(node.target))
         if isinstance(node, cst.AugAssign):
-            ev = self.expr(node.value) + self.expr(node.target)
+            ev = self.expr(node.target) + self.expr(node.value)  # the target is evaluated first
             aug = Call(
                 id=self.next_call,
                 callee="+=" if isinstance(node.operator, cst.AddAssign) else "aug-assign",
@@ -694,8 +708,6 @@ class _Extractor:
             if isinstance(item.item, cst.Call):
                 # the manager call is the last event of its own item expression
                 manager = ev[-1] if ev and isinstance(ev[-1], Call) else None
-            if item.asname is not None:
-                self._record_binding([item.asname.name], item.item)
             st.items.append(WithItem(ev, manager))
         st.body = self.block(node.body)
         return st
@@ -776,14 +788,11 @@ class _Extractor:
         calls = self.fn_calls.pop()
         bindings = self.fn_bindings.pop()
         local_fns = self.fn_locals.pop()
-        params_set = set(params)
         if bindings:
             for call in calls:
                 if call.arg_text:
                     names = dict.fromkeys(plain_names(call.arg_text))
-                    call.bound_text = tuple(
-                        t for n in names if n in bindings and n not in params_set for t in bindings[n]
-                    )
+                    call.bound_text = tuple(t for n in names if n in bindings for t in bindings[n])
         self.facts.functions.append(FunctionFacts(qual, name, cls, sp, params, body, calls, local_fns))
 
     def function(self, node: cst.FunctionDef) -> None:
@@ -801,7 +810,9 @@ class _Extractor:
     def module(self, chunks: Iterable[Tuple[int, str]]) -> None:
         """The module body, parsed chunk by chunk (top-level statements are
         independent, and one libcst tree of a 20 MB file would not fit in memory)."""
-        self.facts.imports = self.import_tables.get(0, {})
+        table = self.import_tables.get(0, {})
+        self.facts.imports = {k: v for k, v in table.items() if not k.startswith("*")}
+        self.facts.star_imports = [v for k, v in table.items() if k.startswith("*")]
         saved = self._begin(self.facts.imports)
         body: List[Stmt] = []
         for offset, text in chunks:
@@ -843,6 +854,8 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
                 for alias in node.names:
                     if alias.name != "*":
                         table.setdefault(alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name)
+                    elif key == 0 and base:
+                        table.setdefault(f"*{base}", base)  # a star import: see FileFacts.star_imports
             else:
                 for child in ast.iter_child_nodes(node):
                     if isinstance(child, (ast.stmt, ast.excepthandler)) or type(child).__name__ == "match_case":

@@ -123,10 +123,11 @@ class ProjectIndex:
         text = call.callee
         module = facts.module
         parts = text.split(".")
-        if call.self_call in ("self", "cls") and len(parts) == 2 and fn.class_name:
-            return self.method(module, fn.class_name, parts[1])
-        if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and fn.class_name:
-            return self.method(module, fn.class_name, parts[1], skip_self=True)
+        owner = self.owner_class(module, fn)
+        if call.self_call in ("self", "cls") and len(parts) == 2 and owner:
+            return self.method(module, owner, parts[1])
+        if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
+            return self.method(module, owner, parts[1], skip_self=True)
         if not all(p.isidentifier() for p in parts):
             return None
         if len(parts) == 1:
@@ -147,7 +148,27 @@ class ProjectIndex:
                 key = self.resolve_qualified(q)
                 if key:
                     break
+        if key is None and len(parts) == 1:
+            for star in facts.star_imports:  # `from .ops import *`
+                key = self.resolve_qualified(f"{star}.{text}")
+                if key:
+                    break
         return self._callable(*key.split(":", 1)) if key else None
+
+    def owner_class(self, module: str, fn: FunctionFacts) -> Optional[str]:
+        """The class whose ``self`` a function sees: its own, or (for a function
+        nested in a method) the enclosing method's."""
+        qual = fn.qualname
+        current: Optional[FunctionFacts] = fn
+        while current is not None:
+            if current.class_name:
+                return current.class_name
+            if ".<locals>." not in qual:
+                return None
+            qual = qual.rsplit(".<locals>.", 1)[0]
+            entry = self.functions.get(fkey(module, qual))
+            current = entry[1] if entry else None
+        return None
 
     def _callable(self, module: str, qual: str) -> Optional[str]:
         key = fkey(module, qual)

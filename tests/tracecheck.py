@@ -284,7 +284,13 @@ class Gen:
         if kind == "pass":
             return ["pass"]
         if kind == "assign":
-            return [f"x = {self.call()} if o.b() else {self.call()}" if self.draw(0, 1) else f"x = [{self.call()} for _ in o.it()]"]
+            forms = [
+                f"x = {self.call()} if o.b() else {self.call()}",
+                f"x = [{self.call()} for _ in o.it()]",
+                f"x = {self.call()}.real",
+                f"x = o.b() and {self.call()}",
+            ]
+            return [forms[self.draw(0, len(forms) - 1)]]
         if kind == "return":
             return ["return " + self.call() if self.draw(0, 1) else "return"]
         if kind == "raise":
@@ -292,7 +298,7 @@ class Gen:
         if kind == "reraise":
             return ["raise"]
         if kind == "assert":
-            return ["assert o.b()"]
+            return ["assert o.b()" if self.draw(0, 1) else f"assert o.b(), {self.call()}"]
         if kind in ("break", "continue"):
             return ["if o.b():", f"    {kind}"]
         if kind == "if":
