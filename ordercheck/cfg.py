@@ -26,7 +26,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import networkx as nx
 
-from .facts import Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
+from .facts import BROAD_TYPES, Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
 EDGE_KINDS = ("normal", "true", "false", "loop", "exception", "finally")
@@ -81,9 +81,6 @@ class _With:
     ctx: Tuple[int, ...]
     copies: Dict[str, object] = field(default_factory=dict)
     swallowed: List[object] = field(default_factory=list)
-
-
-BROAD = ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException")
 
 
 class GraphTooLarge(Exception):
@@ -214,7 +211,7 @@ class _Builder:
         f.copies[way] = exit_node
         if way == "raise":
             if region:
-                broad = f.suppress_all or any(t in BROAD for t in f.types)
+                broad = f.suppress_all or any(t in BROAD_TYPES for t in f.types)
                 self.g.graph["handlers"][region] = HandlerRegion(
                     region, "with", exit_node, f.stmt.span, f.stmt.text, types=f.types,
                     broad=broad, suppress_all=f.suppress_all,
@@ -237,8 +234,7 @@ class _Builder:
                 if item.exits == "os._exit":
                     preds = []
                     continue
-                if not item.aug or True:
-                    self.raise_from(n)
+                self.raise_from(n)
                 preds = [] if item.exits else [(n, "normal")]
             elif isinstance(item, Choice):
                 out: Preds = []
@@ -412,8 +408,6 @@ class _Builder:
                 break
             c = self.node("case", case.span, case.text)
             self.connect(preds, c)
-            if case.guard or not case.always:
-                pass
             g_ends = self.chain(case.guard, [(c, "true")])
             if case.always and not case.guard:
                 out += self.block(case.body, [(c, "true")])
@@ -446,13 +440,3 @@ def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: F
     ends = b.block(fn.body, [(ENTRY, "normal")])
     b.connect(ends, EXIT)
     return b.g
-
-
-def is_exceptional(g: nx.DiGraph, u: object, v: object) -> bool:
-    """An edge that only an exception takes."""
-    return g.edges[u, v]["kind"] == "exception"
-
-
-def may_raise_along(g: nx.DiGraph, u: object, v: object) -> bool:
-    d = g.edges[u, v]
-    return d["kind"] == "exception" or d.get("exception", False)

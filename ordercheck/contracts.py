@@ -65,30 +65,12 @@ def blocking_view(g: nx.DiGraph, blocked: Set[object]) -> nx.DiGraph:
     return nx.subgraph_view(g, filter_edge=keep)
 
 
-def multi_source_bfs(view: nx.DiGraph, sources: Iterable[Tuple[object, object]]) -> Dict[object, Tuple[object, object]]:
-    """BFS from several (node, origin) pairs; returns node -> (parent, origin) where
-    ``parent`` is None for a source. The origin says which source reached it first."""
-    seen: Dict[object, Tuple[object, object]] = {}
-    queue: deque = deque()
-    for node, origin in sources:
-        if node not in seen:
-            seen[node] = (None, origin)
-            queue.append(node)
-    while queue:
-        u = queue.popleft()
-        origin = seen[u][1]
-        for v in view.successors(u):
-            if v not in seen:
-                seen[v] = (u, origin)
-                queue.append(v)
-    return seen
-
-
-def path_to(tree: Dict[object, Tuple[object, object]], node: object) -> List[object]:
+def path_to(parents: Dict[object, object], node: object) -> List[object]:
+    """The path from the BFS root to ``node`` in a predecessor map."""
     out = []
     while node is not None:
         out.append(node)
-        node = tree[node][0]
+        node = parents.get(node)
     return out[::-1]
 
 
@@ -203,12 +185,11 @@ def check_requires_before(g: nx.DiGraph, classes: Classes, rule: Rule, reachable
     thens = _matching(g, classes, rule.then, reachable) - firsts
     if not thens:
         return []
-    view = blocking_view(g, firsts)
-    tree = multi_source_bfs(view, [(ENTRY, ENTRY)])
+    parents = dict(nx.bfs_predecessors(blocking_view(g, firsts), ENTRY))
     return [
-        Hit(rule, t, path_to(tree, t), key=site(g, t))
+        Hit(rule, t, path_to(parents, t), key=site(g, t))
         for t in sorted(thens, key=_order)
-        if t in tree
+        if t in parents
     ]
 
 
