@@ -72,16 +72,23 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     if target.error is not None:
         raise UsageError(f"{file} cannot be parsed: {target.error.message}", key="--graph")
     others = [runner.read_facts(p) for p in runner.collect_files(paths, settings.config) if p.resolve() != path.resolve()]
-    summ = summod.build([target] + others, settings.vocab)
+    project = [target] + others
+    summ = summod.build(project, settings.vocab, runner.live_calls(project, settings))
     fn = next((f for f in target.functions if f.qualname == qual), None)
     if fn is None:
         names = ", ".join(f.qualname for f in target.functions[:20])
         raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
     g = cfgmod.build(fn, settings.vocab.is_suppressor)
-    classes, _ = diagnose.node_classes(g, target, fn, settings.vocab, summ)
+    classes, callees = diagnose.node_classes(g, target, fn, settings.vocab, summ)
     rules = [r for r in settings.rule_list() if r.kind not in ("parse-error", "unused-suppression")]
     hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types)
-    return dot.render(g, classes, [h.path for h in hits])
+    via = {}
+    for n, callee in callees.items():
+        if n in classes:
+            text = "; ".join(filter(None, (diagnose.via_text(summ, callee, c)[0] for c in sorted(classes[n]))))
+            if text:
+                via[n] = text
+    return dot.render(g, classes, [h.path for h in hits], via)
 
 
 @click.command(context_settings=CONTEXT)

@@ -46,7 +46,7 @@ def _step_kind(rule: Rule, cls: FrozenSet[str]) -> str:
     return sorted(cls)[0]
 
 
-def _via_text(summ: summod.Summaries, callee: str, cls: str) -> Tuple[str, Optional[summod.Origin]]:
+def via_text(summ: summod.Summaries, callee: str, cls: str) -> Tuple[str, Optional[summod.Origin]]:
     chain = summ.via(callee, cls)
     if not chain:
         return "", None
@@ -71,7 +71,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             k = _step_kind(rule, cls)
             via = ""
             if n in callees:
-                via, _ = _via_text(summ, callees[n], k)
+                via, _ = via_text(summ, callees[n], k)
             text = data["text"] + (" (raises)" if kind == "exception" else "")
             steps.append(Step(span, k, text, None, via))
         elif data["kind"] == "handler":
@@ -126,7 +126,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         if node is None or node not in callees:
             continue
         k = _step_kind(rule, classes.get(node, frozenset()))
-        via, origin = _via_text(summ, callees[node], k)
+        via, origin = via_text(summ, callees[node], k)
         if origin is not None:
             related.append(Related(origin.call.span, f"{k} performed via {via}", origin.path))
     message = rule.format_message(fmt)

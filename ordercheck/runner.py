@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import cache as cachemod
+import networkx as nx
+
 from . import cfg as cfgmod
 from . import config as configmod
 from . import contracts, diagnose, suppression
@@ -260,6 +262,27 @@ class Result:
     cache_hits: int = 0
 
 
+def live_calls(all_facts: List[FileFacts], settings: Settings) -> Dict[str, set]:
+    """Function key → ids of the calls on some path from its entry. Summaries use
+    it so that a callee's unreachable code carries nothing. (The graphs are built
+    again for the contracts: keeping every graph of a project would cost more memory
+    than building them twice costs time.)"""
+    live: Dict[str, set] = {}
+    for facts in all_facts:
+        if facts.error is not None:
+            continue
+        for fn in facts.functions:
+            try:
+                g = cfgmod.build(fn, settings.vocab.is_suppressor)
+            except cfgmod.GraphTooLarge:
+                continue
+            nodes = g.nodes
+            live[summod.fkey(facts.module, fn.qualname)] = {
+                nodes[n]["call"].id for n in nx.descendants(g, cfgmod.ENTRY) if "call" in nodes[n]
+            }
+    return live
+
+
 def rules_for(path: str, settings: Settings) -> List[Rule]:
     cfg = settings.config
     ignored: List[str] = []
@@ -273,7 +296,7 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
 
 def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
     """Findings of every file, after per-file ignores and suppression comments."""
-    summ = summod.build(all_facts, settings.vocab)
+    summ = summod.build(all_facts, settings.vocab, live_calls(all_facts, settings))
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:

@@ -42,6 +42,7 @@ class ProjectIndex:
     functions: Dict[str, Tuple[FileFacts, FunctionFacts]] = field(default_factory=dict)
     classes: Dict[str, ClassFacts] = field(default_factory=dict)
     modules: Dict[str, FileFacts] = field(default_factory=dict)
+    _mro: Dict[str, List[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, files: Iterable[FileFacts]) -> "ProjectIndex":
@@ -58,26 +59,50 @@ class ProjectIndex:
 
     # ---- resolution
 
-    def method(self, module: str, class_qual: str, name: str, skip_self: bool = False, _seen=None) -> Optional[str]:
-        """``name`` looked up on a project class and its project bases (depth first,
-        left to right — close enough to the MRO for a linter)."""
-        _seen = _seen or set()
-        key = fkey(module, class_qual)
-        if key in _seen:
-            return None
-        _seen.add(key)
+    def bases(self, key: str) -> List[str]:
+        """The project base classes of a class key, in order (others are opaque)."""
         cls = self.classes.get(key)
         if cls is None:
-            return None
-        if not skip_self and name in cls.methods:
-            return fkey(module, f"{class_qual}.{name}")
+            return []
+        module = key.split(":", 1)[0]
+        out: List[str] = []
         for base in cls.bases:
             target = self.class_key(module, base)
-            if target is not None:
-                bmod, bqual = target.split(":", 1)
-                found = self.method(bmod, bqual, name, False, _seen)
-                if found:
-                    return found
+            if target is not None and target != key and target not in out:
+                out.append(target)
+        return out
+
+    def mro(self, key: str, _stack: Tuple[str, ...] = ()) -> List[str]:
+        """Python's C3 linearisation over project classes (depth-first, left to right
+        where the bases are inconsistent, as a linter must not fail)."""
+        if key in self._mro:
+            return self._mro[key]
+        if key in _stack:  # a cycle through bad code
+            return [key]
+        bases = self.bases(key)
+        seqs = [self.mro(b, _stack + (key,)) for b in bases] + [list(bases)]
+        out = [key]
+        seqs = [list(q) for q in seqs if q]
+        while seqs:
+            head = next((q[0] for q in seqs if not any(q[0] in r[1:] for r in seqs)), None)
+            if head is None:  # inconsistent: fall back to depth-first order
+                for q in seqs:
+                    out.extend(x for x in q if x not in out)
+                break
+            out.append(head)
+            seqs = [[x for x in q if x != head] for q in seqs]
+            seqs = [q for q in seqs if q]
+        self._mro[key] = out
+        return out
+
+    def method(self, module: str, class_qual: str, name: str, skip_self: bool = False) -> Optional[str]:
+        """``name`` looked up along the class's MRO over project classes."""
+        key = fkey(module, class_qual)
+        for k in self.mro(key)[1 if skip_self else 0 :]:
+            cls = self.classes.get(k)
+            if cls is not None and name in cls.methods:
+                mod, qual = k.split(":", 1)
+                return fkey(mod, f"{qual}.{name}")
         return None
 
     def class_key(self, module: str, name: str) -> Optional[str]:
@@ -210,7 +235,11 @@ class Summaries:
         return out
 
 
-def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
+def build(files: Iterable[FileFacts], vocab: Vocabulary,
+          live: Optional[Dict[str, Set[int]]] = None) -> Summaries:
+    """Summaries of every function. ``live`` (function key → ids of the calls on
+    some path from its entry, from the graphs) keeps unreachable calls out: a
+    summary is what a callee may perform *on some path*."""
     files = list(files)
     index = ProjectIndex.of(files)
     graph = nx.DiGraph()
@@ -219,7 +248,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
     for key, (facts, fn) in index.functions.items():
         graph.add_node(key)
         own: Dict[str, Origin] = {}
+        reachable = live.get(key) if live is not None else None
         for call in fn.calls:
+            if reachable is not None and call.id not in reachable:
+                continue
             for cls in sorted(vocab.classify(call) - NOT_CARRIED):
                 own.setdefault(cls, Origin(call, facts.path))
             target = index.callee_key(facts, fn, call)
@@ -245,7 +277,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
             for m in sorted(members):
                 facts, fn = index.functions[m]
                 for call in fn.calls:
-                    target = callees.get((m, call.id))
+                    target = callees.get((m, call.id))  # (only live calls have one)
                     if target is None:
                         continue
                     carried = classes.get(target, frozenset()) if target not in members else frozenset(acc)

@@ -24,7 +24,11 @@ def _q(s: object) -> str:
     return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: Iterable[List[object]] = ()) -> str:
+def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: Iterable[List[object]] = (),
+           via: Dict[object, str] = None) -> str:
+    """DOT of one graph; ``via`` labels call nodes whose classes come from a callee
+    with the callee statement that performs them."""
+    via = via or {}
     hot: Set[Tuple[object, object]] = set()
     for path in witness_paths:
         hot.update(zip(path, path[1:]))
@@ -38,7 +42,8 @@ def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: 
         if cls:
             main = sorted(cls, key=lambda c: (c not in CLASS_COLORS, c))[0]
             attrs.append(f'style=filled, fillcolor="{CLASS_COLORS.get(main, "#dddddd")}", fontcolor=white')
-            attrs[0] = f"label={_q(label + '  [' + ', '.join(sorted(cls)) + ']')}"
+            extra = f"\nvia {via[n]}" if n in via else ""
+            attrs[0] = f"label={_q(label + '  [' + ', '.join(sorted(cls)) + ']' + extra)}"
         elif data.get("kind") in ("entry", "exit", "raise"):
             attrs.append("shape=oval")
         elif data.get("kind") in ("handler", "finally", "with-exit"):
