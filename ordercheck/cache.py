@@ -16,15 +16,30 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
+from dataclasses import fields, is_dataclass
+
 from . import __version__
+from . import facts as factsmod
 from .facts import FileFacts
 
-FORMAT = 1
+
+def _schema() -> str:
+    """The shape of the cached data: any change to a facts dataclass is a new key,
+    so an old pickle is never read into new code."""
+    shapes = sorted(
+        (name, tuple(f.name for f in fields(obj)))
+        for name, obj in vars(factsmod).items()
+        if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == factsmod.__name__
+    )
+    return hashlib.sha256(repr(shapes).encode()).hexdigest()[:16]
+
+
+FORMAT = _schema()
 
 
 def key(shown: str, module: str, data: bytes) -> str:
     h = hashlib.sha256()
-    for part in (__version__, str(FORMAT), sys.version.split()[0], shown, module):
+    for part in (__version__, FORMAT, sys.version.split()[0], shown, module):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     h.update(data)
