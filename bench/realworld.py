@@ -40,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 import zipfile
 from pathlib import Path
 
@@ -182,8 +183,25 @@ def ordercheck_command(explicit: str | None) -> list[str]:
     return [sys.executable, "-m", "ordercheck"]
 
 
-def supports(cmd: list[str], option: str) -> bool:
-    proc = subprocess.run(cmd + ["--help"], capture_output=True, text=True)
+def engine_revision() -> str:
+    """The repository commit ordercheck runs from, '+dirty' when ordercheck/ or rules/
+    differ from it; empty outside a git checkout."""
+    repo = BENCH.parent
+    try:
+        head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=10)
+        if head.returncode != 0:
+            return ""
+        dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--",
+                                "ordercheck", "rules"], capture_output=True, text=True,
+                               timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head.stdout.strip() + ("+dirty" if dirty else "")
+
+
+def supports(cmd: list[str], option: str, cwd: Path) -> bool:
+    proc = subprocess.run(cmd + ["--help"], capture_output=True, text=True, cwd=cwd)
     return option in proc.stdout
 
 
@@ -203,15 +221,21 @@ def run_ordercheck(cmd: list[str], targets: list[Path], config: Path | None,
         raise RuntimeError(f"ordercheck printed no JSON ({exc}): {proc.stderr.strip()[-500:]}")
 
 
+def _rel(uri: str, root: Path) -> str:
+    """A file:// URI as a path relative to the unpacked wheel (else as given)."""
+    if not uri.startswith("file://"):
+        return uri
+    path = Path(urllib.parse.unquote(urllib.parse.urlparse(uri).path))
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
 def flatten(report: dict, root: Path, pkg: dict, run: str) -> list[dict]:
     rows = []
     for f in report.get("files", []):
-        path = Path(f["uri"][len("file://"):]) if f.get("uri", "").startswith("file://") \
-            else Path(f["path"])
-        try:
-            rel = str(path.resolve().relative_to(root.resolve()))
-        except ValueError:
-            rel = f["path"]
+        rel = _rel(f.get("uri", ""), root) if f.get("uri") else f["path"]
         for d in f.get("diagnostics", []):
             data = d.get("data", {})
             rows.append({
@@ -222,7 +246,8 @@ def flatten(report: dict, root: Path, pkg: dict, run: str) -> list[dict]:
                 "function": data.get("function"), "message": d.get("message"),
                 "witness": [{"line": w.get("line", -1) + 1, "event": w.get("event"),
                              "text": w.get("text")} for w in data.get("witness", [])],
-                "related": [{"line": r["location"]["range"]["start"]["line"] + 1,
+                "related": [{"path": _rel(r["location"].get("uri", ""), root),
+                             "line": r["location"]["range"]["start"]["line"] + 1,
                              "message": r.get("message")}
                             for r in d.get("relatedInformation", []) or []],
             })
@@ -249,7 +274,7 @@ def table(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-def print_sample(findings: list[dict], per_rule: int, src_root: dict) -> None:
+def print_sample(findings: list[dict], per_rule: int) -> None:
     by: dict[tuple, list] = {}
     for f in findings:
         by.setdefault((f["run"], f["code"]), []).append(f)
@@ -262,6 +287,27 @@ def print_sample(findings: list[dict], per_rule: int, src_root: dict) -> None:
             print(f"- {f['package']} {f['path']}:{f['line']} [{f['function']}] {f['message']}")
             for w in f["witness"]:
                 print(f"      {w['line']:>5}  {w['event']:<16} {w['text']}")
+            for r in f["related"]:
+                print(f"      related {r['path']}:{r['line']}: {r['message']}")
+
+
+def report_from_cache(results: Path, corpus: list[dict], sample: int) -> int:
+    summary = results / "summary.json"
+    if not summary.exists():
+        log(f"{summary}: no previous run")
+        return 2
+    data = json.loads(summary.read_text())
+    names = {p["name"] for p in corpus}
+    rows = [r for r in data["rows"] if r["package"] in names]
+    print(table(rows))
+    print(f"\n{data.get('ordercheck', '')}; from {summary}")
+    if sample:
+        findings = []
+        for r in rows:
+            with open(r["jsonl"], encoding="utf-8") as fh:
+                findings.extend(json.loads(line) for line in fh if line.strip())
+        print_sample(findings, sample)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -277,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="command to run (default: the ordercheck beside this Python)")
     ap.add_argument("--sample", type=int, default=0, metavar="N",
                     help="print up to N findings per run and rule, with witnesses")
+    ap.add_argument("--from-cache", action="store_true",
+                    help="run nothing: print the table (and --sample) of the last runs")
     args = ap.parse_args(argv)
 
     corpus = load_corpus(args.corpus)
@@ -291,12 +339,27 @@ def main(argv: list[str] | None = None) -> int:
     for d in (wheels, sources, results):
         d.mkdir(parents=True, exist_ok=True)
 
+    if args.from_cache:
+        return report_from_cache(results, corpus, args.sample)
+
     cmd = ordercheck_command(args.ordercheck)
-    extra = ["--no-cache"] if supports(cmd, "--no-cache") else []  # time cold runs
-    version = subprocess.run(cmd + ["--version"], capture_output=True, text=True).stdout.strip()
+    # probe from the folder the real runs use (not the repository: `-m` would find
+    # the source tree there without its dependencies)
+    probe = subprocess.run(cmd + ["--list-rules"], capture_output=True, text=True, cwd=results)
+    if probe.returncode != 0:
+        log(f"cannot run ordercheck as `{' '.join(cmd)}`: {probe.stderr.strip()[-300:]}\n"
+            "run this script with the Python that has ordercheck installed "
+            "(e.g. .venv/bin/python bench/realworld.py) or pass --ordercheck CMD")
+        return 2
+    version = subprocess.run(cmd + ["--version"], capture_output=True, text=True,
+                             cwd=results).stdout.strip()
+    extra = ["--no-cache"] if supports(cmd, "--no-cache", results) else []  # time cold runs
+    revision = engine_revision()
+    if revision:
+        version += f" at {revision}"
     log(f"ordercheck: {' '.join(cmd)} ({version}); cache: {cache}")
 
-    rows, all_findings, failures, src_roots = [], [], [], {}
+    rows, all_findings, failures = [], [], []
     for pkg in corpus:
         label = f"{pkg['name']}=={pkg['version']}"
         log(f"{label}")
@@ -307,7 +370,6 @@ def main(argv: list[str] | None = None) -> int:
             failures.append(f"{label}: {exc}")
             log(f"  FAILED: {exc}")
             continue
-        src_roots[pkg["name"]] = root
         targets = [root / p for p in pkg["paths"]] or [root]
         missing = [str(t) for t in targets if not t.exists()]
         if missing:
@@ -346,12 +408,25 @@ def main(argv: list[str] | None = None) -> int:
             log(f"  {run}: {counts['files']} files, {counts['bytes'] / 1e6:.1f} MB, "
                 f"{seconds:.1f} s, {summary.get('findings', 0)} findings {by_code}")
 
-    (results / "summary.json").write_text(json.dumps(
-        {"ordercheck": version, "rows": rows, "failures": failures}, indent=2) + "\n")
+    # keep the rows of packages this run skipped (--only), so --from-cache shows them all
+    summary_file = results / "summary.json"
+    kept = []
+    if summary_file.exists():
+        try:
+            done = {(r["package"], r["run"]) for r in rows}
+            kept = [r for r in json.loads(summary_file.read_text()).get("rows", [])
+                    if (r["package"], r["run"]) not in done]
+        except (ValueError, KeyError, AttributeError):
+            kept = []
+    order = {p["name"]: i for i, p in enumerate(load_corpus(args.corpus))}
+    merged = sorted(kept + rows, key=lambda r: (order.get(r["package"], len(order)),
+                                                 r["package"], r["run"] != "default"))
+    summary_file.write_text(json.dumps(
+        {"ordercheck": version, "rows": merged, "failures": failures}, indent=2) + "\n")
     print(table(rows))
-    print(f"\nfindings (JSON lines) and summary.json in {results}")
+    print(f"\n{version}; findings (JSON lines) and summary.json in {results}")
     if args.sample:
-        print_sample(all_findings, args.sample, src_roots)
+        print_sample(all_findings, args.sample)
     for f in failures:
         print(f"FAILED: {f}")
     return 1 if failures else 0
