@@ -61,6 +61,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     if rule.kind in ("swallowed", "silent-handler"):
         relevant.add("surface")
     lines = facts_lines
+    swallowing = {r.entry for r in g.graph["handlers"].values() if r.kind == "with"}
     for i, n in enumerate(path):
         data = g.nodes[n]
         span = data.get("span")
@@ -76,7 +77,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(Step(span, k, text, None, via))
         elif data["kind"] == "handler":
             steps.append(Step(span, "except", data["text"]))
-        elif data["kind"] == "with-exit":
+        elif data["kind"] == "with-exit" and n in swallowing:
             steps.append(Step(span, "suppress", data["text"]))
         elif data["kind"] == "finally" and span is not None:
             steps.append(Step(span, "finally", data["text"]))
