@@ -340,6 +340,30 @@ _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 # --------------------------------------------------------------------------- extraction
 
 
+def positions_of(tree: cst.Module) -> Mapping[cst.CSTNode, object]:
+    """libcst's ``PositionProvider`` result for every node of ``tree``.
+
+    ``MetadataWrapper.resolve`` also walks the whole tree with a batched visitor
+    that a lone codegen provider does not need — a third of the cost of positions on
+    real packages (docs/performance.md). So the provider's own codegen pass is run
+    directly, falling back to the public API should libcst's internals change (a
+    test checks that both agree)."""
+    try:
+        from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+        provider = PositionProvider()
+        state = PositionProvidingCodegenState(
+            default_indent=tree.default_indent, default_newline=tree.default_newline, provider=provider
+        )
+        tree._codegen(state)
+        computed = provider._computed
+        if computed:
+            return computed
+    except (ImportError, AttributeError, TypeError):
+        pass
+    return MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+
+
 class _Extractor:
     """Walks a libcst module once and fills ``FileFacts``."""
 
@@ -358,8 +382,8 @@ class _Extractor:
         self.stmt_lines: Tuple[int, int] = (1, 1)
         self.scope: List[Tuple[str, str]] = []
 
-    def set_chunk(self, wrapper: MetadataWrapper, offset: int) -> None:
-        self.positions = wrapper.resolve(PositionProvider)
+    def set_chunk(self, tree: cst.Module, offset: int) -> None:
+        self.positions = positions_of(tree)
         self.offset = offset
 
     def pos(self, node: cst.CSTNode) -> Tuple[int, int, int, int]:
@@ -817,7 +841,7 @@ class _Extractor:
         body: List[Stmt] = []
         for offset, text in chunks:
             tree = cst.parse_module(text)
-            self.set_chunk(MetadataWrapper(tree, unsafe_skip_copy=True), offset)
+            self.set_chunk(tree, offset)
             body.extend(self.block(tree.body))
             self.positions = {}
         sp = Span(1, 0, max(1, len(self.lines)), 0)

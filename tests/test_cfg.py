@@ -5,6 +5,8 @@ an except clause, ``finally(way)`` the entry of one copy of a finally body, and
 ``point:...``/``reraise:...`` synthetic points where a statement raises after its calls.
 The expected sets were checked by hand against Python's semantics.
 """
+from pathlib import Path
+
 import pytest
 from graphutil import edges, graph_of, label, show
 
@@ -140,3 +142,17 @@ async def f():
     yield ledger.append(x)
 ''')
     assert ("store.save()@3", "simple@4", "normal") in edges(g)
+
+
+def test_fast_positions_agree_with_libcst_public_api():
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from ordercheck.facts import positions_of
+
+    source = (Path(__file__).resolve().parent.parent / "fixtures" / "runtime" / "runtime.py").read_text()
+    tree = cst.parse_module(source)
+    fast = positions_of(tree)
+    public = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    assert len(fast) == len(public) > 1000
+    assert all(fast[node] == public[node] for node in public)
