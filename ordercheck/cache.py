@@ -13,10 +13,9 @@ import os
 import pickle
 import sys
 import tempfile
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Optional
-
-from dataclasses import fields, is_dataclass
 
 from . import __version__
 from . import facts as factsmod

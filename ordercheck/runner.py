@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import cache as cachemod
 import networkx as nx
 
+from . import cache as cachemod
 from . import cfg as cfgmod
 from . import config as configmod
 from . import contracts, diagnose, suppression
