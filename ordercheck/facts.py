@@ -234,6 +234,9 @@ def find_suppressions(text: str) -> List[Suppression]:
     """Suppression comments, via the tokenizer so strings that look like comments
     are not mistaken for them."""
     found: List[Suppression] = []
+    lowered = text.lower()
+    if "noqa" not in lowered and "ordercheck" not in lowered:
+        return found  # tokenizing is a tenth of a file's cost: skip it when it cannot matter
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
@@ -334,6 +337,7 @@ BROAD_TYPES = {"Exception", "BaseException", "builtins.Exception", "builtins.Bas
 EXIT_CALLS = {"sys.exit": "sys.exit", "os._exit": "os._exit", "exit": "sys.exit", "quit": "sys.exit"}
 
 _RAISING = (cst.Attribute, cst.Subscript)
+_LEAVES = (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis, cst.FormattedStringText)
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
@@ -451,6 +455,8 @@ class _Extractor:
         return seq
 
     def _expr(self, node: cst.CSTNode, seq: ExprSeq) -> None:
+        if isinstance(node, _LEAVES):
+            return  # nothing to evaluate inside (and libcst's .children is costly)
         if isinstance(node, cst.Call):
             self._call(node, seq)
         elif isinstance(node, cst.Lambda):
@@ -553,7 +559,7 @@ class _Extractor:
     def raises_outside_calls(self, node: Optional[cst.CSTNode]) -> bool:
         """Whether ``node`` holds an attribute access or subscript that is not part
         of a call (a call's own failure is the call's exceptional edge)."""
-        if node is None:
+        if node is None or isinstance(node, _LEAVES):
             return False
         if isinstance(node, cst.Call):
             return False
