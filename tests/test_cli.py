@@ -7,15 +7,12 @@ the rest call ``ordercheck.cli.main`` in process to keep the suite fast.
 """
 from __future__ import annotations
 
-import io
-import os
 import re
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from cliutil import FINDING_RE, Run, oc, write
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -23,78 +20,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]
-FINDING_RE = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]+[0-9]+) (?P<msg>\S.*)$")
 BUILTIN_CODES = ["OC001", "OC101", "OC102", "OC103", "OC201", "OC202", "OC203", "OC204", "OC301", "OC900"]
-
-
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code = code
-        self.out = out
-        self.err = err
-
-    def findings(self):
-        """(path, line, col, code) of every finding line on stdout."""
-        out = []
-        for line in self.out.splitlines():
-            m = FINDING_RE.match(line)
-            if m:
-                out.append((m["path"], int(m["line"]), int(m["col"]), m["code"]))
-        return sorted(out)
-
-    def __repr__(self) -> str:
-        return f"<exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}>"
-
-
-def _in_process(cwd: Path, args, stdin: bytes) -> Run:
-    """``ordercheck.cli.main(argv)`` in this process, with its own stdin/stdout/stderr and
-    cwd; the exit code is the one ``main`` passes to ``sys.exit``. An exception that
-    escapes ``main`` is a traceback a user would see, so it fails the test."""
-    from ordercheck import cli as cli_module
-
-    out_b, err_b = io.BytesIO(), io.BytesIO()
-    out = io.TextIOWrapper(out_b, encoding="utf-8", errors="replace", write_through=True)
-    err = io.TextIOWrapper(err_b, encoding="utf-8", errors="replace", write_through=True)
-    inp = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")
-    saved = sys.stdin, sys.stdout, sys.stderr, os.getcwd()
-    sys.stdin, sys.stdout, sys.stderr = inp, out, err
-    os.chdir(cwd)
-    code = "main() returned without sys.exit"
-    try:
-        cli_module.main(list(args))
-    except SystemExit as exc:
-        code = exc.code
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved[:3]
-        os.chdir(saved[3])
-    return Run(code, out_b.getvalue().decode("utf-8", "replace"), err_b.getvalue().decode("utf-8", "replace"))
-
-
-def _subprocess(cwd: Path, args, stdin: bytes, timeout: float) -> Run:
-    proc = subprocess.run(
-        [sys.executable, "-m", "ordercheck", *args],
-        cwd=cwd, input=stdin, capture_output=True, timeout=timeout,
-    )
-    return Run(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
-
-
-def oc(cwd: Path, *args, stdin: bytes = None, proc: bool = False, timeout: float = 60) -> Run:
-    """Run ordercheck. ``proc=True`` runs ``python -m ordercheck`` in a subprocess (used
-    where the point is the real exit status, stderr or a pipe); otherwise in process,
-    which is ~10x faster and keeps the suite within its time budget."""
-    args = [str(a) for a in args]
-    run = _subprocess(cwd, args, stdin, timeout) if proc else _in_process(cwd, args, stdin)
-    # SPEC §5: no traceback reaches a user unless --verbose.
-    assert "Traceback (most recent call last)" not in run.err, run
-    assert "Traceback (most recent call last)" not in run.out, run
-    return run
-
-
-def write(root: Path, rel: str, text: str) -> Path:
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text), encoding="utf-8")
-    return p
 
 
 def one_line_error(run: Run) -> str:

@@ -4,87 +4,10 @@ tests whose point is the real exit status and stderr of a config error also run
 ``python -m ordercheck`` in a subprocess."""
 from __future__ import annotations
 
-import io
-import os
 import re
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 
 import pytest
-
-FINDING_RE = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]+[0-9]+) (?P<msg>\S.*)$")
-
-
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code = code
-        self.out = out
-        self.err = err
-
-    def findings(self):
-        """(path, line, code) of every finding line on stdout."""
-        out = []
-        for line in self.out.splitlines():
-            m = FINDING_RE.match(line)
-            if m:
-                out.append((m["path"], int(m["line"]), m["code"]))
-        return sorted(out)
-
-    def __repr__(self) -> str:
-        return f"<exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}>"
-
-
-def _in_process(cwd: Path, args, stdin: bytes) -> Run:
-    """``ordercheck.cli.main(argv)`` in this process, with its own stdin/stdout/stderr and
-    cwd; the exit code is the one ``main`` passes to ``sys.exit``. An exception that
-    escapes ``main`` is a traceback a user would see, so it fails the test."""
-    from ordercheck import cli as cli_module
-
-    out_b, err_b = io.BytesIO(), io.BytesIO()
-    out = io.TextIOWrapper(out_b, encoding="utf-8", errors="replace", write_through=True)
-    err = io.TextIOWrapper(err_b, encoding="utf-8", errors="replace", write_through=True)
-    inp = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")
-    saved = sys.stdin, sys.stdout, sys.stderr, os.getcwd()
-    sys.stdin, sys.stdout, sys.stderr = inp, out, err
-    os.chdir(cwd)
-    code = "main() returned without sys.exit"
-    try:
-        cli_module.main(list(args))
-    except SystemExit as exc:
-        code = exc.code
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved[:3]
-        os.chdir(saved[3])
-    return Run(code, out_b.getvalue().decode("utf-8", "replace"), err_b.getvalue().decode("utf-8", "replace"))
-
-
-def _subprocess(cwd: Path, args, stdin: bytes, timeout: float) -> Run:
-    proc = subprocess.run(
-        [sys.executable, "-m", "ordercheck", *args],
-        cwd=cwd, input=stdin, capture_output=True, timeout=timeout,
-    )
-    return Run(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
-
-
-def oc(cwd: Path, *args, stdin: bytes = None, proc: bool = False, timeout: float = 60) -> Run:
-    """Run ordercheck. ``proc=True`` runs ``python -m ordercheck`` in a subprocess (used
-    where the point is the real exit status, stderr or a pipe); otherwise in process,
-    which is ~10x faster and keeps the suite within its time budget."""
-    args = [str(a) for a in args]
-    run = _subprocess(cwd, args, stdin, timeout) if proc else _in_process(cwd, args, stdin)
-    # SPEC §5: no traceback reaches a user unless --verbose.
-    assert "Traceback (most recent call last)" not in run.err, run
-    assert "Traceback (most recent call last)" not in run.out, run
-    return run
-
-
-def write(root: Path, rel: str, text: str) -> Path:
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text), encoding="utf-8")
-    return p
+from cliutil import Run, oc, write
 
 
 def config_error(run: Run, file: str, key: str) -> str:
@@ -95,7 +18,7 @@ def config_error(run: Run, file: str, key: str) -> str:
     line = lines[0]
     assert file in line, line
     assert key in line, line
-    assert run.findings() == [], run
+    assert run.codes() == [], run
     return line
 
 
@@ -118,7 +41,7 @@ class Runtime:
 def test_no_config_gives_defaults(tmp_path):
     write(tmp_path, "proj/a.py", BOTH)
     r = oc(tmp_path, "-q", "proj/a.py")
-    assert r.findings() == [("proj/a.py", 4, "OC101"), ("proj/a.py", 8, "OC102")], r
+    assert r.codes() == [("proj/a.py", 4, "OC101"), ("proj/a.py", 8, "OC102")], r
 
 
 def test_ordercheck_toml_top_level_keys(tmp_path):
@@ -126,35 +49,35 @@ def test_ordercheck_toml_top_level_keys(tmp_path):
     write(tmp_path, "proj/src/pkg/a.py", BOTH)
     # discovered upward from the first path, not from the current directory
     r = oc(tmp_path, "-q", "proj/src/pkg/a.py")
-    assert r.findings() == [("proj/src/pkg/a.py", 8, "OC102")], r
+    assert r.codes() == [("proj/src/pkg/a.py", 8, "OC102")], r
 
 
 def test_dot_ordercheck_toml(tmp_path):
     write(tmp_path, "proj/.ordercheck.toml", 'select = ["OC102"]\n')
     write(tmp_path, "proj/src/a.py", BOTH)
     r = oc(tmp_path, "-q", "proj/src/a.py")
-    assert r.findings() == [("proj/src/a.py", 8, "OC102")], r
+    assert r.codes() == [("proj/src/a.py", 8, "OC102")], r
 
 
 def test_pyproject_tool_table(tmp_path):
     write(tmp_path, "proj/pyproject.toml", '[project]\nname = "x"\n\n[tool.ordercheck]\nselect = ["OC102"]\n')
     write(tmp_path, "proj/src/a.py", BOTH)
     r = oc(tmp_path, "-q", "proj/src/a.py")
-    assert r.findings() == [("proj/src/a.py", 8, "OC102")], r
+    assert r.codes() == [("proj/src/a.py", 8, "OC102")], r
 
 
 def test_discovery_from_current_directory_without_paths(tmp_path):
     write(tmp_path, "proj/ordercheck.toml", 'select = ["OC102"]\n')
     write(tmp_path, "proj/src/a.py", BOTH)
     r = oc(tmp_path / "proj" / "src", "-q")
-    assert r.findings() == [("a.py", 8, "OC102")], r
+    assert r.codes() == [("a.py", 8, "OC102")], r
 
 
 def test_discovery_from_stdin_filename(tmp_path):
     write(tmp_path, "proj/ordercheck.toml", 'select = ["OC102"]\n')
     (tmp_path / "proj" / "src").mkdir(parents=True)
     r = oc(tmp_path, "-q", "--stdin-filename", "proj/src/a.py", stdin=BOTH.encode())
-    assert r.findings() == [("proj/src/a.py", 8, "OC102")], r
+    assert r.codes() == [("proj/src/a.py", 8, "OC102")], r
 
 
 def test_nearest_config_wins(tmp_path):
@@ -162,7 +85,7 @@ def test_nearest_config_wins(tmp_path):
     write(tmp_path, "proj/pyproject.toml", '[tool.ordercheck]\nselect = ["OC102"]\n')
     write(tmp_path, "proj/a.py", BOTH)
     r = oc(tmp_path, "-q", "proj/a.py")
-    assert r.findings() == [("proj/a.py", 8, "OC102")], r
+    assert r.codes() == [("proj/a.py", 8, "OC102")], r
 
 
 @pytest.mark.parametrize(
@@ -181,7 +104,7 @@ def test_first_name_wins_in_one_folder(tmp_path, winner, loser):
     write(tmp_path, f"proj/{loser}", body(loser, "OC101"))
     write(tmp_path, "proj/a.py", BOTH)
     r = oc(tmp_path, "-q", "proj/a.py")
-    assert r.findings() == [("proj/a.py", 8, "OC102")], r
+    assert r.codes() == [("proj/a.py", 8, "OC102")], r
 
 
 def test_pyproject_without_table_is_skipped(tmp_path):
@@ -189,7 +112,7 @@ def test_pyproject_without_table_is_skipped(tmp_path):
     write(tmp_path, "proj/pyproject.toml", '[project]\nname = "x"\n\n[tool.black]\nline-length = 100\n')
     write(tmp_path, "proj/a.py", BOTH)
     r = oc(tmp_path, "-q", "proj/a.py")
-    assert r.findings() == [("proj/a.py", 8, "OC102")], r
+    assert r.codes() == [("proj/a.py", 8, "OC102")], r
 
 
 def test_pyproject_without_table_is_not_validated(tmp_path):
@@ -198,7 +121,7 @@ def test_pyproject_without_table_is_not_validated(tmp_path):
     write(tmp_path, "proj/a.py", BOTH)
     r = oc(tmp_path, "-q", "proj/a.py")
     assert r.code == 1, r
-    assert r.findings() == [("proj/a.py", 4, "OC101"), ("proj/a.py", 8, "OC102")]
+    assert r.codes() == [("proj/a.py", 4, "OC101"), ("proj/a.py", 8, "OC102")]
 
 
 def test_config_option_names_the_file(tmp_path):
@@ -206,14 +129,14 @@ def test_config_option_names_the_file(tmp_path):
     write(tmp_path, "conf/custom.toml", 'select = ["OC102"]\n')
     write(tmp_path, "a.py", BOTH)
     r = oc(tmp_path, "-q", "--config", "conf/custom.toml", "a.py")
-    assert r.findings() == [("a.py", 8, "OC102")], r
+    assert r.codes() == [("a.py", 8, "OC102")], r
 
 
 def test_config_option_pyproject(tmp_path):
     write(tmp_path, "conf/pyproject.toml", '[tool.ordercheck]\nselect = ["OC102"]\n')
     write(tmp_path, "a.py", BOTH)
     r = oc(tmp_path, "-q", "--config", "conf/pyproject.toml", "a.py")
-    assert r.findings() == [("a.py", 8, "OC102")], r
+    assert r.codes() == [("a.py", 8, "OC102")], r
 
 
 def test_config_option_missing_file_exits_2(tmp_path):
@@ -228,21 +151,21 @@ def test_command_line_select_replaces_config_select(tmp_path):
     write(tmp_path, "ordercheck.toml", 'select = ["OC102"]\n')
     write(tmp_path, "a.py", BOTH)
     r = oc(tmp_path, "-q", "--select", "OC101", "a.py")
-    assert r.findings() == [("a.py", 4, "OC101")], r
+    assert r.codes() == [("a.py", 4, "OC101")], r
 
 
 def test_config_ignore(tmp_path):
     write(tmp_path, "ordercheck.toml", 'ignore = ["OC102"]\n')
     write(tmp_path, "a.py", BOTH)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 4, "OC101")], r
+    assert r.codes() == [("a.py", 4, "OC101")], r
 
 
 def test_config_select_more_specific_than_ignore(tmp_path):
     write(tmp_path, "ordercheck.toml", 'select = ["OC102"]\nignore = ["OC1"]\n')
     write(tmp_path, "a.py", BOTH)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 8, "OC102")], r
+    assert r.codes() == [("a.py", 8, "OC102")], r
 
 
 # --------------------------------------------------------------------------- errors
@@ -389,27 +312,27 @@ def test_events_replaces_a_class(tmp_path):
     write(tmp_path, "ordercheck.toml", '[events]\nsave = ["*.commit_it"]\n')
     write(tmp_path, "a.py", CUSTOM_SAVE)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 8, "OC101")], r
+    assert r.codes() == [("a.py", 8, "OC101")], r
 
 
 def test_extend_events_adds_to_a_class(tmp_path):
     write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.commit_it"]\n')
     write(tmp_path, "a.py", CUSTOM_SAVE)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 4, "OC101"), ("a.py", 8, "OC101")], r
+    assert r.codes() == [("a.py", 4, "OC101"), ("a.py", 8, "OC101")], r
 
 
 def test_events_in_pyproject_subtable(tmp_path):
     write(tmp_path, "pyproject.toml", '[tool.ordercheck.events]\nsave = ["*.commit_it"]\n')
     write(tmp_path, "a.py", CUSTOM_SAVE)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 8, "OC101")], r
+    assert r.codes() == [("a.py", 8, "OC101")], r
 
 
 def test_without_events_config_only_default_save(tmp_path):
     write(tmp_path, "a.py", CUSTOM_SAVE)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 4, "OC101")], r
+    assert r.codes() == [("a.py", 4, "OC101")], r
 
 
 def test_extend_events_append(tmp_path):
@@ -422,7 +345,7 @@ def test_extend_events_append(tmp_path):
                 self._ledger.append(rec)
         """)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 4, "OC102"), ("a.py", 5, "OC102")], r
+    assert r.codes() == [("a.py", 4, "OC102"), ("a.py", 5, "OC102")], r
 
 
 MARKERS = """\
@@ -440,14 +363,14 @@ class Runtime:
 def test_default_terminal_markers(tmp_path):
     write(tmp_path, "a.py", MARKERS)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 4, "OC102"), ("a.py", 8, "OC101")], r
+    assert r.codes() == [("a.py", 4, "OC102"), ("a.py", 8, "OC101")], r
 
 
 def test_terminal_markers_replace_the_default_list(tmp_path):
     write(tmp_path, "ordercheck.toml", 'terminal-markers = ["expired"]\n')
     write(tmp_path, "a.py", MARKERS)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 4, "OC101"), ("a.py", 8, "OC102")], r
+    assert r.codes() == [("a.py", 4, "OC101"), ("a.py", 8, "OC102")], r
 
 
 def test_terminal_markers_several_words(tmp_path):
@@ -463,7 +386,7 @@ def test_terminal_markers_several_words(tmp_path):
                 self._ledger.append(run.id, "gave")
         """)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 4, "OC101"), ("a.py", 8, "OC102")], r
+    assert r.codes() == [("a.py", 4, "OC101"), ("a.py", 8, "OC102")], r
 
 
 # --------------------------------------------------------------------------- swallow-types
@@ -507,21 +430,21 @@ def test_narrow_handler_is_not_a_catch_by_default(tmp_path):
     write(tmp_path, "a.py", NARROW)
     r = oc(tmp_path, "-q", "a.py")
     assert r.code == 0, r
-    assert r.findings() == []
+    assert r.codes() == []
 
 
 def test_swallow_types_make_a_narrow_handler_catch(tmp_path):
     write(tmp_path, "ordercheck.toml", 'swallow-types = ["sqlite3.Error"]\n')
     write(tmp_path, "a.py", NARROW)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 7, "OC201"), ("a.py", 14, "OC202"), ("a.py", 21, "OC203")], r
+    assert r.codes() == [("a.py", 7, "OC201"), ("a.py", 14, "OC202"), ("a.py", 21, "OC203")], r
 
 
 def test_swallow_types_other_type_does_not_catch(tmp_path):
     write(tmp_path, "ordercheck.toml", 'swallow-types = ["LedgerConflict"]\n')
     write(tmp_path, "a.py", NARROW)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [], r
+    assert r.codes() == [], r
 
 
 # --------------------------------------------------------------------------- per-file-ignores, include
@@ -547,7 +470,7 @@ def test_per_file_ignores(tmp_path):
     write(tmp_path, "tests/test_a.py", TEST_LIKE)
     write(tmp_path, "tests/unit/test_b.py", TEST_LIKE)
     r = oc(tmp_path, "-q", ".")
-    assert r.findings() == [
+    assert r.codes() == [
         ("src/a.py", 4, "OC101"),
         ("src/a.py", 8, "OC203"),
         ("tests/test_a.py", 8, "OC203"),
@@ -560,7 +483,7 @@ def test_per_file_ignores_relative_to_config_folder(tmp_path):
     write(tmp_path, "proj/tests/test_a.py", TEST_LIKE)
     write(tmp_path, "proj/src/tests_like.py", TEST_LIKE)
     r = oc(tmp_path / "proj" / "src", "-q", "..")
-    assert r.findings() == [
+    assert r.codes() == [
         ("tests_like.py", 4, "OC101"),
         ("tests_like.py", 8, "OC203"),
     ], r
@@ -571,7 +494,7 @@ def test_include_is_used_without_paths(tmp_path):
     write(tmp_path, "src/a.py", TEST_LIKE)
     write(tmp_path, "other/b.py", TEST_LIKE)
     r = oc(tmp_path, "-q")
-    assert r.findings() == [("src/a.py", 4, "OC101"), ("src/a.py", 8, "OC203")], r
+    assert r.codes() == [("src/a.py", 4, "OC101"), ("src/a.py", 8, "OC203")], r
 
 
 def test_include_is_relative_to_config_folder(tmp_path):
@@ -579,8 +502,8 @@ def test_include_is_relative_to_config_folder(tmp_path):
     write(tmp_path, "proj/src/a.py", TEST_LIKE)
     write(tmp_path, "proj/other/b.py", TEST_LIKE)
     r = oc(tmp_path / "proj" / "other", "-q")
-    assert sorted({f[2] for f in r.findings()}) == ["OC101", "OC203"], r
-    assert all(f[0].endswith("src/a.py") for f in r.findings()), r
+    assert sorted({f[2] for f in r.codes()}) == ["OC101", "OC203"], r
+    assert all(f[0].endswith("src/a.py") for f in r.codes()), r
 
 
 def test_paths_on_command_line_override_include(tmp_path):
@@ -588,7 +511,7 @@ def test_paths_on_command_line_override_include(tmp_path):
     write(tmp_path, "src/a.py", TEST_LIKE)
     write(tmp_path, "other/b.py", TEST_LIKE)
     r = oc(tmp_path, "-q", "other")
-    assert r.findings() == [("other/b.py", 4, "OC101"), ("other/b.py", 8, "OC203")], r
+    assert r.codes() == [("other/b.py", 4, "OC101"), ("other/b.py", 8, "OC203")], r
 
 
 # --------------------------------------------------------------------------- user rules
@@ -626,7 +549,7 @@ def test_user_rule_is_loaded_relative_to_config(tmp_path):
     # run from a folder where "myrules/" does not exist: the glob is the config's
     r = oc(tmp_path / "proj" / "src", "-q", "a.py")
     assert r.code == 1, r
-    assert r.findings() == [("a.py", 3, "XY100")], r
+    assert r.codes() == [("a.py", 3, "XY100")], r
 
 
 def test_user_rule_in_pyproject(tmp_path):
@@ -634,7 +557,7 @@ def test_user_rule_in_pyproject(tmp_path):
     write(tmp_path, "tools/oc/xy100.toml", USER_RULE)
     write(tmp_path, "a.py", USER_CODE)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 3, "XY100")], r
+    assert r.codes() == [("a.py", 3, "XY100")], r
 
 
 def test_user_rule_is_listed_explained_and_selectable(tmp_path):
@@ -648,9 +571,9 @@ def test_user_rule_is_listed_explained_and_selectable(tmp_path):
     r = oc(tmp_path, "--explain", "XY100")
     assert r.code == 0 and "A save that no ledger append precedes." in r.out, r
     r = oc(tmp_path, "-q", "--select", "XY1", "a.py")
-    assert r.findings() == [("a.py", 3, "XY100"), ("a.py", 10, "XY100")], r
+    assert r.codes() == [("a.py", 3, "XY100"), ("a.py", 10, "XY100")], r
     r = oc(tmp_path, "-q", "--ignore", "XY100", "a.py")
-    assert r.findings() == [("a.py", 11, "OC101")], r
+    assert r.codes() == [("a.py", 11, "OC101")], r
 
 
 def test_user_rule_codes_are_known_to_config(tmp_path):
@@ -658,7 +581,7 @@ def test_user_rule_codes_are_known_to_config(tmp_path):
     write(tmp_path, "myrules/xy100.toml", USER_RULE)
     write(tmp_path, "a.py", USER_CODE)
     r = oc(tmp_path, "-q", "a.py")
-    assert r.findings() == [("a.py", 3, "XY100")], r
+    assert r.codes() == [("a.py", 3, "XY100")], r
 
 
 @pytest.mark.parametrize(
@@ -685,7 +608,7 @@ def test_bad_user_rule_file_exits_2_naming_it(tmp_path, text, key):
     assert "bad_rule.toml" in lines[0], lines[0]
     if key:
         assert key in lines[0], lines[0]
-    assert r.findings() == []
+    assert r.codes() == []
 
 
 def test_bad_user_rule_file_as_a_process(tmp_path):

@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
+import cliutil
 import pytest
-
-FINDING_RE = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]+[0-9]+) (?P<msg>\S.*)$")
 
 # The file every run also checks: one OC101 at 4:9.
 GOOD = b"""\
@@ -30,49 +24,10 @@ class Runtime:
 GOOD_FINDING = ("good.py", 4, 9, "OC101")
 
 
-class Run:
-    def __init__(self, code, out: str, err: str, seconds: float) -> None:
-        self.code = code
-        self.out = out
-        self.err = err
-        self.seconds = seconds
-
-    def findings(self):
-        out = []
-        for line in self.out.splitlines():
-            m = FINDING_RE.match(line)
-            if m:
-                out.append((m["path"], int(m["line"]), int(m["col"]), m["code"]))
-        return sorted(out)
-
-    def __repr__(self) -> str:
-        err = self.err if len(self.err) < 4000 else self.err[:1500] + "\n[...]\n" + self.err[-1500:]
-        return f"<exit {self.code} after {self.seconds:.1f}s\n--- stdout\n{self.out}\n--- stderr\n{err}>"
-
-
-def oc(cwd: Path, *args, stdin: bytes = None, timeout: float = 60) -> Run:
+def oc(cwd: Path, *args, stdin: bytes = None, timeout: float = 60) -> cliutil.Run:
     """``python -m ordercheck`` in its own session, killed (with any workers it started)
     when ``timeout`` runs out; a timeout is a test failure, not a hang."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ordercheck", *[str(a) for a in args]],
-        cwd=cwd, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.communicate()
-        pytest.fail(f"ordercheck {' '.join(map(str, args))} did not finish within {timeout:.0f}s")
-    run = Run(proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
-              time.perf_counter() - started)
-    assert "Traceback (most recent call last)" not in run.err, run
-    assert "Traceback (most recent call last)" not in run.out, run
-    return run
+    return cliutil.oc(cwd, *args, stdin=stdin, timeout=timeout, isolate=True)
 
 
 def _nested_ifs(depth: int) -> bytes:

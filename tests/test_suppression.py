@@ -1,80 +1,11 @@
 """Black-box tests of suppression comments (SPEC §6) and OC001 (unused suppression)."""
 from __future__ import annotations
 
-import io
-import os
-import re
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-
-FINDING_RE = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]+[0-9]+) (?P<msg>\S.*)$")
-
-
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code = code
-        self.out = out
-        self.err = err
-
-    def findings(self):
-        """(line, code) of every finding line on stdout (one file per test)."""
-        out = []
-        for line in self.out.splitlines():
-            m = FINDING_RE.match(line)
-            if m:
-                out.append((int(m["line"]), m["code"]))
-        return sorted(out)
-
-    def __repr__(self) -> str:
-        return f"<exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}>"
-
-
-def _in_process(cwd: Path, args, stdin: bytes) -> Run:
-    """``ordercheck.cli.main(argv)`` in this process, with its own stdin/stdout/stderr and
-    cwd; the exit code is the one ``main`` passes to ``sys.exit``. An exception that
-    escapes ``main`` is a traceback a user would see, so it fails the test."""
-    from ordercheck import cli as cli_module
-
-    out_b, err_b = io.BytesIO(), io.BytesIO()
-    out = io.TextIOWrapper(out_b, encoding="utf-8", errors="replace", write_through=True)
-    err = io.TextIOWrapper(err_b, encoding="utf-8", errors="replace", write_through=True)
-    inp = io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8")
-    saved = sys.stdin, sys.stdout, sys.stderr, os.getcwd()
-    sys.stdin, sys.stdout, sys.stderr = inp, out, err
-    os.chdir(cwd)
-    code = "main() returned without sys.exit"
-    try:
-        cli_module.main(list(args))
-    except SystemExit as exc:
-        code = exc.code
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved[:3]
-        os.chdir(saved[3])
-    return Run(code, out_b.getvalue().decode("utf-8", "replace"), err_b.getvalue().decode("utf-8", "replace"))
-
-
-def _subprocess(cwd: Path, args, stdin: bytes, timeout: float) -> Run:
-    proc = subprocess.run(
-        [sys.executable, "-m", "ordercheck", *args],
-        cwd=cwd, input=stdin, capture_output=True, timeout=timeout,
-    )
-    return Run(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
-
-
-def oc(cwd: Path, *args, stdin: bytes = None, proc: bool = False, timeout: float = 60) -> Run:
-    """Run ordercheck. ``proc=True`` runs ``python -m ordercheck`` in a subprocess (used
-    where the point is the real exit status, stderr or a pipe); otherwise in process,
-    which is ~10x faster and keeps the suite within its time budget."""
-    args = [str(a) for a in args]
-    run = _subprocess(cwd, args, stdin, timeout) if proc else _in_process(cwd, args, stdin)
-    # SPEC §5: no traceback reaches a user unless --verbose.
-    assert "Traceback (most recent call last)" not in run.err, run
-    assert "Traceback (most recent call last)" not in run.out, run
-    return run
+from cliutil import FINDING_RE, Run, oc
 
 
 def check(tmp_path: Path, source: str, *args, proc: bool = False) -> Run:
@@ -96,13 +27,13 @@ def test_suppressed_as_a_process(tmp_path):
     assert r.out == ""
     r = check(tmp_path, INVERTED.format(comment="  # noqa: OC102"), proc=True)
     assert r.code == 1, r
-    assert r.findings() == [(4, "OC101")]
+    assert r.line_codes() == [(4, "OC101")]
 
 
 def test_baseline_without_comment(tmp_path):
     r = check(tmp_path, INVERTED.format(comment=""))
     assert r.code == 1, r
-    assert r.findings() == [(4, "OC101")]
+    assert r.line_codes() == [(4, "OC101")]
 
 
 @pytest.mark.parametrize(
@@ -125,7 +56,7 @@ def test_baseline_without_comment(tmp_path):
 def test_suppressed_on_anchor_line(tmp_path, comment):
     r = check(tmp_path, INVERTED.format(comment=comment))
     assert r.code == 0, r
-    assert r.findings() == []
+    assert r.line_codes() == []
 
 
 @pytest.mark.parametrize(
@@ -143,7 +74,7 @@ def test_suppressed_on_anchor_line(tmp_path, comment):
 def test_other_code_does_not_suppress(tmp_path, comment):
     r = check(tmp_path, INVERTED.format(comment=comment))
     assert r.code == 1, r
-    assert r.findings() == [(4, "OC101")]
+    assert r.line_codes() == [(4, "OC101")]
 
 
 def test_comment_text_inside_a_string_does_not_suppress(tmp_path):
@@ -153,7 +84,7 @@ def test_comment_text_inside_a_string_does_not_suppress(tmp_path):
                 self._store.save(run)
                 self._ledger.append_terminal(run.id, "# noqa: OC101")
         """)
-    assert r.findings() == [(4, "OC101")], r
+    assert r.line_codes() == [(4, "OC101")], r
 
 
 # --------------------------------------------------------------------------- multi-line statements
@@ -180,7 +111,7 @@ def _multi(**comments):
 
 def test_multi_line_baseline(tmp_path):
     r = check(tmp_path, _multi())
-    assert r.findings() == [(5, "OC101")], r
+    assert r.line_codes() == [(5, "OC101")], r
 
 
 @pytest.mark.parametrize("slot", ["c4", "c5", "c9"], ids=["statement-first-line", "anchor-line", "statement-last-line"])
@@ -188,13 +119,13 @@ def test_multi_line_baseline(tmp_path):
 def test_multi_line_suppressed_at_valid_places(tmp_path, slot, comment):
     r = check(tmp_path, _multi(**{slot: comment}))
     assert r.code == 0, r
-    assert r.findings() == []
+    assert r.line_codes() == []
 
 
 @pytest.mark.parametrize("slot", ["c6", "c7", "c8"])
 def test_multi_line_not_suppressed_in_the_middle(tmp_path, slot):
     r = check(tmp_path, _multi(**{slot: "  # ordercheck: ignore[OC101]"}))
-    assert r.findings() == [(5, "OC101")], r
+    assert r.line_codes() == [(5, "OC101")], r
 
 
 def test_multi_line_call_statement_last_line(tmp_path):
@@ -208,7 +139,7 @@ def test_multi_line_call_statement_last_line(tmp_path):
                 )  # noqa: OC101
         """)
     assert r.code == 0, r
-    assert r.findings() == []
+    assert r.line_codes() == []
 
 
 def test_comment_on_its_own_line_does_not_suppress(tmp_path):
@@ -219,7 +150,7 @@ def test_comment_on_its_own_line_does_not_suppress(tmp_path):
                 # ordercheck: ignore[OC101]
                 self._ledger.append_terminal(run.id)
         """)
-    assert r.findings() == [(5, "OC101")], r
+    assert r.line_codes() == [(5, "OC101")], r
 
 
 def test_comment_on_the_save_line_does_not_suppress(tmp_path):
@@ -229,7 +160,7 @@ def test_comment_on_the_save_line_does_not_suppress(tmp_path):
                 self._store.save(run)  # ordercheck: ignore[OC101]
                 self._ledger.append_terminal(run.id)
         """)
-    assert r.findings() == [(4, "OC101")], r
+    assert r.line_codes() == [(4, "OC101")], r
 
 
 # --------------------------------------------------------------------------- several codes on one line
@@ -248,7 +179,7 @@ class Runtime:
 
 def test_two_codes_baseline(tmp_path):
     r = check(tmp_path, TWO.format(comment=""))
-    assert r.findings() == [(5, "OC101"), (5, "OC201")], r
+    assert r.line_codes() == [(5, "OC101"), (5, "OC201")], r
 
 
 @pytest.mark.parametrize(
@@ -266,7 +197,7 @@ def test_two_codes_baseline(tmp_path):
 )
 def test_two_codes_on_one_line(tmp_path, comment, left):
     r = check(tmp_path, TWO.format(comment=comment))
-    assert r.findings() == left, r
+    assert r.line_codes() == left, r
     assert r.code == (1 if left else 0), r
 
 
@@ -280,7 +211,7 @@ def test_unused_suppression_off_by_default(tmp_path):
                 return self._store.load(run_id)  # ordercheck: ignore[OC101]
         """)
     assert r.code == 0, r
-    assert r.findings() == []
+    assert r.line_codes() == []
 
 
 def test_unused_suppression_reported_with_extend_select(tmp_path):
@@ -290,7 +221,7 @@ def test_unused_suppression_reported_with_extend_select(tmp_path):
                 return self._store.load(run_id)  # ordercheck: ignore[OC101]
         """, "--extend-select", "OC001")
     assert r.code == 1, r
-    assert r.findings() == [(3, "OC001")]
+    assert r.line_codes() == [(3, "OC001")]
 
 
 def test_unused_bare_ordercheck_ignore_reported(tmp_path):
@@ -299,7 +230,7 @@ def test_unused_bare_ordercheck_ignore_reported(tmp_path):
             def load(self, run_id):
                 return self._store.load(run_id)  # ordercheck: ignore
         """, "--extend-select", "OC001")
-    assert r.findings() == [(3, "OC001")], r
+    assert r.line_codes() == [(3, "OC001")], r
 
 
 def test_unused_noqa_with_our_code_reported(tmp_path):
@@ -308,7 +239,7 @@ def test_unused_noqa_with_our_code_reported(tmp_path):
             def load(self, run_id):
                 return self._store.load(run_id)  # noqa: OC101
         """, "--extend-select", "OC001")
-    assert r.findings() == [(3, "OC001")], r
+    assert r.line_codes() == [(3, "OC001")], r
 
 
 def test_foreign_noqa_not_reported(tmp_path):
@@ -320,18 +251,18 @@ def test_foreign_noqa_not_reported(tmp_path):
                 return self._store.load(run_id)  # noqa: E501
         """, "--extend-select", "OC001")
     assert r.code == 0, r
-    assert r.findings() == []
+    assert r.line_codes() == []
 
 
 def test_used_suppression_not_reported(tmp_path):
     r = check(tmp_path, INVERTED.format(comment="  # ordercheck: ignore[OC101] -- replay"), "--extend-select", "OC001")
     assert r.code == 0, r
-    assert r.findings() == []
+    assert r.line_codes() == []
 
 
 def test_wrong_code_is_both_unsuppressed_and_unused(tmp_path):
     r = check(tmp_path, INVERTED.format(comment="  # ordercheck: ignore[OC102]"), "--extend-select", "OC001")
-    assert r.findings() == [(4, "OC001"), (4, "OC101")], r
+    assert r.line_codes() == [(4, "OC001"), (4, "OC101")], r
 
 
 def test_misplaced_comment_is_unused(tmp_path):
@@ -342,12 +273,12 @@ def test_misplaced_comment_is_unused(tmp_path):
                 # ordercheck: ignore[OC101] -- replay re-appends
                 self._ledger.append_terminal(run.id)
         """, "--extend-select", "OC001")
-    assert r.findings() == [(4, "OC001"), (5, "OC101")], r
+    assert r.line_codes() == [(4, "OC001"), (5, "OC101")], r
 
 
 def test_partly_used_suppression_reported(tmp_path):
     r = check(tmp_path, INVERTED.format(comment="  # ordercheck: ignore[OC101, OC203]"), "--extend-select", "OC001")
-    assert r.findings() == [(4, "OC001")], r
+    assert r.line_codes() == [(4, "OC001")], r
 
 
 def test_oc001_message_names_the_code(tmp_path):
@@ -366,4 +297,4 @@ def test_oc001_itself_can_be_ignored(tmp_path):
             def load(self, run_id):
                 return self._store.load(run_id)  # ordercheck: ignore[OC101]
         """, "--extend-select", "OC001", "--ignore", "OC001")
-    assert r.findings() == [], r
+    assert r.line_codes() == [], r
