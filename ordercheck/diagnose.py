@@ -22,7 +22,7 @@ from .vocabulary import Vocabulary
 
 def node_classes(g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, summ: summod.Summaries) -> Tuple[Dict[object, FrozenSet[str]], Dict[object, str]]:
     """Event classes of every call node (own patterns + callee summary + markers)."""
-    key = summod.fkey(facts.module, fn.qualname)
+    key = summod.fkey(facts.path, fn.qualname)
     classes: Dict[object, FrozenSet[str]] = {}
     callees: Dict[object, str] = {}
     for n, data in g.nodes(data=True):
@@ -50,7 +50,7 @@ def via_text(summ: summod.Summaries, callee: str, cls: str) -> Tuple[str, Option
     chain = summ.via(callee, cls)
     if not chain:
         return "", None
-    names = [k.split(":", 1)[1] for k, _ in chain]
+    names = [summod.split_key(k)[1] for k, _ in chain]
     last = chain[-1][1]
     return " → ".join(names + [last.call.text]) + f" at {last.path}:{last.call.span.line}", last
 

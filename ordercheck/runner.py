@@ -277,7 +277,7 @@ def live_calls(all_facts: List[FileFacts], settings: Settings) -> Dict[str, set]
             except cfgmod.GraphTooLarge:
                 continue
             nodes = g.nodes
-            live[summod.fkey(facts.module, fn.qualname)] = {
+            live[summod.fkey(facts.path, fn.qualname)] = {
                 nodes[n]["call"].id for n in nx.descendants(g, cfgmod.ENTRY) if "call" in nodes[n]
             }
     return live

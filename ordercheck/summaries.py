@@ -24,8 +24,16 @@ from .vocabulary import Vocabulary
 NOT_CARRIED = {"suppressor"}
 
 
-def fkey(module: str, qualname: str) -> str:
-    return f"{module}:{qualname}"
+def fkey(path: str, qualname: str) -> str:
+    """A function's or class's key: its file (as shown) and qualified name. Keys are
+    per file, not per module name, so two files with the same module name (scripts,
+    test folders without ``__init__.py``) never share summaries."""
+    return f"{path}::{qualname}"
+
+
+def split_key(key: str) -> Tuple[str, str]:
+    path, _, qual = key.rpartition("::")
+    return path, qual
 
 
 @dataclass
@@ -41,7 +49,8 @@ class Origin:
 class ProjectIndex:
     functions: Dict[str, Tuple[FileFacts, FunctionFacts]] = field(default_factory=dict)
     classes: Dict[str, ClassFacts] = field(default_factory=dict)
-    modules: Dict[str, FileFacts] = field(default_factory=dict)
+    files: Dict[str, FileFacts] = field(default_factory=dict)  # by shown path
+    modules: Dict[str, FileFacts] = field(default_factory=dict)  # by module name; first file wins
     _mro: Dict[str, List[str]] = field(default_factory=dict)
 
     @classmethod
@@ -50,11 +59,12 @@ class ProjectIndex:
         for f in files:
             if f.error is not None:
                 continue
+            idx.files[f.path] = f
             idx.modules.setdefault(f.module, f)
             for fn in f.functions:
-                idx.functions[fkey(f.module, fn.qualname)] = (f, fn)
+                idx.functions[fkey(f.path, fn.qualname)] = (f, fn)
             for c in f.classes:
-                idx.classes[fkey(f.module, c.qualname)] = c
+                idx.classes[fkey(f.path, c.qualname)] = c
         return idx
 
     # ---- resolution
@@ -64,10 +74,10 @@ class ProjectIndex:
         cls = self.classes.get(key)
         if cls is None:
             return []
-        module = key.split(":", 1)[0]
+        facts = self.files[split_key(key)[0]]
         out: List[str] = []
         for base in cls.bases:
-            target = self.class_key(module, base)
+            target = self.class_key(facts, base)
             if target is not None and target != key and target not in out:
                 out.append(target)
         return out
@@ -95,19 +105,18 @@ class ProjectIndex:
         self._mro[key] = out
         return out
 
-    def method(self, module: str, class_qual: str, name: str, skip_self: bool = False) -> Optional[str]:
+    def method(self, class_key: str, name: str, skip_self: bool = False) -> Optional[str]:
         """``name`` looked up along the class's MRO over project classes."""
-        key = fkey(module, class_qual)
-        for k in self.mro(key)[1 if skip_self else 0 :]:
+        for k in self.mro(class_key)[1 if skip_self else 0 :]:
             cls = self.classes.get(k)
             if cls is not None and name in cls.methods:
-                mod, qual = k.split(":", 1)
-                return fkey(mod, f"{qual}.{name}")
+                path, qual = split_key(k)
+                return fkey(path, f"{qual}.{name}")
         return None
 
-    def class_key(self, module: str, name: str) -> Optional[str]:
-        """A class named in ``module`` (by local name, dotted import, or full name)."""
-        key = self.resolve_name(module, name, want_class=True)
+    def class_key(self, facts: FileFacts, name: str) -> Optional[str]:
+        """A class named in a file (by local name, dotted import, or full name)."""
+        key = self.resolve_name(facts, name)
         return key if key in self.classes else None
 
     def resolve_qualified(self, full: str, depth: int = 0) -> Optional[str]:
@@ -117,28 +126,42 @@ class ProjectIndex:
         parts = full.split(".")
         for i in range(len(parts) - 1, 0, -1):
             mod, rest = ".".join(parts[:i]), parts[i:]
-            if mod not in self.modules:
+            facts = self.modules.get(mod)
+            if facts is None:
                 continue
-            qual = ".".join(rest)
-            key = fkey(mod, qual)
+            key = fkey(facts.path, ".".join(rest))
             if key in self.functions or key in self.classes:
                 return key
-            facts = self.modules[mod]
             if rest[0] in facts.imports:  # a re-export, e.g. from a package __init__
                 return self.resolve_qualified(".".join([facts.imports[rest[0]]] + rest[1:]), depth + 1)
             return None
         return None
 
-    def resolve_name(self, module: str, dotted: str, want_class: bool = False) -> Optional[str]:
+    def resolve_name(self, facts: FileFacts, dotted: str) -> Optional[str]:
+        """A dotted name as written in ``facts``' module."""
         parts = dotted.split(".")
-        key = fkey(module, dotted)
+        key = fkey(facts.path, dotted)
         if key in self.functions or key in self.classes:
             return key
-        facts = self.modules.get(module)
-        if facts is not None and parts[0] in facts.imports:
+        if parts[0] in facts.imports:
             return self.resolve_qualified(".".join([facts.imports[parts[0]]] + parts[1:]))
-        if "." in dotted and dotted not in ("",):
+        if "." in dotted:
             return self.resolve_qualified(dotted)
+        return None
+
+    def owner_class(self, facts: FileFacts, fn: FunctionFacts) -> Optional[str]:
+        """The class (key) whose ``self`` a function sees: its own, or (for a function
+        nested in a method) the enclosing method's."""
+        qual = fn.qualname
+        current: Optional[FunctionFacts] = fn
+        while current is not None:
+            if current.class_name:
+                return fkey(facts.path, current.class_name)
+            if ".<locals>." not in qual:
+                return None
+            qual = qual.rsplit(".<locals>.", 1)[0]
+            entry = self.functions.get(fkey(facts.path, qual))
+            current = entry[1] if entry else None
         return None
 
     def callee_key(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
@@ -146,13 +169,12 @@ class ProjectIndex:
         if call.aug:
             return None
         text = call.callee
-        module = facts.module
         parts = text.split(".")
-        owner = self.owner_class(module, fn)
+        owner = self.owner_class(facts, fn)
         if call.self_call in ("self", "cls") and len(parts) == 2 and owner:
-            return self.method(module, owner, parts[1])
+            return self.method(owner, parts[1])
         if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
-            return self.method(module, owner, parts[1], skip_self=True)
+            return self.method(owner, parts[1], skip_self=True)
         if not all(p.isidentifier() for p in parts):
             return None
         if len(parts) == 1:
@@ -161,13 +183,13 @@ class ProjectIndex:
             qual = fn.qualname
             while scope is not None:
                 if parts[0] in scope.local_functions:
-                    return self._callable(module, scope.local_functions[parts[0]])
+                    return self._callable(fkey(facts.path, scope.local_functions[parts[0]]))
                 if ".<locals>." not in qual:
                     break
                 qual = qual.rsplit(".<locals>.", 1)[0]
-                entry = self.functions.get(fkey(module, qual))
+                entry = self.functions.get(fkey(facts.path, qual))
                 scope = entry[1] if entry else None
-        key = self.resolve_name(module, text)
+        key = self.resolve_name(facts, text)
         if key is None:
             for q in call.qualnames:
                 key = self.resolve_qualified(q)
@@ -178,29 +200,13 @@ class ProjectIndex:
                 key = self.resolve_qualified(f"{star}.{text}")
                 if key:
                     break
-        return self._callable(*key.split(":", 1)) if key else None
+        return self._callable(key) if key else None
 
-    def owner_class(self, module: str, fn: FunctionFacts) -> Optional[str]:
-        """The class whose ``self`` a function sees: its own, or (for a function
-        nested in a method) the enclosing method's."""
-        qual = fn.qualname
-        current: Optional[FunctionFacts] = fn
-        while current is not None:
-            if current.class_name:
-                return current.class_name
-            if ".<locals>." not in qual:
-                return None
-            qual = qual.rsplit(".<locals>.", 1)[0]
-            entry = self.functions.get(fkey(module, qual))
-            current = entry[1] if entry else None
-        return None
-
-    def _callable(self, module: str, qual: str) -> Optional[str]:
-        key = fkey(module, qual)
+    def _callable(self, key: str) -> Optional[str]:
         if key in self.functions:
             return key
         if key in self.classes:
-            return self.method(module, qual, "__init__")
+            return self.method(key, "__init__")
         return None
 
 

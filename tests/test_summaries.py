@@ -182,3 +182,26 @@ def test_a_call_never_pairs_with_itself_round_a_loop():
                 commit(store, ledger, run)
         ''', select=["OC102"])
     assert findings == []
+
+
+def test_two_files_with_the_same_module_name_keep_their_own_summaries(tmp_path):
+    # scripts folders without __init__.py: both files are module "job"
+    _write(tmp_path, {
+        "a/job.py": '''
+        def helper(store, run):
+            store.save(run)
+
+        def main(store, ledger, run):
+            helper(store, run)
+            ledger.append_terminal(run.id)
+        ''',
+        "b/job.py": '''
+        def helper(ledger, run):
+            ledger.append_event(run.id)
+
+        def main(store, ledger, run):
+            store.save(run)
+            helper(ledger, run)
+        ''',
+    })
+    assert _run(tmp_path) == [("a/job.py", 7, "OC101"), ("b/job.py", 7, "OC102")]
