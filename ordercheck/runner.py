@@ -1,5 +1,6 @@
 """The pipeline, top to bottom: files → facts → summaries → graphs → contracts →
-findings. The CLI and the LSP server sit on top of ``run``; reporters read its result.
+findings. The CLI sits on top of ``run`` (an editor uses it through ``--stdin-filename``
+and ``--format json``); reporters read its result.
 
 I/O happens here and in the CLI only; every stage below is a function of its inputs.
 """
