@@ -22,14 +22,13 @@ from .vocabulary import Vocabulary
 
 def node_classes(g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, summ: summod.Summaries) -> Tuple[Dict[object, FrozenSet[str]], Dict[object, str]]:
     """Event classes of every call node (own patterns + callee summary + markers)."""
-    key = summod.fkey(facts.path, fn.qualname)
     classes: Dict[object, FrozenSet[str]] = {}
     callees: Dict[object, str] = {}
     for n, data in g.nodes(data=True):
         call = data.get("call")
         if call is None:
             continue
-        carried, callee = summ.carried(key, call)
+        carried, callee = summ.carried(facts.path, call)
         cls = vocab.classify(call, carried)
         if cls:
             classes[n] = cls

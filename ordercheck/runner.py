@@ -264,7 +264,7 @@ class Result:
 
 
 def live_calls(all_facts: List[FileFacts], settings: Settings) -> Dict[str, set]:
-    """Function key → ids of the calls on some path from its entry. Summaries use
+    """File → ids of the calls on some path from their function's entry. Summaries use
     it so that a callee's unreachable code carries nothing. (The graphs are built
     again for the contracts: keeping every graph of a project would cost more memory
     than building them twice costs time.)"""
@@ -272,15 +272,15 @@ def live_calls(all_facts: List[FileFacts], settings: Settings) -> Dict[str, set]
     for facts in all_facts:
         if facts.error is not None:
             continue
+        ids = live.setdefault(facts.path, set())
         for fn in facts.functions:
             try:
                 g = cfgmod.build(fn, settings.vocab.is_suppressor)
             except cfgmod.GraphTooLarge:
+                ids.update(c.id for c in fn.calls)  # too big to build: assume all reachable
                 continue
             nodes = g.nodes
-            live[summod.fkey(facts.path, fn.qualname)] = {
-                nodes[n]["call"].id for n in nx.descendants(g, cfgmod.ENTRY) if "call" in nodes[n]
-            }
+            ids.update(nodes[n]["call"].id for n in nx.descendants(g, cfgmod.ENTRY) if "call" in nodes[n])
     return live
 
 

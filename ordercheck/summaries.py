@@ -145,9 +145,7 @@ class ProjectIndex:
             return key
         if parts[0] in facts.imports:
             return self.resolve_qualified(".".join([facts.imports[parts[0]]] + parts[1:]))
-        if "." in dotted:
-            return self.resolve_qualified(dotted)
-        return None
+        return None  # a dotted name nobody imported is not a project module (`audit.record`)
 
     def owner_class(self, facts: FileFacts, fn: FunctionFacts) -> Optional[str]:
         """The class (key) whose ``self`` a function sees: its own, or (for a function
@@ -217,11 +215,12 @@ class Summaries:
     index: ProjectIndex
     classes: Dict[str, FrozenSet[str]]
     origins: Dict[str, Dict[str, Origin]]
-    callees: Dict[Tuple[str, int], str]  # (function key, call id) -> callee key
+    callees: Dict[Tuple[str, int], str]  # (file, call id) -> callee key
     graph: nx.DiGraph
 
-    def carried(self, caller: str, call: Call) -> Tuple[FrozenSet[str], Optional[str]]:
-        callee = self.callees.get((caller, call.id))
+    def carried(self, path: str, call: Call) -> Tuple[FrozenSet[str], Optional[str]]:
+        """The classes a call carries from its callee, and the callee's key."""
+        callee = self.callees.get((path, call.id))
         if callee is None:
             return frozenset(), None
         return self.classes.get(callee, frozenset()), callee
@@ -243,56 +242,55 @@ class Summaries:
 
 def build(files: Iterable[FileFacts], vocab: Vocabulary,
           live: Optional[Dict[str, Set[int]]] = None) -> Summaries:
-    """Summaries of every function. ``live`` (function key → ids of the calls on
-    some path from its entry, from the graphs) keeps unreachable calls out: a
-    summary is what a callee may perform *on some path*."""
+    """Summaries of every function. ``live`` (file → ids of the calls on some path
+    from their function's entry, from the graphs) keeps unreachable calls out: a
+    summary is what a callee may perform *on some path*. Two definitions under one
+    key (a property's getter and setter, ``if``/``else`` defs) share one summary."""
     files = list(files)
     index = ProjectIndex.of(files)
     graph = nx.DiGraph()
-    direct: Dict[str, Dict[str, Origin]] = {}
+    defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]] = {}
+    for facts in files:
+        if facts.error is None:
+            for fn in facts.functions:
+                defs.setdefault(fkey(facts.path, fn.qualname), []).append((facts, fn))
+    origins: Dict[str, Dict[str, Origin]] = {}
     callees: Dict[Tuple[str, int], str] = {}
-    for key, (facts, fn) in index.functions.items():
+    calls_of: Dict[str, List[Tuple[FileFacts, Call, Optional[str]]]] = {}
+    for key, versions in defs.items():
         graph.add_node(key)
         own: Dict[str, Origin] = {}
-        reachable = live.get(key) if live is not None else None
-        for call in fn.calls:
-            if reachable is not None and call.id not in reachable:
-                continue
-            for cls in sorted(vocab.classify(call) - NOT_CARRIED):
-                own.setdefault(cls, Origin(call, facts.path))
-            target = index.callee_key(facts, fn, call)
-            if target is not None:
-                callees[(key, call.id)] = target
-                graph.add_edge(key, target, call=call.id)
-        direct[key] = own
-    # fixpoint over the condensation, callees first
-    cond = nx.condensation(graph)
+        mine = calls_of.setdefault(key, [])
+        for facts, fn in versions:
+            reachable = live.get(facts.path) if live is not None else None
+            for call in fn.calls:
+                if reachable is not None and call.id not in reachable:
+                    continue
+                for cls in sorted(vocab.classify(call) - NOT_CARRIED):
+                    own.setdefault(cls, Origin(call, facts.path))
+                target = index.callee_key(facts, fn, call)
+                if target is not None:
+                    callees[(facts.path, call.id)] = target
+                    graph.add_edge(key, target)
+                    mine.append((facts, call, target))
+        origins[key] = own
+    # fixpoint over the condensation, callees first; inside a cycle, repeat until
+    # nothing changes (markers at a call site can add terminal-append on the way)
     classes: Dict[str, FrozenSet[str]] = {}
-    origins: Dict[str, Dict[str, Origin]] = {k: dict(v) for k, v in direct.items()}
+    cond = nx.condensation(graph)
     for comp in reversed(list(nx.topological_sort(cond))):
-        members = cond.nodes[comp]["members"]
-        acc: Set[str] = set()
-        for m in members:
-            acc |= set(direct[m])
-        for m in members:
-            for succ in graph.successors(m):
-                acc |= set(classes.get(succ, ()))
-        # within a cycle every member may reach every other: share the summary
-        for _ in range(len(members) + 1):
+        members = sorted(cond.nodes[comp]["members"])
+        changed = True
+        while changed:
             changed = False
-            for m in sorted(members):
-                facts, fn = index.functions[m]
-                for call in fn.calls:
-                    target = callees.get((m, call.id))  # (only live calls have one)
-                    if target is None:
-                        continue
-                    carried = classes.get(target, frozenset()) if target not in members else frozenset(acc)
-                    for cls in vocab.classify(call, frozenset(carried)) - NOT_CARRIED:
+            shared = frozenset(c for m in members for c in origins[m])
+            for m in members:
+                for facts, call, target in calls_of.get(m, ()):
+                    carried = shared if target in cond.nodes[comp]["members"] else classes.get(target, frozenset())
+                    for cls in vocab.classify(call, carried) - NOT_CARRIED:
                         if cls not in origins[m]:
                             origins[m][cls] = Origin(call, facts.path, target)
                             changed = True
-            if not changed:
-                break
         for m in members:
             classes[m] = frozenset(origins[m])
     return Summaries(index, classes, origins, callees, graph)

@@ -205,3 +205,55 @@ def test_two_files_with_the_same_module_name_keep_their_own_summaries(tmp_path):
         ''',
     })
     assert _run(tmp_path) == [("a/job.py", 7, "OC101"), ("b/job.py", 7, "OC102")]
+
+
+def test_a_property_getter_and_setter_keep_their_summaries():
+    findings = check_source('''
+        class R:
+            def _finish(self, run):
+                self._ledger.append_terminal(run)
+
+            @property
+            def state(self):
+                self._store.save(self.run)
+                self._finish(self.run)
+
+            @state.setter
+            def state(self, value):
+                self.run = value
+        ''', select=["OC101"])
+    assert codes_lines(findings) == [("OC101", 9)]
+
+
+def test_a_dotted_name_nobody_imported_is_not_a_project_module(tmp_path):
+    _write(tmp_path, {
+        "audit.py": '''
+        def record(ledger, r):
+            ledger.append_event(r)
+        ''',
+        "job.py": '''
+        def step(store, audit, run):
+            store.save(run)
+            audit.record(run)
+        ''',
+    })
+    assert _run(tmp_path) == []
+
+
+def test_markers_inside_a_recursive_cycle_reach_every_member():
+    findings = check_source('''
+        class R:
+            def a(self, run, n):
+                if n:
+                    self.b(run, n - 1, Status.FAILED)
+
+            def b(self, run, n, status):
+                self._ledger.append(status)
+                if n:
+                    self.a(run, n)
+
+            def use(self, run):
+                self._store.save(run)
+                self.b(run, 1, None)
+        ''', select=["OC101", "OC102"])
+    assert codes_lines(findings) == [("OC101", 14)]
