@@ -189,7 +189,7 @@ class _Builder:
         f.copies[way] = entry
         if region:
             self.g.graph["handlers"][region] = HandlerRegion(
-                region, "finally", entry, f.stmt.span, "finally:", broad=True
+                region, "finally", entry, f.stmt.finally_span or f.stmt.span, "finally:", broad=True
             )
         ends = self.block(f.stmt.finalbody, [(entry, "normal")])
         if ends:

@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import (
+    Callable,
     Dict,
     FrozenSet,
     Iterable,
@@ -256,10 +257,36 @@ def _reraise_points(g: nx.DiGraph) -> Dict[int, List[object]]:
     return out
 
 
+def quiet_raises(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> List[Tuple[object, object]]:
+    """Exceptional edges out of a handler reached without a surface event taking
+    effect: the failure goes on unreported (``except Exception: raise``), so an outer
+    handler that swallows it swallows it silently."""
+    rid = region.id
+    seen = {region.entry}
+    queue = deque([region.entry])
+    out: List[Tuple[object, object]] = []
+    while queue:
+        u = queue.popleft()
+        if u in surfaces:
+            continue  # reported: what follows is not a quiet re-raise
+        for v in g.successors(u):
+            kind = g.edges[u, v]["kind"]
+            if rid not in g.nodes[v].get("ctx", ()):
+                if kind == "exception" and u != region.entry:
+                    out.append((u, v))
+                continue
+            if v not in seen:
+                seen.add(v)
+                queue.append(v)
+    return out
+
+
 def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion],
-              reraise: Dict[int, List[object]]) -> Iterable[Tuple[HandlerRegion, List[object]]]:
+              reraise: Dict[int, List[object]],
+              onward: Callable[[HandlerRegion], List[Tuple[object, object]]]) -> Iterable[Tuple[HandlerRegion, List[object]]]:
     """The handlers an exception raised by ``event`` runs into, in order, following
-    unmatched clauses and re-raising ``finally`` copies outward."""
+    unmatched clauses, re-raising ``finally`` copies, and handlers that re-raise
+    without a word (``onward``) outward."""
     seen = set()
     queue = deque((v, [event, v]) for v in exception_successors(g, event))
     while queue:
@@ -275,6 +302,9 @@ def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion]
                 queue.append((w, trail + [w]))
             continue
         yield region, trail
+        if region.kind == "except":
+            for u, w in onward(region):
+                queue.append((w, trail + [u, w]))
         if region.kind == "finally":
             # the copy re-raises at its end: continue from its re-raise points
             for r in reraise.get(region.id, ()):
@@ -293,9 +323,16 @@ def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[
     surfaces = {n for n, c in classes.items() if "surface" in c}
     reraise = _reraise_points(g)
     exits: Dict[int, Optional[List[object]]] = {}  # each handler's silent way out, once
+    onward_cache: Dict[int, List[Tuple[object, object]]] = {}
+
+    def onward(region: HandlerRegion) -> List[Tuple[object, object]]:
+        if region.id not in onward_cache:
+            onward_cache[region.id] = quiet_raises(g, region, surfaces)
+        return onward_cache[region.id]
+
     hits = []
     for e in sorted(events, key=_order):
-        for region, trail in _catchers(g, e, regions, reraise):
+        for region, trail in _catchers(g, e, regions, reraise, onward):
             if not handler_catches(region, swallow_types):
                 continue
             if region.id not in exits:

@@ -140,6 +140,7 @@ class Stmt:
     message: ExprSeq = field(default_factory=list)  # an assert's message (runs on failure)
     infinite: bool = False  # ``while True``
     has_finally: bool = False
+    finally_span: Optional[Span] = None  # the `finally:` clause of a try
 
 
 @dataclass
@@ -726,6 +727,9 @@ class _Extractor:
         st.orelse = self.block(node.orelse.body) if node.orelse else []
         if node.finalbody is not None:
             st.has_finally = True
+            whole = self.span(node.finalbody)  # the clause, keyword to the end of its body
+            st.finally_span = Span(whole.line, whole.col, whole.line, whole.col + len("finally"),
+                                   whole.col16, whole.col16 + len("finally"))
             st.finalbody = self.block(node.finalbody.body)
         return st
 
@@ -760,7 +764,8 @@ class _Extractor:
         for p in _all_params(node.params):
             if p.default is not None:
                 ev += self.expr(p.default)
-        if self.fn_locals:
+        if self.fn_locals and (not self.scope or self.scope[-1][1] == "function"):
+            # a name bound in a function (or the module) body; a class body's names are attributes
             self.fn_locals[-1][node.name.value] = self._child_qualname(node.name.value)
         self.function(node)
         return Stmt("simple", sp, self.header_text(node), ev, False)
@@ -776,7 +781,7 @@ class _Extractor:
             bases.append(render_callee(b.value))
             bases.extend(self.qualified(b.value))
         qual = self._child_qualname(node.name.value)
-        if self.fn_locals:
+        if self.fn_locals and (not self.scope or self.scope[-1][1] == "function"):
             self.fn_locals[-1][node.name.value] = qual
         self.scope.append((qual, "class"))
         methods: List[str] = []
@@ -846,6 +851,7 @@ class _Extractor:
         saved = self._begin(self.facts.imports)
         body: List[Stmt] = []
         for offset, text in chunks:
+            self.offset = offset  # (a parse error's line is counted from the chunk)
             tree = cst.parse_module(text)
             self.set_chunk(tree, offset)
             body.extend(self.block(tree.body))
@@ -1022,7 +1028,7 @@ def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
         del tree  # the ast was for CPython's verdict, imports and chunk bounds
         ex.module(chunks(bounds, facts.lines, CHUNK_LINES))
     except cst.ParserSyntaxError as exc:
-        return _failed(facts, f"SyntaxError: {exc.message}", exc.raw_line, exc.raw_column)
+        return _failed(facts, f"SyntaxError: {exc.message}", exc.raw_line + ex.offset, exc.raw_column)
     except RecursionError:
         return _failed(facts, "the file nests too deeply to analyse")
     except Exception as exc:  # libcst turns deep recursion into other errors too

@@ -1606,3 +1606,29 @@ def test_surface_after_the_handler_does_not_make_it_loud():
         """, select=SWL) == [("OC202", 4)]
 
 
+
+
+def test_quiet_reraise_into_a_silent_outer_handler_is_swallowed():
+    # `except Exception: raise` reports nothing; the outer `pass` then swallows the
+    # failure silently. A handler that logs before re-raising is loud (decisions.md).
+    findings = check_source('''
+        def f(store, run, log):
+            try:
+                try:
+                    store.save(run)
+                except Exception:
+                    raise
+            except Exception:
+                pass
+
+        def g(store, run, log):
+            try:
+                try:
+                    store.save(run)
+                except Exception:
+                    log.warning("save failed")
+                    raise
+            except Exception:
+                pass
+        ''', select=["OC203"])
+    assert codes_lines(findings) == [("OC203", 5)]
