@@ -80,8 +80,14 @@ class Cache:
                 tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n# ordercheck cache\n")
                 (self.folder / ".gitignore").write_text("*\n")
             fd, tmp = tempfile.mkstemp(dir=p.parent, suffix=".tmp")
+        except OSError:
+            return  # a cache that cannot be written only costs time
+        try:
             with os.fdopen(fd, "wb") as fh:
                 pickle.dump(facts, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, p)
         except (OSError, pickle.PicklingError, RecursionError):
-            pass  # a cache that cannot be written only costs time
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

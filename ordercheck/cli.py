@@ -174,11 +174,12 @@ list_rules_text = list_rules
 def main(argv: Optional[List[str]] = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     verbose = "-v" in argv or "--verbose" in argv
-    if argv[:1] == ["lsp"]:
-        from .lsp import serve
-
-        sys.exit(serve(argv[1:]))
     try:
+        if argv[:1] == ["lsp"]:
+            raise UsageError(
+                "the LSP server is not part of this version; editors can run "
+                "`ordercheck --stdin-filename PATH --format json -`", key="lsp"
+            )
         code = cli.main(args=argv, prog_name="ordercheck", standalone_mode=False)
     except UsageError as exc:
         click.echo(f"ordercheck: error: {exc}", err=True)

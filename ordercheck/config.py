@@ -8,8 +8,6 @@ first found wins. Every problem is a ``UsageError`` naming the file and the key
 from __future__ import annotations
 
 import difflib
-import hashlib
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,15 +51,6 @@ class Config:
     per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
     cache_dir: Optional[str] = None
 
-    def fingerprint(self) -> str:
-        """A hash of everything that changes findings (for the cache)."""
-        data = {
-            k: getattr(self, k)
-            for k in ("select", "ignore", "extend_select", "swallow_types", "terminal_markers",
-                      "events", "extend_events", "per_file_ignores", "rules")
-        }
-        return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
 
 CONFIG_NAMES = ("ordercheck.toml", ".ordercheck.toml", "pyproject.toml")
 
@@ -77,7 +66,7 @@ def discover(start: Path) -> Optional[Tuple[Path, dict]]:
                 continue
             data = _read_toml(p)
             if name == "pyproject.toml":
-                table = data.get("tool", {}).get("ordercheck")
+                table = _tool_table(data, p)
                 if table is None:
                     continue
                 return p, table
@@ -101,11 +90,24 @@ def load_file(path: Path) -> Tuple[Path, dict]:
     ``[tool.ordercheck]`` table, that table."""
     data = _read_toml(path)
     if path.name == "pyproject.toml":
-        return path, data.get("tool", {}).get("ordercheck", {})
+        return path, _tool_table(data, path) or {}
     tool = data.get("tool")
     if isinstance(tool, dict) and "ordercheck" in tool and set(data) == {"tool"}:
         return path, tool["ordercheck"]
     return path, data
+
+
+def _tool_table(data: dict, path: Path) -> Optional[dict]:
+    """``[tool.ordercheck]`` of a pyproject, or None; a non-table is an error."""
+    tool = data.get("tool")
+    if tool is None:
+        return None
+    if not isinstance(tool, dict):
+        raise UsageError("must be a table", str(path), "tool")
+    table = tool.get("ordercheck")
+    if table is not None and not isinstance(table, dict):
+        raise UsageError("must be a table", str(path), "tool.ordercheck")
+    return table
 
 
 def _check_list(value: object, file: str, key: str) -> List[str]:

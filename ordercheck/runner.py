@@ -72,8 +72,10 @@ def select_codes(rules: Dict[str, Rule], select: Optional[Sequence[str]], extend
         else:
             chosen = _best(code, select)
         chosen = max(chosen, _best(code, extend))
-        if rule.kind == "parse-error":
-            chosen = max(chosen, 999)  # always on (only an exact ignore turns it off)
+        if rule.kind == "parse-error":  # always on: only its exact code turns it off
+            if code not in ignore:
+                out.append(code)
+            continue
         if chosen >= 0 and chosen > _best(code, ignore):
             out.append(code)
     return out
@@ -232,8 +234,14 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     import concurrent.futures as cf
 
     work = [(str(p), str(cache_dir) if cache_dir else None) for p in files]
+    results: List[Tuple[FileFacts, int]] = []
     with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(_read_in_worker, work, chunksize=max(1, len(work) // (jobs * 8))))
+        futures = [pool.submit(_read_in_worker, job) for job in work]
+        for p, fut in zip(files, futures):
+            try:
+                results.append(fut.result())
+            except Exception:  # e.g. facts too deep to pickle back: read it here
+                results.append((read_facts(p), 0))
     return [f for f, _ in results], sum(h for _, h in results)
 
 
@@ -292,7 +300,10 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
         for pattern, codes in cfg.per_file_ignores.items():
             if path_matches(rel, [pattern]):
                 ignored.extend(codes)
-    return [r for r in settings.rule_list() if not ignored or _best(r.id, ignored) < 0]
+    return [
+        r for r in settings.rule_list()
+        if not ignored or (r.id in ignored if r.kind == "parse-error" else _best(r.id, ignored) < 0)
+    ]
 
 
 def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
@@ -326,8 +337,9 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
         name, data = stdin
         all_facts.append(read_facts(Path(name), data, name))
     files = collect_files(paths, settings.config) if paths else []
-    if stdin is not None:
-        files = [p for p in files if display_path(p) != stdin[0]]
+    if stdin is not None:  # the buffer replaces the file on disk, however it is spelled
+        buffer = Path(stdin[0]).resolve()
+        files = [p for p in files if p.resolve() != buffer]
     read, hits = read_all(files, jobs, cache_dir)
     all_facts.extend(read)
     findings = analyse(all_facts, settings)

@@ -106,3 +106,17 @@ def test_no_cache_writes_nothing(tmp_path):
     r = subprocess.run([sys.executable, "-m", "ordercheck", "--isolated", "-q", str(src)],
                        cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 1 and (tmp_path / ".ordercheck_cache" / "facts").is_dir()
+
+
+def test_facts_too_deep_to_pickle_are_read_in_the_main_process(tmp_path):
+    src = _project(tmp_path, 4)
+    chain = "def f(store, ledger, run, x):\n    store.save(run)\n    if x == 0:\n        pass\n"
+    chain += "".join(f"    elif x == {i}:\n        pass\n" for i in range(1, 260))
+    chain += "    ledger.append_terminal(run.id)\n"
+    (src / "deep.py").write_text(chain)
+    s = settings_for(select=["OC101", "OC900"])
+    serial = runner.run([src], s, jobs=1)
+    pooled = runner.run([src], s, jobs=2, cache_dir=tmp_path / "cache")
+    assert _codes(serial) == _codes(pooled)
+    assert ("deep.py", chain.count("\n"), "OC101") in _codes(pooled)
+    assert not list((tmp_path / "cache").rglob("*.tmp"))

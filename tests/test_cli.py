@@ -591,3 +591,22 @@ def test_odd_arguments_never_traceback(tmp_path, args):
     r = oc(tmp_path, *args, stdin=b"", proc=True)
     # oc() already asserts there is no traceback; the exit code is 0, 1 or 2.
     assert r.code in (0, 1, 2), r
+
+
+def test_lsp_subcommand_is_a_clear_usage_error(tmp_path):
+    run = oc(tmp_path, "lsp", proc=True)
+    assert run.code == 2
+    assert "LSP server is not part of this version" in run.err
+
+
+def test_oc900_is_turned_off_only_by_its_exact_code(tmp_path):
+    write(tmp_path, "bad.py", "def f(:\n")
+    assert oc(tmp_path, "--no-cache", "--ignore", "OC9", "bad.py").code == 1
+    assert oc(tmp_path, "--no-cache", "--ignore", "OC900", "bad.py").code == 0
+
+
+def test_stdin_buffer_replaces_the_file_however_it_is_spelled(tmp_path):
+    src = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n"
+    write(tmp_path, "s1.py", src)
+    run = oc(tmp_path, "--no-cache", "-q", "--stdin-filename", "./s1.py", "s1.py", stdin=src.encode())
+    assert len(run.out.splitlines()) == 1, run

@@ -649,3 +649,11 @@ def test_explicit_config_file_holding_only_a_tool_ordercheck_table(tmp_path):
     assert r.returncode == 1, r.stderr
     assert [l.split(": ")[1].split()[0] for l in r.stdout.splitlines()] == ["OC102"]
     assert r.stdout.startswith("run.py:4:5: OC102")
+
+
+def test_pyproject_tool_that_is_not_a_table_names_the_key(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("tool = 1\n")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    run = oc(tmp_path, "a.py", proc=True)
+    assert run.code == 2
+    assert "pyproject.toml" in run.err and "`tool`" in run.err and "internal error" not in run.err

@@ -22,6 +22,6 @@ def render(findings: List[Finding], files: List[str], **_) -> str:
         lines.append(
             f"::{LEVEL.get(f.severity, 'warning')} file={_prop(f.path)},line={f.span.line},"
             f"col={f.span.col + 1},endLine={f.span.end_line},endColumn={f.span.end_col + 1},"
-            f"title={_prop(f.code + ' ' + f.name)}::{_data(f.code + ' ' + f.message)}"
+            f"title={_prop(f.code)}::{_data(f.message)}"
         )
     return "\n".join(lines) + ("\n" if lines else "")
