@@ -25,7 +25,7 @@ from .errors import UsageError
 from .facts import FileFacts
 from .findings import Finding
 from .rulebook import Rule, load_rules
-from .vocabulary import Vocabulary
+from .vocabulary import BUILTIN_CLASSES, Vocabulary
 
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "build", "dist", ".tox", "node_modules", ".ordercheck_cache", ".mypy_cache", ".pytest_cache", ".nox", ".eggs"}
 
@@ -48,6 +48,7 @@ class Settings:
     rules: Dict[str, Rule]
     vocab: Vocabulary
     selected: List[str]  # rule ids in force (before per-file ignores)
+    warnings: List[str] = field(default_factory=list)  # for stderr
 
     def rule_list(self) -> List[Rule]:
         return [self.rules[c] for c in self.selected]
@@ -98,7 +99,32 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     select = overrides.select if overrides.select is not None else cfg.select
     selected = select_codes(rules, select, cfg.extend_select + overrides.extend_select, cfg.ignore + cfg.extend_ignore + overrides.ignore)
     vocab = Vocabulary.build(cfg.events, cfg.extend_events, cfg.terminal_markers)
-    return Settings(cfg, rules, vocab, selected)
+    return Settings(cfg, rules, vocab, selected, check_event_classes(cfg, rules, vocab))
+
+
+def check_event_classes(cfg: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> List[str]:
+    """A rule must name classes that exist (an error naming the rule file); a class
+    named in config that no rule uses is probably a typo (a warning, returned: a
+    config may define classes for rules it loads elsewhere)."""
+    import difflib
+
+    used = {c.lstrip("!") for r in rules.values() for role in (r.first, r.then, r.barrier, r.unless_after, r.event) for c in role}
+    known = set(vocab.patterns)  # classes that have patterns (defaults or config)
+    file = str(cfg.path) if cfg.path else "<config>"
+    warnings: List[str] = []
+    for key, table in (("events", cfg.events), ("extend-events", cfg.extend_events)):
+        for name in table:
+            if name not in used and name not in BUILTIN_CLASSES:
+                close = difflib.get_close_matches(name, sorted(used | set(BUILTIN_CLASSES)), n=1)
+                hint = f" (did you mean `{close[0]}`?)" if close else ""
+                warnings.append(f"{file}: `{key}.{name}`: no rule uses the event class {name!r}{hint}")
+    for r in rules.values():
+        for role, expr in (("first", r.first), ("then", r.then), ("barrier", r.barrier),
+                           ("unless-after", r.unless_after), ("event", r.event)):
+            for c in expr:
+                if c.lstrip("!") not in known:
+                    raise UsageError(f"unknown event class {c.lstrip('!')!r} (define it under [events])", r.source, role)
+    return warnings
 
 
 # --------------------------------------------------------------------------- files

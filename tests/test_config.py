@@ -657,3 +657,25 @@ def test_pyproject_tool_that_is_not_a_table_names_the_key(tmp_path):
     run = oc(tmp_path, "a.py", proc=True)
     assert run.code == 2
     assert "pyproject.toml" in run.err and "`tool`" in run.err and "internal error" not in run.err
+
+
+def test_a_misspelled_event_class_is_warned_about_with_a_suggestion(tmp_path):
+    (tmp_path / "ordercheck.toml").write_text('[events]\nsav = ["*.commit"]\n')
+    (tmp_path / "a.py").write_text("x = 1\n")
+    run = oc(tmp_path, "a.py", proc=True)
+    assert run.code == 0  # a warning, not an error: the class may serve rules loaded elsewhere
+    assert "warning" in run.err and "events.sav" in run.err and "did you mean `save`" in run.err
+
+
+def test_a_rule_naming_an_unknown_class_names_the_rule_file(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "X100.toml").write_text(
+        'id = "X100"\nname = "x"\nseverity = "warning"\nkind = "requires-before"\n'
+        'first = ["audit"]\nthen = ["save"]\nmessage = "m"\n'
+    )
+    (tmp_path / "ordercheck.toml").write_text('rules = ["rules/*.toml"]\n')
+    (tmp_path / "a.py").write_text("x = 1\n")
+    run = oc(tmp_path, "a.py", proc=True)
+    assert run.code == 2 and "X100.toml" in run.err and "'audit'" in run.err
+    (tmp_path / "ordercheck.toml").write_text('rules = ["rules/*.toml"]\n[events]\naudit = ["*.audit"]\n')
+    assert oc(tmp_path, "--no-cache", "a.py", proc=True).code == 0
