@@ -144,15 +144,15 @@ def _join(*parts: List[object]) -> List[object]:
 # --------------------------------------------------------------------------- kinds
 
 
-def _matching(g: nx.DiGraph, classes: Classes, expr: ClassExpr, nodes: Iterable[object]) -> Set[object]:
+def _matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object]) -> Set[object]:
     return {n for n in nodes if n in classes and expr_matches(expr, classes[n])}
 
 
 def check_sequence(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object]) -> List[Hit]:
-    barrier = _matching(g, classes, rule.barrier, classes) if rule.barrier else set()
-    unless = _matching(g, classes, rule.unless_after, classes) if rule.unless_after else set()
-    firsts = _matching(g, classes, rule.first, reachable) - barrier
-    thens = _matching(g, classes, rule.then, classes) - barrier - unless
+    barrier = _matching(classes, rule.barrier, classes) if rule.barrier else set()
+    unless = _matching(classes, rule.unless_after, classes) if rule.unless_after else set()
+    firsts = _matching(classes, rule.first, reachable) - barrier
+    thens = _matching(classes, rule.then, classes) - barrier - unless
     if not firsts or not thens:
         return []
     # a node never pairs with itself: the order inside a call is the callee's
@@ -182,8 +182,8 @@ def check_sequence(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[o
 
 
 def check_requires_before(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object]) -> List[Hit]:
-    firsts = _matching(g, classes, rule.first, classes)
-    thens = _matching(g, classes, rule.then, reachable) - firsts
+    firsts = _matching(classes, rule.first, classes)
+    thens = _matching(classes, rule.then, reachable) - firsts
     if not thens:
         return []
     parents = dict(nx.bfs_predecessors(blocking_view(g, firsts), ENTRY))
@@ -195,8 +195,8 @@ def check_requires_before(g: nx.DiGraph, classes: Classes, rule: Rule, reachable
 
 
 def check_at_most_once(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object]) -> List[Hit]:
-    barrier = _matching(g, classes, rule.barrier, classes) if rule.barrier else set()
-    events = _matching(g, classes, rule.event, reachable) - barrier
+    barrier = _matching(classes, rule.barrier, classes) if rule.barrier else set()
+    events = _matching(classes, rule.event, reachable) - barrier
     if len({site(g, e) for e in events}) < 2:
         return []
     labels = two_origin_bfs(g, blocking_view(g, barrier), events)
@@ -316,7 +316,7 @@ def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion]
 
 
 def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object], swallow_types: Sequence[str]) -> List[Hit]:
-    events = _matching(g, classes, rule.event, reachable)
+    events = _matching(classes, rule.event, reachable)
     if not events:
         return []
     regions = {r.entry: r for r in g.graph["handlers"].values()}
