@@ -335,7 +335,7 @@ def render_callee(node: cst.BaseExpression) -> str:
 
 
 BROAD_TYPES = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
-EXIT_CALLS = {"sys.exit": "sys.exit", "os._exit": "os._exit", "exit": "sys.exit", "quit": "sys.exit"}
+EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
 
 _RAISING = (cst.Attribute, cst.Subscript)
 _LEAVES = (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis, cst.FormattedStringText)
@@ -530,8 +530,8 @@ class _Extractor:
         qn = self.qualified(func)
         exits = None
         for name in (callee,) + qn:
-            if name in EXIT_CALLS and (name not in ("exit", "quit")):
-                exits = EXIT_CALLS[name]
+            if name in EXIT_CALLS:
+                exits = name
         suppress = None
         if "contextlib.suppress" in qn or callee == "contextlib.suppress":
             suppress = tuple(
@@ -677,7 +677,6 @@ class _Extractor:
         if isinstance(node, cst.For):
             sp = self._enter_stmt(node, node.iter)
             ev = self.expr(node.iter)
-            self._record_binding([node.target], None)
             st = Stmt("for", sp, self.header_text(node), ev, True)
             st.body = self.block(node.body)
             st.orelse = self.block(node.orelse.body) if node.orelse else []
@@ -720,8 +719,6 @@ class _Extractor:
                     value = el.value if isinstance(el, cst.Element) else el
                     types.append(render_callee(value))
                     types.extend(self.qualified(value))
-            if h.name is not None:
-                self._record_binding([h.name.name], None)
             broad = bare or any(t in BROAD_TYPES for t in types)
             st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, self.block(h.body)))
         st.orelse = self.block(node.orelse.body) if node.orelse else []
@@ -948,14 +945,6 @@ def resolve_relative(module: str, name: str, path: str) -> str:
     if level > 1:
         parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
     return ".".join([p for p in parts] + ([rest] if rest else []))
-
-
-def _dotted(node: cst.CSTNode) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return ""
 
 
 def _target_names(node: cst.CSTNode) -> List[str]:
