@@ -73,7 +73,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             if n in callees:
                 via, _ = via_text(summ, callees[n], k)
             text = data["text"] + (" (raises)" if kind == "exception" else "")
-            steps.append(Step(span, k, text, None, via))
+            steps.append(Step(span, k, text, via))
         elif data["kind"] == "handler":
             steps.append(Step(span, "except", data["text"]))
         elif data["kind"] == "with-exit" and n in swallowing:

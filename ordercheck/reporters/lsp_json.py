@@ -41,7 +41,6 @@ def diagnostic(f: Finding, rule_uri: Optional[str]) -> dict:
         "witness": [
             dict(
                 {"line": s.span.line - 1, "character": s.span.col16, "event": s.kind, "text": s.text},
-                **({"path": s.path} if s.path else {}),
                 **({"via": s.via} if s.via else {}),
             )
             for s in f.witness

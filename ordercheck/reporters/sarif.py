@@ -61,7 +61,7 @@ def render(findings: List[Finding], files: List[str], rules=None, **_) -> str:
         steps = [s for s in f.witness if s.span is not None]
         if steps:
             res["codeFlows"] = [{"threadFlows": [{"locations": [
-                {"location": _location(s.path or f.path, s.span, f"{s.kind}: {s.text}" + (f" (via {s.via})" if s.via else ""))}
+                {"location": _location(f.path, s.span, f"{s.kind}: {s.text}" + (f" (via {s.via})" if s.via else ""))}
                 for s in steps
             ]}]}]
         if f.related:

@@ -49,8 +49,7 @@ def format_finding(f: Finding, lines: Optional[List[str]] = None, color: bool = 
         width = max(len(str(s.span.line)) for s in steps)
         kw = max(len(s.kind) for s in steps)
         for s in steps:
-            where = f"{s.path}:" if s.path and s.path != f.path else ""
-            line = f"  {where}{str(s.span.line).rjust(width)}  {paint(s.kind.ljust(kw), DIM)}  {s.text}"
+            line = f"  {str(s.span.line).rjust(width)}  {paint(s.kind.ljust(kw), DIM)}  {s.text}"
             if s.via:
                 line += paint(f"  (via {s.via})", DIM)
             out.append(line)
