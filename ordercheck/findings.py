@@ -15,8 +15,7 @@ class Step:
     span: Span
     kind: str  # an event class ("save"), or "branch", "except", "finally", "exit"...
     text: str
-    path: Optional[str] = None  # set when the step is in another file (a callee)
-    via: str = ""  # "Runtime._finish → self._store.save" for events carried by a summary
+    via: str = ""  # "Runtime._finish → self._store.save(run) at store.py:12" for events carried by a summary
 
 
 @dataclass
