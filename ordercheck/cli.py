@@ -51,7 +51,7 @@ def explain(code: str, rules) -> str:
     )
 
 
-def list_rules(rules) -> str:
+def rules_table(rules) -> str:
     rows = [(r.id, r.name, r.severity, "on" if r.default else "off", r.summary()) for r in rules.values()]
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     out = []
@@ -129,11 +129,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(explain(explain_code, settings.rules), nl=False)
         return 0
     if list_rules:
-        click.echo(list_rules_text(settings.rules), nl=False)
+        click.echo(rules_table(settings.rules), nl=False)
         return 0
     if not paths and not stdin_filename:
         cfg = settings.config
-        paths = tuple(cfg.root / p for p in cfg.include) if cfg.include else (Path("."),)
+        paths = tuple(runner.include_paths(cfg)) if cfg.include else (Path("."),)
     elif not paths and stdin_filename:
         paths = ()
     if graph_spec:
@@ -170,7 +170,6 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     return 1 if findings and not exit_zero else 0
 
 
-list_rules_text = list_rules
 
 
 def main(argv: Optional[List[str]] = None) -> None:

@@ -213,6 +213,17 @@ def collect_files(paths: Sequence[Path], cfg: configmod.Config) -> List[Path]:
     return out
 
 
+def include_paths(cfg: configmod.Config) -> List[Path]:
+    """The config's ``include``: paths or globs relative to the config's folder."""
+    out: List[Path] = []
+    for pattern in cfg.include:
+        if any(ch in pattern for ch in "*?["):
+            out.extend(sorted(cfg.root.glob(pattern)))
+        else:
+            out.append(cfg.root / pattern)
+    return out
+
+
 def display_path(path: Path) -> str:
     try:
         return os.path.relpath(path)

@@ -679,3 +679,11 @@ def test_a_rule_naming_an_unknown_class_names_the_rule_file(tmp_path):
     assert run.code == 2 and "X100.toml" in run.err and "'audit'" in run.err
     (tmp_path / "ordercheck.toml").write_text('rules = ["rules/*.toml"]\n[events]\naudit = ["*.audit"]\n')
     assert oc(tmp_path, "--no-cache", "a.py", proc=True).code == 0
+
+
+def test_include_accepts_globs(tmp_path):
+    (tmp_path / "ordercheck.toml").write_text('include = ["svc_*"]\n')
+    write(tmp_path, "svc_a/run.py", "def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n")
+    write(tmp_path, "other/run.py", "def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n")
+    run = oc(tmp_path, "--no-cache", "-q")
+    assert run.code == 1 and run.codes() == [("svc_a/run.py", 3, "OC101")], run

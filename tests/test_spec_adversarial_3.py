@@ -2,7 +2,6 @@
 
 Each expectation was decided from the SPEC text (and rule docs) before running.
 """
-import textwrap
 from pathlib import Path
 
 from checkutil import check_source, codes_lines
