@@ -66,7 +66,7 @@ def test_json_lists_stdin_file_even_when_clean():
 
 def test_sarif_validates_against_the_official_schema():
     jsonschema = pytest.importorskip("jsonschema")
-    schema_path = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+    schema_path = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
     if not schema_path.is_file():
         pytest.fail(f"SARIF schema missing at {schema_path}")
     schema = json.loads(schema_path.read_text())
