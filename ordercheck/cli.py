@@ -140,7 +140,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(graph_dot(graph_spec, list(paths) or [Path(graph_spec.rsplit(':', 1)[0]).parent], settings), nl=False)
         return 0
     for p in paths:
-        if not p.exists():
+        if not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
     stdin = None
     if stdin_filename:

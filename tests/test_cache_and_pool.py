@@ -68,7 +68,7 @@ def test_a_corrupt_cache_entry_is_recomputed(tmp_path):
     cache = tmp_path / "cache"
     s = settings_for(select=["OC101"])
     runner.run([src], s, cache_dir=cache)
-    for entry in (cache / "facts").rglob("*.pickle"):
+    for entry in (cache / "facts").rglob("*.json"):
         entry.write_bytes(b"not a pickle")
     result = runner.run([src], s, cache_dir=cache)
     assert result.cache_hits == 0
