@@ -172,6 +172,18 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
 
 
 
+def _interrupted() -> None:
+    """Ctrl-C: exit 130 (128 + SIGINT) as shells expect; workers are already gone
+    (``runner.read_all`` terminates its pool) and cache entries are written by
+    rename, so nothing half-done is left."""
+    try:
+        sys.stderr.write("ordercheck: interrupted\n")
+        sys.stderr.flush()
+    except Exception:  # a closed stderr must not turn 130 into a traceback
+        pass
+    sys.exit(130)
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     verbose = "-v" in argv or "--verbose" in argv
@@ -190,8 +202,12 @@ def main(argv: Optional[List[str]] = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(2)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:  # click turns Ctrl-C into Abort
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            _interrupted()
         sys.exit(2)
+    except KeyboardInterrupt:
+        _interrupted()
     except BrokenPipeError:
         sys.exit(1)
     except BaseException as exc:  # an internal error: one line, the traceback on -v

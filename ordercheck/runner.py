@@ -367,31 +367,73 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
     return facts
 
 
-def _read_in_worker(job: Tuple[str, Optional[str]]) -> Tuple[FileFacts, int]:
+def _worker_init() -> None:
+    """A worker leaves Ctrl-C to the main process, which ends the pool at once
+    (SIGTERM). A cache entry a worker was writing is then a temporary file that was
+    never renamed: no half-written entry is ever read."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _read_in_worker(job: Tuple[str, Optional[str]]) -> Tuple[Optional[bytes], int]:
+    """Facts pickled here, so that facts too deep to pickle come back as ``None``
+    (read again in the main process) instead of breaking the pool's result thread.
+    (Pickle between our own processes is fine; it is never read from disk.)"""
+    import pickle
+
     path, cache_dir = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
     facts = read_facts(Path(path), cache=cache)
-    return facts, cache.hits if cache else 0
+    try:
+        blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
+    except (RecursionError, pickle.PicklingError):
+        blob = None
+    return blob, cache.hits if cache else 0
+
+
+def _unpickled(blob: Optional[bytes], path: Path) -> FileFacts:
+    import pickle
+
+    if blob is not None:
+        try:
+            facts = pickle.loads(blob)
+            if isinstance(facts, FileFacts):
+                return facts
+        except (RecursionError, pickle.UnpicklingError, MemoryError):
+            pass
+    return read_facts(path)
 
 
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work.
-    Returns the facts and the number of cache hits."""
+    Returns the facts and the number of cache hits. An interrupt (or any error)
+    terminates the workers before it propagates: no worker outlives the run."""
     if jobs <= 1 or len(files) < 4:
         cache = Cache(cache_dir) if cache_dir else None
         out = [read_facts(p, cache=cache) for p in files]
         return out, cache.hits if cache else 0
-    import concurrent.futures as cf
+    import multiprocessing
 
     work = [(str(p), str(cache_dir) if cache_dir else None) for p in files]
     results: List[Tuple[FileFacts, int]] = []
-    with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_read_in_worker, job) for job in work]
-        for p, fut in zip(files, futures):
+    pool = multiprocessing.Pool(min(jobs, len(files)), initializer=_worker_init)
+    try:
+        it = pool.imap(_read_in_worker, work)
+        for p in files:
             try:
-                results.append(fut.result())
-            except Exception:  # e.g. facts too deep to pickle back: read it here
-                results.append((read_facts(p), 0))
+                blob, hits = next(it)
+            except StopIteration:  # pragma: no cover - one result per job
+                break
+            except Exception:  # a worker failed on this file: read it here
+                blob, hits = None, 0
+            results.append((_unpickled(blob, p), hits))
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
     return [f for f, _ in results], sum(h for _, h in results)
 
 
