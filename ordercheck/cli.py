@@ -6,7 +6,9 @@ stderr naming the file and the key or argument; a traceback only with ``--verbos
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import List, Optional
 
 import click
 
-from . import __version__, contracts, diagnose, runner
+from . import __version__, contracts, diagnose, errors, runner
 from . import cfg as cfgmod
 from . import summaries as summod
 from .errors import UsageError
@@ -187,6 +189,17 @@ def _interrupted() -> None:
 def main(argv: Optional[List[str]] = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     verbose = "-v" in argv or "--verbose" in argv
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, errors.on_sigint)
+    try:
+        _main(argv, verbose)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _main(argv: List[str], verbose: bool) -> None:
     try:
         if argv[:1] == ["lsp"]:
             raise UsageError(
@@ -213,6 +226,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     except BaseException as exc:  # an internal error: one line, the traceback on -v
         if isinstance(exc, (SystemExit, KeyboardInterrupt)):
             raise
+        if errors.interrupted():  # whatever a Ctrl-C turned into on its way up
+            _interrupted()
         if verbose:
             traceback.print_exc()
         try:

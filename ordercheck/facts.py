@@ -37,6 +37,8 @@ from typing import (
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from .errors import raise_if_interrupted
+
 # --------------------------------------------------------------------------- data
 
 
@@ -1039,6 +1041,7 @@ def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     except RecursionError:
         return _failed(facts, "the file nests too deeply to analyse (libcst ran out of recursion depth)")
     except Exception as exc:  # libcst turns deep recursion into other errors too
+        raise_if_interrupted()  # libcst turns a pending Ctrl-C into an error too
         try:  # the message of a libcst error can itself recurse (a repr of a deep node)
             text = str(exc)
             detail = text.splitlines()[0][:120] if text else ""

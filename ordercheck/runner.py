@@ -22,7 +22,7 @@ from . import contracts, diagnose, suppression
 from . import facts as factsmod
 from . import summaries as summod
 from .cache import Cache
-from .errors import UsageError
+from .errors import UsageError, raise_if_interrupted
 from .facts import FileFacts
 from .findings import Finding
 from .rulebook import Rule, load_rules
@@ -411,7 +411,10 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     terminates the workers before it propagates: no worker outlives the run."""
     if jobs <= 1 or len(files) < 4:
         cache = Cache(cache_dir) if cache_dir else None
-        out = [read_facts(p, cache=cache) for p in files]
+        out = []
+        for p in files:
+            out.append(read_facts(p, cache=cache))
+            raise_if_interrupted()
         return out, cache.hits if cache else 0
     import multiprocessing
 
@@ -428,6 +431,7 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
             except Exception:  # a worker failed on this file: read it here
                 blob, hits = None, 0
             results.append((_unpickled(blob, p), hits))
+            raise_if_interrupted()
         pool.close()
     except BaseException:
         pool.terminate()
@@ -494,7 +498,7 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
                 ignored.extend(codes)
     return [
         r for r in settings.rule_list()
-        if not ignored or (r.id in ignored if r.kind == "parse-error" else _best(r.id, ignored) < 0)
+        if not ignored or (r.id not in ignored if r.kind == "parse-error" else _best(r.id, ignored) < 0)
     ]
 
 
