@@ -25,7 +25,7 @@ import sys
 import tempfile
 import typing
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from . import __version__
 from . import facts as factsmod
@@ -71,121 +71,162 @@ def encode(value: Any) -> Any:
     raise TypeError(f"cannot cache a {type(value).__name__}")
 
 
+def _fail(why: str) -> Any:
+    raise Invalid(why)
+
+
+def _check_str(v: Any) -> str:
+    return v if type(v) is str else _fail("expected a string")
+
+
+def _check_int(v: Any) -> int:
+    return v if type(v) is int else _fail("expected an int")
+
+
+def _check_bool(v: Any) -> bool:
+    return v if type(v) is bool else _fail("expected a bool")
+
+
+def _check_float(v: Any) -> float:
+    return float(v) if type(v) in (int, float) else _fail("expected a number")
+
+
+def _check_none(v: Any) -> None:
+    return None if v is None else _fail("expected null")
+
+
 class Codec:
     """Reads plain data back into facts, checking every value against the
-    annotations of the facts dataclasses (resolved once, lazily)."""
+    annotations of the facts dataclasses. A decoder is built once per annotation
+    (a closure); a dataclass's field decoders are built on first use, so recursive
+    types (a ``Stmt`` holds ``List[Stmt]``) need no special case."""
 
     def __init__(self) -> None:
         self.classes = allowed_classes()
-        self._fields: Dict[type, Tuple[Dict[str, Any], frozenset]] = {}
-
-    def _shape(self, cls: type) -> Tuple[Dict[str, Any], frozenset]:
-        shape = self._fields.get(cls)
-        if shape is None:
-            hints = typing.get_type_hints(cls, vars(factsmod))
-            fs = dataclasses.fields(cls)
-            names = {f.name: hints.get(f.name, Any) for f in fs if f.init}
-            required = frozenset(
-                f.name for f in fs
-                if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
-            )
-            shape = self._fields[cls] = (names, required)
-        return shape
+        self._decoders: Dict[Any, Callable[[Any], Any]] = {}
+        self._shapes: Dict[type, Tuple[Dict[str, Callable[[Any], Any]], frozenset]] = {}
 
     def decode(self, data: Any, hint: Any) -> Any:
+        return self.decoder(hint)(data)
+
+    def decoder(self, hint: Any) -> Callable[[Any], Any]:
+        try:
+            found = self._decoders.get(hint)
+        except TypeError:  # an unhashable annotation
+            return self._build(hint)
+        if found is None:
+            found = self._decoders[hint] = self._build(hint)
+        return found
+
+    def _build(self, hint: Any) -> Callable[[Any], Any]:
         if hint is Any:
-            return self._plain(data)
+            return self._plain
         if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-            return self._object(data, (hint,))
-        if hint is type(None) or hint is None:
-            if data is not None:
-                raise Invalid("expected null")
-            return None
-        if hint is bool:
-            if not isinstance(data, bool):
-                raise Invalid("expected a bool")
-            return data
-        if hint is int:
-            if isinstance(data, bool) or not isinstance(data, int):
-                raise Invalid("expected an int")
-            return data
-        if hint is float:
-            if isinstance(data, bool) or not isinstance(data, (int, float)):
-                raise Invalid("expected a number")
-            return float(data)
-        if hint is str:
-            if not isinstance(data, str):
-                raise Invalid("expected a string")
-            return data
+            expected = (hint,)
+            return lambda data: self._object(data, expected)
+        simple = {type(None): _check_none, None: _check_none, bool: _check_bool, int: _check_int,
+                  float: _check_float, str: _check_str}
+        if hint in simple:
+            return simple[hint]
         origin = typing.get_origin(hint)
         args = typing.get_args(hint)
         if origin is typing.Union:
-            if data is None:
-                if type(None) in args:
-                    return None
-                raise Invalid("unexpected null")
+            optional = type(None) in args
             classes = tuple(a for a in args if isinstance(a, type) and dataclasses.is_dataclass(a))
-            if isinstance(data, dict) and TAG in data and classes:
-                return self._object(data, classes)
-            for a in args:
-                if a is type(None) or a in classes:
-                    continue
-                try:
-                    return self.decode(data, a)
-                except Invalid:
-                    continue
-            raise Invalid("no alternative of a union matches")
-        if origin in (list, tuple, set, frozenset) or origin in (typing.Sequence, typing.List):
-            if not isinstance(data, list):
-                raise Invalid("expected a list")
-            if origin is tuple:
-                if len(args) == 2 and args[1] is Ellipsis:
-                    return tuple(self.decode(v, args[0]) for v in data)
-                if args == ((),):
-                    args = ()
-                if args and len(args) != len(data):
-                    raise Invalid("a tuple of the wrong length")
-                return tuple(self.decode(v, a) for v, a in zip(data, args)) if args else tuple(self._plain(v) for v in data)
-            item = args[0] if args else Any
-            items = [self.decode(v, item) for v in data]
-            return items if origin not in (set, frozenset) else origin(items)
-        if origin in (dict, typing.Mapping) or (origin is not None and origin.__name__ in ("Mapping", "dict")):
+            others = [self.decoder(a) for a in args if a is not type(None) and a not in classes]
+
+            def union(data: Any) -> Any:
+                if data is None:
+                    return None if optional else _fail("unexpected null")
+                if classes and type(data) is dict and TAG in data:
+                    return self._object(data, classes)
+                for dec in others:
+                    try:
+                        return dec(data)
+                    except Invalid:
+                        continue
+                return _fail("no alternative of a union matches")
+
+            return union
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                item = self.decoder(args[0])
+                return lambda data: tuple(item(v) for v in data) if type(data) is list else _fail("expected a list")
+            decs = [self.decoder(a) for a in args if a != ()]
+
+            def fixed(data: Any) -> Any:
+                if type(data) is not list or (decs and len(data) != len(decs)):
+                    return _fail("expected a list of the tuple's length")
+                return tuple(d(v) for d, v in zip(decs, data)) if decs else tuple(self._plain(v) for v in data)
+
+            return fixed
+        if origin in (list, set, frozenset, typing.Sequence) or (origin is not None and getattr(origin, "__name__", "") == "Sequence"):
+            item = self.decoder(args[0] if args else Any)
+            make = origin if origin in (set, frozenset) else list
+
+            def sequence(data: Any) -> Any:
+                if type(data) is not list:
+                    return _fail("expected a list")
+                out = [item(v) for v in data]
+                return out if make is list else make(out)
+
+            return sequence
+        if origin is dict or (origin is not None and getattr(origin, "__name__", "") == "Mapping"):
             kt, vt = args if args else (Any, Any)
+            key, value = self.decoder(kt), self.decoder(vt)
             if kt is str:
-                if not isinstance(data, dict):
-                    raise Invalid("expected an object")
-                return {self.decode(k, str): self.decode(v, vt) for k, v in data.items()}
-            if not isinstance(data, list):
-                raise Invalid("expected a list of pairs")
-            out = {}
-            for pair in data:
-                if not isinstance(pair, list) or len(pair) != 2:
-                    raise Invalid("expected a pair")
-                out[self.decode(pair[0], kt)] = self.decode(pair[1], vt)
-            return out
+                def mapping(data: Any) -> Any:
+                    if type(data) is not dict:
+                        return _fail("expected an object")
+                    return {_check_str(k): value(v) for k, v in data.items()}
+                return mapping
+
+            def pairs(data: Any) -> Any:
+                if type(data) is not list:
+                    return _fail("expected a list of pairs")
+                out = {}
+                for pair in data:
+                    if type(pair) is not list or len(pair) != 2:
+                        return _fail("expected a pair")
+                    out[key(pair[0])] = value(pair[1])
+                return out
+
+            return pairs
         if origin is typing.Literal:
-            if data not in args:
-                raise Invalid("not one of the allowed values")
-            return data
-        raise Invalid(f"cannot read a value of type {hint!r}")
+            return lambda data: data if data in args else _fail("not one of the allowed values")
+        return lambda data: _fail(f"cannot read a value of type {hint!r}")
+
+    def _shape(self, cls: type) -> Tuple[Dict[str, Callable[[Any], Any]], frozenset]:
+        shape = self._shapes.get(cls)
+        if shape is None:
+            hints = typing.get_type_hints(cls, vars(factsmod))
+            fs = [f for f in dataclasses.fields(cls) if f.init]
+            required = frozenset(
+                f.name for f in fs
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
+            )
+            shape = self._shapes[cls] = ({}, required)  # registered first: recursive types
+            shape[0].update({f.name: self.decoder(hints.get(f.name, Any)) for f in fs})
+        return shape
 
     def _object(self, data: Any, expected: Tuple[type, ...]) -> Any:
-        if not isinstance(data, dict):
-            raise Invalid("expected an object")
+        if type(data) is not dict:
+            return _fail("expected an object")
         name = data.get(TAG)
-        cls = self.classes.get(name) if isinstance(name, str) else None
+        cls = self.classes.get(name) if type(name) is str else None
         if cls is None or cls not in expected:
-            raise Invalid(f"class {name!r} is not allowed here")
-        names, required = self._shape(cls)
+            return _fail(f"class {name!r} is not allowed here")
+        decoders, required = self._shape(cls)
         kwargs = {}
         for k, v in data.items():
             if k == TAG:
                 continue
-            if k not in names:
-                raise Invalid(f"unknown field {k!r} of {name}")
-            kwargs[k] = self.decode(v, names[k])
+            dec = decoders.get(k)
+            if dec is None:
+                return _fail(f"unknown field {k!r} of {name}")
+            kwargs[k] = dec(v)
         if not required <= kwargs.keys():
-            raise Invalid(f"missing fields of {name}")
+            return _fail(f"missing fields of {name}")
         return cls(**kwargs)
 
     def _plain(self, data: Any) -> Any:
@@ -194,7 +235,7 @@ class Codec:
             return [self._plain(v) for v in data]
         if isinstance(data, dict):
             if TAG in data:
-                raise Invalid("a tagged object in an untyped field")
+                return _fail("a tagged object in an untyped field")
             return {k: self._plain(v) for k, v in data.items()}
         return data
 
