@@ -405,6 +405,23 @@ def _unpickled(blob: Optional[bytes], path: Path) -> FileFacts:
     return read_facts(path)
 
 
+def _kill_pool(pool) -> None:
+    """End a pool now: terminate its workers (``shutdown`` alone waits for every
+    pending file — tens of seconds after a Ctrl-C) and reap them."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        try:
+            proc.terminate()
+        except Exception:  # already gone
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        proc.join(2)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1)
+
+
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work.
     Returns the facts and the number of cache hits. An interrupt (or any error)
@@ -416,28 +433,27 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
             out.append(read_facts(p, cache=cache))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
-    import multiprocessing
+    import concurrent.futures as cf
 
     work = [(str(p), str(cache_dir) if cache_dir else None) for p in files]
     results: List[Tuple[FileFacts, int]] = []
-    pool = multiprocessing.Pool(min(jobs, len(files)), initializer=_worker_init)
+    # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
+    # a native parser, the OOM killer) breaks the pool with an error instead of
+    # leaving the run waiting for ever; its files are then read here.
+    pool = cf.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_worker_init)
     try:
-        it = pool.imap(_read_in_worker, work)
-        for p in files:
+        futures = [pool.submit(_read_in_worker, job) for job in work]
+        for p, fut in zip(files, futures):
             try:
-                blob, hits = next(it)
-            except StopIteration:  # pragma: no cover - one result per job
-                break
-            except Exception:  # a worker failed on this file: read it here
+                blob, hits = fut.result()
+            except Exception:  # a worker failed or died on this file: read it here
                 blob, hits = None, 0
             results.append((_unpickled(blob, p), hits))
             raise_if_interrupted()
-        pool.close()
     except BaseException:
-        pool.terminate()
+        _kill_pool(pool)
         raise
-    finally:
-        pool.join()
+    pool.shutdown(wait=True)
     return [f for f, _ in results], sum(h for _, h in results)
 
 

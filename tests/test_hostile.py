@@ -491,3 +491,24 @@ def test_a_form_feed_in_the_indentation_is_still_checked(source):
     lines = factsmod.split_lines(source)  # str.splitlines splits on form feeds too
     span = found[0].span
     assert lines[span.line - 1][span.col:].startswith("ledger.append_terminal")
+
+
+_READ_IN_WORKER = runner._read_in_worker
+
+
+def _die_on_m1(job):
+    """A worker that dies (as in a native crash or the OOM killer) on one file."""
+    if job[0].endswith("m1.py"):
+        os._exit(1)
+    return _READ_IN_WORKER(job)
+
+
+def test_a_worker_that_dies_does_not_hang_the_run(tmp_path, monkeypatch):
+    """The workers are forked (Linux), so the patched worker function is theirs too;
+    the dead worker's files are read in the main process."""
+    src = _project(tmp_path, 6)
+    monkeypatch.setattr(runner, "_read_in_worker", _die_on_m1)
+    started = time.monotonic()
+    result = runner.run([src], settings_for(select=["OC101"]), jobs=2)
+    assert time.monotonic() - started < 60
+    assert _codes(result) == [(f"m{i}.py", 3, "OC101") for i in range(6)]
