@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import sys
 import tempfile
 import typing
@@ -345,6 +346,21 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+def _read_entry(p: Path) -> Optional[bytes]:
+    """An entry's bytes, or None. Our entries are regular files: a planted FIFO,
+    device or symlink in their place is not opened for reading (non-blocking, no
+    symlinks followed, checked again once open)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(p, flags)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return None
+        return fh.read()
+
+
 class Cache:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
@@ -358,10 +374,8 @@ class Cache:
         p = self._path(k)
         facts = None
         try:
-            if p.is_file():
-                with open(p, "rb") as fh:
-                    raw = fh.read()
-                facts = self._read(raw, k)
+            raw = _read_entry(p)
+            facts = self._read(raw, k) if raw is not None else None
         except OSError:
             facts = None
         if facts is None:

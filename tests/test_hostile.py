@@ -512,3 +512,25 @@ def test_a_worker_that_dies_does_not_hang_the_run(tmp_path, monkeypatch):
     result = runner.run([src], settings_for(select=["OC101"]), jobs=2)
     assert time.monotonic() - started < 60
     assert _codes(result) == [(f"m{i}.py", 3, "OC101") for i in range(6)]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "folder"])
+def test_a_planted_fifo_symlink_or_folder_in_place_of_an_entry_is_a_miss(tmp_path, kind):
+    src = _project(tmp_path, 1)
+    cache = tmp_path / "cache"
+    s = settings_for(select=["OC101"])
+    runner.run([src], s, cache_dir=cache)
+    (entry,) = (cache / "facts").rglob("*.json")
+    good = tmp_path / "elsewhere.json"
+    good.write_bytes(entry.read_bytes())
+    entry.unlink()
+    if kind == "fifo":
+        os.mkfifo(entry)
+    elif kind == "symlink":
+        entry.symlink_to(good)
+    else:
+        entry.mkdir()
+    started = time.monotonic()
+    again = runner.run([src], s, cache_dir=cache)
+    assert time.monotonic() - started < 30
+    assert again.cache_hits == 0 and _codes(again) == [("m0.py", 3, "OC101")]
