@@ -1,48 +1,364 @@
-"""The per-file cache (SPEC §9): a file's facts, keyed by what they depend on.
+"""The per-file cache (SPEC §9, §10): a file's facts, keyed by what they depend on.
 
 Facts depend only on the file's bytes, the name it is shown under, its module name
-and ordercheck's version — not on the configuration — so a changed config never
+and ordercheck's own code — not on the configuration — so a changed config never
 needs a re-parse, and findings (graphs, contracts) are always recomputed from facts:
-the cache cannot hide a finding. Entries are pickles written atomically; an entry
-that cannot be read is recomputed.
+the cache cannot hide a finding.
+
+An entry is JSON of plain data: it cannot run code when read (a pickle can, and a
+cache folder committed by a stranger's pull request would then run in CI). The codec
+is driven by the dataclasses of ``ordercheck.facts`` and their type annotations: each
+object carries its class name as a tag (``"@"``), only the dataclasses defined in
+``facts`` may be named, and every value is checked against its field's annotation
+while it is read. An entry that does not parse or validate — truncated, garbage, a
+pickle, an unknown class or field, a wrong type, nested too deep — is ignored and the
+file is analysed again. Entries are written to a temporary file, fsynced and renamed
+into place, so an interrupted run never leaves half an entry.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import os
-import pickle
+import stat
 import sys
 import tempfile
-from dataclasses import fields, is_dataclass
+import typing
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from . import __version__
 from . import facts as factsmod
 from .facts import FileFacts
+from .resources import rules_dir
+
+TAG = "@"
+ENTRY_FORMAT = 2  # bump when the entry layout (not the facts) changes
+
+
+class Invalid(Exception):
+    """An entry that does not match the facts dataclasses."""
+
+
+# --------------------------------------------------------------------------- the codec
+
+
+def allowed_classes() -> Dict[str, type]:
+    """The allow-list: every dataclass defined in ``ordercheck.facts``."""
+    return {
+        name: obj for name, obj in vars(factsmod).items()
+        if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == factsmod.__name__
+    }
+
+
+def encode(value: Any) -> Any:
+    """Facts → JSON-ready plain data (dataclasses tagged with their class name)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {TAG: type(value).__name__}
+        for f in dataclasses.fields(value):
+            out[f.name] = encode(getattr(value, f.name))
+        return out
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return [encode(v) for v in sorted(value, key=repr)]
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {k: encode(v) for k, v in value.items()}
+        return [[encode(k), encode(v)] for k, v in value.items()]
+    raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+def _fail(why: str) -> Any:
+    raise Invalid(why)
+
+
+def _check_str(v: Any) -> str:
+    return v if type(v) is str else _fail("expected a string")
+
+
+def _check_int(v: Any) -> int:
+    return v if type(v) is int else _fail("expected an int")
+
+
+def _check_bool(v: Any) -> bool:
+    return v if type(v) is bool else _fail("expected a bool")
+
+
+def _check_float(v: Any) -> float:
+    return float(v) if type(v) in (int, float) else _fail("expected a number")
+
+
+def _check_none(v: Any) -> None:
+    return None if v is None else _fail("expected null")
+
+
+class Codec:
+    """Reads plain data back into facts, checking every value against the
+    annotations of the facts dataclasses. A decoder is built once per annotation
+    (a closure); a dataclass's field decoders are built on first use, so recursive
+    types (a ``Stmt`` holds ``List[Stmt]``) need no special case."""
+
+    def __init__(self) -> None:
+        self.classes = allowed_classes()
+        self._decoders: Dict[Any, Callable[[Any], Any]] = {}
+        self._shapes: Dict[type, Tuple[Dict[str, Callable[[Any], Any]], frozenset]] = {}
+
+    def decode(self, data: Any, hint: Any) -> Any:
+        return self.decoder(hint)(data)
+
+    def decoder(self, hint: Any) -> Callable[[Any], Any]:
+        try:
+            found = self._decoders.get(hint)
+        except TypeError:  # an unhashable annotation
+            return self._build(hint)
+        if found is None:
+            found = self._decoders[hint] = self._build(hint)
+        return found
+
+    def _build(self, hint: Any) -> Callable[[Any], Any]:
+        if hint is Any:
+            return self._plain
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            expected = (hint,)
+            return lambda data: self._object(data, expected)
+        simple = {type(None): _check_none, None: _check_none, bool: _check_bool, int: _check_int,
+                  float: _check_float, str: _check_str}
+        if hint in simple:
+            return simple[hint]
+        origin = typing.get_origin(hint)
+        args = typing.get_args(hint)
+        if origin is typing.Union:
+            optional = type(None) in args
+            classes = tuple(a for a in args if isinstance(a, type) and dataclasses.is_dataclass(a))
+            others = [self.decoder(a) for a in args if a is not type(None) and a not in classes]
+
+            def union(data: Any) -> Any:
+                if data is None:
+                    return None if optional else _fail("unexpected null")
+                if classes and type(data) is dict and TAG in data:
+                    return self._object(data, classes)
+                for dec in others:
+                    try:
+                        return dec(data)
+                    except Invalid:
+                        continue
+                return _fail("no alternative of a union matches")
+
+            return union
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                item = self.decoder(args[0])
+                return lambda data: tuple(item(v) for v in data) if type(data) is list else _fail("expected a list")
+            decs = [self.decoder(a) for a in args if a != ()]
+
+            def fixed(data: Any) -> Any:
+                if type(data) is not list or (decs and len(data) != len(decs)):
+                    return _fail("expected a list of the tuple's length")
+                return tuple(d(v) for d, v in zip(decs, data)) if decs else tuple(self._plain(v) for v in data)
+
+            return fixed
+        if origin in (list, set, frozenset, typing.Sequence) or (origin is not None and getattr(origin, "__name__", "") == "Sequence"):
+            item = self.decoder(args[0] if args else Any)
+            make = origin if origin in (set, frozenset) else list
+
+            def sequence(data: Any) -> Any:
+                if type(data) is not list:
+                    return _fail("expected a list")
+                out = [item(v) for v in data]
+                return out if make is list else make(out)
+
+            return sequence
+        if origin is dict or (origin is not None and getattr(origin, "__name__", "") == "Mapping"):
+            kt, vt = args if args else (Any, Any)
+            key, value = self.decoder(kt), self.decoder(vt)
+            if kt is str:
+                def mapping(data: Any) -> Any:
+                    if type(data) is not dict:
+                        return _fail("expected an object")
+                    return {_check_str(k): value(v) for k, v in data.items()}
+                return mapping
+
+            def pairs(data: Any) -> Any:
+                if type(data) is not list:
+                    return _fail("expected a list of pairs")
+                out = {}
+                for pair in data:
+                    if type(pair) is not list or len(pair) != 2:
+                        return _fail("expected a pair")
+                    out[key(pair[0])] = value(pair[1])
+                return out
+
+            return pairs
+        if origin is typing.Literal:
+            return lambda data: data if data in args else _fail("not one of the allowed values")
+        return lambda data: _fail(f"cannot read a value of type {hint!r}")
+
+    def _shape(self, cls: type) -> Tuple[Dict[str, Callable[[Any], Any]], frozenset]:
+        shape = self._shapes.get(cls)
+        if shape is None:
+            hints = typing.get_type_hints(cls, vars(factsmod))
+            fs = [f for f in dataclasses.fields(cls) if f.init]
+            required = frozenset(
+                f.name for f in fs
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
+            )
+            shape = self._shapes[cls] = ({}, required)  # registered first: recursive types
+            shape[0].update({f.name: self.decoder(hints.get(f.name, Any)) for f in fs})
+        return shape
+
+    def _object(self, data: Any, expected: Tuple[type, ...]) -> Any:
+        if type(data) is not dict:
+            return _fail("expected an object")
+        name = data.get(TAG)
+        cls = self.classes.get(name) if type(name) is str else None
+        if cls is None or cls not in expected:
+            return _fail(f"class {name!r} is not allowed here")
+        decoders, required = self._shape(cls)
+        kwargs = {}
+        for k, v in data.items():
+            if k == TAG:
+                continue
+            dec = decoders.get(k)
+            if dec is None:
+                return _fail(f"unknown field {k!r} of {name}")
+            kwargs[k] = dec(v)
+        if not required <= kwargs.keys():
+            return _fail(f"missing fields of {name}")
+        return cls(**kwargs)
+
+    def _plain(self, data: Any) -> Any:
+        """An ``Any`` field: plain JSON only, never an object of a class."""
+        if isinstance(data, list):
+            return [self._plain(v) for v in data]
+        if isinstance(data, dict):
+            if TAG in data:
+                return _fail("a tagged object in an untyped field")
+            return {k: self._plain(v) for k, v in data.items()}
+        return data
+
+
+_CODEC: Optional[Codec] = None
+
+
+def codec() -> Codec:
+    global _CODEC
+    if _CODEC is None:
+        _CODEC = Codec()
+    return _CODEC
+
+
+def to_json(facts: FileFacts) -> str:
+    return json.dumps(encode(facts), separators=(",", ":"), check_circular=False)
+
+
+def from_json(text: str) -> FileFacts:
+    """Parse and validate; raises ``Invalid`` for anything that is not facts."""
+    try:
+        data = json.loads(text)
+        return codec().decode(data, FileFacts)
+    except Invalid:
+        raise
+    except (ValueError, TypeError, RecursionError, MemoryError) as exc:
+        raise Invalid(f"{type(exc).__name__}") from None
+
+
+# --------------------------------------------------------------------------- the key
 
 
 def _schema() -> str:
-    """The shape of the cached data: any change to a facts dataclass is a new key,
-    so an old pickle is never read into new code."""
+    """The shape of the facts: every dataclass, its fields and their annotations."""
     shapes = sorted(
-        (name, tuple(f.name for f in fields(obj)))
-        for name, obj in vars(factsmod).items()
-        if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ == factsmod.__name__
+        (name, tuple((f.name, str(f.type)) for f in dataclasses.fields(cls)))
+        for name, cls in allowed_classes().items()
     )
     return hashlib.sha256(repr(shapes).encode()).hexdigest()[:16]
 
 
-FORMAT = _schema()
+def _engine_files() -> list:
+    """ordercheck's own source files and shipped rules/vocabulary, in a stable order."""
+    here = Path(__file__).resolve().parent
+    files = sorted(here.rglob("*.py"))
+    try:
+        rules = rules_dir()
+        files += sorted(rules.rglob("*.toml"))
+    except FileNotFoundError:
+        pass
+    return files
+
+
+def _engine() -> str:
+    """A hash of the engine's code, so an edited checkout (same version string) never
+    reads facts an older extractor wrote."""
+    h = hashlib.sha256(__version__.encode())
+    here = Path(__file__).resolve().parent
+    for p in _engine_files():
+        try:
+            data = p.read_bytes()
+        except OSError:
+            data = b"?"
+        h.update(os.path.relpath(p, here).encode("utf-8", "surrogatepass") + b"\0")
+        h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()[:16]
+
+
+_SALT: Optional[str] = None
+
+
+def salt() -> str:
+    """Everything a key depends on besides the file: engine code, Python, schema."""
+    global _SALT
+    if _SALT is None:
+        _SALT = "|".join((str(ENTRY_FORMAT), _engine(), sys.version.split()[0], sys.implementation.name, _schema()))
+    return _SALT
 
 
 def key(shown: str, module: str, data: bytes) -> str:
     h = hashlib.sha256()
-    for part in (__version__, FORMAT, sys.version.split()[0], shown, module):
+    for part in (salt(), shown, module):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     h.update(data)
     return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- the store
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Temporary file beside ``path``, fsync, rename; the temporary file is removed
+    on any failure or interrupt."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _read_entry(p: Path) -> Optional[bytes]:
+    """An entry's bytes, or None. Our entries are regular files: a planted FIFO,
+    device or symlink in their place is not opened for reading (non-blocking, no
+    symlinks followed, checked again once open)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(p, flags)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return None
+        return fh.read()
 
 
 class Cache:
@@ -52,42 +368,47 @@ class Cache:
         self.misses = 0
 
     def _path(self, k: str) -> Path:
-        return self.folder / "facts" / k[:2] / f"{k}.pickle"
+        return self.folder / "facts" / k[:2] / f"{k}.json"
 
     def get(self, k: str) -> Optional[FileFacts]:
         p = self._path(k)
+        facts = None
         try:
-            with open(p, "rb") as fh:
-                facts = pickle.load(fh)
-        except FileNotFoundError:
-            self.misses += 1
-            return None
-        except Exception:  # a torn or foreign entry: recompute
-            self.misses += 1
-            return None
-        if not isinstance(facts, FileFacts):
+            raw = _read_entry(p)
+            facts = self._read(raw, k) if raw is not None else None
+        except OSError:
+            facts = None
+        if facts is None:
             self.misses += 1
             return None
         self.hits += 1
         return facts
 
+    @staticmethod
+    def _read(raw: bytes, k: str) -> Optional[FileFacts]:
+        try:
+            text = raw.decode("utf-8")
+            head, sep, body = text.partition("\n")
+            if not sep or head != json.dumps({"key": k}):
+                return None
+            return from_json(body)
+        except (Invalid, UnicodeDecodeError):
+            return None
+
     def put(self, k: str, facts: FileFacts) -> None:
         p = self._path(k)
+        try:
+            body = to_json(facts)
+        except (TypeError, ValueError, RecursionError):
+            return  # facts too deep to encode: they are recomputed next time
+        data = (json.dumps({"key": k}) + "\n" + body).encode("ascii")
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
             tag = self.folder / "CACHEDIR.TAG"
             if not tag.exists():
-                tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n# ordercheck cache\n")
-                (self.folder / ".gitignore").write_text("*\n")
-            fd, tmp = tempfile.mkstemp(dir=p.parent, suffix=".tmp")
+                write_atomically(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n# ordercheck cache\n")
+                write_atomically(self.folder / ".gitignore", b"*\n")
+            write_atomically(p, data)
         except OSError:
             return  # a cache that cannot be written only costs time
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(facts, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, p)
-        except (OSError, pickle.PicklingError, RecursionError):
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+

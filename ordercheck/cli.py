@@ -6,7 +6,9 @@ stderr naming the file and the key or argument; a traceback only with ``--verbos
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import List, Optional
 
 import click
 
-from . import __version__, contracts, diagnose, runner
+from . import __version__, contracts, diagnose, errors, runner
 from . import cfg as cfgmod
 from . import summaries as summod
 from .errors import UsageError
@@ -140,7 +142,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(graph_dot(graph_spec, list(paths) or [Path(graph_spec.rsplit(':', 1)[0]).parent], settings), nl=False)
         return 0
     for p in paths:
-        if not p.exists():
+        if not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
     stdin = None
     if stdin_filename:
@@ -172,9 +174,32 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
 
 
 
+def _interrupted() -> None:
+    """Ctrl-C: exit 130 (128 + SIGINT) as shells expect; workers are already gone
+    (``runner.read_all`` terminates its pool) and cache entries are written by
+    rename, so nothing half-done is left."""
+    try:
+        sys.stderr.write("ordercheck: interrupted\n")
+        sys.stderr.flush()
+    except Exception:  # a closed stderr must not turn 130 into a traceback
+        pass
+    sys.exit(130)
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     verbose = "-v" in argv or "--verbose" in argv
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, errors.on_sigint)
+    try:
+        _main(argv, verbose)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _main(argv: List[str], verbose: bool) -> None:
     try:
         if argv[:1] == ["lsp"]:
             raise UsageError(
@@ -190,13 +215,19 @@ def main(argv: Optional[List[str]] = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(2)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:  # click turns Ctrl-C into Abort
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            _interrupted()
         sys.exit(2)
+    except KeyboardInterrupt:
+        _interrupted()
     except BrokenPipeError:
         sys.exit(1)
     except BaseException as exc:  # an internal error: one line, the traceback on -v
         if isinstance(exc, (SystemExit, KeyboardInterrupt)):
             raise
+        if errors.interrupted():  # whatever a Ctrl-C turned into on its way up
+            _interrupted()
         if verbose:
             traceback.print_exc()
         try:

@@ -8,6 +8,7 @@ first found wins. Every problem is a ``UsageError`` naming the file and the key
 from __future__ import annotations
 
 import difflib
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,7 +58,7 @@ CONFIG_NAMES = ("ordercheck.toml", ".ordercheck.toml", "pyproject.toml")
 
 def discover(start: Path) -> Optional[Tuple[Path, dict]]:
     """The first config file from ``start`` upward, with its ordercheck table."""
-    start = start.resolve()
+    start = Path(os.path.realpath(start))  # never raises for a symlink loop
     folder = start if start.is_dir() else start.parent
     for d in [folder, *folder.parents]:
         for name in CONFIG_NAMES:
@@ -82,6 +83,10 @@ def _read_toml(path: Path) -> dict:
         raise UsageError(f"cannot read config: {exc.strerror}", str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"invalid TOML: {exc}", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"not valid UTF-8 (byte {exc.object[exc.start:exc.start + 1]!r} at offset {exc.start}); TOML files must be UTF-8", str(path)) from None
+    except (RecursionError, MemoryError):
+        raise UsageError("invalid TOML: nested too deeply", str(path)) from None
 
 
 def load_file(path: Path) -> Tuple[Path, dict]:
@@ -118,15 +123,76 @@ def _check_list(value: object, file: str, key: str) -> List[str]:
     return list(value)
 
 
+# A compiled path glob: a tuple of tokens, each ("lit", ch), ("any",) for ``?``,
+# ("class", negated, ((lo, hi), ...)) for ``[...]``, ("star",) for ``*``,
+# ("dstar",) for ``**`` and ("dstardir",) for ``**/``.
+GlobTokens = Tuple[tuple, ...]
+
+
+def compile_glob(pattern: str) -> GlobTokens:
+    """Tokens of a path glob (``**`` crosses folders, ``*``, ``?`` and ``[...]`` do
+    not); raises ``ValueError`` naming what is wrong (unclosed or empty ``[``, a
+    reversed range)."""
+    if not pattern:
+        raise ValueError("empty glob")
+    out: List[tuple] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            if not out or out[-1] != ("dstardir",):
+                out.append(("dstardir",))
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            while i < n and pattern[i] == "*":
+                i += 1
+            out.append(("dstar",))
+            continue
+        if c == "*":
+            if not out or out[-1] != ("star",):
+                out.append(("star",))
+        elif c == "?":
+            out.append(("any",))
+        elif c == "[":
+            j = i + 1
+            negated = j < n and pattern[j] in "!^"
+            if negated:
+                j += 1
+            start = j
+            if j < n and pattern[j] == "]" and pattern.find("]", j + 1) != -1:
+                j += 1  # a leading `]` is a member, as in fnmatch
+            end = pattern.find("]", j)
+            if end == -1:
+                raise ValueError("unclosed `[`")
+            body = pattern[start:end]
+            if not body:
+                raise ValueError("empty character class `[]`")
+            ranges = []
+            k = 0
+            while k < len(body):
+                if k + 2 < len(body) and body[k + 1] == "-":
+                    lo, hi = body[k], body[k + 2]
+                    if lo > hi:
+                        raise ValueError(f"reversed range `{lo}-{hi}`")
+                    ranges.append((lo, hi))
+                    k += 3
+                else:
+                    ranges.append((body[k], body[k]))
+                    k += 1
+            out.append(("class", negated, tuple(ranges)))
+            i = end
+        else:
+            out.append(("lit", c))
+        i += 1
+    return tuple(out)
+
+
 def check_glob(pattern: str, file: str, key: str) -> None:
-    depth = 0
-    for ch in pattern:
-        if ch == "[":
-            depth += 1
-        elif ch == "]" and depth:
-            depth -= 1
-    if not pattern or depth:
-        raise UsageError(f"bad glob {pattern!r}", file, key)
+    try:
+        compile_glob(pattern)
+    except ValueError as exc:
+        raise UsageError(f"bad glob {pattern!r}: {exc}", file, key) from None
 
 
 def check_codes(codes: Sequence[str], known: Sequence[str], file: Optional[str], key: str) -> List[str]:

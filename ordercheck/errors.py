@@ -18,3 +18,29 @@ class UsageError(Exception):
         elif key:
             where = f"`{key}`: "
         super().__init__(f"{where}{message}")
+
+
+# Ctrl-C. Python raises KeyboardInterrupt wherever the main thread is, and code that
+# catches ``Exception`` broadly around a native parser (libcst turns a pending signal
+# into an error of its own) would swallow it: the CLI's handler also sets this flag,
+# and the pipeline checks it between files.
+_interrupted = False
+
+
+def on_sigint(signum=None, frame=None) -> None:  # a signal handler
+    global _interrupted
+    if _interrupted:  # a second Ctrl-C: leave at once
+        import os
+
+        os._exit(130)
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def interrupted() -> bool:
+    return _interrupted
+
+
+def raise_if_interrupted() -> None:
+    if _interrupted:
+        raise KeyboardInterrupt

@@ -37,6 +37,8 @@ from typing import (
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from .errors import raise_if_interrupted
+
 # --------------------------------------------------------------------------- data
 
 
@@ -995,7 +997,11 @@ def _irrefutable(pattern: cst.MatchPattern) -> bool:
 
 def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     """Facts of one file. Never raises for bad input: a file that cannot be decoded,
-    parsed or analysed comes back with ``error`` set (it becomes one OC900 finding)."""
+    parsed, compiled or analysed comes back with ``error`` set (one OC900 finding).
+
+    CPython's verdict comes first: ``ast.parse``, then ``compile`` of that tree, which
+    reports what only the compiler checks (``'return' outside function``, ``default
+    'except:' must be last``, ``from __future__ import braces``) where CPython does."""
     facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)))
     try:
         text = decode_source(data)
@@ -1006,24 +1012,102 @@ def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
-        facts.error = ParseError(f"SyntaxError: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
-        return facts
+        return _syntax_error(facts, exc)
     except (RecursionError, MemoryError, ValueError) as exc:
         facts.error = ParseError(f"cannot parse: {type(exc).__name__}: {exc}".rstrip(": "))
         return facts
     try:
-        ex = _Extractor(facts, facts.lines, import_tables(tree, facts.module, path))
+        compile(tree, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return _syntax_error(facts, exc)
+    except (RecursionError, MemoryError) as exc:
+        facts.error = ParseError(f"CPython cannot compile this file ({type(exc).__name__}): it nests too deeply")
+        return facts
+    except ValueError as exc:
+        facts.error = ParseError(f"CPython cannot compile this file: {exc}")
+        return facts
+    lines, shifts = formfeed_indents(facts.lines)
+    ex = None
+    try:
+        ex = _Extractor(facts, lines, import_tables(tree, facts.module, path))
         bounds = top_level_bounds(tree)
         del tree  # the ast was for CPython's verdict, imports and chunk bounds
-        ex.module(chunks(bounds, facts.lines, CHUNK_LINES))
+        ex.module(chunks(bounds, lines, CHUNK_LINES))
     except cst.ParserSyntaxError as exc:
-        return _failed(facts, f"SyntaxError: {exc.message}", exc.raw_line + ex.offset, exc.raw_column)
+        # CPython accepted the file and libcst did not: say so, and where.
+        offset = ex.offset if ex is not None else 0
+        return _failed(facts, f"libcst cannot parse this file although CPython can: {exc.message}",
+                       exc.raw_line + offset, exc.raw_column)
     except RecursionError:
-        return _failed(facts, "the file nests too deeply to analyse")
+        return _failed(facts, "the file nests too deeply to analyse (libcst ran out of recursion depth)")
     except Exception as exc:  # libcst turns deep recursion into other errors too
-        return _failed(facts, f"cannot analyse this file ({type(exc).__name__}); it may nest too deeply")
+        raise_if_interrupted()  # libcst turns a pending Ctrl-C into an error too
+        try:  # the message of a libcst error can itself recurse (a repr of a deep node)
+            text = str(exc)
+            detail = text.splitlines()[0][:120] if text else ""
+        except Exception:  # noqa: BLE001 - RecursionError and whatever else a repr raises
+            detail = ""
+        return _failed(facts, f"libcst cannot analyse this file although CPython can ({type(exc).__name__}"
+                              + (f": {detail})" if detail else "); it likely nests too deeply for libcst"))
+    if shifts:
+        shift_spans(facts, shifts)
     facts.suppressions = find_suppressions(text)
     return facts
+
+
+def _syntax_error(facts: FileFacts, exc: SyntaxError) -> FileFacts:
+    """CPython's own message and position (its offset is 1-based)."""
+    name = type(exc).__name__  # SyntaxError, IndentationError, TabError
+    facts.error = ParseError(f"{name}: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
+    facts.functions = []
+    facts.classes = []
+    return facts
+
+
+def formfeed_indents(lines: List[str]) -> Tuple[List[str], Dict[int, int]]:
+    """A form feed in a line's indentation resets CPython's column count; libcst
+    refuses it or miscounts. The copy libcst reads drops the indentation up to the
+    last form feed; the map says, per line (1-based), how many characters went, so
+    that ``shift_spans`` puts columns back where they are in the file."""
+    shifts: Dict[int, int] = {}
+    out = lines
+    for i, line in enumerate(lines):
+        if "\x0c" not in line:
+            continue
+        stripped = line.lstrip(" \t\x0c")
+        indent = line[: len(line) - len(stripped)]
+        cut = indent.rfind("\x0c") + 1
+        if cut:
+            if out is lines:
+                out = list(lines)
+            out[i] = line[cut:]
+            shifts[i + 1] = cut
+    return out, shifts
+
+
+def shift_spans(facts: FileFacts, shifts: Mapping[int, int]) -> None:
+    """Add the dropped indentation back to every ``Span`` on a shifted line (an
+    explicit stack: statement trees can be deep)."""
+    stack: List[object] = [facts.functions, facts.classes]
+    seen = set()
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, Span):
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            k = shifts.get(obj.line, 0)
+            obj.col += k
+            obj.col16 += k
+            k = shifts.get(obj.end_line, 0)
+            obj.end_col += k
+            obj.end_col16 += k
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif hasattr(obj, "__dataclass_fields__"):
+            stack.extend(getattr(obj, name) for name in obj.__dataclass_fields__)
 
 
 def _failed(facts: FileFacts, message: str, line: int = 1, col: int = 0) -> FileFacts:

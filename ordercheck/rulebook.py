@@ -171,6 +171,10 @@ def load_rule_file(path: Path) -> Rule:
         raise UsageError(f"cannot read rule file: {exc.strerror}", str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"invalid TOML: {exc}", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"not valid UTF-8 (byte {exc.object[exc.start:exc.start + 1]!r} at offset {exc.start}); TOML files must be UTF-8", str(path)) from None
+    except (RecursionError, MemoryError):
+        raise UsageError("invalid TOML: nested too deeply", str(path)) from None
     return parse_rule(data, str(path))
 
 

@@ -6,11 +6,12 @@ I/O happens here and in the CLI only; every stage below is a function of its inp
 """
 from __future__ import annotations
 
+import functools
 import os
-import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import networkx as nx
 
@@ -21,7 +22,7 @@ from . import contracts, diagnose, suppression
 from . import facts as factsmod
 from . import summaries as summod
 from .cache import Cache
-from .errors import UsageError
+from .errors import UsageError, raise_if_interrupted
 from .facts import FileFacts
 from .findings import Finding
 from .rulebook import Rule, load_rules
@@ -130,34 +131,70 @@ def check_event_classes(cfg: configmod.Config, rules: Dict[str, Rule], vocab: Vo
 # --------------------------------------------------------------------------- files
 
 
-def glob_regex(pattern: str) -> "re.Pattern[str]":
-    """A path glob: ``**`` crosses folders, ``*`` and ``?`` do not."""
-    i, out = 0, []
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
+@functools.lru_cache(maxsize=1024)
+def _compiled(pattern: str) -> "configmod.GlobTokens":
+    return configmod.compile_glob(pattern)
+
+
+def _step(tokens: "configmod.GlobTokens", states: Set[int], ch: str) -> Set[int]:
+    """One character. A state is a token index; ``~i`` is "inside the ``**/`` at
+    ``i``" (some characters consumed, a ``/`` still due)."""
+    nxt: Set[int] = set()
+    for i in states:
+        if i < 0:  # inside a `**/`
+            nxt.add(i)
+            if ch == "/":
+                nxt.add(~i + 1)
             continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
+        if i == len(tokens):
             continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            j = pattern.find("]", i)
-            if j == -1:
-                out.append(re.escape(c))
-            else:
-                out.append("[" + pattern[i + 1 : j].replace("!", "^", 1) + "]")
-                i = j
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return re.compile("".join(out) + r"(?:/.*)?\Z")
+        tok = tokens[i]
+        kind = tok[0]
+        if kind == "lit":
+            if ch == tok[1]:
+                nxt.add(i + 1)
+        elif kind == "any":
+            if ch != "/":
+                nxt.add(i + 1)
+        elif kind == "class":
+            if ch != "/" and any(lo <= ch <= hi for lo, hi in tok[2]) != tok[1]:
+                nxt.add(i + 1)
+        elif kind == "star":
+            if ch != "/":
+                nxt.add(i)
+        elif kind == "dstar":
+            nxt.add(i)
+        else:  # dstardir: anything, then a `/` ends it
+            nxt.add(~i)
+            if ch == "/":
+                nxt.add(i + 1)
+    return _closure(tokens, nxt)
+
+
+def _closure(tokens: "configmod.GlobTokens", states: Set[int]) -> Set[int]:
+    """Add what a ``*``, ``**`` or ``**/`` matching nothing reaches."""
+    todo = [i for i in states if i >= 0]
+    while todo:
+        i = todo.pop()
+        if i < len(tokens) and tokens[i][0] in ("star", "dstar", "dstardir") and i + 1 not in states:
+            states.add(i + 1)
+            todo.append(i + 1)
+    return states
+
+
+def glob_match(tokens: "configmod.GlobTokens", path: str) -> bool:
+    """Does ``path`` (``/``-separated) match the glob, or lie under a folder that
+    does? A set-of-states simulation: time is len(path) × len(glob), never
+    exponential (a regex of many ``*`` backtracks)."""
+    end = len(tokens)
+    states = _closure(tokens, {0})
+    for ch in path:
+        if ch == "/" and end in states:
+            return True  # a folder matched: everything under it does
+        states = _step(tokens, states, ch)
+        if not states:
+            return False
+    return end in states
 
 
 def path_matches(rel: str, patterns: Sequence[str]) -> bool:
@@ -167,30 +204,73 @@ def path_matches(rel: str, patterns: Sequence[str]) -> bool:
         p = p.rstrip("/")
         if p.startswith("./"):
             p = p[2:]
-        if glob_regex(p).match(rel) or ("/" not in p and glob_regex(p).match(name)):
+        try:
+            tokens = _compiled(p)
+        except ValueError:
+            continue  # validated with the config; a glob that cannot match matches nothing
+        if glob_match(tokens, rel) or ("/" not in p and glob_match(tokens, name)):
             return True
     return False
 
 
+def real_path(path: "os.PathLike[str] | str") -> str:
+    """``Path.resolve()`` without its failure modes: a symlink loop (``ln -s d.py
+    d.py``) resolves as far as it can instead of raising ``RuntimeError``."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, RuntimeError, ValueError):
+        return os.path.abspath(path)
+
+
 def _relative(path: Path, root: Path) -> str:
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
+        rel = os.path.relpath(real_path(path), real_path(root)).replace(os.sep, "/")
+    except ValueError:  # another drive
         return path.as_posix()
+    if rel == ".." or rel.startswith("../"):
+        return path.as_posix()
+    return rel
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(p).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _walked_file_wanted(f: Path) -> bool:
+    """A ``*.py`` met while walking: regular files, and entries that cannot be
+    examined (a symlink loop, a dangling link: they get an OC900 naming why);
+    FIFOs, sockets and devices are skipped — opening a FIFO would block."""
+    try:
+        mode = os.stat(f).st_mode
+    except (OSError, ValueError):
+        return True
+    return stat.S_ISREG(mode)
 
 
 def collect_files(paths: Sequence[Path], cfg: configmod.Config) -> List[Path]:
     """``*.py`` under directories (skipping the usual suspects and ``exclude``);
-    a file named explicitly is always checked."""
+    a path named explicitly that is not a folder is always returned (``read_facts``
+    says why when it is not a regular readable file), and so is a folder that cannot
+    be read — neither is skipped in silence."""
     out: List[Path] = []
     seen = set()
+
+    def add(f: Path) -> None:
+        if f not in seen:
+            seen.add(f)
+            out.append(f)
+
+    def unreadable(exc: OSError) -> None:
+        add(Path(exc.filename) if exc.filename else Path("."))
+
     for p in paths:
-        if p.is_file() or not p.exists():
-            if p not in seen:
-                seen.add(p)
-                out.append(p)
+        if not _is_dir(p):
+            add(p)
             continue
-        for dirpath, dirnames, filenames in os.walk(p):
+        for dirpath, dirnames, filenames in os.walk(p, onerror=unreadable):
             d = Path(dirpath)
             keep = []
             for name in sorted(dirnames):
@@ -207,9 +287,8 @@ def collect_files(paths: Sequence[Path], cfg: configmod.Config) -> List[Path]:
                 f = d / name
                 if cfg.exclude and path_matches(_relative(f, cfg.root), cfg.exclude):
                     continue
-                if f not in seen:
-                    seen.add(f)
-                    out.append(f)
+                if _walked_file_wanted(f):
+                    add(f)
     return out
 
 
@@ -231,17 +310,51 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(mode: int) -> str:
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return f"not a regular file ({kind})" if kind != "not a regular file" else kind
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of a regular file. Raises ``OSError`` or ``ValueError`` with a
+    message for a user: the file is checked before it is opened, and opened
+    non-blocking, so a FIFO (or a file swapped for one) never blocks the run."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        os.listdir(path)  # an unreadable folder raises here, naming why
+        raise ValueError("is a folder (folders are walked for *.py)")
+    if not stat.S_ISREG(mode):
+        raise ValueError(_not_regular(mode))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise ValueError(_not_regular(mode))
+        return fh.read()
+
+
+def _unreadable(path: Path, shown: str, why: str) -> FileFacts:
+    f = FileFacts(path=shown, module=path.stem)
+    f.error = factsmod.ParseError(why)
+    return f
+
+
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
                cache: Optional[Cache] = None) -> FileFacts:
     """Facts of one file, from the cache when its bytes have been seen before."""
     shown = shown or display_path(path)
     if data is None:
         try:
-            data = path.read_bytes()
+            data = read_source(path)
+        except ValueError as exc:
+            return _unreadable(path, shown, f"cannot check this path: {exc}")
         except OSError as exc:
-            f = FileFacts(path=shown, module=path.stem)
-            f.error = factsmod.ParseError(f"cannot read file: {exc.strerror or exc}")
-            return f
+            what = "folder" if _is_dir(path) else "file"
+            return _unreadable(path, shown, f"cannot read {what}: {exc.strerror or exc}")
     module = factsmod.module_name(path)
     k = cachemod.key(shown, module, data) if cache is not None else ""
     if cache is not None:
@@ -254,31 +367,93 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
     return facts
 
 
-def _read_in_worker(job: Tuple[str, Optional[str]]) -> Tuple[FileFacts, int]:
+def _worker_init() -> None:
+    """A worker leaves Ctrl-C to the main process, which ends the pool at once
+    (SIGTERM). A cache entry a worker was writing is then a temporary file that was
+    never renamed: no half-written entry is ever read."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _read_in_worker(job: Tuple[str, Optional[str]]) -> Tuple[Optional[bytes], int]:
+    """Facts pickled here, so that facts too deep to pickle come back as ``None``
+    (read again in the main process) instead of breaking the pool's result thread.
+    (Pickle between our own processes is fine; it is never read from disk.)"""
+    import pickle
+
     path, cache_dir = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
     facts = read_facts(Path(path), cache=cache)
-    return facts, cache.hits if cache else 0
+    try:
+        blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
+    except (RecursionError, pickle.PicklingError):
+        blob = None
+    return blob, cache.hits if cache else 0
+
+
+def _unpickled(blob: Optional[bytes], path: Path) -> FileFacts:
+    import pickle
+
+    if blob is not None:
+        try:
+            facts = pickle.loads(blob)
+            if isinstance(facts, FileFacts):
+                return facts
+        except (RecursionError, pickle.UnpicklingError, MemoryError):
+            pass
+    return read_facts(path)
+
+
+def _kill_pool(pool) -> None:
+    """End a pool now: terminate its workers (``shutdown`` alone waits for every
+    pending file — tens of seconds after a Ctrl-C) and reap them."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        try:
+            proc.terminate()
+        except Exception:  # already gone
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        proc.join(2)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1)
 
 
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work.
-    Returns the facts and the number of cache hits."""
+    Returns the facts and the number of cache hits. An interrupt (or any error)
+    terminates the workers before it propagates: no worker outlives the run."""
     if jobs <= 1 or len(files) < 4:
         cache = Cache(cache_dir) if cache_dir else None
-        out = [read_facts(p, cache=cache) for p in files]
+        out = []
+        for p in files:
+            out.append(read_facts(p, cache=cache))
+            raise_if_interrupted()
         return out, cache.hits if cache else 0
     import concurrent.futures as cf
 
     work = [(str(p), str(cache_dir) if cache_dir else None) for p in files]
     results: List[Tuple[FileFacts, int]] = []
-    with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
+    # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
+    # a native parser, the OOM killer) breaks the pool with an error instead of
+    # leaving the run waiting for ever; its files are then read here.
+    pool = cf.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_worker_init)
+    try:
         futures = [pool.submit(_read_in_worker, job) for job in work]
         for p, fut in zip(files, futures):
             try:
-                results.append(fut.result())
-            except Exception:  # e.g. facts too deep to pickle back: read it here
-                results.append((read_facts(p), 0))
+                blob, hits = fut.result()
+            except Exception:  # a worker failed or died on this file: read it here
+                blob, hits = None, 0
+            results.append((_unpickled(blob, p), hits))
+            raise_if_interrupted()
+    except BaseException:
+        _kill_pool(pool)
+        raise
+    pool.shutdown(wait=True)
     return [f for f, _ in results], sum(h for _, h in results)
 
 
@@ -339,7 +514,7 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
                 ignored.extend(codes)
     return [
         r for r in settings.rule_list()
-        if not ignored or (r.id in ignored if r.kind == "parse-error" else _best(r.id, ignored) < 0)
+        if not ignored or (r.id not in ignored if r.kind == "parse-error" else _best(r.id, ignored) < 0)
     ]
 
 
@@ -375,8 +550,8 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
         all_facts.append(read_facts(Path(name), data, name))
     files = collect_files(paths, settings.config) if paths else []
     if stdin is not None:  # the buffer replaces the file on disk, however it is spelled
-        buffer = Path(stdin[0]).resolve()
-        files = [p for p in files if p.resolve() != buffer]
+        buffer = real_path(stdin[0])
+        files = [p for p in files if real_path(p) != buffer]
     read, hits = read_all(files, jobs, cache_dir)
     all_facts.extend(read)
     findings = analyse(all_facts, settings)

@@ -68,7 +68,7 @@ def test_a_corrupt_cache_entry_is_recomputed(tmp_path):
     cache = tmp_path / "cache"
     s = settings_for(select=["OC101"])
     runner.run([src], s, cache_dir=cache)
-    for entry in (cache / "facts").rglob("*.pickle"):
+    for entry in (cache / "facts").rglob("*.json"):
         entry.write_bytes(b"not a pickle")
     result = runner.run([src], s, cache_dir=cache)
     assert result.cache_hits == 0
@@ -120,3 +120,34 @@ def test_facts_too_deep_to_pickle_are_read_in_the_main_process(tmp_path):
     assert _codes(serial) == _codes(pooled)
     assert ("deep.py", chain.count("\n"), "OC101") in _codes(pooled)
     assert not list((tmp_path / "cache").rglob("*.tmp"))
+
+
+def test_entries_are_json_headed_by_their_key(tmp_path):
+    import json
+
+    src = _project(tmp_path, 2)
+    cache = tmp_path / "cache"
+    runner.run([src], settings_for(select=["OC101"]), cache_dir=cache)
+    entries = sorted((cache / "facts").rglob("*"))
+    files = [p for p in entries if p.is_file()]
+    assert files and all(p.suffix == ".json" for p in files), files
+    for p in files:
+        header, body = p.read_text().split("\n", 1)
+        assert json.loads(header) == {"key": p.stem}
+        assert json.loads(body)["@"] == "FileFacts"
+
+
+def test_an_entry_under_another_key_is_not_read(tmp_path):
+    """An entry copied to another file's name (its header names its own key) is a
+    miss: a planted entry cannot stand in for a different file."""
+    src = _project(tmp_path, 2)
+    cache = tmp_path / "cache"
+    s = settings_for(select=["OC101"])
+    runner.run([src], s, cache_dir=cache)
+    a, b = sorted((cache / "facts").rglob("*.json"))
+    a_bytes = a.read_bytes()
+    a.write_bytes(b.read_bytes())
+    b.write_bytes(a_bytes)
+    again = runner.run([src], s, cache_dir=cache)
+    assert again.cache_hits == 0
+    assert _codes(again) == [("m1.py", 4, "OC101")]

@@ -1,6 +1,7 @@
 """Small helpers the reporters share."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Dict, List
 
@@ -8,7 +9,7 @@ from ..findings import Finding
 
 
 def file_uri(path: str) -> str:
-    return Path(path).resolve().as_uri()
+    return Path(os.path.realpath(path)).as_uri()  # realpath: a symlink loop does not raise
 
 
 def by_file(findings: List[Finding]) -> Dict[str, List[Finding]]:
