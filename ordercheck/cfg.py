@@ -91,9 +91,13 @@ MAX_NODES = 400_000
 
 
 class _Builder:
-    def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], bool]) -> None:
+    def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], bool],
+                 on_raise: Optional[Callable[[Call], bool]] = None,
+                 on_test: Optional[Callable[[Call], bool]] = None) -> None:
         self.fn = fn
         self.is_suppressor = is_suppressor
+        self.on_raise = on_raise
+        self.on_test = on_test
         self.g = nx.DiGraph(function=fn.qualname, handlers={})
         self.counter = 0
         self.regions = 0
@@ -234,7 +238,10 @@ class _Builder:
                 if item.exits == "os._exit":
                     preds = []
                     continue
-                self.raise_from(n)
+                if self.on_raise is not None and self.on_raise(item):
+                    self._raised(n, item)
+                else:
+                    self.raise_from(n)
                 preds = [] if item.exits else [(n, "normal")]
             elif isinstance(item, Choice):
                 out: Preds = []
@@ -253,6 +260,43 @@ class _Builder:
                 self.connect([(p, "loop") for p, _ in ends], r)
                 preds = [(r, "normal")]
         return preds
+
+    def _raised(self, n: object, call: Call) -> None:
+        """A callee's on-raise effects (SPEC §2 Summaries): a point on the call's
+        exceptional edges, between the call and the handlers it raises into. What it
+        carries took effect, so its edges onward are normal edges that also carry
+        the exception (``exception=True``); it stands outside every handler region
+        the exception leaves."""
+        p = self.node("raised", call.span, f"{call.text}  (raised)", call=call)
+        self.g.nodes[p]["line"] = None
+        self.connect([(n, "exception")], p)
+        self.jump([(p, "exception")], "raise")
+        targets = list(self.g.successors(p))
+        for t in targets:
+            self.g.edges[p, t].update(kind="normal", exception=True)
+        self.g.nodes[p]["ctx"] = tuple(r for r in self.ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
+
+    def _outcomes(self, st: Stmt, ends: Preds) -> Tuple[Preds, Preds]:
+        """The true and false ways out of an ``if``/``while`` test. When the test is
+        one call (alone or under ``not``) whose callee has conditional effects, each
+        branch gets a point carrying what the callee performed when it returned the
+        value that flows there (``value`` attribute)."""
+        t: Preds = [(p, "true") for p, _ in ends]
+        f: Preds = [(p, "false") for p, _ in ends]
+        if st.test_call is None or self.on_test is None or len(ends) != 1:
+            return t, f
+        n = ends[0][0]
+        call = self.g.nodes[n].get("call")
+        if self.g.nodes[n].get("kind") != "call" or call is None or call.id != st.test_call or not self.on_test(call):
+            return t, f
+        out = []
+        for kind in ("true", "false"):
+            value = (kind == "true") != st.test_negated
+            p = self.node("outcome", call.span, f"{call.text}  (returned {value})", call=call, value=value)
+            self.g.nodes[p]["line"] = None
+            self.connect([(n, kind)], p)
+            out.append([(p, "normal")])
+        return out[0], out[1]
 
     # ---- statements
 
@@ -276,12 +320,15 @@ class _Builder:
             self.raise_from(node)
             return self.block(st.body, self.chain(st.events, start))
         if k == "return":
+            if st.returns is not None:
+                self.g.nodes[node]["returns"] = st.returns
             self.jump(self.chain(st.events, start), "return")
             return []
         if k == "raise":
             ends = self.chain(st.events, start)
             if ends:
                 point = node if ends == start else self._point(ends, "raise")
+                self.g.nodes[point]["raise_stmt"] = True
                 self.jump([(point, "exception")], "raise")
             return []
         if k == "assert":
@@ -299,17 +346,19 @@ class _Builder:
             return []
         if k == "if":
             ends = self.chain(st.events, start)
-            t = self.block(st.body, [(p, "true") for p, _ in ends])
-            f = self.block(st.orelse, [(p, "false") for p, _ in ends])
+            t_preds, f_preds = self._outcomes(st, ends)
+            t = self.block(st.body, t_preds)
+            f = self.block(st.orelse, f_preds)
             return t + f
         if k == "while":
             ends = self.chain(st.events, start)
+            t_preds, f_preds = self._outcomes(st, ends)
             loop = _Loop(node)
             self.frames.append(loop)
-            body_ends = self.block(st.body, [(p, "true") for p, _ in ends])
+            body_ends = self.block(st.body, t_preds)
             self.connect([(p, "loop") for p, _ in body_ends], node)
             self.frames.pop()
-            false_preds = [] if st.infinite else [(p, "false") for p, _ in ends]
+            false_preds = [] if st.infinite else f_preds
             return self.block(st.orelse, false_preds) + loop.breaks
         if k == "for":
             ends = self.chain(st.events, start)
@@ -434,9 +483,14 @@ def _dedupe(preds: Preds) -> Preds:
     return out
 
 
-def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: False) -> nx.DiGraph:
-    """The control-flow graph of one function (SPEC §3)."""
-    b = _Builder(fn, is_suppressor)
+def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: False,
+          on_raise: Optional[Callable[[Call], bool]] = None,
+          on_test: Optional[Callable[[Call], bool]] = None) -> nx.DiGraph:
+    """The control-flow graph of one function (SPEC §3). ``on_raise(call)`` true: the
+    call's exceptional edges pass a ``raised`` point (its callee's on-raise effects);
+    ``on_test(call)`` true for the call that is a whole ``if``/``while`` test: each
+    branch starts with an ``outcome`` point (its conditional effects)."""
+    b = _Builder(fn, is_suppressor, on_raise, on_test)
     ends = b.block(fn.body, [(ENTRY, "normal")])
     b.connect(ends, EXIT)
     return b.g

@@ -75,15 +75,15 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
         raise UsageError(f"{file} cannot be parsed: {target.error.message}", key="--graph")
     others = [runner.read_facts(p) for p in runner.collect_files(paths, settings.config) if p.resolve() != path.resolve()]
     project = [target] + others
-    summ = summod.build(project, settings.vocab, runner.live_calls(project, settings))
+    summ = runner.project_summaries(project, settings)
     fn = next((f for f in target.functions if f.qualname == qual), None)
     if fn is None:
         names = ", ".join(f.qualname for f in target.functions[:20])
         raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
-    g = cfgmod.build(fn, settings.vocab.is_suppressor)
+    g = runner.function_graph(fn, target.path, settings, summ)
     classes, callees = diagnose.node_classes(g, target, fn, settings.vocab, summ)
     rules = [r for r in settings.rule_list() if r.kind not in ("parse-error", "unused-suppression")]
-    hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types)
+    hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types, diagnose.node_raises(g, target, settings.vocab, summ))
     via = {}
     for n, callee in callees.items():
         if n in classes:

@@ -315,8 +315,11 @@ def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion]
                 queue.append((w, trail + [w]))
 
 
-def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object], swallow_types: Sequence[str]) -> List[Hit]:
-    events = _matching(classes, rule.event, reachable)
+def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object], swallow_types: Sequence[str],
+                    raises: Optional[Classes] = None) -> List[Hit]:
+    # ``raises``: the classes whose failure each node can raise (SPEC §2 escaping
+    # failures); by default what it performs
+    events = _matching(classes if raises is None else raises, rule.event, reachable)
     if not events:
         return []
     regions = {r.entry: r for r in g.graph["handlers"].values()}
@@ -371,6 +374,7 @@ def evaluate(
     classes: Classes,
     rules: Iterable[Rule],
     swallow_types: Sequence[str] = (),
+    raises: Optional[Classes] = None,
 ) -> List[Hit]:
     """Every hit of every rule on one graph, one per (rule, anchor site)."""
     reachable = nx.descendants(g, ENTRY) | {ENTRY}
@@ -379,7 +383,7 @@ def evaluate(
         if rule.kind == "sequence":
             hits = check_sequence(g, classes, rule, reachable)
         elif rule.kind == "swallowed":
-            hits = check_swallowed(g, classes, rule, reachable, swallow_types)
+            hits = check_swallowed(g, classes, rule, reachable, swallow_types, raises)
         elif rule.kind == "at-most-once":
             hits = check_at_most_once(g, classes, rule, reachable)
         elif rule.kind == "requires-before":

@@ -11,7 +11,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 import networkx as nx
 
-from . import contracts
+from . import contracts, effects
 from . import facts as factsmod
 from . import summaries as summod
 from .facts import Call, FileFacts, FunctionFacts, Span
@@ -21,20 +21,45 @@ from .vocabulary import Vocabulary
 
 
 def node_classes(g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, summ: summod.Summaries) -> Tuple[Dict[object, FrozenSet[str]], Dict[object, str]]:
-    """Event classes of every call node (own patterns + callee summary + markers)."""
-    classes: Dict[object, FrozenSet[str]] = {}
-    callees: Dict[object, str] = {}
-    for n, data in g.nodes(data=True):
-        call = data.get("call")
-        if call is None:
-            continue
-        carried, callee = summ.carried(facts.path, call)
-        cls = vocab.classify(call, carried)
-        if cls:
-            classes[n] = cls
-        if callee:
-            callees[n] = callee
-    return classes, callees
+    """Event classes of every call node (own patterns + callee summary + markers),
+    of its on-raise point and of its conditional outcome points."""
+    sets = effects.check_sets(g, facts.path, vocab, summ)
+    return sets.performs, sets.callees
+
+
+def node_raises(g: nx.DiGraph, facts: FileFacts, vocab: Vocabulary, summ: summod.Summaries) -> Dict[object, FrozenSet[str]]:
+    """The classes whose failure each node can raise (own patterns + the callee's
+    escaping failures + markers): what ``swallowed`` asks about."""
+    return effects.check_sets(g, facts.path, vocab, summ).raises
+
+
+VERBS = {"save": "saves", "append": "appends", "terminal-append": "appends a terminal record",
+         "surface": "reports", "file-write": "writes", "fsync": "syncs", "rename": "renames"}
+
+
+def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool = False) -> str:
+    """Which part of the callee's summary a node stands for."""
+    data = g.nodes[n]
+    if data["kind"] == "raised":
+        return "raise"
+    if data["kind"] == "outcome":
+        return "true" if data["value"] else "false"
+    if raising or (rule is not None and rule.kind == "swallowed"):
+        return "escape"
+    return "return"
+
+
+def case_text(g: nx.DiGraph, n: object, cls: str) -> str:
+    """How a carried class got to a point: "saves, then raises" for an on-raise effect,
+    "saves only when `_claim` returns True" for a conditional one."""
+    data = g.nodes[n]
+    verb = VERBS.get(cls, f"performs {cls}")
+    if data["kind"] == "raised":
+        return f"{verb}, then raises"
+    if data["kind"] == "outcome":
+        name = data["call"].callee.rsplit(".", 1)[-1]
+        return f"{verb} only when `{name}` returns {data['value']}"
+    return ""
 
 
 def _step_kind(rule: Rule, cls: FrozenSet[str]) -> str:
@@ -42,11 +67,13 @@ def _step_kind(rule: Rule, cls: FrozenSet[str]) -> str:
         for c in role:
             if not c.startswith("!") and c in cls:
                 return c
+    if not cls:  # a swallowed event that only raises (nothing performed on return)
+        return next((c for c in rule.event + rule.then if not c.startswith("!")), "event")
     return sorted(cls)[0]
 
 
-def via_text(summ: summod.Summaries, callee: str, cls: str) -> Tuple[str, Optional[summod.Origin]]:
-    chain = summ.via(callee, cls)
+def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return") -> Tuple[str, Optional[summod.Origin]]:
+    chain = summ.via(callee, cls, part)
     if not chain:
         return "", None
     names = [summod.split_key(k)[1] for k, _ in chain]
@@ -66,13 +93,16 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         span = data.get("span")
         nxt = path[i + 1] if i + 1 < len(path) else None
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
-        if data["kind"] == "call" and n in classes and classes[n] & relevant:
+        if data["kind"] in ("call", "raised", "outcome") and n in classes and classes[n] & relevant:
             cls = classes[n]
             k = _step_kind(rule, cls)
             via = ""
+            raising = data["kind"] == "call" and kind == "exception"
             if n in callees:
-                via, _ = via_text(summ, callees[n], k)
-            text = data["text"] + (" (raises)" if kind == "exception" else "")
+                via, _ = via_text(summ, callees[n], k, _part(g, n, raising=raising))
+            case = case_text(g, n, k)
+            text = data["call"].text + (f" ({case})" if case else "")
+            text += " (raises)" if raising else ""
             steps.append(Step(span, k, text, via))
         elif data["kind"] == "handler":
             steps.append(Step(span, "except", data["text"]))
@@ -126,9 +156,10 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         if node is None or node not in callees:
             continue
         k = _step_kind(rule, classes.get(node, frozenset()))
-        via, origin = via_text(summ, callees[node], k)
+        via, origin = via_text(summ, callees[node], k, _part(g, node, rule if node == hit.anchor else None))
         if origin is not None:
-            related.append(Related(origin.call.span, f"{k} performed via {via}", origin.path))
+            case = case_text(g, node, k)
+            related.append(Related(origin.call.span, f"{k} performed via {via}" + (f" ({case})" if case else ""), origin.path))
     message = rule.format_message(fmt)
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines)
     if hit.handler is not None:

@@ -143,6 +143,9 @@ class Stmt:
     infinite: bool = False  # ``while True``
     has_finally: bool = False
     finally_span: Optional[Span] = None  # the `finally:` clause of a try
+    returns: Optional[bool] = None  # ``return True`` / ``return False`` (a constant)
+    test_call: Optional[int] = None  # if/while: id of the call that is the whole test
+    test_negated: bool = False  # ... under ``not``
 
 
 @dataclass
@@ -612,7 +615,10 @@ class _Extractor:
         sp = self._enter_stmt(line)
         text = self.text(line)
         if isinstance(node, cst.Return):
-            return Stmt("return", sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
+            st = Stmt("return", sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
+            if isinstance(node.value, cst.Name) and node.value.value in ("True", "False"):
+                st.returns = node.value.value == "True"
+            return st
         if isinstance(node, cst.Raise):
             ev = self.expr(node.exc)
             ev += self.expr(node.cause)
@@ -673,6 +679,7 @@ class _Extractor:
             ev = self.expr(node.test)
             infinite = _is_true_constant(node.test)
             st = Stmt("while", sp, self.header_text(node), ev, self.raises_outside_calls(node.test), infinite=infinite)
+            st.test_call, st.test_negated = _test_call(node.test, ev)
             st.body = self.block(node.body)
             st.orelse = self.block(node.orelse.body) if node.orelse else []
             return st
@@ -699,6 +706,7 @@ class _Extractor:
         sp = self._enter_stmt(node, node.test)
         ev = self.expr(node.test)
         st = Stmt("if", sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
+        st.test_call, st.test_negated = _test_call(node.test, ev)
         st.body = self.block(node.body)
         if isinstance(node.orelse, cst.If):
             st.orelse = [self._if(node.orelse)]
@@ -969,6 +977,20 @@ def _all_params(params: cst.Parameters) -> List[cst.Param]:
     if params.star_kwarg is not None:
         out.append(params.star_kwarg)
     return out
+
+
+def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int], bool]:
+    """A test that is one call (``await`` allowed), alone or under ``not``: the id of
+    that call (the last event of the test: a call comes after its arguments) and
+    whether it is negated. Anything else: ``(None, False)``."""
+    negated = False
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, True
+    if isinstance(test, cst.Await):
+        test = test.expression
+    if isinstance(test, cst.Call) and events and isinstance(events[-1], Call):
+        return events[-1].id, negated
+    return None, False
 
 
 def _is_true_constant(node: cst.BaseExpression) -> bool:

@@ -18,7 +18,7 @@ import networkx as nx
 from . import cache as cachemod
 from . import cfg as cfgmod
 from . import config as configmod
-from . import contracts, diagnose, suppression
+from . import contracts, diagnose, effects, suppression
 from . import facts as factsmod
 from . import summaries as summod
 from .cache import Cache
@@ -462,12 +462,12 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
     graph_rules = [r for r in rules if r.kind not in ("parse-error", "unused-suppression")]
     for fn in facts.functions:
         try:
-            g = cfgmod.build(fn, settings.vocab.is_suppressor)
+            g = function_graph(fn, facts.path, settings, summ)
         except cfgmod.GraphTooLarge:
             continue
-        classes, callees = diagnose.node_classes(g, facts, fn, settings.vocab, summ)
-        for hit in contracts.evaluate(g, classes, graph_rules, settings.config.swallow_types):
-            out.append(diagnose.to_finding(hit, g, facts, fn, classes, callees, summ))
+        sets = effects.check_sets(g, facts.path, settings.vocab, summ)
+        for hit in contracts.evaluate(g, sets.performs, graph_rules, settings.config.swallow_types, sets.raises):
+            out.append(diagnose.to_finding(hit, g, facts, fn, sets.performs, sets.callees, summ))
     return out
 
 
@@ -483,25 +483,17 @@ class Result:
     cache_hits: int = 0
 
 
-def live_calls(all_facts: List[FileFacts], settings: Settings) -> Dict[str, set]:
-    """File → ids of the calls on some path from their function's entry. Summaries use
-    it so that a callee's unreachable code carries nothing. (The graphs are built
-    again for the contracts: keeping every graph of a project would cost more memory
-    than building them twice costs time.)"""
-    live: Dict[str, set] = {}
-    for facts in all_facts:
-        if facts.error is not None:
-            continue
-        ids = live.setdefault(facts.path, set())
-        for fn in facts.functions:
-            try:
-                g = cfgmod.build(fn, settings.vocab.is_suppressor)
-            except cfgmod.GraphTooLarge:
-                ids.update(c.id for c in fn.calls)  # too big to build: assume all reachable
-                continue
-            nodes = g.nodes
-            ids.update(nodes[n]["call"].id for n in nx.descendants(g, cfgmod.ENTRY) if "call" in nodes[n])
-    return live
+def project_summaries(all_facts: List[FileFacts], settings: Settings) -> summod.Summaries:
+    """Every function's summary (SPEC §2), computed on its graph, callees first; a
+    callee's unreachable code carries nothing. (The graphs are built again for the
+    contracts: keeping every graph of a project would cost more memory than building
+    them twice costs time.)"""
+    return effects.build(all_facts, settings.vocab)
+
+
+def function_graph(fn: factsmod.FunctionFacts, path: str, settings: Settings, summ: summod.Summaries) -> nx.DiGraph:
+    """The graph the contracts read (on-raise and conditional points included)."""
+    return effects.check_graph(fn, path, settings.vocab, summ)
 
 
 def rules_for(path: str, settings: Settings) -> List[Rule]:
@@ -520,7 +512,7 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
 
 def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
     """Findings of every file, after per-file ignores and suppression comments."""
-    summ = summod.build(all_facts, settings.vocab, live_calls(all_facts, settings))
+    summ = project_summaries(all_facts, settings)
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:

@@ -1,9 +1,11 @@
-"""Stage 2 — project summaries: which event classes each function may perform (SPEC §2).
+"""Stage 2 — the project call graph and the shape of summaries (SPEC §2).
 
-Built from the per-file facts alone (no re-parsing), so cached facts are enough. A call
-to a project function carries every class its callee may perform on some path,
-transitively; recursion converges because the fixpoint runs over the strongly
-connected components of the call graph (``nx.condensation``), callees first.
+Built from the per-file facts alone (no re-parsing), so cached facts are enough:
+``resolve`` indexes every function and class and resolves each call. The summaries
+themselves (``Effects``: on return, on raise, escaping failures, conditional effects)
+need each callee's graph, so ``effects.build`` computes them, callees first over the
+strongly connected components of the call graph (``nx.condensation``), so recursion
+converges.
 
 Resolution covers ``self.m()``/``cls.m()`` (the class and its project bases),
 ``super().m()``, module-level functions, functions and classes imported from project
@@ -38,11 +40,51 @@ def split_key(key: str) -> Tuple[str, str]:
 
 @dataclass
 class Origin:
-    """Where a function gets a class from: its own call, or a callee's summary."""
+    """Where a function gets a class from: its own call, or a callee's summary
+    (``part`` says which part of the callee's summary carried it)."""
 
     call: Call
     path: str
     callee: Optional[str] = None  # function key when carried
+    part: str = "return"  # the callee's part: return | raise | escape | true | false
+
+
+PARTS = ("return", "raise", "escape", "true", "false")
+
+
+@dataclass
+class Effects:
+    """One function's summary, split by how it ends (SPEC §2 Summaries).
+
+    ``on_return``: classes performed on some path ENTRY → EXIT; ``on_raise``: performed
+    (and taken effect) on some path ENTRY → RAISE; ``escaping``: classes whose own
+    failure can leave the function; ``when_true``/``when_false``: the classes of
+    ``on_return`` performed only on paths that end in ``return True``/``return False``.
+    """
+
+    on_return: FrozenSet[str] = frozenset()
+    on_raise: FrozenSet[str] = frozenset()
+    escaping: FrozenSet[str] = frozenset()
+    when_true: FrozenSet[str] = frozenset()
+    when_false: FrozenSet[str] = frozenset()
+
+    def part(self, name: str) -> FrozenSet[str]:
+        return {
+            "return": self.on_return, "raise": self.on_raise, "escape": self.escaping,
+            "true": self.when_true, "false": self.when_false,
+        }[name]
+
+    @property
+    def conditional(self) -> FrozenSet[str]:
+        return self.when_true | self.when_false
+
+    def union(self, other: "Effects") -> "Effects":
+        return Effects(self.on_return | other.on_return, self.on_raise | other.on_raise,
+                       self.escaping | other.escaping, self.when_true | other.when_true,
+                       self.when_false | other.when_false)
+
+
+NO_EFFECTS = Effects()
 
 
 @dataclass
@@ -209,88 +251,83 @@ class ProjectIndex:
 
 
 @dataclass
-class Summaries:
-    """May-perform classes per function key, and how each class gets there."""
+class CallGraph:
+    """Every function definition (two under one key share a summary), every resolved
+    call, and the project call graph."""
 
     index: ProjectIndex
-    classes: Dict[str, FrozenSet[str]]
-    origins: Dict[str, Dict[str, Origin]]
+    defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]]
     callees: Dict[Tuple[str, int], str]  # (file, call id) -> callee key
     graph: nx.DiGraph
 
-    def carried(self, path: str, call: Call) -> Tuple[FrozenSet[str], Optional[str]]:
-        """The classes a call carries from its callee, and the callee's key."""
-        callee = self.callees.get((path, call.id))
-        if callee is None:
-            return frozenset(), None
-        return self.classes.get(callee, frozenset()), callee
 
-    def via(self, callee: str, cls: str, limit: int = 6) -> List[Tuple[str, Origin]]:
-        """The chain of (function key, origin) down to the call that performs ``cls``."""
-        out: List[Tuple[str, Origin]] = []
-        key: Optional[str] = callee
-        seen = set()
-        while key is not None and key not in seen and len(out) < limit:
-            seen.add(key)
-            origin = self.origins.get(key, {}).get(cls)
-            if origin is None:
-                break
-            out.append((key, origin))
-            key = origin.callee
-        return out
-
-
-def build(files: Iterable[FileFacts], vocab: Vocabulary,
-          live: Optional[Dict[str, Set[int]]] = None) -> Summaries:
-    """Summaries of every function. ``live`` (file → ids of the calls on some path
-    from their function's entry, from the graphs) keeps unreachable calls out: a
-    summary is what a callee may perform *on some path*. Two definitions under one
-    key (a property's getter and setter, ``if``/``else`` defs) share one summary."""
+def resolve(files: Iterable[FileFacts]) -> CallGraph:
+    """Index the project and resolve every call of every function."""
     files = list(files)
     index = ProjectIndex.of(files)
     graph = nx.DiGraph()
     defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]] = {}
-    for facts in files:
-        if facts.error is None:
-            for fn in facts.functions:
-                defs.setdefault(fkey(facts.path, fn.qualname), []).append((facts, fn))
-    origins: Dict[str, Dict[str, Origin]] = {}
     callees: Dict[Tuple[str, int], str] = {}
-    calls_of: Dict[str, List[Tuple[FileFacts, Call, Optional[str]]]] = {}
-    for key, versions in defs.items():
-        graph.add_node(key)
-        own: Dict[str, Origin] = {}
-        mine = calls_of.setdefault(key, [])
-        for facts, fn in versions:
-            reachable = live.get(facts.path) if live is not None else None
+    for facts in files:
+        if facts.error is not None:
+            continue
+        for fn in facts.functions:
+            key = fkey(facts.path, fn.qualname)
+            defs.setdefault(key, []).append((facts, fn))
+            graph.add_node(key)
             for call in fn.calls:
-                if reachable is not None and call.id not in reachable:
-                    continue
-                for cls in sorted(vocab.classify(call) - NOT_CARRIED):
-                    own.setdefault(cls, Origin(call, facts.path))
                 target = index.callee_key(facts, fn, call)
                 if target is not None:
                     callees[(facts.path, call.id)] = target
                     graph.add_edge(key, target)
-                    mine.append((facts, call, target))
-        origins[key] = own
-    # fixpoint over the condensation, callees first; inside a cycle, repeat until
-    # nothing changes (markers at a call site can add terminal-append on the way)
-    classes: Dict[str, FrozenSet[str]] = {}
-    cond = nx.condensation(graph)
-    for comp in reversed(list(nx.topological_sort(cond))):
-        members = sorted(cond.nodes[comp]["members"])
-        changed = True
-        while changed:
-            changed = False
-            shared = frozenset(c for m in members for c in origins[m])
-            for m in members:
-                for facts, call, target in calls_of.get(m, ()):
-                    carried = shared if target in cond.nodes[comp]["members"] else classes.get(target, frozenset())
-                    for cls in vocab.classify(call, carried) - NOT_CARRIED:
-                        if cls not in origins[m]:
-                            origins[m][cls] = Origin(call, facts.path, target)
-                            changed = True
-        for m in members:
-            classes[m] = frozenset(origins[m])
-    return Summaries(index, classes, origins, callees, graph)
+    return CallGraph(index, defs, callees, graph)
+
+
+@dataclass
+class Summaries:
+    """Per function key: its ``Effects`` and how each (part, class) gets there."""
+
+    index: ProjectIndex
+    effects: Dict[str, Effects]
+    origins: Dict[str, Dict[Tuple[str, str], Origin]]
+    callees: Dict[Tuple[str, int], str]  # (file, call id) -> callee key
+    graph: nx.DiGraph
+
+    @property
+    def classes(self) -> Dict[str, FrozenSet[str]]:
+        """May-perform classes per function (on return or on raise)."""
+        return {k: e.on_return | e.on_raise for k, e in self.effects.items()}
+
+    def callee(self, path: str, call: Call) -> Optional[str]:
+        return self.callees.get((path, call.id))
+
+    def effects_of(self, path: str, call: Call) -> Tuple[Effects, Optional[str]]:
+        """The callee's effects (``NO_EFFECTS`` when the call is not resolved)."""
+        callee = self.callees.get((path, call.id))
+        if callee is None:
+            return NO_EFFECTS, None
+        return self.effects.get(callee, NO_EFFECTS), callee
+
+    def carried(self, path: str, call: Call) -> Tuple[FrozenSet[str], Optional[str]]:
+        """The classes a call carries on return from its callee, and the callee's key."""
+        eff, callee = self.effects_of(path, call)
+        return eff.on_return, callee
+
+    def via(self, callee: str, cls: str, part: str = "return", limit: int = 6) -> List[Tuple[str, Origin]]:
+        """The chain of (function key, origin) down to the call that performs ``cls``
+        (a ``terminal-append`` made terminal by markers on the way: its ``append``)."""
+        out: List[Tuple[str, Origin]] = []
+        key: Optional[str] = callee
+        seen = set()
+        while key is not None and (key, part) not in seen and len(out) < limit:
+            seen.add((key, part))
+            table = self.origins.get(key, {})
+            origin = table.get((part, cls))
+            if origin is None and cls == "terminal-append":
+                origin = table.get((part, "append"))
+                cls = "append"
+            if origin is None:
+                break
+            out.append((key, origin))
+            key, part = origin.callee, origin.part
+        return out

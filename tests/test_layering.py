@@ -10,6 +10,7 @@ ORDER = [
     ["facts"],
     ["findings", "vocabulary", "rulebook", "config", "cache"],
     ["summaries", "cfg"],
+    ["effects"],
     ["contracts"],
     ["diagnose", "suppression"],
     ["reporters"],

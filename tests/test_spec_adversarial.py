@@ -1027,11 +1027,26 @@ def test_then_event_that_raised_is_not_after_the_save():
 
 
 def test_first_summary_node_that_raised_is_not_counted():
+    # SPEC v2 (§2 Summaries, on raise): `_sync` saved before `_notify` raised, so the
+    # save stands on the call's exceptional edge and the handler's append follows it
     assert cl("""\
         class Runtime:
             def _sync(self, run):
                 self._store.save(run)
                 self._notify(run)
+
+            def step(self, run, rec):
+                try:
+                    self._sync(run)
+                except NotifyError:
+                    self._ledger.append(rec)
+        """, select=SEQ) == [("OC102", 10)]
+    # a callee that raises before it saves carries nothing onto that edge
+    assert cl("""\
+        class Runtime:
+            def _sync(self, run):
+                self._notify(run)
+                self._store.save(run)
 
             def step(self, run, rec):
                 try:
@@ -1153,7 +1168,7 @@ def test_helper_swallowing_itself_and_caller_swallowing_again():
                     self._checkpoint(run)
                 except Exception:
                     pass
-        """, select=SWL) == [("OC203", 4), ("OC203", 8)]
+        """, select=SWL) == [("OC203", 4)]  # SPEC v2: the helper's save failure cannot escape it
 
 
 def test_fully_dotted_project_module_import(tmp_path):

@@ -1,0 +1,349 @@
+"""Stage 3b — the project summaries of SPEC §2, computed on the graphs.
+
+``summaries.resolve`` gives the call graph; here each function's graph is built (with
+its own call nodes carrying *their* callees' summaries) and four questions are answered
+by reachability on it, callees first over the condensation of the call graph:
+
+* on return: classes performed on some path ENTRY → EXIT (an event performs on a path
+  only if the path leaves it by a normal edge: an exceptional edge means it did not
+  take effect, SPEC §3);
+* on raise: classes performed on some path ENTRY → RAISE;
+* escaping failures: classes of events whose exception reaches RAISE while it is still
+  in flight — through handler chains, non-suppressing ``with`` exits, ``finally``
+  copies that re-raise and handlers that ``raise`` — but not through a handler that
+  stops it;
+* conditional effects: classes of on-return that are performed only on paths whose
+  last ``return`` is the constant ``True`` (or ``False``).
+
+Each graph is built once per summary pass (with a ``raised``/``outcome`` point at every
+resolved call, so its shape does not depend on what the callees turn out to carry), and
+thrown away once its strongly connected component is done.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+import networkx as nx
+
+from . import cfg as cfgmod
+from .cfg import ENTRY, EXIT, RAISE
+from .facts import Call, FileFacts, FunctionFacts
+from .summaries import (
+    NO_EFFECTS,
+    NOT_CARRIED,
+    CallGraph,
+    Effects,
+    Origin,
+    Summaries,
+    fkey,
+    resolve,
+)
+from .vocabulary import Vocabulary
+
+Lookup = Callable[[str], Effects]
+
+
+@dataclass
+class NodeSets:
+    """Per graph node: the classes it performs, the classes whose failure it can raise
+    (for ``swallowed``), its callee's key, and which part of the callee's summary it
+    stands for (``return``, ``raise``, ``true``, ``false``)."""
+
+    performs: Dict[object, FrozenSet[str]] = field(default_factory=dict)
+    raises: Dict[object, FrozenSet[str]] = field(default_factory=dict)
+    callees: Dict[object, str] = field(default_factory=dict)
+    parts: Dict[object, str] = field(default_factory=dict)
+
+
+def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> FrozenSet[str]:
+    """Classes carried to a point that is not the call itself (its on-raise or
+    conditional effects): the call's own patterns do not apply, its terminal markers
+    do (a carried ``append`` with a marker at the call site is terminal)."""
+    out = set(carried)
+    if "append" in out and vocab.carries_marker(call):
+        out.add("terminal-append")
+    if "terminal-append" in out:
+        out.add("append")
+    return frozenset(out)
+
+
+def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
+              lookup: Lookup) -> NodeSets:
+    out = NodeSets()
+    for n, data in g.nodes(data=True):
+        call = data.get("call")
+        if call is None:
+            continue
+        key = callees.get((path, call.id))
+        eff = lookup(key) if key is not None else NO_EFFECTS
+        kind = data["kind"]
+        if kind == "call":
+            carried = eff.on_return - NOT_CARRIED
+            if any(g.nodes[s].get("kind") == "outcome" for s in g.successors(n)):
+                carried -= eff.conditional  # they travel on the branches
+            cls = vocab.classify(call, carried)
+            raises = vocab.classify(call, eff.escaping - NOT_CARRIED)
+            part = "return"
+            if raises:
+                out.raises[n] = raises
+        elif kind == "raised":
+            cls, part = carried_only(vocab, call, eff.on_raise - NOT_CARRIED), "raise"
+        elif kind == "outcome":
+            part = "true" if data["value"] else "false"
+            cls = carried_only(vocab, call, eff.part(part) - NOT_CARRIED)
+        else:
+            continue
+        if cls:
+            out.performs[n] = cls
+        if key is not None:
+            out.callees[n] = key
+            out.parts[n] = part
+    return out
+
+
+# --------------------------------------------------------------------------- one graph
+
+
+def _normal(g: nx.DiGraph, n: object) -> List[object]:
+    return [v for v, d in g.succ[n].items() if d["kind"] != "exception"]
+
+
+def _exceptional(g: nx.DiGraph, n: object) -> List[object]:
+    return [v for v, d in g.succ[n].items() if d["kind"] == "exception" or d.get("exception")]
+
+
+def escaping_points(g: nx.DiGraph) -> Set[object]:
+    """Nodes from which an exception *in flight* reaches RAISE: it passes handler
+    entries that do not match, transparent points, non-suppressing ``with`` exits,
+    and a handler or ``finally`` copy only through a ``raise`` (or the copy's
+    re-raise) inside it."""
+    regions = {r.entry: r for r in g.graph["handlers"].values()}
+    by_id = g.graph["handlers"]
+    flight = nx.DiGraph()
+    flight.add_node(RAISE)
+    for v, data in g.nodes(data=True):
+        region = regions.get(v)
+        if region is None or region.kind == "except":
+            # an except entry that does not match passes the exception on
+            for w in _exceptional(g, v):
+                flight.add_edge(v, w)
+        if data.get("raise_stmt") or data.get("kind") == "reraise":
+            for rid in data.get("ctx", ()):
+                r = by_id.get(rid)
+                if r is not None and r.kind in ("except", "finally"):
+                    flight.add_edge(r.entry, v)
+    return nx.ancestors(flight, RAISE) | {RAISE}
+
+
+def _endings(g: nx.DiGraph, reach: Set[object], to_exit: Set[object]) -> Callable[[object], Set[str]]:
+    """For a node, the ways the paths through it (leaving it normally) end: ``T``/``F``
+    for a last ``return True``/``return False``, ``O`` for anything else."""
+
+    def label(v: object) -> Optional[str]:
+        d = g.nodes[v]
+        if d.get("stmt") != "return":
+            return None
+        r = d.get("returns")
+        return "O" if r is None else ("T" if r else "F")
+
+    # suffix: the last return after a node ("-": none)
+    suffix: Dict[object, Set[str]] = {EXIT: {"-"}}
+    work = [EXIT]
+    while work:
+        s = work.pop()
+        for v in g.predecessors(s):
+            if v not in reach:
+                continue
+            lab = label(v)
+            add = {lab if x == "-" else x for x in suffix[s]} if lab else suffix[s]
+            have = suffix.setdefault(v, set())
+            if not add <= have:
+                have |= add
+                work.append(v)
+    # prefix: the last return before a node
+    prefix: Dict[object, Set[str]] = {ENTRY: {"-"}}
+    work = [ENTRY]
+    while work:
+        v = work.pop()
+        lab = label(v)
+        add = {lab} if lab else prefix[v]
+        for s in g.successors(v):
+            if s not in to_exit:
+                continue
+            have = prefix.setdefault(s, set())
+            if not add <= have:
+                have |= add
+                work.append(s)
+
+    def endings(n: object) -> Set[str]:
+        out: Set[str] = set()
+        for s in _normal(g, n):
+            for x in suffix.get(s, ()):
+                out |= {("O" if y == "-" else y) for y in prefix.get(n, {"-"})} if x == "-" else {x}
+        return out
+
+    return endings
+
+
+def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
+    """One function's effects from its graph and the classes of its nodes."""
+    reach = nx.descendants(g, ENTRY) | {ENTRY}
+    to_exit = nx.ancestors(g, EXIT) | {EXIT}
+    to_raise = nx.ancestors(g, RAISE) | {RAISE}
+    origins: Dict[Tuple[str, str], Origin] = {}
+    on_return: Set[str] = set()
+    on_raise: Set[str] = set()
+    escaping: Set[str] = set()
+    performers: Dict[str, List[object]] = {}
+
+    def origin(n: object, cls: str, part: str) -> Origin:
+        call = g.nodes[n]["call"]
+        direct = g.nodes[n]["kind"] == "call" and part in ("return", "escape") and cls in vocab.direct(call)
+        if n not in ns.callees or direct:
+            return Origin(call, path)
+        return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts[n])
+
+    for n in sorted((n for n in ns.performs if n in reach), key=_order):
+        nxt = _normal(g, n)
+        exits = any(s in to_exit for s in nxt)
+        raises = any(s in to_raise for s in nxt)
+        for cls in sorted(ns.performs[n]):
+            if exits:
+                on_return.add(cls)
+                performers.setdefault(cls, []).append(n)
+                origins.setdefault(("return", cls), origin(n, cls, "return"))
+            if raises:
+                on_raise.add(cls)
+                origins.setdefault(("raise", cls), origin(n, cls, "raise"))
+    raisers = [n for n in ns.raises if n in reach]
+    if raisers:
+        flight = escaping_points(g)
+        for n in sorted(raisers, key=_order):
+            if any(s in flight for s in _exceptional(g, n)):
+                for cls in sorted(ns.raises[n]):
+                    escaping.add(cls)
+                    origins.setdefault(("escape", cls), origin(n, cls, "escape"))
+    when_true: Set[str] = set()
+    when_false: Set[str] = set()
+    if on_return and any("returns" in d for _, d in g.nodes(data=True)):
+        endings = _endings(g, reach, to_exit)
+        for cls, nodes in performers.items():
+            ends: Set[str] = set()
+            for n in nodes:
+                ends |= endings(n)
+            if ends == {"T"}:
+                when_true.add(cls)
+            elif ends == {"F"}:
+                when_false.add(cls)
+        for cls in when_true | when_false:
+            part = "true" if cls in when_true else "false"
+            origins[(part, cls)] = origins[("return", cls)]
+    eff = Effects(frozenset(on_return), frozenset(on_raise), frozenset(escaping),
+                  frozenset(when_true), frozenset(when_false))
+    return eff, origins
+
+
+def _order(n: object) -> Tuple[int, str]:
+    return (n, "") if isinstance(n, int) else (-1, str(n))
+
+
+def _fallback(facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, cg: CallGraph, lookup: Lookup) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
+    """A function too large to build: every call counts, on every way out."""
+    origins: Dict[Tuple[str, str], Origin] = {}
+    every: Set[str] = set()
+    for call in fn.calls:
+        key = cg.callees.get((facts.path, call.id))
+        eff = lookup(key) if key else NO_EFFECTS
+        for cls in sorted(vocab.classify(call, (eff.on_return | eff.on_raise | eff.escaping) - NOT_CARRIED)):
+            every.add(cls)
+            for part in ("return", "raise", "escape"):
+                origins.setdefault((part, cls), Origin(call, facts.path, key, part) if key and cls not in vocab.direct(call) else Origin(call, facts.path))
+    s = frozenset(every)
+    return Effects(s, s, s), origins
+
+
+# --------------------------------------------------------------------------- the project
+
+
+def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str]) -> nx.DiGraph:
+    """A graph for the summary pass: a point at every resolved call."""
+    resolved = lambda call: (path, call.id) in callees  # noqa: E731
+    return cfgmod.build(fn, vocab.is_suppressor, on_raise=resolved, on_test=resolved)
+
+
+def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
+    """Summaries of every function of the project, callees first; inside a cycle of
+    the call graph, repeated until on-return, on-raise and escaping classes stop
+    growing (a recursive call's conditional effects travel as usual)."""
+    cg = resolve(files)
+    effects: Dict[str, Effects] = {}
+    origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
+    cond = nx.condensation(cg.graph)
+    for comp in reversed(list(nx.topological_sort(cond))):
+        members = sorted(cond.nodes[comp]["members"])
+        inside = set(members)
+
+        def lookup(key: str) -> Effects:
+            eff = effects.get(key, NO_EFFECTS)
+            if key in inside:
+                return Effects(eff.on_return, eff.on_raise, eff.escaping)
+            return eff
+
+        graphs: Dict[str, List[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGraph]]]] = {}
+        for m in members:
+            for facts, fn in cg.defs.get(m, ()):
+                try:
+                    g: Optional[nx.DiGraph] = summary_graph(fn, facts.path, vocab, cg.callees)
+                except cfgmod.GraphTooLarge:
+                    g = None
+                graphs.setdefault(m, []).append((facts, fn, g))
+        changed = True
+        while changed:
+            changed = False
+            for m in members:
+                total = NO_EFFECTS
+                table: Dict[Tuple[str, str], Origin] = {}
+                for facts, fn, g in graphs.get(m, ()):
+                    if g is None:
+                        eff, found = _fallback(facts, fn, vocab, cg, lookup)
+                    else:
+                        eff, found = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup), vocab)
+                    total = total.union(eff)
+                    for k, o in found.items():
+                        table.setdefault(k, o)
+                if len(graphs.get(m, ())) > 1:  # two definitions: a class conditional in one is not in the other
+                    total = Effects(total.on_return, total.on_raise, total.escaping)
+                old = effects.get(m, NO_EFFECTS)
+                grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,
+                                old.escaping | total.escaping, total.when_true, total.when_false)
+                if (grown.on_return, grown.on_raise, grown.escaping) != (old.on_return, old.on_raise, old.escaping):
+                    changed = True
+                effects[m] = grown
+                mine = origins.setdefault(m, {})
+                for k, o in table.items():
+                    mine.setdefault(k, o)
+                for part in ("true", "false"):  # conditional origins follow the last pass
+                    for k in [k for k in mine if k[0] == part and k[1] not in grown.part(part)]:
+                        del mine[k]
+            if len(members) == 1 and members[0] not in cg.graph.successors(members[0]):
+                break  # no cycle: one pass is the answer
+    return Summaries(cg.index, effects, origins, cg.callees, cg.graph)
+
+
+def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries) -> nx.DiGraph:
+    """The graph the contracts read: a ``raised`` point where the callee has on-raise
+    effects, ``outcome`` points where it has conditional ones."""
+
+    def eff(call: Call) -> Effects:
+        return summ.effects_of(path, call)[0]
+
+    return cfgmod.build(
+        fn, vocab.is_suppressor,
+        on_raise=lambda call: bool(eff(call).on_raise - NOT_CARRIED),
+        on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
+    )
+
+
+def check_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, summ: Summaries) -> NodeSets:
+    return node_sets(g, path, vocab, summ.callees, lambda key: summ.effects.get(key, NO_EFFECTS))
