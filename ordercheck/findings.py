@@ -80,9 +80,11 @@ class Finding:
 
 
 _SPACE = re.compile(r"\s+")
+_PUNCT = re.compile(r" ?([^\w ]) ?")
 _DIGITS = re.compile(r"\d+")
 
 
 def normalise(text: str) -> str:
-    """Code text without layout: runs of whitespace become one space."""
-    return _SPACE.sub(" ", text or "").strip()
+    """Code text without layout: runs of whitespace become one space, and none is
+    kept next to punctuation (``f( a,b )`` and ``f(a, b)`` read the same)."""
+    return _PUNCT.sub(r"\1", _SPACE.sub(" ", text or "")).strip()
