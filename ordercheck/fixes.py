@@ -21,6 +21,8 @@ meaning changes. A reviewer should read the diff (``--diff``).
 from __future__ import annotations
 
 import difflib
+import io
+import tokenize
 import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -289,11 +291,21 @@ def plan(source: bytes, findings: Sequence[Finding]) -> Tuple[Optional[Planner],
     return planner, fixes
 
 
+def _encoding(source: bytes) -> str:
+    """The file's declared encoding (PEP 263 cookie or BOM), as CPython reads it."""
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        return "utf-8" if enc == "utf-8-sig" else enc
+    except (SyntaxError, LookupError):
+        return "utf-8"
+
+
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
-    """``diff -u`` of one file (decoded as UTF-8; undecodable bytes escaped). Line
+    """``diff -u`` of one file (decoded with its declared encoding). Line
     endings are kept, so applying the diff gives exactly the bytes ``--fix`` writes."""
-    a = _LINES.findall(before.decode("utf-8", "replace"))
-    b = _LINES.findall(after.decode("utf-8", "replace"))
+    encoding = _encoding(before)
+    a = _LINES.findall(before.decode(encoding, "replace"))
+    b = _LINES.findall(after.decode(encoding, "replace"))
     out = []
     for line in difflib.unified_diff(a, b, f"a/{path}", f"b/{path}"):
         if not line.endswith("\n"):
