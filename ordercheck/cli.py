@@ -17,6 +17,10 @@ from typing import List, Optional
 import click
 
 from . import __version__, contracts, diagnose, errors, runner
+from . import baseline as baselinemod
+from . import config as configmod
+from . import fixes as fixesmod
+from .atomic import atomic_write
 from . import cfg as cfgmod
 from . import summaries as summod
 from .errors import UsageError
@@ -110,12 +114,21 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ beside the config).")
+@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), metavar="FILE",
+              help="Hide the findings recorded in FILE (see --write-baseline).")
+@click.option("--write-baseline", "write_baseline_file", type=click.Path(path_type=Path), metavar="FILE",
+              help="Record the current findings in FILE and exit 0.")
+@click.option("--show-suppressed", is_flag=True, help="Also list findings silenced by a suppression comment (text, json).")
+@click.option("--fix", is_flag=True, help="Apply fixes (only unsafe ones exist: add --unsafe-fixes).")
+@click.option("--unsafe-fixes", is_flag=True, help="Let --fix and --diff apply unsafe fixes.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff instead of applying them.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="Findings only, one line each, no summary.")
 @click.option("-v", "--verbose", is_flag=True, help="Timings on stderr; tracebacks for internal errors.")
 @click.version_option(__version__, "--version", prog_name="ordercheck", message="%(prog)s %(version)s")
 def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_filename, exit_zero,
-        statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, color, quiet, verbose):
+        statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, baseline_file,
+        write_baseline_file, show_suppressed, fix, unsafe_fixes, diff, color, quiet, verbose):
     """Check that persistence code keeps the durable-runtime invariant:
     ledger appends before the save that commits them, and no silent failures."""
     started = time.perf_counter()
@@ -144,6 +157,12 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     for p in paths:
         if not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
+    if baseline_file and write_baseline_file:
+        raise UsageError("give either --baseline or --write-baseline, not both", key="--write-baseline")
+    if (fix or diff) and stdin_filename:
+        raise UsageError("fixes apply to files on disk, not to standard input", key="--fix" if fix else "--diff")
+    root = configmod.project_root(settings.config, start)
+    base = baselinemod.load(baseline_file) if baseline_file else None
     stdin = None
     if stdin_filename:
         stdin = (stdin_filename, sys.stdin.buffer.read())
@@ -153,14 +172,33 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         cfg = settings.config
         cache_dir = (cfg.root / cfg.cache_dir) if cfg.cache_dir else cfg.root / ".ordercheck_cache"
     result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
+    if fix or diff:
+        changed, result = apply_fixes(result, settings, unsafe_fixes, write=not diff)
+        if diff:
+            text = "".join(fixesmod.unified_diff(p, before, after) for p, (before, after) in sorted(changed.items()))
+            click.echo(text, nl=False)
+            return 1 if text else 0
     findings = result.findings
+    if write_baseline_file:
+        n = baselinemod.write(write_baseline_file, findings, root)
+        click.echo(f"ordercheck: recorded {n} finding{'s' if n != 1 else ''} in {write_baseline_file}", err=True)
+        findings = []
+    elif base is not None:
+        findings, stale = baselinemod.apply(findings, base, root)
+        if verbose:
+            for line in baselinemod.stale_lines(stale, baseline_file):
+                click.echo(line, err=True)
+    shown_suppressed = result.suppressed if show_suppressed and fmt in ("text", "json") else []
+    if fmt == "sarif":
+        shown_suppressed = result.suppressed
     if statistics:
         click.echo(text_statistics(findings, settings.rules), nl=False)
     else:
         render = FORMATS[fmt]
         sources = {p: f.lines for p, f in result.facts.items()}
         out = render(findings, result.files, rules=settings.rules, sources=sources,
-                     color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [])
+                     color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [],
+                     suppressed=shown_suppressed, root=root)
         if out:
             click.echo(out, nl=False, color=_use_color(color))
     if verbose:
@@ -170,6 +208,64 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
             err=True,
         )
     return 1 if findings and not exit_zero else 0
+
+
+def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool, write: bool, rounds: int = 10):
+    """SPEC §8: apply the fixes the findings offer, re-check, and repeat while fixes
+    apply (a swap can bring the next append directly after the save). Files are
+    written atomically when ``write``; otherwise only the returned contents change.
+    Returns ``{path: (before, after)}`` for every changed file and the final result
+    (whose findings are what is left). Without ``unsafe`` nothing is applied and the
+    number of unsafe fixes available is said on stderr."""
+    changed = {}
+    current = {}
+    fixed = 0
+    for _ in range(rounds):
+        by_path = {}
+        for f in result.findings:
+            by_path.setdefault(f.path, []).append(f)
+        available = 0
+        edits = {}
+        for path, found in by_path.items():
+            facts = result.facts.get(path)
+            if facts is None or facts.error is not None:
+                continue
+            source = current.get(path)
+            if source is None:
+                try:
+                    source = Path(path).read_bytes()
+                except OSError:
+                    continue
+            planner, offered = fixesmod.plan(source, found)
+            available += len(offered)
+            if not offered or not unsafe:
+                continue
+            after, applied = planner.apply(offered)
+            if applied and after != source:
+                edits[path] = (source, after)
+                fixed += len(applied)
+        if not unsafe:
+            if available:
+                click.echo(f"ordercheck: {available} unsafe fix{'es' if available != 1 else ''} available "
+                           "(apply with --fix --unsafe-fixes, review with --diff --unsafe-fixes)", err=True)
+            break
+        if not edits:
+            break
+        for path, (before, after) in edits.items():
+            changed[path] = (changed.get(path, (before,))[0], after)
+            current[path] = after
+        facts = [result.facts[p] if p not in current else runner.read_facts(Path(p), current[p], p)
+                 for p in result.files]
+        suppressed = []
+        findings = runner.analyse(facts, settings, suppressed)
+        result = runner.Result(findings, result.files, {f.path: f for f in facts}, settings, result.cache_hits, suppressed)
+    if write:
+        for path, (_, after) in changed.items():
+            atomic_write(Path(path), after)
+    if unsafe and write and changed:
+        n = len(changed)
+        click.echo(f"ordercheck: applied {fixed} fix{'es' if fixed != 1 else ''} in {n} file{'s' if n != 1 else ''}", err=True)
+    return changed, result
 
 
 

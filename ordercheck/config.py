@@ -276,3 +276,41 @@ def validate_codes(cfg: Config, known: Sequence[str]) -> None:
         check_codes(getattr(cfg, key.replace("-", "_")) or [], known, file, key)
     for glob, codes in cfg.per_file_ignores.items():
         check_codes(codes, known, file, f"per-file-ignores.{glob}")
+
+
+def project_root(cfg: Config, start: Optional[Path] = None) -> Path:
+    """SPEC §5: the folder of the config file, else the nearest ancestor of ``start``
+    (default the current directory) holding ``pyproject.toml`` or ``.git``, else the
+    current directory. (Task E's helper for SARIF URIs and baseline paths.)"""
+    if cfg.path is not None:
+        return Path(cfg.path).resolve().parent
+    here = Path.cwd().resolve()
+    begin = (start or here)
+    try:
+        begin = begin.resolve()
+    except OSError:
+        begin = here
+    folder = begin if begin.is_dir() else begin.parent
+    for d in [folder, *folder.parents]:
+        if (d / "pyproject.toml").is_file() or (d / ".git").exists():
+            return d
+    return here
+
+
+def relative_to_root(path: str, root: Path) -> str:
+    """``path`` (as displayed, relative to the current directory) relative to the
+    project root, with ``/``; a path outside the root stays as it is, with ``/``."""
+    p = Path(path)
+    try:
+        full = p if p.is_absolute() else Path.cwd() / p
+        return Path(os.path.relpath(full.resolve(), root)).as_posix() if _inside(full.resolve(), root) else p.as_posix()
+    except (OSError, ValueError):
+        return p.as_posix()
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False

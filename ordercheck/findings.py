@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -39,6 +40,10 @@ class Finding:
     anchor_text: str = ""
     stmt_lines: tuple = ()
     fingerprint: str = ""
+    suppressed: Optional[str] = None  # the reason, when a suppression comment silenced it
+
+    #: witness step kinds that are structure, not events (see ``diagnose.witness_steps``)
+    STRUCTURE = frozenset({"branch", "loop", "except", "finally", "suppress", "return", "break", "continue", "silent", "exit"})
 
     def sort_key(self):
         return (self.path, self.span.line, self.span.col, self.code)
@@ -52,3 +57,34 @@ class Finding:
             h.update(b"\0")
         self.fingerprint = h.hexdigest()[:32]
         return self.fingerprint
+
+    def event_texts(self) -> List[str]:
+        """The witness's events as ``kind: text``, whitespace collapsed, in order."""
+        return [f"{s.kind}: {normalise(s.text)}" for s in self.witness if s.kind not in self.STRUCTURE]
+
+    def stable_fingerprint(self, relpath: str) -> str:
+        """Baseline and SARIF identity (no line numbers): the rule, the file relative
+        to the project root, the function's qualified name, the anchored text and the
+        normalised text of the witness events. A finding without a function or a
+        witness (OC900, OC001) uses its message, with numbers masked."""
+        parts = [self.code, relpath.replace("\\", "/"), self.function, normalise(self.anchor_text)]
+        events = self.event_texts()
+        parts.extend(events)
+        if not self.function and not events:
+            parts.append(_DIGITS.sub("#", normalise(self.message)))
+        h = hashlib.sha256()
+        for part in parts:
+            h.update(part.encode("utf-8", "surrogatepass"))
+            h.update(b"\0")
+        return h.hexdigest()[:32]
+
+
+_SPACE = re.compile(r"\s+")
+_PUNCT = re.compile(r" ?([^\w ]) ?")
+_DIGITS = re.compile(r"\d+")
+
+
+def normalise(text: str) -> str:
+    """Code text without layout: runs of whitespace become one space, and none is
+    kept next to punctuation (``f( a,b )`` and ``f(a, b)`` read the same)."""
+    return _PUNCT.sub(r"\1", _SPACE.sub(" ", text or "")).strip()

@@ -31,7 +31,7 @@ KINDS = {
 }
 ROLE_KEYS = ("first", "then", "barrier", "unless-after", "event")
 SEVERITIES = {"error": 1, "warning": 2, "info": 3, "hint": 4}
-RULE_KEYS = {"id", "name", "severity", "default", "kind", "message", "explanation", "examples", *ROLE_KEYS}
+RULE_KEYS = {"id", "name", "severity", "default", "kind", "message", "help", "explanation", "examples", *ROLE_KEYS}
 
 
 ClassExpr = Tuple[str, ...]
@@ -75,6 +75,7 @@ class Rule:
     event: ClassExpr = ()
     examples: Tuple[dict, ...] = ()
     source: str = ""
+    help: str = ""  # short Markdown for whoever reads an alert (SARIF help, fullDescription)
 
     @property
     def lsp_severity(self) -> int:
@@ -139,6 +140,8 @@ def parse_rule(data: dict, path: str) -> Rule:
     for needed in KINDS[data["kind"]]:
         if not roles[needed]:
             raise UsageError(f"a `{data['kind']}` rule needs `{needed}`", path, needed)
+    if not isinstance(data.get("help", ""), str):
+        raise UsageError("must be a string", path, "help")
     examples = data.get("examples", [])
     if not isinstance(examples, list) or not all(isinstance(e, dict) for e in examples):
         raise UsageError("must be an array of tables ([[examples]])", path, "examples")
@@ -160,6 +163,7 @@ def parse_rule(data: dict, path: str) -> Rule:
         event=roles["event"],
         examples=tuple(examples),
         source=path,
+        help=data.get("help", "").strip(),
     )
 
 

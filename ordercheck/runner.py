@@ -481,6 +481,7 @@ class Result:
     facts: Dict[str, FileFacts]
     settings: Settings
     cache_hits: int = 0
+    suppressed: List[Finding] = field(default_factory=list)  # silenced by a comment, with the reason
 
 
 def project_summaries(all_facts: List[FileFacts], settings: Settings) -> summod.Summaries:
@@ -510,8 +511,9 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
     ]
 
 
-def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
-    """Findings of every file, after per-file ignores and suppression comments."""
+def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None) -> List[Finding]:
+    """Findings of every file, after per-file ignores and suppression comments (the
+    findings those comments silenced go to ``suppressed``, when given)."""
     summ = project_summaries(all_facts, settings)
     known = list(settings.rules)
     findings: List[Finding] = []
@@ -524,12 +526,17 @@ def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
             continue
         found = check_file(facts, settings, summ, rules)
         unused_rule = next((r for r in rules if r.kind == "unused-suppression"), None)
-        found = suppression.apply(found, facts, known, unused_rule)
-        for f in found:
+        silenced: List[Finding] = []
+        found = suppression.apply(found, facts, known, unused_rule, silenced)
+        if suppressed is not None:
+            suppressed.extend(silenced)
+        for f in found + silenced:
             text = facts.lines[f.span.line - 1] if 0 < f.span.line <= len(facts.lines) else ""
             f.compute_fingerprint(text)
         findings.extend(found)
     findings.sort(key=Finding.sort_key)
+    if suppressed is not None:
+        suppressed.sort(key=Finding.sort_key)
     return findings
 
 
@@ -546,5 +553,6 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
         files = [p for p in files if real_path(p) != buffer]
     read, hits = read_all(files, jobs, cache_dir)
     all_facts.extend(read)
-    findings = analyse(all_facts, settings)
-    return Result(findings, [f.path for f in all_facts], {f.path: f for f in all_facts}, settings, hits)
+    suppressed: List[Finding] = []
+    findings = analyse(all_facts, settings, suppressed)
+    return Result(findings, [f.path for f in all_facts], {f.path: f for f in all_facts}, settings, hits, suppressed)

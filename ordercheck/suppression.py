@@ -15,10 +15,12 @@ def _names(codes: Optional[Tuple[str, ...]], code: str) -> bool:
     return codes is None or any(code.startswith(c) for c in codes)
 
 
-def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], report_unused: Optional[Rule]) -> List[Finding]:
+def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], report_unused: Optional[Rule],
+          suppressed: Optional[List[Finding]] = None) -> List[Finding]:
     """Drop suppressed findings; with OC001 selected, report each suppression (or
     each code of one) that suppressed nothing. ``# noqa`` codes of other tools are
-    not ours to judge."""
+    not ours to judge. Each dropped finding goes to ``suppressed`` (when given) with
+    ``Finding.suppressed`` set to the comment's reason (``--show-suppressed``, SARIF)."""
     by_line: Dict[int, List[Suppression]] = {}
     for s in facts.suppressions:
         by_line.setdefault(s.line, []).append(s)
@@ -33,6 +35,9 @@ def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], repor
         if hit is None:
             kept.append(f)
             continue
+        if suppressed is not None:
+            f.suppressed = hit.reason or ""
+            suppressed.append(f)
         codes = used.setdefault(id(hit), set())
         codes.update(c for c in (hit.codes or ("*",)) if c == "*" or f.code.startswith(c))
     if report_unused is None:

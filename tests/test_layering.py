@@ -6,13 +6,13 @@ PKG = Path(__file__).resolve().parent.parent / "ordercheck"
 
 # ground first, surfaces last; a module may import only modules of a lower rank
 ORDER = [
-    ["__init__", "errors", "resources"],
+    ["__init__", "errors", "resources", "atomic"],
     ["facts"],
     ["findings", "vocabulary", "rulebook", "config", "cache"],
     ["summaries", "cfg"],
     ["effects"],
     ["contracts"],
-    ["diagnose", "suppression"],
+    ["diagnose", "suppression", "baseline", "fixes"],
     ["reporters"],
     ["runner"],
     ["cli", "docgen"],

@@ -78,7 +78,7 @@ def test_sarif_validates_against_the_official_schema():
     (res,) = run["results"]
     assert res["ruleId"] == "OC101" and res["level"] == "error"
     assert res["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
-    assert res["partialFingerprints"]["ordercheck/v1"]
+    assert res["partialFingerprints"]["ordercheck/v2"]
     flow = res["codeFlows"][0]["threadFlows"][0]["locations"]
     assert [l["location"]["physicalLocation"]["region"]["startLine"] for l in flow] == [3, 4]
 

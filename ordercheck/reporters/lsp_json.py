@@ -11,6 +11,7 @@ from ..findings import Finding
 from .common import by_file, counts, file_uri
 
 SEVERITY = {"error": 1, "warning": 2, "info": 3, "hint": 4}
+SUPPRESSED_WITHOUT_REASON = "suppressed by a comment that gives no reason"
 
 
 def lsp_range(span: Span) -> Dict[str, Dict[str, int]]:
@@ -48,11 +49,16 @@ def diagnostic(f: Finding, rule_uri: Optional[str]) -> dict:
         ],
         "fingerprint": f.fingerprint,
     }
+    if f.suppressed is not None:  # --show-suppressed: the comment's reason
+        d["data"]["suppressed"] = f.suppressed or SUPPRESSED_WITHOUT_REASON
     return d
 
 
-def document(findings: List[Finding], files: List[str], rules, always: List[str] = ()) -> dict:
-    grouped = by_file(findings)
+def document(findings: List[Finding], files: List[str], rules, always: List[str] = (),
+             suppressed: List[Finding] = ()) -> dict:
+    """``suppressed`` (``--show-suppressed``) are listed among the diagnostics with
+    ``data.suppressed``; the summary counts only the findings."""
+    grouped = by_file(sorted([*findings, *suppressed], key=Finding.sort_key) if suppressed else findings)
     names = list(grouped)
     for extra in always:
         if extra not in grouped:
@@ -67,7 +73,8 @@ def document(findings: List[Finding], files: List[str], rules, always: List[str]
     return {
         "tool": {"name": "ordercheck", "version": __version__},
         "files": out_files,
-        "summary": {"files": len(files), "findings": len(findings), "by_code": counts(findings)},
+        "summary": dict({"files": len(files), "findings": len(findings), "by_code": counts(findings)},
+                        **({"suppressed": len(suppressed)} if suppressed else {})),
     }
 
 
@@ -78,5 +85,6 @@ def _rule_uri(rules, code: str) -> Optional[str]:
     return file_uri(rule.source)
 
 
-def render(findings: List[Finding], files: List[str], rules=None, always: List[str] = (), **_) -> str:
-    return json.dumps(document(findings, files, rules, always), indent=2, ensure_ascii=False) + "\n"
+def render(findings: List[Finding], files: List[str], rules=None, always: List[str] = (),
+           suppressed: List[Finding] = (), **_) -> str:
+    return json.dumps(document(findings, files, rules, always, suppressed), indent=2, ensure_ascii=False) + "\n"

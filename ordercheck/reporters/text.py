@@ -41,6 +41,8 @@ def format_finding(f: Finding, lines: Optional[List[str]] = None, color: bool = 
         f"{paint(f.path, BOLD)}:{f.span.line}:{f.span.col + 1}: "
         f"{paint(f.code, SEV_COLOR.get(f.severity, ''), BOLD)} {f.message}"
     )
+    if f.suppressed is not None:  # --show-suppressed
+        head += paint(f"  [suppressed: {f.suppressed}]" if f.suppressed else "  [suppressed]", DIM)
     if quiet:
         return head
     out = [head]
@@ -72,14 +74,18 @@ def summary_line(findings: List[Finding], nfiles: int) -> str:
 
 
 def render(findings: List[Finding], files: List[str], sources: Optional[Dict[str, List[str]]] = None,
-           color: bool = False, quiet: bool = False, **_) -> str:
+           color: bool = False, quiet: bool = False, suppressed: List[Finding] = (), **_) -> str:
+    """``suppressed`` (``--show-suppressed``): findings a comment silenced, listed in
+    place and marked ``[suppressed: reason]``; they are not counted as findings."""
     sources = sources or {}
-    blocks = [format_finding(f, sources.get(f.path), color, quiet) for f in findings]
+    shown = sorted([*findings, *suppressed], key=Finding.sort_key) if suppressed else findings
+    blocks = [format_finding(f, sources.get(f.path), color, quiet) for f in shown]
     sep = "\n" if quiet else "\n\n"
     body = sep.join(blocks)
     if quiet:
         return body + ("\n" if body else "")
-    return (body + "\n\n" if body else "") + summary_line(findings, len(files)) + "\n"
+    tail = f" {len(suppressed)} suppressed finding{'s' if len(suppressed) != 1 else ''} shown." if suppressed else ""
+    return (body + "\n\n" if body else "") + summary_line(findings, len(files)) + tail + "\n"
 
 
 def statistics(findings: List[Finding], rules) -> str:

@@ -1,0 +1,314 @@
+"""Fixes (SPEC §8): the one automatic edit ordercheck knows, and only as an **unsafe** fix.
+
+OC101/OC102 (an append after the save that commits it) can be fixed by swapping two
+statements when
+
+* the ``then`` event is a lone expression statement (``ledger.append(x)`` or
+  ``await ledger.append(x)``, alone on its line, the event's own call — not a helper
+  that carries the append through its summary, not part of a larger expression),
+* it comes directly after the statement holding the ``first`` event (the save), a
+  lone simple statement in the same block (not a ``with`` item, an ``if`` test, ...),
+* and it does not read a name the save statement binds (``seq = store.save(run)``
+  then ``ledger.append(seq)`` cannot swap), nor bind one the save statement reads.
+
+The two statements swap; comments travel with their statement (the comment lines
+above each one and its trailing comment), blank lines above the pair stay where they
+are, and every other byte of the file is kept (libcst round-trips the source exactly).
+The fix is unsafe because the append now runs before the save: if the save's
+arguments or the append's depend on each other through state the fix cannot see, the
+meaning changes. A reviewer should read the diff (``--diff``).
+"""
+from __future__ import annotations
+
+import difflib
+import io
+import tokenize
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from .findings import Finding
+
+FIXABLE = ("OC101", "OC102")
+_LINES = re.compile(r"[^\n]*\n|[^\n]+\Z")
+FLOW = (cst.Return, cst.Raise, cst.Break, cst.Continue, cst.Pass)
+
+
+@dataclass
+class Fix:
+    """An available fix: swap ``block.body[index]`` with ``block.body[index + 1]``."""
+
+    finding: Finding
+    block: cst.CSTNode
+    index: int
+    safety: str = "unsafe"
+
+
+def _pos(span) -> Tuple[int, int]:
+    return (span.line, span.col)
+
+
+def _contains(rng: CodeRange, pos: Tuple[int, int]) -> bool:
+    return (rng.start.line, rng.start.column) <= pos < (rng.end.line, rng.end.column) or (
+        (rng.start.line, rng.start.column) == pos
+    )
+
+
+def _dotted(node: cst.BaseExpression) -> Optional[str]:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else None
+    return None
+
+
+class _Reads(cst.CSTVisitor):
+    """Maximal dotted names an expression reads (``self._ledger.append``, ``run``)."""
+
+    def __init__(self) -> None:
+        self.names: Set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> Optional[bool]:
+        d = _dotted(node)
+        if d is not None:
+            self.names.add(d)
+            return False
+        return True
+
+    def visit_Name(self, node: cst.Name) -> Optional[bool]:
+        self.names.add(node.value)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> Optional[bool]:
+        node.value.visit(self)  # not the keyword's name
+        return False
+
+
+class _Binds(cst.CSTVisitor):
+    """Names a simple statement binds: assignment targets and walrus targets."""
+
+    def __init__(self) -> None:
+        self.names: Set[str] = set()
+
+    def _target(self, t: cst.BaseExpression) -> None:
+        if isinstance(t, (cst.Tuple, cst.List)):
+            for el in t.elements:
+                self._target(el.value)
+            return
+        if isinstance(t, cst.StarredElement):
+            self._target(t.value)
+            return
+        d = _dotted(t)
+        if d is not None:
+            self.names.add(d)
+            return
+        if isinstance(t, (cst.Subscript, cst.Attribute)):  # d[k] = ..., f().x = ...: its base
+            self._target(t.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:  # comprehension-free statements only reach here
+        self._target(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> Optional[bool]:
+        return True
+
+
+def _reads(node: cst.CSTNode) -> Set[str]:
+    v = _Reads()
+    node.visit(v)
+    return v.names
+
+
+def _binds(node: cst.CSTNode) -> Set[str]:
+    v = _Binds()
+    node.visit(v)
+    return v.names
+
+
+def _conflict(bound: Set[str], read: Set[str]) -> bool:
+    for b in bound:
+        for r in read:
+            if r == b or r.startswith(b + ".") or b.startswith(r + "."):
+                return True
+    return False
+
+
+class _Pairs(cst.CSTVisitor):
+    """Every block (module body, indented block) with its statements."""
+
+    def __init__(self) -> None:
+        self.blocks: List[Tuple[cst.CSTNode, Sequence[cst.BaseStatement]]] = []
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.blocks.append((node, node.body))
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.blocks.append((node, node.body))
+
+
+def _lone(stmt: cst.BaseStatement) -> Optional[cst.BaseSmallStatement]:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
+
+
+def _then_call(small: cst.BaseSmallStatement) -> Optional[cst.Call]:
+    if not isinstance(small, cst.Expr):
+        return None
+    value = small.value
+    if isinstance(value, cst.Await):
+        value = value.expression
+    return value if isinstance(value, cst.Call) else None
+
+
+def _first_span(f: Finding):
+    """The ``first`` event's position: the sequence rule's first related location."""
+    for r in f.related:
+        if r.path is None:
+            return r.span
+    return None
+
+
+def _via_summary(f: Finding) -> bool:
+    return any(s.via and s.span is not None and _pos(s.span) == _pos(f.span) for s in f.witness)
+
+
+class Planner:
+    """Parses one file once and finds the fixes its findings offer."""
+
+    def __init__(self, source: bytes) -> None:
+        self.module = cst.parse_module(source)
+        self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        self.positions = self.wrapper.resolve(PositionProvider)
+        v = _Pairs()
+        self.wrapper.module.visit(v)
+        self.blocks = v.blocks
+
+    def offer(self, f: Finding) -> Optional[Fix]:
+        if f.code not in FIXABLE or f.suppressed is not None or _via_summary(f):
+            return None
+        first = _first_span(f)
+        if first is None:
+            return None
+        then_start, then_end = _pos(f.span), (f.span.end_line, f.span.end_col)
+        fpos = _pos(first)
+        for block, body in self.blocks:
+            for i in range(len(body) - 1):
+                a, b = body[i], body[i + 1]
+                ra, rb = self.positions[a], self.positions[b]
+                if not _contains(rb, then_start) or not _contains(ra, fpos):
+                    continue
+                sa, sb = _lone(a), _lone(b)
+                if sa is None or sb is None or isinstance(sa, FLOW):
+                    return None
+                call = _then_call(sb)
+                if call is None:
+                    return None
+                rc = self.positions[call]
+                if (rc.start.line, rc.start.column) != then_start or (rc.end.line, rc.end.column) != then_end:
+                    return None
+                if _conflict(_binds(sa), _reads(sb)) or _conflict(_binds(sb), _reads(sa)):
+                    return None
+                return Fix(f, block, i)
+        return None
+
+    def apply(self, fixes: Sequence[Fix]) -> Tuple[bytes, List[Fix]]:
+        """The source with every non-overlapping fix applied (the first one wins)."""
+        chosen: Dict[int, Set[int]] = {}
+        used: Set[Tuple[int, int]] = set()
+        applied: List[Fix] = []
+        for fx in fixes:
+            key = id(fx.block)
+            if (key, fx.index) in used or (key, fx.index + 1) in used:
+                continue
+            used.update({(key, fx.index), (key, fx.index + 1)})
+            chosen.setdefault(key, set()).add(fx.index)
+            applied.append(fx)
+        if not applied:
+            return self.module.bytes, []
+        new = self.wrapper.module.visit(_Swapper(chosen))
+        return new.bytes, applied
+
+
+def _split_leading(lines: Sequence[cst.EmptyLine]):
+    i = 0
+    while i < len(lines) and lines[i].comment is None:
+        i += 1
+    return list(lines[:i]), list(lines[i:])
+
+
+def _swap(a: cst.SimpleStatementLine, b: cst.SimpleStatementLine):
+    blank_a, comments_a = _split_leading(a.leading_lines)
+    blank_b, comments_b = _split_leading(b.leading_lines)
+    return (b.with_changes(leading_lines=blank_a + comments_b), a.with_changes(leading_lines=blank_b + comments_a))
+
+
+class _Swapper(cst.CSTTransformer):
+    def __init__(self, chosen: Dict[int, Set[int]]) -> None:
+        super().__init__()
+        self.chosen = chosen
+
+    def _body(self, original, updated):
+        idx = self.chosen.get(id(original))
+        if not idx:
+            return updated
+        body = list(updated.body)
+        for i in sorted(idx):
+            body[i], body[i + 1] = _swap(body[i], body[i + 1])
+        return updated.with_changes(body=body)
+
+    def leave_Module(self, original_node, updated_node):
+        return self._body(original_node, updated_node)
+
+    def leave_IndentedBlock(self, original_node, updated_node):
+        return self._body(original_node, updated_node)
+
+
+def plan(source: bytes, findings: Sequence[Finding]) -> Tuple[Optional[Planner], List[Fix]]:
+    """The fixes ``findings`` of one file offer (none when libcst cannot parse it)."""
+    if not any(f.code in FIXABLE for f in findings):
+        return None, []
+    try:
+        planner = Planner(source)
+    except (cst.ParserSyntaxError, RecursionError, ValueError, UnicodeDecodeError):
+        return None, []
+    fixes = [fx for fx in (planner.offer(f) for f in findings) if fx is not None]
+    return planner, fixes
+
+
+def _encoding(source: bytes) -> str:
+    """The file's declared encoding (PEP 263 cookie or BOM), as CPython reads it."""
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        return "utf-8" if enc == "utf-8-sig" else enc
+    except (SyntaxError, LookupError):
+        return "utf-8"
+
+
+def unified_diff(path: str, before: bytes, after: bytes) -> str:
+    """``diff -u`` of one file (decoded with its declared encoding). Line
+    endings are kept, so applying the diff gives exactly the bytes ``--fix`` writes."""
+    encoding = _encoding(before)
+    a = _LINES.findall(before.decode(encoding, "replace"))
+    b = _LINES.findall(after.decode(encoding, "replace"))
+    out = []
+    for line in difflib.unified_diff(a, b, f"a/{path}", f"b/{path}"):
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)

@@ -1,0 +1,261 @@
+"""Fixes (SPEC §8): OC101/OC102's unsafe swap. Applied only with --fix --unsafe-fixes,
+byte for byte elsewhere, comments travel with their statement; --fix alone says how
+many unsafe fixes are available; --diff changes nothing and its output, applied,
+equals what --fix writes; every case where no fix is offered offers none."""
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+from cliutil import oc
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _fix(tmp_path, source, *extra, name="m.py"):
+    p = tmp_path / name
+    p.write_bytes(source.encode("utf-8") if isinstance(source, str) else source)
+    run = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", name, *extra)
+    return run, p.read_bytes()
+
+
+def _d(text):
+    return textwrap.dedent(text)
+
+
+def test_the_swap_fixes_the_finding_and_keeps_everything_else(tmp_path):
+    src = _d('''\
+        import os  # untouched
+
+
+        class Runtime:
+            def complete(self, run):
+                run.status = "completed"    # odd   spacing kept
+                # commit point
+                self._store.save(run)  # the save
+                # close the ledger
+                self._ledger.append_terminal(run.id)  # the append
+                return run
+        ''')
+    run, out = _fix(tmp_path, src)
+    assert out.decode() == _d('''\
+        import os  # untouched
+
+
+        class Runtime:
+            def complete(self, run):
+                run.status = "completed"    # odd   spacing kept
+                # close the ledger
+                self._ledger.append_terminal(run.id)  # the append
+                # commit point
+                self._store.save(run)  # the save
+                return run
+        ''')
+    assert run.code == 0 and run.findings() == [], run
+    assert "applied 1 fix in 1 file" in run.err
+    assert [p.name for p in tmp_path.iterdir()] == ["m.py"]  # atomic write left no temp file
+
+
+def test_blank_lines_stay_in_place(tmp_path):
+    src = "def f(store, ledger, run):\n    x = 1\n\n    store.save(run)\n    ledger.append(run.id)\n"
+    _, out = _fix(tmp_path, src)
+    assert out.decode() == "def f(store, ledger, run):\n    x = 1\n\n    ledger.append(run.id)\n    store.save(run)\n"
+
+
+def test_fix_alone_applies_nothing_and_counts_the_unsafe_fixes(tmp_path):
+    src = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n"
+    p = tmp_path / "m.py"
+    p.write_text(src)
+    run = oc(tmp_path, "--no-cache", "--fix", "m.py")
+    assert p.read_text() == src
+    assert "1 unsafe fix available" in run.err
+    assert run.code == 1 and [c for _, _, c in run.codes()] == ["OC102"]
+
+
+@pytest.mark.parametrize("src", [
+    # decorators on the function
+    '''\
+    @retry(3)
+    @trace
+    def f(store, ledger, run):
+        store.save(run)
+        ledger.append_terminal(run.id, Status.FAILED)
+    ''',
+    # async / await
+    '''\
+    async def cancel(self, run):
+        await self._store.save(run)
+        await self._journal.append_event(RunCancelled(run.id))
+    ''',
+    # nested blocks
+    '''\
+    def f(self, runs):
+        for run in runs:
+            if run.done:
+                try:
+                    self._store.save(run)
+                    self._ledger.append(run.id, "step")
+                finally:
+                    self._lock.release()
+    ''',
+    # the save binds a name the append does not read
+    '''\
+    def f(self, run):
+        version = self._store.save(run)
+        self._ledger.append(run.id, "step")
+        return version
+    ''',
+    # module level
+    '''\
+    store.save(BOOT)
+    ledger.append_terminal(BOOT.id)
+    ''',
+])
+def test_fix_applies_and_the_finding_is_gone(tmp_path, src):
+    src = _d(src)
+    before = oc(tmp_path / ".." / tmp_path.name, "--no-cache", "--stdin-filename", "m.py", stdin=src.encode())
+    assert {c for _, _, c in before.codes()} & {"OC101", "OC102"}, before
+    run, out = _fix(tmp_path, src)
+    assert out.decode() != src
+    assert not {c for _, _, c in run.codes()} & {"OC101", "OC102"}, run
+    # only two lines moved: the same multiset of lines
+    assert sorted(out.decode().splitlines()) == sorted(src.splitlines())
+
+
+def test_crlf_files_keep_crlf(tmp_path):
+    src = b"def f(store, ledger, run):\r\n    store.save(run)  # s\r\n    ledger.append(run.id)\r\n    return 1\r\n"
+    run, out = _fix(tmp_path, src)
+    assert out == b"def f(store, ledger, run):\r\n    ledger.append(run.id)\r\n    store.save(run)  # s\r\n    return 1\r\n"
+
+
+@pytest.mark.parametrize("src", [
+    # then not directly after the save
+    '''\
+    def f(store, ledger, run):
+        store.save(run)
+        log("x")
+        ledger.append(run.id)
+    ''',
+    # the append reads a name the save statement binds
+    '''\
+    def f(store, ledger, run):
+        seq = store.save(run)
+        ledger.append(run.id, seq)
+    ''',
+    # ... an attribute the save statement binds
+    '''\
+    def f(store, ledger, run):
+        run.version = store.save(run)
+        ledger.append(run)
+    ''',
+    # the then event is carried by a helper's summary
+    '''\
+    class R:
+        def _record(self, run):
+            self._ledger.append(run.id, "step")
+
+        def f(self, run):
+            self._store.save(run)
+            self._record(run)
+    ''',
+    # the append is part of a larger statement, not a lone expression statement
+    '''\
+    def f(store, ledger, run):
+        store.save(run)
+        seq = ledger.append(run.id)
+        return seq
+    ''',
+    '''\
+    def f(store, ledger, run):
+        store.save(run)
+        ledger.append(run.id).wait()
+    ''',
+    # two statements on one line
+    '''\
+    def f(store, ledger, run):
+        store.save(run); ledger.append(run.id)
+    ''',
+    # different blocks
+    '''\
+    def f(store, ledger, run, ok):
+        store.save(run)
+        if ok:
+            ledger.append(run.id)
+    ''',
+    # the save is carried by a `with` item
+    '''\
+    def f(db, ledger, run):
+        with db.transaction():
+            run.x = 1
+        ledger.append(run.id)
+    ''',
+])
+def test_no_fix_is_offered(tmp_path, src):
+    src = _d(src)
+    p = tmp_path / "m.py"
+    p.write_text(src)
+    config = tmp_path / "ordercheck.toml"
+    config.write_text('[extend-events]\nsave = ["*.transaction"]\n')
+    before = oc(tmp_path, "--no-cache", "m.py")
+    assert {c for _, _, c in before.codes()} & {"OC101", "OC102"}, before
+    run = oc(tmp_path, "--no-cache", "--fix", "m.py")
+    assert "unsafe fix" not in run.err
+    run = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", "m.py")
+    assert p.read_text() == src
+    assert run.codes() == before.codes()
+
+
+def test_diff_changes_nothing_and_applies_to_what_fix_writes(tmp_path):
+    work = tmp_path / "runtime"
+    shutil.copytree(FIXTURES / "runtime", work)
+    original = {p.name: p.read_bytes() for p in work.glob("*.py")}
+    before = oc(work, "--no-cache", ".")
+    oc101_before = [(p, ln) for p, ln, c in before.codes() if c == "OC101"]
+    diff = oc(work, "--no-cache", "--diff", "--unsafe-fixes", ".")
+    assert diff.code == 1 and diff.out.startswith("--- a/runtime.py\n+++ b/runtime.py\n"), diff
+    assert {p.name: p.read_bytes() for p in work.glob("*.py")} == original  # --diff changes nothing
+    # apply the diff to a second copy with patch(1), or by hand when it is missing
+    patched = tmp_path / "patched"
+    shutil.copytree(FIXTURES / "runtime", patched)
+    if shutil.which("patch"):
+        subprocess.run(["patch", "-p1", "-s"], input=diff.out.encode(), cwd=patched, check=True)
+    elif shutil.which("git"):  # pragma: no cover
+        subprocess.run(["git", "apply", "-p1", "--unsafe-paths", "-"], input=diff.out.encode(), cwd=patched, check=True)
+    else:  # pragma: no cover
+        pytest.fail("patch(1) or git is needed to apply the diff")
+    fixed = oc(work, "--no-cache", "--fix", "--unsafe-fixes", ".")
+    assert {p.name: p.read_bytes() for p in work.glob("*.py")} == {p.name: p.read_bytes() for p in patched.glob("*.py")}
+    # the fixable OC101 sites (tick, complete) are gone; the others remain and are reported
+    after = [(p, ln) for p, ln, c in fixed.codes() if c == "OC101"]
+    assert len(after) == len(oc101_before) - 2, fixed
+    text = (work / "runtime.py").read_text()
+    assert text.index("self._ledger.append_terminal(Record(run.id, Status.COMPLETED") < text.index("self._finish(run)\n            return run")
+    again = oc(work, "--no-cache", "--diff", "--unsafe-fixes", ".")
+    assert again.code == 0 and again.out == ""  # nothing left to fix
+
+
+def test_fix_is_refused_for_standard_input(tmp_path):
+    run = oc(tmp_path, "--fix", "--unsafe-fixes", "--stdin-filename", "m.py", stdin=b"x = 1\n")
+    assert run.code == 2 and "--fix" in run.err
+
+
+def test_the_writers_of_fix_and_baseline_pass_oc301():
+    pkg = Path(__file__).resolve().parent.parent / "ordercheck"
+    mods = ["ordercheck/atomic.py", "ordercheck/baseline.py", "ordercheck/fixes.py", "ordercheck/cli.py"]
+    run = oc(pkg.parent, "--no-cache", "--isolated", "--select", "OC301", *mods)
+    assert run.code == 0, run
+
+
+def test_diff_of_a_latin1_file_shows_its_text(tmp_path):
+    src = b"# -*- coding: latin-1 -*-\ndef f(store, ledger, run):\n    store.save(run)  # caf\xe9\n    ledger.append(run.id)\n"
+    (tmp_path / "l.py").write_bytes(src)
+    run = oc(tmp_path, "--no-cache", "--diff", "--unsafe-fixes", "l.py")
+    assert run.code == 1 and " store.save(run)  # caf\u00e9\n" in run.out, run
+    assert (tmp_path / "l.py").read_bytes() == src
+
+
+def test_a_bom_is_kept(tmp_path):
+    src = b"\xef\xbb\xbfdef f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n"
+    _, out = _fix(tmp_path, src)
+    assert out == b"\xef\xbb\xbfdef f(store, ledger, run):\n    ledger.append(run.id)\n    store.save(run)\n"
