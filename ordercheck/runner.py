@@ -10,7 +10,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Collection, Dict, List, Optional, Sequence, Tuple
 
 import networkx as nx
 
@@ -343,12 +343,15 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
     ]
 
 
-def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
-    """Findings of every file, after per-file ignores and suppression comments."""
+def analyse(all_facts: List[FileFacts], settings: Settings, only: Optional[Collection[str]] = None) -> List[Finding]:
+    """Findings of every file (or of the files shown as ``only``), after per-file
+    ignores and suppression comments; summaries always cover ``all_facts``."""
     summ = summod.build(all_facts, settings.vocab, live_calls(all_facts, settings))
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:
+        if only is not None and facts.path not in only:
+            continue
         rules = rules_for(facts.path, settings)
         ids = {r.id for r in rules}
         if facts.error is not None:
@@ -381,3 +384,19 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     all_facts.extend(read)
     findings = analyse(all_facts, settings)
     return Result(findings, [f.path for f in all_facts], {f.path: f for f in all_facts}, settings, hits)
+
+
+def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
+                jobs: int = 1, cache_dir: Optional[Path] = None) -> Result:
+    """Several in-memory buffers (shown name → bytes; an editor's open documents) checked
+    against the project under ``paths``: each buffer replaces its file on disk, the
+    other files' facts come from disk and the cache and feed the summaries, and
+    findings are reported for the buffers only."""
+    all_facts = [read_facts(Path(name), data, name) for name, data in buffers.items()]
+    shadowed = {Path(name).resolve() for name in buffers}
+    files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
+    read, hits = read_all(files, jobs, cache_dir)
+    all_facts.extend(read)
+    findings = analyse(all_facts, settings, only=set(buffers))
+    shown = [f.path for f in all_facts[: len(buffers)]]
+    return Result(findings, shown, {f.path: f for f in all_facts[: len(buffers)]}, settings, hits)

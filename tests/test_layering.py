@@ -14,6 +14,7 @@ ORDER = [
     ["diagnose", "suppression"],
     ["reporters"],
     ["runner"],
+    ["lsp"],
     ["cli", "docgen"],
     ["__main__"],
 ]
