@@ -261,7 +261,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
                 doc = server.workspace.get_text_document(uri)
                 documents[uri] = (state["open"][uri], doc.source)
                 versions[uri] = doc.version
-            project = state["project"]
+            project = get_project()
             reload, state["reload"] = state["reload"], False
             try:
                 error, results = await asyncio.to_thread(analyse, project, reload, documents)
@@ -278,13 +278,17 @@ def build_server():  # noqa: C901 - one closure per LSP method
         error = project.reload() if reload or project.settings is None else None
         return error, project.check(documents) if documents else {}
 
+    def get_project() -> Project:
+        if state["project"] is None:  # the workspace's (first) folder, else the current directory
+            root = server.workspace.root_path
+            folders = list(server.workspace.folders.values())
+            if not root and folders:
+                root = to_fs_path(folders[0].uri)
+            state["project"] = Project(Path(root) if root else Path.cwd())
+        return state["project"]
+
     @server.feature(types.INITIALIZED)
     async def initialized(ls: LanguageServer, params: types.InitializedParams) -> None:
-        root = ls.workspace.root_path
-        folders = list(ls.workspace.folders.values())
-        if not root and folders:
-            root = to_fs_path(folders[0].uri)
-        state["project"] = Project(Path(root) if root else Path.cwd())
         schedule(0)  # loads the settings (and reports a bad config) right away
         caps = ls.client_capabilities.workspace
         watched = caps.did_change_watched_files if caps is not None else None
@@ -317,7 +321,9 @@ def build_server():  # noqa: C901 - one closure per LSP method
         path = fs_path(params.text_document.uri)
         if path is not None and path.name in CONFIG_FILES:
             state["reload"] = True
-        schedule(0)
+            schedule(0)
+        elif params.text_document.uri in state["open"] or _is_python(path):
+            schedule(0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -17,7 +17,9 @@ pytest.importorskip("pygls")
 pytest.importorskip("pytest_lsp")
 
 from lsprotocol import types  # noqa: E402
-from pytest_lsp import ClientServerConfig, client_capabilities  # noqa: E402
+from pygls.protocol import default_converter  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features  # noqa: E402
 
 from ordercheck import lsp  # noqa: E402
 
@@ -50,11 +52,32 @@ CALLER = (
 # --------------------------------------------------------------------------- helpers
 
 
+def recording_client():
+    """pytest-lsp's client, which also keeps every publishDiagnostics (uri, version,
+    count) in order and accepts the server's dynamic registrations."""
+    client = LanguageClient(converter_factory=default_converter)
+    features = dict(DEFAULT_CLIENT_FEATURES)
+    client.published = []
+    client.registrations = []
+
+    def publish(client: LanguageClient, params: types.PublishDiagnosticsParams):
+        client.published.append((params.uri, params.version, len(params.diagnostics)))
+        client.diagnostics[params.uri] = params.diagnostics
+
+    def register(client: LanguageClient, params: types.RegistrationParams):
+        client.registrations.extend(params.registrations)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+    features[types.CLIENT_REGISTER_CAPABILITY] = register
+    register_lsp_features(client, features)
+    return client
+
+
 @contextlib.asynccontextmanager
 async def session(root: Path, encodings=("utf-8", "utf-16")):
     """A client connected to a fresh server whose workspace is ``root``; the client
     prefers UTF-8 positions, which the server must decline."""
-    client = await ClientServerConfig(server_command=SERVER).start()
+    client = await ClientServerConfig(server_command=SERVER, client_factory=recording_client).start()
     caps = client_capabilities("visual-studio-code")
     caps.general = types.GeneralClientCapabilities(position_encodings=list(encodings))
     result = await client.initialize_session(types.InitializeParams(
@@ -117,6 +140,8 @@ async def test_open_change_fix_close_and_code_action(tmp_path):
     run.write_text(FIXED)  # the file on disk is clean: the server must read the buffer
     async with session(tmp_path) as client:
         assert client.init_result.capabilities.position_encoding == types.PositionEncodingKind.Utf16
+        sync = client.init_result.capabilities.text_document_sync
+        assert sync.open_close and sync.save is not None and client.init_result.capabilities.code_action_provider
         uri = run.as_uri()
         open_doc(client, run, INVERTED)
         diags = await diagnostics_for(client, uri, lambda d: len(d) > 0)
@@ -154,18 +179,27 @@ async def test_open_change_fix_close_and_code_action(tmp_path):
         replace_all(client, run, "".join(lines), 2)
         await diagnostics_for(client, uri, lambda d: len(d) == 0)
 
-        # a change to the fixed form: cleared; back to the inverted form: published again
-        replace_all(client, run, INVERTED, 3)
-        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
-        replace_all(client, run, FIXED, 4)
+        # a burst of changes is checked once, after the pause, on the last buffer
+        before = len(client.published)
+        for version in range(10, 16):
+            replace_all(client, run, FIXED if version % 2 else INVERTED, version)
+            await asyncio.sleep(0.01)
         await diagnostics_for(client, uri, lambda d: len(d) == 0)
-        replace_all(client, run, INVERTED, 5)
+        await asyncio.sleep(lsp.DEBOUNCE + 0.3)
+        assert client.published[before:] == [(uri, 15, 0)]
+
+        # a change to the fixed form: cleared; back to the inverted form: published again
+        replace_all(client, run, INVERTED, 23)
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+        replace_all(client, run, FIXED, 24)
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+        replace_all(client, run, INVERTED, 25)
         await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
 
         # a syntax error in the buffer is an OC900, not a crash; then it recovers
-        replace_all(client, run, "def broken(:\n", 6)
+        replace_all(client, run, "def broken(:\n", 26)
         diags = await diagnostics_for(client, uri, lambda d: codes(d) == ["OC900"])
-        replace_all(client, run, INVERTED, 7)
+        replace_all(client, run, INVERTED, 27)
         await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
 
         # close: cleared
@@ -184,6 +218,10 @@ async def test_a_helper_in_another_file_changes_the_callers_diagnostics(tmp_path
         uri = caller.as_uri()
         open_doc(client, caller, CALLER)
         diags = await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+        # the server asked to be told about Python and config files changing on disk
+        globs = [w["globPattern"] for r in client.registrations
+                 if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for w in r.register_options["watchers"]]
+        assert "**/*.py" in globs and "**/ordercheck.toml" in globs and "**/pyproject.toml" in globs
         via = [r for r in diags[0].related_information if r.location.uri == helper.as_uri()]
         assert via and via[0].location.range.start.line == 1  # `store.save(run)` in helper.py
 
