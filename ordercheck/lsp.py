@@ -124,7 +124,7 @@ class Project:
         self.workspace_root = workspace_root.resolve()
         self.settings: Optional[runner.Settings] = None
         self.root = self.workspace_root
-        self.checks = 0
+        self.memo: dict = {}  # runner.run_buffers' memory of unchanged files, for these settings
 
     def reload(self) -> Optional[str]:
         """Load the settings again. On error the last good settings stay (the first
@@ -141,6 +141,7 @@ class Project:
                 self.settings = runner.load_settings(None, self.workspace_root, isolated=True)
             return error
         self.settings = settings
+        self.memo = {}
         self.root = project_root(settings, self.workspace_root)
         try:
             os.chdir(self.root)  # paths shown (and fingerprinted) as the CLI run from the root shows them
@@ -185,9 +186,9 @@ class Project:
             lines[uri] = text.splitlines()
         if not buffers:
             return out
-        jobs = 1 if self.checks else (os.cpu_count() or 1)  # later checks find the cache warm
-        self.checks += 1
-        result = runner.run_buffers(self.paths(), self.settings, buffers, jobs=jobs, cache_dir=self.cache_dir())
+        # One process: a process pool forked from a threaded server could deadlock.
+        result = runner.run_buffers(self.paths(), self.settings, buffers, jobs=1,
+                                    cache_dir=self.cache_dir(), memo=self.memo)
         doc = lsp_json.document(result.findings, result.files, self.settings.rules, always=list(buffers))
         for entry in doc["files"]:
             uri = shown_uri.get(Path(entry["path"]).resolve())

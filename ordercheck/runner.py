@@ -343,10 +343,12 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
     ]
 
 
-def analyse(all_facts: List[FileFacts], settings: Settings, only: Optional[Collection[str]] = None) -> List[Finding]:
+def analyse(all_facts: List[FileFacts], settings: Settings, only: Optional[Collection[str]] = None,
+            live: Optional[Dict[str, set]] = None) -> List[Finding]:
     """Findings of every file (or of the files shown as ``only``), after per-file
-    ignores and suppression comments; summaries always cover ``all_facts``."""
-    summ = summod.build(all_facts, settings.vocab, live_calls(all_facts, settings))
+    ignores and suppression comments; summaries always cover ``all_facts``.
+    ``live``: ``live_calls(all_facts, settings)`` when the caller has it already."""
+    summ = summod.build(all_facts, settings.vocab, live if live is not None else live_calls(all_facts, settings))
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:
@@ -387,16 +389,43 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
 
 
 def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
-                jobs: int = 1, cache_dir: Optional[Path] = None) -> Result:
+                jobs: int = 1, cache_dir: Optional[Path] = None, memo: Optional[dict] = None) -> Result:
     """Several in-memory buffers (shown name → bytes; an editor's open documents) checked
     against the project under ``paths``: each buffer replaces its file on disk, the
     other files' facts come from disk and the cache and feed the summaries, and
-    findings are reported for the buffers only."""
-    all_facts = [read_facts(Path(name), data, name) for name, data in buffers.items()]
+    findings are reported for the buffers only.
+
+    ``memo``, a dict the caller keeps between calls with the same settings, remembers
+    each file's facts and live calls by its size and mtime, so that a re-check
+    reads and graphs only what changed."""
+    own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
-    read, hits = read_all(files, jobs, cache_dir)
-    all_facts.extend(read)
-    findings = analyse(all_facts, settings, only=set(buffers))
-    shown = [f.path for f in all_facts[: len(buffers)]]
-    return Result(findings, shown, {f.path: f for f in all_facts[: len(buffers)]}, settings, hits)
+    memo = {} if memo is None else memo
+    keys, known, todo = {}, {}, []
+    for p in files:
+        try:
+            st = p.stat()
+            keys[p] = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            keys[p] = None
+        hit = memo.get(p)
+        if hit is not None and keys[p] is not None and hit[0] == keys[p]:
+            known[p] = hit
+        else:
+            todo.append(p)
+    read, hits = read_all(todo, jobs, cache_dir)
+    fresh = live_calls(read, settings)
+    for p, facts in zip(todo, read):
+        known[p] = (keys[p], facts, fresh.get(facts.path, set()))
+        if keys[p] is not None:
+            memo[p] = known[p]
+    for p in list(memo):
+        if p not in keys:
+            del memo[p]  # deleted, or no longer collected
+    all_facts = own + [known[p][1] for p in files]
+    live = live_calls(own, settings)
+    for p in files:
+        live[known[p][1].path] = known[p][2]
+    findings = analyse(all_facts, settings, only=set(buffers), live=live)
+    return Result(findings, [f.path for f in own], {f.path: f for f in own}, settings, hits + len(files) - len(todo))

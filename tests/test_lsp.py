@@ -334,3 +334,31 @@ def test_buffers_keep_their_declared_encoding():
     assert lsp.encode_buffer("x = '🎉'\n") == "x = '🎉'\n".encode("utf-8")
     # a declared encoding that cannot hold the text: UTF-8, which ordercheck then reports
     assert lsp.encode_buffer("# coding: ascii\nx = 'é'\n") == "# coding: ascii\nx = 'é'\n".encode("utf-8")
+
+
+def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monkeypatch):
+    from ordercheck import runner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    helper = tmp_path / "helper.py"
+    helper.write_text(HELPER_SAVES)
+    (tmp_path / "other.py").write_text("def g():\n    pass\n")
+    settings = runner.load_settings(None, tmp_path)
+    memo, buffers = {}, {"caller.py": CALLER.encode()}  # caller.py exists only as a buffer
+
+    first = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
+    assert [f.code for f in first.findings] == ["OC101"] and first.files == ["caller.py"]
+    assert {p.name for p in memo} == {"helper.py", "other.py"}
+    again = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
+    assert [f.code for f in again.findings] == ["OC101"] and again.cache_hits == 2  # both from the memo
+
+    helper.write_text(HELPER_LOGS + "\n")  # changed on disk: read again
+    assert runner.run_buffers([tmp_path], settings, buffers, memo=memo).findings == []
+    (tmp_path / "other.py").unlink()
+    runner.run_buffers([tmp_path], settings, buffers, memo=memo)
+    assert {p.name for p in memo} == {"helper.py"}
+    # a buffer shadows its file on disk, however the path is spelled
+    helper.write_text(HELPER_SAVES)
+    shadowed = runner.run_buffers([tmp_path], settings, dict(buffers, **{str(helper): HELPER_LOGS.encode()}), memo=memo)
+    assert shadowed.findings == [] and sorted(shadowed.files) == sorted(["caller.py", str(helper)])
