@@ -201,6 +201,10 @@ async def test_open_change_fix_close_and_code_action(tmp_path):
         diags = await diagnostics_for(client, uri, lambda d: codes(d) == ["OC900"])
         replace_all(client, run, INVERTED, 27)
         await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+        replace_all(client, run, "x = 1\0\n", 28)  # CPython refuses a NUL byte
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC900"])
+        replace_all(client, run, INVERTED, 29)
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
 
         # close: cleared
         client.text_document_did_close(types.DidCloseTextDocumentParams(
@@ -285,6 +289,12 @@ async def test_a_bad_config_at_start_is_shown_and_the_defaults_apply(tmp_path):
         open_doc(client, run, INVERTED)
         await diagnostics_for(client, run.as_uri(), lambda d: codes(d) == ["OC101"])
         assert any("ordercheck.toml" in m.message for m in client.messages)
+        # fixed, but with a warning (an event class no rule uses): shown as a warning
+        (tmp_path / "ordercheck.toml").write_text('ignore = ["OC101"]\n[extend-events]\nsavee = ["*.keep"]\n')
+        changed_on_disk(client, tmp_path / "ordercheck.toml")
+        await diagnostics_for(client, run.as_uri(), lambda d: len(d) == 0)
+        warned = [m for m in client.messages if m.type == types.MessageType.Warning]
+        assert warned and "savee" in warned[-1].message
 
 
 # --------------------------------------------------------------------------- without pygls
