@@ -116,6 +116,16 @@ def project_root(settings: runner.Settings, workspace_root: Path) -> Path:
     return cfg.path.parent.resolve() if cfg.path is not None else workspace_root
 
 
+def guess_root(document: Path) -> Path:
+    """Without a workspace folder (an editor opened one file): the nearest folder above
+    the document holding a config file, ``pyproject.toml`` or ``.git``, else its folder."""
+    folder = document.resolve().parent
+    for candidate in (folder, *folder.parents):
+        if any((candidate / name).exists() for name in (*CONFIG_NAMES, ".git")):
+            return candidate
+    return folder
+
+
 class Project:
     """The analysis state of one workspace: its last good settings and the cache.
     Every method runs on the server's single analysis thread, one at a time."""
@@ -265,6 +275,8 @@ def build_server():  # noqa: C901 - one closure per LSP method
                 documents[uri] = (state["open"][uri], doc.source)
                 versions[uri] = doc.version
             project = get_project()
+            if project is None:
+                return  # no workspace folder and no document yet
             reload, state["reload"] = state["reload"], False
             try:
                 error, results = await asyncio.to_thread(analyse, project, reload, documents)
@@ -284,13 +296,16 @@ def build_server():  # noqa: C901 - one closure per LSP method
         error = project.reload() if reload or project.settings is None else None
         return error, project.check(documents) if documents else {}
 
-    def get_project() -> Project:
-        if state["project"] is None:  # the workspace's (first) folder, else the current directory
+    def get_project() -> Optional[Project]:
+        if state["project"] is None:  # the workspace's (first) folder, else the first document's project
             root = server.workspace.root_path
             folders = list(server.workspace.folders.values())
             if not root and folders:
                 root = to_fs_path(folders[0].uri)
-            state["project"] = Project(Path(root) if root else Path.cwd())
+            if root:
+                state["project"] = Project(Path(root))
+            elif state["open"]:
+                state["project"] = Project(guess_root(next(iter(state["open"].values()))))
         return state["project"]
 
     @server.feature(types.INITIALIZED)

@@ -12,16 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
+from pygls.protocol import default_converter  # pygls and pytest-lsp are in the `test` extra
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-pytest.importorskip("pygls")
-pytest.importorskip("pytest_lsp")
-
-from lsprotocol import types  # noqa: E402
-from pygls.protocol import default_converter  # noqa: E402
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features  # noqa: E402
-
-from ordercheck import lsp  # noqa: E402
+from ordercheck import lsp
 
 SERVER = [sys.executable, "-m", "ordercheck", "lsp"]
 TIMEOUT = 20.0
@@ -372,3 +368,12 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     helper.write_text(HELPER_SAVES)
     shadowed = runner.run_buffers([tmp_path], settings, dict(buffers, **{str(helper): HELPER_LOGS.encode()}), memo=memo)
     assert shadowed.findings == [] and sorted(shadowed.files) == sorted(["caller.py", str(helper)])
+
+
+def test_without_a_workspace_folder_the_documents_project_is_used(tmp_path):
+    (tmp_path / "proj" / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "proj" / "pyproject.toml").write_text("")
+    doc = tmp_path / "proj" / "src" / "pkg" / "run.py"
+    assert lsp.guess_root(doc) == (tmp_path / "proj").resolve()
+    (tmp_path / "loose").mkdir()
+    assert lsp.guess_root(tmp_path / "loose" / "x.py") == (tmp_path / "loose").resolve()
