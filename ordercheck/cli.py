@@ -297,11 +297,16 @@ def main(argv: Optional[List[str]] = None) -> None:
 
 def _main(argv: List[str], verbose: bool) -> None:
     try:
-        if argv[:1] == ["lsp"]:
-            raise UsageError(
-                "the LSP server is not part of this version; editors can run "
-                "`ordercheck --stdin-filename PATH --format json -`", key="lsp"
-            )
+        if argv[:1] == ["lsp"]:  # `ordercheck lsp`: the language server on stdio (needs ordercheck[lsp])
+            from . import lsp
+
+            if any(a in ("-h", "--help") for a in argv[1:]):
+                click.echo("Usage: ordercheck lsp\n\n  Run the language server on stdio (needs `pip install 'ordercheck[lsp]'`).")
+                sys.exit(0)
+            extra = [a for a in argv[1:] if a != "--stdio"]  # what vscode-languageclient appends
+            if extra:
+                raise UsageError(f"unexpected argument {extra[0]!r} (the server talks on stdio)", key="lsp")
+            sys.exit(lsp.serve())
         code = cli.main(args=argv, prog_name="ordercheck", standalone_mode=False)
     except UsageError as exc:
         click.echo(f"ordercheck: error: {exc}", err=True)

@@ -11,7 +11,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Collection, Dict, List, Optional, Sequence, Set, Tuple
 
 import networkx as nx
 
@@ -511,13 +511,17 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
     ]
 
 
-def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None) -> List[Finding]:
-    """Findings of every file, after per-file ignores and suppression comments (the
-    findings those comments silenced go to ``suppressed``, when given)."""
+def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None,
+            only: Optional[Collection[str]] = None) -> List[Finding]:
+    """Findings of every file (or of the files shown as ``only``), after per-file
+    ignores and suppression comments (the findings those comments silenced go to
+    ``suppressed``, when given); summaries always cover ``all_facts``."""
     summ = project_summaries(all_facts, settings)
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:
+        if only is not None and facts.path not in only:
+            continue
         rules = rules_for(facts.path, settings)
         ids = {r.id for r in rules}
         if facts.error is not None:
@@ -556,3 +560,44 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     suppressed: List[Finding] = []
     findings = analyse(all_facts, settings, suppressed)
     return Result(findings, [f.path for f in all_facts], {f.path: f for f in all_facts}, settings, hits, suppressed)
+
+
+def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
+                jobs: int = 1, cache_dir: Optional[Path] = None, memo: Optional[dict] = None) -> Result:
+    """Several in-memory buffers (shown name → bytes; an editor's open documents) checked
+    against the project under ``paths``: each buffer replaces its file on disk, the
+    other files' facts come from disk and the cache and feed the summaries, and
+    findings are reported for the buffers only.
+
+    ``memo``, a dict the caller keeps between calls with the same settings, remembers
+    each file's facts by its size and mtime, so that a re-check
+    reads and graphs only what changed."""
+    own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
+    shadowed = {Path(name).resolve() for name in buffers}
+    files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
+    memo = {} if memo is None else memo
+    keys, known, todo = {}, {}, []
+    for p in files:
+        try:
+            st = p.stat()
+            keys[p] = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            keys[p] = None
+        hit = memo.get(p)
+        if hit is not None and keys[p] is not None and hit[0] == keys[p]:
+            known[p] = hit
+        else:
+            todo.append(p)
+    read, hits = read_all(todo, jobs, cache_dir)
+    for p, facts in zip(todo, read):
+        known[p] = (keys[p], facts)
+        if keys[p] is not None:
+            memo[p] = known[p]
+    for p in list(memo):
+        if p not in keys:
+            del memo[p]  # deleted, or no longer collected
+    all_facts = own + [known[p][1] for p in files]
+    suppressed: List[Finding] = []
+    findings = analyse(all_facts, settings, suppressed, only=set(buffers))
+    return Result(findings, [f.path for f in own], {f.path: f for f in own}, settings,
+                  hits + len(files) - len(todo), suppressed)

@@ -593,10 +593,11 @@ def test_odd_arguments_never_traceback(tmp_path, args):
     assert r.code in (0, 1, 2), r
 
 
-def test_lsp_subcommand_is_a_clear_usage_error(tmp_path):
-    run = oc(tmp_path, "lsp", proc=True)
+def test_lsp_subcommand_rejects_arguments_with_a_usage_error(tmp_path):
+    # the server itself is tested end to end in tests/test_lsp.py
+    run = oc(tmp_path, "lsp", "src/", proc=True)
     assert run.code == 2
-    assert "LSP server is not part of this version" in run.err
+    assert "unexpected argument 'src/'" in run.err
 
 
 def test_oc900_is_turned_off_only_by_its_exact_code(tmp_path):

@@ -15,6 +15,7 @@ ORDER = [
     ["diagnose", "suppression", "baseline", "fixes"],
     ["reporters"],
     ["runner"],
+    ["lsp"],
     ["cli", "docgen"],
     ["__main__"],
 ]

@@ -1,0 +1,404 @@
+"""``ordercheck lsp``: a language server on stdio (SPEC §7), a thin layer over ``runner``.
+
+It publishes what ``--format json`` prints (the diagnostics come from
+``reporters.lsp_json.document``) for every open Python document, with the witness
+added as related information:
+
+* ``didOpen``/``didSave`` check at once, ``didChange`` after a pause (``DEBOUNCE``),
+  on the buffer's text; ``didClose`` clears the document's diagnostics.
+* Summaries are cross-file, so any change (another document, or a file on disk through
+  ``workspace/didChangeWatchedFiles``) re-checks every open document: one analysis
+  covers them all, the whole project summarised, open buffers replacing their files.
+* A change to ``ordercheck.toml``/``.ordercheck.toml``/``pyproject.toml`` reloads the
+  settings; a bad config is shown with ``window/showMessage`` and the last good
+  settings stay in force.
+* A quick fix appends ``  # ordercheck: ignore[CODE] -- `` to the finding's line.
+* Positions are UTF-16 code units, always (the server never negotiates another).
+
+The analysis part (``Project``, ``suppression_edit``) does not import pygls; the
+server part does, only when ``serve`` runs.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+import tokenize
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from . import __version__, runner
+from .config import CONFIG_NAMES
+from .errors import UsageError
+from .reporters import lsp_json
+
+DEBOUNCE = 0.3  # seconds of quiet after a didChange before the buffer is checked
+INSTALL_HINT = "the LSP server needs pygls: install it with `pip install 'ordercheck[lsp]'`"
+CONFIG_FILES = frozenset(CONFIG_NAMES)
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def encode_buffer(text: str) -> bytes:
+    """An editor buffer's text as the bytes the file would hold: UTF-8, unless the
+    buffer declares another encoding (PEP 263) that can represent it."""
+    data = text.encode("utf-8", "surrogatepass")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return data
+    if encoding in ("utf-8", "utf-8-sig"):
+        return data
+    try:
+        return text.encode(encoding)
+    except (LookupError, UnicodeError):
+        return data
+
+
+def with_witness(diagnostic: dict, uri: str, lines: List[str]) -> dict:
+    """The witness path (``data.witness``) appended to ``relatedInformation``, one
+    location per step, so an editor shows the path without knowing ordercheck."""
+    steps = diagnostic.get("data", {}).get("witness", [])
+    if not steps:
+        return diagnostic
+    related = diagnostic.setdefault("relatedInformation", [])
+    for i, step in enumerate(steps, 1):
+        line, char = step["line"], step["character"]
+        text = step.get("text", "")
+        end = char + utf16_len(text.rstrip("…"))
+        if 0 <= line < len(lines):
+            end = min(end, utf16_len(lines[line].rstrip("\r\n")))
+        message = f"witness {i}/{len(steps)}: {step.get('event', '')} {text}".rstrip()
+        if step.get("via"):
+            message += f" (via {step['via']})"
+        related.append({
+            "location": {"uri": uri, "range": {"start": {"line": line, "character": char},
+                                               "end": {"line": line, "character": max(end, char)}}},
+            "message": message,
+        })
+    return diagnostic
+
+
+_IGNORE_RE = re.compile(r"#\s*ordercheck:\s*ignore\[(?P<codes>[^\]]*)\]", re.IGNORECASE)
+
+
+def suppression_edit(line: str, code: str) -> Optional[Tuple[int, int, str]]:
+    """Where and what to write on ``line`` to suppress ``code``: (start, end, text),
+    columns in UTF-16 code units. Adds the code to an ``ignore[...]`` comment already
+    on the line, else appends ``  # ordercheck: ignore[CODE] -- `` (the reason is for
+    the user to type). None where a comment cannot go (a backslash continuation)."""
+    line = line.rstrip("\r\n")
+    stripped = line.rstrip()
+    if stripped.endswith("\\"):
+        return None
+    found = _IGNORE_RE.search(line)
+    if found:
+        codes = [c.strip().upper() for c in found.group("codes").split(",") if c.strip()]
+        if code.upper() in codes:
+            return None
+        at = utf16_len(line[: found.end("codes")])
+        return (at, at, f", {code}" if codes else code)
+    return (utf16_len(stripped), utf16_len(line), f"  # ordercheck: ignore[{code}] -- ")
+
+
+def project_root(settings: runner.Settings, workspace_root: Path) -> Path:
+    """The project the open documents belong to: the folder of the config file, else
+    the editor's workspace folder. (SPEC §5's fallback to the nearest ancestor holding
+    ``pyproject.toml`` or ``.git`` belongs to the runner; the editor's workspace folder
+    is the better answer here.)"""
+    cfg = settings.config
+    return cfg.path.parent.resolve() if cfg.path is not None else workspace_root
+
+
+def guess_root(document: Path) -> Path:
+    """Without a workspace folder (an editor opened one file): the nearest folder above
+    the document holding a config file, ``pyproject.toml`` or ``.git``, else its folder."""
+    folder = document.resolve().parent
+    for candidate in (folder, *folder.parents):
+        if any((candidate / name).exists() for name in (*CONFIG_NAMES, ".git")):
+            return candidate
+    return folder
+
+
+class Project:
+    """The analysis state of one workspace: its last good settings and the cache.
+    Every method runs on the server's single analysis thread, one at a time."""
+
+    def __init__(self, workspace_root: Path):
+        self.workspace_root = workspace_root.resolve()
+        self.settings: Optional[runner.Settings] = None
+        self.root = self.workspace_root
+        self.memo: dict = {}  # runner.run_buffers' memory of unchanged files, for these settings
+        self.warnings: List[str] = []
+
+    def reload(self) -> Optional[str]:
+        """Load the settings again. On error the last good settings stay (the first
+        time: the defaults) and the error's one-line message is returned."""
+        error = None
+        try:
+            settings = runner.load_settings(None, self.workspace_root)
+        except UsageError as exc:
+            error = f"ordercheck: configuration error: {exc}; keeping the previous settings"
+        except Exception as exc:  # a config must never take the server down
+            error = f"ordercheck: cannot load the configuration: {type(exc).__name__}: {exc}; keeping the previous settings"
+        if error is not None:
+            if self.settings is None:
+                self.settings = runner.load_settings(None, self.workspace_root, isolated=True)
+            return error
+        self.settings = settings
+        self.warnings = list(settings.warnings)  # e.g. an event class no rule uses
+        self.memo = {}
+        self.root = project_root(settings, self.workspace_root)
+        try:
+            os.chdir(self.root)  # paths shown (and fingerprinted) as the CLI run from the root shows them
+        except OSError:
+            pass
+        return None
+
+    def paths(self) -> List[Path]:
+        cfg = self.settings.config
+        return runner.include_paths(cfg) if cfg.include else [self.root]
+
+    def excluded(self, path: Path) -> bool:
+        cfg = self.settings.config
+        if not cfg.exclude:
+            return False
+        try:
+            rel = path.resolve().relative_to(cfg.root.resolve()).as_posix()
+        except ValueError:
+            return False
+        return runner.path_matches(rel, cfg.exclude)
+
+    def cache_dir(self) -> Path:
+        cfg = self.settings.config
+        base = cfg.root if cfg.path is not None else self.root
+        return base / cfg.cache_dir if cfg.cache_dir else base / ".ordercheck_cache"
+
+    def check(self, documents: Dict[str, Tuple[Path, str]]) -> Dict[str, List[dict]]:
+        """Diagnostics (LSP JSON) of each document (uri → (path, text)), every document
+        of the project checked in one analysis."""
+        if self.settings is None:
+            self.reload()
+        out: Dict[str, List[dict]] = {uri: [] for uri in documents}
+        buffers: Dict[str, bytes] = {}
+        shown_uri: Dict[Path, str] = {}
+        lines: Dict[str, List[str]] = {}
+        for uri, (path, text) in documents.items():
+            if self.excluded(path):
+                continue
+            shown = runner.display_path(path)
+            buffers[shown] = encode_buffer(text)
+            shown_uri[Path(shown).resolve()] = uri
+            lines[uri] = text.splitlines()
+        if not buffers:
+            return out
+        # One process: a process pool forked from a threaded server could deadlock.
+        result = runner.run_buffers(self.paths(), self.settings, buffers, jobs=1,
+                                    cache_dir=self.cache_dir(), memo=self.memo)
+        doc = lsp_json.document(result.findings, result.files, self.settings.rules, always=list(buffers))
+        for entry in doc["files"]:
+            uri = shown_uri.get(Path(entry["path"]).resolve())
+            if uri is not None:
+                out[uri] = [with_witness(d, uri, lines[uri]) for d in entry["diagnostics"]]
+        return out
+
+
+# --------------------------------------------------------------------------- server
+
+
+def _is_python(path: Optional[Path], language: str = "") -> bool:
+    return path is not None and (path.suffix == ".py" or (language == "python" and path.suffix != ".pyi"))
+
+
+def build_server():  # noqa: C901 - one closure per LSP method
+    import asyncio
+    import logging
+
+    from lsprotocol import types
+    from lsprotocol.converters import get_converter
+    from pygls.lsp.server import LanguageServer
+    from pygls.protocol import LanguageServerProtocol, lsp_method
+    from pygls.uris import to_fs_path
+
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    converter = get_converter()
+
+    class Protocol(LanguageServerProtocol):
+        @lsp_method(types.INITIALIZE)
+        def lsp_initialize(self, params: types.InitializeParams):
+            # Our columns are UTF-16 code units: never let pygls pick UTF-8 or UTF-32.
+            general = params.capabilities.general
+            if general is not None and general.position_encodings:
+                general.position_encodings = [types.PositionEncodingKind.Utf16]
+            return (yield from super().lsp_initialize(params))
+
+    server = LanguageServer("ordercheck", __version__, protocol_cls=Protocol,
+                            text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+    state = {"project": None, "generation": 0, "reload": True, "tasks": set(), "open": {}}
+    lock = asyncio.Lock()
+
+    def fs_path(uri: str) -> Optional[Path]:
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        return Path(path) if path else None
+
+    def message(text: str, kind=types.MessageType.Error) -> None:
+        server.window_show_message(types.ShowMessageParams(type=kind, message=text))
+
+    def publish(uri: str, diagnostics: List[dict], version: Optional[int] = None) -> None:
+        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=version,
+            diagnostics=[converter.structure(d, types.Diagnostic) for d in diagnostics]))
+
+    def schedule(delay: float) -> None:
+        state["generation"] += 1
+        task = asyncio.get_running_loop().create_task(check_later(state["generation"], delay))
+        state["tasks"].add(task)
+        task.add_done_callback(state["tasks"].discard)
+
+    async def check_later(generation: int, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        if generation != state["generation"]:
+            return  # a later change asked for a newer check
+        async with lock:
+            if generation != state["generation"]:
+                return
+            documents, versions = {}, {}
+            for uri in list(state["open"]):
+                doc = server.workspace.get_text_document(uri)
+                documents[uri] = (state["open"][uri], doc.source)
+                versions[uri] = doc.version
+            project = get_project()
+            if project is None:
+                return  # no workspace folder and no document yet
+            reload, state["reload"] = state["reload"], False
+            try:
+                error, results = await asyncio.to_thread(analyse, project, reload, documents)
+            except Exception as exc:  # never crash: say so and keep serving
+                message(f"ordercheck: internal error: {type(exc).__name__}: {exc}"[:500])
+                return
+            if error:
+                message(error)
+            elif reload:
+                for warning in project.warnings:
+                    message(f"ordercheck: warning: {warning}", types.MessageType.Warning)
+            for uri, diagnostics in results.items():
+                if uri in state["open"]:
+                    publish(uri, diagnostics, versions.get(uri))
+
+    def analyse(project: Project, reload: bool, documents) -> Tuple[Optional[str], Dict[str, List[dict]]]:
+        error = project.reload() if reload or project.settings is None else None
+        return error, project.check(documents) if documents else {}
+
+    def get_project() -> Optional[Project]:
+        if state["project"] is None:  # the workspace's (first) folder, else the first document's project
+            root = server.workspace.root_path
+            folders = list(server.workspace.folders.values())
+            if not root and folders:
+                root = to_fs_path(folders[0].uri)
+            if root:
+                state["project"] = Project(Path(root))
+            elif state["open"]:
+                state["project"] = Project(guess_root(next(iter(state["open"].values()))))
+        return state["project"]
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: LanguageServer, params: types.InitializedParams) -> None:
+        schedule(0)  # loads the settings (and reports a bad config) right away
+        caps = ls.client_capabilities.workspace
+        watched = caps.did_change_watched_files if caps is not None else None
+        if watched is not None and watched.dynamic_registration:
+            watchers = [types.FileSystemWatcher(glob_pattern=g)
+                        for g in ["**/*.py"] + [f"**/{name}" for name in CONFIG_NAMES]]
+            try:
+                await ls.client_register_capability_async(types.RegistrationParams(registrations=[
+                    types.Registration(id="ordercheck-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                                       register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+            except Exception:  # the client said no: didSave still works
+                pass
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: LanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+        doc = params.text_document
+        path = fs_path(doc.uri)
+        if _is_python(path, doc.language_id):
+            state["open"][doc.uri] = path
+            schedule(0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        path = fs_path(params.text_document.uri)
+        if params.text_document.uri in state["open"] or _is_python(path):
+            schedule(DEBOUNCE)  # another document's buffer feeds the summaries too
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+        path = fs_path(params.text_document.uri)
+        if path is not None and path.name in CONFIG_FILES:
+            state["reload"] = True
+            schedule(0)
+        elif params.text_document.uri in state["open"] or _is_python(path):
+            schedule(0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if state["open"].pop(uri, None) is not None:
+            publish(uri, [])
+            if state["open"]:
+                schedule(0)  # the file on disk replaces the buffer for the others
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: LanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+        for change in params.changes:
+            path = fs_path(change.uri)
+            if path is not None and path.name in CONFIG_FILES:
+                state["reload"] = True
+        schedule(0)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    def code_action(ls: LanguageServer, params: types.CodeActionParams) -> List[types.CodeAction]:
+        uri = params.text_document.uri
+        try:
+            lines = ls.workspace.get_text_document(uri).lines
+        except Exception:
+            return []
+        actions, seen = [], set()
+        for d in params.context.diagnostics:
+            code = str(d.code) if d.code is not None else ""
+            line = d.range.start.line
+            if d.source != "ordercheck" or not code or code == "OC900" or (line, code) in seen:
+                continue
+            seen.add((line, code))
+            edit = suppression_edit(lines[line], code) if 0 <= line < len(lines) else None
+            if edit is None:
+                continue
+            start, end, text = edit
+            change = types.TextEdit(range=types.Range(start=types.Position(line=line, character=start),
+                                                      end=types.Position(line=line, character=end)), new_text=text)
+            actions.append(types.CodeAction(
+                title=f"Ignore {code} on this line (ordercheck)", kind=types.CodeActionKind.QuickFix,
+                diagnostics=[d], edit=types.WorkspaceEdit(changes={uri: [change]})))
+        return actions
+
+    return server
+
+
+def serve() -> int:
+    """Run the server on stdio until the client says exit. Without pygls: exit 2."""
+    try:
+        import lsprotocol  # noqa: F401
+        import pygls  # noqa: F401
+        from pygls.lsp.server import LanguageServer  # noqa: F401  (pygls 2)
+    except ImportError:
+        raise UsageError(INSTALL_HINT, key="lsp") from None
+    server = build_server()
+    server.start_io(sys.stdin.buffer, sys.stdout.buffer)
+    return 0

@@ -1,0 +1,379 @@
+"""`ordercheck lsp` end to end: a pytest-lsp client drives a real `ordercheck lsp`
+subprocess over stdio (SPEC §7). Plus the pure pieces of ordercheck.lsp and the
+exit-2 message when pygls is missing."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pygls.protocol import default_converter  # pygls and pytest-lsp are in the `test` extra
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+from ordercheck import lsp
+
+SERVER = [sys.executable, "-m", "ordercheck", "lsp"]
+TIMEOUT = 20.0
+
+# 🎉 is two UTF-16 code units (one code point): the call after it starts at UTF-16
+# column 4 + 5 + 2 + 3 = 14 on its line (code point column 13).
+INVERTED = (
+    "def complete(store, ledger, run):\n"
+    "    store.save(run)\n"
+    "    x = '🎉'; ledger.append_terminal(run.id)\n"
+)
+FIXED = (
+    "def complete(store, ledger, run):\n"
+    "    x = '🎉'; ledger.append_terminal(run.id)\n"
+    "    store.save(run)\n"
+)
+HELPER_SAVES = "def finish(store, run):\n    store.save(run)\n"
+HELPER_LOGS = "def finish(store, run):\n    store.log(run)\n"
+CALLER = (
+    "from helper import finish\n"
+    "\n"
+    "def complete(store, ledger, run):\n"
+    "    finish(store, run)\n"
+    "    ledger.append_terminal(run.id)\n"
+)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def recording_client():
+    """pytest-lsp's client, which also keeps every publishDiagnostics (uri, version,
+    count) in order and accepts the server's dynamic registrations."""
+    client = LanguageClient(converter_factory=default_converter)
+    features = dict(DEFAULT_CLIENT_FEATURES)
+    client.published = []
+    client.registrations = []
+
+    def publish(client: LanguageClient, params: types.PublishDiagnosticsParams):
+        client.published.append((params.uri, params.version, len(params.diagnostics)))
+        client.diagnostics[params.uri] = params.diagnostics
+
+    def register(client: LanguageClient, params: types.RegistrationParams):
+        client.registrations.extend(params.registrations)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+    features[types.CLIENT_REGISTER_CAPABILITY] = register
+    register_lsp_features(client, features)
+    return client
+
+
+@contextlib.asynccontextmanager
+async def session(root: Path, encodings=("utf-8", "utf-16")):
+    """A client connected to a fresh server whose workspace is ``root``; the client
+    prefers UTF-8 positions, which the server must decline."""
+    client = await ClientServerConfig(server_command=SERVER, client_factory=recording_client).start()
+    caps = client_capabilities("visual-studio-code")
+    caps.general = types.GeneralClientCapabilities(position_encodings=list(encodings))
+    result = await client.initialize_session(types.InitializeParams(
+        capabilities=caps, root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="project")]))
+    client.init_result = result
+    try:
+        yield client
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+async def diagnostics_for(client, uri: str, predicate, timeout: float = TIMEOUT):
+    """Wait until the diagnostics published for ``uri`` satisfy ``predicate``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if uri in client.diagnostics and predicate(client.diagnostics[uri]):
+            return client.diagnostics[uri]
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"no matching diagnostics for {uri}; last: {client.diagnostics.get(uri)}")
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), left)
+
+
+def codes(diags):
+    return sorted(str(d.code) for d in diags)
+
+
+def open_doc(client, path: Path, text: str, version: int = 1):
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=path.as_uri(), language_id="python", version=version, text=text)))
+
+
+def replace_all(client, path: Path, text: str, version: int):
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def changed_on_disk(client, *paths: Path):
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=p.as_uri(), type=types.FileChangeType.Changed) for p in paths]))
+
+
+def cli_json(root: Path, path: Path) -> dict:
+    out = subprocess.run([sys.executable, "-m", "ordercheck", "--no-cache", "--format", "json", path.name],
+                         cwd=root, capture_output=True)
+    return json.loads(out.stdout)
+
+
+# --------------------------------------------------------------------------- end to end
+
+
+@pytest.mark.asyncio
+async def test_open_change_fix_close_and_code_action(tmp_path):
+    (tmp_path / "ordercheck.toml").write_text("")
+    run = tmp_path / "run.py"
+    run.write_text(FIXED)  # the file on disk is clean: the server must read the buffer
+    async with session(tmp_path) as client:
+        assert client.init_result.capabilities.position_encoding == types.PositionEncodingKind.Utf16
+        sync = client.init_result.capabilities.text_document_sync
+        assert sync.open_close and sync.save is not None and client.init_result.capabilities.code_action_provider
+        uri = run.as_uri()
+        open_doc(client, run, INVERTED)
+        diags = await diagnostics_for(client, uri, lambda d: len(d) > 0)
+        assert codes(diags) == ["OC101"]
+        d = diags[0]
+        assert d.source == "ordercheck" and d.severity == types.DiagnosticSeverity.Error
+        # the range in UTF-16 code units: `ledger.append_terminal(run.id)` after the emoji
+        assert (d.range.start.line, d.range.start.character) == (2, 14)
+        assert (d.range.end.line, d.range.end.character) == (2, 14 + len("ledger.append_terminal(run.id)"))
+        related = [(r.location.uri, r.location.range.start.line, r.message) for r in d.related_information]
+        assert (uri, 1, "state saved here: store.save(run)") in related
+        witness = [r for r in related if r[2].startswith("witness")]
+        assert [w[1] for w in witness] == [1, 2] and "save" in witness[0][2]
+        # the same diagnostic as `--format json` for the same text
+        run.write_text(INVERTED)
+        cli = cli_json(tmp_path, run)["files"][0]["diagnostics"][0]
+        assert (cli["code"], cli["message"], cli["range"]) == (d.code, d.message, {
+            "start": {"line": 2, "character": 14}, "end": {"line": 2, "character": 44}})
+        assert cli["data"]["fingerprint"] == d.data["fingerprint"]
+        run.write_text(FIXED)
+
+        # the quick fix appends the suppression comment at the end of the finding's line
+        actions = await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=d.range,
+            context=types.CodeActionContext(diagnostics=[d])))
+        assert len(actions) == 1 and actions[0].kind == types.CodeActionKind.QuickFix
+        (edit,) = actions[0].edit.changes[uri]
+        line2 = INVERTED.splitlines()[2]
+        end16 = len(line2.encode("utf-16-le")) // 2
+        assert (edit.range.start.line, edit.range.start.character, edit.range.end.character) == (2, end16, end16)
+        assert edit.new_text == "  # ordercheck: ignore[OC101] -- "
+        # applying it (with a reason) silences the finding
+        lines = INVERTED.splitlines(keepends=True)
+        lines[2] = line2 + edit.new_text + "replay re-appends\n"
+        replace_all(client, run, "".join(lines), 2)
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+
+        # a burst of changes is checked once, after the pause, on the last buffer
+        before = len(client.published)
+        for version in range(10, 16):
+            replace_all(client, run, FIXED if version % 2 else INVERTED, version)
+            await asyncio.sleep(0.01)
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+        await asyncio.sleep(lsp.DEBOUNCE + 0.3)
+        assert client.published[before:] == [(uri, 15, 0)]
+
+        # a change to the fixed form: cleared; back to the inverted form: published again
+        replace_all(client, run, INVERTED, 23)
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+        replace_all(client, run, FIXED, 24)
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+        replace_all(client, run, INVERTED, 25)
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+
+        # a syntax error in the buffer is an OC900, not a crash; then it recovers
+        replace_all(client, run, "def broken(:\n", 26)
+        diags = await diagnostics_for(client, uri, lambda d: codes(d) == ["OC900"])
+        replace_all(client, run, INVERTED, 27)
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+        replace_all(client, run, "x = 1\0\n", 28)  # CPython refuses a NUL byte
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC900"])
+        replace_all(client, run, INVERTED, 29)
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+
+        # close: cleared
+        client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)))
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+
+
+@pytest.mark.asyncio
+async def test_a_helper_in_another_file_changes_the_callers_diagnostics(tmp_path):
+    (tmp_path / "ordercheck.toml").write_text("")
+    helper, caller = tmp_path / "helper.py", tmp_path / "caller.py"
+    helper.write_text(HELPER_SAVES)
+    caller.write_text(CALLER)
+    async with session(tmp_path) as client:
+        uri = caller.as_uri()
+        open_doc(client, caller, CALLER)
+        diags = await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+        # the server asked to be told about Python and config files changing on disk
+        globs = [w["globPattern"] for r in client.registrations
+                 if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for w in r.register_options["watchers"]]
+        assert "**/*.py" in globs and "**/ordercheck.toml" in globs and "**/pyproject.toml" in globs
+        via = [r for r in diags[0].related_information if r.location.uri == helper.as_uri()]
+        assert via and via[0].location.range.start.line == 1  # `store.save(run)` in helper.py
+
+        # the helper changes on disk (another tool, a git checkout): the caller is re-checked
+        helper.write_text(HELPER_LOGS)
+        changed_on_disk(client, helper)
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+
+        # the helper is opened and edited: its buffer, not the disk, feeds the caller
+        open_doc(client, helper, HELPER_LOGS)
+        replace_all(client, helper, HELPER_SAVES, 2)
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+        assert helper.read_text() == HELPER_LOGS  # nothing written
+        # closing the helper's buffer: the disk's version counts again
+        client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=helper.as_uri())))
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+
+
+@pytest.mark.asyncio
+async def test_config_changes_reload_and_a_bad_config_keeps_the_last_good_one(tmp_path):
+    config = tmp_path / "ordercheck.toml"
+    config.write_text("")
+    run = tmp_path / "run.py"
+    run.write_text(INVERTED)
+    async with session(tmp_path) as client:
+        uri = run.as_uri()
+        open_doc(client, run, INVERTED)
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+
+        config.write_text('ignore = ["OC101"]\n')
+        changed_on_disk(client, config)
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+
+        # a broken config: shown, and the last good settings (OC101 ignored) stay
+        config.write_text('ignore = ["OC101"]\nselekt = ["OC1"]\n')
+        changed_on_disk(client, config)
+        deadline = time.monotonic() + TIMEOUT
+        while not client.messages and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert client.messages, "the bad config was not reported"
+        msg = client.messages[-1]
+        assert msg.type == types.MessageType.Error and "selekt" in msg.message and "ordercheck.toml" in msg.message
+        replace_all(client, run, INVERTED + "\n", 2)  # a fresh check under the kept settings
+        await asyncio.sleep(lsp.DEBOUNCE + 1.0)
+        assert len(client.diagnostics[uri]) == 0
+
+        # fixed again, saved in the editor this time: OC101 is back
+        config.write_text("")
+        client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=config.as_uri())))
+        await diagnostics_for(client, uri, lambda d: codes(d) == ["OC101"])
+
+
+@pytest.mark.asyncio
+async def test_a_bad_config_at_start_is_shown_and_the_defaults_apply(tmp_path):
+    (tmp_path / "ordercheck.toml").write_text("select = [\n")  # not TOML
+    run = tmp_path / "run.py"
+    run.write_text(INVERTED)
+    async with session(tmp_path, encodings=("utf-16",)) as client:
+        open_doc(client, run, INVERTED)
+        await diagnostics_for(client, run.as_uri(), lambda d: codes(d) == ["OC101"])
+        assert any("ordercheck.toml" in m.message for m in client.messages)
+        # fixed, but with a warning (an event class no rule uses): shown as a warning
+        (tmp_path / "ordercheck.toml").write_text('ignore = ["OC101"]\n[extend-events]\nsavee = ["*.keep"]\n')
+        changed_on_disk(client, tmp_path / "ordercheck.toml")
+        await diagnostics_for(client, run.as_uri(), lambda d: len(d) == 0)
+        warned = [m for m in client.messages if m.type == types.MessageType.Warning]
+        assert warned and "savee" in warned[-1].message
+
+
+# --------------------------------------------------------------------------- without pygls
+
+
+def test_without_pygls_lsp_exits_2_saying_what_to_install(tmp_path):
+    shadow = tmp_path / "shadow" / "pygls"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('pygls is not installed')\n")
+    run = subprocess.run(SERVER, cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                         env={"PYTHONPATH": str(tmp_path / "shadow"), "PATH": ""})
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "ordercheck[lsp]" in lines[0] and "Traceback" not in run.stderr
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("    ledger.append(x)\n", (20, 20, "  # ordercheck: ignore[OC101] -- ")),
+    ("    ledger.append(x)   \n", (20, 23, "  # ordercheck: ignore[OC101] -- ")),
+    ("    x = '🎉'; f()", (17, 17, "  # ordercheck: ignore[OC101] -- ")),
+    ("    f()  # ordercheck: ignore[OC102] -- why", (35, 35, ", OC101")),
+    ("    f()  # ordercheck: ignore[] -- why", (30, 30, "OC101")),
+    ("    f()  # ordercheck: ignore[oc101]", None),
+    ("    f(a, \\\n", None),
+])
+def test_suppression_edit(line, expected):
+    assert lsp.suppression_edit(line, "OC101") == expected
+
+
+def test_the_suppression_the_quick_fix_writes_is_one_ordercheck_reads():
+    from ordercheck.facts import find_suppressions
+
+    for line in ("    f()", "    f()  # type: ignore", "    f()  # ordercheck: ignore[OC102] -- why"):
+        start, end, text = lsp.suppression_edit(line, "OC101")
+        # columns are UTF-16, and these lines are ASCII
+        fixed = line[:start] + text + line[end:]
+        found = find_suppressions(fixed + "\n")
+        assert any("OC101" in s.codes for s in found), (fixed, found)
+
+
+def test_buffers_keep_their_declared_encoding():
+    text = "# -*- coding: latin-1 -*-\nname = 'café'\n"
+    assert lsp.encode_buffer(text) == text.encode("latin-1")
+    assert lsp.encode_buffer("x = '🎉'\n") == "x = '🎉'\n".encode("utf-8")
+    # a declared encoding that cannot hold the text: UTF-8, which ordercheck then reports
+    assert lsp.encode_buffer("# coding: ascii\nx = 'é'\n") == "# coding: ascii\nx = 'é'\n".encode("utf-8")
+
+
+def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monkeypatch):
+    from ordercheck import runner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    helper = tmp_path / "helper.py"
+    helper.write_text(HELPER_SAVES)
+    (tmp_path / "other.py").write_text("def g():\n    pass\n")
+    settings = runner.load_settings(None, tmp_path)
+    memo, buffers = {}, {"caller.py": CALLER.encode()}  # caller.py exists only as a buffer
+
+    first = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
+    assert [f.code for f in first.findings] == ["OC101"] and first.files == ["caller.py"]
+    assert {p.name for p in memo} == {"helper.py", "other.py"}
+    again = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
+    assert [f.code for f in again.findings] == ["OC101"] and again.cache_hits == 2  # both from the memo
+
+    helper.write_text(HELPER_LOGS + "\n")  # changed on disk: read again
+    assert runner.run_buffers([tmp_path], settings, buffers, memo=memo).findings == []
+    (tmp_path / "other.py").unlink()
+    runner.run_buffers([tmp_path], settings, buffers, memo=memo)
+    assert {p.name for p in memo} == {"helper.py"}
+    # a buffer shadows its file on disk, however the path is spelled
+    helper.write_text(HELPER_SAVES)
+    shadowed = runner.run_buffers([tmp_path], settings, dict(buffers, **{str(helper): HELPER_LOGS.encode()}), memo=memo)
+    assert shadowed.findings == [] and sorted(shadowed.files) == sorted(["caller.py", str(helper)])
+
+
+def test_without_a_workspace_folder_the_documents_project_is_used(tmp_path):
+    (tmp_path / "proj" / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "proj" / "pyproject.toml").write_text("")
+    doc = tmp_path / "proj" / "src" / "pkg" / "run.py"
+    assert lsp.guess_root(doc) == (tmp_path / "proj").resolve()
+    (tmp_path / "loose").mkdir()
+    assert lsp.guess_root(tmp_path / "loose" / "x.py") == (tmp_path / "loose").resolve()
