@@ -8,8 +8,9 @@ connected components of the call graph (``nx.condensation``), callees first.
 Resolution covers ``self.m()``/``cls.m()`` (the class and its project bases),
 ``super().m()``, module-level functions, functions and classes imported from project
 modules (relative imports and package ``__init__`` re-exports included), and nested
-functions by name. Calling a project class carries its ``__init__``. Anything else is
-matched by patterns only.
+functions by name, and receiver types (``x.m()`` where the facts know ``x``'s class:
+``m`` by that class's MRO). Calling a project class carries its ``__init__``. Anything
+else is matched by patterns only. Aliases are already expanded in the facts.
 """
 from __future__ import annotations
 
