@@ -493,8 +493,13 @@ class _Extractor:
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
         line = self.pos(node)[0]
-        callee = self.expand_alias(render_callee(func), line)
+        written = render_callee(func)
+        callee = self.expand_alias(written, line)
         qn = self.qualified_text(callee)
+        if callee != written and "." in written:
+            # a receiver through an alias (`store = self._db; store.save()`) also
+            # matches as written, as it did before the alias was seen
+            qn = tuple(dict.fromkeys(qn + (written,)))
         receiver = self.receiver_type(callee)
         if receiver is not None:
             typed = self.type_qualname(receiver)

@@ -435,3 +435,24 @@ def test_module_level_plus_equals_on_a_name_is_no_surface():
             except Exception:
                 lost += 1
         """, SWL) == [("OC203", 4)]
+
+
+def test_a_receiver_through_an_alias_also_matches_as_written():
+    # decision (docs/decisions.md): `store = self._db` renders `store.save()` as
+    # `self._db.save`, and the written `store.save` still matches `*store.save`
+    calls = calls_of("""\
+        def step(self, run):
+            store = self._db
+            store.save(run)
+            save = self._db.save
+            save(run)
+        """)
+    assert calls["store.save(run)"].callee == "self._db.save"
+    assert "store.save" in calls["store.save(run)"].qualnames
+    assert calls["save(run)"].qualnames == ()
+    assert cl("""\
+        def step(self, run):
+            store = self._db
+            store.save(run)
+            self._ledger.append(run.id)
+        """, SEQ) == [("OC102", 4)]
