@@ -380,18 +380,6 @@ class _Extractor:
             first = first[: limit - 3] + "..."
         return first
 
-    def source(self, node: cst.CSTNode) -> str:
-        """The node's exact source text, sliced from the lines by position."""
-        line, col, end_line, end_col = self.pos(node)
-        if line > len(self.lines):
-            return ""
-        if line == end_line:
-            return self.lines[line - 1][col:end_col]
-        parts = [self.lines[line - 1][col:]]
-        parts += self.lines[line : end_line - 1]
-        parts.append(self.lines[end_line - 1][:end_col] if end_line <= len(self.lines) else "")
-        return "\n".join(parts)
-
     def header_text(self, node: cst.CSTNode) -> str:
         line_no = self.pos(node)[0]
         line = self.lines[line_no - 1] if 0 < line_no <= len(self.lines) else ""

@@ -80,7 +80,7 @@ class Vocabulary:
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
-        if call.aug:  # SPEC §2: every augmented `+=` is a surface event (a counter)
+        if call.aug:  # SPEC §2: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
             return frozenset({"surface"}) if call.callee == "+=" else frozenset()
         names = (call.callee,) + call.qualnames
         out = set()
