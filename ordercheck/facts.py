@@ -724,12 +724,12 @@ class _Extractor:
     def _counter(self, target: cst.BaseExpression) -> bool:
         """Whether ``target += ...`` updates something that outlives the function
         (SPEC §2): an attribute, a subscript, or a name the function declares
-        ``global``/``nonlocal``; a plain local name (and a name of a module or class
-        body) is not."""
-        if not isinstance(target, cst.Name):
+        ``global``/``nonlocal``, or a name of a module or class body (a global, a
+        class attribute); a plain local name of a function is not."""
+        if not isinstance(target, cst.Name) or not self.name_scopes:
             return True
-        kind, table, key = self.name_scopes[-1] if self.name_scopes else ("function", scopesmod.ScopeTable(), 0)
-        return kind == "function" and key != 0 and target.value in table.declared_outer
+        kind, table, key = self.name_scopes[-1]
+        return kind == "class" or key == 0 or target.value in table.declared_outer
 
     def compound(self, node: cst.BaseCompoundStatement) -> Optional[Stmt]:
         if isinstance(node, cst.If):

@@ -425,8 +425,9 @@ def test_attribute_subscript_global_and_nonlocal_plus_equals_are_surfaces():
         """, SWL) == []
 
 
-def test_module_level_plus_equals_on_a_name_is_no_surface():
-    # decision (docs/decisions.md): a module body's plain name counts as local
+def test_module_and_class_body_plus_equals_on_a_name_is_a_surface():
+    # decision (docs/decisions.md): a module body's name is a global, a class body's
+    # a class attribute: both outlive the code that counts
     assert cl("""\
         lost = 0
         for run in RUNS:
@@ -434,7 +435,21 @@ def test_module_level_plus_equals_on_a_name_is_no_surface():
                 store.save(run)
             except Exception:
                 lost += 1
-        """, SWL) == [("OC203", 4)]
+
+        class Loader:
+            lost = 0
+            try:
+                store.save(RUN)
+            except Exception:
+                lost += 1
+        """, SWL) == []
+    assert cl("""\
+        for run in RUNS:
+            try:
+                store.save(run)
+            except Exception:
+                lost = 1
+        """, SWL) == [("OC203", 3)]
 
 
 def test_a_receiver_through_an_alias_also_matches_as_written():
