@@ -156,6 +156,40 @@ def test_class_level_alias_is_called_through_self():
         """, SWL) == []
 
 
+def test_class_level_alias_is_called_through_cls():
+    assert cl("""\
+        import logging
+        logger = logging.getLogger(__name__)
+
+        class Runtime:
+            warn = logger.warning
+
+            @classmethod
+            def save(cls, store, run):
+                try:
+                    store.save(run)
+                except Exception:
+                    cls.warn("save failed")
+        """, SWL) == []
+
+
+def test_class_level_alias_is_not_a_bare_name_in_methods():
+    # Python's scoping: a class body's names are not visible to its methods
+    assert cl("""\
+        import logging
+        logger = logging.getLogger(__name__)
+
+        class Runtime:
+            error = logger.error
+
+            def save(self, run):
+                try:
+                    self._store.save(run)
+                except Exception:
+                    error("save failed")
+        """, SWL) == [("OC203", 9)]
+
+
 def test_class_level_name_bound_twice_is_no_alias():
     assert cl("""\
         import logging
@@ -241,6 +275,8 @@ def test_self_attribute_types():
         "    def __init__(self):\n        self.store: RunStore = get()\n",
         "    def __init__(self):\n        self.store = RunStore()\n",
         "    def __init__(self, store: RunStore):\n        self.store = store\n",
+        "    def setup(self):\n        self.store = RunStore()\n",  # any method of the class
+        "    def attach(self, store: 'RunStore | None'):\n        self.store = store\n",
     ):
         src = (
             "class RunStore:\n    pass\n\n"
