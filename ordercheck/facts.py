@@ -37,7 +37,9 @@ from typing import (
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from . import scopes as scopesmod
 from .errors import raise_if_interrupted
+from .markers import argument_runs, callee_run, expression_runs
 
 # --------------------------------------------------------------------------- data
 
@@ -65,8 +67,12 @@ class Call:
     span: Span
     text: str  # the call's source text (first line, shortened)
     stmt_lines: Tuple[int, int]  # first and last line of the holding statement
-    arg_text: str = ""  # the arguments' source text (terminal markers are read from it)
-    bound_text: Tuple[str, ...] = ()  # right-hand sides of names the arguments read
+    # terminal-marker token runs (SPEC §2): from the argument expressions, the
+    # assignments that bind the plain names they read, and the callee's last component
+    marker_runs: Tuple[Tuple[str, ...], ...] = ()
+    # the class of the receiver of ``x.m()``/``self.x.m()`` as written (SPEC §2 receiver
+    # types); its qualified form ``module.T.m`` is among ``qualnames``
+    receiver_type: Optional[str] = None
     aug: bool = False
     exits: Optional[str] = None  # "sys.exit" / "os._exit"
     suppress_types: Optional[Tuple[str, ...]] = None  # contextlib.suppress(...) types
@@ -270,58 +276,10 @@ def utf16_col(line: str, col: int) -> int:
     return len(prefix.encode("utf-16-le")) // 2
 
 
-# --------------------------------------------------------------------------- tokens
-
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_SPLIT = re.compile(r"[_.\-\s/:]+")
-
-
-def split_tokens(text: str) -> Tuple[str, ...]:
-    """Split an identifier or string on ``_ . -`` spaces and camelCase, lower-cased."""
-    out: List[str] = []
-    for part in _SPLIT.split(text):
-        if part:
-            out.extend(p.lower() for p in _CAMEL.findall(part))
-    return tuple(out)
-
-
-_LEXEME = re.compile(
-    r"""(?P<str>[rRbBuUfF]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'))"""
-    r"|(?P<com>#[^\n]*)"
-    r"|(?P<kw>[A-Za-z_]\w*)\s*=(?!=)"
-    r"|(?P<dot>\.\s*)(?P<attr>[A-Za-z_]\w*)"
-    r"|(?P<lam>\blambda\b[^:]*:)"
-    r"|(?P<id>[A-Za-z_]\w*)"
-)
-
-
-def token_runs(text: str) -> List[Tuple[str, ...]]:
-    """Token runs of the identifiers, attribute names and string literals in an
-    expression's source text, one run per lexeme. Keyword-argument *names* are not
-    tokens (their values are)."""
-    runs: List[Tuple[str, ...]] = []
-    for m in _LEXEME.finditer(text):
-        if m.group("str") is not None:
-            body = m.group("str").lstrip("rRbBuUfF").strip("\"'")
-            run = split_tokens(body)
-        elif m.group("attr") is not None:
-            run = split_tokens(m.group("attr"))
-        elif m.group("id") is not None:
-            run = split_tokens(m.group("id"))
-        else:
-            continue
-        if run:
-            runs.append(run)
-    return runs
-
-
-def plain_names(text: str) -> List[str]:
-    """Plain names read in an expression's source text (not attributes, keyword
-    names, string contents or lambda parameters)."""
-    return [m.group("id") for m in _LEXEME.finditer(text) if m.group("id") is not None]
-
-
 # --------------------------------------------------------------------------- rendering
+
+
+_HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def render_callee(node: cst.BaseExpression) -> str:
@@ -377,8 +335,13 @@ def positions_of(tree: cst.Module) -> Mapping[cst.CSTNode, object]:
 class _Extractor:
     """Walks a libcst module once and fills ``FileFacts``."""
 
-    def __init__(self, facts: FileFacts, lines: List[str], imports: Dict[int, Dict[str, str]]) -> None:
+    def __init__(self, facts: FileFacts, lines: List[str], imports: Dict[int, Dict[str, str]],
+                 scopes: Optional[scopesmod.Scopes] = None) -> None:
         self.facts = facts
+        self.scopes = scopes or scopesmod.Scopes()
+        # (kind "function"/"class", aliases and types, def/class line; 0: the module)
+        self.name_scopes: List[Tuple[str, scopesmod.ScopeTable, int]] = []
+        self.fn_marker_names: List[List[Tuple[Call, List[str]]]] = []
         self.lines = lines
         self.import_tables = imports  # def line (0: module) -> import table, from ast
         self.import_scopes: List[Dict[str, str]] = []
@@ -421,18 +384,6 @@ class _Extractor:
             first = first[: limit - 3] + "..."
         return first
 
-    def source(self, node: cst.CSTNode) -> str:
-        """The node's exact source text, sliced from the lines by position."""
-        line, col, end_line, end_col = self.pos(node)
-        if line > len(self.lines):
-            return ""
-        if line == end_line:
-            return self.lines[line - 1][col:end_col]
-        parts = [self.lines[line - 1][col:]]
-        parts += self.lines[line : end_line - 1]
-        parts.append(self.lines[end_line - 1][:end_col] if end_line <= len(self.lines) else "")
-        return "\n".join(parts)
-
     def header_text(self, node: cst.CSTNode) -> str:
         line_no = self.pos(node)[0]
         line = self.lines[line_no - 1] if 0 < line_no <= len(self.lines) else ""
@@ -442,7 +393,9 @@ class _Extractor:
     def qualified(self, node: cst.CSTNode) -> Tuple[str, ...]:
         """Import-qualified name of a dotted expression (``suppress`` after
         ``from contextlib import suppress`` → ``contextlib.suppress``)."""
-        text = render_callee(node)
+        return self.qualified_text(render_callee(node))
+
+    def qualified_text(self, text: str) -> Tuple[str, ...]:
         if not text or "(" in text or "[" in text or "?" in text:
             return ()
         head, _, rest = text.partition(".")
@@ -531,8 +484,19 @@ class _Extractor:
         for arg in node.args:
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
-        callee = render_callee(func)
-        qn = self.qualified(func)
+        line = self.pos(node)[0]
+        written = render_callee(func)
+        callee = self.expand_alias(written, line)
+        qn = self.qualified_text(callee)
+        if callee != written and "." in written:
+            # a receiver through an alias (`store = self._db; store.save()`) also
+            # matches as written, as it did before the alias was seen
+            qn = tuple(dict.fromkeys(qn + (written,)))
+        receiver = self.receiver_type(callee)
+        if receiver is not None:
+            typed = self.type_qualname(receiver)
+            if typed is not None:
+                qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
         exits = None
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
@@ -544,7 +508,10 @@ class _Extractor:
             )
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
-        arg_text = "\n".join(self.source(a) for a in node.args)
+        runs, names = argument_runs(node)
+        own = callee_run(callee)
+        if own:
+            runs.append(own)
         call = Call(
             id=self.next_call,
             callee=callee,
@@ -552,7 +519,8 @@ class _Extractor:
             span=self.span(node),
             text=self.text(node),
             stmt_lines=self.stmt_lines,
-            arg_text=arg_text,
+            marker_runs=tuple(runs),
+            receiver_type=receiver,
             exits=exits,
             suppress_types=suppress,
             self_call=self_call,
@@ -560,7 +528,88 @@ class _Extractor:
         self.next_call += 1
         if self.fn_calls:
             self.fn_calls[-1].append(call)
+            if names:
+                self.fn_marker_names[-1].append((call, names))
         seq.append(call)
+
+    # ---- aliases and receiver types (SPEC §2)
+
+    def _lookup(self, name: str) -> Optional[Tuple[scopesmod.ScopeTable, bool]]:
+        """The scope that binds ``name`` as code in the current scope sees it, and
+        whether that is the current scope itself (class bodies are seen only by
+        their own statements)."""
+        last = len(self.name_scopes) - 1
+        for i in range(last, -1, -1):
+            kind, table, _ = self.name_scopes[i]
+            if kind == "class" and i != last:
+                continue
+            if name in table.declared_outer:
+                continue
+            if table.bound.get(name):
+                return table, i == last
+        return None
+
+    def _self_class(self) -> Optional[scopesmod.ScopeTable]:
+        """The class whose ``self``/``cls`` the current function sees."""
+        for i in range(len(self.name_scopes) - 2, -1, -1):
+            if self.name_scopes[i][0] == "class":
+                return self.name_scopes[i][1]
+        return None
+
+    def expand_alias(self, text: str, line: int) -> str:
+        """A callee through an alias renders as the aliased text (``error = logger.error``:
+        ``error(...)`` is ``logger.error(...)``); a class-level alias is called through
+        ``self``/``cls``."""
+        for _ in range(4):  # an alias of an alias, a few levels; never a cycle
+            m = _HEAD.match(text)
+            if m is None:
+                return text
+            head, rest = m.group(0), text[m.end():]
+            if head in ("self", "cls"):
+                parts = text.split(".")
+                cls = self._self_class()
+                if len(parts) != 2 or cls is None:
+                    return text
+                found = cls.alias(parts[1])
+                if found is None:
+                    return text
+                new = found[0]
+            else:
+                scope = self._lookup(head)
+                if scope is None:
+                    return text
+                table, here = scope
+                found = table.alias(head)
+                if found is None or (here and found[1] >= line):
+                    return text
+                new = found[0] + rest
+            if new == text:
+                return text
+            text = new
+        return text
+
+    def receiver_type(self, callee: str) -> Optional[str]:
+        """The class of ``x`` in ``x.m()`` or of ``self.x`` in ``self.x.m()``, as written."""
+        parts = callee.split(".")
+        if not all(p.isidentifier() for p in parts):
+            return None
+        if len(parts) == 2 and parts[0] not in ("self", "cls"):
+            scope = self._lookup(parts[0])
+            return scope[0].type_of(parts[0]) if scope is not None else None
+        if len(parts) == 3 and parts[0] in ("self", "cls"):
+            cls = self._self_class()
+            return cls.attr_type(parts[1]) if cls is not None else None
+        return None
+
+    def type_qualname(self, written: str) -> Optional[str]:
+        """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
+        ``<this module>.RunStore`` for a class defined at the top of this module."""
+        qn = self.qualified_text(written)
+        if qn:
+            return qn[0]
+        if written.split(".", 1)[0] in self.scopes.module_classes:
+            return f"{self.facts.module}.{written}" if self.facts.module else written
+        return None
 
     def raises_outside_calls(self, node: Optional[cst.CSTNode]) -> bool:
         """Whether ``node`` holds an attribute access or subscript that is not part
@@ -604,12 +653,20 @@ class _Extractor:
         return sp
 
     def _record_binding(self, targets: Sequence[cst.CSTNode], value: Optional[cst.CSTNode]) -> None:
+        """The marker tokens of each right-hand side, by the names it binds
+        (element by element when a tuple is unpacked from a tuple)."""
         if value is None or not self.fn_bindings:
             return
-        text = self.source(value)
         for t in targets:
-            for name in _target_names(t):
-                self.fn_bindings[-1].setdefault(name, []).append(text)
+            pairs: List[Tuple[cst.CSTNode, cst.CSTNode]] = [(t, value)]
+            if (isinstance(t, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+                    and len(t.elements) == len(value.elements)
+                    and not any(isinstance(e, cst.StarredElement) for e in list(t.elements) + list(value.elements))):
+                pairs = [(a.value, b.value) for a, b in zip(t.elements, value.elements)]
+            for target, val in pairs:
+                runs = expression_runs(val)
+                for name in _target_names(target):
+                    self.fn_bindings[-1].setdefault(name, []).extend(runs)
 
     def small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
         sp = self._enter_stmt(line)
@@ -648,7 +705,7 @@ class _Extractor:
             ev = self.expr(node.target) + self.expr(node.value)  # the target is evaluated first
             aug = Call(
                 id=self.next_call,
-                callee="+=" if isinstance(node.operator, cst.AddAssign) else "aug-assign",
+                callee="+=" if isinstance(node.operator, cst.AddAssign) and self._counter(node.target) else "aug-assign",
                 qualnames=(),
                 span=self.span(node),
                 text=self.text(node),
@@ -670,6 +727,16 @@ class _Extractor:
             return Stmt("simple", sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
         # TypeAlias and anything newer: evaluate its children in order
         return Stmt("simple", sp, text, self.expr(node), self.raises_outside_calls(node))
+
+    def _counter(self, target: cst.BaseExpression) -> bool:
+        """Whether ``target += ...`` updates something that outlives the function
+        (SPEC §2): an attribute, a subscript, or a name the function declares
+        ``global``/``nonlocal``, or a name of a module or class body (a global, a
+        class attribute); a plain local name of a function is not."""
+        if not isinstance(target, cst.Name) or not self.name_scopes:
+            return True
+        kind, table, key = self.name_scopes[-1]
+        return kind == "class" or key == 0 or target.value in table.declared_outer
 
     def compound(self, node: cst.BaseCompoundStatement) -> Optional[Stmt]:
         if isinstance(node, cst.If):
@@ -791,12 +858,15 @@ class _Extractor:
         if self.fn_locals and (not self.scope or self.scope[-1][1] == "function"):
             self.fn_locals[-1][node.name.value] = qual
         self.scope.append((qual, "class"))
+        class_line = self.span(node.name).line
+        self.name_scopes.append(("class", self.scopes.classes.get(class_line) or scopesmod.ScopeTable(), class_line))
         methods: List[str] = []
         body_nodes = node.body.body if isinstance(node.body, cst.IndentedBlock) else node.body.body
         for child in body_nodes:
             if isinstance(child, cst.FunctionDef):
                 methods.append(child.name.value)
         body = self.block(node.body)
+        self.name_scopes.pop()
         self.scope.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods)))
         st = Stmt("class", sp, self.header_text(node), ev, True)
@@ -819,6 +889,7 @@ class _Extractor:
 
     def _begin(self, imports: Dict[str, str]) -> Tuple[int, int]:
         self.fn_calls.append([])
+        self.fn_marker_names.append([])
         self.fn_bindings.append({})
         self.fn_locals.append({})
         self.import_scopes.append(imports)
@@ -830,11 +901,12 @@ class _Extractor:
         calls = self.fn_calls.pop()
         bindings = self.fn_bindings.pop()
         local_fns = self.fn_locals.pop()
+        pending = self.fn_marker_names.pop()
         if bindings:
-            for call in calls:
-                if call.arg_text:
-                    names = dict.fromkeys(plain_names(call.arg_text))
-                    call.bound_text = tuple(t for n in names if n in bindings for t in bindings[n])
+            for call, names in pending:
+                bound = [r for n in dict.fromkeys(names) if n in bindings for r in bindings[n]]
+                if bound:
+                    call.marker_runs = call.marker_runs + tuple(bound)
         self.facts.functions.append(FunctionFacts(qual, name, cls, sp, params, body, calls, local_fns))
 
     def function(self, node: cst.FunctionDef) -> None:
@@ -845,7 +917,9 @@ class _Extractor:
         params = tuple(p.name.value for p in _all_params(node.params))
         saved = self._begin(self.import_tables.get(name_span.line, {}))
         self.scope.append((qual, "function"))
+        self.name_scopes.append(("function", self.scopes.functions.get(name_span.line) or scopesmod.ScopeTable(), name_span.line))
         body = self.block(node.body)
+        self.name_scopes.pop()
         self.scope.pop()
         self._end(saved, qual, node.name.value, cls, sp, params, body)
 
@@ -856,6 +930,7 @@ class _Extractor:
         self.facts.imports = {k: v for k, v in table.items() if not k.startswith("*")}
         self.facts.star_imports = [v for k, v in table.items() if k.startswith("*")]
         saved = self._begin(self.facts.imports)
+        self.name_scopes.append(("function", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0))
         body: List[Stmt] = []
         for offset, text in chunks:
             self.offset = offset  # (a parse error's line is counted from the chunk)
@@ -863,6 +938,7 @@ class _Extractor:
             self.set_chunk(tree, offset)
             body.extend(self.block(tree.body))
             self.positions = {}
+        self.name_scopes.pop()
         sp = Span(1, 0, max(1, len(self.lines)), 0)
         self._end(saved, "<module>", "<module>", None, sp, (), body)
 
@@ -1051,7 +1127,7 @@ def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     lines, shifts = formfeed_indents(facts.lines)
     ex = None
     try:
-        ex = _Extractor(facts, lines, import_tables(tree, facts.module, path))
+        ex = _Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree))
         bounds = top_level_bounds(tree)
         del tree  # the ast was for CPython's verdict, imports and chunk bounds
         ex.module(chunks(bounds, lines, CHUNK_LINES))

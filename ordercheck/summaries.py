@@ -10,8 +10,9 @@ converges.
 Resolution covers ``self.m()``/``cls.m()`` (the class and its project bases),
 ``super().m()``, module-level functions, functions and classes imported from project
 modules (relative imports and package ``__init__`` re-exports included), and nested
-functions by name. Calling a project class carries its ``__init__``. Anything else is
-matched by patterns only.
+functions by name, and receiver types (``x.m()`` where the facts know ``x``'s class:
+``m`` by that class's MRO). Calling a project class carries its ``__init__``. Anything
+else is matched by patterns only. Aliases are already expanded in the facts.
 """
 from __future__ import annotations
 
@@ -217,6 +218,10 @@ class ProjectIndex:
             return self.method(owner, parts[1], skip_self=True)
         if not all(p.isidentifier() for p in parts):
             return None
+        if call.receiver_type is not None:
+            typed = self.receiver_method(facts, call)
+            if typed is not None:
+                return typed
         if len(parts) == 1:
             # nested functions by name, innermost enclosing function first
             scope: Optional[FunctionFacts] = fn
@@ -241,6 +246,22 @@ class ProjectIndex:
                 if key:
                     break
         return self._callable(key) if key else None
+
+    def receiver_method(self, facts: FileFacts, call: Call) -> Optional[str]:
+        """``x.m()`` where ``x``'s class ``T`` is known (SPEC §2 receiver types): ``m``
+        looked up along ``T``'s MRO over project classes, as Python looks it up."""
+        if call.receiver_type is None:
+            return None
+        name = call.callee.rsplit(".", 1)[-1]
+        key = self.class_key(facts, call.receiver_type)
+        if key is None:  # imported inside a function: through the typed qualified name
+            for q in call.qualnames:
+                if q.endswith("." + name):
+                    cand = self.resolve_qualified(q[: -len(name) - 1])
+                    if cand in self.classes:
+                        key = cand
+                        break
+        return self.method(key, name) if key is not None else None
 
     def _callable(self, key: str) -> Optional[str]:
         if key in self.functions:

@@ -19,7 +19,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from .facts import Call, split_tokens, token_runs
+from .facts import Call
+from .markers import has_marker, split_tokens
 from .resources import vocab_dir
 
 BUILTIN_CLASSES = (
@@ -79,7 +80,7 @@ class Vocabulary:
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
-        if call.aug:  # SPEC §2: every augmented `+=` is a surface event (a counter)
+        if call.aug:  # SPEC §2: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
             return frozenset({"surface"}) if call.callee == "+=" else frozenset()
         names = (call.callee,) + call.qualnames
         out = set()
@@ -89,18 +90,10 @@ class Vocabulary:
         return frozenset(out)
 
     def carries_marker(self, call: Call) -> bool:
-        """Whether the call's argument tokens (and those of the assignments that bind
-        the names it reads) hold a terminal marker."""
-        runs = token_runs(call.arg_text) if call.arg_text else []
-        for text in call.bound_text:
-            runs.extend(token_runs(text))
-        for run in runs:
-            for marker in self._marker_tokens:
-                k = len(marker)
-                for i in range(len(run) - k + 1):
-                    if run[i : i + k] == marker:
-                        return True
-        return False
+        """Whether the call's marker token runs (its arguments, the assignments that
+        bind the plain names they read, its own callee's last component; SPEC §2)
+        hold a terminal marker: one token, or a multi-word marker's tokens in a row."""
+        return has_marker(call.marker_runs, self._marker_tokens)
 
     def classify(self, call: Call, carried: FrozenSet[str] = frozenset()) -> FrozenSet[str]:
         """Classes of a call node: its own matches plus what a callee's summary

@@ -80,12 +80,13 @@ def test_extend_events_adds_to_defaults():
 
 # =========================================================================== §2 terminal markers
 
-def test_multi_word_marker_in_string_literal_with_space():
+def test_string_literal_with_space_is_prose_and_gives_no_marker():
+    # SPEC v2 §2: a string holding whitespace is prose, not an event name
     assert cl("""\
         def expire(self, run):
             self._store.save(run)
             self._ledger.append(run.id, "step timed out")
-        """, select=SEQ) == [("OC101", 3)]
+        """, select=SEQ) == [("OC102", 3)]
 
 
 def test_multi_word_marker_camel_case_class_name():
@@ -105,12 +106,13 @@ def test_multi_word_marker_requires_consecutive_tokens():
         """, select=SEQ) == [("OC102", 3)]
 
 
-def test_marker_in_f_string_literal_part():
+def test_f_string_whose_literal_parts_hold_whitespace_is_prose():
+    # SPEC v2 §2: an f-string's literal parts together hold whitespace: prose
     assert cl("""\
         def fail(self, run):
             self._store.save(run)
             self._ledger.append(f"run {run.id} failed")
-        """, select=SEQ) == [("OC101", 3)]
+        """, select=SEQ) == [("OC102", 3)]
 
 
 def test_keyword_name_is_not_a_token_but_its_non_marker_value_keeps_it_plain():
@@ -121,14 +123,14 @@ def test_keyword_name_is_not_a_token_but_its_non_marker_value_keeps_it_plain():
         """, select=SEQ) == [("OC102", 3)]
 
 
-def test_marker_in_callee_name_is_not_an_argument_token():
-    # `append_failed` is not a terminal-append pattern, and tokens come from the
-    # arguments only: a plain append.
+def test_marker_in_the_event_own_callee_name():
+    # SPEC v2 §2: the last component of the event's own callee gives tokens
+    # (`append_failed` is not a terminal-append pattern, yet it carries "failed")
     assert cl("""\
         def fail(self, run):
             self._store.save(run)
             self._ledger.append_failed(run.id)
-        """, select=SEQ) == [("OC102", 3)]
+        """, select=SEQ) == [("OC101", 3)]
 
 
 def test_augmented_assignment_does_not_contribute_marker_tokens():
@@ -1484,7 +1486,8 @@ def test_self_call_inside_nested_function_of_a_method():
         """, select=SEQ) == [("OC101", 8)]
 
 
-def test_bound_method_alias_is_not_resolved():
+def test_bound_method_alias_is_resolved():
+    # SPEC v2 §2 aliases: `commit(run)` resolves as `self._commit(run)`
     assert cl("""\
         class Runtime:
             def _commit(self, run):
@@ -1494,7 +1497,7 @@ def test_bound_method_alias_is_not_resolved():
                 commit = self._commit
                 commit(run)
                 self._ledger.append_terminal(run.id)
-        """, select=SEQ) == []
+        """, select=SEQ) == [("OC101", 8)]
 
 
 def test_summary_of_self_method_defined_in_subclass_only_is_not_used_by_base():

@@ -1,0 +1,239 @@
+"""Terminal-marker tokens of a call's arguments, read from the expressions (SPEC §2).
+
+Tokens come from three places only, because prose and variable names are not records:
+
+1. *event names*: string literals without whitespace (an f-string's literal parts
+   together), split on every non-alphanumeric character and on camelCase;
+2. *constants and types*: a name standing alone or the last component of an
+   attribute, split on ``_`` and camelCase when written in UPPER_CASE or CapWords (and
+   any attribute of a CapWords name, an enum member); any other identifier is one
+   whole token;
+3. *record constructors and the event itself*: the last component of the callee of a
+   call in the arguments, and of the event's own callee, split whatever its case.
+
+Never tokens: keyword names, dict keys, the test of a conditional expression, the
+operands of a comparison, the ``if`` clauses of comprehensions. Lambdas are not
+evaluated where they stand, so their bodies give no token either.
+
+Each token *run* is one lexeme's tokens in order (a multi-word marker matches
+consecutive tokens of one run). The walk also reports the plain names it read, so the
+extractor can add the tokens of the assignments that bind them (one level deep).
+"""
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+Run = Tuple[str, ...]
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_NON_ALNUM = re.compile(r"[^0-9A-Za-z]+")
+
+
+def split_tokens(text: str) -> Run:
+    """Split on every non-alphanumeric character and on camelCase, lower-cased
+    (``"prefect.flow-run.Failed"`` → prefect flow run failed, ``TIMED_OUT`` → timed out)."""
+    out: List[str] = []
+    for part in _NON_ALNUM.split(text):
+        if part:
+            out.extend(p.lower() for p in _CAMEL.findall(part))
+    return tuple(out)
+
+
+def is_upper_case(name: str) -> bool:
+    core = name.strip("_")
+    return bool(core) and any(c.isalpha() for c in core) and core == core.upper()
+
+
+def is_cap_words(name: str) -> bool:
+    core = name.lstrip("_")
+    return bool(core) and core[0].isupper()
+
+
+def name_run(name: str) -> Run:
+    """A name standing alone or an attribute's last component (source 2)."""
+    if is_upper_case(name) or is_cap_words(name):
+        return split_tokens(name)
+    return (name.lower(),) if name else ()
+
+
+def _last_component(node: cst.BaseExpression) -> Optional[str]:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return None
+
+
+class MarkerWalk:
+    """Collects token runs and the plain names read, from argument expressions."""
+
+    def __init__(self) -> None:
+        self.runs: List[Run] = []
+        self.names: List[str] = []
+
+    def add(self, run: Run) -> None:
+        if run:
+            self.runs.append(run)
+
+    # ---- entry points
+
+    def call_arguments(self, node: cst.Call) -> None:
+        """A call's arguments: keyword values count, keyword names do not."""
+        for arg in node.args:
+            self.expr(arg.value)
+
+    def expr(self, node: cst.CSTNode) -> None:
+        if isinstance(node, cst.Name):
+            self.add(name_run(node.value))
+            self.names.append(node.value)
+        elif isinstance(node, cst.Attribute):
+            owner = _last_component(node.value)
+            if owner is not None and is_cap_words(owner) and not is_upper_case(owner):
+                self.add(split_tokens(node.attr.value))  # an enum member: RunState.failed
+            else:
+                self.add(name_run(node.attr.value))
+            self._chain(node.value)
+        elif isinstance(node, cst.SimpleString):
+            self._strings([_string_value(node)])
+        elif isinstance(node, cst.ConcatenatedString):
+            self._concatenated(node)
+        elif isinstance(node, cst.FormattedString):
+            self._fstring([node])
+        elif isinstance(node, cst.Call):
+            last = _last_component(node.func)
+            if last is not None:
+                self.add(split_tokens(last))  # a record constructor: RunCancelled(run.id)
+            self._chain(node.func)
+            self.call_arguments(node)
+        elif isinstance(node, cst.IfExp):
+            self.expr(node.body)  # both branches; never the test
+            self.expr(node.orelse)
+        elif isinstance(node, cst.Comparison):
+            return  # comparison operands are never tokens
+        elif isinstance(node, (cst.Dict,)):
+            for el in node.elements:
+                self.expr(el.value)  # values and `**` spreads; never keys
+        elif isinstance(node, cst.DictComp):
+            self.expr(node.value)
+            self._comp_for(node.for_in)
+        elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            self.expr(node.elt)
+            self._comp_for(node.for_in)
+        elif isinstance(node, cst.Lambda):
+            return  # not evaluated here
+        elif isinstance(node, cst.Subscript):
+            self._chain(node.value)
+            for el in node.slice:
+                if isinstance(el.slice, cst.Index):
+                    self.expr(el.slice.value)
+        elif isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis)):
+            return
+        elif isinstance(node, cst.NamedExpr):
+            self.expr(node.value)
+        else:  # tuples, lists, sets, operators, await, starred...
+            for child in node.children:
+                if isinstance(child, cst.BaseElement):
+                    self.expr(child.value)
+                elif isinstance(child, cst.BaseExpression):
+                    self.expr(child)
+
+    # ---- helpers
+
+    def _chain(self, node: cst.BaseExpression) -> None:
+        """The receiver part of an attribute chain or callee: its names give no token,
+        but calls, subscripts and literals inside it are argument expressions."""
+        if isinstance(node, cst.Name):
+            return
+        if isinstance(node, cst.Attribute):
+            self._chain(node.value)
+        elif isinstance(node, cst.Await):
+            self._chain(node.expression)
+        else:
+            self.expr(node)
+
+    def _comp_for(self, comp: Optional[cst.CompFor]) -> None:
+        while comp is not None:
+            self.expr(comp.iter)  # never the `if` clauses
+            comp = comp.inner_for_in
+
+    def _strings(self, values: Sequence[Optional[str]]) -> None:
+        parts = [v for v in values if v]
+        if any(any(c.isspace() for c in v) for v in parts):
+            return  # prose
+        for v in parts:
+            self.add(split_tokens(v))
+
+    def _concatenated(self, node: cst.ConcatenatedString) -> None:
+        pieces: List[cst.BaseString] = []
+        stack: List[cst.BaseExpression] = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.ConcatenatedString):
+                stack.append(n.right)
+                stack.append(n.left)
+            else:
+                pieces.append(n)  # type: ignore[arg-type]
+        plain = [p for p in pieces if isinstance(p, cst.SimpleString)]
+        formatted = [p for p in pieces if isinstance(p, cst.FormattedString)]
+        literal = [_string_value(p) for p in plain] + [
+            part.value for f in formatted for part in f.parts if isinstance(part, cst.FormattedStringText)
+        ]
+        self._strings(literal)
+        for f in formatted:
+            self._fstring_expressions(f)
+
+    def _fstring(self, nodes: Sequence[cst.FormattedString]) -> None:
+        self._strings([p.value for f in nodes for p in f.parts if isinstance(p, cst.FormattedStringText)])
+        for f in nodes:
+            self._fstring_expressions(f)
+
+    def _fstring_expressions(self, node: cst.FormattedString) -> None:
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                self.expr(part.expression)
+
+
+def _string_value(node: cst.SimpleString) -> Optional[str]:
+    try:
+        value = node.evaluated_value
+    except Exception:  # a malformed escape libcst cannot evaluate
+        return node.value.strip("\"'")
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    return value
+
+
+def argument_runs(node: cst.Call) -> Tuple[List[Run], List[str]]:
+    """Token runs of a call's arguments and the plain names they read."""
+    walk = MarkerWalk()
+    walk.call_arguments(node)
+    return walk.runs, walk.names
+
+
+def expression_runs(node: cst.CSTNode) -> List[Run]:
+    """Token runs of one expression (an assignment's right-hand side)."""
+    walk = MarkerWalk()
+    walk.expr(node)
+    return walk.runs
+
+
+def callee_run(callee: str) -> Run:
+    """The event's own callee: its last component, split whatever its case."""
+    last = callee.rsplit(".", 1)[-1]
+    if not last.replace("_", "").isalnum():
+        return ()
+    return split_tokens(last)
+
+
+def has_marker(runs: Sequence[Run], markers: Sequence[Run]) -> bool:
+    """Whether a marker's tokens appear consecutively in one run."""
+    for run in runs:
+        for marker in markers:
+            k = len(marker)
+            for i in range(len(run) - k + 1):
+                if run[i : i + k] == marker:
+                    return True
+    return False

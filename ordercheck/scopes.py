@@ -1,0 +1,310 @@
+"""Aliases and receiver types per scope, from the file's ``ast`` (SPEC §2).
+
+One pass over the tree the facts stage already parsed for CPython's verdict. For the
+module (key 0), each function (key: its ``def`` line) and each class (key: its
+``class`` line, in ``classes``) it records
+
+* how often each name is bound (assignments, loop and ``with`` targets, imports,
+  ``def``/``class``, parameters, ``except ... as``, walrus, match captures, ``del``,
+  augmented assignments; a name a function declares ``global``/``nonlocal`` is bound
+  in the scope that owns it);
+* **aliases**: a name bound exactly once, by ``=`` (tuple unpacking included) or an
+  annotated assignment, to a dotted name (``error = logger.error``), with the line
+  of the binding so a function's alias counts only after it;
+* **types** of names: from an annotation (parameter or variable; ``Optional[T]``,
+  ``T | None``, ``Union[T, None]``, quoted names), else from constructor assignments
+  ``x = T(...)`` (a CapWords callee) that all name the same class;
+* for a class, the types of its attributes: class-level annotations, ``self.x: T``,
+  ``self.x = T(...)`` and ``self.x = p`` for an annotated parameter ``p``, in any of
+  its methods.
+
+Flow-insensitive, like Python's scoping. A type that is ambiguous (two different
+annotations, or two different constructors) is unknown.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
+
+
+@dataclass
+class ScopeTable:
+    bound: Dict[str, int] = field(default_factory=dict)
+    alias_bindings: Dict[str, Tuple[str, int]] = field(default_factory=dict)  # name -> (text, line)
+    annotated: Dict[str, Set[str]] = field(default_factory=dict)
+    constructed: Dict[str, Set[str]] = field(default_factory=dict)
+    attr_annotated: Dict[str, Set[str]] = field(default_factory=dict)  # classes: self.x
+    attr_constructed: Dict[str, Set[str]] = field(default_factory=dict)
+    declared_outer: Set[str] = field(default_factory=set)  # global / nonlocal names
+    declared_global: Set[str] = field(default_factory=set)
+
+    def bind(self, name: str) -> None:
+        self.bound[name] = self.bound.get(name, 0) + 1
+
+    def alias(self, name: str) -> Optional[Tuple[str, int]]:
+        if self.bound.get(name) == 1 and name in self.alias_bindings:
+            return self.alias_bindings[name]
+        return None
+
+    def type_of(self, name: str) -> Optional[str]:
+        return _one(self.annotated.get(name)) or _one(self.constructed.get(name))
+
+    def attr_type(self, name: str) -> Optional[str]:
+        return _one(self.attr_annotated.get(name)) or _one(self.attr_constructed.get(name)) or self.type_of(name)
+
+
+def _one(values: Optional[Set[str]]) -> Optional[str]:
+    if values and len(values) == 1:
+        return next(iter(values))
+    return None
+
+
+def dotted(node: ast.AST) -> Optional[str]:
+    """``logger.error`` → "logger.error"; anything else → None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = dotted(node.value)
+        return f"{head}.{node.attr}" if head else None
+    return None
+
+
+def _cap_words(name: str) -> bool:
+    core = name.lstrip("_")
+    return bool(core) and core[0].isupper()
+
+
+def annotation_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
+    """The class an annotation names: ``T``, ``Optional[T]``, ``T | None``,
+    ``Union[T, None]``, ``"T"``, ``Annotated[T, ...]``; else None."""
+    if node is None or depth > 5:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            inner = ast.parse(node.value.strip(), mode="eval").body
+        except (SyntaxError, ValueError):
+            return None
+        return annotation_type(inner, depth + 1)
+    text = dotted(node)
+    if text is not None:
+        return None if text in ("None", "Any", "typing.Any", "object") else text
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        options = [o for o in _union_members(node) if not _is_none(o)]
+        return annotation_type(options[0], depth + 1) if len(options) == 1 else None
+    if isinstance(node, ast.Subscript):
+        base = dotted(node.value)
+        last = base.rsplit(".", 1)[-1] if base else ""
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if last in ("Optional", "ClassVar", "Final"):
+            return annotation_type(args[0], depth + 1) if len(args) == 1 else None
+        if last == "Annotated" and args:
+            return annotation_type(args[0], depth + 1)
+        if last == "Union":
+            options = [a for a in args if not _is_none(a)]
+            return annotation_type(options[0], depth + 1) if len(options) == 1 else None
+    return None
+
+
+def _union_members(node: ast.AST) -> List[ast.AST]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _union_members(node.left) + _union_members(node.right)
+    return [node]
+
+
+def _is_none(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Constant) and node.value is None) or (isinstance(node, ast.Name) and node.id == "None")
+
+
+def constructor_type(node: Optional[ast.AST]) -> Optional[str]:
+    """``T(...)`` (a CapWords callee, possibly dotted) → "T"."""
+    if isinstance(node, ast.Await):
+        return None
+    if isinstance(node, ast.Call):
+        text = dotted(node.func)
+        if text and _cap_words(text.rsplit(".", 1)[-1]):
+            return text
+    return None
+
+
+def _target_names(node: ast.AST) -> List[str]:
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for el in node.elts for n in _target_names(el)]
+    if isinstance(node, ast.Starred):
+        return _target_names(node.value)
+    return []
+
+
+@dataclass
+class Scopes:
+    functions: Dict[int, ScopeTable] = field(default_factory=dict)  # 0: the module
+    classes: Dict[int, ScopeTable] = field(default_factory=dict)
+    module_classes: Set[str] = field(default_factory=set)  # top-level class names
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+class _Scanner:
+    def __init__(self) -> None:
+        self.out = Scopes()
+
+    def module(self, tree: ast.Module) -> Scopes:
+        table = ScopeTable()
+        self.out.functions[0] = table
+        self.out.module_classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.body(tree.body, table, [table], None)
+        return self.out
+
+    def function(self, node: ast.AST, chain: List[ScopeTable], cls: Optional[ScopeTable]) -> None:
+        table = ScopeTable()
+        self.out.functions[node.lineno] = table  # type: ignore[attr-defined]
+        args = node.args  # type: ignore[attr-defined]
+        params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
+        params += [a for a in (args.vararg, args.kwarg) if a is not None]
+        annotated_params: Dict[str, str] = {}
+        for a in params:
+            table.bind(a.arg)
+            t = annotation_type(a.annotation)
+            if t and a not in (args.vararg, args.kwarg):
+                table.annotated.setdefault(a.arg, set()).add(t)
+                annotated_params[a.arg] = t
+        self_name = None
+        if cls is not None and params and params[0] in list(args.posonlyargs) + list(args.args):
+            self_name = params[0].arg
+        method = (cls, self_name, annotated_params) if cls is not None and self_name else None
+        # declarations first: they say where this function's bindings go
+        for n in self._walk(node.body):  # type: ignore[attr-defined]
+            if isinstance(n, (ast.Global, ast.Nonlocal)):
+                table.declared_outer.update(n.names)
+                if isinstance(n, ast.Global):
+                    table.declared_global.update(n.names)
+        self.body(node.body, table, chain + [table], method)  # type: ignore[attr-defined]
+
+    def _walk(self, stmts: List[ast.stmt]):
+        stack: List[ast.AST] = list(stmts)
+        while stack:
+            n = stack.pop()
+            yield n
+            if not isinstance(n, _SCOPES):
+                stack.extend(reversed(list(ast.iter_child_nodes(n))))
+
+    def _bind(self, name: str, table: ScopeTable, chain: List[ScopeTable]) -> None:
+        if name in table.declared_outer:
+            # bound in the scope that owns it: the module for `global`, else the
+            # nearest enclosing function (a nonlocal)
+            owner = chain[0] if name in table.declared_global or len(chain) < 3 else chain[-2]
+            owner.bind(name)
+        else:
+            table.bind(name)
+
+    def body(self, stmts: List[ast.stmt], table: ScopeTable, chain: List[ScopeTable], method) -> None:
+        for n in self._walk(stmts):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._bind(n.name, table, chain)
+                self.function(n, chain, None)
+            elif isinstance(n, ast.ClassDef):
+                self._bind(n.name, table, chain)
+                self.klass(n, chain)
+            elif isinstance(n, ast.Lambda):
+                continue
+            elif isinstance(n, ast.Assign):
+                self._assign(n, table, chain, method)
+            elif isinstance(n, ast.AnnAssign):
+                self._ann_assign(n, table, chain, method)
+            elif isinstance(n, ast.AugAssign):
+                for name in _target_names(n.target):
+                    self._bind(name, table, chain)
+            elif isinstance(n, (ast.For, ast.AsyncFor)):
+                for name in _target_names(n.target):
+                    self._bind(name, table, chain)
+            elif isinstance(n, ast.withitem) and n.optional_vars is not None:
+                for name in _target_names(n.optional_vars):
+                    self._bind(name, table, chain)
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                self._bind(n.name, table, chain)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                for a in n.names:
+                    if a.name != "*":
+                        self._bind(a.asname or a.name.split(".")[0], table, chain)
+            elif isinstance(n, ast.NamedExpr):
+                self._bind(n.target.id, table, chain)
+            elif isinstance(n, ast.Delete):
+                for t in n.targets:
+                    for name in _target_names(t):
+                        self._bind(name, table, chain)
+            elif isinstance(n, _COMPS):
+                pass  # comprehension targets are the comprehension's own
+            elif type(n).__name__ in ("MatchAs", "MatchStar") and getattr(n, "name", None):
+                self._bind(n.name, table, chain)  # type: ignore[attr-defined]
+            elif type(n).__name__ == "MatchMapping" and getattr(n, "rest", None):
+                self._bind(n.rest, table, chain)  # type: ignore[attr-defined]
+
+    def klass(self, node: ast.ClassDef, chain: List[ScopeTable]) -> None:
+        table = ScopeTable()
+        self.out.classes[node.lineno] = table
+        for n in node.body:
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                table.bind(n.name)
+                self.function(n, chain, table)
+            elif isinstance(n, ast.ClassDef):
+                table.bind(n.name)
+                self.klass(n, chain)
+            else:
+                # the class body's own statements bind class attributes
+                self.body([n], table, chain + [table], None)
+        for name, types in table.annotated.items():  # class-level `x: T` types `self.x`
+            table.attr_annotated.setdefault(name, set()).update(types)
+
+    def _assign(self, n: ast.Assign, table: ScopeTable, chain: List[ScopeTable], method) -> None:
+        for target in n.targets:
+            for name in _target_names(target):
+                self._bind(name, table, chain)
+            pairs: List[Tuple[ast.AST, ast.AST]] = [(target, n.value)]
+            if (isinstance(target, (ast.Tuple, ast.List)) and isinstance(n.value, (ast.Tuple, ast.List))
+                    and len(target.elts) == len(n.value.elts)
+                    and not any(isinstance(e, ast.Starred) for e in list(target.elts) + list(n.value.elts))):
+                pairs = list(zip(target.elts, n.value.elts))
+            for t, v in pairs:
+                self._single(t, v, n.lineno, getattr(n, "end_lineno", n.lineno), table, method)
+
+    def _single(self, target: ast.AST, value: ast.AST, line: int, end: int, table: ScopeTable, method) -> None:
+        if isinstance(target, ast.Name):
+            text = dotted(value)
+            if text is not None and target.id not in table.declared_outer:
+                table.alias_bindings[target.id] = (text, end)
+            ctor = constructor_type(value)
+            if ctor:
+                table.constructed.setdefault(target.id, set()).add(ctor)
+        elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            cls, self_name, params = method
+            if target.value.id == self_name:
+                ctor = constructor_type(value)
+                if ctor is None and isinstance(value, ast.Name) and value.id in params:
+                    ctor = params[value.id]
+                if ctor:
+                    cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
+
+    def _ann_assign(self, n: ast.AnnAssign, table: ScopeTable, chain: List[ScopeTable], method) -> None:
+        t = annotation_type(n.annotation)
+        target = n.target
+        if isinstance(target, ast.Name):
+            if n.value is not None:
+                self._bind(target.id, table, chain)
+                self._single(target, n.value, n.lineno, getattr(n, "end_lineno", n.lineno), table, method)
+            if t:
+                table.annotated.setdefault(target.id, set()).add(t)
+        elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            cls, self_name, _ = method
+            if target.value.id == self_name and t:
+                cls.attr_annotated.setdefault(target.attr, set()).add(t)
+            elif n.value is not None:
+                self._single(target, n.value, n.lineno, n.lineno, table, method)
+
+
+def scan(tree: ast.Module) -> Scopes:
+    """Aliases and types of every scope of a module."""
+    return _Scanner().module(tree)
