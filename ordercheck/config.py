@@ -288,7 +288,7 @@ def project_root(cfg: Config, start: Optional[Path] = None) -> Path:
     begin = (start or here)
     try:
         begin = begin.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # a symlink loop
         begin = here
     folder = begin if begin.is_dir() else begin.parent
     for d in [folder, *folder.parents]:

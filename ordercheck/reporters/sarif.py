@@ -39,7 +39,7 @@ def artifact(path: str, root: Optional[Path]) -> dict:
     full = p if p.is_absolute() else Path.cwd() / p
     try:
         full = full.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # a symlink loop keeps its own name
         pass
     if root is not None:
         try:
