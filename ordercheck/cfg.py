@@ -94,7 +94,7 @@ class _Builder:
     def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], bool]) -> None:
         self.fn = fn
         self.is_suppressor = is_suppressor
-        self.g = nx.DiGraph(function=fn.qualname, handlers={})
+        self.g = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked))
         self.counter = 0
         self.regions = 0
         self.ctx: Tuple[int, ...] = ()
@@ -264,7 +264,7 @@ class _Builder:
         return preds
 
     def stmt(self, st: Stmt, preds: Preds) -> Preds:
-        node = self.node("stmt", st.span, st.text, stmt=st.kind)
+        node = self.node("stmt", st.span, st.text, stmt=st.kind, **_marks(st))
         self.connect(preds, node)
         start: Preds = [(node, "normal")]
         k = st.kind
@@ -287,6 +287,9 @@ class _Builder:
         if k == "assert":
             ends = self.chain(st.events, start)
             point = node if ends == start else self._point(ends, "assert")
+            if ends:
+                outcome = ("true", "false") if st.message else ("normal", "exception")
+                self._decide([(point, "normal")], st, *outcome)
             if st.message:  # the message runs only when the test fails, then it raises
                 failed = self.chain(st.message, [(point, "false")])
                 if failed:
@@ -299,11 +302,13 @@ class _Builder:
             return []
         if k == "if":
             ends = self.chain(st.events, start)
+            self._decide(ends, st)
             t = self.block(st.body, [(p, "true") for p, _ in ends])
             f = self.block(st.orelse, [(p, "false") for p, _ in ends])
             return t + f
         if k == "while":
             ends = self.chain(st.events, start)
+            self._decide(ends, st)
             loop = _Loop(node)
             self.frames.append(loop)
             body_ends = self.block(st.body, [(p, "true") for p, _ in ends])
@@ -315,7 +320,7 @@ class _Builder:
             ends = self.chain(st.events, start)
             if not ends:
                 return []
-            head = self.node("loop", st.span, st.text)
+            head = self.node("loop", st.span, st.text, **_marks(st, head=True))
             self.connect(ends, head)
             self.raise_from(head)
             loop = _Loop(head)
@@ -332,6 +337,16 @@ class _Builder:
             return self._match(st, start)
         return self.chain(st.events, start)
 
+    def _decide(self, ends: Preds, st: Stmt, yes: str = "true", no: str = "false") -> None:
+        """Correlated tests (SPEC §4): the nodes the test's outcome leaves from say,
+        per out-edge kind, what the outcome tells about plain names."""
+        if not (st.true_facts or st.false_facts):
+            return
+        for p, _ in ends:
+            self.g.nodes[p]["assume"] = {yes: st.true_facts, no: st.false_facts}
+        names = {f.name for f in st.true_facts + st.false_facts}
+        self.g.graph["tested"].append(tuple(sorted(names)))
+
     def _point(self, ends: Preds, what: str) -> object:
         point = self.node("point", None, what)
         self.connect(ends, point)
@@ -347,7 +362,7 @@ class _Builder:
         for h in st.handlers:
             region = self.new_region()
             self.ctx = outer_ctx + (region,)
-            e = self.node("handler", h.span, h.text, region=region)
+            e = self.node("handler", h.span, h.text, region=region, **({"writes": (h.name,)} if h.name else {}))
             self.g.graph["handlers"][region] = HandlerRegion(
                 region, "except", e, h.span, h.text, types=h.types, bare=h.bare, broad=h.broad
             )
@@ -422,6 +437,21 @@ class _Builder:
                 nxt += [(p, "false") for p, _ in g_ends]
             preds = nxt
         return out + preds
+
+
+def _marks(st: Stmt, head: bool = False) -> dict:
+    """Node attributes of a statement for correlated tests and handing on: the names it
+    rebinds or changes (a ``for``'s on its loop head, rebound each round) and the
+    handlers whose exception it hands on."""
+    out: dict = {}
+    if (st.kind == "for") == head:
+        if st.writes:
+            out["writes"] = st.writes
+        if st.mutates:
+            out["mutates"] = st.mutates
+    if st.hands_on and not head:
+        out["hands_on"] = st.hands_on
+    return out
 
 
 def _dedupe(preds: Preds) -> Preds:

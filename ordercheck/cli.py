@@ -14,7 +14,7 @@ from typing import List, Optional
 
 import click
 
-from . import __version__, contracts, diagnose, runner
+from . import __version__, contracts, diagnose, feasible, runner
 from . import cfg as cfgmod
 from . import summaries as summod
 from .errors import UsageError
@@ -78,7 +78,9 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     if fn is None:
         names = ", ".join(f.qualname for f in target.functions[:20])
         raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
-    g = cfgmod.build(fn, settings.vocab.is_suppressor)
+    # the graph the contracts ran on: infeasible walks pruned (SPEC §4), so the
+    # witness paths are paths in it
+    g = feasible.prune_correlated(cfgmod.build(fn, settings.vocab.is_suppressor))
     classes, callees = diagnose.node_classes(g, target, fn, settings.vocab, summ)
     rules = [r for r in settings.rule_list() if r.kind not in ("parse-error", "unused-suppression")]
     hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types)

@@ -17,7 +17,7 @@ import networkx as nx
 from . import cache as cachemod
 from . import cfg as cfgmod
 from . import config as configmod
-from . import contracts, diagnose, suppression
+from . import contracts, diagnose, feasible, suppression
 from . import facts as factsmod
 from . import summaries as summod
 from .cache import Cache
@@ -290,6 +290,7 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
             g = cfgmod.build(fn, settings.vocab.is_suppressor)
         except cfgmod.GraphTooLarge:
             continue
+        g = feasible.prune_correlated(g)  # no finding rests on an infeasible walk
         classes, callees = diagnose.node_classes(g, facts, fn, settings.vocab, summ)
         for hit in contracts.evaluate(g, classes, graph_rules, settings.config.swallow_types):
             out.append(diagnose.to_finding(hit, g, facts, fn, classes, callees, summ))

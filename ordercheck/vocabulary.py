@@ -23,7 +23,7 @@ from .facts import Call, split_tokens, token_runs
 from .resources import vocab_dir
 
 BUILTIN_CLASSES = (
-    "save", "append", "terminal-append", "surface", "suppressor", "file-write", "fsync", "rename",
+    "save", "append", "terminal-append", "surface", "suppressor", "quiet", "file-write", "fsync", "rename",
 )
 
 

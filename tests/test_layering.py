@@ -10,7 +10,7 @@ ORDER = [
     ["facts"],
     ["findings", "vocabulary", "rulebook", "config", "cache"],
     ["summaries", "cfg"],
-    ["contracts"],
+    ["contracts", "feasible"],
     ["diagnose", "suppression"],
     ["reporters"],
     ["runner"],
