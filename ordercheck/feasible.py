@@ -99,7 +99,7 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND) -> nx.DiGraph:
     if not names:
         return g
     index = {n: i for i, n in enumerate(names)}
-    limit = bound * g.number_of_nodes() + 16
+    limit = bound * g.number_of_nodes()
     singles = (ENTRY, EXIT, RAISE)
     nodes = g.nodes
     start: State = (ANY,) * len(names)
