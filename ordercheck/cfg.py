@@ -238,8 +238,16 @@ class _Builder:
                 preds = [] if item.exits else [(n, "normal")]
             elif isinstance(item, Choice):
                 out: Preds = []
-                for option in item.options:
-                    out.extend(self.chain(option, preds) if option else preds)
+                for i, option in enumerate(item.options):
+                    start = preds
+                    if item.facts and preds:
+                        # a conditional expression's branch: a point that says what its test told
+                        p = self.node("point", None, "if-expression", assume={"normal": item.facts[i]})
+                        self.connect(preds, p)
+                        start = [(p, "normal")]
+                    out.extend(self.chain(option, start) if option else start)
+                if item.facts:
+                    self.g.graph["tested"].append(tuple(sorted({f.name for told in item.facts for f in told})))
                 preds = _dedupe(out)
             elif isinstance(item, RaisePoint):
                 p = self.node("point", None, "may raise")

@@ -79,6 +79,8 @@ class Choice:
     """Exactly one of ``options`` runs (an empty option = nothing runs)."""
 
     options: Tuple["ExprSeq", ...]
+    # a conditional expression's test: what it tells on each option (SPEC §4)
+    facts: Tuple[Tuple["Fact", ...], ...] = ()
 
 
 @dataclass
@@ -502,9 +504,11 @@ class _Extractor:
                 seq.append(Choice((right, [])))
         elif isinstance(node, cst.IfExp):
             self._expr(node.test, seq)
+            mark = len(self._w)
             body, orelse = self.expr(node.body), self.expr(node.orelse)
             if body or orelse:
-                seq.append(Choice((body, orelse)))
+                told = _unwritten(test_facts(node.test), self._w[mark:])
+                seq.append(Choice((body, orelse), told if any(told) else ()))
         elif isinstance(node, _COMPREHENSIONS):
             self._comprehension(node, seq)
         elif isinstance(node, cst.Attribute):
@@ -771,7 +775,7 @@ class _Extractor:
             return Stmt("raise", sp, text, ev, True)
         if isinstance(node, cst.Assert):
             st = Stmt("assert", sp, text, self.expr(node.test), True, message=self.expr(node.msg))
-            st.true_facts, st.false_facts = test_facts(node.test)
+            st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
             return st
         if isinstance(node, cst.Break):
             return Stmt("break", sp, text)
@@ -832,7 +836,7 @@ class _Extractor:
             infinite = _is_true_constant(node.test)
             st = Stmt("while", sp, self.header_text(node), ev, self.raises_outside_calls(node.test), infinite=infinite)
             self._header(st, [node.test])
-            st.true_facts, st.false_facts = test_facts(node.test)
+            st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
             st.body = self.block(node.body)
             st.orelse = self.block(node.orelse.body) if node.orelse else []
             return st
@@ -861,7 +865,7 @@ class _Extractor:
         ev = self.expr(node.test)
         st = Stmt("if", sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
         self._header(st, [node.test])
-        st.true_facts, st.false_facts = test_facts(node.test)
+        st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
         st.body = self.block(node.body)
         if isinstance(node.orelse, cst.If):
             st.orelse = [self._if(node.orelse)]
@@ -1193,6 +1197,15 @@ def _captures(pattern: cst.CSTNode) -> List[str]:
 
 
 _CONSTANTS = {"True", "False", "None"}
+
+
+def _unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Sequence[str]):
+    """A test's facts without those about names a walrus in the test (or in the
+    branches of a conditional expression) rebinds: the fact may be about the old value."""
+    if not written:
+        return told
+    gone = set(written)
+    return tuple(tuple(f for f in side if f.name not in gone) for side in told)
 
 
 def test_facts(node: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
