@@ -38,6 +38,7 @@ NONE, FALSY, TRUTHY = 1, 2, 4
 ANY = NONE | FALSY | TRUTHY
 MAX_NAMES = 8
 BOUND = 8  # the product may have at most BOUND x the graph's nodes
+MAX_PRODUCT = 200_000  # and never more than this many (a huge function stays unpruned)
 
 _FACT_MASK = {("truth", True): TRUTHY, ("truth", False): NONE | FALSY,
               ("none", True): NONE, ("none", False): FALSY | TRUTHY}
@@ -99,7 +100,7 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND) -> nx.DiGraph:
     if not names:
         return g
     index = {n: i for i, n in enumerate(names)}
-    limit = bound * g.number_of_nodes()
+    limit = min(bound * g.number_of_nodes(), MAX_PRODUCT)
     singles = (ENTRY, EXIT, RAISE)
     nodes = g.nodes
     start: State = (ANY,) * len(names)
