@@ -98,7 +98,7 @@ class _Builder:
         self.is_suppressor = is_suppressor
         self.on_raise = on_raise
         self.on_test = on_test
-        self.g = nx.DiGraph(function=fn.qualname, handlers={})
+        self.g = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked))
         self.counter = 0
         self.regions = 0
         self.ctx: Tuple[int, ...] = ()
@@ -245,8 +245,16 @@ class _Builder:
                 preds = [] if item.exits else [(n, "normal")]
             elif isinstance(item, Choice):
                 out: Preds = []
-                for option in item.options:
-                    out.extend(self.chain(option, preds) if option else preds)
+                for i, option in enumerate(item.options):
+                    start = preds
+                    if item.facts and preds:
+                        # a conditional expression's branch: a point that says what its test told
+                        p = self.node("point", None, "if-expression", assume={"normal": item.facts[i]})
+                        self.connect(preds, p)
+                        start = [(p, "normal")]
+                    out.extend(self.chain(option, start) if option else start)
+                if item.facts:
+                    self.g.graph["tested"].append(tuple(sorted({f.name for told in item.facts for f in told})))
                 preds = _dedupe(out)
             elif isinstance(item, RaisePoint):
                 p = self.node("point", None, "may raise")
@@ -308,7 +316,7 @@ class _Builder:
         return preds
 
     def stmt(self, st: Stmt, preds: Preds) -> Preds:
-        node = self.node("stmt", st.span, st.text, stmt=st.kind)
+        node = self.node("stmt", st.span, st.text, stmt=st.kind, **_marks(st))
         self.connect(preds, node)
         start: Preds = [(node, "normal")]
         k = st.kind
@@ -334,6 +342,9 @@ class _Builder:
         if k == "assert":
             ends = self.chain(st.events, start)
             point = node if ends == start else self._point(ends, "assert")
+            if ends:
+                outcome = ("true", "false") if st.message else ("normal", "exception")
+                self._decide([(point, "normal")], st, *outcome)
             if st.message:  # the message runs only when the test fails, then it raises
                 failed = self.chain(st.message, [(point, "false")])
                 if failed:
@@ -346,12 +357,14 @@ class _Builder:
             return []
         if k == "if":
             ends = self.chain(st.events, start)
+            self._decide(ends, st)
             t_preds, f_preds = self._outcomes(st, ends)
             t = self.block(st.body, t_preds)
             f = self.block(st.orelse, f_preds)
             return t + f
         if k == "while":
             ends = self.chain(st.events, start)
+            self._decide(ends, st)
             t_preds, f_preds = self._outcomes(st, ends)
             loop = _Loop(node)
             self.frames.append(loop)
@@ -364,7 +377,7 @@ class _Builder:
             ends = self.chain(st.events, start)
             if not ends:
                 return []
-            head = self.node("loop", st.span, st.text)
+            head = self.node("loop", st.span, st.text, **_marks(st, head=True))
             self.connect(ends, head)
             self.raise_from(head)
             loop = _Loop(head)
@@ -381,6 +394,16 @@ class _Builder:
             return self._match(st, start)
         return self.chain(st.events, start)
 
+    def _decide(self, ends: Preds, st: Stmt, yes: str = "true", no: str = "false") -> None:
+        """Correlated tests (SPEC §4): the nodes the test's outcome leaves from say,
+        per out-edge kind, what the outcome tells about plain names."""
+        if not (st.true_facts or st.false_facts):
+            return
+        for p, _ in ends:
+            self.g.nodes[p]["assume"] = {yes: st.true_facts, no: st.false_facts}
+        names = {f.name for f in st.true_facts + st.false_facts}
+        self.g.graph["tested"].append(tuple(sorted(names)))
+
     def _point(self, ends: Preds, what: str) -> object:
         point = self.node("point", None, what)
         self.connect(ends, point)
@@ -396,7 +419,7 @@ class _Builder:
         for h in st.handlers:
             region = self.new_region()
             self.ctx = outer_ctx + (region,)
-            e = self.node("handler", h.span, h.text, region=region)
+            e = self.node("handler", h.span, h.text, region=region, **({"writes": (h.name,)} if h.name else {}))
             self.g.graph["handlers"][region] = HandlerRegion(
                 region, "except", e, h.span, h.text, types=h.types, bare=h.bare, broad=h.broad
             )
@@ -471,6 +494,21 @@ class _Builder:
                 nxt += [(p, "false") for p, _ in g_ends]
             preds = nxt
         return out + preds
+
+
+def _marks(st: Stmt, head: bool = False) -> dict:
+    """Node attributes of a statement for correlated tests and handing on: the names it
+    rebinds or changes (a ``for``'s on its loop head, rebound each round) and the
+    handlers whose exception it hands on."""
+    out: dict = {}
+    if (st.kind == "for") == head:
+        if st.writes:
+            out["writes"] = st.writes
+        if st.mutates:
+            out["mutates"] = st.mutates
+    if st.hands_on and not head:
+        out["hands_on"] = st.hands_on
+    return out
 
 
 def _dedupe(preds: Preds) -> Preds:

@@ -16,7 +16,7 @@ from typing import List, Optional
 
 import click
 
-from . import __version__, contracts, diagnose, errors, runner
+from . import __version__, contracts, diagnose, errors, feasible, runner
 from . import baseline as baselinemod
 from . import config as configmod
 from . import fixes as fixesmod
@@ -84,7 +84,9 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     if fn is None:
         names = ", ".join(f.qualname for f in target.functions[:20])
         raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
-    g = runner.function_graph(fn, target.path, settings, summ)
+    # the graph the contracts ran on: infeasible walks pruned, so the witness
+    # paths are paths in it
+    g = feasible.prune_correlated(runner.function_graph(fn, target.path, settings, summ))
     classes, callees = diagnose.node_classes(g, target, fn, settings.vocab, summ)
     rules = [r for r in settings.rule_list() if r.kind not in ("parse-error", "unused-suppression")]
     hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types, diagnose.node_raises(g, target, settings.vocab, summ))

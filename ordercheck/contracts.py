@@ -215,11 +215,44 @@ def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool
     return any(fnmatchcase(t, pat) for t in region.types for pat in swallow_types)
 
 
+def handing_on(g: nx.DiGraph, classes: Classes) -> Dict[object, Tuple[int, ...]]:
+    """Nodes that hand a caught exception on (SPEC §4) -> the lines of the ``except``
+    clauses whose exception they hand on: statements that return, yield or assign it,
+    and calls that receive it unless they are ``quiet`` (by pattern, or a project
+    helper whose only effects are quiet)."""
+    out: Dict[object, Tuple[int, ...]] = {}
+    for n, d in g.nodes(data=True):
+        if d.get("hands_on"):
+            out[n] = d["hands_on"]
+        call = d.get("call")
+        if call is not None and call.hands_on and not is_quiet(classes.get(n)):
+            out[n] = call.hands_on
+    return out
+
+
+def is_quiet(cls: Optional[FrozenSet[str]]) -> bool:
+    return bool(cls) and cls <= QUIET
+
+
+QUIET = frozenset({"quiet"})
+
+
+def loud_nodes(region: HandlerRegion, surfaces: Set[object], handed: Dict[object, Tuple[int, ...]]) -> Set[object]:
+    """The nodes that make a way out of ``region`` loud: surface events, and the nodes
+    that hand its own exception on (an ``except`` clause's, by its line)."""
+    if region.kind != "except" or region.span is None or not handed:
+        return surfaces
+    line = region.span.line
+    mine = {n for n, lines in handed.items() if line in lines}
+    return surfaces | mine if mine else surfaces
+
+
 def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> Optional[List[object]]:
     """A path through the handler that leaves it normally without a surface event
     taking effect, as a node list ending outside the region; None if every way out
     raises or surfaces. (A surface that raised surfaced nothing: from a surface node
-    only its exceptional edges are walked.)"""
+    only its exceptional edges are walked.) ``surfaces`` holds every loud node
+    (``loud_nodes``: surfaces and the nodes that hand the exception on)."""
     rid = region.id
 
     def inside(n: object) -> bool:
@@ -324,13 +357,14 @@ def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[
         return []
     regions = {r.entry: r for r in g.graph["handlers"].values()}
     surfaces = {n for n, c in classes.items() if "surface" in c}
+    handed = handing_on(g, classes)
     reraise = _reraise_points(g)
     exits: Dict[int, Optional[List[object]]] = {}  # each handler's silent way out, once
     onward_cache: Dict[int, List[Tuple[object, object]]] = {}
 
     def onward(region: HandlerRegion) -> List[Tuple[object, object]]:
         if region.id not in onward_cache:
-            onward_cache[region.id] = quiet_raises(g, region, surfaces)
+            onward_cache[region.id] = quiet_raises(g, region, loud_nodes(region, surfaces, handed))
         return onward_cache[region.id]
 
     hits = []
@@ -339,7 +373,7 @@ def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[
             if not handler_catches(region, swallow_types):
                 continue
             if region.id not in exits:
-                exits[region.id] = silent_exit(g, region, surfaces)
+                exits[region.id] = silent_exit(g, region, loud_nodes(region, surfaces, handed))
             leave = exits[region.id]
             if leave is None:
                 continue
@@ -351,13 +385,14 @@ def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[
 
 def check_silent_handler(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object]) -> List[Hit]:
     surfaces = {n for n, c in classes.items() if "surface" in c}
+    handed = handing_on(g, classes)
     hits = []
     for region in sorted(g.graph["handlers"].values(), key=lambda r: r.id):
         if region.kind != "except" or not (region.broad or region.bare):
             continue
         if region.entry not in reachable:
             continue
-        leave = silent_exit(g, region, surfaces)
+        leave = silent_exit(g, region, loud_nodes(region, surfaces, handed))
         if leave is None:
             continue
         head = _shortest(g, ENTRY, region.entry)

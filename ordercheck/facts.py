@@ -77,6 +77,9 @@ class Call:
     exits: Optional[str] = None  # "sys.exit" / "os._exit"
     suppress_types: Optional[Tuple[str, ...]] = None  # contextlib.suppress(...) types
     self_call: Optional[str] = None  # "self" / "cls" / "super" when callee is one of them
+    # lines of the `except` clauses whose caught exception flows into this call's
+    # arguments (SPEC §4, handing the exception on); conversions pass it through
+    hands_on: Tuple[int, ...] = ()
 
 
 @dataclass
@@ -84,6 +87,8 @@ class Choice:
     """Exactly one of ``options`` runs (an empty option = nothing runs)."""
 
     options: Tuple["ExprSeq", ...]
+    # a conditional expression's test: what it tells on each option (SPEC §4)
+    facts: Tuple[Tuple["Fact", ...], ...] = ()
 
 
 @dataclass
@@ -113,6 +118,18 @@ class Handler:
     bare: bool
     broad: bool  # bare, Exception, BaseException, or a tuple holding one
     body: List["Stmt"]
+    name: Optional[str] = None  # the `as` name
+
+
+@dataclass
+class Fact:
+    """What one branch of a test tells about a plain local name (SPEC §4, correlated
+    tests): ``kind`` "truth" (``value``: the name is truthy) or "none" (``value``: the
+    name is None)."""
+
+    name: str
+    kind: str
+    value: bool
 
 
 @dataclass
@@ -152,6 +169,14 @@ class Stmt:
     returns: Optional[bool] = None  # ``return True`` / ``return False`` (a constant)
     test_call: Optional[int] = None  # if/while: id of the call that is the whole test
     test_negated: bool = False  # ... under ``not``
+    # correlated tests (if/elif/while/assert): what the test tells on each branch
+    true_facts: Tuple[Fact, ...] = ()
+    false_facts: Tuple[Fact, ...] = ()
+    writes: Tuple[str, ...] = ()  # plain names the statement (its header) rebinds
+    mutates: Tuple[str, ...] = ()  # plain names whose object it may change (`x.m()`, `x[k] = v`)
+    # lines of the `except` clauses whose exception flows into a return or yield value,
+    # an assignment's right-hand side or a walrus of this statement (its header)
+    hands_on: Tuple[int, ...] = ()
 
 
 @dataclass
@@ -164,6 +189,9 @@ class FunctionFacts:
     body: List[Stmt]
     calls: List[Call]
     local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
+    # names no test fact may rest on: `global`/`nonlocal` names, and names a nested
+    # function rebinds through `nonlocal`
+    untracked: Tuple[str, ...] = ()
 
 
 @dataclass
@@ -354,6 +382,13 @@ class _Extractor:
         self.fn_locals: List[Dict[str, str]] = []
         self.stmt_lines: Tuple[int, int] = (1, 1)
         self.scope: List[Tuple[str, str]] = []
+        # correlated tests and handing on (SPEC §4)
+        self.fn_untracked: List[set] = []
+        self.handler_stack: List[Tuple[Optional[str], int]] = []  # (`as` name, except line)
+        self._calls_here: Dict[int, Call] = {}  # id(cst.Call) -> Call, inside handlers
+        self._w: List[str] = []  # names a walrus rebinds in the expressions walked
+        self._m: List[str] = []  # receivers of method calls in the expressions walked
+        self._sink: set = set()
 
     def set_chunk(self, tree: cst.Module, offset: int) -> None:
         self.positions = positions_of(tree)
@@ -427,9 +462,11 @@ class _Extractor:
                 seq.append(Choice((right, [])))
         elif isinstance(node, cst.IfExp):
             self._expr(node.test, seq)
+            mark = len(self._w)
             body, orelse = self.expr(node.body), self.expr(node.orelse)
             if body or orelse:
-                seq.append(Choice((body, orelse)))
+                told = _unwritten(test_facts(node.test), self._w[mark:])
+                seq.append(Choice((body, orelse), told if any(told) else ()))
         elif isinstance(node, _COMPREHENSIONS):
             self._comprehension(node, seq)
         elif isinstance(node, cst.Attribute):
@@ -446,6 +483,10 @@ class _Extractor:
                 seq.append(RaisePoint(self.pos(node)[2]))
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return
+        elif isinstance(node, cst.NamedExpr):
+            if isinstance(node.target, cst.Name):
+                self._w.append(node.target.value)
+            self._expr(node.value, seq)
         else:
             for child in node.children:
                 self._expr(child, seq)
@@ -530,6 +571,12 @@ class _Extractor:
             self.fn_calls[-1].append(call)
             if names:
                 self.fn_marker_names[-1].append((call, names))
+        if isinstance(func, cst.Attribute):
+            root = _root_name(func.value)
+            if root is not None:
+                self._m.append(root)  # `x.append(...)` may change what `x` is worth
+        if self.handler_stack:
+            self._calls_here[id(node)] = call
         seq.append(call)
 
     # ---- aliases and receiver types (SPEC §2)
@@ -647,6 +694,9 @@ class _Extractor:
         return out
 
     def _enter_stmt(self, node: cst.CSTNode, header_end: Optional[cst.CSTNode] = None) -> Span:
+        self._w, self._m = [], []
+        if self.handler_stack:
+            self._calls_here = {}
         sp = self.span(node)
         last = self.span(header_end).end_line if header_end is not None else sp.end_line
         self.stmt_lines = (sp.line, max(sp.line, last))
@@ -669,6 +719,114 @@ class _Extractor:
                     self.fn_bindings[-1].setdefault(name, []).extend(runs)
 
     def small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
+        st = self._small(node, line)
+        if st is None:
+            return None
+        writes, mutates = list(self._w), list(self._m)
+        targets: List[cst.CSTNode] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+            targets = [node.target]
+        elif isinstance(node, (cst.AugAssign, cst.Del)):
+            targets = [node.target]
+        for t in targets:
+            _bound(t, writes, mutates)
+        if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                if alias.asname is not None:
+                    _bound(alias.asname.name, writes, mutates)
+                else:
+                    writes.append(render_callee(alias.name).split(".")[0])
+        self._set_writes(st, writes, mutates)
+        if self.handler_stack:
+            self._sink = set()
+            if isinstance(node, cst.Return) and node.value is not None:
+                self._sink |= self._carried(node.value)
+            elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and node.value is not None:
+                self._sink |= self._carried(node.value)
+                for t in targets:
+                    self._carried(t)  # calls in the targets may receive it
+            else:
+                self._carried(node)
+            st.hands_on = tuple(sorted(self._sink))
+        return st
+
+    def _set_writes(self, st: Stmt, writes: List[str], mutates: List[str]) -> None:
+        if writes:
+            st.writes = tuple(dict.fromkeys(writes))
+        if mutates:
+            st.mutates = tuple(dict.fromkeys(mutates))
+
+    def _header(self, st: Stmt, exprs: Sequence[Optional[cst.CSTNode]], targets: Sequence[cst.CSTNode] = ()) -> None:
+        """A compound statement's header: the names it binds, and the calls of its
+        expressions that receive a caught exception."""
+        writes, mutates = list(self._w), list(self._m)
+        for t in targets:
+            _bound(t, writes, mutates)
+        self._set_writes(st, writes, mutates)
+        if self.handler_stack:
+            self._sink = set()
+            for e in exprs:
+                if e is not None:
+                    self._carried(e)
+            st.hands_on = tuple(sorted(self._sink))
+
+    # ---- handing the exception on (SPEC §4)
+
+    def _carried(self, node: cst.CSTNode) -> set:
+        """The `except` lines whose caught exception the value of ``node`` carries;
+        on the way, marks the calls that receive it (``Call.hands_on``) and the yields
+        and walruses that hand it on (``self._sink``)."""
+        if isinstance(node, cst.Name):
+            for name, line in reversed(self.handler_stack):
+                if name == node.value:
+                    return {line}
+            return set()
+        if isinstance(node, _LEAVES) or isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            return set()
+        if isinstance(node, cst.Call):
+            names = (render_callee(node.func),) + self.qualified(node.func)
+            if any(n in _EXC_SOURCES for n in names):
+                return {self.handler_stack[-1][1]}
+            receiver = self._carried(node.func.value) if isinstance(node.func, cst.Attribute) else set()
+            args: set = set()
+            for a in node.args:
+                args |= self._carried(a.value)
+            if any(n in _EXC_INSPECT for n in names):
+                return set()
+            if any(n in _EXC_CONVERSIONS for n in names) or names[0].startswith("?."):
+                return args | receiver  # `str(e)`, `"{}".format(e)`
+            if args:
+                call = self._calls_here.get(id(node))
+                if call is not None:
+                    call.hands_on = tuple(sorted(args))
+            return receiver  # a method of the exception (`e.with_traceback(tb)`) passes it on
+        if isinstance(node, (cst.Yield, cst.NamedExpr)):
+            value = node.value
+            if isinstance(value, cst.From):
+                value = value.item
+            found = self._carried(value) if value is not None else set()
+            self._sink |= found
+            return found if isinstance(node, cst.NamedExpr) else set()
+        if isinstance(node, (cst.Comparison, cst.UnaryOperation)):
+            for child in node.children:
+                self._carried(child)
+            return set()
+        if isinstance(node, cst.IfExp):
+            self._carried(node.test)
+            return self._carried(node.body) | self._carried(node.orelse)
+        if isinstance(node, cst.Subscript):
+            found = self._carried(node.value)
+            for el in node.slice:
+                self._carried(el)
+            return found
+        out: set = set()
+        for child in node.children:
+            out |= self._carried(child)
+        return out
+
+    def _small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
         sp = self._enter_stmt(line)
         text = self.text(line)
         if isinstance(node, cst.Return):
@@ -681,7 +839,9 @@ class _Extractor:
             ev += self.expr(node.cause)
             return Stmt("raise", sp, text, ev, True)
         if isinstance(node, cst.Assert):
-            return Stmt("assert", sp, text, self.expr(node.test), True, message=self.expr(node.msg))
+            st = Stmt("assert", sp, text, self.expr(node.test), True, message=self.expr(node.msg))
+            st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
+            return st
         if isinstance(node, cst.Break):
             return Stmt("break", sp, text)
         if isinstance(node, cst.Continue):
@@ -720,6 +880,10 @@ class _Extractor:
         if isinstance(node, (cst.Import, cst.ImportFrom)):
             return Stmt("simple", sp, text, [], True)
         if isinstance(node, (cst.Global, cst.Nonlocal)):
+            names = {n.name.value for n in node.names}
+            frames = self.fn_untracked if isinstance(node, cst.Nonlocal) else self.fn_untracked[-1:]
+            for frame in frames:
+                frame.update(names)
             return None
         if isinstance(node, cst.Del):
             return Stmt("simple", sp, text, self.expr(node.target), True)
@@ -747,6 +911,8 @@ class _Extractor:
             infinite = _is_true_constant(node.test)
             st = Stmt("while", sp, self.header_text(node), ev, self.raises_outside_calls(node.test), infinite=infinite)
             st.test_call, st.test_negated = _test_call(node.test, ev)
+            self._header(st, [node.test])
+            st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
             st.body = self.block(node.body)
             st.orelse = self.block(node.orelse.body) if node.orelse else []
             return st
@@ -754,6 +920,7 @@ class _Extractor:
             sp = self._enter_stmt(node, node.iter)
             ev = self.expr(node.iter)
             st = Stmt("for", sp, self.header_text(node), ev, True)
+            self._header(st, [node.iter], [node.target])
             st.body = self.block(node.body)
             st.orelse = self.block(node.orelse.body) if node.orelse else []
             return st
@@ -774,6 +941,8 @@ class _Extractor:
         ev = self.expr(node.test)
         st = Stmt("if", sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
         st.test_call, st.test_negated = _test_call(node.test, ev)
+        self._header(st, [node.test])
+        st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
         st.body = self.block(node.body)
         if isinstance(node.orelse, cst.If):
             st.orelse = [self._if(node.orelse)]
@@ -797,7 +966,13 @@ class _Extractor:
                     types.append(render_callee(value))
                     types.extend(self.qualified(value))
             broad = bare or any(t in BROAD_TYPES for t in types)
-            st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, self.block(h.body)))
+            name = h.name.name.value if h.name is not None and isinstance(h.name.name, cst.Name) else None
+            self.handler_stack.append((name, hsp.line))
+            try:
+                body = self.block(h.body)
+            finally:
+                self.handler_stack.pop()
+            st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, body, name))
         st.orelse = self.block(node.orelse.body) if node.orelse else []
         if node.finalbody is not None:
             st.has_finally = True
@@ -817,17 +992,26 @@ class _Extractor:
                 # the manager call is the last event of its own item expression
                 manager = ev[-1] if ev and isinstance(ev[-1], Call) else None
             st.items.append(WithItem(ev, manager))
+        self._header(st, [item.item for item in node.items],
+                     [item.asname.name for item in node.items if item.asname is not None])
         st.body = self.block(node.body)
         return st
 
     def _match(self, node: cst.Match) -> Stmt:
         sp = self._enter_stmt(node, node.subject)
         st = Stmt("match", sp, self.header_text(node), self.expr(node.subject), self.raises_outside_calls(node.subject))
+        self._header(st, [node.subject])
+        captured: List[str] = list(st.writes)
         for case in node.cases:
             csp = self._enter_stmt(case, case.guard if case.guard is not None else case.pattern)
             guard = self.expr(case.guard)
+            captured += self._w + _captures(case.pattern)
             always = case.guard is None and _irrefutable(case.pattern)
             st.cases.append(Case(csp, self.header_text(case), always, guard, self.block(case.body)))
+        # (the cases' captures are forgotten at the `match` itself: earlier than Python
+        # binds them, which only forgets sooner)
+        if captured:
+            st.writes = tuple(dict.fromkeys(captured))
         return st
 
     def _def(self, node: cst.FunctionDef) -> Stmt:
@@ -841,8 +1025,11 @@ class _Extractor:
         if self.fn_locals and (not self.scope or self.scope[-1][1] == "function"):
             # a name bound in a function (or the module) body; a class body's names are attributes
             self.fn_locals[-1][node.name.value] = self._child_qualname(node.name.value)
+        writes = list(self._w) + [node.name.value]
         self.function(node)
-        return Stmt("simple", sp, self.header_text(node), ev, False)
+        st = Stmt("simple", sp, self.header_text(node), ev, False)
+        st.writes = tuple(dict.fromkeys(writes))
+        return st
 
     def _class(self, node: cst.ClassDef) -> Stmt:
         sp = self._enter_stmt(node, node.name)
@@ -870,6 +1057,7 @@ class _Extractor:
         self.scope.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods)))
         st = Stmt("class", sp, self.header_text(node), ev, True)
+        st.writes = (node.name.value,)
         st.body = body  # a class body runs inline, where it is defined
         return st
 
@@ -892,6 +1080,7 @@ class _Extractor:
         self.fn_marker_names.append([])
         self.fn_bindings.append({})
         self.fn_locals.append({})
+        self.fn_untracked.append(set())
         self.import_scopes.append(imports)
         return self.stmt_lines
 
@@ -902,12 +1091,13 @@ class _Extractor:
         bindings = self.fn_bindings.pop()
         local_fns = self.fn_locals.pop()
         pending = self.fn_marker_names.pop()
+        untracked = tuple(sorted(self.fn_untracked.pop()))
         if bindings:
             for call, names in pending:
                 bound = [r for n in dict.fromkeys(names) if n in bindings for r in bindings[n]]
                 if bound:
                     call.marker_runs = call.marker_runs + tuple(bound)
-        self.facts.functions.append(FunctionFacts(qual, name, cls, sp, params, body, calls, local_fns))
+        self.facts.functions.append(FunctionFacts(qual, name, cls, sp, params, body, calls, local_fns, untracked))
 
     def function(self, node: cst.FunctionDef) -> None:
         qual = self._child_qualname(node.name.value)
@@ -918,7 +1108,11 @@ class _Extractor:
         saved = self._begin(self.import_tables.get(name_span.line, {}))
         self.scope.append((qual, "function"))
         self.name_scopes.append(("function", self.scopes.functions.get(name_span.line) or scopesmod.ScopeTable(), name_span.line))
-        body = self.block(node.body)
+        handlers, self.handler_stack = self.handler_stack, []  # a nested function's own
+        try:
+            body = self.block(node.body)
+        finally:
+            self.handler_stack = handlers
         self.name_scopes.pop()
         self.scope.pop()
         self._end(saved, qual, node.name.value, cls, sp, params, body)
@@ -1044,6 +1238,95 @@ def _target_names(node: cst.CSTNode) -> List[str]:
     if isinstance(node, cst.StarredElement):
         return _target_names(node.value)
     return []
+
+
+_EXC_SOURCES = {"sys.exc_info", "sys.exception", "traceback.format_exc"}
+_EXC_CONVERSIONS = {"str", "repr", "format", "ascii", "traceback.format_exception",
+                    "traceback.format_exception_only"}
+_EXC_INSPECT = {"isinstance", "issubclass", "type", "hasattr", "getattr"}
+
+
+def _root_name(node: cst.CSTNode) -> Optional[str]:
+    """``x`` of ``x``, ``x.a.b``, ``x[k].a``; None for anything else."""
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def _bound(target: cst.CSTNode, writes: List[str], mutates: List[str]) -> None:
+    """Names an assignment target rebinds, and names whose object it changes."""
+    if isinstance(target, cst.Name):
+        writes.append(target.value)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for el in target.elements:
+            _bound(el.value, writes, mutates)
+    elif isinstance(target, (cst.StarredElement, cst.Element)):
+        _bound(target.value, writes, mutates)
+    elif isinstance(target, (cst.Attribute, cst.Subscript)):
+        root = _root_name(target.value)
+        if root is not None:
+            mutates.append(root)
+
+
+def _captures(pattern: cst.CSTNode) -> List[str]:
+    """Names a ``case`` pattern binds."""
+    out: List[str] = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.MatchAs, cst.MatchStar)) and isinstance(node.name, cst.Name):
+            out.append(node.name.value)
+        if isinstance(node, cst.MatchMapping) and isinstance(node.rest, cst.Name):
+            out.append(node.rest.value)
+        stack.extend(node.children)
+    return out
+
+
+_CONSTANTS = {"True", "False", "None"}
+
+
+def _unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Sequence[str]):
+    """A test's facts without those about names a walrus in the test (or in the
+    branches of a conditional expression) rebinds: the fact may be about the old value."""
+    if not written:
+        return told
+    gone = set(written)
+    return tuple(tuple(f for f in side if f.name not in gone) for side in told)
+
+
+def test_facts(node: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
+    """What a test tells about plain names on its true and its false branch (SPEC §4):
+    ``name`` / ``not name``, ``name is None`` / ``name is not None``; a true ``A and
+    B`` tells both, a false ``A or B`` tells both false; anything else tells nothing."""
+    if isinstance(node, cst.Name):
+        if node.value in _CONSTANTS:
+            return (), ()
+        return (Fact(node.value, "truth", True),), (Fact(node.value, "truth", False),)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        t, f = test_facts(node.expression)
+        return f, t
+    if isinstance(node, cst.BooleanOperation):
+        lt, lf = test_facts(node.left)
+        rt, rf = test_facts(node.right)
+        if isinstance(node.operator, cst.And):
+            return lt + rt, ()
+        return (), lf + rf
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        comp = node.comparisons[0]
+        left, right = node.left, comp.comparator
+        if isinstance(right, cst.Name) and right.value == "None" and isinstance(left, cst.Name):
+            name = left.value
+        elif isinstance(left, cst.Name) and left.value == "None" and isinstance(right, cst.Name):
+            name = right.value
+        else:
+            return (), ()
+        if name in _CONSTANTS:
+            return (), ()
+        if isinstance(comp.operator, cst.Is):
+            return (Fact(name, "none", True),), (Fact(name, "none", False),)
+        if isinstance(comp.operator, cst.IsNot):
+            return (Fact(name, "none", False),), (Fact(name, "none", True),)
+    return (), ()
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:

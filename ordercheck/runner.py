@@ -18,7 +18,7 @@ import networkx as nx
 from . import cache as cachemod
 from . import cfg as cfgmod
 from . import config as configmod
-from . import contracts, diagnose, effects, suppression
+from . import contracts, diagnose, effects, feasible, suppression
 from . import facts as factsmod
 from . import summaries as summod
 from .cache import Cache
@@ -465,6 +465,7 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
             g = function_graph(fn, facts.path, settings, summ)
         except cfgmod.GraphTooLarge:
             continue
+        g = feasible.prune_correlated(g)  # no finding rests on an infeasible walk
         sets = effects.check_sets(g, facts.path, settings.vocab, summ)
         for hit in contracts.evaluate(g, sets.performs, graph_rules, settings.config.swallow_types, sets.raises):
             out.append(diagnose.to_finding(hit, g, facts, fn, sets.performs, sets.callees, summ))

@@ -11,7 +11,7 @@ ORDER = [
     ["findings", "vocabulary", "rulebook", "config", "cache"],
     ["summaries", "cfg"],
     ["effects"],
-    ["contracts"],
+    ["contracts", "feasible"],
     ["diagnose", "suppression", "baseline", "fixes"],
     ["reporters"],
     ["runner"],

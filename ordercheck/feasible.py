@@ -1,0 +1,205 @@
+"""Correlated tests (SPEC §4): a walk never takes two branches that contradict each
+other.
+
+``prune_correlated(g)`` returns the product of a function's graph with what its
+tests have told about plain local names so far: nodes ``(node, state)`` reachable
+from ENTRY, where a branch edge whose facts contradict the state is dropped. Every
+contract then runs on the product unchanged, and what it finds rests on feasible
+walks only (``if dry_run: return`` ... ``if not dry_run: store.save(run)`` is one
+path, not two). Still reachability, never path enumeration: the product has at most
+``BOUND`` times the nodes of the graph, else the graph is returned as it is.
+
+What a name can be is a set of three abstract values — None, falsy but not None,
+truthy — as a bit mask. A branch intersects it (``x`` → truthy; ``x is None`` →
+None, which is also falsy); a write (assignment, ``for``/``with`` target, ``del``,
+walrus, ``except ... as``, ``import``, ``def``) resets it; a change to the object
+(``x.append(...)``, ``x[k] = v``) resets its truthiness but not its None-ness. Only
+names tested at least twice are tracked, at most ``MAX_NAMES`` per function; names
+declared ``global``/``nonlocal`` (or rebound by a nested function) and the module
+body's names are never tracked: any call could rebind them.
+
+Copies: the first copy of a node keeps its id, the others get fresh integer ids;
+ENTRY, EXIT and RAISE stay single nodes. Node and edge attributes are copied (a copy
+of a call keeps its ``call``, so findings still dedupe by call site). A handler region
+is copied per copy of its entry: its nodes carry the copy's region id in ``ctx``, and
+``graph.graph["handlers"]`` describes every copy.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, deque
+from typing import Dict, List, Optional, Tuple
+
+import networkx as nx
+
+from .cfg import ENTRY, EXIT, RAISE
+
+NONE, FALSY, TRUTHY = 1, 2, 4
+ANY = NONE | FALSY | TRUTHY
+MAX_NAMES = 8
+BOUND = 8  # the product may have at most BOUND x the graph's nodes
+MAX_PRODUCT = 200_000  # and never more than this many (a huge function stays unpruned)
+
+_FACT_MASK = {("truth", True): TRUTHY, ("truth", False): NONE | FALSY,
+              ("none", True): NONE, ("none", False): FALSY | TRUTHY}
+
+State = Tuple[int, ...]
+
+
+def tracked_names(g: nx.DiGraph) -> List[str]:
+    """Names tested at least twice (each test statement counts once), in order of
+    their first test, at most ``MAX_NAMES``."""
+    if g.graph.get("function") == "<module>":
+        return []
+    untracked = set(g.graph.get("untracked", ()))
+    counts: Counter = Counter()
+    order: Dict[str, int] = {}
+    for names in g.graph.get("tested", ()):
+        for n in names:
+            counts[n] += 1
+            order.setdefault(n, len(order))
+    names = [n for n in sorted(order, key=order.get) if counts[n] >= 2 and n not in untracked]
+    return names[:MAX_NAMES]
+
+
+def _after(data: dict, state: State, index: Dict[str, int]) -> State:
+    """The state after a node's own writes and changes."""
+    writes, mutates = data.get("writes", ()), data.get("mutates", ())
+    if not writes and not mutates:
+        return state
+    out = list(state)
+    for n in mutates:
+        i = index.get(n)
+        if i is not None and out[i] != NONE:
+            out[i] |= FALSY | TRUTHY
+    for n in writes:
+        i = index.get(n)
+        if i is not None:
+            out[i] = ANY
+    return tuple(out)
+
+
+def _assume(facts, state: State, index: Dict[str, int]) -> Optional[State]:
+    """The state on a branch that tells ``facts``; None if it contradicts ``state``."""
+    out = list(state)
+    for f in facts:
+        i = index.get(f.name)
+        if i is None:
+            continue
+        out[i] &= _FACT_MASK[(f.kind, f.value)]
+        if not out[i]:
+            return None
+    return tuple(out)
+
+
+def prune_correlated(g: nx.DiGraph, bound: int = BOUND) -> nx.DiGraph:
+    """``g`` without the walks that contradict their own tests (see the module
+    docstring); ``g`` itself when nothing is tracked, nothing is pruned, or the
+    product would exceed ``bound`` times its nodes."""
+    names = tracked_names(g)
+    if not names:
+        return g
+    index = {n: i for i, n in enumerate(names)}
+    limit = min(bound * g.number_of_nodes(), MAX_PRODUCT)
+    singles = (ENTRY, EXIT, RAISE)
+    nodes = g.nodes
+    start: State = (ANY,) * len(names)
+
+    ids: Dict[tuple, object] = {}  # (node, state, region copies) -> product id
+    used = set()
+    next_id = max((n for n in g if isinstance(n, int)), default=0) + 1
+    region_ids: Dict[tuple, int] = {}  # (region, entry product key) -> region copy id
+    used_regions = set()
+    next_region = max(g.graph["handlers"], default=0) + 1
+    copies: List[Tuple[object, object, Tuple[int, ...]]] = []  # (id, original, ctx)
+    region_copies: List[Tuple[int, int, object]] = []  # (copy id, original, entry id)
+    dropped = False
+
+    def product_id(key: tuple) -> object:
+        nonlocal next_id
+        v = key[0]
+        if v in singles:
+            return v
+        if key not in ids:
+            if v not in used:
+                used.add(v)
+                ids[key] = v
+            else:
+                ids[key] = next_id
+                next_id += 1
+        return ids[key]
+
+    p = nx.DiGraph()
+    p.graph.update(g.graph)
+    for n in singles:
+        p.add_node(n, **nodes[n])
+    first = (ENTRY, start, ())
+    product_id(first)
+    queue = deque([first])
+    seen = {first}
+    while queue:
+        key = queue.popleft()
+        u, state, rcopies = key
+        uid = product_id(key)
+        if u in (EXIT, RAISE):
+            continue
+        udata = nodes[u]
+        uctx = udata.get("ctx", ())
+        after = _after(udata, state, index)
+        assume = udata.get("assume")
+        for v, edata in g.succ[u].items():
+            s2 = after
+            if assume and not edata.get("exception"):
+                facts = assume.get(edata["kind"])
+                if facts:
+                    s2 = _assume(facts, after, index)
+                    if s2 is None:
+                        dropped = True
+                        continue
+            vctx = nodes[v].get("ctx", ())
+            vcopies: List[int] = []
+            for r in vctx:
+                if r in uctx:
+                    vcopies.append(rcopies[uctx.index(r)])
+                    continue
+                rkey = (r, v, s2, tuple(vcopies))
+                if rkey not in region_ids:
+                    if r not in used_regions:
+                        used_regions.add(r)
+                        region_ids[rkey] = r
+                    else:
+                        region_ids[rkey] = next_region
+                        next_region += 1
+                    region_copies.append((region_ids[rkey], r, None))
+                vcopies.append(region_ids[rkey])
+            vkey = (v, s2 if v not in singles else (), tuple(vcopies) if v not in singles else ())
+            if vkey not in seen:
+                seen.add(vkey)
+                if len(seen) > limit:
+                    return g
+                queue.append(vkey)
+                vid = product_id(vkey)
+                if v not in singles:
+                    copies.append((vid, v, tuple(vcopies)))
+            vid = product_id(vkey)
+            p.add_edge(uid, vid, **edata)
+    if not dropped:
+        return g  # every walk is feasible: keep the graph (and its ids) as built
+    for vid, v, ctx in copies:
+        data = dict(nodes[v])
+        data["ctx"] = ctx
+        if "region" in data and ctx:
+            data["region"] = ctx[-1]
+        p.add_node(vid, **data)
+    regions = g.graph["handlers"]
+    handlers = {}
+    entry_of = {}
+    for (r, v, s2, outer), rid in region_ids.items():
+        entry_of[rid] = ids.get((v, s2, outer + (rid,)))
+    for rid, r, _ in region_copies:
+        entry = entry_of.get(rid)
+        if entry is not None:
+            handlers[rid] = dataclasses.replace(regions[r], id=rid, entry=entry)
+    p.graph["handlers"] = handlers
+    p.graph["pruned"] = True
+    return p
