@@ -68,11 +68,10 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     path = Path(file)
     if not path.is_file():
         raise UsageError(f"no such file {file!r}", key="--graph")
-    target = runner.read_facts(path)
+    project, reported, _ = runner.project_facts([path], settings)  # summaries see the whole project
+    target = next(f for f in project if f.path in reported)
     if target.error is not None:
         raise UsageError(f"{file} cannot be parsed: {target.error.message}", key="--graph")
-    others = [runner.read_facts(p) for p in runner.collect_files(paths, settings.config) if p.resolve() != path.resolve()]
-    project = [target] + others
     summ = summod.build(project, settings.vocab, runner.live_calls(project, settings))
     fn = next((f for f in target.functions if f.qualname == qual), None)
     if fn is None:
@@ -91,6 +90,19 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     return dot.render(g, classes, [h.path for h in hits], via)
 
 
+NOTHING_MATCHED_CLASSES = frozenset({"save", "append", "terminal-append"})
+
+
+def nothing_matched_note(files: int) -> str:
+    """SPEC §5: no `save` and no `append` event in the files checked."""
+    what = "the file checked holds" if files == 1 else f"the {files} files checked hold"
+    return (
+        f"ordercheck: note: {what} no `save` and no `append` event, so the contracts had "
+        "nothing to check; `ordercheck suggest` shows which calls to map under "
+        "[tool.ordercheck.extend-events]"
+    )
+
+
 @click.command(context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True, help="Output format.")
@@ -101,6 +113,7 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 @click.option("--extend-select", help="Comma-separated codes or prefixes to add.")
 @click.option("--stdin-filename", help="Read the source from standard input and report it as this path.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--force-exclude", is_flag=True, help="Apply `exclude` to files named on the command line too (for pre-commit).")
 @click.option("--statistics", is_flag=True, help="Print counts per rule instead of findings.")
 @click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit.")
@@ -113,7 +126,7 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 @click.option("-v", "--verbose", is_flag=True, help="Timings on stderr; tracebacks for internal errors.")
 @click.version_option(__version__, "--version", prog_name="ordercheck", message="%(prog)s %(version)s")
 def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_filename, exit_zero,
-        statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, color, quiet, verbose):
+        force_exclude, statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, color, quiet, verbose):
     """Check that persistence code keeps the durable-runtime invariant:
     ledger appends before the save that commits them, and no silent failures."""
     started = time.perf_counter()
@@ -150,7 +163,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     elif cache_dir is None:
         cfg = settings.config
         cache_dir = (cfg.root / cfg.cache_dir) if cfg.cache_dir else cfg.root / ".ordercheck_cache"
-    result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
+    result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
+                        force_exclude=force_exclude)
     findings = result.findings
     if statistics:
         click.echo(text_statistics(findings, settings.rules), nl=False)
@@ -161,6 +175,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
                      color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [])
         if out:
             click.echo(out, nl=False, color=_use_color(color))
+    if fmt == "text" and not quiet and result.files and not (NOTHING_MATCHED_CLASSES & result.event_classes):
+        click.echo(nothing_matched_note(len(result.files)), err=True)
     if verbose:
         click.echo(
             f"ordercheck: {len(result.files)} files ({result.cache_hits} from the cache), "

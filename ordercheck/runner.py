@@ -19,6 +19,7 @@ from . import cfg as cfgmod
 from . import config as configmod
 from . import contracts, diagnose, suppression
 from . import facts as factsmod
+from . import project as projectmod
 from . import summaries as summod
 from .cache import Cache
 from .errors import UsageError
@@ -49,6 +50,8 @@ class Settings:
     vocab: Vocabulary
     selected: List[str]  # rule ids in force (before per-file ignores)
     warnings: List[str] = field(default_factory=list)  # for stderr
+    project_root: Optional[Path] = None  # the discovered config's folder; None: found from the paths
+
 
     def rule_list(self) -> List[Rule]:
         return [self.rules[c] for c in self.selected]
@@ -83,6 +86,7 @@ def select_codes(rules: Dict[str, Rule], select: Optional[Sequence[str]], extend
 
 
 def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides = Overrides(), isolated: bool = False) -> Settings:
+    discovered = False
     if config_file is not None:
         if not config_file.is_file():
             raise UsageError("config file does not exist", str(config_file))
@@ -90,6 +94,7 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     else:
         found = None if isolated else configmod.discover(start)
         path, table = found if found else (None, {})
+        discovered = found is not None
     cfg = configmod.parse(table, path)
     rules = load_rules(configmod.rule_files(cfg))
     known = list(rules)
@@ -99,7 +104,8 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     select = overrides.select if overrides.select is not None else cfg.select
     selected = select_codes(rules, select, cfg.extend_select + overrides.extend_select, cfg.ignore + cfg.extend_ignore + overrides.ignore)
     vocab = Vocabulary.build(cfg.events, cfg.extend_events, cfg.terminal_markers)
-    return Settings(cfg, rules, vocab, selected, check_event_classes(cfg, rules, vocab))
+    root = path.parent if discovered and path is not None else None
+    return Settings(cfg, rules, vocab, selected, check_event_classes(cfg, rules, vocab), root)
 
 
 def check_event_classes(cfg: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> List[str]:
@@ -179,12 +185,15 @@ def _relative(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def collect_files(paths: Sequence[Path], cfg: configmod.Config) -> List[Path]:
+def collect_files(paths: Sequence[Path], cfg: configmod.Config, force_exclude: bool = False) -> List[Path]:
     """``*.py`` under directories (skipping the usual suspects and ``exclude``);
-    a file named explicitly is always checked."""
+    a file named explicitly is always checked, unless ``force_exclude`` (what
+    pre-commit passes) applies ``exclude`` to it too."""
     out: List[Path] = []
     seen = set()
     for p in paths:
+        if force_exclude and is_excluded(p, cfg):
+            continue
         if p.is_file() or not p.exists():
             if p not in seen:
                 seen.add(p)
@@ -213,6 +222,11 @@ def collect_files(paths: Sequence[Path], cfg: configmod.Config) -> List[Path]:
     return out
 
 
+def is_excluded(path: Path, cfg: configmod.Config) -> bool:
+    """Whether ``exclude`` (relative to the config's folder) covers ``path``."""
+    return bool(cfg.exclude) and path_matches(_relative(path, cfg.root), cfg.exclude)
+
+
 def include_paths(cfg: configmod.Config) -> List[Path]:
     """The config's ``include``: paths or globs relative to the config's folder."""
     out: List[Path] = []
@@ -232,9 +246,14 @@ def display_path(path: Path) -> str:
 
 
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
-               cache: Optional[Cache] = None) -> FileFacts:
-    """Facts of one file, from the cache when its bytes have been seen before."""
+               cache: Optional[Cache] = None, roots: Sequence[Path] = ()) -> FileFacts:
+    """Facts of one file, from the cache when its bytes have been seen before. With
+    ``roots`` (the project's ``src`` roots) the module name follows them."""
     shown = shown or display_path(path)
+    if roots:
+        module, aliases = projectmod.module_names(path, roots)
+    else:
+        module, aliases = factsmod.module_name(path), []
     if data is None:
         try:
             data = path.read_bytes()
@@ -242,35 +261,34 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
             f = FileFacts(path=shown, module=path.stem)
             f.error = factsmod.ParseError(f"cannot read file: {exc.strerror or exc}")
             return f
-    module = factsmod.module_name(path)
     k = cachemod.key(shown, module, data) if cache is not None else ""
-    if cache is not None:
-        found = cache.get(k)
-        if found is not None:
-            return found
-    facts = factsmod.extract(shown, data, module)
-    if cache is not None:
-        cache.put(k, facts)
+    facts = cache.get(k) if cache is not None else None
+    if facts is None:
+        facts = factsmod.extract(shown, data, module)
+        if cache is not None:
+            cache.put(k, facts)
+    facts.module_aliases = list(aliases)
     return facts
 
 
-def _read_in_worker(job: Tuple[str, Optional[str]]) -> Tuple[FileFacts, int]:
-    path, cache_dir = job
+def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...]]) -> Tuple[FileFacts, int]:
+    path, cache_dir, roots = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
-    facts = read_facts(Path(path), cache=cache)
+    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots])
     return facts, cache.hits if cache else 0
 
 
-def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[FileFacts], int]:
+def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
+             roots: Sequence[Path] = ()) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work.
     Returns the facts and the number of cache hits."""
     if jobs <= 1 or len(files) < 4:
         cache = Cache(cache_dir) if cache_dir else None
-        out = [read_facts(p, cache=cache) for p in files]
+        out = [read_facts(p, cache=cache, roots=roots) for p in files]
         return out, cache.hits if cache else 0
     import concurrent.futures as cf
 
-    work = [(str(p), str(cache_dir) if cache_dir else None) for p in files]
+    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots)) for p in files]
     results: List[Tuple[FileFacts, int]] = []
     with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(_read_in_worker, job) for job in work]
@@ -278,11 +296,13 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
             try:
                 results.append(fut.result())
             except Exception:  # e.g. facts too deep to pickle back: read it here
-                results.append((read_facts(p), 0))
+                results.append((read_facts(p, roots=roots), 0))
     return [f for f, _ in results], sum(h for _, h in results)
 
 
-def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rules: List[Rule]) -> List[Finding]:
+def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rules: List[Rule],
+               seen: Optional[set] = None) -> List[Finding]:
+    """Findings of one file; ``seen`` collects the event classes its calls have."""
     out: List[Finding] = []
     graph_rules = [r for r in rules if r.kind not in ("parse-error", "unused-suppression")]
     for fn in facts.functions:
@@ -291,6 +311,9 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
         except cfgmod.GraphTooLarge:
             continue
         classes, callees = diagnose.node_classes(g, facts, fn, settings.vocab, summ)
+        if seen is not None:
+            for cls in classes.values():
+                seen.update(cls)
         for hit in contracts.evaluate(g, classes, graph_rules, settings.config.swallow_types):
             out.append(diagnose.to_finding(hit, g, facts, fn, classes, callees, summ))
     return out
@@ -302,10 +325,12 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
 @dataclass
 class Result:
     findings: List[Finding]
-    files: List[str]  # every file checked, as displayed
-    facts: Dict[str, FileFacts]
+    files: List[str]  # every file checked (reported), as displayed
+    facts: Dict[str, FileFacts]  # of the files checked
     settings: Settings
     cache_hits: int = 0
+    event_classes: set = field(default_factory=set)  # classes of the calls in the files checked
+    project_files: int = 0  # files read for the summaries (the project and the files checked)
 
 
 def live_calls(all_facts: List[FileFacts], settings: Settings) -> Dict[str, set]:
@@ -343,19 +368,23 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
     ]
 
 
-def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
-    """Findings of every file, after per-file ignores and suppression comments."""
+def analyse(all_facts: List[FileFacts], settings: Settings, report: Optional[set] = None,
+            seen: Optional[set] = None) -> List[Finding]:
+    """Findings of every file (or of the files whose path is in ``report``; the others
+    only feed the summaries), after per-file ignores and suppression comments."""
     summ = summod.build(all_facts, settings.vocab, live_calls(all_facts, settings))
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:
+        if report is not None and facts.path not in report:
+            continue
         rules = rules_for(facts.path, settings)
         ids = {r.id for r in rules}
         if facts.error is not None:
             if "OC900" in ids:
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
             continue
-        found = check_file(facts, settings, summ, rules)
+        found = check_file(facts, settings, summ, rules, seen)
         unused_rule = next((r for r in rules if r.kind == "unused-suppression"), None)
         found = suppression.apply(found, facts, known, unused_rule)
         for f in found:
@@ -366,18 +395,68 @@ def analyse(all_facts: List[FileFacts], settings: Settings) -> List[Finding]:
     return findings
 
 
+def _key(path: Path) -> Path:
+    return projectmod._abs(path)
+
+
+def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,
+                  jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
+                  whole_project: bool = True) -> Tuple[List[FileFacts], List[str], int]:
+    """The facts of the whole project (SPEC §5) and which of them are reported.
+
+    ``paths`` are the files and folders named (walked for ``*.py``); ``buffers`` maps a
+    file name to in-memory source that replaces the file on disk (``--stdin-filename``,
+    an editor's unsaved buffers) and is reported too. Every other Python file under
+    the project root that ``include``/``exclude`` admit is read (from the cache) so the
+    summaries see every helper. Returns (facts in a stable order, the shown paths of
+    the reported files, cache hits)."""
+    cfg = settings.config
+    buffers = dict(buffers or {})
+    if force_exclude:
+        buffers_reported = [n for n in buffers if not is_excluded(Path(n), cfg)]
+    else:
+        buffers_reported = list(buffers)
+    named = collect_files(paths, cfg, force_exclude) if paths else []
+    start = paths[0] if paths else (Path(next(iter(buffers))) if buffers else None)
+    root = projectmod.find_root(start, settings.project_root)
+    roots = projectmod.src_roots(cfg, root)
+    everything: List[Path] = []
+    if whole_project:
+        if cfg.include:
+            everything = collect_files(include_paths(cfg), cfg)
+        else:
+            everything = collect_files([root], cfg)
+    order: Dict[Path, Path] = {}
+    for p in [*everything, *named, *(Path(n) for n in buffers)]:
+        order.setdefault(_key(p), p)
+    buffer_at = {_key(Path(n)): n for n in buffers}
+    named_keys = {_key(p) for p in named}
+    on_disk = [p for k, p in order.items() if k not in buffer_at]
+    read, hits = read_all(on_disk, jobs, cache_dir, roots)
+    by_key = {k: f for k, f in zip((k for k in order if k not in buffer_at), read)}
+    for k, name in buffer_at.items():
+        by_key[k] = read_facts(Path(name), buffers[name], name, roots=roots)
+    all_facts = [by_key[k] for k in order]
+    reported: List[str] = []
+    for k in order:
+        if k in named_keys and k not in buffer_at:
+            reported.append(by_key[k].path)
+    reported.extend(by_key[_key(Path(n))].path for n in buffers_reported)
+    return all_facts, reported, hits
+
+
 def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]] = None,
-        jobs: int = 1, cache_dir: Optional[Path] = None) -> Result:
-    """Check ``paths`` (and the standard-input buffer, if any) end to end."""
-    all_facts: List[FileFacts] = []
+        jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
+        buffers: Optional[Dict[str, bytes]] = None, whole_project: bool = True) -> Result:
+    """Check ``paths`` (and the standard-input buffer and in-memory ``buffers``, if
+    any) end to end, with summaries over the whole project."""
+    buffers = dict(buffers or {})
     if stdin is not None:
-        name, data = stdin
-        all_facts.append(read_facts(Path(name), data, name))
-    files = collect_files(paths, settings.config) if paths else []
-    if stdin is not None:  # the buffer replaces the file on disk, however it is spelled
-        buffer = Path(stdin[0]).resolve()
-        files = [p for p in files if p.resolve() != buffer]
-    read, hits = read_all(files, jobs, cache_dir)
-    all_facts.extend(read)
-    findings = analyse(all_facts, settings)
-    return Result(findings, [f.path for f in all_facts], {f.path: f for f in all_facts}, settings, hits)
+        buffers[stdin[0]] = stdin[1]
+    all_facts, reported, hits = project_facts(paths, settings, buffers, jobs, cache_dir, force_exclude, whole_project)
+    seen: set = set()
+    report = set(reported)
+    findings = analyse(all_facts, settings, report, seen)
+    facts = {f.path: f for f in all_facts if f.path in report}
+    files = list(dict.fromkeys(reported))
+    return Result(findings, files, facts, settings, hits, seen, len(all_facts))

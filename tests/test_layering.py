@@ -9,11 +9,13 @@ ORDER = [
     ["__init__", "errors", "resources"],
     ["facts"],
     ["findings", "vocabulary", "rulebook", "config", "cache"],
+    ["project"],
     ["summaries", "cfg"],
     ["contracts"],
     ["diagnose", "suppression"],
     ["reporters"],
     ["runner"],
+    ["suggest"],
     ["cli", "docgen"],
     ["__main__"],
 ]
