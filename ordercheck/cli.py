@@ -188,6 +188,41 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
 
 
 
+@click.command(context_settings=CONTEXT)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Config file (default: discovered upward).")
+@click.option("--isolated", is_flag=True, help="Ignore every config file.")
+@click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True, help="How many patterns to show.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ beside the config).")
+def suggest_cmd(paths, fmt, config_file, isolated, limit, jobs, no_cache, cache_dir):
+    """List the calls that look like state saves, ledger appends and transactions,
+    ranked, with a ready [extend-events] block to keep or trim. Writes no file."""
+    from . import suggest as suggestmod
+
+    start = paths[0] if paths else Path.cwd()
+    settings = runner.load_settings(config_file, start, runner.Overrides(), isolated)
+    if not paths:
+        cfg = settings.config
+        paths = tuple(runner.include_paths(cfg)) if cfg.include else (Path("."),)
+    for p in paths:
+        if not p.exists():
+            raise UsageError(f"no such file or directory: {p}", key="PATHS")
+    if no_cache:
+        cache_dir = None
+    elif cache_dir is None:
+        cfg = settings.config
+        cache_dir = (cfg.root / cfg.cache_dir) if cfg.cache_dir else cfg.root / ".ordercheck_cache"
+    found, files = suggestmod.run(list(paths), settings, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
+    if fmt == "json":
+        click.echo(suggestmod.render_json(found, files, limit), nl=False)
+    else:
+        click.echo(suggestmod.render_text(found, settings, files, limit), nl=False)
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     verbose = "-v" in argv or "--verbose" in argv
@@ -197,7 +232,10 @@ def main(argv: Optional[List[str]] = None) -> None:
                 "the LSP server is not part of this version; editors can run "
                 "`ordercheck --stdin-filename PATH --format json -`", key="lsp"
             )
-        code = cli.main(args=argv, prog_name="ordercheck", standalone_mode=False)
+        if argv[:1] == ["suggest"]:
+            code = suggest_cmd.main(args=argv[1:], prog_name="ordercheck suggest", standalone_mode=False)
+        else:
+            code = cli.main(args=argv, prog_name="ordercheck", standalone_mode=False)
     except UsageError as exc:
         click.echo(f"ordercheck: error: {exc}", err=True)
         sys.exit(2)
