@@ -179,7 +179,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(nothing_matched_note(len(result.files)), err=True)
     if verbose:
         click.echo(
-            f"ordercheck: {len(result.files)} files ({result.cache_hits} from the cache), "
+            f"ordercheck: {len(result.files)} files checked, {result.project_files} read for the summaries "
+            f"({result.cache_hits} from the cache), "
             f"{len(findings)} findings in {time.perf_counter() - started:.2f}s",
             err=True,
         )

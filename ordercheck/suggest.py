@@ -29,7 +29,8 @@ LEDGERISH = {"ledger", "journal", "history", "audit", "outbox", "wal", "changelo
 # Names that read, wait or check: `get_event`, `wait_for_event` are no appends.
 READERS = {"get", "list", "fetch", "read", "load", "find", "query", "wait", "is", "has", "iter",
            "count", "validate", "check", "parse", "make", "build", "new", "to", "from", "on", "should",
-           "drain", "consume", "poll", "receive", "subscribe", "filter", "split"}
+           "drain", "consume", "poll", "receive", "subscribe", "filter", "split", "serialize",
+           "deserialize", "format", "render"}
 # Receivers that are tracing or test machinery, not persistence (`span.add_event`).
 NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argparse", "telemetry", "metric",
                        "metrics", "histogram", "counter", "gauge", "stats", "statsd", "logger", "logging", "handler"}
