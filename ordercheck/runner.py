@@ -326,7 +326,7 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
 class Result:
     findings: List[Finding]
     files: List[str]  # every file checked (reported), as displayed
-    facts: Dict[str, FileFacts]  # of the files checked
+    facts: Dict[str, FileFacts]  # of every file read (the project's too: related locations may point there)
     settings: Settings
     cache_hits: int = 0
     event_classes: set = field(default_factory=set)  # classes of the calls in the files checked
@@ -457,6 +457,6 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     seen: set = set()
     report = set(reported)
     findings = analyse(all_facts, settings, report, seen)
-    facts = {f.path: f for f in all_facts if f.path in report}
+    facts = {f.path: f for f in all_facts}
     files = list(dict.fromkeys(reported))
     return Result(findings, files, facts, settings, hits, seen, len(all_facts))
