@@ -128,7 +128,10 @@ def nothing_matched_note(files: int) -> str:
 def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_filename, exit_zero,
         force_exclude, statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, color, quiet, verbose):
     """Check that persistence code keeps the durable-runtime invariant:
-    ledger appends before the save that commits them, and no silent failures."""
+    ledger appends before the save that commits them, and no silent failures.
+
+    `ordercheck suggest [PATHS]` proposes [extend-events] patterns for your runtime's
+    own names of saves and appends."""
     started = time.perf_counter()
     if "-" in [str(p) for p in paths]:  # `-` reads the source from standard input
         paths = tuple(p for p in paths if str(p) != "-")
