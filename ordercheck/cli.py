@@ -74,11 +74,10 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     path = Path(file)
     if not path.is_file():
         raise UsageError(f"no such file {file!r}", key="--graph")
-    target = runner.read_facts(path)
+    project, reported, _ = runner.project_facts([path], settings)  # summaries see the whole project
+    target = next(f for f in project if f.path in reported)
     if target.error is not None:
         raise UsageError(f"{file} cannot be parsed: {target.error.message}", key="--graph")
-    others = [runner.read_facts(p) for p in runner.collect_files(paths, settings.config) if p.resolve() != path.resolve()]
-    project = [target] + others
     summ = runner.project_summaries(project, settings)
     fn = next((f for f in target.functions if f.qualname == qual), None)
     if fn is None:
@@ -99,6 +98,19 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     return dot.render(g, classes, [h.path for h in hits], via)
 
 
+NOTHING_MATCHED_CLASSES = frozenset({"save", "append", "terminal-append"})
+
+
+def nothing_matched_note(files: int) -> str:
+    """SPEC §5: no `save` and no `append` event in the files checked."""
+    what = "the file checked holds" if files == 1 else f"the {files} files checked hold"
+    return (
+        f"ordercheck: note: {what} no `save` and no `append` event, so the contracts had "
+        "nothing to check; `ordercheck suggest` shows which calls to map under "
+        "[tool.ordercheck.extend-events]"
+    )
+
+
 @click.command(context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True, help="Output format.")
@@ -109,6 +121,7 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 @click.option("--extend-select", help="Comma-separated codes or prefixes to add.")
 @click.option("--stdin-filename", help="Read the source from standard input and report it as this path.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--force-exclude", is_flag=True, help="Apply `exclude` to files named on the command line too (for pre-commit).")
 @click.option("--statistics", is_flag=True, help="Print counts per rule instead of findings.")
 @click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit.")
@@ -129,10 +142,13 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 @click.option("-v", "--verbose", is_flag=True, help="Timings on stderr; tracebacks for internal errors.")
 @click.version_option(__version__, "--version", prog_name="ordercheck", message="%(prog)s %(version)s")
 def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_filename, exit_zero,
-        statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, baseline_file,
+        force_exclude, statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, baseline_file,
         write_baseline_file, show_suppressed, fix, unsafe_fixes, diff, color, quiet, verbose):
     """Check that persistence code keeps the durable-runtime invariant:
-    ledger appends before the save that commits them, and no silent failures."""
+    ledger appends before the save that commits them, and no silent failures.
+
+    `ordercheck suggest [PATHS]` proposes [extend-events] patterns for your runtime's
+    own names of saves and appends."""
     started = time.perf_counter()
     if "-" in [str(p) for p in paths]:  # `-` reads the source from standard input
         paths = tuple(p for p in paths if str(p) != "-")
@@ -173,7 +189,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     elif cache_dir is None:
         cfg = settings.config
         cache_dir = (cfg.root / cfg.cache_dir) if cfg.cache_dir else cfg.root / ".ordercheck_cache"
-    result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
+    result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
+                        force_exclude=force_exclude)
     if fix or diff:
         changed, result = apply_fixes(result, settings, unsafe_fixes, write=not diff)
         if diff:
@@ -203,9 +220,12 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
                      suppressed=shown_suppressed, root=root)
         if out:
             click.echo(out, nl=False, color=_use_color(color))
+    if fmt == "text" and not quiet and result.files and not (NOTHING_MATCHED_CLASSES & result.event_classes):
+        click.echo(nothing_matched_note(len(result.files)), err=True)
     if verbose:
         click.echo(
-            f"ordercheck: {len(result.files)} files ({result.cache_hits} from the cache), "
+            f"ordercheck: {len(result.files)} files checked, {result.project_files} read for the summaries "
+            f"({result.cache_hits} from the cache), "
             f"{len(findings)} findings in {time.perf_counter() - started:.2f}s",
             err=True,
         )
@@ -284,6 +304,41 @@ def _interrupted() -> None:
     sys.exit(130)
 
 
+@click.command(context_settings=CONTEXT)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Config file (default: discovered upward).")
+@click.option("--isolated", is_flag=True, help="Ignore every config file.")
+@click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True, help="How many patterns to show.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ beside the config).")
+def suggest_cmd(paths, fmt, config_file, isolated, limit, jobs, no_cache, cache_dir):
+    """List the calls that look like state saves, ledger appends and transactions,
+    ranked, with a ready [extend-events] block to keep or trim. Writes no file."""
+    from . import suggest as suggestmod
+
+    start = paths[0] if paths else Path.cwd()
+    settings = runner.load_settings(config_file, start, runner.Overrides(), isolated)
+    if not paths:
+        cfg = settings.config
+        paths = tuple(runner.include_paths(cfg)) if cfg.include else (Path("."),)
+    for p in paths:
+        if not p.exists():
+            raise UsageError(f"no such file or directory: {p}", key="PATHS")
+    if no_cache:
+        cache_dir = None
+    elif cache_dir is None:
+        cfg = settings.config
+        cache_dir = (cfg.root / cfg.cache_dir) if cfg.cache_dir else cfg.root / ".ordercheck_cache"
+    found, files = suggestmod.run(list(paths), settings, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
+    if fmt == "json":
+        click.echo(suggestmod.render_json(found, files, limit), nl=False)
+    else:
+        click.echo(suggestmod.render_text(found, settings, files, limit), nl=False)
+    return 0
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     verbose = "-v" in argv or "--verbose" in argv
@@ -309,7 +364,10 @@ def _main(argv: List[str], verbose: bool) -> None:
             if extra:
                 raise UsageError(f"unexpected argument {extra[0]!r} (the server talks on stdio)", key="lsp")
             sys.exit(lsp.serve())
-        code = cli.main(args=argv, prog_name="ordercheck", standalone_mode=False)
+        if argv[:1] == ["suggest"]:
+            code = suggest_cmd.main(args=argv[1:], prog_name="ordercheck suggest", standalone_mode=False)
+        else:
+            code = cli.main(args=argv, prog_name="ordercheck", standalone_mode=False)
     except UsageError as exc:
         click.echo(f"ordercheck: error: {exc}", err=True)
         sys.exit(2)

@@ -23,7 +23,7 @@ from .errors import UsageError
 
 LIST_KEYS = (
     "include", "exclude", "select", "ignore", "extend-select", "extend-ignore",
-    "rules", "swallow-types", "terminal-markers",
+    "rules", "swallow-types", "terminal-markers", "src",
 )
 TABLE_KEYS = ("events", "extend-events", "per-file-ignores")
 SCALAR_KEYS = {"cache-dir": str}
@@ -39,6 +39,7 @@ class Config:
     path: Optional[Path] = None  # the config file, if any
     root: Path = field(default_factory=Path.cwd)  # its folder: relative paths start here
     include: List[str] = field(default_factory=list)
+    src: List[str] = field(default_factory=list)  # roots for module names (SPEC §5); empty: root and root/src
     exclude: List[str] = field(default_factory=list)
     select: Optional[List[str]] = None
     ignore: List[str] = field(default_factory=list)

@@ -227,6 +227,7 @@ class FileFacts:
     suppressions: List[Suppression] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)
     error: Optional[ParseError] = None
+    module_aliases: List[str] = field(default_factory=list)  # other import names (src roots); set by the runner
 
 
 # --------------------------------------------------------------------------- reading

@@ -20,6 +20,7 @@ from . import cfg as cfgmod
 from . import config as configmod
 from . import contracts, diagnose, effects, feasible, suppression
 from . import facts as factsmod
+from . import project as projectmod
 from . import summaries as summod
 from .cache import Cache
 from .errors import UsageError, raise_if_interrupted
@@ -50,6 +51,8 @@ class Settings:
     vocab: Vocabulary
     selected: List[str]  # rule ids in force (before per-file ignores)
     warnings: List[str] = field(default_factory=list)  # for stderr
+    project_root: Optional[Path] = None  # the discovered config's folder; None: found from the paths
+
 
     def rule_list(self) -> List[Rule]:
         return [self.rules[c] for c in self.selected]
@@ -84,6 +87,7 @@ def select_codes(rules: Dict[str, Rule], select: Optional[Sequence[str]], extend
 
 
 def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides = Overrides(), isolated: bool = False) -> Settings:
+    discovered = False
     if config_file is not None:
         if not config_file.is_file():
             raise UsageError("config file does not exist", str(config_file))
@@ -91,6 +95,7 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     else:
         found = None if isolated else configmod.discover(start)
         path, table = found if found else (None, {})
+        discovered = found is not None
     cfg = configmod.parse(table, path)
     rules = load_rules(configmod.rule_files(cfg))
     known = list(rules)
@@ -100,7 +105,8 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     select = overrides.select if overrides.select is not None else cfg.select
     selected = select_codes(rules, select, cfg.extend_select + overrides.extend_select, cfg.ignore + cfg.extend_ignore + overrides.ignore)
     vocab = Vocabulary.build(cfg.events, cfg.extend_events, cfg.terminal_markers)
-    return Settings(cfg, rules, vocab, selected, check_event_classes(cfg, rules, vocab))
+    root = path.parent if discovered and path is not None else None
+    return Settings(cfg, rules, vocab, selected, check_event_classes(cfg, rules, vocab), root)
 
 
 def check_event_classes(cfg: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> List[str]:
@@ -250,11 +256,13 @@ def _walked_file_wanted(f: Path) -> bool:
     return stat.S_ISREG(mode)
 
 
-def collect_files(paths: Sequence[Path], cfg: configmod.Config) -> List[Path]:
+def collect_files(paths: Sequence[Path], cfg: configmod.Config, force_exclude: bool = False) -> List[Path]:
     """``*.py`` under directories (skipping the usual suspects and ``exclude``);
     a path named explicitly that is not a folder is always returned (``read_facts``
     says why when it is not a regular readable file), and so is a folder that cannot
-    be read — neither is skipped in silence."""
+    be read — neither is skipped in silence.
+    A file named explicitly is dropped only under ``force_exclude`` (what pre-commit
+    passes), which applies ``exclude`` to it too."""
     out: List[Path] = []
     seen = set()
 
@@ -267,6 +275,8 @@ def collect_files(paths: Sequence[Path], cfg: configmod.Config) -> List[Path]:
         add(Path(exc.filename) if exc.filename else Path("."))
 
     for p in paths:
+        if force_exclude and is_excluded(p, cfg):
+            continue
         if not _is_dir(p):
             add(p)
             continue
@@ -290,6 +300,11 @@ def collect_files(paths: Sequence[Path], cfg: configmod.Config) -> List[Path]:
                 if _walked_file_wanted(f):
                     add(f)
     return out
+
+
+def is_excluded(path: Path, cfg: configmod.Config) -> bool:
+    """Whether ``exclude`` (relative to the config's folder) covers ``path``."""
+    return bool(cfg.exclude) and path_matches(_relative(path, cfg.root), cfg.exclude)
 
 
 def include_paths(cfg: configmod.Config) -> List[Path]:
@@ -344,9 +359,14 @@ def _unreadable(path: Path, shown: str, why: str) -> FileFacts:
 
 
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
-               cache: Optional[Cache] = None) -> FileFacts:
-    """Facts of one file, from the cache when its bytes have been seen before."""
+               cache: Optional[Cache] = None, roots: Sequence[Path] = ()) -> FileFacts:
+    """Facts of one file, from the cache when its bytes have been seen before. With
+    ``roots`` (the project's ``src`` roots) the module name follows them."""
     shown = shown or display_path(path)
+    if roots:
+        module, aliases = projectmod.module_names(path, roots)
+    else:
+        module, aliases = factsmod.module_name(path), []
     if data is None:
         try:
             data = read_source(path)
@@ -355,15 +375,13 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
         except OSError as exc:
             what = "folder" if _is_dir(path) else "file"
             return _unreadable(path, shown, f"cannot read {what}: {exc.strerror or exc}")
-    module = factsmod.module_name(path)
     k = cachemod.key(shown, module, data) if cache is not None else ""
-    if cache is not None:
-        found = cache.get(k)
-        if found is not None:
-            return found
-    facts = factsmod.extract(shown, data, module)
-    if cache is not None:
-        cache.put(k, facts)
+    facts = cache.get(k) if cache is not None else None
+    if facts is None:
+        facts = factsmod.extract(shown, data, module)
+        if cache is not None:
+            cache.put(k, facts)
+    facts.module_aliases = list(aliases)
     return facts
 
 
@@ -376,15 +394,15 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _read_in_worker(job: Tuple[str, Optional[str]]) -> Tuple[Optional[bytes], int]:
+def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...]]) -> Tuple[Optional[bytes], int]:
     """Facts pickled here, so that facts too deep to pickle come back as ``None``
     (read again in the main process) instead of breaking the pool's result thread.
     (Pickle between our own processes is fine; it is never read from disk.)"""
     import pickle
 
-    path, cache_dir = job
+    path, cache_dir, roots = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
-    facts = read_facts(Path(path), cache=cache)
+    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots])
     try:
         blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
     except (RecursionError, pickle.PicklingError):
@@ -392,7 +410,7 @@ def _read_in_worker(job: Tuple[str, Optional[str]]) -> Tuple[Optional[bytes], in
     return blob, cache.hits if cache else 0
 
 
-def _unpickled(blob: Optional[bytes], path: Path) -> FileFacts:
+def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = ()) -> FileFacts:
     import pickle
 
     if blob is not None:
@@ -402,7 +420,7 @@ def _unpickled(blob: Optional[bytes], path: Path) -> FileFacts:
                 return facts
         except (RecursionError, pickle.UnpicklingError, MemoryError):
             pass
-    return read_facts(path)
+    return read_facts(path, roots=roots)
 
 
 def _kill_pool(pool) -> None:
@@ -422,7 +440,8 @@ def _kill_pool(pool) -> None:
             proc.join(1)
 
 
-def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[FileFacts], int]:
+def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
+             roots: Sequence[Path] = ()) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work.
     Returns the facts and the number of cache hits. An interrupt (or any error)
     terminates the workers before it propagates: no worker outlives the run."""
@@ -430,12 +449,12 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
         cache = Cache(cache_dir) if cache_dir else None
         out = []
         for p in files:
-            out.append(read_facts(p, cache=cache))
+            out.append(read_facts(p, cache=cache, roots=roots))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
     import concurrent.futures as cf
 
-    work = [(str(p), str(cache_dir) if cache_dir else None) for p in files]
+    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots)) for p in files]
     results: List[Tuple[FileFacts, int]] = []
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
     # a native parser, the OOM killer) breaks the pool with an error instead of
@@ -448,7 +467,7 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
                 blob, hits = fut.result()
             except Exception:  # a worker failed or died on this file: read it here
                 blob, hits = None, 0
-            results.append((_unpickled(blob, p), hits))
+            results.append((_unpickled(blob, p, roots), hits))
             raise_if_interrupted()
     except BaseException:
         _kill_pool(pool)
@@ -457,7 +476,9 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     return [f for f, _ in results], sum(h for _, h in results)
 
 
-def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rules: List[Rule]) -> List[Finding]:
+def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rules: List[Rule],
+               seen: Optional[set] = None) -> List[Finding]:
+    """Findings of one file; ``seen`` collects the event classes its calls have."""
     out: List[Finding] = []
     graph_rules = [r for r in rules if r.kind not in ("parse-error", "unused-suppression")]
     for fn in facts.functions:
@@ -469,6 +490,9 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
         sets = effects.check_sets(g, facts.path, settings.vocab, summ)
         for hit in contracts.evaluate(g, sets.performs, graph_rules, settings.config.swallow_types, sets.raises):
             out.append(diagnose.to_finding(hit, g, facts, fn, sets.performs, sets.callees, summ))
+        if seen is not None:
+            for cls in sets.performs.values():
+                seen.update(cls)
     return out
 
 
@@ -478,11 +502,13 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
 @dataclass
 class Result:
     findings: List[Finding]
-    files: List[str]  # every file checked, as displayed
-    facts: Dict[str, FileFacts]
+    files: List[str]  # every file checked (reported), as displayed
+    facts: Dict[str, FileFacts]  # of every file read (the project's too: related locations may point there)
     settings: Settings
     cache_hits: int = 0
     suppressed: List[Finding] = field(default_factory=list)  # silenced by a comment, with the reason
+    event_classes: set = field(default_factory=set)  # classes of the calls in the files checked
+    project_files: int = 0  # files read for the summaries (the project and the files checked)
 
 
 def project_summaries(all_facts: List[FileFacts], settings: Settings) -> summod.Summaries:
@@ -513,10 +539,11 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
 
 
 def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None,
-            only: Optional[Collection[str]] = None) -> List[Finding]:
-    """Findings of every file (or of the files shown as ``only``), after per-file
-    ignores and suppression comments (the findings those comments silenced go to
-    ``suppressed``, when given); summaries always cover ``all_facts``."""
+            only: Optional[Collection[str]] = None, seen: Optional[set] = None) -> List[Finding]:
+    """Findings of every file (or of the files shown as ``only``; the others only feed
+    the summaries), after per-file ignores and suppression comments (the findings
+    those comments silenced go to ``suppressed``, when given). ``seen`` collects the
+    event classes of the calls in the files reported."""
     summ = project_summaries(all_facts, settings)
     known = list(settings.rules)
     findings: List[Finding] = []
@@ -529,7 +556,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             if "OC900" in ids:
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
             continue
-        found = check_file(facts, settings, summ, rules)
+        found = check_file(facts, settings, summ, rules, seen)
         unused_rule = next((r for r in rules if r.kind == "unused-suppression"), None)
         silenced: List[Finding] = []
         found = suppression.apply(found, facts, known, unused_rule, silenced)
@@ -545,22 +572,72 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
     return findings
 
 
+def _key(path: Path) -> Path:
+    return projectmod._abs(path)
+
+
+def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,
+                  jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
+                  whole_project: bool = True) -> Tuple[List[FileFacts], List[str], int]:
+    """The facts of the whole project (SPEC §5) and which of them are reported.
+
+    ``paths`` are the files and folders named (walked for ``*.py``); ``buffers`` maps a
+    file name to in-memory source that replaces the file on disk (``--stdin-filename``,
+    an editor's unsaved buffers) and is reported too. Every other Python file under
+    the project root that ``include``/``exclude`` admit is read (from the cache) so the
+    summaries see every helper. Returns (facts in a stable order, the shown paths of
+    the reported files, cache hits)."""
+    cfg = settings.config
+    buffers = dict(buffers or {})
+    if force_exclude:
+        buffers_reported = [n for n in buffers if not is_excluded(Path(n), cfg)]
+    else:
+        buffers_reported = list(buffers)
+    named = collect_files(paths, cfg, force_exclude) if paths else []
+    start = paths[0] if paths else (Path(next(iter(buffers))) if buffers else None)
+    root = projectmod.find_root(start, settings.project_root)
+    roots = projectmod.src_roots(cfg, root)
+    everything: List[Path] = []
+    if whole_project:
+        if cfg.include:
+            everything = collect_files(include_paths(cfg), cfg)
+        else:
+            everything = collect_files([root], cfg)
+    order: Dict[Path, Path] = {}
+    for p in [*everything, *named, *(Path(n) for n in buffers)]:
+        order.setdefault(_key(p), p)
+    buffer_at = {_key(Path(n)): n for n in buffers}
+    named_keys = {_key(p) for p in named}
+    on_disk = [p for k, p in order.items() if k not in buffer_at]
+    read, hits = read_all(on_disk, jobs, cache_dir, roots)
+    by_key = {k: f for k, f in zip((k for k in order if k not in buffer_at), read)}
+    for k, name in buffer_at.items():
+        by_key[k] = read_facts(Path(name), buffers[name], name, roots=roots)
+    all_facts = [by_key[k] for k in order]
+    reported: List[str] = []
+    for k in order:
+        if k in named_keys and k not in buffer_at:
+            reported.append(by_key[k].path)
+    reported.extend(by_key[_key(Path(n))].path for n in buffers_reported)
+    return all_facts, reported, hits
+
+
 def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]] = None,
-        jobs: int = 1, cache_dir: Optional[Path] = None) -> Result:
-    """Check ``paths`` (and the standard-input buffer, if any) end to end."""
-    all_facts: List[FileFacts] = []
+        jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
+        buffers: Optional[Dict[str, bytes]] = None, whole_project: bool = True) -> Result:
+    """Check ``paths`` (and the standard-input buffer and in-memory ``buffers``, if
+    any) end to end, with summaries over the whole project."""
+    buffers = dict(buffers or {})
     if stdin is not None:
-        name, data = stdin
-        all_facts.append(read_facts(Path(name), data, name))
-    files = collect_files(paths, settings.config) if paths else []
-    if stdin is not None:  # the buffer replaces the file on disk, however it is spelled
-        buffer = real_path(stdin[0])
-        files = [p for p in files if real_path(p) != buffer]
-    read, hits = read_all(files, jobs, cache_dir)
-    all_facts.extend(read)
+        buffers[stdin[0]] = stdin[1]
+    all_facts, reported, hits = project_facts(paths, settings, buffers, jobs, cache_dir, force_exclude, whole_project)
+    seen: set = set()
+    report = set(reported)
     suppressed: List[Finding] = []
-    findings = analyse(all_facts, settings, suppressed)
-    return Result(findings, [f.path for f in all_facts], {f.path: f for f in all_facts}, settings, hits, suppressed)
+    findings = analyse(all_facts, settings, suppressed, only=report, seen=seen)
+    facts = {f.path: f for f in all_facts}
+    files = list(dict.fromkeys(reported))
+    return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
 
 
 def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],

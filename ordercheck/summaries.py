@@ -108,6 +108,9 @@ class ProjectIndex:
                 idx.functions[fkey(f.path, fn.qualname)] = (f, fn)
             for c in f.classes:
                 idx.classes[fkey(f.path, c.qualname)] = c
+        for f in idx.files.values():  # other import names never shadow a module name
+            for alias in f.module_aliases:
+                idx.modules.setdefault(alias, f)
         return idx
 
     # ---- resolution

@@ -1,0 +1,100 @@
+"""The project (SPEC §5, "The project, and the files reported"): its root, its ``src``
+roots, and the module name of each of its files.
+
+Findings are reported for the files named or walked, but summaries cover the whole
+project, so one file checked alone (a pre-commit hook, an editor buffer) gets exactly
+the findings the whole-project run gives it. This module only decides *where* the
+project is and *what* its files are called; ``runner`` reads them.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+from . import facts as factsmod
+from .config import Config
+
+ROOT_MARKERS = ("pyproject.toml", ".git")
+
+
+def _abs(path: Path) -> Path:
+    """Absolute and normalised, without following symlinks twice in two ways: every
+    path of a run goes through here, so they compare equal."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):  # a loop of symlinks: keep it as written
+        return Path(os.path.abspath(path))
+
+
+def find_root(start: Optional[Path], config_root: Optional[Path] = None) -> Path:
+    """The project root: the folder of the discovered config file (``config_root``),
+    else the nearest ancestor of ``start`` holding ``pyproject.toml`` or ``.git``, else
+    the current directory — when it holds ``start``; a file outside the current
+    directory and outside any project is a project of its own folder (walking the
+    current directory for it would read unrelated code)."""
+    if config_root is not None:
+        return _abs(config_root)
+    cwd = _abs(Path.cwd())
+    start = _abs(start) if start is not None else cwd
+    folder = start if start.is_dir() else start.parent
+    for d in (folder, *folder.parents):
+        if any((d / m).exists() for m in ROOT_MARKERS):
+            return d
+    if folder == cwd or cwd in folder.parents:
+        return cwd
+    return folder
+
+
+def src_roots(cfg: Config, root: Path) -> List[Path]:
+    """The roots module names are relative to: the config's ``src`` (relative to the
+    config's folder), else the project root and its ``src/`` folder (as ruff does)."""
+    if cfg.src:
+        out = []
+        for s in cfg.src:
+            p = Path(s)
+            out.append(_abs(p if p.is_absolute() else cfg.root / p))
+        return out
+    root = _abs(root)
+    return [root, root / "src"]
+
+
+def _dotted(rel: Path) -> Optional[str]:
+    parts = list(rel.parts)
+    if not parts:
+        return None
+    last = parts[-1]
+    if last.endswith(".py"):
+        last = last[:-3]
+    parts[-1] = last
+    if parts[-1] == "__init__":
+        parts.pop()
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None  # `my-scripts/run.py` cannot be imported under that name
+    return ".".join(parts)
+
+
+def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
+    """(the module name, other names it can be imported under).
+
+    A file in a regular package (its folder has ``__init__.py``) is named by the
+    package rule, as before; any other file by its path below the deepest ``src``
+    root that holds it, so ``src/ns/sub/mod.py`` is ``ns.sub.mod`` in a namespace
+    package without any ``__init__.py``. Each other reading is an alias (a regular
+    package inside a namespace package, ``backend/app/x.py`` imported as ``app.x``),
+    so an absolute import spelled either way resolves."""
+    path = _abs(path)
+    by_package = factsmod.module_name(path)
+    by_root: List[str] = []
+    for r in sorted({_abs(r) for r in roots}, key=lambda r: len(r.parts), reverse=True):
+        try:
+            rel = path.relative_to(r)
+        except ValueError:
+            continue
+        name = _dotted(rel)
+        if name and name not in by_root:
+            by_root.append(name)
+    regular = (path.parent / "__init__.py").is_file()
+    primary = by_package if regular or not by_root else by_root[0]
+    aliases = [n for n in [by_package, *by_root] if n != primary]
+    return primary, list(dict.fromkeys(aliases))

@@ -1,0 +1,235 @@
+"""``ordercheck suggest`` (SPEC §6, "Vocabulary discovery"): the calls that look like
+state saves, ledger appends and transactions, as ``[extend-events]`` patterns.
+
+Real runtimes name their persistence after their domain, so the default patterns
+rarely match them. This reads the facts of the files (the cache helps), finds the
+calls whose *method name* reads like persistence, groups them by the pattern a
+maintainer would write (the receiver's attribute name and the method:
+``*._ledger.append``, never a bare ``*.append``), and ranks the groups by how many
+functions use them, functions that hold both a save and an append first among
+equals. Calls the configured vocabulary already matches are left out. Nothing is
+written: the block is printed for the user to keep or delete line by line.
+"""
+from __future__ import annotations
+
+import fnmatch
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from .facts import Call, FileFacts
+from .markers import split_tokens
+from .runner import Settings, project_facts
+
+KINDS = ("save", "append", "transaction")
+
+# Receivers whose `append`/`insert` is a ledger's rather than a list's.
+LEDGERISH = {"ledger", "journal", "history", "audit", "outbox", "wal", "changelog", "trail",
+             "db", "store", "repo", "repository", "dao"}
+# Names that read, wait or check: `get_event`, `wait_for_event` are no appends.
+READERS = {"get", "list", "fetch", "read", "load", "find", "query", "wait", "is", "has", "iter",
+           "count", "validate", "check", "parse", "make", "build", "new", "to", "from", "on", "should",
+           "drain", "consume", "poll", "receive", "subscribe", "filter", "split", "serialize",
+           "deserialize", "format", "render"}
+# Receivers that are tracing or test machinery, not persistence (`span.add_event`).
+NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argparse", "telemetry", "metric",
+                       "metrics", "histogram", "counter", "gauge", "stats", "statsd", "logger", "logging", "handler"}
+CONTAINER_METHODS = {"append", "insert"}
+# receivers that are never persistence: builtins and the obvious in-memory containers
+NOT_A_RECEIVER = {"list", "dict", "set", "str", "bytes", "heapq", "bisect", "sys.path", "os.environ"}
+
+
+def kind_of(name: str) -> Optional[str]:
+    """The kind a method name reads as, by the SPEC's name list: `save`, `commit`,
+    `persist`, `update_*status*`, `set_*state*`, `upsert`; `append`, `record_*`,
+    `emit*`, `*_event`, `publish`, `insert`; `begin`, `transaction`, `atomic`."""
+    bare = name.lstrip("_")
+    if not bare or not bare[0].islower():
+        return None  # a class (`RecordHeartbeatRequest`, `LoopAwareEvent`): a constructor, not a verb
+    toks = split_tokens(bare)
+    if not toks:
+        return None
+    first = toks[0]
+    if first in READERS or {"metric", "metrics", "is", "has"} & set(toks):
+        return None
+    if first in ("begin", "atomic", "transaction") or toks[-1] == "transaction":
+        return "transaction"
+    if first in ("save", "commit", "persist", "upsert"):
+        return "save"
+    if toks[:2] == ("mark", "as"):  # `mark_as_failure`, `mark_as_done`: a result backend's row
+        return "save"
+    if first == "update" and any("status" in t for t in toks[1:]):
+        return "save"
+    if first == "set" and any("state" in t for t in toks[1:]):
+        return "save"
+    if first in ("append", "publish", "insert") or first.startswith("emit"):
+        return "append"
+    if first == "record" and len(toks) > 1:  # `record_*`; a bare `record` is mostly a metric
+        return "append"
+    if bare.endswith(("_event", "_events")):  # snake case: `store_event`, not `LoopAwareEvent`
+        return "append"
+    return None
+
+
+@dataclass
+class Suggestion:
+    kind: str
+    pattern: str
+    functions: Set[Tuple[str, str]] = field(default_factory=set)
+    meets: Set[Tuple[str, str]] = field(default_factory=set)  # functions holding both a save and an append
+    calls: int = 0
+    example: Tuple[str, int, str] = ("", 0, "")
+    plain: bool = False  # some receiver is a plain name (`store.save`), not an attribute
+    names: Tuple[str, ...] = ()  # the example call's callee text and qualified names
+
+    def row(self) -> dict:
+        path, line, text = self.example
+        return {"class": self.kind, "pattern": self.pattern, "functions": len(self.functions),
+                "meets": len(self.meets), "calls": self.calls,
+                "example": {"path": path, "line": line, "text": text, "names": list(self.names)}}
+
+
+def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
+    """(group key, pattern, plain receiver) of a call, or None when no pattern a
+    maintainer would keep names it."""
+    callee = call.callee
+    if any(ch in callee for ch in "[]?*"):
+        return None
+    if "." not in callee:  # a function: its name is the pattern
+        return (callee, callee, False)
+    receiver = callee.rsplit(".", 1)[0]
+    if receiver in NOT_A_RECEIVER:
+        return None
+    if receiver in ("self", "cls") or receiver.startswith("super()"):
+        # the class's own method: its name is the pattern (`*.send_event`), across receivers
+        return None if name in CONTAINER_METHODS else (f"*.{name}", f"*.{name}", False)
+    last = receiver.rsplit(".", 1)[-1]
+    if set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS:
+        return None
+    plain = "." not in receiver and not receiver.endswith(")")
+    if name in CONTAINER_METHODS and not (set(split_tokens(last)) & LEDGERISH):
+        return None  # `items.append(x)`, `self.children.append(x)`: a list
+    if plain:
+        # a module imported by name (`events.emit`): its qualified name is the receiver type
+        for q in call.qualnames:
+            if q.endswith("." + name) and "." in q and not q.startswith(receiver + "."):
+                return (q, q, False)
+    return (f"{last}.{name}", "", plain)
+
+
+def _key(call: Call) -> str:
+    return call.callee
+
+
+def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional[Set[str]] = None) -> List[Suggestion]:
+    """Ranked suggestions from the facts of ``report`` (default: every file)."""
+    vocab = settings.vocab
+    groups: Dict[Tuple[str, str], Suggestion] = {}
+    for facts in all_facts:
+        if facts.error is not None or (report is not None and facts.path not in report):
+            continue
+        for fn in facts.functions:
+            fid = (facts.path, fn.qualname)
+            kinds_here: Set[str] = set()
+            mine: List[Suggestion] = []
+            for call in fn.calls:
+                if call.aug:
+                    continue
+                mapped = vocab.direct(call)
+                if mapped:
+                    if mapped & {"append", "terminal-append"}:
+                        kinds_here.add("append")
+                    if "save" in mapped:
+                        kinds_here.add("save")
+                    continue  # already matched by the configured vocabulary
+                name = call.callee.rsplit(".", 1)[-1]
+                kind = kind_of(name)
+                if kind is None:
+                    continue
+                found = _pattern(call, name)
+                if found is None:
+                    continue
+                key, pattern, plain = found
+                s = groups.get((kind, key))
+                if s is None:
+                    s = groups[(kind, key)] = Suggestion(kind, pattern, example=(facts.path, call.span.line, call.text),
+                                                         names=(call.callee,) + tuple(call.qualnames))
+                s.plain = s.plain or plain
+                s.functions.add(fid)
+                s.calls += 1
+                kinds_here.add(kind)
+                mine.append(s)
+            if {"save", "append"} <= kinds_here:
+                for s in mine:
+                    s.meets.add(fid)
+    out = []
+    for (kind, key), s in groups.items():
+        if not s.pattern:
+            s.pattern = ("*" if s.plain else "*.") + key
+        out.append(s)
+    usable = set(settings.vocab.patterns)  # a class no rule can use goes last (`transaction` here)
+    out.sort(key=lambda s: (s.kind not in usable, -(len(s.functions) + len(s.meets)), -len(s.functions),
+                            s.kind, s.pattern))
+    return out
+
+
+def table_name(settings: Settings) -> str:
+    path = settings.config.path
+    if path is not None and path.name != "pyproject.toml":
+        return "[extend-events]"
+    return "[tool.ordercheck.extend-events]"
+
+
+def render_text(found: List[Suggestion], settings: Settings, files: int, limit: int) -> str:
+    shown = found[:limit]
+    lines = [
+        f"# ordercheck suggest: {len(found)} call pattern(s) in {files} file(s) look like state saves,",
+        "# ledger appends or transactions and are not matched by the configured vocabulary.",
+        "# Ranked by the functions that use them (+ those that also hold the other kind).",
+        "# Keep the lines that are your runtime's persistence, delete the rest.",
+    ]
+    if not shown:
+        lines.append("# Nothing to suggest.")
+        return "\n".join(lines) + "\n"
+    lines.append("")
+    width = max(len(s.pattern) for s in shown) + 4
+    for i, s in enumerate(shown, 1):
+        path, line, text = s.example
+        lines.append(f"# {i:>2}. {s.kind:<11} {s.pattern:<{width}} {len(s.functions):>4} functions, "
+                     f"{len(s.meets)} with both kinds; e.g. {path}:{line}  {text}")
+    lines += ["", table_name(settings)]
+    known = set(settings.vocab.patterns)
+    for kind in KINDS:
+        mine = [s for s in shown if s.kind == kind]
+        if not mine:
+            continue
+        prefix = "" if kind in known else "# "
+        if prefix:
+            lines.append(f"# (no rule of this version uses a `{kind}` class: kept as comments)")
+        lines.append(f"{prefix}{kind} = [")
+        w = max(len(json.dumps(s.pattern)) for s in mine) + 1
+        for s in mine:
+            path, line, _ = s.example
+            lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {len(s.functions)} functions, "
+                         f"{len(s.meets)} with both kinds; e.g. {path}:{line}")
+        lines.append(f"{prefix}]")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(found: List[Suggestion], files: int, limit: int) -> str:
+    return json.dumps({"files": files, "suggestions": [s.row() for s in found[:limit]]}, indent=2) + "\n"
+
+
+def run(paths: Sequence[Path], settings: Settings, jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[Suggestion], int]:
+    """Suggestions for the files under ``paths`` (their facts only; nothing is written
+    but the cache)."""
+    all_facts, reported, _ = project_facts(paths, settings, jobs=jobs, cache_dir=cache_dir, whole_project=False)
+    report = set(reported)
+    return suggest(all_facts, settings, report), len(report)
+
+
+def matches(pattern: str, call_texts: Sequence[str]) -> bool:
+    """Whether an ``[events]`` pattern matches one of the names (callee text or
+    qualified name) — the vocabulary's rule, for tests and the evaluation."""
+    return any(fnmatch.fnmatchcase(t, pattern) for t in call_texts)

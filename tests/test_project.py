@@ -1,0 +1,250 @@
+"""SPEC §5 "The project, and the files reported": one file checked alone (named, or a
+buffer on standard input) gets exactly the findings the whole-project run gives it,
+because summaries always cover the whole project; module names follow the ``src``
+roots (namespace packages included); ``--force-exclude`` applies ``exclude`` to named
+files."""
+import textwrap
+from pathlib import Path
+
+import pytest
+from cliutil import FINDING_RE, oc, write
+
+from ordercheck import config as configmod
+from ordercheck import project
+
+HELPER = '''
+    def finish(store, run):
+        store.save(run)
+'''
+
+
+def _worker(import_line: str) -> str:
+    return f'''
+    {import_line}
+
+
+    def complete(store, ledger, run):
+        finish(store, run)
+        ledger.append_terminal(run.id)
+
+
+    def clean(store, ledger, run):
+        ledger.append_terminal(run.id)
+        finish(store, run)
+'''
+
+
+# name -> (files, cwd below the tmp folder, the worker's path from that cwd)
+LAYOUTS = {
+    "package": ({
+        "pyproject.toml": "[project]\nname = 'x'\n",
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": HELPER,
+        "pkg/worker.py": _worker("from pkg.helpers import finish"),
+    }, ".", "pkg/worker.py"),
+    "package-relative-import": ({
+        "pyproject.toml": "",
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/helpers.py": HELPER,
+        "pkg/sub/worker.py": _worker("from ..helpers import finish"),
+    }, ".", "pkg/sub/worker.py"),
+    "src-layout": ({
+        "pyproject.toml": "[tool.ordercheck]\nselect = ['OC1']\n",
+        "src/app/__init__.py": "",
+        "src/app/helpers.py": HELPER,
+        "src/app/worker.py": _worker("from app.helpers import finish"),
+        "tests/test_app.py": "def test_x():\n    assert True\n",
+    }, ".", "src/app/worker.py"),
+    "namespace-package": ({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "src/ns/jobs/helpers.py": HELPER,
+        "src/ns/jobs/worker.py": _worker("from ns.jobs.helpers import finish"),
+    }, ".", "src/ns/jobs/worker.py"),
+    "namespace-relative-import": ({
+        "pyproject.toml": "",
+        "services/billing/helpers.py": HELPER,
+        "services/billing/worker.py": _worker("from .helpers import finish"),
+    }, ".", "services/billing/worker.py"),
+    "base-class-in-another-file": ({
+        "pyproject.toml": "",
+        "lib/finishing.py": """
+            class Finisher:
+                def finish(self, store, run):
+                    store.save(run)
+        """,
+        "lib/worker.py": """
+            from lib.finishing import Finisher
+
+
+            class Worker(Finisher):
+                def complete(self, store, ledger, run):
+                    self.finish(store, run)
+                    ledger.append_terminal(run.id)
+        """,
+    }, ".", "lib/worker.py"),
+    "top-level-modules": ({
+        "pyproject.toml": "",
+        "helpers.py": HELPER,
+        "worker.py": _worker("from helpers import finish"),
+    }, ".", "worker.py"),
+    "config-in-a-parent-folder": ({
+        "ordercheck.toml": "src = ['lib']\nexclude = ['lib/legacy']\n",
+        "lib/billing/helpers.py": HELPER,
+        "lib/billing/jobs/worker.py": _worker("from billing.helpers import finish"),
+        "lib/legacy/old.py": "def f(store):\n    store.save(1)\n",
+    }, "lib/billing/jobs", "worker.py"),
+    "regular-package-below-a-plain-folder": ({
+        "pyproject.toml": "",
+        "backend/app/__init__.py": "",
+        "backend/app/helpers.py": HELPER,
+        "backend/app/worker.py": _worker("from app.helpers import finish"),
+    }, ".", "backend/app/worker.py"),
+}
+
+
+def _lines(run, path):
+    """The finding lines on stdout that concern ``path`` (as printed)."""
+    out = []
+    for line in run.out.splitlines():
+        m = FINDING_RE.match(line)
+        if m and Path(m["path"]) == Path(path):
+            out.append(line)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_one_file_and_a_buffer_see_what_the_whole_project_sees(tmp_path, layout):
+    files, cwd, target = LAYOUTS[layout]
+    for rel, text in files.items():
+        write(tmp_path, rel, text)
+    here = tmp_path / cwd
+    whole = oc(here, "--select", "OC101", "--no-cache", "--color", "never")
+    wanted = _lines(whole, target)
+    # the helper's save makes complete() an OC101 — only if the summaries saw helpers.py
+    assert [int(FINDING_RE.match(x)["line"]) for x in wanted] == [
+        files_line(files, cwd, target, "ledger.append_terminal(run.id)", 0)
+    ], whole
+    one = oc(here, "--select", "OC101", "--no-cache", "--color", "never", target)
+    assert _lines(one, target) == wanted, one
+    cached = [oc(here, "--select", "OC101", "--color", "never", target) for _ in range(2)]
+    assert all(_lines(r, target) == wanted for r in cached), cached
+    source = (here / target).read_bytes()
+    buf = oc(here, "--select", "OC101", "--no-cache", "--color", "never", "--stdin-filename", target, "-",
+             stdin=source)
+    assert _lines(buf, target) == wanted, buf
+    # and only the named file is reported
+    assert {FINDING_RE.match(x)["path"] for x in one.out.splitlines() if FINDING_RE.match(x)} == {target}
+
+
+def files_line(files, cwd, target, text, nth):
+    rel = (Path(cwd) / target).as_posix() if cwd != "." else target
+    lines = __import__("textwrap").dedent(files[rel]).splitlines()
+    return [i + 1 for i, line in enumerate(lines) if text in line][nth]
+
+
+def test_an_unsaved_buffer_replaces_the_file_on_disk_and_is_seen_by_the_others(tmp_path):
+    """A buffer is what the project holds for that file: an edited helper changes the
+    caller's findings (what an editor with several open buffers needs)."""
+    from checkutil import settings_for
+
+    from ordercheck import runner
+
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "helpers.py", "def finish(store, run):\n    pass\n")
+    worker = write(tmp_path, "worker.py", _worker("from helpers import finish"))
+    s = settings_for(select=["OC101"])
+    before = runner.run([worker], s)
+    assert before.findings == []
+    after = runner.run([worker], s, buffers={str(tmp_path / "helpers.py"): textwrap.dedent(HELPER).encode()})
+    assert [f.span.line for f in after.findings if Path(f.path).name == "worker.py"] == [7]
+    # the buffer is reported too, the unnamed file on disk is not
+    assert sorted(Path(p).name for p in after.files) == ["helpers.py", "worker.py"]
+
+
+def test_force_exclude_applies_exclude_to_named_files_and_buffers(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.ordercheck]\nexclude = ['gen/**']\n")
+    write(tmp_path, "gen/out.py", """
+        def complete(store, ledger, run):
+            store.save(run)
+            ledger.append_terminal(run.id)
+    """)
+    write(tmp_path, "gen/helpers.py", HELPER)
+    named = oc(tmp_path, "--select", "OC101", "--no-cache", "gen/out.py")
+    assert named.code == 1 and len(named.findings()) == 1, named
+    forced = oc(tmp_path, "--select", "OC101", "--no-cache", "--force-exclude", "gen/out.py")
+    assert forced.code == 0 and forced.findings() == [], forced
+    buf = oc(tmp_path, "--select", "OC101", "--no-cache", "--force-exclude", "--stdin-filename", "gen/out.py", "-",
+             stdin=(tmp_path / "gen/out.py").read_bytes())
+    assert buf.code == 0 and buf.findings() == [], buf
+    # excluded files are not part of the project: the helper's save is not seen from elsewhere
+    write(tmp_path, "app.py", _worker("from gen.helpers import finish"))
+    assert oc(tmp_path, "--select", "OC101", "--no-cache", "app.py").findings() == []
+
+
+def test_excluded_helpers_do_not_feed_summaries_but_named_folders_are_walked(tmp_path):
+    write(tmp_path, "ordercheck.toml", "include = ['src']\n")
+    write(tmp_path, "src/helpers.py", HELPER)
+    write(tmp_path, "src/worker.py", _worker("from helpers import finish"))
+    write(tmp_path, "scripts/tool.py", _worker("from helpers import finish"))
+    # a file outside `include` that is named explicitly is checked, and sees the project
+    r = oc(tmp_path, "--select", "OC101", "--no-cache", "scripts/tool.py")
+    assert [f[1] for f in r.findings()] == [7], r
+
+
+# ------------------------------------------------------------------ module names, root
+
+
+def _touch(root: Path, *rels: str) -> None:
+    for rel in rels:
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("")
+
+
+def test_module_names_follow_src_roots_and_the_package_rule(tmp_path):
+    _touch(tmp_path, "src/ns/jobs/worker.py", "src/app/__init__.py", "src/app/store.py",
+           "backend/app2/__init__.py", "backend/app2/x.py", "tool.py", "my-scripts/run.py",
+           "src/ns/pkg/__init__.py", "src/ns/pkg/m.py")
+    roots = [tmp_path, tmp_path / "src"]
+    assert project.module_names(tmp_path / "src/ns/jobs/worker.py", roots) == ("ns.jobs.worker", ["worker", "src.ns.jobs.worker"])
+    assert project.module_names(tmp_path / "src/app/store.py", roots)[0] == "app.store"
+    assert project.module_names(tmp_path / "src/app/__init__.py", roots)[0] == "app"
+    name, aliases = project.module_names(tmp_path / "backend/app2/x.py", roots)
+    assert name == "app2.x" and "backend.app2.x" in aliases
+    assert project.module_names(tmp_path / "tool.py", roots) == ("tool", [])
+    assert project.module_names(tmp_path / "my-scripts/run.py", roots) == ("run", [])
+    name, aliases = project.module_names(tmp_path / "src/ns/pkg/m.py", roots)
+    assert name == "pkg.m" and "ns.pkg.m" in aliases
+
+
+def test_src_config_key_and_its_default(tmp_path):
+    cfg = configmod.parse({"src": ["lib", "other"]}, tmp_path / "ordercheck.toml")
+    assert project.src_roots(cfg, tmp_path) == [(tmp_path / "lib").resolve(), (tmp_path / "other").resolve()]
+    assert project.src_roots(configmod.parse({}, None), tmp_path) == [tmp_path.resolve(), (tmp_path / "src").resolve()]
+    with pytest.raises(Exception, match="src"):
+        configmod.parse({"src": "lib"}, tmp_path / "ordercheck.toml")
+
+
+def test_project_root(tmp_path, monkeypatch):
+    _touch(tmp_path, "repo/pyproject.toml", "repo/a/b/c.py", "loose/x.py")
+    (tmp_path / "repo2" / ".git").mkdir(parents=True)
+    _touch(tmp_path, "repo2/m/n.py")
+    assert project.find_root(tmp_path / "repo/a/b/c.py") == (tmp_path / "repo").resolve()
+    assert project.find_root(tmp_path / "repo2/m/n.py") == (tmp_path / "repo2").resolve()
+    assert project.find_root(tmp_path / "repo/a/b/c.py", tmp_path / "repo/a") == (tmp_path / "repo/a").resolve()
+    monkeypatch.chdir(tmp_path)  # no marker above loose/: the current directory, which holds it
+    assert project.find_root(Path("loose/x.py")) == tmp_path.resolve()
+    monkeypatch.chdir(tmp_path / "repo")  # a file outside the cwd and outside any project: its folder
+    assert project.find_root(tmp_path / "loose/x.py") == (tmp_path / "loose").resolve()
+
+
+def test_discovered_config_sets_the_root_an_explicit_one_does_not(tmp_path):
+    from ordercheck import runner
+
+    write(tmp_path, "proj/ordercheck.toml", "select = ['OC101']\n")
+    write(tmp_path, "proj/pkg/pyproject.toml", "[project]\nname='x'\n")
+    s = runner.load_settings(None, tmp_path / "proj/pkg")
+    assert s.project_root == (tmp_path / "proj")
+    s = runner.load_settings(tmp_path / "proj/ordercheck.toml", tmp_path / "proj/pkg")
+    assert s.project_root is None

@@ -1,0 +1,160 @@
+"""SPEC §6 "Vocabulary discovery" (`ordercheck suggest`) and the nothing-matched note
+(SPEC §5)."""
+import json
+import os
+
+import pytest
+from cliutil import oc, write
+
+from ordercheck.suggest import kind_of
+
+RUNTIME = {
+    "pyproject.toml": "[project]\nname = 'rt'\n",
+    "rt/__init__.py": "",
+    "rt/engine.py": '''
+        class Engine:
+            def __init__(self, repo, audit):
+                self._repo = repo
+                self._audit = audit
+                self.pending = []
+
+            def finish(self, run):
+                self._audit.record_step(run.id, "done")
+                self._repo.update_workflow_status(run.id, "done")
+                self.pending.append(run)
+
+            def fail(self, run):
+                self._repo.update_workflow_status(run.id, "failed")
+                self._audit.record_step(run.id, "failed")
+
+            def retry(self, run):
+                self._repo.update_workflow_status(run.id, "retrying")
+
+            def audit_only(self, run):
+                self._audit.record_step(run.id, "noted")
+                items = []
+                items.append(run)
+                return self.get_event(run)
+
+            def report(self, run):
+                self._store.save(run)
+                self.bus.publish(run)
+    ''',
+    "rt/tx.py": '''
+        def move(session, run):
+            session.commit()
+            emit_event("moved", run)
+
+
+        def other(session):
+            session.commit()
+    ''',
+}
+
+
+def _project(tmp_path, extra=None):
+    for rel, text in {**RUNTIME, **(extra or {})}.items():
+        write(tmp_path, rel, text)
+
+
+def test_names_read_as_kinds():
+    assert kind_of("update_workflow_status") == "save"
+    assert kind_of("set_flow_run_state") == "save"
+    assert kind_of("commit") == kind_of("upsert") == kind_of("persist_run") == "save"
+    assert kind_of("record_transition") == kind_of("emit_event") == kind_of("store_event") == "append"
+    assert kind_of("publish") == kind_of("insert") == kind_of("append") == "append"
+    assert kind_of("begin") == kind_of("atomic") == kind_of("begin_nested") == "transaction"
+    for name in ("get_event", "wait_for_event", "record", "LoopAwareEvent", "load_state", "update", "items"):
+        assert kind_of(name) is None, name
+
+
+def test_suggest_ranks_receiver_patterns_with_counts_and_an_example(tmp_path):
+    _project(tmp_path)
+    r = oc(tmp_path, "suggest", "--format", "json", "--no-cache")
+    assert r.code == 0, r
+    rows = json.loads(r.out)["suggestions"]
+    by = {row["pattern"]: row for row in rows}
+    # receiver attribute + method, never a bare `*.append`; lists and reads are no suggestions
+    assert "*._repo.update_workflow_status" in by and "*._audit.record_step" in by
+    assert not any(p.endswith((".append", "get_event")) for p in by), by
+    # already matched by the default vocabulary: `self._store.save`
+    assert not any("save" in p for p in by), by
+    status = by["*._repo.update_workflow_status"]
+    assert (status["class"], status["functions"], status["meets"], status["calls"]) == ("save", 3, 2, 3)
+    assert status["example"]["path"].endswith("engine.py") and status["example"]["line"] == 10
+    audit = by["*._audit.record_step"]
+    assert (audit["class"], audit["functions"], audit["meets"]) == ("append", 3, 2)
+    # a plain-name receiver keeps the name without the leading dot (`session.commit`)
+    assert by["*session.commit"]["functions"] == 2 and by["*session.commit"]["meets"] == 1
+    assert by["emit_event"]["class"] == "append"
+    # the call `self.bus.publish` meets the default `save` in report(): it counts as both
+    assert by["*.bus.publish"]["meets"] == 1
+    # ranked: functions + functions holding both kinds, most first
+    scores = [row["functions"] + row["meets"] for row in rows]
+    assert scores == sorted(scores, reverse=True)
+    assert rows[0]["pattern"] in ("*._repo.update_workflow_status", "*._audit.record_step")
+
+
+def test_suggest_text_prints_a_ready_block_that_the_config_then_accepts(tmp_path):
+    _project(tmp_path)
+    before = sorted(os.listdir(tmp_path))
+    r = oc(tmp_path, "suggest", "--no-cache")
+    assert r.code == 0, r
+    assert sorted(os.listdir(tmp_path)) == before  # writes no file
+    block = r.out[r.out.index("[tool.ordercheck.extend-events]"):]
+    assert '"*._repo.update_workflow_status",' in block and "# 3 functions, 2 with both kinds; e.g. rt/engine.py:10" in block
+    # keep the block as printed: the config loads, and the suggestions are now mapped
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'rt'\n\n" + block)
+    again = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
+    assert not any(row["class"] in ("save", "append") for row in again), again
+    check = oc(tmp_path, "--no-cache", "--select", "OC101")
+    assert check.code == 1 and any(f[3] == "OC101" and f[0].endswith("engine.py") for f in check.findings()), check
+
+
+def test_suggest_reads_the_configured_vocabulary_and_paths(tmp_path):
+    _project(tmp_path, {"ordercheck.toml": "[extend-events]\nsave = ['*._repo.update_workflow_status']\n"})
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
+    assert "*._repo.update_workflow_status" not in {row["pattern"] for row in rows}
+    text = oc(tmp_path, "suggest", "--no-cache").out
+    assert "[extend-events]" in text and "[tool.ordercheck" not in text  # ordercheck.toml: top-level keys
+    only_tx = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "rt/tx.py").out)
+    assert only_tx["files"] == 1 and {row["pattern"] for row in only_tx["suggestions"]} == {"*session.commit", "emit_event"}
+    assert oc(tmp_path, "suggest", "nope").code == 2
+
+
+def test_limit(tmp_path):
+    _project(tmp_path)
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--limit", "2").out)["suggestions"]
+    assert len(rows) == 2
+
+
+# ------------------------------------------------------------------ nothing matched
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_nothing_matched_note(tmp_path, quiet):
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "app.py", '''
+        def finish(repo, run):
+            repo.update_workflow_status(run.id, "done")
+            run.audit.record_step(run.id, "done")
+    ''')
+    args = ["--no-cache"] + (["-q"] if quiet else [])
+    r = oc(tmp_path, *args)
+    assert r.code == 0, r
+    if quiet:
+        assert r.err == ""
+    else:
+        assert "no `save` and no `append` event" in r.err and "ordercheck suggest" in r.err, r
+    assert "note" not in oc(tmp_path, "--no-cache", "--format", "json").err
+
+
+def test_no_note_when_an_event_matched_directly_or_through_a_helper(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "helpers.py", "def finish(store, run):\n    store.save(run)\n")
+    write(tmp_path, "app.py", "from helpers import finish\n\ndef go(s, r):\n    finish(s, r)\n")
+    assert "note" not in oc(tmp_path, "--no-cache", "app.py").err
+    write(tmp_path, "other.py", "def go(ledger):\n    ledger.append(1)\n")
+    assert "note" not in oc(tmp_path, "--no-cache", "other.py").err
+    write(tmp_path, "plain.py", "def go(x):\n    x.update(1)\n")
+    assert "note" in oc(tmp_path, "--no-cache", "plain.py").err
