@@ -421,7 +421,7 @@ def _interrupt(tmp_path: Path, jobs: str, wait_for_entries: bool) -> None:
         if not wait_for_entries or (cache.is_dir() and any(cache.rglob("*.json"))):
             break
         time.sleep(0.05)
-    time.sleep(0.2)  # well inside the run: reading 160 files of 300 functions
+    time.sleep(0.5)  # well inside the run: reading 160 files of 300 functions
     assert proc.poll() is None, "the run ended before it could be interrupted"
     sent = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
