@@ -256,6 +256,16 @@ def _walked_file_wanted(f: Path) -> bool:
     return stat.S_ISREG(mode)
 
 
+def is_virtualenv(folder: Path) -> bool:
+    """A virtual environment under any name (``.ci-venv``, ``env``): it holds a
+    ``pyvenv.cfg``. Its site-packages are nobody's project code, and walking them
+    for the project's summaries would cost minutes."""
+    try:
+        return (folder / "pyvenv.cfg").is_file()
+    except OSError:
+        return False
+
+
 def collect_files(paths: Sequence[Path], cfg: configmod.Config, force_exclude: bool = False) -> List[Path]:
     """``*.py`` under directories (skipping the usual suspects and ``exclude``);
     a path named explicitly that is not a folder is always returned (``read_facts``
@@ -285,7 +295,7 @@ def collect_files(paths: Sequence[Path], cfg: configmod.Config, force_exclude: b
             keep = []
             for name in sorted(dirnames):
                 sub = d / name
-                if name in SKIP_DIRS or name.endswith(".egg-info"):
+                if name in SKIP_DIRS or name.endswith(".egg-info") or is_virtualenv(sub):
                     continue
                 if cfg.exclude and path_matches(_relative(sub, cfg.root), cfg.exclude):
                     continue

@@ -248,3 +248,18 @@ def test_discovered_config_sets_the_root_an_explicit_one_does_not(tmp_path):
     assert s.project_root == (tmp_path / "proj")
     s = runner.load_settings(tmp_path / "proj/ordercheck.toml", tmp_path / "proj/pkg")
     assert s.project_root is None
+
+
+def test_a_virtualenv_under_any_name_is_not_walked(tmp_path):
+    """`.ci-venv/` beside the code (as CI makes it) is no project code: neither
+    reported nor read for the summaries."""
+    from ordercheck import runner
+    from ordercheck.config import parse
+
+    venv = tmp_path / ".ci-venv" / "lib" / "site-packages"
+    venv.mkdir(parents=True)
+    (tmp_path / ".ci-venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv / "m.py").write_text("x = 1\n")
+    (tmp_path / "app.py").write_text("y = 2\n")
+    files = runner.collect_files([tmp_path], parse({}, None))
+    assert [p.name for p in files] == ["app.py"]
