@@ -301,7 +301,9 @@ def _interrupted() -> None:
         sys.stderr.flush()
     except Exception:  # a closed stderr must not turn 130 into a traceback
         pass
-    sys.exit(130)
+    # leave now: the process pool's shutdown hooks would write to pipes whose
+    # workers are gone ("Exception ignored in <module 'threading'>")
+    os._exit(130)
 
 
 @click.command(context_settings=CONTEXT)
