@@ -32,3 +32,35 @@ def check_source(source: str, table: Optional[dict] = None, select: Optional[Lis
 
 def codes_lines(findings: List[Finding]) -> List[Tuple[str, int]]:
     return sorted((f.code, f.span.line) for f in findings)
+
+
+# Rule selections the corner-case tests use most.
+SEQ = ["OC101", "OC102"]
+SWL = ["OC201", "OC202", "OC203"]
+ALL_DEFAULT = ["OC101", "OC102", "OC103", "OC201", "OC202", "OC203", "OC301"]
+
+
+def cl(src: str, select: Optional[List[str]] = None, table: Optional[dict] = None,
+       path: str = "example.py") -> List[Tuple[str, int]]:
+    """``(code, line)`` of every finding in one dedented source text."""
+    return codes_lines(check_source(src, table=table, select=select or ALL_DEFAULT, path=path))
+
+
+def write_tree(root: Path, files: dict) -> None:
+    """Write ``{relative path: dedented text}`` under ``root``."""
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+
+
+def tree_findings(root: Path, select=ALL_DEFAULT, table: Optional[dict] = None) -> List[Finding]:
+    """Run the whole pipeline over a folder, in process."""
+    s = settings_for(table, select=list(select))
+    return runner.run([root], s).findings
+
+
+def run_tree(root: Path, select=ALL_DEFAULT, table: Optional[dict] = None) -> List[Tuple[str, int, str]]:
+    """Sorted ``(root-relative path, line, code)`` of every finding under ``root``."""
+    return sorted((Path(f.path).resolve().relative_to(root.resolve()).as_posix(), f.span.line, f.code)
+                  for f in tree_findings(root, select, table))

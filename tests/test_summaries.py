@@ -1,23 +1,6 @@
 """SPEC §2 "Summaries": a call to a project function carries what the callee may do."""
-import textwrap
-from pathlib import Path
 
-from checkutil import check_source, codes_lines, settings_for
-
-from ordercheck import runner
-
-
-def _write(root: Path, files: dict) -> None:
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text))
-
-
-def _run(root: Path, select=("OC101", "OC102", "OC201", "OC202", "OC203")):
-    s = settings_for(select=list(select))
-    return [(Path(f.path).resolve().relative_to(root.resolve()).as_posix(), f.span.line, f.code)
-            for f in runner.run([root], s).findings]
+from checkutil import SEQ, SWL, check_source, codes_lines, run_tree, write_tree
 
 
 def test_self_method_carries_save_and_witness_names_the_callee():
@@ -38,7 +21,7 @@ def test_self_method_carries_save_and_witness_names_the_callee():
 
 
 def test_base_class_super_and_cls_methods(tmp_path):
-    _write(tmp_path, {"pkg/__init__.py": "", "pkg/base.py": '''
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/base.py": '''
         class Base:
             def persist(self, run):
                 self._store.save(run)
@@ -57,11 +40,11 @@ def test_base_class_super_and_cls_methods(tmp_path):
                 self.persist(run)
                 self.record(run)
         '''})
-    assert _run(tmp_path) == [("pkg/impl.py", 10, "OC101")]
+    assert run_tree(tmp_path, SEQ + SWL) == [("pkg/impl.py", 10, "OC101")]
 
 
 def test_imported_functions_relative_absolute_alias_and_reexport(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "app/__init__.py": "from .store import save_it\n",
         "app/store.py": '''
         def save_it(store, run):
@@ -90,7 +73,7 @@ def test_imported_functions_relative_absolute_alias_and_reexport(tmp_path):
             store.log_it(l, r)
         ''',
     })
-    assert _run(tmp_path) == [("app/a.py", 5, "OC101"), ("app/b.py", 5, "OC101"), ("app/c.py", 6, "OC101")]
+    assert run_tree(tmp_path, SEQ + SWL) == [("app/a.py", 5, "OC101"), ("app/b.py", 5, "OC101"), ("app/c.py", 6, "OC101")]
 
 
 def test_nested_function_class_init_and_recursion():
@@ -186,7 +169,7 @@ def test_a_call_never_pairs_with_itself_round_a_loop():
 
 def test_two_files_with_the_same_module_name_keep_their_own_summaries(tmp_path):
     # scripts folders without __init__.py: both files are module "job"
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "a/job.py": '''
         def helper(store, run):
             store.save(run)
@@ -204,7 +187,7 @@ def test_two_files_with_the_same_module_name_keep_their_own_summaries(tmp_path):
             helper(ledger, run)
         ''',
     })
-    assert _run(tmp_path) == [("a/job.py", 7, "OC101"), ("b/job.py", 7, "OC102")]
+    assert run_tree(tmp_path, SEQ + SWL) == [("a/job.py", 7, "OC101"), ("b/job.py", 7, "OC102")]
 
 
 def test_a_property_getter_and_setter_keep_their_summaries():
@@ -226,7 +209,7 @@ def test_a_property_getter_and_setter_keep_their_summaries():
 
 
 def test_a_dotted_name_nobody_imported_is_not_a_project_module(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "audit.py": '''
         def record(ledger, r):
             ledger.append_event(r)
@@ -237,7 +220,7 @@ def test_a_dotted_name_nobody_imported_is_not_a_project_module(tmp_path):
             audit.record(run)
         ''',
     })
-    assert _run(tmp_path) == []
+    assert run_tree(tmp_path, SEQ + SWL) == []
 
 
 def test_markers_inside_a_recursive_cycle_reach_every_member():

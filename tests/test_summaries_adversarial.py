@@ -1,50 +1,19 @@
 """Adversarial cases for SPEC §2 "Summaries" (cross-function and cross-module), with
 §3/§4 semantics on top. Every expectation was decided from the SPEC text before running
-ordercheck; none of them duplicates tests/test_summaries.py or test_spec_adversarial.py.
+ordercheck; none of them duplicates tests/test_summaries.py or test_semantics_summaries.py.
 """
 import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
-from checkutil import check_source, codes_lines, settings_for
-
-from ordercheck import runner
-
-SEQ = ["OC101", "OC102"]
-SWL = ["OC201", "OC202", "OC203"]
-ALL_DEFAULT = ["OC101", "OC102", "OC103", "OC201", "OC202", "OC203", "OC301"]
-
-
-def cl(src, select=None, table=None):
-    return codes_lines(check_source(src, table=table, select=select or ALL_DEFAULT))
-
-
-def _write(root: Path, files: dict) -> None:
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text))
-
-
-def _rel(root: Path, path: str) -> str:
-    return Path(path).resolve().relative_to(root.resolve()).as_posix()
-
-
-def _findings(root: Path, select=ALL_DEFAULT, table=None):
-    s = settings_for(table, select=list(select))
-    return runner.run([root], s).findings
-
-
-def _run(root: Path, select=ALL_DEFAULT, table=None):
-    return sorted((_rel(root, f.path), f.span.line, f.code) for f in _findings(root, select, table))
+from checkutil import SEQ, SWL, cl, run_tree, write_tree, tree_findings
 
 
 # =========================================================================== base classes across modules
 
 def test_self_method_on_base_imported_relatively_witness_and_related_name_the_callee(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/base.py": """\
             class Base:
@@ -60,8 +29,8 @@ def test_self_method_on_base_imported_relatively_witness_and_related_name_the_ca
                     self._record_resume(run)
             """,
     })
-    fs = _findings(tmp_path, select=SEQ)
-    assert sorted((_rel(tmp_path, f.path), f.span.line, f.code) for f in fs) == [("pkg/engine.py", 6, "OC102")]
+    fs = tree_findings(tmp_path, select=SEQ)
+    assert sorted((Path(f.path).resolve().relative_to(tmp_path.resolve()).as_posix(), f.span.line, f.code) for f in fs) == [("pkg/engine.py", 6, "OC102")]
     (f,) = fs
     step = [s for s in f.witness if s.kind == "append"][0]
     assert step.via.startswith("Base._record_resume → self._ledger.append(ResumeRecord(run.id))"), step.via
@@ -71,7 +40,7 @@ def test_self_method_on_base_imported_relatively_witness_and_related_name_the_ca
 
 
 def test_base_class_through_module_alias_attribute(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/base.py": """\
             class Base:
@@ -87,11 +56,11 @@ def test_base_class_through_module_alias_attribute(tmp_path):
                     self._ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("pkg/impl.py", 6, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("pkg/impl.py", 6, "OC101")]
 
 
 def test_base_class_through_fully_dotted_module(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/base.py": """\
             class Base:
@@ -107,11 +76,11 @@ def test_base_class_through_fully_dotted_module(tmp_path):
                     self._ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("app.py", 6, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("app.py", 6, "OC101")]
 
 
 def test_base_class_reexported_by_package_init(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "from .base import Base\n",
         "pkg/base.py": """\
             class Base:
@@ -127,11 +96,11 @@ def test_base_class_reexported_by_package_init(tmp_path):
                     self._ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("app.py", 6, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("app.py", 6, "OC101")]
 
 
 def test_three_level_inheritance_across_three_modules(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/a.py": """\
             class A:
@@ -153,12 +122,12 @@ def test_three_level_inheritance_across_three_modules(tmp_path):
                     self._ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("pkg/c.py", 6, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("pkg/c.py", 6, "OC101")]
 
 
 def test_base_named_like_a_project_class_but_imported_from_elsewhere(tmp_path):
     # `Base` comes from a third-party module: the project's pkg.base.Base is not it
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/base.py": """\
             class Base:
@@ -174,7 +143,7 @@ def test_base_named_like_a_project_class_but_imported_from_elsewhere(tmp_path):
                     self._ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == []
+    assert run_tree(tmp_path, select=SEQ) == []
 
 
 def test_second_base_of_multiple_inheritance_is_searched():
@@ -275,7 +244,7 @@ def test_super_skips_the_own_override():
 
 
 def test_super_chain_over_three_levels_and_modules(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/a.py": """\
             class A:
@@ -302,7 +271,7 @@ def test_super_chain_over_three_levels_and_modules(tmp_path):
                     self._ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("pkg/c.py", 9, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("pkg/c.py", 9, "OC101")]
 
 
 def test_super_inside_an_inherited_method_means_the_defining_class_base():
@@ -330,12 +299,12 @@ def test_staticmethod_and_classmethod_through_self_and_cls():
     assert cl("""\
         class Runtime:
             @staticmethod
-            def _write(store, run):
+            def write_tree(store, run):
                 store.save(run)
 
             @classmethod
             def _commit(cls, store, run):
-                cls._write(store, run)
+                cls.write_tree(store, run)
 
             def complete(self, store, run):
                 self._commit(store, run)
@@ -343,13 +312,13 @@ def test_staticmethod_and_classmethod_through_self_and_cls():
 
             @classmethod
             def fail(cls, store, ledger, run):
-                cls._write(store, run)
+                cls.write_tree(store, run)
                 ledger.append_terminal(run.id)
         """, select=SEQ) == [("OC101", 12), ("OC101", 17)]
 
 
 def test_classmethod_on_a_base_in_another_module_through_cls(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/base.py": """\
             class Base:
@@ -367,7 +336,7 @@ def test_classmethod_on_a_base_in_another_module_through_cls(tmp_path):
                     cls._record(ledger, run)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("pkg/impl.py", 7, "OC102")]
+    assert run_tree(tmp_path, select=SEQ) == [("pkg/impl.py", 7, "OC102")]
 
 
 def test_self_parameter_of_a_module_level_function_is_not_a_class():
@@ -404,9 +373,9 @@ def test_module_function_chain_defined_after_the_caller():
             ledger.append_terminal(run.id)
 
         def _finish(store, run):
-            _write(store, run)
+            write_tree(store, run)
 
-        def _write(store, run):
+        def write_tree(store, run):
             store.save(run)
         """, select=SEQ) == [("OC101", 3)]
 
@@ -433,7 +402,7 @@ def test_bare_name_in_a_method_is_the_module_function_not_the_method():
 # =========================================================================== imported functions
 
 def test_from_import_with_alias(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/store.py": """\
             def write_state(store, run):
@@ -447,14 +416,14 @@ def test_from_import_with_alias(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("pkg/run.py", 5, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("pkg/run.py", 5, "OC101")]
 
 
 def test_project_function_named_like_a_save_carries_its_summary_too(tmp_path):
     # `persist` resolves to pkg.store.save_run: the qualified name matches the save
     # pattern `*.save_run` and the summary adds `append`; the node's own save covers
     # its own append (no OC102 from it), and it is a save before the terminal append.
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/store.py": """\
             def save_run(ledger, run):
@@ -472,11 +441,11 @@ def test_project_function_named_like_a_save_carries_its_summary_too(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("pkg/run.py", 9, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("pkg/run.py", 9, "OC101")]
 
 
 def test_plain_import_of_a_deep_module_and_dotted_call(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/sub/__init__.py": "",
         "pkg/sub/store.py": """\
@@ -498,11 +467,11 @@ def test_plain_import_of_a_deep_module_and_dotted_call(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("app.py", 5, "OC101"), ("app2.py", 5, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("app.py", 5, "OC101"), ("app2.py", 5, "OC101")]
 
 
 def test_two_level_reexport_chain_with_alias(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "from .sub import persist\n",
         "pkg/sub/__init__.py": "from .ops import write_state as persist\n",
         "pkg/sub/ops.py": """\
@@ -517,11 +486,11 @@ def test_two_level_reexport_chain_with_alias(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("app.py", 5, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("app.py", 5, "OC101")]
 
 
 def test_reexport_reached_through_the_package_attribute(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "from .store import write_state\n",
         "pkg/store.py": """\
             def write_state(store, run):
@@ -535,11 +504,11 @@ def test_reexport_reached_through_the_package_attribute(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("app.py", 5, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("app.py", 5, "OC101")]
 
 
 def test_relative_imports_two_and_three_dots(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "a/__init__.py": "",
         "a/ops.py": """\
             def write_state(store, run):
@@ -560,13 +529,13 @@ def test_relative_imports_two_and_three_dots(tmp_path):
                 n(ledger, run)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("a/b/c/mod.py", 6, "OC102")]
+    assert run_tree(tmp_path, select=SEQ) == [("a/b/c/mod.py", 6, "OC102")]
 
 
 def test_package_rule_folder_without_init_starts_a_new_top_level(tmp_path):
     # tools/ has no __init__.py: tools/run.py is module `run`, and `from store import x`
     # names tools/store.py (module `store`)
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "tools/store.py": """\
             def write_state(store, run):
                 store.save(run)
@@ -579,11 +548,11 @@ def test_package_rule_folder_without_init_starts_a_new_top_level(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("tools/run.py", 5, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("tools/run.py", 5, "OC101")]
 
 
 def test_same_function_name_in_two_modules_is_not_mixed_up(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/a.py": """\
             def persist(store, run):
@@ -616,11 +585,11 @@ def test_same_function_name_in_two_modules_is_not_mixed_up(tmp_path):
                 ledger.append_event(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("pkg/use_a.py", 9, "OC102"), ("pkg/use_b.py", 5, "OC102")]
+    assert run_tree(tmp_path, select=SEQ) == [("pkg/use_a.py", 9, "OC102"), ("pkg/use_b.py", 5, "OC102")]
 
 
 def test_project_function_not_imported_into_the_caller_is_not_resolved(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/a.py": """\
             def persist(store, run):
@@ -639,7 +608,7 @@ def test_project_function_not_imported_into_the_caller_is_not_resolved(tmp_path)
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == []
+    assert run_tree(tmp_path, select=SEQ) == []
 
 
 # =========================================================================== nested functions
@@ -686,11 +655,11 @@ def test_nested_function_shadows_the_module_function():
 def test_nested_function_calls_its_sibling():
     assert cl("""\
         def complete(store, ledger, run):
-            def _write():
+            def write_tree():
                 store.save(run)
 
             def _finish():
-                _write()
+                write_tree()
 
             _finish()
             ledger.append_terminal(run.id)
@@ -700,7 +669,7 @@ def test_nested_function_calls_its_sibling():
 # =========================================================================== classes called
 
 def test_inherited_init_across_modules(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/base.py": """\
             class Commit:
@@ -721,7 +690,7 @@ def test_inherited_init_across_modules(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("app.py", 5, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("app.py", 5, "OC101")]
 
 
 def test_init_that_calls_a_self_method_carries_it():
@@ -756,7 +725,7 @@ def test_self_recursion_converges_and_carries_append():
 
 def test_mutual_recursion_across_modules_carries_both_classes(tmp_path):
     # walk/back form one strongly connected component: each carries save and append
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/a.py": """\
             from . import b
@@ -791,7 +760,7 @@ def test_mutual_recursion_across_modules_carries_both_classes(tmp_path):
                     pass
             """,
     })
-    found = [t for t in _run(tmp_path, select=SEQ + SWL) if t[0] == "pkg/use.py"]
+    found = [t for t in run_tree(tmp_path, select=SEQ + SWL) if t[0] == "pkg/use.py"]
     assert found == [("pkg/use.py", 9, "OC101"), ("pkg/use.py", 13, "OC202"), ("pkg/use.py", 13, "OC203")]
 
 
@@ -870,7 +839,7 @@ def test_helper_that_only_logs_at_info_keeps_the_handler_silent():
 
 
 def test_surface_helper_imported_from_another_module(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/alarms.py": """\
             import logging
@@ -897,7 +866,7 @@ def test_surface_helper_imported_from_another_module(tmp_path):
                 store.save(run)
             """,
     })
-    assert _run(tmp_path, select=SWL) == [("pkg/run.py", 12, "OC202")]
+    assert run_tree(tmp_path, select=SWL) == [("pkg/run.py", 12, "OC202")]
 
 
 # =========================================================================== markers at the call site
@@ -936,11 +905,11 @@ def test_marker_at_the_call_site_of_a_save_only_helper_is_no_append():
 def test_marker_at_the_call_site_of_a_helper_that_appends_two_calls_down():
     assert cl("""\
         class Runtime:
-            def _write(self, rec):
+            def write_tree(self, rec):
                 self._ledger.append(rec)
 
             def _record(self, run, status):
-                self._write(Record(run.id, status))
+                self.write_tree(Record(run.id, status))
 
             def cancel(self, run):
                 self._store.save(run)
@@ -1191,7 +1160,7 @@ def test_lambda_calling_a_project_helper_contributes_nothing():
 
 
 def test_uncalled_helper_in_another_module_contributes_nothing(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/ops.py": """\
             def commit(store, run):
@@ -1206,7 +1175,7 @@ def test_uncalled_helper_in_another_module_contributes_nothing(tmp_path):
                 return handlers
             """,
     })
-    assert _run(tmp_path, select=SEQ) == []
+    assert run_tree(tmp_path, select=SEQ) == []
 
 
 # =========================================================================== unresolved calls: patterns only
@@ -1238,17 +1207,17 @@ def test_unresolved_call_still_matches_patterns():
 
 
 def test_class_attribute_call_on_a_class_name_resolves():
-    # `Runtime._write(...)` is not in SPEC §2's list, but the class is a project
+    # `Runtime.write_tree(...)` is not in SPEC §2's list, but the class is a project
     # class named in this module: ordercheck resolves it (docs/decisions.md), as a
     # user would expect of a staticmethod called through its class.
     assert cl("""\
         class Runtime:
             @staticmethod
-            def _write(store, run):
+            def write_tree(store, run):
                 store.save(run)
 
         def complete(store, ledger, run):
-            Runtime._write(store, run)
+            Runtime.write_tree(store, run)
             ledger.append_terminal(run.id)
         """, select=SEQ) == [("OC101", 8)]
 
@@ -1277,7 +1246,7 @@ def test_diamond_inheritance_follows_pythons_mro(tmp_path):
 # =========================================================================== module level
 
 def test_module_level_call_of_an_imported_helper_under_main_guard(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/ops.py": """\
             def boot(store, run):
@@ -1291,8 +1260,8 @@ def test_module_level_call_of_an_imported_helper_under_main_guard(tmp_path):
                 LEDGER.append_terminal(RUN.id)
             """,
     })
-    fs = _findings(tmp_path, select=SEQ)
-    assert sorted((_rel(tmp_path, f.path), f.span.line, f.code) for f in fs) == [("pkg/main.py", 5, "OC101")]
+    fs = tree_findings(tmp_path, select=SEQ)
+    assert sorted((Path(f.path).resolve().relative_to(tmp_path.resolve()).as_posix(), f.span.line, f.code) for f in fs) == [("pkg/main.py", 5, "OC101")]
 
 
 # =========================================================================== OC301 through helpers
@@ -1333,7 +1302,7 @@ def test_file_io_classes_travel_through_helpers():
 # =========================================================================== parse errors
 
 def test_syntax_error_in_one_file_others_and_their_summaries_still_work(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/ops.py": """\
             def commit(store, run):
@@ -1356,7 +1325,7 @@ def test_syntax_error_in_one_file_others_and_their_summaries_still_work(tmp_path
                 ledger.append_terminal(run.id)
             """,
     })
-    found = _run(tmp_path, select=SEQ + ["OC900"])
+    found = run_tree(tmp_path, select=SEQ + ["OC900"])
     assert [t for t in found if t[2] == "OC900"] and all(t[0] == "pkg/broken.py" for t in found if t[2] == "OC900")
     assert [t for t in found if t[2] != "OC900"] == [("pkg/run.py", 6, "OC101")]
 
@@ -1394,7 +1363,7 @@ def _cli(cwd: Path, *args):
 
 
 def _runtime_project(tmp_path: Path) -> Path:
-    _write(tmp_path, {"runtime/__init__.py": "", "runtime/store.py": RUNTIME_STORE,
+    write_tree(tmp_path, {"runtime/__init__.py": "", "runtime/store.py": RUNTIME_STORE,
                       "runtime/engine.py": RUNTIME_ENGINE})
     return tmp_path
 
@@ -1479,7 +1448,7 @@ def test_nested_function_called_inside_a_helper_is_carried():
 
 
 def test_function_level_import_of_a_project_function(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/ops.py": """\
             def commit(store, run):
@@ -1492,7 +1461,7 @@ def test_function_level_import_of_a_project_function(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == [("pkg/run.py", 4, "OC101")]
+    assert run_tree(tmp_path, select=SEQ) == [("pkg/run.py", 4, "OC101")]
 
 
 def test_marker_in_a_keyword_value_at_the_call_site_but_not_in_a_keyword_name():
@@ -1512,7 +1481,7 @@ def test_marker_in_a_keyword_value_at_the_call_site_but_not_in_a_keyword_name():
 
 
 def test_same_class_name_in_two_modules_bases_are_not_mixed_up(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/a.py": """\
             class Base:
@@ -1533,7 +1502,7 @@ def test_same_class_name_in_two_modules_bases_are_not_mixed_up(tmp_path):
                     self._ledger.append_terminal(run.id)
             """,
     })
-    assert _run(tmp_path, select=SEQ) == []
+    assert run_tree(tmp_path, select=SEQ) == []
 
 
 def test_self_method_of_an_unrelated_class_is_not_used():
@@ -1559,7 +1528,7 @@ def test_long_helper_chain_converges():
 
 def test_module_names_follow_the_package_rule_not_the_given_root(tmp_path):
     # only the package folder is given: its modules are still `pkg.*`
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "",
         "pkg/ops.py": """\
             def commit(store, run):
@@ -1573,5 +1542,5 @@ def test_module_names_follow_the_package_rule_not_the_given_root(tmp_path):
                 ledger.append_terminal(run.id)
             """,
     })
-    fs = _findings(tmp_path / "pkg", select=SEQ)
-    assert sorted((_rel(tmp_path, f.path), f.span.line, f.code) for f in fs) == [("pkg/run.py", 5, "OC101")]
+    fs = tree_findings(tmp_path / "pkg", select=SEQ)
+    assert sorted((Path(f.path).resolve().relative_to(tmp_path.resolve()).as_posix(), f.span.line, f.code) for f in fs) == [("pkg/run.py", 5, "OC101")]

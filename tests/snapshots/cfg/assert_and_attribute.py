@@ -1,0 +1,4 @@
+
+def f(x):
+    assert g(x), "bad"
+    y = x.attr

@@ -1,0 +1,6 @@
+
+def f(xs):
+    for x in it():
+        a(x)
+    else:
+        b()

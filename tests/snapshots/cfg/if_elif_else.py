@@ -1,0 +1,9 @@
+
+def f():
+    if a():
+        b()
+    elif c:
+        d()
+    else:
+        return
+    e()

@@ -1,0 +1,6 @@
+
+def f():
+    try:
+        a()
+    except KeyError:
+        b()

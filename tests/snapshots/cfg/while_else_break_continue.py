@@ -1,0 +1,11 @@
+
+def f():
+    while c():
+        if d():
+            break
+        if e():
+            continue
+        g()
+    else:
+        h()
+    k()

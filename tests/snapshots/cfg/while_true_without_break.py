@@ -1,0 +1,5 @@
+
+def f():
+    while True:
+        a()
+    b()

@@ -1,0 +1,8 @@
+
+import contextlib
+def f():
+    with contextlib.suppress(ValueError):
+        a()
+    with best_effort():
+        b()
+    c()

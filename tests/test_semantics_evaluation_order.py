@@ -1,0 +1,108 @@
+"""Events inside one statement are ordered as CPython evaluates them (docs/semantics.md §Events).
+
+Corner cases written from the contract alone: every expectation was decided from the
+semantics before running ordercheck.
+"""
+
+
+from checkutil import SEQ, cl
+
+
+# ====================================================================== §2 evaluation order
+def test_save_in_receiver_evaluated_before_append_argument():
+    assert cl("""\
+        def step(self, run, r):
+            self._store.save(run).then(self._ledger.append(r))
+        """, select=SEQ) == [("OC102", 2)]
+
+
+def test_assignment_value_evaluated_before_subscript_target():
+    # `a[i] = v` evaluates v first, then a, then i: the append precedes the save.
+    assert cl("""\
+        def step(self, run, rec, seqs):
+            seqs[self._store.save(run)] = self._ledger.append(rec)
+        """, select=SEQ) == []
+
+
+def test_condition_of_conditional_expression_runs_first():
+    assert cl("""\
+        def step(self, run, rec):
+            seq = self._ledger.append(rec) if self._store.save(run) else None
+            return seq
+        """, select=SEQ) == [("OC102", 2)]
+
+
+def test_default_argument_of_nested_def_is_evaluated_in_enclosing_function():
+    assert cl("""\
+        def step(self, run, rec):
+            def later(version=self._store.save(run)):
+                return version
+            self._ledger.append(rec)
+        """, select=SEQ) == [("OC102", 4)]
+
+
+def test_walrus_in_if_condition():
+    assert cl("""\
+        def step(self, run, rec):
+            self._store.save(run)
+            if (seq := self._ledger.append(rec)) is None:
+                return None
+            return seq
+        """, select=SEQ) == [("OC102", 3)]
+
+
+def test_list_comprehension_events_belong_to_enclosing_graph():
+    assert cl("""\
+        def flush(self, runs, rec):
+            [self._store.save(r) for r in runs]
+            self._ledger.append(rec)
+        """, select=SEQ) == [("OC102", 3)]
+
+
+# ====================================================================== evaluation order, harder
+def test_chained_subscripts_in_callee_left_to_right():
+    # Python evaluates `a[x()][y()]` as a, x(), then y(): the save comes first
+    assert cl("""\
+        def step(self, run, rec):
+            self._index[self._store.save(run)][self._ledger.append(rec)].touch()
+        """, select=SEQ) == [("OC102", 2)]
+
+
+def test_augmented_assignment_target_evaluated_before_value():
+    # `t[k()] += v()` evaluates t and k() first, then v(): the append precedes the save
+    assert cl("""\
+        def step(self, run, rec, totals):
+            totals[self._ledger.append(rec)] += self._store.save(run)
+        """, select=SEQ) == []
+
+
+def test_starred_positional_evaluated_before_earlier_keyword():
+    # CPython evaluates positional (and starred) arguments before keyword ones
+    assert cl("""\
+        def step(self, run, rec):
+            emit(version=self._store.save(run), *self._ledger.append(rec))
+        """, select=SEQ) == []
+
+
+def test_subscript_after_save_in_same_statement_can_raise_into_handler():
+    # the save took effect, then `[...]` raised KeyError into the handler
+    assert cl("""\
+        def step(self, run, rec):
+            try:
+                version = self._store.save(run)["version"]
+            except KeyError:
+                self._ledger.append(rec)
+                return None
+            return version
+        """, select=SEQ) == [("OC102", 5)]
+
+
+def test_attribute_after_save_in_if_test_can_raise_into_handler():
+    assert cl("""\
+        def step(self, run, rec):
+            try:
+                if self._store.save(run).conflict:
+                    return None
+            except AttributeError:
+                self._ledger.append(rec)
+        """, select=SEQ) == [("OC102", 6)]

@@ -1,0 +1,180 @@
+"""Rules a user writes: barrier, requires-before, at-most-once (docs/semantics.md §Contracts).
+
+Corner cases written from the contract alone: every expectation was decided from the
+semantics before running ordercheck.
+"""
+from pathlib import Path
+
+from checkutil import cl
+
+
+# ====================================================================== user rules
+REQ_RULE = '''\
+id = "XY200"
+name = "save-without-append"
+severity = "warning"
+kind = "requires-before"
+first = ["append"]
+then = ["save"]
+message = "save without an append before it"
+explanation = """
+A save that no ledger append precedes.
+"""
+'''
+
+ONCE_RULE = '''\
+id = "XY300"
+name = "one-terminal-per-commit"
+severity = "warning"
+kind = "at-most-once"
+event = ["terminal-append"]
+barrier = ["save"]
+message = "second terminal append before a save"
+explanation = """
+Two terminal appends with no save between them.
+"""
+'''
+
+
+def test_requires_before_first_event_that_raised_does_not_count(tmp_path):
+    (tmp_path / "xy200.toml").write_text(REQ_RULE)
+    table = {"rules": [str(tmp_path / "xy200.toml")]}
+    assert cl("""\
+        def resume(self, run, rec):
+            try:
+                self._ledger.append(rec)
+            except LedgerError:
+                logger.warning("append failed")
+            self._store.save(run)
+
+        def advance(self, run, rec):
+            self._ledger.append(rec)
+            self._store.save(run)
+
+        def maybe(self, run, rec):
+            if rec:
+                self._ledger.append(rec)
+            self._store.save(run)
+        """, select=["XY200"], table=table) == [("XY200", 6), ("XY200", 15)]
+
+
+def test_at_most_once_user_rule_with_barrier(tmp_path):
+    (tmp_path / "xy300.toml").write_text(ONCE_RULE)
+    table = {"rules": [str(tmp_path / "xy300.toml")]}
+    assert cl("""\
+        def a(self, run):
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+            self._store.save(run)
+            self._ledger.append_terminal(run.id, Status.ENDED)
+
+        def b(self, run):
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+            self._ledger.append_terminal(run.id, Status.ENDED)
+            self._store.save(run)
+        """, select=["XY300"], table=table) == [("XY300", 8)]
+
+
+# ====================================================================== shared definitions (second round)
+REQ_RULE_XZ = '''\
+id = "XZ200"
+name = "save-without-append"
+severity = "warning"
+kind = "requires-before"
+first = ["append"]
+then = ["save"]
+message = "save without an append before it"
+explanation = """
+A save that no ledger append precedes.
+"""
+'''
+
+ONCE_RULE_XZ = '''\
+id = "XZ300"
+name = "one-terminal-per-commit"
+severity = "warning"
+kind = "at-most-once"
+event = ["terminal-append"]
+barrier = ["save"]
+message = "second terminal append before a save"
+explanation = """
+Two terminal appends with no save between them.
+"""
+'''
+
+
+def _rule(tmp_path: Path, text: str, name: str) -> dict:
+    p = tmp_path / name
+    p.write_text(text)
+    return {"rules": [str(p)]}
+
+
+# ====================================================================== user rules: barrier, requires-before
+def test_at_most_once_barrier_on_one_branch_only(tmp_path):
+    table = _rule(tmp_path, ONCE_RULE_XZ, "xz300.toml")
+    assert cl("""\
+        def a(self, run, flag):
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+            if flag:
+                self._store.save(run)
+            self._ledger.append_terminal(run.id, Status.ENDED)
+        """, select=["XZ300"], table=table) == [("XZ300", 5)]
+
+
+def test_at_most_once_barrier_that_raised_is_not_a_barrier(tmp_path):
+    table = _rule(tmp_path, ONCE_RULE_XZ, "xz300.toml")
+    assert cl("""\
+        def b(self, run):
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+            try:
+                self._store.save(run)
+            except StoreError:
+                logger.warning("save failed")
+            self._ledger.append_terminal(run.id, Status.ENDED)
+        """, select=["XZ300"], table=table) == [("XZ300", 7)]
+
+
+def test_requires_before_first_only_in_loop_body(tmp_path):
+    table = _rule(tmp_path, REQ_RULE_XZ, "xz200.toml")
+    assert cl("""\
+        def f(self, run, recs):
+            for r in recs:
+                self._ledger.append(r)
+            self._store.save(run)
+        """, select=["XZ200"], table=table) == [("XZ200", 4)]
+
+
+def test_requires_before_first_in_both_branches_is_clean(tmp_path):
+    table = _rule(tmp_path, REQ_RULE_XZ, "xz200.toml")
+    assert cl("""\
+        def f(self, run, rec, kind):
+            match kind:
+                case "a":
+                    self._ledger.append(rec)
+                case _:
+                    self._ledger.append_event(rec)
+            self._store.save(run)
+        """, select=["XZ200"], table=table) == []
+
+
+def test_requires_before_first_in_one_match_case_only(tmp_path):
+    table = _rule(tmp_path, REQ_RULE_XZ, "xz200.toml")
+    assert cl("""\
+        def f(self, run, rec, kind):
+            match kind:
+                case "a":
+                    self._ledger.append(rec)
+                case "b":
+                    pass
+            self._store.save(run)
+        """, select=["XZ200"], table=table) == [("XZ200", 7)]
+
+
+def test_requires_before_save_in_finally_after_append_that_raised(tmp_path):
+    table = _rule(tmp_path, REQ_RULE_XZ, "xz200.toml")
+    assert cl("""\
+        def g(self, run, rec):
+            try:
+                self._ledger.append(rec)
+            finally:
+                self._store.save(run)
+        """, select=["XZ200"], table=table) == [("XZ200", 5)]
