@@ -161,12 +161,19 @@ class Project:
             pass
         return None
 
+    def current(self) -> runner.Settings:
+        """The settings in force, loading them the first time."""
+        if self.settings is None:
+            self.reload()
+        assert self.settings is not None  # reload() falls back to the defaults
+        return self.settings
+
     def paths(self) -> List[Path]:
-        cfg = self.settings.config
+        cfg = self.current().config
         return runner.include_paths(cfg) if cfg.include else [self.root]
 
     def excluded(self, path: Path) -> bool:
-        cfg = self.settings.config
+        cfg = self.current().config
         if not cfg.exclude:
             return False
         try:
@@ -176,15 +183,14 @@ class Project:
         return runner.path_matches(rel, cfg.exclude)
 
     def cache_dir(self) -> Path:
-        cfg = self.settings.config
+        cfg = self.current().config
         base = cfg.root if cfg.path is not None else self.root
         return base / cfg.cache_dir if cfg.cache_dir else base / ".ordercheck_cache"
 
     def check(self, documents: Dict[str, Tuple[Path, str]]) -> Dict[str, List[dict]]:
         """Diagnostics (LSP JSON) of each document (uri → (path, text)), every document
         of the project checked in one analysis."""
-        if self.settings is None:
-            self.reload()
+        settings = self.current()
         out: Dict[str, List[dict]] = {uri: [] for uri in documents}
         buffers: Dict[str, bytes] = {}
         shown_uri: Dict[Path, str] = {}
@@ -199,13 +205,13 @@ class Project:
         if not buffers:
             return out
         # One process: a process pool forked from a threaded server could deadlock.
-        result = runner.run_buffers(self.paths(), self.settings, buffers, jobs=1,
+        result = runner.run_buffers(self.paths(), settings, buffers, jobs=1,
                                     cache_dir=self.cache_dir(), memo=self.memo)
-        doc = lsp_json.document(result.findings, result.files, self.settings.rules, always=list(buffers))
+        doc = lsp_json.document(result.findings, result.files, settings.rules, always=list(buffers))
         for entry in doc["files"]:
-            uri = shown_uri.get(Path(entry["path"]).resolve())
-            if uri is not None:
-                out[uri] = [with_witness(d, uri, lines[uri]) for d in entry["diagnostics"]]
+            owner = shown_uri.get(Path(entry["path"]).resolve())
+            if owner is not None:
+                out[owner] = [with_witness(d, owner, lines[owner]) for d in entry["diagnostics"]]
         return out
 
 

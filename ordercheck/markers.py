@@ -126,9 +126,9 @@ class MarkerWalk:
             return  # not evaluated here
         elif isinstance(node, cst.Subscript):
             self._chain(node.value)
-            for el in node.slice:
-                if isinstance(el.slice, cst.Index):
-                    self.expr(el.slice.value)
+            for element in node.slice:
+                if isinstance(element.slice, cst.Index):
+                    self.expr(element.slice.value)
         elif isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis)):
             return
         elif isinstance(node, cst.NamedExpr):

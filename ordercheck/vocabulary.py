@@ -66,15 +66,15 @@ class Vocabulary:
     @classmethod
     def build(
         cls,
-        events: Mapping[str, Sequence[str]] = (),
-        extend_events: Mapping[str, Sequence[str]] = (),
+        events: Optional[Mapping[str, Sequence[str]]] = None,
+        extend_events: Optional[Mapping[str, Sequence[str]]] = None,
         markers: Optional[Sequence[str]] = None,
     ) -> "Vocabulary":
         defaults, default_markers, descriptions = load_default_vocab()
         patterns = dict(defaults)
-        for name, pats in dict(events).items():
+        for name, pats in dict(events or {}).items():
             patterns[name] = tuple(pats)
-        for name, pats in dict(extend_events).items():
+        for name, pats in dict(extend_events or {}).items():
             patterns[name] = patterns.get(name, ()) + tuple(pats)
         return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions)
 

@@ -6,7 +6,7 @@ every finding are drawn bold red.
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Iterable, List, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import networkx as nx
 
@@ -25,7 +25,7 @@ def _q(s: object) -> str:
 
 
 def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: Iterable[List[object]] = (),
-           via: Dict[object, str] = None) -> str:
+           via: Optional[Dict[object, str]] = None) -> str:
     """DOT of one graph; ``via`` labels call nodes whose classes come from a callee
     with the callee statement that performs them."""
     via = via or {}

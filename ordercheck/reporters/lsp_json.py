@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 from .. import __version__
 from ..facts import Span
@@ -22,7 +22,7 @@ def lsp_range(span: Span) -> Dict[str, Dict[str, int]]:
 
 
 def diagnostic(f: Finding, rule_uri: Optional[str]) -> dict:
-    d = {
+    d: Dict[str, Any] = {
         "range": lsp_range(f.span),
         "severity": SEVERITY.get(f.severity, 2),
         "code": f.code,
@@ -54,8 +54,8 @@ def diagnostic(f: Finding, rule_uri: Optional[str]) -> dict:
     return d
 
 
-def document(findings: List[Finding], files: List[str], rules, always: List[str] = (),
-             suppressed: List[Finding] = ()) -> dict:
+def document(findings: List[Finding], files: List[str], rules, always: Sequence[str] = (),
+             suppressed: Sequence[Finding] = ()) -> dict:
     """``suppressed`` (``--show-suppressed``) are listed among the diagnostics with
     ``data.suppressed``; the summary counts only the findings."""
     grouped = by_file(sorted([*findings, *suppressed], key=Finding.sort_key) if suppressed else findings)
@@ -85,6 +85,6 @@ def _rule_uri(rules, code: str) -> Optional[str]:
     return file_uri(rule.source)
 
 
-def render(findings: List[Finding], files: List[str], rules=None, always: List[str] = (),
-           suppressed: List[Finding] = (), **_) -> str:
+def render(findings: List[Finding], files: List[str], rules=None, always: Sequence[str] = (),
+           suppressed: Sequence[Finding] = (), **_) -> str:
     return json.dumps(document(findings, files, rules, always, suppressed), indent=2, ensure_ascii=False) + "\n"

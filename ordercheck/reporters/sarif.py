@@ -20,7 +20,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 from urllib.parse import quote
 
 from .. import __version__
@@ -69,7 +69,7 @@ def _region(span: Span) -> dict:
 
 
 def _location(path: str, span: Span, root: Optional[Path], message: str = "") -> dict:
-    loc = {"physicalLocation": {"artifactLocation": artifact(path, root), "region": _region(span)}}
+    loc: Dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact(path, root), "region": _region(span)}}
     if message:
         loc["message"] = {"text": message}
     return loc
@@ -104,7 +104,7 @@ def rule_descriptor(rid: str, r) -> dict:
 
 
 def _result(f: Finding, ids: List[str], root: Optional[Path], fingerprint: str) -> dict:
-    res = {
+    res: Dict[str, Any] = {
         "ruleId": f.code,
         "level": LEVEL.get(f.severity, "warning"),
         "message": {"text": f.message},

@@ -2,7 +2,7 @@
 and a summary line. Colour only when asked for or on a terminal."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from ..findings import Finding
 from .common import counts
@@ -74,7 +74,7 @@ def summary_line(findings: List[Finding], nfiles: int) -> str:
 
 
 def render(findings: List[Finding], files: List[str], sources: Optional[Dict[str, List[str]]] = None,
-           color: bool = False, quiet: bool = False, suppressed: List[Finding] = (), **_) -> str:
+           color: bool = False, quiet: bool = False, suppressed: Sequence[Finding] = (), **_) -> str:
     """``suppressed`` (``--show-suppressed``): findings a comment silenced, listed in
     place and marked ``[suppressed: reason]``; they are not counted as findings."""
     sources = sources or {}
