@@ -520,3 +520,149 @@ def outer(store, run):
     step(store, run)
 """
     assert codes(src) == [("OC102", 15)]
+
+
+# --------------------------------------------------------------------------- re-hooked onto the split summaries
+
+
+def test_a_caller_of_a_function_using_a_generator_manager_carries_its_exit():
+    src = """
+import contextlib
+
+@contextlib.contextmanager
+def recording(ledger, run):
+    yield
+    ledger.append(run)
+
+def step(ledger, run):
+    with recording(ledger, run):
+        pass
+
+def outer(store, ledger, run):
+    store.save(run)
+    step(ledger, run)
+"""
+    assert codes(src) == [("OC102", 15)]
+
+
+def test_events_carried_by_calls_in_a_transaction_commit_with_it():
+    src = """
+def _persist(store, run):
+    store.save(run)
+
+def settle(session, store, ledger, run):
+    with session.begin():
+        _persist(store, run)
+        ledger.append(run)
+"""
+    assert codes(src) == []
+    assert codes(src.replace("    with session.begin():\n", "    if run:\n")) == [("OC102", 8)]
+
+
+def test_a_transaction_that_raised_rolled_back_in_the_callers_summary():
+    # on the way out by an exception the callee performed nothing of its transaction
+    src = """
+def _settle(session, store, run):
+    with session.begin():
+        store.save(run)
+        risky(run)
+
+def tick(session, store, ledger, run):
+    try:
+        _settle(session, store, run)
+    except Exception:
+        ledger.append(run)
+        logger.warning("settle failed")
+"""
+    assert codes(src) == []
+    assert codes(src.replace("    with session.begin():\n", "    if run:\n")) == [("OC102", 11)]
+
+
+def test_a_transaction_as_the_second_item_of_one_with():
+    src = """
+def settle(lock, session, store, ledger, run):
+    store.save(run)
+    with lock, session.begin():
+        ledger.append(run)
+"""
+    [f] = only(src, "OC102")
+    assert (f.span.line, f.span.col) == (4, 15)  # `session.begin()`
+
+
+def test_the_transaction_commit_is_one_site_for_at_most_once():
+    src = """
+def settle(session, ledger, run):
+    with session.begin():
+        if run.ok:
+            ledger.append_terminal(run)
+            return
+        ledger.append_terminal(run)
+"""
+    assert only(src, "OC103") == []
+
+
+def test_a_handler_around_a_transaction_still_swallows_the_save_silently():
+    src = """
+async def settle(conn, store, run):
+    try:
+        async with conn.transaction():
+            await store.save(run)
+    except Exception:
+        pass
+"""
+    assert [f.span.line for f in only(src, "OC203")] == [5]
+
+
+def test_an_async_generator_that_swallows_suppresses():
+    src = """
+from contextlib import asynccontextmanager
+
+@asynccontextmanager
+async def quietly():
+    try:
+        yield
+    except Exception:
+        pass
+
+async def tick(store, run):
+    async with quietly():
+        await store.save(run)
+"""
+    assert [f.span.line for f in only(src, "OC203")] == [13]
+
+
+def test_manager_effects_are_on_the_summaries():
+    from ordercheck import effects, facts as fm
+    from ordercheck.vocabulary import Vocabulary
+
+    src = """
+import contextlib
+
+@contextlib.contextmanager
+def guarded(store, ledger, run):
+    ledger.append(run)
+    try:
+        yield
+    finally:
+        store.save(run)
+
+class Quiet:
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return True
+
+def use(store, ledger, run):
+    with guarded(store, ledger, run):
+        pass
+    with Quiet():
+        pass
+"""
+    ff = fm.extract("m.py", src.encode(), "m")
+    summ = effects.build([ff], Vocabulary.build())
+    gen = summ.managers["m.py::guarded"]
+    assert (gen.kind, gen.entry, gen.normal, gen.raised, gen.suppress) == (
+        "generator", frozenset({"append"}), frozenset({"save"}), frozenset({"save"}), False)
+    cls = summ.managers["m.py::Quiet"]
+    assert cls.kind == "class" and cls.suppress
+    assert summ.effects["m.py::use"].on_return == frozenset({"append", "save"})
