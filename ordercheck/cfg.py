@@ -234,9 +234,13 @@ class _Builder:
                 if f.manager is not None and not f.suppress:
                     # ``__exit__`` ran (and what it carries took effect) before the
                     # exception goes on: normal edges that also carry the exception,
-                    # as out of a ``raised`` point
-                    for t in list(self.g.successors(exit_node)):
+                    # as out of a ``raised`` point; it stands outside every handler
+                    # region the exception leaves (it is no way out of one)
+                    targets = list(self.g.successors(exit_node))
+                    for t in targets:
                         self.g.edges[exit_node, t].update(kind="normal", exception=True)
+                    ctx = self.g.nodes[exit_node]["ctx"]
+                    self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
         else:
             self.jump([(exit_node, "finally")], way)
         self._restore(saved)

@@ -666,3 +666,18 @@ def use(store, ledger, run):
     cls = summ.managers["m.py::Quiet"]
     assert cls.kind == "class" and cls.suppress
     assert summ.effects["m.py::use"].on_return == frozenset({"append", "save"})
+
+
+def test_a_raise_through_a_with_exit_inside_a_handler_is_no_silent_way_out():
+    # the exit's onward edges are normal edges that carry the exception: they must not
+    # read as leaving the handler normally
+    src = """
+def tick(store, lock, run):
+    try:
+        store.save(run)
+    except Exception:
+        with lock.held():
+            raise
+"""
+    assert codes(src) == []
+    assert [c for c, _ in codes(src.replace("            raise", "            pass"))] == ["OC203", "OC204"]
