@@ -69,12 +69,16 @@ VERBS = {"save": "saves", "append": "appends", "terminal-append": "appends a ter
 def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool = False) -> str:
     """Which part of the callee's summary a node stands for."""
     data = g.nodes[n]
+    if data["kind"] == "with-exit":  # a project manager's exit (SPEC §2)
+        return "exit-raise" if data.get("way") == "raise" else "exit"
     if data["kind"] == "raised":
         return "raise"
     if data["kind"] == "outcome":
         return "true" if data["value"] else "false"
     if raising or (rule is not None and rule.kind == "swallowed"):
         return "escape"
+    if data["kind"] == "call" and "with_id" in data:
+        return "entry"  # a manager generator's code before its ``yield``
     return "return"
 
 
@@ -136,7 +140,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == "with-exit" and n in classes and classes[n] & relevant and n not in swallowing:
             # a project manager's exit or a transaction's commit
             k = _step_kind(rule, classes[n])
-            via = via_text(summ, callees[n], k)[0] if n in callees else ""
+            via = via_text(summ, callees[n], k, _part(g, n))[0] if n in callees else ""
             shown = [c for c in sorted(classes[n] & relevant)]
             steps.append(Step(node_span(data), k, mgrmod.exit_step_text(g, n, classes, shown), via))
         elif data["kind"] == "handler":

@@ -83,12 +83,12 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             # a project context manager's exit (SPEC §2 Context managers)
             me = managers(path, data["manager"])
             if me is not None:
-                part = me.raised if data.get("way") == "raise" else me.normal
-                cls = carried_only(vocab, data["manager"], part - NOT_CARRIED)
+                raising = data.get("way") == "raise"
+                cls = carried_only(vocab, data["manager"], (me.raised if raising else me.normal) - NOT_CARRIED)
                 if cls:
                     out.performs[n] = cls
                     out.callees[n] = me.exit_key
-                    out.parts[n] = "return"
+                    out.parts[n] = ("exit-raise" if raising else "exit") if me.kind == "generator" else "return"
             continue
         if call is None:
             continue
@@ -103,13 +103,11 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                 # entering it runs a generator up to its ``yield``; a class's
                 # constructor (the call's own callee) and ``__enter__``
                 carried = (me.entry if me.kind == "generator" else carried | me.entry) - NOT_CARRIED
-                if me.kind == "generator":
-                    out.callees[n] = me.exit_key
             cls = vocab.classify(call, carried)
             if "with_id" not in data:
                 cls -= mgrmod.WITH_ONLY  # `session.begin()` alone is no transaction
             raises = vocab.classify(call, eff.escaping - NOT_CARRIED)
-            part = "return"
+            part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
         elif kind == "raised":
@@ -211,6 +209,17 @@ def _endings(g: nx.DiGraph, reach: Set[object], to_exit: Set[object]) -> Callabl
     return endings
 
 
+def node_origin(g: nx.DiGraph, n: object, cls: str, part: str, ns: NodeSets, path: str, vocab: Vocabulary) -> Origin:
+    """Where a node of a function's graph gets ``cls`` from: its own call, or its
+    callee's summary (which part of it)."""
+    data = g.nodes[n]
+    call = data.get("call") or data["manager"]
+    direct = data["kind"] == "call" and part in ("return", "escape") and cls in vocab.direct(call)
+    if n not in ns.callees or direct:
+        return Origin(call, path)
+    return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts.get(n, "return"))
+
+
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
     """One function's effects from its graph and the classes of its nodes (a
     transaction's body performs at its commit: SPEC §2 Transactions)."""
@@ -227,12 +236,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         if (n, cls) in lifted_from:  # a transaction's commit: where the body performed it
             n = lifted_from[(n, cls)]
             part = "return"
-        data = g.nodes[n]
-        call = data.get("call") or data["manager"]
-        direct = data["kind"] == "call" and part in ("return", "escape") and cls in vocab.direct(call)
-        if n not in ns.callees or direct:
-            return Origin(call, path)
-        return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts.get(n, "return"))
+        return node_origin(g, n, cls, part, ns, path, vocab)
 
     performs, lifted_from = mgrmod.transaction_view(g, ns.performs)
     for n in sorted((n for n in performs if n in reach), key=_order):
@@ -402,9 +406,13 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
             for facts, fn, g in graphs.get(m, ()):
                 if fn.context_manager and g is not None:
                     ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
-                    me = mgrmod.generator_effects(g, ns.performs, m)
+                    where: Dict[Tuple[str, str], object] = {}
+                    me = mgrmod.generator_effects(g, ns.performs, m, where)
                     if me is not None:
                         generators[m] = me
+                        mine = origins.setdefault(m, {})
+                        for (part, cls), n in where.items():  # what a witness's "via" follows
+                            mine.setdefault((part, cls), node_origin(g, n, cls, "return", ns, facts.path, vocab))
     table: Dict[str, ManagerEffects] = dict(generators)
     for key in set(cg.managers.values()):
         if key in cg.index.classes:

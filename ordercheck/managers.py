@@ -37,8 +37,11 @@ WITH_ONLY = frozenset({"transaction"})
 TRANSACTION = "transaction"
 
 
-def generator_effects(g: nx.DiGraph, performs: Classes, key: str) -> Optional[ManagerEffects]:
-    """A ``@contextmanager`` generator's effects at a ``with``, from its graph."""
+def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
+                      where: Optional[Dict[Tuple[str, str], object]] = None) -> Optional[ManagerEffects]:
+    """A ``@contextmanager`` generator's effects at a ``with``, from its graph.
+    ``where`` collects, per (``entry``/``exit``/``exit-raise``, class), one node that
+    performs it (the origin a witness points at)."""
     reach = nx.descendants(g, ENTRY)
     yields = [n for n, d in g.nodes(data=True) if d.get("kind") == "yield" and n in reach]
     if not yields:
@@ -47,11 +50,19 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str) -> Optional[Ma
     before: Set[object] = set(yields)
     for y in yields:
         before |= nx.ancestors(g, y)
-    entry = _union(performs, (n for n in before if _took_effect(g, n, before)))
+    entry_nodes = [n for n in before if _took_effect(g, n, before)]
     after_normal = _forward(g, [v for y in yields for v in _succ(g, y, exceptional=False)], stop)
     after_raise = _forward(g, [v for y in yields for v in _succ(g, y, exceptional=True)], stop)
-    normal = _union(performs, (n for n in after_normal if _took_effect(g, n)))
-    raised = _union(performs, (n for n in after_raise if _took_effect(g, n)))
+    normal_nodes = [n for n in after_normal if _took_effect(g, n)]
+    raised_nodes = [n for n in after_raise if _took_effect(g, n)]
+    if where is not None:
+        for part, nodes in (("entry", entry_nodes), ("exit", normal_nodes), ("exit-raise", raised_nodes)):
+            for n in sorted(nodes, key=_order):
+                for cls in performs.get(n, ()):
+                    where.setdefault((part, cls), n)
+    entry = _union(performs, entry_nodes)
+    normal = _union(performs, normal_nodes)
+    raised = _union(performs, raised_nodes)
     return ManagerEffects("generator", entry, normal, raised, EXIT in after_raise, key)
 
 

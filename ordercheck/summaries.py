@@ -48,10 +48,13 @@ class Origin:
     call: Call
     path: str
     callee: Optional[str] = None  # function key when carried
-    part: str = "return"  # the callee's part: return | raise | escape | true | false
+    part: str = "return"  # the callee's part: return | raise | escape | true | false | entry | exit | exit-raise
 
 
 PARTS = ("return", "raise", "escape", "true", "false")
+# a context-manager generator's parts at a ``with`` (SPEC §2): before its ``yield``,
+# after it on the normal way out, after it on the exception way out
+MANAGER_PARTS = ("entry", "exit", "exit-raise")
 
 
 @dataclass
@@ -435,10 +438,14 @@ class Summaries:
         while key is not None and (key, part) not in seen and len(out) < limit:
             seen.add((key, part))
             table = self.origins.get(key, {})
-            origin = table.get((part, cls))
-            if origin is None and cls == "terminal-append":
-                origin = table.get((part, "append"))
-                cls = "append"
+            origin = None
+            # a manager part of a function that is no generator: its whole summary
+            for p in (part, "return") if part in MANAGER_PARTS else (part,):
+                origin = table.get((p, cls))
+                if origin is None and cls == "terminal-append" and (p, "append") in table:
+                    origin, cls = table[(p, "append")], "append"
+                if origin is not None:
+                    break
             if origin is None:
                 break
             out.append((key, origin))

@@ -681,3 +681,23 @@ def tick(store, lock, run):
 """
     assert codes(src) == []
     assert [c for c, _ in codes(src.replace("            raise", "            pass"))] == ["OC203", "OC204"]
+
+
+def test_the_witness_of_an_exit_points_at_the_code_after_the_yield():
+    src = """
+import contextlib
+
+@contextlib.contextmanager
+def bracketed(ledger, run):
+    ledger.append(run, "started")
+    yield
+    ledger.append(run, "left")
+
+def step(store, ledger, run):
+    with bracketed(ledger, run):
+        store.save(run)
+"""
+    [f] = only(src, "OC102")
+    assert f.span.line == 11
+    [exit_step] = [s for s in f.witness if s.text.startswith("`bracketed(ledger, run)` exits")]
+    assert exit_step.via.endswith("at example.py:8"), exit_step.via  # after the yield, not line 6
