@@ -65,6 +65,7 @@ class _Try:
 class _Finally:
     stmt: Stmt
     ctx: Tuple[int, ...]
+    withs: Tuple[int, ...] = ()
     copies: Dict[str, object] = field(default_factory=dict)
 
 
@@ -81,6 +82,9 @@ class _With:
     ctx: Tuple[int, ...]
     copies: Dict[str, object] = field(default_factory=dict)
     swallowed: List[object] = field(default_factory=list)
+    manager: Optional[Call] = None  # the item's context-manager call
+    with_id: int = 0  # its body's nodes carry it in their ``withs`` attribute
+    withs: Tuple[int, ...] = ()  # the ``with`` items around the statement
 
 
 class GraphTooLarge(Exception):
@@ -101,6 +105,8 @@ class _Builder:
         self.g = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked))
         self.counter = 0
         self.regions = 0
+        self.with_ids = 0
+        self.withs: Tuple[int, ...] = ()  # the ``with`` items (ids) around what is built
         self.ctx: Tuple[int, ...] = ()
         self.frames: List[object] = []
         self.g.add_node(ENTRY, kind="entry", line=fn.span.line, text=fn.qualname, ctx=())
@@ -120,6 +126,7 @@ class _Builder:
             span=span,
             text=text,
             ctx=self.ctx,
+            withs=self.withs,
             **attrs,
         )
         return self.counter
@@ -174,21 +181,22 @@ class _Builder:
     def raise_from(self, node: object) -> None:
         self.jump([(node, "exception")], "raise")
 
-    def _at(self, frames_upto: int, ctx: Tuple[int, ...]):
+    def _at(self, frames_upto: int, ctx: Tuple[int, ...], withs: Tuple[int, ...]):
         """Context manager-ish helper: run with outer frames and a given ctx."""
-        saved = (self.frames, self.ctx)
+        saved = (self.frames, self.ctx, self.withs)
         self.frames = self.frames[:frames_upto]
         self.ctx = ctx
+        self.withs = withs
         return saved
 
     def _restore(self, saved) -> None:
-        self.frames, self.ctx = saved
+        self.frames, self.ctx, self.withs = saved
 
     def finally_copy(self, f: _Finally, index: int, way: str) -> object:
         if way in f.copies:
             return f.copies[way]
         region = self.new_region() if way == "raise" else None
-        saved = self._at(index, f.ctx + ((region,) if region else ()))
+        saved = self._at(index, f.ctx + ((region,) if region else ()), f.withs)
         entry = self.node("finally", None, f"finally ({way})", way=way)
         f.copies[way] = entry
         if region:
@@ -210,8 +218,8 @@ class _Builder:
         if way in f.copies:
             return f.copies[way]
         region = self.new_region() if way == "raise" and f.suppress else None
-        saved = self._at(index, f.ctx + ((region,) if region else ()))
-        exit_node = self.node("with-exit", f.stmt.span, f.stmt.text, way=way)
+        saved = self._at(index, f.ctx + ((region,) if region else ()), f.withs)
+        exit_node = self._with_exit_node(f, way)
         f.copies[way] = exit_node
         if way == "raise":
             if region:
@@ -223,10 +231,29 @@ class _Builder:
                 f.swallowed.append(exit_node)
             if not f.suppress_all:
                 self.jump([(exit_node, "exception")], "raise")
+                if f.manager is not None and not f.suppress:
+                    # ``__exit__`` ran (and what it carries took effect) before the
+                    # exception goes on: normal edges that also carry the exception,
+                    # as out of a ``raised`` point; it stands outside every handler
+                    # region the exception leaves (it is no way out of one)
+                    targets = list(self.g.successors(exit_node))
+                    for t in targets:
+                        self.g.edges[exit_node, t].update(kind="normal", exception=True)
+                    ctx = self.g.nodes[exit_node]["ctx"]
+                    self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
         else:
             self.jump([(exit_node, "finally")], way)
         self._restore(saved)
         return exit_node
+
+    def _with_exit_node(self, f: _With, way: str) -> int:
+        """An exit of one ``with`` item. It stands on the ``with`` line (where
+        CPython reports ``__exit__``); with a manager call, its ``span`` is that
+        call's (``manager``), where events carried at the exit are anchored (SPEC §4)."""
+        n = self.node("with-exit", f.stmt.span, f.stmt.text, way=way, with_id=f.with_id)
+        if f.manager is not None:
+            self.g.nodes[n]["manager"] = f.manager
+        return n
 
     # ---- expressions
 
@@ -323,7 +350,15 @@ class _Builder:
         if st.can_raise and k not in ("raise", "assert", "for", "with", "class"):
             self.raise_from(node)
         if k in ("simple", "pass"):
-            return self.chain(st.events, start)
+            ends = self.chain(st.events, start)
+            if st.yields and self.fn.context_manager and ends:
+                # a context manager's ``yield``: the ``with`` body runs here, and its
+                # exception is thrown in at this point
+                y = self.node("yield", None, "yield")
+                self.connect(ends, y)
+                self.raise_from(y)
+                ends = [(y, "normal")]
+            return ends
         if k == "class":
             self.raise_from(node)
             return self.block(st.body, self.chain(st.events, start))
@@ -413,7 +448,7 @@ class _Builder:
         outer_ctx = self.ctx
         fin = None
         if st.has_finally:
-            fin = _Finally(st, outer_ctx)
+            fin = _Finally(st, outer_ctx, self.withs)
             self.frames.append(fin)
         entries = []
         for h in st.handlers:
@@ -453,23 +488,33 @@ class _Builder:
         preds = start
         pushed: List[_With] = []
         self.raise_from(start[0][0])
+        outer_withs = self.withs
         for item in st.items:
             preds = self.chain(item.events, preds)
             m = item.manager
             suppress_all = m is not None and self.is_suppressor(m)
             types = (m.suppress_types or ()) if m is not None else ()
             suppress = suppress_all or (m is not None and m.suppress_types is not None)
-            w = _With(st, suppress, suppress_all, types, self.ctx)
+            self.with_ids += 1
+            w = _With(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids, withs=self.withs)
+            if m is not None:
+                for p, _ in preds:
+                    if self.g.nodes[p].get("call") is m:
+                        self.g.nodes[p]["with_id"] = w.with_id  # the manager's entry
             self.frames.append(w)
             pushed.append(w)
+            # what follows (later items, the body) runs inside this item
+            self.withs = self.withs + (w.with_id,)
         ends = self.block(st.body, preds)
         for w in reversed(pushed):
             self.frames.pop()
+            self.withs = w.withs
             if ends:
-                exit_node = self.node("with-exit", st.span, st.text, way="normal")
+                exit_node = self._with_exit_node(w, "normal")
                 self.connect(ends, exit_node)
                 ends = [(exit_node, "normal")]
             ends = ends + [(n, "normal") for n in w.swallowed]
+        self.withs = outer_withs
         return ends
 
     def _match(self, st: Stmt, start: Preds) -> Preds:

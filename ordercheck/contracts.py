@@ -120,8 +120,9 @@ def other_origin_path(labels: Labels, node: object, mine: object) -> Optional[Tu
 
 
 def site(g: nx.DiGraph, n: object) -> object:
-    """A node's call site: ``finally`` copies repeat one site on several nodes."""
-    call = g.nodes[n].get("call")
+    """A node's call site: ``finally`` copies repeat one site on several nodes; a
+    ``with`` exit is its manager call's site (entry and exits are one call)."""
+    call = g.nodes[n].get("call") or g.nodes[n].get("manager")
     return ("call", call.id) if call is not None else ("node", n)
 
 
@@ -410,19 +411,23 @@ def evaluate(
     rules: Iterable[Rule],
     swallow_types: Sequence[str] = (),
     raises: Optional[Classes] = None,
+    ordered: Optional[Classes] = None,
 ) -> List[Hit]:
-    """Every hit of every rule on one graph, one per (rule, anchor site)."""
+    """Every hit of every rule on one graph, one per (rule, anchor site).
+    ``ordered``: the classes the ordering kinds read where they differ from
+    ``classes`` (a transaction's body commits at its exit: SPEC §2 Transactions)."""
     reachable = nx.descendants(g, ENTRY) | {ENTRY}
+    seq = classes if ordered is None else ordered
     out: List[Hit] = []
     for rule in rules:
         if rule.kind == "sequence":
-            hits = check_sequence(g, classes, rule, reachable)
+            hits = check_sequence(g, seq, rule, reachable)
         elif rule.kind == "swallowed":
             hits = check_swallowed(g, classes, rule, reachable, swallow_types, raises)
         elif rule.kind == "at-most-once":
-            hits = check_at_most_once(g, classes, rule, reachable)
+            hits = check_at_most_once(g, seq, rule, reachable)
         elif rule.kind == "requires-before":
-            hits = check_requires_before(g, classes, rule, reachable)
+            hits = check_requires_before(g, seq, rule, reachable)
         elif rule.kind == "silent-handler":
             hits = check_silent_handler(g, classes, rule, reachable)
         else:

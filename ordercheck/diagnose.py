@@ -12,6 +12,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 import networkx as nx
 
 from . import contracts, effects
+from . import managers as mgrmod
 from . import facts as factsmod
 from . import summaries as summod
 from .facts import Call, FileFacts, FunctionFacts, Span
@@ -27,6 +28,34 @@ def node_classes(g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, vocab: Voca
     return sets.performs, sets.callees
 
 
+ORDERING_KINDS = ("sequence", "at-most-once", "requires-before")
+
+
+def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Dict[object, FrozenSet[str]]:
+    """The node classes the ordering contracts read: a transaction's body commits at
+    its normal exit (SPEC §2 Transactions); ``swallowed`` reads ``classes``."""
+    return mgrmod.transaction_view(g, classes)[0]
+
+
+def classes_for(rule: Rule, classes, ordered):
+    """The node classes a rule's hits were found with."""
+    return ordered if rule.kind in ORDERING_KINDS else classes
+
+
+def node_span(data) -> Span:
+    """Where a node stands for a finding: a ``with`` exit at its manager call (SPEC §4)."""
+    if data.get("kind") == "with-exit" and data.get("manager") is not None:
+        return data["manager"].span
+    return data["span"]
+
+
+def node_text(data) -> str:
+    """A node's text as a finding names it: a ``with`` exit by its manager call."""
+    if data.get("kind") == "with-exit" and data.get("manager") is not None:
+        return data["manager"].text
+    return data["text"]
+
+
 def node_raises(g: nx.DiGraph, facts: FileFacts, vocab: Vocabulary, summ: summod.Summaries) -> Dict[object, FrozenSet[str]]:
     """The classes whose failure each node can raise (own patterns + the callee's
     escaping failures + markers): what ``swallowed`` asks about."""
@@ -40,12 +69,16 @@ VERBS = {"save": "saves", "append": "appends", "terminal-append": "appends a ter
 def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool = False) -> str:
     """Which part of the callee's summary a node stands for."""
     data = g.nodes[n]
+    if data["kind"] == "with-exit":  # a project manager's exit (SPEC §2)
+        return "exit-raise" if data.get("way") == "raise" else "exit"
     if data["kind"] == "raised":
         return "raise"
     if data["kind"] == "outcome":
         return "true" if data["value"] else "false"
     if raising or (rule is not None and rule.kind == "swallowed"):
         return "escape"
+    if data["kind"] == "call" and "with_id" in data:
+        return "entry"  # a manager generator's code before its ``yield``
     return "return"
 
 
@@ -104,6 +137,12 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             text = data["call"].text + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
             steps.append(Step(span, k, text, via))
+        elif data["kind"] == "with-exit" and n in classes and classes[n] & relevant and n not in swallowing:
+            # a project manager's exit or a transaction's commit
+            k = _step_kind(rule, classes[n])
+            via = via_text(summ, callees[n], k, _part(g, n))[0] if n in callees else ""
+            shown = [c for c in sorted(classes[n] & relevant)]
+            steps.append(Step(node_span(data), k, mgrmod.exit_step_text(g, n, classes, shown), via))
         elif data["kind"] == "handler":
             steps.append(Step(span, "except", data["text"]))
         elif data["kind"] == "with-exit" and n in swallowing:
@@ -130,21 +169,23 @@ def _short(text: str, limit: int = 60) -> str:
 def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries) -> Finding:
     rule = hit.rule
     anchor = g.nodes[hit.anchor]
-    span: Span = anchor["span"]
+    span: Span = node_span(anchor)
+    anchor_text = node_text(anchor)
     fmt: Dict[str, object] = {}
     related: List[Related] = []
-    call: Optional[Call] = anchor.get("call")
+    call: Optional[Call] = anchor.get("call") or anchor.get("manager")
     stmt_lines = call.stmt_lines if call is not None else (span.line, span.line)
     if rule.kind in ("sequence", "at-most-once", "requires-before"):
-        fmt.update(then_text=_short(anchor["text"]), then_line=span.line)
+        fmt.update(then_text=_short(anchor_text), then_line=span.line)
         if hit.first is not None:
             first = g.nodes[hit.first]
-            fmt.update(first_text=_short(first["text"]), first_line=first["span"].line)
+            first_span = node_span(first)
+            fmt.update(first_text=_short(node_text(first)), first_line=first_span.line)
             cls = classes.get(hit.first, frozenset())
             role = "state saved here" if "save" in cls and rule.kind == "sequence" else f"{_step_kind(rule, cls)} here"
-            related.append(Related(first["span"], f"{role}: {first['text']}"))
+            related.append(Related(first_span, f"{role}: {node_text(first)}"))
     if rule.kind == "swallowed":
-        fmt.update(event_text=_short(anchor["text"]), event_line=span.line)
+        fmt.update(event_text=_short(anchor_text), event_line=span.line)
     if hit.handler is not None:
         h = hit.handler
         fmt.update(handler_line=h.span.line if h.span else span.line, handler=f"`{h.text.rstrip(':')}`" if h.text else "a handler")
@@ -172,7 +213,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,
-        anchor_text=anchor["text"], stmt_lines=stmt_lines,
+        anchor_text=anchor_text, stmt_lines=stmt_lines,
     )
 
 

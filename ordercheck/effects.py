@@ -27,6 +27,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tup
 import networkx as nx
 
 from . import cfg as cfgmod
+from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .facts import Call, FileFacts, FunctionFacts
 from .summaries import (
@@ -34,7 +35,9 @@ from .summaries import (
     NOT_CARRIED,
     CallGraph,
     Effects,
+    ManagerEffects,
     Origin,
+    ProjectIndex,
     Summaries,
     fkey,
     resolve,
@@ -42,6 +45,8 @@ from .summaries import (
 from .vocabulary import Vocabulary
 
 Lookup = Callable[[str], Effects]
+# the project context manager a ``with`` item's call enters (SPEC §2), by (file, call)
+Managers = Callable[[str, Call], Optional[ManagerEffects]]
 
 
 @dataclass
@@ -69,22 +74,40 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
 
 
 def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
-              lookup: Lookup) -> NodeSets:
+              lookup: Lookup, managers: Optional[Managers] = None) -> NodeSets:
     out = NodeSets()
     for n, data in g.nodes(data=True):
         call = data.get("call")
+        kind = data["kind"]
+        if kind == "with-exit" and data.get("manager") is not None and managers is not None:
+            # a project context manager's exit (SPEC §2 Context managers)
+            me = managers(path, data["manager"])
+            if me is not None:
+                raising = data.get("way") == "raise"
+                cls = carried_only(vocab, data["manager"], (me.raised if raising else me.normal) - NOT_CARRIED)
+                if cls:
+                    out.performs[n] = cls
+                    out.callees[n] = me.exit_key
+                    out.parts[n] = ("exit-raise" if raising else "exit") if me.kind == "generator" else "return"
+            continue
         if call is None:
             continue
         key = callees.get((path, call.id))
         eff = lookup(key) if key is not None else NO_EFFECTS
-        kind = data["kind"]
         if kind == "call":
             carried = eff.on_return - NOT_CARRIED
             if any(g.nodes[s].get("kind") == "outcome" for s in g.successors(n)):
                 carried -= eff.conditional  # they travel on the branches
+            me = managers(path, call) if managers is not None and "with_id" in data else None
+            if me is not None:
+                # entering it runs a generator up to its ``yield``; a class's
+                # constructor (the call's own callee) and ``__enter__``
+                carried = (me.entry if me.kind == "generator" else carried | me.entry) - NOT_CARRIED
             cls = vocab.classify(call, carried)
+            if "with_id" not in data:
+                cls -= mgrmod.WITH_ONLY  # `session.begin()` alone is no transaction
             raises = vocab.classify(call, eff.escaping - NOT_CARRIED)
-            part = "return"
+            part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
         elif kind == "raised":
@@ -186,8 +209,20 @@ def _endings(g: nx.DiGraph, reach: Set[object], to_exit: Set[object]) -> Callabl
     return endings
 
 
+def node_origin(g: nx.DiGraph, n: object, cls: str, part: str, ns: NodeSets, path: str, vocab: Vocabulary) -> Origin:
+    """Where a node of a function's graph gets ``cls`` from: its own call, or its
+    callee's summary (which part of it)."""
+    data = g.nodes[n]
+    call = data.get("call") or data["manager"]
+    direct = data["kind"] == "call" and part in ("return", "escape") and cls in vocab.direct(call)
+    if n not in ns.callees or direct:
+        return Origin(call, path)
+    return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts.get(n, "return"))
+
+
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
-    """One function's effects from its graph and the classes of its nodes."""
+    """One function's effects from its graph and the classes of its nodes (a
+    transaction's body performs at its commit: SPEC §2 Transactions)."""
     reach = nx.descendants(g, ENTRY) | {ENTRY}
     to_exit = nx.ancestors(g, EXIT) | {EXIT}
     to_raise = nx.ancestors(g, RAISE) | {RAISE}
@@ -198,17 +233,17 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     performers: Dict[str, List[object]] = {}
 
     def origin(n: object, cls: str, part: str) -> Origin:
-        call = g.nodes[n]["call"]
-        direct = g.nodes[n]["kind"] == "call" and part in ("return", "escape") and cls in vocab.direct(call)
-        if n not in ns.callees or direct:
-            return Origin(call, path)
-        return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts[n])
+        if (n, cls) in lifted_from:  # a transaction's commit: where the body performed it
+            n = lifted_from[(n, cls)]
+            part = "return"
+        return node_origin(g, n, cls, part, ns, path, vocab)
 
-    for n in sorted((n for n in ns.performs if n in reach), key=_order):
+    performs, lifted_from = mgrmod.transaction_view(g, ns.performs)
+    for n in sorted((n for n in performs if n in reach), key=_order):
         nxt = _normal(g, n)
         exits = any(s in to_exit for s in nxt)
         raises = any(s in to_raise for s in nxt)
-        for cls in sorted(ns.performs[n]):
+        for cls in sorted(performs[n]):
             if exits:
                 on_return.add(cls)
                 performers.setdefault(cls, []).append(n)
@@ -266,10 +301,36 @@ def _fallback(facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, cg: CallGr
 # --------------------------------------------------------------------------- the project
 
 
-def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str]) -> nx.DiGraph:
+def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
+                  managers: Optional[Managers] = None) -> nx.DiGraph:
     """A graph for the summary pass: a point at every resolved call."""
     resolved = lambda call: (path, call.id) in callees  # noqa: E731
-    return cfgmod.build(fn, vocab.is_suppressor, on_raise=resolved, on_test=resolved)
+    return cfgmod.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved)
+
+
+def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], bool]:
+    """``cfg.build``'s ``is_suppressor``: the ``suppressor`` class, or a project
+    context manager that swallows the body's exception (SPEC §2)."""
+    if managers is None:
+        return vocab.is_suppressor
+
+    def is_suppressor(call: Call) -> bool:
+        if vocab.is_suppressor(call):
+            return True
+        me = managers(path, call)
+        return me is not None and me.suppress
+
+    return is_suppressor
+
+
+def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], truthy: Set[str]) -> ManagerEffects:
+    """A project class's effects at a ``with``: ``__enter__``'s on-return effects at the
+    entry, ``__exit__``'s at every exit; it suppresses when ``__exit__`` may return a
+    truthy constant."""
+    enter, exit_ = index.manager_methods(key)
+    entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
+    out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
+    return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key)
 
 
 def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
@@ -279,6 +340,17 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
     cg = resolve(files)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
+    generators: Dict[str, ManagerEffects] = {}
+    truthy: Set[str] = set()  # `__exit__`s that may return True
+
+    def managers(path: str, call: Call) -> Optional[ManagerEffects]:
+        key = cg.managers.get((path, call.id))
+        if key is None:
+            return None
+        if key in cg.index.classes:
+            return class_manager(cg.index, key, effects, truthy)
+        return generators.get(key)
+
     cond = nx.condensation(cg.graph)
     for comp in reversed(list(nx.topological_sort(cond))):
         members = sorted(cond.nodes[comp]["members"])
@@ -294,9 +366,11 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
         for m in members:
             for facts, fn in cg.defs.get(m, ()):
                 try:
-                    g: Optional[nx.DiGraph] = summary_graph(fn, facts.path, vocab, cg.callees)
+                    g: Optional[nx.DiGraph] = summary_graph(fn, facts.path, vocab, cg.callees, managers)
                 except cfgmod.GraphTooLarge:
                     g = None
+                if g is not None and fn.name in ("__exit__", "__aexit__") and mgrmod.returns_truthy(g):
+                    truthy.add(m)
                 graphs.setdefault(m, []).append((facts, fn, g))
         changed = True
         while changed:
@@ -308,7 +382,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
                     if g is None:
                         eff, found = _fallback(facts, fn, vocab, cg, lookup)
                     else:
-                        eff, found = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup), vocab)
+                        eff, found = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab)
                     total = total.union(eff)
                     for k, o in found.items():
                         table.setdefault(k, o)
@@ -328,7 +402,22 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
                         del mine[k]
             if len(members) == 1 and members[0] not in cg.graph.successors(members[0]):
                 break  # no cycle: one pass is the answer
-    return Summaries(cg.index, effects, origins, cg.callees, cg.graph)
+        for m in members:  # the component's context-manager generators
+            for facts, fn, g in graphs.get(m, ()):
+                if fn.context_manager and g is not None:
+                    ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
+                    where: Dict[Tuple[str, str], object] = {}
+                    me = mgrmod.generator_effects(g, ns.performs, m, where)
+                    if me is not None:
+                        generators[m] = me
+                        mine = origins.setdefault(m, {})
+                        for (part, cls), n in where.items():  # what a witness's "via" follows
+                            mine.setdefault((part, cls), node_origin(g, n, cls, "return", ns, facts.path, vocab))
+    table: Dict[str, ManagerEffects] = dict(generators)
+    for key in set(cg.managers.values()):
+        if key in cg.index.classes:
+            table[key] = class_manager(cg.index, key, effects, truthy)
+    return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, table)
 
 
 def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries) -> nx.DiGraph:
@@ -339,11 +428,11 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
         return summ.effects_of(path, call)[0]
 
     return cfgmod.build(
-        fn, vocab.is_suppressor,
+        fn, suppressor(vocab, path, summ.manager_of),
         on_raise=lambda call: bool(eff(call).on_raise - NOT_CARRIED),
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
     )
 
 
 def check_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, summ: Summaries) -> NodeSets:
-    return node_sets(g, path, vocab, summ.callees, lambda key: summ.effects.get(key, NO_EFFECTS))
+    return node_sets(g, path, vocab, summ.callees, lambda key: summ.effects.get(key, NO_EFFECTS), summ.manager_of)

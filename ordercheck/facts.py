@@ -177,6 +177,7 @@ class Stmt:
     # lines of the `except` clauses whose exception flows into a return or yield value,
     # an assignment's right-hand side or a walrus of this statement (its header)
     hands_on: Tuple[int, ...] = ()
+    yields: bool = False  # a simple statement holding a ``yield`` (context-manager generators only)
 
 
 @dataclass
@@ -192,6 +193,8 @@ class FunctionFacts:
     # names no test fact may rest on: `global`/`nonlocal` names, and names a nested
     # function rebinds through `nonlocal`
     untracked: Tuple[str, ...] = ()
+    decorators: Tuple[str, ...] = ()  # rendered and import-qualified decorator names
+    context_manager: bool = False  # decorated @contextmanager / @asynccontextmanager
 
 
 @dataclass
@@ -330,6 +333,10 @@ BROAD_TYPES = {"Exception", "BaseException", "builtins.Exception", "builtins.Bas
 EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
 
 _RAISING = (cst.Attribute, cst.Subscript)
+CONTEXT_MANAGER_DECORATORS = {
+    "contextmanager", "asynccontextmanager",
+    "contextlib.contextmanager", "contextlib.asynccontextmanager",
+}
 _LEAVES = (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis, cst.FormattedStringText)
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -390,6 +397,7 @@ class _Extractor:
         self._w: List[str] = []  # names a walrus rebinds in the expressions walked
         self._m: List[str] = []  # receivers of method calls in the expressions walked
         self._sink: set = set()
+        self.cm_stack: List[bool] = []  # per function: is it a context-manager generator
 
     def set_chunk(self, tree: cst.Module, offset: int) -> None:
         self.positions = positions_of(tree)
@@ -687,6 +695,8 @@ class _Extractor:
                 for small in node.body:
                     st = self.small(small, node)
                     if st is not None:
+                        if self.cm_stack and self.cm_stack[-1] and st.kind == "simple" and _has_yield(small):
+                            st.yields = True
                         out.append(st)
             else:
                 st = self.compound(node)
@@ -1106,17 +1116,29 @@ class _Extractor:
         name_span = self.span(node.name)
         sp = Span(name_span.line, name_span.col, name_span.end_line, name_span.end_col, name_span.col16, name_span.end_col16)
         params = tuple(p.name.value for p in _all_params(node.params))
+        decorators: List[str] = []
+        for d in node.decorators:  # resolved in the enclosing scope, where they run
+            target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+            decorators.append(render_callee(target))
+            decorators.extend(self.qualified(target))
+        decorators = list(dict.fromkeys(decorators))
+        manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         saved = self._begin(self.import_tables.get(name_span.line, {}))
         self.scope.append((qual, "function"))
         self.name_scopes.append(("function", self.scopes.functions.get(name_span.line) or scopesmod.ScopeTable(), name_span.line))
         handlers, self.handler_stack = self.handler_stack, []  # a nested function's own
+        self.cm_stack.append(manager)
         try:
             body = self.block(node.body)
         finally:
             self.handler_stack = handlers
+            self.cm_stack.pop()
         self.name_scopes.pop()
         self.scope.pop()
         self._end(saved, qual, node.name.value, cls, sp, params, body)
+        fn = self.facts.functions[-1]
+        fn.decorators = tuple(decorators)
+        fn.context_manager = manager
 
     def module(self, chunks: Iterable[Tuple[int, str]]) -> None:
         """The module body, parsed chunk by chunk (top-level statements are
@@ -1328,6 +1350,13 @@ def test_facts(node: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, 
         if isinstance(comp.operator, cst.IsNot):
             return (Fact(name, "none", False),), (Fact(name, "none", True),)
     return (), ()
+def _has_yield(node: cst.CSTNode) -> bool:
+    """Whether a statement holds a ``yield`` of its own (not one of a lambda)."""
+    if isinstance(node, (cst.Yield,)):
+        return True
+    if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef) + _LEAVES):
+        return False
+    return any(_has_yield(c) for c in node.children)
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:

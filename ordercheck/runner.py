@@ -498,8 +498,10 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
             continue
         g = feasible.prune_correlated(g)  # no finding rests on an infeasible walk
         sets = effects.check_sets(g, facts.path, settings.vocab, summ)
-        for hit in contracts.evaluate(g, sets.performs, graph_rules, settings.config.swallow_types, sets.raises):
-            out.append(diagnose.to_finding(hit, g, facts, fn, sets.performs, sets.callees, summ))
+        ordered = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
+        for hit in contracts.evaluate(g, sets.performs, graph_rules, settings.config.swallow_types, sets.raises, ordered):
+            classes = diagnose.classes_for(hit.rule, sets.performs, ordered)
+            out.append(diagnose.to_finding(hit, g, facts, fn, classes, sets.callees, summ))
         if seen is not None:
             for cls in sets.performs.values():
                 seen.update(cls)

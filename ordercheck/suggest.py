@@ -168,7 +168,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
         if not s.pattern:
             s.pattern = ("*" if s.plain else "*.") + key
         out.append(s)
-    usable = set(settings.vocab.patterns)  # a class no rule can use goes last (`transaction` here)
+    usable = set(settings.vocab.patterns)  # a class no rule can use goes last
     out.sort(key=lambda s: (s.kind not in usable, -(len(s.functions) + len(s.meets)), -len(s.functions),
                             s.kind, s.pattern))
     return out

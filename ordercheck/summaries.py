@@ -21,10 +21,11 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import networkx as nx
 
-from .facts import Call, ClassFacts, FileFacts, FunctionFacts
+from .facts import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
 from .vocabulary import Vocabulary
 
-NOT_CARRIED = {"suppressor"}
+# with-item classes: a callee carries no context manager of its caller's
+NOT_CARRIED = {"suppressor", "transaction"}
 
 
 def fkey(path: str, qualname: str) -> str:
@@ -47,10 +48,13 @@ class Origin:
     call: Call
     path: str
     callee: Optional[str] = None  # function key when carried
-    part: str = "return"  # the callee's part: return | raise | escape | true | false
+    part: str = "return"  # the callee's part: return | raise | escape | true | false | entry | exit | exit-raise
 
 
 PARTS = ("return", "raise", "escape", "true", "false")
+# a context-manager generator's parts at a ``with`` (SPEC §2): before its ``yield``,
+# after it on the normal way out, after it on the exception way out
+MANAGER_PARTS = ("entry", "exit", "exit-raise")
 
 
 @dataclass
@@ -86,6 +90,21 @@ class Effects:
 
 
 NO_EFFECTS = Effects()
+
+
+@dataclass(frozen=True)
+class ManagerEffects:
+    """What a project context manager does at a ``with`` (SPEC §2 Context managers):
+    classes at the entry, at the normal exits (the body ended, returned, broke or
+    continued), at the exception exit, and whether it swallows the body's exception.
+    ``exit_key``: the function whose code runs at the exit (for "via")."""
+
+    kind: str  # "generator" | "class"
+    entry: FrozenSet[str]
+    normal: FrozenSet[str]
+    raised: FrozenSet[str]
+    suppress: bool
+    exit_key: str
 
 
 @dataclass
@@ -250,6 +269,39 @@ class ProjectIndex:
                     break
         return self._callable(key) if key else None
 
+    def called_class(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
+        """The project class a call constructs (``Cls(...)``, ``mod.Cls(...)``), or None."""
+        if call.aug or call.self_call:
+            return None
+        text = call.callee
+        parts = text.split(".")
+        if not all(p.isidentifier() for p in parts):
+            return None
+        if len(parts) == 1:
+            scope: Optional[FunctionFacts] = fn
+            qual = fn.qualname
+            while scope is not None:  # a class defined in an enclosing function
+                if parts[0] in scope.local_functions:
+                    key = fkey(facts.path, scope.local_functions[parts[0]])
+                    return key if key in self.classes else None
+                if ".<locals>." not in qual:
+                    break
+                qual = qual.rsplit(".<locals>.", 1)[0]
+                entry = self.functions.get(fkey(facts.path, qual))
+                scope = entry[1] if entry else None
+        key = self.resolve_name(facts, text)
+        if key is None:
+            key = next((k for k in map(self.resolve_qualified, call.qualnames) if k), None)
+        if key is None and len(parts) == 1:
+            key = next((k for k in (self.resolve_qualified(f"{s}.{text}") for s in facts.star_imports) if k), None)
+        return key if key in self.classes else None
+
+    def manager_methods(self, class_key: str) -> Tuple[Optional[str], Optional[str]]:
+        """A class's ``__enter__``/``__aenter__`` and ``__exit__``/``__aexit__`` keys."""
+        enter = self.method(class_key, "__enter__") or self.method(class_key, "__aenter__")
+        exit_ = self.method(class_key, "__exit__") or self.method(class_key, "__aexit__")
+        return enter, exit_
+
     def receiver_method(self, facts: FileFacts, call: Call) -> Optional[str]:
         """``x.m()`` where ``x``'s class ``T`` is known (SPEC §2 receiver types): ``m``
         looked up along ``T``'s MRO over project classes, as Python looks it up."""
@@ -283,6 +335,23 @@ class CallGraph:
     defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]]
     callees: Dict[Tuple[str, int], str]  # (file, call id) -> callee key
     graph: nx.DiGraph
+    # (file, call id) of a ``with`` item's call -> the project context manager it
+    # enters: a ``@contextmanager`` generator's key or a class key (SPEC §2)
+    managers: Dict[Tuple[str, int], str] = field(default_factory=dict)
+
+
+def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
+    """The manager calls of every ``with`` item in a statement tree."""
+    for st in stmts:
+        if st.kind == "with":
+            yield from (item.manager for item in st.items if item.manager is not None)
+        yield from with_managers(st.body)
+        yield from with_managers(st.orelse)
+        yield from with_managers(st.finalbody)
+        for h in st.handlers:
+            yield from with_managers(h.body)
+        for c in st.cases:
+            yield from with_managers(c.body)
 
 
 def resolve(files: Iterable[FileFacts]) -> CallGraph:
@@ -292,6 +361,7 @@ def resolve(files: Iterable[FileFacts]) -> CallGraph:
     graph = nx.DiGraph()
     defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]] = {}
     callees: Dict[Tuple[str, int], str] = {}
+    managers: Dict[Tuple[str, int], str] = {}
     for facts in files:
         if facts.error is not None:
             continue
@@ -304,7 +374,22 @@ def resolve(files: Iterable[FileFacts]) -> CallGraph:
                 if target is not None:
                     callees[(facts.path, call.id)] = target
                     graph.add_edge(key, target)
-    return CallGraph(index, defs, callees, graph)
+            # a `with` item over a project manager: entering and leaving run its
+            # generator (already an edge) or its class's __enter__ and __exit__
+            for call in with_managers(fn.body):
+                target = callees.get((facts.path, call.id))
+                if target is not None and index.functions[target][1].context_manager:
+                    managers[(facts.path, call.id)] = target
+                    continue
+                cls = index.called_class(facts, fn, call)
+                if cls is None:
+                    continue
+                methods = [m for m in index.manager_methods(cls) if m is not None]
+                if methods:
+                    managers[(facts.path, call.id)] = cls
+                    for m in methods:
+                        graph.add_edge(key, m)
+    return CallGraph(index, defs, callees, graph, managers)
 
 
 @dataclass
@@ -316,6 +401,13 @@ class Summaries:
     origins: Dict[str, Dict[Tuple[str, str], Origin]]
     callees: Dict[Tuple[str, int], str]  # (file, call id) -> callee key
     graph: nx.DiGraph
+    manager_calls: Dict[Tuple[str, int], str] = field(default_factory=dict)  # see CallGraph.managers
+    managers: Dict[str, ManagerEffects] = field(default_factory=dict)  # generator or class key
+
+    def manager_of(self, path: str, call: Call) -> Optional[ManagerEffects]:
+        """The effects of the project context manager a ``with`` item's call enters."""
+        key = self.manager_calls.get((path, call.id))
+        return self.managers.get(key) if key is not None else None
 
     @property
     def classes(self) -> Dict[str, FrozenSet[str]]:
@@ -346,10 +438,14 @@ class Summaries:
         while key is not None and (key, part) not in seen and len(out) < limit:
             seen.add((key, part))
             table = self.origins.get(key, {})
-            origin = table.get((part, cls))
-            if origin is None and cls == "terminal-append":
-                origin = table.get((part, "append"))
-                cls = "append"
+            origin = None
+            # a manager part of a function that is no generator: its whole summary
+            for p in (part, "return") if part in MANAGER_PARTS else (part,):
+                origin = table.get((p, cls))
+                if origin is None and cls == "terminal-append" and (p, "append") in table:
+                    origin, cls = table[(p, "append")], "append"
+                if origin is not None:
+                    break
             if origin is None:
                 break
             out.append((key, origin))

@@ -24,7 +24,7 @@ from .markers import has_marker, split_tokens
 from .resources import vocab_dir
 
 BUILTIN_CLASSES = (
-    "save", "append", "terminal-append", "surface", "suppressor", "quiet", "file-write", "fsync", "rename",
+    "save", "append", "terminal-append", "surface", "suppressor", "quiet", "transaction", "file-write", "fsync", "rename",
 )
 
 

@@ -11,6 +11,7 @@ ORDER = [
     ["findings", "vocabulary", "rulebook", "config", "cache"],
     ["project"],
     ["summaries", "cfg"],
+    ["managers"],
     ["effects"],
     ["contracts", "feasible"],
     ["diagnose", "suppression", "baseline", "fixes"],

@@ -67,9 +67,10 @@ def test_regression_break_in_finally_swallows_the_exception():
 def _mutant_catches(monkeypatch, mutate) -> bool:
     real_build = cfg.build
 
-    def broken(fn, is_suppressor=lambda c: False):
-        g = real_build(fn, is_suppressor)
-        mutate(g)
+    def broken(fn, is_suppressor=lambda c: False, **kw):
+        g = real_build(fn, is_suppressor, **kw)
+        if not kw:  # the graph under test, not the summary pass's (prelude managers)
+            mutate(g)
         return g
 
     monkeypatch.setattr(tc.cfg, "build", broken)
@@ -105,3 +106,26 @@ def test_mutation_finally_not_resuming_return_is_caught(monkeypatch):
                 g.remove_edge(u, v)
 
     assert _mutant_catches(monkeypatch, mutate)
+
+
+# ---- project context managers (SPEC §2): suppressing ones continue after the `with`
+
+
+def test_regression_project_generator_manager_that_suppresses():
+    _ok(tc.PRELUDE + "def f(o):\n    with gen_quiet():\n        o.c(1)\n        return o.c(2)\n    o.c(3)\n")
+
+
+def test_regression_project_class_manager_that_suppresses_inside_loud_one():
+    _ok(tc.PRELUDE + "def f(o):\n    with gen_loud(), ClsQuiet():\n        o.c(1)\n    with ClsLoud():\n        o.c(2)\n    o.c(3)\n")
+
+
+def test_project_suppressing_manager_is_known_to_the_graph():
+    # without the manager summaries the code after `with gen_quiet()` would be
+    # unreachable from a raising body, and the traced walk would fail
+    g = tc.graph_for(tc.PRELUDE + "def f(o):\n    with gen_quiet():\n        raise Boom()\n    o.c(3)\n")
+    assert any(d.get("kind") == "call" and d["call"].callee == "o.c" for n, d in g.nodes(data=True)
+               if n in cfg.nx.descendants(g, cfg.ENTRY))
+
+
+def test_transaction_manager_walks():
+    _ok(tc.PRELUDE + "def f(o):\n    with o.transaction():\n        o.c(1)\n        if o.b():\n            return o.c(2)\n    o.c(3)\n")

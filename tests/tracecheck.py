@@ -17,7 +17,7 @@ import random
 import sys
 from typing import List, Optional, Set, Tuple
 
-from ordercheck import cfg, facts
+from ordercheck import cfg, effects, facts
 from ordercheck.vocabulary import Vocabulary
 
 
@@ -74,8 +74,53 @@ class Oracle:
         self._spend()
         return contextlib.nullcontext()
 
+    def transaction(self):
+        """A transaction-like manager (matches the `transaction` class's `*.transaction`)."""
+        self._spend()
+        return contextlib.nullcontext()
+
 
 NAMESPACE = {"Boom": Boom, "best_effort": best_effort, "contextlib": contextlib}
+
+# Project context managers the generated functions may use: generator-based and
+# class-based, suppressing and not. They are part of the generated source, so the
+# graph of ``f`` sees them through the project summaries (SPEC §2 Context managers).
+PRELUDE = """import contextlib
+
+
+@contextlib.contextmanager
+def gen_quiet():
+    try:
+        yield
+    except Exception:
+        pass
+
+
+@contextlib.contextmanager
+def gen_loud():
+    try:
+        yield
+    finally:
+        pass
+
+
+class ClsQuiet:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return True
+
+
+class ClsLoud:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+"""
 
 
 def trace_lines(fn, oracle: Oracle) -> Tuple[List[int], str]:
@@ -204,7 +249,7 @@ def is_walk(g, lines: List[int], how: str, finals: List[Tuple[int, int]] = ()) -
 
 
 def _exc_succ(g, u):
-    return [v for v in g.successors(u) if g.edges[u, v]["kind"] == "exception"]
+    return [v for v in g.successors(u) if g.edges[u, v]["kind"] == "exception" or g.edges[u, v].get("exception")]
 
 
 def graph_for(source: str):
@@ -212,7 +257,8 @@ def graph_for(source: str):
     assert ff.error is None, (ff.error, source)
     fn = next(f for f in ff.functions if f.qualname == "f")
     vocab = _vocab()
-    return cfg.build(fn, vocab.is_suppressor)
+    summ = effects.build([ff], vocab)  # the project managers of the prelude (SPEC §2)
+    return cfg.build(fn, effects.suppressor(vocab, ff.path, summ.manager_of))
 
 
 _V = None
@@ -321,7 +367,9 @@ class Gen:
                 out += ["else:"] + self.indent(self.block(d, loop, handler))
             return out
         if kind == "with":
-            heads = ["with o.cm():", "with contextlib.suppress(Boom):", "with best_effort():", "with contextlib.suppress(KeyError):"]
+            heads = ["with o.cm():", "with contextlib.suppress(Boom):", "with best_effort():", "with contextlib.suppress(KeyError):",
+                     "with gen_quiet():", "with gen_loud():", "with ClsQuiet():", "with ClsLoud():", "with o.transaction():",
+                     "with gen_loud(), ClsQuiet():"]
             return [heads[self.draw(0, len(heads) - 1)]] + self.indent(self.block(d, loop, handler))
         if kind == "match":
             out = ["match o.v():", "    case 0:"] + self.indent(self.indent(self.block(d, loop, handler)))
@@ -345,7 +393,7 @@ class Gen:
 
     def function(self, depth: int = 3) -> str:
         body = self.block(depth, False, False, n_max=4)
-        return "def f(o):\n" + "\n".join(self.indent(body)) + "\n"
+        return PRELUDE + "def f(o):\n" + "\n".join(self.indent(body)) + "\n"
 
 
 def random_function(seed: int, depth: int = 3) -> str:

@@ -1,0 +1,186 @@
+"""Project context managers and transactions, on graphs (SPEC §2 "Context managers",
+"Transactions"; §3 ``with``; §4 anchoring).
+
+The graph (``cfg``) marks each ``with`` item's manager call and exit nodes with a
+``with_id`` (an exit also names its ``manager`` call), and every node inside an item's
+body carries the ids of the items around it in ``withs``; a ``@contextmanager``
+generator's ``yield`` is a node with an exceptional edge (the body's exception is
+thrown in there). This module only reads those marks:
+
+* ``generator_effects``: from a generator's own graph and node classes, what stands at
+  a ``with``'s entry (before the ``yield``), at its normal exits (from the ``yield``'s
+  normal edge), at its exception exit (from the ``yield``'s exceptional edge: a
+  ``finally`` around the ``yield`` is on both ways), and whether it suppresses (the
+  thrown-in exception can reach the generator's normal end);
+* ``returns_truthy``: whether an ``__exit__`` may return a truthy constant;
+* ``transaction_view``: the node classes that ``sequence`` and ``at-most-once`` read: a
+  transaction's body carries nothing where it stands, its normal exits carry all of
+  the body's classes (the commit), its exception exit nothing (rolled back).
+
+``effects`` computes the summaries with these and puts them on the graph's nodes.
+"""
+from __future__ import annotations
+
+import ast
+from collections import deque
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+import networkx as nx
+
+from .cfg import ENTRY, EXIT
+from .summaries import ManagerEffects
+
+Classes = Dict[object, FrozenSet[str]]
+
+# classes that a call has only as a ``with`` item's call: elsewhere they are no event
+WITH_ONLY = frozenset({"transaction"})
+TRANSACTION = "transaction"
+
+
+def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
+                      where: Optional[Dict[Tuple[str, str], object]] = None) -> Optional[ManagerEffects]:
+    """A ``@contextmanager`` generator's effects at a ``with``, from its graph.
+    ``where`` collects, per (``entry``/``exit``/``exit-raise``, class), one node that
+    performs it (the origin a witness points at)."""
+    reach = nx.descendants(g, ENTRY)
+    yields = [n for n, d in g.nodes(data=True) if d.get("kind") == "yield" and n in reach]
+    if not yields:
+        return None  # never yields: not a manager Python can enter
+    stop = set(yields)
+    before: Set[object] = set(yields)
+    for y in yields:
+        before |= nx.ancestors(g, y)
+    entry_nodes = [n for n in before if _took_effect(g, n, before)]
+    after_normal = _forward(g, [v for y in yields for v in _succ(g, y, exceptional=False)], stop)
+    after_raise = _forward(g, [v for y in yields for v in _succ(g, y, exceptional=True)], stop)
+    normal_nodes = [n for n in after_normal if _took_effect(g, n)]
+    raised_nodes = [n for n in after_raise if _took_effect(g, n)]
+    if where is not None:
+        for part, nodes in (("entry", entry_nodes), ("exit", normal_nodes), ("exit-raise", raised_nodes)):
+            for n in sorted(nodes, key=_order):
+                for cls in performs.get(n, ()):
+                    where.setdefault((part, cls), n)
+    entry = _union(performs, entry_nodes)
+    normal = _union(performs, normal_nodes)
+    raised = _union(performs, raised_nodes)
+    return ManagerEffects("generator", entry, normal, raised, EXIT in after_raise, key)
+
+
+def returns_truthy(g: nx.DiGraph) -> bool:
+    """Whether a reachable ``return`` of the graph's function returns a truthy
+    constant (``return True``, ``return 1``): an ``__exit__`` that suppresses."""
+    reach = nx.descendants(g, ENTRY)
+    return any(d.get("stmt") == "return" and n in reach and _truthy_return(d.get("text", ""))
+               for n, d in g.nodes(data=True))
+
+
+# --------------------------------------------------------------------------- transactions
+
+
+def transactions(g: nx.DiGraph, classes: Classes) -> Dict[int, object]:
+    """``with_id`` → manager call node, for every ``with`` item over a transaction."""
+    return {d["with_id"]: n for n, d in g.nodes(data=True)
+            if d.get("kind") == "call" and "with_id" in d and TRANSACTION in classes.get(n, ())}
+
+
+def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], object]]:
+    """The classes that ordering contracts read (SPEC §2 Transactions): inside a
+    transaction's body no node is an event; each normal exit of the outermost
+    transaction carries every class of its body (the commit); its exception exit
+    carries nothing of the body (rolled back). Also, per (commit node, class), one body
+    node that performs it (where a summary's origin points)."""
+    txns = transactions(g, classes)
+    if not txns:
+        return classes, {}
+    body: Dict[int, List[object]] = {i: [] for i in txns}
+    for n, d in g.nodes(data=True):
+        for w in d.get("withs", ()):
+            if w in body:
+                body[w].append(n)
+    out = dict(classes)
+    inside: Set[object] = set()
+    for nodes in body.values():
+        inside.update(nodes)
+        for n in nodes:
+            out.pop(n, None)
+    source: Dict[Tuple[object, str], object] = {}
+    for n, d in g.nodes(data=True):
+        w = d.get("with_id")
+        if d.get("kind") != "with-exit" or w not in txns or d.get("way") == "raise" or n in inside:
+            continue  # an inner transaction commits into the outer one
+        lifted: Set[str] = set()
+        for b in sorted(body[w], key=_order):
+            for cls in classes.get(b, ()):
+                if cls not in WITH_ONLY:
+                    lifted.add(cls)
+                    source.setdefault((n, cls), b)
+        _put(out, n, out.get(n, frozenset()) | frozenset(lifted))
+    return out, source
+
+
+def exit_step_text(g: nx.DiGraph, n: object, classes: Classes, shown: Iterable[str]) -> str:
+    """The witness text of a ``with`` exit that carries events:
+    "`session.begin()` commits: save, append", "`_lock()` exits: save"."""
+    d = g.nodes[n]
+    call = d.get("manager")
+    label = call.text if call is not None else d["text"]
+    verb = "commits" if d.get("with_id") in transactions(g, classes) else "exits"
+    return f"`{label}` {verb}: {', '.join(shown)}"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _order(n: object) -> Tuple[int, str]:
+    return (n, "") if isinstance(n, int) else (-1, str(n))
+
+
+def _put(classes: Classes, n: object, cls: FrozenSet[str]) -> None:
+    if cls:
+        classes[n] = frozenset(cls)
+    else:
+        classes.pop(n, None)
+
+
+def _union(classes: Classes, nodes: Iterable[object]) -> FrozenSet[str]:
+    out: Set[str] = set()
+    for n in nodes:
+        out |= classes.get(n, frozenset())
+    return frozenset(out)
+
+
+def _succ(g: nx.DiGraph, n: object, exceptional: bool) -> List[object]:
+    return [v for v, d in g.succ[n].items() if (d["kind"] == "exception") == exceptional]
+
+
+def _took_effect(g: nx.DiGraph, n: object, within: Optional[Set[object]] = None) -> bool:
+    """An event took effect on a path that leaves it by a normal edge (into
+    ``within``, when given)."""
+    return any(within is None or v in within for v in _succ(g, n, exceptional=False))
+
+
+def _forward(g: nx.DiGraph, starts: List[object], stop: Set[object]) -> Set[object]:
+    """Nodes reachable from ``starts`` without passing a node of ``stop``."""
+    seen: Set[object] = set()
+    queue = deque(s for s in starts if s not in stop)
+    while queue:
+        u = queue.popleft()
+        if u in seen:
+            continue
+        seen.add(u)
+        for v in g.successors(u):
+            if v not in seen and v not in stop:
+                queue.append(v)
+    return seen
+
+
+def _truthy_return(text: str) -> bool:
+    """``return True`` / ``return 1`` / ``return "x"``: a truthy constant."""
+    try:
+        tree = ast.parse(text.strip())
+    except SyntaxError:
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant):
+            return bool(node.value.value)
+    return False
