@@ -5,6 +5,17 @@ from conformance import run_case
 
 CASES = {
     # ------------------------------------------------------------ markers
+    # Split on non-alphanumeric characters and camelCase only: digits stay in their word.
+    "marker-digits-stay-in-their-token": """
+        def step(self, run):
+            self._store.save(run)
+            self._ledger.append(run.id, "FAILED2", "retry_2FAILED")  # !OC102
+        """,
+    "marker-digit-before-a-capital-word": """
+        def step(self, run):
+            self._store.save(run)
+            self._ledger.append(run.id, "S3UploadFailed")  # !OC101
+        """,
     "marker-annotated-binding": """
         def step(self, run):
             rec: Record = Record(run.id, "run_failed")
