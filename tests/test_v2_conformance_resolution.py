@@ -233,6 +233,29 @@ CASES = {
             db.write(run)
             ledger.append(run.id, "run_failed")  # !OC101
         """, {"extend-events": {"save": ["*.RunStore.write"]}}),
+    # `import acme.db` binds `acme`: `acme.db.RunStore` is already the qualified name.
+    "type-constructor-through-a-plain-import": ("""
+        import acme.db
+
+        def step(ledger, run):
+            db = acme.db.RunStore()
+            db.write(run)
+            ledger.append(run.id, "run_failed")  # !OC101
+        """, {"extend-events": {"save": ["acme.db.RunStore.write"]}}),
+    "type-annotation-through-a-plain-import": ("""
+        import sqlalchemy.orm
+
+        def step(session: sqlalchemy.orm.Session, ledger, run):
+            session.commit()
+            ledger.append(run.id, "run_failed")  # !OC101
+        """, {"extend-events": {"save": ["sqlalchemy.orm.Session.commit"]}}),
+    "type-from-import-as": ("""
+        from sqlalchemy.orm import Session as S
+
+        def step(s: S, ledger, run):
+            s.commit()
+            ledger.append(run.id, "run_failed")  # !OC101
+        """, {"extend-events": {"save": ["sqlalchemy.orm.Session.commit"]}}),
     # ------------------------------------------------------------ aliases
     "alias-module-level-surface": """
         error = logger.error
