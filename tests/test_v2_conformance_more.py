@@ -774,6 +774,148 @@ class R:
         except SyncConflict:
             self._ledger.append(rec)  # !OC102
 ''')
+c("onraise-oc103", '''
+class R:
+    def _finish(self, run):
+        self._ledger.append(run.id, Status.COMPLETED)
+        raise Done()
+    def step(self, run):
+        try:
+            self._finish(run)
+        except Done:
+            self._ledger.append(run.id, Status.FAILED)  # !OC103
+        self._store.save(run)
+''')
+c("onreturn-only-no-oc103", '''
+class R:
+    def _finish(self, run):
+        self._ledger.append(run.id, Status.COMPLETED)
+    def step(self, run):
+        try:
+            self._finish(run)
+        except Exception:
+            self._ledger.append(run.id, Status.FAILED)
+            raise
+        self._store.save(run)
+''')
+c("conditional-in-ifexp-as-usual", '''
+class R:
+    def revoked(self, run):
+        if run.c:
+            self._store.save(run)
+            return True
+        return False
+    def step(self, run, rec):
+        return None if self.revoked(run) else self._ledger.append(rec)  # !OC102
+''')
+c("conditional-in-assert-as-usual", '''
+class R:
+    def revoked(self, run):
+        if run.c:
+            self._store.save(run)
+            return True
+        return False
+    def step(self, run, rec):
+        assert not self.revoked(run)
+        self._ledger.append(rec)  # !OC102
+''')
+c("order-augmented-target-first", '''
+def step(self, run, rec, counts):
+    counts[self._store.save(run)] += self._ledger.append(rec)  # !OC102
+''')
+c("order-ifexp-test-first", '''
+def step(self, run, rec):
+    x = self._ledger.append(rec) if self._store.save(run) else None  # !OC102
+    return x
+''')
+c("order-dict-literal", '''
+def step(self, run, rec):
+    d = {"a": self._store.save(run), "b": self._ledger.append(rec)}  # !OC102
+    return d
+''')
+c("order-fstring", '''
+def step(self, run, rec):
+    return f"{self._ledger.append(rec)} {self._store.save(run)}"
+''')
+c("handon-into-save-call", '''
+def step(self, run, rec):
+    try:
+        self._ledger.append(rec)
+    except Exception as e:
+        self._store.save(run, error=e)
+''')
+c("alias-local-surface", '''
+def step(self, rec):
+    warn = logger.warning
+    try:
+        self._ledger.append(rec)
+    except Exception:
+        warn("lost")
+''')
+c("alias-local-after-use-not", '''
+def step(self, rec):
+    try:
+        self._ledger.append(rec)  # !OC202
+    except Exception:
+        warn("lost")
+    warn = logger.warning
+''')
+c("terminal-own-callee-of-summary-swallowed", '''
+class R:
+    def _append_failed(self, run):
+        self._ledger.append(run.id)
+    def step(self, run):
+        try:
+            self._append_failed(run)  # !OC201
+        except Exception:
+            pass
+''')
+c("summary-surface-on-raise-only", '''
+class R:
+    def _risky(self, rec):
+        try:
+            self._ledger.append(rec)
+        except Exception:
+            logger.warning("lost")
+            raise
+    def step(self, rec):
+        try:
+            self._risky(rec)  # !OC202
+        except Exception:
+            pass
+''')
+c("async-with-none", '''
+async def step(self, run, rec):
+    await self._store.save(run)
+    async for x in self._ledger.append(rec):  # !OC102
+        pass
+''')
+c("yield-append", '''
+def step(self, run, rec):
+    self._store.save(run)
+    yield self._ledger.append(rec)  # !OC102
+''')
+c("return-append", '''
+def step(self, run, rec):
+    self._store.save(run)
+    return self._ledger.append(rec)  # !OC102
+''')
+c("corr-is-not-none-then-none", '''
+def step(self, run, rec, prev):
+    if prev is not None:
+        return
+    self._store.save(run)
+    if prev:
+        self._ledger.append(rec)
+''')
+c("corr-while-else", '''
+def step(self, run, rec, more):
+    if more:
+        self._store.save(run)
+    while more:
+        more = fetch()
+    self._ledger.append(rec)  # !OC102
+''')
 
 PROJECTS = {
  "from-pkg-import-module": {
