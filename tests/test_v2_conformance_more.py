@@ -916,6 +916,56 @@ def step(self, run, rec, more):
         more = fetch()
     self._ledger.append(rec)  # !OC102
 ''')
+c("str-trailing-space-prose", '''
+def step(self, run):
+    self._store.save(run)
+    self._ledger.append(run.id, "failed ")  # !OC102
+''')
+c("str-tab-prose", '''
+def step(self, run):
+    self._store.save(run)
+    self._ledger.append(run.id, "run\\tfailed")  # !OC102
+''')
+c("bytes-literal", '''
+def step(self, run):
+    self._store.save(run)
+    self._ledger.append(run.id, b"run_failed")  # !OC101
+''')
+c("suppress-whatever-suppressor-holds", '''
+import contextlib
+def step(self, rec):
+    with contextlib.suppress(Exception):
+        self._ledger.append(rec)  # !OC202
+''', {"events": {"suppressor": ["nothing_at_all"]}})
+c("suppressor-configured", '''
+def step(self, rec):
+    with quietly():
+        self._ledger.append(rec)  # !OC202
+''', {"events": {"suppressor": ["quietly"]}})
+c("quiet-configured-print", '''
+def step(self, rec):
+    try:
+        self._ledger.append(rec)  # !OC202
+    except Exception as e:
+        print(e)
+''', {"extend-events": {"quiet": ["print"]}})
+c("surface-configured", '''
+def step(self, rec):
+    try:
+        self._ledger.append(rec)
+    except Exception:
+        sentry.capture()
+''', {"extend-events": {"surface": ["sentry.capture"]}})
+c("terminal-append-class-pattern", '''
+def step(self, run, r):
+    self._store.save(run)
+    self._ledger.append_terminal(r)  # !OC101
+''')
+c("markers-multiword-config", '''
+def step(self, run):
+    self._store.save(run)
+    self._ledger.append(run.id, RunStatus.GAVE_UP)  # !OC101
+''', {"terminal-markers": ["gave up"]})
 
 PROJECTS = {
  "from-pkg-import-module": {
