@@ -272,10 +272,13 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
     return cfgmod.build(fn, vocab.is_suppressor, on_raise=resolved, on_test=resolved)
 
 
-def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
+def build(files: Iterable[FileFacts], vocab: Vocabulary,
+          prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
     the call graph, repeated until on-return, on-raise and escaping classes stop
-    growing (a recursive call's conditional effects travel as usual)."""
+    growing (a recursive call's conditional effects travel as usual). ``prune``
+    (the runner passes ``feasible.prune_correlated``) drops each callee's infeasible
+    walks first: a summary's "some path" is a walk, as a contract's is (SPEC §4)."""
     cg = resolve(files)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
@@ -295,6 +298,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
             for facts, fn in cg.defs.get(m, ()):
                 try:
                     g: Optional[nx.DiGraph] = summary_graph(fn, facts.path, vocab, cg.callees)
+                    if prune is not None:
+                        g = prune(g)
                 except cfgmod.GraphTooLarge:
                     g = None
                 graphs.setdefault(m, []).append((facts, fn, g))

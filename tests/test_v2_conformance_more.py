@@ -967,6 +967,46 @@ def step(self, run):
     self._ledger.append(run.id, RunStatus.GAVE_UP)  # !OC101
 ''', {"terminal-markers": ["gave up"]})
 
+# A summary's "some path" is a walk: a callee's correlated tests prune its infeasible
+# walks before its effects are read (SPEC §4 "A path is a walk").
+c("summary-onraise-correlated", '''
+class R:
+    def _finish(self, run, dry):
+        if not dry:
+            self._store.save(run)
+        if dry:
+            raise DryRun()
+    def step(self, run, rec, dry):
+        try:
+            self._finish(run, dry)
+        except DryRun:
+            self._ledger.append(rec)
+''')
+c("summary-conditional-correlated", '''
+class R:
+    def revoked(self, run, force):
+        if force:
+            self._store.save(run)
+        if force:
+            return True
+        return False
+    def step(self, run, rec, force):
+        if self.revoked(run, force):
+            return
+        self._ledger.append(rec)
+''')
+c("summary-onreturn-correlated", '''
+class R:
+    def _maybe(self, run, dry):
+        if not dry:
+            self._store.save(run)
+        if not dry:
+            raise Stop()
+    def step(self, run, rec, dry):
+        self._maybe(run, dry)
+        self._ledger.append(rec)
+''')
+
 PROJECTS = {
  "from-pkg-import-module": {
    "pkg/__init__.py": "",
