@@ -1006,6 +1006,67 @@ class R:
         self._maybe(run, dry)
         self._ledger.append(rec)
 ''')
+c("cond-not-await", '''
+class R:
+    async def revoked(self, run):
+        if run.c:
+            await self._store.save(run)
+            return True
+        return False
+    async def step(self, run, rec):
+        if not await self.revoked(run):
+            await self._ledger.append(rec)
+''')
+c("cond-elif-not-await-invalid", '''
+class R:
+    async def revoked(self, run):
+        if run.c:
+            await self._store.save(run)
+            return True
+        return False
+    async def step(self, run, rec):
+        if run.done:
+            return
+        elif not await self.revoked(run):
+            return
+        await self._ledger.append(rec)  # !OC102
+''')
+c("onraise-finally-in-caller", '''
+class R:
+    def _sync(self, run):
+        self._store.save(run)
+        raise SyncError()
+    def step(self, run, rec):
+        try:
+            self._sync(run)
+        finally:
+            self._ledger.append(rec)
+''')
+c("cond-static-helper-module-import-alias", '''
+def revoked(store, run):
+    if run.c:
+        store.save(run)
+        return True
+    return False
+check = revoked
+def step(store, ledger, run, rec):
+    if check(store, run):
+        return
+    ledger.append(rec)
+''')
+c("cond-typed-receiver", '''
+class Lease:
+    def acquire(self, run):
+        if run.free:
+            self._store.save(run)
+            return True
+        return False
+def step(lease: Lease, ledger, run, rec):
+    if not lease.acquire(run):
+        ledger.append(rec)
+        return
+    ledger.append(rec)  # !OC102
+''')
 
 PROJECTS = {
  "from-pkg-import-module": {
