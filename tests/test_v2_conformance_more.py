@@ -1068,6 +1068,36 @@ def step(lease: Lease, ledger, run, rec):
     ledger.append(rec)  # !OC102
 ''')
 
+# SPEC §2: the default `append` patterns name ledgers: `*ledger*.append*`,
+# `*journal*.append*`, ...
+c("default-append-ledger-anywhere-in-the-receiver", '''
+def step(self, run, rec):
+    self._store.save(run)
+    self._ledger_client.append(rec)  # !OC102
+''')
+c("default-append-ledger-factory", '''
+def step(self, run, rec):
+    self._store.save(run)
+    get_ledger().append(rec)  # !OC102
+''')
+c("default-append-journal-store", '''
+def step(self, run, rec):
+    self._store.save(run)
+    self.journal_store.append(rec)  # !OC102
+''')
+c("default-append-suffix", '''
+def step(self, run, rec):
+    self._store.save(run)
+    self._ledger.appendleft(rec)  # !OC102
+''')
+c("default-append-plain-lists-never", '''
+def step(self, run, rec, results):
+    self._store.save(run)
+    results.append(rec)
+    self.pending_events.append(rec)
+    self.records.append(rec)
+''')
+
 PROJECTS = {
  "from-pkg-import-module": {
    "pkg/__init__.py": "",
