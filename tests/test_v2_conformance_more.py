@@ -1069,7 +1069,7 @@ def step(lease: Lease, ledger, run, rec):
 ''')
 
 # SPEC §2: the default `append` patterns name ledgers: `*ledger*.append*`,
-# `*journal*.append*`, ...
+# `*journal*.append*`, ... (docs/decisions.md: a call chained on the result is not one)
 c("default-append-ledger-anywhere-in-the-receiver", '''
 def step(self, run, rec):
     self._store.save(run)
@@ -1085,10 +1085,10 @@ def step(self, run, rec):
     self._store.save(run)
     self.journal_store.append(rec)  # !OC102
 ''')
-c("default-append-suffix", '''
+c("default-append-chained-on-the-result-is-one-append", '''
 def step(self, run, rec):
     self._store.save(run)
-    self._ledger.appendleft(rec)  # !OC102
+    self._ledger_client.append(rec).wait()  # !OC102
 ''')
 c("default-append-plain-lists-never", '''
 def step(self, run, rec, results):
