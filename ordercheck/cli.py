@@ -54,6 +54,7 @@ def explain(code: str, rules) -> str:
         f"Severity: {rule.severity}; {default}.\n"
         f"Contract: {rule.summary()}\n\n"
         f"{rule.explanation}\n"
+        + ("\n" + rule.documented_examples() if rule.documented_examples() else "")
     )
 
 

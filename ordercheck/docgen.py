@@ -33,6 +33,9 @@ def render() -> str:
             for e in items:
                 lines = ", ".join(f"{x['code']} at line {x['line']}" for x in e.get("expect", []))
                 out += [f"{title}{': ' + lines if lines else ''}", "", "```python", e["code"].rstrip(), "```", ""]
+        documented = r.documented_examples("###")
+        if documented:
+            out += [documented]
     classes, markers, descriptions = load_default_vocab()
     out += ["## Default event classes", "", "From `rules/vocab/*.toml`; see docs/configuration.md to replace or extend them.", ""]
     for name, pats in classes.items():

@@ -333,10 +333,13 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
     return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key)
 
 
-def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
+def build(files: Iterable[FileFacts], vocab: Vocabulary,
+          prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
     the call graph, repeated until on-return, on-raise and escaping classes stop
-    growing (a recursive call's conditional effects travel as usual)."""
+    growing (a recursive call's conditional effects travel as usual). ``prune``
+    (the runner passes ``feasible.prune_correlated``) drops each callee's infeasible
+    walks first: a summary's "some path" is a walk, as a contract's is (SPEC §4)."""
     cg = resolve(files)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
@@ -367,6 +370,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
             for facts, fn in cg.defs.get(m, ()):
                 try:
                     g: Optional[nx.DiGraph] = summary_graph(fn, facts.path, vocab, cg.callees, managers)
+                    if prune is not None:
+                        g = prune(g)
                 except cfgmod.GraphTooLarge:
                     g = None
                 if g is not None and fn.name in ("__exit__", "__aexit__") and mgrmod.returns_truthy(g):

@@ -663,7 +663,10 @@ class _Extractor:
         qn = self.qualified_text(written)
         if qn:
             return qn[0]
-        if written.split(".", 1)[0] in self.scopes.module_classes:
+        head = written.split(".", 1)[0]
+        if "." in written and any(head in scope for scope in self.import_scopes):
+            return written  # `import acme.db` then `acme.db.RunStore`: written as qualified
+        if head in self.scopes.module_classes:
             return f"{self.facts.module}.{written}" if self.facts.module else written
         return None
 

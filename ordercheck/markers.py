@@ -28,7 +28,10 @@ import libcst as cst
 
 Run = Tuple[str, ...]
 
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+# camelCase boundaries: a lower-case letter before an upper-case one, and a capital
+# word after a digit or an acronym (`timedOut`, `S3Failed`, `HTTPFailed`). Digits are
+# alphanumeric, so they stay in their word: `FAILED2` is one token, not `failed`.
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[0-9A-Z])(?=[A-Z][a-z])")
 _NON_ALNUM = re.compile(r"[^0-9A-Za-z]+")
 
 
@@ -38,7 +41,7 @@ def split_tokens(text: str) -> Run:
     out: List[str] = []
     for part in _NON_ALNUM.split(text):
         if part:
-            out.extend(p.lower() for p in _CAMEL.findall(part))
+            out.extend(p.lower() for p in _CAMEL.split(part) if p)
     return tuple(out)
 
 

@@ -93,6 +93,19 @@ class Rule:
         except (ValueError, IndexError, AttributeError):
             return self.message
 
+    def documented_examples(self, heading: str = "##") -> str:
+        """The examples that carry a `doc` caption, as Markdown (shown by `--explain`
+        and in docs/rules.md after the explanation); "" when there are none."""
+        shown = [e for e in self.examples if isinstance(e.get("doc"), str) and isinstance(e.get("code"), str)]
+        if not shown:
+            return ""
+        out = [f"{heading} Examples", ""]
+        for e in shown:
+            found = ", ".join(f"{x.get('code')} at line {x.get('line')}" for x in e.get("expect", []) if isinstance(x, dict))
+            out += [f"{e['doc']} *({'flagged: ' + found if found else 'not flagged'})*", "",
+                    "```python", e["code"].rstrip(), "```", ""]
+        return "\n".join(out).rstrip() + "\n"
+
     def summary(self) -> str:
         k = self.kind
         if k == "sequence":

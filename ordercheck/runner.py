@@ -528,7 +528,7 @@ def project_summaries(all_facts: List[FileFacts], settings: Settings) -> summod.
     callee's unreachable code carries nothing. (The graphs are built again for the
     contracts: keeping every graph of a project would cost more memory than building
     them twice costs time.)"""
-    return effects.build(all_facts, settings.vocab)
+    return effects.build(all_facts, settings.vocab, prune=feasible.prune_correlated)
 
 
 def function_graph(fn: factsmod.FunctionFacts, path: str, settings: Settings, summ: summod.Summaries) -> nx.DiGraph:
