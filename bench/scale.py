@@ -112,7 +112,7 @@ def run_one(path: Path, extra: List[str]) -> Dict[str, float]:
     wall = time.perf_counter() - t
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     if r.returncode not in (0, 1):
-        print(r.stderr[-2000:], file=sys.stderr)
+        sys.exit(f"ordercheck exited {r.returncode}: {r.stderr[-2000:]}")
     # ru_maxrss of children is the max over every child so far: run sizes ascending
     return {"wall": wall, "peak": max(peak, before) / 1024, "findings": len(r.stdout.splitlines()), "rc": r.returncode}
 

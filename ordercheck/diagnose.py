@@ -133,7 +133,7 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
     spans += [g.nodes[n].get("span") for n in reversed(path[:i]) if not isinstance(n, contracts.Gap)]
     span = next((sp for sp in spans if sp is not None), None) or g.nodes[path[0]].get("span") or Span(1, 0, 1, 0)
     count = path[i].count
-    return Step(span, "elided", f"... {count} more graph node{"s" if count != 1 else ""} of this path left out")
+    return Step(span, "elided", f"... {count} more graph node{'s' if count != 1 else ''} of this path left out")
 
 
 def _short(text: str, limit: int = 60) -> str:
