@@ -16,7 +16,9 @@ work: `store.save`, `ledger.append_event`, `ledger.append_terminal`):
 
 Statements are counted as CPython's ``ast.stmt`` nodes (an ``if`` and its body line
 are two). Prints one row per (shape, N): seconds, microseconds per statement, peak
-RSS of the ordercheck process, findings. Not a unit test (minutes at 100k); the
+RSS of the ordercheck process, findings. CPU seconds (user + system of the
+ordercheck process) are the figure to compare on a shared machine; the first row of
+a shape includes the fixed start-up cost (about 1 s: imports, rules, vocabulary). Not a unit test (minutes at 100k); the
 size-independent checks are in tests/test_scale.py.
 """
 from __future__ import annotations
@@ -110,11 +112,12 @@ def run_one(path: Path, extra: List[str]) -> Dict[str, float]:
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent,
                        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     wall = time.perf_counter() - t
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak, cpu = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     if r.returncode not in (0, 1):
         sys.exit(f"ordercheck exited {r.returncode}: {r.stderr[-2000:]}")
     # ru_maxrss of children is the max over every child so far: run sizes ascending
-    return {"wall": wall, "peak": max(peak, before) / 1024, "findings": len(r.stdout.splitlines()), "rc": r.returncode}
+    return {"wall": wall, "cpu": cpu, "peak": max(peak, before) / 1024, "findings": len(r.stdout.splitlines()), "rc": r.returncode}
 
 
 def main() -> None:
@@ -131,8 +134,8 @@ def main() -> None:
             for n in sizes:
                 (args.write / f"{shape}_{n}.py").write_text(SHAPES[shape](n))
         return
-    print("| shape | N (statements) | lines | seconds | µs/statement | peak RSS MiB | findings |")
-    print("|---|---|---|---|---|---|---|")
+    print("| shape | N (statements) | lines | wall s | CPU s | CPU µs/statement | peak RSS MiB | findings |")
+    print("|---|---|---|---|---|---|---|---|")
     for shape in shapes:
         for n in sizes:
             with tempfile.TemporaryDirectory() as tmp:
@@ -146,14 +149,14 @@ def main() -> None:
                 if r.returncode:
                     print(r.stderr[-2000:], file=sys.stderr)
                     continue
-                wall, peak, findings = r.stdout.split()
-                print(f"| {shape} | {count} | {src.count(chr(10))} | {float(wall):.1f} | "
-                      f"{float(wall) / count * 1e6:.0f} | {float(peak):.0f} | {findings} |", flush=True)
+                wall, cpu, peak, findings = r.stdout.split()
+                print(f"| {shape} | {count} | {src.count(chr(10))} | {float(wall):.1f} | {float(cpu):.1f} | "
+                      f"{float(cpu) / count * 1e6:.0f} | {float(peak):.0f} | {findings} |", flush=True)
 
 
 def _one(path: str) -> None:
     m = run_one(Path(path), [])
-    print(m["wall"], m["peak"], m["findings"])
+    print(m["wall"], m["cpu"], m["peak"], m["findings"])
 
 
 if __name__ == "__main__":
