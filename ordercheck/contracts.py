@@ -34,6 +34,44 @@ from .rulebook import ClassExpr, Rule, expr_matches
 Classes = Dict[object, FrozenSet[str]]
 
 
+@dataclass(frozen=True)
+class Gap:
+    """Stands in a witness path for ``count`` nodes left out: a witness is one
+    shortest path, which in a huge function can be as long as the function; printing
+    it whole for each of thousands of findings is quadratic (docs/decisions.md,
+    "Long witnesses")."""
+
+    count: int
+
+
+#: a witness segment (entry to the first event, first event to anchor, anchor to the
+#: exit) longer than this many nodes keeps only its ends
+MAX_SEGMENT = 200
+#: nodes kept next to the event a long segment leads to (or leaves from)
+KEEP = 24
+
+
+class Reach(set):
+    """The nodes reachable from ENTRY, with the BFS tree that found them (parent and
+    depth of each node), so a long path from ENTRY is cut without walking it."""
+
+    def __init__(self, g: nx.DiGraph) -> None:
+        parents: Dict[object, object] = {ENTRY: None}
+        depth: Dict[object, int] = {ENTRY: 0}
+        queue = deque([ENTRY])
+        while queue:
+            u = queue.popleft()
+            d = depth[u] + 1
+            for v in g.successors(u):
+                if v not in depth:
+                    depth[v] = d
+                    parents[v] = u
+                    queue.append(v)
+        super().__init__(depth)
+        self.parents = parents
+        self.depth = depth
+
+
 @dataclass
 class Hit:
     """A contract violation before it is dressed as a ``Finding``."""
@@ -75,14 +113,14 @@ def path_to(parents: Dict[object, object], node: object) -> List[object]:
     return out[::-1]
 
 
-Labels = Dict[object, Dict[object, Tuple[object, object]]]
+Labels = Dict[object, Dict[object, Tuple[object, object, int]]]
 
 
 def two_origin_bfs(g: nx.DiGraph, view: nx.DiGraph, origins: Iterable[object]) -> Labels:
     """BFS from the normal successors of each origin event that carries up to two
     distinct origin call sites per node — linear, and enough to answer "does some
-    *other* call site reach this node". ``labels[n][site] = (parent, origin)``;
-    parent is None at a successor of the origin."""
+    *other* call site reach this node". ``labels[n][site] = (parent, origin event,
+    depth)``; parent is None (and depth 1) at a successor of the origin."""
     labels: Labels = {}
     queue: deque = deque()
     for e in sorted(origins, key=_order):
@@ -90,28 +128,36 @@ def two_origin_bfs(g: nx.DiGraph, view: nx.DiGraph, origins: Iterable[object]) -
         for s in normal_successors(g, e):
             lab = labels.setdefault(s, {})
             if origin not in lab and len(lab) < 2:
-                lab[origin] = (None, e)
+                lab[origin] = (None, e, 1)
                 queue.append((s, origin))
     while queue:
         u, origin = queue.popleft()
         for v in view.successors(u):
             lab = labels.setdefault(v, {})
             if origin not in lab and len(lab) < 2:
-                lab[origin] = (u, None)
+                _, src, depth = labels[u][origin]
+                lab[origin] = (u, src, depth + 1)
                 queue.append((v, origin))
     return labels
 
 
 def other_origin_path(labels: Labels, node: object, mine: object) -> Optional[Tuple[object, List[object]]]:
     """(origin event, path from it to ``node``) for an origin site other than
-    ``mine``, or None."""
+    ``mine``, or None. Past ``MAX_SEGMENT`` nodes the path is the origin, a ``Gap``
+    and the last ``KEEP`` nodes."""
     for origin in labels.get(node, {}):
         if origin == mine:
             continue
+        parent, src, depth = labels[node][origin]
+        if depth > MAX_SEGMENT:
+            chain = [node]
+            while len(chain) < KEEP:
+                chain.append(labels[chain[-1]][origin][0])
+            return src, [src, Gap(depth - KEEP)] + chain[::-1]
         chain = [node]
         cur = node
         while True:
-            parent, src = labels[cur][origin]
+            parent, src, _ = labels[cur][origin]
             if parent is None:
                 return src, [src] + chain[::-1]
             chain.append(parent)
@@ -131,6 +177,44 @@ def _shortest(view: nx.DiGraph, a: object, b: object) -> List[object]:
         return nx.shortest_path(view, a, b)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return [a]
+
+
+def _head(g: nx.DiGraph, reach: Set[object], node: object) -> List[object]:
+    """A shortest path from ENTRY to ``node``; past ``MAX_SEGMENT`` nodes, ENTRY, a
+    ``Gap`` and the last ``KEEP`` nodes of one (read off the BFS tree, not walked)."""
+    depth = getattr(reach, "depth", None)
+    if depth is None or depth.get(node, 0) <= MAX_SEGMENT:
+        return _shortest(g, ENTRY, node)
+    tail = [node]
+    while len(tail) < KEEP:
+        tail.append(reach.parents[tail[-1]])
+    return [ENTRY, Gap(depth[node] + 1 - KEEP - 1)] + tail[::-1]
+
+
+def _to_exit(g: nx.DiGraph, view: nx.DiGraph, start: object, hops: Dict[object, Tuple[object, int]]) -> List[object]:
+    """A shortest path from ``start`` to EXIT in ``view``; past ``MAX_SEGMENT``
+    nodes, its first ``KEEP`` nodes, a ``Gap`` and EXIT. ``hops``: next node and
+    distance to EXIT of every node that reaches it (``to_exit_hops``)."""
+    if hops[start][1] <= MAX_SEGMENT:
+        return _shortest(view, start, EXIT)
+    out = [start]
+    while len(out) < KEEP:
+        out.append(hops[out[-1]][0])
+    return out + [Gap(hops[start][1] + 1 - KEEP - 1), EXIT]
+
+
+def to_exit_hops(view: nx.DiGraph) -> Dict[object, Tuple[object, int]]:
+    """Backward BFS from EXIT: for each node that reaches it, (next node, distance)."""
+    hops: Dict[object, Tuple[object, int]] = {EXIT: (None, 0)}
+    queue = deque([EXIT])
+    while queue:
+        v = queue.popleft()
+        d = hops[v][1] + 1
+        for u in view.predecessors(v):
+            if u not in hops:
+                hops[u] = (v, d)
+                queue.append(u)
+    return hops
 
 
 def _join(*parts: List[object]) -> List[object]:
@@ -168,16 +252,16 @@ def check_sequence(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[o
         return []
     if rule.unless_after:
         view_u = blocking_view(g, unless)
-        exits_clean = nx.ancestors(view_u, EXIT) | {EXIT}
+        hops = to_exit_hops(view_u)  # (its keys: the nodes with a clean way out)
     hits = []
     for t, (first, middle) in found:
         tail: List[object] = []
         if rule.unless_after:
-            nxt = [s for s in normal_successors(g, t) if s in exits_clean]
+            nxt = [s for s in normal_successors(g, t) if s in hops]
             if not nxt:
                 continue
-            tail = _shortest(view_u, nxt[0], EXIT)
-        head = _shortest(g, ENTRY, first)
+            tail = _to_exit(g, view_u, nxt[0], hops)
+        head = _head(g, reachable, first)
         hits.append(Hit(rule, t, _join(head, middle, tail), first=first, key=site(g, t)))
     return hits
 
@@ -187,11 +271,11 @@ def check_requires_before(g: nx.DiGraph, classes: Classes, rule: Rule, reachable
     thens = _matching(classes, rule.then, reachable) - firsts
     if not thens:
         return []
-    parents = dict(nx.bfs_predecessors(blocking_view(g, firsts), ENTRY))
+    tree = Reach(blocking_view(g, firsts))
     return [
-        Hit(rule, t, path_to(parents, t), key=site(g, t))
+        Hit(rule, t, _head(g, tree, t) if tree.depth[t] > MAX_SEGMENT else path_to(tree.parents, t), key=site(g, t))
         for t in sorted(thens, key=_order)
-        if t in parents
+        if t in tree.parents and t != ENTRY
     ]
 
 
@@ -206,7 +290,7 @@ def check_at_most_once(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: S
         pair = other_origin_path(labels, e, site(g, e))
         if pair is not None:
             first, middle = pair
-            hits.append(Hit(rule, e, _join(_shortest(g, ENTRY, first), middle), first=first, key=site(g, e)))
+            hits.append(Hit(rule, e, _join(_head(g, reachable, first), middle), first=first, key=site(g, e)))
     return hits
 
 
@@ -378,7 +462,7 @@ def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[
             leave = exits[region.id]
             if leave is None:
                 continue
-            head = _shortest(g, ENTRY, e)
+            head = _head(g, reachable, e)
             hits.append(Hit(rule, e, _join(head, trail, leave), handler=region, key=site(g, e)))
             break
     return hits
@@ -396,7 +480,7 @@ def check_silent_handler(g: nx.DiGraph, classes: Classes, rule: Rule, reachable:
         leave = silent_exit(g, region, loud_nodes(region, surfaces, handed))
         if leave is None:
             continue
-        head = _shortest(g, ENTRY, region.entry)
+        head = _head(g, reachable, region.entry)
         hits.append(Hit(rule, region.entry, _join(head, leave), handler=region, key=("handler", region.entry)))
     return hits
 
@@ -416,7 +500,7 @@ def evaluate(
     """Every hit of every rule on one graph, one per (rule, anchor site).
     ``ordered``: the classes the ordering kinds read where they differ from
     ``classes`` (a transaction's body commits at its exit: SPEC §2 Transactions)."""
-    reachable = nx.descendants(g, ENTRY) | {ENTRY}
+    reachable = Reach(g)
     seq = classes if ordered is None else ordered
     out: List[Hit] = []
     for rule in rules:

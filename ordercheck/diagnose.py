@@ -122,6 +122,9 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     lines = facts_lines
     swallowing = {r.entry for r in g.graph["handlers"].values() if r.kind == "with"}
     for i, n in enumerate(path):
+        if isinstance(n, contracts.Gap):
+            steps.append(_gap_step(g, path, i))
+            continue
         data = g.nodes[n]
         span = data.get("span")
         nxt = path[i + 1] if i + 1 < len(path) else None
@@ -160,6 +163,16 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
             steps.append(Step(span, data["stmt"], data["text"]))
     return steps
+
+
+def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
+    """The step standing for the nodes a long witness leaves out: where the path
+    picks up again (docs/decisions.md, "Long witnesses")."""
+    spans = [g.nodes[n].get("span") for n in path[i + 1:] if not isinstance(n, contracts.Gap)]
+    spans += [g.nodes[n].get("span") for n in reversed(path[:i]) if not isinstance(n, contracts.Gap)]
+    span = next((sp for sp in spans if sp is not None), None) or g.nodes[path[0]].get("span") or Span(1, 0, 1, 0)
+    count = path[i].count
+    return Step(span, "elided", f"... {count} more graph node{'s' if count != 1 else ''} of this path left out")
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -205,7 +218,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines)
     if hit.handler is not None:
         # where control leaves the handler without raising or surfacing
-        inside = [n for n in hit.path if hit.handler.id in g.nodes[n].get("ctx", ()) and g.nodes[n].get("span")]
+        inside = [n for n in hit.path if not isinstance(n, contracts.Gap) and hit.handler.id in g.nodes[n].get("ctx", ()) and g.nodes[n].get("span")]
         if inside:
             last = g.nodes[inside[-1]]
             text = last["text"] if last["kind"] != "handler" else "(the handler's end)"

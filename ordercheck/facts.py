@@ -17,6 +17,7 @@ comprehension bodies. The control-flow graph stage (``cfg``) reads only this.
 from __future__ import annotations
 
 import ast
+import gc
 import io
 import re
 import tokenize
@@ -383,6 +384,7 @@ class _Extractor:
         self.import_scopes: List[Dict[str, str]] = []
         self.positions: Mapping[cst.CSTNode, object] = {}
         self.offset = 0  # line offset of the chunk being walked
+        self._huge: Optional["HugeDef"] = None  # a top-level def whose body comes in chunks
         self.next_call = 0
         # per-function state (a stack, since functions nest)
         self.fn_calls: List[List[Call]] = []
@@ -1132,7 +1134,8 @@ class _Extractor:
         handlers, self.handler_stack = self.handler_stack, []  # a nested function's own
         self.cm_stack.append(manager)
         try:
-            body = self.block(node.body)
+            huge, self._huge = self._huge, None
+            body = self.block(node.body) if huge is None else self._chunked_body(huge)
         finally:
             self.handler_stack = handlers
             self.cm_stack.pop()
@@ -1143,7 +1146,27 @@ class _Extractor:
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
 
-    def module(self, chunks: Iterable[Tuple[int, str]]) -> None:
+    def _chunked_body(self, huge: "HugeDef") -> List[Stmt]:
+        """The body of a huge function, parsed a group of whole statements at a time
+        (each group inside an ``if True:`` line, so columns stay the file's); the
+        header's tree and positions are put back afterwards."""
+        positions, offset = self.positions, self.offset
+        body: List[Stmt] = []
+        for chunk_offset, text in huge.body:
+            self.offset = chunk_offset
+            tree = cst.parse_module(text)
+            self.set_chunk(tree, chunk_offset)
+            wrapper = tree.body[0]
+            assert isinstance(wrapper, cst.If)
+            body.extend(self.block(wrapper.body))
+            self.positions = {}
+            del tree, wrapper
+        self.positions, self.offset = positions, offset
+        if body:
+            huge.end = body[-1].span
+        return body
+
+    def module(self, chunks: Iterable[Union[Tuple[int, str], "HugeDef"]]) -> None:
         """The module body, parsed chunk by chunk (top-level statements are
         independent, and one libcst tree of a 20 MB file would not fit in memory)."""
         table = self.import_tables.get(0, {})
@@ -1152,7 +1175,21 @@ class _Extractor:
         saved = self._begin(self.facts.imports)
         self.name_scopes.append(("function", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0))
         body: List[Stmt] = []
-        for offset, text in chunks:
+        for chunk in chunks:
+            if isinstance(chunk, HugeDef):
+                self.offset = chunk.offset
+                tree = cst.parse_module(chunk.header)
+                self.set_chunk(tree, chunk.offset)
+                self._huge = chunk
+                stmts = self.block(tree.body)
+                self._huge = None
+                if stmts and chunk.end is not None:  # the def statement ends where its body does
+                    sp = stmts[-1].span
+                    sp.end_line, sp.end_col, sp.end_col16 = chunk.end.end_line, chunk.end.end_col, chunk.end.end_col16
+                body.extend(stmts)
+                self.positions = {}
+                continue
+            offset, text = chunk
             self.offset = offset  # (a parse error's line is counted from the chunk)
             tree = cst.parse_module(text)
             self.set_chunk(tree, offset)
@@ -1224,9 +1261,56 @@ def top_level_bounds(tree: ast.Module) -> List[Tuple[int, int]]:
     return bounds
 
 
-def chunks(bounds: List[Tuple[int, int]], lines: List[str], limit: int) -> Iterator[Tuple[int, str]]:
+@dataclass
+class HugeDef:
+    """A top-level function longer than the chunk size: its header (decorators and
+    ``def`` line, the body replaced by ``pass``) and its body in groups of whole
+    statements, each ``if True:`` and then the file's own lines."""
+
+    offset: int
+    header: str
+    body: List[Tuple[int, str]]
+    end: Optional[Span] = None  # the last body statement's span, once walked
+
+
+def huge_functions(tree: ast.Module, lines: List[str], limit: int) -> Dict[int, HugeDef]:
+    """First line (decorators included) -> ``HugeDef`` of each top-level function
+    of more than ``limit`` lines whose body starts on a line of its own."""
+    out: Dict[int, HugeDef] = {}
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or len(node.body) < 2:
+            continue
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        end = node.end_lineno or node.lineno
+        first = node.body[0]
+        b0 = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", [])])
+        if end - start <= limit or b0 <= node.lineno:
+            continue
+        line = lines[b0 - 1]
+        header = "\n".join(lines[start - 1 : b0 - 1] + [line[: len(line) - len(line.lstrip())] + "pass"]) + "\n"
+        bounds = [(min([b.lineno] + [d.lineno for d in getattr(b, "decorator_list", [])]), b.end_lineno or b.lineno)
+                  for b in node.body]
+        starts = [b0]
+        chunk_start, last_end = b0, 0
+        for a, b in bounds:
+            if a > last_end and a - chunk_start >= limit:
+                starts.append(a)
+                chunk_start = a
+            last_end = max(last_end, b)
+        starts.append(end + 1)
+        body = [(a - 2, "if True:\n" + "\n".join(lines[a - 1 : b - 1]) + "\n") for a, b in zip(starts, starts[1:])]
+        out[start] = HugeDef(start - 1, header, body)
+    return out
+
+
+def chunks(bounds: List[Tuple[int, int]], lines: List[str], limit: int,
+           huge: Optional[Dict[int, HugeDef]] = None) -> Iterator[Union[Tuple[int, str], HugeDef]]:
     """(line offset, text) of groups of whole top-level statements, each about
-    ``limit`` lines; a statement is never split, nor a line."""
+    ``limit`` lines; a statement is never split, nor a line. A huge top-level
+    function (``huge``, by first line) comes as its own ``HugeDef``."""
+    if huge:
+        yield from _chunks_around(bounds, lines, limit, huge)
+        return
     starts = [1]
     chunk_start, last_end = 1, 0
     for start, end in bounds:
@@ -1238,6 +1322,30 @@ def chunks(bounds: List[Tuple[int, int]], lines: List[str], limit: int) -> Itera
     for a, b in zip(starts, starts[1:]):
         if b > a or len(starts) == 2:
             yield a - 1, "\n".join(lines[a - 1 : b - 1]) + "\n"
+
+
+def _chunks_around(bounds: List[Tuple[int, int]], lines: List[str], limit: int,
+                   huge: Dict[int, HugeDef]) -> Iterator[Union[Tuple[int, str], HugeDef]]:
+    """``chunks`` of a file with huge functions: the groups between them as usual
+    (the lines after a huge function's last line up to the next statement hold
+    nothing but blanks and comments, and are left out)."""
+    chunk_start, last_end = 1, 0
+
+    def group(a: int, b: int) -> Iterator[Tuple[int, str]]:
+        if b > a:
+            yield a - 1, "\n".join(lines[a - 1 : b - 1]) + "\n"
+
+    for start, end in bounds:
+        if start in huge and start > last_end:
+            yield from group(chunk_start, start)
+            yield huge[start]
+            chunk_start, last_end = end + 1, end
+            continue
+        if start > last_end and start - chunk_start >= limit:
+            yield from group(chunk_start, start)
+            chunk_start = start
+        last_end = max(last_end, end)
+    yield from group(chunk_start, len(lines) + 1)
 
 
 def resolve_relative(module: str, name: str, path: str) -> str:
@@ -1410,6 +1518,20 @@ def _irrefutable(pattern: cst.MatchPattern) -> bool:
 
 
 def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
+    """Facts of one file (see ``_extract``), with the cyclic garbage collector paused:
+    parsing allocates millions of acyclic objects, and every full collection walks
+    every live object, the facts of the files read before included — on a file of
+    20,000 functions the collector took half the time (docs/performance.md, "Scale")."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _extract(path, data, module)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     """Facts of one file. Never raises for bad input: a file that cannot be decoded,
     parsed, compiled or analysed comes back with ``error`` set (one OC900 finding).
 
@@ -1445,8 +1567,9 @@ def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     try:
         ex = _Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree))
         bounds = top_level_bounds(tree)
+        huge = huge_functions(tree, lines, CHUNK_LINES)
         del tree  # the ast was for CPython's verdict, imports and chunk bounds
-        ex.module(chunks(bounds, lines, CHUNK_LINES))
+        ex.module(chunks(bounds, lines, CHUNK_LINES, huge))
     except cst.ParserSyntaxError as exc:
         # CPython accepted the file and libcst did not: say so, and where.
         offset = ex.offset if ex is not None else 0

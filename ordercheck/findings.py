@@ -43,7 +43,7 @@ class Finding:
     suppressed: Optional[str] = None  # the reason, when a suppression comment silenced it
 
     #: witness step kinds that are structure, not events (see ``diagnose.witness_steps``)
-    STRUCTURE = frozenset({"branch", "loop", "except", "finally", "suppress", "return", "break", "continue", "silent", "exit"})
+    STRUCTURE = frozenset({"branch", "loop", "except", "finally", "suppress", "return", "break", "continue", "silent", "exit", "elided"})
 
     def sort_key(self):
         return (self.path, self.span.line, self.span.col, self.code)

@@ -7,6 +7,7 @@ I/O happens here and in the CLI only; every stage below is a function of its inp
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import stat
 from dataclasses import dataclass, field
@@ -646,7 +647,11 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     seen: set = set()
     report = set(reported)
     suppressed: List[Finding] = []
-    findings = analyse(all_facts, settings, suppressed, only=report, seen=seen)
+    gc.freeze()  # the facts live to the end: full collections need not walk them (docs/performance.md, "Scale")
+    try:
+        findings = analyse(all_facts, settings, suppressed, only=report, seen=seen)
+    finally:
+        gc.unfreeze()
     facts = {f.path: f for f in all_facts}
     files = list(dict.fromkeys(reported))
     return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
