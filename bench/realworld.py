@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run ordercheck on pinned real-world packages and measure what it reports.
 
-    python bench/realworld.py [--cache-dir D] [--only NAME] [--with-configs]
+    python bench/realworld.py [--cache-dir D] [--only NAME] [--with-configs [--configs-only]]
 
 For every ``[[package]]`` of ``bench/corpus.toml`` this script
 
@@ -318,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="only this package (repeatable; fnmatch globs allowed)")
     ap.add_argument("--with-configs", action="store_true",
                     help="also run with each package's bench/configs/NAME.toml")
+    ap.add_argument("--configs-only", action="store_true",
+                    help="with --with-configs: skip the default-vocabulary runs")
     ap.add_argument("--corpus", type=Path, default=CORPUS, help=argparse.SUPPRESS)
     ap.add_argument("--ordercheck", default=None,
                     help="command to run (default: the ordercheck beside this Python)")
@@ -377,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"  FAILED: paths not in the wheel: {missing}")
             continue
         counts = count_source(python_files(targets))
-        runs = [("default", None)]
+        runs = [] if (args.configs_only and args.with_configs) else [("default", None)]
         if args.with_configs:
             if not pkg.get("config"):
                 log("  no `config` in the corpus entry: configured run skipped")
