@@ -87,7 +87,9 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     if rule.kind in ("swallowed", "silent-handler"):
         relevant.add("surface")
     lines = facts_lines
-    swallowing = {r.entry for r in g.graph["handlers"].values() if r.kind == "with"}
+    swallowing = g.graph.get("with_entries")  # once per graph, not per finding
+    if swallowing is None:
+        swallowing = g.graph["with_entries"] = {r.entry for r in g.graph["handlers"].values() if r.kind == "with"}
     # branch steps are the same in every witness through them: shared, not rebuilt
     # (thousands of findings in one huge function pass the same branch points)
     shared: Dict[Tuple[object, str], Step] = g.graph.setdefault("branch_steps", {})
