@@ -120,7 +120,12 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     if rule.kind in ("swallowed", "silent-handler"):
         relevant.add("surface")
     lines = facts_lines
-    swallowing = {r.entry for r in g.graph["handlers"].values() if r.kind == "with"}
+    swallowing = g.graph.get("with_entries")  # once per graph, not per finding
+    if swallowing is None:
+        swallowing = g.graph["with_entries"] = {r.entry for r in g.graph["handlers"].values() if r.kind == "with"}
+    # branch steps are the same in every witness through them: shared, not rebuilt
+    # (thousands of findings in one huge function pass the same branch points)
+    shared: Dict[Tuple[object, str], Step] = g.graph.setdefault("branch_steps", {})
     for i, n in enumerate(path):
         if isinstance(n, contracts.Gap):
             steps.append(_gap_step(g, path, i))
@@ -153,11 +158,14 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == "finally" and span is not None:
             steps.append(Step(span, "finally", data["text"]))
         elif kind in ("true", "false") and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
-            text = data["text"]
-            if data["kind"] == "call":
-                first_line = data["call"].stmt_lines[0]
-                text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
-            steps.append(Step(span, "branch", f"{text}  ({kind})"))
+            step = shared.get((n, kind))
+            if step is None:
+                text = data["text"]
+                if data["kind"] == "call":
+                    first_line = data["call"].stmt_lines[0]
+                    text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
+                step = shared[n, kind] = Step(span, "branch", f"{text}  ({kind})")
+            steps.append(step)
         elif kind == "loop" and span is not None:
             steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
