@@ -187,7 +187,7 @@ def _head(g: nx.DiGraph, reach: Set[object], node: object) -> List[object]:
         return _shortest(g, ENTRY, node)
     tail = [node]
     while len(tail) < KEEP:
-        tail.append(reach.parents[tail[-1]])
+        tail.append(getattr(reach, "parents")[tail[-1]])
     return [ENTRY, Gap(depth[node] + 1 - KEEP - 1)] + tail[::-1]
 
 

@@ -179,7 +179,8 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
     spans = [g.nodes[n].get("span") for n in path[i + 1:] if not isinstance(n, contracts.Gap)]
     spans += [g.nodes[n].get("span") for n in reversed(path[:i]) if not isinstance(n, contracts.Gap)]
     span = next((sp for sp in spans if sp is not None), None) or g.nodes[path[0]].get("span") or Span(1, 0, 1, 0)
-    count = path[i].count
+    gap = path[i]
+    count = gap.count if isinstance(gap, contracts.Gap) else 0
     return Step(span, "elided", f"... {count} more graph node{'s' if count != 1 else ''} of this path left out")
 
 
