@@ -7,27 +7,40 @@ I/O happens here and in the CLI only; every stage below is a function of its inp
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Collection, Dict, List, Optional, Sequence, Set, Tuple
-
-import networkx as nx
+from typing import TYPE_CHECKING, Collection, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
-from . import cfg as cfgmod
 from . import config as configmod
-from . import contracts, diagnose, effects, feasible, suppression
 from . import facts as factsmod
+from . import lazy, suppression
 from . import project as projectmod
-from . import summaries as summod
+from . import runcache as runcachemod
 from .cache import Cache
 from .errors import UsageError, raise_if_interrupted
 from .facts import FileFacts
 from .findings import Finding
 from .rulebook import Rule, load_rules
 from .vocabulary import BUILTIN_CLASSES, Vocabulary
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from . import summaries as summod
+
+# The graph stages (and networkx under them) are imported on first use: a warm run
+# whose findings all come from the run cache never builds a graph.
+cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
+contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
+diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
+effects = lazy.module("ordercheck.effects", globals(), "effects")
+feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
+
+RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run cache (``runcache``)
 
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "build", "dist", ".tox", "node_modules", ".ordercheck_cache", ".mypy_cache", ".pytest_cache", ".nox", ".eggs"}
 
@@ -586,19 +599,31 @@ def _key(path: Path) -> Path:
     return projectmod._abs(path)
 
 
-def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,
-                  jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
-                  whole_project: bool = True) -> Tuple[List[FileFacts], List[str], int]:
-    """The facts of the whole project (SPEC §5) and which of them are reported.
+@dataclass
+class Plan:
+    """Which files a run reads (the whole project, SPEC §5) and which it reports."""
 
-    ``paths`` are the files and folders named (walked for ``*.py``); ``buffers`` maps a
-    file name to in-memory source that replaces the file on disk (``--stdin-filename``,
-    an editor's unsaved buffers) and is reported too. Every other Python file under
-    the project root that ``include``/``exclude`` admit is read (from the cache) so the
-    summaries see every helper. Returns (facts in a stable order, the shown paths of
-    the reported files, cache hits)."""
+    order: Dict[Path, Path]  # resolved key -> path, in a stable order
+    buffer_at: Dict[Path, str]  # resolved key -> the buffer's shown name
+    named_keys: Set[Path]
+    buffers_reported: List[str]
+    roots: List[Path]
+
+    @property
+    def on_disk(self) -> List[Path]:
+        return [p for k, p in self.order.items() if k not in self.buffer_at]
+
+    def reported(self) -> List[str]:
+        """The shown paths of the reported files (as ``read_facts`` shows them)."""
+        out = [display_path(p) for k, p in self.order.items() if k in self.named_keys and k not in self.buffer_at]
+        out.extend(self.buffers_reported)
+        return out
+
+
+def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
+                 force_exclude: bool = False, whole_project: bool = True) -> Plan:
+    projectmod.forget()
     cfg = settings.config
-    buffers = dict(buffers or {})
     if force_exclude:
         buffers_reported = [n for n in buffers if not is_excluded(Path(n), cfg)]
     else:
@@ -618,35 +643,137 @@ def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[D
         order.setdefault(_key(p), p)
     buffer_at = {_key(Path(n)): n for n in buffers}
     named_keys = {_key(p) for p in named}
-    on_disk = [p for k, p in order.items() if k not in buffer_at]
-    read, hits = read_all(on_disk, jobs, cache_dir, roots)
-    by_key = {k: f for k, f in zip((k for k in order if k not in buffer_at), read)}
-    for k, name in buffer_at.items():
-        by_key[k] = read_facts(Path(name), buffers[name], name, roots=roots)
-    all_facts = [by_key[k] for k in order]
+    return Plan(order, buffer_at, named_keys, buffers_reported, list(roots))
+
+
+def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1,
+              cache_dir: Optional[Path] = None) -> Tuple[List[FileFacts], List[str], int]:
+    read, hits = read_all(plan.on_disk, jobs, cache_dir, plan.roots)
+    by_key = {k: f for k, f in zip((k for k in plan.order if k not in plan.buffer_at), read)}
+    for k, name in plan.buffer_at.items():
+        by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots)
+    all_facts = [by_key[k] for k in plan.order]
     reported: List[str] = []
-    for k in order:
-        if k in named_keys and k not in buffer_at:
+    for k in plan.order:
+        if k in plan.named_keys and k not in plan.buffer_at:
             reported.append(by_key[k].path)
-    reported.extend(by_key[_key(Path(n))].path for n in buffers_reported)
+    reported.extend(by_key[_key(Path(n))].path for n in plan.buffers_reported)
     return all_facts, reported, hits
+
+
+def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,
+                  jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
+                  whole_project: bool = True) -> Tuple[List[FileFacts], List[str], int]:
+    """The facts of the whole project (SPEC §5) and which of them are reported.
+
+    ``paths`` are the files and folders named (walked for ``*.py``); ``buffers`` maps a
+    file name to in-memory source that replaces the file on disk (``--stdin-filename``,
+    an editor's unsaved buffers) and is reported too. Every other Python file under
+    the project root that ``include``/``exclude`` admit is read (from the cache) so the
+    summaries see every helper. Returns (facts in a stable order, the shown paths of
+    the reported files, cache hits)."""
+    buffers = dict(buffers or {})
+    plan = plan_project(paths, settings, buffers, force_exclude, whole_project)
+    return read_plan(plan, buffers, jobs, cache_dir)
+
+
+def settings_fingerprint(settings: Settings) -> str:
+    """Everything of the settings a finding can depend on: the configuration, the
+    rules loaded (shipped or the config's own files, by content), the codes in force
+    and the vocabulary."""
+    h = hashlib.sha256()
+    for part in (repr(settings.config), repr(settings.rules), repr(settings.selected), repr(settings.vocab)):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes]) -> Tuple[str, Dict[str, Path]]:
+    """The run cache's key: engine, settings, every file (shown name, module names,
+    content hash, or why it cannot be read) and the files reported. Returns the key
+    and each on-disk file by its shown name."""
+    key = runcachemod.Key(cachemod.salt(), settings_fingerprint(settings))
+    shown_at: Dict[str, Path] = {}
+    for k, p in plan.order.items():
+        if k in plan.buffer_at:
+            name = plan.buffer_at[k]
+            data: Optional[bytes] = buffers[name]
+            shown, path, why = name, Path(name), ""
+        else:
+            shown, path = display_path(p), p
+            shown_at[shown] = p
+            try:
+                data, why = read_source(p), ""
+            except (OSError, ValueError) as exc:
+                data, why = None, f"{type(exc).__name__}: {exc}"
+        module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (factsmod.module_name(path), [])
+        key.add(f"file\0{shown}\0{module}\0{','.join(aliases)}\0{why}")
+        key.add(hashlib.sha256(data).hexdigest() if data is not None else "-")
+    key.add("reported\0" + "\0".join(plan.reported()))
+    return key.hexdigest(), shown_at
+
+
+class LazyFacts(Mapping):
+    """Facts by shown path, read (from the facts cache) only when asked for: a run
+    answered by the run cache hands these to the reporters, which need the source
+    lines of the files that have findings and nothing else."""
+
+    def __init__(self, shown_at: Dict[str, Path], buffers: Dict[str, bytes], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
+        self._paths = shown_at
+        self._buffers = buffers
+        self._cache_dir = cache_dir
+        self._roots = list(roots)
+        self._loaded: Dict[str, FileFacts] = {}
+
+    def __getitem__(self, shown: str) -> FileFacts:
+        facts = self._loaded.get(shown)
+        if facts is not None:
+            return facts
+        if shown in self._buffers:
+            facts = read_facts(Path(shown), self._buffers[shown], shown, roots=self._roots)
+        elif shown in self._paths:
+            cache = Cache(self._cache_dir) if self._cache_dir else None
+            facts = read_facts(self._paths[shown], cache=cache, roots=self._roots)
+        else:
+            raise KeyError(shown)
+        self._loaded[shown] = facts
+        return facts
+
+    def __iter__(self):
+        return iter(list(self._paths) + [b for b in self._buffers if b not in self._paths])
+
+    def __len__(self) -> int:
+        return len(set(self._paths) | set(self._buffers))
 
 
 def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]] = None,
         jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
         buffers: Optional[Dict[str, bytes]] = None, whole_project: bool = True) -> Result:
     """Check ``paths`` (and the standard-input buffer and in-memory ``buffers``, if
-    any) end to end, with summaries over the whole project."""
+    any) end to end, with summaries over the whole project. With a ``cache_dir``, a
+    run whose inputs a remembered run had (``runcache``) is answered from it."""
     buffers = dict(buffers or {})
     if stdin is not None:
         buffers[stdin[0]] = stdin[1]
-    all_facts, reported, hits = project_facts(paths, settings, buffers, jobs, cache_dir, force_exclude, whole_project)
+    plan = plan_project(paths, settings, buffers, force_exclude, whole_project)
+    memo = runcachemod.RunCache(cache_dir) if cache_dir is not None and RUN_CACHE else None
+    k = ""
+    if memo is not None:
+        k, shown_at = run_key(plan, settings, buffers)
+        rec = memo.get(k)
+        if rec is not None:
+            lazy_facts = LazyFacts(shown_at, buffers, cache_dir, plan.roots)
+            return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,  # type: ignore[arg-type]
+                          set(rec.event_classes), rec.project_files)
+    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir)
     seen: set = set()
     report = set(reported)
     suppressed: List[Finding] = []
     findings = analyse(all_facts, settings, suppressed, only=report, seen=seen)
     facts = {f.path: f for f in all_facts}
     files = list(dict.fromkeys(reported))
+    if memo is not None:
+        memo.put(k, runcachemod.RunRecord(findings, suppressed, files, sorted(seen), len(all_facts)))
     return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
 
 
@@ -660,6 +787,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     ``memo``, a dict the caller keeps between calls with the same settings, remembers
     each file's facts by its size and mtime, so that a re-check
     reads and graphs only what changed."""
+    projectmod.forget()
     own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
