@@ -272,10 +272,15 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
     return cfgmod.build(fn, vocab.is_suppressor, on_raise=resolved, on_test=resolved)
 
 
-def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
+def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
     the call graph, repeated until on-return, on-raise and escaping classes stop
-    growing (a recursive call's conditional effects travel as usual)."""
+    growing (a recursive call's conditional effects travel as usual).
+
+    ``memo`` (``runner.SummaryMemo``) remembers the summary of a function outside any
+    cycle by what it is computed from — its file's facts, the vocabulary, and for
+    each of its calls the callee's key and summary — so an unchanged function whose
+    callees' summaries did not change builds no graph."""
     cg = resolve(files)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
@@ -283,6 +288,12 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
     for comp in reversed(list(nx.topological_sort(cond))):
         members = sorted(cond.nodes[comp]["members"])
         inside = set(members)
+        single = len(members) == 1 and not cg.graph.has_edge(members[0], members[0])
+        if memo is not None and single:
+            got = memo.lookup(members[0], cg, effects)  # type: ignore[attr-defined]
+            if got is not None:
+                effects[members[0]], origins[members[0]] = got
+                continue
 
         def lookup(key: str) -> Effects:
             eff = effects.get(key, NO_EFFECTS)
@@ -328,6 +339,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary) -> Summaries:
                         del mine[k]
             if len(members) == 1 and members[0] not in cg.graph.successors(members[0]):
                 break  # no cycle: one pass is the answer
+        if memo is not None and single:
+            memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}))  # type: ignore[attr-defined]
     return Summaries(cg.index, effects, origins, cg.callees, cg.graph)
 
 

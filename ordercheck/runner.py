@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import stat
 from dataclasses import dataclass, field
@@ -30,8 +31,6 @@ from .vocabulary import BUILTIN_CLASSES, Vocabulary
 if TYPE_CHECKING:
     import networkx as nx
 
-    from . import summaries as summod
-
 # The graph stages (and networkx under them) are imported on first use: a warm run
 # whose findings all come from the run cache never builds a graph.
 cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
@@ -39,6 +38,7 @@ contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
 diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
 effects = lazy.module("ordercheck.effects", globals(), "effects")
 feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
+summod = lazy.module("ordercheck.summaries", globals(), "summod")
 
 RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run cache (``runcache``)
 
@@ -534,12 +534,210 @@ class Result:
     project_files: int = 0  # files read for the summaries (the project and the files checked)
 
 
-def project_summaries(all_facts: List[FileFacts], settings: Settings) -> summod.Summaries:
+def project_summaries(all_facts: List[FileFacts], settings: Settings, memo: Optional["SummaryMemo"] = None) -> summod.Summaries:
     """Every function's summary (SPEC §2), computed on its graph, callees first; a
     callee's unreachable code carries nothing. (The graphs are built again for the
     contracts: keeping every graph of a project would cost more memory than building
     them twice costs time.)"""
-    return effects.build(all_facts, settings.vocab)
+    return effects.build(all_facts, settings.vocab, memo)
+
+
+# --------------------------------------------------------------------------- incremental
+
+
+def _sets(e) -> list:
+    return [sorted(e.on_return), sorted(e.on_raise), sorted(e.escaping), sorted(e.when_true), sorted(e.when_false)]
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, separators=(",", ":")).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class SummaryMemo:
+    """Summaries of functions outside any cycle, remembered per file (one JSON entry
+    per file content and vocabulary, under ``summaries/``) by what ``effects.build``
+    computes them from: the file's facts (its content key), the vocabulary, and each
+    call's callee key and that callee's summary. Validated like every entry; a
+    summary whose origin names a call the function does not have is a miss."""
+
+    def __init__(self, folder: Path, vocab_fp: str, digests: Dict[str, str]) -> None:
+        self.folder = Path(folder) / "summaries"
+        self.vocab_fp = vocab_fp
+        self.digests = digests  # shown path -> content key of its facts
+        self.bundles: Dict[str, dict] = {}
+        self.dirty: Set[str] = set()
+        self.hits = 0
+
+    def _entry(self, path: str) -> Optional[Path]:
+        d = self.digests.get(path)
+        if d is None:
+            return None
+        k = _digest([d, self.vocab_fp])
+        return self.folder / k[:2] / f"{k}.json"
+
+    def _bundle(self, path: str) -> dict:
+        b = self.bundles.get(path)
+        if b is None:
+            b = {}
+            p = self._entry(path)
+            raw = None
+            if p is not None:
+                try:
+                    raw = cachemod._read_entry(p)
+                except OSError:
+                    raw = None
+            if raw is not None:
+                try:
+                    data = json.loads(raw.decode("utf-8"))
+                    if type(data) is dict and data.get("file") == self.digests[path]:
+                        b = data.get("functions") if type(data.get("functions")) is dict else {}
+                except (ValueError, UnicodeDecodeError, RecursionError):
+                    b = {}
+            self.bundles[path] = b
+        return b
+
+    @staticmethod
+    def _signature(m: str, cg, effects_: dict) -> str:
+        parts = []
+        for facts, fn in cg.defs.get(m, ()):
+            parts.append(fn.qualname)
+            for call in fn.calls:
+                callee = cg.callees.get((facts.path, call.id))
+                if callee is not None:
+                    parts.append([call.id, callee, _sets(effects_.get(callee, summod.NO_EFFECTS))])
+        return _digest(parts)
+
+    def lookup(self, m: str, cg, effects_: dict):
+        path, qual = summod.split_key(m)
+        if path not in self.digests:
+            return None
+        entry = self._bundle(path).get(qual)
+        try:
+            if type(entry) is not list or len(entry) != 3 or entry[0] != self._signature(m, cg, effects_):
+                return None
+            sets = entry[1]
+            if type(sets) is not list or len(sets) != 5 or not all(
+                    type(x) is list and all(type(c) is str for c in x) for x in sets):
+                return None
+            eff = summod.Effects(*(frozenset(x) for x in sets))
+            calls = {call.id: call for facts, fn in cg.defs.get(m, ()) for call in fn.calls}
+            table: Dict[Tuple[str, str], summod.Origin] = {}
+            for row in entry[2]:
+                part, cls, call_id, opath, callee, opart = row
+                if not (type(part) is str and type(cls) is str and type(call_id) is int and opath == path
+                        and (callee is None or type(callee) is str) and type(opart) is str):
+                    return None
+                call = calls.get(call_id)
+                if call is None:
+                    return None
+                table[(part, cls)] = summod.Origin(call, opath, callee, opart)
+        except (TypeError, ValueError):
+            return None
+        self.hits += 1
+        return eff, table
+
+    def store(self, m: str, cg, effects_: dict, eff, table: dict) -> None:
+        path, qual = summod.split_key(m)
+        if path not in self.digests:
+            return
+        rows = [[part, cls, o.call.id, o.path, o.callee, o.part] for (part, cls), o in table.items()]
+        if any(r[3] != path for r in rows):
+            return  # not expected: an origin is a call of the function itself
+        self._bundle(path)[qual] = [self._signature(m, cg, effects_), _sets(eff), rows]
+        self.dirty.add(path)
+
+    def save(self) -> None:
+        for path in sorted(self.dirty):
+            p = self._entry(path)
+            if p is None:
+                continue
+            data = json.dumps({"file": self.digests[path], "functions": self.bundles[path]},
+                              separators=(",", ":")).encode("utf-8", "surrogatepass")
+            try:
+                cachemod.prepare(self.folder.parent)
+                p.parent.mkdir(parents=True, exist_ok=True)
+                cachemod.write_atomically(p, data)
+            except OSError:
+                return
+
+
+def deep_digests(summ: "summod.Summaries") -> Dict[str, str]:
+    """Per function key: a digest of everything a finding can read of the summaries
+    through a call to it — its summary and origins and, transitively, its callees'."""
+    import networkx as nx_
+
+    cond = nx_.condensation(summ.graph)
+    comp_digest: Dict[int, str] = {}
+    out: Dict[str, str] = {}
+    for comp in reversed(list(nx_.topological_sort(cond))):
+        members = sorted(cond.nodes[comp]["members"])
+        parts: list = []
+        for m in members:
+            table = summ.origins.get(m, {})
+            rows = sorted([part, cls, o.path, o.call.id, o.call.text, [o.call.span.line, o.call.span.col],
+                           o.callee, o.part] for (part, cls), o in table.items())
+            parts.append([m, _sets(summ.effects.get(m, summod.NO_EFFECTS)), rows])
+        parts.append(sorted({comp_digest[c] for c in cond.successors(comp)}))
+        d = comp_digest[comp] = _digest(parts)
+        for m in members:
+            out[m] = d
+    return out
+
+
+class CheckMemo:
+    """One file's findings (after suppression comments), the findings those comments
+    silenced and the event classes its calls have, under ``checks/``, keyed by the
+    settings, the file's facts, and for each resolved call the callee and the deep
+    digest of the summaries it reaches (``deep_digests``)."""
+
+    def __init__(self, folder: Path, settings_fp: str, digests: Dict[str, str]) -> None:
+        self.folder = Path(folder) / "checks"
+        self.settings_fp = settings_fp
+        self.digests = digests
+        self.hits = 0
+
+    def key(self, facts: FileFacts, summ: "summod.Summaries", deep: Dict[str, str]) -> Optional[str]:
+        d = self.digests.get(facts.path)
+        if d is None:
+            return None
+        calls = []
+        for fn in facts.functions:
+            for call in fn.calls:
+                callee = summ.callees.get((facts.path, call.id))
+                if callee is not None:
+                    calls.append([call.id, callee, deep.get(callee, "")])
+        return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
+
+    def get(self, k: str):
+        p = self.folder / k[:2] / f"{k}.json"
+        try:
+            raw = cachemod._read_entry(p)
+        except OSError:
+            return None
+        if raw is None:
+            return None
+        try:
+            head, sep, body = raw.decode("utf-8").partition("\n")
+            if not sep or head != json.dumps({"check": k}):
+                return None
+            rec = runcachemod.from_json(body)
+        except (cachemod.Invalid, UnicodeDecodeError):
+            return None
+        self.hits += 1
+        return rec.findings, rec.suppressed, set(rec.event_classes)
+
+    def put(self, k: str, found: List[Finding], silenced: List[Finding], classes: set) -> None:
+        try:
+            body = runcachemod.to_json(runcachemod.RunRecord(found, silenced, [], sorted(classes), 0))
+        except (TypeError, ValueError, RecursionError):
+            return
+        p = self.folder / k[:2] / f"{k}.json"
+        try:
+            cachemod.prepare(self.folder.parent)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            cachemod.write_atomically(p, (json.dumps({"check": k}) + "\n" + body).encode("ascii"))
+        except OSError:
+            return
 
 
 def function_graph(fn: factsmod.FunctionFacts, path: str, settings: Settings, summ: summod.Summaries) -> nx.DiGraph:
@@ -562,12 +760,26 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
 
 
 def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None,
-            only: Optional[Collection[str]] = None, seen: Optional[set] = None) -> List[Finding]:
+            only: Optional[Collection[str]] = None, seen: Optional[set] = None,
+            cache_dir: Optional[Path] = None, digests: Optional[Dict[str, str]] = None) -> List[Finding]:
     """Findings of every file (or of the files shown as ``only``; the others only feed
     the summaries), after per-file ignores and suppression comments (the findings
     those comments silenced go to ``suppressed``, when given). ``seen`` collects the
-    event classes of the calls in the files reported."""
-    summ = project_summaries(all_facts, settings)
+    event classes of the calls in the files reported.
+
+    With a ``cache_dir`` and the content key of each file's facts (``digests``, by
+    shown path), summaries and each file's findings are remembered (``SummaryMemo``,
+    ``CheckMemo``): a file is checked again only when it, the settings, or a summary
+    its calls reach changed."""
+    smemo = cmemo = None
+    if cache_dir is not None and digests:
+        fp = settings_fingerprint(settings)
+        smemo = SummaryMemo(cache_dir, _digest([cachemod.salt(), repr(settings.vocab)]), digests)
+        cmemo = CheckMemo(cache_dir, fp, digests)
+    summ = project_summaries(all_facts, settings, smemo)
+    if smemo is not None:
+        smemo.save()
+    deep = deep_digests(summ) if cmemo is not None else {}
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:
@@ -579,7 +791,20 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             if "OC900" in ids:
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
             continue
-        found = check_file(facts, settings, summ, rules, seen)
+        k = cmemo.key(facts, summ, deep) if cmemo is not None else None
+        got = cmemo.get(k) if cmemo is not None and k is not None else None
+        if got is not None:
+            found, silenced, classes = got
+            if seen is not None:
+                seen.update(classes)
+            if suppressed is not None:
+                suppressed.extend(silenced)
+            findings.extend(found)
+            continue
+        classes: set = set()
+        found = check_file(facts, settings, summ, rules, classes)
+        if seen is not None:
+            seen.update(classes)
         unused_rule = next((r for r in rules if r.kind == "unused-suppression"), None)
         silenced: List[Finding] = []
         found = suppression.apply(found, facts, known, unused_rule, silenced)
@@ -589,6 +814,8 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             text = facts.lines[f.span.line - 1] if 0 < f.span.line <= len(facts.lines) else ""
             f.compute_fingerprint(text)
         findings.extend(found)
+        if cmemo is not None and k is not None:
+            cmemo.put(k, found, silenced, classes)
     findings.sort(key=Finding.sort_key)
     if suppressed is not None:
         suppressed.sort(key=Finding.sort_key)
@@ -688,12 +915,14 @@ def settings_fingerprint(settings: Settings) -> str:
     return h.hexdigest()
 
 
-def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes]) -> Tuple[str, Dict[str, Path]]:
+def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes]) -> Tuple[str, Dict[str, Path], Dict[str, str]]:
     """The run cache's key: engine, settings, every file (shown name, module names,
     content hash, or why it cannot be read) and the files reported. Returns the key
-    and each on-disk file by its shown name."""
+    and each on-disk file by its shown name, and each file's facts key (its content
+    key in the facts cache) by its shown name."""
     key = runcachemod.Key(cachemod.salt(), settings_fingerprint(settings))
     shown_at: Dict[str, Path] = {}
+    digests: Dict[str, str] = {}
     for k, p in plan.order.items():
         if k in plan.buffer_at:
             name = plan.buffer_at[k]
@@ -708,9 +937,11 @@ def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes]) -> Tuple[
                 data, why = None, f"{type(exc).__name__}: {exc}"
         module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (factsmod.module_name(path), [])
         key.add(f"file\0{shown}\0{module}\0{','.join(aliases)}\0{why}")
-        key.add(hashlib.sha256(data).hexdigest() if data is not None else "-")
+        if data is not None:
+            digests[shown] = cachemod.key(shown, module, data)
+        key.add(digests.get(shown, "-"))
     key.add("reported\0" + "\0".join(plan.reported()))
-    return key.hexdigest(), shown_at
+    return key.hexdigest(), shown_at, digests
 
 
 class LazyFacts(Mapping):
@@ -758,8 +989,9 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     plan = plan_project(paths, settings, buffers, force_exclude, whole_project)
     memo = runcachemod.RunCache(cache_dir) if cache_dir is not None and RUN_CACHE else None
     k = ""
+    digests: Dict[str, str] = {}
     if memo is not None:
-        k, shown_at = run_key(plan, settings, buffers)
+        k, shown_at, digests = run_key(plan, settings, buffers)
         rec = memo.get(k)
         if rec is not None:
             lazy_facts = LazyFacts(shown_at, buffers, cache_dir, plan.roots)
@@ -769,7 +1001,8 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     seen: set = set()
     report = set(reported)
     suppressed: List[Finding] = []
-    findings = analyse(all_facts, settings, suppressed, only=report, seen=seen)
+    findings = analyse(all_facts, settings, suppressed, only=report, seen=seen,
+                       cache_dir=cache_dir if memo is not None else None, digests=digests)
     facts = {f.path: f for f in all_facts}
     files = list(dict.fromkeys(reported))
     if memo is not None:

@@ -175,3 +175,41 @@ def test_a_damaged_run_entry_is_a_miss(tmp_path, monkeypatch, damage):
     again = _same_as_cold(root, s, cache, monkeypatch)
     assert _everything(again) == _everything(first)
     assert not isinstance(again.facts, runner.LazyFacts)  # computed, not read
+
+
+def test_a_touched_file_checks_that_file_and_what_its_summaries_reach(tmp_path, monkeypatch):
+    """Summaries of unchanged functions and findings of unchanged files come from the
+    cache; a change that moves a summary's origin re-checks the files that call it."""
+    from ordercheck import effects
+
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    s = _settings(root)
+    _same_as_cold(root, s, cache, monkeypatch)
+    import ast
+    tree = ast.parse((root / "runtime" / "store.py").read_text())
+    STORE_NAMES = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} | {"<module>"}
+    checked, graphs = [], []
+    real_check, real_graph = runner.check_file, effects.summary_graph
+    monkeypatch.setattr(runner, "check_file", lambda facts, *a, **k: (checked.append(facts.path), real_check(facts, *a, **k))[1])
+    monkeypatch.setattr(effects, "summary_graph", lambda fn, *a, **k: (graphs.append(fn.qualname), real_graph(fn, *a, **k))[1])
+    # a comment at the end: that file only, and only its own functions' summaries
+    store = root / "runtime" / "store.py"
+    store.write_text(store.read_text() + "\n# touched\n")
+    cold = runner.run([Path("runtime")], s)
+    checked.clear(), graphs.clear()
+    warm = runner.run([Path("runtime")], s, cache_dir=cache)
+    assert _everything(warm) == _everything(cold)
+    assert checked == ["runtime/store.py"]
+    assert graphs and all(q.split(".")[0] in STORE_NAMES for q in graphs), graphs
+    checked.clear(), graphs.clear()
+    again = runner.run([Path("runtime")], s, cache_dir=cache)  # nothing changed: no check at all
+    assert checked == [] and graphs == [] and isinstance(again.facts, runner.LazyFacts)
+    # lines moved in store.py: the origins of its summaries moved, so the files whose
+    # witnesses name those lines are checked again too
+    store.write_text("# moved\n" + store.read_text())
+    cold = runner.run([Path("runtime")], s)
+    checked.clear()
+    warm = runner.run([Path("runtime")], s, cache_dir=cache)
+    assert _everything(warm) == _everything(cold)
+    assert "runtime/store.py" in checked and len(set(checked)) > 1, checked
