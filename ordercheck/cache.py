@@ -374,14 +374,40 @@ def prepare(folder: Path) -> None:
         write_atomically(folder / ".gitignore", b"*\n")
 
 
+def lighten(facts: FileFacts) -> FileFacts:
+    """The facts without what only graphs and reporters read — each function's
+    statement tree and the source lines — but with everything the project index,
+    call resolution and the incremental keys read (functions, their calls, classes,
+    imports, suppressions). A warm run reads these for every file and the whole
+    facts only of the files it checks again."""
+    if facts.error is not None:
+        return facts  # an OC900 needs its lines; there is nothing else to save
+    functions = [dataclasses.replace(fn, body=[]) for fn in facts.functions]
+    return dataclasses.replace(facts, functions=functions, lines=[])
+
+
 class Cache:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.hits = 0
         self.misses = 0
 
-    def _path(self, k: str) -> Path:
-        return self.folder / "facts" / k[:2] / f"{k}.json"
+    def _path(self, k: str, kind: str = "facts") -> Path:
+        return self.folder / kind / k[:2] / f"{k}.json"
+
+    def get_light(self, k: str) -> Optional[FileFacts]:
+        """The facts of ``lighten`` (``None``: no valid entry)."""
+        facts = None
+        try:
+            raw = _read_entry(self._path(k, "light"))
+            facts = self._read(raw, k) if raw is not None else None
+        except OSError:
+            facts = None
+        if facts is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return facts
 
     def get(self, k: str) -> Optional[FileFacts]:
         p = self._path(k)
@@ -409,16 +435,19 @@ class Cache:
             return None
 
     def put(self, k: str, facts: FileFacts) -> None:
-        p = self._path(k)
-        try:
-            body = to_json(facts)
-        except (TypeError, ValueError, RecursionError):
-            return  # facts too deep to encode: they are recomputed next time
-        data = (json.dumps({"key": k}) + "\n" + body).encode("ascii")
-        try:
-            prepare(self.folder)
-            p.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(p, data)
-        except OSError:
-            return  # a cache that cannot be written only costs time
+        """The facts, then their light form (written last: a light entry exists only
+        beside its whole facts)."""
+        for kind, value in (("facts", facts), ("light", lighten(facts))):
+            p = self._path(k, kind)
+            try:
+                body = to_json(value)
+            except (TypeError, ValueError, RecursionError):
+                return  # facts too deep to encode: they are recomputed next time
+            data = (json.dumps({"key": k}) + "\n" + body).encode("ascii")
+            try:
+                prepare(self.folder)
+                p.parent.mkdir(parents=True, exist_ok=True)
+                write_atomically(p, data)
+            except OSError:
+                return  # a cache that cannot be written only costs time
 

@@ -304,6 +304,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] 
         graphs: Dict[str, List[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGraph]]]] = {}
         for m in members:
             for facts, fn in cg.defs.get(m, ()):
+                if memo is not None:  # facts read without bodies: the body now
+                    fn = memo.full(facts, fn)  # type: ignore[attr-defined]
                 try:
                     g: Optional[nx.DiGraph] = summary_graph(fn, facts.path, vocab, cg.callees)
                 except cfgmod.GraphTooLarge:

@@ -382,9 +382,10 @@ def _unreadable(path: Path, shown: str, why: str) -> FileFacts:
 
 
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
-               cache: Optional[Cache] = None, roots: Sequence[Path] = ()) -> FileFacts:
+               cache: Optional[Cache] = None, roots: Sequence[Path] = (), light: bool = False) -> FileFacts:
     """Facts of one file, from the cache when its bytes have been seen before. With
-    ``roots`` (the project's ``src`` roots) the module name follows them."""
+    ``roots`` (the project's ``src`` roots) the module name follows them. ``light``:
+    the cache's light form will do (``cache.lighten``; see ``FullFacts``)."""
     shown = shown or display_path(path)
     if roots:
         module, aliases = projectmod.module_names(path, roots)
@@ -399,7 +400,11 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
             what = "folder" if _is_dir(path) else "file"
             return _unreadable(path, shown, f"cannot read {what}: {exc.strerror or exc}")
     k = cachemod.key(shown, module, data) if cache is not None else ""
-    facts = cache.get(k) if cache is not None else None
+    facts = None
+    if cache is not None and light:
+        facts = cache.get_light(k)
+    if facts is None and cache is not None:
+        facts = cache.get(k)
     if facts is None:
         facts = factsmod.extract(shown, data, module)
         if cache is not None:
@@ -417,15 +422,15 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...]]) -> Tuple[Optional[bytes], int]:
+def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool]) -> Tuple[Optional[bytes], int]:
     """Facts pickled here, so that facts too deep to pickle come back as ``None``
     (read again in the main process) instead of breaking the pool's result thread.
     (Pickle between our own processes is fine; it is never read from disk.)"""
     import pickle
 
-    path, cache_dir, roots = job
+    path, cache_dir, roots, light = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
-    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots])
+    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light)
     try:
         blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
     except (RecursionError, pickle.PicklingError):
@@ -464,7 +469,7 @@ def _kill_pool(pool) -> None:
 
 
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
-             roots: Sequence[Path] = ()) -> Tuple[List[FileFacts], int]:
+             roots: Sequence[Path] = (), light: bool = False) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work.
     Returns the facts and the number of cache hits. An interrupt (or any error)
     terminates the workers before it propagates: no worker outlives the run."""
@@ -472,12 +477,12 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
         cache = Cache(cache_dir) if cache_dir else None
         out = []
         for p in files:
-            out.append(read_facts(p, cache=cache, roots=roots))
+            out.append(read_facts(p, cache=cache, roots=roots, light=light))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
     import concurrent.futures as cf
 
-    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots)) for p in files]
+    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light) for p in files]
     results: List[Tuple[FileFacts, int]] = []
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
     # a native parser, the OOM killer) breaks the pool with an error instead of
@@ -567,6 +572,7 @@ class SummaryMemo:
         self.bundles: Dict[str, dict] = {}
         self.dirty: Set[str] = set()
         self.hits = 0
+        self.upgrade: Optional[FullFacts] = None
 
     def _entry(self, path: str) -> Optional[Path]:
         d = self.digests.get(path)
@@ -636,6 +642,9 @@ class SummaryMemo:
         self.hits += 1
         return eff, table
 
+    def full(self, facts: FileFacts, fn: "factsmod.FunctionFacts") -> "factsmod.FunctionFacts":
+        return self.upgrade.full(facts, fn) if self.upgrade is not None else fn
+
     def store(self, m: str, cg, effects_: dict, eff, table: dict) -> None:
         path, qual = summod.split_key(m)
         if path not in self.digests:
@@ -659,6 +668,68 @@ class SummaryMemo:
                 cachemod.write_atomically(p, data)
             except OSError:
                 return
+
+
+class FullFacts:
+    """The whole facts of files read light (``cache.lighten``: no statement trees, no
+    source lines), read from the facts cache when a function's summary or a file's
+    findings must be computed again, or a reporter wants the lines. Only files read
+    from disk are upgraded (a buffer's facts are whole)."""
+
+    def __init__(self, paths: Dict[str, Path], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
+        self.paths = paths  # shown path -> file on disk
+        self.cache_dir = cache_dir
+        self.roots = list(roots)
+        self.loaded: Dict[str, FileFacts] = {}
+        self._index: Dict[str, Dict[int, int]] = {}
+
+    def is_light(self, facts: FileFacts) -> bool:
+        return facts.error is None and not facts.lines and facts.path in self.paths
+
+    def file(self, facts: FileFacts) -> FileFacts:
+        if not self.is_light(facts):
+            return facts
+        got = self.loaded.get(facts.path)
+        if got is None:
+            cache = Cache(self.cache_dir) if self.cache_dir else None
+            got = read_facts(self.paths[facts.path], cache=cache, roots=self.roots)
+            got.module_aliases = list(facts.module_aliases)
+            if got.path != facts.path:
+                got = facts
+            self.loaded[facts.path] = got
+        return got
+
+    def full(self, facts: FileFacts, fn: "factsmod.FunctionFacts") -> "factsmod.FunctionFacts":
+        if not self.is_light(facts):
+            return fn
+        whole = self.file(facts)
+        if whole is facts:
+            return fn
+        index = self._index.get(facts.path)
+        if index is None:
+            index = self._index[facts.path] = {id(f): i for i, f in enumerate(facts.functions)}
+        i = index.get(id(fn))
+        if i is not None and len(whole.functions) == len(facts.functions):
+            return whole.functions[i]
+        # the file changed under the run (a race with an editor): by name
+        return next((f for f in whole.functions if f.qualname == fn.qualname), fn)
+
+
+class UpgradedFacts(Mapping):
+    """A run's facts by shown path, whole when asked for (see ``FullFacts``)."""
+
+    def __init__(self, facts: Dict[str, FileFacts], full: FullFacts) -> None:
+        self._facts = facts
+        self._full = full
+
+    def __getitem__(self, shown: str) -> FileFacts:
+        return self._full.file(self._facts[shown])
+
+    def __iter__(self):
+        return iter(self._facts)
+
+    def __len__(self) -> int:
+        return len(self._facts)
 
 
 def deep_digests(summ: "summod.Summaries") -> Dict[str, str]:
@@ -761,7 +832,8 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
 
 def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None,
             only: Optional[Collection[str]] = None, seen: Optional[set] = None,
-            cache_dir: Optional[Path] = None, digests: Optional[Dict[str, str]] = None) -> List[Finding]:
+            cache_dir: Optional[Path] = None, digests: Optional[Dict[str, str]] = None,
+            full: Optional[FullFacts] = None) -> List[Finding]:
     """Findings of every file (or of the files shown as ``only``; the others only feed
     the summaries), after per-file ignores and suppression comments (the findings
     those comments silenced go to ``suppressed``, when given). ``seen`` collects the
@@ -775,6 +847,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
     if cache_dir is not None and digests:
         fp = settings_fingerprint(settings)
         smemo = SummaryMemo(cache_dir, _digest([cachemod.salt(), repr(settings.vocab)]), digests)
+        smemo.upgrade = full
         cmemo = CheckMemo(cache_dir, fp, digests)
     summ = project_summaries(all_facts, settings, smemo)
     if smemo is not None:
@@ -787,6 +860,10 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             continue
         rules = rules_for(facts.path, settings)
         ids = {r.id for r in rules}
+        if full is not None and facts.error is None and not facts.lines:
+            light = facts
+        else:
+            light = facts = full.file(facts) if full is not None else facts
         if facts.error is not None:
             if "OC900" in ids:
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
@@ -801,6 +878,8 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
                 suppressed.extend(silenced)
             findings.extend(found)
             continue
+        if full is not None:
+            facts = full.file(light)  # the statement trees and lines, now
         classes: set = set()
         found = check_file(facts, settings, summ, rules, classes)
         if seen is not None:
@@ -874,8 +953,8 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
 
 
 def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1,
-              cache_dir: Optional[Path] = None) -> Tuple[List[FileFacts], List[str], int]:
-    read, hits = read_all(plan.on_disk, jobs, cache_dir, plan.roots)
+              cache_dir: Optional[Path] = None, light: bool = False) -> Tuple[List[FileFacts], List[str], int]:
+    read, hits = read_all(plan.on_disk, jobs, cache_dir, plan.roots, light)
     by_key = {k: f for k, f in zip((k for k in plan.order if k not in plan.buffer_at), read)}
     for k, name in plan.buffer_at.items():
         by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots)
@@ -997,13 +1076,16 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
             lazy_facts = LazyFacts(shown_at, buffers, cache_dir, plan.roots)
             return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,  # type: ignore[arg-type]
                           set(rec.event_classes), rec.project_files)
-    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir)
+    full = FullFacts(shown_at, cache_dir, plan.roots) if memo is not None else None
+    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=full is not None)
     seen: set = set()
     report = set(reported)
     suppressed: List[Finding] = []
     findings = analyse(all_facts, settings, suppressed, only=report, seen=seen,
-                       cache_dir=cache_dir if memo is not None else None, digests=digests)
-    facts = {f.path: f for f in all_facts}
+                       cache_dir=cache_dir if memo is not None else None, digests=digests, full=full)
+    facts: Mapping[str, FileFacts] = {f.path: f for f in all_facts}
+    if full is not None:
+        facts = UpgradedFacts(dict(facts), full)
     files = list(dict.fromkeys(reported))
     if memo is not None:
         memo.put(k, runcachemod.RunRecord(findings, suppressed, files, sorted(seen), len(all_facts)))

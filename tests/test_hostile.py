@@ -78,7 +78,9 @@ def _plant(cache: Path, marker: Path, kind: str) -> int:
     how many facts entries."""
     entries = sorted((cache / "facts").rglob("*.json"))
     runs = sorted((cache / "runs").glob("*.json"))
-    assert entries and runs
+    others = [p for kind in ("light", "summaries", "checks") for p in sorted((cache / kind).rglob("*.json"))]
+    assert entries and runs and others
+    runs += others
     for entry in entries + runs:
         good = entry.read_bytes()
         header, _, body = good.partition(b"\n")
@@ -119,7 +121,7 @@ def test_a_planted_entry_through_the_command_line(tmp_path):
     boom = Boom()
     boom.marker = str(marker)
     cache = tmp_path / ".ordercheck_cache"
-    for entry in [*(cache / "facts").rglob("*.json"), *(cache / "runs").glob("*.json")]:
+    for entry in [*(cache / "facts").rglob("*.json"), *(cache / "runs").glob("*.json"), *(cache / "light").rglob("*.json")]:
         header = entry.read_bytes().partition(b"\n")[0]
         entry.write_bytes(header + b"\n" + pickle.dumps(boom))
     second = oc(tmp_path, "--isolated", "-q", "src", proc=True)
@@ -526,7 +528,8 @@ def test_a_planted_fifo_symlink_or_folder_in_place_of_an_entry_is_a_miss(tmp_pat
     runner.run([src], s, cache_dir=cache)
     (entry,) = (cache / "facts").rglob("*.json")
     (run_entry,) = (cache / "runs").glob("*.json")  # the run cache's entry too
-    for i, e in enumerate((entry, run_entry)):
+    (light_entry,) = (cache / "light").rglob("*.json")  # and the light facts
+    for i, e in enumerate((entry, run_entry, light_entry)):
         good = tmp_path / f"elsewhere{i}.json"
         good.write_bytes(e.read_bytes())
         e.unlink()
