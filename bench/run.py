@@ -45,6 +45,8 @@ CORPUS = {
     "temporalio": "1.35.0",
 }
 SMALL = ("dbos", "temporalio")
+REPO = Path(__file__).resolve().parent.parent
+ENV = dict(os.environ, PYTHONPATH=str(REPO))  # this checkout's ordercheck, whatever is installed
 
 PARSE = r"""
 import sys, pathlib
@@ -67,21 +69,24 @@ print(n, "parsed")
 
 
 def fetch(name: str, version: str, cache: Path) -> Path:
-    """The unpacked wheel of ``name==version`` under ``cache`` (downloaded once)."""
-    dest = cache / f"{name}-{version}"
-    if (dest / ".done").is_file():
+    """The unpacked wheel of ``name==version`` under ``cache/src`` (downloaded once
+    into ``cache/wheels`` with pip; a folder already unpacked there is used as is)."""
+    norm = name.replace("-", "_").lower()
+    dest = cache / "src" / f"{norm}-{version}"
+    if (dest / ".done").is_file() or (dest.is_dir() and next(dest.rglob("*.py"), None) is not None):
         return dest
     wheels = cache / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                    "--disable-pip-version-check", "-q", f"{name}=={version}", "-d", str(wheels)],
-                   check=True)
-    norm = name.replace("-", "_").lower()
-    whl = next(p for p in wheels.glob("*.whl") if p.name.lower().startswith(f"{norm}-{version}"))
+    found = [p for p in wheels.glob("*.whl") if p.name.lower().startswith(f"{norm}-{version}-")]
+    if not found:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                        "--disable-pip-version-check", "-q", f"{name}=={version}", "-d", str(wheels)],
+                       check=True)
+        found = [p for p in wheels.glob("*.whl") if p.name.lower().startswith(f"{norm}-{version}-")]
     shutil.rmtree(dest, ignore_errors=True)
-    with zipfile.ZipFile(whl) as zf:
+    with zipfile.ZipFile(found[0]) as zf:
         for member in zf.namelist():
-            if member.endswith(".py") and ".." not in Path(member).parts:
+            if member.endswith(".py") and ".." not in Path(member).parts and not member.startswith("/"):
                 zf.extract(member, dest)
     (dest / ".done").write_text("ok")
     return dest
@@ -94,18 +99,25 @@ def run_peak(cmd, stdin_data: bytes | None = None, cwd: Path | None = None):
     gnu_time = "/usr/bin/time" if Path("/usr/bin/time").is_file() else None
     if gnu_time is None:  # no GNU time: wall only
         t = time.perf_counter()
-        subprocess.run(cmd, input=stdin_data, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+        subprocess.run(cmd, input=stdin_data, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=ENV)
         return time.perf_counter() - t, float("nan")
     with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
         t = time.perf_counter()
         subprocess.run([gnu_time, "-f", "%M", "-o", out.name, *cmd], input=stdin_data,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=ENV)
         wall = time.perf_counter() - t
         try:
             peak = int(Path(out.name).read_text().split()[-1]) / 1024
         except (ValueError, IndexError):
             peak = float("nan")
     return wall, peak
+
+
+def touch_and_run(path: Path, cmd, cwd: Path):
+    """One line appended to ``path`` (a new state each time), then the run."""
+    with path.open("a") as fh:
+        fh.write("\n# touched\n")
+    return run_peak(cmd, cwd=cwd)
 
 
 def synthetic(kind: str, n: int) -> str:
@@ -159,16 +171,17 @@ def main(argv=None) -> int:
                 oc + ["--no-cache", "--jobs", str(args.jobs), str(tree)], cwd=tree),
             "ordercheck warm": lambda: run_peak(
                 oc + ["--cache-dir", str(cache_dir), "--jobs", str(args.jobs), str(tree)], cwd=tree),
-            "ordercheck, one file touched": lambda: (
-                touched.open("a").write("\n# touched\n"),
-                run_peak(oc + ["--cache-dir", str(cache_dir), "--jobs", str(args.jobs), str(tree)], cwd=tree))[1],
+            "ordercheck, one file touched": lambda: touch_and_run(
+                touched, oc + ["--cache-dir", str(cache_dir), "--jobs", str(args.jobs), str(tree)], tree),
+            # an edited buffer each round (the same one would be answered by the run cache)
             "editor buffer (--stdin-filename)": lambda: run_peak(
-                oc + ["--cache-dir", str(cache_dir), "--stdin-filename", str(buffer_file), "-"], buffer, cwd=tree),
+                oc + ["--cache-dir", str(cache_dir), "--stdin-filename", str(buffer_file), "-"],
+                buffer + f"\n# edit {time.time_ns()}\n".encode(), cwd=tree),
         }
         print(f"{len(files)} files, {lines:,} lines ({', '.join(names)}); {args.rounds} rounds, alternated")
         # fill the cache once
         subprocess.run(oc + ["--cache-dir", str(cache_dir), "--jobs", str(args.jobs), str(tree)],
-                       cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                       cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
         results = {k: [] for k in commands}
         for _ in range(args.rounds):
             for name, fn in commands.items():

@@ -102,8 +102,9 @@ class Codec:
     (a closure); a dataclass's field decoders are built on first use, so recursive
     types (a ``Stmt`` holds ``List[Stmt]``) need no special case."""
 
-    def __init__(self) -> None:
-        self.classes = allowed_classes()
+    def __init__(self, classes: Optional[Dict[str, type]] = None, namespace: Optional[Dict[str, Any]] = None) -> None:
+        self.classes = allowed_classes() if classes is None else classes
+        self.namespace = vars(factsmod) if namespace is None else namespace  # where annotations are resolved
         self._decoders: Dict[Any, Callable[[Any], Any]] = {}
         self._shapes: Dict[type, Tuple[Dict[str, Callable[[Any], Any]], frozenset]] = {}
 
@@ -129,6 +130,9 @@ class Codec:
                   float: _check_float, str: _check_str}
         if hint in simple:
             return simple[hint]
+        if hint in (tuple, list):  # a bare annotation: plain JSON items
+            make = hint
+            return lambda data: make(self._plain(v) for v in data) if type(data) is list else _fail("expected a list")
         origin = typing.get_origin(hint)
         args = typing.get_args(hint)
         if origin is typing.Union:
@@ -200,7 +204,7 @@ class Codec:
     def _shape(self, cls: type) -> Tuple[Dict[str, Callable[[Any], Any]], frozenset]:
         shape = self._shapes.get(cls)
         if shape is None:
-            hints = typing.get_type_hints(cls, vars(factsmod))
+            hints = typing.get_type_hints(cls, self.namespace)
             fs = [f for f in dataclasses.fields(cls) if f.init]
             required = frozenset(
                 f.name for f in fs
@@ -361,14 +365,49 @@ def _read_entry(p: Path) -> Optional[bytes]:
         return fh.read()
 
 
+def prepare(folder: Path) -> None:
+    """The cache folder, marked as a cache (CACHEDIR.TAG) and ignored by git."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tag = folder / "CACHEDIR.TAG"
+    if not tag.exists():
+        write_atomically(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n# ordercheck cache\n")
+        write_atomically(folder / ".gitignore", b"*\n")
+
+
+def lighten(facts: FileFacts) -> FileFacts:
+    """The facts without what only graphs and reporters read — each function's
+    statement tree and the source lines — but with everything the project index,
+    call resolution and the incremental keys read (functions, their calls, classes,
+    imports, suppressions). A warm run reads these for every file and the whole
+    facts only of the files it checks again."""
+    if facts.error is not None:
+        return facts  # an OC900 needs its lines; there is nothing else to save
+    functions = [dataclasses.replace(fn, body=[]) for fn in facts.functions]
+    return dataclasses.replace(facts, functions=functions, lines=[])
+
+
 class Cache:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.hits = 0
         self.misses = 0
 
-    def _path(self, k: str) -> Path:
-        return self.folder / "facts" / k[:2] / f"{k}.json"
+    def _path(self, k: str, kind: str = "facts") -> Path:
+        return self.folder / kind / k[:2] / f"{k}.json"
+
+    def get_light(self, k: str) -> Optional[FileFacts]:
+        """The facts of ``lighten`` (``None``: no valid entry)."""
+        facts = None
+        try:
+            raw = _read_entry(self._path(k, "light"))
+            facts = self._read(raw, k) if raw is not None else None
+        except OSError:
+            facts = None
+        if facts is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return facts
 
     def get(self, k: str) -> Optional[FileFacts]:
         p = self._path(k)
@@ -396,19 +435,19 @@ class Cache:
             return None
 
     def put(self, k: str, facts: FileFacts) -> None:
-        p = self._path(k)
-        try:
-            body = to_json(facts)
-        except (TypeError, ValueError, RecursionError):
-            return  # facts too deep to encode: they are recomputed next time
-        data = (json.dumps({"key": k}) + "\n" + body).encode("ascii")
-        try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            tag = self.folder / "CACHEDIR.TAG"
-            if not tag.exists():
-                write_atomically(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n# ordercheck cache\n")
-                write_atomically(self.folder / ".gitignore", b"*\n")
-            write_atomically(p, data)
-        except OSError:
-            return  # a cache that cannot be written only costs time
+        """The facts, then their light form (written last: a light entry exists only
+        beside its whole facts)."""
+        for kind, value in (("facts", facts), ("light", lighten(facts))):
+            p = self._path(k, kind)
+            try:
+                body = to_json(value)
+            except (TypeError, ValueError, RecursionError):
+                return  # facts too deep to encode: they are recomputed next time
+            data = (json.dumps({"key": k}) + "\n" + body).encode("ascii")
+            try:
+                prepare(self.folder)
+                p.parent.mkdir(parents=True, exist_ok=True)
+                write_atomically(p, data)
+            except OSError:
+                return  # a cache that cannot be written only costs time
 

@@ -16,16 +16,20 @@ from typing import List, Optional
 
 import click
 
-from . import __version__, contracts, diagnose, errors, feasible, runner
+from . import __version__, errors, lazy, runner
 from . import baseline as baselinemod
 from . import config as configmod
-from . import fixes as fixesmod
 from .atomic import atomic_write
-from . import cfg as cfgmod
-from . import summaries as summod
 from .errors import UsageError
-from .reporters import FORMATS, dot
+from .reporters import FORMATS
 from .reporters.text import statistics as text_statistics
+
+# libcst and networkx stay unimported unless a run needs them (a warm run does not)
+contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
+diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
+feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
+fixesmod = lazy.module("ordercheck.fixes", globals(), "fixesmod")
+dot = lazy.module("ordercheck.reporters.dot", globals(), "dot")
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -216,7 +220,10 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(text_statistics(findings, settings.rules), nl=False)
     else:
         render = FORMATS[fmt]
-        sources = {p: f.lines for p, f in result.facts.items()}
+        # the lines of the files with something to show (the facts of a run answered
+        # by the run cache are read on demand)
+        wanted = {f.path for f in findings} | {f.path for f in shown_suppressed}
+        sources = {p: result.facts[p].lines for p in sorted(wanted) if p in result.facts}
         out = render(findings, result.files, rules=settings.rules, sources=sources,
                      color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [],
                      suppressed=shown_suppressed, root=root)

@@ -333,13 +333,24 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
     return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key)
 
 
-def build(files: Iterable[FileFacts], vocab: Vocabulary,
+MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
+
+
+def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] = None,
           prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
     the call graph, repeated until on-return, on-raise and escaping classes stop
     growing (a recursive call's conditional effects travel as usual). ``prune``
     (the runner passes ``feasible.prune_correlated``) drops each callee's infeasible
-    walks first: a summary's "some path" is a walk, as a contract's is (SPEC §4)."""
+    walks first: a summary's "some path" is a walk, as a contract's is (SPEC §4).
+
+    ``memo`` (``runner.SummaryMemo``) remembers the summary of a function outside any
+    cycle by what it is computed from — its file's facts, the vocabulary, and for
+    each of its calls the callee's key and summary — so an unchanged function whose
+    callees' summaries did not change builds no graph. Context-manager generators,
+    ``__enter__``/``__exit__`` methods and functions with a project manager in a
+    ``with`` are always computed again: what they read (a manager's split at its
+    ``yield``, whether ``__exit__`` returns True) is not in a callee's summary."""
     cg = resolve(files)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
@@ -354,10 +365,24 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary,
             return class_manager(cg.index, key, effects, truthy)
         return generators.get(key)
 
+    def memoizable(m: str) -> bool:
+        for facts, fn in cg.defs.get(m, ()):
+            if fn.context_manager or fn.name in MANAGER_METHODS:
+                return False
+            if any((facts.path, call.id) in cg.managers for call in fn.calls):
+                return False
+        return True
+
     cond = nx.condensation(cg.graph)
     for comp in reversed(list(nx.topological_sort(cond))):
         members = sorted(cond.nodes[comp]["members"])
         inside = set(members)
+        single = len(members) == 1 and not cg.graph.has_edge(members[0], members[0])
+        if memo is not None and single and memoizable(members[0]):
+            got = memo.lookup(members[0], cg, effects)  # type: ignore[attr-defined]
+            if got is not None:
+                effects[members[0]], origins[members[0]] = got
+                continue
 
         def lookup(key: str) -> Effects:
             eff = effects.get(key, NO_EFFECTS)
@@ -368,6 +393,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary,
         graphs: Dict[str, List[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGraph]]]] = {}
         for m in members:
             for facts, fn in cg.defs.get(m, ()):
+                if memo is not None:  # facts read without bodies: the body now
+                    fn = memo.full(facts, fn)  # type: ignore[attr-defined]
                 try:
                     g: Optional[nx.DiGraph] = summary_graph(fn, facts.path, vocab, cg.callees, managers)
                     if prune is not None:
@@ -418,6 +445,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary,
                         mine = origins.setdefault(m, {})
                         for (part, cls), n in where.items():  # what a witness's "via" follows
                             mine.setdefault((part, cls), node_origin(g, n, cls, "return", ns, facts.path, vocab))
+        if memo is not None and single and memoizable(members[0]):
+            memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}))  # type: ignore[attr-defined]
     table: Dict[str, ManagerEffects] = dict(generators)
     for key in set(cg.managers.values()):
         if key in cg.index.classes:

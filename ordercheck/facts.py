@@ -35,12 +35,12 @@ from typing import (
     Union,
 )
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
+from . import lazy
 from . import scopes as scopesmod
 from .errors import raise_if_interrupted
 from .markers import argument_runs, callee_run, expression_runs
+
+cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
 
 # --------------------------------------------------------------------------- data
 
@@ -333,13 +333,23 @@ def render_callee(node: cst.BaseExpression) -> str:
 BROAD_TYPES = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
 EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
 
-_RAISING = (cst.Attribute, cst.Subscript)
 CONTEXT_MANAGER_DECORATORS = {
     "contextmanager", "asynccontextmanager",
     "contextlib.contextmanager", "contextlib.asynccontextmanager",
 }
-_LEAVES = (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis, cst.FormattedStringText)
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_RAISING: tuple = ()  # node kinds, filled by ``_load_libcst`` (libcst is imported lazily)
+_LEAVES: tuple = ()
+_COMPREHENSIONS: tuple = ()
+
+
+def _load_libcst() -> None:
+    global _RAISING, _LEAVES, _COMPREHENSIONS
+    if _LEAVES:
+        return
+    mod = cst.load() if isinstance(cst, lazy.LazyModule) else cst
+    _RAISING = (mod.Attribute, mod.Subscript)
+    _LEAVES = (mod.Name, mod.SimpleString, mod.Integer, mod.Float, mod.Imaginary, mod.Ellipsis, mod.FormattedStringText)
+    _COMPREHENSIONS = (mod.ListComp, mod.SetComp, mod.DictComp, mod.GeneratorExp)
 
 
 # --------------------------------------------------------------------------- extraction
@@ -353,6 +363,8 @@ def positions_of(tree: cst.Module) -> Mapping[cst.CSTNode, object]:
     real packages (docs/performance.md). So the provider's own codegen pass is run
     directly, falling back to the public API should libcst's internals change (a
     test checks that both agree)."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
     try:
         from libcst.metadata.position_provider import PositionProvidingCodegenState
 
@@ -374,6 +386,7 @@ class _Extractor:
 
     def __init__(self, facts: FileFacts, lines: List[str], imports: Dict[int, Dict[str, str]],
                  scopes: Optional[scopesmod.Scopes] = None) -> None:
+        _load_libcst()
         self.facts = facts
         self.scopes = scopes or scopesmod.Scopes()
         # (kind "function"/"class", aliases and types, def/class line; 0: the module)
@@ -1563,6 +1576,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
         facts.error = ParseError(f"CPython cannot compile this file: {exc}")
         return facts
     lines, shifts = formfeed_indents(facts.lines)
+    _load_libcst()
     ex = None
     try:
         ex = _Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree))

@@ -24,7 +24,9 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Sequence, Tuple
 
-import libcst as cst
+from . import lazy
+
+cst = lazy.module("libcst", globals(), "cst")  # imported on first use
 
 Run = Tuple[str, ...]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import facts as factsmod
 from .config import Config
@@ -18,12 +18,31 @@ from .config import Config
 ROOT_MARKERS = ("pyproject.toml", ".git")
 
 
+_FOLDERS: Dict[str, str] = {}  # folder -> its resolved form, for one run (see ``forget``)
+
+
+def forget() -> None:
+    """Drop the resolved folders remembered by ``_abs`` (at the start of each run:
+    a long-lived process such as the language server must see a folder that became
+    a symlink)."""
+    _FOLDERS.clear()
+
+
 def _abs(path: Path) -> Path:
     """Absolute and normalised, without following symlinks twice in two ways: every
-    path of a run goes through here, so they compare equal."""
+    path of a run goes through here, so they compare equal. A file that is not a
+    symlink resolves as its folder does (each folder resolved once per run: resolving
+    every path afresh was most of a warm run's time)."""
     try:
+        full = os.path.abspath(path)
+        head, tail = os.path.split(full)
+        if tail and not os.path.islink(full):
+            real = _FOLDERS.get(head)
+            if real is None:
+                real = _FOLDERS[head] = str(Path(head).resolve())
+            return Path(real, tail)
         return Path(path).resolve()
-    except (OSError, RuntimeError):  # a loop of symlinks: keep it as written
+    except (OSError, RuntimeError, ValueError):  # a loop of symlinks: keep it as written
         return Path(os.path.abspath(path))
 
 

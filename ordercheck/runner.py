@@ -8,27 +8,40 @@ from __future__ import annotations
 
 import functools
 import gc
+import hashlib
+import json
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Collection, Dict, List, Optional, Sequence, Set, Tuple
-
-import networkx as nx
+from typing import TYPE_CHECKING, Collection, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
-from . import cfg as cfgmod
 from . import config as configmod
-from . import contracts, diagnose, effects, feasible, suppression
 from . import facts as factsmod
+from . import lazy, suppression
 from . import project as projectmod
-from . import summaries as summod
+from . import runcache as runcachemod
 from .cache import Cache
 from .errors import UsageError, raise_if_interrupted
 from .facts import FileFacts
 from .findings import Finding
 from .rulebook import Rule, load_rules
 from .vocabulary import BUILTIN_CLASSES, Vocabulary
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+# The graph stages (and networkx under them) are imported on first use: a warm run
+# whose findings all come from the run cache never builds a graph.
+cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
+contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
+diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
+effects = lazy.module("ordercheck.effects", globals(), "effects")
+feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
+summod = lazy.module("ordercheck.summaries", globals(), "summod")
+
+RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run cache (``runcache``)
 
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "build", "dist", ".tox", "node_modules", ".ordercheck_cache", ".mypy_cache", ".pytest_cache", ".nox", ".eggs"}
 
@@ -370,9 +383,10 @@ def _unreadable(path: Path, shown: str, why: str) -> FileFacts:
 
 
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
-               cache: Optional[Cache] = None, roots: Sequence[Path] = ()) -> FileFacts:
+               cache: Optional[Cache] = None, roots: Sequence[Path] = (), light: bool = False) -> FileFacts:
     """Facts of one file, from the cache when its bytes have been seen before. With
-    ``roots`` (the project's ``src`` roots) the module name follows them."""
+    ``roots`` (the project's ``src`` roots) the module name follows them. ``light``:
+    the cache's light form will do (``cache.lighten``; see ``FullFacts``)."""
     shown = shown or display_path(path)
     if roots:
         module, aliases = projectmod.module_names(path, roots)
@@ -387,7 +401,11 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
             what = "folder" if _is_dir(path) else "file"
             return _unreadable(path, shown, f"cannot read {what}: {exc.strerror or exc}")
     k = cachemod.key(shown, module, data) if cache is not None else ""
-    facts = cache.get(k) if cache is not None else None
+    facts = None
+    if cache is not None and light:
+        facts = cache.get_light(k)
+    if facts is None and cache is not None:
+        facts = cache.get(k)
     if facts is None:
         facts = factsmod.extract(shown, data, module)
         if cache is not None:
@@ -405,15 +423,15 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...]]) -> Tuple[Optional[bytes], int]:
+def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool]) -> Tuple[Optional[bytes], int]:
     """Facts pickled here, so that facts too deep to pickle come back as ``None``
     (read again in the main process) instead of breaking the pool's result thread.
     (Pickle between our own processes is fine; it is never read from disk.)"""
     import pickle
 
-    path, cache_dir, roots = job
+    path, cache_dir, roots, light = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
-    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots])
+    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light)
     try:
         blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
     except (RecursionError, pickle.PicklingError):
@@ -452,7 +470,7 @@ def _kill_pool(pool) -> None:
 
 
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
-             roots: Sequence[Path] = ()) -> Tuple[List[FileFacts], int]:
+             roots: Sequence[Path] = (), light: bool = False) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work.
     Returns the facts and the number of cache hits. An interrupt (or any error)
     terminates the workers before it propagates: no worker outlives the run."""
@@ -460,12 +478,12 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
         cache = Cache(cache_dir) if cache_dir else None
         out = []
         for p in files:
-            out.append(read_facts(p, cache=cache, roots=roots))
+            out.append(read_facts(p, cache=cache, roots=roots, light=light))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
     import concurrent.futures as cf
 
-    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots)) for p in files]
+    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light) for p in files]
     results: List[Tuple[FileFacts, int]] = []
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
     # a native parser, the OOM killer) breaks the pool with an error instead of
@@ -524,12 +542,286 @@ class Result:
     project_files: int = 0  # files read for the summaries (the project and the files checked)
 
 
-def project_summaries(all_facts: List[FileFacts], settings: Settings) -> summod.Summaries:
+def project_summaries(all_facts: List[FileFacts], settings: Settings, memo: Optional["SummaryMemo"] = None) -> summod.Summaries:
     """Every function's summary (SPEC §2), computed on its graph, callees first; a
     callee's unreachable code carries nothing. (The graphs are built again for the
     contracts: keeping every graph of a project would cost more memory than building
     them twice costs time.)"""
-    return effects.build(all_facts, settings.vocab, prune=feasible.prune_correlated)
+    return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated)
+
+
+# --------------------------------------------------------------------------- incremental
+
+
+def _sets(e) -> list:
+    return [sorted(e.on_return), sorted(e.on_raise), sorted(e.escaping), sorted(e.when_true), sorted(e.when_false)]
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, separators=(",", ":")).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class SummaryMemo:
+    """Summaries of functions outside any cycle, remembered per file (one JSON entry
+    per file content and vocabulary, under ``summaries/``) by what ``effects.build``
+    computes them from: the file's facts (its content key), the vocabulary, and each
+    call's callee key and that callee's summary. Validated like every entry; a
+    summary whose origin names a call the function does not have is a miss."""
+
+    def __init__(self, folder: Path, vocab_fp: str, digests: Dict[str, str]) -> None:
+        self.folder = Path(folder) / "summaries"
+        self.vocab_fp = vocab_fp
+        self.digests = digests  # shown path -> content key of its facts
+        self.bundles: Dict[str, dict] = {}
+        self.dirty: Set[str] = set()
+        self.hits = 0
+        self.upgrade: Optional[FullFacts] = None
+
+    def _entry(self, path: str) -> Optional[Path]:
+        d = self.digests.get(path)
+        if d is None:
+            return None
+        k = _digest([d, self.vocab_fp])
+        return self.folder / k[:2] / f"{k}.json"
+
+    def _bundle(self, path: str) -> dict:
+        b = self.bundles.get(path)
+        if b is None:
+            b = {}
+            p = self._entry(path)
+            raw = None
+            if p is not None:
+                try:
+                    raw = cachemod._read_entry(p)
+                except OSError:
+                    raw = None
+            if raw is not None:
+                try:
+                    data = json.loads(raw.decode("utf-8"))
+                    if type(data) is dict and data.get("file") == self.digests[path]:
+                        b = data.get("functions") if type(data.get("functions")) is dict else {}
+                except (ValueError, UnicodeDecodeError, RecursionError):
+                    b = {}
+            self.bundles[path] = b
+        return b
+
+    @staticmethod
+    def _signature(m: str, cg, effects_: dict) -> str:
+        parts = []
+        for facts, fn in cg.defs.get(m, ()):
+            parts.append(fn.qualname)
+            for call in fn.calls:
+                callee = cg.callees.get((facts.path, call.id))
+                if callee is not None:
+                    parts.append([call.id, callee, _sets(effects_.get(callee, summod.NO_EFFECTS))])
+        return _digest(parts)
+
+    def lookup(self, m: str, cg, effects_: dict):
+        path, qual = summod.split_key(m)
+        if path not in self.digests:
+            return None
+        entry = self._bundle(path).get(qual)
+        try:
+            if type(entry) is not list or len(entry) != 3 or entry[0] != self._signature(m, cg, effects_):
+                return None
+            sets = entry[1]
+            if type(sets) is not list or len(sets) != 5 or not all(
+                    type(x) is list and all(type(c) is str for c in x) for x in sets):
+                return None
+            eff = summod.Effects(*(frozenset(x) for x in sets))
+            calls = {call.id: call for facts, fn in cg.defs.get(m, ()) for call in fn.calls}
+            table: Dict[Tuple[str, str], summod.Origin] = {}
+            for row in entry[2]:
+                part, cls, call_id, opath, callee, opart = row
+                if not (type(part) is str and type(cls) is str and type(call_id) is int and opath == path
+                        and (callee is None or type(callee) is str) and type(opart) is str):
+                    return None
+                call = calls.get(call_id)
+                if call is None:
+                    return None
+                table[(part, cls)] = summod.Origin(call, opath, callee, opart)
+        except (TypeError, ValueError):
+            return None
+        self.hits += 1
+        return eff, table
+
+    def full(self, facts: FileFacts, fn: "factsmod.FunctionFacts") -> "factsmod.FunctionFacts":
+        return self.upgrade.full(facts, fn) if self.upgrade is not None else fn
+
+    def store(self, m: str, cg, effects_: dict, eff, table: dict) -> None:
+        path, qual = summod.split_key(m)
+        if path not in self.digests:
+            return
+        rows = [[part, cls, o.call.id, o.path, o.callee, o.part] for (part, cls), o in table.items()]
+        if any(r[3] != path for r in rows):
+            return  # not expected: an origin is a call of the function itself
+        self._bundle(path)[qual] = [self._signature(m, cg, effects_), _sets(eff), rows]
+        self.dirty.add(path)
+
+    def save(self) -> None:
+        for path in sorted(self.dirty):
+            p = self._entry(path)
+            if p is None:
+                continue
+            data = json.dumps({"file": self.digests[path], "functions": self.bundles[path]},
+                              separators=(",", ":")).encode("utf-8", "surrogatepass")
+            try:
+                cachemod.prepare(self.folder.parent)
+                p.parent.mkdir(parents=True, exist_ok=True)
+                cachemod.write_atomically(p, data)
+            except OSError:
+                return
+
+
+class FullFacts:
+    """The whole facts of files read light (``cache.lighten``: no statement trees, no
+    source lines), read from the facts cache when a function's summary or a file's
+    findings must be computed again, or a reporter wants the lines. Only files read
+    from disk are upgraded (a buffer's facts are whole)."""
+
+    def __init__(self, paths: Dict[str, Path], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
+        self.paths = paths  # shown path -> file on disk
+        self.cache_dir = cache_dir
+        self.roots = list(roots)
+        self.loaded: Dict[str, FileFacts] = {}
+        self._index: Dict[str, Dict[int, int]] = {}
+
+    def is_light(self, facts: FileFacts) -> bool:
+        return facts.error is None and not facts.lines and facts.path in self.paths
+
+    def file(self, facts: FileFacts) -> FileFacts:
+        if not self.is_light(facts):
+            return facts
+        got = self.loaded.get(facts.path)
+        if got is None:
+            cache = Cache(self.cache_dir) if self.cache_dir else None
+            got = read_facts(self.paths[facts.path], cache=cache, roots=self.roots)
+            got.module_aliases = list(facts.module_aliases)
+            if got.path != facts.path:
+                got = facts
+            self.loaded[facts.path] = got
+        return got
+
+    def full(self, facts: FileFacts, fn: "factsmod.FunctionFacts") -> "factsmod.FunctionFacts":
+        if not self.is_light(facts):
+            return fn
+        whole = self.file(facts)
+        if whole is facts:
+            return fn
+        index = self._index.get(facts.path)
+        if index is None:
+            index = self._index[facts.path] = {id(f): i for i, f in enumerate(facts.functions)}
+        i = index.get(id(fn))
+        if i is not None and len(whole.functions) == len(facts.functions):
+            return whole.functions[i]
+        # the file changed under the run (a race with an editor): by name
+        return next((f for f in whole.functions if f.qualname == fn.qualname), fn)
+
+
+class UpgradedFacts(Mapping):
+    """A run's facts by shown path, whole when asked for (see ``FullFacts``)."""
+
+    def __init__(self, facts: Dict[str, FileFacts], full: FullFacts) -> None:
+        self._facts = facts
+        self._full = full
+
+    def __getitem__(self, shown: str) -> FileFacts:
+        return self._full.file(self._facts[shown])
+
+    def __iter__(self):
+        return iter(self._facts)
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+
+def deep_digests(summ: "summod.Summaries") -> Dict[str, str]:
+    """Per function key: a digest of everything a finding can read of the summaries
+    through a call to it — its summary and origins and, transitively, its callees'."""
+    import networkx as nx_
+
+    cond = nx_.condensation(summ.graph)
+    comp_digest: Dict[int, str] = {}
+    out: Dict[str, str] = {}
+    for comp in reversed(list(nx_.topological_sort(cond))):
+        members = sorted(cond.nodes[comp]["members"])
+        parts: list = []
+        for m in members:
+            table = summ.origins.get(m, {})
+            rows = sorted([part, cls, o.path, o.call.id, o.call.text, [o.call.span.line, o.call.span.col],
+                           o.callee, o.part] for (part, cls), o in table.items())
+            me = summ.managers.get(m)  # a context manager's split at its yield, its suppression
+            mrow = None if me is None else [me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
+                                            me.suppress, me.exit_key]
+            parts.append([m, _sets(summ.effects.get(m, summod.NO_EFFECTS)), rows, mrow])
+        parts.append(sorted({comp_digest[c] for c in cond.successors(comp)}))
+        d = comp_digest[comp] = _digest(parts)
+        for m in members:
+            out[m] = d
+    return out
+
+
+class CheckMemo:
+    """One file's findings (after suppression comments), the findings those comments
+    silenced and the event classes its calls have, under ``checks/``, keyed by the
+    settings, the file's facts, and for each resolved call the callee and the deep
+    digest of the summaries it reaches (``deep_digests``)."""
+
+    def __init__(self, folder: Path, settings_fp: str, digests: Dict[str, str]) -> None:
+        self.folder = Path(folder) / "checks"
+        self.settings_fp = settings_fp
+        self.digests = digests
+        self.hits = 0
+
+    def key(self, facts: FileFacts, summ: "summod.Summaries", deep: Dict[str, str]) -> Optional[str]:
+        d = self.digests.get(facts.path)
+        if d is None:
+            return None
+        calls = []
+        for fn in facts.functions:
+            for call in fn.calls:
+                callee = summ.callees.get((facts.path, call.id))
+                if callee is not None:
+                    calls.append([call.id, callee, deep.get(callee, "")])
+                mkey = summ.manager_calls.get((facts.path, call.id))
+                if mkey is not None:  # a project context manager: its split and its methods
+                    me = summ.managers.get(mkey)
+                    calls.append([call.id, "with", mkey, deep.get(mkey, ""),
+                                  None if me is None else [me.kind, sorted(me.entry), sorted(me.normal),
+                                                           sorted(me.raised), me.suppress, me.exit_key,
+                                                           deep.get(me.exit_key, "")]])
+        return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
+
+    def get(self, k: str):
+        p = self.folder / k[:2] / f"{k}.json"
+        try:
+            raw = cachemod._read_entry(p)
+        except OSError:
+            return None
+        if raw is None:
+            return None
+        try:
+            head, sep, body = raw.decode("utf-8").partition("\n")
+            if not sep or head != json.dumps({"check": k}):
+                return None
+            rec = runcachemod.from_json(body)
+        except (cachemod.Invalid, UnicodeDecodeError):
+            return None
+        self.hits += 1
+        return rec.findings, rec.suppressed, set(rec.event_classes)
+
+    def put(self, k: str, found: List[Finding], silenced: List[Finding], classes: set) -> None:
+        try:
+            body = runcachemod.to_json(runcachemod.RunRecord(found, silenced, [], sorted(classes), 0))
+        except (TypeError, ValueError, RecursionError):
+            return
+        p = self.folder / k[:2] / f"{k}.json"
+        try:
+            cachemod.prepare(self.folder.parent)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            cachemod.write_atomically(p, (json.dumps({"check": k}) + "\n" + body).encode("ascii"))
+        except OSError:
+            return
 
 
 def function_graph(fn: factsmod.FunctionFacts, path: str, settings: Settings, summ: summod.Summaries) -> nx.DiGraph:
@@ -552,12 +844,28 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
 
 
 def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None,
-            only: Optional[Collection[str]] = None, seen: Optional[set] = None) -> List[Finding]:
+            only: Optional[Collection[str]] = None, seen: Optional[set] = None,
+            cache_dir: Optional[Path] = None, digests: Optional[Dict[str, str]] = None,
+            full: Optional[FullFacts] = None) -> List[Finding]:
     """Findings of every file (or of the files shown as ``only``; the others only feed
     the summaries), after per-file ignores and suppression comments (the findings
     those comments silenced go to ``suppressed``, when given). ``seen`` collects the
-    event classes of the calls in the files reported."""
-    summ = project_summaries(all_facts, settings)
+    event classes of the calls in the files reported.
+
+    With a ``cache_dir`` and the content key of each file's facts (``digests``, by
+    shown path), summaries and each file's findings are remembered (``SummaryMemo``,
+    ``CheckMemo``): a file is checked again only when it, the settings, or a summary
+    its calls reach changed."""
+    smemo = cmemo = None
+    if cache_dir is not None and digests:
+        fp = settings_fingerprint(settings)
+        smemo = SummaryMemo(cache_dir, _digest([cachemod.salt(), repr(settings.vocab)]), digests)
+        smemo.upgrade = full
+        cmemo = CheckMemo(cache_dir, fp, digests)
+    summ = project_summaries(all_facts, settings, smemo)
+    if smemo is not None:
+        smemo.save()
+    deep = deep_digests(summ) if cmemo is not None else {}
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:
@@ -565,11 +873,30 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             continue
         rules = rules_for(facts.path, settings)
         ids = {r.id for r in rules}
+        if full is not None and facts.error is None and not facts.lines:
+            light = facts
+        else:
+            light = facts = full.file(facts) if full is not None else facts
         if facts.error is not None:
             if "OC900" in ids:
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
             continue
-        found = check_file(facts, settings, summ, rules, seen)
+        k = cmemo.key(facts, summ, deep) if cmemo is not None else None
+        got = cmemo.get(k) if cmemo is not None and k is not None else None
+        if got is not None:
+            found, silenced, classes = got
+            if seen is not None:
+                seen.update(classes)
+            if suppressed is not None:
+                suppressed.extend(silenced)
+            findings.extend(found)
+            continue
+        if full is not None:
+            facts = full.file(light)  # the statement trees and lines, now
+        classes: set = set()
+        found = check_file(facts, settings, summ, rules, classes)
+        if seen is not None:
+            seen.update(classes)
         unused_rule = next((r for r in rules if r.kind == "unused-suppression"), None)
         silenced: List[Finding] = []
         found = suppression.apply(found, facts, known, unused_rule, silenced)
@@ -579,6 +906,8 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             text = facts.lines[f.span.line - 1] if 0 < f.span.line <= len(facts.lines) else ""
             f.compute_fingerprint(text)
         findings.extend(found)
+        if cmemo is not None and k is not None:
+            cmemo.put(k, found, silenced, classes)
     findings.sort(key=Finding.sort_key)
     if suppressed is not None:
         suppressed.sort(key=Finding.sort_key)
@@ -589,19 +918,31 @@ def _key(path: Path) -> Path:
     return projectmod._abs(path)
 
 
-def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,
-                  jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
-                  whole_project: bool = True) -> Tuple[List[FileFacts], List[str], int]:
-    """The facts of the whole project (SPEC §5) and which of them are reported.
+@dataclass
+class Plan:
+    """Which files a run reads (the whole project, SPEC §5) and which it reports."""
 
-    ``paths`` are the files and folders named (walked for ``*.py``); ``buffers`` maps a
-    file name to in-memory source that replaces the file on disk (``--stdin-filename``,
-    an editor's unsaved buffers) and is reported too. Every other Python file under
-    the project root that ``include``/``exclude`` admit is read (from the cache) so the
-    summaries see every helper. Returns (facts in a stable order, the shown paths of
-    the reported files, cache hits)."""
+    order: Dict[Path, Path]  # resolved key -> path, in a stable order
+    buffer_at: Dict[Path, str]  # resolved key -> the buffer's shown name
+    named_keys: Set[Path]
+    buffers_reported: List[str]
+    roots: List[Path]
+
+    @property
+    def on_disk(self) -> List[Path]:
+        return [p for k, p in self.order.items() if k not in self.buffer_at]
+
+    def reported(self) -> List[str]:
+        """The shown paths of the reported files (as ``read_facts`` shows them)."""
+        out = [display_path(p) for k, p in self.order.items() if k in self.named_keys and k not in self.buffer_at]
+        out.extend(self.buffers_reported)
+        return out
+
+
+def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
+                 force_exclude: bool = False, whole_project: bool = True) -> Plan:
+    projectmod.forget()
     cfg = settings.config
-    buffers = dict(buffers or {})
     if force_exclude:
         buffers_reported = [n for n in buffers if not is_excluded(Path(n), cfg)]
     else:
@@ -621,39 +962,150 @@ def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[D
         order.setdefault(_key(p), p)
     buffer_at = {_key(Path(n)): n for n in buffers}
     named_keys = {_key(p) for p in named}
-    on_disk = [p for k, p in order.items() if k not in buffer_at]
-    read, hits = read_all(on_disk, jobs, cache_dir, roots)
-    by_key = {k: f for k, f in zip((k for k in order if k not in buffer_at), read)}
-    for k, name in buffer_at.items():
-        by_key[k] = read_facts(Path(name), buffers[name], name, roots=roots)
-    all_facts = [by_key[k] for k in order]
+    return Plan(order, buffer_at, named_keys, buffers_reported, list(roots))
+
+
+def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1,
+              cache_dir: Optional[Path] = None, light: bool = False) -> Tuple[List[FileFacts], List[str], int]:
+    read, hits = read_all(plan.on_disk, jobs, cache_dir, plan.roots, light)
+    by_key = {k: f for k, f in zip((k for k in plan.order if k not in plan.buffer_at), read)}
+    for k, name in plan.buffer_at.items():
+        by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots)
+    all_facts = [by_key[k] for k in plan.order]
     reported: List[str] = []
-    for k in order:
-        if k in named_keys and k not in buffer_at:
+    for k in plan.order:
+        if k in plan.named_keys and k not in plan.buffer_at:
             reported.append(by_key[k].path)
-    reported.extend(by_key[_key(Path(n))].path for n in buffers_reported)
+    reported.extend(by_key[_key(Path(n))].path for n in plan.buffers_reported)
     return all_facts, reported, hits
+
+
+def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,
+                  jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
+                  whole_project: bool = True) -> Tuple[List[FileFacts], List[str], int]:
+    """The facts of the whole project (SPEC §5) and which of them are reported.
+
+    ``paths`` are the files and folders named (walked for ``*.py``); ``buffers`` maps a
+    file name to in-memory source that replaces the file on disk (``--stdin-filename``,
+    an editor's unsaved buffers) and is reported too. Every other Python file under
+    the project root that ``include``/``exclude`` admit is read (from the cache) so the
+    summaries see every helper. Returns (facts in a stable order, the shown paths of
+    the reported files, cache hits)."""
+    buffers = dict(buffers or {})
+    plan = plan_project(paths, settings, buffers, force_exclude, whole_project)
+    return read_plan(plan, buffers, jobs, cache_dir)
+
+
+def settings_fingerprint(settings: Settings) -> str:
+    """Everything of the settings a finding can depend on: the configuration, the
+    rules loaded (shipped or the config's own files, by content), the codes in force
+    and the vocabulary."""
+    h = hashlib.sha256()
+    for part in (repr(settings.config), repr(settings.rules), repr(settings.selected), repr(settings.vocab)):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes]) -> Tuple[str, Dict[str, Path], Dict[str, str]]:
+    """The run cache's key: engine, settings, every file (shown name, module names,
+    content hash, or why it cannot be read) and the files reported. Returns the key
+    and each on-disk file by its shown name, and each file's facts key (its content
+    key in the facts cache) by its shown name."""
+    key = runcachemod.Key(cachemod.salt(), settings_fingerprint(settings))
+    shown_at: Dict[str, Path] = {}
+    digests: Dict[str, str] = {}
+    for k, p in plan.order.items():
+        if k in plan.buffer_at:
+            name = plan.buffer_at[k]
+            data: Optional[bytes] = buffers[name]
+            shown, path, why = name, Path(name), ""
+        else:
+            shown, path = display_path(p), p
+            shown_at[shown] = p
+            try:
+                data, why = read_source(p), ""
+            except (OSError, ValueError) as exc:
+                data, why = None, f"{type(exc).__name__}: {exc}"
+        module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (factsmod.module_name(path), [])
+        key.add(f"file\0{shown}\0{module}\0{','.join(aliases)}\0{why}")
+        if data is not None:
+            digests[shown] = cachemod.key(shown, module, data)
+        key.add(digests.get(shown, "-"))
+    key.add("reported\0" + "\0".join(plan.reported()))
+    return key.hexdigest(), shown_at, digests
+
+
+class LazyFacts(Mapping):
+    """Facts by shown path, read (from the facts cache) only when asked for: a run
+    answered by the run cache hands these to the reporters, which need the source
+    lines of the files that have findings and nothing else."""
+
+    def __init__(self, shown_at: Dict[str, Path], buffers: Dict[str, bytes], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
+        self._paths = shown_at
+        self._buffers = buffers
+        self._cache_dir = cache_dir
+        self._roots = list(roots)
+        self._loaded: Dict[str, FileFacts] = {}
+
+    def __getitem__(self, shown: str) -> FileFacts:
+        facts = self._loaded.get(shown)
+        if facts is not None:
+            return facts
+        if shown in self._buffers:
+            facts = read_facts(Path(shown), self._buffers[shown], shown, roots=self._roots)
+        elif shown in self._paths:
+            cache = Cache(self._cache_dir) if self._cache_dir else None
+            facts = read_facts(self._paths[shown], cache=cache, roots=self._roots)
+        else:
+            raise KeyError(shown)
+        self._loaded[shown] = facts
+        return facts
+
+    def __iter__(self):
+        return iter(list(self._paths) + [b for b in self._buffers if b not in self._paths])
+
+    def __len__(self) -> int:
+        return len(set(self._paths) | set(self._buffers))
 
 
 def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]] = None,
         jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
         buffers: Optional[Dict[str, bytes]] = None, whole_project: bool = True) -> Result:
     """Check ``paths`` (and the standard-input buffer and in-memory ``buffers``, if
-    any) end to end, with summaries over the whole project."""
+    any) end to end, with summaries over the whole project. With a ``cache_dir``, a
+    run whose inputs a remembered run had (``runcache``) is answered from it."""
     buffers = dict(buffers or {})
     if stdin is not None:
         buffers[stdin[0]] = stdin[1]
-    all_facts, reported, hits = project_facts(paths, settings, buffers, jobs, cache_dir, force_exclude, whole_project)
+    plan = plan_project(paths, settings, buffers, force_exclude, whole_project)
+    memo = runcachemod.RunCache(cache_dir) if cache_dir is not None and RUN_CACHE else None
+    k = ""
+    digests: Dict[str, str] = {}
+    if memo is not None:
+        k, shown_at, digests = run_key(plan, settings, buffers)
+        rec = memo.get(k)
+        if rec is not None:
+            lazy_facts = LazyFacts(shown_at, buffers, cache_dir, plan.roots)
+            return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,  # type: ignore[arg-type]
+                          set(rec.event_classes), rec.project_files)
+    full = FullFacts(shown_at, cache_dir, plan.roots) if memo is not None else None
+    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=full is not None)
     seen: set = set()
     report = set(reported)
     suppressed: List[Finding] = []
     gc.freeze()  # the facts live to the end: full collections need not walk them (docs/performance.md, "Scale")
     try:
-        findings = analyse(all_facts, settings, suppressed, only=report, seen=seen)
+        findings = analyse(all_facts, settings, suppressed, only=report, seen=seen,
+                           cache_dir=cache_dir if memo is not None else None, digests=digests, full=full)
     finally:
         gc.unfreeze()
-    facts = {f.path: f for f in all_facts}
+    facts: Mapping[str, FileFacts] = {f.path: f for f in all_facts}
+    if full is not None:
+        facts = UpgradedFacts(dict(facts), full)
     files = list(dict.fromkeys(reported))
+    if memo is not None:
+        memo.put(k, runcachemod.RunRecord(findings, suppressed, files, sorted(seen), len(all_facts)))
     return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
 
 
@@ -667,6 +1119,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     ``memo``, a dict the caller keeps between calls with the same settings, remembers
     each file's facts by its size and mtime, so that a re-check
     reads and graphs only what changed."""
+    projectmod.forget()
     own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]

@@ -2,6 +2,7 @@
 import textwrap
 from pathlib import Path
 
+import pytest
 from checkutil import settings_for
 
 from ordercheck import cache as cachemod
@@ -17,6 +18,14 @@ FIXED = textwrap.dedent('''
         ledger.append_terminal(run.id)
         store.save(run)
 ''')
+
+
+@pytest.fixture(autouse=True)
+def _facts_cache_only(monkeypatch):
+    """These tests are about the per-file facts cache (they tamper with its entries);
+    the run cache, which would answer a run whose files did not change before any
+    facts entry is read, has its own tests (tests/test_run_cache.py)."""
+    monkeypatch.setattr(runner, "RUN_CACHE", False)
 
 
 def _codes(result):

@@ -74,9 +74,14 @@ def _hostile_entries(marker: Path):
 
 
 def _plant(cache: Path, marker: Path, kind: str) -> int:
+    """Every facts entry and every run-cache entry (``runs/``) made hostile; returns
+    how many facts entries."""
     entries = sorted((cache / "facts").rglob("*.json"))
-    assert entries
-    for entry in entries:
+    runs = sorted((cache / "runs").glob("*.json"))
+    others = [p for kind in ("light", "summaries", "checks") for p in sorted((cache / kind).rglob("*.json"))]
+    assert entries and runs and others
+    runs += others
+    for entry in entries + runs:
         good = entry.read_bytes()
         header, _, body = good.partition(b"\n")
         payload = _hostile_entries(marker)[kind]
@@ -115,7 +120,8 @@ def test_a_planted_entry_through_the_command_line(tmp_path):
     marker = tmp_path / "EXECUTED"
     boom = Boom()
     boom.marker = str(marker)
-    for entry in (tmp_path / ".ordercheck_cache" / "facts").rglob("*.json"):
+    cache = tmp_path / ".ordercheck_cache"
+    for entry in [*(cache / "facts").rglob("*.json"), *(cache / "runs").glob("*.json"), *(cache / "light").rglob("*.json")]:
         header = entry.read_bytes().partition(b"\n")[0]
         entry.write_bytes(header + b"\n" + pickle.dumps(boom))
     second = oc(tmp_path, "--isolated", "-q", "src", proc=True)
@@ -521,15 +527,18 @@ def test_a_planted_fifo_symlink_or_folder_in_place_of_an_entry_is_a_miss(tmp_pat
     s = settings_for(select=["OC101"])
     runner.run([src], s, cache_dir=cache)
     (entry,) = (cache / "facts").rglob("*.json")
-    good = tmp_path / "elsewhere.json"
-    good.write_bytes(entry.read_bytes())
-    entry.unlink()
-    if kind == "fifo":
-        os.mkfifo(entry)
-    elif kind == "symlink":
-        entry.symlink_to(good)
-    else:
-        entry.mkdir()
+    (run_entry,) = (cache / "runs").glob("*.json")  # the run cache's entry too
+    (light_entry,) = (cache / "light").rglob("*.json")  # and the light facts
+    for i, e in enumerate((entry, run_entry, light_entry)):
+        good = tmp_path / f"elsewhere{i}.json"
+        good.write_bytes(e.read_bytes())
+        e.unlink()
+        if kind == "fifo":
+            os.mkfifo(e)
+        elif kind == "symlink":
+            e.symlink_to(good)
+        else:
+            e.mkdir()
     started = time.monotonic()
     again = runner.run([src], s, cache_dir=cache)
     assert time.monotonic() - started < 30

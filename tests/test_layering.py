@@ -6,10 +6,11 @@ PKG = Path(__file__).resolve().parent.parent / "ordercheck"
 
 # ground first, surfaces last; a module may import only modules of a lower rank
 ORDER = [
-    ["__init__", "errors", "resources", "atomic", "markers", "scopes"],
+    ["__init__", "errors", "resources", "atomic", "lazy"],
+    ["markers", "scopes"],
     ["facts"],
     ["findings", "vocabulary", "rulebook", "config", "cache"],
-    ["project"],
+    ["project", "runcache"],
     ["summaries", "cfg"],
     ["managers"],
     ["effects"],

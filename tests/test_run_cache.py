@@ -1,0 +1,215 @@
+"""The run cache (issue 9): a warm run costs nothing and never changes a finding.
+
+Every case compares the whole findings (message, witness, related locations,
+fingerprints, suppressed ones) of a run through the cache with a cold run (no cache)
+on the same inputs: nothing changed, a file touched, a file added or removed, the
+config changed, a rule file changed, the vocabulary changed, the codes selected.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ordercheck import cache as cachemod
+from ordercheck import config as configmod
+from ordercheck import runner
+from ordercheck.rulebook import load_rules
+from ordercheck.vocabulary import Vocabulary
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE = REPO / "fixtures" / "runtime"
+
+RULE = """\
+id = "XY100"
+name = "save-without-append"
+severity = "warning"
+kind = "requires-before"
+first = ["append"]
+then = ["save"]
+message = "state save without a ledger append before it"
+explanation = \"\"\"
+## What it finds
+
+A save that no ledger append precedes.
+\"\"\"
+"""
+
+
+def _settings(root: Path, table: dict = None) -> runner.Settings:
+    cfg = configmod.parse(dict(table or {}), root / "ordercheck.toml")
+    rules = load_rules(configmod.rule_files(cfg))
+    selected = runner.select_codes(rules, cfg.select or ["ALL"], cfg.extend_select, cfg.ignore)
+    vocab = Vocabulary.build(cfg.events, cfg.extend_events, cfg.terminal_markers)
+    return runner.Settings(cfg, rules, vocab, selected, project_root=root)
+
+
+def _everything(result: runner.Result):
+    """All a reporter can read of a result."""
+    return (json.dumps(cachemod.encode(result.findings)), json.dumps(cachemod.encode(result.suppressed)),
+            result.files, sorted(result.event_classes), result.project_files)
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(FIXTURE, root / "runtime", ignore=shutil.ignore_patterns("*.toml", "__pycache__"))
+    (root / "ordercheck.toml").write_text("")
+    return root
+
+
+def _same_as_cold(root: Path, settings: runner.Settings, cache: Path, monkeypatch) -> runner.Result:
+    monkeypatch.chdir(root)
+    cold = runner.run([Path("runtime")], settings)
+    warm = runner.run([Path("runtime")], settings, cache_dir=cache)
+    assert _everything(warm) == _everything(cold)
+    return warm
+
+
+def test_every_kind_of_change_gives_what_a_cold_run_gives(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    s = _settings(root)
+    first = _same_as_cold(root, s, cache, monkeypatch)
+    assert first.findings, "the fixture must have findings for this test to mean anything"
+    assert len(list((cache / "runs").glob("*.json"))) == 1
+    # nothing changed: answered by the run cache (no new entry)
+    warm = _same_as_cold(root, s, cache, monkeypatch)
+    assert len(list((cache / "runs").glob("*.json"))) == 1
+    assert isinstance(warm.facts, runner.LazyFacts)
+    # a file touched: one line that changes a finding's position
+    store = root / "runtime" / "runtime.py"
+    store.write_text("# touched\n" + store.read_text())
+    touched = _same_as_cold(root, s, cache, monkeypatch)
+    assert [f.span.line for f in touched.findings if f.path.endswith("runtime.py")] != \
+        [f.span.line for f in first.findings if f.path.endswith("runtime.py")]
+    # a file added, then removed
+    (root / "runtime" / "extra.py").write_text(
+        "def complete(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n")
+    added = _same_as_cold(root, s, cache, monkeypatch)
+    assert any(f.path.endswith("extra.py") for f in added.findings)
+    (root / "runtime" / "extra.py").unlink()
+    _same_as_cold(root, s, cache, monkeypatch)
+    # the config changed: the vocabulary moved away from the calls
+    moved = _settings(root, {"events": {"save": ["*.nothing"]}})
+    assert _same_as_cold(root, moved, cache, monkeypatch).findings != touched.findings
+    # codes selected
+    _same_as_cold(root, _settings(root, {"select": ["OC2"]}), cache, monkeypatch)
+    # a rule file of the config's own: added, then its content changed
+    (root / "myrules").mkdir()
+    (root / "myrules" / "xy.toml").write_text(RULE)
+    with_rule = _settings(root, {"rules": ["myrules/*.toml"]})
+    got = _same_as_cold(root, with_rule, cache, monkeypatch)
+    assert "XY100" in [f.code for f in got.findings]
+    (root / "myrules" / "xy.toml").write_text(RULE.replace("state save without", "a save without"))
+    got2 = _same_as_cold(root, _settings(root, {"rules": ["myrules/*.toml"]}), cache, monkeypatch)
+    assert {f.message for f in got2.findings if f.code == "XY100"} == {"a save without a ledger append before it"}
+    # terminal markers (vocabulary) changed
+    _same_as_cold(root, _settings(root, {"terminal-markers": ["NOTHING_LIKE_IT"]}), cache, monkeypatch)
+
+
+def test_a_buffer_is_part_of_the_key(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    s = _settings(root)
+    monkeypatch.chdir(root)
+    name = "runtime/runtime.py"
+    original = (root / name).read_bytes()
+    edited = original.replace(b"\n", b"\n\n", 3)
+    for data in (original, edited, original):
+        cold = runner.run([], s, stdin=(name, data))
+        warm = runner.run([], s, stdin=(name, data), cache_dir=cache)
+        again = runner.run([], s, stdin=(name, data), cache_dir=cache)
+        assert _everything(cold) == _everything(warm) == _everything(again)
+        assert again.files == [name]
+
+
+def test_the_settings_fingerprint_sees_each_setting(tmp_path):
+    root = _project(tmp_path)
+    base = runner.settings_fingerprint(_settings(root))
+    assert base == runner.settings_fingerprint(_settings(root))
+    for table in ({"swallow-types": ["X"]}, {"per-file-ignores": {"a.py": ["OC101"]}},
+                  {"extend-events": {"save": ["*.keep"]}}, {"ignore": ["OC101"]}, {"exclude": ["x"]}):
+        assert runner.settings_fingerprint(_settings(root, table)) != base, table
+
+
+def _oc(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+
+
+def test_a_warm_run_imports_neither_libcst_nor_networkx(tmp_path):
+    root = _project(tmp_path)
+    cold = _oc(root, "-m", "ordercheck", "--format", "json", "runtime")
+    warm = _oc(root, "-X", "importtime", "-m", "ordercheck", "--format", "json", "runtime")
+    assert cold.returncode == warm.returncode == 1, cold.stderr
+    assert warm.stdout == cold.stdout
+    imported = [line.split("|")[-1].strip() for line in warm.stderr.splitlines() if line.startswith("import time:")]
+    assert "ordercheck.runner" in imported  # -X importtime did report
+    assert not [m for m in imported if m.split(".")[0] in ("libcst", "networkx")]
+    # and a text run shows the same findings with their source lines
+    text = _oc(root, "-m", "ordercheck", "--no-cache", "runtime")
+    text_warm = _oc(root, "-m", "ordercheck", "runtime")
+    assert text_warm.stdout == text.stdout and text.stdout
+
+
+@pytest.mark.parametrize("damage", ["garbage", "other-key", "wrong-shape"])
+def test_a_damaged_run_entry_is_a_miss(tmp_path, monkeypatch, damage):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    s = _settings(root)
+    first = _same_as_cold(root, s, cache, monkeypatch)
+    (entry,) = (cache / "runs").glob("*.json")
+    head, _, body = entry.read_text().partition("\n")
+    if damage == "garbage":
+        entry.write_bytes(b"\x00garbage")
+    elif damage == "other-key":
+        entry.write_text(json.dumps({"run": "0" * 64, "format": 1}) + "\n" + body)
+    else:
+        data = json.loads(body)
+        data["findings"][0]["span"] = {"@": "FileFacts", "path": "x", "module": "x"}
+        entry.write_text(head + "\n" + json.dumps(data))
+    again = _same_as_cold(root, s, cache, monkeypatch)
+    assert _everything(again) == _everything(first)
+    assert not isinstance(again.facts, runner.LazyFacts)  # computed, not read
+
+
+def test_a_touched_file_checks_that_file_and_what_its_summaries_reach(tmp_path, monkeypatch):
+    """Summaries of unchanged functions and findings of unchanged files come from the
+    cache; a change that moves a summary's origin re-checks the files that call it."""
+    from ordercheck import effects
+
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    s = _settings(root)
+    _same_as_cold(root, s, cache, monkeypatch)
+    import ast
+    tree = ast.parse((root / "runtime" / "store.py").read_text())
+    STORE_NAMES = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} | {"<module>"}
+    checked, graphs = [], []
+    real_check, real_graph = runner.check_file, effects.summary_graph
+    monkeypatch.setattr(runner, "check_file", lambda facts, *a, **k: (checked.append(facts.path), real_check(facts, *a, **k))[1])
+    monkeypatch.setattr(effects, "summary_graph", lambda fn, *a, **k: (graphs.append(fn.qualname), real_graph(fn, *a, **k))[1])
+    # a comment at the end: that file only, and only its own functions' summaries
+    store = root / "runtime" / "store.py"
+    store.write_text(store.read_text() + "\n# touched\n")
+    cold = runner.run([Path("runtime")], s)
+    checked.clear(), graphs.clear()
+    warm = runner.run([Path("runtime")], s, cache_dir=cache)
+    assert _everything(warm) == _everything(cold)
+    assert checked == ["runtime/store.py"]
+    assert graphs and all(q.split(".")[0] in STORE_NAMES for q in graphs), graphs
+    checked.clear(), graphs.clear()
+    again = runner.run([Path("runtime")], s, cache_dir=cache)  # nothing changed: no check at all
+    assert checked == [] and graphs == [] and isinstance(again.facts, runner.LazyFacts)
+    # lines moved in store.py: the origins of its summaries moved, so the files whose
+    # witnesses name those lines are checked again too
+    store.write_text("# moved\n" + store.read_text())
+    cold = runner.run([Path("runtime")], s)
+    checked.clear()
+    warm = runner.run([Path("runtime")], s, cache_dir=cache)
+    assert _everything(warm) == _everything(cold)
+    assert "runtime/store.py" in checked and len(set(checked)) > 1, checked
