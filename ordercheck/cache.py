@@ -382,8 +382,20 @@ def lighten(facts: FileFacts) -> FileFacts:
     facts only of the files it checks again."""
     if facts.error is not None:
         return facts  # an OC900 needs its lines; there is nothing else to save
-    functions = [dataclasses.replace(fn, body=[]) for fn in facts.functions]
+    functions = [fn if _holds_with(fn.body) else dataclasses.replace(fn, body=[]) for fn in facts.functions]
     return dataclasses.replace(facts, functions=functions, lines=[])
+
+
+def _holds_with(stmts) -> bool:
+    """A function whose body has a ``with`` keeps it: call resolution reads its items
+    (which ``with`` enters a project context manager, ``summaries.with_managers``)."""
+    for st in stmts:
+        if st.kind == "with":
+            return True
+        if (_holds_with(st.body) or _holds_with(st.orelse) or _holds_with(st.finalbody)
+                or any(_holds_with(h.body) for h in st.handlers) or any(_holds_with(c.body) for c in st.cases)):
+            return True
+    return False
 
 
 class Cache:

@@ -213,3 +213,71 @@ def test_a_touched_file_checks_that_file_and_what_its_summaries_reach(tmp_path, 
     warm = runner.run([Path("runtime")], s, cache_dir=cache)
     assert _everything(warm) == _everything(cold)
     assert "runtime/store.py" in checked and len(set(checked)) > 1, checked
+
+
+MANAGERS = {
+    "mgr.py": '''\
+from contextlib import contextmanager
+
+
+@contextmanager
+def finishing(store, run):
+    store.save(run)
+    yield
+
+
+class Recorder:
+    def __init__(self, ledger, run):
+        self.ledger = ledger
+        self.run = run
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.ledger.append_terminal(self.run.id)
+        return False
+''',
+    "job.py": '''\
+from mgr import Recorder, finishing
+
+
+def complete(store, ledger, run):
+    with finishing(store, run):
+        ledger.append_terminal(run.id)
+
+
+def report(store, ledger, run):
+    with Recorder(ledger, run):
+        store.save(run)
+
+
+def outer(store, ledger, run):
+    complete(store, ledger, run)
+''',
+}
+
+# Edits to the managers that change what a `with` means but neither manager's own
+# summary (the classes it performs): the memos must not reuse the users' results.
+MANAGER_EDITS = [
+    ("mgr.py", "    store.save(run)\n    yield\n", "    yield\n    store.save(run)\n"),  # the save moves past the yield
+    ("mgr.py", "        return False\n", "        return True\n"),  # __exit__ now swallows
+]
+
+
+@pytest.mark.parametrize("edit", range(len(MANAGER_EDITS)))
+def test_a_context_manager_edit_gives_what_a_cold_run_gives(tmp_path, monkeypatch, edit):
+    root = tmp_path / "proj"
+    (root / "runtime").mkdir(parents=True)
+    (root / "ordercheck.toml").write_text("")
+    for name, text in MANAGERS.items():
+        (root / "runtime" / name).write_text(text)
+    cache = tmp_path / "cache"
+    s = _settings(root)
+    before = _same_as_cold(root, s, cache, monkeypatch)
+    name, old, new = MANAGER_EDITS[edit]
+    path = root / "runtime" / name
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new))
+    after = _same_as_cold(root, s, cache, monkeypatch)
+    assert _everything(after) != _everything(before), ([(f.code, f.span.line) for f in before.findings], [(f.code, f.span.line) for f in after.findings])
