@@ -1,4 +1,4 @@
-"""SPEC §10: "a 20 MB file is checked". Generates one (simple functions, one
+"""semantics §Never: "a 20 MB file is checked". Generates one (simple functions, one
 inversion at the end) in a temporary folder and checks it with the real CLI.
 
     python bench/bigfile.py [--mb 20]

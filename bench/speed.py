@@ -1,4 +1,4 @@
-"""Speed and memory of ordercheck against plain libcst parsing (SPEC §9).
+"""Speed and memory of ordercheck against plain libcst parsing (docs/performance.md).
 
     python bench/speed.py DIR [DIR ...]
 

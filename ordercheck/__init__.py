@@ -1,3 +1,3 @@
-"""ordercheck: a static ordering linter for persistence code (see SPEC.md)."""
+"""ordercheck: a static ordering linter for persistence code (see docs/semantics.md)."""
 
 __version__ = "0.1.0"

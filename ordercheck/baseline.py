@@ -1,4 +1,4 @@
-"""Baselines (SPEC §5 ``--write-baseline FILE`` / ``--baseline FILE``): adopt
+"""Baselines (semantics §Surfaces ``--write-baseline FILE`` / ``--baseline FILE``): adopt
 ordercheck on a codebase with old findings.
 
 A baseline is a JSON file that records each current finding by a fingerprint that

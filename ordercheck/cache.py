@@ -1,4 +1,4 @@
-"""The per-file cache (SPEC §9, §10): a file's facts, keyed by what they depend on.
+"""The per-file cache (docs/performance.md, §10): a file's facts, keyed by what they depend on.
 
 Facts depend only on the file's bytes, the name it is shown under, its module name
 and ordercheck's own code — not on the configuration — so a changed config never

@@ -1,4 +1,4 @@
-"""Stage 3 — one control-flow graph per function (SPEC §3), as a ``networkx.DiGraph``.
+"""Stage 3 — one control-flow graph per function (semantics §Graph), as a ``networkx.DiGraph``.
 
 Nodes are ``ENTRY``, ``EXIT`` (normal return or fall-through), ``RAISE`` (an exception
 leaves the function), one node per statement (placed where the statement *starts*), one
@@ -249,7 +249,7 @@ class _Builder:
     def _with_exit_node(self, f: _With, way: str) -> int:
         """An exit of one ``with`` item. It stands on the ``with`` line (where
         CPython reports ``__exit__``); with a manager call, its ``span`` is that
-        call's (``manager``), where events carried at the exit are anchored (SPEC §4)."""
+        call's (``manager``), where events carried at the exit are anchored (semantics §Contracts)."""
         n = self.node("with-exit", f.stmt.span, f.stmt.text, way=way, with_id=f.with_id)
         if f.manager is not None:
             self.g.nodes[n]["manager"] = f.manager
@@ -297,7 +297,7 @@ class _Builder:
         return preds
 
     def _raised(self, n: object, call: Call) -> None:
-        """A callee's on-raise effects (SPEC §2 Summaries): a point on the call's
+        """A callee's on-raise effects (semantics §Events Summaries): a point on the call's
         exceptional edges, between the call and the handlers it raises into. What it
         carries took effect, so its edges onward are normal edges that also carry
         the exception (``exception=True``); it stands outside every handler region
@@ -430,7 +430,7 @@ class _Builder:
         return self.chain(st.events, start)
 
     def _decide(self, ends: Preds, st: Stmt, yes: str = "true", no: str = "false") -> None:
-        """Correlated tests (SPEC §4): the nodes the test's outcome leaves from say,
+        """Correlated tests (semantics §Contracts): the nodes the test's outcome leaves from say,
         per out-edge kind, what the outcome tells about plain names."""
         if not (st.true_facts or st.false_facts):
             return
@@ -569,7 +569,7 @@ def _dedupe(preds: Preds) -> Preds:
 def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: False,
           on_raise: Optional[Callable[[Call], bool]] = None,
           on_test: Optional[Callable[[Call], bool]] = None) -> nx.DiGraph:
-    """The control-flow graph of one function (SPEC §3). ``on_raise(call)`` true: the
+    """The control-flow graph of one function (semantics §Graph). ``on_raise(call)`` true: the
     call's exceptional edges pass a ``raised`` point (its callee's on-raise effects);
     ``on_test(call)`` true for the call that is a whole ``if``/``while`` test: each
     branch starts with an ``outcome`` point (its conditional effects)."""

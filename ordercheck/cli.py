@@ -1,4 +1,4 @@
-"""The command line (SPEC §5): a thin click layer over ``runner``.
+"""The command line (semantics §Surfaces): a thin click layer over ``runner``.
 
 Exit codes: 0 no findings, 1 findings, 2 usage, config or internal error (one line on
 stderr naming the file and the key or argument; a traceback only with ``--verbose``).
@@ -108,7 +108,7 @@ NOTHING_MATCHED_CLASSES = frozenset({"save", "append", "terminal-append"})
 
 
 def nothing_matched_note(files: int) -> str:
-    """SPEC §5: no `save` and no `append` event in the files checked."""
+    """semantics §Surfaces: no `save` and no `append` event in the files checked."""
     what = "the file checked holds" if files == 1 else f"the {files} files checked hold"
     return (
         f"ordercheck: note: {what} no `save` and no `append` event, so the contracts had "
@@ -242,7 +242,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
 
 
 def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool, write: bool, rounds: int = 10):
-    """SPEC §8: apply the fixes the findings offer, re-check, and repeat while fixes
+    """semantics §Surfaces: apply the fixes the findings offer, re-check, and repeat while fixes
     apply (a swap can bring the next append directly after the save). Files are
     written atomically when ``write``; otherwise only the returned contents change.
     Returns ``{path: (before, after)}`` for every changed file and the final result

@@ -1,4 +1,4 @@
-"""Configuration (SPEC §6): discovery, validation, and the merged settings of a run.
+"""Configuration (semantics §Surfaces): discovery, validation, and the merged settings of a run.
 
 Discovered from the first path (or the current directory) upward: ``ordercheck.toml``,
 ``.ordercheck.toml``, or ``pyproject.toml`` with a ``[tool.ordercheck]`` table; the
@@ -39,7 +39,7 @@ class Config:
     path: Optional[Path] = None  # the config file, if any
     root: Path = field(default_factory=Path.cwd)  # its folder: relative paths start here
     include: List[str] = field(default_factory=list)
-    src: List[str] = field(default_factory=list)  # roots for module names (SPEC §5); empty: root and root/src
+    src: List[str] = field(default_factory=list)  # roots for module names (semantics §Surfaces); empty: root and root/src
     exclude: List[str] = field(default_factory=list)
     select: Optional[List[str]] = None
     ignore: List[str] = field(default_factory=list)
@@ -280,7 +280,7 @@ def validate_codes(cfg: Config, known: Sequence[str]) -> None:
 
 
 def project_root(cfg: Config, start: Optional[Path] = None) -> Path:
-    """SPEC §5: the folder of the config file, else the nearest ancestor of ``start``
+    """semantics §Surfaces: the folder of the config file, else the nearest ancestor of ``start``
     (default the current directory) holding ``pyproject.toml`` or ``.git``, else the
     current directory. (Task E's helper for SARIF URIs and baseline paths.)"""
     if cfg.path is not None:

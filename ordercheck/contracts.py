@@ -1,10 +1,10 @@
-"""Stage 4 — ordering contracts evaluated as path properties (SPEC §4).
+"""Stage 4 — ordering contracts evaluated as path properties (semantics §Contracts).
 
 Every contract is answered by reachability over the function's graph — a
 multi-source BFS, ``nx.descendants``/``nx.ancestors`` on an edge-filtered view — never
 by enumerating paths, so the cost stays linear in the size of the graph.
 
-The one subtlety is SPEC §3's last bullet: an exceptional edge leaves an event
+The one subtlety is semantics §Graph's last bullet: an exceptional edge leaves an event
 *before* it takes effect. A path "passes" a blocking event (a barrier, an
 ``unless-after`` save, a surface) only if it leaves that event by a non-exceptional
 edge; so blocking a node removes its normal out-edges and keeps its exceptional ones.
@@ -301,7 +301,7 @@ def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool
 
 
 def handing_on(g: nx.DiGraph, classes: Classes) -> Dict[object, Tuple[int, ...]]:
-    """Nodes that hand a caught exception on (SPEC §4) -> the lines of the ``except``
+    """Nodes that hand a caught exception on (semantics §Contracts) -> the lines of the ``except``
     clauses whose exception they hand on: statements that return, yield or assign it,
     and calls that receive it unless they are ``quiet`` (by pattern, or a project
     helper whose only effects are quiet)."""
@@ -435,7 +435,7 @@ def _catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion]
 
 def check_swallowed(g: nx.DiGraph, classes: Classes, rule: Rule, reachable: Set[object], swallow_types: Sequence[str],
                     raises: Optional[Classes] = None) -> List[Hit]:
-    # ``raises``: the classes whose failure each node can raise (SPEC §2 escaping
+    # ``raises``: the classes whose failure each node can raise (semantics §Events escaping
     # failures); by default what it performs
     events = _matching(classes if raises is None else raises, rule.event, reachable)
     if not events:
@@ -499,7 +499,7 @@ def evaluate(
 ) -> List[Hit]:
     """Every hit of every rule on one graph, one per (rule, anchor site).
     ``ordered``: the classes the ordering kinds read where they differ from
-    ``classes`` (a transaction's body commits at its exit: SPEC §2 Transactions)."""
+    ``classes`` (a transaction's body commits at its exit: semantics §Events Transactions)."""
     reachable = Reach(g)
     seq = classes if ordered is None else ordered
     out: List[Hit] = []

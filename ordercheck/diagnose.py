@@ -33,7 +33,7 @@ ORDERING_KINDS = ("sequence", "at-most-once", "requires-before")
 
 def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Dict[object, FrozenSet[str]]:
     """The node classes the ordering contracts read: a transaction's body commits at
-    its normal exit (SPEC §2 Transactions); ``swallowed`` reads ``classes``."""
+    its normal exit (semantics §Events Transactions); ``swallowed`` reads ``classes``."""
     return mgrmod.transaction_view(g, classes)[0]
 
 
@@ -43,7 +43,7 @@ def classes_for(rule: Rule, classes, ordered):
 
 
 def node_span(data) -> Span:
-    """Where a node stands for a finding: a ``with`` exit at its manager call (SPEC §4)."""
+    """Where a node stands for a finding: a ``with`` exit at its manager call (semantics §Contracts)."""
     if data.get("kind") == "with-exit" and data.get("manager") is not None:
         return data["manager"].span
     return data["span"]
@@ -69,7 +69,7 @@ VERBS = {"save": "saves", "append": "appends", "terminal-append": "appends a ter
 def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool = False) -> str:
     """Which part of the callee's summary a node stands for."""
     data = g.nodes[n]
-    if data["kind"] == "with-exit":  # a project manager's exit (SPEC §2)
+    if data["kind"] == "with-exit":  # a project manager's exit (semantics §Events)
         return "exit-raise" if data.get("way") == "raise" else "exit"
     if data["kind"] == "raised":
         return "raise"

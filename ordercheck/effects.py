@@ -1,4 +1,4 @@
-"""Stage 3b — the project summaries of SPEC §2, computed on the graphs.
+"""Stage 3b — the project summaries of semantics §Events, computed on the graphs.
 
 ``summaries.resolve`` gives the call graph; here each function's graph is built (with
 its own call nodes carrying *their* callees' summaries) and four questions are answered
@@ -6,7 +6,7 @@ by reachability on it, callees first over the condensation of the call graph:
 
 * on return: classes performed on some path ENTRY → EXIT (an event performs on a path
   only if the path leaves it by a normal edge: an exceptional edge means it did not
-  take effect, SPEC §3);
+  take effect, semantics §Graph);
 * on raise: classes performed on some path ENTRY → RAISE;
 * escaping failures: classes of events whose exception reaches RAISE while it is still
   in flight — through handler chains, non-suppressing ``with`` exits, ``finally``
@@ -45,7 +45,7 @@ from .summaries import (
 from .vocabulary import Vocabulary
 
 Lookup = Callable[[str], Effects]
-# the project context manager a ``with`` item's call enters (SPEC §2), by (file, call)
+# the project context manager a ``with`` item's call enters (semantics §Events), by (file, call)
 Managers = Callable[[str, Call], Optional[ManagerEffects]]
 
 
@@ -80,7 +80,7 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
         call = data.get("call")
         kind = data["kind"]
         if kind == "with-exit" and data.get("manager") is not None and managers is not None:
-            # a project context manager's exit (SPEC §2 Context managers)
+            # a project context manager's exit (semantics §Events Context managers)
             me = managers(path, data["manager"])
             if me is not None:
                 raising = data.get("way") == "raise"
@@ -222,7 +222,7 @@ def node_origin(g: nx.DiGraph, n: object, cls: str, part: str, ns: NodeSets, pat
 
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
     """One function's effects from its graph and the classes of its nodes (a
-    transaction's body performs at its commit: SPEC §2 Transactions)."""
+    transaction's body performs at its commit: semantics §Events Transactions)."""
     reach = nx.descendants(g, ENTRY) | {ENTRY}
     to_exit = nx.ancestors(g, EXIT) | {EXIT}
     to_raise = nx.ancestors(g, RAISE) | {RAISE}
@@ -310,7 +310,7 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
 
 def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], bool]:
     """``cfg.build``'s ``is_suppressor``: the ``suppressor`` class, or a project
-    context manager that swallows the body's exception (SPEC §2)."""
+    context manager that swallows the body's exception (semantics §Events)."""
     if managers is None:
         return vocab.is_suppressor
 
@@ -342,7 +342,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] 
     the call graph, repeated until on-return, on-raise and escaping classes stop
     growing (a recursive call's conditional effects travel as usual). ``prune``
     (the runner passes ``feasible.prune_correlated``) drops each callee's infeasible
-    walks first: a summary's "some path" is a walk, as a contract's is (SPEC §4).
+    walks first: a summary's "some path" is a walk, as a contract's is (semantics §Contracts).
 
     ``memo`` (``runner.SummaryMemo``) remembers the summary of a function outside any
     cycle by what it is computed from — its file's facts, the vocabulary, and for

@@ -68,10 +68,10 @@ class Call:
     span: Span
     text: str  # the call's source text (first line, shortened)
     stmt_lines: Tuple[int, int]  # first and last line of the holding statement
-    # terminal-marker token runs (SPEC §2): from the argument expressions, the
+    # terminal-marker token runs (semantics §Events): from the argument expressions, the
     # assignments that bind the plain names they read, and the callee's last component
     marker_runs: Tuple[Tuple[str, ...], ...] = ()
-    # the class of the receiver of ``x.m()``/``self.x.m()`` as written (SPEC §2 receiver
+    # the class of the receiver of ``x.m()``/``self.x.m()`` as written (semantics §Events receiver
     # types); its qualified form ``module.T.m`` is among ``qualnames``
     receiver_type: Optional[str] = None
     aug: bool = False
@@ -79,7 +79,7 @@ class Call:
     suppress_types: Optional[Tuple[str, ...]] = None  # contextlib.suppress(...) types
     self_call: Optional[str] = None  # "self" / "cls" / "super" when callee is one of them
     # lines of the `except` clauses whose caught exception flows into this call's
-    # arguments (SPEC §4, handing the exception on); conversions pass it through
+    # arguments (semantics §Contracts, handing the exception on); conversions pass it through
     hands_on: Tuple[int, ...] = ()
 
 
@@ -88,7 +88,7 @@ class Choice:
     """Exactly one of ``options`` runs (an empty option = nothing runs)."""
 
     options: Tuple["ExprSeq", ...]
-    # a conditional expression's test: what it tells on each option (SPEC §4)
+    # a conditional expression's test: what it tells on each option (semantics §Contracts)
     facts: Tuple[Tuple["Fact", ...], ...] = ()
 
 
@@ -124,7 +124,7 @@ class Handler:
 
 @dataclass
 class Fact:
-    """What one branch of a test tells about a plain local name (SPEC §4, correlated
+    """What one branch of a test tells about a plain local name (semantics §Contracts, correlated
     tests): ``kind`` "truth" (``value``: the name is truthy) or "none" (``value``: the
     name is None)."""
 
@@ -405,7 +405,7 @@ class _Extractor:
         self.fn_locals: List[Dict[str, str]] = []
         self.stmt_lines: Tuple[int, int] = (1, 1)
         self.scope: List[Tuple[str, str]] = []
-        # correlated tests and handing on (SPEC §4)
+        # correlated tests and handing on (semantics §Contracts)
         self.fn_untracked: List[set] = []
         self.handler_stack: List[Tuple[Optional[str], int]] = []  # (`as` name, except line)
         self._calls_here: Dict[int, Call] = {}  # id(cst.Call) -> Call, inside handlers
@@ -603,7 +603,7 @@ class _Extractor:
             self._calls_here[id(node)] = call
         seq.append(call)
 
-    # ---- aliases and receiver types (SPEC §2)
+    # ---- aliases and receiver types (semantics §Events)
 
     def _lookup(self, name: str) -> Optional[Tuple[scopesmod.ScopeTable, bool]]:
         """The scope that binds ``name`` as code in the current scope sees it, and
@@ -801,7 +801,7 @@ class _Extractor:
                     self._carried(e)
             st.hands_on = tuple(sorted(self._sink))
 
-    # ---- handing the exception on (SPEC §4)
+    # ---- handing the exception on (semantics §Contracts)
 
     def _carried(self, node: cst.CSTNode) -> set:
         """The `except` lines whose caught exception the value of ``node`` carries;
@@ -923,7 +923,7 @@ class _Extractor:
 
     def _counter(self, target: cst.BaseExpression) -> bool:
         """Whether ``target += ...`` updates something that outlives the function
-        (SPEC §2): an attribute, a subscript, or a name the function declares
+        (semantics §Events): an attribute, a subscript, or a name the function declares
         ``global``/``nonlocal``, or a name of a module or class body (a global, a
         class attribute); a plain local name of a function is not."""
         if not isinstance(target, cst.Name) or not self.name_scopes:
@@ -1442,7 +1442,7 @@ def _unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Seq
 
 
 def test_facts(node: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
-    """What a test tells about plain names on its true and its false branch (SPEC §4):
+    """What a test tells about plain names on its true and its false branch (semantics §Contracts):
     ``name`` / ``not name``, ``name is None`` / ``name is not None``; a true ``A and
     B`` tells both, a false ``A or B`` tells both false; anything else tells nothing."""
     if isinstance(node, cst.Name):

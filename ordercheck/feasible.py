@@ -1,4 +1,4 @@
-"""Correlated tests (SPEC §4): a walk never takes two branches that contradict each
+"""Correlated tests (semantics §Contracts): a walk never takes two branches that contradict each
 other.
 
 ``prune_correlated(g)`` returns the product of a function's graph with what its

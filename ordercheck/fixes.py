@@ -1,4 +1,4 @@
-"""Fixes (SPEC §8): the one automatic edit ordercheck knows, and only as an **unsafe** fix.
+"""Fixes (semantics §Surfaces): the one automatic edit ordercheck knows, and only as an **unsafe** fix.
 
 OC101/OC102 (an append after the save that commits it) can be fixed by swapping two
 statements when

@@ -1,4 +1,4 @@
-"""``ordercheck lsp``: a language server on stdio (SPEC §7), a thin layer over ``runner``.
+"""``ordercheck lsp``: a language server on stdio (semantics §Surfaces), a thin layer over ``runner``.
 
 It publishes what ``--format json`` prints (the diagnostics come from
 ``reporters.lsp_json.document``) for every open Python document, with the witness
@@ -109,7 +109,7 @@ def suppression_edit(line: str, code: str) -> Optional[Tuple[int, int, str]]:
 
 def project_root(settings: runner.Settings, workspace_root: Path) -> Path:
     """The project the open documents belong to: the folder of the config file, else
-    the editor's workspace folder. (SPEC §5's fallback to the nearest ancestor holding
+    the editor's workspace folder. (semantics §Surfaces's fallback to the nearest ancestor holding
     ``pyproject.toml`` or ``.git`` belongs to the runner; the editor's workspace folder
     is the better answer here.)"""
     cfg = settings.config

@@ -1,4 +1,4 @@
-"""Project context managers and transactions, on graphs (SPEC §2 "Context managers",
+"""Project context managers and transactions, on graphs (semantics §Events "Context managers",
 "Transactions"; §3 ``with``; §4 anchoring).
 
 The graph (``cfg``) marks each ``with`` item's manager call and exit nodes with a
@@ -84,7 +84,7 @@ def transactions(g: nx.DiGraph, classes: Classes) -> Dict[int, object]:
 
 
 def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], object]]:
-    """The classes that ordering contracts read (SPEC §2 Transactions): inside a
+    """The classes that ordering contracts read (semantics §Events Transactions): inside a
     transaction's body no node is an event; each normal exit of the outermost
     transaction carries every class of its body (the commit); its exception exit
     carries nothing of the body (rolled back). Also, per (commit node, class), one body

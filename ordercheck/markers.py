@@ -1,4 +1,4 @@
-"""Terminal-marker tokens of a call's arguments, read from the expressions (SPEC §2).
+"""Terminal-marker tokens of a call's arguments, read from the expressions (semantics §Events).
 
 Tokens come from three places only, because prose and variable names are not records:
 

@@ -1,4 +1,4 @@
-"""The project (SPEC §5, "The project, and the files reported"): its root, its ``src``
+"""The project (semantics §Surfaces, "The project, and the files reported"): its root, its ``src``
 roots, and the module name of each of its files.
 
 Findings are reported for the files named or walked, but summaries cover the whole

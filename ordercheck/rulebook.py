@@ -1,4 +1,4 @@
-"""Rules: the ordering contracts of ``rules/*.toml`` (SPEC §4), loaded and checked.
+"""Rules: the ordering contracts of ``rules/*.toml`` (semantics §Contracts), loaded and checked.
 
 A rule file is data: id, name, severity, kind, the event classes it relates, a
 message template, a Markdown explanation and examples. The same file feeds the

@@ -543,7 +543,7 @@ class Result:
 
 
 def project_summaries(all_facts: List[FileFacts], settings: Settings, memo: Optional["SummaryMemo"] = None) -> summod.Summaries:
-    """Every function's summary (SPEC §2), computed on its graph, callees first; a
+    """Every function's summary (semantics §Events), computed on its graph, callees first; a
     callee's unreachable code carries nothing. (The graphs are built again for the
     contracts: keeping every graph of a project would cost more memory than building
     them twice costs time.)"""
@@ -920,7 +920,7 @@ def _key(path: Path) -> Path:
 
 @dataclass
 class Plan:
-    """Which files a run reads (the whole project, SPEC §5) and which it reports."""
+    """Which files a run reads (the whole project, semantics §Surfaces) and which it reports."""
 
     order: Dict[Path, Path]  # resolved key -> path, in a stable order
     buffer_at: Dict[Path, str]  # resolved key -> the buffer's shown name
@@ -983,7 +983,7 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1,
 def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,
                   jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
                   whole_project: bool = True) -> Tuple[List[FileFacts], List[str], int]:
-    """The facts of the whole project (SPEC §5) and which of them are reported.
+    """The facts of the whole project (semantics §Surfaces) and which of them are reported.
 
     ``paths`` are the files and folders named (walked for ``*.py``); ``buffers`` maps a
     file name to in-memory source that replaces the file on disk (``--stdin-filename``,

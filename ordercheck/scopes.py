@@ -1,4 +1,4 @@
-"""Aliases and receiver types per scope, from the file's ``ast`` (SPEC §2).
+"""Aliases and receiver types per scope, from the file's ``ast`` (semantics §Events).
 
 One pass over the tree the facts stage already parsed for CPython's verdict. For the
 module (key 0), each function (key: its ``def`` line) and each class (key: its

@@ -1,4 +1,4 @@
-"""``ordercheck suggest`` (SPEC §6, "Vocabulary discovery"): the calls that look like
+"""``ordercheck suggest`` (semantics §Surfaces, "Vocabulary discovery"): the calls that look like
 state saves, ledger appends and transactions, as ``[extend-events]`` patterns.
 
 Real runtimes name their persistence after their domain, so the default patterns
@@ -41,7 +41,7 @@ NOT_A_RECEIVER = {"list", "dict", "set", "str", "bytes", "heapq", "bisect", "sys
 
 
 def kind_of(name: str) -> Optional[str]:
-    """The kind a method name reads as, by the SPEC's name list: `save`, `commit`,
+    """The kind a method name reads as, by the list of persistence verbs: `save`, `commit`,
     `persist`, `update_*status*`, `set_*state*`, `upsert`; `append`, `record_*`,
     `emit*`, `*_event`, `publish`, `insert`; `begin`, `transaction`, `atomic`."""
     bare = name.lstrip("_")

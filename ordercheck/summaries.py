@@ -1,4 +1,4 @@
-"""Stage 2 — the project call graph and the shape of summaries (SPEC §2).
+"""Stage 2 — the project call graph and the shape of summaries (semantics §Events).
 
 Built from the per-file facts alone (no re-parsing), so cached facts are enough:
 ``resolve`` indexes every function and class and resolves each call. The summaries
@@ -52,14 +52,14 @@ class Origin:
 
 
 PARTS = ("return", "raise", "escape", "true", "false")
-# a context-manager generator's parts at a ``with`` (SPEC §2): before its ``yield``,
+# a context-manager generator's parts at a ``with`` (semantics §Events): before its ``yield``,
 # after it on the normal way out, after it on the exception way out
 MANAGER_PARTS = ("entry", "exit", "exit-raise")
 
 
 @dataclass
 class Effects:
-    """One function's summary, split by how it ends (SPEC §2 Summaries).
+    """One function's summary, split by how it ends (semantics §Events Summaries).
 
     ``on_return``: classes performed on some path ENTRY → EXIT; ``on_raise``: performed
     (and taken effect) on some path ENTRY → RAISE; ``escaping``: classes whose own
@@ -94,7 +94,7 @@ NO_EFFECTS = Effects()
 
 @dataclass(frozen=True)
 class ManagerEffects:
-    """What a project context manager does at a ``with`` (SPEC §2 Context managers):
+    """What a project context manager does at a ``with`` (semantics §Events Context managers):
     classes at the entry, at the normal exits (the body ended, returned, broke or
     continued), at the exception exit, and whether it swallows the body's exception.
     ``exit_key``: the function whose code runs at the exit (for "via")."""
@@ -303,7 +303,7 @@ class ProjectIndex:
         return enter, exit_
 
     def receiver_method(self, facts: FileFacts, call: Call) -> Optional[str]:
-        """``x.m()`` where ``x``'s class ``T`` is known (SPEC §2 receiver types): ``m``
+        """``x.m()`` where ``x``'s class ``T`` is known (semantics §Events receiver types): ``m``
         looked up along ``T``'s MRO over project classes, as Python looks it up."""
         if call.receiver_type is None:
             return None
@@ -336,7 +336,7 @@ class CallGraph:
     callees: Dict[Tuple[str, int], str]  # (file, call id) -> callee key
     graph: nx.DiGraph
     # (file, call id) of a ``with`` item's call -> the project context manager it
-    # enters: a ``@contextmanager`` generator's key or a class key (SPEC §2)
+    # enters: a ``@contextmanager`` generator's key or a class key (semantics §Events)
     managers: Dict[Tuple[str, int], str] = field(default_factory=dict)
 
 

@@ -1,4 +1,4 @@
-"""Stage 6 — suppression comments (SPEC §6): ``# ordercheck: ignore[CODE] -- reason``
+"""Stage 6 — suppression comments (semantics §Surfaces): ``# ordercheck: ignore[CODE] -- reason``
 and ``# noqa: CODE`` at the end of the anchor's line, or of the first or last line of
 the statement that holds it; with OC001 selected, the ones that suppressed nothing."""
 from __future__ import annotations

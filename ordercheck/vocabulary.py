@@ -1,4 +1,4 @@
-"""Event classes: which calls are saves, appends, surfaces... (SPEC §2).
+"""Event classes: which calls are saves, appends, surfaces... (semantics §Events).
 
 The default patterns are the TOML files of ``rules/vocab``; configuration replaces
 (``events``) or extends (``extend-events``) them per class. Matching is
@@ -80,7 +80,7 @@ class Vocabulary:
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
-        if call.aug:  # SPEC §2: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
+        if call.aug:  # semantics §Events: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
             return frozenset({"surface"}) if call.callee == "+=" else frozenset()
         names = (call.callee,) + call.qualnames
         out = set()
@@ -91,7 +91,7 @@ class Vocabulary:
 
     def carries_marker(self, call: Call) -> bool:
         """Whether the call's marker token runs (its arguments, the assignments that
-        bind the plain names they read, its own callee's last component; SPEC §2)
+        bind the plain names they read, its own callee's last component; semantics §Events)
         hold a terminal marker: one token, or a multi-word marker's tokens in a row."""
         return has_marker(call.marker_runs, self._marker_tokens)
 

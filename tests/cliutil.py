@@ -123,7 +123,7 @@ def oc(cwd: Path, *args, stdin: bytes = None, proc: bool = False, timeout: float
     else:
         code, out, err = _in_process(cwd, args, stdin)
     run = Run(code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), time.perf_counter() - started)
-    # SPEC §5: no traceback reaches a user unless --verbose.
+    # semantics §Surfaces: no traceback reaches a user unless --verbose.
     assert TRACEBACK not in run.err, run
     assert TRACEBACK not in run.out, run
     return run

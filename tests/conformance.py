@@ -1,7 +1,7 @@
-"""Helpers for the SPEC v2 conformance cases (tests/test_v2_conformance*.py).
+"""Helpers for the Conformance to the contract (docs/semantics.md, version 2) cases (tests/test_v2_conformance*.py).
 
 A case is source text whose expected findings are written next to the line they are
-anchored at, as a corpus author reading only the SPEC would write them:
+anchored at, as a corpus author reading only the contract would write them:
 ``self._ledger.append(rec)  # !OC102``. The case runs through the engine with the
 default rule set (plus any rule named by a marker), and the findings must be exactly
 those marked: a missing one is a recall failure, an extra one a precision failure.

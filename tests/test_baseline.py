@@ -1,4 +1,4 @@
-"""Baselines (SPEC §5 --write-baseline / --baseline): record today's findings, hide
+"""Baselines (semantics §Surfaces --write-baseline / --baseline): record today's findings, hide
 exactly those later — by a fingerprint that survives edits elsewhere (never a line
 number) — report new ones and identical ones beyond the recorded count, list stale
 entries with -v, and refuse a missing or malformed file (exit 2, naming it)."""

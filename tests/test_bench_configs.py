@@ -1,4 +1,4 @@
-"""The six worked-example configs of bench/configs (docs/evaluation.md, SPEC v2 triage).
+"""The six worked-example configs of bench/configs (docs/evaluation.md, contract v2 triage).
 
 They are read by bench/realworld.py against real packages, which the test suite does not
 download; here each one is checked to load, and the mapping decisions the evaluation

@@ -1,4 +1,4 @@
-"""SPEC §9: the per-file cache and the process pool never change or lose a finding."""
+"""docs/performance.md: the per-file cache and the process pool never change or lose a finding."""
 import textwrap
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""Exact edge sets of small functions, one per construct of SPEC §3.
+"""Exact edge sets of small functions, one per construct of semantics §Graph.
 
 Labels: ``name()@line`` is a call node, ``kind@line`` a statement node, ``handler@line``
 an except clause, ``finally(way)`` the entry of one copy of a finally body, and

@@ -1,4 +1,4 @@
-"""Black-box tests of the command line (SPEC §5).
+"""Black-box tests of the command line (semantics §Surfaces).
 
 Every test runs ordercheck inside ``tmp_path`` and asserts on exact exit codes, finding
 lines (``path:line:col: CODE message``) and stderr. Tests whose point is the process's

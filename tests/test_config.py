@@ -1,4 +1,4 @@
-"""Black-box tests of configuration (SPEC §6): discovery, validation, and what each key
+"""Black-box tests of configuration (semantics §Surfaces): discovery, validation, and what each key
 does to the findings. Most runs call ``ordercheck.cli.main`` in process (fast); the
 tests whose point is the real exit status and stderr of a config error also run
 ``python -m ordercheck`` in a subprocess."""

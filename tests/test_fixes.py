@@ -1,4 +1,4 @@
-"""Fixes (SPEC §8): OC101/OC102's unsafe swap. Applied only with --fix --unsafe-fixes,
+"""Fixes (semantics §Surfaces): OC101/OC102's unsafe swap. Applied only with --fix --unsafe-fixes,
 byte for byte elsewhere, comments travel with their statement; --fix alone says how
 many unsafe fixes are available; --diff changes nothing and its output, applied,
 equals what --fix writes; every case where no fix is offered offers none."""

@@ -1,4 +1,4 @@
-"""Issue 10: never hang, never crash, never run a stranger's code (SPEC §5, §10).
+"""Issue 10: never hang, never crash, never run a stranger's code (semantics §Surfaces, §10).
 
 FIFOs and pathological globs run in a real subprocess with a timeout (a hang fails the
 test instead of hanging the suite); Ctrl-C is a real SIGINT to a real process group.

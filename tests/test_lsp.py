@@ -1,5 +1,5 @@
 """`ordercheck lsp` end to end: a pytest-lsp client drives a real `ordercheck lsp`
-subprocess over stdio (SPEC §7). Plus the pure pieces of ordercheck.lsp and the
+subprocess over stdio (semantics §Surfaces). Plus the pure pieces of ordercheck.lsp and the
 exit-2 message when pygls is missing."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §10, "Never crash on input": a file that is not UTF-8, has a NUL byte, nests 500
+"""semantics §Never, "Never crash on input": a file that is not UTF-8, has a NUL byte, nests 500
 deep, is Python 2, or is unreadable gives an OC900 finding for that file and the rest
 are still checked; a 20 MB file is checked; no traceback ever.
 
@@ -175,7 +175,7 @@ def test_unusual_but_valid_files_are_checked(tmp_path, kind, content, expected):
     assert r.findings() == sorted(expected + [GOOD_FINDING]), r
 
 
-# Valid Python that CPython compiles, nesting 500 deep inside an expression. SPEC §10
+# Valid Python that CPython compiles, nesting 500 deep inside an expression. semantics §Never
 # lists "nests 500 deep" among the inputs that must not crash: the file is either
 # analysed (its own OC101 at line 5 is found) or reported as one OC900; either way the
 # other file is still checked and there is no traceback.
@@ -214,7 +214,7 @@ def test_valid_deep_nesting_never_crashes(tmp_path, kind):
 
 # --------------------------------------------------------------------------- 20 MB
 
-# SPEC §10 says a 20 MB file is checked; that run (minutes) is in bench/bigfile.py and
+# semantics §Never says a 20 MB file is checked; that run (minutes) is in bench/bigfile.py and
 # docs/performance.md. Here a 2 MB file exercises the same path — it is parsed in
 # about twenty chunks of whole top-level statements — and the last line's finding
 # must be reported exactly where it is.
@@ -244,6 +244,7 @@ def _write_big(path: Path) -> int:
     return lines + 3
 
 
+@pytest.mark.slow
 def test_big_file_is_checked_across_chunks(tmp_path):
     big = tmp_path / "big.py"
     line = _write_big(big)

@@ -1,4 +1,4 @@
-"""End to end with the real pre-commit (SPEC §5, §7): a hook run names only the staged
+"""End to end with the real pre-commit (semantics §Surfaces, §7): a hook run names only the staged
 files, yet a helper in another file still carries its save.
 
 The hook is this repository's ``.pre-commit-hooks.yaml``, served from a temporary git

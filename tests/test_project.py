@@ -1,4 +1,4 @@
-"""SPEC §5 "The project, and the files reported": one file checked alone (named, or a
+"""semantics §Surfaces "The project, and the files reported": one file checked alone (named, or a
 buffer on standard input) gets exactly the findings the whole-project run gives it,
 because summaries always cover the whole project; module names follow the ``src``
 roots (namespace packages included); ``--force-exclude`` applies ``exclude`` to named

@@ -86,7 +86,7 @@ def test_sarif_validates_against_the_official_schema():
 def test_github_annotation_shape():
     out = github.render(_findings(), ["run.py"])
     assert out.startswith("::error file=run.py,line=4,col=")
-    assert ",title=OC101::terminal ledger append" in out  # SPEC §5: title=CODE::message
+    assert ",title=OC101::terminal ledger append" in out  # semantics §Surfaces: title=CODE::message
 
 
 def test_text_shape_witness_and_frame():

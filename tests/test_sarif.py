@@ -1,4 +1,4 @@
-"""SARIF that code scanning trusts (SPEC §5): URIs relative to the project root with
+"""SARIF that code scanning trusts (semantics §Surfaces): URIs relative to the project root with
 %SRCROOT%, percent-encoded; partialFingerprints distinct for every distinct finding
 (OC900 included) and stable across edits elsewhere; rules with fullDescription and
 help for the reader; in-source suppressions as dismissed results with the reason; the

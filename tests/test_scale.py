@@ -1,4 +1,4 @@
-"""Contracts are reachability, never path enumeration (SPEC §9): 300 sequential
+"""Contracts are reachability, never path enumeration (docs/performance.md): 300 sequential
 ``if``s are 2^300 paths, and the answer still comes back, right."""
 from checkutil import check_source, codes_lines
 

@@ -75,7 +75,7 @@ def test_then_event_that_raised_is_not_after_the_save():
 
 
 def test_first_summary_node_that_raised_is_not_counted():
-    # SPEC v2 (§2 Summaries, on raise): `_sync` saved before `_notify` raised, so the
+    # contract v2 (§2 Summaries, on raise): `_sync` saved before `_notify` raised, so the
     # save stands on the call's exceptional edge and the handler's append follows it
     assert cl("""\
         class Runtime:

@@ -232,7 +232,7 @@ def test_helper_swallowing_itself_and_caller_swallowing_again():
                     self._checkpoint(run)
                 except Exception:
                     pass
-        """, select=SWL) == [("OC203", 4)]  # SPEC v2: the helper's save failure cannot escape it
+        """, select=SWL) == [("OC203", 4)]  # contract v2: the helper's save failure cannot escape it
 
 
 def test_fully_dotted_project_module_import(tmp_path):
@@ -288,7 +288,7 @@ def test_self_call_inside_nested_function_of_a_method():
 
 
 def test_bound_method_alias_is_resolved():
-    # SPEC v2 §2 aliases: `commit(run)` resolves as `self._commit(run)`
+    # semantics §Events aliases: `commit(run)` resolves as `self._commit(run)`
     assert cl("""\
         class Runtime:
             def _commit(self, run):

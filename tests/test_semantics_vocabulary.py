@@ -56,7 +56,7 @@ def test_extend_events_adds_to_defaults():
 
 # ====================================================================== §2 terminal markers
 def test_string_literal_with_space_is_prose_and_gives_no_marker():
-    # SPEC v2 §2: a string holding whitespace is prose, not an event name
+    # semantics §Events: a string holding whitespace is prose, not an event name
     assert cl("""\
         def expire(self, run):
             self._store.save(run)
@@ -82,7 +82,7 @@ def test_multi_word_marker_requires_consecutive_tokens():
 
 
 def test_f_string_whose_literal_parts_hold_whitespace_is_prose():
-    # SPEC v2 §2: an f-string's literal parts together hold whitespace: prose
+    # semantics §Events: an f-string's literal parts together hold whitespace: prose
     assert cl("""\
         def fail(self, run):
             self._store.save(run)
@@ -99,7 +99,7 @@ def test_keyword_name_is_not_a_token_but_its_non_marker_value_keeps_it_plain():
 
 
 def test_marker_in_the_event_own_callee_name():
-    # SPEC v2 §2: the last component of the event's own callee gives tokens
+    # semantics §Events: the last component of the event's own callee gives tokens
     # (`append_failed` is not a terminal-append pattern, yet it carries "failed")
     assert cl("""\
         def fail(self, run):

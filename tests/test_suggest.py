@@ -1,5 +1,5 @@
-"""SPEC §6 "Vocabulary discovery" (`ordercheck suggest`) and the nothing-matched note
-(SPEC §5)."""
+"""semantics §Surfaces "Vocabulary discovery" (`ordercheck suggest`) and the nothing-matched note
+(semantics §Surfaces)."""
 import json
 import os
 

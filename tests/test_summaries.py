@@ -1,4 +1,4 @@
-"""SPEC §2 "Summaries": a call to a project function carries what the callee may do."""
+"""semantics §Events "Summaries": a call to a project function carries what the callee may do."""
 
 from checkutil import SEQ, SWL, check_source, codes_lines, run_tree, write_tree
 

@@ -1,5 +1,5 @@
-"""Adversarial cases for SPEC §2 "Summaries" (cross-function and cross-module), with
-§3/§4 semantics on top. Every expectation was decided from the SPEC text before running
+"""Adversarial cases for semantics §Events "Summaries" (cross-function and cross-module), with
+§3/§4 semantics on top. Every expectation was decided from the contract's text (docs/semantics.md) before running
 ordercheck; none of them duplicates tests/test_summaries.py or test_semantics_summaries.py.
 """
 import json
@@ -1207,7 +1207,7 @@ def test_unresolved_call_still_matches_patterns():
 
 
 def test_class_attribute_call_on_a_class_name_resolves():
-    # `Runtime.write_tree(...)` is not in SPEC §2's list, but the class is a project
+    # `Runtime.write_tree(...)` is not in semantics §Events's list, but the class is a project
     # class named in this module: ordercheck resolves it (docs/decisions.md), as a
     # user would expect of a staticmethod called through its class.
     assert cl("""\

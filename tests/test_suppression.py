@@ -1,4 +1,4 @@
-"""Black-box tests of suppression comments (SPEC §6) and OC001 (unused suppression)."""
+"""Black-box tests of suppression comments (semantics §Surfaces) and OC001 (unused suppression)."""
 from __future__ import annotations
 
 import textwrap

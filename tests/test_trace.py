@@ -6,6 +6,7 @@ ORDERCHECK_TRACE_EXAMPLES=100000 to run more by hand.
 """
 import os
 
+import pytest
 import tracecheck as tc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from ordercheck import cfg
 EXAMPLES = int(os.environ.get("ORDERCHECK_TRACE_EXAMPLES", "2000"))
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
 @given(st.data())
@@ -108,7 +110,7 @@ def test_mutation_finally_not_resuming_return_is_caught(monkeypatch):
     assert _mutant_catches(monkeypatch, mutate)
 
 
-# ---- project context managers (SPEC §2): suppressing ones continue after the `with`
+# ---- project context managers (semantics §Events): suppressing ones continue after the `with`
 
 
 def test_regression_project_generator_manager_that_suppresses():

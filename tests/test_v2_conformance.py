@@ -1,8 +1,8 @@
-"""SPEC v2 conformance, §2 "Vocabulary", "Terminal markers", "Evaluation order" and
-"Summaries": small valid and invalid cases written from the SPEC's sentences alone.
+"""Conformance to the contract (docs/semantics.md, version 2), §2 "Vocabulary", "Terminal markers", "Evaluation order" and
+"Summaries": small valid and invalid cases written from the contract's sentences (docs/semantics.md) alone.
 
 Each case marks its expected findings in the source (`# !OC102` on the anchor line);
-see tests/conformance.py. The ids name the SPEC sentence group.
+see tests/conformance.py. The ids name the contract sentence group.
 """
 import pytest
 from conformance import run_case

@@ -1,4 +1,4 @@
-"""The SPEC v2 conformance cases through the real command line: every single-file
+"""The Conformance to the contract (docs/semantics.md, version 2) cases through the real command line: every single-file
 case without a config of its own is a file of one project, checked by one
 `python -m ordercheck --format json` run, the way a corpus is graded. The findings
 of each file must be exactly its marks (tests/conformance.py)."""

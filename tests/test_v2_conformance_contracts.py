@@ -1,6 +1,6 @@
-"""SPEC v2 conformance, §3 and §4: handing the exception on, the `quiet` class,
+"""Conformance to the contract (docs/semantics.md, version 2), §3 and §4: handing the exception on, the `quiet` class,
 correlated tests, anchors and one finding per rule and anchor. Small valid and invalid
-cases written from the SPEC's sentences alone (marks as in tests/conformance.py)."""
+cases written from the contract's sentences (docs/semantics.md) alone (marks as in tests/conformance.py)."""
 import pytest
 from conformance import run_case
 

@@ -1,4 +1,4 @@
-"""SPEC v2 conformance: the harder readings of §2 and §4 sentences (marks as in
+"""Conformance to the contract (docs/semantics.md, version 2): the harder readings of §2 and §4 sentences (marks as in
 tests/conformance.py)."""
 import pytest
 from conformance import run_case

@@ -1,4 +1,4 @@
-"""The split-summary `[[examples]]` (SPEC v2 §2 Summaries) are documented: every
+"""The split-summary `[[examples]]` (semantics §Events Summaries) are documented: every
 example with a `doc` caption is shown by `--explain` and in docs/rules.md, and the
 rules that the split summaries change have valid and invalid ones."""
 import pytest

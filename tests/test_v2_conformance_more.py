@@ -1,6 +1,6 @@
-"""SPEC v2 conformance: more probes of §2 and §4 sentences (marks as in tests/conformance.py).
+"""Conformance to the contract (docs/semantics.md, version 2): more probes of §2 and §4 sentences (marks as in tests/conformance.py).
 
-Each case was first run against the engine; those that disagreed with the SPEC were
+Each case was first run against the engine; those that disagreed with the contract were
 fixed in the engine (see the commit log) or recorded in docs/decisions.md."""
 import pytest
 from conformance import run_case, run_files
@@ -968,7 +968,7 @@ def step(self, run):
 ''', {"terminal-markers": ["gave up"]})
 
 # A summary's "some path" is a walk: a callee's correlated tests prune its infeasible
-# walks before its effects are read (SPEC §4 "A path is a walk").
+# walks before its effects are read (semantics §Contracts "A path is a walk").
 c("summary-onraise-correlated", '''
 class R:
     def _finish(self, run, dry):
@@ -1068,7 +1068,7 @@ def step(lease: Lease, ledger, run, rec):
     ledger.append(rec)  # !OC102
 ''')
 
-# SPEC §2: the default `append` patterns name ledgers: `*ledger*.append*`,
+# semantics §Events: the default `append` patterns name ledgers: `*ledger*.append*`,
 # `*journal*.append*`, ... (docs/decisions.md: a call chained on the result is not one)
 c("default-append-ledger-anywhere-in-the-receiver", '''
 def step(self, run, rec):

@@ -1,5 +1,5 @@
-"""SPEC v2 conformance, §2 "Resolution" and "Aliases": small valid and invalid cases
-written from the SPEC's sentences alone (marks as in tests/conformance.py)."""
+"""Conformance to the contract (docs/semantics.md, version 2), §2 "Resolution" and "Aliases": small valid and invalid cases
+written from the contract's sentences (docs/semantics.md) alone (marks as in tests/conformance.py)."""
 import pytest
 from conformance import run_case, run_files
 

@@ -1,4 +1,4 @@
-"""SPEC v2 §2 "Context managers" and "Transactions", §3 ``with``, §4 anchoring:
+"""semantics §Events "Context managers" and "Transactions", §3 ``with``, §4 anchoring:
 project context managers carry their events at a ``with``'s entry and exits, and a
 transaction's body commits at once at its normal exit. Every case runs through the
 engine (``runner.analyse``)."""

@@ -1,4 +1,4 @@
-"""SPEC v2 §4, correlated tests: no finding rests on a walk that takes two branches
+"""semantics §Contracts, correlated tests: no finding rests on a walk that takes two branches
 that contradict each other. Cases through the engine (findings), then the pruned
 graph itself (bound, handler copies, --graph) and a trace check that a real
 execution is always a walk in the pruned graph."""

@@ -1,7 +1,7 @@
-"""SPEC v2 §4: a handler path that hands the caught exception on is not silent; the
+"""semantics §Contracts: a handler path that hands the caught exception on is not silent; the
 `quiet` class (§2). Every case goes through the engine and reads findings.
 
-Each sentence of the SPEC paragraph has a case that makes the handler loud (valid) and
+Each sentence of the contract paragraph has a case that makes the handler loud (valid) and
 one that leaves it silent (invalid)."""
 import fnmatch
 

@@ -1,4 +1,4 @@
-"""SPEC v2 §2 "Terminal markers": tokens come from event names, constants and types,
+"""semantics §Events "Terminal markers": tokens come from event names, constants and types,
 record constructors and the event itself, read from the argument expressions.
 
 Every case runs the engine: a save, then a ledger append with the arguments under

@@ -1,4 +1,4 @@
-"""SPEC v2 §2: aliases, receiver types (matching by `module.T.m` and resolution by
+"""semantics §Events: aliases, receiver types (matching by `module.T.m` and resolution by
 `T`'s MRO), and `+=` on a plain local name is no `surface`. Through the engine."""
 import textwrap
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""SPEC v2 §2 Summaries: on return, on raise, escaping failures, conditional effects."""
+"""semantics §Events Summaries: on return, on raise, escaping failures, conditional effects."""
 from checkutil import check_source, codes_lines
 
 

@@ -1,4 +1,4 @@
-"""Graphs proven against execution (SPEC §3, last paragraph).
+"""Graphs proven against execution (semantics §Graph, last paragraph).
 
 A generated function runs under ``sys.settrace``; the sequence of lines it executes
 must be a walk in ordercheck's graph of that function, projected onto lines (nodes
@@ -84,7 +84,7 @@ NAMESPACE = {"Boom": Boom, "best_effort": best_effort, "contextlib": contextlib}
 
 # Project context managers the generated functions may use: generator-based and
 # class-based, suppressing and not. They are part of the generated source, so the
-# graph of ``f`` sees them through the project summaries (SPEC §2 Context managers).
+# graph of ``f`` sees them through the project summaries (semantics §Events Context managers).
 PRELUDE = """import contextlib
 
 
@@ -257,7 +257,7 @@ def graph_for(source: str):
     assert ff.error is None, (ff.error, source)
     fn = next(f for f in ff.functions if f.qualname == "f")
     vocab = _vocab()
-    summ = effects.build([ff], vocab)  # the project managers of the prelude (SPEC §2)
+    summ = effects.build([ff], vocab)  # the project managers of the prelude (semantics §Events)
     return cfg.build(fn, effects.suppressor(vocab, ff.path, summ.manager_of))
 
 

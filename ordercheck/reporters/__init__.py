@@ -1,4 +1,4 @@
-"""Reporters: findings in, text out. One module per format (SPEC §5)."""
+"""Reporters: findings in, text out. One module per format (semantics §Surfaces)."""
 from __future__ import annotations
 
 from typing import Callable, Dict

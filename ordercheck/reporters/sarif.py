@@ -1,4 +1,4 @@
-"""``--format sarif``: SARIF 2.1.0, one run, shaped for GitHub code scanning (SPEC §5).
+"""``--format sarif``: SARIF 2.1.0, one run, shaped for GitHub code scanning (semantics §Surfaces).
 
 * Artifact URIs are relative to the project root, percent-encoded, with ``uriBaseId``
   ``%SRCROOT%``; the run's ``originalUriBaseIds`` says where that root is. A file
