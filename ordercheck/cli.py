@@ -12,7 +12,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, TYPE_CHECKING
 
 import click
 
@@ -25,11 +25,18 @@ from .reporters import FORMATS
 from .reporters.text import statistics as text_statistics
 
 # libcst and networkx stay unimported unless a run needs them (a warm run does not)
-contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
-diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
-feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
-fixesmod = lazy.module("ordercheck.fixes", globals(), "fixesmod")
-dot = lazy.module("ordercheck.reporters.dot", globals(), "dot")
+if TYPE_CHECKING:  # the real modules, for the type checker
+    from . import contracts
+    from . import diagnose
+    from . import feasible
+    from . import fixes as fixesmod
+    from .reporters import dot
+else:
+    contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
+    diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
+    feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
+    fixesmod = lazy.module("ordercheck.fixes", globals(), "fixesmod")
+    dot = lazy.module("ordercheck.reporters.dot", globals(), "dot")
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 

@@ -24,6 +24,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
+    TYPE_CHECKING,
     Dict,
     Iterable,
     Iterator,
@@ -40,7 +41,10 @@ from . import scopes as scopesmod
 from .errors import raise_if_interrupted
 from .markers import argument_runs, callee_run, expression_runs
 
-cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
+if TYPE_CHECKING:  # the real modules, for the type checker
+    import libcst as cst
+else:
+    cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
 
 # --------------------------------------------------------------------------- data
 

@@ -22,11 +22,14 @@ extractor can add the tokens of the assignments that bind them (one level deep).
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, TYPE_CHECKING, Tuple
 
 from . import lazy
 
-cst = lazy.module("libcst", globals(), "cst")  # imported on first use
+if TYPE_CHECKING:  # the real modules, for the type checker
+    import libcst as cst
+else:
+    cst = lazy.module("libcst", globals(), "cst")  # imported on first use
 
 Run = Tuple[str, ...]
 

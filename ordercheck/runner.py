@@ -34,12 +34,20 @@ if TYPE_CHECKING:
 
 # The graph stages (and networkx under them) are imported on first use: a warm run
 # whose findings all come from the run cache never builds a graph.
-cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
-contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
-diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
-effects = lazy.module("ordercheck.effects", globals(), "effects")
-feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
-summod = lazy.module("ordercheck.summaries", globals(), "summod")
+if TYPE_CHECKING:  # the real modules, for the type checker
+    from . import cfg as cfgmod
+    from . import contracts
+    from . import diagnose
+    from . import effects
+    from . import feasible
+    from . import summaries as summod
+else:
+    cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
+    contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
+    diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
+    effects = lazy.module("ordercheck.effects", globals(), "effects")
+    feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
+    summod = lazy.module("ordercheck.summaries", globals(), "summod")
 
 RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run cache (``runcache``)
 
