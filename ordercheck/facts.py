@@ -705,26 +705,33 @@ class _Extractor:
     # ---- statements
 
     def block(self, body: Union[cst.BaseSuite, Sequence[cst.CSTNode]]) -> List[Stmt]:
+        out: List[Stmt] = []
         if isinstance(body, cst.SimpleStatementSuite):
+            # `if x: a(); b()`: the small statements on the header's line, each its own
+            # statement (positioned at itself: the header holds the line's start)
+            for small in body.body:
+                self._small_into(out, small, small)
+            return out
+        if isinstance(body, cst.IndentedBlock):
             nodes: Sequence[cst.CSTNode] = body.body
-        elif isinstance(body, cst.IndentedBlock):
-            nodes = body.body
         else:
             nodes = body  # type: ignore[assignment]
-        out: List[Stmt] = []
         for node in nodes:
             if isinstance(node, cst.SimpleStatementLine):
                 for small in node.body:
-                    st = self.small(small, node)
-                    if st is not None:
-                        if self.cm_stack and self.cm_stack[-1] and st.kind == "simple" and _has_yield(small):
-                            st.yields = True
-                        out.append(st)
+                    self._small_into(out, small, node)
             else:
                 st = self.compound(node)
                 if st is not None:
                     out.append(st)
         return out
+
+    def _small_into(self, out: List[Stmt], small: cst.BaseSmallStatement, line: cst.CSTNode) -> None:
+        st = self.small(small, line)  # type: ignore[arg-type]
+        if st is not None:
+            if self.cm_stack and self.cm_stack[-1] and st.kind == "simple" and _has_yield(small):
+                st.yields = True
+            out.append(st)
 
     def _enter_stmt(self, node: cst.CSTNode, header_end: Optional[cst.CSTNode] = None) -> Span:
         self._w, self._m = [], []

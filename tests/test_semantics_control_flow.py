@@ -441,3 +441,42 @@ def test_module_level_code_not_mixed_with_function_body():
 
         ledger.append(rec)
         """, select=SEQ) == []
+
+
+# ====================================================================== one-line bodies
+
+def test_statements_on_the_header_line_are_statements():
+    # `if x: a()`, `for ...: a()`, `def f(): a(); b()`: a body on the header's line is
+    # a body like any other (these calls were once dropped).
+    assert cl("""\
+        def g(store, ledger, run):
+            if run.done: store.save(run)
+            ledger.append_terminal(run.id)
+
+        def h(store, ledger, run): store.save(run); ledger.append_terminal(run.id)
+
+        def k(store, ledger, run):
+            store.save(run)
+            for x in run.items: ledger.append_terminal(x)
+
+        def w(store, ledger, run):
+            while run.pending: store.save(run)
+            else: ledger.append_terminal(run.id)
+
+        def t(store, ledger, run):
+            with lock: store.save(run)
+            try: ledger.append_terminal(run.id)
+            except Exception: pass
+        """, select=SEQ + SWL) == [("OC101", 3), ("OC101", 5), ("OC101", 9), ("OC101", 13), ("OC101", 17), ("OC201", 17)]
+
+
+def test_a_one_line_body_is_a_walk_under_execution():
+    from graphutil import graph_of, label
+    g = graph_of("""\
+        def f(a, b):
+            if a: b.x()
+            else: b.y()
+            for i in a: b.z(i)
+        """)
+    labels = {label(g, n) for n in g.nodes}
+    assert {"x()@2", "y()@3", "z()@4"} <= {l.split(".")[-1] if "()" in l else l for l in labels}, labels
