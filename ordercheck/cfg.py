@@ -499,7 +499,10 @@ class _Builder:
             w = _With(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids, withs=self.withs)
             if m is not None:
                 for p, _ in preds:
-                    if self.g.nodes[p].get("call") is m:
+                    # by id, not identity: facts read back from the cache hold the
+                    # manager and the same call in ``events`` as two equal objects
+                    c = self.g.nodes[p].get("call")
+                    if c is not None and c.id == m.id:
                         self.g.nodes[p]["with_id"] = w.with_id  # the manager's entry
             self.frames.append(w)
             pushed.append(w)

@@ -41,6 +41,7 @@ from .summaries import (
     Summaries,
     fkey,
     resolve,
+    with_managers,
 )
 from .vocabulary import Vocabulary
 
@@ -366,12 +367,22 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] 
         return generators.get(key)
 
     def memoizable(m: str) -> bool:
+        """A context-manager generator and ``__enter__``/``__exit__`` are computed
+        again on every run: their split at the ``yield`` and whether ``__exit__``
+        returns True come from their graphs, not from a summary."""
+        return not any(fn.context_manager or fn.name in MANAGER_METHODS for _, fn in cg.defs.get(m, ()))
+
+    def manager_rows(m: str) -> list:
+        """What the function reads of the project managers it enters: part of its
+        memo key, since a manager's split is in no callee's summary."""
+        rows: list = []
         for facts, fn in cg.defs.get(m, ()):
-            if fn.context_manager or fn.name in MANAGER_METHODS:
-                return False
-            if any((facts.path, call.id) in cg.managers for call in fn.calls):
-                return False
-        return True
+            for call in with_managers(fn.body):
+                me = managers(facts.path, call)
+                if me is not None:
+                    rows.append([call.id, me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
+                                 me.suppress, me.exit_key])
+        return rows
 
     cond = nx.condensation(cg.graph)
     for comp in reversed(list(nx.topological_sort(cond))):
@@ -379,7 +390,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] 
         inside = set(members)
         single = len(members) == 1 and not cg.graph.has_edge(members[0], members[0])
         if memo is not None and single and memoizable(members[0]):
-            got = memo.lookup(members[0], cg, effects)  # type: ignore[attr-defined]
+            got = memo.lookup(members[0], cg, effects, manager_rows(members[0]))  # type: ignore[attr-defined]
             if got is not None:
                 effects[members[0]], origins[members[0]] = got
                 continue
@@ -446,7 +457,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] 
                         for (part, cls), n in where.items():  # what a witness's "via" follows
                             mine.setdefault((part, cls), node_origin(g, n, cls, "return", ns, facts.path, vocab))
         if memo is not None and single and memoizable(members[0]):
-            memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}))  # type: ignore[attr-defined]
+            memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}),  # type: ignore[attr-defined]
+                       manager_rows(members[0]))
     table: Dict[str, ManagerEffects] = dict(generators)
     for key in set(cg.managers.values()):
         if key in cg.index.classes:

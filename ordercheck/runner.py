@@ -614,7 +614,7 @@ class SummaryMemo:
         return b
 
     @staticmethod
-    def _signature(m: str, cg, effects_: dict) -> str:
+    def _signature(m: str, cg, effects_: dict, extra: Sequence = ()) -> str:
         parts = []
         for facts, fn in cg.defs.get(m, ()):
             parts.append(fn.qualname)
@@ -622,15 +622,16 @@ class SummaryMemo:
                 callee = cg.callees.get((facts.path, call.id))
                 if callee is not None:
                     parts.append([call.id, callee, _sets(effects_.get(callee, summod.NO_EFFECTS))])
+        parts.append(list(extra))  # the project context managers it enters (effects.build)
         return _digest(parts)
 
-    def lookup(self, m: str, cg, effects_: dict):
+    def lookup(self, m: str, cg, effects_: dict, extra: Sequence = ()):
         path, qual = summod.split_key(m)
         if path not in self.digests:
             return None
         entry = self._bundle(path).get(qual)
         try:
-            if type(entry) is not list or len(entry) != 3 or entry[0] != self._signature(m, cg, effects_):
+            if type(entry) is not list or len(entry) != 3 or entry[0] != self._signature(m, cg, effects_, extra):
                 return None
             sets = entry[1]
             if type(sets) is not list or len(sets) != 5 or not all(
@@ -656,14 +657,14 @@ class SummaryMemo:
     def full(self, facts: FileFacts, fn: "factsmod.FunctionFacts") -> "factsmod.FunctionFacts":
         return self.upgrade.full(facts, fn) if self.upgrade is not None else fn
 
-    def store(self, m: str, cg, effects_: dict, eff, table: dict) -> None:
+    def store(self, m: str, cg, effects_: dict, eff, table: dict, extra: Sequence = ()) -> None:
         path, qual = summod.split_key(m)
         if path not in self.digests:
             return
         rows = [[part, cls, o.call.id, o.path, o.callee, o.part] for (part, cls), o in table.items()]
         if any(r[3] != path for r in rows):
             return  # not expected: an origin is a call of the function itself
-        self._bundle(path)[qual] = [self._signature(m, cg, effects_), _sets(eff), rows]
+        self._bundle(path)[qual] = [self._signature(m, cg, effects_, extra), _sets(eff), rows]
         self.dirty.add(path)
 
     def save(self) -> None:

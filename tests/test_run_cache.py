@@ -253,7 +253,10 @@ def report(store, ledger, run):
 
 
 def outer(store, ledger, run):
-    complete(store, ledger, run)
+    try:
+        complete(store, ledger, run)  # on raise: saved only while the save is before the yield
+    except Exception:
+        ledger.append_terminal(run.id)
 ''',
 }
 
