@@ -93,7 +93,8 @@ def _check_float(v: Any) -> float:
 
 
 def _check_none(v: Any) -> None:
-    return None if v is None else _fail("expected null")
+    if v is not None:
+        _fail("expected null")
 
 
 class Codec:
@@ -208,7 +209,7 @@ class Codec:
             fs = [f for f in dataclasses.fields(cls) if f.init]
             required = frozenset(
                 f.name for f in fs
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
             )
             shape = self._shapes[cls] = ({}, required)  # registered first: recursive types
             shape[0].update({f.name: self.decoder(hints.get(f.name, Any)) for f in fs})

@@ -42,7 +42,7 @@ class HandlerRegion:
     id: int
     kind: str  # "except" | "finally" | "with"
     entry: object
-    span: Optional[Span]
+    span: Span
     text: str
     types: Tuple[str, ...] = ()
     bare: bool = False
@@ -102,7 +102,7 @@ class _Builder:
         self.is_suppressor = is_suppressor
         self.on_raise = on_raise
         self.on_test = on_test
-        self.g = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked))
+        self.g: nx.DiGraph = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked))
         self.counter = 0
         self.regions = 0
         self.with_ids = 0
@@ -324,7 +324,7 @@ class _Builder:
         call = self.g.nodes[n].get("call")
         if self.g.nodes[n].get("kind") != "call" or call is None or call.id != st.test_call or not self.on_test(call):
             return t, f
-        out = []
+        out: List[Preds] = []
         for kind in ("true", "false"):
             value = (kind == "true") != st.test_negated
             p = self.node("outcome", call.span, f"{call.text}  (returned {value})", call=call, value=value)

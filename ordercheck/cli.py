@@ -12,7 +12,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import List, Optional, TYPE_CHECKING
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import click
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the real modules, for the type checker
     from . import diagnose
     from . import feasible
     from . import fixes as fixesmod
+    from .findings import Finding
     from .reporters import dot
 else:
     contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
@@ -255,11 +256,11 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
     Returns ``{path: (before, after)}`` for every changed file and the final result
     (whose findings are what is left). Without ``unsafe`` nothing is applied and the
     number of unsafe fixes available is said on stderr."""
-    changed = {}
-    current = {}
+    changed: Dict[str, Tuple[bytes, bytes]] = {}
+    current: Dict[str, bytes] = {}
     fixed = 0
     for _ in range(rounds):
-        by_path = {}
+        by_path: Dict[str, List[Finding]] = {}
         for f in result.findings:
             by_path.setdefault(f.path, []).append(f)
         available = 0
@@ -276,7 +277,7 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
                     continue
             planner, offered = fixesmod.plan(source, found)
             available += len(offered)
-            if not offered or not unsafe:
+            if planner is None or not offered or not unsafe:  # (no planner offers nothing)
                 continue
             after, applied = planner.apply(offered)
             if applied and after != source:
@@ -292,11 +293,12 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
         for path, (before, after) in edits.items():
             changed[path] = (changed.get(path, (before,))[0], after)
             current[path] = after
-        facts = [result.facts[p] if p not in current else runner.read_facts(Path(p), current[p], p)
-                 for p in result.files]
-        suppressed = []
-        findings = runner.analyse(facts, settings, suppressed)
-        result = runner.Result(findings, result.files, {f.path: f for f in facts}, settings, result.cache_hits, suppressed)
+        rechecked = [result.facts[p] if p not in current else runner.read_facts(Path(p), current[p], p)
+                     for p in result.files]
+        suppressed: List[Finding] = []
+        findings = runner.analyse(rechecked, settings, suppressed)
+        result = runner.Result(findings, result.files, {f.path: f for f in rechecked}, settings, result.cache_hits,
+                               suppressed)
     if write:
         for path, (_, after) in changed.items():
             atomic_write(Path(path), after)

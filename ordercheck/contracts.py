@@ -316,7 +316,7 @@ def handing_on(g: nx.DiGraph, classes: Classes) -> Dict[object, Tuple[int, ...]]
 
 
 def is_quiet(cls: Optional[FrozenSet[str]]) -> bool:
-    return bool(cls) and cls <= QUIET
+    return bool(cls and cls <= QUIET)
 
 
 QUIET = frozenset({"quiet"})
@@ -343,7 +343,7 @@ def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> 
     def inside(n: object) -> bool:
         return rid in g.nodes[n].get("ctx", ())
 
-    tree = {region.entry: None}
+    tree: Dict[object, object] = {region.entry: None}  # node -> its predecessor (None: the entry)
     queue = deque([region.entry])
     while queue:
         u = queue.popleft()

@@ -7,7 +7,7 @@ rule's message filled in, one step per event and branch point of the witness pat
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple, cast
 
 import networkx as nx
 
@@ -131,7 +131,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(_gap_step(g, path, i))
             continue
         data = g.nodes[n]
-        span = data.get("span")
+        span: Optional[Span] = data.get("span")  # (None at the points, ``finally`` copies and re-raises)
         nxt = path[i + 1] if i + 1 < len(path) else None
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
         if data["kind"] in ("call", "raised", "outcome") and n in classes and classes[n] & relevant:
@@ -144,7 +144,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             case = case_text(g, n, k)
             text = data["call"].text + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
-            steps.append(Step(span, k, text, via))
+            steps.append(Step(cast(Span, span), k, text, via))  # (a call's span, on calls, raised and outcome points)
         elif data["kind"] == "with-exit" and n in classes and classes[n] & relevant and n not in swallowing:
             # a project manager's exit or a transaction's commit
             k = _step_kind(rule, classes[n])
@@ -152,9 +152,9 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             shown = [c for c in sorted(classes[n] & relevant)]
             steps.append(Step(node_span(data), k, mgrmod.exit_step_text(g, n, classes, shown), via))
         elif data["kind"] == "handler":
-            steps.append(Step(span, "except", data["text"]))
+            steps.append(Step(cast(Span, span), "except", data["text"]))  # (a handler node has its clause's span)
         elif data["kind"] == "with-exit" and n in swallowing:
-            steps.append(Step(span, "suppress", data["text"]))
+            steps.append(Step(cast(Span, span), "suppress", data["text"]))  # (a with exit has its statement's span)
         elif data["kind"] == "finally" and span is not None:
             steps.append(Step(span, "finally", data["text"]))
         elif kind in ("true", "false") and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
@@ -241,6 +241,8 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
 
 def parse_error_finding(facts: FileFacts, rule: Optional[Rule]) -> Finding:
     err = facts.error
+    if err is None:
+        raise ValueError(f"{facts.path} has no parse error")
     line = max(1, err.line or 1)
     text = facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""
     col = min(max(0, err.col), len(text))

@@ -22,7 +22,7 @@ thrown away once its strongly connected component is done.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
 import networkx as nx
 
@@ -48,6 +48,18 @@ from .vocabulary import Vocabulary
 Lookup = Callable[[str], Effects]
 # the project context manager a ``with`` item's call enters (semantics §Events), by (file, call)
 Managers = Callable[[str, Call], Optional[ManagerEffects]]
+
+
+class Memo(Protocol):
+    """What ``build`` asks of its ``memo`` (``runner.SummaryMemo``)."""
+
+    def lookup(self, m: str, cg: CallGraph, effects_: Dict[str, Effects], extra: Sequence = ()
+               ) -> Optional[Tuple[Effects, Dict[Tuple[str, str], Origin]]]: ...
+
+    def full(self, facts: FileFacts, fn: FunctionFacts) -> FunctionFacts: ...
+
+    def store(self, m: str, cg: CallGraph, effects_: Dict[str, Effects], eff: Effects,
+              table: Dict[Tuple[str, str], Origin], extra: Sequence = ()) -> None: ...
 
 
 @dataclass
@@ -144,7 +156,7 @@ def escaping_points(g: nx.DiGraph) -> Set[object]:
     re-raise) inside it."""
     regions = {r.entry: r for r in g.graph["handlers"].values()}
     by_id = g.graph["handlers"]
-    flight = nx.DiGraph()
+    flight: nx.DiGraph = nx.DiGraph()
     flight.add_node(RAISE)
     for v, data in g.nodes(data=True):
         region = regions.get(v)
@@ -337,7 +349,7 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
 MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
 
 
-def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] = None,
+def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,
           prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
     the call graph, repeated until on-return, on-raise and escaping classes stop
@@ -390,7 +402,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] 
         inside = set(members)
         single = len(members) == 1 and not cg.graph.has_edge(members[0], members[0])
         if memo is not None and single and memoizable(members[0]):
-            got = memo.lookup(members[0], cg, effects, manager_rows(members[0]))  # type: ignore[attr-defined]
+            got = memo.lookup(members[0], cg, effects, manager_rows(members[0]))
             if got is not None:
                 effects[members[0]], origins[members[0]] = got
                 continue
@@ -405,11 +417,11 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] 
         for m in members:
             for facts, fn in cg.defs.get(m, ()):
                 if memo is not None:  # facts read without bodies: the body now
-                    fn = memo.full(facts, fn)  # type: ignore[attr-defined]
+                    fn = memo.full(facts, fn)
+                g: Optional[nx.DiGraph]
                 try:
-                    g: Optional[nx.DiGraph] = summary_graph(fn, facts.path, vocab, cg.callees, managers)
-                    if prune is not None:
-                        g = prune(g)
+                    built = summary_graph(fn, facts.path, vocab, cg.callees, managers)
+                    g = prune(built) if prune is not None else built
                 except cfgmod.GraphTooLarge:
                     g = None
                 if g is not None and fn.name in ("__exit__", "__aexit__") and mgrmod.returns_truthy(g):
@@ -457,13 +469,13 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[object] 
                         for (part, cls), n in where.items():  # what a witness's "via" follows
                             mine.setdefault((part, cls), node_origin(g, n, cls, "return", ns, facts.path, vocab))
         if memo is not None and single and memoizable(members[0]):
-            memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}),  # type: ignore[attr-defined]
+            memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}),
                        manager_rows(members[0]))
-    table: Dict[str, ManagerEffects] = dict(generators)
+    manager_effects: Dict[str, ManagerEffects] = dict(generators)
     for key in set(cg.managers.values()):
         if key in cg.index.classes:
-            table[key] = class_manager(cg.index, key, effects, truthy)
-    return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, table)
+            manager_effects[key] = class_manager(cg.index, key, effects, truthy)
+    return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, manager_effects)
 
 
 def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries) -> nx.DiGraph:

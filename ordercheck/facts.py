@@ -34,6 +34,7 @@ from typing import (
     Sequence,
     Tuple,
     Union,
+    cast,
 )
 
 from . import lazy
@@ -43,6 +44,9 @@ from .markers import argument_runs, callee_run, expression_runs
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
+    from libcst.metadata import CodeRange
+
+    Comprehension = Union[cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp]
 else:
     cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
 
@@ -319,8 +323,9 @@ def utf16_col(line: str, col: int) -> int:
 _HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
-def render_callee(node: cst.BaseExpression) -> str:
-    """Dotted text of a callee: ``self._store.save``, ``get_store().save``."""
+def render_callee(node: cst.CSTNode) -> str:
+    """Dotted text of a callee: ``self._store.save``, ``get_store().save`` (``?`` for
+    what is not one)."""
     if isinstance(node, cst.Name):
         return node.value
     if isinstance(node, cst.Attribute):
@@ -359,7 +364,7 @@ def _load_libcst() -> None:
 # --------------------------------------------------------------------------- extraction
 
 
-def positions_of(tree: cst.Module) -> Mapping[cst.CSTNode, object]:
+def positions_of(tree: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
     """libcst's ``PositionProvider`` result for every node of ``tree``.
 
     ``MetadataWrapper.resolve`` also walks the whole tree with a batched visitor
@@ -378,8 +383,8 @@ def positions_of(tree: cst.Module) -> Mapping[cst.CSTNode, object]:
         )
         tree._codegen(state)
         computed = provider._computed
-        if computed:
-            return computed
+        if computed:  # (a codegen provider stores finished ranges, never lazy values)
+            return cast("Mapping[cst.CSTNode, CodeRange]", computed)
     except (ImportError, AttributeError, TypeError):
         pass
     return MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
@@ -399,13 +404,13 @@ class _Extractor:
         self.lines = lines
         self.import_tables = imports  # def line (0: module) -> import table, from ast
         self.import_scopes: List[Dict[str, str]] = []
-        self.positions: Mapping[cst.CSTNode, object] = {}
+        self.positions: Mapping[cst.CSTNode, CodeRange] = {}
         self.offset = 0  # line offset of the chunk being walked
         self._huge: Optional["HugeDef"] = None  # a top-level def whose body comes in chunks
         self.next_call = 0
         # per-function state (a stack, since functions nest)
         self.fn_calls: List[List[Call]] = []
-        self.fn_bindings: List[Dict[str, List[str]]] = []
+        self.fn_bindings: List[Dict[str, List[Tuple[str, ...]]]] = []  # name -> marker runs
         self.fn_locals: List[Dict[str, str]] = []
         self.stmt_lines: Tuple[int, int] = (1, 1)
         self.scope: List[Tuple[str, str]] = []
@@ -495,8 +500,8 @@ class _Extractor:
             if body or orelse:
                 told = _unwritten(test_facts(node.test), self._w[mark:])
                 seq.append(Choice((body, orelse), told if any(told) else ()))
-        elif isinstance(node, _COMPREHENSIONS):
-            self._comprehension(node, seq)
+        elif isinstance(node, _COMPREHENSIONS):  # (a tuple filled at run time: no narrowing)
+            self._comprehension(cast("Comprehension", node), seq)
         elif isinstance(node, cst.Attribute):
             before = len(seq)
             self._expr(node.value, seq)
@@ -519,9 +524,9 @@ class _Extractor:
             for child in node.children:
                 self._expr(child, seq)
 
-    def _comprehension(self, node: cst.CSTNode, seq: ExprSeq) -> None:
+    def _comprehension(self, node: Comprehension, seq: ExprSeq) -> None:
         fors: List[cst.CompFor] = []
-        f = node.for_in
+        f: Optional[cst.CompFor] = node.for_in
         while f is not None:
             fors.append(f)
             f = f.inner_for_in
@@ -600,9 +605,9 @@ class _Extractor:
             if names:
                 self.fn_marker_names[-1].append((call, names))
         if isinstance(func, cst.Attribute):
-            root = _root_name(func.value)
-            if root is not None:
-                self._m.append(root)  # `x.append(...)` may change what `x` is worth
+            receiver_root = _root_name(func.value)
+            if receiver_root is not None:
+                self._m.append(receiver_root)  # `x.append(...)` may change what `x` is worth
         if self.handler_stack:
             self._calls_here[id(node)] = call
         seq.append(call)
@@ -715,7 +720,7 @@ class _Extractor:
         if isinstance(body, cst.IndentedBlock):
             nodes: Sequence[cst.CSTNode] = body.body
         else:
-            nodes = body  # type: ignore[assignment]
+            nodes = body  # type: ignore[assignment]  # (a BaseSuite is one of the two above)
         for node in nodes:
             if isinstance(node, cst.SimpleStatementLine):
                 for small in node.body:
@@ -942,7 +947,8 @@ class _Extractor:
         kind, table, key = self.name_scopes[-1]
         return kind == "class" or key == 0 or target.value in table.declared_outer
 
-    def compound(self, node: cst.BaseCompoundStatement) -> Optional[Stmt]:
+    def compound(self, node: cst.CSTNode) -> Optional[Stmt]:
+        """The statement of a compound statement node; None for any other node."""
         if isinstance(node, cst.If):
             return self._if(node)
         if isinstance(node, cst.While):
@@ -1000,7 +1006,10 @@ class _Extractor:
             types: List[str] = []
             bare = h.type is None
             if h.type is not None:
-                elts = h.type.elements if isinstance(h.type, cst.Tuple) else [h.type]
+                if isinstance(h.type, cst.Tuple):
+                    elts: Sequence[cst.CSTNode] = h.type.elements
+                else:
+                    elts = [h.type]
                 for el in elts:
                     value = el.value if isinstance(el, cst.Element) else el
                     types.append(render_callee(value))

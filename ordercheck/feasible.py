@@ -58,7 +58,7 @@ def tracked_names(g: nx.DiGraph) -> List[str]:
         for n in names:
             counts[n] += 1
             order.setdefault(n, len(order))
-    names = [n for n in sorted(order, key=order.get) if counts[n] >= 2 and n not in untracked]
+    names = [n for n in sorted(order, key=order.__getitem__) if counts[n] >= 2 and n not in untracked]
     return names[:MAX_NAMES]
 
 
@@ -129,11 +129,11 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND) -> nx.DiGraph:
                 next_id += 1
         return ids[key]
 
-    p = nx.DiGraph()
+    p: nx.DiGraph = nx.DiGraph()
     p.graph.update(g.graph)
     for n in singles:
         p.add_node(n, **nodes[n])
-    first = (ENTRY, start, ())
+    first: Tuple[object, State, Tuple[int, ...]] = (ENTRY, start, ())  # (node, state, region copies)
     product_id(first)
     queue = deque([first])
     seen = {first}
@@ -152,10 +152,11 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND) -> nx.DiGraph:
             if assume and not edata.get("exception"):
                 facts = assume.get(edata["kind"])
                 if facts:
-                    s2 = _assume(facts, after, index)
-                    if s2 is None:
+                    assumed = _assume(facts, after, index)
+                    if assumed is None:
                         dropped = True
                         continue
+                    s2 = assumed
             vctx = nodes[v].get("ctx", ())
             vcopies: List[int] = []
             for r in vctx:

@@ -176,14 +176,14 @@ class MarkerWalk:
 
     def _concatenated(self, node: cst.ConcatenatedString) -> None:
         pieces: List[cst.BaseString] = []
-        stack: List[cst.BaseExpression] = [node]
+        stack: List[cst.BaseString] = [node]
         while stack:
             n = stack.pop()
             if isinstance(n, cst.ConcatenatedString):
                 stack.append(n.right)
                 stack.append(n.left)
             else:
-                pieces.append(n)  # type: ignore[arg-type]
+                pieces.append(n)
         plain = [p for p in pieces if isinstance(p, cst.SimpleString)]
         formatted = [p for p in pieces if isinstance(p, cst.FormattedString)]
         literal = [_string_value(p) for p in plain] + [

@@ -110,6 +110,7 @@ def select_codes(rules: Dict[str, Rule], select: Optional[Sequence[str]], extend
 
 def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides = Overrides(), isolated: bool = False) -> Settings:
     discovered = False
+    path: Optional[Path]
     if config_file is not None:
         if not config_file.is_file():
             raise UsageError("config file does not exist", str(config_file))
@@ -542,7 +543,7 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
 class Result:
     findings: List[Finding]
     files: List[str]  # every file checked (reported), as displayed
-    facts: Dict[str, FileFacts]  # of every file read (the project's too: related locations may point there)
+    facts: Mapping[str, FileFacts]  # of every file read (the project's too: related locations may point there)
     settings: Settings
     cache_hits: int = 0
     suppressed: List[Finding] = field(default_factory=list)  # silenced by a comment, with the reason
@@ -607,7 +608,8 @@ class SummaryMemo:
                 try:
                     data = json.loads(raw.decode("utf-8"))
                     if type(data) is dict and data.get("file") == self.digests[path]:
-                        b = data.get("functions") if type(data.get("functions")) is dict else {}
+                        functions = data.get("functions")
+                        b = functions if type(functions) is dict else {}
                 except (ValueError, UnicodeDecodeError, RecursionError):
                     b = {}
             self.bundles[path] = b
@@ -893,11 +895,11 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
         k = cmemo.key(facts, summ, deep) if cmemo is not None else None
         got = cmemo.get(k) if cmemo is not None and k is not None else None
         if got is not None:
-            found, silenced, classes = got
+            found, cached_silenced, cached_classes = got
             if seen is not None:
-                seen.update(classes)
+                seen.update(cached_classes)
             if suppressed is not None:
-                suppressed.extend(silenced)
+                suppressed.extend(cached_silenced)
             findings.extend(found)
             continue
         if full is not None:
@@ -1096,7 +1098,7 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
         rec = memo.get(k)
         if rec is not None:
             lazy_facts = LazyFacts(shown_at, buffers, cache_dir, plan.roots)
-            return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,  # type: ignore[arg-type]
+            return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,
                           set(rec.event_classes), rec.project_files)
     full = FullFacts(shown_at, cache_dir, plan.roots) if memo is not None else None
     all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=full is not None)
@@ -1133,7 +1135,9 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
     memo = {} if memo is None else memo
-    keys, known, todo = {}, {}, []
+    keys: Dict[Path, Optional[Tuple[int, int]]] = {}  # (size, mtime); None: unreadable
+    known: Dict[Path, Tuple[Optional[Tuple[int, int]], FileFacts]] = {}
+    todo: List[Path] = []
     for p in files:
         try:
             st = p.stat()

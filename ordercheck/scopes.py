@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple, Union
 
 
 @dataclass
@@ -159,10 +159,11 @@ class _Scanner:
         self.body(tree.body, table, [table], None)
         return self.out
 
-    def function(self, node: ast.AST, chain: List[ScopeTable], cls: Optional[ScopeTable]) -> None:
+    def function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], chain: List[ScopeTable],
+                 cls: Optional[ScopeTable]) -> None:
         table = ScopeTable()
-        self.out.functions[node.lineno] = table  # type: ignore[attr-defined]
-        args = node.args  # type: ignore[attr-defined]
+        self.out.functions[node.lineno] = table
+        args = node.args
         params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
         params += [a for a in (args.vararg, args.kwarg) if a is not None]
         annotated_params: Dict[str, str] = {}
@@ -177,14 +178,14 @@ class _Scanner:
             self_name = params[0].arg
         method = (cls, self_name, annotated_params) if cls is not None and self_name else None
         # declarations first: they say where this function's bindings go
-        for n in self._walk(node.body):  # type: ignore[attr-defined]
+        for n in self._walk(node.body):
             if isinstance(n, (ast.Global, ast.Nonlocal)):
                 table.declared_outer.update(n.names)
                 if isinstance(n, ast.Global):
                     table.declared_global.update(n.names)
-        self.body(node.body, table, chain + [table], method)  # type: ignore[attr-defined]
+        self.body(node.body, table, chain + [table], method)
 
-    def _walk(self, stmts: List[ast.stmt]):
+    def _walk(self, stmts: List[ast.stmt]) -> Iterator[ast.AST]:
         stack: List[ast.AST] = list(stmts)
         while stack:
             n = stack.pop()
@@ -239,9 +240,9 @@ class _Scanner:
             elif isinstance(n, _COMPS):
                 pass  # comprehension targets are the comprehension's own
             elif type(n).__name__ in ("MatchAs", "MatchStar") and getattr(n, "name", None):
-                self._bind(n.name, table, chain)  # type: ignore[attr-defined]
+                self._bind(n.name, table, chain)  # type: ignore[attr-defined]  # (ast.Match* are 3.10+: by name)
             elif type(n).__name__ == "MatchMapping" and getattr(n, "rest", None):
-                self._bind(n.rest, table, chain)  # type: ignore[attr-defined]
+                self._bind(n.rest, table, chain)  # type: ignore[attr-defined]  # (as above)
 
     def klass(self, node: ast.ClassDef, chain: List[ScopeTable]) -> None:
         table = ScopeTable()

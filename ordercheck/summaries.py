@@ -282,8 +282,8 @@ class ProjectIndex:
             qual = fn.qualname
             while scope is not None:  # a class defined in an enclosing function
                 if parts[0] in scope.local_functions:
-                    key = fkey(facts.path, scope.local_functions[parts[0]])
-                    return key if key in self.classes else None
+                    local = fkey(facts.path, scope.local_functions[parts[0]])
+                    return local if local in self.classes else None
                 if ".<locals>." not in qual:
                     break
                 qual = qual.rsplit(".<locals>.", 1)[0]
@@ -358,7 +358,7 @@ def resolve(files: Iterable[FileFacts]) -> CallGraph:
     """Index the project and resolve every call of every function."""
     files = list(files)
     index = ProjectIndex.of(files)
-    graph = nx.DiGraph()
+    graph: nx.DiGraph = nx.DiGraph()
     defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]] = {}
     callees: Dict[Tuple[str, int], str] = {}
     managers: Dict[Tuple[str, int], str] = {}
