@@ -480,3 +480,21 @@ def test_a_one_line_body_is_a_walk_under_execution():
         """)
     labels = {label(g, n) for n in g.nodes}
     assert {"x()@2", "y()@3", "z()@4"} <= {l.split(".")[-1] if "()" in l else l for l in labels}, labels
+
+
+def test_one_line_bodies_are_walks_under_sys_settrace():
+    import tracecheck
+
+    source = (
+        "def f(o):\n"
+        "    if o.b(): o.c(1)\n"
+        "    else: o.c(2)\n"
+        "    for x in o.it(): o.c(x)\n"
+        "    while o.b(): o.c(3)\n"
+        "    try: o.c(4)\n"
+        "    except Boom: o.c(5)\n"
+        "    finally: o.c(6)\n"
+        "    with o.cm(): o.c(7); o.c(8)\n"
+        "    return o.v()\n"
+    )
+    assert tracecheck.check_source(source, seeds=200) is None
