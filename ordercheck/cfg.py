@@ -427,7 +427,8 @@ class _Builder:
             return self._with(st, start)
         if k == "match":
             return self._match(st, start)
-        return self.chain(st.events, start)
+        # a statement kind nobody handles must not pass silently as a simple one
+        raise ValueError(f"cfg: no handler for the statement kind {k!r}")
 
     def _decide(self, ends: Preds, st: Stmt, yes: str = "true", no: str = "false") -> None:
         """Correlated tests (semantics §Contracts): the nodes the test's outcome leaves from say,

@@ -948,7 +948,7 @@ class _Extractor:
         return kind == "class" or key == 0 or target.value in table.declared_outer
 
     def compound(self, node: cst.CSTNode) -> Optional[Stmt]:
-        """The statement of a compound statement node; None for any other node."""
+        """The statement of a compound statement node (a loud error for a kind nobody handles)."""
         if isinstance(node, cst.If):
             return self._if(node)
         if isinstance(node, cst.While):
@@ -980,7 +980,8 @@ class _Extractor:
             return self._def(node)
         if isinstance(node, cst.ClassDef):
             return self._class(node)
-        return None
+        # a statement kind nobody handles must not vanish from the graph
+        raise TypeError(f"facts: no handler for the statement {type(node).__name__}")
 
     def _if(self, node: cst.If) -> Stmt:
         sp = self._enter_stmt(node, node.test)

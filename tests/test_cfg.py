@@ -156,3 +156,20 @@ def test_fast_positions_agree_with_libcst_public_api():
     public = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
     assert len(fast) == len(public) > 1000
     assert all(fast[node] == public[node] for node in public)
+
+
+def test_a_statement_kind_nobody_handles_fails_loudly():
+    """A new statement kind must get its row in the builder; it never passes silently
+    as a simple statement (the way a misspelt kind once did)."""
+    import textwrap
+
+    from ordercheck import cfg, facts
+
+    ff = facts.extract("t.py", textwrap.dedent("""\
+        def f(store):
+            store.save(1)
+        """).encode(), "t")
+    fn = next(f for f in ff.functions if f.qualname == "f")
+    fn.body[0].kind = "bogus"
+    with pytest.raises(ValueError, match="no handler for the statement kind 'bogus'"):
+        cfg.build(fn, lambda call: False)
