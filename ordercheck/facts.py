@@ -1,6 +1,6 @@
 """Stage 1 — facts: what one source file says, as plain picklable data.
 
-A file is read, decoded and parsed once (libcst, with its PositionProvider); what the
+A file is read, decoded and parsed once (libcst; positions from CPython's ast, see ``positions``); what the
 later stages need is copied out into the small dataclasses below and the libcst tree
 is dropped. Callees are resolved through the file's imports by a small flow-insensitive
 import table per scope (module, then each enclosing function): libcst's
@@ -41,6 +41,7 @@ from . import lazy
 from . import scopes as scopesmod
 from .errors import raise_if_interrupted
 from .markers import argument_runs, callee_run, expression_runs
+from .positions import positions_of
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -364,32 +365,6 @@ def _load_libcst() -> None:
 # --------------------------------------------------------------------------- extraction
 
 
-def positions_of(tree: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
-    """libcst's ``PositionProvider`` result for every node of ``tree``.
-
-    ``MetadataWrapper.resolve`` also walks the whole tree with a batched visitor
-    that a lone codegen provider does not need — a third of the cost of positions on
-    real packages (docs/performance.md). So the provider's own codegen pass is run
-    directly, falling back to the public API should libcst's internals change (a
-    test checks that both agree)."""
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    try:
-        from libcst.metadata.position_provider import PositionProvidingCodegenState
-
-        provider = PositionProvider()
-        state = PositionProvidingCodegenState(
-            default_indent=tree.default_indent, default_newline=tree.default_newline, provider=provider
-        )
-        tree._codegen(state)
-        computed = provider._computed
-        if computed:  # (a codegen provider stores finished ranges, never lazy values)
-            return cast("Mapping[cst.CSTNode, CodeRange]", computed)
-    except (ImportError, AttributeError, TypeError):
-        pass
-    return MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
-
-
 class _Extractor:
     """Walks a libcst module once and fills ``FileFacts``."""
 
@@ -405,6 +380,7 @@ class _Extractor:
         self.import_tables = imports  # def line (0: module) -> import table, from ast
         self.import_scopes: List[Dict[str, str]] = []
         self.positions: Mapping[cst.CSTNode, CodeRange] = {}
+        self.source_ast: Optional[Tuple[str, ast.Module]] = None  # the file's text and ast, reused for positions
         self.offset = 0  # line offset of the chunk being walked
         self._huge: Optional["HugeDef"] = None  # a top-level def whose body comes in chunks
         self.next_call = 0
@@ -423,8 +399,9 @@ class _Extractor:
         self._sink: set = set()
         self.cm_stack: List[bool] = []  # per function: is it a context-manager generator
 
-    def set_chunk(self, tree: cst.Module, offset: int) -> None:
-        self.positions = positions_of(tree)
+    def set_chunk(self, tree: cst.Module, offset: int, text: str) -> None:
+        whole = self.source_ast
+        self.positions = positions_of(tree, text, whole[1] if whole is not None and whole[0] == text else None)
         self.offset = offset
 
     def pos(self, node: cst.CSTNode) -> Tuple[int, int, int, int]:
@@ -1189,7 +1166,7 @@ class _Extractor:
         for chunk_offset, text in huge.body:
             self.offset = chunk_offset
             tree = cst.parse_module(text)
-            self.set_chunk(tree, chunk_offset)
+            self.set_chunk(tree, chunk_offset, text)
             wrapper = tree.body[0]
             assert isinstance(wrapper, cst.If)
             body.extend(self.block(wrapper.body))
@@ -1213,7 +1190,7 @@ class _Extractor:
             if isinstance(chunk, HugeDef):
                 self.offset = chunk.offset
                 tree = cst.parse_module(chunk.header)
-                self.set_chunk(tree, chunk.offset)
+                self.set_chunk(tree, chunk.offset, chunk.header)
                 self._huge = chunk
                 stmts = self.block(tree.body)
                 self._huge = None
@@ -1226,7 +1203,7 @@ class _Extractor:
             offset, text = chunk
             self.offset = offset  # (a parse error's line is counted from the chunk)
             tree = cst.parse_module(text)
-            self.set_chunk(tree, offset)
+            self.set_chunk(tree, offset, text)
             body.extend(self.block(tree.body))
             self.positions = {}
         self.name_scopes.pop()
@@ -1603,8 +1580,12 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
         ex = _Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree))
         bounds = top_level_bounds(tree)
         huge = huge_functions(tree, lines, CHUNK_LINES)
-        del tree  # the ast was for CPython's verdict, imports and chunk bounds
-        ex.module(chunks(bounds, lines, CHUNK_LINES, huge))
+        parts = list(chunks(bounds, lines, CHUNK_LINES, huge))
+        if len(parts) == 1 and not huge:  # one chunk: its positions come from this ast
+            ex.source_ast = (text, tree)
+        del tree  # the ast was for CPython's verdict, imports, chunk bounds and positions
+        ex.module(parts)
+        ex.source_ast = None
     except cst.ParserSyntaxError as exc:
         # CPython accepted the file and libcst did not: say so, and where.
         offset = ex.offset if ex is not None else 0

@@ -148,11 +148,11 @@ def test_fast_positions_agree_with_libcst_public_api():
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from ordercheck.facts import positions_of
+    from ordercheck.positions import codegen_positions
 
     source = (Path(__file__).resolve().parent.parent / "fixtures" / "runtime" / "runtime.py").read_text()
     tree = cst.parse_module(source)
-    fast = positions_of(tree)
+    fast = codegen_positions(tree)
     public = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
     assert len(fast) == len(public) > 1000
     assert all(fast[node] == public[node] for node in public)

@@ -6,7 +6,7 @@ PKG = Path(__file__).resolve().parent.parent / "ordercheck"
 
 # ground first, surfaces last; a module may import only modules of a lower rank
 ORDER = [
-    ["__init__", "errors", "resources", "atomic", "lazy", "kinds"],
+    ["__init__", "errors", "resources", "atomic", "lazy", "kinds", "positions"],
     ["markers", "scopes"],
     ["facts"],
     ["findings", "vocabulary", "rulebook", "config", "cache"],

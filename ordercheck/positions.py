@@ -1,0 +1,388 @@
+"""Source positions of libcst nodes, read off CPython's ``ast`` instead of libcst's
+codegen pass.
+
+libcst's ``PositionProvider`` regenerates the whole module's source, node by node, to
+learn where each node starts and ends: on real packages that pass cost more than the
+parse itself (docs/performance.md). CPython's parser already records a line and column
+range on every statement and expression, and the extractor only asks for the positions
+of a few kinds of node: statements, calls, attribute and subscript reads, ``except``
+and ``finally`` clauses, ``case`` clauses, the names of ``def`` and ``class``, and the
+header expressions that end a compound statement's header.
+
+Both trees list those nodes in the same source order, so they are paired kind by kind:
+the libcst tree is walked in source order (a plain walk over each node's fields, which
+costs a small fraction of codegen), the ``ast`` nodes are sorted by their positions,
+and every pair is checked (same kind of statement, same attribute or callee name, the
+closing bracket where the range says it ends). The ranges agree with
+``PositionProvider``'s by construction for the kinds handled here: both exclude a
+node's own parentheses and a statement's leading lines, start a ``def`` or ``class``
+at its keyword (after the decorators) and end a compound statement with its last body
+statement. Columns are converted from ``ast``'s UTF-8 byte offsets to code points.
+
+Nothing is assumed silently: if the two trees disagree anywhere, or a node of another
+kind is asked for, the chunk falls back to ``PositionProvider`` (counted in
+``FALLBACKS``), so the answer is always libcst's. ``tests/test_positions.py`` compares
+both on every fixture and on constructs chosen to break the pairing.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, cast
+
+if TYPE_CHECKING:
+    import libcst as cst
+    from libcst.metadata import CodeRange
+
+FALLBACKS = 0  # chunks whose positions came from libcst's codegen pass (tests read it)
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def codegen_positions(tree: "cst.Module") -> Mapping["cst.CSTNode", "CodeRange"]:
+    """libcst's ``PositionProvider`` result for every node of ``tree``.
+
+    ``MetadataWrapper.resolve`` also walks the whole tree with a batched visitor that a
+    lone codegen provider does not need, so the provider's own codegen pass is run
+    directly, falling back to the public API should libcst's internals change."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+        provider = PositionProvider()
+        state = PositionProvidingCodegenState(
+            default_indent=tree.default_indent, default_newline=tree.default_newline, provider=provider
+        )
+        tree._codegen(state)
+        computed = provider._computed
+        if computed:  # (a codegen provider stores finished ranges, never lazy values)
+            return cast("Mapping[cst.CSTNode, CodeRange]", computed)
+    except (ImportError, AttributeError, TypeError):
+        pass
+    return MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+
+
+class Positions(Mapping["cst.CSTNode", "CodeRange"]):
+    """The ranges read off the ``ast``; libcst's own for the whole chunk the first
+    time a node is asked for that the ``ast`` did not give."""
+
+    def __init__(self, tree: "cst.Module", fast: Dict[Any, "CodeRange"]) -> None:
+        self._tree: Optional["cst.Module"] = tree
+        self._fast = fast
+        self._full: Optional[Mapping["cst.CSTNode", "CodeRange"]] = None
+
+    def __getitem__(self, node: "cst.CSTNode") -> "CodeRange":
+        r = self._fast.get(node)
+        if r is not None:
+            return r
+        if self._full is None:
+            global FALLBACKS
+            FALLBACKS += 1
+            assert self._tree is not None
+            self._full = codegen_positions(self._tree)
+        return self._full[node]
+
+    def __iter__(self) -> Iterator["cst.CSTNode"]:
+        return iter(self._fast)
+
+    def __len__(self) -> int:
+        return len(self._fast)
+
+
+def positions_of(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None) -> Mapping["cst.CSTNode", "CodeRange"]:
+    """Positions of the nodes of ``tree``, parsed from ``text`` (whose ``ast`` is
+    ``atree`` when the caller has it already)."""
+    try:
+        fast = _from_ast(tree, text, atree)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        fast = None
+    if fast is None:
+        global FALLBACKS
+        FALLBACKS += 1
+        return codegen_positions(tree)
+    return Positions(tree, fast)
+
+
+# --------------------------------------------------------------------------- walking libcst
+
+_SKIPPED_FIELDS = re.compile(
+    r"^(whitespace|lpar|rpar|comma|semicolon|colon|equal|dot|star|leading_lines|lines_after|header|footer"
+    r"|operator|lbrace|rbrace|lbracket|rbracket|asynchronous|newline|lines_after_decorators|indent)"
+)
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
+# node types whose fields are not declared in source order
+_SOURCE_ORDER = {
+    "IfExp": ("body", "test", "orelse"),
+    "FunctionDef": ("decorators", "name", "params", "returns", "body"),
+    "ClassDef": ("decorators", "name", "bases", "keywords", "body"),
+    "ExceptHandler": ("type", "name", "body"),
+    "ExceptStarHandler": ("type", "name", "body"),
+    "MatchCase": ("pattern", "guard", "body"),
+    "Parameters": ("posonly_params", "params", "star_arg", "kwonly_params", "star_kwarg"),
+    "DictComp": ("key", "value", "for_in"),
+}
+
+
+def _fields(typ: type) -> Tuple[str, ...]:
+    fs = _FIELDS.get(typ)
+    if fs is None:
+        order = _SOURCE_ORDER.get(typ.__name__)
+        if order is not None:
+            fs = order
+        else:
+            fs = tuple(f.name for f in dataclasses.fields(typ) if not _SKIPPED_FIELDS.match(f.name))
+        _FIELDS[typ] = fs
+    return fs
+
+
+@dataclasses.dataclass
+class _CstNodes:
+    stmts: List[Any] = dataclasses.field(default_factory=list)
+    calls: List[Any] = dataclasses.field(default_factory=list)
+    attributes: List[Any] = dataclasses.field(default_factory=list)
+    subscripts: List[Any] = dataclasses.field(default_factory=list)
+    handlers: List[Any] = dataclasses.field(default_factory=list)
+    lines: List[Any] = dataclasses.field(default_factory=list)  # SimpleStatementLine / Suite
+
+
+def _walk_cst(tree: "cst.Module") -> _CstNodes:
+    import libcst as cst
+
+    out = _CstNodes()
+    small, compound = cst.BaseSmallStatement, cst.BaseCompoundStatement
+    call, attr, sub = cst.Call, cst.Attribute, cst.Subscript
+    handler = (cst.ExceptHandler, cst.ExceptStarHandler)
+    line = (cst.SimpleStatementLine, cst.SimpleStatementSuite)
+    imports = (cst.Import, cst.ImportFrom)
+    node_type = cst.CSTNode
+    stack: List[Any] = [tree]
+    while stack:  # pre-order, children in source order (pushed reversed)
+        node = stack.pop()
+        if isinstance(node, (small, compound)):
+            out.stmts.append(node)
+        elif isinstance(node, call):
+            out.calls.append(node)
+        elif isinstance(node, attr):
+            out.attributes.append(node)
+        elif isinstance(node, sub):
+            out.subscripts.append(node)
+        elif isinstance(node, handler):
+            out.handlers.append(node)
+        elif isinstance(node, line):
+            out.lines.append(node)
+        if isinstance(node, imports):
+            continue  # (a dotted module name is an Attribute chain in libcst, a string in the ast)
+        children: List[Any] = []
+        for name in _fields(type(node)):
+            value = getattr(node, name, None)
+            if isinstance(value, node_type):
+                children.append(value)
+            elif isinstance(value, (list, tuple)):
+                children.extend(v for v in value if isinstance(v, node_type))
+        children.reverse()
+        stack.extend(children)
+    return out
+
+
+# --------------------------------------------------------------------------- pairing with the ast
+
+# libcst statement type name -> the ast statement types it can be
+_STMT_PAIRS: Dict[str, Tuple[type, ...]] = {
+    "Expr": (ast.Expr,), "Assign": (ast.Assign,), "AnnAssign": (ast.AnnAssign,), "AugAssign": (ast.AugAssign,),
+    "Return": (ast.Return,), "Raise": (ast.Raise,), "Assert": (ast.Assert,), "Pass": (ast.Pass,),
+    "Break": (ast.Break,), "Continue": (ast.Continue,), "Del": (ast.Delete,), "Import": (ast.Import,),
+    "ImportFrom": (ast.ImportFrom,), "Global": (ast.Global,), "Nonlocal": (ast.Nonlocal,),
+    "If": (ast.If,), "While": (ast.While,), "For": (ast.For, ast.AsyncFor), "With": (ast.With, ast.AsyncWith),
+    "Try": (ast.Try,), "TryStar": (getattr(ast, "TryStar", ast.Try),), "Match": (getattr(ast, "Match", ast.If),),
+    "FunctionDef": (ast.FunctionDef, ast.AsyncFunctionDef), "ClassDef": (ast.ClassDef,),
+}
+_KEYWORDS = {
+    ast.If: ("if", "elif"), ast.While: ("while",), ast.For: ("for",), ast.AsyncFor: ("async",),
+    ast.With: ("with",), ast.AsyncWith: ("async",), ast.Try: ("try",), ast.FunctionDef: ("def",),
+    ast.AsyncFunctionDef: ("async",), ast.ClassDef: ("class",),
+}
+if hasattr(ast, "TryStar"):
+    _KEYWORDS[ast.TryStar] = ("try",)
+if hasattr(ast, "Match"):
+    _KEYWORDS[ast.Match] = ("match",)
+
+
+def _sorted(nodes: List[Any]) -> List[Any]:
+    return sorted(nodes, key=lambda n: (n.lineno, n.col_offset, -n.end_lineno, -n.end_col_offset))
+
+
+class _Unpaired(Exception):
+    """The two trees disagree: use libcst's own positions."""
+
+
+
+def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None) -> Optional[Dict[Any, "CodeRange"]]:
+    import libcst as cst
+    from libcst.metadata import CodePosition, CodeRange
+
+    if atree is None:
+        atree = ast.parse(text)
+    lines = _NEWLINE.split(text)
+    stmts: List[Any] = []
+    calls: List[Any] = []
+    attrs: List[Any] = []
+    subs: List[Any] = []
+    handlers: List[Any] = []
+    for n in ast.walk(atree):
+        if isinstance(n, ast.stmt):
+            stmts.append(n)
+        elif isinstance(n, ast.Call):
+            calls.append(n)
+        elif isinstance(n, ast.Attribute):
+            attrs.append(n)
+        elif isinstance(n, ast.Subscript):
+            subs.append(n)
+        elif isinstance(n, ast.ExceptHandler):
+            handlers.append(n)
+    mine = _walk_cst(tree)
+    if (len(mine.stmts), len(mine.calls), len(mine.attributes), len(mine.subscripts), len(mine.handlers)) != (
+            len(stmts), len(calls), len(attrs), len(subs), len(handlers)):
+        return None
+
+    def col(line_no: int, byte_col: int) -> int:
+        line = lines[line_no - 1] if 0 < line_no <= len(lines) else ""
+        if line.isascii():
+            return byte_col
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+    def rng(line: int, c: int, end_line: int, end_c: int) -> "CodeRange":
+        return CodeRange(CodePosition(line, c), CodePosition(end_line, end_c))
+
+    def of(a: Any) -> "CodeRange":
+        return rng(a.lineno, col(a.lineno, a.col_offset), a.end_lineno, col(a.end_lineno, a.end_col_offset))
+
+    def line_text(n: int) -> str:
+        return lines[n - 1] if 0 < n <= len(lines) else ""
+
+    out: Dict[Any, "CodeRange"] = {}
+    try:
+        for c, a in zip(mine.calls, _sorted(calls)):
+            r = of(a)
+            if line_text(r.end.line)[r.end.column - 1 : r.end.column] != ")":
+                raise _Unpaired
+            func = c.func
+            if isinstance(func, cst.Name) and not (isinstance(a.func, ast.Name) and a.func.id == func.value):
+                raise _Unpaired
+            if isinstance(func, cst.Attribute) and not (isinstance(a.func, ast.Attribute) and a.func.attr == func.attr.value):
+                raise _Unpaired
+            out[c] = r
+        for c, a in zip(mine.attributes, _sorted(attrs)):
+            r = of(a)
+            name = c.attr.value
+            if a.attr != name or line_text(r.end.line)[r.end.column - len(name) : r.end.column] != name:
+                raise _Unpaired
+            out[c] = r
+        for c, a in zip(mine.subscripts, _sorted(subs)):
+            r = of(a)
+            if line_text(r.end.line)[r.end.column - 1 : r.end.column] != "]":
+                raise _Unpaired
+            out[c] = r
+        for c, a in zip(mine.handlers, _sorted(handlers)):
+            r = of(a)
+            if not line_text(r.start.line)[r.start.column :].startswith("except"):
+                raise _Unpaired
+            out[c] = r
+            if c.type is not None and a.type is not None:
+                out[c.type] = of(a.type)  # (a parenthesized tuple: see _headers)
+                if isinstance(a.type, ast.Tuple) and c.type.lpar:
+                    del out[c.type]
+        for c, a in zip(mine.stmts, _sorted(stmts)):
+            kinds = _STMT_PAIRS.get(type(c).__name__)
+            if kinds is None or not isinstance(a, kinds):
+                raise _Unpaired
+            r = of(a)
+            words = _KEYWORDS.get(type(a))
+            if words is not None and not line_text(r.start.line)[r.start.column :].startswith(words):
+                raise _Unpaired
+            out[c] = r
+            _headers(c, a, r, out, of, line_text, rng)
+        for c in mine.lines:  # a line of small statements: from the first to the last
+            body = c.body
+            if not body:
+                continue
+            first, last = out.get(body[0]), out.get(body[-1])
+            if first is None or last is None:
+                raise _Unpaired
+            out[c] = CodeRange(first.start, last.end)
+    except _Unpaired:
+        return None
+    return out
+
+
+def _headers(c: Any, a: Any, r: "CodeRange", out: Dict[Any, "CodeRange"], of: Callable[[Any], "CodeRange"],
+             line_text: Callable[[int], str], rng: Callable[[int, int, int, int], "CodeRange"]) -> None:
+    """Ranges of the parts of a compound statement the extractor asks for: header
+    expressions, the names of ``def``/``class``, ``finally`` and ``case`` clauses."""
+    import libcst as cst
+
+    def expression(cn: Any, an: Any) -> None:
+        if isinstance(an, (ast.Tuple, ast.GeneratorExp)) and getattr(cn, "lpar", None):
+            # the ast's range holds a tuple's parentheses, libcst's does not
+            if not isinstance(an, ast.Tuple) or not an.elts or len(cn.lpar) != 1:
+                return  # (asked for, it falls back)
+            first, last = of(an.elts[0]), of(an.elts[-1])
+            end_col = last.end.column
+            if not isinstance(cn.elements[-1].comma, cst.MaybeSentinel):
+                rest = line_text(last.end.line)[end_col:]
+                if not rest.lstrip(" ").startswith(","):
+                    return
+                end_col += len(rest) - len(rest.lstrip(" ")) + 1
+            out[cn] = rng(first.start.line, first.start.column, last.end.line, end_col)
+            return
+        out[cn] = of(an)
+
+    if isinstance(c, (cst.If, cst.While)):
+        expression(c.test, a.test)
+    elif isinstance(c, cst.For):
+        expression(c.iter, a.iter)
+    elif isinstance(c, cst.With):
+        if c.items and a.items:
+            last = a.items[-1]
+            end = of(last.optional_vars if last.optional_vars is not None else last.context_expr)
+            start = of(last.context_expr)
+            out[c.items[-1]] = rng(start.start.line, start.start.column, end.end.line, end.end.column)
+    elif isinstance(c, (cst.FunctionDef, cst.ClassDef)):
+        name = c.name.value
+        text = line_text(r.start.line)
+        m = re.compile(r"(?:async\s+)?(?:def|class)\s+" + re.escape(name) + r"\b").match(text, r.start.column)
+        if m is None:
+            raise _Unpaired
+        out[c.name] = rng(r.start.line, m.end() - len(name), r.start.line, m.end())
+    elif isinstance(c, (cst.Try, cst.TryStar)):
+        if c.finalbody is not None:
+            first = of(a.finalbody[0])
+            where = _keyword_before(line_text, "finally", first.start.line, first.start.column)
+            last = of(a.finalbody[-1])
+            out[c.finalbody] = rng(where[0], where[1], last.end.line, last.end.column)
+    elif type(c).__name__ == "Match":
+        expression(c.subject, a.subject)
+        for case, acase in zip(c.cases, a.cases):
+            pattern = of(acase.pattern)
+            out[case.pattern] = pattern
+            if case.guard is not None and acase.guard is not None:
+                out[case.guard] = of(acase.guard)
+            where = _keyword_before(line_text, "case", pattern.start.line, pattern.start.column)
+            last = of(acase.body[-1])
+            out[case] = rng(where[0], where[1], last.end.line, last.end.column)
+
+
+def _keyword_before(line_text: Callable[[int], str], word: str, line: int, column: int) -> Tuple[int, int]:
+    """Where the clause keyword ``word`` stands: the nearest line, at or above the
+    clause's first statement, whose code starts with it (the lines between hold
+    only the keyword, blank lines and comments)."""
+    text = line_text(line)[:column]
+    for n in range(line, max(0, line - 200), -1):
+        text = line_text(n) if n != line else text
+        stripped = text.lstrip()
+        if re.match(re.escape(word) + r"\b", stripped):
+            return n, len(text) - len(stripped)
+        if stripped and not stripped.startswith("#") and n != line:
+            break
+    raise _Unpaired
