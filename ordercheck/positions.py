@@ -147,42 +147,70 @@ class _CstNodes:
     lines: List[Any] = dataclasses.field(default_factory=list)  # SimpleStatementLine / Suite
 
 
-def _walk_cst(tree: "cst.Module") -> _CstNodes:
+_ROLE: Dict[type, int] = {}  # node type -> which list of ``_CstNodes`` it goes to (0: none; 7: statements, not walked into)
+_NOT_A_NODE = -2
+
+
+def _role(typ: type) -> int:
     import libcst as cst
 
+    role = _ROLE.get(typ)
+    if role is None:
+        if not issubclass(typ, cst.CSTNode):
+            role = _NOT_A_NODE
+        elif issubclass(typ, (cst.Import, cst.ImportFrom)):
+            role = 7  # a statement not walked into (a dotted module name is an Attribute chain in libcst, a string in the ast)
+        elif issubclass(typ, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+            role = 1
+        elif issubclass(typ, cst.Call):
+            role = 2
+        elif issubclass(typ, cst.Attribute):
+            role = 3
+        elif issubclass(typ, cst.Subscript):
+            role = 4
+        elif issubclass(typ, (cst.ExceptHandler, cst.ExceptStarHandler)):
+            role = 5
+        elif issubclass(typ, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            role = 6
+        else:
+            role = 0
+        _ROLE[typ] = role
+    return role
+
+
+def _walk_cst(tree: "cst.Module") -> _CstNodes:
+    """The nodes of the kinds paired with the ast, each kind in source order (a
+    pre-order walk with each node's children in source order). Types are classified
+    once: ``isinstance`` against libcst's abstract bases is slow."""
     out = _CstNodes()
-    small, compound = cst.BaseSmallStatement, cst.BaseCompoundStatement
-    call, attr, sub = cst.Call, cst.Attribute, cst.Subscript
-    handler = (cst.ExceptHandler, cst.ExceptStarHandler)
-    line = (cst.SimpleStatementLine, cst.SimpleStatementSuite)
-    imports = (cst.Import, cst.ImportFrom)
-    node_type = cst.CSTNode
+    lists: Dict[int, List[Any]] = {1: out.stmts, 2: out.calls, 3: out.attributes, 4: out.subscripts,
+                                   5: out.handlers, 6: out.lines}
+    role_of = _ROLE
     stack: List[Any] = [tree]
-    while stack:  # pre-order, children in source order (pushed reversed)
+    while stack:
         node = stack.pop()
-        if isinstance(node, (small, compound)):
+        typ = type(node)
+        role = role_of.get(typ)
+        if role is None:
+            role = _role(typ)
+        if role == 7:
             out.stmts.append(node)
-        elif isinstance(node, call):
-            out.calls.append(node)
-        elif isinstance(node, attr):
-            out.attributes.append(node)
-        elif isinstance(node, sub):
-            out.subscripts.append(node)
-        elif isinstance(node, handler):
-            out.handlers.append(node)
-        elif isinstance(node, line):
-            out.lines.append(node)
-        if isinstance(node, imports):
-            continue  # (a dotted module name is an Attribute chain in libcst, a string in the ast)
+            continue
+        if role > 0:
+            lists[role].append(node)
         children: List[Any] = []
-        for name in _fields(type(node)):
+        for name in _fields(typ):
             value = getattr(node, name, None)
-            if isinstance(value, node_type):
+            if isinstance(value, (list, tuple)):
+                children.extend(value)
+            elif value is not None:
                 children.append(value)
-            elif isinstance(value, (list, tuple)):
-                children.extend(v for v in value if isinstance(v, node_type))
-        children.reverse()
-        stack.extend(children)
+        for child in reversed(children):
+            r = role_of.get(type(child))
+            if r is None:
+                r = _role(type(child))
+            if r != _NOT_A_NODE:
+                stack.append(child)
     return out
 
 
@@ -209,6 +237,29 @@ if hasattr(ast, "Match"):
     _KEYWORDS[ast.Match] = ("match",)
 
 
+_AST_INFO: Dict[type, Tuple[int, Tuple[str, ...]]] = {}
+
+
+def _ast_info(typ: type) -> Tuple[int, Tuple[str, ...]]:
+    role = 0
+    if issubclass(typ, ast.stmt):
+        role = 1
+    elif issubclass(typ, ast.Call):
+        role = 2
+    elif issubclass(typ, ast.Attribute):
+        role = 3
+    elif issubclass(typ, ast.Subscript):
+        role = 4
+    elif issubclass(typ, ast.ExceptHandler):
+        role = 5
+    skipped = {"ctx", "op", "ops", "kind", "type_comment"}  # (nothing paired is under them)
+    if typ is ast.Constant:
+        skipped.add("value")
+    fields = tuple(f for f in getattr(typ, "_fields", ()) if f not in skipped)
+    _AST_INFO[typ] = (role, fields)
+    return role, fields
+
+
 def _sorted(nodes: List[Any]) -> List[Any]:
     return sorted(nodes, key=lambda n: (n.lineno, n.col_offset, -n.end_lineno, -n.end_col_offset))
 
@@ -230,17 +281,23 @@ def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None)
     attrs: List[Any] = []
     subs: List[Any] = []
     handlers: List[Any] = []
-    for n in ast.walk(atree):
-        if isinstance(n, ast.stmt):
-            stmts.append(n)
-        elif isinstance(n, ast.Call):
-            calls.append(n)
-        elif isinstance(n, ast.Attribute):
-            attrs.append(n)
-        elif isinstance(n, ast.Subscript):
-            subs.append(n)
-        elif isinstance(n, ast.ExceptHandler):
-            handlers.append(n)
+    lists = {1: stmts, 2: calls, 3: attrs, 4: subs, 5: handlers}
+    stack: List[Any] = [atree]
+    while stack:  # (ast.walk, without its generators)
+        n = stack.pop()
+        typ = type(n)
+        info = _AST_INFO.get(typ)
+        if info is None:
+            info = _ast_info(typ)
+        role, fields = info
+        if role:
+            lists[role].append(n)
+        for name in fields:
+            value = getattr(n, name, None)
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
     mine = _walk_cst(tree)
     if (len(mine.stmts), len(mine.calls), len(mine.attributes), len(mine.subscripts), len(mine.handlers)) != (
             len(stmts), len(calls), len(attrs), len(subs), len(handlers)):
@@ -290,9 +347,7 @@ def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None)
                 raise _Unpaired
             out[c] = r
             if c.type is not None and a.type is not None:
-                out[c.type] = of(a.type)  # (a parenthesized tuple: see _headers)
-                if isinstance(a.type, ast.Tuple) and c.type.lpar:
-                    del out[c.type]
+                _expression(c.type, a.type, out, of, line_text, rng)
         for c, a in zip(mine.stmts, _sorted(stmts)):
             kinds = _STMT_PAIRS.get(type(c).__name__)
             if kinds is None or not isinstance(a, kinds):
@@ -316,6 +371,9 @@ def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None)
     return out
 
 
+_DEF_HEAD = re.compile(r"(?:async\s+)?(?:def|class)\s+")
+
+
 def _headers(c: Any, a: Any, r: "CodeRange", out: Dict[Any, "CodeRange"], of: Callable[[Any], "CodeRange"],
              line_text: Callable[[int], str], rng: Callable[[int, int, int, int], "CodeRange"]) -> None:
     """Ranges of the parts of a compound statement the extractor asks for: header
@@ -323,20 +381,7 @@ def _headers(c: Any, a: Any, r: "CodeRange", out: Dict[Any, "CodeRange"], of: Ca
     import libcst as cst
 
     def expression(cn: Any, an: Any) -> None:
-        if isinstance(an, (ast.Tuple, ast.GeneratorExp)) and getattr(cn, "lpar", None):
-            # the ast's range holds a tuple's parentheses, libcst's does not
-            if not isinstance(an, ast.Tuple) or not an.elts or len(cn.lpar) != 1:
-                return  # (asked for, it falls back)
-            first, last = of(an.elts[0]), of(an.elts[-1])
-            end_col = last.end.column
-            if not isinstance(cn.elements[-1].comma, cst.MaybeSentinel):
-                rest = line_text(last.end.line)[end_col:]
-                if not rest.lstrip(" ").startswith(","):
-                    return
-                end_col += len(rest) - len(rest.lstrip(" ")) + 1
-            out[cn] = rng(first.start.line, first.start.column, last.end.line, end_col)
-            return
-        out[cn] = of(an)
+        _expression(cn, an, out, of, line_text, rng)
 
     if isinstance(c, (cst.If, cst.While)):
         expression(c.test, a.test)
@@ -346,15 +391,24 @@ def _headers(c: Any, a: Any, r: "CodeRange", out: Dict[Any, "CodeRange"], of: Ca
         if c.items and a.items:
             last = a.items[-1]
             end = of(last.optional_vars if last.optional_vars is not None else last.context_expr)
-            start = of(last.context_expr)
-            out[c.items[-1]] = rng(start.start.line, start.start.column, end.end.line, end.end.column)
+            start = of(last.context_expr).start
+            item = c.items[-1]
+            # a WithItem's range holds its expression's own parentheses
+            begin = _skip_parens(line_text, start.line, start.column, len(item.item.lpar), -1)
+            finish: Optional[Tuple[int, int]] = (end.end.line, end.end.column)
+            if last.optional_vars is None:
+                finish = _skip_parens(line_text, end.end.line, end.end.column, len(item.item.rpar), 1)
+            if begin is None or finish is None:
+                return
+            out[item] = rng(begin[0], begin[1], finish[0], finish[1])
+            return
     elif isinstance(c, (cst.FunctionDef, cst.ClassDef)):
         name = c.name.value
         text = line_text(r.start.line)
-        m = re.compile(r"(?:async\s+)?(?:def|class)\s+" + re.escape(name) + r"\b").match(text, r.start.column)
-        if m is None:
+        m = _DEF_HEAD.match(text, r.start.column)
+        if m is None or not text.startswith(name, m.end()):
             raise _Unpaired
-        out[c.name] = rng(r.start.line, m.end() - len(name), r.start.line, m.end())
+        out[c.name] = rng(r.start.line, m.end(), r.start.line, m.end() + len(name))
     elif isinstance(c, (cst.Try, cst.TryStar)):
         if c.finalbody is not None:
             first = of(a.finalbody[0])
@@ -371,6 +425,68 @@ def _headers(c: Any, a: Any, r: "CodeRange", out: Dict[Any, "CodeRange"], of: Ca
             where = _keyword_before(line_text, "case", pattern.start.line, pattern.start.column)
             last = of(acase.body[-1])
             out[case] = rng(where[0], where[1], last.end.line, last.end.column)
+
+
+def _expression(cn: Any, an: Any, out: Dict[Any, "CodeRange"], of: Callable[[Any], "CodeRange"],
+                line_text: Callable[[int], str], rng: Callable[[int, int, int, int], "CodeRange"]) -> None:
+    """The range of a header expression (a test, an iterable, a handler's types)."""
+    import libcst as cst
+
+    if isinstance(an, (ast.Tuple, ast.GeneratorExp)) and getattr(cn, "lpar", None):
+        # the ast's range holds a tuple's parentheses, libcst's does not
+        if not isinstance(an, ast.Tuple) or not an.elts or len(cn.lpar) != 1:
+            return  # (asked for, it falls back)
+        first, last = of(an.elts[0]), of(an.elts[-1])
+        end_col = last.end.column
+        if not isinstance(cn.elements[-1].comma, cst.MaybeSentinel):
+            rest = line_text(last.end.line)[end_col:]
+            if not rest.lstrip(" ").startswith(","):
+                return
+            end_col += len(rest) - len(rest.lstrip(" ")) + 1
+        out[cn] = rng(first.start.line, first.start.column, last.end.line, end_col)
+        return
+    out[cn] = of(an)
+
+
+def _skip_parens(line_text: Callable[[int], str], line: int, column: int, count: int,
+                 step: int) -> Optional[Tuple[int, int]]:
+    """The position past ``count`` parentheses before (``step`` -1) or after (+1)
+    ``(line, column)``, across blank space and line ends only; ``None`` when anything
+    else (a comment, say) stands between."""
+    want = "(" if step < 0 else ")"
+    text = line_text(line)
+    budget = 1000  # lines crossed
+    while count:
+        if step < 0:
+            while column > 0 and text[column - 1] in " \t\f":
+                column -= 1
+            if column == 0:
+                line -= 1
+                budget -= 1
+                if line < 1 or not budget:
+                    return None
+                text = line_text(line)
+                column = len(text)
+                continue
+            if text[column - 1] != want:
+                return None
+            column -= 1
+        else:
+            while column < len(text) and text[column] in " \t\f":
+                column += 1
+            if column >= len(text):
+                line += 1
+                budget -= 1
+                if not budget:
+                    return None
+                text = line_text(line)
+                column = 0
+                continue
+            if text[column] != want:
+                return None
+            column += 1
+        count -= 1
+    return line, column
 
 
 def _keyword_before(line_text: Callable[[int], str], word: str, line: int, column: int) -> Tuple[int, int]:

@@ -160,3 +160,56 @@ def test_facts_are_the_same_either_way(monkeypatch):
     monkeypatch.setattr(facts, "positions_of", lambda tree, text, atree=None: positions.codegen_positions(tree))
     slow = facts.extract("runtime.py", data, "runtime")
     assert fast.functions and fast == slow
+
+
+def test_handler_types_and_parenthesized_with_items():
+    source = textwrap.dedent("""\
+        try:
+            a()
+        except (ValueError, OverflowError, TypeError):
+            pass
+        except (
+            KeyError,
+        ) as e:
+            pass
+        with (
+            open(p) as f,
+        ):
+            pass
+        with (
+            m() as g
+        ):
+            pass
+        """)
+    assert _agree(source) > 8
+    # and the extractor asks for nothing the ast did not give
+    before = positions.FALLBACKS
+    facts.extract("t.py", source.encode(), "t")
+    assert positions.FALLBACKS == before
+
+
+def test_with_items_whose_expression_is_parenthesized():
+    source = textwrap.dedent("""\
+        with (
+            a()
+            if x
+            else b()
+        ) as m:
+            pass
+        with (
+            c()
+            if y
+            else d()
+        ):
+            pass
+        with (  # a comment
+            e()
+        ):
+            pass
+        """)
+    tree, fast, public = _ranges(source)
+    for node in fast:
+        assert fast[node] == public[node], (type(node).__name__, fast[node], public[node])
+    items = [st.items[-1] for st in tree.body]
+    assert items[0] in fast and items[1] in fast  # the comment's falls back when asked
+    assert fast[items[2]] == public[items[2]]
