@@ -3,8 +3,9 @@
 Nodes are ``ENTRY``, ``EXIT`` (normal return or fall-through), ``RAISE`` (an exception
 leaves the function), one node per statement (placed where the statement *starts*), one
 node per call in evaluation order, handler entries (the ``except`` line), and a few
-synthetic points (line ``None``) where a way out resumes. Edge attribute ``kind`` is one
-of ``normal``, ``true``, ``false``, ``loop``, ``exception``, ``finally``.
+synthetic points (line ``None``) where a way out resumes: node attribute ``kind`` is a
+``kinds.NodeKind``. Edge attribute ``kind`` is a ``kinds.EdgeKind``: ``normal``,
+``true``, ``false``, ``loop``, ``exception``, ``finally``.
 
 Design choices that the contracts rely on:
 
@@ -18,20 +19,33 @@ Design choices that the contracts rely on:
   suppressing ``with``) is a *region*: its nodes carry the region id in ``ctx``, and
   ``graph.graph["handlers"]`` describes it, so the ``swallowed`` contract can ask
   whether control leaves the region normally without surfacing.
+
+How the builder is laid out:
+
+* ``_Builder.stmt`` dispatches on the statement's ``kinds.StmtKind`` through one table,
+  ``_Builder.STMT``: one row and one small method per kind; a kind without a row is a
+  loud ``ValueError``.
+* Loops, ``try`` bodies, ``finally`` bodies and ``with`` bodies push a frame on one
+  stack (``_Builder.frames``, kinds ``kinds.FrameKind``), the way CPython's compiler
+  pushes an ``fblock``. Every jump (return, break, continue, an exception) goes out
+  through ``_Builder.unwind``, which walks the stack innermost first and asks each
+  frame, by the table ``_Builder.CROSS``, what a jump of that way does when it
+  crosses it (CPython's ``compiler_unwind_fblock``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 import networkx as nx
 
 from .facts import BROAD_TYPES, Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
+from .kinds import EdgeKind, FrameKind, NodeKind, RegionKind, StmtKind, Way
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
-EDGE_KINDS = ("normal", "true", "false", "loop", "exception", "finally")
 
-Preds = List[Tuple[object, str]]
+#: the ways into a node: (predecessor, kind of the edge from it)
+Preds = List[Tuple[object, EdgeKind]]
 
 
 @dataclass
@@ -40,7 +54,7 @@ class HandlerRegion:
     a suppressing ``with``."""
 
     id: int
-    kind: str  # "except" | "finally" | "with"
+    kind: RegionKind
     entry: object
     span: Span
     text: str
@@ -50,37 +64,58 @@ class HandlerRegion:
     suppress_all: bool = False  # a `suppressor` context manager
 
 
+# ---- the frame stack (CPython's ``fblockinfo``): one class per ``FrameKind``
+
+
+class _Frame:
+    """A statement a jump may have to pass on its way out."""
+
+    kind: ClassVar[FrameKind]
+
+
 @dataclass
-class _Loop:
+class _LoopFrame(_Frame):
+    """A ``while`` or ``for`` body: ``continue`` goes back to ``head``, ``break`` ends
+    the loop (the loop statement collects ``breaks``)."""
+
+    kind = FrameKind.LOOP
     head: object
     breaks: Preds = field(default_factory=list)
 
 
 @dataclass
-class _Try:
+class _ExceptFrame(_Frame):
+    """A ``try`` body with ``except`` clauses: an exception goes to the first clause."""
+
+    kind = FrameKind.EXCEPT
     first_handler: object
 
 
 @dataclass
-class _Finally:
+class _FinallyFrame(_Frame):
+    """A ``try`` (body, clauses, ``else``) with ``finally``: every way out runs a copy of
+    the ``finally`` body, built once per way and shared (``copies``)."""
+
+    kind = FrameKind.FINALLY
     stmt: Stmt
     ctx: Tuple[int, ...]
     withs: Tuple[int, ...] = ()
-    copies: Dict[str, object] = field(default_factory=dict)
+    copies: Dict[Way, object] = field(default_factory=dict)
 
 
 @dataclass
-class _With:
+class _WithFrame(_Frame):
     """A ``with`` item: its ``__exit__`` runs on every way out of the body (a node on
     the ``with`` line, once per way out, like a one-line ``finally``); a suppressing
     manager's exception exit continues after the statement."""
 
+    kind = FrameKind.WITH
     stmt: Stmt
     suppress: bool
     suppress_all: bool
     types: Tuple[str, ...]
     ctx: Tuple[int, ...]
-    copies: Dict[str, object] = field(default_factory=dict)
+    copies: Dict[Way, object] = field(default_factory=dict)
     swallowed: List[object] = field(default_factory=list)
     manager: Optional[Call] = None  # the item's context-manager call
     with_id: int = 0  # its body's nodes carry it in their ``withs`` attribute
@@ -108,14 +143,14 @@ class _Builder:
         self.with_ids = 0
         self.withs: Tuple[int, ...] = ()  # the ``with`` items (ids) around what is built
         self.ctx: Tuple[int, ...] = ()
-        self.frames: List[object] = []
-        self.g.add_node(ENTRY, kind="entry", line=fn.span.line, text=fn.qualname, ctx=())
-        self.g.add_node(EXIT, kind="exit", line=None, text="EXIT", ctx=())
-        self.g.add_node(RAISE, kind="raise", line=None, text="RAISE", ctx=())
+        self.frames: List[_Frame] = []
+        self.g.add_node(ENTRY, kind=NodeKind.ENTRY, line=fn.span.line, text=fn.qualname, ctx=())
+        self.g.add_node(EXIT, kind=NodeKind.EXIT, line=None, text="EXIT", ctx=())
+        self.g.add_node(RAISE, kind=NodeKind.RAISE, line=None, text="RAISE", ctx=())
 
     # ---- nodes and edges
 
-    def node(self, kind: str, span: Optional[Span], text: str, **attrs) -> int:
+    def node(self, kind: NodeKind, span: Optional[Span], text: str, **attrs) -> int:
         self.counter += 1
         if self.counter > MAX_NODES:
             raise GraphTooLarge(self.fn.qualname)
@@ -136,9 +171,9 @@ class _Builder:
             if self.g.has_edge(p, target):
                 data = self.g.edges[p, target]
                 if data["kind"] != kind:
-                    if kind == "exception" or data["kind"] == "exception":
+                    if kind == EdgeKind.EXCEPTION or data["kind"] == EdgeKind.EXCEPTION:
                         data["exception"] = True
-                        if data["kind"] == "exception":
+                        if data["kind"] == EdgeKind.EXCEPTION:
                             data["kind"] = kind
             else:
                 self.g.add_edge(p, target, kind=kind)
@@ -147,39 +182,63 @@ class _Builder:
         self.regions += 1
         return self.regions
 
-    # ---- jumps: return / break / continue / raise, through the frames
+    # ---- jumps: return / break / continue / raise, out through the frame stack
 
-    def jump(self, preds: Preds, way: str, upto: Optional[int] = None) -> None:
+    def unwind(self, preds: Preds, way: Way) -> None:
+        """Send a jump (``way``) from ``preds`` out through the frame stack, innermost
+        frame first (CPython's ``compiler_unwind_fblock_stack``). Each frame's row in
+        ``CROSS`` says what the jump does when it crosses the frame: it stops there
+        (a loop takes ``break``/``continue``; an ``except`` frame an exception; a
+        ``finally`` or ``with`` frame takes every way, into its copy for that way,
+        which resumes the way out below the frame) or passes on outward. Past the
+        last frame, a return reaches ``EXIT`` and an exception ``RAISE``."""
         if not preds:
             return
-        top = len(self.frames) if upto is None else upto
-        for i in range(top - 1, -1, -1):
-            f = self.frames[i]
-            if way == "raise" and isinstance(f, _Try):
-                self.connect(preds, f.first_handler)
+        for index in range(len(self.frames) - 1, -1, -1):
+            frame = self.frames[index]
+            if self.CROSS[frame.kind](self, frame, index, preds, way):
                 return
-            if isinstance(f, _With):
-                self.connect(preds, self.with_exit(f, i, way))
-                return
-            if isinstance(f, _Finally):
-                entry = self.finally_copy(f, i, way)
-                kind = "exception" if way == "raise" else "finally"
-                self.connect([(p, kind) for p, _ in preds], entry)
-                return
-            if isinstance(f, _Loop) and way in ("break", "continue"):
-                if way == "break":
-                    f.breaks.extend(preds)
-                else:
-                    self.connect([(p, "loop") for p, _ in preds], f.head)
-                return
-        if way == "raise":
+        if way == Way.RAISE:
             self.connect(preds, RAISE)
-        elif way == "return":
+        elif way == Way.RETURN:
             self.connect(preds, EXIT)
         # break/continue outside a loop is a SyntaxError that ast.parse let through: drop
 
+    def _cross_loop(self, f: _LoopFrame, index: int, preds: Preds, way: Way) -> bool:
+        if way == Way.BREAK:
+            f.breaks.extend(preds)
+            return True
+        if way == Way.CONTINUE:
+            self.connect([(p, EdgeKind.LOOP) for p, _ in preds], f.head)
+            return True
+        return False
+
+    def _cross_except(self, f: _ExceptFrame, index: int, preds: Preds, way: Way) -> bool:
+        if way != Way.RAISE:
+            return False
+        self.connect(preds, f.first_handler)
+        return True
+
+    def _cross_finally(self, f: _FinallyFrame, index: int, preds: Preds, way: Way) -> bool:
+        entry = self.finally_copy(f, index, way)
+        kind = EdgeKind.EXCEPTION if way == Way.RAISE else EdgeKind.FINALLY
+        self.connect([(p, kind) for p, _ in preds], entry)
+        return True
+
+    def _cross_with(self, f: _WithFrame, index: int, preds: Preds, way: Way) -> bool:
+        self.connect(preds, self.with_exit(f, index, way))
+        return True
+
+    #: what a jump does when it crosses a frame: True, it stops there
+    CROSS: ClassVar[Dict[FrameKind, Callable[[_Builder, Any, int, Preds, Way], bool]]] = {
+        FrameKind.LOOP: _cross_loop,
+        FrameKind.EXCEPT: _cross_except,
+        FrameKind.FINALLY: _cross_finally,
+        FrameKind.WITH: _cross_with,
+    }
+
     def raise_from(self, node: object) -> None:
-        self.jump([(node, "exception")], "raise")
+        self.unwind([(node, EdgeKind.EXCEPTION)], Way.RAISE)
 
     def _at(self, frames_upto: int, ctx: Tuple[int, ...], withs: Tuple[int, ...]):
         """Context manager-ish helper: run with outer frames and a given ctx."""
@@ -192,45 +251,45 @@ class _Builder:
     def _restore(self, saved) -> None:
         self.frames, self.ctx, self.withs = saved
 
-    def finally_copy(self, f: _Finally, index: int, way: str) -> object:
+    def finally_copy(self, f: _FinallyFrame, index: int, way: Way) -> object:
         if way in f.copies:
             return f.copies[way]
-        region = self.new_region() if way == "raise" else None
+        region = self.new_region() if way == Way.RAISE else None
         saved = self._at(index, f.ctx + ((region,) if region else ()), f.withs)
-        entry = self.node("finally", None, f"finally ({way})", way=way)
+        entry = self.node(NodeKind.FINALLY, None, f"finally ({way})", way=way)
         f.copies[way] = entry
         if region:
             self.g.graph["handlers"][region] = HandlerRegion(
-                region, "finally", entry, f.stmt.finally_span or f.stmt.span, "finally:", broad=True
+                region, RegionKind.FINALLY, entry, f.stmt.finally_span or f.stmt.span, "finally:", broad=True
             )
-        ends = self.block(f.stmt.finalbody, [(entry, "normal")])
+        ends = self.block(f.stmt.finalbody, [(entry, EdgeKind.NORMAL)])
         if ends:
-            if way == "raise":
-                point = self.node("reraise", None, "re-raise")
+            if way == Way.RAISE:
+                point = self.node(NodeKind.RERAISE, None, "re-raise")
                 self.connect(ends, point)
-                self.jump([(point, "exception")], "raise")
+                self.unwind([(point, EdgeKind.EXCEPTION)], Way.RAISE)
             else:
-                self.jump([(p, "finally") for p, _ in ends], way)
+                self.unwind([(p, EdgeKind.FINALLY) for p, _ in ends], way)
         self._restore(saved)
         return entry
 
-    def with_exit(self, f: _With, index: int, way: str) -> object:
+    def with_exit(self, f: _WithFrame, index: int, way: Way) -> object:
         if way in f.copies:
             return f.copies[way]
-        region = self.new_region() if way == "raise" and f.suppress else None
+        region = self.new_region() if way == Way.RAISE and f.suppress else None
         saved = self._at(index, f.ctx + ((region,) if region else ()), f.withs)
         exit_node = self._with_exit_node(f, way)
         f.copies[way] = exit_node
-        if way == "raise":
+        if way == Way.RAISE:
             if region:
                 broad = f.suppress_all or any(t in BROAD_TYPES for t in f.types)
                 self.g.graph["handlers"][region] = HandlerRegion(
-                    region, "with", exit_node, f.stmt.span, f.stmt.text, types=f.types,
+                    region, RegionKind.WITH, exit_node, f.stmt.span, f.stmt.text, types=f.types,
                     broad=broad, suppress_all=f.suppress_all,
                 )
                 f.swallowed.append(exit_node)
             if not f.suppress_all:
-                self.jump([(exit_node, "exception")], "raise")
+                self.unwind([(exit_node, EdgeKind.EXCEPTION)], Way.RAISE)
                 if f.manager is not None and not f.suppress:
                     # ``__exit__`` ran (and what it carries took effect) before the
                     # exception goes on: normal edges that also carry the exception,
@@ -238,19 +297,19 @@ class _Builder:
                     # region the exception leaves (it is no way out of one)
                     targets = list(self.g.successors(exit_node))
                     for t in targets:
-                        self.g.edges[exit_node, t].update(kind="normal", exception=True)
+                        self.g.edges[exit_node, t].update(kind=EdgeKind.NORMAL, exception=True)
                     ctx = self.g.nodes[exit_node]["ctx"]
                     self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
         else:
-            self.jump([(exit_node, "finally")], way)
+            self.unwind([(exit_node, EdgeKind.FINALLY)], way)
         self._restore(saved)
         return exit_node
 
-    def _with_exit_node(self, f: _With, way: str) -> int:
+    def _with_exit_node(self, f: _WithFrame, way: Way) -> int:
         """An exit of one ``with`` item. It stands on the ``with`` line (where
         CPython reports ``__exit__``); with a manager call, its ``span`` is that
         call's (``manager``), where events carried at the exit are anchored (semantics §Contracts)."""
-        n = self.node("with-exit", f.stmt.span, f.stmt.text, way=way, with_id=f.with_id)
+        n = self.node(NodeKind.WITH_EXIT, f.stmt.span, f.stmt.text, way=way, with_id=f.with_id)
         if f.manager is not None:
             self.g.nodes[n]["manager"] = f.manager
         return n
@@ -260,7 +319,7 @@ class _Builder:
     def chain(self, seq, preds: Preds) -> Preds:
         for item in seq:
             if isinstance(item, Call):
-                n = self.node("call", item.span, item.text, call=item)
+                n = self.node(NodeKind.CALL, item.span, item.text, call=item)
                 self.connect(preds, n)
                 if item.exits == "os._exit":
                     preds = []
@@ -269,31 +328,31 @@ class _Builder:
                     self._raised(n, item)
                 else:
                     self.raise_from(n)
-                preds = [] if item.exits else [(n, "normal")]
+                preds = [] if item.exits else [(n, EdgeKind.NORMAL)]
             elif isinstance(item, Choice):
                 out: Preds = []
                 for i, option in enumerate(item.options):
                     start = preds
                     if item.facts and preds:
                         # a conditional expression's branch: a point that says what its test told
-                        p = self.node("point", None, "if-expression", assume={"normal": item.facts[i]})
+                        p = self.node(NodeKind.POINT, None, "if-expression", assume={EdgeKind.NORMAL: item.facts[i]})
                         self.connect(preds, p)
-                        start = [(p, "normal")]
+                        start = [(p, EdgeKind.NORMAL)]
                     out.extend(self.chain(option, start) if option else start)
                 if item.facts:
                     self.g.graph["tested"].append(tuple(sorted({f.name for told in item.facts for f in told})))
                 preds = _dedupe(out)
             elif isinstance(item, RaisePoint):
-                p = self.node("point", None, "may raise")
+                p = self.node(NodeKind.POINT, None, "may raise")
                 self.connect(preds, p)
                 self.raise_from(p)
-                preds = [(p, "normal")]
+                preds = [(p, EdgeKind.NORMAL)]
             elif isinstance(item, Repeat):
-                r = self.node("point", None, "comprehension")
+                r = self.node(NodeKind.POINT, None, "comprehension")
                 self.connect(preds, r)
-                ends = self.chain(item.body, [(r, "normal")])
-                self.connect([(p, "loop") for p, _ in ends], r)
-                preds = [(r, "normal")]
+                ends = self.chain(item.body, [(r, EdgeKind.NORMAL)])
+                self.connect([(p, EdgeKind.LOOP) for p, _ in ends], r)
+                preds = [(r, EdgeKind.NORMAL)]
         return preds
 
     def _raised(self, n: object, call: Call) -> None:
@@ -302,13 +361,13 @@ class _Builder:
         carries took effect, so its edges onward are normal edges that also carry
         the exception (``exception=True``); it stands outside every handler region
         the exception leaves."""
-        p = self.node("raised", call.span, f"{call.text}  (raised)", call=call)
+        p = self.node(NodeKind.RAISED, call.span, f"{call.text}  (raised)", call=call)
         self.g.nodes[p]["line"] = None
-        self.connect([(n, "exception")], p)
-        self.jump([(p, "exception")], "raise")
+        self.connect([(n, EdgeKind.EXCEPTION)], p)
+        self.unwind([(p, EdgeKind.EXCEPTION)], Way.RAISE)
         targets = list(self.g.successors(p))
         for t in targets:
-            self.g.edges[p, t].update(kind="normal", exception=True)
+            self.g.edges[p, t].update(kind=EdgeKind.NORMAL, exception=True)
         self.g.nodes[p]["ctx"] = tuple(r for r in self.ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
 
     def _outcomes(self, st: Stmt, ends: Preds) -> Tuple[Preds, Preds]:
@@ -316,24 +375,24 @@ class _Builder:
         one call (alone or under ``not``) whose callee has conditional effects, each
         branch gets a point carrying what the callee performed when it returned the
         value that flows there (``value`` attribute)."""
-        t: Preds = [(p, "true") for p, _ in ends]
-        f: Preds = [(p, "false") for p, _ in ends]
+        t: Preds = [(p, EdgeKind.TRUE) for p, _ in ends]
+        f: Preds = [(p, EdgeKind.FALSE) for p, _ in ends]
         if st.test_call is None or self.on_test is None or len(ends) != 1:
             return t, f
         n = ends[0][0]
         call = self.g.nodes[n].get("call")
-        if self.g.nodes[n].get("kind") != "call" or call is None or call.id != st.test_call or not self.on_test(call):
+        if self.g.nodes[n].get("kind") != NodeKind.CALL or call is None or call.id != st.test_call or not self.on_test(call):
             return t, f
         out: List[Preds] = []
-        for kind in ("true", "false"):
-            value = (kind == "true") != st.test_negated
-            p = self.node("outcome", call.span, f"{call.text}  (returned {value})", call=call, value=value)
+        for kind in (EdgeKind.TRUE, EdgeKind.FALSE):
+            value = (kind == EdgeKind.TRUE) != st.test_negated
+            p = self.node(NodeKind.OUTCOME, call.span, f"{call.text}  (returned {value})", call=call, value=value)
             self.g.nodes[p]["line"] = None
             self.connect([(n, kind)], p)
-            out.append([(p, "normal")])
+            out.append([(p, EdgeKind.NORMAL)])
         return out[0], out[1]
 
-    # ---- statements
+    # ---- statements: one row of ``STMT`` and one method per ``StmtKind``
 
     def block(self, stmts: List[Stmt], preds: Preds) -> Preds:
         for st in stmts:
@@ -343,94 +402,119 @@ class _Builder:
         return preds
 
     def stmt(self, st: Stmt, preds: Preds) -> Preds:
-        node = self.node("stmt", st.span, st.text, stmt=st.kind, **_marks(st))
+        """A statement's node (where it starts), then what its kind's row builds from
+        there; the ways out of the statement."""
+        handler = self.STMT.get(st.kind)
+        if handler is None:
+            # a statement kind nobody handles must not pass silently as a simple one
+            raise ValueError(f"cfg: no handler for the statement kind {st.kind!r}")
+        node = self.node(NodeKind.STMT, st.span, st.text, stmt=st.kind, **_marks(st))
         self.connect(preds, node)
-        start: Preds = [(node, "normal")]
-        k = st.kind
-        if st.can_raise and k not in ("raise", "assert", "for", "with", "class"):
-            self.raise_from(node)
-        if k in ("simple", "pass"):
-            ends = self.chain(st.events, start)
-            if st.yields and self.fn.context_manager and ends:
-                # a context manager's ``yield``: the ``with`` body runs here, and its
-                # exception is thrown in at this point
-                y = self.node("yield", None, "yield")
-                self.connect(ends, y)
-                self.raise_from(y)
-                ends = [(y, "normal")]
-            return ends
-        if k == "class":
-            self.raise_from(node)
-            return self.block(st.body, self.chain(st.events, start))
-        if k == "return":
-            if st.returns is not None:
-                self.g.nodes[node]["returns"] = st.returns
-            self.jump(self.chain(st.events, start), "return")
-            return []
-        if k == "raise":
-            ends = self.chain(st.events, start)
-            if ends:
-                point = node if ends == start else self._point(ends, "raise")
-                self.g.nodes[point]["raise_stmt"] = True
-                self.jump([(point, "exception")], "raise")
-            return []
-        if k == "assert":
-            ends = self.chain(st.events, start)
-            point = node if ends == start else self._point(ends, "assert")
-            if ends:
-                outcome = ("true", "false") if st.message else ("normal", "exception")
-                self._decide([(point, "normal")], st, *outcome)
-            if st.message:  # the message runs only when the test fails, then it raises
-                failed = self.chain(st.message, [(point, "false")])
-                if failed:
-                    self.raise_from(self._point(failed, "raise"))
-                return [(point, "true")]
-            self.raise_from(point)
-            return [(point, "normal")] if ends else []
-        if k in ("break", "continue"):
-            self.jump(start, k)
-            return []
-        if k == "if":
-            ends = self.chain(st.events, start)
-            self._decide(ends, st)
-            t_preds, f_preds = self._outcomes(st, ends)
-            t = self.block(st.body, t_preds)
-            f = self.block(st.orelse, f_preds)
-            return t + f
-        if k == "while":
-            ends = self.chain(st.events, start)
-            self._decide(ends, st)
-            t_preds, f_preds = self._outcomes(st, ends)
-            loop = _Loop(node)
-            self.frames.append(loop)
-            body_ends = self.block(st.body, t_preds)
-            self.connect([(p, "loop") for p, _ in body_ends], node)
-            self.frames.pop()
-            false_preds = [] if st.infinite else f_preds
-            return self.block(st.orelse, false_preds) + loop.breaks
-        if k == "for":
-            ends = self.chain(st.events, start)
-            if not ends:
-                return []
-            head = self.node("loop", st.span, st.text, **_marks(st, head=True))
-            self.connect(ends, head)
-            self.raise_from(head)
-            loop = _Loop(head)
-            self.frames.append(loop)
-            body_ends = self.block(st.body, [(head, "true")])
-            self.connect([(p, "loop") for p, _ in body_ends], head)
-            self.frames.pop()
-            return self.block(st.orelse, [(head, "false")]) + loop.breaks
-        if k == "try":
-            return self._try(st, start)
-        if k == "with":
-            return self._with(st, start)
-        if k == "match":
-            return self._match(st, start)
-        # a statement kind nobody handles must not pass silently as a simple one
-        raise ValueError(f"cfg: no handler for the statement kind {k!r}")
+        return handler(self, st, node)
 
-    def _decide(self, ends: Preds, st: Stmt, yes: str = "true", no: str = "false") -> None:
+    def _may_raise(self, st: Stmt, node: object) -> None:
+        """A statement whose non-call parts can raise (attribute access, subscript,
+        import, ``del``, ...) raises from its own node. (``raise``, ``assert`` and
+        ``for`` raise from points of their own; ``class`` and ``with`` always raise.)"""
+        if st.can_raise:
+            self.raise_from(node)
+
+    def _simple(self, st: Stmt, node: object) -> Preds:
+        self._may_raise(st, node)
+        ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
+        if st.yields and self.fn.context_manager and ends:
+            # a context manager's ``yield``: the ``with`` body runs here, and its
+            # exception is thrown in at this point
+            y = self.node(NodeKind.YIELD, None, "yield")
+            self.connect(ends, y)
+            self.raise_from(y)
+            ends = [(y, EdgeKind.NORMAL)]
+        return ends
+
+    def _class(self, st: Stmt, node: object) -> Preds:
+        self.raise_from(node)
+        return self.block(st.body, self.chain(st.events, [(node, EdgeKind.NORMAL)]))
+
+    def _return(self, st: Stmt, node: object) -> Preds:
+        self._may_raise(st, node)
+        if st.returns is not None:
+            self.g.nodes[node]["returns"] = st.returns
+        self.unwind(self.chain(st.events, [(node, EdgeKind.NORMAL)]), Way.RETURN)
+        return []
+
+    def _raise(self, st: Stmt, node: object) -> Preds:
+        start: Preds = [(node, EdgeKind.NORMAL)]
+        ends = self.chain(st.events, start)
+        if ends:
+            point = node if ends == start else self._point(ends, "raise")
+            self.g.nodes[point]["raise_stmt"] = True
+            self.unwind([(point, EdgeKind.EXCEPTION)], Way.RAISE)
+        return []
+
+    def _assert(self, st: Stmt, node: object) -> Preds:
+        start: Preds = [(node, EdgeKind.NORMAL)]
+        ends = self.chain(st.events, start)
+        point = node if ends == start else self._point(ends, "assert")
+        if ends:
+            # with a message the test's outcome is a branch; without, it raises or not
+            yes, no = (EdgeKind.TRUE, EdgeKind.FALSE) if st.message else (EdgeKind.NORMAL, EdgeKind.EXCEPTION)
+            self._decide([(point, EdgeKind.NORMAL)], st, yes, no)
+        if st.message:  # the message runs only when the test fails, then it raises
+            failed = self.chain(st.message, [(point, EdgeKind.FALSE)])
+            if failed:
+                self.raise_from(self._point(failed, "raise"))
+            return [(point, EdgeKind.TRUE)]
+        self.raise_from(point)
+        return [(point, EdgeKind.NORMAL)] if ends else []
+
+    def _break(self, st: Stmt, node: object) -> Preds:
+        self._may_raise(st, node)
+        self.unwind([(node, EdgeKind.NORMAL)], Way.BREAK)
+        return []
+
+    def _continue(self, st: Stmt, node: object) -> Preds:
+        self._may_raise(st, node)
+        self.unwind([(node, EdgeKind.NORMAL)], Way.CONTINUE)
+        return []
+
+    def _if(self, st: Stmt, node: object) -> Preds:
+        self._may_raise(st, node)
+        ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
+        self._decide(ends, st)
+        t_preds, f_preds = self._outcomes(st, ends)
+        t = self.block(st.body, t_preds)
+        f = self.block(st.orelse, f_preds)
+        return t + f
+
+    def _while(self, st: Stmt, node: object) -> Preds:
+        self._may_raise(st, node)
+        ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
+        self._decide(ends, st)
+        t_preds, f_preds = self._outcomes(st, ends)
+        breaks = self._loop_body(node, st.body, t_preds)
+        false_preds = [] if st.infinite else f_preds
+        return self.block(st.orelse, false_preds) + breaks
+
+    def _for(self, st: Stmt, node: object) -> Preds:
+        ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
+        if not ends:
+            return []
+        head = self.node(NodeKind.LOOP, st.span, st.text, **_marks(st, head=True))
+        self.connect(ends, head)
+        self.raise_from(head)
+        breaks = self._loop_body(head, st.body, [(head, EdgeKind.TRUE)])
+        return self.block(st.orelse, [(head, EdgeKind.FALSE)]) + breaks
+
+    def _loop_body(self, head: object, body: List[Stmt], preds: Preds) -> Preds:
+        """A loop's body under a loop frame, its ends back to ``head``; its breaks."""
+        loop = _LoopFrame(head)
+        self.frames.append(loop)
+        body_ends = self.block(body, preds)
+        self.connect([(p, EdgeKind.LOOP) for p, _ in body_ends], head)
+        self.frames.pop()
+        return loop.breaks
+
+    def _decide(self, ends: Preds, st: Stmt, yes: EdgeKind = EdgeKind.TRUE, no: EdgeKind = EdgeKind.FALSE) -> None:
         """Correlated tests (semantics §Contracts): the nodes the test's outcome leaves from say,
         per out-edge kind, what the outcome tells about plain names."""
         if not (st.true_facts or st.false_facts):
@@ -441,29 +525,30 @@ class _Builder:
         self.g.graph["tested"].append(tuple(sorted(names)))
 
     def _point(self, ends: Preds, what: str) -> object:
-        point = self.node("point", None, what)
+        point = self.node(NodeKind.POINT, None, what)
         self.connect(ends, point)
         return point
 
-    def _try(self, st: Stmt, start: Preds) -> Preds:
+    def _try(self, st: Stmt, node: object) -> Preds:
+        self._may_raise(st, node)
         outer_ctx = self.ctx
         fin = None
         if st.has_finally:
-            fin = _Finally(st, outer_ctx, self.withs)
+            fin = _FinallyFrame(st, outer_ctx, self.withs)
             self.frames.append(fin)
         entries = []
         for h in st.handlers:
             region = self.new_region()
             self.ctx = outer_ctx + (region,)
-            e = self.node("handler", h.span, h.text, region=region, **({"writes": (h.name,)} if h.name else {}))
+            e = self.node(NodeKind.HANDLER, h.span, h.text, region=region, **({"writes": (h.name,)} if h.name else {}))
             self.g.graph["handlers"][region] = HandlerRegion(
-                region, "except", e, h.span, h.text, types=h.types, bare=h.bare, broad=h.broad
+                region, RegionKind.EXCEPT, e, h.span, h.text, types=h.types, bare=h.bare, broad=h.broad
             )
             entries.append((e, region, h))
         self.ctx = outer_ctx
         if entries:
-            self.frames.append(_Try(entries[0][0]))
-        body_ends = self.block(st.body, start)
+            self.frames.append(_ExceptFrame(entries[0][0]))
+        body_ends = self.block(st.body, [(node, EdgeKind.NORMAL)])
         if entries:
             self.frames.pop()
         ends = self.block(st.orelse, body_ends)
@@ -472,12 +557,12 @@ class _Builder:
             if h.broad:
                 break
             if i + 1 < len(entries):
-                self.connect([(e, "exception")], entries[i + 1][0])
+                self.connect([(e, EdgeKind.EXCEPTION)], entries[i + 1][0])
             else:
-                self.jump([(e, "exception")], "raise")
+                self.unwind([(e, EdgeKind.EXCEPTION)], Way.RAISE)
         for e, region, h in entries:
             self.ctx = outer_ctx + (region,)
-            ends = ends + self.block(h.body, [(e, "normal")])
+            ends = ends + self.block(h.body, [(e, EdgeKind.NORMAL)])
         self.ctx = outer_ctx
         if fin is not None:
             self.frames.pop()
@@ -485,10 +570,10 @@ class _Builder:
                 ends = self.block(st.finalbody, ends)
         return ends
 
-    def _with(self, st: Stmt, start: Preds) -> Preds:
-        preds = start
-        pushed: List[_With] = []
-        self.raise_from(start[0][0])
+    def _with(self, st: Stmt, node: object) -> Preds:
+        preds: Preds = [(node, EdgeKind.NORMAL)]
+        pushed: List[_WithFrame] = []
+        self.raise_from(node)
         outer_withs = self.withs
         for item in st.items:
             preds = self.chain(item.events, preds)
@@ -497,7 +582,7 @@ class _Builder:
             types = (m.suppress_types or ()) if m is not None else ()
             suppress = suppress_all or (m is not None and m.suppress_types is not None)
             self.with_ids += 1
-            w = _With(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids, withs=self.withs)
+            w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids, withs=self.withs)
             if m is not None:
                 for p, _ in preds:
                     # by id, not identity: facts read back from the cache hold the
@@ -514,35 +599,54 @@ class _Builder:
             self.frames.pop()
             self.withs = w.withs
             if ends:
-                exit_node = self._with_exit_node(w, "normal")
+                exit_node = self._with_exit_node(w, Way.NORMAL)
                 self.connect(ends, exit_node)
-                ends = [(exit_node, "normal")]
-            ends = ends + [(n, "normal") for n in w.swallowed]
+                ends = [(exit_node, EdgeKind.NORMAL)]
+            ends = ends + [(n, EdgeKind.NORMAL) for n in w.swallowed]
         self.withs = outer_withs
         return ends
 
-    def _match(self, st: Stmt, start: Preds) -> Preds:
-        preds = self.chain(st.events, start)
+    def _match(self, st: Stmt, node: object) -> Preds:
+        self._may_raise(st, node)
+        preds = self.chain(st.events, [(node, EdgeKind.NORMAL)])
         out: Preds = []
         for case in st.cases:
             if not preds:
                 break
-            c = self.node("case", case.span, case.text)
+            c = self.node(NodeKind.CASE, case.span, case.text)
             self.connect(preds, c)
-            g_ends = self.chain(case.guard, [(c, "true")])
+            g_ends = self.chain(case.guard, [(c, EdgeKind.TRUE)])
             if case.always and not case.guard:
-                out += self.block(case.body, [(c, "true")])
+                out += self.block(case.body, [(c, EdgeKind.TRUE)])
                 preds = []
                 break
-            guard_true = [(p, "true") for p, _ in g_ends] if case.guard else g_ends
+            guard_true = [(p, EdgeKind.TRUE) for p, _ in g_ends] if case.guard else g_ends
             out += self.block(case.body, guard_true)
             nxt: Preds = []
             if not case.always:
-                nxt.append((c, "false"))
+                nxt.append((c, EdgeKind.FALSE))
             if case.guard:
-                nxt += [(p, "false") for p, _ in g_ends]
+                nxt += [(p, EdgeKind.FALSE) for p, _ in g_ends]
             preds = nxt
         return out + preds
+
+    #: one row per statement kind: the method that builds it from its node
+    STMT: ClassVar[Dict[str, Callable[[_Builder, Stmt, Any], Preds]]] = {
+        StmtKind.SIMPLE: _simple,
+        StmtKind.PASS: _simple,
+        StmtKind.CLASS: _class,
+        StmtKind.RETURN: _return,
+        StmtKind.RAISE: _raise,
+        StmtKind.ASSERT: _assert,
+        StmtKind.BREAK: _break,
+        StmtKind.CONTINUE: _continue,
+        StmtKind.IF: _if,
+        StmtKind.WHILE: _while,
+        StmtKind.FOR: _for,
+        StmtKind.TRY: _try,
+        StmtKind.WITH: _with,
+        StmtKind.MATCH: _match,
+    }
 
 
 def _marks(st: Stmt, head: bool = False) -> dict:
@@ -550,7 +654,7 @@ def _marks(st: Stmt, head: bool = False) -> dict:
     rebinds or changes (a ``for``'s on its loop head, rebound each round) and the
     handlers whose exception it hands on."""
     out: dict = {}
-    if (st.kind == "for") == head:
+    if (st.kind == StmtKind.FOR) == head:
         if st.writes:
             out["writes"] = st.writes
         if st.mutates:
@@ -578,6 +682,6 @@ def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: F
     ``on_test(call)`` true for the call that is a whole ``if``/``while`` test: each
     branch starts with an ``outcome`` point (its conditional effects)."""
     b = _Builder(fn, is_suppressor, on_raise, on_test)
-    ends = b.block(fn.body, [(ENTRY, "normal")])
+    ends = b.block(fn.body, [(ENTRY, EdgeKind.NORMAL)])
     b.connect(ends, EXIT)
     return b.g

@@ -30,6 +30,7 @@ from . import cfg as cfgmod
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .facts import Call, FileFacts, FunctionFacts
+from .kinds import EdgeKind, NodeKind, RegionKind, StmtKind, Way
 from .summaries import (
     NO_EFFECTS,
     NOT_CARRIED,
@@ -92,11 +93,11 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
     for n, data in g.nodes(data=True):
         call = data.get("call")
         kind = data["kind"]
-        if kind == "with-exit" and data.get("manager") is not None and managers is not None:
+        if kind == NodeKind.WITH_EXIT and data.get("manager") is not None and managers is not None:
             # a project context manager's exit (semantics §Events Context managers)
             me = managers(path, data["manager"])
             if me is not None:
-                raising = data.get("way") == "raise"
+                raising = data.get("way") == Way.RAISE
                 cls = carried_only(vocab, data["manager"], (me.raised if raising else me.normal) - NOT_CARRIED)
                 if cls:
                     out.performs[n] = cls
@@ -107,9 +108,9 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             continue
         key = callees.get((path, call.id))
         eff = lookup(key) if key is not None else NO_EFFECTS
-        if kind == "call":
+        if kind == NodeKind.CALL:
             carried = eff.on_return - NOT_CARRIED
-            if any(g.nodes[s].get("kind") == "outcome" for s in g.successors(n)):
+            if any(g.nodes[s].get("kind") == NodeKind.OUTCOME for s in g.successors(n)):
                 carried -= eff.conditional  # they travel on the branches
             me = managers(path, call) if managers is not None and "with_id" in data else None
             if me is not None:
@@ -123,9 +124,9 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
-        elif kind == "raised":
+        elif kind == NodeKind.RAISED:
             cls, part = carried_only(vocab, call, eff.on_raise - NOT_CARRIED), "raise"
-        elif kind == "outcome":
+        elif kind == NodeKind.OUTCOME:
             part = "true" if data["value"] else "false"
             cls = carried_only(vocab, call, eff.part(part) - NOT_CARRIED)
         else:
@@ -142,11 +143,11 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
 
 
 def _normal(g: nx.DiGraph, n: object) -> List[object]:
-    return [v for v, d in g.succ[n].items() if d["kind"] != "exception"]
+    return [v for v, d in g.succ[n].items() if d["kind"] != EdgeKind.EXCEPTION]
 
 
 def _exceptional(g: nx.DiGraph, n: object) -> List[object]:
-    return [v for v, d in g.succ[n].items() if d["kind"] == "exception" or d.get("exception")]
+    return [v for v, d in g.succ[n].items() if d["kind"] == EdgeKind.EXCEPTION or d.get("exception")]
 
 
 def escaping_points(g: nx.DiGraph) -> Set[object]:
@@ -160,14 +161,14 @@ def escaping_points(g: nx.DiGraph) -> Set[object]:
     flight.add_node(RAISE)
     for v, data in g.nodes(data=True):
         region = regions.get(v)
-        if region is None or region.kind == "except":
+        if region is None or region.kind == RegionKind.EXCEPT:
             # an except entry that does not match passes the exception on
             for w in _exceptional(g, v):
                 flight.add_edge(v, w)
-        if data.get("raise_stmt") or data.get("kind") == "reraise":
+        if data.get("raise_stmt") or data.get("kind") == NodeKind.RERAISE:
             for rid in data.get("ctx", ()):
                 r = by_id.get(rid)
-                if r is not None and r.kind in ("except", "finally"):
+                if r is not None and r.kind in (RegionKind.EXCEPT, RegionKind.FINALLY):
                     flight.add_edge(r.entry, v)
     return nx.ancestors(flight, RAISE) | {RAISE}
 
@@ -178,7 +179,7 @@ def _endings(g: nx.DiGraph, reach: Set[object], to_exit: Set[object]) -> Callabl
 
     def label(v: object) -> Optional[str]:
         d = g.nodes[v]
-        if d.get("stmt") != "return":
+        if d.get("stmt") != StmtKind.RETURN:
             return None
         r = d.get("returns")
         return "O" if r is None else ("T" if r else "F")
@@ -227,7 +228,7 @@ def node_origin(g: nx.DiGraph, n: object, cls: str, part: str, ns: NodeSets, pat
     callee's summary (which part of it)."""
     data = g.nodes[n]
     call = data.get("call") or data["manager"]
-    direct = data["kind"] == "call" and part in ("return", "escape") and cls in vocab.direct(call)
+    direct = data["kind"] == NodeKind.CALL and part in ("return", "escape") and cls in vocab.direct(call)
     if n not in ns.callees or direct:
         return Origin(call, path)
     return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts.get(n, "return"))

@@ -40,3 +40,65 @@ class StmtKind(StrEnum):
     TRY = "try"
     WITH = "with"
     MATCH = "match"
+
+
+class NodeKind(StrEnum):
+    """A node of a function's control-flow graph (``kind`` attribute, made by ``cfg``)."""
+
+    ENTRY = "entry"  # the node ``ENTRY``
+    EXIT = "exit"  # the node ``EXIT``: a normal return or fall-through
+    RAISE = "raise"  # the node ``RAISE``: an exception leaves the function
+    STMT = "stmt"  # a statement, where it starts (its ``stmt`` attribute is its StmtKind)
+    CALL = "call"  # one call, in evaluation order
+    LOOP = "loop"  # a ``for`` loop's head (``next()``)
+    CASE = "case"  # a ``match`` case
+    HANDLER = "handler"  # an ``except`` clause's entry
+    FINALLY = "finally"  # the entry of one copy of a ``finally`` body (one per way out)
+    WITH_EXIT = "with-exit"  # a ``with`` item's ``__exit__`` (one per way out)
+    YIELD = "yield"  # a ``@contextmanager`` generator's ``yield``
+    POINT = "point"  # synthetic: a statement raises after its calls, a branch of a choice, a comprehension
+    RERAISE = "reraise"  # synthetic: the end of a ``finally`` copy that re-raises
+    RAISED = "raised"  # synthetic: a callee's on-raise effects, on the call's exceptional edges
+    OUTCOME = "outcome"  # synthetic: a tested callee's conditional effects, on one branch
+
+
+class EdgeKind(StrEnum):
+    """An edge of a control-flow graph (``kind`` attribute); an edge that also carries
+    an exception has ``exception=True`` besides."""
+
+    NORMAL = "normal"
+    TRUE = "true"  # a test held
+    FALSE = "false"  # a test failed
+    LOOP = "loop"  # back to a loop's head
+    EXCEPTION = "exception"  # an exception; out of an event: the event did not take effect
+    FINALLY = "finally"  # a way out (return, break, continue) through a ``finally`` or ``with`` exit
+
+
+class RegionKind(StrEnum):
+    """A handler region (``cfg.HandlerRegion.kind``): a place that catches an exception."""
+
+    EXCEPT = "except"  # an ``except`` clause
+    FINALLY = "finally"  # the exception copy of a ``finally`` body
+    WITH = "with"  # the exception exit of a suppressing ``with``
+
+
+class Way(StrEnum):
+    """A way out of a statement: what a jump is when it crosses a frame of the graph
+    builder (``way`` attribute of ``finally`` copies and ``with`` exits)."""
+
+    NORMAL = "normal"  # falls through
+    RETURN = "return"
+    BREAK = "break"
+    CONTINUE = "continue"
+    RAISE = "raise"  # an exception
+
+
+class FrameKind(StrEnum):
+    """A frame of the graph builder's frame stack (CPython's compiler ``fblocktype``):
+    a statement a jump may have to pass on its way out. ``cfg._Builder.unwind`` has one
+    row per kind saying what a jump crossing it does."""
+
+    LOOP = "loop"  # takes break and continue
+    EXCEPT = "except"  # a ``try`` body with ``except`` clauses: takes an exception
+    FINALLY = "finally"  # a ``try`` body with ``finally``: every way out runs its copy
+    WITH = "with"  # a ``with`` item's body: every way out runs ``__exit__``

@@ -28,6 +28,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 import networkx as nx
 
 from .cfg import ENTRY, EXIT
+from .kinds import EdgeKind, NodeKind, StmtKind, Way
 from .summaries import ManagerEffects
 
 Classes = Dict[object, FrozenSet[str]]
@@ -43,7 +44,7 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     ``where`` collects, per (``entry``/``exit``/``exit-raise``, class), one node that
     performs it (the origin a witness points at)."""
     reach = nx.descendants(g, ENTRY)
-    yields = [n for n, d in g.nodes(data=True) if d.get("kind") == "yield" and n in reach]
+    yields = [n for n, d in g.nodes(data=True) if d.get("kind") == NodeKind.YIELD and n in reach]
     if not yields:
         return None  # never yields: not a manager Python can enter
     stop = set(yields)
@@ -70,7 +71,7 @@ def returns_truthy(g: nx.DiGraph) -> bool:
     """Whether a reachable ``return`` of the graph's function returns a truthy
     constant (``return True``, ``return 1``): an ``__exit__`` that suppresses."""
     reach = nx.descendants(g, ENTRY)
-    return any(d.get("stmt") == "return" and n in reach and _truthy_return(d.get("text", ""))
+    return any(d.get("stmt") == StmtKind.RETURN and n in reach and _truthy_return(d.get("text", ""))
                for n, d in g.nodes(data=True))
 
 
@@ -80,7 +81,7 @@ def returns_truthy(g: nx.DiGraph) -> bool:
 def transactions(g: nx.DiGraph, classes: Classes) -> Dict[int, object]:
     """``with_id`` → manager call node, for every ``with`` item over a transaction."""
     return {d["with_id"]: n for n, d in g.nodes(data=True)
-            if d.get("kind") == "call" and "with_id" in d and TRANSACTION in classes.get(n, ())}
+            if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in classes.get(n, ())}
 
 
 def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], object]]:
@@ -106,7 +107,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
     source: Dict[Tuple[object, str], object] = {}
     for n, d in g.nodes(data=True):
         w = d.get("with_id")
-        if d.get("kind") != "with-exit" or w not in txns or d.get("way") == "raise" or n in inside:
+        if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or n in inside:
             continue  # an inner transaction commits into the outer one
         lifted: Set[str] = set()
         for b in sorted(body[w], key=_order):
@@ -150,7 +151,7 @@ def _union(classes: Classes, nodes: Iterable[object]) -> FrozenSet[str]:
 
 
 def _succ(g: nx.DiGraph, n: object, exceptional: bool) -> List[object]:
-    return [v for v, d in g.succ[n].items() if (d["kind"] == "exception") == exceptional]
+    return [v for v, d in g.succ[n].items() if (d["kind"] == EdgeKind.EXCEPTION) == exceptional]
 
 
 def _took_effect(g: nx.DiGraph, n: object, within: Optional[Set[object]] = None) -> bool:

@@ -22,6 +22,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 import networkx as nx
 
 from .facts import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
+from .kinds import StmtKind
 from .vocabulary import Vocabulary
 
 # with-item classes: a callee carries no context manager of its caller's
@@ -343,7 +344,7 @@ class CallGraph:
 def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
     """The manager calls of every ``with`` item in a statement tree."""
     for st in stmts:
-        if st.kind == "with":
+        if st.kind == StmtKind.WITH:
             yield from (item.manager for item in st.items if item.manager is not None)
         yield from with_managers(st.body)
         yield from with_managers(st.orelse)

@@ -173,3 +173,51 @@ def test_a_statement_kind_nobody_handles_fails_loudly():
     fn.body[0].kind = "bogus"
     with pytest.raises(ValueError, match="no handler for the statement kind 'bogus'"):
         cfg.build(fn, lambda call: False)
+    # nested too: inside a ``finally`` copy built on the way out of a ``return``
+    ff = facts.extract("t.py", textwrap.dedent("""\
+        def f(store):
+            try:
+                return 1
+            finally:
+                store.save(1)
+        """).encode(), "t")
+    fn = next(f for f in ff.functions if f.qualname == "f")
+    fn.body[0].finalbody[0].kind = "bogus"
+    with pytest.raises(ValueError, match="no handler for the statement kind 'bogus'"):
+        cfg.build(fn, lambda call: False)
+
+
+def test_every_statement_kind_and_frame_kind_has_its_row():
+    """Adding a statement kind is one ``StmtKind`` member, one row of ``_Builder.STMT``
+    (and one row in the extractor); adding a frame kind one row of ``_Builder.CROSS``."""
+    from ordercheck import cfg
+    from ordercheck.kinds import FrameKind, StmtKind
+
+    assert set(cfg._Builder.STMT) == set(StmtKind)
+    assert set(cfg._Builder.CROSS) == set(FrameKind)
+
+
+def test_graph_kinds_are_the_kinds_enums():
+    """Every node, edge and region kind the builder makes is a member of its enum (and
+    still reads as the same string)."""
+    from ordercheck.kinds import EdgeKind, NodeKind, RegionKind
+
+    g = graph_of('''
+from contextlib import suppress
+
+def g(store, xs):
+    with open("p") as fh, suppress(OSError):
+        try:
+            for x in xs:
+                store.save(x)
+        except ValueError:
+            raise
+        finally:
+            fh.flush()
+''', qualname="g")
+    for graph in (g, graph_of(FINALLY)):
+        assert {type(d["kind"]) for _, d in graph.nodes(data=True)} == {NodeKind}
+        assert {type(d["kind"]) for _, _, d in graph.edges(data=True)} == {EdgeKind}
+        assert all(type(r.kind) is RegionKind for r in graph.graph["handlers"].values())
+    assert {d["kind"] for _, d in g.nodes(data=True)} >= {"entry", "exit", "raise", "stmt", "call", "loop", "handler", "with-exit"}
+    assert {r.kind for r in g.graph["handlers"].values()} == {"except", "finally", "with"}

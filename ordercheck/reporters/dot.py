@@ -10,13 +10,15 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import networkx as nx
 
+from ..kinds import EdgeKind, NodeKind
+
 CLASS_COLORS = {
     "save": "#1f77b4", "append": "#2ca02c", "terminal-append": "#006400", "surface": "#ff7f0e",
     "suppressor": "#9467bd", "file-write": "#8c564b", "fsync": "#e377c2", "rename": "#17becf",
 }
 EDGE_STYLE = {
-    "normal": "", "true": 'label="T"', "false": 'label="F"', "loop": 'style=dashed',
-    "exception": 'style=dotted, color="#999999"', "finally": 'color="#9467bd"',
+    EdgeKind.NORMAL: "", EdgeKind.TRUE: 'label="T"', EdgeKind.FALSE: 'label="F"', EdgeKind.LOOP: 'style=dashed',
+    EdgeKind.EXCEPTION: 'style=dotted, color="#999999"', EdgeKind.FINALLY: 'color="#9467bd"',
 }
 
 
@@ -44,13 +46,13 @@ def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: 
             attrs.append(f'style=filled, fillcolor="{CLASS_COLORS.get(main, "#dddddd")}", fontcolor=white')
             extra = f"\nvia {via[n]}" if n in via else ""
             attrs[0] = f"label={_q(label + '  [' + ', '.join(sorted(cls)) + ']' + extra)}"
-        elif data.get("kind") in ("entry", "exit", "raise"):
+        elif data.get("kind") in (NodeKind.ENTRY, NodeKind.EXIT, NodeKind.RAISE):
             attrs.append("shape=oval")
-        elif data.get("kind") in ("handler", "finally", "with-exit"):
+        elif data.get("kind") in (NodeKind.HANDLER, NodeKind.FINALLY, NodeKind.WITH_EXIT):
             attrs.append("shape=hexagon")
         lines.append(f"  {_q(n)} [{', '.join(attrs)}];")
     for u, v, data in g.edges(data=True):
-        style = EDGE_STYLE.get(data.get("kind", "normal"), "")
+        style = EDGE_STYLE.get(data.get("kind", EdgeKind.NORMAL), "")
         if (u, v) in hot:
             style = (style + ", " if style else "") + 'color=red, penwidth=3'
         lines.append(f"  {_q(u)} -> {_q(v)}" + (f" [{style}]" if style else "") + ";")
