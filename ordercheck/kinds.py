@@ -40,3 +40,33 @@ class StmtKind(StrEnum):
     TRY = "try"
     WITH = "with"
     MATCH = "match"
+
+
+class EdgeKind(StrEnum):
+    """An edge of a function's graph (``g.edges[u, v]["kind"]``, semantics §Graph)."""
+
+    NORMAL = "normal"
+    TRUE = "true"
+    FALSE = "false"
+    LOOP = "loop"
+    EXCEPTION = "exception"
+    FINALLY = "finally"
+
+
+class EventClass(StrEnum):
+    """The event classes the engine itself names (semantics §Events); their patterns
+    are the TOML files of ``rules/vocab``, and a configuration may define more, which
+    stay plain strings. Class sets handed on as data (summaries, caches) hold plain
+    strings: write ``EventClass.X.value`` where a class is produced, the member where
+    one is compared."""
+
+    SAVE = "save"
+    APPEND = "append"
+    TERMINAL_APPEND = "terminal-append"
+    SURFACE = "surface"
+    SUPPRESSOR = "suppressor"
+    QUIET = "quiet"
+    TRANSACTION = "transaction"
+    FILE_WRITE = "file-write"
+    FSYNC = "fsync"
+    RENAME = "rename"
