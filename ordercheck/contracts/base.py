@@ -107,7 +107,7 @@ class Rule:
     escaping: ClassVar[bool] = False
 
     def __init_subclass__(cls, kind: str = "", **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)  # type: ignore[call-arg]
+        super().__init_subclass__(**kwargs)
         if kind:
             if kind in Rule.KINDS:
                 raise TypeError(f"contract kind {kind!r} is defined twice ({Rule.KINDS[kind].__name__}, {cls.__name__})")
