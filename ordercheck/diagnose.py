@@ -46,8 +46,10 @@ def node_raises(g: nx.DiGraph, facts: FileFacts, vocab: Vocabulary, summ: summod
     return effects.check_sets(g, facts.path, vocab, summ).raises
 
 
-VERBS: Dict[str, str] = {EventClass.SAVE: "saves", EventClass.APPEND: "appends", EventClass.TERMINAL_APPEND: "appends a terminal record",
-         EventClass.SURFACE: "reports", EventClass.FILE_WRITE: "writes", EventClass.FSYNC: "syncs", EventClass.RENAME: "renames"}
+VERBS: Dict[str, str] = {
+    EventClass.SAVE: "saves", EventClass.APPEND: "appends", EventClass.TERMINAL_APPEND: "appends a terminal record",
+    EventClass.SURFACE: "reports", EventClass.FILE_WRITE: "writes", EventClass.FSYNC: "syncs", EventClass.RENAME: "renames",
+}
 
 
 def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool = False) -> str:

@@ -74,3 +74,16 @@ def test_no_module_of_a_package_imports_a_later_stage():
                 for dep in names:
                     if dep in RANK and dep != "__init__":
                         assert RANK[dep] < RANK[pkg.name], f"{pkg.name}/{path.name} imports {dep}"
+
+
+def test_every_package_is_shipped():
+    """A wheel holds only the packages pyproject.toml lists."""
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    listed = tomllib.loads((PKG.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    for pkg in _packages():
+        assert f"ordercheck.{pkg.name}" in listed, f"ordercheck.{pkg.name} is missing from pyproject.toml's packages"
