@@ -100,7 +100,7 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     # paths are paths in it
     g = feasible.prune_correlated(runner.function_graph(fn, target.path, settings, summ))
     classes, callees = diagnose.node_classes(g, target, fn, settings.vocab, summ)
-    rules = [r for r in settings.rule_list() if r.kind not in ("parse-error", "unused-suppression")]
+    rules = [r for r in settings.rule_list() if r.on_graph]
     ordered = diagnose.ordering_classes(g, classes)
     hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types, diagnose.node_raises(g, target, settings.vocab, summ), ordered)
     via = {}

@@ -15,9 +15,10 @@ from . import contracts, effects
 from . import managers as mgrmod
 from . import facts as factsmod
 from . import summaries as summod
+from .contracts import Rule, node_span, node_text
 from .facts import Call, FileFacts, FunctionFacts, Span
 from .findings import Finding, Related, Step
-from .rulebook import Rule
+from .kinds import EdgeKind, EventClass
 from .vocabulary import Vocabulary
 
 
@@ -28,9 +29,6 @@ def node_classes(g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, vocab: Voca
     return sets.performs, sets.callees
 
 
-ORDERING_KINDS = ("sequence", "at-most-once", "requires-before")
-
-
 def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Dict[object, FrozenSet[str]]:
     """The node classes the ordering contracts read: a transaction's body commits at
     its normal exit (semantics §Events Transactions); ``swallowed`` reads ``classes``."""
@@ -39,21 +37,7 @@ def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Di
 
 def classes_for(rule: Rule, classes, ordered):
     """The node classes a rule's hits were found with."""
-    return ordered if rule.kind in ORDERING_KINDS else classes
-
-
-def node_span(data) -> Span:
-    """Where a node stands for a finding: a ``with`` exit at its manager call (semantics §Contracts)."""
-    if data.get("kind") == "with-exit" and data.get("manager") is not None:
-        return data["manager"].span
-    return data["span"]
-
-
-def node_text(data) -> str:
-    """A node's text as a finding names it: a ``with`` exit by its manager call."""
-    if data.get("kind") == "with-exit" and data.get("manager") is not None:
-        return data["manager"].text
-    return data["text"]
+    return ordered if rule.ordering else classes
 
 
 def node_raises(g: nx.DiGraph, facts: FileFacts, vocab: Vocabulary, summ: summod.Summaries) -> Dict[object, FrozenSet[str]]:
@@ -62,8 +46,10 @@ def node_raises(g: nx.DiGraph, facts: FileFacts, vocab: Vocabulary, summ: summod
     return effects.check_sets(g, facts.path, vocab, summ).raises
 
 
-VERBS = {"save": "saves", "append": "appends", "terminal-append": "appends a terminal record",
-         "surface": "reports", "file-write": "writes", "fsync": "syncs", "rename": "renames"}
+VERBS: Dict[str, str] = {
+    EventClass.SAVE: "saves", EventClass.APPEND: "appends", EventClass.TERMINAL_APPEND: "appends a terminal record",
+    EventClass.SURFACE: "reports", EventClass.FILE_WRITE: "writes", EventClass.FSYNC: "syncs", EventClass.RENAME: "renames",
+}
 
 
 def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool = False) -> str:
@@ -75,7 +61,7 @@ def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool =
         return "raise"
     if data["kind"] == "outcome":
         return "true" if data["value"] else "false"
-    if raising or (rule is not None and rule.kind == "swallowed"):
+    if raising or (rule is not None and rule.escaping):
         return "escape"
     if data["kind"] == "call" and "with_id" in data:
         return "entry"  # a manager generator's code before its ``yield``
@@ -95,16 +81,6 @@ def case_text(g: nx.DiGraph, n: object, cls: str) -> str:
     return ""
 
 
-def _step_kind(rule: Rule, cls: FrozenSet[str]) -> str:
-    for role in (rule.first, rule.then, rule.event, rule.barrier, rule.unless_after):
-        for c in role:
-            if not c.startswith("!") and c in cls:
-                return c
-    if not cls:  # a swallowed event that only raises (nothing performed on return)
-        return next((c for c in rule.event + rule.then if not c.startswith("!")), "event")
-    return sorted(cls)[0]
-
-
 def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return") -> Tuple[str, Optional[summod.Origin]]:
     chain = summ.via(callee, cls, part)
     if not chain:
@@ -116,9 +92,7 @@ def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return"
 
 def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str]) -> List[Step]:
     steps: List[Step] = []
-    relevant = {c for role in (rule.first, rule.then, rule.event, rule.barrier, rule.unless_after) for c in role if not c.startswith("!")}
-    if rule.kind in ("swallowed", "silent-handler"):
-        relevant.add("surface")
+    relevant = rule.shown_classes()
     lines = facts_lines
     swallowing = g.graph.get("with_entries")  # once per graph, not per finding
     if swallowing is None:
@@ -136,9 +110,9 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
         if data["kind"] in ("call", "raised", "outcome") and n in classes and classes[n] & relevant:
             cls = classes[n]
-            k = _step_kind(rule, cls)
+            k = rule.step_kind(cls)
             via = ""
-            raising = data["kind"] == "call" and kind == "exception"
+            raising = data["kind"] == "call" and kind == EdgeKind.EXCEPTION
             if n in callees:
                 via, _ = via_text(summ, callees[n], k, _part(g, n, raising=raising))
             case = case_text(g, n, k)
@@ -147,7 +121,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(Step(cast(Span, span), k, text, via))  # (a call's span, on calls, raised and outcome points)
         elif data["kind"] == "with-exit" and n in classes and classes[n] & relevant and n not in swallowing:
             # a project manager's exit or a transaction's commit
-            k = _step_kind(rule, classes[n])
+            k = rule.step_kind(classes[n])
             via = via_text(summ, callees[n], k, _part(g, n))[0] if n in callees else ""
             shown = [c for c in sorted(classes[n] & relevant)]
             steps.append(Step(node_span(data), k, mgrmod.exit_step_text(g, n, classes, shown), via))
@@ -157,7 +131,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(Step(cast(Span, span), "suppress", data["text"]))  # (a with exit has its statement's span)
         elif data["kind"] == "finally" and span is not None:
             steps.append(Step(span, "finally", data["text"]))
-        elif kind in ("true", "false") and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
+        elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
             step = shared.get((n, kind))
             if step is None:
                 text = data["text"]
@@ -166,7 +140,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                     text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
                 step = shared[n, kind] = Step(span, "branch", f"{text}  ({kind})")
             steps.append(step)
-        elif kind == "loop" and span is not None:
+        elif kind == EdgeKind.LOOP and span is not None:
             steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
             steps.append(Step(span, data["stmt"], data["text"]))
@@ -184,41 +158,21 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
     return Step(span, "elided", f"... {count} more graph node{'s' if count != 1 else ''} of this path left out")
 
 
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries) -> Finding:
     rule = hit.rule
     anchor = g.nodes[hit.anchor]
     span: Span = node_span(anchor)
     anchor_text = node_text(anchor)
-    fmt: Dict[str, object] = {}
-    related: List[Related] = []
     call: Optional[Call] = anchor.get("call") or anchor.get("manager")
-    stmt_lines = call.stmt_lines if call is not None else (span.line, span.line)
-    if rule.kind in ("sequence", "at-most-once", "requires-before"):
-        fmt.update(then_text=_short(anchor_text), then_line=span.line)
-        if hit.first is not None:
-            first = g.nodes[hit.first]
-            first_span = node_span(first)
-            fmt.update(first_text=_short(node_text(first)), first_line=first_span.line)
-            cls = classes.get(hit.first, frozenset())
-            role = "state saved here" if "save" in cls and rule.kind == "sequence" else f"{_step_kind(rule, cls)} here"
-            related.append(Related(first_span, f"{role}: {node_text(first)}"))
-    if rule.kind == "swallowed":
-        fmt.update(event_text=_short(anchor_text), event_line=span.line)
+    stmt_lines = rule.statement_lines(hit, call.stmt_lines if call is not None else (span.line, span.line))
+    fmt, related = rule.message_fields(hit, g, classes)  # the kind's fields and related places
     if hit.handler is not None:
         h = hit.handler
         fmt.update(handler_line=h.span.line if h.span else span.line, handler=f"`{h.text.rstrip(':')}`" if h.text else "a handler")
-        if rule.kind == "swallowed" and h.span is not None:
-            related.append(Related(h.span, f"swallowed silently here: {h.text}"))
-        if rule.kind == "silent-handler":
-            stmt_lines = (h.span.line, h.span.line)
     for node in (hit.first, hit.anchor):
         if node is None or node not in callees:
             continue
-        k = _step_kind(rule, classes.get(node, frozenset()))
+        k = rule.step_kind(classes.get(node, frozenset()))
         via, origin = via_text(summ, callees[node], k, _part(g, node, rule if node == hit.anchor else None))
         if origin is not None:
             case = case_text(g, node, k)

@@ -102,3 +102,22 @@ class FrameKind(StrEnum):
     EXCEPT = "except"  # a ``try`` body with ``except`` clauses: takes an exception
     FINALLY = "finally"  # a ``try`` body with ``finally``: every way out runs its copy
     WITH = "with"  # a ``with`` item's body: every way out runs ``__exit__``
+
+
+class EventClass(StrEnum):
+    """The event classes the engine itself names (semantics §Events); their patterns
+    are the TOML files of ``rules/vocab``, and a configuration may define more, which
+    stay plain strings. Class sets handed on as data (summaries, caches) hold plain
+    strings: write ``EventClass.X.value`` where a class is produced, the member where
+    one is compared."""
+
+    SAVE = "save"
+    APPEND = "append"
+    TERMINAL_APPEND = "terminal-append"
+    SURFACE = "surface"
+    SUPPRESSOR = "suppressor"
+    QUIET = "quiet"
+    TRANSACTION = "transaction"
+    FILE_WRITE = "file-write"
+    FSYNC = "fsync"
+    RENAME = "rename"

@@ -99,7 +99,7 @@ def select_codes(rules: Dict[str, Rule], select: Optional[Sequence[str]], extend
         else:
             chosen = _best(code, select)
         chosen = max(chosen, _best(code, extend))
-        if rule.kind == "parse-error":  # always on: only its exact code turns it off
+        if rule.always_on:  # parse errors: only its exact code turns it off
             if code not in ignore:
                 out.append(code)
             continue
@@ -518,7 +518,7 @@ def check_file(facts: FileFacts, settings: Settings, summ: summod.Summaries, rul
                seen: Optional[set] = None) -> List[Finding]:
     """Findings of one file; ``seen`` collects the event classes its calls have."""
     out: List[Finding] = []
-    graph_rules = [r for r in rules if r.kind not in ("parse-error", "unused-suppression")]
+    graph_rules = [r for r in rules if r.on_graph]
     for fn in facts.functions:
         try:
             g = function_graph(fn, facts.path, settings, summ)
@@ -850,7 +850,7 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
                 ignored.extend(codes)
     return [
         r for r in settings.rule_list()
-        if not ignored or (r.id not in ignored if r.kind == "parse-error" else _best(r.id, ignored) < 0)
+        if not ignored or (r.id not in ignored if r.always_on else _best(r.id, ignored) < 0)
     ]
 
 
@@ -908,7 +908,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
         found = check_file(facts, settings, summ, rules, classes)
         if seen is not None:
             seen.update(classes)
-        unused_rule = next((r for r in rules if r.kind == "unused-suppression"), None)
+        unused_rule = next((r for r in rules if r.on_suppressions), None)
         silenced: List[Finding] = []
         found = suppression.apply(found, facts, known, unused_rule, silenced)
         if suppressed is not None:

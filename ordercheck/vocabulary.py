@@ -20,12 +20,11 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from .facts import Call
+from .kinds import EventClass
 from .markers import has_marker, split_tokens
 from .resources import vocab_dir
 
-BUILTIN_CLASSES = (
-    "save", "append", "terminal-append", "surface", "suppressor", "quiet", "transaction", "file-write", "fsync", "rename",
-)
+BUILTIN_CLASSES = tuple(c.value for c in EventClass)
 
 
 def load_default_vocab(folder: Optional[Path] = None) -> Tuple[Dict[str, Tuple[str, ...]], Tuple[str, ...], Dict[str, str]]:
@@ -81,7 +80,7 @@ class Vocabulary:
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
         if call.aug:  # semantics §Events: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
-            return frozenset({"surface"}) if call.callee == "+=" else frozenset()
+            return frozenset({EventClass.SURFACE.value}) if call.callee == "+=" else frozenset()
         names = (call.callee,) + call.qualnames
         out = set()
         for cls_name, rx in self._compiled.items():
@@ -100,11 +99,11 @@ class Vocabulary:
         carries; an ``append`` with a terminal marker in its arguments is a
         ``terminal-append``, and every ``terminal-append`` is an ``append``."""
         classes = set(self.direct(call)) | set(carried)
-        if "append" in classes and self.carries_marker(call):
-            classes.add("terminal-append")
-        if "terminal-append" in classes:
-            classes.add("append")
+        if EventClass.APPEND in classes and self.carries_marker(call):
+            classes.add(EventClass.TERMINAL_APPEND.value)
+        if EventClass.TERMINAL_APPEND in classes:
+            classes.add(EventClass.APPEND.value)
         return frozenset(classes)
 
     def is_suppressor(self, call: Call) -> bool:
-        return "suppressor" in self.direct(call)
+        return EventClass.SUPPRESSOR in self.direct(call)

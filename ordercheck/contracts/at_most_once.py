@@ -1,0 +1,34 @@
+"""``at-most-once``: no path performs ``event`` at two call sites (without a
+``barrier`` between them).
+
+A BFS that carries up to two distinct origin call sites per node — so it stays
+linear — answers "does another call site reach this one".
+"""
+from __future__ import annotations
+
+from typing import List
+
+from .base import GraphInput, Hit, Ordering, expr_text, matching
+from .paths import blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
+
+
+class AtMostOnce(Ordering, kind="at-most-once"):
+    roles = ("event",)
+
+    def summary(self) -> str:
+        return f"{self.kind}: {expr_text(self.event)}"
+
+    def check(self, graph: GraphInput) -> List[Hit]:
+        g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
+        barrier = matching(classes, self.barrier, classes) if self.barrier else set()
+        events = matching(classes, self.event, reachable) - barrier
+        if len({site(g, e) for e in events}) < 2:
+            return []
+        labels = two_origin_bfs(g, blocking_view(g, barrier), events)
+        hits = []
+        for e in sorted(events, key=node_order):
+            pair = other_origin_path(labels, e, site(g, e))
+            if pair is not None:
+                first, middle = pair
+                hits.append(Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=site(g, e)))
+        return hits

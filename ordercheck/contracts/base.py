@@ -1,0 +1,289 @@
+"""A rule, and the base of the contract kinds (semantics §Contracts).
+
+A rule file (``rules/*.toml``) is data: id, name, severity, kind, the event classes it
+relates, a message template, a Markdown explanation and examples. Its ``kind`` names
+the class the rule becomes: each contract kind is one subclass of ``Rule`` in its own
+module of this package, registered under its TOML name by ``__init_subclass__``::
+
+    class Sequence(Ordering, kind="sequence"):
+        roles = ("first", "then")
+        def check(self, graph): ...
+
+The class declares everything that is particular to its kind: the roles its TOML must
+give (``roles``, checked by ``validate``), how ``--explain`` describes it
+(``summary``), the check on one function's graph (``check``), the fields of its
+message template and the related places of a finding (``message_fields``), and how
+its witness reads (``loud``, ``escaping``, ``first_role``). Kinds not checked on
+graphs (``on_graph = False``) are reported by the pipeline's own stages.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Type
+
+from ..errors import UsageError
+from ..findings import Related
+from .paths import Classes, Reach
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..cfg import HandlerRegion
+    from ..facts import Span
+
+ROLE_KEYS = ("first", "then", "barrier", "unless-after", "event")
+SEVERITIES = {"error": 1, "warning": 2, "info": 3, "hint": 4}
+
+ClassExpr = Tuple[str, ...]
+
+
+def expr_matches(expr: ClassExpr, classes: FrozenSet[str]) -> bool:
+    """``["append", "!terminal-append"]``: carries append and not terminal-append."""
+    if not expr:
+        return False
+    positive = [c for c in expr if not c.startswith("!")]
+    negative = [c[1:] for c in expr if c.startswith("!")]
+    if positive and not any(c in classes for c in positive):
+        return False
+    if not positive and not classes:
+        return False
+    return not any(c in classes for c in negative)
+
+
+def expr_text(expr: ClassExpr) -> str:
+    pos = [c for c in expr if not c.startswith("!")]
+    neg = [c[1:] for c in expr if c.startswith("!")]
+    text = " or ".join(pos)
+    if neg:
+        text += " (not " + ", ".join(neg) + ")"
+    return text
+
+
+def matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object]) -> set:
+    """The nodes among ``nodes`` whose classes match ``expr``."""
+    return {n for n in nodes if n in classes and expr_matches(expr, classes[n])}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule, an instance of its kind's class (``rulebook.parse_rule`` builds it)."""
+
+    id: str
+    name: str
+    severity: str
+    default: bool
+    kind: str
+    message: str
+    explanation: str
+    first: ClassExpr = ()
+    then: ClassExpr = ()
+    barrier: ClassExpr = ()
+    unless_after: ClassExpr = ()
+    event: ClassExpr = ()
+    examples: Tuple[dict, ...] = ()
+    source: str = ""
+    help: str = ""  # short Markdown for whoever reads an alert (SARIF help, fullDescription)
+
+    #: every contract kind by its TOML name, in the order the package defines them
+    #: (the order an unknown kind's error lists them in)
+    KINDS: ClassVar[Dict[str, Type["Rule"]]] = {}
+    #: the kind's TOML name (set by registration)
+    KIND: ClassVar[str] = ""
+    #: the roles a rule of this kind must give (`first`, `then`, `event`, ...)
+    roles: ClassVar[Tuple[str, ...]] = ()
+    #: checked on each function's graph by ``check`` (False: reported by a stage of
+    #: the pipeline: parse errors by the reader, unused suppressions by ``suppression``)
+    on_graph: ClassVar[bool] = True
+    #: reads the ordering classes: a transaction's body commits at its normal exit
+    #: (semantics §Events Transactions)
+    ordering: ClassVar[bool] = False
+    #: on whatever the selection says; only its exact code in an ignore turns it off
+    always_on: ClassVar[bool] = False
+    #: reports the suppression comments that suppressed nothing
+    on_suppressions: ClassVar[bool] = False
+    #: event classes a witness shows besides the rule's own roles
+    loud: ClassVar[Tuple[str, ...]] = ()
+    #: the anchor's event is named by what escapes its callee (a summary's "escape" part)
+    escaping: ClassVar[bool] = False
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind:
+            if kind in Rule.KINDS:
+                raise TypeError(f"contract kind {kind!r} is defined twice ({Rule.KINDS[kind].__name__}, {cls.__name__})")
+            cls.KIND = kind
+            Rule.KINDS[kind] = cls
+
+    # ------------------------------------------------------------ the rule file
+
+    @classmethod
+    def validate(cls, roles: Dict[str, ClassExpr], path: str) -> None:
+        """Raise a ``UsageError`` (file and key) when the TOML lacks a role the kind needs."""
+        for needed in cls.roles:
+            if not roles[needed]:
+                raise UsageError(f"a `{cls.KIND}` rule needs `{needed}`", path, needed)
+
+    def summary(self) -> str:
+        """The contract in one line (``--explain``, ``--list-rules``, docs/rules.md, SARIF)."""
+        return self.kind
+
+    @property
+    def lsp_severity(self) -> int:
+        return SEVERITIES[self.severity]
+
+    def format_message(self, fields: Dict[str, object]) -> str:
+        """The message template filled in; unknown placeholders stay as written."""
+
+        class Keep(dict):
+            def __missing__(self, key: str) -> str:
+                return "{" + key + "}"
+
+        try:
+            return self.message.format_map(Keep(fields))
+        except (ValueError, IndexError, AttributeError):
+            return self.message
+
+    def documented_examples(self, heading: str = "##") -> str:
+        """The examples that carry a `doc` caption, as Markdown (shown by `--explain`
+        and in docs/rules.md after the explanation); "" when there are none."""
+        shown = [e for e in self.examples if isinstance(e.get("doc"), str) and isinstance(e.get("code"), str)]
+        if not shown:
+            return ""
+        out = [f"{heading} Examples", ""]
+        for e in shown:
+            found = ", ".join(f"{x.get('code')} at line {x.get('line')}" for x in e.get("expect", []) if isinstance(x, dict))
+            out += [f"{e['doc']} *({'flagged: ' + found if found else 'not flagged'})*", "",
+                    "```python", e["code"].rstrip(), "```", ""]
+        return "\n".join(out).rstrip() + "\n"
+
+    # ------------------------------------------------------------ the check
+
+    def check(self, graph: "GraphInput") -> List["Hit"]:
+        """This rule's violations on one function's graph."""
+        return []
+
+    # ------------------------------------------------------------ the finding
+
+    def message_fields(self, hit: "Hit", g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
+        """The kind's fields of the message template and its related places (the
+        ``handler`` fields of a hit in a handler, and the places a summary's event
+        was performed, are every kind's: ``diagnose.to_finding``)."""
+        return {}, []
+
+    def statement_lines(self, hit: "Hit", lines: Tuple[int, int]) -> Tuple[int, int]:
+        """The lines whose suppression comments silence a finding (by default the
+        anchor's statement, ``lines``)."""
+        return lines
+
+    def step_kind(self, cls: FrozenSet[str]) -> str:
+        """The class a witness step or a related place names an event by: the first
+        of the rule's roles it carries."""
+        for role in (self.first, self.then, self.event, self.barrier, self.unless_after):
+            for c in role:
+                if not c.startswith("!") and c in cls:
+                    return c
+        if not cls:  # a swallowed event that only raises (nothing performed on return)
+            return next((c for c in self.event + self.then if not c.startswith("!")), "event")
+        return sorted(cls)[0]
+
+    def shown_classes(self) -> set:
+        """The event classes a witness shows a step for."""
+        relevant = {c for role in (self.first, self.then, self.event, self.barrier, self.unless_after) for c in role if not c.startswith("!")}
+        relevant.update(self.loud)
+        return relevant
+
+
+@dataclass
+class Hit:
+    """A contract violation before it is dressed as a ``Finding``."""
+
+    rule: Rule
+    anchor: object  # the node the finding is anchored at
+    path: List[object]  # one shortest witness path (graph nodes, ENTRY first)
+    first: Optional[object] = None  # the earlier event (sequence, at-most-once)
+    handler: Optional[HandlerRegion] = None
+    key: object = None  # dedupe key: the anchored call site / handler
+
+
+@dataclass
+class GraphInput:
+    """What a check reads of one function: its graph and the classes of its nodes."""
+
+    g: nx.DiGraph
+    classes: Classes  # what each node performs
+    ordered: Classes  # what the ordering kinds read (transactions commit at their exit)
+    raises: Optional[Classes]  # the classes whose failure each node can raise (None: ``classes``)
+    swallow_types: Sequence[str]  # exception types that count as swallowing (config)
+    reachable: Reach  # the nodes reachable from ENTRY, with their BFS tree
+
+    def classes_for(self, rule: Rule) -> Classes:
+        return self.ordered if rule.ordering else self.classes
+
+
+# ------------------------------------------------------------ how a node reads
+
+
+def node_span(data: dict) -> Span:
+    """Where a node stands for a finding: a ``with`` exit at its manager call (semantics §Contracts)."""
+    if data.get("kind") == "with-exit" and data.get("manager") is not None:
+        return data["manager"].span
+    return data["span"]
+
+
+def node_text(data: dict) -> str:
+    """A node's text as a finding names it: a ``with`` exit by its manager call."""
+    if data.get("kind") == "with-exit" and data.get("manager") is not None:
+        return data["manager"].text
+    return data["text"]
+
+
+def short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Ordering(Rule):
+    """The kinds that order two events on a path (``sequence``, ``at-most-once``,
+    ``requires-before``): they read the ordering classes, and their messages name the
+    anchored event as ``then`` and the earlier one as ``first``."""
+
+    ordering = True
+
+    def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
+        anchor = g.nodes[hit.anchor]
+        fmt: Dict[str, object] = dict(then_text=short(node_text(anchor)), then_line=node_span(anchor).line)
+        related: List[Related] = []
+        if hit.first is not None:
+            first = g.nodes[hit.first]
+            first_span = node_span(first)
+            fmt.update(first_text=short(node_text(first)), first_line=first_span.line)
+            related.append(Related(first_span, f"{self.first_role(classes.get(hit.first, frozenset()))}: {node_text(first)}"))
+        return fmt, related
+
+    def first_role(self, cls: FrozenSet[str]) -> str:
+        """What the related place of the earlier event says it did."""
+        return f"{self.step_kind(cls)} here"
+
+
+# ------------------------------------------------------------ every rule on one graph
+
+
+def evaluate(
+    g: nx.DiGraph,
+    classes: Classes,
+    rules: Iterable[Rule],
+    swallow_types: Sequence[str] = (),
+    raises: Optional[Classes] = None,
+    ordered: Optional[Classes] = None,
+) -> List[Hit]:
+    """Every hit of every rule on one graph, one per (rule, anchor site).
+    ``ordered``: the classes the ordering kinds read where they differ from
+    ``classes`` (a transaction's body commits at once: semantics §Events Transactions)."""
+    graph = GraphInput(g, classes, classes if ordered is None else ordered, raises, swallow_types, Reach(g))
+    out: List[Hit] = []
+    for rule in rules:
+        seen = set()
+        for h in rule.check(graph):
+            if h.key not in seen:
+                seen.add(h.key)
+                out.append(h)
+    return out

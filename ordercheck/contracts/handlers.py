@@ -1,0 +1,164 @@
+"""Handlers on a function's graph, shared by the kinds that ask whether a failure is
+swallowed: which handlers an exception runs into, which of them catch it, and whether
+a way out of a handler is silent (semantics §Contracts)."""
+from __future__ import annotations
+
+from collections import deque
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+
+from .. import lazy
+from ..kinds import EdgeKind, EventClass
+from .paths import Classes, exception_successors
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from .. import cfg as cfgmod
+    from ..cfg import HandlerRegion
+else:
+    cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
+
+
+def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool:
+    if region.kind == "finally" or region.broad or region.bare or region.suppress_all:
+        return True
+    return any(fnmatchcase(t, pat) for t in region.types for pat in swallow_types)
+
+
+def surface_nodes(classes: Classes) -> Set[object]:
+    """The nodes that report (a ``surface`` event)."""
+    return {n for n, c in classes.items() if EventClass.SURFACE in c}
+
+
+def handing_on(g: nx.DiGraph, classes: Classes) -> Dict[object, Tuple[int, ...]]:
+    """Nodes that hand a caught exception on (semantics §Contracts) -> the lines of the ``except``
+    clauses whose exception they hand on: statements that return, yield or assign it,
+    and calls that receive it unless they are ``quiet`` (by pattern, or a project
+    helper whose only effects are quiet)."""
+    out: Dict[object, Tuple[int, ...]] = {}
+    for n, d in g.nodes(data=True):
+        if d.get("hands_on"):
+            out[n] = d["hands_on"]
+        call = d.get("call")
+        if call is not None and call.hands_on and not is_quiet(classes.get(n)):
+            out[n] = call.hands_on
+    return out
+
+
+def is_quiet(cls: Optional[FrozenSet[str]]) -> bool:
+    return bool(cls and cls <= QUIET)
+
+
+QUIET = frozenset({EventClass.QUIET})
+
+
+def loud_nodes(region: HandlerRegion, surfaces: Set[object], handed: Dict[object, Tuple[int, ...]]) -> Set[object]:
+    """The nodes that make a way out of ``region`` loud: surface events, and the nodes
+    that hand its own exception on (an ``except`` clause's, by its line)."""
+    if region.kind != "except" or region.span is None or not handed:
+        return surfaces
+    line = region.span.line
+    mine = {n for n, lines in handed.items() if line in lines}
+    return surfaces | mine if mine else surfaces
+
+
+def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> Optional[List[object]]:
+    """A path through the handler that leaves it normally without a surface event
+    taking effect, as a node list ending outside the region; None if every way out
+    raises or surfaces. (A surface that raised surfaced nothing: from a surface node
+    only its exceptional edges are walked.) ``surfaces`` holds every loud node
+    (``loud_nodes``: surfaces and the nodes that hand the exception on)."""
+    rid = region.id
+
+    def inside(n: object) -> bool:
+        return rid in g.nodes[n].get("ctx", ())
+
+    tree: Dict[object, object] = {region.entry: None}  # node -> its predecessor (None: the entry)
+    queue = deque([region.entry])
+    while queue:
+        u = queue.popleft()
+        for v in g.successors(u):
+            kind = g.edges[u, v]["kind"]
+            if u in surfaces and kind != EdgeKind.EXCEPTION:
+                continue  # a surface that took effect makes this way loud
+            if not inside(v):
+                if kind != EdgeKind.EXCEPTION:
+                    out = [v]
+                    while u is not None:
+                        out.append(u)
+                        u = tree[u]
+                    return out[::-1]
+                continue
+            if v in tree:
+                continue
+            tree[v] = u
+            queue.append(v)
+    return None
+
+
+def reraise_points(g: nx.DiGraph) -> Dict[int, List[object]]:
+    """Region id of each ``finally`` exception copy -> its re-raise points."""
+    out: Dict[int, List[object]] = {}
+    for n, d in g.nodes(data=True):
+        if d.get("kind") == "reraise" and d.get("ctx"):
+            out.setdefault(d["ctx"][-1], []).append(n)
+    return out
+
+
+def quiet_raises(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> List[Tuple[object, object]]:
+    """Exceptional edges out of a handler reached without a surface event taking
+    effect: the failure goes on unreported (``except Exception: raise``), so an outer
+    handler that swallows it swallows it silently."""
+    rid = region.id
+    seen = {region.entry}
+    queue = deque([region.entry])
+    out: List[Tuple[object, object]] = []
+    while queue:
+        u = queue.popleft()
+        if u in surfaces:
+            continue  # reported: what follows is not a quiet re-raise
+        for v in g.successors(u):
+            kind = g.edges[u, v]["kind"]
+            if rid not in g.nodes[v].get("ctx", ()):
+                if kind == EdgeKind.EXCEPTION and u != region.entry:
+                    out.append((u, v))
+                continue
+            if v not in seen:
+                seen.add(v)
+                queue.append(v)
+    return out
+
+
+def catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion],
+             reraise: Dict[int, List[object]],
+             onward: Callable[[HandlerRegion], List[Tuple[object, object]]]) -> Iterable[Tuple[HandlerRegion, List[object]]]:
+    """The handlers an exception raised by ``event`` runs into, in order, following
+    unmatched clauses, re-raising ``finally`` copies, and handlers that re-raise
+    without a word (``onward``) outward."""
+    seen = set()
+    queue = deque((v, [event, v]) for v in exception_successors(g, event))
+    while queue:
+        v, trail = queue.popleft()
+        if v in seen or v in (cfgmod.RAISE, cfgmod.EXIT):
+            continue
+        seen.add(v)
+        region = regions.get(v)
+        if region is None:
+            # a transparent point on the way out (a non-suppressing ``with`` exit):
+            # the exception keeps going
+            for w in exception_successors(g, v):
+                queue.append((w, trail + [w]))
+            continue
+        yield region, trail
+        if region.kind == "except":
+            for u, w in onward(region):
+                queue.append((w, trail + [u, w]))
+        if region.kind == "finally":
+            # the copy re-raises at its end: continue from its re-raise points
+            for r in reraise.get(region.id, ()):
+                for w in exception_successors(g, r):
+                    queue.append((w, trail + [r, w]))
+        else:
+            for w in exception_successors(g, v):
+                queue.append((w, trail + [w]))

@@ -1,0 +1,219 @@
+"""Reachability on a function's graph, shared by the contract kinds: BFS trees,
+edge-filtered views, witness paths cut to a bounded length.
+
+Every contract is answered by reachability — a multi-source BFS,
+``nx.descendants``/``nx.ancestors`` on an edge-filtered view — never by enumerating
+paths, so the cost stays linear in the size of the graph.
+
+The one subtlety is semantics §Graph's last bullet: an exceptional edge leaves an event
+*before* it takes effect. A path "passes" a blocking event (a barrier, an
+``unless-after`` save, a surface) only if it leaves that event by a non-exceptional
+edge; so blocking a node removes its normal out-edges and keeps its exceptional ones.
+
+networkx and the graph module are imported on first use: the rule loader imports
+this package on every run, and a warm run builds no graph.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+from .. import lazy
+from ..kinds import EdgeKind
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from .. import cfg as cfgmod
+else:
+    nx = lazy.module("networkx", globals(), "nx")
+    cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
+
+Classes = Dict[object, FrozenSet[str]]
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Stands in a witness path for ``count`` nodes left out: a witness is one
+    shortest path, which in a huge function can be as long as the function; printing
+    it whole for each of thousands of findings is quadratic (docs/decisions.md,
+    "Long witnesses")."""
+
+    count: int
+
+
+#: a witness segment (entry to the first event, first event to anchor, anchor to the
+#: exit) longer than this many nodes keeps only its ends
+MAX_SEGMENT = 200
+#: nodes kept next to the event a long segment leads to (or leaves from)
+KEEP = 24
+
+
+class Reach(set):
+    """The nodes reachable from ENTRY, with the BFS tree that found them (parent and
+    depth of each node), so a long path from ENTRY is cut without walking it."""
+
+    def __init__(self, g: nx.DiGraph) -> None:
+        entry = cfgmod.ENTRY
+        parents: Dict[object, object] = {entry: None}
+        depth: Dict[object, int] = {entry: 0}
+        queue = deque([entry])
+        while queue:
+            u = queue.popleft()
+            d = depth[u] + 1
+            for v in g.successors(u):
+                if v not in depth:
+                    depth[v] = d
+                    parents[v] = u
+                    queue.append(v)
+        super().__init__(depth)
+        self.parents = parents
+        self.depth = depth
+
+
+def normal_successors(g: nx.DiGraph, n: object) -> List[object]:
+    return [v for v in g.successors(n) if g.edges[n, v]["kind"] != EdgeKind.EXCEPTION]
+
+
+def exception_successors(g: nx.DiGraph, n: object) -> List[object]:
+    return [v for v in g.successors(n) if g.edges[n, v]["kind"] == EdgeKind.EXCEPTION or g.edges[n, v].get("exception")]
+
+
+def blocking_view(g: nx.DiGraph, blocked: Set[object]) -> nx.DiGraph:
+    """``g`` where a blocked event only leaves by its exceptional edges."""
+
+    def keep(u: object, v: object) -> bool:
+        return u not in blocked or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION
+
+    return nx.subgraph_view(g, filter_edge=keep)
+
+
+def path_to(parents: Dict[object, object], node: object) -> List[object]:
+    """The path from the BFS root to ``node`` in a predecessor map."""
+    out = []
+    while node is not None:
+        out.append(node)
+        node = parents.get(node)
+    return out[::-1]
+
+
+Labels = Dict[object, Dict[object, Tuple[object, object, int]]]
+
+
+def two_origin_bfs(g: nx.DiGraph, view: nx.DiGraph, origins: Iterable[object]) -> Labels:
+    """BFS from the normal successors of each origin event that carries up to two
+    distinct origin call sites per node — linear, and enough to answer "does some
+    *other* call site reach this node". ``labels[n][site] = (parent, origin event,
+    depth)``; parent is None (and depth 1) at a successor of the origin."""
+    labels: Labels = {}
+    queue: deque = deque()
+    for e in sorted(origins, key=node_order):
+        origin = site(g, e)
+        for s in normal_successors(g, e):
+            lab = labels.setdefault(s, {})
+            if origin not in lab and len(lab) < 2:
+                lab[origin] = (None, e, 1)
+                queue.append((s, origin))
+    while queue:
+        u, origin = queue.popleft()
+        for v in view.successors(u):
+            lab = labels.setdefault(v, {})
+            if origin not in lab and len(lab) < 2:
+                _, src, depth = labels[u][origin]
+                lab[origin] = (u, src, depth + 1)
+                queue.append((v, origin))
+    return labels
+
+
+def other_origin_path(labels: Labels, node: object, mine: object) -> Optional[Tuple[object, List[object]]]:
+    """(origin event, path from it to ``node``) for an origin site other than
+    ``mine``, or None. Past ``MAX_SEGMENT`` nodes the path is the origin, a ``Gap``
+    and the last ``KEEP`` nodes."""
+    for origin in labels.get(node, {}):
+        if origin == mine:
+            continue
+        parent, src, depth = labels[node][origin]
+        if depth > MAX_SEGMENT:
+            chain = [node]
+            while len(chain) < KEEP:
+                chain.append(labels[chain[-1]][origin][0])
+            return src, [src, Gap(depth - KEEP)] + chain[::-1]
+        chain = [node]
+        cur = node
+        while True:
+            parent, src, _ = labels[cur][origin]
+            if parent is None:
+                return src, [src] + chain[::-1]
+            chain.append(parent)
+            cur = parent
+    return None
+
+
+def site(g: nx.DiGraph, n: object) -> object:
+    """A node's call site: ``finally`` copies repeat one site on several nodes; a
+    ``with`` exit is its manager call's site (entry and exits are one call)."""
+    call = g.nodes[n].get("call") or g.nodes[n].get("manager")
+    return ("call", call.id) if call is not None else ("node", n)
+
+
+def shortest(view: nx.DiGraph, a: object, b: object) -> List[object]:
+    try:
+        return nx.shortest_path(view, a, b)
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return [a]
+
+
+def head_path(g: nx.DiGraph, reach: Set[object], node: object) -> List[object]:
+    """A shortest path from ENTRY to ``node``; past ``MAX_SEGMENT`` nodes, ENTRY, a
+    ``Gap`` and the last ``KEEP`` nodes of one (read off the BFS tree, not walked)."""
+    depth = getattr(reach, "depth", None)
+    if depth is None or depth.get(node, 0) <= MAX_SEGMENT:
+        return shortest(g, cfgmod.ENTRY, node)
+    tail = [node]
+    while len(tail) < KEEP:
+        tail.append(getattr(reach, "parents")[tail[-1]])
+    return [cfgmod.ENTRY, Gap(depth[node] + 1 - KEEP - 1)] + tail[::-1]
+
+
+def exit_path(g: nx.DiGraph, view: nx.DiGraph, start: object, hops: Dict[object, Tuple[object, int]]) -> List[object]:
+    """A shortest path from ``start`` to EXIT in ``view``; past ``MAX_SEGMENT``
+    nodes, its first ``KEEP`` nodes, a ``Gap`` and EXIT. ``hops``: next node and
+    distance to EXIT of every node that reaches it (``to_exit_hops``)."""
+    if hops[start][1] <= MAX_SEGMENT:
+        return shortest(view, start, cfgmod.EXIT)
+    out = [start]
+    while len(out) < KEEP:
+        out.append(hops[out[-1]][0])
+    return out + [Gap(hops[start][1] + 1 - KEEP - 1), cfgmod.EXIT]
+
+
+def to_exit_hops(view: nx.DiGraph) -> Dict[object, Tuple[object, int]]:
+    """Backward BFS from EXIT: for each node that reaches it, (next node, distance)."""
+    exit_ = cfgmod.EXIT
+    hops: Dict[object, Tuple[object, int]] = {exit_: (None, 0)}
+    queue = deque([exit_])
+    while queue:
+        v = queue.popleft()
+        d = hops[v][1] + 1
+        for u in view.predecessors(v):
+            if u not in hops:
+                hops[u] = (v, d)
+                queue.append(u)
+    return hops
+
+
+def join(*parts: List[object]) -> List[object]:
+    """Witness segments joined, each junction node once."""
+    out: List[object] = []
+    for part in parts:
+        for n in part:
+            if not out or out[-1] != n:
+                out.append(n)
+    return out
+
+
+def node_order(n: object) -> Tuple[int, str]:
+    """Graph nodes in a stable order: the named ones (ENTRY, EXIT, ...) first, then the
+    numbered ones by number."""
+    return (n, "") if isinstance(n, int) else (-1, str(n))

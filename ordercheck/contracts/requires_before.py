@@ -1,0 +1,37 @@
+"""``requires-before``: every path to a ``then`` event performs ``first`` before it.
+
+One BFS from ENTRY in the first-blocked view: a ``then`` it reaches is reached
+without a ``first``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, List
+
+from .. import lazy
+from .base import GraphInput, Hit, Ordering, expr_text, matching
+from .paths import MAX_SEGMENT, Reach, blocking_view, head_path, node_order, path_to, site
+
+if TYPE_CHECKING:
+    from .. import cfg as cfgmod
+else:
+    cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
+
+
+class RequiresBefore(Ordering, kind="requires-before"):
+    roles = ("first", "then")
+
+    def summary(self) -> str:
+        return f"requires-before: first={expr_text(self.first)}, then={expr_text(self.then)}"
+
+    def check(self, graph: GraphInput) -> List[Hit]:
+        g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
+        firsts = matching(classes, self.first, classes)
+        thens = matching(classes, self.then, reachable) - firsts
+        if not thens:
+            return []
+        tree = Reach(blocking_view(g, firsts))
+        return [
+            Hit(self, t, head_path(g, tree, t) if tree.depth[t] > MAX_SEGMENT else path_to(tree.parents, t), key=site(g, t))
+            for t in sorted(thens, key=node_order)
+            if t in tree.parents and t != cfgmod.ENTRY
+        ]

@@ -1,0 +1,36 @@
+"""``silent-handler``: no broad handler (bare ``except``, ``Exception``,
+``BaseException``) has a way out that neither reports (a ``surface`` event), hands
+the exception on, nor raises — whatever its body calls."""
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from ..kinds import EventClass
+from .base import GraphInput, Hit, Rule
+from .handlers import handing_on, loud_nodes, silent_exit, surface_nodes
+from .paths import head_path, join
+
+
+class SilentHandler(Rule, kind="silent-handler"):
+    loud = (EventClass.SURFACE.value,)
+
+    def check(self, graph: GraphInput) -> List[Hit]:
+        g, classes, reachable = graph.g, graph.classes, graph.reachable
+        surfaces = surface_nodes(classes)
+        handed = handing_on(g, classes)
+        hits = []
+        for region in sorted(g.graph["handlers"].values(), key=lambda r: r.id):
+            if region.kind != "except" or not (region.broad or region.bare):
+                continue
+            if region.entry not in reachable:
+                continue
+            leave = silent_exit(g, region, loud_nodes(region, surfaces, handed))
+            if leave is None:
+                continue
+            head = head_path(g, reachable, region.entry)
+            hits.append(Hit(self, region.entry, join(head, leave), handler=region, key=("handler", region.entry)))
+        return hits
+
+    def statement_lines(self, hit: Hit, lines: Tuple[int, int]) -> Tuple[int, int]:
+        h = hit.handler
+        return (h.span.line, h.span.line) if h is not None else lines

@@ -1,0 +1,74 @@
+"""``swallowed``: no failure of an ``event`` runs into a handler that catches it and
+leaves normally without reporting (a ``surface`` event) or handing the exception on.
+
+From each event's exceptional edges, follow the handler chain (and re-raising
+``finally`` copies, and handlers that re-raise without a word) to each handler that
+catches; a BFS inside the handler's region that may not pass a loud node finds a
+normal way out (fall through, return, break, continue) if one exists.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+
+from ..findings import Related
+from ..kinds import EventClass
+from .base import GraphInput, Hit, Rule, expr_text, matching, node_span, node_text, short
+from .handlers import catchers, handing_on, handler_catches, loud_nodes, quiet_raises, reraise_points, silent_exit, surface_nodes
+from .paths import Classes, head_path, join, node_order, site
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..cfg import HandlerRegion
+
+
+class Swallowed(Rule, kind="swallowed"):
+    roles = ("event",)
+    loud = (EventClass.SURFACE.value,)
+    escaping = True  # what a handler catches is what escapes the callee
+
+    def summary(self) -> str:
+        return f"{self.kind}: {expr_text(self.event)}"
+
+    def check(self, graph: GraphInput) -> List[Hit]:
+        g, classes, reachable = graph.g, graph.classes, graph.reachable
+        # ``raises``: the classes whose failure each node can raise (semantics §Events escaping
+        # failures); by default what it performs
+        events = matching(classes if graph.raises is None else graph.raises, self.event, reachable)
+        if not events:
+            return []
+        regions = {r.entry: r for r in g.graph["handlers"].values()}
+        surfaces = surface_nodes(classes)
+        handed = handing_on(g, classes)
+        reraise = reraise_points(g)
+        exits: Dict[int, Optional[List[object]]] = {}  # each handler's silent way out, once
+        onward_cache: Dict[int, List[Tuple[object, object]]] = {}
+
+        def onward(region: HandlerRegion) -> List[Tuple[object, object]]:
+            if region.id not in onward_cache:
+                onward_cache[region.id] = quiet_raises(g, region, loud_nodes(region, surfaces, handed))
+            return onward_cache[region.id]
+
+        hits = []
+        for e in sorted(events, key=node_order):
+            for region, trail in catchers(g, e, regions, reraise, onward):
+                if not handler_catches(region, graph.swallow_types):
+                    continue
+                if region.id not in exits:
+                    exits[region.id] = silent_exit(g, region, loud_nodes(region, surfaces, handed))
+                leave = exits[region.id]
+                if leave is None:
+                    continue
+                head = head_path(g, reachable, e)
+                hits.append(Hit(self, e, join(head, trail, leave), handler=region, key=site(g, e)))
+                break
+        return hits
+
+    def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
+        anchor = g.nodes[hit.anchor]
+        fmt: Dict[str, object] = dict(event_text=short(node_text(anchor)), event_line=node_span(anchor).line)
+        related: List[Related] = []
+        h = hit.handler
+        if h is not None and h.span is not None:
+            related.append(Related(h.span, f"swallowed silently here: {h.text}"))
+        return fmt, related
