@@ -26,7 +26,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import networkx as nx
 
-from .facts import BROAD_TYPES, Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
+from .ir import BROAD_TYPES, Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
 EDGE_KINDS = ("normal", "true", "false", "loop", "exception", "finally")

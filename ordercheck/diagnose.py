@@ -13,9 +13,8 @@ import networkx as nx
 
 from . import contracts, effects
 from . import managers as mgrmod
-from . import facts as factsmod
 from . import summaries as summod
-from .facts import Call, FileFacts, FunctionFacts, Span
+from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
 from .findings import Finding, Related, Step
 from .rulebook import Rule
 from .vocabulary import Vocabulary
@@ -246,7 +245,7 @@ def parse_error_finding(facts: FileFacts, rule: Optional[Rule]) -> Finding:
     line = max(1, err.line or 1)
     text = facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""
     col = min(max(0, err.col), len(text))
-    c16 = factsmod.utf16_col(text, col)
+    c16 = utf16_col(text, col)
     span = Span(line, col, line, col, c16, c16)
     message = rule.format_message({"error": err.message}) if rule else err.message
     return Finding(code="OC900", name=rule.name if rule else "parse-error", severity=rule.severity if rule else "error",

@@ -21,7 +21,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import networkx as nx
 
-from .facts import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
+from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
 from .vocabulary import Vocabulary
 
 # with-item classes: a callee carries no context manager of its caller's

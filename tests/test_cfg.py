@@ -148,7 +148,7 @@ def test_fast_positions_agree_with_libcst_public_api():
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from ordercheck.facts import positions_of
+    from ordercheck.frontend.source import positions_of
 
     source = (Path(__file__).resolve().parent.parent / "fixtures" / "runtime" / "runtime.py").read_text()
     tree = cst.parse_module(source)
@@ -163,9 +163,9 @@ def test_a_statement_kind_nobody_handles_fails_loudly():
     as a simple statement (the way a misspelt kind once did)."""
     import textwrap
 
-    from ordercheck import cfg, facts
+    from ordercheck import cfg, frontend
 
-    ff = facts.extract("t.py", textwrap.dedent("""\
+    ff = frontend.extract("t.py", textwrap.dedent("""\
         def f(store):
             store.save(1)
         """).encode(), "t")
