@@ -21,7 +21,7 @@ from ..errors import raise_if_interrupted
 from ..ir import FileFacts, ParseError
 from . import source
 from .comments import find_suppressions
-from .expressions import _load_libcst
+from .expressions import load_libcst
 from .imports import import_tables, module_name
 from .source import chunks, decode_source, formfeed_indents, huge_functions, shift_spans, split_lines, top_level_bounds
 from .statements import Extractor
@@ -80,7 +80,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
         facts.error = ParseError(f"CPython cannot compile this file: {exc}")
         return facts
     lines, shifts = formfeed_indents(facts.lines)
-    _load_libcst()
+    load_libcst()
     ex = None
     try:
         ex = Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree))

@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # the real modules, for the type checker
 else:
     cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
 
+# --------------------------------------------------------------------------- rendering
+
 _HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
@@ -50,15 +52,15 @@ def render_callee(node: cst.CSTNode) -> str:
     return "?"
 
 
-
 EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
 
-_RAISING: tuple = ()  # node kinds, filled by ``_load_libcst`` (libcst is imported lazily)
+_RAISING: tuple = ()  # node kinds, filled by ``load_libcst`` (libcst is imported lazily)
 _LEAVES: tuple = ()
 _COMPREHENSIONS: tuple = ()
 
 
-def _load_libcst() -> None:
+def load_libcst() -> None:
+    """Fill the node-kind tuples the walk tests against (the first extraction's job)."""
     global _RAISING, _LEAVES, _COMPREHENSIONS
     if _LEAVES:
         return
@@ -66,7 +68,6 @@ def _load_libcst() -> None:
     _RAISING = (mod.Attribute, mod.Subscript)
     _LEAVES = (mod.Name, mod.SimpleString, mod.Integer, mod.Float, mod.Imaginary, mod.Ellipsis, mod.FormattedStringText)
     _COMPREHENSIONS = (mod.ListComp, mod.SetComp, mod.DictComp, mod.GeneratorExp)
-
 
 
 # --------------------------------------------------------------------------- scopes
@@ -116,7 +117,7 @@ class ExpressionWalker:
 
     def __init__(self, facts: FileFacts, lines: List[str], imports: Dict[int, Dict[str, str]],
                  scopes: Optional[scopesmod.Scopes] = None) -> None:
-        _load_libcst()
+        load_libcst()
         self.facts = facts
         self.scopes = scopes or scopesmod.Scopes()
         self.lines = lines
@@ -213,7 +214,7 @@ class ExpressionWalker:
             mark = len(self._w)
             body, orelse = self.expr(node.body), self.expr(node.orelse)
             if body or orelse:
-                told = _unwritten(test_facts(node.test), self._w[mark:])
+                told = unwritten(test_facts(node.test), self._w[mark:])
                 seq.append(Choice((body, orelse), told if any(told) else ()))
         elif isinstance(node, _COMPREHENSIONS):  # (a tuple filled at run time: no narrowing)
             self._comprehension(cast("Comprehension", node), seq)
@@ -484,16 +485,20 @@ class ExpressionWalker:
         return out
 
 
-def _target_names(node: cst.CSTNode) -> List[str]:
+# --------------------------------------------------------------------------- targets and tests
+
+
+def target_names(node: cst.CSTNode) -> List[str]:
+    """The plain names an assignment target binds (through tuples, lists and stars)."""
     if isinstance(node, cst.Name):
         return [node.value]
     if isinstance(node, (cst.Tuple, cst.List)):
         out: List[str] = []
         for el in node.elements:
-            out.extend(_target_names(el.value))
+            out.extend(target_names(el.value))
         return out
     if isinstance(node, cst.StarredElement):
-        return _target_names(node.value)
+        return target_names(node.value)
     return []
 
 
@@ -510,24 +515,25 @@ def _root_name(node: cst.CSTNode) -> Optional[str]:
     return node.value if isinstance(node, cst.Name) else None
 
 
-def _bound(target: cst.CSTNode, writes: List[str], mutates: List[str]) -> None:
+def bound_names(target: cst.CSTNode, writes: List[str], mutates: List[str]) -> None:
     """Names an assignment target rebinds, and names whose object it changes."""
     if isinstance(target, cst.Name):
         writes.append(target.value)
     elif isinstance(target, (cst.Tuple, cst.List)):
         for el in target.elements:
-            _bound(el.value, writes, mutates)
+            bound_names(el.value, writes, mutates)
     elif isinstance(target, (cst.StarredElement, cst.Element)):
-        _bound(target.value, writes, mutates)
+        bound_names(target.value, writes, mutates)
     elif isinstance(target, (cst.Attribute, cst.Subscript)):
         root = _root_name(target.value)
         if root is not None:
             mutates.append(root)
 
+
 _CONSTANTS = {"True", "False", "None"}
 
 
-def _unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Sequence[str]):
+def unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Sequence[str]):
     """A test's facts without those about names a walrus in the test (or in the
     branches of a conditional expression) rebinds: the fact may be about the old value."""
     if not written:
@@ -569,11 +575,13 @@ def test_facts(node: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, 
         if isinstance(comp.operator, cst.IsNot):
             return (Fact(name, "none", False),), (Fact(name, "none", True),)
     return (), ()
-def _has_yield(node: cst.CSTNode) -> bool:
+
+
+def has_yield(node: cst.CSTNode) -> bool:
     """Whether a statement holds a ``yield`` of its own (not one of a lambda)."""
     if isinstance(node, (cst.Yield,)):
         return True
     if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef) + _LEAVES):
         return False
-    return any(_has_yield(c) for c in node.children)
+    return any(has_yield(c) for c in node.children)
 

@@ -34,12 +34,12 @@ from .expressions import (
     ClassScope,
     ExpressionWalker,
     FunctionScope,
-    _bound,
-    _has_yield,
-    _target_names,
-    _unwritten,
+    bound_names,
+    has_yield,
     render_callee,
+    target_names,
     test_facts,
+    unwritten,
 )
 from .source import HugeDef
 
@@ -133,7 +133,7 @@ class Extractor(ExpressionWalker):
     def _small_into(self, out: List[Stmt], small: cst.BaseSmallStatement, line: cst.CSTNode) -> None:
         st = self.small(small, line)  # type: ignore[arg-type]
         if st is not None:
-            if self.frame.context_manager and st.kind == StmtKind.SIMPLE and _has_yield(small):
+            if self.frame.context_manager and st.kind == StmtKind.SIMPLE and has_yield(small):
                 st.yields = True
             out.append(st)
 
@@ -159,10 +159,12 @@ class Extractor(ExpressionWalker):
                 pairs = [(a.value, b.value) for a, b in zip(t.elements, value.elements)]
             for target, val in pairs:
                 runs = expression_runs(val)
-                for name in _target_names(target):
+                for name in target_names(target):
                     self.frame.bindings.setdefault(name, []).extend(runs)
 
     def small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
+        """A small statement by the handler table, then what every small statement
+        records: the names it rebinds or changes, and where a caught exception goes."""
         st = self.statement(node, line)
         if st is None:
             return None
@@ -175,11 +177,11 @@ class Extractor(ExpressionWalker):
         elif isinstance(node, (cst.AugAssign, cst.Del)):
             targets = [node.target]
         for t in targets:
-            _bound(t, writes, mutates)
+            bound_names(t, writes, mutates)
         if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
             for alias in node.names:
                 if alias.asname is not None:
-                    _bound(alias.asname.name, writes, mutates)
+                    bound_names(alias.asname.name, writes, mutates)
                 else:
                     writes.append(render_callee(alias.name).split(".")[0])
         self._set_writes(st, writes, mutates)
@@ -207,7 +209,7 @@ class Extractor(ExpressionWalker):
         expressions that receive a caught exception."""
         writes, mutates = list(self._w), list(self._m)
         for t in targets:
-            _bound(t, writes, mutates)
+            bound_names(t, writes, mutates)
         self._set_writes(st, writes, mutates)
         if self.frame.handlers:
             self._sink = set()
@@ -240,7 +242,7 @@ class Extractor(ExpressionWalker):
     def _assert(self, node: cst.Assert, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
         st = Stmt(StmtKind.ASSERT, sp, text, self.expr(node.test), True, message=self.expr(node.msg))
-        st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
         return st
 
     def _break(self, node: cst.Break, line: cst.CSTNode) -> Stmt:
@@ -334,7 +336,7 @@ class Extractor(ExpressionWalker):
         st = Stmt(StmtKind.IF, sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
         st.test_call, st.test_negated = _test_call(node.test, ev)
         self._header(st, [node.test])
-        st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
         st.body = self.block(node.body)
         if isinstance(node.orelse, cst.If):
             st.orelse = [self._if(node.orelse)]
@@ -350,7 +352,7 @@ class Extractor(ExpressionWalker):
                   infinite=infinite)
         st.test_call, st.test_negated = _test_call(node.test, ev)
         self._header(st, [node.test])
-        st.true_facts, st.false_facts = _unwritten(test_facts(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
         st.body = self.block(node.body)
         st.orelse = self.block(node.orelse.body) if node.orelse else []
         return st
