@@ -168,7 +168,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif kind == "loop" and span is not None:
             steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
-            steps.append(Step(span, data["stmt"], data["text"]))
+            steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
     return steps
 
 
