@@ -7,9 +7,9 @@ the cache cannot hide a finding.
 
 An entry is JSON of plain data: it cannot run code when read (a pickle can, and a
 cache folder committed by a stranger's pull request would then run in CI). The codec
-is driven by the dataclasses of ``ordercheck.facts`` and their type annotations: each
+is driven by the dataclasses of ``ordercheck.ir`` and their type annotations: each
 object carries its class name as a tag (``"@"``), only the dataclasses defined in
-``facts`` may be named, and every value is checked against its field's annotation
+``ir`` may be named, and every value is checked against its field's annotation
 while it is read. An entry that does not parse or validate — truncated, garbage, a
 pickle, an unknown class or field, a wrong type, nested too deep — is ignored and the
 file is analysed again. Entries are written to a temporary file, fsynced and renamed
@@ -25,12 +25,13 @@ import stat
 import sys
 import tempfile
 import typing
+from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from . import __version__
-from . import facts as factsmod
-from .facts import FileFacts
+from . import ir as irmod
+from .ir import FileFacts
 from .resources import rules_dir
 
 TAG = "@"
@@ -45,15 +46,17 @@ class Invalid(Exception):
 
 
 def allowed_classes() -> Dict[str, type]:
-    """The allow-list: every dataclass defined in ``ordercheck.facts``."""
+    """The allow-list: every dataclass defined in ``ordercheck.ir``."""
     return {
-        name: obj for name, obj in vars(factsmod).items()
-        if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == factsmod.__name__
+        name: obj for name, obj in vars(irmod).items()
+        if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == irmod.__name__
     }
 
 
 def encode(value: Any) -> Any:
     """Facts → JSON-ready plain data (dataclasses tagged with their class name)."""
+    if isinstance(value, Enum):
+        return value.value  # a kind (``kinds``): its string
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -105,7 +108,7 @@ class Codec:
 
     def __init__(self, classes: Optional[Dict[str, type]] = None, namespace: Optional[Dict[str, Any]] = None) -> None:
         self.classes = allowed_classes() if classes is None else classes
-        self.namespace = vars(factsmod) if namespace is None else namespace  # where annotations are resolved
+        self.namespace = vars(irmod) if namespace is None else namespace  # where annotations are resolved
         self._decoders: Dict[Any, Callable[[Any], Any]] = {}
         self._shapes: Dict[type, Tuple[Dict[str, Callable[[Any], Any]], frozenset]] = {}
 
@@ -127,6 +130,9 @@ class Codec:
         if isinstance(hint, type) and dataclasses.is_dataclass(hint):
             expected = (hint,)
             return lambda data: self._object(data, expected)
+        if isinstance(hint, type) and issubclass(hint, Enum):  # a kind: one of its values, read back as the member
+            members = {m.value: m for m in hint}
+            return lambda data: members[data] if type(data) is str and data in members else _fail(f"not a {hint.__name__}")
         simple = {type(None): _check_none, None: _check_none, bool: _check_bool, int: _check_int,
                   float: _check_float, str: _check_str}
         if hint in simple:

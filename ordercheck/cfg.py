@@ -39,7 +39,7 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 import networkx as nx
 
-from .facts import BROAD_TYPES, Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
+from .ir import BROAD_TYPES, Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
 from .kinds import EdgeKind, FrameKind, NodeKind, RegionKind, StmtKind, Way
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"

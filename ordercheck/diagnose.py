@@ -13,10 +13,9 @@ import networkx as nx
 
 from . import contracts, effects
 from . import managers as mgrmod
-from . import facts as factsmod
 from . import summaries as summod
+from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
 from .contracts import Rule, node_span, node_text
-from .facts import Call, FileFacts, FunctionFacts, Span
 from .findings import Finding, Related, Step
 from .kinds import EdgeKind, EventClass
 from .vocabulary import Vocabulary
@@ -143,7 +142,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif kind == EdgeKind.LOOP and span is not None:
             steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
-            steps.append(Step(span, data["stmt"], data["text"]))
+            steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
     return steps
 
 
@@ -200,7 +199,7 @@ def parse_error_finding(facts: FileFacts, rule: Optional[Rule]) -> Finding:
     line = max(1, err.line or 1)
     text = facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""
     col = min(max(0, err.col), len(text))
-    c16 = factsmod.utf16_col(text, col)
+    c16 = utf16_col(text, col)
     span = Span(line, col, line, col, c16, c16)
     message = rule.format_message({"error": err.message}) if rule else err.message
     return Finding(code="OC900", name=rule.name if rule else "parse-error", severity=rule.severity if rule else "error",

@@ -29,7 +29,7 @@ import networkx as nx
 from . import cfg as cfgmod
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
-from .facts import Call, FileFacts, FunctionFacts
+from .ir import Call, FileFacts, FunctionFacts
 from .kinds import EdgeKind, NodeKind, RegionKind, StmtKind, Way
 from .summaries import (
     NO_EFFECTS,

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from .facts import Span
+from .ir import Span
 
 
 @dataclass

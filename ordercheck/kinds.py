@@ -23,7 +23,7 @@ class StrEnum(str, Enum):
 
 
 class StmtKind(StrEnum):
-    """A statement of the facts' statement tree (``facts.Stmt.kind``): one row each in
+    """A statement of the facts' statement tree (``ir.Stmt.kind``): one row each in
     the extractor and in the graph builder's handler tables."""
 
     SIMPLE = "simple"  # expressions, assignments, imports, deletes, ...

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import facts as factsmod
+from .frontend.imports import module_name
 from .config import Config
 
 ROOT_MARKERS = ("pyproject.toml", ".git")
@@ -103,7 +103,7 @@ def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     package inside a namespace package, ``backend/app/x.py`` imported as ``app.x``),
     so an absolute import spelled either way resolves."""
     path = _abs(path)
-    by_package = factsmod.module_name(path)
+    by_package = module_name(path)
     by_root: List[str] = []
     for r in sorted({_abs(r) for r in roots}, key=lambda r: len(r.parts), reverse=True):
         try:

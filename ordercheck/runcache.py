@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional
 
 from . import cache as cachemod
 from . import findings as findingsmod
-from .facts import Span
+from .ir import Span
 from .findings import Finding, Related, Step
 
 RUN_FORMAT = 1

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Collection, Dict, List, Mapping, Optional, Seq
 
 from . import cache as cachemod
 from . import config as configmod
-from . import facts as factsmod
+from . import frontend
 from . import lazy, suppression
 from . import project as projectmod
 from . import runcache as runcachemod
 from .cache import Cache
 from .errors import UsageError, raise_if_interrupted
-from .facts import FileFacts
+from .ir import FileFacts, FunctionFacts, ParseError
 from .findings import Finding
 from .rulebook import Rule, load_rules
 from .vocabulary import BUILTIN_CLASSES, Vocabulary
@@ -387,7 +387,7 @@ def read_source(path: Path) -> bytes:
 
 def _unreadable(path: Path, shown: str, why: str) -> FileFacts:
     f = FileFacts(path=shown, module=path.stem)
-    f.error = factsmod.ParseError(why)
+    f.error = ParseError(why)
     return f
 
 
@@ -400,7 +400,7 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
     if roots:
         module, aliases = projectmod.module_names(path, roots)
     else:
-        module, aliases = factsmod.module_name(path), []
+        module, aliases = frontend.module_name(path), []
     if data is None:
         try:
             data = read_source(path)
@@ -416,7 +416,7 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
     if facts is None and cache is not None:
         facts = cache.get(k)
     if facts is None:
-        facts = factsmod.extract(shown, data, module)
+        facts = frontend.extract(shown, data, module)
         if cache is not None:
             cache.put(k, facts)
     facts.module_aliases = list(aliases)
@@ -656,7 +656,7 @@ class SummaryMemo:
         self.hits += 1
         return eff, table
 
-    def full(self, facts: FileFacts, fn: "factsmod.FunctionFacts") -> "factsmod.FunctionFacts":
+    def full(self, facts: FileFacts, fn: "FunctionFacts") -> "FunctionFacts":
         return self.upgrade.full(facts, fn) if self.upgrade is not None else fn
 
     def store(self, m: str, cg, effects_: dict, eff, table: dict, extra: Sequence = ()) -> None:
@@ -713,7 +713,7 @@ class FullFacts:
             self.loaded[facts.path] = got
         return got
 
-    def full(self, facts: FileFacts, fn: "factsmod.FunctionFacts") -> "factsmod.FunctionFacts":
+    def full(self, facts: FileFacts, fn: "FunctionFacts") -> "FunctionFacts":
         if not self.is_light(facts):
             return fn
         whole = self.file(facts)
@@ -835,7 +835,7 @@ class CheckMemo:
             return
 
 
-def function_graph(fn: factsmod.FunctionFacts, path: str, settings: Settings, summ: summod.Summaries) -> nx.DiGraph:
+def function_graph(fn: FunctionFacts, path: str, settings: Settings, summ: summod.Summaries) -> nx.DiGraph:
     """The graph the contracts read (on-raise and conditional points included)."""
     return effects.check_graph(fn, path, settings.vocab, summ)
 
@@ -1038,7 +1038,7 @@ def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes]) -> Tuple[
                 data, why = read_source(p), ""
             except (OSError, ValueError) as exc:
                 data, why = None, f"{type(exc).__name__}: {exc}"
-        module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (factsmod.module_name(path), [])
+        module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (frontend.module_name(path), [])
         key.add(f"file\0{shown}\0{module}\0{','.join(aliases)}\0{why}")
         if data is not None:
             digests[shown] = cachemod.key(shown, module, data)

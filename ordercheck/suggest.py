@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from .facts import Call, FileFacts
+from .ir import Call, FileFacts
 from .markers import split_tokens
 from .runner import Settings, project_facts
 

@@ -21,7 +21,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import networkx as nx
 
-from .facts import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
+from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
 from .kinds import StmtKind
 from .vocabulary import Vocabulary
 

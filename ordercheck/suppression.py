@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import facts as factsmod
-from .facts import FileFacts, Span, Suppression
+from .ir import FileFacts, Span, Suppression, utf16_col
 from .findings import Finding
 from .rulebook import Rule
 
@@ -53,10 +52,10 @@ def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], repor
             if not unused:
                 continue
         text = facts.lines[s.line - 1] if s.line <= len(facts.lines) else ""
-        c16 = factsmod.utf16_col(text, s.col)
+        c16 = utf16_col(text, s.col)
         kept.append(Finding(
             code=report_unused.id, name=report_unused.name, severity=report_unused.severity,
-            path=facts.path, span=Span(s.line, s.col, s.line, len(text), c16, factsmod.utf16_col(text, len(text))),
+            path=facts.path, span=Span(s.line, s.col, s.line, len(text), c16, utf16_col(text, len(text))),
             message=report_unused.format_message({"codes": ", ".join(unused)}), stmt_lines=(s.line, s.line),
         ))
     return kept

@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from .facts import Call
+from .ir import Call
 from .kinds import EventClass
 from .markers import has_marker, split_tokens
 from .resources import vocab_dir

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Set, Tuple
 
-from ordercheck import cfg, facts
+from ordercheck import cfg, frontend
 from ordercheck.vocabulary import Vocabulary
 
 _VOCAB = None
@@ -19,7 +19,7 @@ def vocab() -> Vocabulary:
 
 
 def graph_of(source: str, qualname: str = "f"):
-    ff = facts.extract("t.py", textwrap.dedent(source).encode(), "t")
+    ff = frontend.extract("t.py", textwrap.dedent(source).encode(), "t")
     assert ff.error is None, ff.error
     fn = next(f for f in ff.functions if f.qualname == qualname)
     return cfg.build(fn, vocab().is_suppressor)

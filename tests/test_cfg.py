@@ -148,7 +148,7 @@ def test_fast_positions_agree_with_libcst_public_api():
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from ordercheck.positions import codegen_positions
+    from ordercheck.frontend.positions import codegen_positions
 
     source = (Path(__file__).resolve().parent.parent / "fixtures" / "runtime" / "runtime.py").read_text()
     tree = cst.parse_module(source)
@@ -163,9 +163,9 @@ def test_a_statement_kind_nobody_handles_fails_loudly():
     as a simple statement (the way a misspelt kind once did)."""
     import textwrap
 
-    from ordercheck import cfg, facts
+    from ordercheck import cfg, frontend
 
-    ff = facts.extract("t.py", textwrap.dedent("""\
+    ff = frontend.extract("t.py", textwrap.dedent("""\
         def f(store):
             store.save(1)
         """).encode(), "t")
@@ -174,7 +174,7 @@ def test_a_statement_kind_nobody_handles_fails_loudly():
     with pytest.raises(ValueError, match="no handler for the statement kind 'bogus'"):
         cfg.build(fn, lambda call: False)
     # nested too: inside a ``finally`` copy built on the way out of a ``return``
-    ff = facts.extract("t.py", textwrap.dedent("""\
+    ff = frontend.extract("t.py", textwrap.dedent("""\
         def f(store):
             try:
                 return 1

@@ -21,7 +21,8 @@ from checkutil import settings_for
 from cliutil import oc, write
 
 from ordercheck import cache as cachemod
-from ordercheck import facts as factsmod
+from ordercheck import frontend, ir
+from ordercheck.frontend import source as sourcemod
 from ordercheck import runner
 
 INVERTED = """\
@@ -153,7 +154,7 @@ def test_the_codec_round_trips_real_facts_without_per_field_code():
     assert {"FileFacts", "FunctionFacts", "Stmt", "Call", "Span", "Choice", "Repeat", "RaisePoint"} <= set(classes)
     files = sorted((root / "ordercheck").glob("*.py")) + sorted((root / "fixtures").rglob("*.py"))[:20]
     for path in files:
-        facts = factsmod.extract(path.name, path.read_bytes())
+        facts = frontend.extract(path.name, path.read_bytes())
         back = cachemod.from_json(cachemod.to_json(facts))
         assert back == facts, path
 
@@ -164,15 +165,15 @@ def test_the_codec_follows_a_new_field(monkeypatch):
     import dataclasses
 
     new_span = dataclasses.make_dataclass(
-        "Span", [(f.name, f.type, f) for f in dataclasses.fields(factsmod.Span)]
+        "Span", [(f.name, f.type, f) for f in dataclasses.fields(ir.Span)]
         + [("kind", "Optional[Tuple[str, ...]]", dataclasses.field(default=None))],
-        namespace={"__module__": factsmod.__name__},
+        namespace={"__module__": ir.__name__},
     )
-    monkeypatch.setattr(factsmod, "Span", new_span)
+    monkeypatch.setattr(ir, "Span", new_span)
     monkeypatch.setattr(cachemod, "_CODEC", None)
-    err = factsmod.ParseError("x")
-    facts = factsmod.FileFacts(path="a.py", module="a", error=err)
-    fn = factsmod.FunctionFacts("f", "f", None, new_span(1, 0, 1, 5, kind=("a", "b")), (), [], [])
+    err = ir.ParseError("x")
+    facts = ir.FileFacts(path="a.py", module="a", error=err)
+    fn = ir.FunctionFacts("f", "f", None, new_span(1, 0, 1, 5, kind=("a", "b")), (), [], [])
     facts.functions.append(fn)
     back = cachemod.from_json(cachemod.to_json(facts))
     assert back.functions[0].span.kind == ("a", "b")
@@ -199,7 +200,7 @@ def test_the_key_covers_the_engine_code_python_and_schema(tmp_path, monkeypatch)
 
 def test_an_interrupted_cache_write_leaves_nothing(tmp_path, monkeypatch):
     cache = cachemod.Cache(tmp_path / "cache")
-    facts = factsmod.extract("a.py", INVERTED.encode())
+    facts = frontend.extract("a.py", INVERTED.encode())
     cache.put("ab" + "0" * 62, facts)  # the folder and its tag exist now
 
     def interrupted(fd):
@@ -469,7 +470,7 @@ def test_ctrl_c_without_workers_exits_130(tmp_path):
      None, "too many statically nested blocks"),
 ])
 def test_oc900_says_what_cpython_says_where_it_says_it(source, line, message):
-    facts = factsmod.extract("bad.py", source.encode())
+    facts = frontend.extract("bad.py", source.encode())
     assert facts.error is not None
     assert message in facts.error.message
     try:
@@ -494,7 +495,7 @@ def test_a_form_feed_in_the_indentation_is_still_checked(source):
     compile(source, "ff.py", "exec")
     found = check_source(source, select=["OC101", "OC900"], dedent=False)
     assert [f.code for f in found] == ["OC101"], [(f.code, f.message) for f in found]
-    lines = factsmod.split_lines(source)  # str.splitlines splits on form feeds too
+    lines = sourcemod.split_lines(source)  # str.splitlines splits on form feeds too
     span = found[0].span
     assert lines[span.line - 1][span.col:].startswith("ledger.append_terminal")
 

@@ -4,11 +4,18 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parent.parent / "ordercheck"
 
-# ground first, surfaces last; a module may import only modules of a lower rank
+# ground first, surfaces last; a module may import only modules of a lower rank. A
+# package is ranked either as a whole (``reporters``: its modules may import each
+# other) or module by module (``frontend.source``, ..., then ``frontend`` for its
+# ``__init__``), each module of it by its own row.
 ORDER = [
-    ["__init__", "errors", "resources", "atomic", "lazy", "kinds", "positions"],
+    ["__init__", "errors", "resources", "atomic", "lazy", "kinds"],
+    ["ir"],
     ["markers", "scopes"],
-    ["facts"],
+    ["frontend.source", "frontend.imports", "frontend.comments", "frontend.positions"],
+    ["frontend.expressions"],
+    ["frontend.statements"],
+    ["frontend"],
     ["findings", "vocabulary", "config", "cache"],
     ["project", "runcache"],
     ["summaries", "cfg"],
@@ -26,15 +33,50 @@ ORDER = [
 RANK = {name: i for i, group in enumerate(ORDER) for name in group}
 
 
-def _imports(path: Path):
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level >= 1:
-            if node.module:
-                yield node.module.split(".")[0] if node.level == 1 else "__parent__"
-            else:
-                for alias in node.names:
-                    yield alias.name
+def _modules():
+    """Dotted name (relative to the package; ``__init__`` for its own) -> path."""
+    out = {}
+    for path in PKG.rglob("*.py"):
+        parts = list(path.relative_to(PKG).with_suffix("").parts)
+        if parts[-1] == "__init__" and len(parts) > 1:
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _unit(name):
+    """The ranked row entry a module belongs to: itself, or its nearest ranked package."""
+    while name not in RANK:
+        if "." not in name:
+            return None
+        name = name.rsplit(".", 1)[0]
+    return name
+
+
+def _imports(name, path):
+    """The package's own modules that ``name`` imports (relative imports, resolved)."""
+    package = name.split(".") if path.name == "__init__.py" and name != "__init__" else name.split(".")[:-1]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.ImportFrom) or node.level < 1:
+            continue
+        base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+        if node.module:
+            target = ".".join(base + node.module.split("."))
+            subs = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in MODULES]
+            yield from subs or [target]
+        else:
+            for alias in node.names:
+                target = ".".join(base + [alias.name])
+                yield target if target in MODULES else (".".join(base) or "__init__")
+
+
+def test_every_module_is_ranked_and_every_ranked_module_exists():
+    unranked = {name for name in MODULES if _unit(name) is None}
+    assert not unranked, f"unranked modules: {unranked}"
+    assert set(RANK) <= set(MODULES), f"ranked but missing: {set(RANK) - set(MODULES)}"
 
 
 def _packages():
@@ -44,14 +86,16 @@ def _packages():
 
 
 def test_no_stage_imports_a_later_one():
-    modules = {p.stem: p for p in PKG.glob("*.py")}
-    assert set(modules) <= set(RANK), f"unranked modules: {set(modules) - set(RANK)}"
-    packages = {p.name for p in _packages()}
-    assert packages <= set(RANK), f"unranked packages: {packages - set(RANK)}"
-    for name, path in modules.items():
-        for dep in _imports(path):
-            if dep in RANK and name != "__init__":
-                assert RANK[dep] < RANK[name] or (dep == "__init__"), f"{name} imports {dep}"
+    for name, path in MODULES.items():
+        own = _unit(name)
+        for dep in _imports(name, path):
+            unit = _unit(dep)
+            assert unit is not None, f"{name} imports {dep}, which is not a module of the package"
+            if unit == "__init__" or name == "__init__":
+                continue
+            if unit == own and (PKG / own.replace(".", "/")).is_dir():
+                continue  # modules of a package ranked as a whole
+            assert RANK[unit] < RANK[own], f"{name} imports {dep}"
 
 
 def test_reporters_import_only_the_ground():
@@ -59,21 +103,6 @@ def test_reporters_import_only_the_ground():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
                 assert RANK[node.module.split(".")[0]] <= RANK["findings"] or node.module == "__init__", (path.name, node.module)
-
-
-def test_no_module_of_a_package_imports_a_later_stage():
-    """A package's modules import each other freely (``from .base import ...``) and
-    the stages before the package's own (``from ..kinds import ...``)."""
-    for pkg in _packages():
-        for path in pkg.glob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text())):
-                if not isinstance(node, ast.ImportFrom) or node.level < 2:
-                    continue
-                assert node.level == 2, (pkg.name, path.name, "imports from above the package")
-                names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
-                for dep in names:
-                    if dep in RANK and dep != "__init__":
-                        assert RANK[dep] < RANK[pkg.name], f"{pkg.name}/{path.name} imports {dep}"
 
 
 def test_every_package_is_shipped():
@@ -87,3 +116,14 @@ def test_every_package_is_shipped():
     listed = tomllib.loads((PKG.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     for pkg in _packages():
         assert f"ordercheck.{pkg.name}" in listed, f"ordercheck.{pkg.name} is missing from pyproject.toml's packages"
+
+
+def test_the_architecture_table_lists_the_ranked_modules():
+    """docs/architecture.md's table names every ranked module once, its rows in the
+    order's order (a row of the table may hold several rows of the order)."""
+    doc = (PKG.parent / "docs" / "architecture.md").read_text()
+    rows = [line.split("|")[2] for line in doc.splitlines() if line.startswith("| ") and "`" in line.split("|")[2]]
+    listed = [m.strip().strip("`").rstrip("/") for row in rows for m in row.replace(";", ",").split(",") if m.strip()]
+    assert sorted(listed) == sorted(set(RANK) - {"__init__"})
+    ranks = [RANK[m] for m in listed]
+    assert ranks == sorted(ranks), listed

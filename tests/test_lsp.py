@@ -324,7 +324,7 @@ def test_suppression_edit(line, expected):
 
 
 def test_the_suppression_the_quick_fix_writes_is_one_ordercheck_reads():
-    from ordercheck.facts import find_suppressions
+    from ordercheck.frontend.comments import find_suppressions
 
     for line in ("    f()", "    f()  # type: ignore", "    f()  # ordercheck: ignore[OC102] -- why"):
         start, end, text = lsp.suppression_edit(line, "OC101")

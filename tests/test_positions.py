@@ -13,7 +13,8 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ordercheck import facts, positions
+from ordercheck import frontend
+from ordercheck.frontend import expressions, positions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,9 +157,9 @@ def test_facts_are_the_same_either_way(monkeypatch):
     """Whole facts of the runtime fixture with positions from the ast and from
     libcst's codegen pass alone are identical."""
     data = (ROOT / "fixtures" / "runtime" / "runtime.py").read_bytes()
-    fast = facts.extract("runtime.py", data, "runtime")
-    monkeypatch.setattr(facts, "positions_of", lambda tree, text, atree=None: positions.codegen_positions(tree))
-    slow = facts.extract("runtime.py", data, "runtime")
+    fast = frontend.extract("runtime.py", data, "runtime")
+    monkeypatch.setattr(expressions, "positions_of", lambda tree, text, atree=None: positions.codegen_positions(tree))
+    slow = frontend.extract("runtime.py", data, "runtime")
     assert fast.functions and fast == slow
 
 
@@ -184,7 +185,7 @@ def test_handler_types_and_parenthesized_with_items():
     assert _agree(source) > 8
     # and the extractor asks for nothing the ast did not give
     before = positions.FALLBACKS
-    facts.extract("t.py", source.encode(), "t")
+    frontend.extract("t.py", source.encode(), "t")
     assert positions.FALLBACKS == before
 
 

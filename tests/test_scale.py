@@ -39,7 +39,9 @@ import ast
 import pytest
 
 from ordercheck import contracts
-from ordercheck import facts as factsmod
+from ordercheck import frontend
+from ordercheck.frontend import source as sourcemod
+from ordercheck.frontend import statements
 
 
 def sequential_ifs(blocks: int) -> str:
@@ -74,15 +76,15 @@ def mixed_function(blocks: int) -> str:
 def test_huge_function_is_parsed_in_chunks_with_the_same_facts(monkeypatch):
     source = mixed_function(60)
     data = source.encode()
-    whole = factsmod.extract("x.py", data, "x")
+    whole = frontend.extract("x.py", data, "x")
     assert whole.error is None
-    monkeypatch.setattr(factsmod, "CHUNK_LINES", 40)
-    huge = factsmod.huge_functions(ast.parse(source), factsmod.split_lines(source), 40)
+    monkeypatch.setattr(sourcemod, "CHUNK_LINES", 40)
+    huge = sourcemod.huge_functions(ast.parse(source), sourcemod.split_lines(source), 40)
     assert [len(h.body) > 10 for h in huge.values()] == [True]  # the function is split
     parsed = []
-    real = factsmod.cst.parse_module
-    monkeypatch.setattr(factsmod.cst, "parse_module", lambda text: parsed.append(text.count("\n")) or real(text))
-    chunked = factsmod.extract("x.py", data, "x")
+    real = statements.cst.parse_module
+    monkeypatch.setattr(statements.cst, "parse_module", lambda text: parsed.append(text.count("\n")) or real(text))
+    chunked = frontend.extract("x.py", data, "x")
     assert max(parsed) < 60  # no libcst tree holds the whole function
     assert chunked == whole
 

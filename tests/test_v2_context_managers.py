@@ -4,7 +4,7 @@ transaction's body commits at once at its normal exit. Every case runs through t
 engine (``runner.analyse``)."""
 from checkutil import check_source, codes_lines
 
-from ordercheck import facts as factsmod
+from ordercheck import frontend
 
 
 def codes(src, **kw):
@@ -28,14 +28,14 @@ def test_decorators_resolve_through_imports():
         "@other.contextmanager\ndef d():\n    yield\n"
         "def e():\n    yield\n"
     )
-    ff = factsmod.extract("m.py", src.encode(), "m")
+    ff = frontend.extract("m.py", src.encode(), "m")
     flags = {f.qualname: f.context_manager for f in ff.functions}
     assert flags == {"a": True, "b": True, "c": True, "d": False, "e": False, "<module>": False}
     assert "contextlib.asynccontextmanager" in next(f for f in ff.functions if f.qualname == "b").decorators
 
 
 def test_bare_contextmanager_name_counts():
-    ff = factsmod.extract("m.py", b"@contextmanager\ndef a():\n    x = yield 1\n", "m")
+    ff = frontend.extract("m.py", b"@contextmanager\ndef a():\n    x = yield 1\n", "m")
     fn = next(f for f in ff.functions if f.qualname == "a")
     assert fn.context_manager and fn.body[0].yields
 
@@ -632,7 +632,7 @@ async def tick(store, run):
 
 
 def test_manager_effects_are_on_the_summaries():
-    from ordercheck import effects, facts as fm
+    from ordercheck import effects, frontend as fm
     from ordercheck.vocabulary import Vocabulary
 
     src = """

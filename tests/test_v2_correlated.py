@@ -10,7 +10,7 @@ import tracecheck as tc
 from checkutil import check_source, codes_lines
 from cliutil import oc
 
-from ordercheck import cfg, facts, feasible
+from ordercheck import cfg, feasible, frontend
 
 SEQ = ["OC101", "OC102"]
 
@@ -282,7 +282,7 @@ def test_only_names_tested_twice_at_most_eight():
     names = [f"n{i}" for i in range(10)]
     body = "".join(f"    if {n}:\n        pass\n    if {n}:\n        pass\n" for n in names)
     src = f"def f({', '.join(names)}, once):\n{body}    if once:\n        pass\n"
-    fn = next(f for f in facts.extract("a.py", src.encode()).functions if f.name == "f")
+    fn = next(f for f in frontend.extract("a.py", src.encode()).functions if f.name == "f")
     assert feasible.tracked_names(cfg.build(fn)) == names[:8]
     # the ninth name is not tracked: its contradiction is not pruned
     every = " and ".join(names[:9])
@@ -301,7 +301,7 @@ def complete(self, run, {params}):
 
 
 def _graph(src: str, name: str = "f"):
-    fn = next(f for f in facts.extract("a.py", textwrap.dedent(src).encode()).functions if f.name == name)
+    fn = next(f for f in frontend.extract("a.py", textwrap.dedent(src).encode()).functions if f.name == name)
     return cfg.build(fn)
 
 

@@ -8,7 +8,7 @@ import fnmatch
 import pytest
 from checkutil import check_source, codes_lines
 
-from ordercheck import facts
+from ordercheck import frontend, ir
 from ordercheck.vocabulary import BUILTIN_CLASSES, Vocabulary, load_default_vocab
 
 RULES = ["OC201", "OC202", "OC203", "OC204"]
@@ -234,10 +234,10 @@ def test_quiet_and_surface_never_overlap():
             assert fnmatch.fnmatchcase(text, pat)
             assert not any(fnmatch.fnmatchcase(text, p) for p in patterns[other]), (mine, pat)
     for callee in ("logger.debug", "self.logger.info", "logging.info", "log.debug", "LOG.info"):
-        call = facts.Call(0, callee, (), facts.Span(1, 0, 1, 0), callee, (1, 1))
+        call = ir.Call(0, callee, (), ir.Span(1, 0, 1, 0), callee, (1, 1))
         assert vocab.direct(call) == frozenset({"quiet"}), callee
     for callee in ("logger.warning", "logger.error", "logger.exception", "logging.warning"):
-        call = facts.Call(0, callee, (), facts.Span(1, 0, 1, 0), callee, (1, 1))
+        call = ir.Call(0, callee, (), ir.Span(1, 0, 1, 0), callee, (1, 1))
         assert vocab.direct(call) == frozenset({"surface"}), callee
 
 
@@ -288,7 +288,7 @@ def test_a_handler_that_hands_on_and_reraises_is_not_a_quiet_reraise():
 
 def test_the_facts_record_where_it_is_handed_on():
     src = b"def f(run):\n    try:\n        g()\n    except Exception as e:\n        report(str(e))\n        x = e\n        logger.debug(e)\n"
-    fn = next(f for f in facts.extract("a.py", src).functions if f.name == "f")
+    fn = next(f for f in frontend.extract("a.py", src).functions if f.name == "f")
     handler = fn.body[0].handlers[0]
     assert handler.name == "e"
     first, second, third = handler.body

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 from checkutil import check_source, codes_lines
 
-from ordercheck import facts as factsmod
+from ordercheck import frontend
 
 SEQ = ["OC101", "OC102"]
 
@@ -223,7 +223,7 @@ def test_markers_compare_case_insensitively_and_multi_word_in_a_row():
 
 def test_marker_runs_are_stored_on_the_call():
     src = b'def f(self, run):\n    rec = Rec("run_failed")\n    self._ledger.append(rec, "a b", kind=Status.TIMED_OUT)\n'
-    f = factsmod.extract("m.py", src)
+    f = frontend.extract("m.py", src)
     call = [c for fn in f.functions for c in fn.calls if c.callee == "self._ledger.append"][0]
     assert set(call.marker_runs) == {("rec",), ("timed", "out"), ("append",), ("rec",), ("run", "failed")}
     assert ("a", "b") not in call.marker_runs and ("kind",) not in call.marker_runs

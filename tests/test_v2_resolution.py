@@ -5,7 +5,7 @@ from pathlib import Path
 
 from checkutil import check_source, codes_lines, settings_for
 
-from ordercheck import facts as factsmod
+from ordercheck import frontend
 from ordercheck import runner
 
 SEQ = ["OC101", "OC102"]
@@ -27,7 +27,7 @@ def run_project(root: Path, files: dict, select, table=None):
 
 
 def calls_of(src: str, module: str = "pkg.mod"):
-    f = factsmod.extract("pkg/mod.py", textwrap.dedent(src).encode(), module)
+    f = frontend.extract("pkg/mod.py", textwrap.dedent(src).encode(), module)
     return {c.text: c for fn in f.functions for c in fn.calls}
 
 

@@ -17,7 +17,7 @@ import random
 import sys
 from typing import List, Optional, Set, Tuple
 
-from ordercheck import cfg, effects, facts
+from ordercheck import cfg, effects, frontend
 from ordercheck.vocabulary import Vocabulary
 
 
@@ -253,7 +253,7 @@ def _exc_succ(g, u):
 
 
 def graph_for(source: str):
-    ff = facts.extract("gen.py", source.encode(), "gen")
+    ff = frontend.extract("gen.py", source.encode(), "gen")
     assert ff.error is None, (ff.error, source)
     fn = next(f for f in ff.functions if f.qualname == "f")
     vocab = _vocab()

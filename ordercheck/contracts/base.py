@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from ..cfg import HandlerRegion
-    from ..facts import Span
+    from ..ir import Span
 
 ROLE_KEYS = ("first", "then", "barrier", "unless-after", "event")
 SEVERITIES = {"error": 1, "warning": 2, "info": 3, "hint": 4}

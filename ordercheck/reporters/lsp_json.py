@@ -6,7 +6,7 @@ import json
 from typing import Any, Dict, List, Optional, Sequence
 
 from .. import __version__
-from ..facts import Span
+from ..ir import Span
 from ..findings import Finding
 from .common import by_file, counts, file_uri
 

@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from urllib.parse import quote
 
 from .. import __version__
-from ..facts import Span
+from ..ir import Span
 from ..findings import Finding
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}

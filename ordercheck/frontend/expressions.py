@@ -1,0 +1,590 @@
+"""The expression walk: a statement's calls in Python's evaluation order.
+
+``ExpressionWalker`` holds what the whole walk of one file shares — the positions of
+the chunk being walked, the stack of ``FunctionScope``s (one per function being
+walked, the module body first) and the per-statement scratch state — and turns an
+expression into an ``ExprSeq``: the callee's own sub-expressions, then positional
+and starred arguments, then keyword arguments, then the call; ``Choice`` for short
+circuits and conditional expressions, ``Repeat`` for comprehension bodies, a
+``RaisePoint`` for an attribute access or subscript on a call's result. It also
+resolves callees (imports, aliases, receiver types: semantics §Events) and follows a
+caught exception into the calls that receive it (semantics §Contracts, handing on).
+The statement walk (``statements``) builds on it.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union, cast
+
+from .. import lazy
+from .. import scopes as scopesmod
+from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
+from ..markers import argument_runs, callee_run
+from .positions import positions_of
+
+if TYPE_CHECKING:  # the real modules, for the type checker
+    import libcst as cst
+    from libcst.metadata import CodeRange
+
+    Comprehension = Union[cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp]
+else:
+    cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
+
+# --------------------------------------------------------------------------- rendering
+
+_HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def render_callee(node: cst.CSTNode) -> str:
+    """Dotted text of a callee: ``self._store.save``, ``get_store().save`` (``?`` for
+    what is not one)."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{render_callee(node.value)}.{node.attr.value}"
+    if isinstance(node, cst.Call):
+        return f"{render_callee(node.func)}()"
+    if isinstance(node, cst.Await):
+        return render_callee(node.expression)
+    if isinstance(node, cst.Subscript):
+        return f"{render_callee(node.value)}[]"
+    return "?"
+
+
+EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
+
+_RAISING: tuple = ()  # node kinds, filled by ``load_libcst`` (libcst is imported lazily)
+_LEAVES: tuple = ()
+_COMPREHENSIONS: tuple = ()
+
+
+def load_libcst() -> None:
+    """Fill the node-kind tuples the walk tests against (the first extraction's job)."""
+    global _RAISING, _LEAVES, _COMPREHENSIONS
+    if _LEAVES:
+        return
+    mod = cst.load() if isinstance(cst, lazy.LazyModule) else cst
+    _RAISING = (mod.Attribute, mod.Subscript)
+    _LEAVES = (mod.Name, mod.SimpleString, mod.Integer, mod.Float, mod.Imaginary, mod.Ellipsis, mod.FormattedStringText)
+    _COMPREHENSIONS = (mod.ListComp, mod.SetComp, mod.DictComp, mod.GeneratorExp)
+
+
+# --------------------------------------------------------------------------- scopes
+
+
+@dataclass
+class ClassScope:
+    """A class body being walked: its statements run inline, in the enclosing
+    function's scope, but they name their own qualified names and aliases."""
+
+    qualname: str
+    names: scopesmod.ScopeTable  # aliases and types of the class body (``scopes``)
+    line: int  # the class name's line
+
+
+@dataclass
+class FunctionScope:
+    """Everything the walk keeps for one function being walked (the module body is
+    one too, at the bottom of the stack); pushed when its body starts, popped when
+    its ``FunctionFacts`` is made."""
+
+    qualname: str  # "<module>" for the module body
+    names: scopesmod.ScopeTable  # aliases and types of the body (``scopes``)
+    line: int  # the ``def`` name's line; 0: the module body
+    imports: Dict[str, str]  # the body's import table: local name -> qualified
+    context_manager: bool = False  # a @contextmanager generator: its yields are marked
+    calls: List[Call] = field(default_factory=list)
+    # calls whose argument expressions read plain names, and those names (their marker
+    # runs get the runs of the names' bindings when the function ends)
+    marker_names: List[Tuple[Call, List[str]]] = field(default_factory=list)
+    bindings: Dict[str, List[Tuple[str, ...]]] = field(default_factory=dict)  # name -> marker runs
+    local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
+    untracked: Set[str] = field(default_factory=set)  # global/nonlocal names (no test facts)
+    handlers: List[Tuple[Optional[str], int]] = field(default_factory=list)  # except clauses open: (`as` name, line)
+    classes: List[ClassScope] = field(default_factory=list)  # class bodies open, innermost last
+
+    @property
+    def is_module(self) -> bool:
+        return self.line == 0
+
+
+# --------------------------------------------------------------------------- the walker
+
+
+class ExpressionWalker:
+    """Positions, callee resolution and the expression walk of one file."""
+
+    def __init__(self, facts: FileFacts, lines: List[str], imports: Dict[int, Dict[str, str]],
+                 scopes: Optional[scopesmod.Scopes] = None) -> None:
+        load_libcst()
+        self.facts = facts
+        self.scopes = scopes or scopesmod.Scopes()
+        self.lines = lines
+        self.import_tables = imports  # def line (0: module) -> import table, from ast
+        self.positions: Mapping[cst.CSTNode, CodeRange] = {}
+        self.source_ast: Optional[Tuple[str, ast.Module]] = None  # the file's text and ast, reused for positions
+        self.offset = 0  # line offset of the chunk being walked
+        self.next_call = 0
+        self.frames: List[FunctionScope] = []  # the functions being walked, innermost last
+        # per statement: its first and last line, and (correlated tests, handing on)
+        self.stmt_lines: Tuple[int, int] = (1, 1)
+        self._calls_here: Dict[int, Call] = {}  # id(cst.Call) -> Call, inside handlers
+        self._w: List[str] = []  # names a walrus rebinds in the expressions walked
+        self._m: List[str] = []  # receivers of method calls in the expressions walked
+        self._sink: set = set()
+
+    @property
+    def frame(self) -> FunctionScope:
+        """The innermost function being walked."""
+        return self.frames[-1]
+
+    def set_chunk(self, tree: cst.Module, offset: int, text: str) -> None:
+        whole = self.source_ast
+        self.positions = positions_of(tree, text, whole[1] if whole is not None and whole[0] == text else None)
+        self.offset = offset
+
+    def pos(self, node: cst.CSTNode) -> Tuple[int, int, int, int]:
+        """(line, col, end line, end col) in the whole file."""
+        r = self.positions[node]
+        return r.start.line + self.offset, r.start.column, r.end.line + self.offset, r.end.column
+
+    # ---- positions
+
+    def span(self, node: cst.CSTNode) -> Span:
+        line, col, end_line, end_col = self.pos(node)
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        etext = self.lines[end_line - 1] if 0 < end_line <= len(self.lines) else ""
+        return Span(line, col, end_line, end_col, utf16_col(text, col), utf16_col(etext, end_col))
+
+    def text(self, node: cst.CSTNode, limit: int = 80) -> str:
+        """The node's source text, first line only, shortened (sliced from the
+        source lines: rendering code for every call would be quadratic)."""
+        line_no, col, end_line, end_col = self.pos(node)
+        if not (0 < line_no <= len(self.lines)):
+            return ""
+        line = self.lines[line_no - 1]
+        first = line[col : end_col if end_line == line_no else len(line)].strip()
+        if len(first) > limit:
+            first = first[: limit - 3] + "..."
+        return first
+
+    def header_text(self, node: cst.CSTNode) -> str:
+        line_no = self.pos(node)[0]
+        line = self.lines[line_no - 1] if 0 < line_no <= len(self.lines) else ""
+        line = line.strip()
+        return line if len(line) <= 80 else line[:77] + "..."
+
+    def qualified(self, node: cst.CSTNode) -> Tuple[str, ...]:
+        """Import-qualified name of a dotted expression (``suppress`` after
+        ``from contextlib import suppress`` → ``contextlib.suppress``)."""
+        return self.qualified_text(render_callee(node))
+
+    def qualified_text(self, text: str) -> Tuple[str, ...]:
+        if not text or "(" in text or "[" in text or "?" in text:
+            return ()
+        head, _, rest = text.partition(".")
+        for frame in reversed(self.frames):
+            if head in frame.imports:
+                full = frame.imports[head] + ("." + rest if rest else "")
+                return (full,) if full != text else ()
+        return ()
+
+    # ---- expressions (evaluation order)
+
+
+    def expr(self, node: Optional[cst.CSTNode]) -> ExprSeq:
+        seq: ExprSeq = []
+        if node is not None:
+            self._expr(node, seq)
+        return seq
+
+    def _expr(self, node: cst.CSTNode, seq: ExprSeq) -> None:
+        if isinstance(node, _LEAVES):
+            return  # nothing to evaluate inside (and libcst's .children is costly)
+        if isinstance(node, cst.Call):
+            self._call(node, seq)
+        elif isinstance(node, cst.Lambda):
+            return  # a lambda's body runs elsewhere, if ever
+        elif isinstance(node, cst.BooleanOperation):
+            self._expr(node.left, seq)
+            right = self.expr(node.right)
+            if right:
+                seq.append(Choice((right, [])))
+        elif isinstance(node, cst.IfExp):
+            self._expr(node.test, seq)
+            mark = len(self._w)
+            body, orelse = self.expr(node.body), self.expr(node.orelse)
+            if body or orelse:
+                told = unwritten(test_facts(node.test), self._w[mark:])
+                seq.append(Choice((body, orelse), told if any(told) else ()))
+        elif isinstance(node, _COMPREHENSIONS):  # (a tuple filled at run time: no narrowing)
+            self._comprehension(cast("Comprehension", node), seq)
+        elif isinstance(node, cst.Attribute):
+            before = len(seq)
+            self._expr(node.value, seq)
+            if len(seq) > before:
+                seq.append(RaisePoint(self.pos(node)[2]))
+        elif isinstance(node, cst.Subscript):
+            before = len(seq)
+            self._expr(node.value, seq)
+            for el in node.slice:
+                self._expr(el, seq)
+            if len(seq) > before:
+                seq.append(RaisePoint(self.pos(node)[2]))
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return
+        elif isinstance(node, cst.NamedExpr):
+            if isinstance(node.target, cst.Name):
+                self._w.append(node.target.value)
+            self._expr(node.value, seq)
+        else:
+            for child in node.children:
+                self._expr(child, seq)
+
+    def _comprehension(self, node: Comprehension, seq: ExprSeq) -> None:
+        fors: List[cst.CompFor] = []
+        f: Optional[cst.CompFor] = node.for_in
+        while f is not None:
+            fors.append(f)
+            f = f.inner_for_in
+        self._expr(fors[0].iter, seq)  # the first iterable is evaluated eagerly
+        inner: ExprSeq = []
+        for i, comp in enumerate(fors):
+            if i:
+                self._expr(comp.iter, inner)
+            for cond in comp.ifs:
+                self._expr(cond.test, inner)
+        if isinstance(node, cst.DictComp):
+            self._expr(node.key, inner)
+            self._expr(node.value, inner)
+        else:
+            self._expr(node.elt, inner)
+        if inner:
+            seq.append(Repeat(inner))
+
+    def _call(self, node: cst.Call, seq: ExprSeq) -> None:
+        func = node.func
+        # the callee's own sub-expressions first (``get_store().save``), then the
+        # positional and starred arguments, then keyword and ``**`` arguments, as
+        # CPython evaluates them whatever their order in the source
+        if not isinstance(func, cst.Name):
+            self._expr(func, seq)
+        for arg in node.args:
+            if arg.keyword is None and arg.star != "**":
+                self._expr(arg.value, seq)
+        for arg in node.args:
+            if arg.keyword is not None or arg.star == "**":
+                self._expr(arg.value, seq)
+        line = self.pos(node)[0]
+        written = render_callee(func)
+        callee = self.expand_alias(written, line)
+        qn = self.qualified_text(callee)
+        if callee != written and "." in written:
+            # a receiver through an alias (`store = self._db; store.save()`) also
+            # matches as written, as it did before the alias was seen
+            qn = tuple(dict.fromkeys(qn + (written,)))
+        receiver = self.receiver_type(callee)
+        if receiver is not None:
+            typed = self.type_qualname(receiver)
+            if typed is not None:
+                qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
+        exits = None
+        for name in (callee,) + qn:
+            if name in EXIT_CALLS:
+                exits = name
+        suppress = None
+        if "contextlib.suppress" in qn or callee == "contextlib.suppress":
+            suppress = tuple(
+                t for a in node.args for t in (render_callee(a.value),) + self.qualified(a.value)
+            )
+        root = callee.split(".", 1)[0].split("(", 1)[0]
+        self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
+        runs, names = argument_runs(node)
+        own = callee_run(callee)
+        if own:
+            runs.append(own)
+        call = Call(
+            id=self.next_call,
+            callee=callee,
+            qualnames=qn,
+            span=self.span(node),
+            text=self.text(node),
+            stmt_lines=self.stmt_lines,
+            marker_runs=tuple(runs),
+            receiver_type=receiver,
+            exits=exits,
+            suppress_types=suppress,
+            self_call=self_call,
+        )
+        self.next_call += 1
+        if self.frames:
+            self.frame.calls.append(call)
+            if names:
+                self.frame.marker_names.append((call, names))
+        if isinstance(func, cst.Attribute):
+            receiver_root = _root_name(func.value)
+            if receiver_root is not None:
+                self._m.append(receiver_root)  # `x.append(...)` may change what `x` is worth
+        if self.frames and self.frame.handlers:
+            self._calls_here[id(node)] = call
+        seq.append(call)
+
+    # ---- aliases and receiver types (semantics §Events)
+
+    def _lookup(self, name: str) -> Optional[Tuple[scopesmod.ScopeTable, bool]]:
+        """The scope that binds ``name`` as code in the current scope sees it, and
+        whether that is the current scope itself (class bodies are seen only by
+        their own statements)."""
+        here = True
+        for frame in reversed(self.frames):
+            for cls in reversed(frame.classes):
+                if here:  # (an enclosing class body is not seen)
+                    if name not in cls.names.declared_outer and cls.names.bound.get(name):
+                        return cls.names, True
+                    here = False
+            if name not in frame.names.declared_outer and frame.names.bound.get(name):
+                return frame.names, here
+            here = False
+        return None
+
+    def _self_class(self) -> Optional[scopesmod.ScopeTable]:
+        """The class whose ``self``/``cls`` the current function sees."""
+        chain: List[Tuple[bool, scopesmod.ScopeTable]] = []  # (a class body?, its names), outermost first
+        for frame in self.frames:
+            chain.append((False, frame.names))
+            chain.extend((True, c.names) for c in frame.classes)
+        for is_class, table in reversed(chain[:-1]):
+            if is_class:
+                return table
+        return None
+
+    def expand_alias(self, text: str, line: int) -> str:
+        """A callee through an alias renders as the aliased text (``error = logger.error``:
+        ``error(...)`` is ``logger.error(...)``); a class-level alias is called through
+        ``self``/``cls``."""
+        for _ in range(4):  # an alias of an alias, a few levels; never a cycle
+            m = _HEAD.match(text)
+            if m is None:
+                return text
+            head, rest = m.group(0), text[m.end():]
+            if head in ("self", "cls"):
+                parts = text.split(".")
+                cls = self._self_class()
+                if len(parts) != 2 or cls is None:
+                    return text
+                found = cls.alias(parts[1])
+                if found is None:
+                    return text
+                new = found[0]
+            else:
+                scope = self._lookup(head)
+                if scope is None:
+                    return text
+                table, here = scope
+                found = table.alias(head)
+                if found is None or (here and found[1] >= line):
+                    return text
+                new = found[0] + rest
+            if new == text:
+                return text
+            text = new
+        return text
+
+    def receiver_type(self, callee: str) -> Optional[str]:
+        """The class of ``x`` in ``x.m()`` or of ``self.x`` in ``self.x.m()``, as written."""
+        parts = callee.split(".")
+        if not all(p.isidentifier() for p in parts):
+            return None
+        if len(parts) == 2 and parts[0] not in ("self", "cls"):
+            scope = self._lookup(parts[0])
+            return scope[0].type_of(parts[0]) if scope is not None else None
+        if len(parts) == 3 and parts[0] in ("self", "cls"):
+            cls = self._self_class()
+            return cls.attr_type(parts[1]) if cls is not None else None
+        return None
+
+    def type_qualname(self, written: str) -> Optional[str]:
+        """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
+        ``<this module>.RunStore`` for a class defined at the top of this module."""
+        qn = self.qualified_text(written)
+        if qn:
+            return qn[0]
+        head = written.split(".", 1)[0]
+        if "." in written and any(head in frame.imports for frame in self.frames):
+            return written  # `import acme.db` then `acme.db.RunStore`: written as qualified
+        if head in self.scopes.module_classes:
+            return f"{self.facts.module}.{written}" if self.facts.module else written
+        return None
+
+    def raises_outside_calls(self, node: Optional[cst.CSTNode]) -> bool:
+        """Whether ``node`` holds an attribute access or subscript that is not part
+        of a call (a call's own failure is the call's exceptional edge)."""
+        if node is None or isinstance(node, _LEAVES):
+            return False
+        if isinstance(node, cst.Call):
+            return False
+        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            return False
+        if isinstance(node, _RAISING) or isinstance(node, cst.Await):
+            return True
+        return any(self.raises_outside_calls(c) for c in node.children)
+
+    # ---- statements
+
+    # ---- handing the exception on (semantics §Contracts)
+
+    def _carried(self, node: cst.CSTNode) -> set:
+        """The `except` lines whose caught exception the value of ``node`` carries;
+        on the way, marks the calls that receive it (``Call.hands_on``) and the yields
+        and walruses that hand it on (``self._sink``)."""
+        if isinstance(node, cst.Name):
+            for name, line in reversed(self.frame.handlers):
+                if name == node.value:
+                    return {line}
+            return set()
+        if isinstance(node, _LEAVES) or isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            return set()
+        if isinstance(node, cst.Call):
+            names = (render_callee(node.func),) + self.qualified(node.func)
+            if any(n in _EXC_SOURCES for n in names):
+                return {self.frame.handlers[-1][1]}
+            receiver = self._carried(node.func.value) if isinstance(node.func, cst.Attribute) else set()
+            args: set = set()
+            for a in node.args:
+                args |= self._carried(a.value)
+            if any(n in _EXC_INSPECT for n in names):
+                return set()
+            if any(n in _EXC_CONVERSIONS for n in names) or names[0].startswith("?."):
+                return args | receiver  # `str(e)`, `"{}".format(e)`
+            if args:
+                call = self._calls_here.get(id(node))
+                if call is not None:
+                    call.hands_on = tuple(sorted(args))
+            return receiver  # a method of the exception (`e.with_traceback(tb)`) passes it on
+        if isinstance(node, (cst.Yield, cst.NamedExpr)):
+            value = node.value
+            if isinstance(value, cst.From):
+                value = value.item
+            found = self._carried(value) if value is not None else set()
+            self._sink |= found
+            return found if isinstance(node, cst.NamedExpr) else set()
+        if isinstance(node, (cst.Comparison, cst.UnaryOperation)):
+            for child in node.children:
+                self._carried(child)
+            return set()
+        if isinstance(node, cst.IfExp):
+            self._carried(node.test)
+            return self._carried(node.body) | self._carried(node.orelse)
+        if isinstance(node, cst.Subscript):
+            found = self._carried(node.value)
+            for el in node.slice:
+                self._carried(el)
+            return found
+        out: set = set()
+        for child in node.children:
+            out |= self._carried(child)
+        return out
+
+
+# --------------------------------------------------------------------------- targets and tests
+
+
+def target_names(node: cst.CSTNode) -> List[str]:
+    """The plain names an assignment target binds (through tuples, lists and stars)."""
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        out: List[str] = []
+        for el in node.elements:
+            out.extend(target_names(el.value))
+        return out
+    if isinstance(node, cst.StarredElement):
+        return target_names(node.value)
+    return []
+
+
+_EXC_SOURCES = {"sys.exc_info", "sys.exception", "traceback.format_exc"}
+_EXC_CONVERSIONS = {"str", "repr", "format", "ascii", "traceback.format_exception",
+                    "traceback.format_exception_only"}
+_EXC_INSPECT = {"isinstance", "issubclass", "type", "hasattr", "getattr"}
+
+
+def _root_name(node: cst.CSTNode) -> Optional[str]:
+    """``x`` of ``x``, ``x.a.b``, ``x[k].a``; None for anything else."""
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def bound_names(target: cst.CSTNode, writes: List[str], mutates: List[str]) -> None:
+    """Names an assignment target rebinds, and names whose object it changes."""
+    if isinstance(target, cst.Name):
+        writes.append(target.value)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for el in target.elements:
+            bound_names(el.value, writes, mutates)
+    elif isinstance(target, (cst.StarredElement, cst.Element)):
+        bound_names(target.value, writes, mutates)
+    elif isinstance(target, (cst.Attribute, cst.Subscript)):
+        root = _root_name(target.value)
+        if root is not None:
+            mutates.append(root)
+
+
+_CONSTANTS = {"True", "False", "None"}
+
+
+def unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Sequence[str]):
+    """A test's facts without those about names a walrus in the test (or in the
+    branches of a conditional expression) rebinds: the fact may be about the old value."""
+    if not written:
+        return told
+    gone = set(written)
+    return tuple(tuple(f for f in side if f.name not in gone) for side in told)
+
+
+def test_facts(node: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
+    """What a test tells about plain names on its true and its false branch (semantics §Contracts):
+    ``name`` / ``not name``, ``name is None`` / ``name is not None``; a true ``A and
+    B`` tells both, a false ``A or B`` tells both false; anything else tells nothing."""
+    if isinstance(node, cst.Name):
+        if node.value in _CONSTANTS:
+            return (), ()
+        return (Fact(node.value, "truth", True),), (Fact(node.value, "truth", False),)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        t, f = test_facts(node.expression)
+        return f, t
+    if isinstance(node, cst.BooleanOperation):
+        lt, lf = test_facts(node.left)
+        rt, rf = test_facts(node.right)
+        if isinstance(node.operator, cst.And):
+            return lt + rt, ()
+        return (), lf + rf
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        comp = node.comparisons[0]
+        left, right = node.left, comp.comparator
+        if isinstance(right, cst.Name) and right.value == "None" and isinstance(left, cst.Name):
+            name = left.value
+        elif isinstance(left, cst.Name) and left.value == "None" and isinstance(right, cst.Name):
+            name = right.value
+        else:
+            return (), ()
+        if name in _CONSTANTS:
+            return (), ()
+        if isinstance(comp.operator, cst.Is):
+            return (Fact(name, "none", True),), (Fact(name, "none", False),)
+        if isinstance(comp.operator, cst.IsNot):
+            return (Fact(name, "none", False),), (Fact(name, "none", True),)
+    return (), ()
+
+
+def has_yield(node: cst.CSTNode) -> bool:
+    """Whether a statement holds a ``yield`` of its own (not one of a lambda)."""
+    if isinstance(node, (cst.Yield,)):
+        return True
+    if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef) + _LEAVES):
+        return False
+    return any(has_yield(c) for c in node.children)
+

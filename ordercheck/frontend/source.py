@@ -1,0 +1,199 @@
+"""Source text: decoding like CPython, lines as Python counts them, form feeds in
+indentation, and the pieces libcst parses (groups of whole top-level statements, huge
+functions' bodies in groups of whole statements) with their positions.
+
+libcst parses a file in chunks (one libcst tree of a 20 MB file would not fit in
+memory); ``chunks`` and ``huge_functions`` cut it (``positions`` gives the positions
+of one chunk's tree).
+"""
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Tuple, Union, cast
+
+from .. import lazy
+from ..ir import FileFacts, Span
+
+if TYPE_CHECKING:  # the real modules, for the type checker
+    import libcst as cst
+    from libcst.metadata import CodeRange
+else:
+    cst = lazy.module("libcst", globals(), "cst")
+
+
+def decode_source(data: bytes) -> str:
+    """Decode like CPython does (BOM, PEP 263 cookie, else UTF-8); raise
+    ``ValueError`` with a user-facing message otherwise."""
+    if b"\x00" in data:
+        raise ValueError("source contains a NUL byte")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise ValueError(f"cannot decode as {encoding}: {exc.reason if hasattr(exc, 'reason') else exc}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+CHUNK_LINES = 4000
+
+
+def split_lines(text: str) -> List[str]:
+    """Lines as Python counts them (``str.splitlines`` also splits on form feeds
+    and other characters Python does not treat as line ends)."""
+    lines = _NEWLINE.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def top_level_bounds(tree: ast.Module) -> List[Tuple[int, int]]:
+    """First and last line of each top-level statement (decorators included)."""
+    bounds: List[Tuple[int, int]] = []
+    for node in tree.body:
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        bounds.append((start, getattr(node, "end_lineno", None) or node.lineno))
+    return bounds
+
+
+@dataclass
+class HugeDef:
+    """A top-level function longer than the chunk size: its header (decorators and
+    ``def`` line, the body replaced by ``pass``) and its body in groups of whole
+    statements, each ``if True:`` and then the file's own lines."""
+
+    offset: int
+    header: str
+    body: List[Tuple[int, str]]
+    end: Optional[Span] = None  # the last body statement's span, once walked
+
+
+def huge_functions(tree: ast.Module, lines: List[str], limit: int) -> Dict[int, HugeDef]:
+    """First line (decorators included) -> ``HugeDef`` of each top-level function
+    of more than ``limit`` lines whose body starts on a line of its own."""
+    out: Dict[int, HugeDef] = {}
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or len(node.body) < 2:
+            continue
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        end = node.end_lineno or node.lineno
+        first = node.body[0]
+        b0 = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", [])])
+        if end - start <= limit or b0 <= node.lineno:
+            continue
+        line = lines[b0 - 1]
+        header = "\n".join(lines[start - 1 : b0 - 1] + [line[: len(line) - len(line.lstrip())] + "pass"]) + "\n"
+        bounds = [(min([b.lineno] + [d.lineno for d in getattr(b, "decorator_list", [])]), b.end_lineno or b.lineno)
+                  for b in node.body]
+        starts = [b0]
+        chunk_start, last_end = b0, 0
+        for a, b in bounds:
+            if a > last_end and a - chunk_start >= limit:
+                starts.append(a)
+                chunk_start = a
+            last_end = max(last_end, b)
+        starts.append(end + 1)
+        body = [(a - 2, "if True:\n" + "\n".join(lines[a - 1 : b - 1]) + "\n") for a, b in zip(starts, starts[1:])]
+        out[start] = HugeDef(start - 1, header, body)
+    return out
+
+
+def chunks(bounds: List[Tuple[int, int]], lines: List[str], limit: int,
+           huge: Optional[Dict[int, HugeDef]] = None) -> Iterator[Union[Tuple[int, str], HugeDef]]:
+    """(line offset, text) of groups of whole top-level statements, each about
+    ``limit`` lines; a statement is never split, nor a line. A huge top-level
+    function (``huge``, by first line) comes as its own ``HugeDef``."""
+    if huge:
+        yield from _chunks_around(bounds, lines, limit, huge)
+        return
+    starts = [1]
+    chunk_start, last_end = 1, 0
+    for start, end in bounds:
+        if start > last_end and start - chunk_start >= limit:
+            starts.append(start)
+            chunk_start = start
+        last_end = max(last_end, end)
+    starts.append(len(lines) + 1)
+    for a, b in zip(starts, starts[1:]):
+        if b > a or len(starts) == 2:
+            yield a - 1, "\n".join(lines[a - 1 : b - 1]) + "\n"
+
+
+def _chunks_around(bounds: List[Tuple[int, int]], lines: List[str], limit: int,
+                   huge: Dict[int, HugeDef]) -> Iterator[Union[Tuple[int, str], HugeDef]]:
+    """``chunks`` of a file with huge functions: the groups between them as usual
+    (the lines after a huge function's last line up to the next statement hold
+    nothing but blanks and comments, and are left out)."""
+    chunk_start, last_end = 1, 0
+
+    def group(a: int, b: int) -> Iterator[Tuple[int, str]]:
+        if b > a:
+            yield a - 1, "\n".join(lines[a - 1 : b - 1]) + "\n"
+
+    for start, end in bounds:
+        if start in huge and start > last_end:
+            yield from group(chunk_start, start)
+            yield huge[start]
+            chunk_start, last_end = end + 1, end
+            continue
+        if start > last_end and start - chunk_start >= limit:
+            yield from group(chunk_start, start)
+            chunk_start = start
+        last_end = max(last_end, end)
+    yield from group(chunk_start, len(lines) + 1)
+
+
+
+def formfeed_indents(lines: List[str]) -> Tuple[List[str], Dict[int, int]]:
+    """A form feed in a line's indentation resets CPython's column count; libcst
+    refuses it or miscounts. The copy libcst reads drops the indentation up to the
+    last form feed; the map says, per line (1-based), how many characters went, so
+    that ``shift_spans`` puts columns back where they are in the file."""
+    shifts: Dict[int, int] = {}
+    out = lines
+    for i, line in enumerate(lines):
+        if "\x0c" not in line:
+            continue
+        stripped = line.lstrip(" \t\x0c")
+        indent = line[: len(line) - len(stripped)]
+        cut = indent.rfind("\x0c") + 1
+        if cut:
+            if out is lines:
+                out = list(lines)
+            out[i] = line[cut:]
+            shifts[i + 1] = cut
+    return out, shifts
+
+
+def shift_spans(facts: FileFacts, shifts: Mapping[int, int]) -> None:
+    """Add the dropped indentation back to every ``Span`` on a shifted line (an
+    explicit stack: statement trees can be deep)."""
+    stack: List[object] = [facts.functions, facts.classes]
+    seen = set()
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, Span):
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            k = shifts.get(obj.line, 0)
+            obj.col += k
+            obj.col16 += k
+            k = shifts.get(obj.end_line, 0)
+            obj.end_col += k
+            obj.end_col16 += k
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif hasattr(obj, "__dataclass_fields__"):
+            stack.extend(getattr(obj, name) for name in obj.__dataclass_fields__)

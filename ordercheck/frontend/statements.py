@@ -1,0 +1,642 @@
+"""The statement walk: a function's body as the IR's statement tree (``ir.Stmt``).
+
+``Extractor.handlers`` is the one table from a libcst statement node type to the
+method that makes its ``Stmt`` (the way pyflakes dispatches with
+``getNodeHandler``). A small statement nobody lists (``TypeAlias`` and anything newer)
+is a ``simple`` statement evaluating its children in order; a compound statement
+nobody lists is a loud error, never a statement that vanishes from the graph. Each
+function being walked is one ``FunctionScope`` on ``frames``: pushed where its body
+starts, popped where its ``FunctionFacts`` is made. Huge functions and the module
+body arrive in chunks (``source``), each parsed and walked with its own positions.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from .. import lazy
+from .. import scopes as scopesmod
+from ..ir import (
+    BROAD_TYPES,
+    Call,
+    Case,
+    ClassFacts,
+    ExprSeq,
+    FileFacts,
+    FunctionFacts,
+    Handler,
+    Span,
+    Stmt,
+    WithItem,
+)
+from ..kinds import StmtKind
+from ..markers import expression_runs
+from .expressions import (
+    ClassScope,
+    ExpressionWalker,
+    FunctionScope,
+    bound_names,
+    has_yield,
+    render_callee,
+    target_names,
+    test_facts,
+    unwritten,
+)
+from .source import HugeDef
+
+if TYPE_CHECKING:  # the real modules, for the type checker
+    import libcst as cst
+else:
+    cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
+
+CONTEXT_MANAGER_DECORATORS = {
+    "contextmanager", "asynccontextmanager",
+    "contextlib.contextmanager", "contextlib.asynccontextmanager",
+}
+
+# a statement handler: (the node, the node holding its line) -> its statement, or None
+StatementHandler = Callable[[Any, Any], Optional[Stmt]]
+
+
+class Extractor(ExpressionWalker):
+    """Walks a libcst module once and fills ``FileFacts``."""
+
+    def __init__(self, facts: FileFacts, lines: List[str], imports: Dict[int, Dict[str, str]],
+                 scopes: Optional[scopesmod.Scopes] = None) -> None:
+        super().__init__(facts, lines, imports, scopes)
+        self._huge: Optional[HugeDef] = None  # a top-level def whose body comes in chunks
+        # the statements: one row per libcst node type (adding a statement kind: a row
+        # here, its ``StmtKind``, and its row in ``cfg``'s table)
+        self.handlers: Dict[type, StatementHandler] = {
+            # small statements (the second argument: the line that holds them)
+            cst.Return: self._return,
+            cst.Raise: self._raise,
+            cst.Assert: self._assert,
+            cst.Break: self._break,
+            cst.Continue: self._continue,
+            cst.Pass: self._pass,
+            cst.Assign: self._assign,
+            cst.AnnAssign: self._ann_assign,
+            cst.AugAssign: self._aug_assign,
+            cst.Import: self._import,
+            cst.ImportFrom: self._import,
+            cst.Global: self._global,
+            cst.Nonlocal: self._global,
+            cst.Del: self._del,
+            cst.Expr: self._expression,
+            # compound statements
+            cst.If: self._if,
+            cst.While: self._while,
+            cst.For: self._for,
+            cst.Try: self._try,
+            cst.TryStar: self._try,
+            cst.With: self._with,
+            cst.Match: self._match,
+            cst.FunctionDef: self._def,
+            cst.ClassDef: self._class,
+        }
+
+    def statement(self, node: cst.CSTNode, line: cst.CSTNode) -> Optional[Stmt]:
+        """The statement of ``node`` by the handler table (a loud error for a compound
+        statement nobody handles)."""
+        handler = self.handlers.get(type(node))
+        if handler is not None:
+            return handler(node, line)
+        if isinstance(node, cst.BaseSmallStatement):
+            return self._other_small(node, line)  # `TypeAlias` and anything newer
+        # a statement kind nobody handles must not vanish from the graph
+        raise TypeError(f"frontend: no handler for the statement {type(node).__name__}")
+
+    # ---- blocks
+
+    def block(self, body: Union[cst.BaseSuite, Sequence[cst.CSTNode]]) -> List[Stmt]:
+        out: List[Stmt] = []
+        if isinstance(body, cst.SimpleStatementSuite):
+            # `if x: a(); b()`: the small statements on the header's line, each its own
+            # statement (positioned at itself: the header holds the line's start)
+            for small in body.body:
+                self._small_into(out, small, small)
+            return out
+        if isinstance(body, cst.IndentedBlock):
+            nodes: Sequence[cst.CSTNode] = body.body
+        else:
+            nodes = body  # type: ignore[assignment]  # (a BaseSuite is one of the two above)
+        for node in nodes:
+            if isinstance(node, cst.SimpleStatementLine):
+                for small in node.body:
+                    self._small_into(out, small, node)
+            else:
+                st = self.statement(node, node)
+                if st is not None:
+                    out.append(st)
+        return out
+
+    def _small_into(self, out: List[Stmt], small: cst.BaseSmallStatement, line: cst.CSTNode) -> None:
+        st = self.small(small, line)  # type: ignore[arg-type]
+        if st is not None:
+            if self.frame.context_manager and st.kind == StmtKind.SIMPLE and has_yield(small):
+                st.yields = True
+            out.append(st)
+
+    def _enter_stmt(self, node: cst.CSTNode, header_end: Optional[cst.CSTNode] = None) -> Span:
+        self._w, self._m = [], []
+        if self.frame.handlers:
+            self._calls_here = {}
+        sp = self.span(node)
+        last = self.span(header_end).end_line if header_end is not None else sp.end_line
+        self.stmt_lines = (sp.line, max(sp.line, last))
+        return sp
+
+    def _record_binding(self, targets: Sequence[cst.CSTNode], value: Optional[cst.CSTNode]) -> None:
+        """The marker tokens of each right-hand side, by the names it binds
+        (element by element when a tuple is unpacked from a tuple)."""
+        if value is None or not self.frames:
+            return
+        for t in targets:
+            pairs: List[Tuple[cst.CSTNode, cst.CSTNode]] = [(t, value)]
+            if (isinstance(t, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))
+                    and len(t.elements) == len(value.elements)
+                    and not any(isinstance(e, cst.StarredElement) for e in list(t.elements) + list(value.elements))):
+                pairs = [(a.value, b.value) for a, b in zip(t.elements, value.elements)]
+            for target, val in pairs:
+                runs = expression_runs(val)
+                for name in target_names(target):
+                    self.frame.bindings.setdefault(name, []).extend(runs)
+
+    def small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
+        """A small statement by the handler table, then what every small statement
+        records: the names it rebinds or changes, and where a caught exception goes."""
+        st = self.statement(node, line)
+        if st is None:
+            return None
+        writes, mutates = list(self._w), list(self._m)
+        targets: List[cst.CSTNode] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+            targets = [node.target]
+        elif isinstance(node, (cst.AugAssign, cst.Del)):
+            targets = [node.target]
+        for t in targets:
+            bound_names(t, writes, mutates)
+        if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                if alias.asname is not None:
+                    bound_names(alias.asname.name, writes, mutates)
+                else:
+                    writes.append(render_callee(alias.name).split(".")[0])
+        self._set_writes(st, writes, mutates)
+        if self.frame.handlers:
+            self._sink = set()
+            if isinstance(node, cst.Return) and node.value is not None:
+                self._sink |= self._carried(node.value)
+            elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and node.value is not None:
+                self._sink |= self._carried(node.value)
+                for t in targets:
+                    self._carried(t)  # calls in the targets may receive it
+            else:
+                self._carried(node)
+            st.hands_on = tuple(sorted(self._sink))
+        return st
+
+    def _set_writes(self, st: Stmt, writes: List[str], mutates: List[str]) -> None:
+        if writes:
+            st.writes = tuple(dict.fromkeys(writes))
+        if mutates:
+            st.mutates = tuple(dict.fromkeys(mutates))
+
+    def _header(self, st: Stmt, exprs: Sequence[Optional[cst.CSTNode]], targets: Sequence[cst.CSTNode] = ()) -> None:
+        """A compound statement's header: the names it binds, and the calls of its
+        expressions that receive a caught exception."""
+        writes, mutates = list(self._w), list(self._m)
+        for t in targets:
+            bound_names(t, writes, mutates)
+        self._set_writes(st, writes, mutates)
+        if self.frame.handlers:
+            self._sink = set()
+            for e in exprs:
+                if e is not None:
+                    self._carried(e)
+            st.hands_on = tuple(sorted(self._sink))
+
+    # ---- handing the exception on (semantics §Contracts)
+    # ---- small statements
+
+    def _small_head(self, line: cst.CSTNode) -> Tuple[Span, str]:
+        """A small statement is positioned at the line that holds it."""
+        sp = self._enter_stmt(line)
+        return sp, self.text(line)
+
+    def _return(self, node: cst.Return, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        st = Stmt(StmtKind.RETURN, sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
+        if isinstance(node.value, cst.Name) and node.value.value in ("True", "False"):
+            st.returns = node.value.value == "True"
+        return st
+
+    def _raise(self, node: cst.Raise, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        ev = self.expr(node.exc)
+        ev += self.expr(node.cause)
+        return Stmt(StmtKind.RAISE, sp, text, ev, True)
+
+    def _assert(self, node: cst.Assert, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        st = Stmt(StmtKind.ASSERT, sp, text, self.expr(node.test), True, message=self.expr(node.msg))
+        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
+        return st
+
+    def _break(self, node: cst.Break, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        return Stmt(StmtKind.BREAK, sp, text)
+
+    def _continue(self, node: cst.Continue, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        return Stmt(StmtKind.CONTINUE, sp, text)
+
+    def _pass(self, node: cst.Pass, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        return Stmt(StmtKind.PASS, sp, text)
+
+    def _assign(self, node: cst.Assign, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        ev = self.expr(node.value)
+        for t in node.targets:
+            ev += self.expr(t.target)
+        self._record_binding([t.target for t in node.targets], node.value)
+        raises = self.raises_outside_calls(node.value) or any(
+            self.raises_outside_calls(t.target) for t in node.targets
+        )
+        return Stmt(StmtKind.SIMPLE, sp, text, ev, raises)
+
+    def _ann_assign(self, node: cst.AnnAssign, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        ev = self.expr(node.value) + self.expr(node.target)
+        self._record_binding([node.target], node.value)
+        return Stmt(StmtKind.SIMPLE, sp, text, ev,
+                    self.raises_outside_calls(node.value) or self.raises_outside_calls(node.target))
+
+    def _aug_assign(self, node: cst.AugAssign, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        ev = self.expr(node.target) + self.expr(node.value)  # the target is evaluated first
+        aug = Call(
+            id=self.next_call,
+            callee="+=" if isinstance(node.operator, cst.AddAssign) and self._counter(node.target) else "aug-assign",
+            qualnames=(),
+            span=self.span(node),
+            text=self.text(node),
+            stmt_lines=self.stmt_lines,
+            aug=True,
+        )
+        self.next_call += 1
+        if self.frames:
+            self.frame.calls.append(aug)
+        ev.append(aug)
+        return Stmt(StmtKind.SIMPLE, sp, text, ev, True)
+
+    def _import(self, node: Union[cst.Import, cst.ImportFrom], line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        return Stmt(StmtKind.SIMPLE, sp, text, [], True)
+
+    def _global(self, node: Union[cst.Global, cst.Nonlocal], line: cst.CSTNode) -> None:
+        self._small_head(line)
+        names = {n.name.value for n in node.names}
+        frames = self.frames if isinstance(node, cst.Nonlocal) else self.frames[-1:]
+        for frame in frames:
+            frame.untracked.update(names)
+        return None
+
+    def _del(self, node: cst.Del, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        return Stmt(StmtKind.SIMPLE, sp, text, self.expr(node.target), True)
+
+    def _expression(self, node: cst.Expr, line: cst.CSTNode) -> Stmt:
+        sp, text = self._small_head(line)
+        return Stmt(StmtKind.SIMPLE, sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
+
+    def _other_small(self, node: cst.BaseSmallStatement, line: cst.CSTNode) -> Stmt:
+        """``TypeAlias`` and anything newer: evaluate its children in order."""
+        sp, text = self._small_head(line)
+        return Stmt(StmtKind.SIMPLE, sp, text, self.expr(node), self.raises_outside_calls(node))
+
+    def _counter(self, target: cst.BaseExpression) -> bool:
+        """Whether ``target += ...`` updates something that outlives the function
+        (semantics §Events): an attribute, a subscript, or a name the function declares
+        ``global``/``nonlocal``, or a name of a module or class body (a global, a
+        class attribute); a plain local name of a function is not."""
+        if not isinstance(target, cst.Name) or not self.frames:
+            return True
+        frame = self.frame
+        return bool(frame.classes) or frame.is_module or target.value in frame.names.declared_outer
+
+    # ---- compound statements
+
+    def _if(self, node: cst.If, line: Optional[cst.CSTNode] = None) -> Stmt:
+        sp = self._enter_stmt(node, node.test)
+        ev = self.expr(node.test)
+        st = Stmt(StmtKind.IF, sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
+        st.test_call, st.test_negated = _test_call(node.test, ev)
+        self._header(st, [node.test])
+        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
+        st.body = self.block(node.body)
+        if isinstance(node.orelse, cst.If):
+            st.orelse = [self._if(node.orelse)]
+        elif isinstance(node.orelse, cst.Else):
+            st.orelse = self.block(node.orelse.body)
+        return st
+
+    def _while(self, node: cst.While, line: cst.CSTNode) -> Stmt:
+        sp = self._enter_stmt(node, node.test)
+        ev = self.expr(node.test)
+        infinite = _is_true_constant(node.test)
+        st = Stmt(StmtKind.WHILE, sp, self.header_text(node), ev, self.raises_outside_calls(node.test),
+                  infinite=infinite)
+        st.test_call, st.test_negated = _test_call(node.test, ev)
+        self._header(st, [node.test])
+        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
+        st.body = self.block(node.body)
+        st.orelse = self.block(node.orelse.body) if node.orelse else []
+        return st
+
+    def _for(self, node: cst.For, line: cst.CSTNode) -> Stmt:
+        sp = self._enter_stmt(node, node.iter)
+        ev = self.expr(node.iter)
+        st = Stmt(StmtKind.FOR, sp, self.header_text(node), ev, True)
+        self._header(st, [node.iter], [node.target])
+        st.body = self.block(node.body)
+        st.orelse = self.block(node.orelse.body) if node.orelse else []
+        return st
+
+    def _try(self, node: Union[cst.Try, cst.TryStar], line: cst.CSTNode) -> Stmt:
+        sp = self._enter_stmt(node, None)
+        self.stmt_lines = (sp.line, sp.line)
+        st = Stmt(StmtKind.TRY, sp, self.header_text(node))
+        st.body = self.block(node.body)
+        for h in node.handlers:
+            hsp = self._enter_stmt(h, h.type)
+            types: List[str] = []
+            bare = h.type is None
+            if h.type is not None:
+                if isinstance(h.type, cst.Tuple):
+                    elts: Sequence[cst.CSTNode] = h.type.elements
+                else:
+                    elts = [h.type]
+                for el in elts:
+                    value = el.value if isinstance(el, cst.Element) else el
+                    types.append(render_callee(value))
+                    types.extend(self.qualified(value))
+            broad = bare or any(t in BROAD_TYPES for t in types)
+            name = h.name.name.value if h.name is not None and isinstance(h.name.name, cst.Name) else None
+            self.frame.handlers.append((name, hsp.line))
+            try:
+                body = self.block(h.body)
+            finally:
+                self.frame.handlers.pop()
+            st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, body, name))
+        st.orelse = self.block(node.orelse.body) if node.orelse else []
+        if node.finalbody is not None:
+            st.has_finally = True
+            whole = self.span(node.finalbody)  # the clause, keyword to the end of its body
+            st.finally_span = Span(whole.line, whole.col, whole.line, whole.col + len("finally"),
+                                   whole.col16, whole.col16 + len("finally"))
+            st.finalbody = self.block(node.finalbody.body)
+        return st
+
+    def _with(self, node: cst.With, line: cst.CSTNode) -> Stmt:
+        sp = self._enter_stmt(node, node.items[-1] if node.items else None)
+        st = Stmt(StmtKind.WITH, sp, self.header_text(node), [], True)
+        for item in node.items:
+            ev = self.expr(item.item)
+            manager = None
+            if isinstance(item.item, cst.Call):
+                # the manager call is the last event of its own item expression
+                manager = ev[-1] if ev and isinstance(ev[-1], Call) else None
+            st.items.append(WithItem(ev, manager))
+        self._header(st, [item.item for item in node.items],
+                     [item.asname.name for item in node.items if item.asname is not None])
+        st.body = self.block(node.body)
+        return st
+
+    def _match(self, node: cst.Match, line: cst.CSTNode) -> Stmt:
+        sp = self._enter_stmt(node, node.subject)
+        st = Stmt(StmtKind.MATCH, sp, self.header_text(node), self.expr(node.subject), self.raises_outside_calls(node.subject))
+        self._header(st, [node.subject])
+        captured: List[str] = list(st.writes)
+        for case in node.cases:
+            csp = self._enter_stmt(case, case.guard if case.guard is not None else case.pattern)
+            guard = self.expr(case.guard)
+            captured += self._w + _captures(case.pattern)
+            always = case.guard is None and _irrefutable(case.pattern)
+            st.cases.append(Case(csp, self.header_text(case), always, guard, self.block(case.body)))
+        # (the cases' captures are forgotten at the `match` itself: earlier than Python
+        # binds them, which only forgets sooner)
+        if captured:
+            st.writes = tuple(dict.fromkeys(captured))
+        return st
+
+    def _def(self, node: cst.FunctionDef, line: cst.CSTNode) -> Stmt:
+        sp = self._enter_stmt(node, node.name)
+        ev: ExprSeq = []
+        for d in node.decorators:
+            ev += self.expr(d.decorator)
+        for p in _all_params(node.params):
+            if p.default is not None:
+                ev += self.expr(p.default)
+        if self.frames and not self.frame.classes:
+            # a name bound in a function (or the module) body; a class body's names are attributes
+            self.frame.local_functions[node.name.value] = self._child_qualname(node.name.value)
+        writes = list(self._w) + [node.name.value]
+        self.function(node)
+        st = Stmt(StmtKind.SIMPLE, sp, self.header_text(node), ev, False)
+        st.writes = tuple(dict.fromkeys(writes))
+        return st
+
+    def _class(self, node: cst.ClassDef, line: cst.CSTNode) -> Stmt:
+        sp = self._enter_stmt(node, node.name)
+        ev: ExprSeq = []
+        for d in node.decorators:
+            ev += self.expr(d.decorator)
+        bases: List[str] = []
+        for b in node.bases:
+            ev += self.expr(b.value)
+            bases.append(render_callee(b.value))
+            bases.extend(self.qualified(b.value))
+        qual = self._child_qualname(node.name.value)
+        if self.frames and not self.frame.classes:
+            self.frame.local_functions[node.name.value] = qual
+        class_line = self.span(node.name).line
+        self.frame.classes.append(ClassScope(qual, self.scopes.classes.get(class_line) or scopesmod.ScopeTable(), class_line))
+        methods: List[str] = []
+        body_nodes = node.body.body if isinstance(node.body, cst.IndentedBlock) else node.body.body
+        for child in body_nodes:
+            if isinstance(child, cst.FunctionDef):
+                methods.append(child.name.value)
+        body = self.block(node.body)
+        self.frame.classes.pop()
+        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods)))
+        st = Stmt(StmtKind.CLASS, sp, self.header_text(node), ev, True)
+        st.writes = (node.name.value,)
+        st.body = body  # a class body runs inline, where it is defined
+        return st
+
+    # ---- functions
+
+    def _child_qualname(self, name: str) -> str:
+        frame = self.frame
+        if frame.classes:
+            return f"{frame.classes[-1].qualname}.{name}"
+        return name if frame.is_module else f"{frame.qualname}.<locals>.{name}"
+
+    def _end(self, frame: FunctionScope, name: str, cls: Optional[str], sp: Span,
+             params: Tuple[str, ...], body: List[Stmt]) -> FunctionFacts:
+        """The ``FunctionFacts`` of a function whose walk ended (its scope popped)."""
+        if frame.bindings:
+            for call, names in frame.marker_names:
+                bound = [r for n in dict.fromkeys(names) if n in frame.bindings for r in frame.bindings[n]]
+                if bound:
+                    call.marker_runs = call.marker_runs + tuple(bound)
+        fn = FunctionFacts(frame.qualname, name, cls, sp, params, body, frame.calls, frame.local_functions,
+                           tuple(sorted(frame.untracked)))
+        self.facts.functions.append(fn)
+        return fn
+
+    def function(self, node: cst.FunctionDef) -> None:
+        qual = self._child_qualname(node.name.value)
+        cls = self.frame.classes[-1].qualname if self.frame.classes else None
+        name_span = self.span(node.name)
+        sp = Span(name_span.line, name_span.col, name_span.end_line, name_span.end_col, name_span.col16, name_span.end_col16)
+        params = tuple(p.name.value for p in _all_params(node.params))
+        decorators: List[str] = []
+        for d in node.decorators:  # resolved in the enclosing scope, where they run
+            target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+            decorators.append(render_callee(target))
+            decorators.extend(self.qualified(target))
+        decorators = list(dict.fromkeys(decorators))
+        manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
+        saved_lines = self.stmt_lines
+        frame = FunctionScope(qual, self.scopes.functions.get(name_span.line) or scopesmod.ScopeTable(), name_span.line,
+                              self.import_tables.get(name_span.line, {}), context_manager=manager)
+        self.frames.append(frame)
+        try:
+            huge, self._huge = self._huge, None
+            body = self.block(node.body) if huge is None else self._chunked_body(huge)
+        finally:
+            self.frames.pop()
+        self.stmt_lines = saved_lines
+        fn = self._end(frame, node.name.value, cls, sp, params, body)
+        fn.decorators = tuple(decorators)
+        fn.context_manager = manager
+
+    def _chunked_body(self, huge: HugeDef) -> List[Stmt]:
+        """The body of a huge function, parsed a group of whole statements at a time
+        (each group inside an ``if True:`` line, so columns stay the file's); the
+        header's tree and positions are put back afterwards."""
+        positions, offset = self.positions, self.offset
+        body: List[Stmt] = []
+        for chunk_offset, text in huge.body:
+            self.offset = chunk_offset
+            tree = cst.parse_module(text)
+            self.set_chunk(tree, chunk_offset, text)
+            wrapper = tree.body[0]
+            assert isinstance(wrapper, cst.If)
+            body.extend(self.block(wrapper.body))
+            self.positions = {}
+            del tree, wrapper
+        self.positions, self.offset = positions, offset
+        if body:
+            huge.end = body[-1].span
+        return body
+
+    def module(self, chunks: Iterable[Union[Tuple[int, str], HugeDef]]) -> None:
+        """The module body, parsed chunk by chunk (top-level statements are
+        independent, and one libcst tree of a 20 MB file would not fit in memory)."""
+        table = self.import_tables.get(0, {})
+        self.facts.imports = {k: v for k, v in table.items() if not k.startswith("*")}
+        self.facts.star_imports = [v for k, v in table.items() if k.startswith("*")]
+        saved_lines = self.stmt_lines
+        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, self.facts.imports)
+        self.frames.append(frame)
+        body: List[Stmt] = []
+        for chunk in chunks:
+            if isinstance(chunk, HugeDef):
+                self.offset = chunk.offset
+                tree = cst.parse_module(chunk.header)
+                self.set_chunk(tree, chunk.offset, chunk.header)
+                self._huge = chunk
+                stmts = self.block(tree.body)
+                self._huge = None
+                if stmts and chunk.end is not None:  # the def statement ends where its body does
+                    sp = stmts[-1].span
+                    sp.end_line, sp.end_col, sp.end_col16 = chunk.end.end_line, chunk.end.end_col, chunk.end.end_col16
+                body.extend(stmts)
+                self.positions = {}
+                continue
+            offset, text = chunk
+            self.offset = offset  # (a parse error's line is counted from the chunk)
+            tree = cst.parse_module(text)
+            self.set_chunk(tree, offset, text)
+            body.extend(self.block(tree.body))
+            self.positions = {}
+        self.frames.pop()
+        self.stmt_lines = saved_lines
+        sp = Span(1, 0, max(1, len(self.lines)), 0)
+        self._end(frame, "<module>", None, sp, (), body)
+
+
+def _captures(pattern: cst.CSTNode) -> List[str]:
+    """Names a ``case`` pattern binds."""
+    out: List[str] = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.MatchAs, cst.MatchStar)) and isinstance(node.name, cst.Name):
+            out.append(node.name.value)
+        if isinstance(node, cst.MatchMapping) and isinstance(node.rest, cst.Name):
+            out.append(node.rest.value)
+        stack.extend(node.children)
+    return out
+
+
+
+def _all_params(params: cst.Parameters) -> List[cst.Param]:
+    out = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
+    if isinstance(params.star_arg, cst.Param):
+        out.append(params.star_arg)
+    if params.star_kwarg is not None:
+        out.append(params.star_kwarg)
+    return out
+
+
+def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int], bool]:
+    """A test that is one call (``await`` allowed), alone or under ``not``: the id of
+    that call (the last event of the test: a call comes after its arguments) and
+    whether it is negated. Anything else: ``(None, False)``."""
+    negated = False
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, True
+    if isinstance(test, cst.Await):
+        test = test.expression
+    if isinstance(test, cst.Call) and events and isinstance(events[-1], Call):
+        return events[-1].id, negated
+    return None, False
+
+
+def _is_true_constant(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.Name) and node.value == "True":
+        return True
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value, 0) != 0
+        except ValueError:
+            return False
+    if isinstance(node, cst.SimpleString):
+        return len(node.evaluated_value or "") > 0 if isinstance(node.evaluated_value, (str, bytes)) else False
+    return False
+
+
+def _irrefutable(pattern: cst.MatchPattern) -> bool:
+    if isinstance(pattern, cst.MatchAs):
+        return pattern.pattern is None or _irrefutable(pattern.pattern)
+    if isinstance(pattern, cst.MatchOr):
+        return any(_irrefutable(p.pattern) for p in pattern.patterns)
+    return False
+

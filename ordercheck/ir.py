@@ -1,0 +1,217 @@
+"""The intermediate representation: what one source file says, as plain picklable data.
+
+The front end (``frontend``) fills these dataclasses from libcst and drops the tree;
+every later stage reads only them. A function's body is a tiny statement language:
+every ``Stmt`` holds its own calls in Python's evaluation order (``ExprSeq``), with
+``Choice`` for short circuits and conditional expressions and ``Repeat`` for
+comprehension bodies; ``Stmt.kind`` is a ``StmtKind``. Nothing here depends on the
+configuration, so a file's facts are cached by content hash (``cache``: its codec and
+its schema hash read the dataclasses of this module, and only these) and carried
+across a process pool.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple, Union
+
+from .kinds import StmtKind
+
+@dataclass
+class Span:
+    """A source range. Lines are 1-based; columns are 0-based code points, and the
+    ``*16`` twins count UTF-16 code units as LSP wants."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    col16: int = 0
+    end_col16: int = 0
+
+
+@dataclass
+class Call:
+    """One call expression (or a ``+=`` pseudo-call, ``aug=True``)."""
+
+    id: int
+    callee: str  # dotted callee text, ``get_store().save``
+    qualnames: Tuple[str, ...]  # import-resolved qualified names of the callee
+    span: Span
+    text: str  # the call's source text (first line, shortened)
+    stmt_lines: Tuple[int, int]  # first and last line of the holding statement
+    # terminal-marker token runs (semantics §Events): from the argument expressions, the
+    # assignments that bind the plain names they read, and the callee's last component
+    marker_runs: Tuple[Tuple[str, ...], ...] = ()
+    # the class of the receiver of ``x.m()``/``self.x.m()`` as written (semantics §Events receiver
+    # types); its qualified form ``module.T.m`` is among ``qualnames``
+    receiver_type: Optional[str] = None
+    aug: bool = False
+    exits: Optional[str] = None  # "sys.exit" / "os._exit"
+    suppress_types: Optional[Tuple[str, ...]] = None  # contextlib.suppress(...) types
+    self_call: Optional[str] = None  # "self" / "cls" / "super" when callee is one of them
+    # lines of the `except` clauses whose caught exception flows into this call's
+    # arguments (semantics §Contracts, handing the exception on); conversions pass it through
+    hands_on: Tuple[int, ...] = ()
+
+
+@dataclass
+class Choice:
+    """Exactly one of ``options`` runs (an empty option = nothing runs)."""
+
+    options: Tuple["ExprSeq", ...]
+    # a conditional expression's test: what it tells on each option (semantics §Contracts)
+    facts: Tuple[Tuple["Fact", ...], ...] = ()
+
+
+@dataclass
+class Repeat:
+    """``body`` runs zero or more times (comprehension elements)."""
+
+    body: "ExprSeq"
+
+
+@dataclass
+class RaisePoint:
+    """An attribute access or subscript on a value a call produced: it can raise
+    after that call took effect (``store.save(run)["version"]``)."""
+
+    line: int
+
+
+ExprItem = Union[Call, Choice, Repeat, RaisePoint]
+ExprSeq = List[ExprItem]
+
+
+@dataclass
+class Handler:
+    span: Span
+    text: str
+    types: Tuple[str, ...]  # rendered type names (dotted text and qualified names)
+    bare: bool
+    broad: bool  # bare, Exception, BaseException, or a tuple holding one
+    body: List["Stmt"]
+    name: Optional[str] = None  # the `as` name
+
+
+@dataclass
+class Fact:
+    """What one branch of a test tells about a plain local name (semantics §Contracts, correlated
+    tests): ``kind`` "truth" (``value``: the name is truthy) or "none" (``value``: the
+    name is None)."""
+
+    name: str
+    kind: str
+    value: bool
+
+
+@dataclass
+class WithItem:
+    events: ExprSeq
+    manager: Optional[Call]  # the context-manager call, when the item is a call
+
+
+@dataclass
+class Case:
+    span: Span
+    text: str
+    always: bool  # wildcard or bare capture without guard
+    guard: ExprSeq
+    body: List["Stmt"]
+
+
+@dataclass
+class Stmt:
+    """A statement. ``kind`` says which optional fields are used."""
+
+    kind: StmtKind
+    span: Span
+    text: str
+    events: ExprSeq = field(default_factory=list)
+    can_raise: bool = False
+    body: List["Stmt"] = field(default_factory=list)
+    orelse: List["Stmt"] = field(default_factory=list)
+    handlers: List[Handler] = field(default_factory=list)
+    finalbody: List["Stmt"] = field(default_factory=list)
+    items: List[WithItem] = field(default_factory=list)
+    cases: List[Case] = field(default_factory=list)
+    message: ExprSeq = field(default_factory=list)  # an assert's message (runs on failure)
+    infinite: bool = False  # ``while True``
+    has_finally: bool = False
+    finally_span: Optional[Span] = None  # the `finally:` clause of a try
+    returns: Optional[bool] = None  # ``return True`` / ``return False`` (a constant)
+    test_call: Optional[int] = None  # if/while: id of the call that is the whole test
+    test_negated: bool = False  # ... under ``not``
+    # correlated tests (if/elif/while/assert): what the test tells on each branch
+    true_facts: Tuple[Fact, ...] = ()
+    false_facts: Tuple[Fact, ...] = ()
+    writes: Tuple[str, ...] = ()  # plain names the statement (its header) rebinds
+    mutates: Tuple[str, ...] = ()  # plain names whose object it may change (`x.m()`, `x[k] = v`)
+    # lines of the `except` clauses whose exception flows into a return or yield value,
+    # an assignment's right-hand side or a walrus of this statement (its header)
+    hands_on: Tuple[int, ...] = ()
+    yields: bool = False  # a simple statement holding a ``yield`` (context-manager generators only)
+
+
+@dataclass
+class FunctionFacts:
+    qualname: str  # Python's __qualname__ style; "<module>" for the module body
+    name: str
+    class_name: Optional[str]  # qualname of the enclosing class, for methods
+    span: Span
+    params: Tuple[str, ...]
+    body: List[Stmt]
+    calls: List[Call]
+    local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
+    # names no test fact may rest on: `global`/`nonlocal` names, and names a nested
+    # function rebinds through `nonlocal`
+    untracked: Tuple[str, ...] = ()
+    decorators: Tuple[str, ...] = ()  # rendered and import-qualified decorator names
+    context_manager: bool = False  # decorated @contextmanager / @asynccontextmanager
+
+
+@dataclass
+class ClassFacts:
+    qualname: str
+    bases: Tuple[str, ...]  # dotted text / qualified names of the bases
+    methods: Tuple[str, ...]
+
+
+@dataclass
+class ParseError:
+    message: str
+    line: int = 1
+    col: int = 0
+
+
+@dataclass
+class Suppression:
+    line: int
+    codes: Optional[Tuple[str, ...]]  # None: every code
+    reason: str
+    col: int = 0
+
+
+@dataclass
+class FileFacts:
+    path: str
+    module: str
+    functions: List[FunctionFacts] = field(default_factory=list)
+    classes: List[ClassFacts] = field(default_factory=list)
+    imports: Dict[str, str] = field(default_factory=dict)  # local name -> qualified
+    star_imports: List[str] = field(default_factory=list)  # modules of `from m import *`
+    suppressions: List[Suppression] = field(default_factory=list)
+    lines: List[str] = field(default_factory=list)
+    error: Optional[ParseError] = None
+    module_aliases: List[str] = field(default_factory=list)  # other import names (src roots); set by the runner
+
+
+
+BROAD_TYPES = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
+
+
+def utf16_col(line: str, col: int) -> int:
+    """A code-point column of ``line`` in UTF-16 code units (a ``Span``'s ``*16`` twins)."""
+    prefix = line[:col]
+    if prefix.isascii():
+        return col
+    return len(prefix.encode("utf-16-le")) // 2
