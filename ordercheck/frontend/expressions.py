@@ -22,7 +22,7 @@ from .. import lazy
 from .. import scopes as scopesmod
 from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
 from ..markers import argument_runs, callee_run
-from .positions import positions_of
+from .positions import children, positions_of
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -240,7 +240,7 @@ class ExpressionWalker:
                 self._w.append(node.target.value)
             self._expr(node.value, seq)
         else:
-            for child in node.children:
+            for child in children(node):
                 self._expr(child, seq)
 
     def _comprehension(self, node: Comprehension, seq: ExprSeq) -> None:
@@ -429,7 +429,7 @@ class ExpressionWalker:
             return False
         if isinstance(node, _RAISING) or isinstance(node, cst.Await):
             return True
-        return any(self.raises_outside_calls(c) for c in node.children)
+        return any(self.raises_outside_calls(c) for c in children(node))
 
     # ---- statements
 
@@ -471,7 +471,7 @@ class ExpressionWalker:
             self._sink |= found
             return found if isinstance(node, cst.NamedExpr) else set()
         if isinstance(node, (cst.Comparison, cst.UnaryOperation)):
-            for child in node.children:
+            for child in children(node):
                 self._carried(child)
             return set()
         if isinstance(node, cst.IfExp):
@@ -483,7 +483,7 @@ class ExpressionWalker:
                 self._carried(el)
             return found
         out: set = set()
-        for child in node.children:
+        for child in children(node):
             out |= self._carried(child)
         return out
 
@@ -586,5 +586,5 @@ def has_yield(node: cst.CSTNode) -> bool:
         return True
     if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef) + _LEAVES):
         return False
-    return any(has_yield(c) for c in node.children)
+    return any(has_yield(c) for c in children(node))
 

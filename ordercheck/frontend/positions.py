@@ -122,6 +122,7 @@ _SOURCE_ORDER = {
     "MatchCase": ("pattern", "guard", "body"),
     "Parameters": ("posonly_params", "params", "star_arg", "kwonly_params", "star_kwarg"),
     "DictComp": ("key", "value", "for_in"),
+    "Arg": ("keyword", "value"),
 }
 
 
@@ -176,6 +177,30 @@ def _role(typ: type) -> int:
             role = 0
         _ROLE[typ] = role
     return role
+
+
+def children(node: "cst.CSTNode") -> List["cst.CSTNode"]:
+    """A node's children that can hold an expression, in source order: libcst's
+    ``node.children`` without its whitespace and punctuation nodes, and without its
+    cost (it runs a visitor over a deep copy of each field)."""
+    out: List[Any] = []
+    role_of = _ROLE
+    for name in _fields(type(node)):
+        value = getattr(node, name, None)
+        if isinstance(value, (list, tuple)):
+            for v in value:
+                r = role_of.get(type(v))
+                if r is None:
+                    r = _role(type(v))
+                if r != _NOT_A_NODE:
+                    out.append(v)
+        elif value is not None:
+            r = role_of.get(type(value))
+            if r is None:
+                r = _role(type(value))
+            if r != _NOT_A_NODE:
+                out.append(value)
+    return out
 
 
 def _walk_cst(tree: "cst.Module") -> _CstNodes:

@@ -41,6 +41,7 @@ from .expressions import (
     test_facts,
     unwritten,
 )
+from .positions import children
 from .source import HugeDef
 
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -592,7 +593,7 @@ def _captures(pattern: cst.CSTNode) -> List[str]:
             out.append(node.name.value)
         if isinstance(node, cst.MatchMapping) and isinstance(node.rest, cst.Name):
             out.append(node.rest.value)
-        stack.extend(node.children)
+        stack.extend(children(node))
     return out
 
 
