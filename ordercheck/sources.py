@@ -150,10 +150,10 @@ def _walked_file_wanted(f: Path) -> bool:
 
 def is_virtualenv(folder: Path) -> bool:
     """A virtual environment under any name (``.ci-venv``, ``env``): it holds a
-    ``pyvenv.config``. Its site-packages are nobody's project code, and walking them
+    ``pyvenv.cfg``. Its site-packages are nobody's project code, and walking them
     for the project's summaries would cost minutes."""
     try:
-        return (folder / "pyvenv.config").is_file()
+        return (folder / "pyvenv.cfg").is_file()
     except OSError:
         return False
 
