@@ -26,16 +26,12 @@ from .reporters.text import statistics as text_statistics
 
 # libcst and networkx stay unimported unless a run needs them (a warm run does not)
 if TYPE_CHECKING:  # the real modules, for the type checker
-    from . import contracts
     from . import diagnose
-    from . import feasible
     from . import fixes as fixesmod
     from .findings import Finding
     from .reporters import dot
 else:
-    contracts = lazy.module("ordercheck.contracts", globals(), "contracts")
     diagnose = lazy.module("ordercheck.diagnose", globals(), "diagnose")
-    feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
     fixesmod = lazy.module("ordercheck.fixes", globals(), "fixesmod")
     dot = lazy.module("ordercheck.reporters.dot", globals(), "dot")
 
@@ -80,7 +76,9 @@ def rules_table(rules) -> str:
 
 
 def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
-    """The DOT of ``FILE:QUALNAME`` with the witness edges of its findings."""
+    """The DOT of ``FILE:QUALNAME`` with the witness edges of its findings: the
+    pipeline's phases 1-5 (``runner``) for one function, on the graph the contracts
+    ran on (infeasible walks pruned, so the witness paths are paths in it)."""
     if ":" not in spec:
         raise UsageError("expected FILE:QUALNAME (e.g. src/run.py:Runtime.complete)", key="--graph")
     file, qual = spec.rsplit(":", 1)
@@ -96,20 +94,15 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     if fn is None:
         names = ", ".join(f.qualname for f in target.functions[:20])
         raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
-    # the graph the contracts ran on: infeasible walks pruned, so the witness
-    # paths are paths in it
-    g = feasible.prune_correlated(runner.function_graph(fn, target.path, settings, summ))
-    classes, callees = diagnose.node_classes(g, target, fn, settings.vocab, summ)
-    rules = [r for r in settings.rule_list() if r.on_graph]
-    ordered = diagnose.ordering_classes(g, classes)
-    hits = contracts.evaluate(g, classes, rules, settings.config.swallow_types, diagnose.node_raises(g, target, settings.vocab, summ), ordered)
+    checked = runner.check_function(fn, target.path, settings, summ, runner.contract_rules(settings.rule_list()))
+    classes, callees = checked.sets.performs, checked.sets.callees
     via = {}
     for n, callee in callees.items():
         if n in classes:
             text = "; ".join(filter(None, (diagnose.via_text(summ, callee, c)[0] for c in sorted(classes[n]))))
             if text:
                 via[n] = text
-    return dot.render(g, classes, [h.path for h in hits], via)
+    return dot.render(checked.graph, classes, [h.path for h in checked.hits], via)
 
 
 NOTHING_MATCHED_CLASSES = frozenset({"save", "append", "terminal-append"})
@@ -179,8 +172,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(rules_table(settings.rules), nl=False)
         return 0
     if not paths and not stdin_filename:
-        cfg = settings.config
-        paths = tuple(runner.include_paths(cfg)) if cfg.include else (Path("."),)
+        paths = tuple(runner.default_paths(settings.config, Path(".")))
     elif not paths and stdin_filename:
         paths = ()
     if graph_spec:
@@ -201,8 +193,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if no_cache:
         cache_dir = None
     elif cache_dir is None:
-        cfg = settings.config
-        cache_dir = (cfg.root / cfg.cache_dir) if cfg.cache_dir else cfg.root / ".ordercheck_cache"
+        cache_dir = runner.cache_folder(settings.config, settings.config.root)
     result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
                         force_exclude=force_exclude)
     if fix or diff:
@@ -341,16 +332,14 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, jobs, no_cache, cache_
     start = paths[0] if paths else Path.cwd()
     settings = runner.load_settings(config_file, start, runner.Overrides(), isolated)
     if not paths:
-        cfg = settings.config
-        paths = tuple(runner.include_paths(cfg)) if cfg.include else (Path("."),)
+        paths = tuple(runner.default_paths(settings.config, Path(".")))
     for p in paths:
         if not p.exists():
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
     if no_cache:
         cache_dir = None
     elif cache_dir is None:
-        cfg = settings.config
-        cache_dir = (cfg.root / cfg.cache_dir) if cfg.cache_dir else cfg.root / ".ordercheck_cache"
+        cache_dir = runner.cache_folder(settings.config, settings.config.root)
     found, files = suggestmod.run(list(paths), settings, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
     if fmt == "json":
         click.echo(suggestmod.render_json(found, files, limit), nl=False)

@@ -213,7 +213,7 @@ def check_codes(codes: Sequence[str], known: Sequence[str], file: Optional[str],
 def parse(table: dict, path: Optional[Path]) -> Config:
     """Validate a config table (the keys of ``[tool.ordercheck]``)."""
     file = str(path) if path else "<config>"
-    cfg = Config(path=path, root=path.parent if path else Path.cwd())
+    config = Config(path=path, root=path.parent if path else Path.cwd())
     for key, value in table.items():
         if key not in KNOWN_KEYS:
             close = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
@@ -227,7 +227,7 @@ def parse(table: dict, path: Optional[Path]) -> Config:
             if key in GLOB_KEYS:
                 for p in items:
                     check_glob(p, file, key)
-            setattr(cfg, attr, items)
+            setattr(config, attr, items)
         elif key in TABLE_KEYS:
             if not isinstance(value, dict):
                 raise UsageError("must be a table", file, key)
@@ -241,50 +241,50 @@ def parse(table: dict, path: Optional[Path]) -> Config:
                     for p in items:
                         check_glob(p, file, f"{key}.{sub}")
                 parsed[sub] = items
-            setattr(cfg, attr, parsed)
+            setattr(config, attr, parsed)
         else:
             typ = SCALAR_KEYS[key]
             if not isinstance(value, typ):
                 raise UsageError(f"must be a {typ.__name__}", file, key)
-            setattr(cfg, attr, value)
-    return cfg
+            setattr(config, attr, value)
+    return config
 
 
-def rule_files(cfg: Config) -> List[Path]:
+def rule_files(config: Config) -> List[Path]:
     """The extra rule files named by ``rules``: globs relative to the config's folder."""
     out: List[Path] = []
-    for pattern in cfg.rules:
+    for pattern in config.rules:
         p = Path(pattern)
-        base = p if p.is_absolute() else cfg.root / p
+        base = p if p.is_absolute() else config.root / p
         if any(ch in pattern for ch in "*?["):
-            anchor = Path(base.anchor) if base.is_absolute() else cfg.root
+            anchor = Path(base.anchor) if base.is_absolute() else config.root
             rel = str(base.relative_to(anchor)) if base.is_absolute() else pattern
             matches = sorted(anchor.glob(rel))
             if not matches:
-                raise UsageError(f"no rule file matches {pattern!r}", str(cfg.path or "<config>"), "rules")
+                raise UsageError(f"no rule file matches {pattern!r}", str(config.path or "<config>"), "rules")
             out.extend(matches)
         else:
             if not base.is_file():
-                raise UsageError(f"rule file {pattern!r} does not exist", str(cfg.path or "<config>"), "rules")
+                raise UsageError(f"rule file {pattern!r} does not exist", str(config.path or "<config>"), "rules")
             out.append(base)
     return out
 
 
-def validate_codes(cfg: Config, known: Sequence[str]) -> None:
+def validate_codes(config: Config, known: Sequence[str]) -> None:
     """Codes named in the config must name a rule (once the rule files are loaded)."""
-    file = str(cfg.path) if cfg.path else "<config>"
+    file = str(config.path) if config.path else "<config>"
     for key in CODE_KEYS:
-        check_codes(getattr(cfg, key.replace("-", "_")) or [], known, file, key)
-    for glob, codes in cfg.per_file_ignores.items():
+        check_codes(getattr(config, key.replace("-", "_")) or [], known, file, key)
+    for glob, codes in config.per_file_ignores.items():
         check_codes(codes, known, file, f"per-file-ignores.{glob}")
 
 
-def project_root(cfg: Config, start: Optional[Path] = None) -> Path:
+def project_root(config: Config, start: Optional[Path] = None) -> Path:
     """semantics §Surfaces: the folder of the config file, else the nearest ancestor of ``start``
     (default the current directory) holding ``pyproject.toml`` or ``.git``, else the
     current directory. (Task E's helper for SARIF URIs and baseline paths.)"""
-    if cfg.path is not None:
-        return Path(cfg.path).resolve().parent
+    if config.path is not None:
+        return Path(config.path).resolve().parent
     here = Path.cwd().resolve()
     begin = (start or here)
     try:

@@ -26,7 +26,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol
 
 import networkx as nx
 
-from . import cfg as cfgmod
+from . import cfg
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
@@ -52,7 +52,7 @@ Managers = Callable[[str, Call], Optional[ManagerEffects]]
 
 
 class Memo(Protocol):
-    """What ``build`` asks of its ``memo`` (``runner.SummaryMemo``)."""
+    """What ``build`` asks of its ``memo`` (``memos.SummaryMemo``)."""
 
     def lookup(self, m: str, cg: CallGraph, effects_: Dict[str, Effects], extra: Sequence = ()
                ) -> Optional[Tuple[Effects, Dict[Tuple[str, str], Origin]]]: ...
@@ -319,7 +319,7 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
                   managers: Optional[Managers] = None) -> nx.DiGraph:
     """A graph for the summary pass: a point at every resolved call."""
     resolved = lambda call: (path, call.id) in callees  # noqa: E731
-    return cfgmod.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved)
+    return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved)
 
 
 def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], bool]:
@@ -358,7 +358,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     (the runner passes ``feasible.prune_correlated``) drops each callee's infeasible
     walks first: a summary's "some path" is a walk, as a contract's is (semantics §Contracts).
 
-    ``memo`` (``runner.SummaryMemo``) remembers the summary of a function outside any
+    ``memo`` (``memos.SummaryMemo``) remembers the summary of a function outside any
     cycle by what it is computed from — its file's facts, the vocabulary, and for
     each of its calls the callee's key and summary — so an unchanged function whose
     callees' summaries did not change builds no graph. Context-manager generators,
@@ -423,7 +423,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 try:
                     built = summary_graph(fn, facts.path, vocab, cg.callees, managers)
                     g = prune(built) if prune is not None else built
-                except cfgmod.GraphTooLarge:
+                except cfg.GraphTooLarge:
                     g = None
                 if g is not None and fn.name in ("__exit__", "__aexit__") and mgrmod.returns_truthy(g):
                     truthy.add(m)
@@ -486,7 +486,7 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
     def eff(call: Call) -> Effects:
         return summ.effects_of(path, call)[0]
 
-    return cfgmod.build(
+    return cfg.build(
         fn, suppressor(vocab, path, summ.manager_of),
         on_raise=lambda call: bool(eff(call).on_raise - NOT_CARRIED),
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),

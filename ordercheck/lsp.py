@@ -112,8 +112,8 @@ def project_root(settings: runner.Settings, workspace_root: Path) -> Path:
     the editor's workspace folder. (semantics §Surfaces's fallback to the nearest ancestor holding
     ``pyproject.toml`` or ``.git`` belongs to the runner; the editor's workspace folder
     is the better answer here.)"""
-    cfg = settings.config
-    return cfg.path.parent.resolve() if cfg.path is not None else workspace_root
+    config = settings.config
+    return config.path.parent.resolve() if config.path is not None else workspace_root
 
 
 def guess_root(document: Path) -> Path:
@@ -169,23 +169,21 @@ class Project:
         return self.settings
 
     def paths(self) -> List[Path]:
-        cfg = self.current().config
-        return runner.include_paths(cfg) if cfg.include else [self.root]
+        return runner.default_paths(self.current().config, self.root)
 
     def excluded(self, path: Path) -> bool:
-        cfg = self.current().config
-        if not cfg.exclude:
+        config = self.current().config
+        if not config.exclude:
             return False
         try:
-            rel = path.resolve().relative_to(cfg.root.resolve()).as_posix()
+            rel = path.resolve().relative_to(config.root.resolve()).as_posix()
         except ValueError:
             return False
-        return runner.path_matches(rel, cfg.exclude)
+        return runner.path_matches(rel, config.exclude)
 
     def cache_dir(self) -> Path:
-        cfg = self.current().config
-        base = cfg.root if cfg.path is not None else self.root
-        return base / cfg.cache_dir if cfg.cache_dir else base / ".ordercheck_cache"
+        config = self.current().config
+        return runner.cache_folder(config, config.root if config.path is not None else self.root)
 
     def check(self, documents: Dict[str, Tuple[Path, str]]) -> Dict[str, List[dict]]:
         """Diagnostics (LSP JSON) of each document (uri → (path, text)), every document

@@ -65,14 +65,14 @@ def find_root(start: Optional[Path], config_root: Optional[Path] = None) -> Path
     return folder
 
 
-def src_roots(cfg: Config, root: Path) -> List[Path]:
+def src_roots(config: Config, root: Path) -> List[Path]:
     """The roots module names are relative to: the config's ``src`` (relative to the
     config's folder), else the project root and its ``src/`` folder (as ruff does)."""
-    if cfg.src:
+    if config.src:
         out = []
-        for s in cfg.src:
+        for s in config.src:
             p = Path(s)
-            out.append(_abs(p if p.is_absolute() else cfg.root / p))
+            out.append(_abs(p if p.is_absolute() else config.root / p))
         return out
     root = _abs(root)
     return [root, root / "src"]

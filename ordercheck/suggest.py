@@ -20,7 +20,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .ir import Call, FileFacts
 from .markers import split_tokens
-from .runner import Settings, project_facts
+from .settings import Settings
+from .sources import project_facts
 
 KINDS = ("save", "append", "transaction")
 

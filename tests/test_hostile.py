@@ -23,7 +23,7 @@ from cliutil import oc, write
 from ordercheck import cache as cachemod
 from ordercheck import frontend, ir
 from ordercheck.frontend import source as sourcemod
-from ordercheck import runner
+from ordercheck import runner, sources
 
 INVERTED = """\
 def complete(store, ledger, run):
@@ -500,7 +500,7 @@ def test_a_form_feed_in_the_indentation_is_still_checked(source):
     assert lines[span.line - 1][span.col:].startswith("ledger.append_terminal")
 
 
-_READ_IN_WORKER = runner._read_in_worker
+_READ_IN_WORKER = sources._read_in_worker
 
 
 def _die_on_m1(job):
@@ -514,7 +514,7 @@ def test_a_worker_that_dies_does_not_hang_the_run(tmp_path, monkeypatch):
     """The workers are forked (Linux), so the patched worker function is theirs too;
     the dead worker's files are read in the main process."""
     src = _project(tmp_path, 6)
-    monkeypatch.setattr(runner, "_read_in_worker", _die_on_m1)
+    monkeypatch.setattr(sources, "_read_in_worker", _die_on_m1)
     started = time.monotonic()
     result = runner.run([src], settings_for(select=["OC101"]), jobs=2)
     assert time.monotonic() - started < 60

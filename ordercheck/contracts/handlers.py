@@ -14,10 +14,10 @@ from .paths import Classes, exception_successors
 if TYPE_CHECKING:
     import networkx as nx
 
-    from .. import cfg as cfgmod
+    from .. import cfg
     from ..cfg import HandlerRegion
 else:
-    cfgmod = lazy.module("ordercheck.cfg", globals(), "cfgmod")
+    cfg = lazy.module("ordercheck.cfg", globals(), "cfg")
 
 
 def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool:
@@ -140,7 +140,7 @@ def catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion],
     queue = deque((v, [event, v]) for v in exception_successors(g, event))
     while queue:
         v, trail = queue.popleft()
-        if v in seen or v in (cfgmod.RAISE, cfgmod.EXIT):
+        if v in seen or v in (cfg.RAISE, cfg.EXIT):
             continue
         seen.add(v)
         region = regions.get(v)

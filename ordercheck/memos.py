@@ -1,0 +1,377 @@
+"""What a run with a cache remembers below the whole run (``runcache``), each grain
+keyed by everything it is computed from (docs/architecture.md, Cache):
+
+* ``run_key``: the run cache's key (engine, settings, every file, the files reported);
+* ``SummaryMemo``: each function's summary, outside the call graph's cycles;
+* ``CheckMemo``: each file's findings, keyed with the ``deep_digests`` of the
+  summaries its calls reach;
+* ``FullFacts``/``UpgradedFacts``/``LazyFacts``: facts read light (or not at all)
+  and made whole only where a phase or a reporter needs them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, Tuple
+
+from . import cache as cachemod
+from . import frontend
+from . import lazy
+from . import project as projectmod
+from . import runcache as runcachemod
+from .cache import Cache
+from .ir import FileFacts, FunctionFacts
+from .findings import Finding
+from .settings import Settings, settings_fingerprint
+from .sources import Plan, display_path, read_facts, read_source
+
+# The summaries (and networkx under them) are imported on first use: a warm run
+# whose findings all come from the run cache never reads a summary.
+if TYPE_CHECKING:  # the real module, for the type checker
+    from . import summaries as summod
+else:
+    summod = lazy.module("ordercheck.summaries", globals(), "summod")
+
+def _sets(e) -> list:
+    return [sorted(e.on_return), sorted(e.on_raise), sorted(e.escaping), sorted(e.when_true), sorted(e.when_false)]
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, separators=(",", ":")).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class SummaryMemo:
+    """Summaries of functions outside any cycle, remembered per file (one JSON entry
+    per file content and vocabulary, under ``summaries/``) by what ``effects.build``
+    computes them from: the file's facts (its content key), the vocabulary, and each
+    call's callee key and that callee's summary. Validated like every entry; a
+    summary whose origin names a call the function does not have is a miss."""
+
+    def __init__(self, folder: Path, vocab_fp: str, digests: Dict[str, str]) -> None:
+        self.folder = Path(folder) / "summaries"
+        self.vocab_fp = vocab_fp
+        self.digests = digests  # shown path -> content key of its facts
+        self.bundles: Dict[str, dict] = {}
+        self.dirty: Set[str] = set()
+        self.hits = 0
+        self.upgrade: Optional[FullFacts] = None
+
+    def _entry(self, path: str) -> Optional[Path]:
+        d = self.digests.get(path)
+        if d is None:
+            return None
+        k = _digest([d, self.vocab_fp])
+        return self.folder / k[:2] / f"{k}.json"
+
+    def _bundle(self, path: str) -> dict:
+        b = self.bundles.get(path)
+        if b is None:
+            b = {}
+            p = self._entry(path)
+            raw = None
+            if p is not None:
+                try:
+                    raw = cachemod._read_entry(p)
+                except OSError:
+                    raw = None
+            if raw is not None:
+                try:
+                    data = json.loads(raw.decode("utf-8"))
+                    if type(data) is dict and data.get("file") == self.digests[path]:
+                        functions = data.get("functions")
+                        b = functions if type(functions) is dict else {}
+                except (ValueError, UnicodeDecodeError, RecursionError):
+                    b = {}
+            self.bundles[path] = b
+        return b
+
+    @staticmethod
+    def _signature(m: str, cg, effects_: dict, extra: Sequence = ()) -> str:
+        parts = []
+        for facts, fn in cg.defs.get(m, ()):
+            parts.append(fn.qualname)
+            for call in fn.calls:
+                callee = cg.callees.get((facts.path, call.id))
+                if callee is not None:
+                    parts.append([call.id, callee, _sets(effects_.get(callee, summod.NO_EFFECTS))])
+        parts.append(list(extra))  # the project context managers it enters (effects.build)
+        return _digest(parts)
+
+    def lookup(self, m: str, cg, effects_: dict, extra: Sequence = ()):
+        path, qual = summod.split_key(m)
+        if path not in self.digests:
+            return None
+        entry = self._bundle(path).get(qual)
+        try:
+            if type(entry) is not list or len(entry) != 3 or entry[0] != self._signature(m, cg, effects_, extra):
+                return None
+            sets = entry[1]
+            if type(sets) is not list or len(sets) != 5 or not all(
+                    type(x) is list and all(type(c) is str for c in x) for x in sets):
+                return None
+            eff = summod.Effects(*(frozenset(x) for x in sets))
+            calls = {call.id: call for facts, fn in cg.defs.get(m, ()) for call in fn.calls}
+            table: Dict[Tuple[str, str], summod.Origin] = {}
+            for row in entry[2]:
+                part, cls, call_id, opath, callee, opart = row
+                if not (type(part) is str and type(cls) is str and type(call_id) is int and opath == path
+                        and (callee is None or type(callee) is str) and type(opart) is str):
+                    return None
+                call = calls.get(call_id)
+                if call is None:
+                    return None
+                table[(part, cls)] = summod.Origin(call, opath, callee, opart)
+        except (TypeError, ValueError):
+            return None
+        self.hits += 1
+        return eff, table
+
+    def full(self, facts: FileFacts, fn: "FunctionFacts") -> "FunctionFacts":
+        return self.upgrade.full(facts, fn) if self.upgrade is not None else fn
+
+    def store(self, m: str, cg, effects_: dict, eff, table: dict, extra: Sequence = ()) -> None:
+        path, qual = summod.split_key(m)
+        if path not in self.digests:
+            return
+        rows = [[part, cls, o.call.id, o.path, o.callee, o.part] for (part, cls), o in table.items()]
+        if any(r[3] != path for r in rows):
+            return  # not expected: an origin is a call of the function itself
+        self._bundle(path)[qual] = [self._signature(m, cg, effects_, extra), _sets(eff), rows]
+        self.dirty.add(path)
+
+    def save(self) -> None:
+        for path in sorted(self.dirty):
+            p = self._entry(path)
+            if p is None:
+                continue
+            data = json.dumps({"file": self.digests[path], "functions": self.bundles[path]},
+                              separators=(",", ":")).encode("utf-8", "surrogatepass")
+            try:
+                cachemod.prepare(self.folder.parent)
+                p.parent.mkdir(parents=True, exist_ok=True)
+                cachemod.write_atomically(p, data)
+            except OSError:
+                return
+
+
+class FullFacts:
+    """The whole facts of files read light (``cache.lighten``: no statement trees, no
+    source lines), read from the facts cache when a function's summary or a file's
+    findings must be computed again, or a reporter wants the lines. Only files read
+    from disk are upgraded (a buffer's facts are whole)."""
+
+    def __init__(self, paths: Dict[str, Path], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
+        self.paths = paths  # shown path -> file on disk
+        self.cache_dir = cache_dir
+        self.roots = list(roots)
+        self.loaded: Dict[str, FileFacts] = {}
+        self._index: Dict[str, Dict[int, int]] = {}
+
+    def is_light(self, facts: FileFacts) -> bool:
+        return facts.error is None and not facts.lines and facts.path in self.paths
+
+    def file(self, facts: FileFacts) -> FileFacts:
+        if not self.is_light(facts):
+            return facts
+        got = self.loaded.get(facts.path)
+        if got is None:
+            cache = Cache(self.cache_dir) if self.cache_dir else None
+            got = read_facts(self.paths[facts.path], cache=cache, roots=self.roots)
+            got.module_aliases = list(facts.module_aliases)
+            if got.path != facts.path:
+                got = facts
+            self.loaded[facts.path] = got
+        return got
+
+    def full(self, facts: FileFacts, fn: "FunctionFacts") -> "FunctionFacts":
+        if not self.is_light(facts):
+            return fn
+        whole = self.file(facts)
+        if whole is facts:
+            return fn
+        index = self._index.get(facts.path)
+        if index is None:
+            index = self._index[facts.path] = {id(f): i for i, f in enumerate(facts.functions)}
+        i = index.get(id(fn))
+        if i is not None and len(whole.functions) == len(facts.functions):
+            return whole.functions[i]
+        # the file changed under the run (a race with an editor): by name
+        return next((f for f in whole.functions if f.qualname == fn.qualname), fn)
+
+
+class UpgradedFacts(Mapping):
+    """A run's facts by shown path, whole when asked for (see ``FullFacts``)."""
+
+    def __init__(self, facts: Dict[str, FileFacts], full: FullFacts) -> None:
+        self._facts = facts
+        self._full = full
+
+    def __getitem__(self, shown: str) -> FileFacts:
+        return self._full.file(self._facts[shown])
+
+    def __iter__(self):
+        return iter(self._facts)
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+
+def deep_digests(summ: "summod.Summaries") -> Dict[str, str]:
+    """Per function key: a digest of everything a finding can read of the summaries
+    through a call to it — its summary and origins and, transitively, its callees'."""
+    import networkx as nx_
+
+    cond = nx_.condensation(summ.graph)
+    comp_digest: Dict[int, str] = {}
+    out: Dict[str, str] = {}
+    for comp in reversed(list(nx_.topological_sort(cond))):
+        members = sorted(cond.nodes[comp]["members"])
+        parts: list = []
+        for m in members:
+            table = summ.origins.get(m, {})
+            rows = sorted([part, cls, o.path, o.call.id, o.call.text, [o.call.span.line, o.call.span.col],
+                           o.callee, o.part] for (part, cls), o in table.items())
+            me = summ.managers.get(m)  # a context manager's split at its yield, its suppression
+            mrow = None if me is None else [me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
+                                            me.suppress, me.exit_key]
+            parts.append([m, _sets(summ.effects.get(m, summod.NO_EFFECTS)), rows, mrow])
+        parts.append(sorted({comp_digest[c] for c in cond.successors(comp)}))
+        d = comp_digest[comp] = _digest(parts)
+        for m in members:
+            out[m] = d
+    return out
+
+
+class CheckMemo:
+    """One file's findings (after suppression comments), the findings those comments
+    silenced and the event classes its calls have, under ``checks/``, keyed by the
+    settings, the file's facts, and for each resolved call the callee and the deep
+    digest of the summaries it reaches (``deep_digests``)."""
+
+    def __init__(self, folder: Path, settings_fp: str, digests: Dict[str, str]) -> None:
+        self.folder = Path(folder) / "checks"
+        self.settings_fp = settings_fp
+        self.digests = digests
+        self.hits = 0
+
+    def key(self, facts: FileFacts, summ: "summod.Summaries", deep: Dict[str, str]) -> Optional[str]:
+        d = self.digests.get(facts.path)
+        if d is None:
+            return None
+        calls = []
+        for fn in facts.functions:
+            for call in fn.calls:
+                callee = summ.callees.get((facts.path, call.id))
+                if callee is not None:
+                    calls.append([call.id, callee, deep.get(callee, "")])
+                mkey = summ.manager_calls.get((facts.path, call.id))
+                if mkey is not None:  # a project context manager: its split and its methods
+                    me = summ.managers.get(mkey)
+                    calls.append([call.id, "with", mkey, deep.get(mkey, ""),
+                                  None if me is None else [me.kind, sorted(me.entry), sorted(me.normal),
+                                                           sorted(me.raised), me.suppress, me.exit_key,
+                                                           deep.get(me.exit_key, "")]])
+        return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
+
+    def get(self, k: str):
+        p = self.folder / k[:2] / f"{k}.json"
+        try:
+            raw = cachemod._read_entry(p)
+        except OSError:
+            return None
+        if raw is None:
+            return None
+        try:
+            head, sep, body = raw.decode("utf-8").partition("\n")
+            if not sep or head != json.dumps({"check": k}):
+                return None
+            rec = runcachemod.from_json(body)
+        except (cachemod.Invalid, UnicodeDecodeError):
+            return None
+        self.hits += 1
+        return rec.findings, rec.suppressed, set(rec.event_classes)
+
+    def put(self, k: str, found: List[Finding], silenced: List[Finding], classes: set) -> None:
+        try:
+            body = runcachemod.to_json(runcachemod.RunRecord(found, silenced, [], sorted(classes), 0))
+        except (TypeError, ValueError, RecursionError):
+            return
+        p = self.folder / k[:2] / f"{k}.json"
+        try:
+            cachemod.prepare(self.folder.parent)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            cachemod.write_atomically(p, (json.dumps({"check": k}) + "\n" + body).encode("ascii"))
+        except OSError:
+            return
+
+
+def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes]) -> Tuple[str, Dict[str, Path], Dict[str, str]]:
+    """The run cache's key: engine, settings, every file (shown name, module names,
+    content hash, or why it cannot be read) and the files reported. Returns the key
+    and each on-disk file by its shown name, and each file's facts key (its content
+    key in the facts cache) by its shown name."""
+    key = runcachemod.Key(cachemod.salt(), settings_fingerprint(settings))
+    shown_at: Dict[str, Path] = {}
+    digests: Dict[str, str] = {}
+    for k, p in plan.order.items():
+        if k in plan.buffer_at:
+            name = plan.buffer_at[k]
+            data: Optional[bytes] = buffers[name]
+            shown, path, why = name, Path(name), ""
+        else:
+            shown, path = display_path(p), p
+            shown_at[shown] = p
+            try:
+                data, why = read_source(p), ""
+            except (OSError, ValueError) as exc:
+                data, why = None, f"{type(exc).__name__}: {exc}"
+        module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (frontend.module_name(path), [])
+        key.add(f"file\0{shown}\0{module}\0{','.join(aliases)}\0{why}")
+        if data is not None:
+            digests[shown] = cachemod.key(shown, module, data)
+        key.add(digests.get(shown, "-"))
+    key.add("reported\0" + "\0".join(plan.reported()))
+    return key.hexdigest(), shown_at, digests
+
+
+class LazyFacts(Mapping):
+    """Facts by shown path, read (from the facts cache) only when asked for: a run
+    answered by the run cache hands these to the reporters, which need the source
+    lines of the files that have findings and nothing else."""
+
+    def __init__(self, shown_at: Dict[str, Path], buffers: Dict[str, bytes], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
+        self._paths = shown_at
+        self._buffers = buffers
+        self._cache_dir = cache_dir
+        self._roots = list(roots)
+        self._loaded: Dict[str, FileFacts] = {}
+
+    def __getitem__(self, shown: str) -> FileFacts:
+        facts = self._loaded.get(shown)
+        if facts is not None:
+            return facts
+        if shown in self._buffers:
+            facts = read_facts(Path(shown), self._buffers[shown], shown, roots=self._roots)
+        elif shown in self._paths:
+            cache = Cache(self._cache_dir) if self._cache_dir else None
+            facts = read_facts(self._paths[shown], cache=cache, roots=self._roots)
+        else:
+            raise KeyError(shown)
+        self._loaded[shown] = facts
+        return facts
+
+    def __iter__(self):
+        return iter(list(self._paths) + [b for b in self._buffers if b not in self._paths])
+
+    def __len__(self) -> int:
+        return len(set(self._paths) | set(self._buffers))
+
+def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
+               full: Optional[FullFacts]) -> Tuple[SummaryMemo, CheckMemo]:
+    """A run's summary and check memos under ``cache_dir`` (``digests``: each file's
+    facts key by shown path; ``full``: where facts read light are made whole)."""
+    check_memo = CheckMemo(cache_dir, settings_fingerprint(settings), digests)
+    summary_memo = SummaryMemo(cache_dir, _digest([cachemod.salt(), repr(settings.vocab)]), digests)
+    summary_memo.upgrade = full
+    return summary_memo, check_memo

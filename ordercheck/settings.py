@@ -1,0 +1,136 @@
+"""Settings: the config file, the rules it loads and the command line's overrides,
+resolved once into what a run reads (``Settings``), and the fingerprint of
+everything in them that a finding can depend on (the incremental memos' keys).
+
+This is the step before the pipeline's first phase: ``runner`` and the surfaces
+load the settings, every phase reads them.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+from . import config as configmod
+from .errors import UsageError
+from .rulebook import Rule, load_rules
+from .vocabulary import BUILTIN_CLASSES, Vocabulary
+
+@dataclass
+class Overrides:
+    """What the command line says on top of the config file."""
+
+    select: Optional[List[str]] = None
+    ignore: List[str] = field(default_factory=list)
+    extend_select: List[str] = field(default_factory=list)
+
+
+@dataclass
+class Settings:
+    config: configmod.Config
+    rules: Dict[str, Rule]
+    vocab: Vocabulary
+    selected: List[str]  # rule ids in force (before per-file ignores)
+    warnings: List[str] = field(default_factory=list)  # for stderr
+    project_root: Optional[Path] = None  # the discovered config's folder; None: found from the paths
+
+
+    def rule_list(self) -> List[Rule]:
+        return [self.rules[c] for c in self.selected]
+
+
+def specificity(code: str, selectors: Sequence[str]) -> int:
+    """How specifically ``selectors`` name ``code``: the longest matching prefix
+    (``ALL``: 0), -1 when none does."""
+    best = -1
+    for s in selectors:
+        if s == "ALL":
+            best = max(best, 0)
+        elif code.startswith(s):
+            best = max(best, len(s))
+    return best
+
+
+def select_codes(rules: Dict[str, Rule], select: Optional[Sequence[str]], extend: Sequence[str], ignore: Sequence[str]) -> List[str]:
+    """ruff's rule: the more specific of a select and an ignore wins; ties ignore."""
+    out = []
+    for code, rule in rules.items():
+        if select is None:
+            chosen = 0 if rule.default else -1  # as unspecific as ALL: any ignore wins
+        else:
+            chosen = specificity(code, select)
+        chosen = max(chosen, specificity(code, extend))
+        if rule.always_on:  # parse errors: only its exact code turns it off
+            if code not in ignore:
+                out.append(code)
+            continue
+        if chosen >= 0 and chosen > specificity(code, ignore):
+            out.append(code)
+    return out
+
+
+def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides = Overrides(), isolated: bool = False) -> Settings:
+    discovered = False
+    path: Optional[Path]
+    if config_file is not None:
+        if not config_file.is_file():
+            raise UsageError("config file does not exist", str(config_file))
+        path, table = configmod.load_file(config_file)
+    else:
+        found = None if isolated else configmod.discover(start)
+        path, table = found if found else (None, {})
+        discovered = found is not None
+    config = configmod.parse(table, path)
+    rules = load_rules(configmod.rule_files(config))
+    known = list(rules)
+    configmod.validate_codes(config, known)
+    for key, codes in (("--select", overrides.select or []), ("--ignore", overrides.ignore), ("--extend-select", overrides.extend_select)):
+        configmod.check_codes(codes, known, None, key)
+    select = overrides.select if overrides.select is not None else config.select
+    selected = select_codes(rules, select, config.extend_select + overrides.extend_select, config.ignore + config.extend_ignore + overrides.ignore)
+    vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers)
+    root = path.parent if discovered and path is not None else None
+    return Settings(config, rules, vocab, selected, check_event_classes(config, rules, vocab), root)
+
+
+def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> List[str]:
+    """A rule must name classes that exist (an error naming the rule file); a class
+    named in config that no rule uses is probably a typo (a warning, returned: a
+    config may define classes for rules it loads elsewhere)."""
+    import difflib
+
+    used = {c.lstrip("!") for r in rules.values() for role in (r.first, r.then, r.barrier, r.unless_after, r.event) for c in role}
+    known = set(vocab.patterns)  # classes that have patterns (defaults or config)
+    file = str(config.path) if config.path else "<config>"
+    warnings: List[str] = []
+    for key, table in (("events", config.events), ("extend-events", config.extend_events)):
+        for name in table:
+            if name not in used and name not in BUILTIN_CLASSES:
+                close = difflib.get_close_matches(name, sorted(used | set(BUILTIN_CLASSES)), n=1)
+                hint = f" (did you mean `{close[0]}`?)" if close else ""
+                warnings.append(f"{file}: `{key}.{name}`: no rule uses the event class {name!r}{hint}")
+    for r in rules.values():
+        for role, expr in (("first", r.first), ("then", r.then), ("barrier", r.barrier),
+                           ("unless-after", r.unless_after), ("event", r.event)):
+            for c in expr:
+                if c.lstrip("!") not in known:
+                    raise UsageError(f"unknown event class {c.lstrip('!')!r} (define it under [events])", r.source, role)
+    return warnings
+
+
+def cache_folder(config: configmod.Config, base: Path) -> Path:
+    """The cache's folder: the config's ``cache-dir`` under ``base`` (the config's
+    folder), else ``base/.ordercheck_cache``."""
+    return (base / config.cache_dir) if config.cache_dir else base / ".ordercheck_cache"
+
+
+def settings_fingerprint(settings: Settings) -> str:
+    """Everything of the settings a finding can depend on: the configuration, the
+    rules loaded (shipped or the config's own files, by content), the codes in force
+    and the vocabulary."""
+    h = hashlib.sha256()
+    for part in (repr(settings.config), repr(settings.rules), repr(settings.selected), repr(settings.vocab)):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()

@@ -1,0 +1,469 @@
+"""The pipeline's first phases: which files a run reads (``plan_project``: the files
+named, and the whole project around them, semantics §Surfaces) and their facts
+(``read_plan``: one ``facts.extract`` per file, from the facts cache when its bytes
+were seen before, in a process pool when there is enough work).
+
+Also the path rules those phases follow: globs (``exclude``, ``per-file-ignores``)
+matched in linear time, folders walked without following what must not be opened
+(FIFOs, devices), and files read without blocking.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from . import cache as cachemod
+from . import config as configmod
+from . import frontend
+from . import project as projectmod
+from .cache import Cache
+from .errors import raise_if_interrupted
+from .ir import FileFacts, ParseError
+from .settings import Settings
+
+SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "build", "dist", ".tox", "node_modules", ".ordercheck_cache", ".mypy_cache", ".pytest_cache", ".nox", ".eggs"}
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(pattern: str) -> "configmod.GlobTokens":
+    return configmod.compile_glob(pattern)
+
+
+def _step(tokens: "configmod.GlobTokens", states: Set[int], ch: str) -> Set[int]:
+    """One character. A state is a token index; ``~i`` is "inside the ``**/`` at
+    ``i``" (some characters consumed, a ``/`` still due)."""
+    nxt: Set[int] = set()
+    for i in states:
+        if i < 0:  # inside a `**/`
+            nxt.add(i)
+            if ch == "/":
+                nxt.add(~i + 1)
+            continue
+        if i == len(tokens):
+            continue
+        tok = tokens[i]
+        kind = tok[0]
+        if kind == "lit":
+            if ch == tok[1]:
+                nxt.add(i + 1)
+        elif kind == "any":
+            if ch != "/":
+                nxt.add(i + 1)
+        elif kind == "class":
+            if ch != "/" and any(lo <= ch <= hi for lo, hi in tok[2]) != tok[1]:
+                nxt.add(i + 1)
+        elif kind == "star":
+            if ch != "/":
+                nxt.add(i)
+        elif kind == "dstar":
+            nxt.add(i)
+        else:  # dstardir: anything, then a `/` ends it
+            nxt.add(~i)
+            if ch == "/":
+                nxt.add(i + 1)
+    return _closure(tokens, nxt)
+
+
+def _closure(tokens: "configmod.GlobTokens", states: Set[int]) -> Set[int]:
+    """Add what a ``*``, ``**`` or ``**/`` matching nothing reaches."""
+    todo = [i for i in states if i >= 0]
+    while todo:
+        i = todo.pop()
+        if i < len(tokens) and tokens[i][0] in ("star", "dstar", "dstardir") and i + 1 not in states:
+            states.add(i + 1)
+            todo.append(i + 1)
+    return states
+
+
+def glob_match(tokens: "configmod.GlobTokens", path: str) -> bool:
+    """Does ``path`` (``/``-separated) match the glob, or lie under a folder that
+    does? A set-of-states simulation: time is len(path) × len(glob), never
+    exponential (a regex of many ``*`` backtracks)."""
+    end = len(tokens)
+    states = _closure(tokens, {0})
+    for ch in path:
+        if ch == "/" and end in states:
+            return True  # a folder matched: everything under it does
+        states = _step(tokens, states, ch)
+        if not states:
+            return False
+    return end in states
+
+
+def path_matches(rel: str, patterns: Sequence[str]) -> bool:
+    rel = rel.replace(os.sep, "/")
+    name = rel.rsplit("/", 1)[-1]
+    for p in patterns:
+        p = p.rstrip("/")
+        if p.startswith("./"):
+            p = p[2:]
+        try:
+            tokens = _compiled(p)
+        except ValueError:
+            continue  # validated with the config; a glob that cannot match matches nothing
+        if glob_match(tokens, rel) or ("/" not in p and glob_match(tokens, name)):
+            return True
+    return False
+
+
+def real_path(path: "os.PathLike[str] | str") -> str:
+    """``Path.resolve()`` without its failure modes: a symlink loop (``ln -s d.py
+    d.py``) resolves as far as it can instead of raising ``RuntimeError``."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, RuntimeError, ValueError):
+        return os.path.abspath(path)
+
+
+def relative_path(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` (``/``-separated), as globs match it; a path
+    outside ``root`` as it is."""
+    try:
+        rel = os.path.relpath(real_path(path), real_path(root)).replace(os.sep, "/")
+    except ValueError:  # another drive
+        return path.as_posix()
+    if rel == ".." or rel.startswith("../"):
+        return path.as_posix()
+    return rel
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(p).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _walked_file_wanted(f: Path) -> bool:
+    """A ``*.py`` met while walking: regular files, and entries that cannot be
+    examined (a symlink loop, a dangling link: they get an OC900 naming why);
+    FIFOs, sockets and devices are skipped — opening a FIFO would block."""
+    try:
+        mode = os.stat(f).st_mode
+    except (OSError, ValueError):
+        return True
+    return stat.S_ISREG(mode)
+
+
+def is_virtualenv(folder: Path) -> bool:
+    """A virtual environment under any name (``.ci-venv``, ``env``): it holds a
+    ``pyvenv.cfg``. Its site-packages are nobody's project code, and walking them
+    for the project's summaries would cost minutes."""
+    try:
+        return (folder / "pyvenv.cfg").is_file()
+    except OSError:
+        return False
+
+
+def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude: bool = False) -> List[Path]:
+    """``*.py`` under directories (skipping the usual suspects and ``exclude``);
+    a path named explicitly that is not a folder is always returned (``read_facts``
+    says why when it is not a regular readable file), and so is a folder that cannot
+    be read — neither is skipped in silence.
+    A file named explicitly is dropped only under ``force_exclude`` (what pre-commit
+    passes), which applies ``exclude`` to it too."""
+    out: List[Path] = []
+    seen = set()
+
+    def add(f: Path) -> None:
+        if f not in seen:
+            seen.add(f)
+            out.append(f)
+
+    def unreadable(exc: OSError) -> None:
+        add(Path(exc.filename) if exc.filename else Path("."))
+
+    for p in paths:
+        if force_exclude and is_excluded(p, config):
+            continue
+        if not _is_dir(p):
+            add(p)
+            continue
+        for dirpath, dirnames, filenames in os.walk(p, onerror=unreadable):
+            d = Path(dirpath)
+            keep = []
+            for name in sorted(dirnames):
+                sub = d / name
+                if name in SKIP_DIRS or name.endswith(".egg-info") or is_virtualenv(sub):
+                    continue
+                if config.exclude and path_matches(relative_path(sub, config.root), config.exclude):
+                    continue
+                keep.append(name)
+            dirnames[:] = keep
+            for name in sorted(filenames):
+                if not name.endswith(".py"):
+                    continue
+                f = d / name
+                if config.exclude and path_matches(relative_path(f, config.root), config.exclude):
+                    continue
+                if _walked_file_wanted(f):
+                    add(f)
+    return out
+
+
+def is_excluded(path: Path, config: configmod.Config) -> bool:
+    """Whether ``exclude`` (relative to the config's folder) covers ``path``."""
+    return bool(config.exclude) and path_matches(relative_path(path, config.root), config.exclude)
+
+
+def include_paths(config: configmod.Config) -> List[Path]:
+    """The config's ``include``: paths or globs relative to the config's folder."""
+    out: List[Path] = []
+    for pattern in config.include:
+        if any(ch in pattern for ch in "*?["):
+            out.extend(sorted(config.root.glob(pattern)))
+        else:
+            out.append(config.root / pattern)
+    return out
+
+
+def default_paths(config: configmod.Config, here: Path) -> List[Path]:
+    """What a run checks when no path is named: the config's ``include``, else ``here``."""
+    return include_paths(config) if config.include else [here]
+
+
+def display_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(mode: int) -> str:
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return f"not a regular file ({kind})" if kind != "not a regular file" else kind
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of a regular file. Raises ``OSError`` or ``ValueError`` with a
+    message for a user: the file is checked before it is opened, and opened
+    non-blocking, so a FIFO (or a file swapped for one) never blocks the run."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        os.listdir(path)  # an unreadable folder raises here, naming why
+        raise ValueError("is a folder (folders are walked for *.py)")
+    if not stat.S_ISREG(mode):
+        raise ValueError(_not_regular(mode))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise ValueError(_not_regular(mode))
+        return fh.read()
+
+
+def _unreadable(path: Path, shown: str, why: str) -> FileFacts:
+    f = FileFacts(path=shown, module=path.stem)
+    f.error = ParseError(why)
+    return f
+
+
+def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
+               cache: Optional[Cache] = None, roots: Sequence[Path] = (), light: bool = False) -> FileFacts:
+    """Facts of one file, from the cache when its bytes have been seen before. With
+    ``roots`` (the project's ``src`` roots) the module name follows them. ``light``:
+    the cache's light form will do (``cache.lighten``; see ``FullFacts``)."""
+    shown = shown or display_path(path)
+    if roots:
+        module, aliases = projectmod.module_names(path, roots)
+    else:
+        module, aliases = frontend.module_name(path), []
+    if data is None:
+        try:
+            data = read_source(path)
+        except ValueError as exc:
+            return _unreadable(path, shown, f"cannot check this path: {exc}")
+        except OSError as exc:
+            what = "folder" if _is_dir(path) else "file"
+            return _unreadable(path, shown, f"cannot read {what}: {exc.strerror or exc}")
+    k = cachemod.key(shown, module, data) if cache is not None else ""
+    facts = None
+    if cache is not None and light:
+        facts = cache.get_light(k)
+    if facts is None and cache is not None:
+        facts = cache.get(k)
+    if facts is None:
+        facts = frontend.extract(shown, data, module)
+        if cache is not None:
+            cache.put(k, facts)
+    facts.module_aliases = list(aliases)
+    return facts
+
+
+def _worker_init() -> None:
+    """A worker leaves Ctrl-C to the main process, which ends the pool at once
+    (SIGTERM). A cache entry a worker was writing is then a temporary file that was
+    never renamed: no half-written entry is ever read."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool]) -> Tuple[Optional[bytes], int]:
+    """Facts pickled here, so that facts too deep to pickle come back as ``None``
+    (read again in the main process) instead of breaking the pool's result thread.
+    (Pickle between our own processes is fine; it is never read from disk.)"""
+    import pickle
+
+    path, cache_dir, roots, light = job
+    cache = Cache(Path(cache_dir)) if cache_dir else None
+    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light)
+    try:
+        blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
+    except (RecursionError, pickle.PicklingError):
+        blob = None
+    return blob, cache.hits if cache else 0
+
+
+def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = ()) -> FileFacts:
+    import pickle
+
+    if blob is not None:
+        try:
+            facts = pickle.loads(blob)
+            if isinstance(facts, FileFacts):
+                return facts
+        except (RecursionError, pickle.UnpicklingError, MemoryError):
+            pass
+    return read_facts(path, roots=roots)
+
+
+def _kill_pool(pool) -> None:
+    """End a pool now: terminate its workers (``shutdown`` alone waits for every
+    pending file — tens of seconds after a Ctrl-C) and reap them."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        try:
+            proc.terminate()
+        except Exception:  # already gone
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        proc.join(2)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1)
+
+
+def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
+             roots: Sequence[Path] = (), light: bool = False) -> Tuple[List[FileFacts], int]:
+    """Facts of every file, in order, in a process pool when there is enough work.
+    Returns the facts and the number of cache hits. An interrupt (or any error)
+    terminates the workers before it propagates: no worker outlives the run."""
+    if jobs <= 1 or len(files) < 4:
+        cache = Cache(cache_dir) if cache_dir else None
+        out = []
+        for p in files:
+            out.append(read_facts(p, cache=cache, roots=roots, light=light))
+            raise_if_interrupted()
+        return out, cache.hits if cache else 0
+    import concurrent.futures as cf
+
+    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light) for p in files]
+    results: List[Tuple[FileFacts, int]] = []
+    # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
+    # a native parser, the OOM killer) breaks the pool with an error instead of
+    # leaving the run waiting for ever; its files are then read here.
+    pool = cf.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_worker_init)
+    try:
+        futures = [pool.submit(_read_in_worker, job) for job in work]
+        for p, fut in zip(files, futures):
+            try:
+                blob, hits = fut.result()
+            except Exception:  # a worker failed or died on this file: read it here
+                blob, hits = None, 0
+            results.append((_unpickled(blob, p, roots), hits))
+            raise_if_interrupted()
+    except BaseException:
+        _kill_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+    return [f for f, _ in results], sum(h for _, h in results)
+
+def _key(path: Path) -> Path:
+    return projectmod._abs(path)
+
+
+@dataclass
+class Plan:
+    """Which files a run reads (the whole project, semantics §Surfaces) and which it reports."""
+
+    order: Dict[Path, Path]  # resolved key -> path, in a stable order
+    buffer_at: Dict[Path, str]  # resolved key -> the buffer's shown name
+    named_keys: Set[Path]
+    buffers_reported: List[str]
+    roots: List[Path]
+
+    @property
+    def on_disk(self) -> List[Path]:
+        return [p for k, p in self.order.items() if k not in self.buffer_at]
+
+    def reported(self) -> List[str]:
+        """The shown paths of the reported files (as ``read_facts`` shows them)."""
+        out = [display_path(p) for k, p in self.order.items() if k in self.named_keys and k not in self.buffer_at]
+        out.extend(self.buffers_reported)
+        return out
+
+
+def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
+                 force_exclude: bool = False, whole_project: bool = True) -> Plan:
+    projectmod.forget()
+    config = settings.config
+    if force_exclude:
+        buffers_reported = [n for n in buffers if not is_excluded(Path(n), config)]
+    else:
+        buffers_reported = list(buffers)
+    named = collect_files(paths, config, force_exclude) if paths else []
+    start = paths[0] if paths else (Path(next(iter(buffers))) if buffers else None)
+    root = projectmod.find_root(start, settings.project_root)
+    roots = projectmod.src_roots(config, root)
+    everything: List[Path] = []
+    if whole_project:
+        if config.include:
+            everything = collect_files(include_paths(config), config)
+        else:
+            everything = collect_files([root], config)
+    order: Dict[Path, Path] = {}
+    for p in [*everything, *named, *(Path(n) for n in buffers)]:
+        order.setdefault(_key(p), p)
+    buffer_at = {_key(Path(n)): n for n in buffers}
+    named_keys = {_key(p) for p in named}
+    return Plan(order, buffer_at, named_keys, buffers_reported, list(roots))
+
+
+def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1,
+              cache_dir: Optional[Path] = None, light: bool = False) -> Tuple[List[FileFacts], List[str], int]:
+    read, hits = read_all(plan.on_disk, jobs, cache_dir, plan.roots, light)
+    by_key = {k: f for k, f in zip((k for k in plan.order if k not in plan.buffer_at), read)}
+    for k, name in plan.buffer_at.items():
+        by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots)
+    all_facts = [by_key[k] for k in plan.order]
+    reported: List[str] = []
+    for k in plan.order:
+        if k in plan.named_keys and k not in plan.buffer_at:
+            reported.append(by_key[k].path)
+    reported.extend(by_key[_key(Path(n))].path for n in plan.buffers_reported)
+    return all_facts, reported, hits
+
+
+def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,
+                  jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
+                  whole_project: bool = True) -> Tuple[List[FileFacts], List[str], int]:
+    """The facts of the whole project (semantics §Surfaces) and which of them are reported.
+
+    ``paths`` are the files and folders named (walked for ``*.py``); ``buffers`` maps a
+    file name to in-memory source that replaces the file on disk (``--stdin-filename``,
+    an editor's unsaved buffers) and is reported too. Every other Python file under
+    the project root that ``include``/``exclude`` admit is read (from the cache) so the
+    summaries see every helper. Returns (facts in a stable order, the shown paths of
+    the reported files, cache hits)."""
+    buffers = dict(buffers or {})
+    plan = plan_project(paths, settings, buffers, force_exclude, whole_project)
+    return read_plan(plan, buffers, jobs, cache_dir)
