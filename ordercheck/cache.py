@@ -409,7 +409,6 @@ class Cache:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.hits = 0
-        self.misses = 0
 
     def _path(self, k: str, kind: str = "facts") -> Path:
         return self.folder / kind / k[:2] / f"{k}.json"
@@ -423,7 +422,6 @@ class Cache:
         except OSError:
             facts = None
         if facts is None:
-            self.misses += 1
             return None
         self.hits += 1
         return facts
@@ -437,7 +435,6 @@ class Cache:
         except OSError:
             facts = None
         if facts is None:
-            self.misses += 1
             return None
         self.hits += 1
         return facts

@@ -11,21 +11,13 @@ from typing import Dict, FrozenSet, List, Optional, Tuple, cast
 
 import networkx as nx
 
-from . import contracts, effects
+from . import contracts
 from . import managers as mgrmod
 from . import summaries as summod
 from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
 from .contracts import Rule, node_span, node_text
 from .findings import Finding, Related, Step
 from .kinds import EdgeKind, EventClass
-from .vocabulary import Vocabulary
-
-
-def node_classes(g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, summ: summod.Summaries) -> Tuple[Dict[object, FrozenSet[str]], Dict[object, str]]:
-    """Event classes of every call node (own patterns + callee summary + markers),
-    of its on-raise point and of its conditional outcome points."""
-    sets = effects.check_sets(g, facts.path, vocab, summ)
-    return sets.performs, sets.callees
 
 
 def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Dict[object, FrozenSet[str]]:
@@ -37,12 +29,6 @@ def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Di
 def classes_for(rule: Rule, classes, ordered):
     """The node classes a rule's hits were found with."""
     return ordered if rule.ordering else classes
-
-
-def node_raises(g: nx.DiGraph, facts: FileFacts, vocab: Vocabulary, summ: summod.Summaries) -> Dict[object, FrozenSet[str]]:
-    """The classes whose failure each node can raise (own patterns + the callee's
-    escaping failures + markers): what ``swallowed`` asks about."""
-    return effects.check_sets(g, facts.path, vocab, summ).raises
 
 
 VERBS: Dict[str, str] = {

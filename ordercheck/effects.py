@@ -40,7 +40,6 @@ from .summaries import (
     Origin,
     ProjectIndex,
     Summaries,
-    fkey,
     resolve,
     with_managers,
 )

@@ -17,13 +17,12 @@ else is matched by patterns only. Aliases are already expanded in the facts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 import networkx as nx
 
 from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
 from .kinds import StmtKind
-from .vocabulary import Vocabulary
 
 # with-item classes: a callee carries no context manager of its caller's
 NOT_CARRIED = {"suppressor", "transaction"}

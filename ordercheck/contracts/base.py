@@ -127,10 +127,6 @@ class Rule:
         """The contract in one line (``--explain``, ``--list-rules``, docs/rules.md, SARIF)."""
         return self.kind
 
-    @property
-    def lsp_severity(self) -> int:
-        return SEVERITIES[self.severity]
-
     def format_message(self, fields: Dict[str, object]) -> str:
         """The message template filled in; unknown placeholders stay as written."""
 

@@ -13,14 +13,13 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Tuple, Union, cast
+from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Tuple, Union
 
 from .. import lazy
 from ..ir import FileFacts, Span
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
-    from libcst.metadata import CodeRange
 else:
     cst = lazy.module("libcst", globals(), "cst")
 
