@@ -270,6 +270,18 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
     """Facts of one file, from the cache when its bytes have been seen before. With
     ``roots`` (the project's ``src`` roots) the module name follows them. ``light``:
     the cache's light form will do (``cache.lighten``; see ``FullFacts``)."""
+    facts = _facts(path, data, shown, cache, roots, light, cached_only=False)
+    assert facts is not None  # (only a cached-only read comes back empty)
+    return facts
+
+
+def cached_facts(path: Path, cache: Cache, roots: Sequence[Path] = (), light: bool = False) -> Optional[FileFacts]:
+    """``read_facts`` when the cache holds the file's facts, else ``None``."""
+    return _facts(path, None, None, cache, roots, light, cached_only=True)
+
+
+def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optional[Cache],
+           roots: Sequence[Path], light: bool, cached_only: bool) -> Optional[FileFacts]:
     shown = shown or display_path(path)
     if roots:
         module, aliases = projectmod.module_names(path, roots)
@@ -290,6 +302,8 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
     if facts is None and cache is not None:
         facts = cache.get(k)
     if facts is None:
+        if cached_only:
+            return None
         facts = frontend.extract(shown, data, module)
         if cache is not None:
             cache.put(k, facts)
@@ -357,13 +371,40 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     """Facts of every file, in order, in a process pool when there is enough work.
     Returns the facts and the number of cache hits. An interrupt (or any error)
     terminates the workers before it propagates: no worker outlives the run."""
+    cache = Cache(cache_dir) if cache_dir else None
     if jobs <= 1 or len(files) < 4:
-        cache = Cache(cache_dir) if cache_dir else None
         out = []
         for p in files:
-            out.append(read_facts(p, cache=cache, roots=roots, light=light))
+            out.append(_read(p, cache, roots, light))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
+    # What the cache holds is read here: a process pool costs more than reading a
+    # cached file (its start-up, and pickling each file's facts back), so only the
+    # files to parse go to the pool — in an editor's run, one or none.
+    found: List[Optional[FileFacts]] = [None] * len(files)
+    if cache is not None:
+        for i, p in enumerate(files):
+            found[i] = cached_facts(p, cache, roots, light)
+            raise_if_interrupted()
+    hits = cache.hits if cache is not None else 0
+    todo = [i for i, f in enumerate(found) if f is None]
+    if len(todo) < 4:
+        for i in todo:
+            found[i] = _read(files[i], cache, roots, light)
+            raise_if_interrupted()
+        return [f for f in found if f is not None], (cache.hits if cache is not None else 0)
+    parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light)
+    for i, f in zip(todo, parsed):
+        found[i] = f
+    return [f for f in found if f is not None], hits + more
+
+
+def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool) -> FileFacts:
+    return read_facts(path, cache=cache, roots=roots, light=light)
+
+
+def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], roots: Sequence[Path],
+                  light: bool) -> Tuple[List[FileFacts], int]:
     import concurrent.futures as cf
 
     work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light) for p in files]

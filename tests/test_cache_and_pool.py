@@ -160,3 +160,30 @@ def test_an_entry_under_another_key_is_not_read(tmp_path):
     again = runner.run([src], s, cache_dir=cache)
     assert again.cache_hits == 0
     assert _codes(again) == [("m1.py", 4, "OC101")]
+
+
+def test_only_the_files_to_parse_go_to_the_pool(tmp_path, monkeypatch):
+    """What the cache holds is read in the main process (an editor's run starts no
+    pool); the files to parse, when there are enough of them, go to the pool."""
+    from ordercheck import sources
+
+    src = _project(tmp_path, 8)
+    cache = tmp_path / "cache"
+    s = settings_for(select=["OC101"])
+    pooled = []
+    real = sources._read_in_pool
+
+    def spy(files, *args):
+        pooled.append(sorted(Path(f).name for f in files))
+        return real(files, *args)
+
+    monkeypatch.setattr(sources, "_read_in_pool", spy)
+    cold = runner.run([src], s, cache_dir=cache, jobs=2)
+    assert pooled == [[f"m{i}.py" for i in range(8)]]
+    warm = runner.run([src], s, cache_dir=cache, jobs=2)
+    assert len(pooled) == 1 and warm.cache_hits == 8
+    for i in range(5):  # five files edited: those five are parsed in the pool
+        (src / f"m{i}.py").write_text((src / f"m{i}.py").read_text() + "\n# edited\n")
+    again = runner.run([src], s, cache_dir=cache, jobs=2)
+    assert pooled[1] == [f"m{i}.py" for i in range(5)] and again.cache_hits == 3
+    assert _codes(cold) == _codes(warm) == _codes(again)
