@@ -148,8 +148,26 @@ class _CstNodes:
     lines: List[Any] = dataclasses.field(default_factory=list)  # SimpleStatementLine / Suite
 
 
-_ROLE: Dict[type, int] = {}  # node type -> which list of ``_CstNodes`` it goes to (0: none; 7: statements, not walked into)
+_ROLE: Dict[type, int] = {}  # libcst node type -> which list of ``_CstNodes`` it goes to (0: none)
 _NOT_A_NODE = -2
+
+
+STMT, CALL, ATTRIBUTE, SUBSCRIPT, HANDLER, LINE, OPAQUE_STMT = 1, 2, 3, 4, 5, 6, 7
+# the kinds paired, by base class, first match wins: libcst's side (its import
+# statements are not walked into: a dotted module name is an Attribute chain in
+# libcst, a string in the ast) and the ast's
+_CST_ROLES: List[Tuple[int, Tuple[type, ...]]] = []
+_AST_ROLES: List[Tuple[int, Tuple[type, ...]]] = [
+    (STMT, (ast.stmt,)), (CALL, (ast.Call,)), (ATTRIBUTE, (ast.Attribute,)), (SUBSCRIPT, (ast.Subscript,)),
+    (HANDLER, (ast.ExceptHandler,)),
+]
+
+
+def _classify(typ: type, table: List[Tuple[int, Tuple[type, ...]]]) -> int:
+    for role, bases in table:
+        if issubclass(typ, bases):
+            return role
+    return 0
 
 
 def _role(typ: type) -> int:
@@ -157,24 +175,13 @@ def _role(typ: type) -> int:
 
     role = _ROLE.get(typ)
     if role is None:
-        if not issubclass(typ, cst.CSTNode):
-            role = _NOT_A_NODE
-        elif issubclass(typ, (cst.Import, cst.ImportFrom)):
-            role = 7  # a statement not walked into (a dotted module name is an Attribute chain in libcst, a string in the ast)
-        elif issubclass(typ, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
-            role = 1
-        elif issubclass(typ, cst.Call):
-            role = 2
-        elif issubclass(typ, cst.Attribute):
-            role = 3
-        elif issubclass(typ, cst.Subscript):
-            role = 4
-        elif issubclass(typ, (cst.ExceptHandler, cst.ExceptStarHandler)):
-            role = 5
-        elif issubclass(typ, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            role = 6
-        else:
-            role = 0
+        if not _CST_ROLES:
+            _CST_ROLES.extend([
+                (OPAQUE_STMT, (cst.Import, cst.ImportFrom)), (STMT, (cst.BaseSmallStatement, cst.BaseCompoundStatement)),
+                (CALL, (cst.Call,)), (ATTRIBUTE, (cst.Attribute,)), (SUBSCRIPT, (cst.Subscript,)),
+                (HANDLER, (cst.ExceptHandler, cst.ExceptStarHandler)), (LINE, (cst.SimpleStatementLine, cst.SimpleStatementSuite)),
+            ])
+        role = _classify(typ, _CST_ROLES) if issubclass(typ, cst.CSTNode) else _NOT_A_NODE
         _ROLE[typ] = role
     return role
 
@@ -187,19 +194,12 @@ def children(node: "cst.CSTNode") -> List["cst.CSTNode"]:
     role_of = _ROLE
     for name in _fields(type(node)):
         value = getattr(node, name, None)
-        if isinstance(value, (list, tuple)):
-            for v in value:
-                r = role_of.get(type(v))
-                if r is None:
-                    r = _role(type(v))
-                if r != _NOT_A_NODE:
-                    out.append(v)
-        elif value is not None:
-            r = role_of.get(type(value))
+        for v in value if isinstance(value, (list, tuple)) else (value,):
+            r = role_of.get(type(v))
             if r is None:
-                r = _role(type(value))
+                r = _role(type(v))
             if r != _NOT_A_NODE:
-                out.append(value)
+                out.append(v)
     return out
 
 
@@ -208,8 +208,8 @@ def _walk_cst(tree: "cst.Module") -> _CstNodes:
     pre-order walk with each node's children in source order). Types are classified
     once: ``isinstance`` against libcst's abstract bases is slow."""
     out = _CstNodes()
-    lists: Dict[int, List[Any]] = {1: out.stmts, 2: out.calls, 3: out.attributes, 4: out.subscripts,
-                                   5: out.handlers, 6: out.lines}
+    lists: Dict[int, List[Any]] = {STMT: out.stmts, CALL: out.calls, ATTRIBUTE: out.attributes,
+                                   SUBSCRIPT: out.subscripts, HANDLER: out.handlers, LINE: out.lines}
     role_of = _ROLE
     stack: List[Any] = [tree]
     while stack:
@@ -218,24 +218,12 @@ def _walk_cst(tree: "cst.Module") -> _CstNodes:
         role = role_of.get(typ)
         if role is None:
             role = _role(typ)
-        if role == 7:
+        if role == OPAQUE_STMT:
             out.stmts.append(node)
             continue
         if role > 0:
             lists[role].append(node)
-        children: List[Any] = []
-        for name in _fields(typ):
-            value = getattr(node, name, None)
-            if isinstance(value, (list, tuple)):
-                children.extend(value)
-            elif value is not None:
-                children.append(value)
-        for child in reversed(children):
-            r = role_of.get(type(child))
-            if r is None:
-                r = _role(type(child))
-            if r != _NOT_A_NODE:
-                stack.append(child)
+        stack.extend(reversed(children(node)))
     return out
 
 
@@ -266,17 +254,7 @@ _AST_INFO: Dict[type, Tuple[int, Tuple[str, ...]]] = {}
 
 
 def _ast_info(typ: type) -> Tuple[int, Tuple[str, ...]]:
-    role = 0
-    if issubclass(typ, ast.stmt):
-        role = 1
-    elif issubclass(typ, ast.Call):
-        role = 2
-    elif issubclass(typ, ast.Attribute):
-        role = 3
-    elif issubclass(typ, ast.Subscript):
-        role = 4
-    elif issubclass(typ, ast.ExceptHandler):
-        role = 5
+    role = _classify(typ, _AST_ROLES)
     skipped = {"ctx", "op", "ops", "kind", "type_comment"}  # (nothing paired is under them)
     if typ is ast.Constant:
         skipped.add("value")
@@ -306,7 +284,7 @@ def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None)
     attrs: List[Any] = []
     subs: List[Any] = []
     handlers: List[Any] = []
-    lists = {1: stmts, 2: calls, 3: attrs, 4: subs, 5: handlers}
+    lists = {STMT: stmts, CALL: calls, ATTRIBUTE: attrs, SUBSCRIPT: subs, HANDLER: handlers}
     stack: List[Any] = [atree]
     while stack:  # (ast.walk, without its generators)
         n = stack.pop()
