@@ -54,12 +54,20 @@ class Memo(Protocol):
     """What ``build`` asks of its ``memo`` (``memos.SummaryMemo``)."""
 
     def lookup(self, m: str, cg: CallGraph, effects_: Dict[str, Effects], extra: Sequence = ()
-               ) -> Optional[Tuple[Effects, Dict[Tuple[str, str], Origin]]]: ...
+               ) -> Optional[Tuple[Effects, Dict[Tuple[str, str], Origin], Optional[dict]]]: ...
 
     def full(self, facts: FileFacts, fn: FunctionFacts) -> FunctionFacts: ...
 
     def store(self, m: str, cg: CallGraph, effects_: Dict[str, Effects], eff: Effects,
-              table: Dict[Tuple[str, str], Origin], extra: Sequence = ()) -> None: ...
+              table: Dict[Tuple[str, str], Origin], extra: Sequence = (), manager: Optional[dict] = None) -> None: ...
+
+    def lookup_cycle(self, members: Sequence[str], cg: CallGraph, effects_: Dict[str, Effects],
+                     extras: Dict[str, list]
+                     ) -> Optional[Dict[str, Tuple[Effects, Dict[Tuple[str, str], Origin], Optional[dict]]]]: ...
+
+    def store_cycle(self, members: Sequence[str], cg: CallGraph, effects_: Dict[str, Effects],
+                    origins: Dict[str, Dict[Tuple[str, str], Origin]], extras: Dict[str, list],
+                    managers: Dict[str, Optional[dict]]) -> None: ...
 
 
 @dataclass
@@ -357,13 +365,14 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     (the runner passes ``feasible.prune_correlated``) drops each callee's infeasible
     walks first: a summary's "some path" is a walk, as a contract's is (semantics §Contracts).
 
-    ``memo`` (``memos.SummaryMemo``) remembers the summary of a function outside any
-    cycle by what it is computed from — its file's facts, the vocabulary, and for
-    each of its calls the callee's key and summary — so an unchanged function whose
-    callees' summaries did not change builds no graph. Context-manager generators,
-    ``__enter__``/``__exit__`` methods and functions with a project manager in a
-    ``with`` are always computed again: what they read (a manager's split at its
-    ``yield``, whether ``__exit__`` returns True) is not in a callee's summary."""
+    ``memo`` (``memos.SummaryMemo``) remembers the summary of a function by what it is
+    computed from — its file's facts, the vocabulary, and for each of its calls the
+    callee's key and summary — so an unchanged function whose callees' summaries did
+    not change builds no graph; the summaries of a cycle are remembered together, by
+    the files of all its members and the summaries of the callees outside it. What
+    a manager's graph says beyond its summary (a generator's split at its ``yield``,
+    whether an ``__exit__`` may return True) is remembered with it, and a function
+    that enters project managers has their splits in its key."""
     cg = resolve(files)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
@@ -378,11 +387,23 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             return class_manager(cg.index, key, effects, truthy)
         return generators.get(key)
 
-    def memoizable(m: str) -> bool:
-        """A context-manager generator and ``__enter__``/``__exit__`` are computed
-        again on every run: their split at the ``yield`` and whether ``__exit__``
-        returns True come from their graphs, not from a summary."""
-        return not any(fn.context_manager or fn.name in MANAGER_METHODS for _, fn in cg.defs.get(m, ()))
+    def manager_payload(m: str) -> Optional[dict]:
+        """What a manager's graph says beyond its summary, to remember with it."""
+        me = generators.get(m)
+        if me is None and m not in truthy:
+            return None
+        return {"truthy": m in truthy, "generator": None if me is None else [
+            me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised), me.suppress, me.exit_key]}
+
+    def restore(m: str, payload: Optional[dict]) -> None:
+        if not payload:
+            return
+        if payload.get("truthy"):
+            truthy.add(m)
+        row = payload.get("generator")
+        if row is not None:
+            kind, entry, normal, raised, suppress, exit_key = row
+            generators[m] = ManagerEffects(kind, frozenset(entry), frozenset(normal), frozenset(raised), suppress, exit_key)
 
     def manager_rows(m: str) -> list:
         """What the function reads of the project managers it enters: part of its
@@ -401,11 +422,21 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         members = sorted(cond.nodes[comp]["members"])
         inside = set(members)
         single = len(members) == 1 and not cg.graph.has_edge(members[0], members[0])
-        if memo is not None and single and memoizable(members[0]):
-            got = memo.lookup(members[0], cg, effects, manager_rows(members[0]))
-            if got is not None:
-                effects[members[0]], origins[members[0]] = got
-                continue
+        extras = {m: manager_rows(m) for m in members} if memo is not None else {}
+        if memo is not None:
+            if single:
+                got = memo.lookup(members[0], cg, effects, extras[members[0]])
+                if got is not None:
+                    effects[members[0]], origins[members[0]] = got[0], got[1]
+                    restore(members[0], got[2])
+                    continue
+            else:
+                cycle = memo.lookup_cycle(members, cg, effects, extras)
+                if cycle is not None:
+                    for m, (eff_m, table_m, payload) in cycle.items():
+                        effects[m], origins[m] = eff_m, table_m
+                        restore(m, payload)
+                    continue
 
         def lookup(key: str) -> Effects:
             eff = effects.get(key, NO_EFFECTS)
@@ -468,9 +499,12 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         mine = origins.setdefault(m, {})
                         for (part, cls), n in where.items():  # what a witness's "via" follows
                             mine.setdefault((part, cls), node_origin(g, n, cls, "return", ns, facts.path, vocab))
-        if memo is not None and single and memoizable(members[0]):
-            memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}),
-                       manager_rows(members[0]))
+        if memo is not None:
+            if single:
+                memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}),
+                           extras[members[0]], manager_payload(members[0]))
+            else:
+                memo.store_cycle(members, cg, effects, origins, extras, {m: manager_payload(m) for m in members})
     manager_effects: Dict[str, ManagerEffects] = dict(generators)
     for key in set(cg.managers.values()):
         if key in cg.index.classes:

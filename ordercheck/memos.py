@@ -41,12 +41,28 @@ def _digest(value: object) -> str:
     return hashlib.sha256(json.dumps(value, separators=(",", ":")).encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _manager_ok(data: object) -> bool:
+    """A remembered manager payload (``effects.build``): ``{"truthy": bool,
+    "generator": null | [kind, entry, normal, raised, suppress, exit key]}``."""
+    if type(data) is not dict or set(data) != {"truthy", "generator"} or type(data["truthy"]) is not bool:
+        return False
+    row = data["generator"]
+    if row is None:
+        return True
+    return (type(row) is list and len(row) == 6 and type(row[0]) is str and type(row[4]) is bool
+            and type(row[5]) is str and all(type(x) is list and all(type(c) is str for c in x) for x in row[1:4]))
+
+
 class SummaryMemo:
-    """Summaries of functions outside any cycle, remembered per file (one JSON entry
-    per file content and vocabulary, under ``summaries/``) by what ``effects.build``
-    computes them from: the file's facts (its content key), the vocabulary, and each
-    call's callee key and that callee's summary. Validated like every entry; a
-    summary whose origin names a call the function does not have is a miss."""
+    """Summaries of functions, remembered per file (one JSON entry per file content
+    and vocabulary, under ``summaries/``) by what ``effects.build`` computes them from:
+    the file's facts (its content key), the vocabulary, and each call's callee key and
+    that callee's summary. The members of a cycle of the call graph are computed
+    together, so they are remembered together: each member's entry holds the cycle's
+    signature, made of every member's file, calls and callee keys and the summaries of
+    the callees outside the cycle, and a cycle is reused only when every member's entry
+    holds today's. Validated like every entry; a summary whose origin names a call
+    the function does not have is a miss."""
 
     def __init__(self, folder: Path, vocab_fp: str, digests: Dict[str, str]) -> None:
         self.folder = Path(folder) / "summaries"
@@ -98,13 +114,61 @@ class SummaryMemo:
         parts.append(list(extra))  # the project context managers it enters (effects.build)
         return _digest(parts)
 
+    def _cycle_signature(self, members: Sequence[str], cg, effects_: dict, extras: Dict[str, list]) -> Optional[str]:
+        inside = set(members)
+        parts: list = ["cycle"]
+        for m in members:
+            path = summod.split_key(m)[0]
+            if path not in self.digests:
+                return None
+            parts.append([m, self.digests[path]])
+            for facts, fn in cg.defs.get(m, ()):
+                parts.append(fn.qualname)
+                for call in fn.calls:
+                    callee = cg.callees.get((facts.path, call.id))
+                    if callee is not None:
+                        outside = None if callee in inside else _sets(effects_.get(callee, summod.NO_EFFECTS))
+                        parts.append([call.id, callee, outside])
+            parts.append(list(extras.get(m, ())))
+        return _digest(parts)
+
+    def lookup_cycle(self, members: Sequence[str], cg, effects_: dict, extras: Dict[str, list]):
+        signature = self._cycle_signature(members, cg, effects_, extras)
+        if signature is None:
+            return None
+        found = {}
+        for m in members:
+            got = self._decoded(m, cg, signature)
+            if got is None:
+                return None
+            found[m] = got
+        self.hits += len(found)
+        return found
+
+    def store_cycle(self, members: Sequence[str], cg, effects_: dict, origins: dict, extras: Dict[str, list],
+                    managers: Dict[str, Optional[dict]]) -> None:
+        signature = self._cycle_signature(members, cg, effects_, extras)
+        if signature is not None:
+            for m in members:
+                self._put(m, signature, effects_.get(m, summod.NO_EFFECTS), origins.get(m, {}), managers.get(m))
+
     def lookup(self, m: str, cg, effects_: dict, extra: Sequence = ()):
+        got = self._decoded(m, cg, self._signature(m, cg, effects_, extra))
+        if got is not None:
+            self.hits += 1
+        return got
+
+    def _decoded(self, m: str, cg, signature: str):
+        """The remembered summary of ``m`` if its entry holds ``signature``."""
         path, qual = summod.split_key(m)
         if path not in self.digests:
             return None
         entry = self._bundle(path).get(qual)
         try:
-            if type(entry) is not list or len(entry) != 3 or entry[0] != self._signature(m, cg, effects_, extra):
+            if type(entry) is not list or len(entry) != 4 or entry[0] != signature:
+                return None
+            manager = entry[3]
+            if manager is not None and not _manager_ok(manager):
                 return None
             sets = entry[1]
             if type(sets) is not list or len(sets) != 5 or not all(
@@ -124,20 +188,23 @@ class SummaryMemo:
                 table[(part, cls)] = summod.Origin(call, opath, callee, opart)
         except (TypeError, ValueError):
             return None
-        self.hits += 1
-        return eff, table
+        return eff, table, manager
 
     def full(self, facts: FileFacts, fn: "FunctionFacts") -> "FunctionFacts":
         return self.upgrade.full(facts, fn) if self.upgrade is not None else fn
 
-    def store(self, m: str, cg, effects_: dict, eff, table: dict, extra: Sequence = ()) -> None:
+    def store(self, m: str, cg, effects_: dict, eff, table: dict, extra: Sequence = (),
+              manager: Optional[dict] = None) -> None:
+        self._put(m, self._signature(m, cg, effects_, extra), eff, table, manager)
+
+    def _put(self, m: str, signature: str, eff, table: dict, manager: Optional[dict] = None) -> None:
         path, qual = summod.split_key(m)
         if path not in self.digests:
             return
         rows = [[part, cls, o.call.id, o.path, o.callee, o.part] for (part, cls), o in table.items()]
         if any(r[3] != path for r in rows):
             return  # not expected: an origin is a call of the function itself
-        self._bundle(path)[qual] = [self._signature(m, cg, effects_, extra), _sets(eff), rows]
+        self._bundle(path)[qual] = [signature, _sets(eff), rows, manager]
         self.dirty.add(path)
 
     def save(self) -> None:

@@ -284,3 +284,103 @@ def test_a_context_manager_edit_gives_what_a_cold_run_gives(tmp_path, monkeypatc
     path.write_text(path.read_text().replace(old, new))
     after = _same_as_cold(root, s, cache, monkeypatch)
     assert _everything(after) != _everything(before), ([(f.code, f.span.line) for f in before.findings], [(f.code, f.span.line) for f in after.findings])
+
+
+CYCLE = {
+    "a.py": '''\
+def ping(store, ledger, run, n):
+    if n:
+        pong(store, ledger, run, n - 1)
+
+
+from b import pong  # noqa: E402 - a cycle across two files
+''',
+    "b.py": '''\
+from a import ping
+
+
+def pong(store, ledger, run, n):
+    store.save(run)
+    ping(store, ledger, run, n)
+''',
+    "job.py": '''\
+from a import ping
+
+
+def finish(store, ledger, run):
+    ping(store, ledger, run, 3)
+    ledger.append_terminal(run.id)
+''',
+    "other.py": '''\
+def unrelated(store, run):
+    store.save(run)
+''',
+}
+
+
+def test_a_cycle_of_the_call_graph_is_remembered_as_a_whole(tmp_path, monkeypatch):
+    """The summaries of a call-graph cycle come from the cache when none of its files
+    and none of its outside callees changed; an edit inside the cycle computes it
+    again, and every run gives what a cold run gives."""
+    from ordercheck import effects
+
+    root = tmp_path / "proj"
+    (root / "runtime").mkdir(parents=True)
+    for name, text in CYCLE.items():
+        (root / "runtime" / name).write_text(text)
+    (root / "ordercheck.toml").write_text("")
+    cache = tmp_path / "cache"
+    s = _settings(root)
+    first = _same_as_cold(root, s, cache, monkeypatch)
+    assert any(f.code == "OC101" and f.path.endswith("job.py") for f in first.findings)  # the save comes through the cycle
+    graphs = []
+    real_graph = effects.summary_graph
+    monkeypatch.setattr(effects, "summary_graph", lambda fn, *a, **k: (graphs.append(fn.qualname), real_graph(fn, *a, **k))[1])
+    other = root / "runtime" / "other.py"
+    other.write_text(other.read_text() + "\n# touched\n")
+    _same_as_cold(root, s, cache, monkeypatch)
+    graphs.clear()
+    _same_as_cold(root, s, cache, monkeypatch)  # (the cold run inside builds every graph)
+    graphs.clear()
+    other.write_text(other.read_text() + "\n# touched again\n")
+    monkeypatch.chdir(root)
+    warm = runner.run([Path("runtime")], s, cache_dir=cache)
+    assert "ping" not in graphs and "pong" not in graphs, graphs
+    cold = runner.run([Path("runtime")], s)
+    assert _everything(warm) == _everything(cold)
+    # the save leaves the cycle: computed again, and the finding goes
+    b = root / "runtime" / "b.py"
+    b.write_text(b.read_text().replace("    store.save(run)\n", ""))
+    graphs.clear()
+    warm = _same_as_cold(root, s, cache, monkeypatch)
+    assert "pong" in graphs
+    assert not any(f.code == "OC101" and f.path.endswith("job.py") for f in warm.findings)
+
+
+def test_managers_are_remembered_with_what_their_graphs_say(tmp_path, monkeypatch):
+    """A context-manager generator's split at its ``yield`` and whether an ``__exit__``
+    may return True are remembered with their summaries: an unrelated edit builds
+    neither manager's graph again, and the users' findings stay a cold run's."""
+    from ordercheck import effects
+
+    root = tmp_path / "proj"
+    (root / "runtime").mkdir(parents=True)
+    (root / "ordercheck.toml").write_text("")
+    files = dict(MANAGERS, **{"other.py": "def unrelated(store, run):\n    store.save(run)\n"})
+    files["mgr.py"] = files["mgr.py"].replace("        return False\n", "        return True\n")  # a swallowing __exit__
+    for name, text in files.items():
+        (root / "runtime" / name).write_text(text)
+    cache = tmp_path / "cache"
+    s = _settings(root)
+    _same_as_cold(root, s, cache, monkeypatch)
+    graphs = []
+    real_graph = effects.summary_graph
+    monkeypatch.setattr(effects, "summary_graph", lambda fn, *a, **k: (graphs.append(fn.qualname), real_graph(fn, *a, **k))[1])
+    other = root / "runtime" / "other.py"
+    other.write_text(other.read_text() + "\n# touched\n")
+    monkeypatch.chdir(root)
+    warm = runner.run([Path("runtime")], s, cache_dir=cache)
+    assert graphs == ["<module>", "unrelated"], graphs
+    cold = runner.run([Path("runtime")], s)
+    assert _everything(warm) == _everything(cold)
+    assert warm.findings
