@@ -49,20 +49,28 @@ def _abs(path: Path) -> Path:
 def find_root(start: Optional[Path], config_root: Optional[Path] = None) -> Path:
     """The project root: the folder of the discovered config file (``config_root``),
     else the nearest ancestor of ``start`` holding ``pyproject.toml`` or ``.git``, else
-    the current directory — when it holds ``start``; a file outside the current
-    directory and outside any project is a project of its own folder (walking the
-    current directory for it would read unrelated code)."""
+    ``start`` itself (a file's folder). Never the current directory as such: a run
+    from a folder with no marker (a home directory, ``/tmp``) would otherwise read
+    every Python file under it for the summaries of the one folder named."""
     if config_root is not None:
         return _abs(config_root)
-    cwd = _abs(Path.cwd())
-    start = _abs(start) if start is not None else cwd
+    start = _abs(start) if start is not None else _abs(Path.cwd())
     folder = start if start.is_dir() else start.parent
     for d in (folder, *folder.parents):
         if any((d / m).exists() for m in ROOT_MARKERS):
             return d
-    if folder == cwd or cwd in folder.parents:
-        return cwd
     return folder
+
+
+def common_start(paths: Sequence[Path]) -> Optional[Path]:
+    """Where the root search starts for several named paths: their deepest common
+    folder (one path: itself)."""
+    if not paths:
+        return None
+    if len(paths) == 1:
+        return paths[0]
+    folders = [str(p if p.is_dir() else p.parent) for p in (_abs(q) for q in paths)]
+    return Path(os.path.commonpath(folders))
 
 
 def src_roots(config: Config, root: Path) -> List[Path]:

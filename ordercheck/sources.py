@@ -462,7 +462,7 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
     else:
         buffers_reported = list(buffers)
     named = collect_files(paths, config, force_exclude) if paths else []
-    start = paths[0] if paths else (Path(next(iter(buffers))) if buffers else None)
+    start = projectmod.common_start(list(paths)) if paths else (Path(next(iter(buffers))) if buffers else None)
     root = projectmod.find_root(start, settings.project_root)
     roots = projectmod.src_roots(config, root)
     everything: List[Path] = []

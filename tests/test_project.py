@@ -233,10 +233,28 @@ def test_project_root(tmp_path, monkeypatch):
     assert project.find_root(tmp_path / "repo/a/b/c.py") == (tmp_path / "repo").resolve()
     assert project.find_root(tmp_path / "repo2/m/n.py") == (tmp_path / "repo2").resolve()
     assert project.find_root(tmp_path / "repo/a/b/c.py", tmp_path / "repo/a") == (tmp_path / "repo/a").resolve()
-    monkeypatch.chdir(tmp_path)  # no marker above loose/: the current directory, which holds it
-    assert project.find_root(Path("loose/x.py")) == tmp_path.resolve()
+    monkeypatch.chdir(tmp_path)  # no marker above loose/: its own folder, never the whole cwd
+    assert project.find_root(Path("loose/x.py")) == (tmp_path / "loose").resolve()
+    assert project.find_root(Path("loose")) == (tmp_path / "loose").resolve()
     monkeypatch.chdir(tmp_path / "repo")  # a file outside the cwd and outside any project: its folder
     assert project.find_root(tmp_path / "loose/x.py") == (tmp_path / "loose").resolve()
+    # several named paths: the search starts at their common folder
+    assert project.common_start([tmp_path / "loose/x.py", tmp_path / "repo2/m/n.py"]) == tmp_path.resolve()
+    assert project.common_start([tmp_path / "repo/a/b/c.py"]) == tmp_path / "repo/a/b/c.py"
+
+
+def test_a_markerless_cwd_is_not_read_whole(tmp_path, monkeypatch):
+    """A run on one folder from a folder with no pyproject.toml or .git (a home
+    directory, /tmp) reads that folder only: the files beside it are not the project."""
+    from ordercheck import runner
+
+    _touch(tmp_path, "pkg/a.py", "other/b.py")
+    (tmp_path / "other" / "b.py").write_text("def broken(:\n")  # would be OC900 if read
+    (tmp_path / "pkg" / "a.py").write_text("def f():\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    settings = runner.load_settings(None, tmp_path, isolated=True)
+    plan = runner.plan_project([Path("pkg")], settings, {})
+    assert sorted(p.name for p in plan.order.values()) == ["a.py"]
 
 
 def test_discovered_config_sets_the_root_an_explicit_one_does_not(tmp_path):
