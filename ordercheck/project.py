@@ -62,6 +62,11 @@ def find_root(start: Optional[Path], config_root: Optional[Path] = None) -> Path
     return folder
 
 
+def is_marked(root: Path) -> bool:
+    """Whether ``root`` is a project by its own marker (``pyproject.toml``, ``.git``)."""
+    return any((root / m).exists() for m in ROOT_MARKERS)
+
+
 def common_start(paths: Sequence[Path]) -> Optional[Path]:
     """Where the root search starts for several named paths: their deepest common
     folder (one path: itself)."""

@@ -145,6 +145,46 @@ def test_the_codec_validates_every_value(body, why):
         cachemod.from_json(json.dumps(body))
 
 
+def _call_entry(**change):
+    """A valid FileFacts entry holding one function with one call, with ``change``
+    applied to the call's encoded fields."""
+    facts = frontend.extract("a.py", b"def f(ledger):\n    ledger.append_record({'type': 'RUN_FAILED'})\n")
+    data = json.loads(cachemod.to_json(facts))
+    call = data["functions"][0]["calls"][0]
+    assert call["@"] == "Call" and call["marker_runs"]
+    call.update(change)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("change, why", [
+    ({"marker_runs": [["run", 3]]}, "an int among a run's tokens"),
+    ({"marker_runs": ["run"]}, "a string where a run (a list) belongs"),
+    ({"stmt_lines": [2]}, "a pair of one"),
+    ({"stmt_lines": [2, "2"]}, "a string in a pair of ints"),
+    ({"span": {"@": "Span", "line": True, "col": 0, "end_line": 2, "end_col": 5}}, "a bool is no int"),
+    ({"span": {"@": "Call", "line": 1}}, "another class where a Span belongs"),
+    ({"receiver_type": 3}, "an int in an Optional[str]"),
+    ({"qualnames": "ledger.append_record"}, "a string where a tuple belongs"),
+    ({"aug": 0}, "an int is no bool"),
+    ({"extra": 1}, "an unknown field"),
+])
+def test_the_generated_decoders_check_what_they_inline(change, why):
+    """The per-class decoders check the common shapes inline (cache.py); each check
+    still rejects what the annotation does not admit, and the unchanged entry reads."""
+    assert cachemod.from_json(_call_entry()).functions[0].calls[0].marker_runs
+    with pytest.raises(cachemod.Invalid):
+        cachemod.from_json(_call_entry(**change))
+
+
+def test_a_missing_defaulted_field_reads_as_its_default():
+    back = cachemod.from_json(_call_entry()).functions[0].calls[0]
+    data = json.loads(_call_entry())
+    del data["functions"][0]["calls"][0]["hands_on"]
+    del data["functions"][0]["calls"][0]["receiver_type"]
+    call = cachemod.from_json(json.dumps(data)).functions[0].calls[0]
+    assert call.hands_on == () and call.receiver_type is None and call.callee == back.callee
+
+
 def test_the_codec_round_trips_real_facts_without_per_field_code():
     """Every facts dataclass is on the allow-list, and the facts of real files (the
     package itself, the fixtures) come back equal: the codec follows the dataclass
