@@ -224,7 +224,7 @@ class Codec:
         cls = self.classes.get(name) if type(name) is str else None
         if cls is None or cls not in expected:
             return _fail(f"class {name!r} is not allowed here")
-        return self._compiled[name](data)
+        return self._compiled[cls.__name__](data)
 
     def _plain(self, data: Any) -> Any:
         """An ``Any`` field: plain JSON only, never an object of a class."""
