@@ -8,9 +8,10 @@ project is and *what* its files are called; ``runner`` reads them.
 """
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from .frontend.imports import module_name
 from .config import Config
@@ -49,16 +50,21 @@ def _abs(path: Path) -> Path:
 def find_root(start: Optional[Path], config_root: Optional[Path] = None) -> Path:
     """The project root: the folder of the discovered config file (``config_root``),
     else the nearest ancestor of ``start`` holding ``pyproject.toml`` or ``.git``, else
-    ``start`` itself (a file's folder). Never the current directory as such: a run
-    from a folder with no marker (a home directory, ``/tmp``) would otherwise read
-    every Python file under it for the summaries of the one folder named."""
+    the current directory — when it holds ``start``; a file outside the current
+    directory and outside any project is a project of its own folder. With no marker
+    the root only names modules: the files read are the paths named and what they
+    import (``import_closure``), never the whole folder — a run from a home directory
+    or ``/tmp`` would otherwise read every Python file under it."""
     if config_root is not None:
         return _abs(config_root)
-    start = _abs(start) if start is not None else _abs(Path.cwd())
+    cwd = _abs(Path.cwd())
+    start = _abs(start) if start is not None else cwd
     folder = start if start.is_dir() else start.parent
     for d in (folder, *folder.parents):
-        if any((d / m).exists() for m in ROOT_MARKERS):
+        if is_marked(d):
             return d
+    if folder == cwd or cwd in folder.parents:
+        return cwd
     return folder
 
 
@@ -130,3 +136,76 @@ def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     primary = by_package if regular or not by_root else by_root[0]
     aliases = [n for n in [by_package, *by_root] if n != primary]
     return primary, list(dict.fromkeys(aliases))
+
+
+def import_closure(named: Sequence[Path], anchors: Sequence[Path],
+                   admit: Callable[[Path], bool] = lambda p: True) -> List[Path]:
+    """The project of a run with no marker and no config: the files named and,
+    transitively, the project files their imports name (as mypy follows imports),
+    never the rest of the folder they sit in.
+
+    A module ``a.b`` is looked up as ``a/b.py`` or ``a/b/__init__.py`` (and its
+    packages' ``__init__.py``) below each anchor: the ``src`` roots, and the folder
+    holding each named file's top package (package rule). Imports are read with
+    CPython's ``ast``, in any scope; ``from . import x`` is relative to the file's
+    package. A file that does not parse adds nothing (it is an OC900 if named)."""
+    roots: List[Path] = [_abs(a) for a in anchors]
+    out: List[Path] = []
+    seen: Set[Path] = set()
+    queue: List[Path] = []
+
+    def push(p: Path) -> None:
+        k = _abs(p)
+        if k not in seen:
+            seen.add(k)
+            queue.append(p)
+
+    for p in named:
+        push(p)
+    while queue:
+        f = queue.pop(0)
+        out.append(f)
+        if not f.name.endswith(".py"):
+            continue
+        module = module_name(f)
+        parts = module.split(".")
+        top = _abs(f).parent
+        for _ in range(len(parts) - (1 if f.stem != "__init__" else 0)):
+            top = top.parent
+        if top not in roots:
+            roots.append(top)
+        for wanted in _imported(f, parts, f.stem == "__init__"):
+            pieces = wanted.split(".")
+            for i in range(1, len(pieces) + 1):
+                rel = Path(*pieces[:i])
+                for r in roots:
+                    for cand in (r / rel / "__init__.py", r / rel.with_name(rel.name + ".py")):
+                        if cand.is_file() and admit(cand):
+                            push(cand)
+    return out
+
+
+def _imported(path: Path, module: List[str], is_package: bool) -> List[str]:
+    """The absolute module names a file's imports may load (``from m import x``: ``m``
+    and ``m.x``, since ``x`` may be a submodule)."""
+    try:
+        if not path.is_file():  # a FIFO or a device named on the command line: never opened here
+            return []
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    package = module if is_package else module[:-1]
+    out: List[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)] if node.level - 1 <= len(package) else []
+                stem = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                stem = node.module or ""
+            if stem:
+                out.append(stem)
+            out.extend(f"{stem}.{a.name}" if stem else a.name for a in node.names if a.name != "*")
+    return out

@@ -466,14 +466,14 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
     root = projectmod.find_root(start, settings.project_root)
     roots = projectmod.src_roots(config, root)
     everything: List[Path] = []
-    # with no config and no marker above the paths, the project is what was named
-    whole_project = whole_project and (settings.project_root is not None or bool(config.include)
-                                       or projectmod.is_marked(root))
     if whole_project:
         if config.include:
             everything = collect_files(include_paths(config), config)
-        else:
+        elif settings.project_root is not None or projectmod.is_marked(root):
             everything = collect_files([root], config)
+        else:  # no config and no marker above the paths: what they import, not the folder
+            everything = projectmod.import_closure(named + [Path(n) for n in buffers], roots,
+                                                   admit=lambda p: not is_excluded(p, config))
     order: Dict[Path, Path] = {}
     for p in [*everything, *named, *(Path(n) for n in buffers)]:
         order.setdefault(_key(p), p)

@@ -187,3 +187,48 @@ def test_only_the_files_to_parse_go_to_the_pool(tmp_path, monkeypatch):
     again = runner.run([src], s, cache_dir=cache, jobs=2)
     assert pooled[1] == [f"m{i}.py" for i in range(5)] and again.cache_hits == 3
     assert _codes(cold) == _codes(warm) == _codes(again)
+
+
+def test_light_facts_keep_every_with_item_in_order_and_nothing_else():
+    """``cache.lighten`` keeps of a function's statements only its ``with``
+    statements, flattened: call resolution (``summaries.with_managers``) finds the
+    same manager calls in the same order as in the whole body, and no other
+    statement (nor anything inside a ``with``) is kept."""
+    from ordercheck import cache as cachemod
+    from ordercheck import frontend
+    from ordercheck.summaries import with_managers
+
+    source = b'''
+def f(store, ledger):
+    try:
+        with store.lock() as a, ledger.batch():
+            if a:
+                with store.transaction():
+                    store.save(1)
+    except ValueError:
+        with ledger.recover():
+            pass
+    finally:
+        with store.cleanup():
+            ledger.append(2)
+    for x in a:
+        async_thing = 1
+    match a:
+        case 1:
+            with store.case_manager():
+                pass
+
+def g(store):
+    store.save(1)
+'''
+    facts = frontend.extract("m.py", source)
+    light = cachemod.lighten(facts)
+    for whole, lit in zip(facts.functions, light.functions):
+        assert [c.id for c in with_managers(lit.body)] == [c.id for c in with_managers(whole.body)]
+        assert all(st.kind == "with" and not st.body and not st.events for st in lit.body)
+    by_name = {fn.qualname: fn for fn in light.functions}
+    f, g = by_name["f"], by_name["g"]
+    assert [c.callee for c in with_managers(f.body)] == [
+        "store.lock", "ledger.batch", "store.transaction", "store.cleanup", "ledger.recover", "store.case_manager"]
+    assert g.body == [] and light.lines == []
+    assert cachemod.from_json(cachemod.to_json(light)) == light

@@ -233,9 +233,8 @@ def test_project_root(tmp_path, monkeypatch):
     assert project.find_root(tmp_path / "repo/a/b/c.py") == (tmp_path / "repo").resolve()
     assert project.find_root(tmp_path / "repo2/m/n.py") == (tmp_path / "repo2").resolve()
     assert project.find_root(tmp_path / "repo/a/b/c.py", tmp_path / "repo/a") == (tmp_path / "repo/a").resolve()
-    monkeypatch.chdir(tmp_path)  # no marker above loose/: its own folder, never the whole cwd
-    assert project.find_root(Path("loose/x.py")) == (tmp_path / "loose").resolve()
-    assert project.find_root(Path("loose")) == (tmp_path / "loose").resolve()
+    monkeypatch.chdir(tmp_path)  # no marker above loose/: the cwd names modules (nothing is walked)
+    assert project.find_root(Path("loose/x.py")) == tmp_path.resolve()
     monkeypatch.chdir(tmp_path / "repo")  # a file outside the cwd and outside any project: its folder
     assert project.find_root(tmp_path / "loose/x.py") == (tmp_path / "loose").resolve()
     # several named paths: the search starts at their common folder
@@ -244,40 +243,27 @@ def test_project_root(tmp_path, monkeypatch):
 
 
 def test_a_markerless_cwd_is_not_read_whole(tmp_path, monkeypatch):
-    """A run on one folder from a folder with no pyproject.toml or .git (a home
-    directory, /tmp) reads that folder only: the files beside it are not the project."""
+    """A run from a folder with no pyproject.toml, .git or config (a home directory,
+    /tmp) reads the paths named and what they import, transitively — not the
+    files beside them."""
     from ordercheck import runner
 
-    _touch(tmp_path, "pkg/a.py", "other/b.py")
-    (tmp_path / "other" / "b.py").write_text("def broken(:\n")  # would be OC900 if read
-    (tmp_path / "pkg" / "a.py").write_text("def f():\n    pass\n")
+    _touch(tmp_path, "pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/__init__.py", "pkg/sub/c.py",
+           "pkg/unused.py", "lib/helpers.py", "other/broken.py", "app/main.py")
+    (tmp_path / "other" / "broken.py").write_text("def broken(:\n")  # an OC900 if it were read
+    (tmp_path / "pkg" / "a.py").write_text("from . import b\nfrom .sub.c import thing\n")
+    (tmp_path / "pkg" / "sub" / "c.py").write_text("import lib.helpers\nthing = 1\n")
+    (tmp_path / "app" / "main.py").write_text("def f():\n    from pkg.a import b\n")
     monkeypatch.chdir(tmp_path)
     settings = runner.load_settings(None, tmp_path, isolated=True)
-    plan = runner.plan_project([Path("pkg")], settings, {})
-    assert sorted(p.name for p in plan.order.values()) == ["a.py"]
 
+    def project_of(*named):
+        plan = runner.plan_project([Path(n) for n in named], settings, {})
+        return sorted(p.resolve().relative_to(tmp_path.resolve()).as_posix() for p in plan.order.values())
 
-def test_discovered_config_sets_the_root_an_explicit_one_does_not(tmp_path):
-    from ordercheck import runner
-
-    write(tmp_path, "proj/ordercheck.toml", "select = ['OC101']\n")
-    write(tmp_path, "proj/pkg/pyproject.toml", "[project]\nname='x'\n")
-    s = runner.load_settings(None, tmp_path / "proj/pkg")
-    assert s.project_root == (tmp_path / "proj")
-    s = runner.load_settings(tmp_path / "proj/ordercheck.toml", tmp_path / "proj/pkg")
-    assert s.project_root is None
-
-
-def test_a_virtualenv_under_any_name_is_not_walked(tmp_path):
-    """`.ci-venv/` beside the code (as CI makes it) is no project code: neither
-    reported nor read for the summaries."""
-    from ordercheck import runner
-    from ordercheck.config import parse
-
-    venv = tmp_path / ".ci-venv" / "lib" / "site-packages"
-    venv.mkdir(parents=True)
-    (tmp_path / ".ci-venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    (venv / "m.py").write_text("x = 1\n")
-    (tmp_path / "app.py").write_text("y = 2\n")
-    files = runner.collect_files([tmp_path], parse({}, None))
-    assert [p.name for p in files] == ["app.py"]
+    assert project_of("app/main.py") == [
+        "app/main.py", "lib/helpers.py", "pkg/__init__.py", "pkg/a.py", "pkg/b.py",
+        "pkg/sub/__init__.py", "pkg/sub/c.py"]
+    assert "other/broken.py" not in project_of("pkg") and "pkg/unused.py" in project_of("pkg")
+    (tmp_path / "pyproject.toml").write_text("")  # a marker: the whole project again
+    assert "other/broken.py" in project_of("app/main.py")
