@@ -167,15 +167,17 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
         out.append(f)
         if not f.name.endswith(".py"):
             continue
-        module = module_name(f)
-        parts = module.split(".")
-        top = _abs(f).parent
+        whole = _abs(f)
+        parts = module_name(whole).split(".")
+        top = whole.parent
         for _ in range(len(parts) - (1 if f.stem != "__init__" else 0)):
             top = top.parent
         if top not in roots:
             roots.append(top)
-        for wanted in _imported(f, parts, f.stem == "__init__"):
+        for wanted in _imported(whole, parts, f.stem == "__init__"):
             pieces = wanted.split(".")
+            if not all(pieces):
+                continue
             for i in range(1, len(pieces) + 1):
                 rel = Path(*pieces[:i])
                 for r in roots:

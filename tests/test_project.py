@@ -265,5 +265,11 @@ def test_a_markerless_cwd_is_not_read_whole(tmp_path, monkeypatch):
         "app/main.py", "lib/helpers.py", "pkg/__init__.py", "pkg/a.py", "pkg/b.py",
         "pkg/sub/__init__.py", "pkg/sub/c.py"]
     assert "other/broken.py" not in project_of("pkg") and "pkg/unused.py" in project_of("pkg")
+    # "." inside a package (relative paths, the folder's own name): its imports still resolve
+    monkeypatch.chdir(tmp_path / "pkg")
+    plan = runner.plan_project([Path(".")], settings, {})
+    got = {p.resolve().relative_to(tmp_path.resolve()).as_posix() for p in plan.order.values()}
+    assert {"pkg/a.py", "pkg/sub/c.py", "lib/helpers.py"} <= got and "other/broken.py" not in got
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("")  # a marker: the whole project again
     assert "other/broken.py" in project_of("app/main.py")
