@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
+from . import cache as cachemod
+from . import frontend
 from . import lazy, suppression
 from . import project as projectmod
 from . import runcache as runcachemod
@@ -305,6 +307,17 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
 
 
+def content_key(path: Path, shown: str, data: Optional[bytes] = None) -> Optional[str]:
+    """The content key of a file's facts as ``run_buffers`` reads them (package-rule
+    module name): what the memos key a file's summaries and findings by."""
+    if data is None:
+        try:
+            data = read_source(path)
+        except (OSError, ValueError):
+            return None
+    return cachemod.key(shown, frontend.module_name(path), data)
+
+
 def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
                 jobs: int = 1, cache_dir: Optional[Path] = None, memo: Optional[dict] = None) -> Result:
     """The language server's run of phases 1-7: several in-memory buffers (shown name
@@ -317,11 +330,15 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     reads and graphs only what changed."""
     projectmod.forget()
     own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
+    digests: Dict[str, str] = {}  # shown path -> content key, for the summary and check memos
+    for f, (name, data) in zip(own, buffers.items()):
+        if f.error is None:
+            digests[f.path] = content_key(Path(name), f.path, data) or ""
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
     memo = {} if memo is None else memo
     keys: Dict[Path, Optional[Tuple[int, int]]] = {}  # (size, mtime); None: unreadable
-    known: Dict[Path, Tuple[Optional[Tuple[int, int]], FileFacts]] = {}
+    known: Dict[Path, Tuple[Optional[Tuple[int, int]], FileFacts, Optional[str]]] = {}
     todo: List[Path] = []
     for p in files:
         try:
@@ -336,14 +353,20 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
             todo.append(p)
     read, hits = read_all(todo, jobs, cache_dir)
     for p, facts in zip(todo, read):
-        known[p] = (keys[p], facts)
+        known[p] = (keys[p], facts, content_key(p, facts.path) if cache_dir is not None and facts.error is None else None)
         if keys[p] is not None:
             memo[p] = known[p]
     for p in list(memo):
         if p not in keys:
             del memo[p]  # deleted, or no longer collected
     all_facts = own + [known[p][1] for p in files]
+    for _, facts, digest in (known[p] for p in files):
+        if digest:
+            digests[facts.path] = digest
     suppressed: List[Finding] = []
-    findings = analyse(all_facts, settings, suppressed, only=set(buffers))
+    # With a cache folder, summaries and the buffers' findings are remembered as in a
+    # CLI run: an edit recomputes the summaries it can change, not the project's.
+    findings = analyse(all_facts, settings, suppressed, only=set(buffers),
+                       cache_dir=cache_dir, digests={k: v for k, v in digests.items() if v} if cache_dir else None)
     return Result(findings, [f.path for f in own], {f.path: f for f in own}, settings,
                   hits + len(files) - len(todo), suppressed)

@@ -370,6 +370,46 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     assert shadowed.findings == [] and sorted(shadowed.files) == sorted(["caller.py", str(helper)])
 
 
+def test_run_buffers_with_a_cache_recomputes_only_what_an_edit_can_change(tmp_path, monkeypatch):
+    """The language server's runs keep summaries in the cache folder as CLI runs do:
+    an edit of the buffer builds the graphs of the buffer's functions only, never
+    those of unchanged files (before, every edit recomputed the whole project's
+    summaries), and the findings are always those of a run without any memory."""
+    from ordercheck import effects, runner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    helper = tmp_path / "helper.py"
+    helper.write_text(HELPER_SAVES)
+    for i in range(3):
+        (tmp_path / f"other{i}.py").write_text(f"def g{i}(store, run):\n    store.save(run)\n")
+    settings = runner.load_settings(None, tmp_path)
+    cache = tmp_path / ".ordercheck_cache"
+    graphs = []
+    real_graph = effects.summary_graph
+    monkeypatch.setattr(effects, "summary_graph",
+                        lambda fn, *a, **k: (graphs.append(fn.qualname), real_graph(fn, *a, **k))[1])
+
+    def both(text):
+        graphs.clear()
+        buffers = {"caller.py": text.encode()}
+        warm = runner.run_buffers([tmp_path], settings, buffers, cache_dir=cache, memo=memo)
+        built = list(graphs)
+        cold = runner.run_buffers([tmp_path], settings, buffers)
+        assert warm.findings == cold.findings
+        return warm, built
+
+    memo: dict = {}
+    first, built = both(CALLER)
+    assert [f.code for f in first.findings] == ["OC101"] and {"finish", "g0", "g1", "g2"} <= set(built)
+    edited, built = both(CALLER + "\n# an edit\n")
+    assert [f.code for f in edited.findings] == ["OC101"]
+    assert built and set(built) <= {"complete", "<module>"}, built  # the buffer's functions only
+    helper.write_text(HELPER_LOGS)  # a helper changes on disk: its summary, and the finding, go
+    gone, built = both(CALLER + "\n# another edit\n")
+    assert gone.findings == [] and "finish" in built and not {"g0", "g1", "g2"} & set(built)
+
+
 def test_without_a_workspace_folder_the_documents_project_is_used(tmp_path):
     (tmp_path / "proj" / "src" / "pkg").mkdir(parents=True)
     (tmp_path / "proj" / "pyproject.toml").write_text("")
