@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections import deque
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -152,7 +153,7 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
     roots: List[Path] = [_abs(a) for a in anchors]
     out: List[Path] = []
     seen: Set[Path] = set()
-    queue: List[Path] = []
+    queue: deque = deque()
 
     def push(p: Path) -> None:
         k = _abs(p)
@@ -163,7 +164,7 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
     for p in named:
         push(p)
     while queue:
-        f = queue.pop(0)
+        f = queue.popleft()
         out.append(f)
         if not f.name.endswith(".py"):
             continue

@@ -330,10 +330,8 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     reads and graphs only what changed."""
     projectmod.forget()
     own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
-    digests: Dict[str, str] = {}  # shown path -> content key, for the summary and check memos
-    for f, (name, data) in zip(own, buffers.items()):
-        if f.error is None:
-            digests[f.path] = content_key(Path(name), f.path, data) or ""
+    digests: Dict[str, Optional[str]] = {  # shown path -> content key, for the summary and check memos
+        f.path: content_key(Path(name), f.path, data) for f, (name, data) in zip(own, buffers.items()) if f.error is None}
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
     memo = {} if memo is None else memo
@@ -360,13 +358,11 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         if p not in keys:
             del memo[p]  # deleted, or no longer collected
     all_facts = own + [known[p][1] for p in files]
-    for _, facts, digest in (known[p] for p in files):
-        if digest:
-            digests[facts.path] = digest
+    digests.update((facts.path, digest) for _, facts, digest in (known[p] for p in files))
     suppressed: List[Finding] = []
     # With a cache folder, summaries and the buffers' findings are remembered as in a
     # CLI run: an edit recomputes the summaries it can change, not the project's.
     findings = analyse(all_facts, settings, suppressed, only=set(buffers),
-                       cache_dir=cache_dir, digests={k: v for k, v in digests.items() if v} if cache_dir else None)
+                       cache_dir=cache_dir, digests={k: v for k, v in digests.items() if v} if cache_dir is not None else None)
     return Result(findings, [f.path for f in own], {f.path: f for f in own}, settings,
                   hits + len(files) - len(todo), suppressed)
