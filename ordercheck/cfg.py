@@ -81,6 +81,7 @@ class _LoopFrame(_Frame):
     kind = FrameKind.LOOP
     head: object
     breaks: Preds = field(default_factory=list)
+    item: bool = False  # a ``for``: each round rebinds its target to the next item
 
 
 @dataclass
@@ -132,11 +133,13 @@ MAX_NODES = 400_000
 class _Builder:
     def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], bool],
                  on_raise: Optional[Callable[[Call], bool]] = None,
-                 on_test: Optional[Callable[[Call], bool]] = None) -> None:
+                 on_test: Optional[Callable[[Call], bool]] = None,
+                 is_guard: Optional[Callable[[Tuple[Tuple[str, ...], ...]], bool]] = None) -> None:
         self.fn = fn
         self.is_suppressor = is_suppressor
         self.on_raise = on_raise
         self.on_test = on_test
+        self.is_guard = is_guard
         self.g: nx.DiGraph = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked))
         self.counter = 0
         self.regions = 0
@@ -154,6 +157,9 @@ class _Builder:
         self.counter += 1
         if self.counter > MAX_NODES:
             raise GraphTooLarge(self.fn.qualname)
+        loops = tuple(f.head for f in self.frames if isinstance(f, _LoopFrame) and f.item)
+        if loops:
+            attrs["loops"] = loops  # the ``for`` loops (their heads' ``loop``) it stands in
         self.g.add_node(
             self.counter,
             kind=kind,
@@ -377,11 +383,16 @@ class _Builder:
         value that flows there (``value`` attribute)."""
         t: Preds = [(p, EdgeKind.TRUE) for p, _ in ends]
         f: Preds = [(p, EdgeKind.FALSE) for p, _ in ends]
-        if st.test_call is None or self.on_test is None or len(ends) != 1:
+        if st.test_call is None or self.on_test is None:
             return t, f
-        n = ends[0][0]
-        call = self.g.nodes[n].get("call")
-        if self.g.nodes[n].get("kind") != NodeKind.CALL or call is None or call.id != st.test_call or not self.on_test(call):
+        tested = [p for p, _ in ends if self.g.nodes[p].get("kind") == NodeKind.CALL
+                  and getattr(self.g.nodes[p].get("call"), "id", None) == st.test_call]
+        skipped = [e for e in ends if e[0] not in tested]
+        if len(tested) != 1 or (skipped and st.test_chain is None) or (st.test_chain and not skipped):
+            return t, f
+        n = tested[0]
+        call = self.g.nodes[n]["call"]
+        if not self.on_test(call):
             return t, f
         out: List[Preds] = []
         for kind in (EdgeKind.TRUE, EdgeKind.FALSE):
@@ -390,6 +401,10 @@ class _Builder:
             self.g.nodes[p]["line"] = None
             self.connect([(n, kind)], p)
             out.append([(p, EdgeKind.NORMAL)])
+        if skipped:
+            # `A and f()` with f not called: A was false, so is the test (`or`: true)
+            skip_true = (st.test_chain == "or") != st.test_negated
+            out[0 if skip_true else 1].extend((p, EdgeKind.TRUE if skip_true else EdgeKind.FALSE) for p, _ in skipped)
         return out[0], out[1]
 
     # ---- statements: one row of ``STMT`` and one method per ``StmtKind``
@@ -408,7 +423,10 @@ class _Builder:
         if handler is None:
             # a statement kind nobody handles must not pass silently as a simple one
             raise ValueError(f"cfg: no handler for the statement kind {st.kind!r}")
-        node = self.node(NodeKind.STMT, st.span, st.text, stmt=st.kind, **_marks(st))
+        attrs = _marks(st)
+        if st.guard_runs and self.is_guard is not None and self.is_guard(st.guard_runs):
+            attrs["guard"] = True  # the test asks whether a record already ended
+        node = self.node(NodeKind.STMT, st.span, st.text, stmt=st.kind, **attrs)
         self.connect(preds, node)
         return handler(self, st, node)
 
@@ -500,14 +518,15 @@ class _Builder:
         if not ends:
             return []
         head = self.node(NodeKind.LOOP, st.span, st.text, **_marks(st, head=True))
+        self.g.nodes[head]["loop"] = head  # kept by copies of the node (feasible's product)
         self.connect(ends, head)
         self.raise_from(head)
-        breaks = self._loop_body(head, st.body, [(head, EdgeKind.TRUE)])
+        breaks = self._loop_body(head, st.body, [(head, EdgeKind.TRUE)], item=True)
         return self.block(st.orelse, [(head, EdgeKind.FALSE)]) + breaks
 
-    def _loop_body(self, head: object, body: List[Stmt], preds: Preds) -> Preds:
+    def _loop_body(self, head: object, body: List[Stmt], preds: Preds, item: bool = False) -> Preds:
         """A loop's body under a loop frame, its ends back to ``head``; its breaks."""
-        loop = _LoopFrame(head)
+        loop = _LoopFrame(head, item=item)
         self.frames.append(loop)
         body_ends = self.block(body, preds)
         self.connect([(p, EdgeKind.LOOP) for p, _ in body_ends], head)
@@ -676,12 +695,13 @@ def _dedupe(preds: Preds) -> Preds:
 
 def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: False,
           on_raise: Optional[Callable[[Call], bool]] = None,
-          on_test: Optional[Callable[[Call], bool]] = None) -> nx.DiGraph:
+          on_test: Optional[Callable[[Call], bool]] = None,
+          is_guard: Optional[Callable[[Tuple[Tuple[str, ...], ...]], bool]] = None) -> nx.DiGraph:
     """The control-flow graph of one function (semantics §Graph). ``on_raise(call)`` true: the
     call's exceptional edges pass a ``raised`` point (its callee's on-raise effects);
     ``on_test(call)`` true for the call that is a whole ``if``/``while`` test: each
     branch starts with an ``outcome`` point (its conditional effects)."""
-    b = _Builder(fn, is_suppressor, on_raise, on_test)
+    b = _Builder(fn, is_suppressor, on_raise, on_test, is_guard)
     ends = b.block(fn.body, [(ENTRY, EdgeKind.NORMAL)])
     b.connect(ends, EXIT)
     return b.g

@@ -87,7 +87,7 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
     conditional effects): the call's own patterns do not apply, its terminal markers
     do (a carried ``append`` with a marker at the call site is terminal)."""
     out = set(carried)
-    if "append" in out and vocab.carries_marker(call):
+    if "append" in out and not call.builds and vocab.carries_marker(call):
         out.add("terminal-append")
     if "terminal-append" in out:
         out.add("append")
@@ -260,11 +260,19 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         return node_origin(g, n, cls, part, ns, path, vocab)
 
     performs, lifted_from = mgrmod.transaction_view(g, ns.performs)
+    exiting: List[object] = []
+    raising: List[object] = []
     for n in sorted((n for n in performs if n in reach), key=_order):
         nxt = _normal(g, n)
         exits = any(s in to_exit for s in nxt)
         raises = any(s in to_raise for s in nxt)
+        if exits:
+            exiting.append(n)
+        if raises:
+            raising.append(n)
         for cls in sorted(performs[n]):
+            if cls == mgrmod.GUARDED:
+                continue  # a part is guarded only when all its terminal appends are
             if exits:
                 on_return.add(cls)
                 performers.setdefault(cls, []).append(n)
@@ -280,6 +288,9 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 for cls in sorted(ns.raises[n]):
                     escaping.add(cls)
                     origins.setdefault(("escape", cls), origin(n, cls, "escape"))
+    for ended, nodes in ((on_return, exiting), (on_raise, raising)):
+        if mgrmod.TERMINAL_APPEND in ended and mgrmod.all_guarded(g, performs, nodes, [ENTRY]):
+            ended.add(mgrmod.GUARDED)
     when_true: Set[str] = set()
     when_false: Set[str] = set()
     if on_return and any("returns" in d for _, d in g.nodes(data=True)):
@@ -326,7 +337,8 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
                   managers: Optional[Managers] = None) -> nx.DiGraph:
     """A graph for the summary pass: a point at every resolved call."""
     resolved = lambda call: (path, call.id) in callees  # noqa: E731
-    return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved)
+    return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved,
+                     is_guard=vocab.is_guard)
 
 
 def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], bool]:
@@ -523,6 +535,7 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
         fn, suppressor(vocab, path, summ.manager_of),
         on_raise=lambda call: bool(eff(call).on_raise - NOT_CARRIED),
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
+        is_guard=vocab.is_guard,
     )
 
 

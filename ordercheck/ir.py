@@ -42,6 +42,16 @@ class Call:
     # terminal-marker token runs (semantics §Events): from the argument expressions, the
     # assignments that bind the plain names they read, and the callee's last component
     marker_runs: Tuple[Tuple[str, ...], ...] = ()
+    own_run: Tuple[str, ...] = ()  # the event's own callee's last component, split (marker source 3)
+    # its value, bound to a plain name, is an argument of another call of the function
+    # (``state = exception_to_failed_state(exc)`` ... ``set_state(state)``): a record it
+    # builds for that call; appending only through its summary, it carries no marker
+    # (docs/decisions.md "A record built for another call")
+    builds: bool = False
+    # plain names the arguments and the receiver read (``run`` of ``f(run.id)``,
+    # ``run.save()``), and one level through the assignments that bind them: a loop's
+    # item reached again is another item (docs/decisions.md "A loop over records")
+    reads: Tuple[str, ...] = ()
     # the class of the receiver of ``x.m()``/``self.x.m()`` as written (semantics §Events receiver
     # types); its qualified form ``module.T.m`` is among ``qualnames``
     receiver_type: Optional[str] = None
@@ -141,6 +151,11 @@ class Stmt:
     returns: Optional[bool] = None  # ``return True`` / ``return False`` (a constant)
     test_call: Optional[int] = None  # if/while: id of the call that is the whole test
     test_negated: bool = False  # ... under ``not``
+    # ... or the last operand of an ``and``/``or`` (docs/decisions.md): "and" / "or"
+    test_chain: Optional[str] = None
+    # if/while: the test asks whether a record already ended (``run.is_finished``), an
+    # idempotency guard for ``at-most-once`` (docs/decisions.md): the attribute names' runs
+    guard_runs: Tuple[Tuple[str, ...], ...] = ()
     # correlated tests (if/elif/while/assert): what the test tells on each branch
     true_facts: Tuple[Fact, ...] = ()
     false_facts: Tuple[Fact, ...] = ()

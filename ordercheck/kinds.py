@@ -121,3 +121,7 @@ class EventClass(StrEnum):
     FILE_WRITE = "file-write"
     FSYNC = "fsync"
     RENAME = "rename"
+    # internal, carried by summaries only: a terminal append made only behind an
+    # idempotency guard (docs/decisions.md "Idempotency guards"); never a second
+    # event of ``at-most-once``
+    GUARDED = "guarded-terminal-append"

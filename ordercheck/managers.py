@@ -28,7 +28,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 import networkx as nx
 
 from .cfg import ENTRY, EXIT
-from .kinds import EdgeKind, NodeKind, StmtKind, Way
+from .kinds import EdgeKind, EventClass, NodeKind, StmtKind, Way
 from .summaries import ManagerEffects
 
 Classes = Dict[object, FrozenSet[str]]
@@ -36,6 +36,8 @@ Classes = Dict[object, FrozenSet[str]]
 # classes that a call has only as a ``with`` item's call: elsewhere they are no event
 WITH_ONLY = frozenset({"transaction"})
 TRANSACTION = "transaction"
+TERMINAL_APPEND = EventClass.TERMINAL_APPEND.value
+GUARDED = EventClass.GUARDED.value
 
 
 def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
@@ -61,10 +63,40 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
             for n in sorted(nodes, key=_order):
                 for cls in performs.get(n, ()):
                     where.setdefault((part, cls), n)
-    entry = _union(performs, entry_nodes)
-    normal = _union(performs, normal_nodes)
-    raised = _union(performs, raised_nodes)
+    # a part is guarded only when all its terminal appends are (``all_guarded``)
+    entry = _union(performs, entry_nodes) - {GUARDED}
+    normal = _union(performs, normal_nodes) - {GUARDED}
+    raised = _union(performs, raised_nodes) - {GUARDED}
+    if TERMINAL_APPEND in entry and all_guarded(g, performs, entry_nodes, [ENTRY], stop):
+        entry |= {GUARDED}
+    for part, nodes, exceptional in (("normal", normal_nodes, False), ("raised", raised_nodes, True)):
+        if TERMINAL_APPEND in (normal if part == "normal" else raised):
+            starts = [v for y in yields for v in _succ(g, y, exceptional=exceptional)]
+            if all_guarded(g, performs, nodes, starts, stop):
+                if part == "normal":
+                    normal |= {GUARDED}
+                else:
+                    raised |= {GUARDED}
     return ManagerEffects("generator", entry, normal, raised, EXIT in after_raise, key)
+
+
+def all_guarded(g: nx.DiGraph, performs: Classes, nodes: Iterable[object], starts: List[object],
+                stop: Iterable[object] = ()) -> bool:
+    """Whether every terminal append among ``nodes`` is made only behind an idempotency
+    guard (docs/decisions.md "Idempotency guards"): it carries a callee's guarded
+    terminal append, or it cannot be reached from ``starts`` without passing a test
+    that asks whether the record already ended (a node with ``guard``)."""
+    appends = [n for n in nodes if TERMINAL_APPEND in performs.get(n, ())]
+    if not appends:
+        return False
+    open_ = [n for n in appends if GUARDED not in performs[n]]
+    if not open_:
+        return True
+    guards = {n for n, d in g.nodes(data=True) if d.get("guard")}
+    if not guards:
+        return False
+    reached = _forward(g, starts, set(stop) | guards)
+    return not any(n in reached for n in open_)
 
 
 def returns_truthy(g: nx.DiGraph) -> bool:
@@ -112,7 +144,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
         lifted: Set[str] = set()
         for b in sorted(body[w], key=_order):
             for cls in classes.get(b, ()):
-                if cls not in WITH_ONLY:
+                if cls not in WITH_ONLY and cls != GUARDED:  # a commit is guarded by nothing
                     lifted.add(cls)
                     source.setdefault((n, cls), b)
         _put(out, n, out.get(n, frozenset()) | frozenset(lifted))

@@ -81,6 +81,7 @@ class MarkerWalk:
     def __init__(self) -> None:
         self.runs: List[Run] = []
         self.names: List[str] = []
+        self.roots: List[str] = []  # the plain names at the root of attribute chains
 
     def add(self, run: Run) -> None:
         if run:
@@ -154,6 +155,7 @@ class MarkerWalk:
         """The receiver part of an attribute chain or callee: its names give no token,
         but calls, subscripts and literals inside it are argument expressions."""
         if isinstance(node, cst.Name):
+            self.roots.append(node.value)
             return
         if isinstance(node, cst.Attribute):
             self._chain(node.value)
@@ -214,18 +216,12 @@ def _string_value(node: cst.SimpleString) -> Optional[str]:
     return value
 
 
-def argument_runs(node: cst.Call) -> Tuple[List[Run], List[str]]:
-    """Token runs of a call's arguments and the plain names they read."""
+def argument_runs(node: cst.Call) -> Tuple[List[Run], List[str], List[str]]:
+    """Token runs of a call's arguments, the plain names they read standing alone, and
+    the plain names at the root of their attribute chains (``run`` of ``run.id``)."""
     walk = MarkerWalk()
     walk.call_arguments(node)
-    return walk.runs, walk.names
-
-
-def expression_runs(node: cst.CSTNode) -> List[Run]:
-    """Token runs of one expression (an assignment's right-hand side)."""
-    walk = MarkerWalk()
-    walk.expr(node)
-    return walk.runs
+    return walk.runs, walk.names, walk.roots
 
 
 def callee_run(callee: str) -> Run:

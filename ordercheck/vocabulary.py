@@ -24,6 +24,10 @@ from .kinds import EventClass
 from .markers import has_marker, split_tokens
 from .resources import vocab_dir
 
+#: what an idempotency guard's predicate asks, whatever the configured markers
+#: (``is_finished``, ``is_final``, ``is_done``, ``is_terminal``, ``is_completed``)
+GUARD_WORDS = frozenset({"final", "finished", "done", "terminal", "terminated", "complete", "completed", "ended"})
+
 BUILTIN_CLASSES = tuple(c.value for c in EventClass)
 
 
@@ -90,16 +94,34 @@ class Vocabulary:
 
     def carries_marker(self, call: Call) -> bool:
         """Whether the call's marker token runs (its arguments, the assignments that
-        bind the plain names they read, its own callee's last component; semantics §Events)
-        hold a terminal marker: one token, or a multi-word marker's tokens in a row."""
-        return has_marker(call.marker_runs, self._marker_tokens)
+        bind the plain names they read, its own callee's last component; semantics
+        §Events) hold a terminal marker: one token, or a multi-word marker's tokens in
+        a row."""
+        if has_marker(call.marker_runs, self._marker_tokens):
+            return True
+        return bool(call.own_run) and has_marker((call.own_run,), self._marker_tokens)
+
+    def is_guard(self, runs: Sequence[Tuple[str, ...]]) -> bool:
+        """Whether an ``if``/``while`` test asks if a record already ended: one of its
+        ``is_``/``has_`` predicates names a word of ``GUARD_WORDS`` or a terminal marker
+        (``run.is_finished``, ``state.is_final()``, ``has_failed(run)``; docs/decisions.md
+        "Idempotency guards")."""
+        for run in runs:
+            rest = run[1:]
+            if rest[:1] and rest[0] in GUARD_WORDS or has_marker([rest], self._marker_tokens):
+                return True
+        return False
 
     def classify(self, call: Call, carried: FrozenSet[str] = frozenset()) -> FrozenSet[str]:
         """Classes of a call node: its own matches plus what a callee's summary
         carries; an ``append`` with a terminal marker in its arguments is a
         ``terminal-append``, and every ``terminal-append`` is an ``append``."""
-        classes = set(self.direct(call)) | set(carried)
-        if EventClass.APPEND in classes and self.carries_marker(call):
+        direct = self.direct(call)
+        classes = set(direct) | set(carried)
+        # a record built for another call appends only incidentally through its summary
+        # (docs/decisions.md "A record built for another call")
+        built = call.builds and EventClass.APPEND not in direct and EventClass.TERMINAL_APPEND not in direct
+        if EventClass.APPEND in classes and not built and self.carries_marker(call):
             classes.add(EventClass.TERMINAL_APPEND.value)
         if EventClass.TERMINAL_APPEND in classes:
             classes.add(EventClass.APPEND.value)

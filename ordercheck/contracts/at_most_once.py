@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import List
 
 from .base import GraphInput, Hit, Ordering, expr_text, matching
-from .paths import blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
+from ..kinds import EventClass
+from .paths import ItemLoops, blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
 
 
 class AtMostOnce(Ordering, kind="at-most-once"):
@@ -24,10 +25,19 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         events = matching(classes, self.event, reachable) - barrier
         if len({site(g, e) for e in events}) < 2:
             return []
-        labels = two_origin_bfs(g, blocking_view(g, barrier), events)
+        # an idempotency guard (`if not run.is_finished:`) stands between any two
+        # events like a barrier, and an event made only behind one in its callee is
+        # never the second (docs/decisions.md "Idempotency guards")
+        blocked = barrier | {n for n, d in g.nodes(data=True) if d.get("guard")}
+        labels = two_origin_bfs(g, blocking_view(g, blocked), events)
+        items = ItemLoops(g, blocked)
         hits = []
         for e in sorted(events, key=node_order):
+            if EventClass.GUARDED in classes.get(e, ()):
+                continue
             pair = other_origin_path(labels, e, site(g, e))
+            if pair is not None and items.of(e):
+                pair = items.path(events, e, site(g, e))
             if pair is not None:
                 first, middle = pair
                 hits.append(Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=site(g, e)))

@@ -150,6 +150,65 @@ def other_origin_path(labels: Labels, node: object, mine: object) -> Optional[Tu
     return None
 
 
+class ItemLoops:
+    """A loop over records handles one record per round (docs/decisions.md "A loop
+    over records"): an event whose call reads the target of a ``for`` loop around it
+    (``for run in runs: report_failed(run)``) concerns that round's item, so two such
+    events of the same loop do not pair by going round the loop again: the earlier
+    one concerned another item. Events before the loop, and events that do not read
+    the loop's target, pair as usual. Only ``at-most-once`` reads it: for ``sequence``
+    a round's event may well concern the previous round's item (``os.replace(
+    seg.previous.tmp, ...)`` after the last round's write), so its pairs stand.
+
+    ``path`` answers ``other_origin_path`` for one such event with one BFS per group of
+    origins (those inside the same item loops), each in ``blocked`` plus those loops'
+    heads; the BFS labels are shared between events with the same group."""
+
+    def __init__(self, g: nx.DiGraph, blocked: Set[object]) -> None:
+        self.g = g
+        self.blocked = blocked
+        self.heads: Dict[object, List[object]] = {}  # loop id -> its head nodes (copies included)
+        self.targets: Dict[object, FrozenSet[str]] = {}
+        for n, d in g.nodes(data=True):
+            k = d.get("loop")
+            if k is not None:
+                self.heads.setdefault(k, []).append(n)
+                self.targets[k] = frozenset(d.get("writes", ()))
+        self._labels: Dict[Tuple[FrozenSet[object], FrozenSet[object]], Labels] = {}
+
+    def of(self, n: object) -> FrozenSet[object]:
+        """The ``for`` loops around ``n`` whose target its call reads."""
+        if not self.heads:
+            return frozenset()
+        d = self.g.nodes[n]
+        loops = d.get("loops")
+        call = d.get("call") or d.get("manager")
+        if not loops or call is None or not call.reads:
+            return frozenset()
+        reads = set(call.reads)
+        return frozenset(k for k in loops if self.targets.get(k, frozenset()) & reads)
+
+    def path(self, origins: Iterable[object], node: object, mine: object) -> Optional[Tuple[object, List[object]]]:
+        """``other_origin_path`` for ``node`` when no origin may reach it round a loop
+        whose item both read; the shortest such pair, or None."""
+        around = self.of(node)
+        groups: Dict[FrozenSet[object], List[object]] = {}
+        for o in origins:
+            groups.setdefault(self.of(o) & around, []).append(o)
+        best = None
+        for k in sorted(groups, key=lambda k: sorted(map(str, k))):
+            key = (k, frozenset(groups[k]))
+            labels = self._labels.get(key)
+            if labels is None:
+                heads = {h for loop in k for h in self.heads.get(loop, ())}
+                view = blocking_view(self.g, self.blocked | heads)
+                labels = self._labels[key] = two_origin_bfs(self.g, view, groups[k])
+            pair = other_origin_path(labels, node, mine)
+            if pair is not None and (best is None or len(pair[1]) < len(best[1])):
+                best = pair
+        return best
+
+
 def site(g: nx.DiGraph, n: object) -> object:
     """A node's call site: ``finally`` copies repeat one site on several nodes; a
     ``with`` exit is its manager call's site (entry and exits are one call)."""

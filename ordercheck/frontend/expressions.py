@@ -100,6 +100,8 @@ class FunctionScope:
     # runs get the runs of the names' bindings when the function ends)
     marker_names: List[Tuple[Call, List[str]]] = field(default_factory=list)
     bindings: Dict[str, List[Tuple[str, ...]]] = field(default_factory=dict)  # name -> marker runs
+    binding_reads: Dict[str, List[str]] = field(default_factory=dict)  # name -> names its right-hand sides read
+    bound_values: List[Tuple[Call, str]] = field(default_factory=list)  # `name = call(...)`
     local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
     untracked: Set[str] = field(default_factory=set)  # global/nonlocal names (no test facts)
     handlers: List[Tuple[Optional[str], int]] = field(default_factory=list)  # except clauses open: (`as` name, line)
@@ -301,10 +303,12 @@ class ExpressionWalker:
             )
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
-        runs, names = argument_runs(node)
-        own = callee_run(callee)
-        if own:
-            runs.append(own)
+        runs, names, roots = argument_runs(node)
+        reads = names + roots
+        if isinstance(func, cst.Attribute):
+            receiver_root = _root_name(func.value)
+            if receiver_root is not None:
+                reads.append(receiver_root)
         call = Call(
             id=self.next_call,
             callee=callee,
@@ -313,6 +317,8 @@ class ExpressionWalker:
             text=self.text(node),
             stmt_lines=self.stmt_lines,
             marker_runs=tuple(runs),
+            own_run=callee_run(callee),
+            reads=tuple(dict.fromkeys(reads)),
             receiver_type=receiver,
             exits=exits,
             suppress_types=suppress,

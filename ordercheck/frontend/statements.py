@@ -19,6 +19,7 @@ from ..ir import (
     BROAD_TYPES,
     Call,
     Case,
+    Choice,
     ClassFacts,
     ExprSeq,
     FileFacts,
@@ -29,7 +30,7 @@ from ..ir import (
     WithItem,
 )
 from ..kinds import StmtKind
-from ..markers import expression_runs
+from ..markers import MarkerWalk, split_tokens
 from .expressions import (
     ClassScope,
     ExpressionWalker,
@@ -159,9 +160,11 @@ class Extractor(ExpressionWalker):
                     and not any(isinstance(e, cst.StarredElement) for e in list(t.elements) + list(value.elements))):
                 pairs = [(a.value, b.value) for a, b in zip(t.elements, value.elements)]
             for target, val in pairs:
-                runs = expression_runs(val)
+                walk = MarkerWalk()
+                walk.expr(val)
                 for name in target_names(target):
-                    self.frame.bindings.setdefault(name, []).extend(runs)
+                    self.frame.bindings.setdefault(name, []).extend(walk.runs)
+                    self.frame.binding_reads.setdefault(name, []).extend(walk.names + walk.roots)
 
     def small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
         """A small statement by the handler table, then what every small statement
@@ -258,9 +261,18 @@ class Extractor(ExpressionWalker):
         sp, text = self._small_head(line)
         return Stmt(StmtKind.PASS, sp, text)
 
+    def _bound_call(self, targets: Sequence[cst.CSTNode], value: cst.BaseExpression, ev: ExprSeq) -> None:
+        """``name = call(...)`` (``await`` allowed): the call whose value the name holds."""
+        while isinstance(value, cst.Await):
+            value = value.expression
+        if (self.frames and len(targets) == 1 and isinstance(targets[0], cst.Name)
+                and isinstance(value, cst.Call) and ev and isinstance(ev[-1], Call)):
+            self.frame.bound_values.append((ev[-1], targets[0].value))
+
     def _assign(self, node: cst.Assign, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
         ev = self.expr(node.value)
+        self._bound_call([t.target for t in node.targets], node.value, ev)
         for t in node.targets:
             ev += self.expr(t.target)
         self._record_binding([t.target for t in node.targets], node.value)
@@ -271,7 +283,10 @@ class Extractor(ExpressionWalker):
 
     def _ann_assign(self, node: cst.AnnAssign, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
-        ev = self.expr(node.value) + self.expr(node.target)
+        ev = self.expr(node.value)
+        if node.value is not None:
+            self._bound_call([node.target], node.value, ev)
+        ev = ev + self.expr(node.target)
         self._record_binding([node.target], node.value)
         return Stmt(StmtKind.SIMPLE, sp, text, ev,
                     self.raises_outside_calls(node.value) or self.raises_outside_calls(node.target))
@@ -335,7 +350,8 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, node.test)
         ev = self.expr(node.test)
         st = Stmt(StmtKind.IF, sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
-        st.test_call, st.test_negated = _test_call(node.test, ev)
+        st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
+        st.guard_runs = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
         st.body = self.block(node.body)
@@ -351,7 +367,8 @@ class Extractor(ExpressionWalker):
         infinite = _is_true_constant(node.test)
         st = Stmt(StmtKind.WHILE, sp, self.header_text(node), ev, self.raises_outside_calls(node.test),
                   infinite=infinite)
-        st.test_call, st.test_negated = _test_call(node.test, ev)
+        st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
+        st.guard_runs = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
         st.body = self.block(node.body)
@@ -495,6 +512,14 @@ class Extractor(ExpressionWalker):
                 bound = [r for n in dict.fromkeys(names) if n in frame.bindings for r in frame.bindings[n]]
                 if bound:
                     call.marker_runs = call.marker_runs + tuple(bound)
+        for built, holder in frame.bound_values:
+            built.builds = any(holder in c.reads for c in frame.calls if c is not built)
+        if frame.binding_reads:
+            reads_of = frame.binding_reads
+            for call in frame.calls:
+                more = [m for n in call.reads if n in reads_of for m in reads_of[n]]
+                if more:
+                    call.reads = tuple(dict.fromkeys(call.reads + tuple(more)))
         fn = FunctionFacts(frame.qualname, name, cls, sp, params, body, frame.calls, frame.local_functions,
                            tuple(sorted(frame.untracked)))
         self.facts.functions.append(fn)
@@ -607,18 +632,51 @@ def _all_params(params: cst.Parameters) -> List[cst.Param]:
     return out
 
 
-def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int], bool]:
+def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int], bool, Optional[str]]:
     """A test that is one call (``await`` allowed), alone or under ``not``: the id of
-    that call (the last event of the test: a call comes after its arguments) and
-    whether it is negated. Anything else: ``(None, False)``."""
+    that call (the last event of the test: a call comes after its arguments), whether
+    it is negated, and ``None``. A test ``A and f()`` / ``A or f()`` (the call the last
+    operand, docs/decisions.md "Conditional effects through and/or"): the same, with
+    ``"and"`` / ``"or"``. Anything else: ``(None, False, None)``."""
     negated = False
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test, negated = test.expression, True
-    if isinstance(test, cst.Await):
+    while isinstance(test, cst.Await):
         test = test.expression
     if isinstance(test, cst.Call) and events and isinstance(events[-1], Call):
-        return events[-1].id, negated
-    return None, False
+        return events[-1].id, negated, None
+    if isinstance(test, cst.BooleanOperation):
+        right = test.right
+        while isinstance(right, cst.Await):
+            right = right.expression
+        last = events[-1] if events else None
+        if (isinstance(right, cst.Call) and isinstance(last, Choice) and len(last.options) == 2
+                and last.options[0] and not last.options[1] and isinstance(last.options[0][-1], Call)):
+            return last.options[0][-1].id, negated, "and" if isinstance(test.operator, cst.And) else "or"
+    return None, False, None
+
+
+def guard_runs(test: cst.BaseExpression) -> Tuple[Tuple[str, ...], ...]:
+    """The predicates an ``if``/``while`` test reads by attribute (``run.is_finished``,
+    ``state.is_final()``), outside comparisons, as token runs: the vocabulary says which
+    of them ask whether a record already ended (``Vocabulary.is_guard``)."""
+    out: List[Tuple[str, ...]] = []
+    stack: List[cst.CSTNode] = [test]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Comparison, cst.Lambda)):
+            continue
+        name = None
+        if isinstance(node, cst.Attribute):
+            name = node.attr.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            name = node.func.value  # `is_finished(run)`
+        if name is not None:
+            run = split_tokens(name)
+            if len(run) >= 2 and run[0] in ("is", "has"):
+                out.append(run)
+        stack.extend(children(node))
+    return tuple(dict.fromkeys(out))
 
 
 def _is_true_constant(node: cst.BaseExpression) -> bool:

@@ -1,0 +1,348 @@
+"""Four decisions beyond the contract's text, taken after triaging real runtimes
+(docs/decisions.md): conditional effects through ``and``/``or``, idempotency guards,
+a loop over records, and a record built for another call. Each has a case where it
+removes a finding and a case where the contract's finding stands."""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl
+
+from ordercheck import cfg, frontend
+from ordercheck.kinds import NodeKind
+from ordercheck.vocabulary import Vocabulary
+
+SEQ = ["OC101", "OC102"]
+ONCE = ["OC103"]
+
+RETRY_TRUE = """
+class Worker:
+    def _retry(self, run):
+        if not self._queue.put(run):
+            return False
+        self._store.save(run)
+        return True
+
+    def on_failure(self, run, lost):
+        if {test}:
+            {then}
+        self._ledger.append(run.id, "retry_skipped")
+"""
+
+RETRY_FALSE = """
+class Worker:
+    def _give_up(self, run):
+        if self._queue.put(run):
+            return True
+        self._store.save(run)
+        return False
+
+    def on_failure(self, run, lost):
+        if {test}:
+            {then}
+        self._ledger.append(run.id, "retry_skipped")
+"""
+
+
+# ---------------------------------------------------------------- conditional effects through and/or
+
+
+@pytest.mark.parametrize("src, test, then, expected", [
+    # True-only save, `A and f()`: a true test means f returned True (then we return)
+    (RETRY_TRUE, "lost and self._retry(run)", "return", []),
+    (RETRY_TRUE, "lost and await self._retry(run)", "return", []),
+    (RETRY_TRUE, "lost and flag and self._retry(run)", "return", []),
+    # under `not`, the branches swap: the save goes with the false branch, which returns
+    (RETRY_TRUE, "not (lost and self._retry(run))", "pass", [("OC102", 12)]),
+    (RETRY_TRUE, "not (lost and self._retry(run))", "self._ledger.append(run.id, 'x')", [("OC102", 12)]),
+    # `A or f()`: a false test means f returned False: no save there
+    (RETRY_TRUE, "lost or self._retry(run)", "return", []),
+    # ... but a true one may be f's True (saved), or A (not called): the save reaches the body
+    (RETRY_TRUE, "lost or self._retry(run)", "self._ledger.append(run.id, 'x')", [("OC102", 11), ("OC102", 12)]),
+    # the call as the first operand: f may have returned True while the test is false
+    (RETRY_TRUE, "self._retry(run) and lost", "return", [("OC102", 12)]),
+    # a call under a comparison is no test of its value
+    (RETRY_TRUE, "lost and self._retry(run) == 1", "return", [("OC102", 12)]),
+    # False-only save: `A and f()` false may be f's False (saved) or A false (not called)
+    (RETRY_FALSE, "lost and self._give_up(run)", "return", [("OC102", 12)]),
+    # `A or f()` true with f called means f returned True: no save on the true branch
+    (RETRY_FALSE, "lost or self._give_up(run)", "self._ledger.append(run.id, 'x')", [("OC102", 12)]),
+])
+def test_conditional_effects_through_and_or(src, test, then, expected):
+    code = src.format(test=test, then=then)
+    if "await" in test:
+        code = code.replace("def ", "async def ")
+    assert cl(code, select=SEQ) == expected
+
+
+def test_an_and_test_whose_operand_is_skipped_goes_to_the_false_branch_only():
+    src = (b"def f(self, run, lost):\n    if lost and self._retry(run):\n        return\n    x()\n"
+           b"def _retry(self, run):\n    return True\n")
+    fn = next(f for f in frontend.extract("a.py", src).functions if f.name == "f")
+    g = cfg.build(fn, on_test=lambda call: call.callee == "self._retry")
+    outcomes = [n for n, d in g.nodes(data=True) if d["kind"] == NodeKind.OUTCOME]
+    assert len(outcomes) == 2
+    stmt = next(n for n, d in g.nodes(data=True) if d.get("text", "").startswith("if lost"))
+    kinds = {d["kind"] for _, _, d in g.out_edges(stmt, data=True)}
+    # the `if` node goes on to the call (A true) or straight to the false branch (A false)
+    assert "true" not in kinds and "false" in kinds
+    # without conditional effects nothing changes: both outcomes from every end
+    g2 = cfg.build(fn, on_test=lambda call: False)
+    assert not [n for n, d in g2.nodes(data=True) if d["kind"] == NodeKind.OUTCOME]
+    assert {d["kind"] for _, _, d in g2.out_edges(stmt, data=True)} >= {"true", "false"}
+
+
+# ---------------------------------------------------------------- idempotency guards
+
+TWICE = """
+def time_out(self, store, run_id, run):
+    self._ledger.append_terminal(run_id, Status.FAILED)
+    if {test}:
+        self._ledger.append_terminal(run_id, Status.FAILED)
+"""
+
+
+@pytest.mark.parametrize("test, guarded", [
+    ("not run.is_finished", True),
+    ("run and not run.is_finished", True),
+    ("not run.state.is_final()", True),
+    ("not has_failed(run)", True),
+    ("not run.isDone", True),
+    ("run.is_terminal is False", False),  # inside a comparison: not read as a guard
+    ("not run.finished", False),  # a bare attribute, no is_/has_ predicate
+    ("not run.is_ready", False),
+    ("run.is_retryable", False),
+])
+def test_what_counts_as_an_idempotency_guard(test, guarded):
+    assert cl(TWICE.format(test=test), select=ONCE) == ([] if guarded else [("OC103", 5)])
+
+
+def test_a_guard_word_is_a_fixed_word_or_a_configured_marker():
+    vocab = Vocabulary.build({}, {}, ["run failed"])
+    assert vocab.is_guard((("is", "finished"),))  # fixed words, whatever the markers
+    assert vocab.is_guard((("has", "run", "failed"),))  # a configured marker
+    assert not vocab.is_guard((("is", "failed"),))  # not a marker of this config
+    assert not vocab.is_guard((("is", "ready"),))
+
+
+def test_a_guard_in_a_while_test_and_through_an_elif():
+    src = """
+    def settle(self, run):
+        self._ledger.append_terminal(run.id, Status.COMPLETED)
+        if run.cancelled:
+            return
+        elif not run.is_finished:
+            self._ledger.append_terminal(run.id, Status.FAILED)
+    """
+    assert cl(src, select=ONCE) == []
+
+
+def test_a_guarded_helper_is_never_the_second_but_can_be_the_first():
+    src = """
+    class Monitor:
+        def _fail_if_open(self, run):
+            if not run.is_finished:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+
+        def second(self, run):
+            self._ledger.append_terminal(run.id, Status.FAILED)
+            self._fail_if_open(run)
+
+        def first(self, run):
+            self._fail_if_open(run)
+            self._ledger.append_terminal(run.id, Status.CANCELLED)
+    """
+    assert cl(src, select=ONCE) == [("OC103", 13)]
+
+
+def test_a_helper_with_one_unguarded_terminal_append_is_not_guarded():
+    src = """
+    class Monitor:
+        def _fail(self, run, force):
+            if force:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+            elif not run.is_finished:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+
+        def go(self, run):
+            self._ledger.append_terminal(run.id, Status.FAILED)
+            self._fail(run, True)
+    """
+    assert cl(src, select=ONCE) == [("OC103", 11)]
+
+
+def test_a_guarded_helper_calling_a_guarded_helper_stays_guarded():
+    src = """
+    class Monitor:
+        def _inner(self, run):
+            if not run.is_finished:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+
+        def _outer(self, run):
+            self.log.info("closing")
+            self._inner(run)
+
+        def go(self, run):
+            self._ledger.append_terminal(run.id, Status.FAILED)
+            self._outer(run)
+
+        def mixed(self, run):
+            self._ledger.append_terminal(run.id, Status.FAILED)
+            self._mixed_helper(run)
+
+        def _mixed_helper(self, run):
+            self._inner(run)
+            self._ledger.append_terminal(run.id, Status.CANCELLED)
+    """
+    # `_mixed_helper` appends unguarded too: its call is a second terminal append; inside
+    # it, the guarded call comes first, so its own unguarded append is a second one
+    assert cl(src, select=ONCE) == [("OC103", 17), ("OC103", 21)]
+
+
+def test_a_context_manager_whose_exit_is_guarded():
+    src = """
+    from contextlib import contextmanager
+
+    class Engine:
+        @contextmanager
+        def running(self, run):
+            try:
+                yield
+            except BaseException:
+                if not run.state.is_final():
+                    self._ledger.append_terminal(run.id, Status.CRASHED, "crashed")
+                raise
+
+        def go(self, run):
+            with self.running(run):
+                self._ledger.append_terminal(run.id, Status.FAILED)
+                raise RuntimeError()
+    """
+    assert cl(src, select=ONCE) == []
+    unguarded = src.replace("if not run.state.is_final():", "if run is not None:")
+    assert cl(unguarded, select=ONCE) == [("OC103", 15)]
+
+
+def test_guards_do_not_change_the_other_contracts():
+    src = """
+    def complete(self, store, run):
+        store.save(run)
+        if not run.is_finished:
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+    """
+    assert cl(src) == [("OC101", 5)]
+
+
+# ---------------------------------------------------------------- a loop over records
+
+
+def test_two_terminal_appends_of_a_loops_item_in_different_rounds_do_not_pair():
+    src = """
+    def monitor(self, runs):
+        for run in runs:
+            if run.starting:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+            elif run.canceling:
+                self._ledger.append_terminal(run.id, Status.CANCELLED)
+    """
+    assert cl(src, select=ONCE) == []
+
+
+def test_in_one_round_they_still_pair():
+    src = """
+    def monitor(self, runs):
+        for run in runs:
+            self._ledger.append_terminal(run.id, Status.FAILED)
+            self._ledger.append_terminal(run.id, Status.CANCELLED)
+    """
+    assert cl(src, select=ONCE) == [("OC103", 5)]
+
+
+def test_the_item_through_one_assignment_and_as_a_receiver():
+    src = """
+    def monitor(self, records):
+        for record in records:
+            run = record.run
+            if run.starting:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+            else:
+                run.report_cancelled()
+    """
+    table = {"extend-events": {"append": ["*.report_cancelled"]}}
+    assert cl(src, select=ONCE, table=table) == []
+
+
+def test_an_inner_loop_over_the_same_run_still_pairs():
+    src = """
+    def monitor(self, runs):
+        for run in runs:
+            for attempt in range(3):
+                if attempt:
+                    self._ledger.append_terminal(run.id, Status.FAILED)
+                else:
+                    self._ledger.append_terminal(run.id, Status.CANCELLED)
+    """
+    # round after round of the inner loop the item is the same run
+    assert cl(src, select=ONCE) == [("OC103", 6), ("OC103", 8)]
+
+
+def test_an_append_before_the_loop_still_pairs_with_one_inside():
+    src = """
+    def monitor(self, job, runs):
+        self._ledger.append_terminal(job.id, Status.COMPLETED)
+        for run in runs:
+            self._ledger.append_terminal(run.id, Status.FAILED)
+    """
+    assert cl(src, select=ONCE) == [("OC103", 5)]
+
+
+def test_a_sequence_across_rounds_is_still_a_finding():
+    # the contract's own example: the next round's append after this round's save
+    src = """
+    def replay(self, runs):
+        for run in runs:
+            self._ledger.append(run.id, "replayed")
+            if run.dirty:
+                self._store.save(run)
+    """
+    assert cl(src, select=SEQ) == [("OC102", 4)]
+
+
+# ---------------------------------------------------------------- a record built for another call
+
+BUILT = """
+class Engine:
+    def _failed_state(self, run, exc):
+        self._ledger.append(run.id, "storage_loaded")
+        return State(Status.FAILED, str(exc))
+
+    def handle(self, run, exc):
+        {line}
+        self._ledger.append_terminal(run.id, {arg})
+"""
+
+
+@pytest.mark.parametrize("line, arg, expected", [
+    ("state = self._failed_state(run, exc)", "state", []),
+    ("state = await self._failed_state(run, exc)", "state", []),
+    ("state: State = self._failed_state(run, exc)", "state", []),
+    # called for its effect: its name (and its arguments) mark it terminal
+    ("self._failed_state(run, exc)", "Status.FAILED", [("OC103", 9)]),
+    # bound but never handed to another call: still the contract's rule
+    ("state = self._failed_state(run, exc)", "Status.FAILED", [("OC103", 9)]),
+    # bound in a tuple: not one value for one call
+    ("state, _ = self._failed_state(run, exc)", "state", [("OC103", 9)]),
+])
+def test_a_record_built_for_another_call(line, arg, expected):
+    code = BUILT.format(line=line, arg=arg)
+    if "await" in line:
+        code = code.replace("def handle", "async def handle")
+    assert cl(code, select=ONCE) == expected
+
+
+def test_a_direct_append_whose_value_is_passed_on_keeps_its_markers():
+    src = """
+    def fail(self, run):
+        receipt = self._ledger.append_failed(run.id)
+        self._ledger.append_terminal(run.id, receipt)
+    """
+    assert cl(src, select=ONCE) == [("OC103", 4)]
