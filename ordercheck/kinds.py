@@ -121,7 +121,10 @@ class EventClass(StrEnum):
     FILE_WRITE = "file-write"
     FSYNC = "fsync"
     RENAME = "rename"
-    # internal, carried by summaries only: a terminal append made only behind an
-    # idempotency guard (docs/decisions.md "Idempotency guards"); never a second
-    # event of ``at-most-once``
-    GUARDED = "guarded-terminal-append"
+
+
+#: not an event class of the vocabulary but a mark that summaries carry beside
+#: ``terminal-append``: every terminal append of the callee (or of that part of it) is
+#: made only behind an idempotency guard (docs/decisions.md "Idempotency guards"), so
+#: the call is never the second event of ``at-most-once``
+GUARDED = "guarded-terminal-append"

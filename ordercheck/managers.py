@@ -28,6 +28,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 import networkx as nx
 
 from .cfg import ENTRY, EXIT
+from . import kinds
 from .kinds import EdgeKind, EventClass, NodeKind, StmtKind, Way
 from .summaries import ManagerEffects
 
@@ -37,7 +38,7 @@ Classes = Dict[object, FrozenSet[str]]
 WITH_ONLY = frozenset({"transaction"})
 TRANSACTION = "transaction"
 TERMINAL_APPEND = EventClass.TERMINAL_APPEND.value
-GUARDED = EventClass.GUARDED.value
+GUARDED = kinds.GUARDED
 
 
 def generator_effects(g: nx.DiGraph, performs: Classes, key: str,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List
 
 from .base import GraphInput, Hit, Ordering, expr_text, matching
-from ..kinds import EventClass
+from ..kinds import GUARDED
 from .paths import ItemLoops, blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
 
 
@@ -33,7 +33,7 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         items = ItemLoops(g, blocked)
         hits = []
         for e in sorted(events, key=node_order):
-            if EventClass.GUARDED in classes.get(e, ()):
+            if GUARDED in classes.get(e, ()):
                 continue
             pair = other_origin_path(labels, e, site(g, e))
             if pair is not None and items.of(e):
