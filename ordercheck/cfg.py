@@ -134,7 +134,7 @@ class _Builder:
     def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], bool],
                  on_raise: Optional[Callable[[Call], bool]] = None,
                  on_test: Optional[Callable[[Call], bool]] = None,
-                 is_guard: Optional[Callable[[Tuple[Tuple[str, ...], ...]], bool]] = None) -> None:
+                 is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None) -> None:
         self.fn = fn
         self.is_suppressor = is_suppressor
         self.on_raise = on_raise
@@ -407,6 +407,23 @@ class _Builder:
             out[0 if skip_true else 1].extend((p, EdgeKind.TRUE if skip_true else EdgeKind.FALSE) for p, _ in skipped)
         return out[0], out[1]
 
+    def _guarded(self, st: Stmt, t: Preds, f: Preds) -> Tuple[Preds, Preds]:
+        """An idempotency guard (docs/decisions.md): the branch on which the test says the
+        record has not ended starts at a ``guard`` point, which ``at-most-once`` does
+        not pass and summaries count as "behind a guard"."""
+        if not st.guard_runs or self.is_guard is None:
+            return t, f
+        opens = {o for run, o in zip(st.guard_runs, st.guard_open) if self.is_guard(run)}
+        if len(opens) != 1:
+            return t, f
+        on_true = opens.pop()
+        preds = t if on_true else f
+        if not preds:
+            return t, f
+        p = self.node(NodeKind.POINT, None, "guard", guard=True)
+        self.connect(preds, p)
+        return ([(p, EdgeKind.NORMAL)], f) if on_true else (t, [(p, EdgeKind.NORMAL)])
+
     # ---- statements: one row of ``STMT`` and one method per ``StmtKind``
 
     def block(self, stmts: List[Stmt], preds: Preds) -> Preds:
@@ -423,10 +440,7 @@ class _Builder:
         if handler is None:
             # a statement kind nobody handles must not pass silently as a simple one
             raise ValueError(f"cfg: no handler for the statement kind {st.kind!r}")
-        attrs = _marks(st)
-        if st.guard_runs and self.is_guard is not None and self.is_guard(st.guard_runs):
-            attrs["guard"] = True  # the test asks whether a record already ended
-        node = self.node(NodeKind.STMT, st.span, st.text, stmt=st.kind, **attrs)
+        node = self.node(NodeKind.STMT, st.span, st.text, stmt=st.kind, **_marks(st))
         self.connect(preds, node)
         return handler(self, st, node)
 
@@ -499,7 +513,7 @@ class _Builder:
         self._may_raise(st, node)
         ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
         self._decide(ends, st)
-        t_preds, f_preds = self._outcomes(st, ends)
+        t_preds, f_preds = self._guarded(st, *self._outcomes(st, ends))
         t = self.block(st.body, t_preds)
         f = self.block(st.orelse, f_preds)
         return t + f
@@ -508,7 +522,7 @@ class _Builder:
         self._may_raise(st, node)
         ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
         self._decide(ends, st)
-        t_preds, f_preds = self._outcomes(st, ends)
+        t_preds, f_preds = self._guarded(st, *self._outcomes(st, ends))
         breaks = self._loop_body(node, st.body, t_preds)
         false_preds = [] if st.infinite else f_preds
         return self.block(st.orelse, false_preds) + breaks
@@ -696,7 +710,7 @@ def _dedupe(preds: Preds) -> Preds:
 def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: False,
           on_raise: Optional[Callable[[Call], bool]] = None,
           on_test: Optional[Callable[[Call], bool]] = None,
-          is_guard: Optional[Callable[[Tuple[Tuple[str, ...], ...]], bool]] = None) -> nx.DiGraph:
+          is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None) -> nx.DiGraph:
     """The control-flow graph of one function (semantics §Graph). ``on_raise(call)`` true: the
     call's exceptional edges pass a ``raised`` point (its callee's on-raise effects);
     ``on_test(call)`` true for the call that is a whole ``if``/``while`` test: each

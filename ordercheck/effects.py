@@ -88,6 +88,8 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
     do (a carried ``append`` with a marker at the call site is terminal)."""
     out = set(carried)
     if "append" in out and not call.builds and vocab.carries_marker(call):
+        if "terminal-append" not in out:
+            out.add(mgrmod.OPEN_TERMINAL)  # made terminal here, outside any guard of the callee
         out.add("terminal-append")
     if "terminal-append" in out:
         out.add("append")
@@ -271,8 +273,8 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         if raises:
             raising.append(n)
         for cls in sorted(performs[n]):
-            if cls == mgrmod.GUARDED:
-                continue  # a part is guarded only when all its terminal appends are
+            if cls == mgrmod.OPEN_TERMINAL:
+                continue  # only where no guard of this function stands before it (below)
             if exits:
                 on_return.add(cls)
                 performers.setdefault(cls, []).append(n)
@@ -288,9 +290,12 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 for cls in sorted(ns.raises[n]):
                     escaping.add(cls)
                     origins.setdefault(("escape", cls), origin(n, cls, "escape"))
+    open_nodes = mgrmod.open_terminal_nodes(g, performs, [n for n in performs if n in reach], [ENTRY])
     for ended, nodes in ((on_return, exiting), (on_raise, raising)):
-        if mgrmod.TERMINAL_APPEND in ended and mgrmod.all_guarded(g, performs, nodes, [ENTRY]):
-            ended.add(mgrmod.GUARDED)
+        if any(n in open_nodes for n in nodes):
+            ended.add(mgrmod.OPEN_TERMINAL)
+    if open_nodes:
+        performers[mgrmod.OPEN_TERMINAL] = sorted((n for n in open_nodes if n in exiting), key=_order)
     when_true: Set[str] = set()
     when_false: Set[str] = set()
     if on_return and any("returns" in d for _, d in g.nodes(data=True)):
@@ -304,6 +309,8 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
             elif ends == {"F"}:
                 when_false.add(cls)
         for cls in when_true | when_false:
+            if ("return", cls) not in origins:
+                continue  # a mark, not a class (the open-terminal mark)
             part = "true" if cls in when_true else "false"
             origins[(part, cls)] = origins[("return", cls)]
     eff = Effects(frozenset(on_return), frozenset(on_raise), frozenset(escaping),

@@ -153,9 +153,11 @@ class Stmt:
     test_negated: bool = False  # ... under ``not``
     # ... or the last operand of an ``and``/``or`` (docs/decisions.md): "and" / "or"
     test_chain: Optional[str] = None
-    # if/while: the test asks whether a record already ended (``run.is_finished``), an
-    # idempotency guard for ``at-most-once`` (docs/decisions.md): the attribute names' runs
+    # if/while: the test may ask whether a record already ended (``run.is_finished``), an
+    # idempotency guard for ``at-most-once`` (docs/decisions.md): its predicates' token
+    # runs, and for each the branch that says "not ended" (True: the true branch)
     guard_runs: Tuple[Tuple[str, ...], ...] = ()
+    guard_open: Tuple[bool, ...] = ()
     # correlated tests (if/elif/while/assert): what the test tells on each branch
     true_facts: Tuple[Fact, ...] = ()
     false_facts: Tuple[Fact, ...] = ()

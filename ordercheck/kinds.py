@@ -123,8 +123,10 @@ class EventClass(StrEnum):
     RENAME = "rename"
 
 
-#: not an event class of the vocabulary but a mark that summaries carry beside
-#: ``terminal-append``: every terminal append of the callee (or of that part of it) is
-#: made only behind an idempotency guard (docs/decisions.md "Idempotency guards"), so
-#: the call is never the second event of ``at-most-once``
-GUARDED = "guarded-terminal-append"
+#: not an event class of the vocabulary but a mark beside ``terminal-append``: some
+#: terminal append of the node (of the callee, of that part of its summary) is made
+#: outside every idempotency guard (docs/decisions.md "Idempotency guards"). A node with
+#: ``terminal-append`` and without it appends only behind guards and is never the second
+#: event of ``at-most-once``. Marking the open appends, not the guarded ones, keeps
+#: summaries monotone: a fixpoint pass or a second definition can only add it.
+OPEN_TERMINAL = "unguarded-terminal-append"

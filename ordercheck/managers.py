@@ -38,7 +38,7 @@ Classes = Dict[object, FrozenSet[str]]
 WITH_ONLY = frozenset({"transaction"})
 TRANSACTION = "transaction"
 TERMINAL_APPEND = EventClass.TERMINAL_APPEND.value
-GUARDED = kinds.GUARDED
+OPEN_TERMINAL = kinds.OPEN_TERMINAL
 
 
 def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
@@ -64,40 +64,32 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
             for n in sorted(nodes, key=_order):
                 for cls in performs.get(n, ()):
                     where.setdefault((part, cls), n)
-    # a part is guarded only when all its terminal appends are (``all_guarded``)
-    entry = _union(performs, entry_nodes) - {GUARDED}
-    normal = _union(performs, normal_nodes) - {GUARDED}
-    raised = _union(performs, raised_nodes) - {GUARDED}
-    if TERMINAL_APPEND in entry and all_guarded(g, performs, entry_nodes, [ENTRY], stop):
-        entry |= {GUARDED}
-    for part, nodes, exceptional in (("normal", normal_nodes, False), ("raised", raised_nodes, True)):
-        if TERMINAL_APPEND in (normal if part == "normal" else raised):
-            starts = [v for y in yields for v in _succ(g, y, exceptional=exceptional)]
-            if all_guarded(g, performs, nodes, starts, stop):
-                if part == "normal":
-                    normal |= {GUARDED}
-                else:
-                    raised |= {GUARDED}
+    # the open mark only where no guard stands between the way in and the append
+    entry = _union(performs, entry_nodes) - {OPEN_TERMINAL}
+    normal = _union(performs, normal_nodes) - {OPEN_TERMINAL}
+    raised = _union(performs, raised_nodes) - {OPEN_TERMINAL}
+    if open_terminal_nodes(g, performs, entry_nodes, [ENTRY], stop):
+        entry |= {OPEN_TERMINAL}
+    if open_terminal_nodes(g, performs, normal_nodes, [v for y in yields for v in _succ(g, y, exceptional=False)], stop):
+        normal |= {OPEN_TERMINAL}
+    if open_terminal_nodes(g, performs, raised_nodes, [v for y in yields for v in _succ(g, y, exceptional=True)], stop):
+        raised |= {OPEN_TERMINAL}
     return ManagerEffects("generator", entry, normal, raised, EXIT in after_raise, key)
 
 
-def all_guarded(g: nx.DiGraph, performs: Classes, nodes: Iterable[object], starts: List[object],
-                stop: Iterable[object] = ()) -> bool:
-    """Whether every terminal append among ``nodes`` is made only behind an idempotency
-    guard (docs/decisions.md "Idempotency guards"): it carries a callee's guarded
-    terminal append, or it cannot be reached from ``starts`` without passing a test
-    that asks whether the record already ended (a node with ``guard``)."""
-    appends = [n for n in nodes if TERMINAL_APPEND in performs.get(n, ())]
-    if not appends:
-        return False
-    open_ = [n for n in appends if GUARDED not in performs[n]]
-    if not open_:
-        return True
+def open_terminal_nodes(g: nx.DiGraph, performs: Classes, nodes: Iterable[object], starts: List[object],
+                        stop: Iterable[object] = ()) -> Set[object]:
+    """The nodes among ``nodes`` with a terminal append outside every idempotency guard
+    (docs/decisions.md "Idempotency guards"): marked open (their own append, or a
+    callee's open one) and reachable from ``starts`` without passing a ``guard`` point."""
+    marked = [n for n in nodes if OPEN_TERMINAL in performs.get(n, ())]
+    if not marked:
+        return set()
     guards = {n for n, d in g.nodes(data=True) if d.get("guard")}
     if not guards:
-        return False
+        return set(marked)
     reached = _forward(g, starts, set(stop) | guards)
-    return not any(n in reached for n in open_)
+    return {n for n in marked if n in reached}
 
 
 def returns_truthy(g: nx.DiGraph) -> bool:
@@ -145,7 +137,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
         lifted: Set[str] = set()
         for b in sorted(body[w], key=_order):
             for cls in classes.get(b, ()):
-                if cls not in WITH_ONLY and cls != GUARDED:  # a commit is guarded by nothing
+                if cls not in WITH_ONLY:
                     lifted.add(cls)
                     source.setdefault((n, cls), b)
         _put(out, n, out.get(n, frozenset()) | frozenset(lifted))

@@ -20,7 +20,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from .ir import Call
-from .kinds import EventClass
+from .kinds import OPEN_TERMINAL, EventClass
 from .markers import has_marker, split_tokens
 from .resources import vocab_dir
 
@@ -101,16 +101,13 @@ class Vocabulary:
             return True
         return bool(call.own_run) and has_marker((call.own_run,), self._marker_tokens)
 
-    def is_guard(self, runs: Sequence[Tuple[str, ...]]) -> bool:
-        """Whether an ``if``/``while`` test asks if a record already ended: one of its
-        ``is_``/``has_`` predicates names a word of ``GUARD_WORDS`` or a terminal marker
-        (``run.is_finished``, ``state.is_final()``, ``has_failed(run)``; docs/decisions.md
-        "Idempotency guards")."""
-        for run in runs:
-            rest = run[1:]
-            if rest[:1] and rest[0] in GUARD_WORDS or has_marker([rest], self._marker_tokens):
-                return True
-        return False
+    def is_guard(self, run: Tuple[str, ...]) -> bool:
+        """Whether an ``is_``/``has_`` predicate asks if a record already ended: what
+        follows ``is``/``has`` is exactly a word of ``GUARD_WORDS`` or a terminal marker
+        (``is_finished``, ``is_final``, ``has_failed``; not ``is_final_attempt``,
+        ``is_not_failed``; docs/decisions.md "Idempotency guards")."""
+        rest = run[1:]
+        return (len(rest) == 1 and rest[0] in GUARD_WORDS) or rest in self._marker_tokens
 
     def classify(self, call: Call, carried: FrozenSet[str] = frozenset()) -> FrozenSet[str]:
         """Classes of a call node: its own matches plus what a callee's summary
@@ -121,10 +118,14 @@ class Vocabulary:
         # a record built for another call appends only incidentally through its summary
         # (docs/decisions.md "A record built for another call")
         built = call.builds and EventClass.APPEND not in direct and EventClass.TERMINAL_APPEND not in direct
+        promoted = False
         if EventClass.APPEND in classes and not built and self.carries_marker(call):
+            promoted = EventClass.TERMINAL_APPEND not in classes
             classes.add(EventClass.TERMINAL_APPEND.value)
         if EventClass.TERMINAL_APPEND in classes:
             classes.add(EventClass.APPEND.value)
+            if promoted or EventClass.TERMINAL_APPEND in direct:
+                classes.add(OPEN_TERMINAL)  # its own, outside any guard of a callee
         return frozenset(classes)
 
     def is_suppressor(self, call: Call) -> bool:

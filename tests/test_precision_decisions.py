@@ -94,7 +94,7 @@ def test_an_and_test_whose_operand_is_skipped_goes_to_the_false_branch_only():
 # ---------------------------------------------------------------- idempotency guards
 
 TWICE = """
-def time_out(self, store, run_id, run):
+def time_out(self, store, run_id, run, runs):
     self._ledger.append_terminal(run_id, Status.FAILED)
     if {test}:
         self._ledger.append_terminal(run_id, Status.FAILED)
@@ -108,6 +108,11 @@ def time_out(self, store, run_id, run):
     ("not has_failed(run)", True),
     ("not run.isDone", True),
     ("run.is_terminal is False", False),  # inside a comparison: not read as a guard
+    ("run.is_finished", False),  # the append is on the "ended" branch: no guard for it
+    ("not self.is_final_attempt()", False),
+    ("any(r.is_finished for r in runs)", False),  # a predicate as an argument tells nothing
+    ("not run.is_finished and run.retries", True),
+    ("not (run.is_finished or run.aborted)", False),  # kept simple: nothing under `not (...)`
     ("not run.finished", False),  # a bare attribute, no is_/has_ predicate
     ("not run.is_ready", False),
     ("run.is_retryable", False),
@@ -118,10 +123,12 @@ def test_what_counts_as_an_idempotency_guard(test, guarded):
 
 def test_a_guard_word_is_a_fixed_word_or_a_configured_marker():
     vocab = Vocabulary.build({}, {}, ["run failed"])
-    assert vocab.is_guard((("is", "finished"),))  # fixed words, whatever the markers
-    assert vocab.is_guard((("has", "run", "failed"),))  # a configured marker
-    assert not vocab.is_guard((("is", "failed"),))  # not a marker of this config
-    assert not vocab.is_guard((("is", "ready"),))
+    assert vocab.is_guard(("is", "finished"))  # fixed words, whatever the markers
+    assert vocab.is_guard(("has", "run", "failed"))  # a configured marker, exactly
+    assert not vocab.is_guard(("is", "failed"))  # not a marker of this config
+    assert not vocab.is_guard(("is", "ready"))
+    assert not vocab.is_guard(("is", "final", "attempt"))  # the word must be all of it
+    assert not vocab.is_guard(("has", "run", "failed", "tasks"))
 
 
 def test_a_guard_in_a_while_test_and_through_an_elif():
@@ -346,3 +353,129 @@ def test_a_direct_append_whose_value_is_passed_on_keeps_its_markers():
         self._ledger.append_terminal(run.id, receipt)
     """
     assert cl(src, select=ONCE) == [("OC103", 4)]
+
+
+@pytest.mark.parametrize("src, expected", [
+    # the guard stands before the second append but the append is not behind it
+    ("""
+    def time_out(self, run):
+        self._ledger.append_terminal(run.id, Status.FAILED)
+        if run.is_finished:
+            log.info("was finished")
+        self._ledger.append_terminal(run.id, Status.CANCELLED)
+    """, [("OC103", 6)]),
+    # an early return on the "ended" branch guards what follows
+    ("""
+    def time_out(self, run):
+        self._ledger.append_terminal(run.id, Status.FAILED)
+        if run.is_finished:
+            return
+        self._ledger.append_terminal(run.id, Status.CANCELLED)
+    """, []),
+    # a polling loop: the append after it runs when the run is done
+    ("""
+    import time
+
+    class M:
+        def wait_and_finish(self, run):
+            while not run.is_done():
+                time.sleep(1)
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+
+        def go(self, run):
+            self._ledger.append_terminal(run.id, Status.FAILED)
+            self.wait_and_finish(run)
+    """, [("OC103", 12)]),
+    # a guarded helper used as an `if` test is not the second either
+    ("""
+    class M:
+        def _fail_if_open(self, run):
+            if not run.is_finished:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+                return True
+            return False
+
+        def go(self, run):
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+            if self._fail_if_open(run):
+                log.info("x")
+    """, []),
+])
+def test_a_guard_counts_only_for_what_is_behind_it(src, expected):
+    assert cl(src, select=ONCE) == expected
+
+
+def test_a_guarded_mark_never_outlives_an_unguarded_append():
+    # a cycle: the first pass sees `a` guarded, a later one reaches `b`'s open append
+    cycle = """
+    class M:
+        def a(self, run, n):
+            if n:
+                self.b(run, n - 1)
+                return
+            if not run.is_finished:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+
+        def b(self, run, n):
+            if n:
+                self.a(run, n)
+            self._ledger.append_terminal(run.id, Status.CANCELLED)
+
+        def go(self, run):
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+            self.a(run, 1)
+    """
+    assert ("OC103", 17) in cl(cycle, select=ONCE)
+    # two definitions of one function: one of them appends unguarded
+    two = """
+    import sys
+    if sys.platform == "win32":
+        def fail(ledger, run):
+            ledger.append_terminal(run.id, Status.FAILED)
+    else:
+        def fail(ledger, run):
+            if not run.is_finished:
+                ledger.append_terminal(run.id, Status.FAILED)
+
+    def go(ledger, run):
+        ledger.append_terminal(run.id, Status.COMPLETED)
+        fail(ledger, run)
+    """
+    assert cl(two, select=ONCE) == [("OC103", 13)]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # bound again before it is passed on: the built value never reaches a call
+    ("state = self._failed_state(run, exc)\n        state = State(Status.PENDING)\n"
+     "        self._ledger.append_terminal(run.id, state)", [("OC103", 10)]),
+    # a receiver is not an argument
+    ("state = self._failed_state(run, exc)\n        state.validate()\n"
+     "        self._ledger.append_terminal(run.id, Status.COMPLETED)", [("OC103", 10)]),
+    # the name read before the binding is another value
+    ("self.log(state)\n        state = self._failed_state(run, exc)\n"
+     "        self._ledger.append_terminal(run.id, Status.COMPLETED)", [("OC103", 10)]),
+])
+def test_a_built_record_must_reach_a_later_call_as_an_argument(body, expected):
+    src = f"""
+class Engine:
+    def _failed_state(self, run, exc):
+        self._ledger.append(run.id, "storage_loaded")
+        return State(Status.FAILED, str(exc))
+
+    def handle(self, run, exc, state=None):
+        {body}
+"""
+    assert cl(src, select=ONCE) == expected
+
+
+def test_a_loop_target_rebound_in_the_body_is_no_item():
+    src = """
+    def monitor(self, runs):
+        for run in runs:
+            run = self.current_run
+            if run.starting:
+                self._ledger.append_terminal(run.id, Status.FAILED)
+            elif run.canceling:
+                self._ledger.append_terminal(run.id, Status.CANCELLED)
+    """
+    assert cl(src, select=ONCE) == [("OC103", 6), ("OC103", 8)]

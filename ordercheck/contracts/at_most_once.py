@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List
 
 from .base import GraphInput, Hit, Ordering, expr_text, matching
-from ..kinds import GUARDED
+from ..kinds import OPEN_TERMINAL, EventClass
 from .paths import ItemLoops, blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
 
 
@@ -33,8 +33,9 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         items = ItemLoops(g, blocked)
         hits = []
         for e in sorted(events, key=node_order):
-            if GUARDED in classes.get(e, ()):
-                continue
+            cls = classes.get(e, frozenset())
+            if EventClass.TERMINAL_APPEND in cls and OPEN_TERMINAL not in cls:
+                continue  # its terminal appends are all behind guards
             pair = other_origin_path(labels, e, site(g, e))
             if pair is not None and items.of(e):
                 pair = items.path(events, e, site(g, e))

@@ -160,20 +160,33 @@ class ItemLoops:
     a round's event may well concern the previous round's item (``os.replace(
     seg.previous.tmp, ...)`` after the last round's write), so its pairs stand.
 
+    "Going round" is taking a back edge to the loop's head (the end of the body, a
+    ``continue``); entering the loop anew (an outer loop starting it again) goes over the
+    same items again, and pairs. A target name that the body rebinds
+    (``run = self.current``) is no item.
+
     ``path`` answers ``other_origin_path`` for one such event with one BFS per group of
-    origins (those inside the same item loops), each in ``blocked`` plus those loops'
-    heads; the BFS labels are shared between events with the same group."""
+    origins (those inside the same item loops), each in ``blocked`` and without those
+    loops' back edges; the BFS labels are shared between events with the same group."""
 
     def __init__(self, g: nx.DiGraph, blocked: Set[object]) -> None:
         self.g = g
         self.blocked = blocked
-        self.heads: Dict[object, List[object]] = {}  # loop id -> its head nodes (copies included)
+        self.heads: Dict[object, Set[object]] = {}  # loop id -> its head nodes (copies included)
         self.targets: Dict[object, FrozenSet[str]] = {}
+        rebound: Dict[object, Set[str]] = {}
         for n, d in g.nodes(data=True):
             k = d.get("loop")
             if k is not None:
-                self.heads.setdefault(k, []).append(n)
+                self.heads.setdefault(k, set()).add(n)
                 self.targets[k] = frozenset(d.get("writes", ()))
+            writes = d.get("writes")
+            if writes and d.get("loops") and k is None:
+                for loop in d["loops"]:
+                    rebound.setdefault(loop, set()).update(writes)
+        for k, names in rebound.items():
+            if k in self.targets:
+                self.targets[k] = self.targets[k] - names
         self._labels: Dict[Tuple[FrozenSet[object], FrozenSet[object]], Labels] = {}
 
     def of(self, n: object) -> FrozenSet[object]:
@@ -201,8 +214,14 @@ class ItemLoops:
             labels = self._labels.get(key)
             if labels is None:
                 heads = {h for loop in k for h in self.heads.get(loop, ())}
-                view = blocking_view(self.g, self.blocked | heads)
-                labels = self._labels[key] = two_origin_bfs(self.g, view, groups[k])
+                g = self.g
+                if heads:  # (the origins' own first steps too: a filtered graph, not only view)
+
+                    def no_back_edge(u: object, v: object) -> bool:
+                        return v not in heads or self.g.edges[u, v]["kind"] != EdgeKind.LOOP
+
+                    g = nx.subgraph_view(self.g, filter_edge=no_back_edge)
+                labels = self._labels[key] = two_origin_bfs(g, blocking_view(g, self.blocked), groups[k])
             pair = other_origin_path(labels, node, mine)
             if pair is not None and (best is None or len(pair[1]) < len(best[1])):
                 best = pair

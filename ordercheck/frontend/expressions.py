@@ -101,7 +101,9 @@ class FunctionScope:
     marker_names: List[Tuple[Call, List[str]]] = field(default_factory=list)
     bindings: Dict[str, List[Tuple[str, ...]]] = field(default_factory=dict)  # name -> marker runs
     binding_reads: Dict[str, List[str]] = field(default_factory=dict)  # name -> names its right-hand sides read
-    bound_values: List[Tuple[Call, str]] = field(default_factory=list)  # `name = call(...)`
+    # `name = call(...)`: the call, the name, and the next call id when it was bound
+    bound_values: List[Tuple[Call, str, int]] = field(default_factory=list)
+    name_writes: List[Tuple[str, int]] = field(default_factory=list)  # (name, next call id) per `=` binding
     local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
     untracked: Set[str] = field(default_factory=set)  # global/nonlocal names (no test facts)
     handlers: List[Tuple[Optional[str], int]] = field(default_factory=list)  # except clauses open: (`as` name, line)

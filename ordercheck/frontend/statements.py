@@ -160,6 +160,8 @@ class Extractor(ExpressionWalker):
                     and not any(isinstance(e, cst.StarredElement) for e in list(t.elements) + list(value.elements))):
                 pairs = [(a.value, b.value) for a, b in zip(t.elements, value.elements)]
             for target, val in pairs:
+                for name in target_names(target):
+                    self.frame.name_writes.append((name, self.next_call))
                 walk = MarkerWalk()
                 walk.expr(val)
                 for name in target_names(target):
@@ -267,7 +269,7 @@ class Extractor(ExpressionWalker):
             value = value.expression
         if (self.frames and len(targets) == 1 and isinstance(targets[0], cst.Name)
                 and isinstance(value, cst.Call) and ev and isinstance(ev[-1], Call)):
-            self.frame.bound_values.append((ev[-1], targets[0].value))
+            self.frame.bound_values.append((ev[-1], targets[0].value, self.next_call))
 
     def _assign(self, node: cst.Assign, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
@@ -351,7 +353,7 @@ class Extractor(ExpressionWalker):
         ev = self.expr(node.test)
         st = Stmt(StmtKind.IF, sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
         st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
-        st.guard_runs = guard_runs(node.test)
+        st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
         st.body = self.block(node.body)
@@ -368,7 +370,7 @@ class Extractor(ExpressionWalker):
         st = Stmt(StmtKind.WHILE, sp, self.header_text(node), ev, self.raises_outside_calls(node.test),
                   infinite=infinite)
         st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
-        st.guard_runs = guard_runs(node.test)
+        st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
         st.body = self.block(node.body)
@@ -512,8 +514,13 @@ class Extractor(ExpressionWalker):
                 bound = [r for n in dict.fromkeys(names) if n in frame.bindings for r in frame.bindings[n]]
                 if bound:
                     call.marker_runs = call.marker_runs + tuple(bound)
-        for built, holder in frame.bound_values:
-            built.builds = any(holder in c.reads for c in frame.calls if c is not built)
+        for built, holder, bound_at in frame.bound_values:
+            # the value reaches a later call's arguments as a plain name, before the name
+            # is bound again (in source order)
+            later = [w for n, w in frame.name_writes if n == holder and w > bound_at]
+            until = min(later) if later else None
+            built.builds = any(c.id > built.id and (until is None or c.id < until) and holder in names
+                               for c, names in frame.marker_names)
         if frame.binding_reads:
             reads_of = frame.binding_reads
             for call in frame.calls:
@@ -656,27 +663,61 @@ def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int]
     return None, False, None
 
 
-def guard_runs(test: cst.BaseExpression) -> Tuple[Tuple[str, ...], ...]:
-    """The predicates an ``if``/``while`` test reads by attribute (``run.is_finished``,
-    ``state.is_final()``), outside comparisons, as token runs: the vocabulary says which
-    of them ask whether a record already ended (``Vocabulary.is_guard``)."""
-    out: List[Tuple[str, ...]] = []
-    stack: List[cst.CSTNode] = [test]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.Comparison, cst.Lambda)):
-            continue
-        name = None
-        if isinstance(node, cst.Attribute):
-            name = node.attr.value
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
-            name = node.func.value  # `is_finished(run)`
-        if name is not None:
-            run = split_tokens(name)
-            if len(run) >= 2 and run[0] in ("is", "has"):
-                out.append(run)
-        stack.extend(children(node))
-    return tuple(dict.fromkeys(out))
+def guard_runs(test: cst.BaseExpression) -> Tuple[Tuple[Tuple[str, ...], ...], Tuple[bool, ...]]:
+    """The predicates of an ``if``/``while`` test that may ask whether a record already
+    ended, as token runs (the vocabulary says which do: ``Vocabulary.is_guard``), and for
+    each the branch on which it says "not ended" (True: the test's true branch).
+
+    A predicate is an ``is_``/``has_`` attribute, method or function (``run.is_finished``,
+    ``state.is_final()``, ``has_failed(run)``), alone or under ``not``; in an ``and`` chain
+    it counts under ``not`` (the whole test true: it is false), in an ``or`` chain without
+    (the whole test false: it is false). Anything else (a comparison, a predicate as an
+    argument) tells nothing (docs/decisions.md "Idempotency guards")."""
+    runs: List[Tuple[str, ...]] = []
+    opens: List[bool] = []
+
+    def predicate(node: cst.BaseExpression) -> Optional[Tuple[str, ...]]:
+        while isinstance(node, cst.Await):
+            node = node.expression
+        if isinstance(node, cst.Call):
+            node = node.func
+        name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else None
+        if name is None:
+            return None
+        run = split_tokens(name)
+        return run if len(run) >= 2 and run[0] in ("is", "has") else None
+
+    def walk(node: cst.BaseExpression, negated: bool, chain: Optional[str]) -> None:
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            if chain is None:
+                walk(node.expression, not negated, None)
+            else:  # `A and not P`: one operand under `not`
+                run = predicate(node.expression)
+                if run is not None and chain == "and":
+                    runs.append(run)
+                    opens.append(not negated)
+            return
+        if isinstance(node, cst.BooleanOperation):
+            op = "and" if isinstance(node.operator, cst.And) else "or"
+            # under `not`, `not (A and B)` is `not A or not B`: keep it simple, nothing
+            if negated:
+                return
+            if chain is None or chain == op:
+                walk(node.left, False, op)
+                walk(node.right, False, op)
+            return
+        run = predicate(node)
+        if run is None:
+            return
+        if chain is None:
+            runs.append(run)
+            opens.append(negated)  # `P`: not ended on the false branch; `not P`: on the true one
+        elif chain == "or":
+            runs.append(run)
+            opens.append(False)
+
+    walk(test, False, None)
+    return tuple(runs), tuple(opens)
 
 
 def _is_true_constant(node: cst.BaseExpression) -> bool:
