@@ -420,7 +420,7 @@ class _Builder:
         preds = t if on_true else f
         if not preds:
             return t, f
-        p = self.node(NodeKind.POINT, None, "guard", guard=True)
+        p = self.node(NodeKind.POINT, None, "guard: not ended", guard=True)
         self.connect(preds, p)
         return ([(p, EdgeKind.NORMAL)], f) if on_true else (t, [(p, EdgeKind.NORMAL)])
 

@@ -113,6 +113,8 @@ def time_out(self, store, run_id, run, runs):
     ("any(r.is_finished for r in runs)", False),  # a predicate as an argument tells nothing
     ("not run.is_finished and run.retries", True),
     ("not (run.is_finished or run.aborted)", False),  # kept simple: nothing under `not (...)`
+    ("run.state and run.state.is_final()", False),  # the append is on the "ended" branch
+    ("not (run.state and run.state.is_final())", True),  # a None check of the receiver, negated
     ("not run.finished", False),  # a bare attribute, no is_/has_ predicate
     ("not run.is_ready", False),
     ("run.is_retryable", False),
@@ -479,3 +481,18 @@ def test_a_loop_target_rebound_in_the_body_is_no_item():
                 self._ledger.append_terminal(run.id, Status.CANCELLED)
     """
     assert cl(src, select=ONCE) == [("OC103", 6), ("OC103", 8)]
+
+
+def test_a_none_checked_predicate_guards_its_false_branch():
+    src = """
+    def crash(self, run, exc):
+        self._ledger.append_terminal(run.id, Status.FAILED)
+        if self.flow_run.state and self.flow_run.state.is_final():
+            log.debug("already final")
+        else:
+            self._ledger.append_terminal(run.id, Status.CRASHED, "crashed")
+    """
+    assert cl(src, select=ONCE) == []
+    # another operand than a None check of the receiver: the false branch may be final
+    other = src.replace("if self.flow_run.state and", "if self.verbose and")
+    assert cl(other, select=ONCE) == [("OC103", 7)]

@@ -687,6 +687,39 @@ def guard_runs(test: cst.BaseExpression) -> Tuple[Tuple[Tuple[str, ...], ...], T
         run = split_tokens(name)
         return run if len(run) >= 2 and run[0] in ("is", "has") else None
 
+    def operands(node: cst.BaseExpression) -> List[cst.BaseExpression]:
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+            return operands(node.left) + operands(node.right)
+        return [node]
+
+    def none_checked(node: cst.BooleanOperation, negated: bool) -> bool:
+        """``state and state.is_final()``: the other operands only check that the
+        predicate's receiver is there, so the test's false branch says "not ended"."""
+        ops = operands(node)
+        preds = [o for o in ops if predicate(o) is not None]
+        if len(preds) != 1:
+            return False
+        target = preds[0]
+        while isinstance(target, cst.Await):
+            target = target.expression
+        func = target.func if isinstance(target, cst.Call) else target
+        if not isinstance(func, cst.Attribute):
+            return False
+        receiver = render_callee(func.value)
+        for o in ops:
+            if o is preds[0]:
+                continue
+            if not isinstance(o, (cst.Name, cst.Attribute)):
+                return False
+            text = render_callee(o)
+            if not (receiver == text or receiver.startswith(text + ".")):
+                return False
+        run = predicate(preds[0])
+        assert run is not None
+        runs.append(run)
+        opens.append(negated)
+        return True
+
     def walk(node: cst.BaseExpression, negated: bool, chain: Optional[str]) -> None:
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             if chain is None:
@@ -699,6 +732,8 @@ def guard_runs(test: cst.BaseExpression) -> Tuple[Tuple[Tuple[str, ...], ...], T
             return
         if isinstance(node, cst.BooleanOperation):
             op = "and" if isinstance(node.operator, cst.And) else "or"
+            if chain is None and op == "and" and none_checked(node, negated):
+                return
             # under `not`, `not (A and B)` is `not A or not B`: keep it simple, nothing
             if negated:
                 return
