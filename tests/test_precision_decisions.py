@@ -496,3 +496,57 @@ def test_a_none_checked_predicate_guards_its_false_branch():
     # another operand than a None check of the receiver: the false branch may be final
     other = src.replace("if self.flow_run.state and", "if self.verbose and")
     assert cl(other, select=ONCE) == [("OC103", 7)]
+
+
+# ---------------------------------------------------------------- the new graph shapes against execution
+
+
+class _GuardOracle:
+    """tracecheck's oracle, with the predicates a guard reads (each a branch it decides)."""
+
+    def __init__(self, seed: int) -> None:
+        import tracecheck as tc
+
+        self.o = tc.Oracle(seed, 0.2)
+
+    def __getattr__(self, name):
+        return getattr(self.o, name)
+
+    def is_finished(self) -> bool:
+        return self.o.b()
+
+    def is_final(self) -> bool:
+        return self.o.b()
+
+
+TRACED = [
+    # guard points on the "not ended" branch of if / elif / while, and after an early return
+    "def f(o):\n    o.c(1)\n    if not o.is_finished():\n        o.c(2)\n    o.c(3)\n",
+    "def f(o):\n    if o.is_finished():\n        return\n    o.c(2)\n",
+    "def f(o):\n    if o.b():\n        o.c(1)\n    elif not o.is_final():\n        o.c(2)\n    else:\n        o.c(3)\n",
+    "def f(o):\n    while not o.is_finished():\n        o.c(1)\n        o.tick()\n    o.c(2)\n",
+    "def f(o):\n    x = o.c(0)\n    if x and not o.is_finished():\n        o.c(1)\n    if o.b() or o.is_final():\n        o.c(2)\n    else:\n        o.c(3)\n",
+    # an and/or test whose last operand is a tested call: outcome points and skip edges
+    "def f(o):\n    if o.b() and o.c(1):\n        o.c(2)\n    else:\n        o.c(3)\n    o.c(4)\n",
+    "def f(o):\n    if not (o.b() or o.c(1)):\n        return\n    o.c(2)\n",
+    "def f(o):\n    while o.b() and o.c(1):\n        o.tick()\n    o.c(2)\n",
+    "def f(o):\n    try:\n        if o.b() and not o.is_finished() and o.c(1):\n            o.c(2)\n    finally:\n        o.c(3)\n",
+]
+
+
+@pytest.mark.parametrize("source", TRACED)
+def test_guard_points_and_chain_outcomes_are_walks_of_executions(source):
+    import tracecheck as tc
+
+    ff = frontend.extract("gen.py", source.encode(), "gen")
+    fn = next(f for f in ff.functions if f.qualname == "f")
+    vocab = Vocabulary.build()
+    # outcome points at every tested call: the shape a helper with conditional effects gets
+    g = cfg.build(fn, on_test=lambda call: True, is_guard=vocab.is_guard)
+    assert any(d.get("guard") for _, d in g.nodes(data=True)) or "is_" not in source
+    ns = dict(tc.NAMESPACE)
+    exec(compile(source, "gen.py", "exec"), ns)
+    for seed in range(40):
+        lines, how = tc.trace_lines(ns["f"], _GuardOracle(seed))
+        why = tc.is_walk(g, lines, how, tc.finally_ranges(source))
+        assert why is None, f"seed {seed}: {why}\n{source}"
