@@ -536,6 +536,10 @@ TRACED = [
 
 @pytest.mark.parametrize("source", TRACED)
 def test_guard_points_and_chain_outcomes_are_walks_of_executions(source):
+    """Soundness of the new shapes: every execution is a walk of the graph (a guard
+    point that lost its way in, or an outcome point cut off, fails it). Which branch a
+    skipped `and` operand takes is not visible in lines (CPython reports a multi-line
+    test's jump on the `if` line again); the structural test above pins that."""
     import tracecheck as tc
 
     ff = frontend.extract("gen.py", source.encode(), "gen")
