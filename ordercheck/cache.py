@@ -31,7 +31,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import __version__
 from . import ir as irmod
-from .ir import FileFacts
+from .ir import Call, FileFacts
 from .kinds import StmtKind
 from .resources import rules_dir
 
@@ -62,8 +62,11 @@ def encode(value: Any) -> Any:
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {TAG: type(value).__name__}
-        for f in dataclasses.fields(value):
-            out[f.name] = encode(getattr(value, f.name))
+        for f, default in _defaults(type(value)):
+            v = getattr(value, f)
+            if default is not _REQUIRED and v == default:
+                continue  # a field at its default is left out: the decoder fills it in
+            out[f] = encode(v)
         return out
     if isinstance(value, (list, tuple)):
         return [encode(v) for v in value]
@@ -74,6 +77,28 @@ def encode(value: Any) -> Any:
             return {k: encode(v) for k, v in value.items()}
         return [[encode(k), encode(v)] for k, v in value.items()]
     raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+_REQUIRED = object()
+_DEFAULTS: Dict[type, List[Tuple[str, Any]]] = {}
+
+
+def _defaults(cls: type) -> List[Tuple[str, Any]]:
+    """A facts class's fields and their defaults (``_REQUIRED`` for none), once per class.
+    Leaving defaulted fields out makes entries smaller and quicker to read back: most
+    statements and calls hold mostly empty lists, ``None`` and ``False``."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = []
+        for f in dataclasses.fields(cls):
+            if f.default is not dataclasses.MISSING:
+                found.append((f.name, f.default))
+            elif f.default_factory is not dataclasses.MISSING:
+                found.append((f.name, f.default_factory()))
+            else:
+                found.append((f.name, _REQUIRED))
+        _DEFAULTS[cls] = found
+    return found
 
 
 def _fail(why: str) -> Any:
@@ -470,8 +495,19 @@ def lighten(facts: FileFacts) -> FileFacts:
     bodies were a fifth of every light entry."""
     if facts.error is not None:
         return facts  # an OC900 needs its lines; there is nothing else to save
-    functions = [dataclasses.replace(fn, body=_with_skeleton(fn.body)) for fn in facts.functions]
+    functions = [dataclasses.replace(fn, body=_with_skeleton(fn.body), calls=[_light_call(c) for c in fn.calls])
+                 for fn in facts.functions]
     return dataclasses.replace(facts, functions=functions, lines=[])
+
+
+def _light_call(call: Call) -> Call:
+    """A call as resolution and a remembered summary's origins read it (callee, names,
+    receiver, position, text): without what only classifying it on a graph reads (its
+    marker runs, the names it reads, where a caught exception flows, whether it builds a
+    record), which graphs take from the whole facts."""
+    if not (call.marker_runs or call.own_run or call.reads or call.hands_on or call.builds):
+        return call
+    return dataclasses.replace(call, marker_runs=(), own_run=(), reads=(), hands_on=(), builds=False)
 
 
 def _with_skeleton(stmts, out=None) -> list:

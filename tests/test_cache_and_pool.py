@@ -6,6 +6,7 @@ import pytest
 from checkutil import settings_for
 
 from ordercheck import cache as cachemod
+from ordercheck import frontend
 from ordercheck import runner
 
 INVERTED = textwrap.dedent('''
@@ -232,3 +233,21 @@ def g(store):
         "store.lock", "ledger.batch", "store.transaction", "store.cleanup", "ledger.recover", "store.case_manager"]
     assert g.body == [] and light.lines == []
     assert cachemod.from_json(cachemod.to_json(light)) == light
+
+
+def test_light_calls_keep_what_resolution_and_origins_read():
+    """Light facts (``cache.lighten``) keep a call's callee, names, receiver, position
+    and text, which resolution and a remembered summary's origins read, and drop what
+    only classifying it on a graph reads; graphs are built from the whole facts."""
+    src = (b"def f(self, run, exc):\n"
+           b"    state = self._failed(run, exc)\n"
+           b"    try:\n        self._ledger.append_record(run.id, 'RUN_FAILED', state)\n"
+           b"    except Exception as e:\n        self.report(e)\n")
+    facts = frontend.extract("a.py", src)
+    light = cachemod.lighten(facts)
+    for whole, thin in zip(facts.functions[0].calls, light.functions[0].calls):
+        assert (thin.callee, thin.qualnames, thin.span, thin.text, thin.receiver_type, thin.self_call, thin.id) == (
+            whole.callee, whole.qualnames, whole.span, whole.text, whole.receiver_type, whole.self_call, whole.id)
+        assert thin.marker_runs == () and thin.own_run == () and thin.reads == () and thin.hands_on == ()
+    calls = facts.functions[0].calls
+    assert any(c.marker_runs for c in calls) and any(c.hands_on for c in calls) and any(c.builds for c in calls)
