@@ -380,7 +380,9 @@ class _Builder:
         """The true and false ways out of an ``if``/``while`` test. When the test is
         one call (alone or under ``not``) whose callee has conditional effects, each
         branch gets a point carrying what the callee performed when it returned the
-        value that flows there (``value`` attribute)."""
+        value that flows there (``value`` attribute). So does the last operand of an
+        ``and``/``or`` test (docs/decisions.md), whose skipped evaluation goes to the one
+        branch it decides: false for ``and``, true for ``or``."""
         t: Preds = [(p, EdgeKind.TRUE) for p, _ in ends]
         f: Preds = [(p, EdgeKind.FALSE) for p, _ in ends]
         if st.test_call is None or self.on_test is None:
