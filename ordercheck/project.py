@@ -21,13 +21,17 @@ ROOT_MARKERS = ("pyproject.toml", ".git")
 
 
 _FOLDERS: Dict[str, str] = {}  # folder -> its resolved form, for one run (see ``forget``)
+# (path, roots) -> module_names' answer, for one run: a run asks twice per file (its
+# facts and its memo key), and each answer costs path arithmetic and a stat.
+_NAMES: Dict[Tuple[str, Tuple[str, ...]], Tuple[str, Tuple[str, ...]]] = {}
 
 
 def forget() -> None:
-    """Drop the resolved folders remembered by ``_abs`` (at the start of each run:
-    a long-lived process such as the language server must see a folder that became
-    a symlink)."""
+    """Drop the resolved folders remembered by ``_abs`` and the module names (at the
+    start of each run: a long-lived process such as the language server must see a
+    folder that became a symlink, or an ``__init__.py`` that was added)."""
     _FOLDERS.clear()
+    _NAMES.clear()
 
 
 def _abs(path: Path) -> Path:
@@ -122,6 +126,15 @@ def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     package without any ``__init__.py``. Each other reading is an alias (a regular
     package inside a namespace package, ``backend/app/x.py`` imported as ``app.x``),
     so an absolute import spelled either way resolves."""
+    memo_key = (str(path), tuple(str(r) for r in roots))
+    known = _NAMES.get(memo_key)
+    if known is None:
+        primary, aliases = _module_names(path, roots)
+        known = _NAMES[memo_key] = (primary, tuple(aliases))
+    return known[0], list(known[1])
+
+
+def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     path = _abs(path)
     by_package = module_name(path)
     by_root: List[str] = []
