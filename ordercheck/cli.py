@@ -5,6 +5,7 @@ stderr naming the file and the key or argument; a traceback only with ``--verbos
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -22,7 +23,7 @@ from . import config as configmod
 from .atomic import atomic_write
 from .errors import UsageError
 from .reporters import FORMATS
-from .reporters.text import statistics as text_statistics
+from .reporters.text import json_statistics, statistics as text_statistics
 
 # libcst and networkx stay unimported unless a run needs them (a warm run does not)
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -129,7 +130,7 @@ def nothing_matched_note(files: int) -> str:
 @click.option("--stdin-filename", help="Read the source from standard input and report it as this path.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--force-exclude", is_flag=True, help="Apply `exclude` to files named on the command line too (for pre-commit).")
-@click.option("--statistics", is_flag=True, help="Print counts per rule instead of findings.")
+@click.option("--statistics", is_flag=True, help="Print counts per rule instead of findings (with --format json: a JSON list).")
 @click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit.")
 @click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT.")
@@ -215,7 +216,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     shown_suppressed = result.suppressed if show_suppressed and fmt in ("text", "json") else []
     if fmt == "sarif":
         shown_suppressed = result.suppressed
-    if statistics:
+    if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
+        click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
+    elif statistics:
         click.echo(text_statistics(findings, settings.rules), nl=False)
     else:
         render = FORMATS[fmt]
@@ -230,6 +233,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
             click.echo(out, nl=False, color=_use_color(color))
     if fmt == "text" and not quiet and result.files and not (NOTHING_MATCHED_CLASSES & result.event_classes):
         click.echo(nothing_matched_note(len(result.files)), err=True)
+    if not quiet and not result.files and not stdin_filename:  # as ruff: a path with nothing to check says so
+        click.echo("ordercheck: warning: no Python files found under the paths given (or all are excluded)", err=True)
     if verbose:
         click.echo(
             f"ordercheck: {len(result.files)} files checked, {result.project_files} read for the summaries "
@@ -284,12 +289,14 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
         for path, (before, after) in edits.items():
             changed[path] = (changed.get(path, (before,))[0], after)
             current[path] = after
+        # every file read (the project's too: the summaries need them), the fixed ones read anew
         rechecked = [result.facts[p] if p not in current else runner.read_facts(Path(p), current[p], p)
-                     for p in result.files]
+                     for p in list(dict.fromkeys([*result.facts, *result.files]))]
         suppressed: List[Finding] = []
-        findings = runner.analyse(rechecked, settings, suppressed)
+        seen: set = set()
+        findings = runner.analyse(rechecked, settings, suppressed, only=set(result.files), seen=seen)
         result = runner.Result(findings, result.files, {f.path: f for f in rechecked}, settings, result.cache_hits,
-                               suppressed)
+                               suppressed, seen, result.project_files)
     if write:
         for path, (_, after) in changed.items():
             atomic_write(Path(path), after)
@@ -382,6 +389,10 @@ def _main(argv: List[str], verbose: bool) -> None:
         sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.exceptions.UsageError as exc:  # one line, naming the argument (semantics §Command line)
+        hint = f"; see `{exc.ctx.command_path} --help`" if exc.ctx is not None else ""
+        click.echo(f"ordercheck: error: {exc.format_message().rstrip('.')}{hint}", err=True)
+        sys.exit(2)
     except click.ClickException as exc:
         exc.show()
         sys.exit(2)

@@ -13,7 +13,8 @@ module (key 0), each function (key: its ``def`` line) and each class (key: its
   of the binding so a function's alias counts only after it;
 * **types** of names: from an annotation (parameter or variable; ``Optional[T]``,
   ``T | None``, ``Union[T, None]``, quoted names), else from constructor assignments
-  ``x = T(...)`` (a CapWords callee) that all name the same class;
+  ``x = T(...)`` (a CapWords callee; also ``x = p or T(...)`` over an annotated
+  parameter ``p: Optional[T]``, and ``with T(...) as x``) that all name the same class;
 * for a class, the types of its attributes: class-level annotations, ``self.x: T``,
   ``self.x = T(...)`` and ``self.x = p`` for an annotated parameter ``p``, in any of
   its methods.
@@ -127,6 +128,33 @@ def constructor_type(node: Optional[ast.AST]) -> Optional[str]:
     return None
 
 
+def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]:
+    """The class a value has when every way it can take names one class: a
+    constructor call ``T(...)``, an annotated parameter, and ``p or T(...)`` /
+    ``p if p is not None else T(...)`` over those (the default-argument idiom); an
+    operand of unknown class makes the whole unknown."""
+    ctor = constructor_type(node)
+    if ctor:
+        return ctor
+    if isinstance(node, ast.Name):
+        return params.get(node.id)
+    options: List[ast.AST] = []
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        options = list(node.values)
+    elif isinstance(node, ast.IfExp):
+        options = [node.body, node.orelse]
+    options = [o for o in options if not _is_none(o)]
+    if len(options) < 2:
+        return None
+    found = {value_type(o, params) for o in options}
+    return found.pop() if len(found) == 1 and None not in found else None
+
+
+def _annotated(table: "ScopeTable") -> Dict[str, str]:
+    """The names of a scope with one annotated class (its parameters among them)."""
+    return {k: next(iter(v)) for k, v in table.annotated.items() if len(v) == 1}
+
+
 def _target_names(node: ast.AST) -> List[str]:
     if isinstance(node, ast.Name):
         return [node.id]
@@ -142,6 +170,26 @@ class Scopes:
     functions: Dict[int, ScopeTable] = field(default_factory=dict)  # 0: the module
     classes: Dict[int, ScopeTable] = field(default_factory=dict)
     module_classes: Set[str] = field(default_factory=set)  # top-level class names
+    class_lines: Dict[str, int] = field(default_factory=dict)  # top-level class name -> its line
+    class_bases: Dict[int, List[str]] = field(default_factory=dict)  # class line -> its bases, dotted
+
+    def attr_type(self, class_line: int, name: str, depth: int = 0) -> Optional[str]:
+        """The class of ``self.name`` in a class of this module: its own, else the
+        first base of this module that knows it (an attribute a base's ``__init__``
+        types is the subclass instance's too)."""
+        table = self.classes.get(class_line)
+        if table is None or depth > 20:
+            return None
+        found = table.attr_type(name)
+        if found is not None:
+            return found
+        for base in self.class_bases.get(class_line, ()):
+            line = self.class_lines.get(base)
+            if line is not None and line != class_line:
+                found = self.attr_type(line, name, depth + 1)
+                if found is not None:
+                    return found
+        return None
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -156,6 +204,7 @@ class _Scanner:
         table = ScopeTable()
         self.out.functions[0] = table
         self.out.module_classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.out.class_lines = {n.name: n.lineno for n in tree.body if isinstance(n, ast.ClassDef)}
         self.body(tree.body, table, [table], None)
         return self.out
 
@@ -225,6 +274,11 @@ class _Scanner:
             elif isinstance(n, ast.withitem) and n.optional_vars is not None:
                 for name in _target_names(n.optional_vars):
                     self._bind(name, table, chain)
+                ctor = constructor_type(n.context_expr)
+                if ctor and isinstance(n.optional_vars, ast.Name):
+                    # `with Session(engine) as session:` -- `__enter__` returns the
+                    # object itself (docs/decisions.md "Receiver types: with, or, inheritance")
+                    table.constructed.setdefault(n.optional_vars.id, set()).add(ctor)
             elif isinstance(n, ast.ExceptHandler) and n.name:
                 self._bind(n.name, table, chain)
             elif isinstance(n, (ast.Import, ast.ImportFrom)):
@@ -247,6 +301,7 @@ class _Scanner:
     def klass(self, node: ast.ClassDef, chain: List[ScopeTable]) -> None:
         table = ScopeTable()
         self.out.classes[node.lineno] = table
+        self.out.class_bases[node.lineno] = [b for b in map(dotted, node.bases) if b]
         for n in node.body:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 table.bind(n.name)
@@ -277,15 +332,14 @@ class _Scanner:
             text = dotted(value)
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, end)
-            ctor = constructor_type(value)
+            # (a plain name is an alias above, not a type: `s = store` renders as `store`)
+            ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table))
             if ctor:
                 table.constructed.setdefault(target.id, set()).add(ctor)
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = constructor_type(value)
-                if ctor is None and isinstance(value, ast.Name) and value.id in params:
-                    ctor = params[value.id]
+                ctor = value_type(value, params)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
 

@@ -120,13 +120,15 @@ def real_path(path: "os.PathLike[str] | str") -> str:
 
 def relative_path(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` (``/``-separated), as globs match it; a path
-    outside ``root`` as it is."""
+    outside ``root`` absolute, so that no relative glob of the config matches it
+    (``--config cfg/pyproject.toml`` with ``exclude = ["gen/**"]`` means ``cfg/gen``,
+    not ``./gen``); a glob without ``/`` still matches its name."""
     try:
         rel = os.path.relpath(real_path(path), real_path(root)).replace(os.sep, "/")
     except ValueError:  # another drive
-        return path.as_posix()
+        return Path(os.path.abspath(path)).as_posix()
     if rel == ".." or rel.startswith("../"):
-        return path.as_posix()
+        return Path(os.path.abspath(path)).as_posix()
     return rel
 
 

@@ -238,12 +238,12 @@ class ProjectIndex:
             return self.method(owner, parts[1])
         if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
             return self.method(owner, parts[1], skip_self=True)
-        if not all(p.isidentifier() for p in parts):
-            return None
-        if call.receiver_type is not None:
+        if call.receiver_type is not None:  # (also `RunStore().save`, whose parts are not names)
             typed = self.receiver_method(facts, call)
             if typed is not None:
                 return typed
+        if not all(p.isidentifier() for p in parts):
+            return None
         if len(parts) == 1:
             # nested functions by name, innermost enclosing function first
             scope: Optional[FunctionFacts] = fn

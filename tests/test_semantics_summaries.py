@@ -22,9 +22,11 @@ def test_self_method_from_project_base_class():
         """, select=SEQ) == [("OC101", 8)]
 
 
-def test_method_on_instance_is_not_resolved():
-    # `Saver().persist(run)`: the class call carries __init__ (nothing); the
-    # method call on the instance is "anything else": patterns only.
+def test_method_on_a_fresh_instance_resolves_by_its_class():
+    # `Saver().persist(run)`: the class call carries __init__ (nothing), and the
+    # method call on the instance resolves by the class (docs/decisions.md "Receiver
+    # types: aliases, defaults, with, inheritance, self"); a lower-case factory's
+    # result stays unresolved.
     assert cl("""\
         class Saver:
             def persist(self, run):
@@ -33,7 +35,11 @@ def test_method_on_instance_is_not_resolved():
         def complete(ledger, run):
             Saver().persist(run)
             ledger.append(run.id)
-        """, select=SEQ) == []
+
+        def factory(ledger, run, make_saver):
+            make_saver().persist(run)
+            ledger.append(run.id)
+        """, select=SEQ) == [("OC102", 7)]
 
 
 def test_nested_function_called_later_in_loop():

@@ -59,7 +59,9 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     try:
         text = decode_source(data)
     except ValueError as exc:
-        facts.error = ParseError(str(exc))
+        facts.error = ParseError(str(exc), getattr(exc, "line", 1), getattr(exc, "col", 0))
+        if getattr(exc, "line", None) is not None:  # undecodable bytes: the code frame shows them replaced
+            facts.lines = split_lines(data.decode("utf-8", errors="replace"))
         return facts
     facts.lines = split_lines(text)
     try:

@@ -34,6 +34,39 @@ else:
 
 # --------------------------------------------------------------------------- rendering
 
+_CTOR_RECEIVER = re.compile(r"^([A-Za-z_][\w.]*)\(\)\.[A-Za-z_]\w*$")  # `RunStore().save`
+_WRAP_OPEN = re.compile(r"([(\[{]) ")
+_WRAP_CLOSE = re.compile(r",? ([)\]}])")
+
+
+def code_part(line: str) -> str:
+    """A source line without its comment (a ``#`` outside string quotes)."""
+    if "#" not in line:
+        return line
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif line.startswith(quote, i):
+                i += len(quote) - 1
+                quote = ""
+        elif ch in "'\"":
+            quote = line[i:i + 3] if line[i:i + 3] in ("'''", '"""') else ch
+            i += len(quote) - 1
+        elif ch == "#":
+            return line[:i]
+        i += 1
+    return line
+
+
+def _join_wrapped(text: str) -> str:
+    """Lines of a wrapped call joined by spaces, read as one line would be written:
+    no space inside brackets, no trailing comma before a closing one."""
+    return _WRAP_CLOSE.sub(r"\1", _WRAP_OPEN.sub(r"\1", text))
+
 _HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
@@ -163,13 +196,28 @@ class ExpressionWalker:
         return Span(line, col, end_line, end_col, utf16_col(text, col), utf16_col(etext, end_col))
 
     def text(self, node: cst.CSTNode, limit: int = 80) -> str:
-        """The node's source text, first line only, shortened (sliced from the
-        source lines: rendering code for every call would be quadratic)."""
+        """The node's source text on one line, shortened (sliced from the source
+        lines: rendering code for every call would be quadratic). A node over several
+        lines is joined without its comments and line breaks, so a call reads the
+        same however it is wrapped (``ledger.append(`` / ``r,`` / ``)`` is
+        ``ledger.append(r)``): messages quote it, and baselines fingerprint it."""
         line_no, col, end_line, end_col = self.pos(node)
         if not (0 < line_no <= len(self.lines)):
             return ""
         line = self.lines[line_no - 1]
-        first = line[col : end_col if end_line == line_no else len(line)].strip()
+        if end_line == line_no:
+            first = line[col:end_col].strip()
+        else:
+            pieces = [code_part(line[col:]).strip()]
+            size = len(pieces[0])
+            for n in range(line_no + 1, min(end_line, len(self.lines)) + 1):
+                if size > limit:
+                    break
+                raw = self.lines[n - 1]
+                piece = code_part(raw[:end_col] if n == end_line else raw).strip()
+                pieces.append(piece)
+                size += len(piece) + 1
+            first = _join_wrapped(" ".join(p for p in pieces if p))
         if len(first) > limit:
             first = first[: limit - 3] + "..."
         return first
@@ -177,7 +225,7 @@ class ExpressionWalker:
     def header_text(self, node: cst.CSTNode) -> str:
         line_no = self.pos(node)[0]
         line = self.lines[line_no - 1] if 0 < line_no <= len(self.lines) else ""
-        line = line.strip()
+        line = code_part(line).strip()
         return line if len(line) <= 80 else line[:77] + "..."
 
     def qualified(self, node: cst.CSTNode) -> Tuple[str, ...]:
@@ -289,7 +337,7 @@ class ExpressionWalker:
             # a receiver through an alias (`store = self._db; store.save()`) also
             # matches as written, as it did before the alias was seen
             qn = tuple(dict.fromkeys(qn + (written,)))
-        receiver = self.receiver_type(callee)
+        receiver = self.receiver_type(callee, line)
         if receiver is not None:
             typed = self.type_qualname(receiver)
             if typed is not None:
@@ -359,13 +407,17 @@ class ExpressionWalker:
 
     def _self_class(self) -> Optional[scopesmod.ScopeTable]:
         """The class whose ``self``/``cls`` the current function sees."""
-        chain: List[Tuple[bool, scopesmod.ScopeTable]] = []  # (a class body?, its names), outermost first
+        found = self._self_class_scope()
+        return found.names if found is not None else None
+
+    def _self_class_scope(self) -> Optional[ClassScope]:
+        chain: List[Optional[ClassScope]] = []  # a class body, or None for a function; outermost first
         for frame in self.frames:
-            chain.append((False, frame.names))
-            chain.extend((True, c.names) for c in frame.classes)
-        for is_class, table in reversed(chain[:-1]):
-            if is_class:
-                return table
+            chain.append(None)
+            chain.extend(frame.classes)
+        for cls in reversed(chain[:-1]):
+            if cls is not None:
+                return cls
         return None
 
     def expand_alias(self, text: str, line: int) -> str:
@@ -400,18 +452,29 @@ class ExpressionWalker:
             text = new
         return text
 
-    def receiver_type(self, callee: str) -> Optional[str]:
-        """The class of ``x`` in ``x.m()`` or of ``self.x`` in ``self.x.m()``, as written."""
+    def receiver_type(self, callee: str, line: int) -> Optional[str]:
+        """The class of ``x`` in ``x.m()``, of ``self.x`` in ``self.x.m()`` and of ``T()``
+        in ``T().m()``, as written; a class through an alias (``Journal = RunJournal``)
+        as the aliased text."""
+        ctor = _CTOR_RECEIVER.match(callee)
+        if ctor is not None:
+            name = ctor.group(1)
+            return self.expand_alias(name, line) if scopesmod._cap_words(name.rsplit(".", 1)[-1]) else None
         parts = callee.split(".")
         if not all(p.isidentifier() for p in parts):
             return None
-        if len(parts) == 2 and parts[0] not in ("self", "cls"):
+        written: Optional[str] = None
+        if len(parts) == 2 and parts[0] in ("self", "cls"):
+            # `self.m()` resolves by the class's MRO, but `self` is no receiver of
+            # known type for matching (docs/decisions.md "Receiver types: ...")
+            return None
+        if len(parts) == 2:
             scope = self._lookup(parts[0])
-            return scope[0].type_of(parts[0]) if scope is not None else None
-        if len(parts) == 3 and parts[0] in ("self", "cls"):
-            cls = self._self_class()
-            return cls.attr_type(parts[1]) if cls is not None else None
-        return None
+            written = scope[0].type_of(parts[0]) if scope is not None else None
+        elif len(parts) == 3 and parts[0] in ("self", "cls"):
+            found = self._self_class_scope()
+            written = self.scopes.attr_type(found.line, parts[1]) if found is not None else None
+        return self.expand_alias(written, line) if written is not None else None
 
     def type_qualname(self, written: str) -> Optional[str]:
         """``RunStore`` → ``pkg.store.RunStore`` through the imports, or

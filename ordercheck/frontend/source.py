@@ -24,6 +24,14 @@ else:
     cst = lazy.module("libcst", globals(), "cst")
 
 
+class SourceError(ValueError):
+    """A file that cannot be decoded, with where (1-based line, 0-based column)."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 0) -> None:
+        super().__init__(message)
+        self.line, self.col = line, col
+
+
 def decode_source(data: bytes) -> str:
     """Decode like CPython does (BOM, PEP 263 cookie, else UTF-8); raise
     ``ValueError`` with a user-facing message otherwise."""
@@ -35,8 +43,14 @@ def decode_source(data: bytes) -> str:
         raise ValueError(str(exc)) from None
     try:
         text = data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise ValueError(f"cannot decode as {encoding}: {exc.reason if hasattr(exc, 'reason') else exc}") from None
+    except LookupError as exc:
+        raise ValueError(f"cannot decode as {encoding}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        # where CPython's tokenizer stops: the line and column of the first bad byte
+        prefix = data[:exc.start]
+        start = max(prefix.rfind(b"\n"), prefix.rfind(b"\r")) + 1
+        col = len(prefix[start:].decode(encoding, errors="replace"))
+        raise SourceError(f"cannot decode as {encoding}: {exc.reason}", prefix.count(b"\n") + 1, col) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text

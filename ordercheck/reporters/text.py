@@ -98,3 +98,10 @@ def statistics(findings: List[Finding], rules) -> str:
         name = rules[code].name if rules and code in rules else ""
         lines.append(f"{str(n).rjust(width)}\t{code}\t{name}")
     return "\n".join(lines) + "\n"
+
+
+def json_statistics(findings: List[Finding], rules) -> List[dict]:
+    """``--statistics --format json``: ``[{"code", "name", "count"}]``, most frequent first."""
+    rows = counts(findings)
+    return [{"code": code, "name": rules[code].name if rules and code in rules else "", "count": n}
+            for code, n in sorted(rows.items(), key=lambda kv: (-kv[1], kv[0]))]

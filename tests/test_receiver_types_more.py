@@ -1,0 +1,201 @@
+"""Receiver types beyond the plain forms (docs/decisions.md "Receiver types: aliases,
+defaults, with, inheritance, self"): a class through an alias, the ``p or T()``
+default idiom, ``with T(...) as x``, ``T().m()`` and attributes a base class of the same module
+types; ``self`` is no typed receiver. Each case has its counterpart that must stay
+silent."""
+from conformance import run_case
+
+JOURNAL = """\
+class RunJournal:
+    def record(self, run, kind):
+        self._journal.append({"run": run.id, "kind": kind})
+
+"""
+
+
+def check(src, table=None):
+    got, want, detail = run_case(src, table=table)
+    assert got == want, detail
+
+
+def test_constructor_through_a_class_alias_types_the_variable():
+    check(JOURNAL + """\
+Journal = RunJournal
+
+def complete(store, run):
+    j = Journal()
+    store.save(run)
+    j.record(run, "run_completed")   # !OC101
+""")
+
+
+def test_an_alias_bound_twice_is_no_alias_and_gives_no_type():
+    check(JOURNAL + """\
+Journal = RunJournal
+Journal = object
+
+def complete(store, run):
+    j = Journal()
+    store.save(run)
+    j.record(run, "run_completed")
+""")
+
+
+def test_or_default_of_an_optional_parameter_types_the_attribute():
+    check(JOURNAL + """\
+from typing import Optional
+
+class Engine:
+    def __init__(self, store, journal: Optional[RunJournal] = None):
+        self._store = store
+        self.journal = journal or RunJournal()
+
+    def finish(self, run):
+        self._store.save(run)
+        self.journal.record(run, "run_failed")   # !OC101
+""")
+
+
+def test_conditional_default_types_a_local():
+    check(JOURNAL + """\
+def finish(store, run, journal: "RunJournal | None" = None):
+    j = journal if journal is not None else RunJournal()
+    store.save(run)
+    j.record(run, "failed")   # !OC101
+""")
+
+
+def test_or_over_two_classes_gives_no_type():
+    check(JOURNAL + """\
+class Other:
+    def record(self, run, kind):
+        pass
+
+def finish(store, run, journal: Other):
+    j = journal or RunJournal()
+    store.save(run)
+    j.record(run, "failed")
+""")
+
+
+def test_with_a_constructor_as_a_name_types_the_name():
+    check(JOURNAL + """\
+def finish(store, run):
+    with RunJournal() as j:
+        store.save(run)
+        j.record(run, "completed")   # !OC101
+""")
+
+
+def test_with_a_plain_call_as_a_name_gives_no_type():
+    check(JOURNAL + """\
+def finish(store, run, opener):
+    with opener() as j:
+        store.save(run)
+        j.record(run, "completed")
+""")
+
+
+def test_imported_session_through_with_matches_its_qualified_pattern():
+    table = {"extend-events": {"save": ["sqlalchemy.orm.Session.commit"]}}
+    check("""\
+from sqlalchemy.orm import Session
+
+def finish(engine, ledger, run):
+    with Session(engine) as session:
+        session.commit()
+        ledger.append(run)   # !OC102
+""", table)
+
+
+def test_a_method_of_a_constructor_call_resolves_by_its_class():
+    check(JOURNAL + """\
+def finish(store, run):
+    store.save(run)
+    RunJournal().record(run, "failed")   # !OC101
+""")
+
+
+def test_a_lower_case_call_receiver_is_no_constructor():
+    check(JOURNAL + """\
+def finish(store, run, make):
+    store.save(run)
+    make().record(run, "failed")
+""")
+
+
+def test_attribute_typed_by_a_base_class_init_reaches_the_subclass():
+    check(JOURNAL + """\
+class BaseRuntime:
+    def __init__(self, journal: RunJournal):
+        self.journal = journal
+
+class Runtime(BaseRuntime):
+    def complete(self, run):
+        self._store.save(run)
+        self.journal.record(run, "run_completed")   # !OC101
+""")
+
+
+def test_class_level_annotation_of_a_base_reaches_the_subclass_and_its_pattern():
+    table = {"extend-events": {"save": ["*.RunStore.write"]}}
+    check("""\
+class RunStore:
+    def write(self, run):
+        pass
+
+class Base:
+    db: RunStore
+
+class Service(Base):
+    def go(self, run):
+        self.db.write(run)
+        self._ledger.append(run)   # !OC102
+""", table)
+
+
+def test_a_subclass_attribute_of_its_own_wins_over_the_base():
+    check(JOURNAL + """\
+class Quiet:
+    def record(self, run, kind):
+        pass
+
+class BaseRuntime:
+    def __init__(self, journal: RunJournal):
+        self.journal = journal
+
+class Runtime(BaseRuntime):
+    journal: Quiet
+
+    def complete(self, run):
+        self._store.save(run)
+        self.journal.record(run, "run_completed")
+""")
+
+
+def test_self_method_is_not_matched_by_its_class_qualified_pattern():
+    # `self` is no receiver of known type (semantics: annotations and constructor
+    # assignments only): a storage calling its own `add_run` is not the configured save
+    table = {"extend-events": {"save": ["*.Store.write"]}}
+    check("""\
+class Store:
+    def write(self, run):
+        pass
+
+    def flush(self, run):
+        self.write(run)
+        self._ledger.append(run)
+
+def outside(run):
+    s = Store()
+    s.write(run)
+    s._ledger.append(run)   # !OC102
+""", table)
+
+
+def test_getter_of_a_store_is_a_default_save():
+    check("""\
+def finish(ledger, run):
+    get_store().save(run)
+    ledger.append(run)   # !OC102
+""")
