@@ -442,9 +442,24 @@ class _Builder:
         if handler is None:
             # a statement kind nobody handles must not pass silently as a simple one
             raise ValueError(f"cfg: no handler for the statement kind {st.kind!r}")
-        node = self.node(NodeKind.STMT, st.span, st.text, stmt=st.kind, **_marks(st))
+        marks = _marks(st)
+        late = st.kind == StmtKind.SIMPLE and bool(st.events) and "writes" in marks
+        if late:
+            # an assignment binds its targets once its calls returned: the names go on
+            # the statement's last nodes (``_simple``), so an exception out of a call
+            # leaves them as they were (correlated tests); a walrus binds at once
+            early = marks.pop("early_writes", ())
+            marks.pop("writes")
+            if early:
+                marks["writes"] = early
+        node = self.node(NodeKind.STMT, st.span, st.text, stmt=st.kind, **marks)
         self.connect(preds, node)
-        return handler(self, st, node)
+        ends = handler(self, st, node)
+        if late:
+            for e, _ in ends:
+                data = self.g.nodes[e]
+                data["writes"] = tuple(dict.fromkeys(tuple(data.get("writes", ())) + st.writes))
+        return ends
 
     def _may_raise(self, st: Stmt, node: object) -> None:
         """A statement whose non-call parts can raise (attribute access, subscript,
@@ -595,10 +610,27 @@ class _Builder:
                 self.connect([(e, EdgeKind.EXCEPTION)], entries[i + 1][0])
             else:
                 self.unwind([(e, EdgeKind.EXCEPTION)], Way.RAISE)
-        for e, region, h in entries:
+        for i, (e, region, h) in enumerate(entries):
             self.ctx = outer_ctx + (region,)
-            ends = ends + self.block(h.body, [(e, EdgeKind.NORMAL)])
+            body_ends = self.block(h.body, [(e, EdgeKind.NORMAL)])
+            if st.star and body_ends:
+                # ``except*``: the rest of the group tries the next clause; after the
+                # last, what no clause matched is raised again (or nothing is left)
+                if i + 1 < len(entries):
+                    self.connect(body_ends, entries[i + 1][0])
+                else:
+                    rest = self._point(body_ends, "raise the rest of the group")
+                    self.unwind([(rest, EdgeKind.EXCEPTION)], Way.RAISE)
+            ends = ends + body_ends
         self.ctx = outer_ctx
+        if st.star:
+            # a later clause that matches nothing, once an earlier one took the whole
+            # group: nothing is left, and the statement completes (the exception is no
+            # longer in flight; over-approximated: also when no clause ran)
+            for e, region, h in entries[1:]:
+                left = self.node(NodeKind.POINT, None, "nothing left of the group")
+                self.g.add_edge(e, left, kind=EdgeKind.EXCEPTION)
+                ends = ends + [(left, EdgeKind.NORMAL)]
         if fin is not None:
             self.frames.pop()
             if ends:
@@ -692,6 +724,8 @@ def _marks(st: Stmt, head: bool = False) -> dict:
     if (st.kind == StmtKind.FOR) == head:
         if st.writes:
             out["writes"] = st.writes
+            if st.early_writes:
+                out["early_writes"] = st.early_writes
         if st.mutates:
             out["mutates"] = st.mutates
     if st.hands_on and not head:

@@ -7,12 +7,14 @@ from ENTRY, where a branch edge whose facts contradict the state is dropped. Eve
 contract then runs on the product unchanged, and what it finds rests on feasible
 walks only (``if dry_run: return`` ... ``if not dry_run: store.save(run)`` is one
 path, not two). Still reachability, never path enumeration: the product has at most
-``BOUND`` times the nodes of the graph, else the graph is returned as it is.
+``BOUND`` times the nodes of the graph or ``FLOOR`` nodes, whichever is more, else the
+graph is returned as it is.
 
 What a name can be is a set of three abstract values — None, falsy but not None,
 truthy — as a bit mask. A branch intersects it (``x`` → truthy; ``x is None`` →
 None, which is also falsy); a write (assignment, ``for``/``with`` target, ``del``,
-walrus, ``except ... as``, ``import``, ``def``) resets it; a change to the object
+walrus, ``except ... as``, ``import``, ``def``) resets it, on the node's normal way
+out only (an exception out of it left the name as it was, a walrus aside); a change to the object
 (``x.append(...)``, ``x[k] = v``) resets its truthiness but not its None-ness. Only
 names tested at least twice are tracked, at most ``MAX_NAMES`` per function; names
 declared ``global``/``nonlocal`` (or rebound by a nested function) and the module
@@ -33,11 +35,13 @@ from typing import Dict, List, Optional, Tuple
 import networkx as nx
 
 from .cfg import ENTRY, EXIT, RAISE
+from .kinds import EdgeKind
 
 NONE, FALSY, TRUTHY = 1, 2, 4
 ANY = NONE | FALSY | TRUTHY
 MAX_NAMES = 8
-BOUND = 8  # the product may have at most BOUND x the graph's nodes
+BOUND = 8  # the product may have at most BOUND x the graph's nodes,
+FLOOR = 50_000  # or this many, whichever is more (a small function with eight flags is pruned whole)
 MAX_PRODUCT = 200_000  # and never more than this many (a huge function stays unpruned)
 
 _FACT_MASK = {("truth", True): TRUTHY, ("truth", False): NONE | FALSY,
@@ -62,9 +66,13 @@ def tracked_names(g: nx.DiGraph) -> List[str]:
     return names[:MAX_NAMES]
 
 
-def _after(data: dict, state: State, index: Dict[str, int]) -> State:
-    """The state after a node's own writes and changes."""
-    writes, mutates = data.get("writes", ()), data.get("mutates", ())
+def _after(data: dict, state: State, index: Dict[str, int], raised: bool = False) -> State:
+    """The state after a node's own writes and changes; on an exception out of the
+    node (``raised``), only the names bound before it could raise (a walrus): an
+    assignment binds its target once its value is computed (``ok = probe()`` that
+    raised left ``ok`` as it was)."""
+    writes = data.get("early_writes", ()) if raised else data.get("writes", ())
+    mutates = data.get("mutates", ())
     if not writes and not mutates:
         return state
     out = list(state)
@@ -92,15 +100,15 @@ def _assume(facts, state: State, index: Dict[str, int]) -> Optional[State]:
     return tuple(out)
 
 
-def prune_correlated(g: nx.DiGraph, bound: int = BOUND) -> nx.DiGraph:
+def prune_correlated(g: nx.DiGraph, bound: int = BOUND, floor: int = FLOOR) -> nx.DiGraph:
     """``g`` without the walks that contradict their own tests (see the module
     docstring); ``g`` itself when nothing is tracked, nothing is pruned, or the
-    product would exceed ``bound`` times its nodes."""
+    product would exceed ``bound`` times its nodes and ``floor``."""
     names = tracked_names(g)
     if not names:
         return g
     index = {n: i for i, n in enumerate(names)}
-    limit = min(bound * g.number_of_nodes(), MAX_PRODUCT)
+    limit = min(max(bound * g.number_of_nodes(), floor), MAX_PRODUCT)
     singles = (ENTRY, EXIT, RAISE)
     nodes = g.nodes
     start: State = (ANY,) * len(names)
@@ -146,9 +154,10 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND) -> nx.DiGraph:
         udata = nodes[u]
         uctx = udata.get("ctx", ())
         after = _after(udata, state, index)
+        raised = _after(udata, state, index, raised=True) if "writes" in udata else after
         assume = udata.get("assume")
         for v, edata in g.succ[u].items():
-            s2 = after
+            s2 = raised if edata["kind"] == EdgeKind.EXCEPTION else after
             if assume and not edata.get("exception"):
                 facts = assume.get(edata["kind"])
                 if facts:

@@ -147,6 +147,7 @@ class Stmt:
     message: ExprSeq = field(default_factory=list)  # an assert's message (runs on failure)
     infinite: bool = False  # ``while True``
     has_finally: bool = False
+    star: bool = False  # ``try``/``except*``: every matching clause runs, in order
     finally_span: Optional[Span] = None  # the `finally:` clause of a try
     returns: Optional[bool] = None  # ``return True`` / ``return False`` (a constant)
     test_call: Optional[int] = None  # if/while: id of the call that is the whole test
@@ -162,6 +163,9 @@ class Stmt:
     true_facts: Tuple[Fact, ...] = ()
     false_facts: Tuple[Fact, ...] = ()
     writes: Tuple[str, ...] = ()  # plain names the statement (its header) rebinds
+    # of those, the ones bound while its expressions run (a walrus), so also when the
+    # statement raises afterwards; the others are bound only once it did not raise
+    early_writes: Tuple[str, ...] = ()
     mutates: Tuple[str, ...] = ()  # plain names whose object it may change (`x.m()`, `x[k] = v`)
     # lines of the `except` clauses whose exception flows into a return or yield value,
     # an assignment's right-hand side or a walrus of this statement (its header)

@@ -315,7 +315,7 @@ def test_the_bound_falls_back_to_the_graph():
     """)
     p = feasible.prune_correlated(g)
     assert p is not g and p.graph.get("pruned")
-    assert feasible.prune_correlated(g, bound=0) is g
+    assert feasible.prune_correlated(g, bound=0, floor=0) is g
     # nothing to prune: the graph itself
     g2 = _graph("def f(x):\n    if x:\n        a()\n    x = c()\n    if x:\n        b()\n")
     assert feasible.prune_correlated(g2) is g2
@@ -435,3 +435,133 @@ def test_the_trace_check_can_fail_on_a_wrong_pruning(monkeypatch):
     exec(compile(source, "gen.py", "exec"), ns)
     bad = [tc.is_walk(p, *tc.trace_lines(ns["f"], tc.Oracle(s, 0.0)), tc.finally_ranges(source)) for s in range(10)]
     assert any(bad)
+
+
+# ------------------------------------------------ session 10: which names, when a write happens
+
+def _marked(src):
+    from conformance import run_case
+    got, want, detail = run_case(src)
+    assert got == want, detail
+
+
+def test_a_module_global_is_not_tracked_a_call_may_rebind_it():
+    _marked("""\
+DRY_RUN = False
+
+def reload_config(cfg):
+    global DRY_RUN
+    DRY_RUN = cfg.dry_run
+
+class Runtime:
+    def finish(self, run, cfg):
+        if not DRY_RUN:
+            self._store.save(run)
+        reload_config(cfg)
+        if DRY_RUN:
+            self._ledger.append(Record(run.id, Status.COMPLETED))   # !OC101
+""")
+
+
+def test_an_imported_constant_and_a_closure_variable_are_not_tracked():
+    _marked("""\
+from config import DRY_RUN
+
+class Runtime:
+    def finish(self, run):
+        if not DRY_RUN:
+            self._store.save(run)
+        if DRY_RUN:
+            self._ledger.append(Record(run.id, Status.COMPLETED))   # !OC101
+
+def outer(store, ledger, run, dry):
+    def inner():
+        if not dry:
+            store.save(run)
+        if dry:
+            ledger.append(Record(run.id, Status.COMPLETED))   # !OC101
+    return inner
+""")
+
+
+def test_a_parameter_is_still_tracked():
+    _marked("""\
+def finish(store, ledger, run, dry):
+    if not dry:
+        store.save(run)
+    if dry:
+        ledger.append(Record(run.id, Status.COMPLETED))
+""")
+
+
+def test_an_assignment_whose_call_raised_did_not_rebind():
+    _marked("""\
+class Runtime:
+    def finish(self, run, ok):
+        if not ok:
+            self._store.save(run)
+        try:
+            ok = self._probe(run)
+        except ProbeError:
+            if ok:
+                self._ledger.append(Record(run.id, Status.FAILED))
+            return
+""")
+
+
+def test_an_assignment_that_returned_did_rebind():
+    _marked("""\
+class Runtime:
+    def finish(self, run, ok):
+        if not ok:
+            self._store.save(run)
+        try:
+            ok = self._probe(run)
+            self._check(run)
+        except ProbeError:
+            if ok:
+                self._ledger.append(Record(run.id, Status.FAILED))   # !OC101
+            return
+""")
+
+
+def test_a_walrus_binds_even_when_its_statement_then_raises():
+    _marked("""\
+class Runtime:
+    def finish(self, run, ok):
+        if not ok:
+            self._store.save(run)
+        try:
+            self._report((ok := self._probe(run)))
+        except ProbeError:
+            if ok:
+                self._ledger.append(Record(run.id, Status.FAILED))   # !OC101
+            return
+""")
+
+
+def test_five_independent_flags_in_a_small_function_are_all_pruned():
+    _marked("""\
+class Runtime:
+    def finish(self, run, dry_run, notify, archive, verbose, force):
+        if verbose:
+            self._log(run)
+        if force:
+            self._unlock(run)
+        if notify:
+            self._notify(run)
+        if archive:
+            self._archive(run)
+        if not dry_run:
+            self._store.save(run)
+        if notify:
+            self._notify(run)
+        if archive:
+            self._archive(run)
+        if verbose:
+            self._log(run)
+        if force:
+            self._unlock(run)
+        if dry_run:
+            self._ledger.append(Record(run.id, Status.COMPLETED))
+""")

@@ -12,6 +12,7 @@ loops with ``Stop``.
 """
 from __future__ import annotations
 
+import builtins
 import contextlib
 import random
 import sys
@@ -36,6 +37,10 @@ def best_effort():
         yield
     except Exception:
         pass
+
+
+# what an ``except*`` raises again (Python 3.11+)
+_GROUPS: tuple = tuple(g for g in (getattr(builtins, "BaseExceptionGroup", None),) if g is not None)
 
 
 class Oracle:
@@ -142,7 +147,7 @@ def trace_lines(fn, oracle: Oracle) -> Tuple[List[int], str]:
     try:
         fn(oracle)
         how = "EXIT"
-    except (Boom, Stop, AssertionError):
+    except (Boom, Stop, AssertionError) + _GROUPS:
         how = "RAISE"
     finally:
         sys.settrace(None)

@@ -269,7 +269,7 @@ class ExpressionWalker:
             mark = len(self._w)
             body, orelse = self.expr(node.body), self.expr(node.orelse)
             if body or orelse:
-                told = unwritten(test_facts(node.test), self._w[mark:])
+                told = unwritten(self.tested(node.test), self._w[mark:])
                 seq.append(Choice((body, orelse), told if any(told) else ()))
         elif isinstance(node, _COMPREHENSIONS):  # (a tuple filled at run time: no narrowing)
             self._comprehension(cast("Comprehension", node), seq)
@@ -451,6 +451,20 @@ class ExpressionWalker:
                 return text
             text = new
         return text
+
+    def tested(self, test: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
+        """What a test tells about plain names (``test_facts``); a name the function
+        does not bind (a module global, an imported constant, an enclosing function's
+        variable) is no local, so no fact about it is ever tracked: any call may
+        rebind it (semantics §Contracts "plain local names")."""
+        told = test_facts(test)
+        if self.frames:
+            frame = self.frame
+            for facts in told:
+                for f in facts:
+                    if not frame.names.bound.get(f.name) or f.name in frame.names.declared_outer:
+                        frame.untracked.add(f.name)
+        return told
 
     def receiver_type(self, callee: str, line: int) -> Optional[str]:
         """The class of ``x`` in ``x.m()``, of ``self.x`` in ``self.x.m()`` and of ``T()``

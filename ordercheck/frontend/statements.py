@@ -207,6 +207,8 @@ class Extractor(ExpressionWalker):
     def _set_writes(self, st: Stmt, writes: List[str], mutates: List[str]) -> None:
         if writes:
             st.writes = tuple(dict.fromkeys(writes))
+        if self._w:
+            st.early_writes = tuple(dict.fromkeys(self._w))
         if mutates:
             st.mutates = tuple(dict.fromkeys(mutates))
 
@@ -248,7 +250,7 @@ class Extractor(ExpressionWalker):
     def _assert(self, node: cst.Assert, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
         st = Stmt(StmtKind.ASSERT, sp, text, self.expr(node.test), True, message=self.expr(node.msg))
-        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
         return st
 
     def _break(self, node: cst.Break, line: cst.CSTNode) -> Stmt:
@@ -355,7 +357,7 @@ class Extractor(ExpressionWalker):
         st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
-        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
         st.body = self.block(node.body)
         if isinstance(node.orelse, cst.If):
             st.orelse = [self._if(node.orelse)]
@@ -372,7 +374,7 @@ class Extractor(ExpressionWalker):
         st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
-        st.true_facts, st.false_facts = unwritten(test_facts(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
         st.body = self.block(node.body)
         st.orelse = self.block(node.orelse.body) if node.orelse else []
         return st
@@ -389,7 +391,7 @@ class Extractor(ExpressionWalker):
     def _try(self, node: Union[cst.Try, cst.TryStar], line: cst.CSTNode) -> Stmt:
         sp = self._enter_stmt(node, None)
         self.stmt_lines = (sp.line, sp.line)
-        st = Stmt(StmtKind.TRY, sp, self.header_text(node))
+        st = Stmt(StmtKind.TRY, sp, self.header_text(node), star=isinstance(node, cst.TryStar))
         st.body = self.block(node.body)
         for h in node.handlers:
             hsp = self._enter_stmt(h, h.type)

@@ -1,0 +1,89 @@
+"""``try``/``except*`` (semantics §Graph "Edges follow Python exactly"): every clause
+whose type matches part of the group runs, in order, and what no clause matched is
+raised again after the last. Proven against execution, and through the contracts."""
+import sys
+
+import pytest
+
+from conformance import run_case
+
+needs_311 = pytest.mark.skipif(sys.version_info < (3, 11), reason="except* is Python 3.11 syntax")
+
+
+def check(src):
+    got, want, detail = run_case(src)
+    assert got == want, detail
+
+
+@needs_311
+def test_two_matching_clauses_run_one_after_the_other():
+    check("""\
+async def finish(self, run):
+    try:
+        await self._run_tasks(run)
+    except* TaskCancelled:
+        self._store.save(run)
+    except* Exception:
+        self._ledger.append(Record(run.id, "task-error"))   # !OC102
+""")
+
+
+@needs_311
+def test_two_terminal_appends_in_two_clauses_are_one_path():
+    check("""\
+def finish(self, run):
+    try:
+        self._run_tasks(run)
+    except* TimeoutError:
+        self._ledger.append(Record(run.id, Status.FAILED))
+    except* ValueError:
+        self._ledger.append(Record(run.id, Status.CANCELLED))   # !OC103
+""")
+
+
+@needs_311
+def test_plain_except_clauses_stay_alternatives():
+    check("""\
+def finish(self, run):
+    try:
+        self._run_tasks(run)
+    except TimeoutError:
+        self._ledger.append(Record(run.id, Status.FAILED))
+    except ValueError:
+        self._ledger.append(Record(run.id, Status.CANCELLED))
+""")
+
+
+@needs_311
+@pytest.mark.parametrize("seed_base", [0, 100])
+def test_except_star_graph_admits_every_execution(seed_base):
+    import tracecheck as tc
+
+    source = tc.PRELUDE + """
+
+def f(o):
+    try:
+        o.c(1)
+        if o.b():
+            raise ExceptionGroup("g", [Boom(2), KeyError(3)])
+        if o.b():
+            raise ExceptionGroup("h", [KeyError(4)])
+        if o.b():
+            raise ExceptionGroup("i", [OSError(5), Boom(6)])
+    except* Boom:
+        o.tick()
+    except* KeyError:
+        o.tick()
+    o.tick()
+"""
+    g = tc.graph_for(source)
+    ns = dict(tc.NAMESPACE)
+    exec(compile(source, "gen.py", "exec"), ns)
+    finals = tc.finally_ranges(source)
+    outcomes = set()
+    for seed in range(seed_base, seed_base + 40):
+        lines, how = tc.trace_lines(ns["f"], tc.Oracle(seed, 0.2))
+        outcomes.add(how)
+        why = tc.is_walk(g, lines, how, finals)
+        assert why is None, f"seed {seed}: {why}"
+    assert len(outcomes) == 2  # both a return and a raise were walked
