@@ -30,7 +30,7 @@ from . import cfg
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
-from .kinds import EdgeKind, NodeKind, RegionKind, StmtKind, Way
+from .kinds import NO_RETURN, EdgeKind, NodeKind, RegionKind, StmtKind, Way
 from .summaries import (
     NO_EFFECTS,
     NOT_CARRIED,
@@ -313,6 +313,8 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 continue  # a mark, not a class (the open-terminal mark)
             part = "true" if cls in when_true else "false"
             origins[(part, cls)] = origins[("return", cls)]
+    if EXIT not in reach and RAISE in reach:
+        on_return.add(NO_RETURN)  # it always raises (or exits): no normal way back
     eff = Effects(frozenset(on_return), frozenset(on_raise), frozenset(escaping),
                   frozenset(when_true), frozenset(when_false))
     return eff, origins

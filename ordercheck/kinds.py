@@ -130,3 +130,11 @@ class EventClass(StrEnum):
 #: event of ``at-most-once``. Marking the open appends, not the guarded ones, keeps
 #: summaries monotone: a fixpoint pass or a second definition can only add it.
 OPEN_TERMINAL = "unguarded-terminal-append"
+
+#: a mark, not an event class, in a summary's on-return part: the callee has no path
+#: from ENTRY to EXIT (it always raises, or calls ``sys.exit``). Its call node is a dead
+#: end for a handler's way out: ``except Exception: self._fail(run)`` does not leave
+#: the handler normally (docs/decisions.md "A helper that never returns"). Whether
+#: EXIT is reachable depends on the callee's own graph only, so the mark is the same
+#: in every fixpoint pass.
+NO_RETURN = "no-return"

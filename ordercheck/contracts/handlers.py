@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections import deque
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import lazy
-from ..kinds import EdgeKind, EventClass
+from ..kinds import NO_RETURN, EdgeKind, EventClass
 from .paths import Classes, exception_successors
 
 if TYPE_CHECKING:
@@ -63,12 +63,20 @@ def loud_nodes(region: HandlerRegion, surfaces: Set[object], handed: Dict[object
     return surfaces | mine if mine else surfaces
 
 
-def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> Optional[List[object]]:
+def no_return_nodes(classes: Classes) -> Set[object]:
+    """Calls of project helpers that never return (the ``no-return`` mark of their
+    summary): a way out of a handler does not go on past them normally."""
+    return {n for n, c in classes.items() if NO_RETURN in c}
+
+
+def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object],
+                dead_ends: AbstractSet[object] = frozenset()) -> Optional[List[object]]:
     """A path through the handler that leaves it normally without a surface event
     taking effect, as a node list ending outside the region; None if every way out
     raises or surfaces. (A surface that raised surfaced nothing: from a surface node
-    only its exceptional edges are walked.) ``surfaces`` holds every loud node
-    (``loud_nodes``: surfaces and the nodes that hand the exception on)."""
+    only its exceptional edges are walked; so from a ``dead_ends`` node, a helper
+    that never returns.) ``surfaces`` holds every loud node (``loud_nodes``:
+    surfaces and the nodes that hand the exception on)."""
     rid = region.id
 
     def inside(n: object) -> bool:
@@ -80,8 +88,8 @@ def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) -> 
         u = queue.popleft()
         for v in g.successors(u):
             kind = g.edges[u, v]["kind"]
-            if u in surfaces and kind != EdgeKind.EXCEPTION:
-                continue  # a surface that took effect makes this way loud
+            if (u in surfaces or u in dead_ends) and kind != EdgeKind.EXCEPTION:
+                continue  # a surface that took effect makes this way loud; a helper that never returns, no way
             if not inside(v):
                 if kind != EdgeKind.EXCEPTION:
                     out = [v]

@@ -7,7 +7,7 @@ from typing import List, Tuple
 
 from ..kinds import EventClass
 from .base import GraphInput, Hit, Rule
-from .handlers import handing_on, loud_nodes, silent_exit, surface_nodes
+from .handlers import handing_on, loud_nodes, no_return_nodes, silent_exit, surface_nodes
 from .paths import head_path, join
 
 
@@ -17,6 +17,7 @@ class SilentHandler(Rule, kind="silent-handler"):
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes, graph.reachable
         surfaces = surface_nodes(classes)
+        dead_ends = no_return_nodes(classes)
         handed = handing_on(g, classes)
         hits = []
         for region in sorted(g.graph["handlers"].values(), key=lambda r: r.id):
@@ -24,7 +25,7 @@ class SilentHandler(Rule, kind="silent-handler"):
                 continue
             if region.entry not in reachable:
                 continue
-            leave = silent_exit(g, region, loud_nodes(region, surfaces, handed))
+            leave = silent_exit(g, region, loud_nodes(region, surfaces, handed), dead_ends)
             if leave is None:
                 continue
             head = head_path(g, reachable, region.entry)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 from ..findings import Related
 from ..kinds import EventClass
 from .base import GraphInput, Hit, Rule, expr_text, matching, node_span, node_text, short
-from .handlers import catchers, handing_on, handler_catches, loud_nodes, quiet_raises, reraise_points, silent_exit, surface_nodes
+from .handlers import catchers, handing_on, handler_catches, loud_nodes, quiet_raises, reraise_points, no_return_nodes, silent_exit, surface_nodes
 from .paths import Classes, head_path, join, node_order, site
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ class Swallowed(Rule, kind="swallowed"):
             return []
         regions = {r.entry: r for r in g.graph["handlers"].values()}
         surfaces = surface_nodes(classes)
+        dead_ends = no_return_nodes(classes)
         handed = handing_on(g, classes)
         reraise = reraise_points(g)
         exits: Dict[int, Optional[List[object]]] = {}  # each handler's silent way out, once
@@ -55,7 +56,7 @@ class Swallowed(Rule, kind="swallowed"):
                 if not handler_catches(region, graph.swallow_types):
                     continue
                 if region.id not in exits:
-                    exits[region.id] = silent_exit(g, region, loud_nodes(region, surfaces, handed))
+                    exits[region.id] = silent_exit(g, region, loud_nodes(region, surfaces, handed), dead_ends)
                 leave = exits[region.id]
                 if leave is None:
                     continue

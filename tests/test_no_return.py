@@ -1,0 +1,108 @@
+"""A project helper that never returns (docs/decisions.md "A helper that never
+returns"): its call is a dead end for a handler's way out, so a handler that ends in
+``self._fail(run)`` (always raising, or calling ``sys.exit``) is not silent. A helper
+that only may raise, or whose raise is swallowed again, changes nothing."""
+from conformance import run_case
+
+
+def check(src, extra=()):
+    got, want, detail = run_case(src, extra=extra)
+    assert got == want, detail
+
+
+def test_a_handler_ending_in_an_always_raising_helper_is_not_silent():
+    check("""\
+class Runtime:
+    def _bail(self, run):
+        raise RunFailed(run.id)
+
+    def execute(self, run):
+        try:
+            self._store.save(run)
+        except Exception:
+            self._bail(run)
+""")
+
+
+def test_a_helper_that_exits_the_process_is_a_dead_end_too():
+    check("""\
+import sys
+
+def _die(run):
+    print("fatal", run.id)
+    sys.exit(2)
+
+def execute(store, run):
+    try:
+        store.save(run)
+    except Exception:
+        _die(run)
+""")
+
+
+def test_a_helper_that_only_may_raise_leaves_the_handler():
+    check("""\
+class Runtime:
+    def _maybe_bail(self, run, strict):
+        if strict:
+            raise RunFailed(run.id)
+
+    def execute(self, run, strict):
+        try:
+            self._store.save(run)   # !OC203
+        except Exception:
+            self._maybe_bail(run, strict)
+""")
+
+
+def test_the_helpers_raise_swallowed_again_is_silent():
+    check("""\
+class Runtime:
+    def _bail(self, run):
+        raise RunFailed(run.id)
+
+    def execute(self, run):
+        try:
+            self._store.save(run)   # !OC203
+        except Exception:
+            try:
+                self._bail(run)
+            except Exception:
+                pass
+""")
+
+
+def test_the_helpers_raise_into_a_silent_outer_handler_is_still_lost():
+    check("""\
+class Runtime:
+    def _bail(self, run):
+        raise RunFailed(run.id)
+
+    def execute(self, run):
+        try:
+            try:
+                self._store.save(run)   # !OC203
+            except Exception:
+                self._bail(run)
+        except Exception:
+            pass
+""")
+
+
+def test_a_broad_handler_calling_a_never_returning_helper_is_no_oc204():
+    check("""\
+def _bail(msg):
+    raise RuntimeError(msg)
+
+def load(path):
+    try:
+        return open(path).read()
+    except Exception:   # !OC204
+        return None
+
+def load_strict(path):
+    try:
+        return open(path).read()
+    except Exception:
+        _bail(path)
+""", extra=("OC204",))
