@@ -402,15 +402,28 @@ def step(self, rec):
     with contextlib.suppress(sqlite3.Error):
         self._ledger.append(rec)  # !OC202
 ''', {"swallow-types": ["sqlite3.Error"]})
+# a helper that always raises is a dead end for the handler (docs/decisions.md "A
+# helper that never returns"; the contract's text alone gave OC202 here)
 c("helper-always-raises-no-e", '''
 class R:
     def _abort(self):
         raise Abort()
     def step(self, rec):
         try:
-            self._ledger.append(rec)  # !OC202
+            self._ledger.append(rec)
         except Exception:
             self._abort()
+''')
+c("helper-may-raise-no-e", '''
+class R:
+    def _abort(self, strict):
+        if strict:
+            raise Abort()
+    def step(self, rec, strict):
+        try:
+            self._ledger.append(rec)  # !OC202
+        except Exception:
+            self._abort(strict)
 ''')
 c("quiet-transitive", '''
 class R:
