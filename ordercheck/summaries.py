@@ -305,6 +305,11 @@ class ProjectIndex:
     def receiver_method(self, facts: FileFacts, call: Call) -> Optional[str]:
         """``x.m()`` where ``x``'s class ``T`` is known (semantics §Events receiver types): ``m``
         looked up along ``T``'s MRO over project classes, as Python looks it up."""
+        key = self.receiver_class(facts, call)
+        return self.method(key, call.callee.rsplit(".", 1)[-1]) if key is not None else None
+
+    def receiver_class(self, facts: FileFacts, call: Call) -> Optional[str]:
+        """The project class (key) of the receiver of ``x.m()`` when its type is known."""
         if call.receiver_type is None:
             return None
         name = call.callee.rsplit(".", 1)[-1]
@@ -316,7 +321,7 @@ class ProjectIndex:
                     if cand in self.classes:
                         key = cand
                         break
-        return self.method(key, name) if key is not None else None
+        return key
 
     def _callable(self, key: str) -> Optional[str]:
         if key in self.functions:
@@ -382,6 +387,8 @@ def resolve(files: Iterable[FileFacts]) -> CallGraph:
                     managers[(facts.path, call.id)] = target
                     continue
                 cls = index.called_class(facts, fn, call)
+                if cls is None and call.callee.endswith(".__enter__"):
+                    cls = index.receiver_class(facts, call)  # `with self.uow:` over an instance
                 if cls is None:
                     continue
                 methods = [m for m in index.manager_methods(cls) if m is not None]

@@ -199,3 +199,44 @@ def finish(ledger, run):
     get_store().save(run)
     ledger.append(run)   # !OC102
 """)
+
+
+UOW = """\
+class UnitOfWork:
+    def __init__(self, session):
+        self.session = session
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._store.save(self.run)
+
+"""
+
+
+def test_with_over_a_typed_instance_runs_its_enter_and_exit():
+    check(UOW + """\
+class Service:
+    def __init__(self, uow: UnitOfWork):
+        self.uow = uow
+
+    def finish(self, run):
+        with self.uow:
+            self._ledger.append(run)
+        self._ledger.append(run)   # !OC102
+
+def plain(uow: UnitOfWork, ledger, run):
+    with uow:
+        pass
+    ledger.append(run)   # !OC102
+""")
+
+
+def test_with_over_an_untyped_name_enters_nothing_known():
+    check(UOW + """\
+def untyped(uow, ledger, run):
+    with uow:
+        pass
+    ledger.append(run)
+""")

@@ -295,6 +295,35 @@ class Extractor(ExpressionWalker):
         return Stmt(StmtKind.SIMPLE, sp, text, ev,
                     self.raises_outside_calls(node.value) or self.raises_outside_calls(node.target))
 
+    def _instance_manager(self, item: cst.BaseExpression) -> Optional[Call]:
+        """``with self.uow:`` over an object of a known class (a name or ``self.x``
+        whose type is known, semantics §Events receiver types): entering it is a call
+        of its ``__enter__``, written ``self.uow.__enter__``, which resolves by the
+        class and makes the ``with`` a project context manager's when the class is
+        one (docs/decisions.md "A with over an instance")."""
+        written = render_callee(item)
+        if not written or not all(p.isidentifier() for p in written.split(".")):
+            return None
+        line = self.pos(item)[0]
+        callee = self.expand_alias(written, line) + ".__enter__"
+        receiver = self.receiver_type(callee, line)
+        if receiver is None:
+            return None
+        typed = self.type_qualname(receiver)
+        call = Call(
+            id=self.next_call,
+            callee=callee,
+            qualnames=(f"{typed}.__enter__",) if typed else (),
+            span=self.span(item),
+            text=self.text(item),
+            stmt_lines=self.stmt_lines,
+            receiver_type=receiver,
+        )
+        self.next_call += 1
+        if self.frames:
+            self.frame.calls.append(call)
+        return call
+
     def _aug_assign(self, node: cst.AugAssign, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
         ev = self.expr(node.target) + self.expr(node.value)  # the target is evaluated first
@@ -432,6 +461,10 @@ class Extractor(ExpressionWalker):
             if isinstance(item.item, cst.Call):
                 # the manager call is the last event of its own item expression
                 manager = ev[-1] if ev and isinstance(ev[-1], Call) else None
+            else:
+                manager = self._instance_manager(item.item)
+                if manager is not None:
+                    ev = ev + [manager]
             st.items.append(WithItem(ev, manager))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
