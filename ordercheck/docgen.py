@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from .rulebook import builtin_rules
-from .vocabulary import load_default_vocab
+from .vocabulary import load_default_excludes, load_default_vocab
 
 
 def render() -> str:
@@ -38,8 +38,12 @@ def render() -> str:
             out += [documented]
     classes, markers, descriptions = load_default_vocab()
     out += ["## Default event classes", "", "From `rules/vocab/*.toml`; see docs/configuration.md to replace or extend them.", ""]
+    excludes = load_default_excludes()
     for name, pats in classes.items():
-        out.append(f"- **{name}** ({descriptions.get(name, '')}): " + ", ".join(f"`{p}`" for p in pats))
+        line = f"- **{name}** ({descriptions.get(name, '')}): " + ", ".join(f"`{p}`" for p in pats)
+        if excludes.get(name):
+            line += "; never " + ", ".join(f"`{p}`" for p in excludes[name])
+        out.append(line)
     out += ["", "Terminal markers: " + ", ".join(f"`{m}`" for m in markers), ""]
     return "\n".join(out)
 

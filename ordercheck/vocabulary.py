@@ -49,6 +49,21 @@ def load_default_vocab(folder: Optional[Path] = None) -> Tuple[Dict[str, Tuple[s
     return classes, markers, descriptions
 
 
+def load_default_excludes(folder: Optional[Path] = None) -> Dict[str, Tuple[str, ...]]:
+    """Per class, the calls its patterns match that are still not of the class (a
+    class table's ``exclude``: ``sys.stderr.write`` is no file write). They hold
+    whatever a config does to the class's patterns."""
+    folder = folder or vocab_dir()
+    out: Dict[str, Tuple[str, ...]] = {}
+    for path in sorted(folder.glob("*.toml")):
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        for name, table in data.get("classes", {}).items():
+            if table.get("exclude"):
+                out[name] = out.get(name, ()) + tuple(table["exclude"])
+    return out
+
+
 def _compile(patterns: Iterable[str]) -> Optional["re.Pattern[str]"]:
     pats = [fnmatch.translate(p) for p in patterns]
     return re.compile("|".join(pats)) if pats else None
@@ -61,9 +76,11 @@ class Vocabulary:
     patterns: Dict[str, Tuple[str, ...]]
     markers: Tuple[str, ...]
     descriptions: Dict[str, str] = field(default_factory=dict)
+    excludes: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._compiled = {name: _compile(p) for name, p in self.patterns.items()}
+        self._excluded = {name: _compile(p) for name, p in self.excludes.items() if p}
         self._marker_tokens = tuple(split_tokens(m) for m in self.markers if split_tokens(m))
 
     @classmethod
@@ -79,7 +96,8 @@ class Vocabulary:
             patterns[name] = tuple(pats)
         for name, pats in dict(extend_events or {}).items():
             patterns[name] = patterns.get(name, ()) + tuple(pats)
-        return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions)
+        return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions,
+                   load_default_excludes())
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
@@ -89,7 +107,9 @@ class Vocabulary:
         out = set()
         for cls_name, rx in self._compiled.items():
             if rx is not None and any(rx.match(n) for n in names):
-                out.add(cls_name)
+                ex = self._excluded.get(cls_name)
+                if ex is None or not any(ex.match(n) for n in names):
+                    out.add(cls_name)
         return frozenset(out)
 
     def carries_marker(self, call: Call) -> bool:

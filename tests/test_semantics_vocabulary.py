@@ -221,3 +221,26 @@ def test_empty_terminal_markers_disables_marker_terminals():
             self._ledger.append(run.id, Status.COMPLETED)
             self._ledger.append_terminal(run.id)
         """, select=SEQ, table=table) == [("OC101", 4), ("OC102", 3)]
+
+
+def test_standard_streams_are_no_file_write_even_when_patterns_are_replaced():
+    from conformance import run_case
+    src = """\
+import os, sys
+
+def restore(path, backup):
+    try:
+        os.replace(path + ".new", path)
+    except OSError:
+        sys.stderr.write("install failed, restoring backup")
+        os.replace(backup, path)
+
+def save(path, data):
+    with open(path + ".tmp", "w") as f:
+        f.write(data)
+    os.replace(path + ".tmp", path)   # !OC301
+"""
+    got, want, detail = run_case(src)
+    assert got == want, detail
+    got, want, detail = run_case(src, table={"events": {"file-write": ["*.write"]}})
+    assert got == want, detail
