@@ -195,6 +195,9 @@ class ClassFacts:
     qualname: str
     bases: Tuple[str, ...]  # dotted text / qualified names of the bases
     methods: Tuple[str, ...]
+    # (attribute, its class: import-qualified, else as written) for the ``self.x`` this
+    # class types itself; a subclass in another file reads them through the MRO
+    attr_types: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclass

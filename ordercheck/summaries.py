@@ -238,6 +238,10 @@ class ProjectIndex:
             return self.method(owner, parts[1])
         if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
             return self.method(owner, parts[1], skip_self=True)
+        if call.self_call in ("self", "cls") and len(parts) == 3 and call.receiver_type is None and owner:
+            inherited = self.inherited_attr_class(owner, parts[1])  # typed by a base in another file
+            if inherited is not None:
+                return self.method(inherited, parts[2])
         if call.receiver_type is not None:  # (also `RunStore().save`, whose parts are not names)
             typed = self.receiver_method(facts, call)
             if typed is not None:
@@ -307,6 +311,21 @@ class ProjectIndex:
         looked up along ``T``'s MRO over project classes, as Python looks it up."""
         key = self.receiver_class(facts, call)
         return self.method(key, call.callee.rsplit(".", 1)[-1]) if key is not None else None
+
+    def inherited_attr_class(self, class_key: str, attr: str) -> Optional[str]:
+        """The project class of ``self.attr`` as the first class of the MRO that types
+        it says (its file's imports qualify it): a base class in another file typing
+        an attribute its subclass uses (docs/decisions.md "Receiver types")."""
+        for k in self.mro(class_key):
+            cls = self.classes.get(k)
+            if cls is None:
+                continue
+            for name, typed in cls.attr_types:
+                if name == attr:
+                    facts = self.files.get(split_key(k)[0])
+                    found = self.class_key(facts, typed) if facts is not None else None
+                    return found if found is not None else self.resolve_qualified(typed)
+        return None
 
     def receiver_class(self, facts: FileFacts, call: Call) -> Optional[str]:
         """The project class (key) of the receiver of ``x.m()`` when its type is known."""

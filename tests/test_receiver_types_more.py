@@ -240,3 +240,32 @@ def untyped(uow, ledger, run):
         pass
     ledger.append(run)
 """)
+
+
+def test_attribute_typed_by_a_base_class_in_another_file_resolves(tmp_path):
+    from conformance import run_files
+    got, want, detail = run_files(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/journal.py": JOURNAL,
+        "pkg/base.py": """\
+from pkg.journal import RunJournal
+
+class BaseRuntime:
+    def __init__(self, journal: RunJournal):
+        self.journal = journal
+""",
+        "pkg/runtime.py": """\
+from pkg.base import BaseRuntime
+
+class Runtime(BaseRuntime):
+    def complete(self, run):
+        self._store.save(run)
+        self.journal.record(run, "run_completed")   # !OC101
+
+class Plain:
+    def complete(self, run):
+        self._store.save(run)
+        self.journal.record(run, "run_completed")
+""",
+    })
+    assert got == want, detail

@@ -526,8 +526,15 @@ class Extractor(ExpressionWalker):
             if isinstance(child, cst.FunctionDef):
                 methods.append(child.name.value)
         body = self.block(node.body)
+        table = self.frame.classes[-1].names
+        attr_types = []
+        for attr in sorted(set(table.attr_annotated) | set(table.attr_constructed)):
+            written = table.attr_type(attr)
+            if written is not None:
+                written = self.expand_alias(written, class_line)
+                attr_types.append((attr, self.type_qualname(written) or written))
         self.frame.classes.pop()
-        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods)))
+        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), tuple(attr_types)))
         st = Stmt(StmtKind.CLASS, sp, self.header_text(node), ev, True)
         st.writes = (node.name.value,)
         st.body = body  # a class body runs inline, where it is defined
