@@ -5,18 +5,22 @@ that only may raise, or whose raise is swallowed again, changes nothing."""
 from conformance import run_case
 
 
+BAIL = """\
+class Runtime:
+    def _bail(self, run):
+        raise RunFailed(run.id)
+
+    def execute(self, run):
+"""
+
+
 def check(src, extra=()):
     got, want, detail = run_case(src, extra=extra)
     assert got == want, detail
 
 
 def test_a_handler_ending_in_an_always_raising_helper_is_not_silent():
-    check("""\
-class Runtime:
-    def _bail(self, run):
-        raise RunFailed(run.id)
-
-    def execute(self, run):
+    check(BAIL + """\
         try:
             self._store.save(run)
         except Exception:
@@ -56,12 +60,7 @@ class Runtime:
 
 
 def test_the_helpers_raise_swallowed_again_is_silent():
-    check("""\
-class Runtime:
-    def _bail(self, run):
-        raise RunFailed(run.id)
-
-    def execute(self, run):
+    check(BAIL + """\
         try:
             self._store.save(run)   # !OC203
         except Exception:
@@ -73,12 +72,7 @@ class Runtime:
 
 
 def test_the_helpers_raise_into_a_silent_outer_handler_is_still_lost():
-    check("""\
-class Runtime:
-    def _bail(self, run):
-        raise RunFailed(run.id)
-
-    def execute(self, run):
+    check(BAIL + """\
         try:
             try:
                 self._store.save(run)   # !OC203
