@@ -41,7 +41,7 @@ NONE, FALSY, TRUTHY = 1, 2, 4
 ANY = NONE | FALSY | TRUTHY
 MAX_NAMES = 8
 BOUND = 8  # the product may have at most BOUND x the graph's nodes,
-FLOOR = 50_000  # or this many, whichever is more (a small function with eight flags is pruned whole)
+FLOOR = 20_000  # or this many, whichever is more (a small function with eight flags is pruned whole)
 MAX_PRODUCT = 200_000  # and never more than this many (a huge function stays unpruned)
 
 _FACT_MASK = {("truth", True): TRUTHY, ("truth", False): NONE | FALSY,
