@@ -548,8 +548,16 @@ class Cache:
         self.hits += 1
         return facts
 
-    def get(self, k: str) -> Optional[FileFacts]:
-        p = self._path(k)
+    def get_outline(self, k: str) -> Optional[FileFacts]:
+        """A file's outline (``frontend.outline``), kept apart from its facts: an
+        outline never stands for them."""
+        return self.get(k, "outline")
+
+    def put_outline(self, k: str, facts: FileFacts) -> None:
+        self._write(k, "outline", facts)
+
+    def get(self, k: str, kind: str = "facts") -> Optional[FileFacts]:
+        p = self._path(k, kind)
         facts = None
         try:
             raw = _read_entry(p)
@@ -576,16 +584,21 @@ class Cache:
         """The facts, then their light form (written last: a light entry exists only
         beside its whole facts)."""
         for kind, value in (("facts", facts), ("light", lighten(facts))):
-            p = self._path(k, kind)
-            try:
-                body = to_json(value)
-            except (TypeError, ValueError, RecursionError):
-                return  # facts too deep to encode: they are recomputed next time
-            data = (json.dumps({"key": k}) + "\n" + body).encode("ascii")
-            try:
-                prepare(self.folder)
-                p.parent.mkdir(parents=True, exist_ok=True)
-                write_atomically(p, data)
-            except OSError:
-                return  # a cache that cannot be written only costs time
+            if not self._write(k, kind, value):
+                return
+
+    def _write(self, k: str, kind: str, value: FileFacts) -> bool:
+        p = self._path(k, kind)
+        try:
+            body = to_json(value)
+        except (TypeError, ValueError, RecursionError):
+            return False  # facts too deep to encode: they are recomputed next time
+        data = (json.dumps({"key": k}) + "\n" + body).encode("ascii")
+        try:
+            prepare(self.folder)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(p, data)
+        except OSError:
+            return False  # a cache that cannot be written only costs time
+        return True
 

@@ -22,7 +22,7 @@ thrown away once its strongly connected component is done.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
+from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
 import networkx as nx
 
@@ -379,7 +379,8 @@ MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
 
 
 def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,
-          prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None) -> Summaries:
+          prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None,
+          only: Optional[AbstractSet[str]] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
     the call graph, repeated until on-return, on-raise and escaping classes stop
     growing (a recursive call's conditional effects travel as usual). ``prune``
@@ -393,7 +394,11 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     the files of all its members and the summaries of the callees outside it. What
     a manager's graph says beyond its summary (a generator's split at its ``yield``,
     whether an ``__exit__`` may return True) is remembered with it, and a function
-    that enters project managers has their splits in its key."""
+    that enters project managers has their splits in its key.
+
+    ``only``: the functions whose summaries are read (``focus.Focus.needed``, closed
+    under calls); the others keep none (a strongly connected component is all in or
+    all out: its members reach each other)."""
     cg = resolve(files)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
@@ -441,6 +446,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     cond = nx.condensation(cg.graph)
     for comp in reversed(list(nx.topological_sort(cond))):
         members = sorted(cond.nodes[comp]["members"])
+        if only is not None and not any(m in only for m in members):
+            continue
         inside = set(members)
         single = len(members) == 1 and not cg.graph.has_edge(members[0], members[0])
         extras = {m: manager_rows(m) for m in members} if memo is not None else {}

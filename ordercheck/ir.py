@@ -227,6 +227,9 @@ class FileFacts:
     lines: List[str] = field(default_factory=list)
     error: Optional[ParseError] = None
     module_aliases: List[str] = field(default_factory=list)  # other import names (src roots); set by the runner
+    # an outline (``frontend.outline``): what call resolution reads, from ``ast`` alone;
+    # no statement trees, no lines: it never feeds a graph
+    outline: bool = False
 
 
 

@@ -26,12 +26,15 @@ is a function of its inputs.
 """
 from __future__ import annotations
 
+import dataclasses
 import gc
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from . import cache as cachemod
+from . import focus as focusmod
 from . import frontend
 from . import lazy, suppression
 from . import project as projectmod
@@ -48,12 +51,14 @@ from .sources import (
     glob_match,
     include_paths,
     path_matches,
+    Plan,
     plan_project,
     project_facts,
     read_all,
     read_facts,
     read_plan,
     read_source,
+    read_wanted,
     relative_path,
 )
 
@@ -88,6 +93,9 @@ __all__ = [
 ]
 
 RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run cache (``runcache``)
+# parse with libcst only the files that can hold a finding (``focus``; docs/performance.md,
+# "The outline pre-pass"); ORDERCHECK_PREPASS=0 turns it off (the benchmark compares both)
+PREPASS = os.environ.get("ORDERCHECK_PREPASS", "1") != "0"
 
 
 @dataclass
@@ -106,13 +114,14 @@ class Result:
 
 
 def project_summaries(all_facts: List[FileFacts], settings: Settings,
-                      memo: Optional[SummaryMemo] = None) -> summaries.Summaries:
+                      memo: Optional[SummaryMemo] = None, only: Optional[AbstractSet[str]] = None) -> summaries.Summaries:
     """Phase 3. Every function's summary (semantics §Events), computed on its summary
     graph (``effects.summary_graph``), callees first; a callee's unreachable code
     carries nothing. The summary graphs are thrown away as each strongly connected
     component of the call graph is done (docs/architecture.md, Pipeline: why the
-    contracts' graphs are built again)."""
-    return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated)
+    contracts' graphs are built again). ``only``: the functions whose summaries are
+    read (``focus``); the others keep none."""
+    return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated, only=only)
 
 
 def function_graph(fn: FunctionFacts, path: str, settings: Settings, summ: summaries.Summaries) -> nx.DiGraph:
@@ -206,7 +215,7 @@ def suppress(found: List[Finding], facts: FileFacts, rules: List[Rule], known: L
 def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None,
             only: Optional[Collection[str]] = None, seen: Optional[set] = None,
             cache_dir: Optional[Path] = None, digests: Optional[Dict[str, str]] = None,
-            full: Optional[FullFacts] = None) -> List[Finding]:
+            full: Optional[FullFacts] = None, focused: Optional[focusmod.Focus] = None) -> List[Finding]:
     """Phases 3-7: findings of every file (or of the files shown as ``only``; the others
     only feed the summaries), after per-file ignores and suppression comments (the
     findings those comments silenced go to ``suppressed``, when given). ``seen``
@@ -215,11 +224,16 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
     With a ``cache_dir`` and the content key of each file's facts (``digests``, by
     shown path), summaries and each file's findings are remembered (``SummaryMemo``,
     ``CheckMemo``): a file is checked again only when it, the settings, or a summary
-    its calls reach changed."""
+    its calls reach changed.
+
+    With ``focused`` (the outline pre-pass, ``read_focused``), only the functions it
+    needs get summaries and only the files that hold a hot function are checked; an
+    outline's file has no finding but its OC900 (docs/performance.md, "The outline
+    pre-pass")."""
     summary_memo = check_memo = None
     if cache_dir is not None and digests:
         summary_memo, check_memo = open_memos(cache_dir, settings, digests, full)
-    summ = project_summaries(all_facts, settings, summary_memo)
+    summ = project_summaries(all_facts, settings, summary_memo, focused.needed if focused is not None else None)
     if summary_memo is not None:
         summary_memo.save()
     deep = deep_digests(summ) if check_memo is not None else {}
@@ -237,6 +251,10 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
         if facts.error is not None:
             if "OC900" in ids:
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
+            continue
+        if focused is not None and facts.path not in focused.check_files:
+            if seen is not None:  # (no call of a rule's class: nothing the checks would add)
+                seen.update(c for fn in facts.functions for call in fn.calls for c in settings.vocab.direct(call))
             continue
         k = check_memo.key(facts, summ, deep) if check_memo is not None else None
         got = check_memo.get(k) if check_memo is not None and k is not None else None
@@ -288,14 +306,15 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
             return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,
                           set(rec.event_classes), rec.project_files)
     full = FullFacts(shown_at, cache_dir, plan.roots) if memo is not None else None
-    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=full is not None)
+    all_facts, reported, hits, focused = read_focused(plan, settings, buffers, jobs, cache_dir, light=full is not None)
     seen: set = set()
     report = set(reported)
     suppressed: List[Finding] = []
     gc.freeze()  # the facts live to the end: full collections need not walk them (docs/performance.md, "Scale")
     try:
         findings = analyse(all_facts, settings, suppressed, only=report, seen=seen,
-                           cache_dir=cache_dir if memo is not None else None, digests=digests, full=full)
+                           cache_dir=cache_dir if memo is not None else None, digests=digests, full=full,
+                           focused=focused)
     finally:
         gc.unfreeze()
     facts: Mapping[str, FileFacts] = {f.path: f for f in all_facts}
@@ -305,6 +324,29 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     if memo is not None:
         memo.put(k, runcachemod.RunRecord(findings, suppressed, files, sorted(seen), len(all_facts)))
     return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
+
+
+def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs: int = 1,
+                 cache_dir: Optional[Path] = None, light: bool = False
+                 ) -> Tuple[List[FileFacts], List[str], int, Optional[focusmod.Focus]]:
+    """Phase 2 with the outline pre-pass (``focus``): every file's outline (or light
+    facts, from the cache), the functions that can hold a finding on their call graph,
+    then the whole facts of the files that hold a needed function; the other files
+    stay outlines. Without a pre-pass (``PREPASS`` off, or a selection ``focus``
+    cannot reason about), ``read_plan``'s facts and no focus."""
+    rules = settings.rule_list()
+    classes = focusmod.classes_for(rules) if PREPASS else None
+    if classes is None:
+        all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light)
+        return all_facts, reported, hits, None
+    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True)
+    focused = focusmod.focus(all_facts, settings.vocab, classes)
+    wanted = set(focused.need_files)
+    if any(r.on_suppressions for r in rules):  # an unused suppression is reported with its line
+        wanted.update(f.path for f in all_facts if f.suppressions)
+        focused = dataclasses.replace(focused, check_files=focused.check_files | wanted)
+    hits += read_wanted(plan, all_facts, wanted, jobs, cache_dir, light)
+    return all_facts, reported, hits, focused
 
 
 def content_key(path: Path, shown: str, data: Optional[bytes] = None) -> Optional[str]:

@@ -14,7 +14,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Collection, Dict, List, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
 from . import config as configmod
@@ -268,22 +268,25 @@ def _unreadable(path: Path, shown: str, why: str) -> FileFacts:
 
 
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
-               cache: Optional[Cache] = None, roots: Sequence[Path] = (), light: bool = False) -> FileFacts:
+               cache: Optional[Cache] = None, roots: Sequence[Path] = (), light: bool = False,
+               outline: bool = False) -> FileFacts:
     """Facts of one file, from the cache when its bytes have been seen before. With
     ``roots`` (the project's ``src`` roots) the module name follows them. ``light``:
-    the cache's light form will do (``cache.lighten``; see ``FullFacts``)."""
-    facts = _facts(path, data, shown, cache, roots, light, cached_only=False)
+    the cache's light form will do (``cache.lighten``; see ``FullFacts``). ``outline``:
+    when the cache has no facts of the file, its outline (``frontend.outline``) will do."""
+    facts = _facts(path, data, shown, cache, roots, light, cached_only=False, outline=outline)
     assert facts is not None  # (only a cached-only read comes back empty)
     return facts
 
 
-def cached_facts(path: Path, cache: Cache, roots: Sequence[Path] = (), light: bool = False) -> Optional[FileFacts]:
+def cached_facts(path: Path, cache: Cache, roots: Sequence[Path] = (), light: bool = False,
+                 outline: bool = False) -> Optional[FileFacts]:
     """``read_facts`` when the cache holds the file's facts, else ``None``."""
-    return _facts(path, None, None, cache, roots, light, cached_only=True)
+    return _facts(path, None, None, cache, roots, light, cached_only=True, outline=outline)
 
 
 def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optional[Cache],
-           roots: Sequence[Path], light: bool, cached_only: bool) -> Optional[FileFacts]:
+           roots: Sequence[Path], light: bool, cached_only: bool, outline: bool = False) -> Optional[FileFacts]:
     shown = shown or display_path(path)
     if roots:
         module, aliases = projectmod.module_names(path, roots)
@@ -303,12 +306,17 @@ def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optio
         facts = cache.get_light(k)
     if facts is None and cache is not None:
         facts = cache.get(k)
+    if facts is None and cache is not None and outline:
+        facts = cache.get_outline(k)
     if facts is None:
         if cached_only:
             return None
-        facts = frontend.extract(shown, data, module)
+        facts = frontend.outline(shown, data, module) if outline else frontend.extract(shown, data, module)
         if cache is not None:
-            cache.put(k, facts)
+            if facts.outline:
+                cache.put_outline(k, facts)
+            else:
+                cache.put(k, facts)
     facts.module_aliases = list(aliases)
     return facts
 
@@ -322,15 +330,15 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool]) -> Tuple[Optional[bytes], int]:
+def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool, bool]) -> Tuple[Optional[bytes], int]:
     """Facts pickled here, so that facts too deep to pickle come back as ``None``
     (read again in the main process) instead of breaking the pool's result thread.
     (Pickle between our own processes is fine; it is never read from disk.)"""
     import pickle
 
-    path, cache_dir, roots, light = job
+    path, cache_dir, roots, light, outline = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
-    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light)
+    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light, outline=outline)
     try:
         blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
     except (RecursionError, pickle.PicklingError):
@@ -338,7 +346,7 @@ def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool]) -> Tu
     return blob, cache.hits if cache else 0
 
 
-def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = ()) -> FileFacts:
+def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = (), outline: bool = False) -> FileFacts:
     import pickle
 
     if blob is not None:
@@ -348,7 +356,7 @@ def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = ()) ->
                 return facts
         except (RecursionError, pickle.UnpicklingError, MemoryError):
             pass
-    return read_facts(path, roots=roots)
+    return read_facts(path, roots=roots, outline=outline)
 
 
 def _kill_pool(pool) -> None:
@@ -369,15 +377,16 @@ def _kill_pool(pool) -> None:
 
 
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
-             roots: Sequence[Path] = (), light: bool = False) -> Tuple[List[FileFacts], int]:
-    """Facts of every file, in order, in a process pool when there is enough work.
-    Returns the facts and the number of cache hits. An interrupt (or any error)
-    terminates the workers before it propagates: no worker outlives the run."""
+             roots: Sequence[Path] = (), light: bool = False, outline: bool = False) -> Tuple[List[FileFacts], int]:
+    """Facts of every file, in order, in a process pool when there is enough work
+    (``outline``: light facts or outlines, see ``read_facts``). Returns the facts and
+    the number of cache hits. An interrupt (or any error) terminates the workers
+    before it propagates: no worker outlives the run."""
     cache = Cache(cache_dir) if cache_dir else None
     if jobs <= 1 or len(files) < 4:
         out = []
         for p in files:
-            out.append(_read(p, cache, roots, light))
+            out.append(_read(p, cache, roots, light, outline))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
     # What the cache holds is read here: a process pool costs more than reading a
@@ -386,30 +395,31 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     found: List[Optional[FileFacts]] = [None] * len(files)
     if cache is not None:
         for i, p in enumerate(files):
-            found[i] = cached_facts(p, cache, roots, light)
+            found[i] = cached_facts(p, cache, roots, light, outline)
             raise_if_interrupted()
     hits = cache.hits if cache is not None else 0
     todo = [i for i, f in enumerate(found) if f is None]
     if len(todo) < 4:
         for i in todo:
-            found[i] = _read(files[i], cache, roots, light)
+            found[i] = _read(files[i], cache, roots, light, outline)
             raise_if_interrupted()
         return [f for f in found if f is not None], (cache.hits if cache is not None else 0)
-    parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light)
+    parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline)
     for i, f in zip(todo, parsed):
         found[i] = f
     return [f for f in found if f is not None], hits + more
 
 
-def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool) -> FileFacts:
-    return read_facts(path, cache=cache, roots=roots, light=light)
+def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool, outline: bool = False) -> FileFacts:
+    return read_facts(path, cache=cache, roots=roots, light=light, outline=outline)
 
 
 def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], roots: Sequence[Path],
-                  light: bool) -> Tuple[List[FileFacts], int]:
+                  light: bool, outline: bool = False) -> Tuple[List[FileFacts], int]:
     import concurrent.futures as cf
 
-    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light) for p in files]
+    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light, outline)
+            for p in files]
     results: List[Tuple[FileFacts, int]] = []
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
     # a native parser, the OOM killer) breaks the pool with an error instead of
@@ -422,7 +432,7 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
                 blob, hits = fut.result()
             except Exception:  # a worker failed or died on this file: read it here
                 blob, hits = None, 0
-            results.append((_unpickled(blob, p, roots), hits))
+            results.append((_unpickled(blob, p, roots, outline), hits))
             raise_if_interrupted()
     except BaseException:
         _kill_pool(pool)
@@ -484,9 +494,12 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
     return Plan(order, buffer_at, named_keys, buffers_reported, list(roots))
 
 
-def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1,
-              cache_dir: Optional[Path] = None, light: bool = False) -> Tuple[List[FileFacts], List[str], int]:
-    read, hits = read_all(plan.on_disk, jobs, cache_dir, plan.roots, light)
+def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: Optional[Path] = None,
+              light: bool = False, outline: bool = False) -> Tuple[List[FileFacts], List[str], int]:
+    """Phase 2: every planned file's facts, in the plan's order, and the shown paths
+    of the reported ones (``outline``: light facts or outlines for files on disk; a
+    buffer's facts are always whole)."""
+    read, hits = read_all(plan.on_disk, jobs, cache_dir, plan.roots, light, outline)
     by_key = {k: f for k, f in zip((k for k in plan.order if k not in plan.buffer_at), read)}
     for k, name in plan.buffer_at.items():
         by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots)
@@ -497,6 +510,21 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1,
             reported.append(by_key[k].path)
     reported.extend(by_key[_key(Path(n))].path for n in plan.buffers_reported)
     return all_facts, reported, hits
+
+
+def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str], jobs: int = 1,
+                cache_dir: Optional[Path] = None, light: bool = False) -> int:
+    """The outlines among ``all_facts`` (``read_plan``'s, in the plan's order) whose
+    shown path is ``wanted`` replaced, in place, by the files' facts (light ones
+    when ``light``). Returns the cache hits."""
+    paths = list(plan.order.values())
+    todo = [i for i, f in enumerate(all_facts) if f.outline and f.path in wanted]
+    if not todo:
+        return 0
+    read, hits = read_all([paths[i] for i in todo], jobs, cache_dir, plan.roots, light)
+    for i, f in zip(todo, read):
+        all_facts[i] = f
+    return hits
 
 
 def project_facts(paths: Sequence[Path], settings: Settings, buffers: Optional[Dict[str, bytes]] = None,

@@ -78,8 +78,12 @@ def test_a_corrupt_cache_entry_is_recomputed(tmp_path):
     cache = tmp_path / "cache"
     s = settings_for(select=["OC101"])
     runner.run([src], s, cache_dir=cache)
-    for entry in (cache / "facts").rglob("*.json"):
-        entry.write_bytes(b"not a pickle")
+    corrupted = 0
+    for kind in ("facts", "light", "outline"):  # (an outline is an entry too: the pre-pass's)
+        for entry in (cache / kind).rglob("*.json"):
+            entry.write_bytes(b"not a pickle")
+            corrupted += 1
+    assert corrupted == 6
     result = runner.run([src], s, cache_dir=cache)
     assert result.cache_hits == 0
     assert _codes(result) == [("m1.py", 4, "OC101")]

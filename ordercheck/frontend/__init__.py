@@ -23,6 +23,7 @@ from . import source
 from .comments import find_suppressions
 from .expressions import load_libcst
 from .imports import import_tables, module_name
+from .outline import outline
 from .source import chunks, decode_source, formfeed_indents, huge_functions, shift_spans, split_lines, top_level_bounds
 from .statements import Extractor
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:  # the real modules, for the type checker
 else:
     cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
 
-__all__ = ["extract", "module_name"]
+__all__ = ["extract", "module_name", "outline"]
 
 
 def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:

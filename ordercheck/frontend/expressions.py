@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union, cast
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from .. import lazy
 from .. import scopes as scopesmod
 from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
 from ..markers import argument_runs, callee_run
 from .positions import children, positions_of
+from .resolution import FunctionScope, Resolver
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -34,7 +34,6 @@ else:
 
 # --------------------------------------------------------------------------- rendering
 
-_CTOR_RECEIVER = re.compile(r"^([A-Za-z_][\w.]*)\(\)\.[A-Za-z_]\w*$")  # `RunStore().save`
 _WRAP_OPEN = re.compile(r"([(\[{]) ")
 _WRAP_CLOSE = re.compile(r",? ([)\]}])")
 
@@ -67,7 +66,6 @@ def _join_wrapped(text: str) -> str:
     no space inside brackets, no trailing comma before a closing one."""
     return _WRAP_CLOSE.sub(r"\1", _WRAP_OPEN.sub(r"\1", text))
 
-_HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def render_callee(node: cst.CSTNode) -> str:
@@ -86,7 +84,6 @@ def render_callee(node: cst.CSTNode) -> str:
     return "?"
 
 
-EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
 
 _RAISING: tuple = ()  # node kinds, filled by ``load_libcst`` (libcst is imported lazily)
 _LEAVES: tuple = ()
@@ -107,50 +104,10 @@ def load_libcst() -> None:
 # --------------------------------------------------------------------------- scopes
 
 
-@dataclass
-class ClassScope:
-    """A class body being walked: its statements run inline, in the enclosing
-    function's scope, but they name their own qualified names and aliases."""
-
-    qualname: str
-    names: scopesmod.ScopeTable  # aliases and types of the class body (``scopes``)
-    line: int  # the class name's line
-
-
-@dataclass
-class FunctionScope:
-    """Everything the walk keeps for one function being walked (the module body is
-    one too, at the bottom of the stack); pushed when its body starts, popped when
-    its ``FunctionFacts`` is made."""
-
-    qualname: str  # "<module>" for the module body
-    names: scopesmod.ScopeTable  # aliases and types of the body (``scopes``)
-    line: int  # the ``def`` name's line; 0: the module body
-    imports: Dict[str, str]  # the body's import table: local name -> qualified
-    context_manager: bool = False  # a @contextmanager generator: its yields are marked
-    calls: List[Call] = field(default_factory=list)
-    # calls whose argument expressions read plain names, and those names (their marker
-    # runs get the runs of the names' bindings when the function ends)
-    marker_names: List[Tuple[Call, List[str]]] = field(default_factory=list)
-    bindings: Dict[str, List[Tuple[str, ...]]] = field(default_factory=dict)  # name -> marker runs
-    binding_reads: Dict[str, List[str]] = field(default_factory=dict)  # name -> names its right-hand sides read
-    # `name = call(...)`: the call, the name, and the next call id when it was bound
-    bound_values: List[Tuple[Call, str, int]] = field(default_factory=list)
-    name_writes: List[Tuple[str, int]] = field(default_factory=list)  # (name, next call id) per `=` binding
-    local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
-    untracked: Set[str] = field(default_factory=set)  # global/nonlocal names (no test facts)
-    handlers: List[Tuple[Optional[str], int]] = field(default_factory=list)  # except clauses open: (`as` name, line)
-    classes: List[ClassScope] = field(default_factory=list)  # class bodies open, innermost last
-
-    @property
-    def is_module(self) -> bool:
-        return self.line == 0
-
-
 # --------------------------------------------------------------------------- the walker
 
 
-class ExpressionWalker:
+class ExpressionWalker(Resolver):
     """Positions, callee resolution and the expression walk of one file."""
 
     def __init__(self, facts: FileFacts, lines: List[str], imports: Dict[int, Dict[str, str]],
@@ -171,11 +128,6 @@ class ExpressionWalker:
         self._w: List[str] = []  # names a walrus rebinds in the expressions walked
         self._m: List[str] = []  # receivers of method calls in the expressions walked
         self._sink: set = set()
-
-    @property
-    def frame(self) -> FunctionScope:
-        """The innermost function being walked."""
-        return self.frames[-1]
 
     def set_chunk(self, tree: cst.Module, offset: int, text: str) -> None:
         whole = self.source_ast
@@ -232,16 +184,6 @@ class ExpressionWalker:
         """Import-qualified name of a dotted expression (``suppress`` after
         ``from contextlib import suppress`` → ``contextlib.suppress``)."""
         return self.qualified_text(render_callee(node))
-
-    def qualified_text(self, text: str) -> Tuple[str, ...]:
-        if not text or "(" in text or "[" in text or "?" in text:
-            return ()
-        head, _, rest = text.partition(".")
-        for frame in reversed(self.frames):
-            if head in frame.imports:
-                full = frame.imports[head] + ("." + rest if rest else "")
-                return (full,) if full != text else ()
-        return ()
 
     # ---- expressions (evaluation order)
 
@@ -329,32 +271,15 @@ class ExpressionWalker:
         for arg in node.args:
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
-        line = self.pos(node)[0]
-        written = render_callee(func)
-        callee = self.expand_alias(written, line)
-        qn = self.qualified_text(callee)
-        if callee != written and "." in written:
-            # a receiver through an alias (`store = self._db; store.save()`) also
-            # matches as written, as it did before the alias was seen
-            qn = tuple(dict.fromkeys(qn + (written,)))
-        receiver = self.receiver_type(callee, line)
-        if receiver is not None:
-            typed = self.type_qualname(receiver)
-            if typed is not None:
-                qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
-        exits = None
-        for name in (callee,) + qn:
-            if name in EXIT_CALLS:
-                exits = name
+        names = self.call_names(render_callee(func), self.pos(node)[0])
+        callee, qn = names.callee, names.qualnames
         suppress = None
         if "contextlib.suppress" in qn or callee == "contextlib.suppress":
             suppress = tuple(
                 t for a in node.args for t in (render_callee(a.value),) + self.qualified(a.value)
             )
-        root = callee.split(".", 1)[0].split("(", 1)[0]
-        self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
-        runs, names, roots = argument_runs(node)
-        reads = names + roots
+        runs, names_read, roots = argument_runs(node)
+        reads = names_read + roots
         if isinstance(func, cst.Attribute):
             receiver_root = _root_name(func.value)
             if receiver_root is not None:
@@ -369,16 +294,16 @@ class ExpressionWalker:
             marker_runs=tuple(runs),
             own_run=callee_run(callee),
             reads=tuple(dict.fromkeys(reads)),
-            receiver_type=receiver,
-            exits=exits,
+            receiver_type=names.receiver_type,
+            exits=names.exits,
             suppress_types=suppress,
-            self_call=self_call,
+            self_call=names.self_call,
         )
         self.next_call += 1
         if self.frames:
             self.frame.calls.append(call)
-            if names:
-                self.frame.marker_names.append((call, names))
+            if names_read:
+                self.frame.marker_names.append((call, names_read))
         if isinstance(func, cst.Attribute):
             receiver_root = _root_name(func.value)
             if receiver_root is not None:
@@ -388,69 +313,6 @@ class ExpressionWalker:
         seq.append(call)
 
     # ---- aliases and receiver types (semantics §Events)
-
-    def _lookup(self, name: str) -> Optional[Tuple[scopesmod.ScopeTable, bool]]:
-        """The scope that binds ``name`` as code in the current scope sees it, and
-        whether that is the current scope itself (class bodies are seen only by
-        their own statements)."""
-        here = True
-        for frame in reversed(self.frames):
-            for cls in reversed(frame.classes):
-                if here:  # (an enclosing class body is not seen)
-                    if name not in cls.names.declared_outer and cls.names.bound.get(name):
-                        return cls.names, True
-                    here = False
-            if name not in frame.names.declared_outer and frame.names.bound.get(name):
-                return frame.names, here
-            here = False
-        return None
-
-    def _self_class(self) -> Optional[scopesmod.ScopeTable]:
-        """The class whose ``self``/``cls`` the current function sees."""
-        found = self._self_class_scope()
-        return found.names if found is not None else None
-
-    def _self_class_scope(self) -> Optional[ClassScope]:
-        chain: List[Optional[ClassScope]] = []  # a class body, or None for a function; outermost first
-        for frame in self.frames:
-            chain.append(None)
-            chain.extend(frame.classes)
-        for cls in reversed(chain[:-1]):
-            if cls is not None:
-                return cls
-        return None
-
-    def expand_alias(self, text: str, line: int) -> str:
-        """A callee through an alias renders as the aliased text (``error = logger.error``:
-        ``error(...)`` is ``logger.error(...)``); a class-level alias is called through
-        ``self``/``cls``."""
-        for _ in range(4):  # an alias of an alias, a few levels; never a cycle
-            m = _HEAD.match(text)
-            if m is None:
-                return text
-            head, rest = m.group(0), text[m.end():]
-            if head in ("self", "cls"):
-                parts = text.split(".")
-                cls = self._self_class()
-                if len(parts) != 2 or cls is None:
-                    return text
-                found = cls.alias(parts[1])
-                if found is None:
-                    return text
-                new = found[0]
-            else:
-                scope = self._lookup(head)
-                if scope is None:
-                    return text
-                table, here = scope
-                found = table.alias(head)
-                if found is None or (here and found[1] >= line):
-                    return text
-                new = found[0] + rest
-            if new == text:
-                return text
-            text = new
-        return text
 
     def tested(self, test: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
         """What a test tells about plain names (``test_facts``); a name the function
@@ -465,43 +327,6 @@ class ExpressionWalker:
                     if not frame.names.bound.get(f.name) or f.name in frame.names.declared_outer:
                         frame.untracked.add(f.name)
         return told
-
-    def receiver_type(self, callee: str, line: int) -> Optional[str]:
-        """The class of ``x`` in ``x.m()``, of ``self.x`` in ``self.x.m()`` and of ``T()``
-        in ``T().m()``, as written; a class through an alias (``Journal = RunJournal``)
-        as the aliased text."""
-        ctor = _CTOR_RECEIVER.match(callee)
-        if ctor is not None:
-            name = ctor.group(1)
-            return self.expand_alias(name, line) if scopesmod._cap_words(name.rsplit(".", 1)[-1]) else None
-        parts = callee.split(".")
-        if not all(p.isidentifier() for p in parts):
-            return None
-        written: Optional[str] = None
-        if len(parts) == 2 and parts[0] in ("self", "cls"):
-            # `self.m()` resolves by the class's MRO, but `self` is no receiver of
-            # known type for matching (docs/decisions.md "Receiver types: ...")
-            return None
-        if len(parts) == 2:
-            scope = self._lookup(parts[0])
-            written = scope[0].type_of(parts[0]) if scope is not None else None
-        elif len(parts) == 3 and parts[0] in ("self", "cls"):
-            found = self._self_class_scope()
-            written = self.scopes.attr_type(found.line, parts[1]) if found is not None else None
-        return self.expand_alias(written, line) if written is not None else None
-
-    def type_qualname(self, written: str) -> Optional[str]:
-        """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
-        ``<this module>.RunStore`` for a class defined at the top of this module."""
-        qn = self.qualified_text(written)
-        if qn:
-            return qn[0]
-        head = written.split(".", 1)[0]
-        if "." in written and any(head in frame.imports for frame in self.frames):
-            return written  # `import acme.db` then `acme.db.RunStore`: written as qualified
-        if head in self.scopes.module_classes:
-            return f"{self.facts.module}.{written}" if self.facts.module else written
-        return None
 
     def raises_outside_calls(self, node: Optional[cst.CSTNode]) -> bool:
         """Whether ``node`` holds an attribute access or subscript that is not part

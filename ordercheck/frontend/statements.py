@@ -32,28 +32,21 @@ from ..ir import (
 from ..kinds import StmtKind
 from ..markers import MarkerWalk, split_tokens
 from .expressions import (
-    ClassScope,
     ExpressionWalker,
-    FunctionScope,
     bound_names,
     has_yield,
     render_callee,
     target_names,
-    test_facts,
     unwritten,
 )
 from .positions import children
+from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope
 from .source import HugeDef
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
 else:
     cst = lazy.module("libcst", globals(), "cst")  # imported by the first extraction: a warm run never parses
-
-CONTEXT_MANAGER_DECORATORS = {
-    "contextmanager", "asynccontextmanager",
-    "contextlib.contextmanager", "contextlib.asynccontextmanager",
-}
 
 # a statement handler: (the node, the node holding its line) -> its statement, or None
 StatementHandler = Callable[[Any, Any], Optional[Stmt]]
@@ -301,23 +294,17 @@ class Extractor(ExpressionWalker):
         of its ``__enter__``, written ``self.uow.__enter__``, which resolves by the
         class and makes the ``with`` a project context manager's when the class is
         one (docs/decisions.md "A with over an instance")."""
-        written = render_callee(item)
-        if not written or not all(p.isidentifier() for p in written.split(".")):
+        names = self.instance_manager(render_callee(item), self.pos(item)[0])
+        if names is None:
             return None
-        line = self.pos(item)[0]
-        callee = self.expand_alias(written, line) + ".__enter__"
-        receiver = self.receiver_type(callee, line)
-        if receiver is None:
-            return None
-        typed = self.type_qualname(receiver)
         call = Call(
             id=self.next_call,
-            callee=callee,
-            qualnames=(f"{typed}.__enter__",) if typed else (),
+            callee=names.callee,
+            qualnames=names.qualnames,
             span=self.span(item),
             text=self.text(item),
             stmt_lines=self.stmt_lines,
-            receiver_type=receiver,
+            receiver_type=names.receiver_type,
         )
         self.next_call += 1
         if self.frames:
@@ -498,7 +485,7 @@ class Extractor(ExpressionWalker):
                 ev += self.expr(p.default)
         if self.frames and not self.frame.classes:
             # a name bound in a function (or the module) body; a class body's names are attributes
-            self.frame.local_functions[node.name.value] = self._child_qualname(node.name.value)
+            self.frame.local_functions[node.name.value] = self.child_qualname(node.name.value)
         writes = list(self._w) + [node.name.value]
         self.function(node)
         st = Stmt(StmtKind.SIMPLE, sp, self.header_text(node), ev, False)
@@ -515,7 +502,7 @@ class Extractor(ExpressionWalker):
             ev += self.expr(b.value)
             bases.append(render_callee(b.value))
             bases.extend(self.qualified(b.value))
-        qual = self._child_qualname(node.name.value)
+        qual = self.child_qualname(node.name.value)
         if self.frames and not self.frame.classes:
             self.frame.local_functions[node.name.value] = qual
         class_line = self.span(node.name).line
@@ -526,27 +513,15 @@ class Extractor(ExpressionWalker):
             if isinstance(child, cst.FunctionDef):
                 methods.append(child.name.value)
         body = self.block(node.body)
-        table = self.frame.classes[-1].names
-        attr_types = []
-        for attr in sorted(set(table.attr_annotated) | set(table.attr_constructed)):
-            written = table.attr_type(attr)
-            if written is not None:
-                written = self.expand_alias(written, class_line)
-                attr_types.append((attr, self.type_qualname(written) or written))
+        attr_types = self.class_attr_types(self.frame.classes[-1].names, class_line)
         self.frame.classes.pop()
-        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), tuple(attr_types)))
+        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types))
         st = Stmt(StmtKind.CLASS, sp, self.header_text(node), ev, True)
         st.writes = (node.name.value,)
         st.body = body  # a class body runs inline, where it is defined
         return st
 
     # ---- functions
-
-    def _child_qualname(self, name: str) -> str:
-        frame = self.frame
-        if frame.classes:
-            return f"{frame.classes[-1].qualname}.{name}"
-        return name if frame.is_module else f"{frame.qualname}.<locals>.{name}"
 
     def _end(self, frame: FunctionScope, name: str, cls: Optional[str], sp: Span,
              params: Tuple[str, ...], body: List[Stmt]) -> FunctionFacts:
@@ -575,7 +550,7 @@ class Extractor(ExpressionWalker):
         return fn
 
     def function(self, node: cst.FunctionDef) -> None:
-        qual = self._child_qualname(node.name.value)
+        qual = self.child_qualname(node.name.value)
         cls = self.frame.classes[-1].qualname if self.frame.classes else None
         name_span = self.span(node.name)
         sp = Span(name_span.line, name_span.col, name_span.end_line, name_span.end_col, name_span.col16, name_span.end_col16)

@@ -1,0 +1,213 @@
+"""A file's outline from CPython's ``ast`` alone: what call resolution reads, at a tenth
+of the libcst pass (docs/performance.md, "The outline pre-pass").
+
+An outline is a ``FileFacts`` shaped like the cache's light facts (``cache.lighten``):
+every function (in the order the libcst walk ends them), its calls with their callee,
+qualified names, receiver type and ``self``/``super`` mark, its ``with`` statements as a
+flat skeleton holding each item's manager call, its nested functions; every class
+with its bases, methods and typed attributes; the import tables. It has no statement
+trees, no evaluation order, no positions beyond lines and no source lines, so it never
+feeds a graph: ``focus`` reads outlines to find the functions that can hold a finding,
+and only their files go through the libcst front end.
+
+It must never know less than the libcst walk: every call that walk records for a
+function is here with the same names (it may hold more: annotations' calls are walked
+here too). Both walks keep the same scope stack and ask ``resolution`` every name
+question, and ``tests/test_outline.py`` checks the outline against the libcst facts
+on every fixture and rule example.
+"""
+from __future__ import annotations
+
+import ast
+import gc
+from pathlib import Path
+from typing import List, Optional, Union
+
+from .. import scopes as scopesmod
+from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem
+from ..kinds import StmtKind
+from .comments import find_suppressions
+from .imports import import_tables, module_name
+from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, Resolver, render_ast
+from .source import decode_source
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+
+
+def outline(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
+    """The outline of one file. A file CPython rejects comes back as the front end's
+    ``extract`` returns it (``error`` set), so its OC900 is the same."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _outline(path, data, module)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _outline(path: str, data: bytes, module: Optional[str]) -> FileFacts:
+    facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)), outline=True)
+    try:
+        text = decode_source(data)
+        tree = ast.parse(text, filename=path)
+        compile(tree, path, "exec", dont_inherit=True)
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
+        return _whole(path, data, module)  # the front end words every failure
+    try:
+        Outliner(facts, tree).module()
+    except RecursionError:
+        return _whole(path, data, module)
+    facts.suppressions = find_suppressions(text)
+    return facts
+
+
+def _whole(path: str, data: bytes, module: Optional[str]) -> FileFacts:
+    from . import extract  # (the package's front end; imported late: it loads the libcst walk)
+
+    return extract(path, data, module)
+
+
+class Outliner(Resolver):
+    """One walk of a module's ``ast``, filling an outline."""
+
+    def __init__(self, facts: FileFacts, tree: ast.Module) -> None:
+        self.facts = facts
+        self.tree = tree
+        self.scopes = scopesmod.scan(tree)
+        self.import_tables = import_tables(tree, facts.module, facts.path)
+        self.frames: List[FunctionScope] = []
+        self.withs: List[List[Stmt]] = []  # per frame: its `with` skeleton, in preorder
+        self.next_call = 0
+
+    def module(self) -> None:
+        table = self.import_tables.get(0, {})
+        self.facts.imports = {k: v for k, v in table.items() if not k.startswith("*")}
+        self.facts.star_imports = [v for k, v in table.items() if k.startswith("*")]
+        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, self.facts.imports)
+        self._push(frame)
+        for node in self.tree.body:
+            self.visit(node)
+        end = max((getattr(n, "end_lineno", 1) or 1 for n in self.tree.body), default=1)
+        self._end(frame, "<module>", None, Span(1, 0, end, 0), ())
+
+    def _push(self, frame: FunctionScope) -> None:
+        self.frames.append(frame)
+        self.withs.append([])
+
+    def _end(self, frame: FunctionScope, name: str, cls: Optional[str], span: Span, params: tuple) -> FunctionFacts:
+        self.frames.pop()
+        body = self.withs.pop()
+        fn = FunctionFacts(frame.qualname, name, cls, span, params, body, frame.calls, frame.local_functions)
+        self.facts.functions.append(fn)
+        return fn
+
+    # ---- the walk
+
+    def visit(self, node: ast.AST) -> None:
+        """Every call of ``node`` into the innermost frame; definitions open their own."""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.function(node)
+        elif isinstance(node, ast.ClassDef):
+            self.klass(node)
+        elif isinstance(node, ast.Lambda):
+            return  # a lambda's body runs elsewhere, if ever (the libcst walk skips it too)
+        elif isinstance(node, ast.Call):
+            self.call(node)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            self.with_(node)
+        else:
+            for child in ast.iter_child_nodes(node):
+                self.visit(child)
+
+    def call(self, node: ast.Call) -> Call:
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
+        names = self.call_names(render_ast(node.func), node.lineno)
+        call = self._call(names.callee, names.qualnames, node, names.receiver_type)
+        call.exits, call.self_call = names.exits, names.self_call
+        return call
+
+    def _call(self, callee: str, qualnames: tuple, node: ast.AST, receiver: Optional[str]) -> Call:
+        line = getattr(node, "lineno", 1)
+        span = Span(line, getattr(node, "col_offset", 0), getattr(node, "end_lineno", line) or line, 0)
+        call = Call(self.next_call, callee, qualnames, span, "", (line, line), receiver_type=receiver)
+        self.next_call += 1
+        self.frame.calls.append(call)
+        return call
+
+    def with_(self, node: Union[ast.With, ast.AsyncWith]) -> None:
+        st = Stmt(StmtKind.WITH, Span(node.lineno, node.col_offset, node.lineno, 0), "", [], True)
+        self.withs[-1].append(st)  # preorder: before the `with` statements inside it
+        for item in node.items:
+            expr = item.context_expr
+            manager: Optional[Call] = None
+            if isinstance(expr, ast.Call):
+                manager = self.call(expr)
+            else:
+                self.visit(expr)
+                names = self.instance_manager(render_ast(expr), expr.lineno)
+                if names is not None:
+                    manager = self._call(names.callee, names.qualnames, expr, names.receiver_type)
+            st.items.append(WithItem([], manager))
+            if item.optional_vars is not None:
+                self.visit(item.optional_vars)
+        for child in node.body:
+            self.visit(child)
+
+    def function(self, node: FunctionNode) -> None:
+        for d in node.decorator_list:
+            self.visit(d)
+        for default in list(node.args.defaults) + [d for d in node.args.kw_defaults if d is not None]:
+            self.visit(default)
+        name = node.name
+        if not self.frame.classes:
+            self.frame.local_functions[name] = self.child_qualname(name)
+        qual = self.child_qualname(name)
+        cls = self.frame.classes[-1].qualname if self.frame.classes else None
+        decorators: List[str] = []
+        for d in node.decorator_list:  # resolved in the enclosing scope, where they run
+            target = d.func if isinstance(d, ast.Call) else d
+            written = render_ast(target)
+            decorators.append(written)
+            decorators.extend(self.qualified_text(written))
+        decorators = list(dict.fromkeys(decorators))
+        manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
+        a = node.args
+        params = tuple(p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []),
+                                       *([a.kwarg] if a.kwarg else [])])
+        frame = FunctionScope(qual, self.scopes.functions.get(node.lineno) or scopesmod.ScopeTable(), node.lineno,
+                              self.import_tables.get(node.lineno, {}), context_manager=manager)
+        self._push(frame)
+        for child in node.body:
+            self.visit(child)
+        col = node.col_offset
+        fn = self._end(frame, name, cls, Span(node.lineno, col, node.lineno, col), params)
+        fn.decorators = tuple(decorators)
+        fn.context_manager = manager
+
+    def klass(self, node: ast.ClassDef) -> None:
+        for d in node.decorator_list:
+            self.visit(d)
+        bases: List[str] = []
+        for b in node.bases:
+            self.visit(b)
+            written = render_ast(b)
+            bases.append(written)
+            bases.extend(self.qualified_text(written))
+        for k in node.keywords:  # (the libcst walk does not record these; more is safe)
+            self.visit(k.value)
+        qual = self.child_qualname(node.name)
+        if not self.frame.classes:
+            self.frame.local_functions[node.name] = qual
+        line = node.lineno
+        self.frame.classes.append(ClassScope(qual, self.scopes.classes.get(line) or scopesmod.ScopeTable(), line))
+        methods = [c.name for c in node.body if isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for child in node.body:
+            self.visit(child)
+        attr_types = self.class_attr_types(self.frame.classes[-1].names, line)
+        self.frame.classes.pop()
+        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types))
+
+
+__all__ = ["outline", "Outliner"]

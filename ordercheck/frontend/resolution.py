@@ -1,0 +1,274 @@
+"""Names as the code sees them: which scope binds a name, aliases, receiver types and
+import-qualified names (semantics §Events), shared by both front ends.
+
+The libcst walk (``expressions``/``statements``) and the ``ast`` outline (``outline``)
+keep the same stack of ``FunctionScope``/``ClassScope`` and render a callee the same
+way (``render_callee`` there, ``render_ast`` here), so everything a call resolves by —
+its callee text, its qualified names, its receiver's class — comes from this one module
+and cannot drift between them (``tests/test_outline.py`` checks the renderings agree on
+every call of the fixtures and rule examples). Nothing here imports libcst.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
+
+from .. import scopes as scopesmod
+from ..ir import Call, FileFacts
+
+_HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_CTOR_RECEIVER = re.compile(r"^([A-Za-z_][\w.]*)\(\)\.[A-Za-z_]\w*$")  # `RunStore().save`
+
+EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
+
+CONTEXT_MANAGER_DECORATORS = {
+    "contextmanager", "asynccontextmanager",
+    "contextlib.contextmanager", "contextlib.asynccontextmanager",
+}
+
+
+def render_ast(node: ast.AST) -> str:
+    """``render_callee`` of an ``ast`` expression: ``self._store.save``,
+    ``get_store().save``, ``x[].m`` (``?`` for what is not one)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{render_ast(node.value)}.{node.attr}"
+    if isinstance(node, ast.Call):
+        return f"{render_ast(node.func)}()"
+    if isinstance(node, ast.Await):
+        return render_ast(node.value)
+    if isinstance(node, ast.Subscript):
+        return f"{render_ast(node.value)}[]"
+    return "?"
+
+
+@dataclass
+class CallNames:
+    """What a call resolves by, from its callee as written and its line."""
+
+    callee: str
+    qualnames: Tuple[str, ...]
+    receiver_type: Optional[str]
+    exits: Optional[str]
+    self_call: Optional[str]
+
+
+@dataclass
+class ClassScope:
+    """A class body being walked: its statements run inline, in the enclosing
+    function's scope, but they name their own qualified names and aliases."""
+
+    qualname: str
+    names: scopesmod.ScopeTable  # aliases and types of the class body (``scopes``)
+    line: int  # the class name's line
+
+
+@dataclass
+class FunctionScope:
+    """Everything the walk keeps for one function being walked (the module body is
+    one too, at the bottom of the stack); pushed when its body starts, popped when
+    its ``FunctionFacts`` is made."""
+
+    qualname: str  # "<module>" for the module body
+    names: scopesmod.ScopeTable  # aliases and types of the body (``scopes``)
+    line: int  # the ``def`` name's line; 0: the module body
+    imports: Dict[str, str]  # the body's import table: local name -> qualified
+    context_manager: bool = False  # a @contextmanager generator: its yields are marked
+    calls: List[Call] = field(default_factory=list)
+    # calls whose argument expressions read plain names, and those names (their marker
+    # runs get the runs of the names' bindings when the function ends)
+    marker_names: List[Tuple[Call, List[str]]] = field(default_factory=list)
+    bindings: Dict[str, List[Tuple[str, ...]]] = field(default_factory=dict)  # name -> marker runs
+    binding_reads: Dict[str, List[str]] = field(default_factory=dict)  # name -> names its right-hand sides read
+    # `name = call(...)`: the call, the name, and the next call id when it was bound
+    bound_values: List[Tuple[Call, str, int]] = field(default_factory=list)
+    name_writes: List[Tuple[str, int]] = field(default_factory=list)  # (name, next call id) per `=` binding
+    local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
+    untracked: Set[str] = field(default_factory=set)  # global/nonlocal names (no test facts)
+    handlers: List[Tuple[Optional[str], int]] = field(default_factory=list)  # except clauses open: (`as` name, line)
+    classes: List[ClassScope] = field(default_factory=list)  # class bodies open, innermost last
+
+    @property
+    def is_module(self) -> bool:
+        return self.line == 0
+
+
+class Resolver:
+    """The scope stack of a walk and the name questions asked of it. A walk pushes a
+    ``FunctionScope`` where a function's body starts (the module body first) and a
+    ``ClassScope`` on its ``classes`` where a class body starts."""
+
+    facts: FileFacts
+    scopes: scopesmod.Scopes
+    frames: List[FunctionScope]
+
+    @property
+    def frame(self) -> FunctionScope:
+        """The innermost function being walked."""
+        return self.frames[-1]
+
+    def call_names(self, written: str, line: int) -> CallNames:
+        """The callee through aliases, its import-qualified names (and its receiver
+        class's ``module.T.m``), whether it exits the process, and whether it is
+        called through ``self``/``cls``/``super()``."""
+        callee = self.expand_alias(written, line)
+        qn = self.qualified_text(callee)
+        if callee != written and "." in written:
+            # a receiver through an alias (`store = self._db; store.save()`) also
+            # matches as written, as it did before the alias was seen
+            qn = tuple(dict.fromkeys(qn + (written,)))
+        receiver = self.receiver_type(callee, line)
+        if receiver is not None:
+            typed = self.type_qualname(receiver)
+            if typed is not None:
+                qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
+        exits = None
+        for name in (callee,) + qn:
+            if name in EXIT_CALLS:
+                exits = name
+        root = callee.split(".", 1)[0].split("(", 1)[0]
+        self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
+        return CallNames(callee, qn, receiver, exits, self_call)
+
+    def instance_manager(self, written: str, line: int) -> Optional[CallNames]:
+        """``with self.uow:`` over an object of a known class: entering it is a call
+        of its ``__enter__`` (``self.uow.__enter__``), or None when the class is not
+        known (docs/decisions.md "A with over an instance")."""
+        if not written or not all(p.isidentifier() for p in written.split(".")):
+            return None
+        callee = self.expand_alias(written, line) + ".__enter__"
+        receiver = self.receiver_type(callee, line)
+        if receiver is None:
+            return None
+        typed = self.type_qualname(receiver)
+        return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None)
+
+    def child_qualname(self, name: str) -> str:
+        """The qualified name of a function or class defined here."""
+        frame = self.frame
+        if frame.classes:
+            return f"{frame.classes[-1].qualname}.{name}"
+        return name if frame.is_module else f"{frame.qualname}.<locals>.{name}"
+
+    def class_attr_types(self, table: scopesmod.ScopeTable, class_line: int) -> Tuple[Tuple[str, str], ...]:
+        """A class's typed ``self.x`` (``ClassFacts.attr_types``)."""
+        out = []
+        for attr in sorted(set(table.attr_annotated) | set(table.attr_constructed)):
+            written = table.attr_type(attr)
+            if written is not None:
+                written = self.expand_alias(written, class_line)
+                out.append((attr, self.type_qualname(written) or written))
+        return tuple(out)
+
+    def qualified_text(self, text: str) -> Tuple[str, ...]:
+        if not text or "(" in text or "[" in text or "?" in text:
+            return ()
+        head, _, rest = text.partition(".")
+        for frame in reversed(self.frames):
+            if head in frame.imports:
+                full = frame.imports[head] + ("." + rest if rest else "")
+                return (full,) if full != text else ()
+        return ()
+
+    def _lookup(self, name: str) -> Optional[Tuple[scopesmod.ScopeTable, bool]]:
+        """The scope that binds ``name`` as code in the current scope sees it, and
+        whether that is the current scope itself (class bodies are seen only by
+        their own statements)."""
+        here = True
+        for frame in reversed(self.frames):
+            for cls in reversed(frame.classes):
+                if here:  # (an enclosing class body is not seen)
+                    if name not in cls.names.declared_outer and cls.names.bound.get(name):
+                        return cls.names, True
+                    here = False
+            if name not in frame.names.declared_outer and frame.names.bound.get(name):
+                return frame.names, here
+            here = False
+        return None
+
+    def _self_class(self) -> Optional[scopesmod.ScopeTable]:
+        """The class whose ``self``/``cls`` the current function sees."""
+        found = self._self_class_scope()
+        return found.names if found is not None else None
+
+    def _self_class_scope(self) -> Optional[ClassScope]:
+        chain: List[Optional[ClassScope]] = []  # a class body, or None for a function; outermost first
+        for frame in self.frames:
+            chain.append(None)
+            chain.extend(frame.classes)
+        for cls in reversed(chain[:-1]):
+            if cls is not None:
+                return cls
+        return None
+
+    def expand_alias(self, text: str, line: int) -> str:
+        """A callee through an alias renders as the aliased text (``error = logger.error``:
+        ``error(...)`` is ``logger.error(...)``); a class-level alias is called through
+        ``self``/``cls``."""
+        for _ in range(4):  # an alias of an alias, a few levels; never a cycle
+            m = _HEAD.match(text)
+            if m is None:
+                return text
+            head, rest = m.group(0), text[m.end():]
+            if head in ("self", "cls"):
+                parts = text.split(".")
+                cls = self._self_class()
+                if len(parts) != 2 or cls is None:
+                    return text
+                found = cls.alias(parts[1])
+                if found is None:
+                    return text
+                new = found[0]
+            else:
+                scope = self._lookup(head)
+                if scope is None:
+                    return text
+                table, here = scope
+                found = table.alias(head)
+                if found is None or (here and found[1] >= line):
+                    return text
+                new = found[0] + rest
+            if new == text:
+                return text
+            text = new
+        return text
+
+    def receiver_type(self, callee: str, line: int) -> Optional[str]:
+        """The class of ``x`` in ``x.m()``, of ``self.x`` in ``self.x.m()`` and of ``T()``
+        in ``T().m()``, as written; a class through an alias (``Journal = RunJournal``)
+        as the aliased text."""
+        ctor = _CTOR_RECEIVER.match(callee)
+        if ctor is not None:
+            name = ctor.group(1)
+            return self.expand_alias(name, line) if scopesmod._cap_words(name.rsplit(".", 1)[-1]) else None
+        parts = callee.split(".")
+        if not all(p.isidentifier() for p in parts):
+            return None
+        written: Optional[str] = None
+        if len(parts) == 2 and parts[0] in ("self", "cls"):
+            # `self.m()` resolves by the class's MRO, but `self` is no receiver of
+            # known type for matching (docs/decisions.md "Receiver types: ...")
+            return None
+        if len(parts) == 2:
+            scope = self._lookup(parts[0])
+            written = scope[0].type_of(parts[0]) if scope is not None else None
+        elif len(parts) == 3 and parts[0] in ("self", "cls"):
+            found = self._self_class_scope()
+            written = self.scopes.attr_type(found.line, parts[1]) if found is not None else None
+        return self.expand_alias(written, line) if written is not None else None
+
+    def type_qualname(self, written: str) -> Optional[str]:
+        """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
+        ``<this module>.RunStore`` for a class defined at the top of this module."""
+        qn = self.qualified_text(written)
+        if qn:
+            return qn[0]
+        head = written.split(".", 1)[0]
+        if "." in written and any(head in frame.imports for frame in self.frames):
+            return written  # `import acme.db` then `acme.db.RunStore`: written as qualified
+        if head in self.scopes.module_classes:
+            return f"{self.facts.module}.{written}" if self.facts.module else written
+        return None
