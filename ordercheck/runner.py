@@ -334,19 +334,34 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     then the whole facts of the files that hold a needed function; the other files
     stay outlines. Without a pre-pass (``PREPASS`` off, or a selection ``focus``
     cannot reason about), ``read_plan``'s facts and no focus."""
-    rules = settings.rule_list()
-    classes = focusmod.classes_for(rules) if PREPASS else None
-    if classes is None:
+    if prepass_classes(settings) is None:
         all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light)
         return all_facts, reported, hits, None
     all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True)
-    focused = focusmod.focus(all_facts, settings.vocab, classes)
-    wanted = set(focused.need_files)
-    if any(r.on_suppressions for r in rules):  # an unused suppression is reported with its line
-        wanted.update(f.path for f in all_facts if f.suppressions)
-        focused = dataclasses.replace(focused, check_files=focused.check_files | wanted)
-    hits += read_wanted(plan, all_facts, wanted, jobs, cache_dir, light)
+    focused = focus_of(all_facts, settings)
+    assert focused is not None
+    hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light)
     return all_facts, reported, hits, focused
+
+
+def prepass_classes(settings: Settings) -> Optional[FrozenSet[str]]:
+    """The event classes the outline pre-pass looks for, or None when it is off."""
+    return focusmod.classes_for(settings.rule_list()) if PREPASS else None
+
+
+def focus_of(outlines: List[FileFacts], settings: Settings) -> Optional[focusmod.Focus]:
+    """``focus.focus`` of a project's outlines under the selected rules (None: no
+    pre-pass). A file with suppression comments is checked whole when unused ones
+    are reported (an OC001 finding quotes its line)."""
+    classes = prepass_classes(settings)
+    if classes is None:
+        return None
+    focused = focusmod.focus(outlines, settings.vocab, classes)
+    if any(r.on_suppressions for r in settings.rule_list()):
+        marked = {f.path for f in outlines if f.suppressions}
+        focused = dataclasses.replace(focused, check_files=focused.check_files | marked,
+                                      need_files=focused.need_files | marked)
+    return focused
 
 
 def content_key(path: Path, shown: str, data: Optional[bytes] = None) -> Optional[str]:

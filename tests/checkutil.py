@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 from ordercheck import config as configmod
-from ordercheck import runner
+from ordercheck import frontend, runner
 from ordercheck.findings import Finding
 from ordercheck.rulebook import load_rules
 from ordercheck.vocabulary import Vocabulary
@@ -27,7 +27,10 @@ def check_source(source: str, table: Optional[dict] = None, select: Optional[Lis
     text = textwrap.dedent(source) if dedent else source
     s = settings_for(table, select)
     facts = runner.read_facts(Path(path), text.encode("utf-8"), path)
-    return runner.analyse([facts], s)
+    # as a run does: the outline pre-pass says which functions can hold a finding
+    # (``runner.PREPASS``; ORDERCHECK_PREPASS=0 runs the suite without it)
+    focused = runner.focus_of([frontend.outline(path, text.encode("utf-8"))], s)
+    return runner.analyse([facts], s, focused=focused)
 
 
 def codes_lines(findings: List[Finding]) -> List[Tuple[str, int]]:

@@ -158,10 +158,11 @@ def test_an_entry_under_another_key_is_not_read(tmp_path):
     cache = tmp_path / "cache"
     s = settings_for(select=["OC101"])
     runner.run([src], s, cache_dir=cache)
-    a, b = sorted((cache / "facts").rglob("*.json"))
-    a_bytes = a.read_bytes()
-    a.write_bytes(b.read_bytes())
-    b.write_bytes(a_bytes)
+    for kind in ("facts", "outline"):  # (the pre-pass's outlines are entries too)
+        a, b = sorted((cache / kind).rglob("*.json"))
+        a_bytes = a.read_bytes()
+        a.write_bytes(b.read_bytes())
+        b.write_bytes(a_bytes)
     again = runner.run([src], s, cache_dir=cache)
     assert again.cache_hits == 0
     assert _codes(again) == [("m1.py", 4, "OC101")]
@@ -169,7 +170,9 @@ def test_an_entry_under_another_key_is_not_read(tmp_path):
 
 def test_only_the_files_to_parse_go_to_the_pool(tmp_path, monkeypatch):
     """What the cache holds is read in the main process (an editor's run starts no
-    pool); the files to parse, when there are enough of them, go to the pool."""
+    pool); the files to parse, when there are enough of them, go to the pool: first
+    for their outlines, then the ones that hold a needed function (here all of them:
+    each saves and appends) for their whole facts."""
     from ordercheck import sources
 
     src = _project(tmp_path, 8)
@@ -179,18 +182,21 @@ def test_only_the_files_to_parse_go_to_the_pool(tmp_path, monkeypatch):
     real = sources._read_in_pool
 
     def spy(files, *args):
-        pooled.append(sorted(Path(f).name for f in files))
+        outline = args[-1] if len(args) == 5 else False
+        pooled.append((sorted(Path(f).name for f in files), "outline" if outline else "whole"))
         return real(files, *args)
 
     monkeypatch.setattr(sources, "_read_in_pool", spy)
     cold = runner.run([src], s, cache_dir=cache, jobs=2)
-    assert pooled == [[f"m{i}.py" for i in range(8)]]
+    every = [f"m{i}.py" for i in range(8)]
+    assert pooled == [(every, "outline"), (every, "whole")]
     warm = runner.run([src], s, cache_dir=cache, jobs=2)
-    assert len(pooled) == 1 and warm.cache_hits == 8
+    assert len(pooled) == 2 and warm.cache_hits == 8
     for i in range(5):  # five files edited: those five are parsed in the pool
         (src / f"m{i}.py").write_text((src / f"m{i}.py").read_text() + "\n# edited\n")
     again = runner.run([src], s, cache_dir=cache, jobs=2)
-    assert pooled[1] == [f"m{i}.py" for i in range(5)] and again.cache_hits == 3
+    edited = [f"m{i}.py" for i in range(5)]
+    assert pooled[2:] == [(edited, "outline"), (edited, "whole")] and again.cache_hits == 3
     assert _codes(cold) == _codes(warm) == _codes(again)
 
 

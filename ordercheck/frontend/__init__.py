@@ -10,7 +10,6 @@ here depends on the configuration.
 """
 from __future__ import annotations
 
-import ast
 import gc
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -23,8 +22,8 @@ from . import source
 from .comments import find_suppressions
 from .expressions import load_libcst
 from .imports import import_tables, module_name
-from .outline import outline
-from .source import chunks, decode_source, formfeed_indents, huge_functions, shift_spans, split_lines, top_level_bounds
+from . import outline as outlinemod
+from .source import chunks, cpython_verdict, formfeed_indents, huge_functions, shift_spans, top_level_bounds
 from .statements import Extractor
 
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -57,31 +56,10 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     reports what only the compiler checks (``'return' outside function``, ``default
     'except:' must be last``, ``from __future__ import braces``) where CPython does."""
     facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)))
-    try:
-        text = decode_source(data)
-    except ValueError as exc:
-        facts.error = ParseError(str(exc), getattr(exc, "line", 1), getattr(exc, "col", 0))
-        if getattr(exc, "line", None) is not None:  # undecodable bytes: the code frame shows them replaced
-            facts.lines = split_lines(data.decode("utf-8", errors="replace"))
+    verdict = cpython_verdict(facts, data)
+    if verdict is None:
         return facts
-    facts.lines = split_lines(text)
-    try:
-        tree = ast.parse(text, filename=path)
-    except SyntaxError as exc:
-        return _syntax_error(facts, exc)
-    except (RecursionError, MemoryError, ValueError) as exc:
-        facts.error = ParseError(f"cannot parse: {type(exc).__name__}: {exc}".rstrip(": "))
-        return facts
-    try:
-        compile(tree, path, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        return _syntax_error(facts, exc)
-    except (RecursionError, MemoryError) as exc:
-        facts.error = ParseError(f"CPython cannot compile this file ({type(exc).__name__}): it nests too deeply")
-        return facts
-    except ValueError as exc:
-        facts.error = ParseError(f"CPython cannot compile this file: {exc}")
-        return facts
+    text, tree = verdict
     lines, shifts = formfeed_indents(facts.lines)
     load_libcst()
     ex = None
@@ -118,14 +96,13 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
 
 
 
-def _syntax_error(facts: FileFacts, exc: SyntaxError) -> FileFacts:
-    """CPython's own message and position (its offset is 1-based)."""
-    name = type(exc).__name__  # SyntaxError, IndentationError, TabError
-    facts.error = ParseError(f"{name}: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
-    facts.functions = []
-    facts.classes = []
-    return facts
-
+def outline(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
+    """A file's outline (``outline``), or its whole facts when it nests too deeply for
+    the outline's walk (what the libcst pass makes of such a file is the answer)."""
+    try:
+        return outlinemod.outline(path, data, module)
+    except RecursionError:
+        return extract(path, data, module)
 
 
 def _failed(facts: FileFacts, message: str, line: int = 1, col: int = 0) -> FileFacts:

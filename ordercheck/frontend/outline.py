@@ -29,14 +29,15 @@ from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_name
 from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, Resolver, render_ast
-from .source import decode_source
+from .source import cpython_verdict
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 
 def outline(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     """The outline of one file. A file CPython rejects comes back as the front end's
-    ``extract`` returns it (``error`` set), so its OC900 is the same."""
+    ``extract`` returns it (``error`` set, ``source.cpython_verdict``), so its OC900
+    is the same."""
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -48,24 +49,15 @@ def outline(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
 
 def _outline(path: str, data: bytes, module: Optional[str]) -> FileFacts:
     facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)), outline=True)
-    try:
-        text = decode_source(data)
-        tree = ast.parse(text, filename=path)
-        compile(tree, path, "exec", dont_inherit=True)
-    except (ValueError, SyntaxError, RecursionError, MemoryError):
-        return _whole(path, data, module)  # the front end words every failure
-    try:
-        Outliner(facts, tree).module()
-    except RecursionError:
-        return _whole(path, data, module)
+    verdict = cpython_verdict(facts, data)
+    if verdict is None:  # the front end's own verdict and words, lines and all
+        facts.outline = False
+        return facts
+    text, tree = verdict
+    facts.lines = []  # (an outline never shows code)
+    Outliner(facts, tree).module()  # (a RecursionError: ``frontend.outline`` reads the file whole)
     facts.suppressions = find_suppressions(text)
     return facts
-
-
-def _whole(path: str, data: bytes, module: Optional[str]) -> FileFacts:
-    from . import extract  # (the package's front end; imported late: it loads the libcst walk)
-
-    return extract(path, data, module)
 
 
 class Outliner(Resolver):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Tuple, Union
 
 from .. import lazy
-from ..ir import FileFacts, Span
+from ..ir import FileFacts, ParseError, Span
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -210,3 +210,50 @@ def shift_spans(facts: FileFacts, shifts: Mapping[int, int]) -> None:
             stack.extend(obj.values())
         elif hasattr(obj, "__dataclass_fields__"):
             stack.extend(getattr(obj, name) for name in obj.__dataclass_fields__)
+
+
+def cpython_verdict(facts: FileFacts, data: bytes) -> Optional[Tuple[str, ast.Module]]:
+    """The file's text and ``ast``, CPython's verdict first: decoding as CPython does,
+    ``ast.parse``, then ``compile`` of that tree, which reports what only the compiler
+    checks (``'return' outside function``, ``default 'except:' must be last``, ``from
+    __future__ import braces``) where CPython does. On failure ``facts.error`` is set
+    (one OC900 finding, with the lines for its code frame) and None comes back. Both
+    front ends (``extract``, ``outline``) start here, so a file has the same OC900
+    whichever reads it."""
+    path = facts.path
+    try:
+        text = decode_source(data)
+    except ValueError as exc:
+        facts.error = ParseError(str(exc), getattr(exc, "line", 1), getattr(exc, "col", 0))
+        if getattr(exc, "line", None) is not None:  # undecodable bytes: the code frame shows them replaced
+            facts.lines = split_lines(data.decode("utf-8", errors="replace"))
+        return None
+    facts.lines = split_lines(text)
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        _syntax_error(facts, exc)
+        return None
+    except (RecursionError, MemoryError, ValueError) as exc:
+        facts.error = ParseError(f"cannot parse: {type(exc).__name__}: {exc}".rstrip(": "))
+        return None
+    try:
+        compile(tree, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        _syntax_error(facts, exc)
+        return None
+    except (RecursionError, MemoryError) as exc:
+        facts.error = ParseError(f"CPython cannot compile this file ({type(exc).__name__}): it nests too deeply")
+        return None
+    except ValueError as exc:
+        facts.error = ParseError(f"CPython cannot compile this file: {exc}")
+        return None
+    return text, tree
+
+
+def _syntax_error(facts: FileFacts, exc: SyntaxError) -> None:
+    """CPython's own message and position (its offset is 1-based)."""
+    name = type(exc).__name__  # SyntaxError, IndentationError, TabError
+    facts.error = ParseError(f"{name}: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
+    facts.functions = []
+    facts.classes = []

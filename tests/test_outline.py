@@ -1,0 +1,310 @@
+"""The outline pre-pass (``frontend.outline``, ``focus``) loses nothing.
+
+* An outline knows every call the libcst walk records, with the same names, and the
+  same functions, classes, ``with`` managers and imports (both walks ask
+  ``frontend.resolution``): checked on every fixture, every rule example and a set of
+  hard cases.
+* A run finds the same with the pre-pass on and forced off: on ``fixtures/`` and on
+  every rule example (``bench/prepass_check.py`` does the same on real packages).
+* Files no needed function lives in are never parsed with libcst, and a helper in
+  such a file keeps its summary once a hot function calls it, cache or not.
+"""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from checkutil import settings_for, write_tree
+
+from ordercheck import cache as cachemod
+from ordercheck import focus as focusmod
+from ordercheck import frontend, runner
+from ordercheck.rulebook import builtin_rules
+from ordercheck.summaries import with_managers
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULTS = sorted(r.id for r in builtin_rules() if r.default)
+
+HARD = {
+    "aliases_and_receivers": '''
+        import logging
+        from acme.db import RunStore as Store, Ledger
+        log = logging.getLogger(__name__)
+        Journal = Ledger
+
+        class Base:
+            def __init__(self, store: Store):
+                self.store = store
+                self.ledger = Journal()
+
+        class Runner(Base):
+            emit = Ledger.append
+            def go(self, run, events=None):
+                events = events or Journal()
+                j = Journal()
+                save = self.store.save
+                save(run)
+                j.append(run)
+                events.append(run)
+                self.ledger.append(run)
+                Store().save(run)
+                super().go(run)
+                self.emit(run)
+                with self.store as s, Store(1) as t:
+                    s.save(run); t.save(run)
+                async def inner():
+                    async with self.store:
+                        await self.store.save(run)
+                return [x.save() for x in (j, events) if (y := x.ok())]
+    ''',
+    "nesting_and_odd_callees": '''
+        import contextlib, sys
+        def outer(a=make(), *args, b=other(), **kw):
+            @decorate(arg())
+            def mid():
+                class Local(Base(1), metaclass=Meta):
+                    x = compute()
+                    def m(self):
+                        return Local.helper()
+                return Local().m()
+            f = lambda: hidden()
+            d[get()](call())().after()
+            (a or b).save()
+            with contextlib.suppress(KeyError):
+                sys.exit(1)
+            match cmd():
+                case {"k": v} if check(v):
+                    act(v)
+            try:
+                risky()
+            except* (ValueError, TypeError) as eg:
+                handle(eg)
+            return mid
+        @contextlib.contextmanager
+        def scope():
+            global G
+            G = setup()
+            yield G
+            teardown()
+    ''',
+}
+
+
+def _sources():
+    out = []
+    for p in sorted((ROOT / "fixtures").rglob("*.py")):
+        out.append(pytest.param(p.read_text(), id=f"fixture-{p.relative_to(ROOT / 'fixtures')}"))
+    for rule in builtin_rules():
+        for i, ex in enumerate(rule.examples):
+            out.append(pytest.param(ex["code"], id=f"{rule.id}-{i}"))
+    for name, text in HARD.items():
+        out.append(pytest.param(textwrap.dedent(text), id=name))
+    return out
+
+
+def _names(call):
+    return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits)
+
+
+@pytest.mark.parametrize("text", _sources())
+def test_an_outline_knows_every_call_the_libcst_walk_records(text):
+    data = text.encode("utf-8")
+    whole = frontend.extract("m.py", data, "pkg.m")
+    light = cachemod.lighten(whole)
+    out = frontend.outline("m.py", data, "pkg.m")
+    assert (whole.error is None) == (out.error is None)
+    if whole.error is not None:
+        assert not out.outline and out.error == whole.error  # (the front end's own verdict)
+        return
+    assert out.outline and not out.lines
+    assert [f.qualname for f in out.functions] == [f.qualname for f in light.functions]
+    for a, b in zip(light.functions, out.functions):
+        assert (a.name, a.class_name, a.local_functions, a.decorators, a.context_manager) == \
+               (b.name, b.class_name, b.local_functions, b.decorators, b.context_manager), a.qualname
+        missing = {_names(c) for c in a.calls if not c.aug} - {_names(c) for c in b.calls}
+        assert not missing, f"{a.qualname}: the outline misses {sorted(missing, key=str)}"
+        assert [_names(c) for c in with_managers(a.body)] == [_names(c) for c in with_managers(b.body)], a.qualname
+    assert [(c.qualname, c.bases, c.methods, c.attr_types) for c in light.classes] == \
+           [(c.qualname, c.bases, c.methods, c.attr_types) for c in out.classes]
+    assert (light.imports, light.star_imports) == (out.imports, out.star_imports)
+
+
+def test_the_hard_cases_resolve_what_they_should():
+    """(So that the comparison above compares something.)"""
+    out = frontend.outline("m.py", textwrap.dedent(HARD["aliases_and_receivers"]).encode(), "pkg.m")
+    go = next(f for f in out.functions if f.qualname == "Runner.go")
+    names = {c.callee: c for c in go.calls}
+    assert names["self.store.save"].qualnames  # `save = self.store.save; save(run)`
+    assert "acme.db.Ledger.append" in names["j.append"].qualnames
+    assert names["self.ledger.append"].receiver_type == "Ledger"  # typed in the base class
+    assert names["t.save"].receiver_type == "Store"  # `with Store(1) as t`
+    assert names["Store().save"].receiver_type == "Store"
+    assert [c.callee for c in with_managers(go.body)] == ["self.store.__enter__", "Store"]
+    assert ("store", "acme.db.RunStore") in next(c for c in out.classes if c.qualname == "Base").attr_types
+
+
+def _run(root: Path, select, table=None, prepass=True, cache_dir=None, monkeypatch=None):
+    monkeypatch.setattr(runner, "PREPASS", prepass)
+    result = runner.run([root], settings_for(table, select=list(select)), cache_dir=cache_dir)
+    return sorted((Path(f.path).resolve().relative_to(root.resolve()).as_posix(), f.code, f.span.line,
+                   f.span.col, f.message) for f in result.findings)
+
+
+@pytest.mark.parametrize("folder", ["runtime", "runtime_fixed"])
+def test_the_fixtures_find_the_same_with_and_without_the_prepass(folder, monkeypatch):
+    root = ROOT / "fixtures" / folder
+    on = _run(root, DEFAULTS, monkeypatch=monkeypatch)
+    off = _run(root, DEFAULTS, prepass=False, monkeypatch=monkeypatch)
+    assert on == off
+    assert bool(on) == (folder == "runtime")
+
+
+def _example_groups():
+    """The rule examples grouped by configuration and selection, each group one
+    project (one example per file: nothing resolves across them, they import nothing)."""
+    import json
+
+    groups: dict = {}
+    for rule in builtin_rules():
+        for i, ex in enumerate(rule.examples):
+            select = tuple(sorted({rule.id} | {e["code"] for e in ex.get("expect", [])} | set(DEFAULTS)))
+            key = (json.dumps(ex.get("config") or {}, sort_keys=True), select)
+            groups.setdefault(key, []).append((f"{rule.id}_{i}.py", ex))
+    return [pytest.param(ex.get("config"), list(select), files, id=f"{len(files)}-examples-{'-'.join(select)[:40]}-{n}")
+            for n, ((_, select), files) in enumerate(sorted(groups.items()))
+            for ex in [files[0][1]]]
+
+
+@pytest.mark.parametrize("config,select,files", _example_groups())
+def test_every_rule_example_finds_the_same_with_and_without_the_prepass(config, select, files, tmp_path, monkeypatch):
+    for name, ex in files:
+        (tmp_path / name).write_text(ex["code"])
+    on = _run(tmp_path, select, config, monkeypatch=monkeypatch)
+    off = _run(tmp_path, select, config, prepass=False, monkeypatch=monkeypatch)
+    assert on == off
+    for name, ex in files:  # (and each example still finds what it says)
+        want = {(e["code"], e["line"]) for e in ex.get("expect", [])}
+        assert {(c, l) for p, c, l, _, _ in on if p == name} >= want, name
+
+
+PROJECT = {
+    "app/__init__.py": "",
+    "app/engine.py": '''
+        from app.notes import note
+        from app.fail import bail
+
+        def finish(store, ledger, run):
+            try:
+                ledger.append(run)
+            except Exception:
+                note(run)
+            store.save(run)
+
+        def abort(store, ledger, run):
+            try:
+                ledger.append(run)
+            except Exception:
+                bail(run)
+    ''',
+    "app/notes.py": '''
+        import logging
+        log = logging.getLogger(__name__)
+
+        def note(run):
+            log.warning("append failed for %s", run)
+    ''',
+    "app/fail.py": '''
+        def bail(run):
+            raise RuntimeError(run)
+    ''',
+    "app/cold.py": '''
+        def unrelated(x):
+            return x.compute()
+    ''',
+}
+
+
+def test_only_the_files_of_needed_functions_are_parsed_with_libcst(tmp_path, monkeypatch):
+    write_tree(tmp_path, PROJECT)
+    parsed = []
+    real = frontend.extract
+
+    def spy(path, data, module=None):
+        parsed.append(Path(path).name)
+        return real(path, data, module)
+
+    monkeypatch.setattr(frontend, "extract", spy)
+    on = _run(tmp_path, DEFAULTS, monkeypatch=monkeypatch)
+    # the helpers are needed (their summaries say "loud" and "never returns"), the
+    # unrelated file is not, and neither is the empty package marker
+    assert sorted(parsed) == ["engine.py", "fail.py", "notes.py"]
+    parsed.clear()
+    off = _run(tmp_path, DEFAULTS, prepass=False, monkeypatch=monkeypatch)
+    assert sorted(parsed) == ["__init__.py", "cold.py", "engine.py", "fail.py", "notes.py"]
+    assert on == off == []  # a loud helper and a never-returning one: nothing swallowed
+
+
+def test_a_file_that_becomes_needed_is_read_whole_from_a_warm_cache(tmp_path, monkeypatch):
+    write_tree(tmp_path, PROJECT)
+    cache = tmp_path / ".cache"
+    first = _run(tmp_path, DEFAULTS, cache_dir=cache, monkeypatch=monkeypatch)
+    assert first == []
+    assert list((cache / "outline").rglob("*.json"))  # cold.py's outline was kept
+    # now a hot function's handler calls the helper of the file that was cold
+    (tmp_path / "app" / "cold.py").write_text(textwrap.dedent('''
+        def unrelated(x):
+            return x.compute()
+
+        def shout(run):
+            raise SystemExit(run)
+    '''))
+    (tmp_path / "app" / "engine.py").write_text(textwrap.dedent('''
+        from app.cold import unrelated
+
+        def finish(store, ledger, run):
+            try:
+                ledger.append(run)
+            except Exception:
+                unrelated(run)
+            store.save(run)
+    '''))
+    touched = _run(tmp_path, DEFAULTS, cache_dir=cache, monkeypatch=monkeypatch)
+    fresh = _run(tmp_path, DEFAULTS, prepass=False, monkeypatch=monkeypatch)
+    assert touched == fresh and [c for _, c, *_ in fresh] == ["OC202"]
+
+
+def test_a_selection_the_prepass_cannot_reason_about_turns_it_off():
+    rules = {r.id: r for r in builtin_rules()}
+    assert focusmod.classes_for([rules["OC101"], rules["OC201"]]) >= {"save", "terminal-append", "append"}
+    assert focusmod.classes_for([rules["OC101"], rules["OC204"]]) is None  # any broad handler can be a finding
+    assert focusmod.classes_for([rules["OC301"]]) >= {"file-write", "rename"}
+
+
+def test_a_silent_broad_handler_in_a_file_without_events_is_still_found(tmp_path, monkeypatch):
+    write_tree(tmp_path, {"quiet.py": '''
+        def f():
+            try:
+                g()
+            except Exception:
+                pass
+    '''})
+    on = _run(tmp_path, DEFAULTS + ["OC204"], monkeypatch=monkeypatch)
+    assert [c for _, c, *_ in on] == ["OC204"]
+
+
+def test_an_unused_suppression_in_a_file_without_events_is_reported(tmp_path, monkeypatch):
+    write_tree(tmp_path, {"plain.py": '''
+        def f(x):
+            return x + 1  # noqa: OC101
+    '''})
+    on = _run(tmp_path, DEFAULTS + ["OC001"], monkeypatch=monkeypatch)
+    off = _run(tmp_path, DEFAULTS + ["OC001"], prepass=False, monkeypatch=monkeypatch)
+    assert on == off and [c for _, c, *_ in on] == ["OC001"]
+
+
+def test_a_syntax_error_in_a_file_without_events_is_still_reported(tmp_path, monkeypatch):
+    write_tree(tmp_path, {"broken.py": "def f(:\n    pass\n", "ok.py": "x = 1\n"})
+    on = _run(tmp_path, DEFAULTS, monkeypatch=monkeypatch)
+    off = _run(tmp_path, DEFAULTS, prepass=False, monkeypatch=monkeypatch)
+    assert on == off and [(p, c) for p, c, *_ in on] == [("broken.py", "OC900")]
