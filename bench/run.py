@@ -11,7 +11,8 @@ by round so that drift of a shared machine hits every command alike:
 
 * ``libcst.parse_module`` of every file, one process (the floor of any libcst linter);
 * ``ast.parse`` of every file, one process;
-* ``ordercheck --no-cache --jobs 2`` (cold);
+* ``ordercheck --no-cache --jobs 2`` (cold), and the same with ``ORDERCHECK_PREPASS=0``
+  (cold without the outline pre-pass: every file through libcst);
 * ``ordercheck --jobs 2`` with a filled cache (warm, nothing changed);
 * the same after touching one file (one line appended to a mid-sized file);
 * ``--stdin-filename`` on a ~2,000-line file of the warm project (an editor's buffer).
@@ -92,19 +93,20 @@ def fetch(name: str, version: str, cache: Path) -> Path:
     return dest
 
 
-def run_peak(cmd, stdin_data: bytes | None = None, cwd: Path | None = None):
+def run_peak(cmd, stdin_data: bytes | None = None, cwd: Path | None = None, env: dict | None = None):
     """(wall seconds, peak RSS MiB of the largest process) of one command, through GNU
     time (``apt-get install time``); ``ru_maxrss`` of RUSAGE_CHILDREN would be a running
     maximum over every child so far."""
+    env = env or ENV
     gnu_time = "/usr/bin/time" if Path("/usr/bin/time").is_file() else None
     if gnu_time is None:  # no GNU time: wall only
         t = time.perf_counter()
-        subprocess.run(cmd, input=stdin_data, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=ENV)
+        subprocess.run(cmd, input=stdin_data, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env)
         return time.perf_counter() - t, float("nan")
     with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
         t = time.perf_counter()
         subprocess.run([gnu_time, "-f", "%M", "-o", out.name, *cmd], input=stdin_data,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=ENV)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env)
         wall = time.perf_counter() - t
         try:
             peak = int(Path(out.name).read_text().split()[-1]) / 1024
@@ -169,6 +171,9 @@ def main(argv=None) -> int:
             "ast parse (1 process)": lambda: run_peak([sys.executable, "-c", PARSE, "ast", str(listing)]),
             f"ordercheck cold --jobs {args.jobs}": lambda: run_peak(
                 oc + ["--no-cache", "--jobs", str(args.jobs), str(tree)], cwd=tree),
+            f"ordercheck cold --jobs {args.jobs}, no pre-pass": lambda: run_peak(
+                oc + ["--no-cache", "--jobs", str(args.jobs), str(tree)], cwd=tree,
+                env=dict(ENV, ORDERCHECK_PREPASS="0")),
             "ordercheck warm": lambda: run_peak(
                 oc + ["--cache-dir", str(cache_dir), "--jobs", str(args.jobs), str(tree)], cwd=tree),
             "ordercheck, one file touched": lambda: touch_and_run(
