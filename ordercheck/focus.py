@@ -47,6 +47,8 @@ class Focus:
     needed: FrozenSet[str]  # function keys whose summaries are read (the hot ones too)
     check_files: FrozenSet[str]  # shown paths holding a hot function
     need_files: FrozenSet[str]  # shown paths holding a needed function
+    # the outlines' call graph: the summaries resolve again only the files read whole since
+    graph: Optional["summaries.CallGraph"] = None
 
 
 def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
@@ -82,7 +84,7 @@ def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str]) ->
     needed = _reach(cg.graph, hot)
     check_files = {facts.path for key in hot for facts, _ in cg.defs.get(key, ())}
     need_files = {facts.path for key in needed for facts, _ in cg.defs.get(key, ())}
-    return Focus(frozenset(hot), frozenset(needed), frozenset(check_files), frozenset(need_files))
+    return Focus(frozenset(hot), frozenset(needed), frozenset(check_files), frozenset(need_files), cg)
 
 
 def _reach(g: "nx.DiGraph", sources: Set[str]) -> Set[str]:

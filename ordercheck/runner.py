@@ -31,7 +31,7 @@ import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, AbstractSet, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from . import cache as cachemod
 from . import focus as focusmod
@@ -114,14 +114,18 @@ class Result:
 
 
 def project_summaries(all_facts: List[FileFacts], settings: Settings,
-                      memo: Optional[SummaryMemo] = None, only: Optional[AbstractSet[str]] = None) -> summaries.Summaries:
+                      memo: Optional[SummaryMemo] = None, focused: Optional[focusmod.Focus] = None) -> summaries.Summaries:
     """Phase 3. Every function's summary (semantics §Events), computed on its summary
     graph (``effects.summary_graph``), callees first; a callee's unreachable code
     carries nothing. The summary graphs are thrown away as each strongly connected
     component of the call graph is done (docs/architecture.md, Pipeline: why the
-    contracts' graphs are built again). ``only``: the functions whose summaries are
-    read (``focus``); the others keep none."""
-    return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated, only=only)
+    contracts' graphs are built again). With ``focused`` (the pre-pass), only the
+    functions whose summaries are read get one, and the calls of files read as
+    outlines are not resolved again."""
+    if focused is None:
+        return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated)
+    return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated,
+                         only=focused.needed, previous=focused.graph)
 
 
 def function_graph(fn: FunctionFacts, path: str, settings: Settings, summ: summaries.Summaries) -> nx.DiGraph:
@@ -233,7 +237,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
     summary_memo = check_memo = None
     if cache_dir is not None and digests:
         summary_memo, check_memo = open_memos(cache_dir, settings, digests, full)
-    summ = project_summaries(all_facts, settings, summary_memo, focused.needed if focused is not None else None)
+    summ = project_summaries(all_facts, settings, summary_memo, focused)
     if summary_memo is not None:
         summary_memo.save()
     deep = deep_digests(summ) if check_memo is not None else {}

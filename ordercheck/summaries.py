@@ -362,6 +362,9 @@ class CallGraph:
     # (file, call id) of a ``with`` item's call -> the project context manager it
     # enters: a ``@contextmanager`` generator's key or a class key (semantics §Events)
     managers: Dict[Tuple[str, int], str] = field(default_factory=dict)
+    # per shown path: the facts resolved and what resolving them gave (``resolve``'s
+    # ``previous``): per function, its key, its call edges, its managers
+    per_file: Dict[str, Tuple[FileFacts, list]] = field(default_factory=dict)
 
 
 def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
@@ -378,44 +381,73 @@ def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
             yield from with_managers(c.body)
 
 
-def resolve(files: Iterable[FileFacts]) -> CallGraph:
-    """Index the project and resolve every call of every function."""
+def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None) -> CallGraph:
+    """Index the project and resolve every call of every function.
+
+    ``previous``: a call graph of the same project whose files define the same
+    functions, classes and imports (``focus`` resolves the outlines, then the
+    summaries resolve the same project with some outlines read whole): a file whose
+    facts are the very object ``previous`` resolved is not resolved again."""
     files = list(files)
     index = ProjectIndex.of(files)
     graph: nx.DiGraph = nx.DiGraph()
     defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]] = {}
     callees: Dict[Tuple[str, int], str] = {}
     managers: Dict[Tuple[str, int], str] = {}
+    per_file: Dict[str, Tuple[FileFacts, list]] = {}
     for facts in files:
         if facts.error is not None:
             continue
-        for fn in facts.functions:
-            key = fkey(facts.path, fn.qualname)
+        old = previous.per_file.get(facts.path) if previous is not None else None
+        rows = old[1] if old is not None and old[0] is facts else _resolve_file(index, facts)
+        per_file[facts.path] = (facts, rows)
+        for key, fn, edges, entered, manager_edges in rows:
             defs.setdefault(key, []).append((facts, fn))
             graph.add_node(key)
-            for call in fn.calls:
-                target = index.callee_key(facts, fn, call)
-                if target is not None:
-                    callees[(facts.path, call.id)] = target
-                    graph.add_edge(key, target)
-            # a `with` item over a project manager: entering and leaving run its
-            # generator (already an edge) or its class's __enter__ and __exit__
-            for call in with_managers(fn.body):
-                target = callees.get((facts.path, call.id))
-                if target is not None and index.functions[target][1].context_manager:
-                    managers[(facts.path, call.id)] = target
-                    continue
-                cls = index.called_class(facts, fn, call)
-                if cls is None and call.callee.endswith(".__enter__"):
-                    cls = index.receiver_class(facts, call)  # `with self.uow:` over an instance
-                if cls is None:
-                    continue
-                methods = [m for m in index.manager_methods(cls) if m is not None]
-                if methods:
-                    managers[(facts.path, call.id)] = cls
-                    for m in methods:
-                        graph.add_edge(key, m)
-    return CallGraph(index, defs, callees, graph, managers)
+            for call_id, target in edges:
+                callees[(facts.path, call_id)] = target
+                graph.add_edge(key, target)
+            for call_id, target in entered:
+                managers[(facts.path, call_id)] = target
+            for target in manager_edges:
+                graph.add_edge(key, target)
+    return CallGraph(index, defs, callees, graph, managers, per_file)
+
+
+def _resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
+    """Per function of one file: (its key, the function, (call id, callee key) of its
+    resolved calls, (call id, manager key) of the ``with`` items that enter a project
+    context manager, the manager methods those entries run)."""
+    rows = []
+    for fn in facts.functions:
+        key = fkey(facts.path, fn.qualname)
+        edges: List[Tuple[int, str]] = []
+        resolved: Dict[int, str] = {}
+        for call in fn.calls:
+            target = index.callee_key(facts, fn, call)
+            if target is not None:
+                edges.append((call.id, target))
+                resolved[call.id] = target
+        # a `with` item over a project manager: entering and leaving run its
+        # generator (already an edge) or its class's __enter__ and __exit__
+        entered: List[Tuple[int, str]] = []
+        manager_edges: List[str] = []
+        for call in with_managers(fn.body):
+            target = resolved.get(call.id)
+            if target is not None and index.functions[target][1].context_manager:
+                entered.append((call.id, target))
+                continue
+            cls = index.called_class(facts, fn, call)
+            if cls is None and call.callee.endswith(".__enter__"):
+                cls = index.receiver_class(facts, call)  # `with self.uow:` over an instance
+            if cls is None:
+                continue
+            methods = [m for m in index.manager_methods(cls) if m is not None]
+            if methods:
+                entered.append((call.id, cls))
+                manager_edges.extend(methods)
+        rows.append((key, fn, edges, entered, manager_edges))
+    return rows
 
 
 @dataclass

@@ -82,6 +82,9 @@ class Vocabulary:
         self._compiled = {name: _compile(p) for name, p in self.patterns.items()}
         self._excluded = {name: _compile(p) for name, p in self.excludes.items() if p}
         self._marker_tokens = tuple(split_tokens(m) for m in self.markers if split_tokens(m))
+        # ``direct`` by the names it reads: a project calls the same few thousand
+        # callees over and over (37,000 calls, 7,000 distinct, on dbos + temporalio)
+        self._direct: Dict[Tuple[str, Tuple[str, ...]], FrozenSet[str]] = {}
 
     @classmethod
     def build(
@@ -103,7 +106,13 @@ class Vocabulary:
         """Classes a call matches by its own text (no summaries, no markers)."""
         if call.aug:  # semantics §Events: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
             return frozenset({EventClass.SURFACE.value}) if call.callee == "+=" else frozenset()
-        names = (call.callee,) + call.qualnames
+        key = (call.callee, call.qualnames)
+        known = self._direct.get(key)
+        if known is None:
+            known = self._direct[key] = self._match((call.callee,) + call.qualnames)
+        return known
+
+    def _match(self, names: Tuple[str, ...]) -> FrozenSet[str]:
         out = set()
         for cls_name, rx in self._compiled.items():
             if rx is not None and any(rx.match(n) for n in names):
