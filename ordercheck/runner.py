@@ -388,7 +388,9 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
 
     ``memo``, a dict the caller keeps between calls with the same settings, remembers
     each file's facts by its size and mtime, so that a re-check
-    reads and graphs only what changed."""
+    reads and graphs only what changed. Files on disk are read as outlines first (the
+    pre-pass, as ``run`` does): only those a needed function lives in are read whole,
+    now or at a later call that needs them."""
     projectmod.forget()
     own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
     digests: Dict[str, Optional[str]] = {  # shown path -> content key, for the summary and check memos
@@ -410,20 +412,31 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
             known[p] = hit
         else:
             todo.append(p)
-    read, hits = read_all(todo, jobs, cache_dir)
+    outlines = prepass_classes(settings) is not None
+    read, hits = read_all(todo, jobs, cache_dir, outline=outlines)
     for p, facts in zip(todo, read):
         known[p] = (keys[p], facts, content_key(p, facts.path) if cache_dir is not None and facts.error is None else None)
+    all_facts = own + [known[p][1] for p in files]
+    focused = focus_of(all_facts, settings) if outlines else None
+    if focused is not None:  # the outlines of files a needed function lives in, read whole
+        wanted = [p for p in files if known[p][1].outline and known[p][1].path in focused.need_files]
+        whole, more = read_all(wanted, jobs, cache_dir)
+        hits += more
+        for p, facts in zip(wanted, whole):
+            known[p] = (known[p][0], facts, known[p][2])
+        all_facts = own + [known[p][1] for p in files]
+    for p in files:
         if keys[p] is not None:
             memo[p] = known[p]
     for p in list(memo):
         if p not in keys:
             del memo[p]  # deleted, or no longer collected
-    all_facts = own + [known[p][1] for p in files]
     digests.update((facts.path, digest) for _, facts, digest in (known[p] for p in files))
     suppressed: List[Finding] = []
     # With a cache folder, summaries and the buffers' findings are remembered as in a
     # CLI run: an edit recomputes the summaries it can change, not the project's.
     findings = analyse(all_facts, settings, suppressed, only=set(buffers),
-                       cache_dir=cache_dir, digests={k: v for k, v in digests.items() if v} if cache_dir is not None else None)
+                       cache_dir=cache_dir, digests={k: v for k, v in digests.items() if v} if cache_dir is not None else None,
+                       focused=focused)
     return Result(findings, [f.path for f in own], {f.path: f for f in own}, settings,
                   hits + len(files) - len(todo), suppressed)

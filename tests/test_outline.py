@@ -308,3 +308,32 @@ def test_a_syntax_error_in_a_file_without_events_is_still_reported(tmp_path, mon
     on = _run(tmp_path, DEFAULTS, monkeypatch=monkeypatch)
     off = _run(tmp_path, DEFAULTS, prepass=False, monkeypatch=monkeypatch)
     assert on == off and [(p, c) for p, c, *_ in on] == [("broken.py", "OC900")]
+
+
+def test_the_language_servers_run_reads_a_file_whole_once_a_buffer_needs_it(tmp_path, monkeypatch):
+    """``run_buffers`` keeps outlines between calls; an edit that makes a hot function
+    call a helper of a file read as an outline reads that file whole then."""
+    write_tree(tmp_path, {"pyproject.toml": "", "notes.py": PROJECT["app/notes.py"]})
+    engine = tmp_path / "engine.py"
+    swallowed = textwrap.dedent('''
+        def finish(store, ledger, run):
+            try:
+                ledger.append(run)
+            except Exception:
+                pass
+            store.save(run)
+    ''')
+    loud = swallowed.replace("    pass\n", "    note(run)\n").replace("def finish", "from notes import note\n\ndef finish")
+    engine.write_text(swallowed)
+    settings = settings_for(select=DEFAULTS)
+    memo: dict = {}
+    found = {}
+    for prepass in (True, False):
+        monkeypatch.setattr(runner, "PREPASS", prepass)
+        memo.clear()
+        first = runner.run_buffers([tmp_path], settings, {str(engine): swallowed.encode()}, memo=memo)
+        if prepass:  # notes.py can hold no finding and nothing needs it yet
+            assert [f.outline for p, (_, f, _) in memo.items() if p.name == "notes.py"] == [True]
+        second = runner.run_buffers([tmp_path], settings, {str(engine): loud.encode()}, memo=memo)
+        found[prepass] = ([f.code for f in first.findings], [f.code for f in second.findings])
+    assert found[True] == found[False] == (["OC202"], [])
