@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
 from . import frontend
@@ -284,12 +284,14 @@ class UpgradedFacts(Mapping):
         return len(self._facts)
 
 
-def deep_digests(summ: "summod.Summaries") -> Dict[str, str]:
+def deep_digests(summ: "summod.Summaries", only: Optional[AbstractSet[str]] = None) -> Dict[str, str]:
     """Per function key: a digest of everything a finding can read of the summaries
-    through a call to it — its summary and origins and, transitively, its callees'."""
+    through a call to it — its summary and origins and, transitively, its callees'.
+    ``only``: the functions that have summaries (the pre-pass's needed ones, closed
+    under calls); a call to any other has no digest, and no finding can read it."""
     import networkx as nx_
 
-    cond = nx_.condensation(summ.graph)
+    cond = nx_.condensation(summ.graph if only is None else summ.graph.subgraph(only))
     comp_digest: Dict[int, str] = {}
     out: Dict[str, str] = {}
     for comp in reversed(list(nx_.topological_sort(cond))):

@@ -240,7 +240,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
     summ = project_summaries(all_facts, settings, summary_memo, focused)
     if summary_memo is not None:
         summary_memo.save()
-    deep = deep_digests(summ) if check_memo is not None else {}
+    deep = deep_digests(summ, focused.needed if focused is not None else None) if check_memo is not None else {}
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:
