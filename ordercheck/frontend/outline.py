@@ -98,6 +98,8 @@ class Outliner(Resolver):
 
     def visit(self, node: ast.AST) -> None:
         """Every call of ``node`` into the innermost frame; definitions open their own."""
+        if isinstance(node, scopesmod.LEAVES):
+            return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.function(node)
         elif isinstance(node, ast.ClassDef):
@@ -109,11 +111,11 @@ class Outliner(Resolver):
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             self.with_(node)
         else:
-            for child in ast.iter_child_nodes(node):
+            for child in scopesmod.child_nodes(node):
                 self.visit(child)
 
     def call(self, node: ast.Call) -> Call:
-        for child in ast.iter_child_nodes(node):
+        for child in scopesmod.child_nodes(node):
             self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
