@@ -125,7 +125,7 @@ def project_summaries(all_facts: List[FileFacts], settings: Settings,
     if focused is None:
         return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated)
     return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated,
-                         only=focused.needed, previous=focused.graph)
+                         only=focused.needed, previous=focused.graph, within=focused.need_files)
 
 
 def function_graph(fn: FunctionFacts, path: str, settings: Settings, summ: summaries.Summaries) -> nx.DiGraph:

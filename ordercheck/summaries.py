@@ -17,7 +17,7 @@ else is matched by patterns only. Aliases are already expanded in the facts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 import networkx as nx
 
@@ -381,13 +381,17 @@ def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
             yield from with_managers(c.body)
 
 
-def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None) -> CallGraph:
+def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None,
+            within: Optional[AbstractSet[str]] = None) -> CallGraph:
     """Index the project and resolve every call of every function.
 
     ``previous``: a call graph of the same project whose files define the same
     functions, classes and imports (``focus`` resolves the outlines, then the
     summaries resolve the same project with some outlines read whole): a file whose
-    facts are the very object ``previous`` resolved is not resolved again."""
+    facts are the very object ``previous`` resolved is not resolved again.
+    ``within``: the shown paths whose functions are wanted (the pre-pass's files of
+    needed functions); every file is still indexed, the others' calls are not
+    resolved and their functions are not in the graph."""
     files = list(files)
     index = ProjectIndex.of(files)
     graph: nx.DiGraph = nx.DiGraph()
@@ -396,7 +400,7 @@ def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None) ->
     managers: Dict[Tuple[str, int], str] = {}
     per_file: Dict[str, Tuple[FileFacts, list]] = {}
     for facts in files:
-        if facts.error is not None:
+        if facts.error is not None or (within is not None and facts.path not in within):
             continue
         old = previous.per_file.get(facts.path) if previous is not None else None
         rows = old[1] if old is not None and old[0] is facts else _resolve_file(index, facts)
