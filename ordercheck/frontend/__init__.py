@@ -10,7 +10,6 @@ here depends on the configuration.
 """
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -23,7 +22,7 @@ from .comments import find_suppressions
 from .expressions import load_libcst
 from .imports import import_tables, module_name
 from . import outline as outlinemod
-from .source import chunks, cpython_verdict, formfeed_indents, huge_functions, shift_spans, top_level_bounds
+from .source import chunks, cpython_verdict, formfeed_indents, gc_paused, huge_functions, shift_spans, top_level_bounds
 from .statements import Extractor
 
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -35,17 +34,10 @@ __all__ = ["extract", "module_name", "outline"]
 
 
 def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
-    """Facts of one file (see ``_extract``), with the cyclic garbage collector paused:
-    parsing allocates millions of acyclic objects, and every full collection walks
-    every live object, the facts of the files read before included — on a file of
-    20,000 functions the collector took half the time (docs/performance.md, "Scale")."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    """Facts of one file (see ``_extract``), with the cyclic garbage collector paused
+    (``source.gc_paused``)."""
+    with gc_paused():
         return _extract(path, data, module)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:

@@ -19,7 +19,6 @@ on every fixture and rule example.
 from __future__ import annotations
 
 import ast
-import gc
 from pathlib import Path
 from typing import List, Optional, Union
 
@@ -29,7 +28,7 @@ from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_name
 from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, Resolver, render_ast
-from .source import cpython_verdict
+from .source import cpython_verdict, gc_paused
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -37,14 +36,9 @@ FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 def outline(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     """The outline of one file. A file CPython rejects comes back as the front end's
     ``extract`` returns it (``error`` set, ``source.cpython_verdict``), so its OC900
-    is the same."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    is the same. The garbage collector is paused, as for ``extract``."""
+    with gc_paused():
         return _outline(path, data, module)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _outline(path: str, data: bytes, module: Optional[str]) -> FileFacts:
