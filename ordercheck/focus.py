@@ -23,11 +23,11 @@ event (``silent-handler``), a role of negated classes only, a role on ``surface`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, FrozenSet, Iterable, List, Optional, Set
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 from . import lazy
-from .ir import FileFacts
+from .ir import FileFacts, FunctionFacts
 from .kinds import OPEN_TERMINAL, EventClass
 from .rulebook import Rule
 from .vocabulary import Vocabulary
@@ -41,6 +41,12 @@ else:
     summaries = lazy.module("ordercheck.summaries", globals(), "summaries")
 
 
+# One function of the call graph as the focus reads it: its key, the classes its own
+# calls match (``Vocabulary.direct``), and the project functions it runs (its resolved
+# calls and the methods of the project context managers it enters).
+Row = Tuple[str, FrozenSet[str], Tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class Focus:
     hot: FrozenSet[str]  # function keys that may hold a finding
@@ -48,7 +54,12 @@ class Focus:
     check_files: FrozenSet[str]  # shown paths holding a hot function
     need_files: FrozenSet[str]  # shown paths holding a needed function
     # the outlines' call graph: the summaries resolve again only the files read whole since
+    # (None when the rows came from the graph memo, ``memos.GraphMemo``)
     graph: Optional["summaries.CallGraph"] = None
+    # per shown path: its functions' rows (what ``memos.GraphMemo`` remembers)
+    rows: Mapping[str, List[Row]] = field(default_factory=dict)
+    # per shown path: the classes its calls match by their own names (a run's "seen" classes)
+    seen: Mapping[str, FrozenSet[str]] = field(default_factory=dict)
 
 
 def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
@@ -73,18 +84,60 @@ def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
     return frozenset(out)
 
 
-def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str]) -> Focus:
-    """The hot and needed functions of a project read as outlines (or light facts)."""
-    cg = summaries.resolve(files)
+def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str],
+          remembered: Optional[Mapping[str, List[Row]]] = None) -> Focus:
+    """The hot and needed functions of a project read as outlines (or light facts).
+
+    ``remembered``: rows of files resolved by an earlier run against the same project
+    definitions (``memos.GraphMemo``; those files may be index stubs without calls);
+    only the other files are resolved, against the index of all."""
+    cg: Optional[summaries.CallGraph] = None
+    rows: Dict[str, List[Row]] = {}
+    if remembered is None:
+        cg = summaries.resolve(files)
+        for path, (facts, resolved) in cg.per_file.items():
+            rows[path] = [_row(key, fn, edges, manager_edges, vocab) for key, fn, edges, _, manager_edges in resolved]
+    else:
+        index = summaries.ProjectIndex.of(files)
+        for facts in files:
+            if facts.error is not None:
+                continue
+            got = remembered.get(facts.path)
+            rows[facts.path] = list(got) if got is not None else [
+                _row(key, fn, edges, manager_edges, vocab)
+                for key, fn, edges, _, manager_edges in summaries.resolve_file(index, facts)]
+    return from_rows(rows, classes, cg)
+
+
+def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edges: List[str],
+         vocab: Vocabulary) -> Row:
+    direct: FrozenSet[str] = frozenset().union(*(vocab.direct(call) for call in fn.calls))
+    return key, direct, tuple(dict.fromkeys([t for _, t in edges] + list(manager_edges)))
+
+
+def from_rows(rows: Mapping[str, List[Row]], classes: FrozenSet[str],
+              cg: Optional["summaries.CallGraph"] = None) -> Focus:
+    """The focus of a call graph given as rows, under ``classes``."""
+    g: nx.DiGraph = nx.DiGraph()
     direct: Set[str] = set()
-    for key, defs in cg.defs.items():
-        if any(vocab.direct(call) & classes for _, fn in defs for call in fn.calls):
-            direct.add(key)
-    hot = _reach(cg.graph.reverse(copy=False), direct)
-    needed = _reach(cg.graph, hot)
-    check_files = {facts.path for key in hot for facts, _ in cg.defs.get(key, ())}
-    need_files = {facts.path for key in needed for facts, _ in cg.defs.get(key, ())}
-    return Focus(frozenset(hot), frozenset(needed), frozenset(check_files), frozenset(need_files), cg)
+    where: Dict[str, str] = {}
+    seen: Dict[str, FrozenSet[str]] = {}
+    for path, file_rows in rows.items():
+        found: Set[str] = set()
+        for key, matched, targets in file_rows:
+            where[key] = path
+            g.add_node(key)
+            g.add_edges_from((key, t) for t in targets)
+            found |= matched
+            if matched & classes:
+                direct.add(key)
+        seen[path] = frozenset(found)
+    hot = _reach(g.reverse(copy=False), direct)
+    needed = _reach(g, hot)
+    check_files = {where[k] for k in hot if k in where}
+    need_files = {where[k] for k in needed if k in where}
+    return Focus(frozenset(hot), frozenset(needed), frozenset(check_files), frozenset(need_files), cg,
+                 dict(rows), seen)
 
 
 def _reach(g: "nx.DiGraph", sources: Set[str]) -> Set[str]:

@@ -6,7 +6,9 @@ keyed by everything it is computed from (docs/architecture.md, Cache):
 * ``CheckMemo``: each file's findings, keyed with the ``deep_digests`` of the
   summaries its calls reach;
 * ``FullFacts``/``UpgradedFacts``/``LazyFacts``: facts read light (or not at all)
-  and made whole only where a phase or a reporter needs them.
+  and made whole only where a phase or a reporter needs them;
+* ``GraphMemo``: the outline pre-pass's call graph, so that a run after an edit
+  resolves only the files that changed.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from . import lazy
 from . import project as projectmod
 from . import runcache as runcachemod
 from .cache import Cache
-from .ir import FileFacts, FunctionFacts
+from .ir import ClassFacts, FileFacts, FunctionFacts, Span, Suppression
 from .findings import Finding
 from .settings import Settings, settings_fingerprint
 from .sources import Plan, display_path, read_facts, read_source
@@ -444,3 +446,196 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
     summary_memo = SummaryMemo(cache_dir, _digest([cachemod.salt(), repr(settings.vocab)]), digests)
     summary_memo.upgrade = full
     return summary_memo, check_memo
+
+
+# --------------------------------------------------------------------------- the call graph
+
+GRAPH_FORMAT = 1
+
+
+def stub_record(facts: FileFacts) -> list:
+    """What the project index reads of a file (``summaries.ProjectIndex``: its module
+    names, imports, functions and classes) and its suppression comments, as JSON:
+    enough to stand for the file when its calls need not be resolved again."""
+    return [
+        facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
+        [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager]
+         for fn in facts.functions],
+        [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types]] for c in facts.classes],
+        [[s.line, None if s.codes is None else list(s.codes), s.reason, s.col] for s in facts.suppressions],
+    ]
+
+
+def exports_digest(record: Optional[list]) -> Optional[str]:
+    """The digest of what other files' calls resolve against (a record less its
+    suppressions); None for a file without one (it does not parse)."""
+    return None if record is None else _digest(record[:6])
+
+
+_NO_SPAN = Span(0, 0, 0, 0)
+
+
+def stub_facts(path: str, record: list) -> FileFacts:
+    """An index stub: a file as ``stub_record`` remembers it (an outline without calls)."""
+    module, aliases, imports, stars, functions, classes, sups = record
+    return FileFacts(
+        path=path, module=module, module_aliases=list(aliases), imports=dict(imports), star_imports=list(stars),
+        functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], [], dict(local), context_manager=cm)
+                   for q, n, c, local, cm in functions],
+        classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs))
+                 for q, bases, methods, attrs in classes],
+        suppressions=[Suppression(line, None if codes is None else tuple(codes), reason, col)
+                      for line, codes, reason, col in sups],
+        outline=True)
+
+
+def _is_str(v: object) -> bool:
+    return type(v) is str
+
+
+def _strs(v: object) -> bool:
+    return type(v) is list and all(type(x) is str for x in v)
+
+
+def _pairs(v: object) -> bool:
+    return type(v) is list and all(type(x) is list and len(x) == 2 and _strs(x) for x in v)
+
+
+def _record_ok(r: object) -> bool:
+    """A stub record as ``stub_record`` writes it (a cache entry is never trusted)."""
+    if type(r) is not list or len(r) != 7:
+        return False
+    module, aliases, imports, stars, functions, classes, sups = r
+    return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars)
+            and type(functions) is list and all(
+                type(f) is list and len(f) == 5 and _is_str(f[0]) and _is_str(f[1])
+                and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool for f in functions)
+            and type(classes) is list and all(
+                type(c) is list and len(c) == 4 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
+                for c in classes)
+            and type(sups) is list and all(
+                type(s) is list and len(s) == 4 and type(s[0]) is int and (s[1] is None or _strs(s[1]))
+                and _is_str(s[2]) and type(s[3]) is int for s in sups))
+
+
+def _rows_ok(rows: object) -> bool:
+    return type(rows) is list and all(
+        type(x) is list and len(x) == 3 and _is_str(x[0]) and _strs(x[1]) and _strs(x[2]) for x in rows)
+
+
+class GraphMemo:
+    """The outline pre-pass's call graph, remembered between runs (one JSON entry per
+    project and settings, under ``graph/``), so that a run after an edit neither
+    decodes every file's outline nor resolves every call again.
+
+    Per file it holds the file's content key, a stub record (``stub_record``: what
+    the project index reads of it) and its functions' rows (``focus.Row``: the
+    classes their calls match, the project functions they run), and for the whole
+    project a digest of every file's exports in the plan's order. A file whose
+    content key is unchanged is read as its stub; when every changed file exports
+    what it did (an edit inside a function: the same functions, classes and
+    imports), the other files resolve as before and keep their rows, and only the
+    changed files are resolved. Anything else (a file added, removed, or
+    exporting something else) is resolved again from the outlines. Validated like
+    every entry: one that does not validate is not read."""
+
+    def __init__(self, cache_dir: Path, settings: Settings, roots: Sequence[Path], digests: Dict[str, str],
+                 renamed: Optional[Dict[str, str]] = None) -> None:
+        k = _digest(["graph", GRAPH_FORMAT, cachemod.salt(), settings_fingerprint(settings),
+                     [str(r) for r in roots]])
+        self.folder = Path(cache_dir)
+        self.path = self.folder / "graph" / k[:2] / f"{k}.json"
+        self.digests = digests
+        self.files: Dict[str, list] = {}  # shown path -> [content key, exports, record | None, rows]
+        # a buffer shown under another name than its file on disk (``--stdin-filename``
+        # with an absolute path): file's shown path -> buffer's name, and back
+        self.renamed = {disk: name for disk, name in (renamed or {}).items() if disk != name}
+        self.back = {name: disk for disk, name in self.renamed.items()}
+        self.index: str = ""
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            raw = cachemod._read_entry(self.path)
+        except OSError:
+            raw = None
+        if raw is None:
+            return
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return
+        if type(data) is not dict or data.get("format") != GRAPH_FORMAT or not _is_str(data.get("index")):
+            return
+        files = data.get("files")
+        if type(files) is not dict:
+            return
+        for path, entry in files.items():
+            if not (type(entry) is list and len(entry) == 4 and (entry[0] is None or _is_str(entry[0]))
+                    and (entry[1] is None or _is_str(entry[1]))
+                    and (entry[2] is None or _record_ok(entry[2])) and _rows_ok(entry[3])
+                    and (entry[2] is None) == (entry[1] is None)):
+                return
+        self.files, self.index = files, data["index"]
+
+    def stubs(self) -> Dict[str, FileFacts]:
+        """Index stubs of the files whose content is what the entry remembers."""
+        out: Dict[str, FileFacts] = {}
+        for path, (k, _, record, _) in self.files.items():
+            if record is not None and k is not None and self.digests.get(path) == k:
+                out[path] = stub_facts(path, record)
+        return out
+
+    def _exports(self, facts: FileFacts, stubs: Mapping[str, FileFacts]) -> Optional[str]:
+        if facts.path in stubs:
+            return self.files[facts.path][1]
+        return exports_digest(stub_record(facts)) if facts.error is None else None
+
+    def _index_of(self, files: Sequence[FileFacts], stubs: Mapping[str, FileFacts]) -> str:
+        """The digest of every file's exports, a buffer's under its file's name."""
+        return _digest([[self.back.get(f.path, f.path), self._exports(f, stubs)] for f in files])
+
+    def _target(self, key: str) -> str:
+        path, sep, qual = key.rpartition("::")
+        return f"{self.renamed[path]}{sep}{qual}" if path in self.renamed else key
+
+    def remembered(self, files: Sequence[FileFacts], stubs: Mapping[str, FileFacts]) -> Optional[Dict[str, list]]:
+        """The rows of the stubs' files (``focus.focus``'s ``remembered``) when every
+        file exports what it did when they were resolved; else None. A call into a
+        file a buffer stands for under another name runs the buffer's function."""
+        if not stubs or self._index_of(files, stubs) != self.index:
+            return None
+        rename = self._target if self.renamed else None
+        return {path: [(key, frozenset(classes), tuple(map(rename, targets)) if rename else tuple(targets))
+                       for key, classes, targets in self.files[path][3]]
+                for path in stubs}
+
+    def save(self, files: Sequence[FileFacts], rows: Mapping[str, list], stubs: Mapping[str, FileFacts],
+             buffers: AbstractSet[str]) -> None:
+        """Remember ``files`` (as ``focus.focus`` saw them) and their rows. Not when
+        the only files that changed are editor buffers: the next run reads the files
+        on disk, whose entries are still the ones remembered."""
+        changed = [f.path for f in files if f.path not in stubs
+                   and (f.path not in self.files or self.files[f.path][0] != self.digests.get(f.path))]
+        if stubs and all(p in buffers for p in changed) and self.index == self._index_of(files, stubs):
+            return
+        if self.renamed:
+            return  # (a buffer under another name: its keys are not its file's)
+        out: Dict[str, list] = {}
+        for f in files:
+            if f.path in stubs:
+                out[f.path] = self.files[f.path]
+                continue
+            record = stub_record(f) if f.error is None else None
+            out[f.path] = [self.digests.get(f.path), exports_digest(record), record,
+                           [[key, sorted(classes), list(targets)] for key, classes, targets in rows.get(f.path, ())]]
+        index = _digest([[f.path, out[f.path][1]] for f in files])
+        try:
+            data = json.dumps({"format": GRAPH_FORMAT, "index": index, "files": out},
+                              separators=(",", ":")).encode("utf-8", "surrogatepass")
+            cachemod.prepare(self.folder)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            cachemod.write_atomically(self.path, data)
+        except (OSError, ValueError, RecursionError):
+            return
+        self.files, self.index = out, index

@@ -24,6 +24,7 @@ _FOLDERS: Dict[str, str] = {}  # folder -> its resolved form, for one run (see `
 # (path, roots) -> module_names' answer, for one run: a run asks twice per file (its
 # facts and its memo key), and each answer costs path arithmetic and a stat.
 _NAMES: Dict[Tuple[str, Tuple[str, ...]], Tuple[str, Tuple[str, ...]]] = {}
+_PACKAGES: Dict[str, bool] = {}  # folder -> whether it holds an ``__init__.py``, for one run
 
 
 def forget() -> None:
@@ -32,6 +33,16 @@ def forget() -> None:
     folder that became a symlink, or an ``__init__.py`` that was added)."""
     _FOLDERS.clear()
     _NAMES.clear()
+    _PACKAGES.clear()
+
+
+def _is_package(folder: Path) -> bool:
+    """Whether a folder holds an ``__init__.py``, asked once per folder and run."""
+    key = str(folder)
+    known = _PACKAGES.get(key)
+    if known is None:
+        known = _PACKAGES[key] = (folder / "__init__.py").is_file()
+    return known
 
 
 def _abs(path: Path) -> Path:
@@ -136,7 +147,7 @@ def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
 
 def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     path = _abs(path)
-    by_package = module_name(path)
+    by_package = module_name(path, _is_package)
     by_root: List[str] = []
     for r in sorted({_abs(r) for r in roots}, key=lambda r: len(r.parts), reverse=True):
         try:
@@ -146,7 +157,7 @@ def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
         name = _dotted(rel)
         if name and name not in by_root:
             by_root.append(name)
-    regular = (path.parent / "__init__.py").is_file()
+    regular = _is_package(path.parent)
     primary = by_package if regular or not by_root else by_root[0]
     aliases = [n for n in [by_package, *by_root] if n != primary]
     return primary, list(dict.fromkeys(aliases))

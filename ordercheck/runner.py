@@ -41,7 +41,7 @@ from . import project as projectmod
 from . import runcache as runcachemod
 from .ir import FileFacts, FunctionFacts
 from .findings import Finding
-from .memos import FullFacts, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
+from .memos import FullFacts, GraphMemo, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
 from .rulebook import Rule
 from .settings import Overrides, Settings, cache_folder, load_settings, select_codes, settings_fingerprint, specificity
 from .sources import (
@@ -257,7 +257,9 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
             continue
         if focused is not None and facts.path not in focused.check_files:
-            if seen is not None:  # (no call of a rule's class: nothing the checks would add)
+            if seen is not None and facts.outline:  # (an index stub has no calls: the focus has its classes)
+                seen.update(focused.seen.get(facts.path, ()))
+            elif seen is not None:  # (no call of a rule's class: nothing the checks would add)
                 seen.update(c for fn in facts.functions for call in fn.calls for c in settings.vocab.direct(call))
             continue
         k = check_memo.key(facts, summ, deep) if check_memo is not None else None
@@ -310,7 +312,8 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
             return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,
                           set(rec.event_classes), rec.project_files)
     full = FullFacts(shown_at, cache_dir, plan.roots) if memo is not None else None
-    all_facts, reported, hits, focused = read_focused(plan, settings, buffers, jobs, cache_dir, light=full is not None)
+    all_facts, reported, hits, focused = read_focused(plan, settings, buffers, jobs, cache_dir, light=full is not None,
+                                                       digests=digests)
     seen: set = set()
     report = set(reported)
     suppressed: List[Finding] = []
@@ -331,20 +334,35 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
 
 
 def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs: int = 1,
-                 cache_dir: Optional[Path] = None, light: bool = False
+                 cache_dir: Optional[Path] = None, light: bool = False, digests: Optional[Dict[str, str]] = None
                  ) -> Tuple[List[FileFacts], List[str], int, Optional[focusmod.Focus]]:
     """Phase 2 with the outline pre-pass (``focus``): every file's outline (or light
     facts, from the cache), the functions that can hold a finding on their call graph,
     then the whole facts of the files that hold a needed function; the other files
     stay outlines. Without a pre-pass (``PREPASS`` off, or a selection ``focus``
-    cannot reason about), ``read_plan``'s facts and no focus."""
+    cannot reason about), ``read_plan``'s facts and no focus.
+
+    With a cache and the files' content keys (``digests``, by shown path), the call
+    graph of the last run is remembered (``memos.GraphMemo``): unchanged files are
+    read as index stubs and keep their resolved calls, so that after an edit only
+    the edited files are outlined and resolved."""
     if prepass_classes(settings) is None:
         all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light)
         return all_facts, reported, hits, None
-    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True)
-    focused = focus_of(all_facts, settings)
+    renamed = {display_path(plan.order[k]): name for k, name in plan.buffer_at.items()}
+    memo = GraphMemo(cache_dir, settings, plan.roots, digests, renamed) if cache_dir is not None and digests else None
+    stubs = memo.stubs() if memo is not None else {}
+    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True, known=stubs)
+    hits += len(stubs)
+    remembered = memo.remembered(all_facts, stubs) if memo is not None else None
+    if remembered is None and stubs:  # the project's definitions changed: resolve it all again
+        read_wanted(plan, all_facts, set(stubs), jobs, cache_dir, light, outline=True, buffers=buffers)
+        stubs = {}
+    focused = focus_of(all_facts, settings, remembered)
     assert focused is not None
-    hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light)
+    if memo is not None:
+        memo.save(all_facts, focused.rows, stubs, set(buffers))
+    hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers)
     return all_facts, reported, hits, focused
 
 
@@ -353,14 +371,16 @@ def prepass_classes(settings: Settings) -> Optional[FrozenSet[str]]:
     return focusmod.classes_for(settings.rule_list()) if PREPASS else None
 
 
-def focus_of(outlines: List[FileFacts], settings: Settings) -> Optional[focusmod.Focus]:
+def focus_of(outlines: List[FileFacts], settings: Settings,
+             remembered: Optional[Mapping[str, List[focusmod.Row]]] = None) -> Optional[focusmod.Focus]:
     """``focus.focus`` of a project's outlines under the selected rules (None: no
-    pre-pass). A file with suppression comments is checked whole when unused ones
-    are reported (an OC001 finding quotes its line)."""
+    pre-pass; ``remembered``: rows of files not resolved again, ``memos.GraphMemo``).
+    A file with suppression comments is checked whole when unused ones are reported
+    (an OC001 finding quotes its line)."""
     classes = prepass_classes(settings)
     if classes is None:
         return None
-    focused = focusmod.focus(outlines, settings.vocab, classes)
+    focused = focusmod.focus(outlines, settings.vocab, classes, remembered)
     if any(r.on_suppressions for r in settings.rule_list()):
         marked = {f.path for f in outlines if f.suppressions}
         focused = dataclasses.replace(focused, check_files=focused.check_files | marked,

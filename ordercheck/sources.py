@@ -14,7 +14,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Collection, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Collection, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
 from . import config as configmod
@@ -495,14 +495,26 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
 
 
 def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: Optional[Path] = None,
-              light: bool = False, outline: bool = False) -> Tuple[List[FileFacts], List[str], int]:
+              light: bool = False, outline: bool = False, known: Optional[Mapping[str, FileFacts]] = None
+              ) -> Tuple[List[FileFacts], List[str], int]:
     """Phase 2: every planned file's facts, in the plan's order, and the shown paths
-    of the reported ones (``outline``: light facts or outlines for files on disk; a
-    buffer's facts are always whole)."""
-    read, hits = read_all(plan.on_disk, jobs, cache_dir, plan.roots, light, outline)
-    by_key = {k: f for k, f in zip((k for k in plan.order if k not in plan.buffer_at), read)}
+    of the reported ones (``outline``: light facts or outlines for files on disk, and
+    outlines of the buffers; ``read_wanted`` reads them whole). ``known``: facts by shown path that stand for
+    files on disk (index stubs, ``memos.GraphMemo``): those files are not read."""
+    known = known or {}
+    disk = [(k, p) for k, p in plan.order.items() if k not in plan.buffer_at]
+    by_key: Dict[Path, FileFacts] = {}
+    todo = []
+    for k, p in disk:
+        got = known.get(display_path(p)) if known else None
+        if got is not None:
+            by_key[k] = got
+        else:
+            todo.append((k, p))
+    read, hits = read_all([p for _, p in todo], jobs, cache_dir, plan.roots, light, outline)
+    by_key.update(zip((k for k, _ in todo), read))
     for k, name in plan.buffer_at.items():
-        by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots)
+        by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=outline)
     all_facts = [by_key[k] for k in plan.order]
     reported: List[str] = []
     for k in plan.order:
@@ -513,15 +525,22 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: O
 
 
 def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str], jobs: int = 1,
-                cache_dir: Optional[Path] = None, light: bool = False) -> int:
+                cache_dir: Optional[Path] = None, light: bool = False, outline: bool = False,
+                buffers: Optional[Dict[str, bytes]] = None) -> int:
     """The outlines among ``all_facts`` (``read_plan``'s, in the plan's order) whose
     shown path is ``wanted`` replaced, in place, by the files' facts (light ones
-    when ``light``). Returns the cache hits."""
+    when ``light``; ``outline``: outlines will do, as in ``read_plan``; a buffer's,
+    from ``buffers``, are whole). Returns the cache hits."""
+    keys = list(plan.order)
     paths = list(plan.order.values())
     todo = [i for i, f in enumerate(all_facts) if f.outline and f.path in wanted]
+    for i in [i for i in todo if keys[i] in plan.buffer_at]:
+        name = plan.buffer_at[keys[i]]
+        all_facts[i] = read_facts(Path(name), (buffers or {})[name], name, roots=plan.roots, outline=outline)
+    todo = [i for i in todo if keys[i] not in plan.buffer_at]
     if not todo:
         return 0
-    read, hits = read_all([paths[i] for i in todo], jobs, cache_dir, plan.roots, light)
+    read, hits = read_all([paths[i] for i in todo], jobs, cache_dir, plan.roots, light, outline)
     for i, f in zip(todo, read):
         all_facts[i] = f
     return hits

@@ -403,7 +403,7 @@ def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None,
         if facts.error is not None or (within is not None and facts.path not in within):
             continue
         old = previous.per_file.get(facts.path) if previous is not None else None
-        rows = old[1] if old is not None and old[0] is facts else _resolve_file(index, facts)
+        rows = old[1] if old is not None and old[0] is facts else resolve_file(index, facts)
         per_file[facts.path] = (facts, rows)
         for key, fn, edges, entered, manager_edges in rows:
             defs.setdefault(key, []).append((facts, fn))
@@ -418,7 +418,7 @@ def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None,
     return CallGraph(index, defs, callees, graph, managers, per_file)
 
 
-def _resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
+def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
     """Per function of one file: (its key, the function, (call id, callee key) of its
     resolved calls, (call id, manager key) of the ``with`` items that enter a project
     context manager, the manager methods those entries run)."""

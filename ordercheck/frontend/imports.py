@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 
-def module_name(path: Path) -> str:
+def module_name(path: Path, is_package: Optional[Callable[[Path], bool]] = None) -> str:
     """The dotted module name by the package rule: walk up while the folder has an
-    ``__init__.py``."""
+    ``__init__.py`` (``is_package``: how a caller that asks for many files in the
+    same folders remembers the answer)."""
     path = Path(path)
     parts = [] if path.stem == "__init__" else [path.stem]
     folder = path.parent
-    while (folder / "__init__.py").is_file():
+    while is_package(folder) if is_package is not None else (folder / "__init__.py").is_file():
         parts.insert(0, folder.name)
         if folder.parent == folder:
             break

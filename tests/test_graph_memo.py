@@ -1,0 +1,250 @@
+"""The remembered call graph (``memos.GraphMemo``): a run after an edit resolves only
+the edited files, and always finds what a cold run finds.
+
+Each step below edits the project the way a developer does (inside a function, or
+changing what a file defines), then runs with the cache and compares with a run
+without any cache and without the pre-pass."""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from checkutil import settings_for, write_tree
+
+from ordercheck import memos, runner
+from ordercheck.rulebook import builtin_rules
+
+DEFAULTS = sorted(r.id for r in builtin_rules() if r.default)
+
+PROJECT = {
+    "app/__init__.py": "",
+    "app/engine.py": '''
+        from app.store import persist
+        from app.notes import note
+
+        def finish(store, ledger, run):
+            persist(store, run)
+            ledger.append(run)
+
+        def abort(store, ledger, run):
+            try:
+                ledger.append(run)
+            except Exception:
+                note(run)
+            store.save(run)
+    ''',
+    "app/store.py": '''
+        def persist(store, run):
+            return run
+    ''',
+    "app/notes.py": '''
+        import logging
+        log = logging.getLogger(__name__)
+
+        def note(run):
+            log.warning("append failed for %s", run)
+    ''',
+    "app/cold.py": '''
+        def unrelated(x):
+            return x.compute()
+    ''',
+}
+
+# (what changes, the files rewritten, whether the other files keep their resolution)
+STEPS = [
+    ("a helper starts saving (inside its body)", {"app/store.py": '''
+        def persist(store, run):
+            store.save(run)
+            return run
+    '''}, True),
+    ("a handler's helper only logs at debug level now", {"app/notes.py": '''
+        import logging
+        log = logging.getLogger(__name__)
+
+        def note(run):
+            log.debug("append failed for %s", run)
+    '''}, True),
+    ("a function calls an imported helper it did not call", {"app/engine.py": '''
+        from app.store import persist
+        from app.notes import note
+
+        def finish(store, ledger, run):
+            ledger.append(run)
+            persist(store, run)
+
+        def abort(store, ledger, run):
+            try:
+                ledger.append(run)
+            except Exception:
+                note(run)
+                persist(store, run)
+            store.save(run)
+    '''}, True),
+    ("a cold file changes inside its body", {"app/cold.py": '''
+        def unrelated(x):
+            raise SystemExit(x)
+    '''}, True),
+    ("a file defines a new function", {"app/store.py": '''
+        def persist(store, run):
+            store.save(run)
+            return run
+
+        def forget(ledger, run):
+            ledger.append(run)
+    '''}, False),
+    ("the engine imports the new function", {"app/engine.py": '''
+        from app.store import persist, forget
+        from app.notes import note
+
+        def finish(store, ledger, run):
+            forget(ledger, run)
+            persist(store, run)
+
+        def abort(store, ledger, run):
+            try:
+                ledger.append(run)
+            except Exception:
+                note(run)
+            store.save(run)
+    '''}, False),
+]
+
+
+def _findings(result, root: Path):
+    return sorted((Path(f.path).resolve().relative_to(root.resolve()).as_posix(), f.code, f.span.line,
+                   f.span.col, f.message) for f in result.findings)
+
+
+def _cold(root: Path, monkeypatch, buffers=None):
+    monkeypatch.setattr(runner, "PREPASS", False)
+    try:
+        return _findings(runner.run([root], settings_for(select=DEFAULTS), buffers=buffers), root)
+    finally:
+        monkeypatch.setattr(runner, "PREPASS", True)
+
+
+@pytest.fixture
+def spied(monkeypatch):
+    """What ``GraphMemo.remembered`` answered in each run: the files that kept their rows."""
+    answers = []
+    real = memos.GraphMemo.remembered
+
+    def spy(self, files, stubs):
+        got = real(self, files, stubs)
+        answers.append(None if got is None else set(got))
+        return got
+
+    monkeypatch.setattr(memos.GraphMemo, "remembered", spy)
+    return answers
+
+
+def test_every_edit_finds_what_a_cold_run_finds_and_resolves_only_what_changed(tmp_path, monkeypatch, spied):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    first = _findings(runner.run([root], settings, cache_dir=cache), root)
+    assert first == _cold(root, monkeypatch)
+    assert spied == [None]  # nothing remembered yet
+    assert len(list((cache / "graph").rglob("*.json"))) == 1
+    history = [first]
+    for what, files, kept in STEPS:
+        write_tree(root, files)
+        spied.clear()
+        got = _findings(runner.run([root], settings, cache_dir=cache), root)
+        assert got == _cold(root, monkeypatch), what
+        everything = {f"{root.name}/{name}" for name in PROJECT}
+        if kept:
+            assert len(spied) == 1 and spied[0] is not None, what
+            shown = {Path(p).resolve().relative_to(tmp_path.resolve()).as_posix() for p in spied[0]}
+            assert shown == everything - {f"{root.name}/{name}" for name in files}, what
+        else:
+            assert spied == [None], what
+        history.append(got)
+    # the steps change what is found (so the comparisons above can fail)
+    assert len({tuple(h) for h in history}) >= 3
+    assert {code for h in history for _, code, *_ in h} == {"OC102", "OC202"}
+
+
+def test_a_deleted_file_resolves_the_project_again(tmp_path, monkeypatch, spied):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    write_tree(root, STEPS[0][1])
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    runner.run([root], settings, cache_dir=cache)
+    (root / "app" / "cold.py").unlink()
+    spied.clear()
+    got = _findings(runner.run([root], settings, cache_dir=cache), root)
+    assert spied == [None]
+    assert got == _cold(root, monkeypatch) and got
+
+
+def test_an_editors_buffer_keeps_the_remembered_graph_of_the_files_on_disk(tmp_path, monkeypatch, spied):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    runner.run([root], settings, cache_dir=cache)
+    entry = next((cache / "graph").rglob("*.json"))
+    before = entry.read_bytes()
+    name = str(root / "app" / "store.py")
+    buffer = textwrap.dedent(STEPS[0][1]["app/store.py"]).encode()
+    spied.clear()
+    got = _findings(runner.run([root], settings, cache_dir=cache, stdin=(name, buffer)), root)
+    assert spied[0] is not None  # the other files kept their rows
+    assert entry.read_bytes() == before  # a buffer is not remembered: the disk still holds the old file
+    assert got and got == _cold(root, monkeypatch, buffers={name: buffer})
+
+
+@pytest.mark.parametrize("planted", [
+    b"not json",
+    b'{"format": 1, "index": "x", "files": []}',
+    b'{"format": 1, "index": "x", "files": {"a.py": ["k", "e", [1, 2], []]}}',
+    b'{"format": 1, "index": "x", "files": {"a.py": ["k", null, null, [["f", ["save"], [3]]]]}}',
+    b'{"format": 2, "index": "x", "files": {}}',
+])
+def test_a_planted_or_damaged_entry_is_not_read(tmp_path, monkeypatch, planted):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    write_tree(root, STEPS[0][1])
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    runner.run([root], settings, cache_dir=cache)
+    entry = next((cache / "graph").rglob("*.json"))
+    entry.write_bytes(planted)
+    (root / "app" / "cold.py").write_text("def unrelated(x):\n    return x\n")
+    got = _findings(runner.run([root], settings, cache_dir=cache), root)
+    assert got == _cold(root, monkeypatch) and got
+    assert json.loads(entry.read_bytes())["format"] == memos.GRAPH_FORMAT  # written anew
+
+
+def test_a_stub_stands_for_its_file_in_the_project_index(tmp_path):
+    """What the index reads of a file survives the round trip through the entry."""
+    from ordercheck import frontend
+
+    text = textwrap.dedent('''
+        import contextlib
+        from pkg.db import Store as S
+        from pkg.ops import *
+
+        class Base(S, metaclass=M):
+            store: S
+            def save(self): ...
+
+        @contextlib.contextmanager
+        def scope():
+            def inner(): ...
+            yield inner  # noqa: OC101 -- a reason
+    ''')
+    facts = frontend.outline("m.py", text.encode(), "pkg.m")
+    facts.module_aliases = ["m"]
+    record = memos.stub_record(facts)
+    again = memos.stub_facts("m.py", json.loads(json.dumps(record)))
+    assert memos.stub_record(again) == record
+    assert memos._record_ok(json.loads(json.dumps(record)))
+    assert again.outline and not any(fn.calls for fn in again.functions)
+    assert [fn.context_manager for fn in again.functions] == [fn.context_manager for fn in facts.functions]
+    assert again.suppressions and again.suppressions[0].codes == ("OC101",)
