@@ -29,8 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import realworld  # noqa: E402  (the corpus, its download and unpacking)
 
 
-def findings(cmd: list, targets: list, config, prepass: bool, jobs: int) -> tuple:
-    args = list(cmd) + ["--no-cache", "--format", "json", "--jobs", str(jobs)]
+def findings(cmd: list, targets: list, config, prepass: bool, jobs: int, cache_dir=None) -> tuple:
+    """The findings of one run (a set of rows) and its wall time; ``cache_dir``: run
+    with that cache folder instead of ``--no-cache``."""
+    memo = ["--cache-dir", str(cache_dir)] if cache_dir is not None else ["--no-cache"]
+    args = list(cmd) + memo + ["--format", "json", "--jobs", str(jobs)]
     args += ["--config", str(config)] if config else ["--isolated"]
     args += [str(t) for t in targets]
     env = dict(os.environ, ORDERCHECK_PREPASS="1" if prepass else "0")

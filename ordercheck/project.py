@@ -12,7 +12,7 @@ import ast
 import os
 from collections import deque
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .frontend.imports import module_name
 from .config import Config
@@ -225,6 +225,19 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
     return out
 
 
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """The statements of a module, nested ones too, in ``ast.walk``'s order: an import
+    is a statement, so no expression is walked (a fifth of the nodes)."""
+    todo: "deque[ast.AST]" = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _BLOCKS))
+        yield node
+
+
 def _imported(path: Path, module: List[str], is_package: bool) -> List[str]:
     """The absolute module names a file's imports may load (``from m import x``: ``m``
     and ``m.x``, since ``x`` may be a submodule)."""
@@ -236,7 +249,7 @@ def _imported(path: Path, module: List[str], is_package: bool) -> List[str]:
         return []
     package = module if is_package else module[:-1]
     out: List[str] = []
-    for node in ast.walk(tree):
+    for node in _statements(tree):
         if isinstance(node, ast.Import):
             out.extend(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):

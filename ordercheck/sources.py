@@ -486,9 +486,18 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
         else:  # no config and no marker above the paths: what they import, not the folder
             everything = projectmod.import_closure(named + [Path(n) for n in buffers], roots,
                                                    admit=lambda p: not is_excluded(p, config))
+    # One entry per file (symlinks resolved), shown under the name the user named it
+    # by, else the name the walk found first that is not a symlink (docs/decisions.md,
+    # "Symlinked files"); the entries keep the walk's order.
     order: Dict[Path, Path] = {}
-    for p in [*everything, *named, *(Path(n) for n in buffers)]:
-        order.setdefault(_key(p), p)
+    for p in everything:
+        k = _key(p)
+        if k not in order or (os.path.islink(order[k]) and not os.path.islink(p)):
+            order[k] = p
+    for p in named:
+        order[_key(p)] = p
+    for n in buffers:
+        order.setdefault(_key(Path(n)), Path(n))
     buffer_at = {_key(Path(n)): n for n in buffers}
     named_keys = {_key(p) for p in named}
     return Plan(order, buffer_at, named_keys, buffers_reported, list(roots))

@@ -100,3 +100,48 @@ def test_text_shape_witness_and_frame():
     assert "\x1b[" not in out
     assert lines[-1] == "Found 1 finding (1 error) in 1 file (1 checked)."
     assert "\x1b[" in text.render([f], ["run.py"], color=True)
+
+
+# --------------------------------------------------------------------------- symlinked files
+
+
+SAVE_THEN_APPEND = "def g(ledger, store, run):\n    store.save(run)\n    ledger.append(run)\n"
+
+
+def _linked_project(tmp_path: Path) -> Path:
+    """A project whose files are symlinks: to a file outside it, to nothing."""
+    proj = tmp_path / "proj"
+    (tmp_path / "other").mkdir()
+    proj.mkdir()
+    (proj / "pyproject.toml").write_text("")
+    (tmp_path / "other" / "outside.py").write_text(SAVE_THEN_APPEND)
+    (proj / "out.py").symlink_to(Path("..") / "other" / "outside.py")
+    (proj / "dangling.py").symlink_to("nowhere.py")
+    return proj
+
+
+@pytest.mark.parametrize("name", ["out.py", "dangling.py"])
+def test_a_symlinked_file_is_reported_under_its_own_name_in_every_format(tmp_path, name):
+    from cliutil import oc
+
+    proj = _linked_project(tmp_path)
+    uri = (proj.resolve() / name).as_uri()
+    report = json.loads(oc(proj, "--no-cache", "--format", "json", name).out)
+    assert [(f["path"], f["uri"]) for f in report["files"]] == [(name, uri)]
+    assert report["files"][0]["diagnostics"]  # OC102 outside, OC900 for the dangling link
+    log = json.loads(oc(proj, "--no-cache", "--format", "sarif", name).out)
+    (result,) = log["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": name, "uriBaseId": "%SRCROOT%"}
+    assert oc(proj, "--no-cache", name).findings()[0][0] == name
+
+
+def test_a_file_and_a_symlink_to_it_are_one_file_shown_as_named(tmp_path):
+    from cliutil import oc
+
+    proj = _linked_project(tmp_path)
+    (proj / "real.py").write_text(SAVE_THEN_APPEND)
+    (proj / "alias.py").symlink_to("real.py")  # found first by the walk
+    assert [p for p, *_ in oc(proj, "--no-cache", "real.py").findings()] == ["real.py"]
+    assert [p for p, *_ in oc(proj, "--no-cache", "alias.py").findings()] == ["alias.py"]
+    whole = [p for p, _, _, code, *_ in oc(proj, "--no-cache", ".").findings() if code == "OC102"]
+    assert whole == ["out.py", "real.py"]  # once, under the name that is not a link

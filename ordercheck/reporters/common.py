@@ -8,8 +8,18 @@ from typing import Dict, List
 from ..findings import Finding
 
 
+def location(path: str) -> Path:
+    """Where a reported file is, as every format names it: absolute, its folder's
+    symlinks resolved (one project seen through two folder names is one project), its
+    own name kept. A symlinked file is reported under the name it was found by, as
+    an editor that opened it names it, never as its target (docs/decisions.md,
+    "Symlinked files"). ``realpath``: a symlink loop does not raise."""
+    head, tail = os.path.split(os.path.abspath(path))
+    return Path(os.path.realpath(head), tail) if tail else Path(os.path.realpath(head))
+
+
 def file_uri(path: str) -> str:
-    return Path(os.path.realpath(path)).as_uri()  # realpath: a symlink loop does not raise
+    return location(path).as_uri()
 
 
 def by_file(findings: List[Finding]) -> Dict[str, List[Finding]]:

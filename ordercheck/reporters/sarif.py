@@ -26,6 +26,7 @@ from urllib.parse import quote
 from .. import __version__
 from ..ir import Span
 from ..findings import Finding
+from .common import location
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -35,12 +36,7 @@ FINGERPRINT = "ordercheck/v2"
 
 def artifact(path: str, root: Optional[Path]) -> dict:
     """``{"uri": ..., "uriBaseId": "%SRCROOT%"}`` for a file under ``root``."""
-    p = Path(path)
-    full = p if p.is_absolute() else Path.cwd() / p
-    try:
-        full = full.resolve()
-    except (OSError, RuntimeError):  # a symlink loop keeps its own name
-        pass
+    full = location(path)
     if root is not None:
         try:
             rel = full.relative_to(root)
