@@ -31,6 +31,7 @@ from typing import Dict, List, Optional, Tuple
 from . import __version__, runner
 from .config import CONFIG_NAMES
 from .errors import UsageError
+from .memos import GraphMemo
 from .reporters import lsp_json
 
 DEBOUNCE = 0.3  # seconds of quiet after a didChange before the buffer is checked
@@ -135,6 +136,7 @@ class Project:
         self.settings: Optional[runner.Settings] = None
         self.root = self.workspace_root
         self.memo: dict = {}  # runner.run_buffers' memory of unchanged files, for these settings
+        self.graph = GraphMemo({})  # and of their resolved calls (the pre-pass's call graph)
         self.warnings: List[str] = []
 
     def reload(self) -> Optional[str]:
@@ -154,6 +156,7 @@ class Project:
         self.settings = settings
         self.warnings = list(settings.warnings)  # e.g. an event class no rule uses
         self.memo = {}
+        self.graph = GraphMemo({})
         self.root = project_root(settings, self.workspace_root)
         try:
             os.chdir(self.root)  # paths shown (and fingerprinted) as the CLI run from the root shows them
@@ -204,7 +207,8 @@ class Project:
             return out
         # One process: a process pool forked from a threaded server could deadlock.
         result = runner.run_buffers(self.paths(), settings, buffers, jobs=1,
-                                    cache_dir=self.cache_dir(), memo=self.memo)
+                                    cache_dir=self.cache_dir(), memo=self.memo,
+                                    graph=self.graph)
         doc = lsp_json.document(result.findings, result.files, settings.rules, always=list(buffers))
         for entry in doc["files"]:
             owner = shown_uri.get(Path(entry["path"]).resolve())

@@ -539,24 +539,34 @@ class GraphMemo:
     exporting something else) is resolved again from the outlines. Validated like
     every entry: one that does not validate is not read."""
 
-    def __init__(self, cache_dir: Path, settings: Settings, roots: Sequence[Path], digests: Dict[str, str],
-                 renamed: Optional[Dict[str, str]] = None) -> None:
-        k = _digest(["graph", GRAPH_FORMAT, cachemod.salt(), settings_fingerprint(settings),
-                     [str(r) for r in roots]])
-        self.folder = Path(cache_dir)
-        self.path = self.folder / "graph" / k[:2] / f"{k}.json"
-        self.digests = digests
+    def __init__(self, digests: Dict[str, str], renamed: Optional[Dict[str, str]] = None,
+                 folder: Optional[Path] = None, entry: Optional[Path] = None) -> None:
+        """A memo read from ``entry`` under the cache ``folder`` (``for_project``), or
+        one kept in memory (the language server's, with ``digests`` any version of
+        each file's content)."""
+        self.folder = folder
+        self.path = entry
+        self.digests = digests  # shown path -> content key (or version) of the file read
         self.files: Dict[str, list] = {}  # shown path -> [content key, exports, record | None, rows]
         # a buffer shown under another name than its file on disk (``--stdin-filename``
         # with an absolute path): file's shown path -> buffer's name, and back
         self.renamed = {disk: name for disk, name in (renamed or {}).items() if disk != name}
         self.back = {name: disk for disk, name in self.renamed.items()}
         self.index: str = ""
-        self._load()
+        if entry is not None:
+            self._load(entry)
 
-    def _load(self) -> None:
+    @classmethod
+    def for_project(cls, cache_dir: Path, settings: Settings, roots: Sequence[Path], digests: Dict[str, str],
+                    renamed: Optional[Dict[str, str]] = None) -> "GraphMemo":
+        """The memo of a project (its ``src`` roots) under ``settings``, read from the cache."""
+        k = _digest(["graph", GRAPH_FORMAT, cachemod.salt(), settings_fingerprint(settings),
+                     [str(r) for r in roots]])
+        return cls(digests, renamed, Path(cache_dir), Path(cache_dir) / "graph" / k[:2] / f"{k}.json")
+
+    def _load(self, entry: Path) -> None:
         try:
-            raw = cachemod._read_entry(self.path)
+            raw = cachemod._read_entry(entry)
         except OSError:
             raw = None
         if raw is None:
@@ -578,13 +588,17 @@ class GraphMemo:
                 return
         self.files, self.index = files, data["index"]
 
+    def _same(self, path: str) -> bool:
+        entry = self.files.get(path)
+        return entry is not None and entry[2] is not None and entry[0] is not None and self.digests.get(path) == entry[0]
+
     def stubs(self) -> Dict[str, FileFacts]:
         """Index stubs of the files whose content is what the entry remembers."""
-        out: Dict[str, FileFacts] = {}
-        for path, (k, _, record, _) in self.files.items():
-            if record is not None and k is not None and self.digests.get(path) == k:
-                out[path] = stub_facts(path, record)
-        return out
+        return {path: stub_facts(path, self.files[path][2]) for path in self.files if self._same(path)}
+
+    def unchanged(self, files: Sequence[FileFacts]) -> Dict[str, FileFacts]:
+        """Of ``files`` (in memory), those whose content is what the memo remembers."""
+        return {f.path: f for f in files if f.error is None and self._same(f.path)}
 
     def _exports(self, facts: FileFacts, stubs: Mapping[str, FileFacts]) -> Optional[str]:
         if facts.path in stubs:
@@ -630,12 +644,13 @@ class GraphMemo:
             out[f.path] = [self.digests.get(f.path), exports_digest(record), record,
                            [[key, sorted(classes), list(targets)] for key, classes, targets in rows.get(f.path, ())]]
         index = _digest([[f.path, out[f.path][1]] for f in files])
-        try:
-            data = json.dumps({"format": GRAPH_FORMAT, "index": index, "files": out},
-                              separators=(",", ":")).encode("utf-8", "surrogatepass")
-            cachemod.prepare(self.folder)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            cachemod.write_atomically(self.path, data)
-        except (OSError, ValueError, RecursionError):
-            return
+        if self.path is not None and self.folder is not None:
+            try:
+                data = json.dumps({"format": GRAPH_FORMAT, "index": index, "files": out},
+                                  separators=(",", ":")).encode("utf-8", "surrogatepass")
+                cachemod.prepare(self.folder)
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                cachemod.write_atomically(self.path, data)
+            except (OSError, ValueError, RecursionError):
+                return
         self.files, self.index = out, index

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -350,7 +351,8 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
         all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light)
         return all_facts, reported, hits, None
     renamed = {display_path(plan.order[k]): name for k, name in plan.buffer_at.items()}
-    memo = GraphMemo(cache_dir, settings, plan.roots, digests, renamed) if cache_dir is not None and digests else None
+    memo = (GraphMemo.for_project(cache_dir, settings, plan.roots, digests, renamed)
+            if cache_dir is not None and digests else None)
     stubs = memo.stubs() if memo is not None else {}
     all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True, known=stubs)
     hits += len(stubs)
@@ -400,7 +402,8 @@ def content_key(path: Path, shown: str, data: Optional[bytes] = None) -> Optiona
 
 
 def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
-                jobs: int = 1, cache_dir: Optional[Path] = None, memo: Optional[dict] = None) -> Result:
+                jobs: int = 1, cache_dir: Optional[Path] = None, memo: Optional[dict] = None,
+                graph: Optional[GraphMemo] = None) -> Result:
     """The language server's run of phases 1-7: several in-memory buffers (shown name
     → bytes; an editor's open documents) checked against the project under ``paths``:
     each buffer replaces its file on disk, the other files' facts come from disk and
@@ -410,7 +413,10 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     each file's facts by its size and mtime, so that a re-check
     reads and graphs only what changed. Files on disk are read as outlines first (the
     pre-pass, as ``run`` does): only those a needed function lives in are read whole,
-    now or at a later call that needs them."""
+    now or at a later call that needs them. ``graph`` (kept by the caller with
+    ``memo``: an in-memory ``memos.GraphMemo``) remembers the call graph, so that the
+    files that did not change keep their resolved calls while every file exports
+    what it did."""
     projectmod.forget()
     own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
     digests: Dict[str, Optional[str]] = {  # shown path -> content key, for the summary and check memos
@@ -437,7 +443,16 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     for p, facts in zip(todo, read):
         known[p] = (keys[p], facts, content_key(p, facts.path) if cache_dir is not None and facts.error is None else None)
     all_facts = own + [known[p][1] for p in files]
-    focused = focus_of(all_facts, settings) if outlines else None
+    focused = None
+    if outlines:  # the call graph of the last call, kept for the files that did not change
+        graph = graph if graph is not None else GraphMemo({})
+        graph.digests = {known[p][1].path: f"{keys[p]}" for p in files if keys[p] is not None}
+        graph.digests.update((f.path, hashlib.sha256(data).hexdigest()) for f, data in zip(own, buffers.values()))
+        same = graph.unchanged(all_facts)
+        remembered = graph.remembered(all_facts, same)
+        focused = focus_of(all_facts, settings, remembered)
+        assert focused is not None
+        graph.save(all_facts, focused.rows, same if remembered is not None else {}, set())
     if focused is not None:  # the outlines of files a needed function lives in, read whole
         wanted = [p for p in files if known[p][1].outline and known[p][1].path in focused.need_files]
         whole, more = read_all(wanted, jobs, cache_dir)

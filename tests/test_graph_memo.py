@@ -248,3 +248,26 @@ def test_a_stub_stands_for_its_file_in_the_project_index(tmp_path):
     assert again.outline and not any(fn.calls for fn in again.functions)
     assert [fn.context_manager for fn in again.functions] == [fn.context_manager for fn in facts.functions]
     assert again.suppressions and again.suppressions[0].codes == ("OC101",)
+
+
+def test_the_language_servers_runs_keep_the_graph_of_the_files_that_did_not_change(tmp_path, spied):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    settings = settings_for(select=DEFAULTS)
+    memo: dict = {}
+    graph = memos.GraphMemo({})
+    name = str(root / "app" / "engine.py")
+    texts = [textwrap.dedent(PROJECT["app/engine.py"]), textwrap.dedent(STEPS[2][1]["app/engine.py"]),
+             textwrap.dedent(STEPS[5][1]["app/engine.py"])]
+    seen = []
+    for i, text in enumerate(texts):
+        if i == 2:
+            write_tree(root, STEPS[4][1])  # the helper file on disk gains a function
+        spied.clear()
+        kept = runner.run_buffers([root], settings, {name: text.encode()}, memo=memo, graph=graph)
+        fresh = runner.run_buffers([root], settings, {name: text.encode()})
+        assert _findings(kept, root) == _findings(fresh, root)
+        seen.append(spied[0])
+        assert (spied[0] is None) == (i in (0, 2))  # nothing kept yet; a file's exports changed
+    assert all(p.endswith(("store.py", "notes.py", "cold.py", "__init__.py")) for p in seen[1])
+    assert len(seen[1]) == 4
