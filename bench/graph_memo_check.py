@@ -35,8 +35,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import prepass_check  # noqa: E402  (findings of one command-line run)
-import realworld  # noqa: E402  (the corpus, its download and unpacking)
+import prepass_check  # noqa: E402  (the corpus's packages; findings of one command-line run)
 
 
 def call_lines(path: Path) -> list:
@@ -72,17 +71,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
-    cache = args.cache_dir.expanduser().resolve()
-    wheels, sources = cache / "wheels", cache / "src"
     cmd = [sys.executable, "-m", "ordercheck"]
     rnd = random.Random(args.seed)
     bad = 0
     print(f"{'package':32} {'edit':56} {'findings':>8} {'cached s':>9} {'cold s':>7}  same")
-    for pkg in realworld.load_corpus(args.corpus):
-        if args.only and pkg["name"] not in args.only:
-            continue
-        src = realworld.unpack(realworld.download(pkg, wheels),
-                               sources / f"{realworld.norm_name(pkg['name'])}-{pkg['version']}")
+    for pkg, src in prepass_check.packages(args.corpus, args.cache_dir, args.only):
         config = (args.corpus.parent / pkg["config"]).resolve() if pkg.get("config") else None
         work = Path(tempfile.mkdtemp(prefix="ordercheck-graph-"))
         try:

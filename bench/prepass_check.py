@@ -51,6 +51,19 @@ def findings(cmd: list, targets: list, config, prepass: bool, jobs: int, cache_d
     return rows, seconds
 
 
+def packages(corpus: Path, cache_dir: Path, only) -> list:
+    """(package entry, its unpacked folder) of every package of ``corpus`` (or those
+    named in ``only``), downloaded and unpacked under ``cache_dir`` when missing."""
+    cache = cache_dir.expanduser().resolve()
+    out = []
+    for pkg in realworld.load_corpus(corpus):
+        if only and pkg["name"] not in only:
+            continue
+        out.append((pkg, realworld.unpack(realworld.download(pkg, cache / "wheels"),
+                                          cache / "src" / f"{realworld.norm_name(pkg['name'])}-{pkg['version']}")))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache-dir", type=Path, default=Path("~/.cache/ordercheck-bench"))
@@ -58,16 +71,10 @@ def main(argv=None) -> int:
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
-    cache = args.cache_dir.expanduser().resolve()
-    wheels, sources = cache / "wheels", cache / "src"
     cmd = [sys.executable, "-m", "ordercheck"]
     bad = 0
     print(f"{'package':32} {'run':8} {'findings':>8} {'on s':>7} {'off s':>7}  same")
-    for pkg in realworld.load_corpus(args.corpus):
-        if args.only and pkg["name"] not in args.only:
-            continue
-        root = realworld.unpack(realworld.download(pkg, wheels),
-                                sources / f"{realworld.norm_name(pkg['name'])}-{pkg['version']}")
+    for pkg, root in packages(args.corpus, args.cache_dir, args.only):
         targets = [root / p for p in pkg["paths"]] or [root]
         runs = [("default", None)]
         if pkg.get("config"):

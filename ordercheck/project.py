@@ -24,6 +24,7 @@ _FOLDERS: Dict[str, str] = {}  # folder -> its resolved form, for one run (see `
 # (path, roots) -> module_names' answer, for one run: a run asks twice per file (its
 # facts and its memo key), and each answer costs path arithmetic and a stat.
 _NAMES: Dict[Tuple[str, Tuple[str, ...]], Tuple[str, Tuple[str, ...]]] = {}
+_ABS: Dict[str, Path] = {}  # absolute path -> ``_abs``'s answer, for one run
 _PACKAGES: Dict[str, bool] = {}  # folder -> whether it holds an ``__init__.py``, for one run
 
 
@@ -34,6 +35,7 @@ def forget() -> None:
     _FOLDERS.clear()
     _NAMES.clear()
     _PACKAGES.clear()
+    _ABS.clear()
 
 
 def _is_package(folder: Path) -> bool:
@@ -49,7 +51,16 @@ def _abs(path: Path) -> Path:
     """Absolute and normalised, without following symlinks twice in two ways: every
     path of a run goes through here, so they compare equal. A file that is not a
     symlink resolves as its folder does (each folder resolved once per run: resolving
-    every path afresh was most of a warm run's time)."""
+    every path afresh was most of a warm run's time), and each path is answered once
+    per run (a run asks about each file several times)."""
+    key = os.path.abspath(path)  # (the working folder can change between runs in one process)
+    known = _ABS.get(key)
+    if known is None:
+        known = _ABS[key] = _absolute(path)
+    return known
+
+
+def _absolute(path: Path) -> Path:
     try:
         full = os.path.abspath(path)
         head, tail = os.path.split(full)

@@ -258,10 +258,8 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
             continue
         if focused is not None and facts.path not in focused.check_files:
-            if seen is not None and facts.outline:  # (an index stub has no calls: the focus has its classes)
+            if seen is not None:  # the classes its calls match (the focus has them: a stub has no calls)
                 seen.update(focused.seen.get(facts.path, ()))
-            elif seen is not None:  # (no call of a rule's class: nothing the checks would add)
-                seen.update(c for fn in facts.functions for call in fn.calls for c in settings.vocab.direct(call))
             continue
         k = check_memo.key(facts, summ, deep) if check_memo is not None else None
         got = check_memo.get(k) if check_memo is not None and k is not None else None

@@ -228,10 +228,22 @@ def default_paths(config: configmod.Config, here: Path) -> List[Path]:
 
 
 def display_path(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
+    """The path as findings show it: relative to the working folder. Remembered per
+    path and folder (a run shows each file several times, ``relpath`` is costly)."""
+    key = (os.fspath(path), os.getcwd())
+    shown = _SHOWN.get(key)
+    if shown is None:
+        try:
+            shown = os.path.relpath(path)
+        except ValueError:
+            shown = str(path)
+        if len(_SHOWN) > 200_000:  # (a long-lived language server)
+            _SHOWN.clear()
+        _SHOWN[key] = shown
+    return shown
+
+
+_SHOWN: Dict[Tuple[str, str], str] = {}
 
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
