@@ -238,10 +238,15 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
     summary_memo = check_memo = None
     if cache_dir is not None and digests:
         summary_memo, check_memo = open_memos(cache_dir, settings, digests, full)
-    summ = project_summaries(all_facts, settings, summary_memo, focused)
-    if summary_memo is not None:
-        summary_memo.save()
-    deep = deep_digests(summ, focused.needed if focused is not None else None) if check_memo is not None else {}
+    # no file reported holds a hot function (a pre-commit hook or an editor on a file
+    # without events): no summary is read, none is computed
+    summ: Optional[summaries.Summaries] = None
+    if focused is None or any(f.path in focused.check_files for f in all_facts if only is None or f.path in only):
+        summ = project_summaries(all_facts, settings, summary_memo, focused)
+        if summary_memo is not None:
+            summary_memo.save()
+    deep = (deep_digests(summ, focused.needed if focused is not None else None)
+            if check_memo is not None and summ is not None else {})
     known = list(settings.rules)
     findings: List[Finding] = []
     for facts in all_facts:
@@ -261,6 +266,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             if seen is not None:  # the classes its calls match (the focus has them: a stub has no calls)
                 seen.update(focused.seen.get(facts.path, ()))
             continue
+        assert summ is not None  # (a file checked: the summaries were computed above)
         k = check_memo.key(facts, summ, deep) if check_memo is not None else None
         got = check_memo.get(k) if check_memo is not None and k is not None else None
         if got is not None:

@@ -337,3 +337,26 @@ def test_the_language_servers_run_reads_a_file_whole_once_a_buffer_needs_it(tmp_
         second = runner.run_buffers([tmp_path], settings, {str(engine): loud.encode()}, memo=memo)
         found[prepass] = ([f.code for f in first.findings], [f.code for f in second.findings])
     assert found[True] == found[False] == (["OC202"], [])
+
+
+def test_a_run_on_files_without_hot_functions_computes_no_summary(tmp_path, monkeypatch):
+    """A pre-commit hook or an editor on a file that no selected rule can find anything
+    in reads no summary, so none is computed; a file that can hold one still gets them."""
+    from ordercheck import effects
+
+    write_tree(tmp_path, PROJECT)
+    (tmp_path / "pyproject.toml").write_text("")
+    built = []
+    real = effects.build
+
+    def spy(*args, **kwargs):
+        built.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(effects, "build", spy)
+    settings = settings_for(select=DEFAULTS)
+    cold = runner.run([tmp_path / "app" / "cold.py"], settings)
+    assert cold.findings == [] and built == []
+    (tmp_path / "app" / "cold.py").write_text("def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run)\n")
+    hot = runner.run([tmp_path / "app" / "cold.py"], settings)
+    assert built == [1] and [f.code for f in hot.findings] == ["OC102"]
