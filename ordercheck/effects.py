@@ -129,7 +129,10 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             cls = vocab.classify(call, carried)
             if "with_id" not in data:
                 cls -= mgrmod.WITH_ONLY  # `session.begin()` alone is no transaction
-            raises = vocab.classify(call, eff.escaping - NOT_CARRIED)
+            # a class manager's ``__enter__`` and ``__exit__`` failures raise out of the
+            # ``with`` into the same handlers as its entry (semantics §Events, §Contracts)
+            raising = eff.escaping | (me.escaping if me is not None else frozenset())
+            raises = vocab.classify(call, raising - NOT_CARRIED)
             part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
@@ -372,7 +375,8 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
     enter, exit_ = index.manager_methods(key)
     entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
     out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
-    return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key)
+    escaping = frozenset().union(*(effects.get(m, NO_EFFECTS).escaping for m in (enter, exit_) if m))
+    return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key, escaping)
 
 
 MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")

@@ -305,7 +305,7 @@ def deep_digests(summ: "summod.Summaries", only: Optional[AbstractSet[str]] = No
                            o.callee, o.part] for (part, cls), o in table.items())
             me = summ.managers.get(m)  # a context manager's split at its yield, its suppression
             mrow = None if me is None else [me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
-                                            me.suppress, me.exit_key]
+                                            me.suppress, me.exit_key, sorted(me.escaping)]
             parts.append([m, _sets(summ.effects.get(m, summod.NO_EFFECTS)), rows, mrow])
         parts.append(sorted({comp_digest[c] for c in cond.successors(comp)}))
         d = comp_digest[comp] = _digest(parts)
@@ -342,7 +342,7 @@ class CheckMemo:
                     calls.append([call.id, "with", mkey, deep.get(mkey, ""),
                                   None if me is None else [me.kind, sorted(me.entry), sorted(me.normal),
                                                            sorted(me.raised), me.suppress, me.exit_key,
-                                                           deep.get(me.exit_key, "")]])
+                                                           deep.get(me.exit_key, ""), sorted(me.escaping)]])
         return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
 
     def get(self, k: str):

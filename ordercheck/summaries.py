@@ -105,6 +105,9 @@ class ManagerEffects:
     raised: FrozenSet[str]
     suppress: bool
     exit_key: str
+    # a class's: the classes whose failure can leave ``__enter__`` or ``__exit__``,
+    # raising out of the ``with`` (a generator's are its own call's escaping classes)
+    escaping: FrozenSet[str] = frozenset()
 
 
 @dataclass

@@ -313,6 +313,54 @@ def step(store, ledger, run):
     assert codes(src) == [("OC102", 14)]
 
 
+SILENT_AROUND = """
+class Commit:
+    def __init__(self, store, ledger, run):
+        self.store, self.ledger, self.run = store, ledger, run
+
+    {a}def {enter}(self):
+{enter_body}
+        return self
+
+    {a}def {exit}(self, *exc):
+{exit_body}
+
+{a}def step(store, ledger, run):
+    try:
+        {a}with Commit(store, ledger, run):
+            pass
+    except Exception:
+        pass
+"""
+
+
+def _around(enter_body="        pass", exit_body="        pass", asynchronous=False):
+    a = "async " if asynchronous else ""
+    return SILENT_AROUND.format(a=a, enter="__aenter__" if asynchronous else "__enter__",
+                                exit="__aexit__" if asynchronous else "__exit__",
+                                enter_body=enter_body, exit_body=exit_body)
+
+
+def test_a_class_managers_enter_or_exit_failure_raises_into_the_handler_around_the_with():
+    """A save or append in ``__enter__``/``__exit__`` can fail, and its exception leaves
+    the ``with`` into the handler around it: swallowed silently there, it is found at
+    the manager's call (semantics §Events "Context managers", §Contracts swallowed and
+    anchoring)."""
+    def loud(src):  # (the silent broad handler is an OC204 of its own)
+        return [c for c in codes(src) if c[0] != "OC204"]
+
+    assert loud(_around(exit_body="        self.store.save(self.run)")) == [("OC203", 15)]
+    assert loud(_around(exit_body="        self.ledger.append(self.run)")) == [("OC202", 15)]
+    assert loud(_around(enter_body="        self.ledger.append(self.run)")) == [("OC202", 15)]
+    assert loud(_around(exit_body="        self.ledger.append_terminal(self.run)")) == [("OC201", 15)]
+    assert loud(_around(exit_body="        await self.store.save(self.run)", asynchronous=True)) == [("OC203", 15)]
+    # a failure the method catches itself does not leave it; a loud handler is no finding
+    assert loud(_around(exit_body="        try:\n            self.store.save(self.run)\n"
+                                   "        except Exception:\n            logger.warning('x')")) == []
+    assert loud(_around(exit_body="        self.store.save(self.run)").replace(
+        "    except Exception:\n        pass", "    except Exception:\n        raise")) == []
+
+
 def test_exit_returning_true_suppresses():
     assert only(_cls(exit="        return True"), "OC203") != []
     assert only(_cls(exit="        if exc[0] is KeyError:\n            return 1\n        return False"), "OC203") != []
