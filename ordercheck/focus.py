@@ -24,7 +24,7 @@ event (``silent-handler``), a role of negated classes only, a role on ``surface`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 from . import lazy
 from .ir import FileFacts, FunctionFacts
@@ -45,6 +45,13 @@ else:
 # calls match (``Vocabulary.direct``), and the project functions it runs (its resolved
 # calls and the methods of the project context managers it enters).
 Row = Tuple[str, FrozenSet[str], Tuple[str, ...]]
+
+# The verdict of a search over a call graph: (hot keys, needed keys).
+Reach = Tuple[FrozenSet[str], FrozenSet[str]]
+
+# Given a run's rows and the paths whose rows were resolved afresh, the reach an
+# earlier run computed over the very same rows, or None (``memos.GraphMemo.known_reach``)
+KnownReach = Callable[[Mapping[str, List[Row]], AbstractSet[str]], Optional[Reach]]
 
 
 @dataclass(frozen=True)
@@ -85,12 +92,15 @@ def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
 
 
 def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str],
-          remembered: Optional[Mapping[str, List[Row]]] = None) -> Focus:
+          remembered: Optional[Mapping[str, List[Row]]] = None, known: Optional[KnownReach] = None) -> Focus:
     """The hot and needed functions of a project read as outlines (or light facts).
 
     ``remembered``: rows of files resolved by an earlier run against the same project
     definitions (``memos.GraphMemo``; those files may be index stubs without calls);
-    only the other files are resolved, against the index of all."""
+    only the other files are resolved, against the index of all. ``known``: asked for
+    the reach of an earlier run over the same rows (an edit that changed no call's
+    class or target, such as an editor's keystroke in a string): then no graph is
+    built, and networkx is not even imported."""
     cg: Optional[summaries.CallGraph] = None
     rows: Dict[str, List[Row]] = {}
     if remembered is None:
@@ -106,7 +116,10 @@ def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str],
             rows[facts.path] = list(got) if got is not None else [
                 _row(key, fn, edges, manager_edges, vocab)
                 for key, fn, edges, _, manager_edges in summaries.resolve_file(index, facts)]
-    return from_rows(rows, classes, cg)
+    reach = None
+    if known is not None:
+        reach = known(rows, rows.keys() - remembered.keys() if remembered is not None else rows.keys())
+    return from_rows(rows, classes, cg, reach)
 
 
 def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edges: List[str],
@@ -116,24 +129,30 @@ def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edge
 
 
 def from_rows(rows: Mapping[str, List[Row]], classes: FrozenSet[str],
-              cg: Optional["summaries.CallGraph"] = None) -> Focus:
-    """The focus of a call graph given as rows, under ``classes``."""
-    g: nx.DiGraph = nx.DiGraph()
+              cg: Optional["summaries.CallGraph"] = None, reach: Optional[Reach] = None) -> Focus:
+    """The focus of a call graph given as rows, under ``classes`` (``reach``: the hot
+    and needed keys, already known for these rows)."""
     direct: Set[str] = set()
     where: Dict[str, str] = {}
     seen: Dict[str, FrozenSet[str]] = {}
     for path, file_rows in rows.items():
         found: Set[str] = set()
-        for key, matched, targets in file_rows:
+        for key, matched, _ in file_rows:
             where[key] = path
-            g.add_node(key)
-            g.add_edges_from((key, t) for t in targets)
             found |= matched
             if matched & classes:
                 direct.add(key)
         seen[path] = frozenset(found)
-    hot = _reach(g.reverse(copy=False), direct)
-    needed = _reach(g, hot)
+    if reach is not None:
+        hot, needed = set(reach[0]), set(reach[1])
+    else:
+        g: nx.DiGraph = nx.DiGraph()
+        for file_rows in rows.values():
+            for key, _, targets in file_rows:
+                g.add_node(key)
+                g.add_edges_from((key, t) for t in targets)
+        hot = _reach(g.reverse(copy=False), direct)
+        needed = _reach(g, hot)
     check_files = {where[k] for k in hot if k in where}
     need_files = {where[k] for k in needed if k in where}
     return Focus(frozenset(hot), frozenset(needed), frozenset(check_files), frozenset(need_files), cg,

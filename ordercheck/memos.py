@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, AbstractSet, Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
 from . import frontend
@@ -553,6 +553,8 @@ class GraphMemo:
         self.renamed = {disk: name for disk, name in (renamed or {}).items() if disk != name}
         self.back = {name: disk for disk, name in self.renamed.items()}
         self.index: str = ""
+        # the focus of the remembered rows: [classes, hot keys, needed keys] (``known_reach``)
+        self.reach: Optional[list] = None
         if entry is not None:
             self._load(entry)
 
@@ -587,6 +589,9 @@ class GraphMemo:
                     and (entry[2] is None) == (entry[1] is None)):
                 return
         self.files, self.index = files, data["index"]
+        reach = data.get("reach")
+        if type(reach) is list and len(reach) == 3 and all(_strs(x) for x in reach):
+            self.reach = reach
 
     def _same(self, path: str) -> bool:
         entry = self.files.get(path)
@@ -624,11 +629,39 @@ class GraphMemo:
                        for key, classes, targets in self.files[path][3]]
                 for path in stubs}
 
+    def _disk(self, key: str) -> str:
+        path, sep, qual = key.rpartition("::")
+        return f"{self.back[path]}{sep}{qual}" if path in self.back else key
+
+    def known_reach(self, rows: Mapping[str, list], fresh: AbstractSet[str],
+                    classes: AbstractSet[str]) -> Optional[Tuple[FrozenSet[str], FrozenSet[str]]]:
+        """The hot and needed keys the remembered rows gave under ``classes``, when the
+        rows of this run are those very rows (``focus.KnownReach``): ``fresh`` are the
+        paths resolved afresh, the others' rows are the remembered ones. A file
+        without rows counts as a file without functions. Exact: the focus is a
+        function of the rows and the classes alone."""
+        if self.reach is None or sorted(classes) != self.reach[0]:
+            return None
+        disk = self._disk if self.back else None
+        for path in fresh:
+            entry = self.files.get(self.back.get(path, path))
+            mine = [[disk(k) if disk else k, sorted(c), [disk(t) for t in ts] if disk else list(ts)]
+                    for k, c, ts in rows[path]]
+            if (entry[3] if entry is not None else []) != mine:
+                return None
+        present = {self.back.get(p, p) for p in rows}
+        if any(entry[3] for path, entry in self.files.items() if path not in present):
+            return None
+        rename = self._target if self.renamed else (lambda k: k)
+        return frozenset(map(rename, self.reach[1])), frozenset(map(rename, self.reach[2]))
+
     def save(self, files: Sequence[FileFacts], rows: Mapping[str, list], stubs: Mapping[str, FileFacts],
-             buffers: AbstractSet[str]) -> None:
-        """Remember ``files`` (as ``focus.focus`` saw them) and their rows. Not when
-        the only files that changed are editor buffers: the next run reads the files
-        on disk, whose entries are still the ones remembered."""
+             buffers: AbstractSet[str], reach: Optional[Tuple[AbstractSet[str], AbstractSet[str], AbstractSet[str]]] = None
+             ) -> None:
+        """Remember ``files`` (as ``focus.focus`` saw them), their rows and the focus
+        of those rows (``reach``: the classes, the hot keys, the needed keys). Not
+        when the only files that changed are editor buffers: the next run reads the
+        files on disk, whose entries are still the ones remembered."""
         changed = [f.path for f in files if f.path not in stubs
                    and (f.path not in self.files or self.files[f.path][0] != self.digests.get(f.path))]
         if stubs and all(p in buffers for p in changed) and self.index == self._index_of(files, stubs):
@@ -644,13 +677,14 @@ class GraphMemo:
             out[f.path] = [self.digests.get(f.path), exports_digest(record), record,
                            [[key, sorted(classes), list(targets)] for key, classes, targets in rows.get(f.path, ())]]
         index = _digest([[f.path, out[f.path][1]] for f in files])
+        kept = [sorted(part) for part in reach] if reach is not None else None
         if self.path is not None and self.folder is not None:
             try:
-                data = json.dumps({"format": GRAPH_FORMAT, "index": index, "files": out},
+                data = json.dumps({"format": GRAPH_FORMAT, "index": index, "files": out, "reach": kept},
                                   separators=(",", ":")).encode("utf-8", "surrogatepass")
                 cachemod.prepare(self.folder)
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 cachemod.write_atomically(self.path, data)
             except (OSError, ValueError, RecursionError):
                 return
-        self.files, self.index = out, index
+        self.files, self.index, self.reach = out, index, kept

@@ -36,14 +36,15 @@ def forget() -> None:
     _NAMES.clear()
     _PACKAGES.clear()
     _ABS.clear()
+    _DEEPEST.clear()
 
 
-def _is_package(folder: Path) -> bool:
+def _is_package(folder: "Path | str") -> bool:
     """Whether a folder holds an ``__init__.py``, asked once per folder and run."""
     key = str(folder)
     known = _PACKAGES.get(key)
     if known is None:
-        known = _PACKAGES[key] = (folder / "__init__.py").is_file()
+        known = _PACKAGES[key] = os.path.isfile(os.path.join(key, "__init__.py"))
     return known
 
 
@@ -124,8 +125,9 @@ def src_roots(config: Config, root: Path) -> List[Path]:
     return [root, root / "src"]
 
 
-def _dotted(rel: Path) -> Optional[str]:
-    parts = list(rel.parts)
+def _dotted_parts(parts: List[str]) -> Optional[str]:
+    """The dotted name of a relative path given as its parts, or None."""
+    parts = [p for p in parts if p]
     if not parts:
         return None
     last = parts[-1]
@@ -157,21 +159,55 @@ def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
 
 
 def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
-    path = _abs(path)
-    by_package = module_name(path, _is_package)
+    # (strings, not ``pathlib``: this runs for every file of every run, and the path
+    # arithmetic was most of an editor's run key on 400 files)
+    full = str(_abs(path))
+    folder, name = os.path.split(full)
+    by_package = _package_name(folder, name)
     by_root: List[str] = []
-    for r in sorted({_abs(r) for r in roots}, key=lambda r: len(r.parts), reverse=True):
-        try:
-            rel = path.relative_to(r)
-        except ValueError:
+    for r in _deepest_first(roots):
+        prefix = r if r.endswith(os.sep) else r + os.sep
+        if not full.startswith(prefix):
             continue
-        name = _dotted(rel)
-        if name and name not in by_root:
-            by_root.append(name)
-    regular = _is_package(path.parent)
+        dotted = _dotted_parts(full[len(prefix):].split(os.sep))
+        if dotted and dotted not in by_root:
+            by_root.append(dotted)
+    regular = _is_package(folder)
     primary = by_package if regular or not by_root else by_root[0]
     aliases = [n for n in [by_package, *by_root] if n != primary]
     return primary, list(dict.fromkeys(aliases))
+
+
+def _stem(name: str) -> str:
+    """``Path(name).stem``."""
+    i = name.rfind(".")
+    return name[:i] if 0 < i < len(name) - 1 else name
+
+
+def _package_name(folder: str, name: str) -> str:
+    """``frontend.module_name`` (the package rule) for the file ``name`` in the absolute
+    ``folder``, asking each folder for its ``__init__.py`` once per run."""
+    stem = _stem(name)
+    parts = [] if stem == "__init__" else [stem]
+    while _is_package(folder):
+        parts.insert(0, os.path.basename(folder))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return ".".join(parts) if parts else stem
+
+
+_DEEPEST: Dict[Tuple[str, ...], List[str]] = {}  # roots -> absolute, deepest first (per run)
+
+
+def _deepest_first(roots: Sequence[Path]) -> List[str]:
+    k = tuple(str(r) for r in roots)
+    known = _DEEPEST.get(k)
+    if known is None:
+        absolute = {_abs(r) for r in roots}
+        known = _DEEPEST[k] = [str(r) for r in sorted(absolute, key=lambda r: len(r.parts), reverse=True)]
+    return known
 
 
 def import_closure(named: Sequence[Path], anchors: Sequence[Path],

@@ -27,6 +27,7 @@ is a function of its inputs.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import hashlib
 import os
@@ -364,11 +365,13 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     if remembered is None and stubs:  # the project's definitions changed: resolve it all again
         read_wanted(plan, all_facts, set(stubs), jobs, cache_dir, light, outline=True, buffers=buffers)
         stubs = {}
-    focused = focus_of(all_facts, settings, remembered)
+    focused = focus_of(all_facts, settings, remembered, memo)
     assert focused is not None
     if memo is not None:
-        memo.save(all_facts, focused.rows, stubs, set(buffers))
-    hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers)
+        memo.save(all_facts, focused.rows, stubs, set(buffers), _reach_of(focused, settings))
+    if any(p in focused.check_files for p in reported):
+        hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers)
+    # (else no summary is computed, ``analyse``: the needed files stay outlines)
     return all_facts, reported, hits, focused
 
 
@@ -377,8 +380,15 @@ def prepass_classes(settings: Settings) -> Optional[FrozenSet[str]]:
     return focusmod.classes_for(settings.rule_list()) if PREPASS else None
 
 
+def _reach_of(focused: focusmod.Focus, settings: Settings) -> Optional[Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]]:
+    """What ``GraphMemo.save`` remembers of a focus: (classes, hot, needed)."""
+    classes = prepass_classes(settings)
+    return None if classes is None else (classes, focused.hot, focused.needed)
+
+
 def focus_of(outlines: List[FileFacts], settings: Settings,
-             remembered: Optional[Mapping[str, List[focusmod.Row]]] = None) -> Optional[focusmod.Focus]:
+             remembered: Optional[Mapping[str, List[focusmod.Row]]] = None,
+             graph: Optional[GraphMemo] = None) -> Optional[focusmod.Focus]:
     """``focus.focus`` of a project's outlines under the selected rules (None: no
     pre-pass; ``remembered``: rows of files not resolved again, ``memos.GraphMemo``).
     A file with suppression comments is checked whole when unused ones are reported
@@ -386,7 +396,8 @@ def focus_of(outlines: List[FileFacts], settings: Settings,
     classes = prepass_classes(settings)
     if classes is None:
         return None
-    focused = focusmod.focus(outlines, settings.vocab, classes, remembered)
+    known = functools.partial(graph.known_reach, classes=classes) if graph is not None else None
+    focused = focusmod.focus(outlines, settings.vocab, classes, remembered, known)
     if any(r.on_suppressions for r in settings.rule_list()):
         marked = {f.path for f in outlines if f.suppressions}
         focused = dataclasses.replace(focused, check_files=focused.check_files | marked,
@@ -454,9 +465,9 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         graph.digests.update((f.path, hashlib.sha256(data).hexdigest()) for f, data in zip(own, buffers.values()))
         same = graph.unchanged(all_facts)
         remembered = graph.remembered(all_facts, same)
-        focused = focus_of(all_facts, settings, remembered)
+        focused = focus_of(all_facts, settings, remembered, graph)
         assert focused is not None
-        graph.save(all_facts, focused.rows, same if remembered is not None else {}, set())
+        graph.save(all_facts, focused.rows, same if remembered is not None else {}, set(), _reach_of(focused, settings))
     if focused is not None:  # the outlines of files a needed function lives in, read whole
         wanted = [p for p in files if known[p][1].outline and known[p][1].path in focused.need_files]
         whole, more = read_all(wanted, jobs, cache_dir)

@@ -17,12 +17,18 @@ else is matched by patterns only. Aliases are already expanded in the facts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
-import networkx as nx
-
+from . import lazy
 from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
 from .kinds import StmtKind
+
+if TYPE_CHECKING:
+    import networkx as nx
+else:
+    # imported when a call graph is built: an editor's run that only resolves its
+    # buffer against a remembered graph (``memos.GraphMemo``) never builds one
+    nx = lazy.module("networkx", globals(), "nx")
 
 # with-item classes: a callee carries no context manager of its caller's
 NOT_CARRIED = {"suppressor", "transaction"}

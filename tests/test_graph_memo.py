@@ -271,3 +271,120 @@ def test_the_language_servers_runs_keep_the_graph_of_the_files_that_did_not_chan
         assert (spied[0] is None) == (i in (0, 2))  # nothing kept yet; a file's exports changed
     assert all(p.endswith(("store.py", "notes.py", "cold.py", "__init__.py")) for p in seen[1])
     assert len(seen[1]) == 4
+
+
+@pytest.fixture
+def reached(monkeypatch):
+    """What ``GraphMemo.known_reach`` answered in each run (None: the graph was searched)."""
+    answers = []
+    real = memos.GraphMemo.known_reach
+
+    def spy(self, rows, fresh, classes):
+        got = real(self, rows, fresh, classes)
+        answers.append(got)
+        return got
+
+    monkeypatch.setattr(memos.GraphMemo, "known_reach", spy)
+    return answers
+
+
+# an edit that changes no call of the file: a string, a local name, a comment, a line
+# inserted above (every position below it moves)
+QUIET_EDIT = {"app/engine.py": '''
+    from app.store import persist
+    from app.notes import note
+
+    # finishing a run: the ledger first would be right
+
+
+    def finish(store, ledger, run):
+        persist(store, run)
+        ledger.append(run)
+
+    def abort(store, ledger, the_run):
+        """Abort."""
+        try:
+            ledger.append(the_run)
+        except Exception:
+            note(the_run)
+        store.save(the_run)
+'''}
+
+
+def test_an_edit_that_changes_no_call_reuses_the_remembered_focus(tmp_path, monkeypatch, reached):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    write_tree(root, STEPS[0][1])  # persist saves: finish is OC102
+    write_tree(root, STEPS[1][1])  # the handler only logs at debug level: abort is OC202
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    runner.run([root], settings, cache_dir=cache)
+    assert reached == [None]  # nothing remembered yet
+    reached.clear()
+    write_tree(root, QUIET_EDIT)
+    got = _findings(runner.run([root], settings, cache_dir=cache), root)
+    assert got == _cold(root, monkeypatch)
+    assert {code for _, code, *_ in got} == {"OC102", "OC202"}
+    assert len(reached) == 1 and reached[0] is not None
+    hot, needed = reached[0]
+    assert any(k.endswith("::finish") for k in hot) and any(k.endswith("::persist") for k in needed)
+    # a call that now matches another class is no such edit: the graph is searched again
+    reached.clear()
+    write_tree(root, {"app/store.py": "def persist(store, run):\n    return run\n"})
+    got = _findings(runner.run([root], settings, cache_dir=cache), root)
+    assert reached == [None]
+    assert got == _cold(root, monkeypatch) and {code for _, code, *_ in got} == {"OC202"}
+
+
+def test_a_buffer_named_by_its_absolute_path_reuses_the_focus_under_its_own_name(tmp_path, monkeypatch, reached):
+    """The bench's editor run: the buffer is the file on disk plus a comment line, and
+    holds the hot functions; their keys are the buffer's, not the file's on disk."""
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    write_tree(root, STEPS[0][1])
+    write_tree(root, STEPS[1][1])
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    monkeypatch.chdir(root)
+    runner.run([Path(".")], settings, cache_dir=cache)
+    name = str(root / "app" / "engine.py")
+    buffer = (root / "app" / "engine.py").read_bytes() + b"# an edit\n"
+    reached.clear()
+    got = runner.run([Path(".")], settings, cache_dir=cache, stdin=(name, buffer))
+    assert len(reached) == 1 and reached[0] is not None
+    assert all(k.startswith(name) for k in reached[0][0] if k.endswith(("::finish", "::abort")))
+    assert _findings(got, root) == _cold(root, monkeypatch, buffers={name: buffer})
+    assert {f.code for f in got.findings} == {"OC102", "OC202"}
+
+
+def test_an_editors_run_on_a_buffer_without_events_imports_no_graph_library(tmp_path):
+    """Measured by the bench's editor row: networkx costs a fifth of a second to import."""
+    import subprocess
+    import sys
+
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    write_tree(root, STEPS[0][1])
+    (root / "ordercheck.toml").write_text("")
+    cache = tmp_path / "cache"
+    probe = textwrap.dedent('''
+        import sys
+        from ordercheck import cli
+        try:
+            cli.main(sys.argv[1:])
+        except SystemExit:
+            pass
+        print("networkx" in sys.modules, "libcst" in sys.modules, file=sys.stderr)
+    ''')
+    base = [sys.executable, "-c", probe, "--exit-zero", "-q", "--cache-dir", str(cache)]
+    subprocess.run(base + ["."], cwd=root, check=True, capture_output=True)
+    name = str(root / "app" / "cold.py")
+    buffer = (root / "app" / "cold.py").read_bytes() + b"# an edit\n"
+    out = subprocess.run(base + ["--stdin-filename", name, "-"], cwd=root, input=buffer, check=True,
+                         capture_output=True)
+    assert out.stderr.decode().split() == ["False", "False"]
+    # the same buffer with a call that saves: now the graph library is needed
+    buffer += b"def more(store, run):\n    store.save(run)\n"
+    out = subprocess.run(base + ["--stdin-filename", name, "-"], cwd=root, input=buffer, check=True,
+                         capture_output=True)
+    assert out.stderr.decode().split()[0] == "True"
