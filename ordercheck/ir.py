@@ -11,10 +11,22 @@ across a process pool.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+import sys
+from dataclasses import field
+from typing import TYPE_CHECKING
 from typing import Dict, List, Optional, Tuple, Union
 
 from .kinds import StmtKind
+
+# Facts classes keep their fields in slots where Python can (3.10+): a project's facts
+# are millions of small objects (a span per call), and an instance ``__dict__`` was
+# more than half of each (docs/performance.md, "Session 13").
+if TYPE_CHECKING or sys.version_info < (3, 10):
+    from dataclasses import dataclass
+else:
+    from dataclasses import dataclass as _dataclass
+    dataclass = functools.partial(_dataclass, slots=True)
 
 @dataclass
 class Span:
