@@ -384,7 +384,7 @@ MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
 
 def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,
           prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None,
-          only: Optional[AbstractSet[str]] = None, previous: Optional[CallGraph] = None,
+          only: Optional[AbstractSet[str]] = None,
           within: Optional[AbstractSet[str]] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
     the call graph, repeated until on-return, on-raise and escaping classes stop
@@ -403,9 +403,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
 
     ``only``: the functions whose summaries are read (``focus.Focus.needed``, closed
     under calls); the others keep none (a strongly connected component is all in or
-    all out: its members reach each other). ``previous``: the outlines' call graph;
-    ``within``: the files of the needed functions (``summaries.resolve``)."""
-    cg = resolve(files, previous, within)
+    all out: its members reach each other). ``within``: the files of the needed functions (``summaries.resolve``)."""
+    cg = resolve(files, within)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
     generators: Dict[str, ManagerEffects] = {}

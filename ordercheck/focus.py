@@ -4,7 +4,7 @@ for code that can hold a finding; docs/performance.md, "The outline pre-pass").
 A graph rule finds nothing in a function none of whose calls is of a class its roles
 name, directly or through a callee's summary: every ordering, at-most-once and
 swallowed contract needs a node of its ``first``/``then``/``event`` classes. So, on the
-call graph of the outlines (``frontend.outline``, resolved by ``summaries.resolve``,
+call graph of the outlines (``frontend.outline``, resolved by ``summaries.resolve_file``,
 the same resolution the summaries use):
 
 * a function is **hot** when some call of it matches one of those classes by its own
@@ -60,9 +60,6 @@ class Focus:
     needed: FrozenSet[str]  # function keys whose summaries are read (the hot ones too)
     check_files: FrozenSet[str]  # shown paths holding a hot function
     need_files: FrozenSet[str]  # shown paths holding a needed function
-    # the outlines' call graph: the summaries resolve again only the files read whole since
-    # (None when the rows came from the graph memo, ``memos.GraphMemo``)
-    graph: Optional["summaries.CallGraph"] = None
     # per shown path: its functions' rows (what ``memos.GraphMemo`` remembers)
     rows: Mapping[str, List[Row]] = field(default_factory=dict)
     # per shown path: the classes its calls match by their own names (a run's "seen" classes)
@@ -101,25 +98,19 @@ def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str],
     the reach of an earlier run over the same rows (an edit that changed no call's
     class or target, such as an editor's keystroke in a string): then no graph is
     built, and networkx is not even imported."""
-    cg: Optional[summaries.CallGraph] = None
     rows: Dict[str, List[Row]] = {}
-    if remembered is None:
-        cg = summaries.resolve(files)
-        for path, (facts, resolved) in cg.per_file.items():
-            rows[path] = [_row(key, fn, edges, manager_edges, vocab) for key, fn, edges, _, manager_edges in resolved]
-    else:
-        index = summaries.ProjectIndex.of(files)
-        for facts in files:
-            if facts.error is not None:
-                continue
-            got = remembered.get(facts.path)
-            rows[facts.path] = list(got) if got is not None else [
-                _row(key, fn, edges, manager_edges, vocab)
-                for key, fn, edges, _, manager_edges in summaries.resolve_file(index, facts)]
+    index = summaries.ProjectIndex.of(files)
+    for facts in files:
+        if facts.error is not None:
+            continue
+        got = remembered.get(facts.path) if remembered is not None else None
+        rows[facts.path] = list(got) if got is not None else [
+            _row(key, fn, edges, manager_edges, vocab)
+            for key, fn, edges, _, manager_edges in summaries.resolve_file(index, facts)]
     reach = None
     if known is not None:
         reach = known(rows, rows.keys() - remembered.keys() if remembered is not None else rows.keys())
-    return from_rows(rows, classes, cg, reach)
+    return from_rows(rows, classes, reach)
 
 
 def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edges: List[str],
@@ -128,8 +119,7 @@ def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edge
     return key, direct, tuple(dict.fromkeys([t for _, t in edges] + list(manager_edges)))
 
 
-def from_rows(rows: Mapping[str, List[Row]], classes: FrozenSet[str],
-              cg: Optional["summaries.CallGraph"] = None, reach: Optional[Reach] = None) -> Focus:
+def from_rows(rows: Mapping[str, List[Row]], classes: FrozenSet[str], reach: Optional[Reach] = None) -> Focus:
     """The focus of a call graph given as rows, under ``classes`` (``reach``: the hot
     and needed keys, already known for these rows)."""
     direct: Set[str] = set()
@@ -155,7 +145,7 @@ def from_rows(rows: Mapping[str, List[Row]], classes: FrozenSet[str],
         needed = _reach(g, hot)
     check_files = {where[k] for k in hot if k in where}
     need_files = {where[k] for k in needed if k in where}
-    return Focus(frozenset(hot), frozenset(needed), frozenset(check_files), frozenset(need_files), cg,
+    return Focus(frozenset(hot), frozenset(needed), frozenset(check_files), frozenset(need_files),
                  dict(rows), seen)
 
 

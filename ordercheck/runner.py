@@ -122,12 +122,12 @@ def project_summaries(all_facts: List[FileFacts], settings: Settings,
     carries nothing. The summary graphs are thrown away as each strongly connected
     component of the call graph is done (docs/architecture.md, Pipeline: why the
     contracts' graphs are built again). With ``focused`` (the pre-pass), only the
-    functions whose summaries are read get one, and the calls of files read as
-    outlines are not resolved again."""
+    functions whose summaries are read get one, and only the files they live in are
+    resolved."""
     if focused is None:
         return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated)
     return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated,
-                         only=focused.needed, previous=focused.graph, within=focused.need_files)
+                         only=focused.needed, within=focused.need_files)
 
 
 def function_graph(fn: FunctionFacts, path: str, settings: Settings, summ: summaries.Summaries) -> nx.DiGraph:
@@ -384,15 +384,15 @@ def prepass_classes(settings: Settings) -> Optional[FrozenSet[str]]:
 def _thinned(all_facts: List[FileFacts], focused: focusmod.Focus) -> focusmod.Focus:
     """Once the focus is known, what only it read is let go: the outlines' calls and
     ``with`` skeletons of the files no needed function lives in (the project index
-    reads their definitions only, ``memos.stub_record``), and the focus's own call
-    graph and rows (the summaries resolve the files read whole again). On the seven
-    packages of the bench that is half the peak memory of a cold run."""
+    reads their definitions only, ``memos.stub_record``), and the focus's rows. On
+    the seven packages of the bench that was a third of the peak memory of a cold
+    run (docs/performance.md, "Session 13")."""
     for facts in all_facts:
         if facts.outline and facts.path not in focused.need_files:
             for fn in facts.functions:
                 fn.calls = []
                 fn.body = []
-    return dataclasses.replace(focused, graph=None, rows={})
+    return dataclasses.replace(focused, rows={})
 
 
 def _reach_of(focused: focusmod.Focus, settings: Settings) -> Optional[Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]]:

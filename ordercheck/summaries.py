@@ -371,9 +371,6 @@ class CallGraph:
     # (file, call id) of a ``with`` item's call -> the project context manager it
     # enters: a ``@contextmanager`` generator's key or a class key (semantics §Events)
     managers: Dict[Tuple[str, int], str] = field(default_factory=dict)
-    # per shown path: the facts resolved and what resolving them gave (``resolve``'s
-    # ``previous``): per function, its key, its call edges, its managers
-    per_file: Dict[str, Tuple[FileFacts, list]] = field(default_factory=dict)
 
 
 def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
@@ -390,14 +387,9 @@ def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
             yield from with_managers(c.body)
 
 
-def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None,
-            within: Optional[AbstractSet[str]] = None) -> CallGraph:
+def resolve(files: Iterable[FileFacts], within: Optional[AbstractSet[str]] = None) -> CallGraph:
     """Index the project and resolve every call of every function.
 
-    ``previous``: a call graph of the same project whose files define the same
-    functions, classes and imports (``focus`` resolves the outlines, then the
-    summaries resolve the same project with some outlines read whole): a file whose
-    facts are the very object ``previous`` resolved is not resolved again.
     ``within``: the shown paths whose functions are wanted (the pre-pass's files of
     needed functions); every file is still indexed, the others' calls are not
     resolved and their functions are not in the graph."""
@@ -407,14 +399,10 @@ def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None,
     defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]] = {}
     callees: Dict[Tuple[str, int], str] = {}
     managers: Dict[Tuple[str, int], str] = {}
-    per_file: Dict[str, Tuple[FileFacts, list]] = {}
     for facts in files:
         if facts.error is not None or (within is not None and facts.path not in within):
             continue
-        old = previous.per_file.get(facts.path) if previous is not None else None
-        rows = old[1] if old is not None and old[0] is facts else resolve_file(index, facts)
-        per_file[facts.path] = (facts, rows)
-        for key, fn, edges, entered, manager_edges in rows:
+        for key, fn, edges, entered, manager_edges in resolve_file(index, facts):
             defs.setdefault(key, []).append((facts, fn))
             graph.add_node(key)
             for call_id, target in edges:
@@ -424,7 +412,7 @@ def resolve(files: Iterable[FileFacts], previous: Optional[CallGraph] = None,
                 managers[(facts.path, call_id)] = target
             for target in manager_edges:
                 graph.add_edge(key, target)
-    return CallGraph(index, defs, callees, graph, managers, per_file)
+    return CallGraph(index, defs, callees, graph, managers)
 
 
 def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
