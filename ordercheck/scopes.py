@@ -218,6 +218,31 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
 
 _AST = ast.AST
 
+#: the node types ``_Scanner.body`` reads; every other node binds nothing
+_BINDERS = frozenset(
+    [ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Assign, ast.AnnAssign, ast.AugAssign,
+     ast.For, ast.AsyncFor, ast.withitem, ast.ExceptHandler, ast.Import, ast.ImportFrom, ast.NamedExpr,
+     ast.Delete, *_COMPS]
+    + [getattr(ast, name) for name in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, name)])
+
+
+def _declarations(stmts: List[ast.stmt]) -> Iterator[Union[ast.Global, ast.Nonlocal]]:
+    """The ``global`` and ``nonlocal`` statements of a body, nested blocks included,
+    nested functions and classes not. They are statements, so only statements are
+    walked (a walk of every node was a fifth of a file's scan)."""
+    stack: List[ast.AST] = list(stmts)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            yield n
+        elif not isinstance(n, _SCOPES):
+            for name in ("body", "orelse", "finalbody"):
+                block = getattr(n, name, None)
+                if block.__class__ is list:
+                    stack.extend(block)
+            for part in getattr(n, "handlers", ()) or getattr(n, "cases", ()):
+                stack.extend(part.body)
+
 
 class _Scanner:
     def __init__(self) -> None:
@@ -250,11 +275,10 @@ class _Scanner:
             self_name = params[0].arg
         method = (cls, self_name, annotated_params) if cls is not None and self_name else None
         # declarations first: they say where this function's bindings go
-        for n in self._walk(node.body):
-            if isinstance(n, (ast.Global, ast.Nonlocal)):
-                table.declared_outer.update(n.names)
-                if isinstance(n, ast.Global):
-                    table.declared_global.update(n.names)
+        for n in _declarations(node.body):
+            table.declared_outer.update(n.names)
+            if isinstance(n, ast.Global):
+                table.declared_global.update(n.names)
         self.body(node.body, table, chain + [table], method)
 
     def _walk(self, stmts: List[ast.stmt]) -> Iterator[ast.AST]:
@@ -278,6 +302,8 @@ class _Scanner:
 
     def body(self, stmts: List[ast.stmt], table: ScopeTable, chain: List[ScopeTable], method) -> None:
         for n in self._walk(stmts):
+            if n.__class__ not in _BINDERS:
+                continue  # (most nodes bind nothing: one set lookup instead of the chain below)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._bind(n.name, table, chain)
                 self.function(n, chain, None)
