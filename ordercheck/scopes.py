@@ -376,17 +376,25 @@ class _Scanner:
                     and not any(isinstance(e, ast.Starred) for e in list(target.elts) + list(n.value.elts))):
                 pairs = list(zip(target.elts, n.value.elts))
             for t, v in pairs:
-                self._single(t, v, n.lineno, getattr(n, "end_lineno", n.lineno), table, method)
+                self._single(t, v, n.lineno, getattr(n, "end_lineno", n.lineno), table, method, chain)
 
-    def _single(self, target: ast.AST, value: ast.AST, line: int, end: int, table: ScopeTable, method) -> None:
+    def _owner(self, name: str, table: ScopeTable, chain: List[ScopeTable]) -> ScopeTable:
+        """The table a name's binding belongs to (``_bind``: the module's for a
+        ``global``, the enclosing function's for a ``nonlocal``)."""
+        if name in table.declared_outer:
+            return chain[0] if name in table.declared_global or len(chain) < 3 else chain[-2]
+        return table
+
+    def _single(self, target: ast.AST, value: ast.AST, line: int, end: int, table: ScopeTable, method,
+                chain: List[ScopeTable]) -> None:
         if isinstance(target, ast.Name):
             text = dotted(value)
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
             ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table))
-            if ctor:
-                table.constructed.setdefault(target.id, set()).add(ctor)
+            if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
+                self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
@@ -400,15 +408,15 @@ class _Scanner:
         if isinstance(target, ast.Name):
             if n.value is not None:
                 self._bind(target.id, table, chain)
-                self._single(target, n.value, n.lineno, getattr(n, "end_lineno", n.lineno), table, method)
+                self._single(target, n.value, n.lineno, getattr(n, "end_lineno", n.lineno), table, method, chain)
             if t:
-                table.annotated.setdefault(target.id, set()).add(t)
+                self._owner(target.id, table, chain).annotated.setdefault(target.id, set()).add(t)
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, _ = method
             if target.value.id == self_name and t:
                 cls.attr_annotated.setdefault(target.attr, set()).add(t)
             elif n.value is not None:
-                self._single(target, n.value, n.lineno, n.lineno, table, method)
+                self._single(target, n.value, n.lineno, n.lineno, table, method, chain)
 
 
 def scan(tree: ast.Module) -> Scopes:

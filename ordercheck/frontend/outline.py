@@ -180,9 +180,8 @@ class Outliner(Resolver):
         bases: List[str] = []
         for b in node.bases:
             self.visit(b)
-            written = render_ast(b)
-            bases.append(written)
-            bases.extend(self.qualified_text(written))
+            # `Base[int]` (a generic base) is `Base` in the MRO
+            bases.extend(self.base_names(render_ast(b.value if isinstance(b, ast.Subscript) else b), node.lineno))
         for k in node.keywords:  # (the libcst walk does not record these; more is safe)
             self.visit(k.value)
         qual = self.child_qualname(node.name)

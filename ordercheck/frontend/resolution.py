@@ -114,13 +114,16 @@ class Resolver:
         """The callee through aliases, its import-qualified names (and its receiver
         class's ``module.T.m``), whether it exits the process, and whether it is
         called through ``self``/``cls``/``super()``."""
-        callee = self.expand_alias(written, line)
+        chain = self.alias_chain(written, line)
+        callee = chain[-1]
         qn = self.qualified_text(callee)
-        if callee != written and "." in written:
+        if len(chain) > 1:
             # a receiver through an alias (`store = self._db; store.save()`) also
-            # matches as written, as it did before the alias was seen
-            qn = tuple(dict.fromkeys(qn + (written,)))
-        receiver = self.receiver_type(callee, line)
+            # matches as written, as it did before the alias was seen, and so does
+            # each text an alias of an alias passes through (`save = store.save`:
+            # `save()` is `store.save()`, whatever `store` stands for)
+            qn = tuple(dict.fromkeys(qn + tuple(t for t in chain[:-1] if "." in t)))
+        receiver = self.chain_receiver_type(chain, line)
         if receiver is not None:
             typed = self.type_qualname(receiver)
             if typed is not None:
@@ -139,12 +142,23 @@ class Resolver:
         known (docs/decisions.md "A with over an instance")."""
         if not written or not all(p.isidentifier() for p in written.split(".")):
             return None
-        callee = self.expand_alias(written, line) + ".__enter__"
-        receiver = self.receiver_type(callee, line)
+        chain = [t + ".__enter__" for t in self.alias_chain(written, line)]
+        callee = chain[-1]
+        receiver = self.chain_receiver_type(chain, line)
         if receiver is None:
             return None
         typed = self.type_qualname(receiver)
         return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None)
+
+    def base_names(self, written: str, line: int) -> List[str]:
+        """The names a class's base is known by (``ClassFacts.bases``): as written, its
+        import-qualified form, and the same for the class an alias names
+        (``Base = _Impl; class Svc(Base)``)."""
+        out = [written, *self.qualified_text(written)]
+        expanded = self.expand_alias(written, line)
+        if expanded != written:
+            out += [expanded, *self.qualified_text(expanded)]
+        return out
 
     def child_qualname(self, name: str) -> str:
         """The qualified name of a function or class defined here."""
@@ -208,33 +222,51 @@ class Resolver:
         """A callee through an alias renders as the aliased text (``error = logger.error``:
         ``error(...)`` is ``logger.error(...)``); a class-level alias is called through
         ``self``/``cls``."""
+        return self.alias_chain(text, line)[-1]
+
+    def alias_chain(self, text: str, line: int) -> List[str]:
+        """``text`` and each text its aliases expand it to, in turn (``save`` with
+        ``store = self.db; save = store.save``: ``save``, ``store.save``, ``self.db.save``)."""
+        out = [text]
         for _ in range(4):  # an alias of an alias, a few levels; never a cycle
             m = _HEAD.match(text)
             if m is None:
-                return text
+                return out
             head, rest = m.group(0), text[m.end():]
             if head in ("self", "cls"):
                 parts = text.split(".")
                 cls = self._self_class()
                 if len(parts) != 2 or cls is None:
-                    return text
+                    return out
                 found = cls.alias(parts[1])
                 if found is None:
-                    return text
+                    return out
                 new = found[0]
             else:
                 scope = self._lookup(head)
                 if scope is None:
-                    return text
+                    return out
                 table, here = scope
                 found = table.alias(head)
                 if found is None or (here and found[1] >= line):
-                    return text
+                    return out
                 new = found[0] + rest
-            if new == text:
-                return text
+            if new == text or new in out:
+                return out
             text = new
-        return text
+            out.append(text)
+        return out
+
+    def chain_receiver_type(self, chain: List[str], line: int) -> Optional[str]:
+        """The receiver class of the first text of an alias chain that has one: the
+        name as written first (``repo: Repo = p``; ``repo.persist()`` is ``p.persist()``
+        by the alias, and its receiver is a ``Repo`` by the annotation), then what it
+        stands for."""
+        for text in chain:
+            found = self.receiver_type(text, line)
+            if found is not None:
+                return found
+        return None
 
     def receiver_type(self, callee: str, line: int) -> Optional[str]:
         """The class of ``x`` in ``x.m()``, of ``self.x`` in ``self.x.m()`` and of ``T()``

@@ -498,14 +498,15 @@ class Extractor(ExpressionWalker):
         for d in node.decorators:
             ev += self.expr(d.decorator)
         bases: List[str] = []
+        class_line = self.span(node.name).line
         for b in node.bases:
             ev += self.expr(b.value)
-            bases.append(render_callee(b.value))
-            bases.extend(self.qualified(b.value))
+            # `Base[int]` (a generic base) is `Base` in the MRO
+            base = b.value.value if isinstance(b.value, cst.Subscript) else b.value
+            bases.extend(self.base_names(render_callee(base), class_line))
         qual = self.child_qualname(node.name.value)
         if self.frames and not self.frame.classes:
             self.frame.local_functions[node.name.value] = qual
-        class_line = self.span(node.name).line
         self.frame.classes.append(ClassScope(qual, self.scopes.classes.get(class_line) or scopesmod.ScopeTable(), class_line))
         methods: List[str] = []
         body_nodes = node.body.body if isinstance(node.body, cst.IndentedBlock) else node.body.body
