@@ -308,6 +308,8 @@ class _Builder:
                     self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
         else:
             self.unwind([(exit_node, EdgeKind.FINALLY)], way)
+            # ``__exit__`` is a call: it can raise, instead of the way out going on
+            self.raise_from(exit_node)
         self._restore(saved)
         return exit_node
 
@@ -668,6 +670,7 @@ class _Builder:
             if ends:
                 exit_node = self._with_exit_node(w, Way.NORMAL)
                 self.connect(ends, exit_node)
+                self.raise_from(exit_node)  # ``__exit__`` is a call: it can raise (semantics §Graph)
                 ends = [(exit_node, EdgeKind.NORMAL)]
             ends = ends + [(n, EdgeKind.NORMAL) for n in w.swallowed]
         self.withs = outer_withs

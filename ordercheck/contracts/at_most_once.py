@@ -25,19 +25,23 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         events = matching(classes, self.event, reachable) - barrier
         if len({site(g, e) for e in events}) < 2:
             return []
-        # an idempotency guard (`if not run.is_finished:`) stands between any two
-        # events like a barrier, and an event made only behind one in its callee is
-        # never the second (docs/decisions.md "Idempotency guards")
-        blocked = barrier | {n for n, d in g.nodes(data=True) if d.get("guard")}
+        # Over terminal appends (a record's end: OC103, or a rule of the user's on
+        # them), an idempotency guard (`if not run.is_finished:`) stands between any
+        # two events like a barrier, an event made only behind one in its callee is
+        # never the second, and two events on a loop's item do not pair across its
+        # rounds (docs/decisions.md "Idempotency guards", "A loop over records").
+        # Other classes pair as the contract says.
+        records = any(c in (EventClass.TERMINAL_APPEND, OPEN_TERMINAL) for c in self.event)
+        blocked = barrier | {n for n, d in g.nodes(data=True) if d.get("guard")} if records else barrier
         labels = two_origin_bfs(g, blocking_view(g, blocked), events)
         items = ItemLoops(g, blocked)
         hits = []
         for e in sorted(events, key=node_order):
             cls = classes.get(e, frozenset())
-            if EventClass.TERMINAL_APPEND in cls and OPEN_TERMINAL not in cls:
+            if records and EventClass.TERMINAL_APPEND in cls and OPEN_TERMINAL not in cls:
                 continue  # its terminal appends are all behind guards
             pair = other_origin_path(labels, e, site(g, e))
-            if pair is not None and items.of(e):
+            if records and pair is not None and items.of(e):
                 pair = items.path(events, e, site(g, e))
             if pair is not None:
                 first, middle = pair

@@ -200,7 +200,9 @@ class ExpressionWalker(Resolver):
         if isinstance(node, cst.Call):
             self._call(node, seq)
         elif isinstance(node, cst.Lambda):
-            return  # a lambda's body runs elsewhere, if ever
+            # a lambda's body runs elsewhere, if ever; its defaults run here, in order
+            for p in _lambda_defaults(node):
+                self._expr(p, seq)
         elif isinstance(node, cst.BooleanOperation):
             self._expr(node.left, seq)
             right = self.expr(node.right)
@@ -335,7 +337,9 @@ class ExpressionWalker(Resolver):
             return False
         if isinstance(node, cst.Call):
             return False
-        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if isinstance(node, cst.Lambda):
+            return any(self.raises_outside_calls(d) for d in _lambda_defaults(node))
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return False
         if isinstance(node, _RAISING) or isinstance(node, cst.Await):
             return True
@@ -488,6 +492,13 @@ def test_facts(node: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, 
         if isinstance(comp.operator, cst.IsNot):
             return (Fact(name, "none", False),), (Fact(name, "none", True),)
     return (), ()
+
+
+def _lambda_defaults(node: "cst.Lambda") -> List["cst.BaseExpression"]:
+    """A lambda's default values, in the order Python evaluates them."""
+    ps = node.params
+    return [p.default for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)
+            if p.default is not None]
 
 
 def has_yield(node: cst.CSTNode) -> bool:

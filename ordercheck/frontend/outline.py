@@ -99,7 +99,10 @@ class Outliner(Resolver):
         elif isinstance(node, ast.ClassDef):
             self.klass(node)
         elif isinstance(node, ast.Lambda):
-            return  # a lambda's body runs elsewhere, if ever (the libcst walk skips it too)
+            # a lambda's body runs elsewhere, if ever (the libcst walk skips it too); its
+            # defaults run here
+            for default in list(node.args.defaults) + [d for d in node.args.kw_defaults if d is not None]:
+                self.visit(default)
         elif isinstance(node, ast.Call):
             self.call(node)
         elif isinstance(node, (ast.With, ast.AsyncWith)):

@@ -25,6 +25,7 @@ from ..ir import (
     FileFacts,
     FunctionFacts,
     Handler,
+    RaisePoint,
     Span,
     Stmt,
     WithItem,
@@ -273,10 +274,21 @@ class Extractor(ExpressionWalker):
         for t in node.targets:
             ev += self.expr(t.target)
         self._record_binding([t.target for t in node.targets], node.value)
-        raises = self.raises_outside_calls(node.value) or any(
-            self.raises_outside_calls(t.target) for t in node.targets
-        )
+        raises = self._store_after(ev, node.value, [t.target for t in node.targets])
         return Stmt(StmtKind.SIMPLE, sp, text, ev, raises)
+
+    def _store_after(self, ev: ExprSeq, value: Optional[cst.BaseExpression], targets: List[cst.BaseExpression]) -> bool:
+        """Whether an assignment raises from its own node (before its calls). Python
+        evaluates the value, then the targets, then stores: an attribute or subscript
+        target that can raise does so after the value's calls took effect (``z[k] =
+        save()``), so it is a raise point at the end of the events (unless the target's
+        own walk put one there). Without calls, before or after is the same place."""
+        target_raises = [t for t in targets if self.raises_outside_calls(t)]
+        if not target_raises or not ev:
+            return self.raises_outside_calls(value) or bool(target_raises)
+        if not isinstance(ev[-1], RaisePoint):
+            ev.append(RaisePoint(self.pos(target_raises[-1])[2]))
+        return self.raises_outside_calls(value)
 
     def _ann_assign(self, node: cst.AnnAssign, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
@@ -285,8 +297,9 @@ class Extractor(ExpressionWalker):
             self._bound_call([node.target], node.value, ev)
         ev = ev + self.expr(node.target)
         self._record_binding([node.target], node.value)
-        return Stmt(StmtKind.SIMPLE, sp, text, ev,
-                    self.raises_outside_calls(node.value) or self.raises_outside_calls(node.target))
+        if node.value is None:  # (a bare annotation stores nothing)
+            return Stmt(StmtKind.SIMPLE, sp, text, ev, self.raises_outside_calls(node.target))
+        return Stmt(StmtKind.SIMPLE, sp, text, ev, self._store_after(ev, node.value, [node.target]))
 
     def _instance_manager(self, item: cst.BaseExpression) -> Optional[Call]:
         """``with self.uow:`` over an object of a known class (a name or ``self.x``

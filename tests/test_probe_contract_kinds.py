@@ -1,0 +1,191 @@
+"""Contract kinds on control flow the built-in rules rarely meet (semantics §Graph,
+§Contracts; found by a conformance probe written from the contract alone, session
+13): a ``with`` exit can raise, a lambda's defaults run where it stands, a call that
+never returns has no normal successor in any contract, and the precision decisions
+about terminal records stay with terminal records. Each expectation was decided from
+the contract's text; each case has a counterpart."""
+import textwrap
+
+from checkutil import cl
+
+EVENTS = {"ca": ["a"], "cb": ["b"], "cc": ["c"]}
+
+
+def rule(tmp_path, kind: str, **roles) -> dict:
+    lines = [f'id = "SQ1"', 'name = "sq1"', 'severity = "warning"', f'kind = "{kind}"']
+    lines += [f"{k.replace('_', '-')} = {v!r}".replace("'", '"') for k, v in roles.items()]
+    lines += ['message = "x"', 'explanation = "x"']
+    p = tmp_path / "sq1.toml"
+    p.write_text("\n".join(lines) + "\n")
+    return {"rules": [str(p)], "events": EVENTS}
+
+
+def test_a_with_exit_can_raise_into_the_handler_around_it(tmp_path):
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"])
+    assert cl("""\
+        def f(ctx):
+            try:
+                with ctx:
+                    a()
+            except Exception:
+                b()
+
+        def g(ctx):
+            try:
+                with ctx:
+                    pass
+                a()
+            except Exception:
+                return
+            b()
+        """, select=["SQ1"], table=table) == [("SQ1", 6), ("SQ1", 15)]
+
+
+def test_a_with_exit_on_a_return_can_raise_too(tmp_path):
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"])
+    assert cl("""\
+        def f(ctx):
+            try:
+                with ctx:
+                    a()
+                    return 1
+            except Exception:
+                b()
+        """, select=["SQ1"], table=table) == [("SQ1", 7)]
+
+
+def test_a_save_in_a_with_then_an_append_in_the_handler_is_append_after_save():
+    assert cl("""\
+        def record(self, run, rec):
+            try:
+                with self._lock:
+                    self._store.save(run)
+            except Exception:
+                self._ledger.append(rec)
+        """, select=["OC102"]) == [("OC102", 6)]
+
+
+def test_a_lambdas_defaults_run_where_it_stands_and_its_body_does_not(tmp_path):
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"])
+    assert cl("""\
+        def f():
+            a()
+            g = lambda v=b(): v
+            return g
+
+        def h():
+            a()
+            g = lambda v: b()
+            return g
+        """, select=["SQ1"], table=table) == [("SQ1", 3)]
+
+
+def test_a_call_that_never_returns_is_a_dead_end_for_unless_after(tmp_path):
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"], unless_after=["cc"])
+    assert cl("""\
+        def boom():
+            raise ValueError()
+
+        def f():
+            a()
+            b()
+            boom()
+
+        def g(x):
+            a()
+            b()
+            if x:
+                boom()
+        """, select=["SQ1"], table=table) == [("SQ1", 11)]
+
+
+def test_a_call_that_never_returns_is_a_dead_end_for_a_barrier(tmp_path):
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"], barrier=["cc"])
+    assert cl("""\
+        def hc():
+            c()
+            raise ValueError()
+
+        def f():
+            a()
+            try:
+                hc()
+            except ValueError:
+                pass
+            b()
+
+        def g():
+            a()
+            try:
+                hc()
+            except ValueError:
+                return
+            b()
+        """, select=["SQ1"], table=table) == []
+
+
+def test_a_user_at_most_once_rule_pairs_round_a_loop_over_items(tmp_path):
+    table = rule(tmp_path, "at-most-once", event=["ca"])
+    assert cl("""\
+        def f(rs):
+            for r in rs:
+                a(r)
+                a(r)
+        """, select=["SQ1"], table=table) == [("SQ1", 3), ("SQ1", 4)]
+
+
+def test_a_user_at_most_once_rule_knows_no_idempotency_guard(tmp_path):
+    table = rule(tmp_path, "at-most-once", event=["ca"])
+    assert cl("""\
+        def f(run):
+            a(run)
+            if not run.is_finished:
+                a(run)
+        """, select=["SQ1"], table=table) == [("SQ1", 4)]
+
+
+def test_terminal_appends_keep_the_loop_and_guard_decisions():
+    assert cl("""\
+        def f(self, runs):
+            for run in runs:
+                self._ledger.append_terminal(run.id, "failed")
+                self._ledger.append_terminal(run.id, "completed")
+
+        def g(self, run):
+            self._ledger.append_terminal(run.id, "failed")
+            if not run.is_finished:
+                self._ledger.append_terminal(run.id, "completed")
+        """, select=["OC103"]) == [("OC103", 4)]
+
+
+def test_a_store_into_a_target_raises_after_the_value_took_effect(tmp_path):
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"])
+    assert cl("""\
+        def f(z):
+            try:
+                z[5] = a()
+            except Exception:
+                b()
+
+        def g(z):
+            try:
+                z.k = a()
+            except Exception:
+                b()
+
+        def h(z):
+            try:
+                v = a()
+            except Exception:
+                b()
+        """, select=["SQ1"], table=table) == [("SQ1", 5), ("SQ1", 11)]
+
+
+def test_a_saved_value_stored_into_a_dict_then_an_append_in_the_handler():
+    assert cl("""\
+        def record(self, run, rec, out):
+            try:
+                out["v"] = self._store.save(run)
+            except Exception:
+                self._ledger.append(rec)
+        """, select=["OC102"]) == [("OC102", 5)]
