@@ -21,6 +21,8 @@ thrown away once its strongly connected component is done.
 """
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
@@ -246,6 +248,18 @@ def node_origin(g: nx.DiGraph, n: object, cls: str, part: str, ns: NodeSets, pat
     return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts.get(n, "return"))
 
 
+_NOT_IMPLEMENTED = re.compile(r"raise\s+(?:builtins\.)?NotImplementedError\b")
+
+
+def _abstract(fn: FunctionFacts) -> bool:
+    """A method that only says "not implemented here" (a statement of its body raises
+    ``NotImplementedError``): a call of it runs an override, in the project or not, so
+    its always raising is no ``no-return`` (docs/decisions.md "A helper that never
+    returns")."""
+    return fn.class_name is not None and any(
+        st.kind == StmtKind.RAISE and _NOT_IMPLEMENTED.match(st.text) for st in fn.body)
+
+
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
     """One function's effects from its graph and the classes of its nodes (a
     transaction's body performs at its commit: semantics §Events Transactions)."""
@@ -278,6 +292,8 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         for cls in sorted(performs[n]):
             if cls == mgrmod.OPEN_TERMINAL:
                 continue  # only where no guard of this function stands before it (below)
+            if cls == NO_RETURN:
+                continue  # a mark of the callee, not an effect: this function's own is below
             if exits:
                 on_return.add(cls)
                 performers.setdefault(cls, []).append(n)
@@ -502,6 +518,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         eff, found = _fallback(facts, fn, vocab, cg, lookup)
                     else:
                         eff, found = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab)
+                        if NO_RETURN in eff.on_return and _abstract(fn):
+                            eff = dataclasses.replace(eff, on_return=eff.on_return - {NO_RETURN})
                     total = total.union(eff)
                     for k, o in found.items():
                         table.setdefault(k, o)

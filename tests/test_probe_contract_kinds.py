@@ -189,3 +189,46 @@ def test_a_saved_value_stored_into_a_dict_then_an_append_in_the_handler():
             except Exception:
                 self._ledger.append(rec)
         """, select=["OC102"]) == [("OC102", 5)]
+
+
+def test_a_caller_of_a_helper_that_never_returns_is_no_dead_end_itself(tmp_path):
+    """The mark is the helper's own: a function that calls it on one path returns on
+    the others, and a walk past its call goes on."""
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"])
+    assert cl("""\
+        def boom():
+            raise ValueError()
+
+        def maybe(x):
+            if x:
+                boom()
+            return x
+
+        def f(x):
+            a()
+            maybe(x)
+            b()
+        """, select=["SQ1"], table=table) == [("SQ1", 12)]
+
+
+def test_a_method_that_is_not_implemented_is_no_dead_end(tmp_path):
+    """``raise NotImplementedError`` says "an override runs here": the call goes on."""
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"])
+    assert cl("""\
+        class Worker:
+            def run(self, job):
+                raise NotImplementedError("subclasses run jobs")
+
+            def submit(self, job):
+                a()
+                self.run(job)
+                b()
+
+            def fail(self, job):
+                raise RuntimeError("no")
+
+            def other(self, job):
+                a()
+                self.fail(job)
+                b()
+        """, select=["SQ1"], table=table) == [("SQ1", 8)]
