@@ -22,6 +22,7 @@ from . import frontend
 from . import lazy
 from . import project as projectmod
 from . import runcache as runcachemod
+from . import snapshot as snapshotmod
 from .cache import Cache
 from .ir import ClassFacts, FileFacts, FunctionFacts, Span, Suppression
 from .findings import Finding
@@ -377,32 +378,58 @@ class CheckMemo:
             return
 
 
-def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes]) -> Tuple[str, Dict[str, Path], Dict[str, str]]:
+def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes],
+            snapshot: Optional[snapshotmod.Snapshot] = None) -> Tuple[str, Dict[str, Path], Dict[str, str]]:
     """The run cache's key: engine, settings, every file (shown name, module names,
     content hash, or why it cannot be read) and the files reported. Returns the key
     and each on-disk file by its shown name, and each file's facts key (its content
-    key in the facts cache) by its shown name."""
+    key in the facts cache) by its shown name.
+
+    With a ``snapshot`` (``snapshot``), a file whose stat is as it was is not read
+    again: its content key is the remembered one. A plan made afresh is remembered
+    with its shown and module names; the snapshot is written when anything changed."""
     key = runcachemod.Key(cachemod.salt(), settings_fingerprint(settings))
     shown_at: Dict[str, Path] = {}
     digests: Dict[str, str] = {}
+    rows: List[snapshotmod.PlanRow] = []
+    names = iter(plan.rows) if plan.rows is not None else None
     for k, p in plan.order.items():
+        if names is not None:
+            _, _, shown, module, aliases = next(names)
         if k in plan.buffer_at:
             name = plan.buffer_at[k]
             data: Optional[bytes] = buffers[name]
             shown, path, why = name, Path(name), ""
         else:
-            shown, path = display_path(p), p
+            if names is None:
+                shown = display_path(p)
+            path = p
             shown_at[shown] = p
-            try:
-                data, why = read_source(p), ""
-            except (OSError, ValueError) as exc:
-                data, why = None, f"{type(exc).__name__}: {exc}"
-        module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (frontend.module_name(path), [])
+            data, why = None, ""
+        if names is None:
+            module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (frontend.module_name(path), [])
+            rows.append((str(k), str(p), shown, module, aliases))
+        if k not in plan.buffer_at:
+            known, before = snapshot.digest(str(p), shown, module) if snapshot is not None else (None, None)
+            if known is not None:
+                digests[shown] = known
+            else:
+                try:
+                    data, why = read_source(p), ""
+                except (OSError, ValueError) as exc:
+                    data, why = None, f"{type(exc).__name__}: {exc}"
         key.add(f"file\0{shown}\0{module}\0{','.join(aliases)}\0{why}")
         if data is not None:
             digests[shown] = cachemod.key(shown, module, data)
+            if k not in plan.buffer_at and snapshot is not None and before is not None:
+                snapshot.note_file(str(p), before, shown, module, digests[shown])
         key.add(digests.get(shown, "-"))
     key.add("reported\0" + "\0".join(plan.reported()))
+    if snapshot is not None:
+        if names is None and plan.looked is not None:
+            snapshot.note_plan(rows, [str(k) for k in plan.named_keys], plan.roots,
+                               plan.looked + projectmod.looked_at())
+        snapshot.save()
     return key.hexdigest(), shown_at, digests
 
 

@@ -158,6 +158,19 @@ def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     return known[0], list(known[1])
 
 
+def remember_names(path: Path, roots: Sequence[Path], module: str, aliases: Sequence[str]) -> None:
+    """``module_names``' answer for ``path``, known already (a snapshot's)."""
+    _NAMES[(str(path), tuple(str(r) for r in roots))] = (module, tuple(aliases))
+
+
+def looked_at() -> List[str]:
+    """The folders this run has asked for an ``__init__.py``: module names depend on
+    their listings (``snapshot``). (A folder resolved by ``_abs`` depends on its
+    parent's listing: a project folder's parent is walked, and the roots are found
+    again by every run.)"""
+    return list(_PACKAGES)
+
+
 def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     # (strings, not ``pathlib``: this runs for every file of every run, and the path
     # arithmetic was most of an editor's run key on 400 files)

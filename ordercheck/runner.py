@@ -41,6 +41,7 @@ from . import frontend
 from . import lazy, suppression
 from . import project as projectmod
 from . import runcache as runcachemod
+from . import snapshot as snapshotmod
 from .ir import FileFacts, FunctionFacts
 from .findings import Finding
 from .memos import FullFacts, GraphMemo, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
@@ -54,6 +55,7 @@ from .sources import (
     include_paths,
     path_matches,
     Plan,
+    plan_key,
     plan_project,
     project_facts,
     read_all,
@@ -98,6 +100,9 @@ RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run 
 # parse with libcst only the files that can hold a finding (``focus``; docs/performance.md,
 # "The outline pre-pass"); ORDERCHECK_PREPASS=0 turns it off (the benchmark compares both)
 PREPASS = os.environ.get("ORDERCHECK_PREPASS", "1") != "0"
+# take the plan and unchanged files' content keys from a stat snapshot (``snapshot``;
+# ``ORDERCHECK_SNAPSHOT=0``: walk and hash everything, as a check of the snapshot)
+SNAPSHOT = os.environ.get("ORDERCHECK_SNAPSHOT", "1") != "0"
 
 
 @dataclass
@@ -307,12 +312,14 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     buffers = dict(buffers or {})
     if stdin is not None:
         buffers[stdin[0]] = stdin[1]
-    plan = plan_project(paths, settings, buffers, force_exclude, whole_project)
     memo = runcachemod.RunCache(cache_dir) if cache_dir is not None and RUN_CACHE else None
+    snapshot = (snapshotmod.Snapshot(cache_dir, plan_key(paths, settings, buffers, force_exclude, whole_project))
+                if memo is not None and SNAPSHOT else None)
+    plan = plan_project(paths, settings, buffers, force_exclude, whole_project, snapshot)
     k = ""
     digests: Dict[str, str] = {}
     if memo is not None:
-        k, shown_at, digests = run_key(plan, settings, buffers)
+        k, shown_at, digests = run_key(plan, settings, buffers, snapshot)
         rec = memo.get(k)
         if rec is not None:
             lazy_facts = LazyFacts(shown_at, buffers, cache_dir, plan.roots)

@@ -10,6 +10,7 @@ matched in linear time, folders walked without following what must not be opened
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import stat
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from . import cache as cachemod
 from . import config as configmod
 from . import frontend
 from . import project as projectmod
+from . import snapshot as snapshotmod
 from .cache import Cache
 from .errors import raise_if_interrupted
 from .ir import FileFacts, ParseError
@@ -160,15 +162,22 @@ def is_virtualenv(folder: Path) -> bool:
         return False
 
 
-def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude: bool = False) -> List[Path]:
+def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude: bool = False,
+                  looked: Optional[List[str]] = None) -> List[Path]:
     """``*.py`` under directories (skipping the usual suspects and ``exclude``);
     a path named explicitly that is not a folder is always returned (``read_facts``
     says why when it is not a regular readable file), and so is a folder that cannot
     be read — neither is skipped in silence.
     A file named explicitly is dropped only under ``force_exclude`` (what pre-commit
-    passes), which applies ``exclude`` to it too."""
+    passes), which applies ``exclude`` to it too.
+
+    ``looked`` collects every folder whose listing the answer depends on (each
+    path's own folder, the folders walked and those checked for a virtual
+    environment: ``snapshot``); a folder that cannot be read adds ``"\0"``, which
+    no snapshot trusts."""
     out: List[Path] = []
     seen = set()
+    note = looked.append if looked is not None else (lambda folder: None)
 
     def add(f: Path) -> None:
         if f not in seen:
@@ -176,20 +185,26 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
             out.append(f)
 
     def unreadable(exc: OSError) -> None:
+        note("\0")
         add(Path(exc.filename) if exc.filename else Path("."))
 
     for p in paths:
         if force_exclude and is_excluded(p, config):
             continue
         if not _is_dir(p):
+            note(os.path.dirname(os.path.abspath(p)))  # (a folder walked is noted as it is walked)
             add(p)
             continue
         for dirpath, dirnames, filenames in os.walk(p, onerror=unreadable):
+            note(os.path.abspath(dirpath))
             d = Path(dirpath)
             keep = []
             for name in sorted(dirnames):
                 sub = d / name
-                if name in SKIP_DIRS or name.endswith(".egg-info") or is_virtualenv(sub):
+                if name in SKIP_DIRS or name.endswith(".egg-info"):
+                    continue
+                if is_virtualenv(sub):
+                    note(os.path.abspath(sub))  # (one that is walked is noted as it is walked)
                     continue
                 if config.exclude and path_matches(relative_path(sub, config.root), config.exclude):
                     continue
@@ -244,6 +259,12 @@ def display_path(path: Path) -> str:
 
 
 _SHOWN: Dict[Tuple[str, str], str] = {}
+
+
+def remember_shown(path: Path, shown: str) -> None:
+    """``display_path``'s answer for ``path`` in the working folder, known already
+    (a snapshot's, ``plan_project``)."""
+    _SHOWN[(os.fspath(path), os.getcwd())] = shown
 
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
@@ -465,6 +486,11 @@ class Plan:
     named_keys: Set[Path]
     buffers_reported: List[str]
     roots: List[Path]
+    # the folders whose listings the plan depends on (``snapshot``; None: it cannot
+    # be remembered, its files follow imports), and the remembered plan's rows when
+    # it came from a snapshot (shown and module names, ``memos.run_key``)
+    looked: Optional[List[str]] = None
+    rows: Optional[List[snapshotmod.PlanRow]] = None
 
     @property
     def on_disk(self) -> List[Path]:
@@ -477,25 +503,49 @@ class Plan:
         return out
 
 
+def plan_key(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
+             force_exclude: bool, whole_project: bool) -> str:
+    """What a plan depends on besides the file system (``snapshot``)."""
+    h = hashlib.sha256()
+    config = settings.config
+    for part in ("plan", cachemod.salt(), os.getcwd(), repr([str(p) for p in paths]), repr(sorted(buffers)),
+                 repr((force_exclude, whole_project, str(settings.project_root), str(config.root),
+                       config.include, config.exclude, config.src))):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
 def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
-                 force_exclude: bool = False, whole_project: bool = True) -> Plan:
+                 force_exclude: bool = False, whole_project: bool = True,
+                 snapshot: Optional[snapshotmod.Snapshot] = None) -> Plan:
+    """Phase 1: which files a run reads and which it reports (``Plan``). With a
+    ``snapshot`` whose folders are as they were, its plan is taken instead of
+    walking the project again."""
     projectmod.forget()
     config = settings.config
     if force_exclude:
         buffers_reported = [n for n in buffers if not is_excluded(Path(n), config)]
     else:
         buffers_reported = list(buffers)
-    named = collect_files(paths, config, force_exclude) if paths else []
     start = projectmod.common_start(list(paths)) if paths else (Path(next(iter(buffers))) if buffers else None)
     root = projectmod.find_root(start, settings.project_root)
     roots = projectmod.src_roots(config, root)
+    remembered = snapshot.plan_for(roots) if snapshot is not None else None
+    if remembered is not None:
+        return _remembered_plan(remembered[0], remembered[1], buffers, buffers_reported, roots)
+    looked: Optional[List[str]] = []
+    named = collect_files(paths, config, force_exclude, looked) if paths else []
     everything: List[Path] = []
     if whole_project:
         if config.include:
-            everything = collect_files(include_paths(config), config)
+            if any(ch in pattern for pattern in config.include for ch in "*?["):
+                looked = None  # (a glob's matches: not followed folder by folder)
+            everything = collect_files(include_paths(config), config, looked=looked)
         elif settings.project_root is not None or projectmod.is_marked(root):
-            everything = collect_files([root], config)
+            everything = collect_files([root], config, looked=looked)
         else:  # no config and no marker above the paths: what they import, not the folder
+            looked = None
             everything = projectmod.import_closure(named + [Path(n) for n in buffers], roots,
                                                    admit=lambda p: not is_excluded(p, config))
     # One entry per file (symlinks resolved), shown under the name the user named it
@@ -512,7 +562,21 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
         order.setdefault(_key(Path(n)), Path(n))
     buffer_at = {_key(Path(n)): n for n in buffers}
     named_keys = {_key(p) for p in named}
-    return Plan(order, buffer_at, named_keys, buffers_reported, list(roots))
+    return Plan(order, buffer_at, named_keys, buffers_reported, list(roots), looked=looked)
+
+
+def _remembered_plan(rows: List[snapshotmod.PlanRow], named: List[str], buffers: Dict[str, bytes],
+                     buffers_reported: List[str], roots: List[Path]) -> Plan:
+    """A snapshot's plan, with its shown and module names remembered for this run."""
+    order: Dict[Path, Path] = {}
+    for key, given, shown, module, aliases in rows:
+        p = Path(given)
+        order[Path(key)] = p
+        if given not in buffers:
+            remember_shown(p, shown)
+        projectmod.remember_names(p, roots, module, aliases)
+    buffer_at = {_key(Path(n)): n for n in buffers}
+    return Plan(order, buffer_at, {Path(k) for k in named}, buffers_reported, list(roots), rows=rows)
 
 
 def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: Optional[Path] = None,

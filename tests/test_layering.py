@@ -17,7 +17,7 @@ ORDER = [
     ["frontend.statements"],
     ["frontend"],
     ["findings", "vocabulary", "config", "cache"],
-    ["project", "runcache"],
+    ["project", "runcache", "snapshot"],
     ["summaries", "cfg"],
     ["managers"],
     ["effects"],

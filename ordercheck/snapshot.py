@@ -1,0 +1,190 @@
+"""What a run learns from the file system before it reads a file, remembered and
+revalidated by ``stat`` (docs/performance.md, "Session 14"; docs/decisions.md,
+"The stat snapshot").
+
+Before any facts are read, a run walks the project's folders
+(``sources.collect_files``), resolves and shows each path, names its modules (which
+asks folders for an ``__init__.py``) and hashes every file's bytes for its content
+key (``memos.run_key``). On 400 files that was 0.15 s of an editor's 0.5 s process,
+on 3,900 files 0.9 s. A snapshot keeps those answers beside what they depend on:
+
+* **The plan** (the files, in order, their resolved keys, shown names and module
+  names) depends on the listing of every folder the run looked into: the folders
+  walked, the folders checked for a virtual environment, the folders asked for an
+  ``__init__.py`` and the folders resolved. Adding, removing or renaming an entry
+  changes its folder's mtime, so the plan is reused while every one of those
+  folders has the (mtime, inode) it had.
+* **A file's content key** is reused while the file has the (mtime, size, inode,
+  ctime) it had when it was read, under the same shown and module names.
+
+Git's "racy" rule applies to both: a folder or file changed less than two seconds
+before the snapshot was written is not trusted (a second change within the same
+timestamp tick could keep its stat), and is looked at again. What the snapshot does
+not see: a file rewritten with the same size, mtime and ctime (nothing but a tool
+that resets both does that), and a folder above the project root replaced by a
+symlink while the root's own resolution stays the same. The project's root and
+``src`` roots are found afresh each run and must match.
+
+An entry is JSON, validated when read like every cache entry (a planted or
+truncated one is ignored), and written atomically.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from . import cache as cachemod
+
+FORMAT = 1
+RACY_NS = 2_000_000_000  # a change this close to the writing is not trusted
+
+# (path, given path, shown name, module, aliases)
+PlanRow = Tuple[str, str, str, str, List[str]]
+
+
+def _folder_stat(path: str) -> Optional[List[int]]:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [st.st_mtime_ns, st.st_ino]
+
+
+def file_stat(path: "str | Path") -> Optional[List[int]]:
+    """A regular file's (mtime, size, inode, ctime), or None."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns]
+
+
+def _ints(v: object, n: int) -> bool:
+    return type(v) is list and len(v) == n and all(type(x) is int for x in v)
+
+
+def _strs(v: object) -> bool:
+    return type(v) is list and all(type(x) is str for x in v)
+
+
+class Snapshot:
+    """One project's snapshot under a cache folder, for one plan key (``key``: the
+    working folder, the paths named, the buffers' names, the settings that choose
+    files). Read when made; ``save`` writes it when something changed."""
+
+    def __init__(self, cache_dir: Optional[Path], key: str) -> None:
+        self.path = Path(cache_dir) / "snapshot" / key[:2] / f"{key}.json" if cache_dir is not None else None
+        self.written = 0  # when the entry read was written (ns)
+        self.folders: Dict[str, List[int]] = {}
+        self.roots: List[str] = []
+        self.plan: Optional[List[PlanRow]] = None
+        self.named: List[str] = []
+        self.files: Dict[str, list] = {}  # path -> [mtime, size, inode, ctime, shown, module, digest]
+        self.changed = False
+        self._fresh: Dict[str, list] = {}
+        if self.path is not None:
+            self._load()
+
+    # ------------------------------------------------------------------ reading
+
+    def _load(self) -> None:
+        assert self.path is not None
+        try:
+            raw = cachemod._read_entry(self.path)
+            data = json.loads(raw.decode("utf-8")) if raw is not None else None
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            return
+        if not (type(data) is dict and data.get("format") == FORMAT and type(data.get("written")) is int):
+            return
+        folders, files, plan = data.get("folders"), data.get("files"), data.get("plan")
+        if not (type(folders) is dict and all(_ints(v, 2) for v in folders.values())):
+            return
+        if not (type(files) is dict and all(
+                type(v) is list and len(v) == 7 and _ints(v[:4], 4) and all(type(x) is str for x in v[4:])
+                for v in files.values())):
+            return
+        if plan is not None and not (type(plan) is dict and _strs(plan.get("roots")) and _strs(plan.get("named"))
+                                     and type(plan.get("rows")) is list and all(
+                    type(r) is list and len(r) == 5 and all(type(x) is str for x in r[:4]) and _strs(r[4])
+                    for r in plan["rows"])):
+            return
+        self.written = data["written"]
+        self.folders = folders
+        self.files = files
+        if plan is not None:
+            self.roots, self.named = plan["roots"], plan["named"]
+            self.plan = [tuple(r) for r in plan["rows"]]  # type: ignore[misc]
+
+    def _trusted(self, mtime_ns: int) -> bool:
+        return mtime_ns < self.written - RACY_NS
+
+    def plan_for(self, roots: Sequence[Path]) -> Optional[Tuple[List[PlanRow], List[str]]]:
+        """The remembered plan (rows, named paths) when the project's ``roots`` are the
+        remembered ones and every folder it looked into is as it was; else None."""
+        if self.plan is None or [str(r) for r in roots] != self.roots:
+            return None
+        for folder, was in self.folders.items():
+            now = _folder_stat(folder)
+            if now is None or now != was or not self._trusted(now[0]):
+                return None
+        return self.plan, self.named
+
+    def digest(self, path: str, shown: str, module: str) -> Tuple[Optional[str], Optional[List[int]]]:
+        """The remembered content key of the file at ``path`` (shown and named as
+        given) when its stat is unchanged and old enough; and its stat now (None:
+        not a regular file, read it to say why)."""
+        now = file_stat(path)
+        if now is None:
+            return None, None
+        was = self.files.get(path)
+        if (was is not None and was[:4] == now and was[4] == shown and was[5] == module
+                and self._trusted(now[0])):
+            self._fresh[path] = was
+            return was[6], now
+        return None, now
+
+    # ------------------------------------------------------------------ writing
+
+    def note_plan(self, rows: List[PlanRow], named: List[str], roots: Sequence[Path], folders: Sequence[str]) -> None:
+        """A plan made afresh and the folders it looked into."""
+        stats = {}
+        for f in dict.fromkeys(folders):
+            s = _folder_stat(f)
+            if s is None:
+                return  # a folder that vanished under the walk: nothing is remembered
+            stats[f] = s
+        self.plan, self.named, self.roots, self.folders = rows, named, [str(r) for r in roots], stats
+        self.changed = True
+
+    def note_file(self, path: str, before: List[int], shown: str, module: str, digest: str) -> None:
+        """A file read afresh: its stat taken before it was read, and its content key."""
+        self._fresh[path] = [*before, shown, module, digest]
+        if not self._trusted(before[0]):
+            self.changed = True  # (so that it is trusted after the next writing)
+        if self.files.get(path) != self._fresh[path]:
+            self.changed = True
+
+    def save(self) -> None:
+        """Write the snapshot if anything changed: the plan (if one may be
+        remembered), and the files seen by this run (a file no longer planned is
+        forgotten)."""
+        if set(self._fresh) != set(self.files):
+            self.changed = True
+        if self.path is None or not self.changed:
+            return
+        plan = None if self.plan is None else {
+            "roots": self.roots, "named": self.named, "rows": [list(r) for r in self.plan]}
+        data = {"format": FORMAT, "written": time.time_ns(), "folders": self.folders, "plan": plan,
+                "files": self._fresh}
+        try:
+            cachemod.prepare(self.path.parent.parent.parent)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            cachemod.write_atomically(self.path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        except OSError:
+            return

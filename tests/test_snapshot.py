@@ -1,0 +1,228 @@
+"""The stat snapshot (``ordercheck.snapshot``): a run takes the plan and the content
+keys of unchanged files from it, and still gives exactly what a cold run gives after
+every kind of change a stat can see."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from ordercheck import cache as cachemod
+from ordercheck import config as configmod
+from ordercheck import memos, runner, snapshot, sources
+from ordercheck.rulebook import load_rules
+from ordercheck.vocabulary import Vocabulary
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE = REPO / "fixtures" / "runtime"
+OLD = time.time() - 3600  # an hour ago: older than any snapshot's racy window
+
+
+def _settings(root: Path) -> runner.Settings:
+    cfg = configmod.parse({}, root / "ordercheck.toml")
+    rules = load_rules(configmod.rule_files(cfg))
+    selected = runner.select_codes(rules, ["ALL"], [], [])
+    vocab = Vocabulary.build(cfg.events, cfg.extend_events, cfg.terminal_markers)
+    return runner.Settings(cfg, rules, vocab, selected, project_root=root)
+
+
+def _everything(result: runner.Result):
+    return (json.dumps(cachemod.encode(result.findings)), json.dumps(cachemod.encode(result.suppressed)),
+            result.files, sorted(result.event_classes), result.project_files)
+
+
+def _age(root: Path, when: float = OLD, files: bool = True) -> None:
+    """Every folder (and file) of the project as if last changed ``when``."""
+    for dirpath, _, filenames in os.walk(root):
+        for name in filenames if files else ():
+            os.utime(os.path.join(dirpath, name), (when, when))
+        os.utime(dirpath, (when, when))
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(FIXTURE, root / "runtime", ignore=shutil.ignore_patterns("*.toml", "__pycache__"))
+    (root / "ordercheck.toml").write_text("")
+    _age(root)
+    return root
+
+
+class _Reads:
+    """Counts the files ``run_key`` reads, and whether the project was walked."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.read: list = []
+        self.walked = 0
+        real_read, real_collect = memos.read_source, sources.collect_files
+
+        def read(p):
+            self.read.append(Path(p).name)
+            return real_read(p)
+
+        def collect(*a, **k):
+            self.walked += 1
+            return real_collect(*a, **k)
+
+        monkeypatch.setattr(memos, "read_source", read)
+        monkeypatch.setattr(sources, "collect_files", collect)
+
+
+def _check(root: Path, cache: Path, monkeypatch, paths=(Path("runtime"),)) -> _Reads:
+    """A cached run equals a cold one; returns what the cached run read."""
+    monkeypatch.chdir(root)
+    s = _settings(root)
+    cold = runner.run(list(paths), s)
+    with monkeypatch.context() as m:
+        reads = _Reads(m)
+        warm = runner.run(list(paths), s, cache_dir=cache)
+    assert _everything(warm) == _everything(cold)
+    return reads
+
+
+def _entries(cache: Path):
+    return sorted((cache / "snapshot").glob("*/*.json"))
+
+
+def test_an_unchanged_project_is_neither_walked_nor_read(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    first = _check(root, cache, monkeypatch)
+    assert first.walked and len(first.read) >= 3
+    assert len(_entries(cache)) == 1
+    again = _check(root, cache, monkeypatch)
+    assert again.walked == 0 and again.read == []
+
+
+def test_each_change_a_stat_sees_gives_what_a_cold_run_gives(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    _check(root, cache, monkeypatch)
+    runtime = root / "runtime" / "runtime.py"
+    # an edit, seen later than the racy window: only that file is read again
+    runtime.write_text("# an edit\n" + runtime.read_text())
+    os.utime(runtime, (OLD + 10, OLD + 10))
+    edited = _check(root, cache, monkeypatch)
+    assert edited.walked == 0 and edited.read == ["runtime.py"]
+    # the same size and mtime, other bytes: the ctime still moved
+    text = runtime.read_text()
+    runtime.write_text(text.replace("# an edit", "# AN EDIT"))
+    os.utime(runtime, (OLD + 10, OLD + 10))
+    assert _check(root, cache, monkeypatch).read == ["runtime.py"]
+    # a file added: its folder changed, so the project is walked again
+    extra = root / "runtime" / "extra.py"
+    extra.write_text("def complete(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n")
+    os.utime(extra, (OLD + 20, OLD + 20))
+    _age(root, OLD + 20, files=False)
+    added = _check(root, cache, monkeypatch)
+    assert added.walked and added.read == ["extra.py"]
+    # removed again
+    extra.unlink()
+    _age(root, OLD + 30, files=False)
+    assert _check(root, cache, monkeypatch).walked
+    # a package marker added changes module names (and so the content keys)
+    (root / "runtime" / "__init__.py").write_text("")
+    _age(root, OLD + 40, files=False)
+    assert _check(root, cache, monkeypatch).walked
+    # a folder that becomes a virtual environment is no longer project code
+    (root / "runtime" / "pyvenv.cfg").write_text("home = /usr\n")
+    _age(root, OLD + 50, files=False)
+    assert _check(root, cache, monkeypatch).walked
+
+
+def test_a_recent_change_is_not_trusted(tmp_path, monkeypatch):
+    """Git's racy rule: a file changed within two seconds of the snapshot's writing
+    is read again, whatever its stat says."""
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    runtime = root / "runtime" / "runtime.py"
+    os.utime(runtime, None)  # now
+    _check(root, cache, monkeypatch)
+    assert "runtime.py" in _check(root, cache, monkeypatch).read
+
+
+def test_a_buffer_is_never_taken_from_the_snapshot(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(root)
+    s = _settings(root)
+    name = "runtime/runtime.py"
+    original = (root / name).read_bytes()
+    for data in (original, original.replace(b"\n", b"\n\n", 3), original):
+        cold = runner.run([], s, stdin=(name, data))
+        warm = runner.run([], s, stdin=(name, data), cache_dir=cache)
+        assert _everything(cold) == _everything(warm)
+
+
+@pytest.mark.parametrize("damage", [
+    b"", b"{", b"\x80\x04K.", b'{"format": 1, "written": 1}',
+    b'{"format": 1, "written": 1, "folders": {"/": [1]}, "files": {}, "plan": null}',
+])
+def test_a_damaged_entry_is_ignored(tmp_path, monkeypatch, damage):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    _check(root, cache, monkeypatch)
+    (entry,) = _entries(cache)
+    entry.write_bytes(damage)
+    again = _check(root, cache, monkeypatch)
+    assert again.walked
+
+
+def test_a_planted_plan_is_not_trusted_when_its_folders_differ(tmp_path, monkeypatch):
+    """An entry naming a file that is not there (a stranger's, or an old one) is
+    revalidated by its folders' stats like any other."""
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    _check(root, cache, monkeypatch)
+    (entry,) = _entries(cache)
+    data = json.loads(entry.read_text())
+    for folder in data["folders"]:
+        data["folders"][folder] = [1, 1]
+    data["plan"]["rows"] = data["plan"]["rows"][:1]
+    entry.write_text(json.dumps(data))
+    assert _check(root, cache, monkeypatch).walked
+
+
+def test_the_snapshot_can_be_turned_off(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(runner, "SNAPSHOT", False)
+    _check(root, cache, monkeypatch)
+    assert _entries(cache) == []
+    assert _check(root, cache, monkeypatch).walked
+
+
+def test_an_import_closure_is_never_remembered(tmp_path, monkeypatch):
+    """With no marker and no config, the files read follow imports (their bytes), so
+    no plan is remembered; content keys still are."""
+    root = tmp_path / "loose"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("*.toml", "__pycache__"))
+    _age(root)
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(root)
+    s = runner.load_settings(None, root, isolated=True)
+    named = [Path("runtime.py")]
+    cold = runner.run(named, s)
+    runner.run(named, s, cache_dir=cache)
+    with monkeypatch.context() as m:
+        reads = _Reads(m)
+        warm = runner.run(named, s, cache_dir=cache)
+    assert _everything(warm) == _everything(cold)
+    assert reads.walked  # (the named file is collected; its imports followed again)
+    assert reads.read == []
+    (entry,) = _entries(cache)
+    assert json.loads(entry.read_text())["plan"] is None
+
+
+def test_the_entry_is_plain_json_written_atomically(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    _check(root, cache, monkeypatch)
+    (entry,) = _entries(cache)
+    data = json.loads(entry.read_text())
+    assert data["format"] == snapshot.FORMAT
+    assert all(len(v) == 7 for v in data["files"].values())
+    assert not list((cache / "snapshot").glob("*/.*.tmp"))
