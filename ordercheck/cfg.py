@@ -693,9 +693,13 @@ class _Builder:
             guard_true = [(p, EdgeKind.TRUE) for p, _ in g_ends] if case.guard else g_ends
             out += self.block(case.body, guard_true)
             nxt: Preds = []
-            if not case.always:
+            # the case node's false branch: its pattern fails (a capture or wildcard
+            # with a guard never does: it always runs the guard, and only the guard can
+            # fail), or a guard without calls is false
+            pattern_fails = not (case.irrefutable if case.guarded else case.always)
+            if pattern_fails or (case.guarded and not case.guard):
                 nxt.append((c, EdgeKind.FALSE))
-            if case.guard:
+            if case.guard:  # the guard's last call node is false
                 nxt += [(p, EdgeKind.FALSE) for p, _ in g_ends]
             preds = nxt
         return out + preds

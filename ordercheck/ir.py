@@ -139,6 +139,10 @@ class Case:
     always: bool  # wildcard or bare capture without guard
     guard: ExprSeq
     body: List["Stmt"]
+    # the pattern alone always matches (a wildcard or a bare capture), and the case
+    # has a guard: such a case always runs its guard, and only the guard can fail
+    irrefutable: bool = False
+    guarded: bool = False
 
 
 @dataclass

@@ -480,8 +480,10 @@ class Extractor(ExpressionWalker):
             csp = self._enter_stmt(case, case.guard if case.guard is not None else case.pattern)
             guard = self.expr(case.guard)
             captured += self._w + _captures(case.pattern)
-            always = case.guard is None and _irrefutable(case.pattern)
-            st.cases.append(Case(csp, self.header_text(case), always, guard, self.block(case.body)))
+            irrefutable = _irrefutable(case.pattern)
+            always = case.guard is None and irrefutable
+            st.cases.append(Case(csp, self.header_text(case), always, guard, self.block(case.body),
+                                 irrefutable=irrefutable, guarded=case.guard is not None))
         # (the cases' captures are forgotten at the `match` itself: earlier than Python
         # binds them, which only forgets sooner)
         if captured:
