@@ -88,11 +88,12 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
     """Classes carried to a point that is not the call itself (its on-raise or
     conditional effects): the call's own patterns do not apply, its terminal markers
     do (a carried ``append`` with a marker at the call site is terminal)."""
-    out = set(carried)
+    out = set(carried) - {mgrmod.OWN_TERMINAL}
     if "append" in out and not call.builds and vocab.carries_marker(call):
         if "terminal-append" not in out:
             out.add(mgrmod.OPEN_TERMINAL)  # made terminal here, outside any guard of the callee
         out.add("terminal-append")
+        out.add(mgrmod.OWN_TERMINAL)  # made terminal by the call's own marker
     if "terminal-append" in out:
         out.add("append")
     return frozenset(out)
@@ -290,8 +291,8 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         if raises:
             raising.append(n)
         for cls in sorted(performs[n]):
-            if cls == mgrmod.OPEN_TERMINAL:
-                continue  # only where no guard of this function stands before it (below)
+            if cls in (mgrmod.OPEN_TERMINAL, mgrmod.OWN_TERMINAL, mgrmod.NEAR_TERMINAL):
+                continue  # marks of this function's own nodes (below), never carried further
             if cls == NO_RETURN:
                 continue  # a mark of the callee, not an effect: this function's own is below
             if exits:
@@ -315,6 +316,12 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
             ended.add(mgrmod.OPEN_TERMINAL)
     if open_nodes:
         performers[mgrmod.OPEN_TERMINAL] = sorted((n for n in open_nodes if n in exiting), key=_order)
+    own = [n for n in performs if n in reach and mgrmod.OWN_TERMINAL in performs[n]]
+    for ended, nodes in ((on_return, exiting), (on_raise, raising)):
+        if any(n in nodes for n in own):
+            ended.add(mgrmod.NEAR_TERMINAL)  # a terminal append by its own call
+    if any(n in exiting for n in own):
+        performers[mgrmod.NEAR_TERMINAL] = sorted((n for n in own if n in exiting), key=_order)
     when_true: Set[str] = set()
     when_false: Set[str] = set()
     if on_return and any("returns" in d for _, d in g.nodes(data=True)):
@@ -354,7 +361,8 @@ def _fallback(facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, cg: CallGr
             every.add(cls)
             for part in ("return", "raise", "escape"):
                 origins.setdefault((part, cls), Origin(call, facts.path, key, part) if key and cls not in vocab.direct(call) else Origin(call, facts.path))
-    s = frozenset(every)
+    near = mgrmod.OWN_TERMINAL in every  # (a callee's near mark is not passed on)
+    s = frozenset((every - {mgrmod.OWN_TERMINAL, mgrmod.NEAR_TERMINAL}) | ({mgrmod.NEAR_TERMINAL} if near else set()))
     return Effects(s, s, s), origins
 
 

@@ -131,6 +131,16 @@ class EventClass(StrEnum):
 #: summaries monotone: a fixpoint pass or a second definition can only add it.
 OPEN_TERMINAL = "unguarded-terminal-append"
 
+#: marks beside ``terminal-append`` for how near the append is (docs/decisions.md "A
+#: terminal append two calls away"): ``OWN_TERMINAL`` on a node whose own call is a
+#: terminal append (its pattern, or a marker at the call); ``NEAR_TERMINAL`` in a
+#: summary whose function makes a terminal append by a call of its own. A call node
+#: carries ``NEAR_TERMINAL`` from its callee; a summary never passes it further up. A
+#: node with ``terminal-append`` and neither mark appends two or more calls away, and
+#: ``at-most-once`` over terminal appends does not count it.
+OWN_TERMINAL = "own-terminal-append"
+NEAR_TERMINAL = "near-terminal-append"
+
 #: a mark, not an event class, in a summary's on-return part: the callee has no path
 #: from ENTRY to EXIT (it always raises, or calls ``sys.exit``). Its call node is a dead
 #: end for a handler's way out: ``except Exception: self._fail(run)`` does not leave

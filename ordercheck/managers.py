@@ -39,6 +39,9 @@ WITH_ONLY = frozenset({"transaction"})
 TRANSACTION = "transaction"
 TERMINAL_APPEND = EventClass.TERMINAL_APPEND.value
 OPEN_TERMINAL = kinds.OPEN_TERMINAL
+OWN_TERMINAL = kinds.OWN_TERMINAL
+NEAR_TERMINAL = kinds.NEAR_TERMINAL
+MARKS = frozenset({OPEN_TERMINAL, OWN_TERMINAL, NEAR_TERMINAL})
 
 
 def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
@@ -65,9 +68,16 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
                 for cls in performs.get(n, ()):
                     where.setdefault((part, cls), n)
     # the open mark only where no guard stands between the way in and the append
-    entry = _union(performs, entry_nodes) - {OPEN_TERMINAL}
-    normal = _union(performs, normal_nodes) - {OPEN_TERMINAL}
-    raised = _union(performs, raised_nodes) - {OPEN_TERMINAL}
+    entry = _union(performs, entry_nodes) - MARKS
+    normal = _union(performs, normal_nodes) - MARKS
+    raised = _union(performs, raised_nodes) - MARKS
+    # a terminal append of the generator's own calls is near at the `with` (one call away)
+    if any(OWN_TERMINAL in performs.get(n, ()) for n in entry_nodes):
+        entry |= {NEAR_TERMINAL}
+    if any(OWN_TERMINAL in performs.get(n, ()) for n in normal_nodes):
+        normal |= {NEAR_TERMINAL}
+    if any(OWN_TERMINAL in performs.get(n, ()) for n in raised_nodes):
+        raised |= {NEAR_TERMINAL}
     if open_terminal_nodes(g, performs, entry_nodes, [ENTRY], stop):
         entry |= {OPEN_TERMINAL}
     if open_terminal_nodes(g, performs, normal_nodes, [v for y in yields for v in _succ(g, y, exceptional=False)], stop):

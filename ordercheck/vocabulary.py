@@ -20,7 +20,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from .ir import Call
-from .kinds import OPEN_TERMINAL, EventClass
+from .kinds import NEAR_TERMINAL, OPEN_TERMINAL, OWN_TERMINAL, EventClass
 from .markers import has_marker, split_tokens
 from .resources import vocab_dir
 
@@ -147,14 +147,18 @@ class Vocabulary:
         # a record built for another call appends only incidentally through its summary
         # (docs/decisions.md "A record built for another call")
         built = call.builds and EventClass.APPEND not in direct and EventClass.TERMINAL_APPEND not in direct
-        promoted = False
+        promoted = marked = False
+        classes.discard(OWN_TERMINAL)  # (a node's own mark: never carried)
         if EventClass.APPEND in classes and not built and self.carries_marker(call):
             promoted = EventClass.TERMINAL_APPEND not in classes
+            marked = True
             classes.add(EventClass.TERMINAL_APPEND.value)
         if EventClass.TERMINAL_APPEND in classes:
             classes.add(EventClass.APPEND.value)
             if promoted or EventClass.TERMINAL_APPEND in direct:
                 classes.add(OPEN_TERMINAL)  # its own, outside any guard of a callee
+            if marked or EventClass.TERMINAL_APPEND in direct:
+                classes.add(OWN_TERMINAL)  # the call itself ends a record
         return frozenset(classes)
 
     def is_suppressor(self, call: Call) -> bool:

@@ -1,6 +1,7 @@
-"""Four decisions beyond the contract's text, taken after triaging real runtimes
+"""Decisions beyond the contract's text, taken after triaging real runtimes
 (docs/decisions.md): conditional effects through ``and``/``or``, idempotency guards,
-a loop over records, and a record built for another call. Each has a case where it
+a loop over records, a record built for another call, and (session 14) a terminal
+append two calls away. Each has a case where it
 removes a finding and a case where the contract's finding stands."""
 from __future__ import annotations
 
@@ -554,3 +555,127 @@ def test_guard_points_and_chain_outcomes_are_walks_of_executions(source):
         lines, how = tc.trace_lines(ns["f"], _GuardOracle(seed))
         why = tc.is_walk(g, lines, how, tc.finally_ranges(source))
         assert why is None, f"seed {seed}: {why}\n{source}"
+
+
+# ---------------------------------------------------------------- a terminal append two calls away
+
+
+DEEP = """
+class Queue:
+    def _finish(self, task):
+        self._ledger.append_terminal(task.id, Status.COMPLETED)
+
+    def _execute(self, task):
+        self._finish(task)
+
+    def {name}(self, task):
+        {first}
+        {second}
+"""
+
+
+@pytest.mark.parametrize("first, second, expected", [
+    # both one call away (the helper appends itself): the contract's pair
+    ("self._finish(task)", "self._finish(task.callback)", [("OC103", 11)]),
+    # a direct append, then a helper two calls away: the second is no event here
+    ("self._ledger.append_terminal(task.id, Status.FAILED)", "self._execute(task.callback)", []),
+    # and the other way round
+    ("self._execute(task.callback)", "self._ledger.append_terminal(task.id, Status.FAILED)", []),
+    # two calls two levels away
+    ("self._execute(task)", "self._execute(task.callback)", []),
+    # a direct append and a helper one call away
+    ("self._ledger.append_terminal(task.id, Status.FAILED)", "self._finish(task)", [("OC103", 11)]),
+])
+def test_a_terminal_append_two_calls_away_is_not_counted(first, second, expected):
+    src = DEEP.format(name="go", first=first, second=second)
+    assert cl(src, select=ONCE) == expected
+
+
+def test_two_calls_away_still_counts_for_the_other_contracts():
+    src = """
+    class Queue:
+        def _finish(self, task):
+            self._ledger.append_terminal(task.id, Status.COMPLETED)
+
+        def _execute(self, task):
+            self._finish(task)
+
+        def go(self, task):
+            self._store.save(task)
+            self._execute(task)
+
+        def swallow(self, task):
+            try:
+                self._execute(task)
+            except Exception:
+                pass
+    """
+    assert cl(src, select=["OC101", "OC201"]) == [("OC101", 11), ("OC201", 15)]
+
+
+def test_a_marker_at_the_call_makes_the_append_its_own():
+    """A helper that appends whatever record it is given, named terminal by the
+    caller's arguments: the caller's call ends the record, however deep the append."""
+    src = """
+    class Runner:
+        def _record(self, run, kind):
+            self._ledger.append(run.id, kind)
+
+        def _log(self, run, kind):
+            self._record(run, kind)
+
+        def go(self, run):
+            self._log(run, "run_completed")
+            self._log(run, "run_failed")
+    """
+    assert cl(src, select=ONCE) == [("OC103", 11)]
+
+
+def test_a_context_manager_exit_is_one_call_away():
+    src = """
+    from contextlib import contextmanager
+
+    class Engine:
+        @contextmanager
+        def finishing(self, run):
+            yield
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+
+        @contextmanager
+        def finishing_deep(self, run):
+            yield
+            self._close(run)
+
+        def _close(self, run):
+            self._ledger.append_terminal(run.id, Status.COMPLETED)
+
+        def near(self, run):
+            with self.finishing(run):
+                pass
+            self._ledger.append_terminal(run.id, Status.FAILED)
+
+        def far(self, run):
+            with self.finishing_deep(run):
+                pass
+            self._ledger.append_terminal(run.id, Status.FAILED)
+    """
+    assert cl(src, select=ONCE) == [("OC103", 21)]
+
+
+def test_a_helper_that_appends_both_itself_and_deeper_is_one_call_away():
+    src = """
+    class Queue:
+        def _finish(self, task):
+            self._ledger.append_terminal(task.id, Status.COMPLETED)
+
+        def _settle(self, task, ok):
+            if ok:
+                self._finish(task)
+            else:
+                self._ledger.append_terminal(task.id, Status.FAILED)
+
+        def go(self, task):
+            self._settle(task, True)
+            self._settle(task.callback, False)
+    """
+    assert cl(src, select=ONCE) == [("OC103", 14)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List
 
 from .base import GraphInput, Hit, Ordering, expr_text, matching
-from ..kinds import OPEN_TERMINAL, EventClass
+from ..kinds import NEAR_TERMINAL, OPEN_TERMINAL, OWN_TERMINAL, EventClass
 from .paths import ItemLoops, blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
 
 
@@ -23,6 +23,9 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
         barrier = matching(classes, self.barrier, classes) if self.barrier else set()
         events = matching(classes, self.event, reachable) - barrier
+        records = any(c in (EventClass.TERMINAL_APPEND, OPEN_TERMINAL) for c in self.event)
+        if records:  # a terminal append two or more calls away is no event here
+            events = {e for e in events if _near(classes.get(e, frozenset()))}
         if len({site(g, e) for e in events}) < 2:
             return []
         # Over terminal appends (a record's end: OC103, or a rule of the user's on
@@ -31,7 +34,6 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         # never the second, and two events on a loop's item do not pair across its
         # rounds (docs/decisions.md "Idempotency guards", "A loop over records").
         # Other classes pair as the contract says.
-        records = any(c in (EventClass.TERMINAL_APPEND, OPEN_TERMINAL) for c in self.event)
         blocked = barrier | {n for n, d in g.nodes(data=True) if d.get("guard")} if records else barrier
         labels = two_origin_bfs(g, blocking_view(g, blocked), events)
         items = ItemLoops(g, blocked)
@@ -47,3 +49,10 @@ class AtMostOnce(Ordering, kind="at-most-once"):
                 first, middle = pair
                 hits.append(Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=site(g, e)))
         return hits
+
+
+def _near(cls: frozenset) -> bool:
+    """Whether a node's terminal append is its own call's or its callee's own
+    (docs/decisions.md "A terminal append two calls away"); a node of other classes
+    only is kept as it is."""
+    return EventClass.TERMINAL_APPEND not in cls or OWN_TERMINAL in cls or NEAR_TERMINAL in cls
