@@ -499,6 +499,28 @@ def exports_digest(record: Optional[list]) -> Optional[str]:
     return None if record is None else _digest(record[:6])
 
 
+def resolution_digest(facts: FileFacts) -> Optional[str]:
+    """The digest of what resolving a file's calls and matching them reads of the file
+    itself (``summaries.resolve_file``, ``focus``'s rows): its exports, and per function
+    its calls' names, receiver types and marks and its ``with`` items' managers, in
+    order, without positions. Two versions of a file with the same digest, in a project
+    whose other files and exports are the same, have the same rows (``GraphHead``).
+    None for a file that does not parse."""
+    if facts.error is not None:
+        return None
+    from .summaries import with_managers
+
+    functions = []
+    for fn in facts.functions:
+        at = {c.id: i for i, c in enumerate(fn.calls)}
+        functions.append([
+            fn.qualname,
+            [[c.callee, list(c.qualnames), c.receiver_type, c.self_call, c.aug, c.exits] for c in fn.calls],
+            [[at.get(m.id), m.callee, list(m.qualnames), m.receiver_type, m.self_call] for m in with_managers(fn.body)],
+        ])
+    return _digest([facts.path, stub_record(facts)[:6], functions])
+
+
 _NO_SPAN = Span(0, 0, 0, 0)
 
 
@@ -550,6 +572,68 @@ def _rows_ok(rows: object) -> bool:
         type(x) is list and len(x) == 3 and _is_str(x[0]) and _strs(x[1]) and _strs(x[2]) for x in rows)
 
 
+class GraphHead:
+    """The small part of a ``GraphMemo`` entry (``graph/<key>.head.json``): per file its
+    content key, exports digest and resolution digest, and the focus of the
+    remembered rows. It answers an editor's buffer that cannot hold a finding without
+    reading the call graph (``quiet_buffers``)."""
+
+    FORMAT = 1
+
+    def __init__(self, entry: Path) -> None:
+        self.files: Dict[str, list] = {}
+        self.reach: Optional[list] = None
+        try:
+            raw = cachemod._read_entry(entry)
+            data = json.loads(raw.decode("utf-8")) if raw is not None else None
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            return
+        if not (type(data) is dict and data.get("format") == self.FORMAT and type(data.get("files")) is dict):
+            return
+        files, reach = data["files"], data.get("reach")
+        if not all(type(v) is list and len(v) == 3 and all(x is None or _is_str(x) for x in v) for v in files.values()):
+            return
+        if not (type(reach) is list and len(reach) == 3 and all(_strs(x) for x in reach)):
+            return
+        self.files, self.reach = files, reach
+
+    @staticmethod
+    def path_of(entry: Path) -> Path:
+        return entry.with_name(entry.stem + ".head.json")
+
+    def quiet_buffers(self, disk: Mapping[str, str], buffers: Sequence[FileFacts], classes: AbstractSet[str],
+                      vocab) -> Optional[Set[str]]:
+        """When no buffer among ``buffers`` (outlines, each shown under its file's own
+        name) can hold a finding, the classes their calls match; else None.
+
+        Exact: the files on disk (``disk``: shown path -> content key) are the ones
+        remembered, and each buffer exports what its file did and has the same
+        resolution digest, so every row, and so the focus, is the remembered one; a
+        file without a hot function has no finding but its OC900 (a buffer that does
+        not parse is never answered here)."""
+        if self.reach is None or sorted(classes) != self.reach[0]:
+            return None
+        names = {f.path for f in buffers}
+        if set(self.files) != set(disk) | names:
+            return None
+        for path, key in disk.items():
+            if path in names or self.files[path][0] is None or self.files[path][0] != key:
+                return None
+        seen: Set[str] = set()
+        for facts in buffers:
+            if facts.error is not None:
+                return None
+            was = self.files[facts.path]
+            if was[2] is None or was[1] != exports_digest(stub_record(facts)) or was[2] != resolution_digest(facts):
+                return None
+            for fn in facts.functions:
+                for call in fn.calls:
+                    seen |= vocab.direct(call)
+        if any(k.rpartition("::")[0] in names for k in self.reach[1]):
+            return None  # a hot function in a buffer: it is checked
+        return seen
+
+
 class GraphMemo:
     """The outline pre-pass's call graph, remembered between runs (one JSON entry per
     project and settings, under ``graph/``), so that a run after an edit neither
@@ -585,13 +669,18 @@ class GraphMemo:
         if entry is not None:
             self._load(entry)
 
+    @staticmethod
+    def entry_of(cache_dir: Path, settings: Settings, roots: Sequence[Path]) -> Path:
+        """Where the memo of a project (its ``src`` roots) under ``settings`` lives."""
+        k = _digest(["graph", GRAPH_FORMAT, cachemod.salt(), settings_fingerprint(settings),
+                     [str(r) for r in roots]])
+        return Path(cache_dir) / "graph" / k[:2] / f"{k}.json"
+
     @classmethod
     def for_project(cls, cache_dir: Path, settings: Settings, roots: Sequence[Path], digests: Dict[str, str],
                     renamed: Optional[Dict[str, str]] = None) -> "GraphMemo":
         """The memo of a project (its ``src`` roots) under ``settings``, read from the cache."""
-        k = _digest(["graph", GRAPH_FORMAT, cachemod.salt(), settings_fingerprint(settings),
-                     [str(r) for r in roots]])
-        return cls(digests, renamed, Path(cache_dir), Path(cache_dir) / "graph" / k[:2] / f"{k}.json")
+        return cls(digests, renamed, Path(cache_dir), cls.entry_of(cache_dir, settings, roots))
 
     def _load(self, entry: Path) -> None:
         try:
@@ -706,12 +795,28 @@ class GraphMemo:
         index = _digest([[f.path, out[f.path][1]] for f in files])
         kept = [sorted(part) for part in reach] if reach is not None else None
         if self.path is not None and self.folder is not None:
+            head_path = GraphHead.path_of(self.path)
+            known = GraphHead(head_path).files if stubs else {}
+
+            def resolved_as(f: FileFacts) -> Optional[str]:
+                if f.path not in stubs:
+                    return resolution_digest(f)
+                was = known.get(f.path)  # (a stub has no calls: its digest is the one remembered)
+                return was[2] if was is not None and was[0] == out[f.path][0] else None
+
+            head = {f.path: [out[f.path][0], out[f.path][1], resolved_as(f)] for f in files}
             try:
                 data = json.dumps({"format": GRAPH_FORMAT, "index": index, "files": out, "reach": kept},
                                   separators=(",", ":")).encode("utf-8", "surrogatepass")
                 cachemod.prepare(self.folder)
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 cachemod.write_atomically(self.path, data)
+                if kept is not None:
+                    cachemod.write_atomically(head_path, json.dumps(
+                        {"format": GraphHead.FORMAT, "files": head, "reach": kept},
+                        separators=(",", ":")).encode("utf-8", "surrogatepass"))
+                else:
+                    head_path.unlink(missing_ok=True)
             except (OSError, ValueError, RecursionError):
                 return
         self.files, self.index, self.reach = out, index, kept

@@ -44,6 +44,7 @@ from . import runcache as runcachemod
 from . import snapshot as snapshotmod
 from .ir import FileFacts, FunctionFacts
 from .findings import Finding
+from . import memos
 from .memos import FullFacts, GraphMemo, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
 from .rulebook import Rule
 from .settings import Overrides, Settings, cache_folder, load_settings, select_codes, settings_fingerprint, specificity
@@ -325,6 +326,11 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
             lazy_facts = LazyFacts(shown_at, buffers, cache_dir, plan.roots)
             return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,
                           set(rec.event_classes), rec.project_files)
+    if memo is not None and cache_dir is not None and digests:
+        quiet = quiet_buffers(plan, settings, buffers, cache_dir, digests)
+        if quiet is not None:
+            memo.put(k, runcachemod.RunRecord([], [], quiet.files, sorted(quiet.event_classes), quiet.project_files))
+            return quiet
     full = FullFacts(shown_at, cache_dir, plan.roots) if memo is not None else None
     all_facts, reported, hits, focused = read_focused(plan, settings, buffers, jobs, cache_dir, light=full is not None,
                                                        digests=digests)
@@ -345,6 +351,36 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     if memo is not None:
         memo.put(k, runcachemod.RunRecord(findings, suppressed, files, sorted(seen), len(all_facts)))
     return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
+
+
+def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cache_dir: Path,
+                  digests: Dict[str, str]) -> Optional[Result]:
+    """An editor's run whose only reported files are buffers that cannot hold a
+    finding, answered from the head of the remembered call graph
+    (``memos.GraphHead``): no index stub, no call graph, no summary. The findings are
+    none, as the whole path would give (``tests/test_graph_memo.py`` compares them);
+    None when anything else could be (a hot function in a buffer, a buffer that does
+    not parse, a file changed on disk, a buffer shown under another name than its
+    file's, suppression comments that OC001 reports)."""
+    classes = prepass_classes(settings)
+    if classes is None or plan.named_keys or not plan.buffer_at:
+        return None
+    shown = {k: display_path(p) for k, p in plan.order.items()}
+    if any(shown[k] != name for k, name in plan.buffer_at.items()):
+        return None  # (a buffer under another name than its file's: its keys differ)
+    head = memos.GraphHead(memos.GraphHead.path_of(GraphMemo.entry_of(cache_dir, settings, plan.roots)))
+    if head.reach is None:
+        return None
+    outlines = [read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=True)
+                for name in plan.buffer_at.values()]
+    if any(f.suppressions for f in outlines) and any(r.on_suppressions for r in settings.rule_list()):
+        return None
+    disk = {shown[k]: digests.get(shown[k], "") for k in plan.order if k not in plan.buffer_at}
+    seen = head.quiet_buffers(disk, outlines, classes, settings.vocab)
+    if seen is None:
+        return None
+    facts = {f.path: f for f in outlines}
+    return Result([], list(plan.buffers_reported), facts, settings, 0, [], seen, len(plan.order))
 
 
 def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs: int = 1,

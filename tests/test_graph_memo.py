@@ -148,7 +148,7 @@ def test_every_edit_finds_what_a_cold_run_finds_and_resolves_only_what_changed(t
     first = _findings(runner.run([root], settings, cache_dir=cache), root)
     assert first == _cold(root, monkeypatch)
     assert spied == [None]  # nothing remembered yet
-    assert len(list((cache / "graph").rglob("*.json"))) == 1
+    assert len([p for p in (cache / "graph").rglob("*.json") if not p.name.endswith(".head.json")]) == 1
     history = [first]
     for what, files, kept in STEPS:
         write_tree(root, files)
@@ -188,7 +188,7 @@ def test_an_editors_buffer_keeps_the_remembered_graph_of_the_files_on_disk(tmp_p
     cache = tmp_path / "cache"
     settings = settings_for(select=DEFAULTS)
     runner.run([root], settings, cache_dir=cache)
-    entry = next((cache / "graph").rglob("*.json"))
+    entry = next(p for p in (cache / "graph").rglob("*.json") if not p.name.endswith(".head.json"))
     before = entry.read_bytes()
     name = str(root / "app" / "store.py")
     buffer = textwrap.dedent(STEPS[0][1]["app/store.py"]).encode()
@@ -213,7 +213,7 @@ def test_a_planted_or_damaged_entry_is_not_read(tmp_path, monkeypatch, planted):
     cache = tmp_path / "cache"
     settings = settings_for(select=DEFAULTS)
     runner.run([root], settings, cache_dir=cache)
-    entry = next((cache / "graph").rglob("*.json"))
+    entry = next(p for p in (cache / "graph").rglob("*.json") if not p.name.endswith(".head.json"))
     entry.write_bytes(planted)
     (root / "app" / "cold.py").write_text("def unrelated(x):\n    return x\n")
     got = _findings(runner.run([root], settings, cache_dir=cache), root)
@@ -388,3 +388,105 @@ def test_an_editors_run_on_a_buffer_without_events_imports_no_graph_library(tmp_
     out = subprocess.run(base + ["--stdin-filename", name, "-"], cwd=root, input=buffer, check=True,
                          capture_output=True)
     assert out.stderr.decode().split()[0] == "True"
+
+
+def _only(name, findings):
+    """A whole run's findings in one file (a buffer's run reports that file only)."""
+    return [f for f in findings if f[0] == name]
+
+
+@pytest.fixture
+def quiet(monkeypatch):
+    """What ``runner.quiet_buffers`` answered in each run (None: the whole path ran)."""
+    answers = []
+    real = runner.quiet_buffers
+
+    def spy(*args, **kwargs):
+        got = real(*args, **kwargs)
+        answers.append(got)
+        return got
+
+    monkeypatch.setattr(runner, "quiet_buffers", spy)
+    return answers
+
+
+@pytest.mark.parametrize("edit, answered", [
+    # a comment, lines above: the same calls, the same exports
+    (lambda src: "# a note\n\n" + src + "# an edit\n", True),
+    # a call's arguments changed, not its name
+    (lambda src: src.replace("return x.compute()", "return x.compute(1, 2)"), True),
+    # a call that matches a class now: the buffer may hold a finding
+    (lambda src: src + "\ndef more(store, run):\n    store.save(run)\n", False),
+    # a call of another project function (its row changes)
+    (lambda src: "from app.store import persist\n" + src.replace("return x.compute()", "return persist(x, x)"), False),
+    # another export (a new function)
+    (lambda src: src + "\ndef other():\n    return 1\n", False),
+    # a buffer that does not parse: its OC900 comes from the whole path
+    (lambda src: src + "\ndef broken(:\n", False),
+])
+def test_a_buffer_that_cannot_hold_a_finding_is_answered_from_the_head(tmp_path, monkeypatch, quiet, edit, answered):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    (root / "pyproject.toml").write_text("")  # the project is the folder (not an import closure)
+    write_tree(root, STEPS[0][1])  # finish is OC102: the project has hot functions
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    monkeypatch.chdir(root)
+    runner.run([], settings, cache_dir=cache, stdin=("app/engine.py", (root / "app" / "engine.py").read_bytes()))
+    runner.run([Path(".")], settings, cache_dir=cache)
+    assert list((cache / "graph").rglob("*.head.json"))
+    name = "app/cold.py"
+    buffer = edit((root / name).read_text()).encode()
+    quiet.clear()
+    got = runner.run([], settings, cache_dir=cache, stdin=(name, buffer))
+    assert (quiet[0] is not None) == answered
+    assert _findings(got, root) == _only(name, _cold(root, monkeypatch, buffers={name: buffer}))
+    assert got.files == [name]
+    if answered:
+        assert got.findings == [] and got.project_files == len(PROJECT)
+        # the classes its calls match, as the whole path says
+        monkeypatch.setattr(runner, "quiet_buffers", lambda *a, **k: None)
+        whole = runner.run([], settings, cache_dir=tmp_path / "other-cache", stdin=(name, buffer))
+        assert got.event_classes == whole.event_classes
+
+
+def test_a_hot_buffer_and_a_changed_file_take_the_whole_path(tmp_path, monkeypatch, quiet):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    (root / "pyproject.toml").write_text("")  # the project is the folder (not an import closure)
+    write_tree(root, STEPS[0][1])
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    monkeypatch.chdir(root)
+    runner.run([Path(".")], settings, cache_dir=cache)
+    # the buffer holds the hot `finish`: checked, with its finding
+    buffer = (root / "app" / "engine.py").read_bytes() + b"# an edit\n"
+    quiet.clear()
+    got = runner.run([], settings, cache_dir=cache, stdin=("app/engine.py", buffer))
+    assert quiet == [None] and {f.code for f in got.findings} == {"OC102"}
+    # a quiet buffer, but a file on disk changed since the graph was remembered
+    write_tree(root, {"app/notes.py": "def note(run):\n    run.store.save(run)\n"})
+    quiet.clear()
+    cold_buffer = (root / "app" / "cold.py").read_bytes() + b"# an edit\n"
+    got = runner.run([], settings, cache_dir=cache, stdin=("app/cold.py", cold_buffer))
+    assert quiet == [None]
+    assert _findings(got, root) == _only("app/cold.py", _cold(root, monkeypatch, buffers={"app/cold.py": cold_buffer}))
+
+
+def test_a_planted_head_is_not_read(tmp_path, monkeypatch, quiet):
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    (root / "pyproject.toml").write_text("")  # the project is the folder (not an import closure)
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    monkeypatch.chdir(root)
+    runner.run([Path(".")], settings, cache_dir=cache)
+    (head,) = list((cache / "graph").rglob("*.head.json"))
+    for planted in (b"garbage", b'{"format": 1, "files": {"a.py": [1, 2, 3]}, "reach": [[], [], []]}',
+                    b'{"format": 1, "files": {}, "reach": null}'):
+        head.write_bytes(planted)
+        quiet.clear()
+        buffer = (root / "app" / "cold.py").read_bytes() + f"# an edit {len(planted)}\n".encode()
+        got = runner.run([], settings, cache_dir=cache, stdin=("app/cold.py", buffer))
+        assert quiet == [None]
+        assert _findings(got, root) == _only("app/cold.py", _cold(root, monkeypatch, buffers={"app/cold.py": buffer}))
