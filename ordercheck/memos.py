@@ -499,13 +499,14 @@ def exports_digest(record: Optional[list]) -> Optional[str]:
     return None if record is None else _digest(record[:6])
 
 
-def resolution_digest(facts: FileFacts) -> Optional[str]:
+def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[str]:
     """The digest of what resolving a file's calls and matching them reads of the file
     itself (``summaries.resolve_file``, ``focus``'s rows): its exports, and per function
     its calls' names, receiver types and marks and its ``with`` items' managers, in
     order, without positions. Two versions of a file with the same digest, in a project
     whose other files and exports are the same, have the same rows (``GraphHead``).
-    None for a file that does not parse."""
+    ``path``: the name the file is shown under in the project (a buffer's file's, when
+    the buffer is named otherwise). None for a file that does not parse."""
     if facts.error is not None:
         return None
     from .summaries import with_managers
@@ -518,7 +519,7 @@ def resolution_digest(facts: FileFacts) -> Optional[str]:
             [[c.callee, list(c.qualnames), c.receiver_type, c.self_call, c.aug, c.exits] for c in fn.calls],
             [[at.get(m.id), m.callee, list(m.qualnames), m.receiver_type, m.self_call] for m in with_managers(fn.body)],
         ])
-    return _digest([facts.path, stub_record(facts)[:6], functions])
+    return _digest([path if path is not None else facts.path, stub_record(facts)[:6], functions])
 
 
 _NO_SPAN = Span(0, 0, 0, 0)
@@ -601,10 +602,10 @@ class GraphHead:
     def path_of(entry: Path) -> Path:
         return entry.with_name(entry.stem + ".head.json")
 
-    def quiet_buffers(self, disk: Mapping[str, str], buffers: Sequence[FileFacts], classes: AbstractSet[str],
-                      vocab) -> Optional[Set[str]]:
-        """When no buffer among ``buffers`` (outlines, each shown under its file's own
-        name) can hold a finding, the classes their calls match; else None.
+    def quiet_buffers(self, disk: Mapping[str, str], buffers: Sequence[Tuple[str, FileFacts]],
+                      classes: AbstractSet[str], vocab) -> Optional[Set[str]]:
+        """When no buffer among ``buffers`` (outlines, each with the shown path of the
+        file it stands for) can hold a finding, the classes their calls match; else None.
 
         Exact: the files on disk (``disk``: shown path -> content key) are the ones
         remembered, and each buffer exports what its file did and has the same
@@ -613,18 +614,19 @@ class GraphHead:
         not parse is never answered here)."""
         if self.reach is None or sorted(classes) != self.reach[0]:
             return None
-        names = {f.path for f in buffers}
+        names = {path for path, _ in buffers}
         if set(self.files) != set(disk) | names:
             return None
         for path, key in disk.items():
             if path in names or self.files[path][0] is None or self.files[path][0] != key:
                 return None
         seen: Set[str] = set()
-        for facts in buffers:
+        for path, facts in buffers:
             if facts.error is not None:
                 return None
-            was = self.files[facts.path]
-            if was[2] is None or was[1] != exports_digest(stub_record(facts)) or was[2] != resolution_digest(facts):
+            was = self.files[path]
+            if (was[2] is None or was[1] != exports_digest(stub_record(facts))
+                    or was[2] != resolution_digest(facts, path)):
                 return None
             for fn in facts.functions:
                 for call in fn.calls:

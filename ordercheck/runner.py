@@ -360,26 +360,25 @@ def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cac
     (``memos.GraphHead``): no index stub, no call graph, no summary. The findings are
     none, as the whole path would give (``tests/test_graph_memo.py`` compares them);
     None when anything else could be (a hot function in a buffer, a buffer that does
-    not parse, a file changed on disk, a buffer shown under another name than its
-    file's, suppression comments that OC001 reports)."""
+    not parse, a file changed on disk, suppression comments that OC001 reports). A
+    buffer named otherwise than its file is shown (an editor's absolute path) stands
+    for that file."""
     classes = prepass_classes(settings)
     if classes is None or plan.named_keys or not plan.buffer_at:
         return None
-    shown = {k: display_path(p) for k, p in plan.order.items()}
-    if any(shown[k] != name for k, name in plan.buffer_at.items()):
-        return None  # (a buffer under another name than its file's: its keys differ)
     head = memos.GraphHead(memos.GraphHead.path_of(GraphMemo.entry_of(cache_dir, settings, plan.roots)))
     if head.reach is None:
         return None
-    outlines = [read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=True)
-                for name in plan.buffer_at.values()]
-    if any(f.suppressions for f in outlines) and any(r.on_suppressions for r in settings.rule_list()):
+    shown = {k: display_path(p) for k, p in plan.order.items()}
+    outlines = [(shown[k], read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=True))
+                for k, name in plan.buffer_at.items()]
+    if any(f.suppressions for _, f in outlines) and any(r.on_suppressions for r in settings.rule_list()):
         return None
     disk = {shown[k]: digests.get(shown[k], "") for k in plan.order if k not in plan.buffer_at}
     seen = head.quiet_buffers(disk, outlines, classes, settings.vocab)
     if seen is None:
         return None
-    facts = {f.path: f for f in outlines}
+    facts = {f.path: f for _, f in outlines}
     return Result([], list(plan.buffers_reported), facts, settings, 0, [], seen, len(plan.order))
 
 

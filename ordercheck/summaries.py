@@ -208,6 +208,10 @@ class ProjectIndex:
                 return key
             if rest[0] in facts.imports:  # a re-export, e.g. from a package __init__
                 return self.resolve_qualified(".".join([facts.imports[rest[0]]] + rest[1:]), depth + 1)
+            for star in facts.star_imports:  # a re-export by `from .helpers import *`
+                found = self.resolve_qualified(".".join([star] + rest), depth + 1)
+                if found:
+                    return found
             return None
         return None
 

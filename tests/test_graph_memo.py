@@ -490,3 +490,24 @@ def test_a_planted_head_is_not_read(tmp_path, monkeypatch, quiet):
         got = runner.run([], settings, cache_dir=cache, stdin=("app/cold.py", buffer))
         assert quiet == [None]
         assert _findings(got, root) == _only("app/cold.py", _cold(root, monkeypatch, buffers={"app/cold.py": buffer}))
+
+
+def test_a_buffer_named_by_its_absolute_path_is_answered_for_its_file(tmp_path, monkeypatch, quiet):
+    """Editors name buffers by absolute path: the buffer stands for its file."""
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    (root / "pyproject.toml").write_text("")
+    write_tree(root, STEPS[0][1])
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    monkeypatch.chdir(root)
+    runner.run([Path(".")], settings, cache_dir=cache)
+    for name, answered in ((str(root / "app" / "cold.py"), True), (str(root / "app" / "engine.py"), False)):
+        buffer = Path(name).read_bytes() + b"# an edit\n"
+        quiet.clear()
+        got = runner.run([], settings, cache_dir=cache, stdin=(name, buffer))
+        assert (quiet[0] is not None) == answered, name
+        assert got.files == [name]
+        cold = _cold(root, monkeypatch, buffers={name: buffer})
+        assert _findings(got, root) == _only(Path(name).relative_to(root).as_posix(), cold)
+    assert {f.code for f in got.findings} == {"OC102"}  # (the hot buffer's finding, so the test can fail)
