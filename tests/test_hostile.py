@@ -79,7 +79,8 @@ def _plant(cache: Path, marker: Path, kind: str) -> int:
     how many facts entries."""
     entries = sorted((cache / "facts").rglob("*.json"))
     runs = sorted((cache / "runs").glob("*.json"))
-    others = [p for kind in ("light", "outline", "summaries", "checks", "graph") for p in sorted((cache / kind).rglob("*.json"))]
+    others = [p for kind in ("light", "outline", "summaries", "checks", "graph", "snapshot")
+              for p in sorted((cache / kind).rglob("*.json"))]
     assert entries and runs and others
     runs += others
     for entry in entries + runs:
@@ -575,8 +576,10 @@ def test_a_planted_fifo_symlink_or_folder_in_place_of_an_entry_is_a_miss(tmp_pat
     (run_entry,) = (cache / "runs").glob("*.json")  # the run cache's entry too
     (light_entry,) = (cache / "light").rglob("*.json")  # and the light facts
     (outline_entry,) = (cache / "outline").rglob("*.json")  # and the pre-pass's outline
-    (graph_entry,) = (cache / "graph").rglob("*.json")  # and its remembered call graph
-    for i, e in enumerate((entry, run_entry, light_entry, outline_entry, graph_entry)):
+    graph_entry, head_entry = sorted((cache / "graph").rglob("*.json"), key=lambda p: p.name.endswith(".head.json"))
+    assert head_entry.name.endswith(".head.json")  # its remembered call graph and the graph's head
+    (snapshot_entry,) = (cache / "snapshot").rglob("*.json")  # and the stat snapshot
+    for i, e in enumerate((entry, run_entry, light_entry, outline_entry, graph_entry, head_entry, snapshot_entry)):
         good = tmp_path / f"elsewhere{i}.json"
         good.write_bytes(e.read_bytes())
         e.unlink()
