@@ -1,4 +1,5 @@
-"""The six worked-example configs of bench/configs (docs/evaluation.md, contract v2 triage).
+"""The worked-example configs of bench/configs (docs/evaluation.md: the six packages of the
+contract v2 triage, and the three job queues of session 14).
 
 They are read by bench/realworld.py against real packages, which the test suite does not
 download; here each one is checked to load, and the mapping decisions the evaluation
@@ -14,7 +15,7 @@ import pytest
 from cliutil import oc, write
 
 CONFIGS = Path(__file__).resolve().parent.parent / "bench" / "configs"
-NAMES = ["apache-airflow-core", "celery", "dagster", "dbos", "prefect", "temporalio"]
+NAMES = ["apache-airflow-core", "celery", "dagster", "dbos", "huey", "luigi", "prefect", "rq", "temporalio"]
 
 
 def project(tmp_path: Path, name: str, files: dict) -> Path:
