@@ -295,7 +295,7 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
         # as the run did: files read as outlines stay outlines unless a needed function lives there
         focused = runner.focus_of(rechecked, settings)
         if focused is not None:
-            rechecked = [runner.read_facts(Path(f.path), None, f.path) if f.outline and f.path in focused.need_files
+            rechecked = [runner.read_facts(Path(f.path), None, f.path) if (f.outline or f.outlined) and f.path in focused.need_files
                          else f for f in rechecked]
         suppressed: List[Finding] = []
         seen: set = set()

@@ -246,6 +246,10 @@ class FileFacts:
     # an outline (``frontend.outline``): what call resolution reads, from ``ast`` alone;
     # no statement trees, no lines: it never feeds a graph
     outline: bool = False
+    # facts read whole only for the functions a run needs (``frontend.extract``'s
+    # ``units``): the qualified names of the functions that are outlines here (no
+    # statement tree; they never feed a graph). Empty: every function is whole.
+    outlined: Tuple[str, ...] = ()
 
 
 

@@ -27,7 +27,7 @@ from .cache import Cache
 from .ir import ClassFacts, FileFacts, FunctionFacts, Span, Suppression
 from .findings import Finding
 from .settings import Settings, settings_fingerprint
-from .sources import Plan, display_path, read_facts, read_source
+from .sources import Plan, display_path, read_facts, read_source, whole_functions
 
 # The summaries (and networkx under them) are imported on first use: a warm run
 # whose findings all come from the run cache never reads a summary.
@@ -247,7 +247,9 @@ class FullFacts:
         got = self.loaded.get(facts.path)
         if got is None:
             cache = Cache(self.cache_dir) if self.cache_dir else None
-            got = read_facts(self.paths[facts.path], cache=cache, roots=self.roots)
+            # (facts read for some functions only: the same functions, whole)
+            units = whole_functions(facts) if facts.outlined else None
+            got = read_facts(self.paths[facts.path], cache=cache, roots=self.roots, units=units)
             got.module_aliases = list(facts.module_aliases)
             if got.path != facts.path:
                 got = facts
@@ -453,7 +455,8 @@ class LazyFacts(Mapping):
             facts = read_facts(Path(shown), self._buffers[shown], shown, roots=self._roots)
         elif shown in self._paths:
             cache = Cache(self._cache_dir) if self._cache_dir else None
-            facts = read_facts(self._paths[shown], cache=cache, roots=self._roots)
+            # (the reporters read lines: facts with any functions whole will do)
+            facts = read_facts(self._paths[shown], cache=cache, roots=self._roots, units=frozenset())
         else:
             raise KeyError(shown)
         self._loaded[shown] = facts

@@ -33,7 +33,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
 from . import focus as focusmod
@@ -101,6 +101,9 @@ RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run 
 # parse with libcst only the files that can hold a finding (``focus``; docs/performance.md,
 # "The outline pre-pass"); ORDERCHECK_PREPASS=0 turns it off (the benchmark compares both)
 PREPASS = os.environ.get("ORDERCHECK_PREPASS", "1") != "0"
+# ... and, of those files, only the functions a needed one lives in (``frontend.extract``'s
+# ``units``; docs/performance.md, "Session 15"); ORDERCHECK_UNITS=0 reads them whole
+UNITS = os.environ.get("ORDERCHECK_UNITS", "1") != "0"
 # take the plan and unchanged files' content keys from a stat snapshot (``snapshot``;
 # ``ORDERCHECK_SNAPSHOT=0``: walk and hash everything, as a check of the snapshot)
 SNAPSHOT = os.environ.get("ORDERCHECK_SNAPSHOT", "1") != "0"
@@ -179,7 +182,10 @@ def check_file(facts: FileFacts, settings: Settings, summ: summaries.Summaries, 
     witness); ``seen`` collects the event classes its calls have."""
     out: List[Finding] = []
     graph_rules = contract_rules(rules)
+    outlined = set(facts.outlined)  # (not needed: no finding, ``frontend.extract``'s units)
     for fn in facts.functions:
+        if fn.qualname in outlined:
+            continue
         try:
             checked = check_function(fn, facts.path, settings, summ, graph_rules)
         except cfg.GraphTooLarge:
@@ -414,9 +420,20 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
         memo.save(all_facts, focused.rows, stubs, set(buffers), _reach_of(focused, settings))
     focused = _thinned(all_facts, focused)
     if any(p in focused.check_files for p in reported):
-        hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers)
+        hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers,
+                            units=units_of(focused) if UNITS else None)
     # (else no summary is computed, ``analyse``: the needed files stay outlines)
     return all_facts, reported, hits, focused
+
+
+def units_of(focused: focusmod.Focus) -> Dict[str, FrozenSet[str]]:
+    """By shown path, the qualified names of the needed functions that live there:
+    the only functions of a needed file its libcst pass reads whole."""
+    out: Dict[str, Set[str]] = {}
+    for key in focused.needed:
+        path, qual = summaries.split_key(key)
+        out.setdefault(path, set()).add(qual)
+    return {path: frozenset(quals) for path, quals in out.items()}
 
 
 def prepass_classes(settings: Settings) -> Optional[FrozenSet[str]]:
@@ -527,7 +544,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         assert focused is not None
         graph.save(all_facts, focused.rows, same if remembered is not None else {}, set(), _reach_of(focused, settings))
     if focused is not None:  # the outlines of files a needed function lives in, read whole
-        wanted = [p for p in files if known[p][1].outline and known[p][1].path in focused.need_files]
+        wanted = [p for p in files if (known[p][1].outline or known[p][1].outlined) and known[p][1].path in focused.need_files]
         whole, more = read_all(wanted, jobs, cache_dir)
         hits += more
         for p, facts in zip(wanted, whole):

@@ -15,7 +15,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Collection, Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
 from . import config as configmod
@@ -300,26 +300,47 @@ def _unreadable(path: Path, shown: str, why: str) -> FileFacts:
     return f
 
 
+# the functions wanted whole (qualified names; ``frontend.extract``), or None: all of them
+Units = Optional[AbstractSet[str]]
+
+
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
                cache: Optional[Cache] = None, roots: Sequence[Path] = (), light: bool = False,
-               outline: bool = False) -> FileFacts:
+               outline: bool = False, units: Units = None) -> FileFacts:
     """Facts of one file, from the cache when its bytes have been seen before. With
     ``roots`` (the project's ``src`` roots) the module name follows them. ``light``:
     the cache's light form will do (``cache.lighten``; see ``FullFacts``). ``outline``:
-    when the cache has no facts of the file, its outline (``frontend.outline``) will do."""
-    facts = _facts(path, data, shown, cache, roots, light, cached_only=False, outline=outline)
+    when the cache has no facts of the file, its outline (``frontend.outline``) will do.
+    ``units``: only these functions are wanted whole (``frontend.extract``); facts
+    that hold them whole will do, the cache's included."""
+    facts = _facts(path, data, shown, cache, roots, light, cached_only=False, outline=outline, units=units)
     assert facts is not None  # (only a cached-only read comes back empty)
     return facts
 
 
 def cached_facts(path: Path, cache: Cache, roots: Sequence[Path] = (), light: bool = False,
-                 outline: bool = False) -> Optional[FileFacts]:
+                 outline: bool = False, units: Units = None) -> Optional[FileFacts]:
     """``read_facts`` when the cache holds the file's facts, else ``None``."""
-    return _facts(path, None, None, cache, roots, light, cached_only=True, outline=outline)
+    return _facts(path, None, None, cache, roots, light, cached_only=True, outline=outline, units=units)
+
+
+def covers(facts: FileFacts, units: Units) -> bool:
+    """Whether ``facts`` hold whole every function ``units`` wants (all of them when
+    ``units`` is None)."""
+    if not facts.outlined:
+        return True
+    return units is not None and "<module>" not in units and not (set(units) & set(facts.outlined))
+
+
+def whole_functions(facts: FileFacts) -> FrozenSet[str]:
+    """The qualified names of the functions ``facts`` hold whole."""
+    outlined = set(facts.outlined)
+    return frozenset(fn.qualname for fn in facts.functions if fn.qualname not in outlined)
 
 
 def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optional[Cache],
-           roots: Sequence[Path], light: bool, cached_only: bool, outline: bool = False) -> Optional[FileFacts]:
+           roots: Sequence[Path], light: bool, cached_only: bool, outline: bool = False,
+           units: Units = None) -> Optional[FileFacts]:
     shown = shown or display_path(path)
     if roots:
         module, aliases = projectmod.module_names(path, roots)
@@ -339,12 +360,17 @@ def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optio
         facts = cache.get_light(k)
     if facts is None and cache is not None:
         facts = cache.get(k)
+    if facts is not None and not outline and not covers(facts, units):
+        # facts of other functions than these: read again, for both (no thrashing
+        # between two runs that need different functions of the file)
+        units = None if units is None else frozenset(units) | whole_functions(facts)
+        facts = None
     if facts is None and cache is not None and outline:
         facts = cache.get_outline(k)
     if facts is None:
         if cached_only:
             return None
-        facts = frontend.outline(shown, data, module) if outline else frontend.extract(shown, data, module)
+        facts = frontend.outline(shown, data, module) if outline else frontend.extract(shown, data, module, units)
         if cache is not None:
             if facts.outline:
                 cache.put_outline(k, facts)
@@ -363,15 +389,15 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool, bool]) -> Tuple[Optional[bytes], int]:
+def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool, bool, Units]) -> Tuple[Optional[bytes], int]:
     """Facts pickled here, so that facts too deep to pickle come back as ``None``
     (read again in the main process) instead of breaking the pool's result thread.
     (Pickle between our own processes is fine; it is never read from disk.)"""
     import pickle
 
-    path, cache_dir, roots, light, outline = job
+    path, cache_dir, roots, light, outline, units = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
-    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light, outline=outline)
+    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light, outline=outline, units=units)
     try:
         blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
     except (RecursionError, pickle.PicklingError):
@@ -379,7 +405,8 @@ def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool, bool])
     return blob, cache.hits if cache else 0
 
 
-def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = (), outline: bool = False) -> FileFacts:
+def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = (), outline: bool = False,
+               units: Units = None) -> FileFacts:
     import pickle
 
     if blob is not None:
@@ -389,7 +416,7 @@ def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = (), ou
                 return facts
         except (RecursionError, pickle.UnpicklingError, MemoryError):
             pass
-    return read_facts(path, roots=roots, outline=outline)
+    return read_facts(path, roots=roots, outline=outline, units=units)
 
 
 def _kill_pool(pool) -> None:
@@ -410,16 +437,19 @@ def _kill_pool(pool) -> None:
 
 
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
-             roots: Sequence[Path] = (), light: bool = False, outline: bool = False) -> Tuple[List[FileFacts], int]:
+             roots: Sequence[Path] = (), light: bool = False, outline: bool = False,
+             units: Optional[Sequence[Units]] = None) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work
     (``outline``: light facts or outlines, see ``read_facts``). Returns the facts and
-    the number of cache hits. An interrupt (or any error) terminates the workers
+    the number of cache hits. ``units``: per file, the functions wanted whole
+    (``read_facts``; None: the whole file). An interrupt (or any error) terminates the workers
     before it propagates: no worker outlives the run."""
     cache = Cache(cache_dir) if cache_dir else None
+    per = list(units) if units is not None else [None] * len(files)
     if jobs <= 1 or len(files) < 4:
         out = []
-        for p in files:
-            out.append(_read(p, cache, roots, light, outline))
+        for p, u in zip(files, per):
+            out.append(_read(p, cache, roots, light, outline, u))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
     # What the cache holds is read here: a process pool costs more than reading a
@@ -428,31 +458,34 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     found: List[Optional[FileFacts]] = [None] * len(files)
     if cache is not None:
         for i, p in enumerate(files):
-            found[i] = cached_facts(p, cache, roots, light, outline)
+            found[i] = cached_facts(p, cache, roots, light, outline, per[i])
             raise_if_interrupted()
     hits = cache.hits if cache is not None else 0
     todo = [i for i, f in enumerate(found) if f is None]
     if len(todo) < 4:
         for i in todo:
-            found[i] = _read(files[i], cache, roots, light, outline)
+            found[i] = _read(files[i], cache, roots, light, outline, per[i])
             raise_if_interrupted()
         return [f for f in found if f is not None], (cache.hits if cache is not None else 0)
-    parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline)
+    parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline, [per[i] for i in todo])
     for i, f in zip(todo, parsed):
         found[i] = f
     return [f for f in found if f is not None], hits + more
 
 
-def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool, outline: bool = False) -> FileFacts:
-    return read_facts(path, cache=cache, roots=roots, light=light, outline=outline)
+def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool, outline: bool = False,
+          units: Units = None) -> FileFacts:
+    return read_facts(path, cache=cache, roots=roots, light=light, outline=outline, units=units)
 
 
 def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], roots: Sequence[Path],
-                  light: bool, outline: bool = False) -> Tuple[List[FileFacts], int]:
+                  light: bool, outline: bool = False, units: Optional[Sequence[Units]] = None
+                  ) -> Tuple[List[FileFacts], int]:
     import concurrent.futures as cf
 
-    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light, outline)
-            for p in files]
+    per = list(units) if units is not None else [None] * len(files)
+    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light, outline, u)
+            for p, u in zip(files, per)]
     results: List[Tuple[FileFacts, int]] = []
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
     # a native parser, the OOM killer) breaks the pool with an error instead of
@@ -460,12 +493,12 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
     pool = cf.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_worker_init)
     try:
         futures = [pool.submit(_read_in_worker, job) for job in work]
-        for p, fut in zip(files, futures):
+        for p, u, fut in zip(files, per, futures):
             try:
                 blob, hits = fut.result()
             except Exception:  # a worker failed or died on this file: read it here
                 blob, hits = None, 0
-            results.append((_unpickled(blob, p, roots, outline), hits))
+            results.append((_unpickled(blob, p, roots, outline, u), hits))
             raise_if_interrupted()
     except BaseException:
         _kill_pool(pool)
@@ -611,21 +644,26 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: O
 
 def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str], jobs: int = 1,
                 cache_dir: Optional[Path] = None, light: bool = False, outline: bool = False,
-                buffers: Optional[Dict[str, bytes]] = None) -> int:
+                buffers: Optional[Dict[str, bytes]] = None, units: Optional[Mapping[str, FrozenSet[str]]] = None) -> int:
     """The outlines among ``all_facts`` (``read_plan``'s, in the plan's order) whose
     shown path is ``wanted`` replaced, in place, by the files' facts (light ones
     when ``light``; ``outline``: outlines will do, as in ``read_plan``; a buffer's,
-    from ``buffers``, are whole). Returns the cache hits."""
+    from ``buffers``, are whole). ``units``: by shown path, the only functions wanted
+    whole (``read_facts``); facts read earlier that lack one of them are read again.
+    Returns the cache hits."""
     keys = list(plan.order)
     paths = list(plan.order.values())
-    todo = [i for i, f in enumerate(all_facts) if f.outline and f.path in wanted]
+    per = units if units is not None else {}
+    todo = [i for i, f in enumerate(all_facts)
+            if f.path in wanted and (f.outline or (not outline and not covers(f, per.get(f.path))))]
     for i in [i for i in todo if keys[i] in plan.buffer_at]:
         name = plan.buffer_at[keys[i]]
         all_facts[i] = read_facts(Path(name), (buffers or {})[name], name, roots=plan.roots, outline=outline)
     todo = [i for i in todo if keys[i] not in plan.buffer_at]
     if not todo:
         return 0
-    read, hits = read_all([paths[i] for i in todo], jobs, cache_dir, plan.roots, light, outline)
+    read, hits = read_all([paths[i] for i in todo], jobs, cache_dir, plan.roots, light, outline,
+                          [per.get(all_facts[i].path) for i in todo] if units is not None else None)
     for i, f in zip(todo, read):
         all_facts[i] = f
     return hits

@@ -181,10 +181,9 @@ def test_only_the_files_to_parse_go_to_the_pool(tmp_path, monkeypatch):
     pooled = []
     real = sources._read_in_pool
 
-    def spy(files, *args):
-        outline = args[-1] if len(args) == 5 else False
+    def spy(files, jobs, cache_dir, roots, light, outline=False, units=None):
         pooled.append((sorted(Path(f).name for f in files), "outline" if outline else "whole"))
-        return real(files, *args)
+        return real(files, jobs, cache_dir, roots, light, outline, units)
 
     monkeypatch.setattr(sources, "_read_in_pool", spy)
     cold = runner.run([src], s, cache_dir=cache, jobs=2)

@@ -230,18 +230,25 @@ def test_only_the_files_of_needed_functions_are_parsed_with_libcst(tmp_path, mon
     parsed = []
     real = frontend.extract
 
-    def spy(path, data, module=None):
+    wanted = {}
+
+    def spy(path, data, module=None, units=None):
         parsed.append(Path(path).name)
-        return real(path, data, module)
+        wanted[Path(path).name] = units
+        return real(path, data, module, units)
 
     monkeypatch.setattr(frontend, "extract", spy)
     on = _run(tmp_path, DEFAULTS, monkeypatch=monkeypatch)
     # the helpers are needed (their summaries say "loud" and "never returns"), the
     # unrelated file is not, and neither is the empty package marker
     assert sorted(parsed) == ["engine.py", "fail.py", "notes.py"]
+    # and of those files, only the needed functions are asked for whole
+    assert wanted == {"engine.py": {"finish", "abort"}, "notes.py": {"note"}, "fail.py": {"bail"}}
     parsed.clear()
+    wanted.clear()
     off = _run(tmp_path, DEFAULTS, prepass=False, monkeypatch=monkeypatch)
     assert sorted(parsed) == ["__init__.py", "cold.py", "engine.py", "fail.py", "notes.py"]
+    assert set(wanted.values()) == {None}  # without the pre-pass, every file whole
     assert on == off == []  # a loud helper and a never-returning one: nothing swallowed
 
 

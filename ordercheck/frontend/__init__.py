@@ -10,8 +10,9 @@ here depends on the configuration.
 """
 from __future__ import annotations
 
+import ast
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, AbstractSet, List, Optional, Tuple
 
 from .. import lazy
 from .. import scopes as scopesmod
@@ -33,10 +34,21 @@ else:
 __all__ = ["extract", "module_name", "outline"]
 
 
-def extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
+def extract(path: str, data: bytes, module: Optional[str] = None,
+            units: Optional[AbstractSet[str]] = None) -> FileFacts:
     """Facts of one file (see ``_extract``), with the cyclic garbage collector paused
-    (``source.gc_paused``)."""
+    (``source.gc_paused``).
+
+    ``units``: the qualified names of the only functions a run needs whole (the
+    outline pre-pass's needed functions of this file). Then only the outermost
+    functions that hold one are parsed with libcst, each in its context; every other
+    function stays an outline (``FileFacts.outlined``). Without ``units``, or when
+    the module body is needed, the whole file is read."""
     with gc_paused():
+        if units is not None and "<module>" not in units:
+            got = _extract_units(path, data, module, units)
+            if got is not None:
+                return got
         return _extract(path, data, module)
 
 
@@ -86,6 +98,132 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     facts.suppressions = find_suppressions(text)
     return facts
 
+
+
+def _extract_units(path: str, data: bytes, module: Optional[str], needed: AbstractSet[str]) -> Optional[FileFacts]:
+    """``extract`` of the functions that hold a needed one (the units), over the file's
+    outline, or None when the whole file must be read instead (anything unexpected:
+    libcst refusing a unit, a nesting too deep, two walks that disagree). A file
+    CPython rejects comes back as ``_extract`` returns it.
+
+    The facts are the outline's (classes, imports, call ids, every function) with the
+    units' functions replaced by their whole facts, walked as the whole file's walk
+    would walk them: the same scope tables and import tables (from the ``ast``), the
+    enclosing classes pushed as they would be, the same text and positions. Calls of
+    the units are numbered after the outline's, so a call's id stays unique in the
+    file. What a whole walk records elsewhere (the module body's statements, other
+    functions' bodies) is not read by a run that needs only these functions."""
+    facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)))
+    verdict = cpython_verdict(facts, data)
+    if verdict is None:
+        return facts
+    text, tree = verdict
+    try:
+        outliner = outlinemod.Outliner(facts, tree)
+        outliner.module()
+        pieces = unit_pieces(tree, set(needed) & {fn.qualname for fn in facts.functions})
+    except RecursionError:
+        return None
+    if pieces is None:
+        return None
+    lines, shifts = formfeed_indents(facts.lines)
+    huge = huge_functions(tree, lines, source.CHUNK_LINES)
+    del tree
+    load_libcst()
+    scratch = FileFacts(path=path, module=facts.module)
+    try:
+        ex = Extractor(scratch, lines, outliner.import_tables, outliner.scopes)
+        ex.next_call = outliner.next_call
+        ex.units([(classes, huge[start] if start in huge else piece_text(lines, start, end, col))
+                  for classes, start, end, col in pieces])
+    except Exception:  # noqa: BLE001 - libcst refused a unit, or nests too deeply: read the file whole
+        raise_if_interrupted()
+        return None
+    if shifts:
+        shift_spans(scratch, shifts)
+    whole: dict = {}
+    for fn in scratch.functions:
+        whole.setdefault(fn.qualname, []).append(fn)
+    merged, outlined = [], []
+    for fn in facts.functions:
+        got = whole.get(fn.qualname)
+        if got:
+            merged.append(got.pop(0))
+        else:
+            merged.append(fn)
+            outlined.append(fn.qualname)
+    if any(whole.values()) or set(outlined) & {fn.qualname for fn in scratch.functions}:
+        return None  # the two walks disagree on the functions: read the file whole
+    facts.functions = merged
+    facts.outlined = tuple(dict.fromkeys(outlined))
+    facts.suppressions = find_suppressions(text)
+    return facts
+
+
+def unit_pieces(tree: ast.Module, needed: AbstractSet[str]) -> Optional[List[Tuple[Tuple[Tuple[str, int], ...], int, int, int]]]:
+    """The outermost functions that hold a function of ``needed`` (itself or nested),
+    in source order: (enclosing classes as (name, class line), first line with the
+    decorators, last line, column of the ``def``). Qualified names as the walks make
+    them (``resolution.Resolver.child_qualname``). None if a needed name is nowhere."""
+    found: set = set()
+
+    def names_in(node: ast.AST, qual: str) -> set:
+        """``qual`` and the qualified names of every function and class inside."""
+        got = {qual}
+        stack = [(c, qual, False) for c in _statements(node)]
+        while stack:
+            n, outer, in_class = stack.pop()
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                q = f"{outer}.{n.name}" if in_class else f"{outer}.<locals>.{n.name}"
+                got.add(q)
+                stack.extend((c, q, isinstance(n, ast.ClassDef)) for c in _statements(n))
+            else:
+                stack.extend((c, outer, in_class) for c in _statements(n))
+        return got
+
+    defs: List[Tuple[str, bool, Tuple[Tuple[str, int], ...], int, int, int]] = []
+
+    def walk(node: ast.AST, classes: Tuple[Tuple[str, int], ...], prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                qual = f"{prefix}.{child.name}" if prefix else child.name
+                inside = names_in(child, qual) & needed
+                found.update(inside)
+                start = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                defs.append((qual, bool(inside), classes, start, child.end_lineno or child.lineno, child.col_offset))
+            elif isinstance(child, ast.ClassDef):
+                qual = f"{prefix}.{child.name}" if prefix else child.name
+                walk(child, classes + ((child.name, child.lineno),), qual)
+            elif isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
+                walk(child, classes, prefix)  # (an `if`/`try`/`with`/`match` at module or class level)
+
+    walk(tree, (), "")
+    # every definition of a unit's name is one (`@overload`s, conditional definitions:
+    # a qualified name is whole or an outline in the facts, never both)
+    quals = {qual for qual, inside, *_ in defs if inside}
+    out = [(classes, start, end, col) for qual, _, classes, start, end, col in defs if qual in quals]
+    return out if found >= set(needed) else None
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(node: ast.AST) -> List[ast.AST]:
+    """The statements, handlers and cases directly inside ``node`` (a definition is
+    only ever one of these: no need to walk expressions)."""
+    out: List[ast.AST] = []
+    for name in _BLOCKS:
+        out.extend(getattr(node, name, ()))
+    return out
+
+
+def piece_text(lines: List[str], start: int, end: int, col: int) -> Tuple[int, str]:
+    """(line offset, text) of one unit: a top-level function's lines, any other's
+    inside an ``if True:`` line."""
+    body = "\n".join(lines[start - 1 : end]) + "\n"
+    if col == 0:
+        return start - 1, body
+    return start - 2, "if True:\n" + body
 
 
 def outline(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:

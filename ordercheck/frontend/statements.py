@@ -647,6 +647,39 @@ class Extractor(ExpressionWalker):
         sp = Span(1, 0, max(1, len(self.lines)), 0)
         self._end(frame, "<module>", None, sp, (), body)
 
+    def units(self, pieces: Iterable[Tuple[Sequence[Tuple[str, int]], Union[Tuple[int, str], HugeDef]]]) -> None:
+        """Only some functions of the file, each walked in its context (``frontend``'s
+        ``units``): a piece is the enclosing classes (name and line, outermost first)
+        and the function's text, a top-level function's lines as they are, any other's
+        inside an ``if True:`` line (so columns stay the file's), or a huge top-level
+        function's ``HugeDef``. The module body itself is not walked: what its walk
+        would record of these definitions (their ``def`` statements) is not read."""
+        table = self.import_tables.get(0, {})
+        imports = {k: v for k, v in table.items() if not k.startswith("*")}
+        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, imports)
+        self.frames.append(frame)
+        for classes, piece in pieces:
+            for name, line in classes:
+                qual = self.child_qualname(name)
+                frame.classes.append(ClassScope(qual, self.scopes.classes.get(line) or scopesmod.ScopeTable(), line))
+            if isinstance(piece, HugeDef):
+                self.offset = piece.offset
+                tree = cst.parse_module(piece.header)
+                self.set_chunk(tree, piece.offset, piece.header)
+                self._huge = piece
+                self.block(tree.body)
+                self._huge = None
+            else:
+                offset, text = piece
+                self.offset = offset
+                tree = cst.parse_module(text)
+                self.set_chunk(tree, offset, text)
+                wrapper = tree.body[0]
+                self.block(wrapper.body if isinstance(wrapper, cst.If) else tree.body)
+            self.positions = {}
+            frame.classes.clear()
+        self.frames.pop()
+
 
 def _captures(pattern: cst.CSTNode) -> List[str]:
     """Names a ``case`` pattern binds."""
