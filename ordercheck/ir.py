@@ -239,6 +239,9 @@ class FileFacts:
     classes: List[ClassFacts] = field(default_factory=list)
     imports: Dict[str, str] = field(default_factory=dict)  # local name -> qualified
     star_imports: List[str] = field(default_factory=list)  # modules of `from m import *`
+    # module-level aliases (semantics §Aliases): name -> the dotted name it is bound to,
+    # as written; another module that imports the name resolves it through them
+    aliases: Dict[str, str] = field(default_factory=dict)
     suppressions: List[Suppression] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)
     error: Optional[ParseError] = None

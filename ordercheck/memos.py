@@ -493,13 +493,19 @@ def stub_record(facts: FileFacts) -> list:
          for fn in facts.functions],
         [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types]] for c in facts.classes],
         [[s.line, None if s.codes is None else list(s.codes), s.reason, s.col] for s in facts.suppressions],
+        sorted(facts.aliases.items()),
     ]
+
+
+def _exports(record: list) -> list:
+    """A record less its suppressions."""
+    return record[:6] + record[7:]
 
 
 def exports_digest(record: Optional[list]) -> Optional[str]:
     """The digest of what other files' calls resolve against (a record less its
     suppressions); None for a file without one (it does not parse)."""
-    return None if record is None else _digest(record[:6])
+    return None if record is None else _digest(_exports(record))
 
 
 def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[str]:
@@ -522,7 +528,7 @@ def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[
             [[c.callee, list(c.qualnames), c.receiver_type, c.self_call, c.aug, c.exits] for c in fn.calls],
             [[at.get(m.id), m.callee, list(m.qualnames), m.receiver_type, m.self_call] for m in with_managers(fn.body)],
         ])
-    return _digest([path if path is not None else facts.path, stub_record(facts)[:6], functions])
+    return _digest([path if path is not None else facts.path, _exports(stub_record(facts)), functions])
 
 
 _NO_SPAN = Span(0, 0, 0, 0)
@@ -530,9 +536,10 @@ _NO_SPAN = Span(0, 0, 0, 0)
 
 def stub_facts(path: str, record: list) -> FileFacts:
     """An index stub: a file as ``stub_record`` remembers it (an outline without calls)."""
-    module, aliases, imports, stars, functions, classes, sups = record
+    module, aliases, imports, stars, functions, classes, sups, names = record
     return FileFacts(
         path=path, module=module, module_aliases=list(aliases), imports=dict(imports), star_imports=list(stars),
+        aliases=dict(names),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], [], dict(local), context_manager=cm)
                    for q, n, c, local, cm in functions],
         classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs))
@@ -556,10 +563,10 @@ def _pairs(v: object) -> bool:
 
 def _record_ok(r: object) -> bool:
     """A stub record as ``stub_record`` writes it (a cache entry is never trusted)."""
-    if type(r) is not list or len(r) != 7:
+    if type(r) is not list or len(r) != 8:
         return False
-    module, aliases, imports, stars, functions, classes, sups = r
-    return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars)
+    module, aliases, imports, stars, functions, classes, sups, names = r
+    return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
             and type(functions) is list and all(
                 type(f) is list and len(f) == 5 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool for f in functions)

@@ -55,6 +55,20 @@ class ScopeTable:
         return _one(self.attr_annotated.get(name)) or _one(self.attr_constructed.get(name)) or self.type_of(name)
 
 
+def module_aliases(scopes: "Scopes") -> Dict[str, str]:
+    """The module body's aliases (``FileFacts.aliases``): each name bound exactly once
+    in it, to a dotted name."""
+    table = scopes.functions.get(0)
+    if table is None:
+        return {}
+    out = {}
+    for name in sorted(table.alias_bindings):
+        found = table.alias(name)
+        if found is not None and found[0] != name:
+            out[name] = found[0]
+    return out
+
+
 def _one(values: Optional[Set[str]]) -> Optional[str]:
     if values and len(values) == 1:
         return next(iter(values))

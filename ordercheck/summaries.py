@@ -208,11 +208,25 @@ class ProjectIndex:
                 return key
             if rest[0] in facts.imports:  # a re-export, e.g. from a package __init__
                 return self.resolve_qualified(".".join([facts.imports[rest[0]]] + rest[1:]), depth + 1)
+            if rest[0] in facts.aliases:  # a module-level alias (`keep = persist`), imported
+                return self._resolve_alias(facts, ".".join([facts.aliases[rest[0]]] + rest[1:]), depth + 1)
             for star in facts.star_imports:  # a re-export by `from .helpers import *`
                 found = self.resolve_qualified(".".join([star] + rest), depth + 1)
                 if found:
                     return found
             return None
+        return None
+
+    def _resolve_alias(self, facts: FileFacts, dotted: str, depth: int) -> Optional[str]:
+        """An alias's dotted name, as written in ``facts``' module."""
+        parts = dotted.split(".")
+        key = fkey(facts.path, dotted)
+        if key in self.functions or key in self.classes:
+            return key
+        if parts[0] in facts.imports:
+            return self.resolve_qualified(".".join([facts.imports[parts[0]]] + parts[1:]), depth)
+        if parts[0] in facts.aliases and depth <= 8:
+            return self._resolve_alias(facts, ".".join([facts.aliases[parts[0]]] + parts[1:]), depth + 1)
         return None
 
     def resolve_name(self, facts: FileFacts, dotted: str) -> Optional[str]:

@@ -69,3 +69,72 @@ def test_a_name_the_star_module_does_not_define_resolves_to_nothing(tmp_path):
             ledger.append_terminal(run)
     """})
     assert run_tree(tmp_path) == []
+
+
+# An alias bound in another module (session 15): `keep = persist` in the helpers'
+# module, `from pkg.helpers import keep` in the caller. Python calls `persist`; the
+# contract's alias rule (§2) speaks of calls in the binding module and is silent on
+# an import of the alias, so the engine follows Python (docs/decisions.md, "An alias
+# imported from another module").
+@pytest.mark.parametrize("binding, imported", [
+    ("keep = persist", "from pkg.helpers import keep"),
+    ("keep = persist", "import pkg.helpers as h\nkeep = h.keep"),  # an alias of the imported alias
+    ("from pkg import store_ops\nkeep = store_ops.persist", "from pkg.helpers import keep"),  # to another module
+    ("keep = persist\nagain = keep", "from pkg.helpers import again"),  # an alias of an alias
+])
+def test_an_alias_imported_from_another_module_carries_the_effects(tmp_path, binding, imported):
+    name = "again" if "again" in imported else "keep"
+    write_tree(tmp_path, {
+        "pyproject.toml": "", "app/__init__.py": "", "pkg/__init__.py": "",
+        "pkg/store_ops.py": "def persist(store, run):\n    store.save(run)\n",
+        "pkg/helpers.py": "from pkg.store_ops import persist\n" + binding + "\n",
+        "app/main.py": f"{imported}\n\ndef complete(store, ledger, run):\n    {name}(store, run)\n"
+                       "    ledger.append_terminal(run)\n",
+    })
+    line = len(imported.splitlines()) + 4
+    assert run_tree(tmp_path) == [("app/main.py", line, "OC101")]
+    assert one_file(tmp_path, "app/main.py") == [("app/main.py", line, "OC101")]
+
+
+def test_an_alias_rebound_twice_or_to_no_function_carries_nothing(tmp_path):
+    write_tree(tmp_path, {
+        "pyproject.toml": "", "app/__init__.py": "", "pkg/__init__.py": "",
+        "pkg/helpers.py": """
+            def persist(store, run):
+                store.save(run)
+
+            def other(store, run):
+                return run
+
+            keep = persist
+            keep = other
+            ext = json.dumps
+        """,
+        "app/main.py": """
+            from pkg.helpers import keep, ext
+
+            def complete(store, ledger, run):
+                keep(store, run)
+                ext(run)
+                ledger.append_terminal(run)
+        """,
+    })
+    assert run_tree(tmp_path) == []
+
+
+def test_editing_the_alias_changes_a_cached_run(tmp_path):
+    write_tree(tmp_path, {
+        "pyproject.toml": "", "app/__init__.py": "", "pkg/__init__.py": "",
+        "pkg/helpers.py": "def persist(store, run):\n    store.save(run)\n\ndef other(store, run):\n    return run\n\n"
+                          "keep = other\n",
+        "app/main.py": "from pkg.helpers import keep\n\ndef complete(store, ledger, run):\n    keep(store, run)\n"
+                       "    ledger.append_terminal(run)\n",
+    })
+    cache = tmp_path / ".cache"
+    s = settings_for(select=list(ALL_DEFAULT))
+    assert runner.run([tmp_path], s, cache_dir=cache).findings == []
+    helpers = tmp_path / "pkg" / "helpers.py"
+    helpers.write_text(helpers.read_text().replace("keep = other", "keep = persist"))
+    warm = runner.run([tmp_path], s, cache_dir=cache).findings
+    cold = runner.run([tmp_path], s).findings
+    assert [(f.code, f.span.line) for f in warm] == [(f.code, f.span.line) for f in cold] == [("OC101", 5)]

@@ -70,6 +70,7 @@ class Outliner(Resolver):
         table = self.import_tables.get(0, {})
         self.facts.imports = {k: v for k, v in table.items() if not k.startswith("*")}
         self.facts.star_imports = [v for k, v in table.items() if k.startswith("*")]
+        self.facts.aliases = scopesmod.module_aliases(self.scopes)
         frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, self.facts.imports)
         self._push(frame)
         for node in self.tree.body:
