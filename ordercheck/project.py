@@ -160,7 +160,7 @@ def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
 
 def remember_names(path: Path, roots: Sequence[Path], module: str, aliases: Sequence[str]) -> None:
     """``module_names``' answer for ``path``, known already (a snapshot's)."""
-    _NAMES[(str(path), tuple(str(r) for r in roots))] = (module, tuple(aliases))
+    _NAMES[(str(path), tuple(map(str, roots)))] = (module, tuple(aliases))
 
 
 def looked_at() -> List[str]:
