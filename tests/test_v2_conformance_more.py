@@ -1098,6 +1098,12 @@ def step(self, run, rec):
     self._store.save(run)
     self.journal_store.append(rec)  # !OC102
 ''')
+c("default-append-any-suffix", '''
+def step(self, run, rec):
+    self._store.save(run)
+    self.ledger.appendleft(rec)  # !OC102
+    self._journal.appendRecord(rec)  # !OC102
+''')
 c("default-append-chained-on-the-result-is-one-append", '''
 def step(self, run, rec):
     self._store.save(run)
