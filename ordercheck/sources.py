@@ -365,6 +365,8 @@ def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optio
         # between two runs that need different functions of the file)
         units = None if units is None else frozenset(units) | whole_functions(facts)
         facts = None
+        if cache is not None:
+            cache.hits -= 1  # (not a hit: the file is read)
     if facts is None and cache is not None and outline:
         facts = cache.get_outline(k)
     if facts is None:

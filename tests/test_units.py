@@ -255,9 +255,10 @@ def test_the_cache_hands_facts_only_to_a_reader_they_serve(tmp_path, monkeypatch
     more = sources.read_facts(path, cache=cache, units={"factory.<locals>.Local.m"})
     assert calls[-1] >= {"Outer.state", "factory.<locals>.Local.m"}
     assert not {"Outer.state", "factory"} & set(more.outlined)
-    # a reader that wants the whole file never gets outlines
+    # a reader that wants the whole file never gets outlines (nor counts a cache hit)
+    hits = cache.hits
     whole = sources.read_facts(path, cache=cache)
-    assert calls[-1] is None and not whole.outlined
+    assert calls[-1] is None and not whole.outlined and cache.hits == hits
     # and whole facts serve every later reader
     n = len(calls)
     assert not sources.read_facts(path, cache=cache, units={"Outer.state"}).outlined
