@@ -74,6 +74,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
         parts = list(chunks(bounds, lines, source.CHUNK_LINES, huge))
         if len(parts) == 1 and not huge:  # one chunk: its positions come from this ast
             ex.source_ast = (text, tree)
+        suppressions = find_suppressions(text, tree)
         del tree  # the ast was for CPython's verdict, imports, chunk bounds and positions
         ex.module(parts)
         ex.source_ast = None
@@ -95,7 +96,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
                               + (f": {detail})" if detail else "); it likely nests too deeply for libcst"))
     if shifts:
         shift_spans(facts, shifts)
-    facts.suppressions = find_suppressions(text)
+    facts.suppressions = suppressions
     return facts
 
 
@@ -128,6 +129,7 @@ def _extract_units(path: str, data: bytes, module: Optional[str], needed: Abstra
         return None
     lines, shifts = formfeed_indents(facts.lines)
     huge = huge_functions(tree, lines, source.CHUNK_LINES)
+    suppressions = find_suppressions(text, tree)
     del tree
     load_libcst()
     scratch = FileFacts(path=path, module=facts.module)
@@ -156,7 +158,7 @@ def _extract_units(path: str, data: bytes, module: Optional[str], needed: Abstra
         return None  # the two walks disagree on the functions: read the file whole
     facts.functions = merged
     facts.outlined = tuple(dict.fromkeys(outlined))
-    facts.suppressions = find_suppressions(text)
+    facts.suppressions = suppressions
     return facts
 
 

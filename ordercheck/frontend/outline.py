@@ -50,7 +50,7 @@ def _outline(path: str, data: bytes, module: Optional[str]) -> FileFacts:
     text, tree = verdict
     facts.lines = []  # (an outline never shows code)
     Outliner(facts, tree).module()  # (a RecursionError: ``frontend.outline`` reads the file whole)
-    facts.suppressions = find_suppressions(text)
+    facts.suppressions = find_suppressions(text, tree)
     return facts
 
 
