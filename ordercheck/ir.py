@@ -253,6 +253,10 @@ class FileFacts:
     # ``units``): the qualified names of the functions that are outlines here (no
     # statement tree; they never feed a graph). Empty: every function is whole.
     outlined: Tuple[str, ...] = ()
+    # a fingerprint of the bytes these facts were read from (``sources``; empty when
+    # not read from bytes here, as an index stub): the libcst pass of a needed file
+    # takes the outline pass's outline only for the very same bytes
+    digest: str = ""
 
 
 

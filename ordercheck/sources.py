@@ -306,14 +306,17 @@ Units = Optional[AbstractSet[str]]
 
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
                cache: Optional[Cache] = None, roots: Sequence[Path] = (), light: bool = False,
-               outline: bool = False, units: Units = None) -> FileFacts:
+               outline: bool = False, units: Units = None, outlined: Optional[FileFacts] = None) -> FileFacts:
     """Facts of one file, from the cache when its bytes have been seen before. With
     ``roots`` (the project's ``src`` roots) the module name follows them. ``light``:
     the cache's light form will do (``cache.lighten``; see ``FullFacts``). ``outline``:
     when the cache has no facts of the file, its outline (``frontend.outline``) will do.
     ``units``: only these functions are wanted whole (``frontend.extract``); facts
-    that hold them whole will do, the cache's included."""
-    facts = _facts(path, data, shown, cache, roots, light, cached_only=False, outline=outline, units=units)
+    that hold them whole will do, the cache's included. ``outlined``: the file's
+    outline, read earlier in this run; the libcst pass of ``units`` builds on it if
+    the file's bytes are still those it was made of (``FileFacts.digest``)."""
+    facts = _facts(path, data, shown, cache, roots, light, cached_only=False, outline=outline, units=units,
+                   outlined=outlined)
     assert facts is not None  # (only a cached-only read comes back empty)
     return facts
 
@@ -340,7 +343,7 @@ def whole_functions(facts: FileFacts) -> FrozenSet[str]:
 
 def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optional[Cache],
            roots: Sequence[Path], light: bool, cached_only: bool, outline: bool = False,
-           units: Units = None) -> Optional[FileFacts]:
+           units: Units = None, outlined: Optional[FileFacts] = None) -> Optional[FileFacts]:
     shown = shown or display_path(path)
     if roots:
         module, aliases = projectmod.module_names(path, roots)
@@ -355,6 +358,7 @@ def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optio
             what = "folder" if _is_dir(path) else "file"
             return _unreadable(path, shown, f"cannot read {what}: {exc.strerror or exc}")
     k = cachemod.key(shown, module, data) if cache is not None else ""
+    digest = fingerprint(data)
     facts = None
     if cache is not None and light:
         facts = cache.get_light(k)
@@ -372,14 +376,24 @@ def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optio
     if facts is None:
         if cached_only:
             return None
-        facts = frontend.outline(shown, data, module) if outline else frontend.extract(shown, data, module, units)
+        if outline:
+            facts = frontend.outline(shown, data, module)
+        else:
+            same = outlined if outlined is not None and outlined.digest == digest else None
+            facts = frontend.extract(shown, data, module, units, same)
         if cache is not None:
             if facts.outline:
                 cache.put_outline(k, facts)
             else:
                 cache.put(k, facts)
     facts.module_aliases = list(aliases)
+    facts.digest = digest
     return facts
+
+
+def fingerprint(data: bytes) -> str:
+    """``FileFacts.digest`` of a file's bytes."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _worker_init() -> None:
@@ -391,15 +405,19 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _read_in_worker(job: Tuple[str, Optional[str], Tuple[str, ...], bool, bool, Units]) -> Tuple[Optional[bytes], int]:
+Job = Tuple[str, Optional[str], Tuple[str, ...], bool, bool, Units, Optional[FileFacts]]
+
+
+def _read_in_worker(job: Job) -> Tuple[Optional[bytes], int]:
     """Facts pickled here, so that facts too deep to pickle come back as ``None``
     (read again in the main process) instead of breaking the pool's result thread.
     (Pickle between our own processes is fine; it is never read from disk.)"""
     import pickle
 
-    path, cache_dir, roots, light, outline, units = job
+    path, cache_dir, roots, light, outline, units, outlined = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
-    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light, outline=outline, units=units)
+    facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light, outline=outline,
+                       units=units, outlined=outlined)
     try:
         blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
     except (RecursionError, pickle.PicklingError):
@@ -440,18 +458,21 @@ def _kill_pool(pool) -> None:
 
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
              roots: Sequence[Path] = (), light: bool = False, outline: bool = False,
-             units: Optional[Sequence[Units]] = None) -> Tuple[List[FileFacts], int]:
+             units: Optional[Sequence[Units]] = None, outlines: Optional[Sequence[Optional[FileFacts]]] = None
+             ) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work
     (``outline``: light facts or outlines, see ``read_facts``). Returns the facts and
     the number of cache hits. ``units``: per file, the functions wanted whole
-    (``read_facts``; None: the whole file). An interrupt (or any error) terminates the workers
+    (``read_facts``; None: the whole file); ``outlines``: per file, its outline read
+    earlier in the run, or None (``read_facts``'s ``outlined``). An interrupt (or any error) terminates the workers
     before it propagates: no worker outlives the run."""
     cache = Cache(cache_dir) if cache_dir else None
     per = list(units) if units is not None else [None] * len(files)
+    given = list(outlines) if outlines is not None else [None] * len(files)
     if jobs <= 1 or len(files) < 4:
         out = []
-        for p, u in zip(files, per):
-            out.append(_read(p, cache, roots, light, outline, u))
+        for p, u, o in zip(files, per, given):
+            out.append(_read(p, cache, roots, light, outline, u, o))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
     # What the cache holds is read here: a process pool costs more than reading a
@@ -466,28 +487,30 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     todo = [i for i, f in enumerate(found) if f is None]
     if len(todo) < 4:
         for i in todo:
-            found[i] = _read(files[i], cache, roots, light, outline, per[i])
+            found[i] = _read(files[i], cache, roots, light, outline, per[i], given[i])
             raise_if_interrupted()
         return [f for f in found if f is not None], (cache.hits if cache is not None else 0)
-    parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline, [per[i] for i in todo])
+    parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline,
+                                 [per[i] for i in todo], [given[i] for i in todo])
     for i, f in zip(todo, parsed):
         found[i] = f
     return [f for f in found if f is not None], hits + more
 
 
 def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool, outline: bool = False,
-          units: Units = None) -> FileFacts:
-    return read_facts(path, cache=cache, roots=roots, light=light, outline=outline, units=units)
+          units: Units = None, outlined: Optional[FileFacts] = None) -> FileFacts:
+    return read_facts(path, cache=cache, roots=roots, light=light, outline=outline, units=units, outlined=outlined)
 
 
 def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], roots: Sequence[Path],
-                  light: bool, outline: bool = False, units: Optional[Sequence[Units]] = None
-                  ) -> Tuple[List[FileFacts], int]:
+                  light: bool, outline: bool = False, units: Optional[Sequence[Units]] = None,
+                  outlines: Optional[Sequence[Optional[FileFacts]]] = None) -> Tuple[List[FileFacts], int]:
     import concurrent.futures as cf
 
     per = list(units) if units is not None else [None] * len(files)
-    work = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light, outline, u)
-            for p, u in zip(files, per)]
+    given = list(outlines) if outlines is not None else [None] * len(files)
+    work: List[Job] = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light, outline,
+                        u, o) for p, u, o in zip(files, per, given)]
     results: List[Tuple[FileFacts, int]] = []
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
     # a native parser, the OOM killer) breaks the pool with an error instead of
@@ -665,8 +688,11 @@ def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str],
     todo = [i for i in todo if keys[i] not in plan.buffer_at]
     if not todo:
         return 0
+    # (the outline pass's outlines of these files: their libcst pass builds on them)
+    outlines = [f if f.outline and f.digest else None for f in (all_facts[i] for i in todo)]
     read, hits = read_all([paths[i] for i in todo], jobs, cache_dir, plan.roots, light, outline,
-                          [per.get(all_facts[i].path) for i in todo] if units is not None else None)
+                          [per.get(all_facts[i].path) for i in todo] if units is not None else None,
+                          outlines if units is not None and not outline else None)
     for i, f in zip(todo, read):
         all_facts[i] = f
     return hits

@@ -240,11 +240,13 @@ def test_only_the_files_of_needed_functions_are_parsed_with_libcst(tmp_path, mon
     real = frontend.extract
 
     wanted = {}
+    given = {}
 
-    def spy(path, data, module=None, units=None):
+    def spy(path, data, module=None, units=None, outlined=None):
         parsed.append(Path(path).name)
         wanted[Path(path).name] = units
-        return real(path, data, module, units)
+        given[Path(path).name] = outlined
+        return real(path, data, module, units, outlined)
 
     monkeypatch.setattr(frontend, "extract", spy)
     on = _run(tmp_path, DEFAULTS, monkeypatch=monkeypatch)
@@ -253,6 +255,8 @@ def test_only_the_files_of_needed_functions_are_parsed_with_libcst(tmp_path, mon
     assert sorted(parsed) == ["engine.py", "fail.py", "notes.py"]
     # and of those files, only the needed functions are asked for whole
     assert wanted == {"engine.py": {"finish", "abort"}, "notes.py": {"note"}, "fail.py": {"bail"}}
+    # each built on the outline the pre-pass made of the same bytes
+    assert all(o is not None and o.outline and o.path.endswith(name) for name, o in given.items())
     parsed.clear()
     wanted.clear()
     off = _run(tmp_path, DEFAULTS, prepass=False, monkeypatch=monkeypatch)

@@ -9,7 +9,9 @@
   checked; a qualified name is never both;
 * the cache keeps such facts and hands them only to a reader whose functions they
   hold whole; another reader gets the file read again;
-* a run finds the same with units on and off, cold and warm.
+* a run finds the same with units on and off, cold and warm;
+* built on the outline pass's outline (``extract``'s ``outlined``) the facts are the
+  same as when the file is outlined again, and an outline of other bytes is not used.
 """
 from __future__ import annotations
 
@@ -141,6 +143,9 @@ SOURCES = _sources()
 def _check(name: str, data: bytes, needed: set) -> None:
     whole = frontend.extract(f"{name}.py", data)
     part = frontend.extract(f"{name}.py", data, units=needed)
+    # built on the outline pass's outline of the same bytes: the very same facts
+    outline = frontend.outline(f"{name}.py", data)
+    assert frontend.extract(f"{name}.py", data, units=needed, outlined=outline) == part
     assert part.error == whole.error
     if whole.error is not None:
         return
@@ -239,9 +244,9 @@ def test_the_cache_hands_facts_only_to_a_reader_they_serve(tmp_path, monkeypatch
     calls = []
     real = frontend.extract
 
-    def spy(shown, data, module=None, units=None):
+    def spy(shown, data, module=None, units=None, outlined=None):
         calls.append(None if units is None else set(units))
-        return real(shown, data, module, units)
+        return real(shown, data, module, units, outlined)
 
     monkeypatch.setattr(frontend, "extract", spy)
     first = sources.read_facts(path, cache=cache, units={"Outer.state"})
@@ -333,3 +338,29 @@ def test_the_fixtures_find_the_same_with_units_on_and_off(folder, tmp_path, monk
     on = _findings(root, monkeypatch=monkeypatch)
     assert on == _findings(root, units=False, monkeypatch=monkeypatch)
     assert bool(on) == (folder == "runtime")
+
+
+def test_an_outline_of_other_bytes_is_not_built_on(tmp_path, monkeypatch):
+    """``sources`` hands the outline pass's outline to the libcst pass only for the
+    same bytes (``FileFacts.digest``): a file changed between the passes is read
+    afresh."""
+    path = tmp_path / "m.py"
+    path.write_bytes(SOURCES["classes"])
+    outline = sources.read_facts(path, outline=True)
+    assert outline.outline and outline.digest == sources.fingerprint(SOURCES["classes"])
+    seen = []
+    real = frontend.extract
+
+    def spy(shown, data, module=None, units=None, outlined=None):
+        seen.append(outlined)
+        return real(shown, data, module, units, outlined)
+
+    monkeypatch.setattr(frontend, "extract", spy)
+    same = sources.read_facts(path, units={"Outer.state"}, outlined=outline)
+    assert seen == [outline]
+    path.write_bytes(SOURCES["classes"].replace(b"def state(self):", b"def state(self, extra=None):"))
+    changed = sources.read_facts(path, units={"Outer.state"}, outlined=outline)
+    assert seen[-1] is None
+    assert changed.digest != same.digest
+    params = {fn.params for fn in changed.functions if fn.qualname == "Outer.state"}
+    assert ("self", "extra") in params

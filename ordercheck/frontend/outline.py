@@ -78,6 +78,19 @@ class Outliner(Resolver):
         end = max((getattr(n, "end_lineno", 1) or 1 for n in self.tree.body), default=1)
         self._end(frame, "<module>", None, Span(1, 0, end, 0), ())
 
+    def take(self, outline: FileFacts) -> None:
+        """What ``module`` would fill in, from an outline ``module`` made of the same
+        bytes (the outline pass's; ``frontend.extract``'s ``outlined``). Its lists are
+        copied, never shared: the caller's outline stays as it was."""
+        facts = self.facts
+        facts.imports = dict(outline.imports)
+        facts.star_imports = list(outline.star_imports)
+        facts.aliases = dict(outline.aliases)
+        facts.functions = list(outline.functions)
+        facts.classes = list(outline.classes)
+        # calls are numbered in one sequence over the file, from 0 (``_call``)
+        self.next_call = 1 + max((c.id for fn in outline.functions for c in fn.calls), default=-1)
+
     def _push(self, frame: FunctionScope) -> None:
         self.frames.append(frame)
         self.withs.append([])

@@ -214,14 +214,16 @@ def shift_spans(facts: FileFacts, shifts: Mapping[int, int]) -> None:
             stack.extend(getattr(obj, name) for name in obj.__dataclass_fields__)
 
 
-def cpython_verdict(facts: FileFacts, data: bytes) -> Optional[Tuple[str, ast.Module]]:
+def cpython_verdict(facts: FileFacts, data: bytes, compiles: bool = False) -> Optional[Tuple[str, ast.Module]]:
     """The file's text and ``ast``, CPython's verdict first: decoding as CPython does,
     ``ast.parse``, then ``compile`` of that tree, which reports what only the compiler
     checks (``'return' outside function``, ``default 'except:' must be last``, ``from
     __future__ import braces``) where CPython does. On failure ``facts.error`` is set
     (one OC900 finding, with the lines for its code frame) and None comes back. Both
     front ends (``extract``, ``outline``) start here, so a file has the same OC900
-    whichever reads it."""
+    whichever reads it. ``compiles``: these bytes are known to compile (the outline
+    pass compiled them in this run), so only the ``ast`` is made; ``compile`` of a
+    tree costs four fifths of its parse."""
     path = facts.path
     try:
         text = decode_source(data)
@@ -239,6 +241,8 @@ def cpython_verdict(facts: FileFacts, data: bytes) -> Optional[Tuple[str, ast.Mo
     except (RecursionError, MemoryError, ValueError) as exc:
         facts.error = ParseError(f"cannot parse: {type(exc).__name__}: {exc}".rstrip(": "))
         return None
+    if compiles:
+        return text, tree
     try:
         compile(tree, path, "exec", dont_inherit=True)
     except SyntaxError as exc:
