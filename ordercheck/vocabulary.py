@@ -64,9 +64,56 @@ def load_default_excludes(folder: Optional[Path] = None) -> Dict[str, Tuple[str,
     return out
 
 
-def _compile(patterns: Iterable[str]) -> Optional["re.Pattern[str]"]:
-    pats = [fnmatch.translate(p) for p in patterns]
-    return re.compile("|".join(pats)) if pats else None
+class Globs:
+    """A set of ``fnmatch`` patterns (case-sensitive) asked whether any matches a
+    name. The shapes a vocabulary is made of are asked with string methods, not a
+    regular expression: an exact name, ``*suffix``, ``prefix*``, ``*part*``; only the
+    rest (``*ledger*.append*``, ``?``, ``[...]``) go to one compiled expression. A
+    project asks some 50,000 distinct callees, and each ``.*`` alternative of an
+    expression is tried at every position (docs/performance.md, "Vocabulary")."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        exact, suffixes, prefixes, parts, rest = set(), [], [], [], []
+        for p in patterns:
+            if any(ch in p for ch in "?["):
+                rest.append(p)
+                continue
+            stars = p.count("*")
+            inner = p.strip("*")
+            if stars == 0:
+                exact.add(p)
+            elif "*" in inner or not inner:
+                rest.append(p)  # (two or more pieces, or `*` alone)
+            elif stars == 1 and p.startswith("*"):
+                suffixes.append(inner)
+            elif stars == 1:
+                prefixes.append(inner)
+            elif stars == 2 and p.startswith("*") and p.endswith("*"):
+                parts.append(inner)
+            else:
+                rest.append(p)  # (`**x`, `x**`)
+        self.exact = frozenset(exact)
+        self.suffixes = tuple(suffixes)
+        self.prefixes = tuple(prefixes)
+        self.parts = tuple(parts)
+        self.rx = re.compile("|".join(fnmatch.translate(p) for p in rest)) if rest else None
+
+    def match(self, name: str) -> bool:
+        if name in self.exact or name.endswith(self.suffixes) or name.startswith(self.prefixes):
+            return True
+        for part in self.parts:
+            if part in name:
+                return True
+        return self.rx is not None and self.rx.match(name) is not None
+
+    def any(self, names: Iterable[str]) -> bool:
+        return any(self.match(n) for n in names)
+
+
+def _compile(patterns: Iterable[str]) -> Optional[Globs]:
+    got = Globs(patterns)
+    empty = not (got.exact or got.suffixes or got.prefixes or got.parts or got.rx)
+    return None if empty else got
 
 
 @dataclass
@@ -114,10 +161,10 @@ class Vocabulary:
 
     def _match(self, names: Tuple[str, ...]) -> FrozenSet[str]:
         out = set()
-        for cls_name, rx in self._compiled.items():
-            if rx is not None and any(rx.match(n) for n in names):
+        for cls_name, globs in self._compiled.items():
+            if globs is not None and globs.any(names):
                 ex = self._excluded.get(cls_name)
-                if ex is None or not any(ex.match(n) for n in names):
+                if ex is None or not ex.any(names):
                     out.add(cls_name)
         return frozenset(out)
 
