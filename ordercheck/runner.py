@@ -42,6 +42,7 @@ from . import lazy, suppression
 from . import project as projectmod
 from . import runcache as runcachemod
 from . import snapshot as snapshotmod
+from . import verdicts
 from .ir import FileFacts, FunctionFacts
 from .findings import Finding
 from . import memos
@@ -315,7 +316,27 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     """Phases 1-7: check ``paths`` (and the standard-input buffer and in-memory
     ``buffers``, if any) end to end, with summaries over the whole project. With a
     ``cache_dir``, a run whose inputs a remembered run had (``runcache``) is answered
-    from it."""
+    from it.
+
+    A run with a pool, no cache and the pre-pass has CPython's compile verdict taken
+    in the background (``verdicts``); should a file that ``ast.parse`` accepted not
+    compile, the run is made again with the compiler in the outline pass."""
+    deferred = (cache_dir is None and jobs >= 2 and verdicts.possible()
+                and prepass_classes(settings) is not None)
+    if deferred:
+        got = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, True)
+        if got is not None:
+            return got
+    result = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, False)
+    assert result is not None
+    return result
+
+
+def _run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]], jobs: int,
+         cache_dir: Optional[Path], force_exclude: bool, buffers: Optional[Dict[str, bytes]], whole_project: bool,
+         compile_later: bool) -> Optional[Result]:
+    """``run``; with ``compile_later``, None when a file's compile verdict was not
+    confirmed (``verdicts.Checker``)."""
     buffers = dict(buffers or {})
     if stdin is not None:
         buffers[stdin[0]] = stdin[1]
@@ -338,18 +359,19 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
             memo.put(k, runcachemod.RunRecord([], [], quiet.files, sorted(quiet.event_classes), quiet.project_files))
             return quiet
     full = FullFacts(shown_at, cache_dir, plan.roots) if memo is not None else None
-    all_facts, reported, hits, focused = read_focused(plan, settings, buffers, jobs, cache_dir, light=full is not None,
-                                                       digests=digests)
-    seen: set = set()
-    report = set(reported)
-    suppressed: List[Finding] = []
-    gc.freeze()  # the facts live to the end: full collections need not walk them (docs/performance.md, "Scale")
+    checker = (verdicts.Checker((str(p), display_path(p)) for key, p in plan.order.items() if key not in plan.buffer_at)
+               if compile_later else None)
     try:
-        findings = analyse(all_facts, settings, suppressed, only=report, seen=seen,
-                           cache_dir=cache_dir if memo is not None else None, digests=digests, full=full,
-                           focused=focused)
+        all_facts, reported, hits, focused = read_focused(plan, settings, buffers, jobs, cache_dir,
+                                                           light=full is not None, digests=digests,
+                                                           compile_later=checker is not None)
+        found = _analysed(all_facts, reported, settings, cache_dir, memo, digests, full, focused)
+        if checker is not None and not checker.confirmed(all_facts):
+            return None
     finally:
-        gc.unfreeze()
+        if checker is not None:
+            checker.close()
+    findings, suppressed, seen = found
     facts: Mapping[str, FileFacts] = {f.path: f for f in all_facts}
     if full is not None:
         facts = UpgradedFacts(dict(facts), full)
@@ -357,6 +379,22 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     if memo is not None:
         memo.put(k, runcachemod.RunRecord(findings, suppressed, files, sorted(seen), len(all_facts)))
     return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
+
+
+def _analysed(all_facts: List[FileFacts], reported: List[str], settings: Settings, cache_dir: Optional[Path],
+              memo: Optional[runcachemod.RunCache], digests: Dict[str, str], full: Optional[FullFacts],
+              focused: Optional[focusmod.Focus]) -> Tuple[List[Finding], List[Finding], set]:
+    """``analyse`` of a run's facts: (findings, suppressed findings, event classes seen)."""
+    seen: set = set()
+    suppressed: List[Finding] = []
+    gc.freeze()  # the facts live to the end: full collections need not walk them (docs/performance.md, "Scale")
+    try:
+        findings = analyse(all_facts, settings, suppressed, only=set(reported), seen=seen,
+                           cache_dir=cache_dir if memo is not None else None, digests=digests, full=full,
+                           focused=focused)
+    finally:
+        gc.unfreeze()
+    return findings, suppressed, seen
 
 
 def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cache_dir: Path,
@@ -389,8 +427,8 @@ def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cac
 
 
 def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs: int = 1,
-                 cache_dir: Optional[Path] = None, light: bool = False, digests: Optional[Dict[str, str]] = None
-                 ) -> Tuple[List[FileFacts], List[str], int, Optional[focusmod.Focus]]:
+                 cache_dir: Optional[Path] = None, light: bool = False, digests: Optional[Dict[str, str]] = None,
+                 compile_later: bool = False) -> Tuple[List[FileFacts], List[str], int, Optional[focusmod.Focus]]:
     """Phase 2 with the outline pre-pass (``focus``): every file's outline (or light
     facts, from the cache), the functions that can hold a finding on their call graph,
     then the whole facts of the files that hold a needed function; the other files
@@ -400,7 +438,8 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     With a cache and the files' content keys (``digests``, by shown path), the call
     graph of the last run is remembered (``memos.GraphMemo``): unchanged files are
     read as index stubs and keep their resolved calls, so that after an edit only
-    the edited files are outlined and resolved."""
+    the edited files are outlined and resolved. ``compile_later``: the outlines take
+    only ``ast.parse``'s verdict (``read_plan``; the caller has ``verdicts`` check)."""
     if prepass_classes(settings) is None:
         all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light)
         return all_facts, reported, hits, None
@@ -408,7 +447,8 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     memo = (GraphMemo.for_project(cache_dir, settings, plan.roots, digests, renamed)
             if cache_dir is not None and digests else None)
     stubs = memo.stubs() if memo is not None else {}
-    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True, known=stubs)
+    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True, known=stubs,
+                                          compile_later=compile_later)
     hits += len(stubs)
     remembered = memo.remembered(all_facts, stubs) if memo is not None else None
     if remembered is None and stubs:  # the project's definitions changed: resolve it all again

@@ -306,7 +306,8 @@ Units = Optional[AbstractSet[str]]
 
 def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = None,
                cache: Optional[Cache] = None, roots: Sequence[Path] = (), light: bool = False,
-               outline: bool = False, units: Units = None, outlined: Optional[FileFacts] = None) -> FileFacts:
+               outline: bool = False, units: Units = None, outlined: Optional[FileFacts] = None,
+               compile_later: bool = False) -> FileFacts:
     """Facts of one file, from the cache when its bytes have been seen before. With
     ``roots`` (the project's ``src`` roots) the module name follows them. ``light``:
     the cache's light form will do (``cache.lighten``; see ``FullFacts``). ``outline``:
@@ -314,9 +315,11 @@ def read_facts(path: Path, data: Optional[bytes] = None, shown: Optional[str] = 
     ``units``: only these functions are wanted whole (``frontend.extract``); facts
     that hold them whole will do, the cache's included. ``outlined``: the file's
     outline, read earlier in this run; the libcst pass of ``units`` builds on it if
-    the file's bytes are still those it was made of (``FileFacts.digest``)."""
+    the file's bytes are still those it was made of (``FileFacts.digest``).
+    ``compile_later``: an outline takes only ``ast.parse``'s verdict (``verdicts``;
+    never with a cache, which keeps only outlines CPython compiles)."""
     facts = _facts(path, data, shown, cache, roots, light, cached_only=False, outline=outline, units=units,
-                   outlined=outlined)
+                   outlined=outlined, compile_later=compile_later and cache is None)
     assert facts is not None  # (only a cached-only read comes back empty)
     return facts
 
@@ -343,7 +346,8 @@ def whole_functions(facts: FileFacts) -> FrozenSet[str]:
 
 def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optional[Cache],
            roots: Sequence[Path], light: bool, cached_only: bool, outline: bool = False,
-           units: Units = None, outlined: Optional[FileFacts] = None) -> Optional[FileFacts]:
+           units: Units = None, outlined: Optional[FileFacts] = None,
+           compile_later: bool = False) -> Optional[FileFacts]:
     shown = shown or display_path(path)
     if roots:
         module, aliases = projectmod.module_names(path, roots)
@@ -377,7 +381,7 @@ def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optio
         if cached_only:
             return None
         if outline:
-            facts = frontend.outline(shown, data, module)
+            facts = frontend.outline(shown, data, module, compile_later)
         else:
             same = outlined if outlined is not None and outlined.digest == digest else None
             facts = frontend.extract(shown, data, module, units, same)
@@ -405,7 +409,7 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-Job = Tuple[str, Optional[str], Tuple[str, ...], bool, bool, Units, Optional[FileFacts]]
+Job = Tuple[str, Optional[str], Tuple[str, ...], bool, bool, Units, Optional[FileFacts], bool]
 
 
 def _read_in_worker(job: Job) -> Tuple[Optional[bytes], int]:
@@ -414,10 +418,10 @@ def _read_in_worker(job: Job) -> Tuple[Optional[bytes], int]:
     (Pickle between our own processes is fine; it is never read from disk.)"""
     import pickle
 
-    path, cache_dir, roots, light, outline, units, outlined = job
+    path, cache_dir, roots, light, outline, units, outlined, compile_later = job
     cache = Cache(Path(cache_dir)) if cache_dir else None
     facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light, outline=outline,
-                       units=units, outlined=outlined)
+                       units=units, outlined=outlined, compile_later=compile_later)
     try:
         blob: Optional[bytes] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
     except (RecursionError, pickle.PicklingError):
@@ -458,13 +462,14 @@ def _kill_pool(pool) -> None:
 
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
              roots: Sequence[Path] = (), light: bool = False, outline: bool = False,
-             units: Optional[Sequence[Units]] = None, outlines: Optional[Sequence[Optional[FileFacts]]] = None
-             ) -> Tuple[List[FileFacts], int]:
+             units: Optional[Sequence[Units]] = None, outlines: Optional[Sequence[Optional[FileFacts]]] = None,
+             compile_later: bool = False) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work
     (``outline``: light facts or outlines, see ``read_facts``). Returns the facts and
     the number of cache hits. ``units``: per file, the functions wanted whole
     (``read_facts``; None: the whole file); ``outlines``: per file, its outline read
-    earlier in the run, or None (``read_facts``'s ``outlined``). An interrupt (or any error) terminates the workers
+    earlier in the run, or None (``read_facts``'s ``outlined``); ``compile_later``:
+    as ``read_facts``'s, for the files read in the pool. An interrupt (or any error) terminates the workers
     before it propagates: no worker outlives the run."""
     cache = Cache(cache_dir) if cache_dir else None
     per = list(units) if units is not None else [None] * len(files)
@@ -491,7 +496,7 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
             raise_if_interrupted()
         return [f for f in found if f is not None], (cache.hits if cache is not None else 0)
     parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline,
-                                 [per[i] for i in todo], [given[i] for i in todo])
+                                 [per[i] for i in todo], [given[i] for i in todo], compile_later)
     for i, f in zip(todo, parsed):
         found[i] = f
     return [f for f in found if f is not None], hits + more
@@ -504,13 +509,14 @@ def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool
 
 def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], roots: Sequence[Path],
                   light: bool, outline: bool = False, units: Optional[Sequence[Units]] = None,
-                  outlines: Optional[Sequence[Optional[FileFacts]]] = None) -> Tuple[List[FileFacts], int]:
+                  outlines: Optional[Sequence[Optional[FileFacts]]] = None, compile_later: bool = False
+                  ) -> Tuple[List[FileFacts], int]:
     import concurrent.futures as cf
 
     per = list(units) if units is not None else [None] * len(files)
     given = list(outlines) if outlines is not None else [None] * len(files)
     work: List[Job] = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light, outline,
-                        u, o) for p, u, o in zip(files, per, given)]
+                        u, o, compile_later) for p, u, o in zip(files, per, given)]
     results: List[Tuple[FileFacts, int]] = []
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
     # a native parser, the OOM killer) breaks the pool with an error instead of
@@ -639,12 +645,14 @@ def _remembered_plan(rows: List[snapshotmod.PlanRow], named: List[str], buffers:
 
 
 def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: Optional[Path] = None,
-              light: bool = False, outline: bool = False, known: Optional[Mapping[str, FileFacts]] = None
-              ) -> Tuple[List[FileFacts], List[str], int]:
+              light: bool = False, outline: bool = False, known: Optional[Mapping[str, FileFacts]] = None,
+              compile_later: bool = False) -> Tuple[List[FileFacts], List[str], int]:
     """Phase 2: every planned file's facts, in the plan's order, and the shown paths
     of the reported ones (``outline``: light facts or outlines for files on disk, and
     outlines of the buffers; ``read_wanted`` reads them whole). ``known``: facts by shown path that stand for
-    files on disk (index stubs, ``memos.GraphMemo``): those files are not read."""
+    files on disk (index stubs, ``memos.GraphMemo``): those files are not read.
+    ``compile_later``: the outlines of the files the pool reads take only
+    ``ast.parse``'s verdict (``verdicts``)."""
     known = known or {}
     disk = [(k, p) for k, p in plan.order.items() if k not in plan.buffer_at]
     by_key: Dict[Path, FileFacts] = {}
@@ -655,7 +663,8 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: O
             by_key[k] = got
         else:
             todo.append((k, p))
-    read, hits = read_all([p for _, p in todo], jobs, cache_dir, plan.roots, light, outline)
+    read, hits = read_all([p for _, p in todo], jobs, cache_dir, plan.roots, light, outline,
+                          compile_later=compile_later and outline)
     by_key.update(zip((k for k, _ in todo), read))
     for k, name in plan.buffer_at.items():
         by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=outline)

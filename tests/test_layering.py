@@ -26,6 +26,7 @@ ORDER = [
     ["settings"],
     ["focus"],
     ["sources"],
+    ["verdicts"],
     ["diagnose", "suppression", "baseline", "fixes"],
     ["reporters"],
     ["memos"],

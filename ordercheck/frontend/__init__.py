@@ -239,11 +239,12 @@ def piece_text(lines: List[str], start: int, end: int, col: int) -> Tuple[int, s
     return start - 2, "if True:\n" + body
 
 
-def outline(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
-    """A file's outline (``outline``), or its whole facts when it nests too deeply for
-    the outline's walk (what the libcst pass makes of such a file is the answer)."""
+def outline(path: str, data: bytes, module: Optional[str] = None, compile_later: bool = False) -> FileFacts:
+    """A file's outline (``outline``; ``compile_later``: see there), or its whole
+    facts when it nests too deeply for the outline's walk (what the libcst pass makes
+    of such a file is the answer)."""
     try:
-        return outlinemod.outline(path, data, module)
+        return outlinemod.outline(path, data, module, compile_later)
     except RecursionError:
         return extract(path, data, module)
 

@@ -33,17 +33,19 @@ from .source import cpython_verdict, gc_paused
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 
-def outline(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
+def outline(path: str, data: bytes, module: Optional[str] = None, compile_later: bool = False) -> FileFacts:
     """The outline of one file. A file CPython rejects comes back as the front end's
     ``extract`` returns it (``error`` set, ``source.cpython_verdict``), so its OC900
-    is the same. The garbage collector is paused, as for ``extract``."""
+    is the same. The garbage collector is paused, as for ``extract``.
+    ``compile_later``: only ``ast.parse``'s verdict is taken here; the caller has the
+    compiler's taken elsewhere (``verdicts``)."""
     with gc_paused():
-        return _outline(path, data, module)
+        return _outline(path, data, module, compile_later)
 
 
-def _outline(path: str, data: bytes, module: Optional[str]) -> FileFacts:
+def _outline(path: str, data: bytes, module: Optional[str], compile_later: bool = False) -> FileFacts:
     facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)), outline=True)
-    verdict = cpython_verdict(facts, data)
+    verdict = cpython_verdict(facts, data, compiles=compile_later)
     if verdict is None:  # the front end's own verdict and words, lines and all
         facts.outline = False
         return facts

@@ -1,0 +1,103 @@
+"""CPython's compile verdict taken in the background (``verdicts``): a cold run with a
+pool and no cache skips ``compile`` in the outline pass and still reports exactly what
+a run that compiles in the outline pass reports, a file CPython's compiler refuses
+(one OC900) included."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from checkutil import settings_for, write_tree
+
+from ordercheck import frontend, runner, sources, verdicts
+from ordercheck.rulebook import builtin_rules
+
+DEFAULTS = sorted(r.id for r in builtin_rules() if r.default)
+
+pytestmark = pytest.mark.skipif(not verdicts.possible(), reason="no os.nice here: the verdict is never deferred")
+
+HOT = '''
+    def finish(store, ledger, run):
+        store.save(run)
+        try:
+            ledger.append_terminal(run)
+        except Exception:
+            pass
+'''
+
+
+def _project(tmp_path, broken: bool):
+    files = {f"app/m{i}.py": HOT.replace("finish", f"finish{i}") for i in range(6)}
+    files["app/__init__.py"] = ""
+    if broken:  # `ast.parse` takes it; only the compiler refuses it
+        files["app/bad.py"] = "def f():\n    pass\nreturn 1\n"
+    write_tree(tmp_path, {k: textwrap.dedent(v) for k, v in files.items()})
+    return tmp_path / "app"
+
+
+def _findings(result):
+    return [(f.path, f.code, f.span.line, f.message) for f in result.findings]
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_a_deferred_run_reports_what_an_eager_one_does(tmp_path, monkeypatch, broken):
+    src = _project(tmp_path, broken)
+    s = settings_for(select=DEFAULTS)
+    made = []
+    real = runner._run
+
+    def spy(*args):
+        made.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(runner, "_run", spy)
+    deferred = runner.run([src], s, jobs=2)
+    assert made == ([True, False] if broken else [True])  # a refused file: made again, compiling
+    monkeypatch.setattr(verdicts, "DEFER", False)
+    made.clear()
+    eager = runner.run([src], s, jobs=2)
+    assert made == [False]
+    assert _findings(deferred) == _findings(eager)
+    rules = [f.code for f in deferred.findings]
+    assert rules.count("OC900") == (1 if broken else 0)
+    assert len([r for r in rules if r != "OC900"]) >= 6
+
+
+def test_the_outline_pass_skips_only_the_compiler(tmp_path):
+    data = b"def f():\n    pass\nreturn 1\n"
+    assert frontend.outline("bad.py", data).error is not None  # the compiler's verdict
+    later = frontend.outline("bad.py", data, compile_later=True)
+    assert later.error is None and [f.qualname for f in later.functions] == ["f", "<module>"]
+    assert frontend.outline("worse.py", b"def f(:\n", compile_later=True).error is not None  # the parser's
+
+
+def test_the_checker_confirms_only_the_bytes_it_compiled(tmp_path):
+    good = tmp_path / "good.py"
+    good.write_text("x = 1\n")
+    bad = tmp_path / "bad.py"
+    bad.write_text("return 1\n")
+    facts = [sources.read_facts(good, outline=True, compile_later=True)]
+    checker = verdicts.Checker([(str(good), facts[0].path)])
+    assert checker.confirmed(facts)
+    bad_facts = [sources.read_facts(bad, outline=True, compile_later=True)]
+    assert bad_facts[0].error is None
+    assert not verdicts.Checker([(str(bad), bad_facts[0].path)]).confirmed(bad_facts)
+    # the file changed after it was outlined: the checker compiles the new bytes,
+    # which are not those the facts were read from
+    good.write_text("x = 2\n")
+    assert not verdicts.Checker([(str(good), facts[0].path)]).confirmed(facts)
+
+
+def test_a_run_with_a_cache_compiles_in_the_outline_pass(tmp_path, monkeypatch):
+    src = _project(tmp_path, True)
+    made = []
+    real = runner._run
+
+    def spy(*args):
+        made.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(runner, "_run", spy)
+    result = runner.run([src], settings_for(select=DEFAULTS), jobs=2, cache_dir=tmp_path / ".cache")
+    assert made == [False]
+    assert [f.code for f in result.findings].count("OC900") == 1
