@@ -429,15 +429,42 @@ def _read_in_worker(job: Job) -> Tuple[Optional[bytes], int]:
     return blob, cache.hits if cache else 0
 
 
+class Shared:
+    """One object for each equal callee text, qualified name, tuple of them and
+    statement range among the outlines a run holds. Each file's outline comes from
+    the pool as its own copy of the texts its calls share with other files; on the
+    seven packages of the bench a fifth of the outlines' memory was such copies
+    (docs/performance.md, "Session 16")."""
+
+    def __init__(self) -> None:
+        self.strs: Dict[str, str] = {}
+        self.tuples: Dict[tuple, tuple] = {}
+
+    def outline(self, facts: FileFacts) -> FileFacts:
+        strs, tuples = self.strs, self.tuples
+        for fn in facts.functions:
+            for call in fn.calls:
+                call.callee = strs.setdefault(call.callee, call.callee)
+                names = call.qualnames
+                got = tuples.get(names)
+                if got is None:
+                    got = tuples[names] = tuple(strs.setdefault(n, n) for n in names)
+                call.qualnames = got
+                if call.receiver_type is not None:
+                    call.receiver_type = strs.setdefault(call.receiver_type, call.receiver_type)
+                call.stmt_lines = tuples.setdefault(call.stmt_lines, call.stmt_lines)
+        return facts
+
+
 def _unpickled(blob: Optional[bytes], path: Path, roots: Sequence[Path] = (), outline: bool = False,
-               units: Units = None) -> FileFacts:
+               units: Units = None, shared: Optional[Shared] = None) -> FileFacts:
     import pickle
 
     if blob is not None:
         try:
             facts = pickle.loads(blob)
             if isinstance(facts, FileFacts):
-                return facts
+                return shared.outline(facts) if shared is not None and facts.outline else facts
         except (RecursionError, pickle.UnpicklingError, MemoryError):
             pass
     return read_facts(path, roots=roots, outline=outline, units=units)
@@ -518,6 +545,7 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
     work: List[Job] = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light, outline,
                         u, o, compile_later) for p, u, o in zip(files, per, given)]
     results: List[Tuple[FileFacts, int]] = []
+    shared = Shared() if outline else None
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
     # a native parser, the OOM killer) breaks the pool with an error instead of
     # leaving the run waiting for ever; its files are then read here.
@@ -529,7 +557,7 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
                 blob, hits = fut.result()
             except Exception:  # a worker failed or died on this file: read it here
                 blob, hits = None, 0
-            results.append((_unpickled(blob, p, roots, outline, u), hits))
+            results.append((_unpickled(blob, p, roots, outline, u, shared), hits))
             raise_if_interrupted()
     except BaseException:
         _kill_pool(pool)
