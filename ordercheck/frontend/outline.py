@@ -107,25 +107,29 @@ class Outliner(Resolver):
     # ---- the walk
 
     def visit(self, node: ast.AST) -> None:
-        """Every call of ``node`` into the innermost frame; definitions open their own."""
-        if isinstance(node, scopesmod.LEAVES):
-            return
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self.function(node)
-        elif isinstance(node, ast.ClassDef):
-            self.klass(node)
-        elif isinstance(node, ast.Lambda):
-            # a lambda's body runs elsewhere, if ever (the libcst walk skips it too); its
-            # defaults run here
-            for default in list(node.args.defaults) + [d for d in node.args.kw_defaults if d is not None]:
-                self.visit(default)
-        elif isinstance(node, ast.Call):
-            self.call(node)
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
-            self.with_(node)
-        else:
-            for child in scopesmod.child_nodes(node):
-                self.visit(child)
+        """Every call of ``node`` into the innermost frame; definitions open their own.
+        The nodes with a handler (``HANDLERS``) are handled; every other node is only
+        walked through, in preorder and field order, on a stack of its own (most nodes
+        are such: no call per node)."""
+        handlers = HANDLERS
+        leaves = LEAF_TYPES
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            cls = n.__class__
+            handler = handlers.get(cls)
+            if handler is not None:
+                handler(self, n)
+            elif cls not in leaves:
+                kids = scopesmod.child_nodes(n)
+                kids.reverse()
+                stack.extend(kids)
+
+    def lambda_(self, node: ast.Lambda) -> None:
+        # a lambda's body runs elsewhere, if ever (the libcst walk skips it too); its
+        # defaults run here
+        for default in list(node.args.defaults) + [d for d in node.args.kw_defaults if d is not None]:
+            self.visit(default)
 
     def call(self, node: ast.Call) -> Call:
         for child in scopesmod.child_nodes(node):
@@ -215,5 +219,20 @@ class Outliner(Resolver):
         self.frame.classes.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types))
 
+
+#: the walk's handler per node type (every other node is walked through)
+HANDLERS = {
+    ast.FunctionDef: Outliner.function,
+    ast.AsyncFunctionDef: Outliner.function,
+    ast.ClassDef: Outliner.klass,
+    ast.Lambda: Outliner.lambda_,
+    ast.Call: Outliner.call,
+    ast.With: Outliner.with_,
+    ast.AsyncWith: Outliner.with_,
+}
+#: node types that hold nothing the walk asks about (``scopes.LEAVES`` and their subclasses)
+LEAF_TYPES = frozenset(
+    t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, scopesmod.LEAVES)
+)
 
 __all__ = ["outline", "Outliner"]
