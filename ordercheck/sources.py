@@ -24,6 +24,7 @@ from . import project as projectmod
 from . import snapshot as snapshotmod
 from .cache import Cache
 from .errors import raise_if_interrupted
+from .frontend.source import gc_paused
 from .ir import FileFacts, ParseError
 from .settings import Settings
 
@@ -552,18 +553,27 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
     pool = cf.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_worker_init)
     try:
         futures = [pool.submit(_read_in_worker, job) for job in work]
-        for p, u, fut in zip(files, per, futures):
-            try:
-                blob, hits = fut.result()
-            except Exception:  # a worker failed or died on this file: read it here
-                blob, hits = None, 0
-            results.append((_unpickled(blob, p, roots, outline, u, shared), hits))
-            raise_if_interrupted()
+        with gc_paused():  # (the facts coming in are acyclic: a full collection would only walk them)
+            _collect(files, per, futures, roots, outline, shared, results)
     except BaseException:
         _kill_pool(pool)
         raise
     pool.shutdown(wait=True)
     return [f for f, _ in results], sum(h for _, h in results)
+
+
+def _collect(files: Sequence[Path], per: Sequence[Units], futures: list, roots: Sequence[Path], outline: bool,
+             shared: Optional[Shared], results: List[Tuple[FileFacts, int]]) -> None:
+    """The pool's results, in order, unpickled here; a file whose worker failed or
+    died is read here."""
+    for p, u, fut in zip(files, per, futures):
+        try:
+            blob, hits = fut.result()
+        except Exception:  # a worker failed or died on this file: read it here
+            blob, hits = None, 0
+        results.append((_unpickled(blob, p, roots, outline, u, shared), hits))
+        raise_if_interrupted()
+
 
 def _key(path: Path) -> Path:
     return projectmod._abs(path)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from .. import scopes as scopesmod
 from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem
@@ -221,7 +221,7 @@ class Outliner(Resolver):
 
 
 #: the walk's handler per node type (every other node is walked through)
-HANDLERS = {
+HANDLERS: Dict[type, Callable[[Outliner, Any], Any]] = {
     ast.FunctionDef: Outliner.function,
     ast.AsyncFunctionDef: Outliner.function,
     ast.ClassDef: Outliner.klass,
