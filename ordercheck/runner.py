@@ -462,8 +462,20 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     if any(p in focused.check_files for p in reported):
         hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers,
                             units=units_of(focused) if UNITS else None)
+        if cache_dir is None:
+            _unlined(all_facts, focused)
     # (else no summary is computed, ``analyse``: the needed files stay outlines)
     return all_facts, reported, hits, focused
+
+
+def _unlined(all_facts: List[FileFacts], focused: focusmod.Focus) -> None:
+    """Let go of the source lines of the needed files that are not checked: only
+    their summaries are read, and lines are read only by a finding's witness and
+    code frame, which are in a checked file. (With a cache a run reads light facts,
+    without lines, and the lines it shows from the cache: ``FullFacts``.)"""
+    for facts in all_facts:
+        if facts.error is None and facts.path in focused.need_files and facts.path not in focused.check_files:
+            facts.lines = []
 
 
 def units_of(focused: focusmod.Focus) -> Dict[str, FrozenSet[str]]:

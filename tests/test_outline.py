@@ -380,3 +380,30 @@ def test_a_run_on_files_without_hot_functions_computes_no_summary(tmp_path, monk
     (tmp_path / "app" / "cold.py").write_text("def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run)\n")
     hot = runner.run([tmp_path / "app" / "cold.py"], settings)
     assert built == [1] and [f.code for f in hot.findings] == ["OC102"]
+
+
+def test_a_needed_file_that_is_not_checked_lets_its_lines_go(tmp_path, monkeypatch):
+    """Without a cache, the lines of a file only read for its summaries are let go
+    (``runner._unlined``): no finding shows them. A checked file keeps its own, and
+    its findings (witness, code frame) are those of a run that keeps every line."""
+    write_tree(tmp_path, {k: textwrap.dedent(v) for k, v in PROJECT.items()})
+    (tmp_path / "app" / "engine.py").write_text(textwrap.dedent('''
+        from app.fail import bail
+
+        def finish(store, ledger, run):
+            store.save(run)
+            try:
+                ledger.append_terminal(run)
+            except Exception:
+                pass
+            bail(run)
+    '''))
+    s = settings_for(select=DEFAULTS)
+    result = runner.run([tmp_path], s)
+    by_name = {Path(p).name: f for p, f in result.facts.items()}
+    assert by_name["fail.py"].lines == [] and not by_name["fail.py"].outline  # needed, read, not checked
+    assert by_name["engine.py"].lines  # checked
+    kept = []
+    monkeypatch.setattr(runner, "_unlined", lambda all_facts, focused: kept.append(1))
+    again = runner.run([tmp_path], s)
+    assert kept and result.findings and result.findings == again.findings
