@@ -35,22 +35,28 @@ def _project(tmp_path, broken: bool):
     return tmp_path / "app"
 
 
+@pytest.fixture
+def made(monkeypatch):
+    """The ``compile_later`` of each pipeline run ``runner.run`` makes."""
+    got = []
+    real = runner._run
+
+    def spy(*args):
+        got.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(runner, "_run", spy)
+    return got
+
+
 def _findings(result):
     return [(f.path, f.code, f.span.line, f.message) for f in result.findings]
 
 
 @pytest.mark.parametrize("broken", [False, True])
-def test_a_deferred_run_reports_what_an_eager_one_does(tmp_path, monkeypatch, broken):
+def test_a_deferred_run_reports_what_an_eager_one_does(tmp_path, monkeypatch, made, broken):
     src = _project(tmp_path, broken)
     s = settings_for(select=DEFAULTS)
-    made = []
-    real = runner._run
-
-    def spy(*args):
-        made.append(args[-1])
-        return real(*args)
-
-    monkeypatch.setattr(runner, "_run", spy)
     deferred = runner.run([src], s, jobs=2)
     assert made == ([True, False] if broken else [True])  # a refused file: made again, compiling
     monkeypatch.setattr(verdicts, "DEFER", False)
@@ -88,16 +94,8 @@ def test_the_checker_confirms_only_the_bytes_it_compiled(tmp_path):
     assert not verdicts.Checker([(str(good), facts[0].path)]).confirmed(facts)
 
 
-def test_a_run_with_a_cache_compiles_in_the_outline_pass(tmp_path, monkeypatch):
+def test_a_run_with_a_cache_compiles_in_the_outline_pass(tmp_path, made):
     src = _project(tmp_path, True)
-    made = []
-    real = runner._run
-
-    def spy(*args):
-        made.append(args[-1])
-        return real(*args)
-
-    monkeypatch.setattr(runner, "_run", spy)
     result = runner.run([src], settings_for(select=DEFAULTS), jobs=2, cache_dir=tmp_path / ".cache")
     assert made == [False]
     assert [f.code for f in result.findings].count("OC900") == 1
