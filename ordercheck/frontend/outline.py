@@ -45,12 +45,11 @@ def outline(path: str, data: bytes, module: Optional[str] = None, compile_later:
 
 def _outline(path: str, data: bytes, module: Optional[str], compile_later: bool = False) -> FileFacts:
     facts = FileFacts(path=path, module=module if module is not None else module_name(Path(path)), outline=True)
-    verdict = cpython_verdict(facts, data, compiles=compile_later)
+    verdict = cpython_verdict(facts, data, compiles=compile_later, lines=False)  # (an outline never shows code)
     if verdict is None:  # the front end's own verdict and words, lines and all
         facts.outline = False
         return facts
     text, tree = verdict
-    facts.lines = []  # (an outline never shows code)
     Outliner(facts, tree).module()  # (a RecursionError: ``frontend.outline`` reads the file whole)
     facts.suppressions = find_suppressions(text, tree)
     return facts

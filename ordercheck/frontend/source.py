@@ -214,7 +214,8 @@ def shift_spans(facts: FileFacts, shifts: Mapping[int, int]) -> None:
             stack.extend(getattr(obj, name) for name in obj.__dataclass_fields__)
 
 
-def cpython_verdict(facts: FileFacts, data: bytes, compiles: bool = False) -> Optional[Tuple[str, ast.Module]]:
+def cpython_verdict(facts: FileFacts, data: bytes, compiles: bool = False,
+                    lines: bool = True) -> Optional[Tuple[str, ast.Module]]:
     """The file's text and ``ast``, CPython's verdict first: decoding as CPython does,
     ``ast.parse``, then ``compile`` of that tree, which reports what only the compiler
     checks (``'return' outside function``, ``default 'except:' must be last``, ``from
@@ -223,7 +224,15 @@ def cpython_verdict(facts: FileFacts, data: bytes, compiles: bool = False) -> Op
     front ends (``extract``, ``outline``) start here, so a file has the same OC900
     whichever reads it. ``compiles``: these bytes are known to compile (the outline
     pass compiled them in this run), so only the ``ast`` is made; ``compile`` of a
-    tree costs four fifths of its parse."""
+    tree costs four fifths of its parse. ``lines``: ``facts.lines`` is set on success
+    too (an outline has none; on failure they are always set, for the code frame)."""
+    verdict = _verdict(facts, data, compiles)
+    if verdict is not None and lines:
+        facts.lines = split_lines(verdict[0])
+    return verdict
+
+
+def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[str, ast.Module]]:
     path = facts.path
     try:
         text = decode_source(data)
@@ -232,13 +241,14 @@ def cpython_verdict(facts: FileFacts, data: bytes, compiles: bool = False) -> Op
         if getattr(exc, "line", None) is not None:  # undecodable bytes: the code frame shows them replaced
             facts.lines = split_lines(data.decode("utf-8", errors="replace"))
         return None
-    facts.lines = split_lines(text)
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
+        facts.lines = split_lines(text)
         _syntax_error(facts, exc)
         return None
     except (RecursionError, MemoryError, ValueError) as exc:
+        facts.lines = split_lines(text)
         facts.error = ParseError(f"cannot parse: {type(exc).__name__}: {exc}".rstrip(": "))
         return None
     if compiles:
@@ -246,12 +256,15 @@ def cpython_verdict(facts: FileFacts, data: bytes, compiles: bool = False) -> Op
     try:
         compile(tree, path, "exec", dont_inherit=True)
     except SyntaxError as exc:
+        facts.lines = split_lines(text)
         _syntax_error(facts, exc)
         return None
     except (RecursionError, MemoryError) as exc:
+        facts.lines = split_lines(text)
         facts.error = ParseError(f"CPython cannot compile this file ({type(exc).__name__}): it nests too deeply")
         return None
     except ValueError as exc:
+        facts.lines = split_lines(text)
         facts.error = ParseError(f"CPython cannot compile this file: {exc}")
         return None
     return text, tree
