@@ -1,12 +1,14 @@
 """CPython's ``compile`` verdict on a cold run's files, taken in the background.
 
 A file that ``ast.parse`` accepts can still be refused by the compiler (``'return'
-outside function``, ``default 'except:' must be last``); such a file is one OC900
-and nothing else, so every file's verdict must be known. Compiling the parsed tree
-was a fifth of the outline pre-pass (docs/performance.md, "Session 16"). In a run
-with a pool and no cache, the outlines skip it, and one more process at the lowest
-priority compiles every file from its text meanwhile: it runs on the core the main
-process leaves idle while it resolves the project and checks the functions.
+outside function``, ``default 'except:' must be last``, a nesting too deep for the
+tree to be handed back to it); such a file is one OC900 and nothing else, so every
+file's verdict must be known. Compiling the parsed tree was a fifth of the outline
+pre-pass (docs/performance.md, "Session 16"). In a run with a pool and no cache, the
+outlines skip it, and one more process at the lowest priority takes every file's
+verdict meanwhile, exactly as the outline pass takes it: it runs on the core the main
+process leaves idle while it resolves the project and checks the functions. What it
+has not reached when the run asks, the main process checks itself.
 
 The run then asks ``confirmed``: every file outlined without the compiler compiled,
 from the very bytes it was outlined from (``FileFacts.digest``). If one did not, the
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Sequence, Tuple
 
 from .ir import FileFacts
 
@@ -43,63 +45,68 @@ def _init() -> None:
         pass
 
 
-def check(files: Sequence[Tuple[str, str]]) -> Dict[str, Verdict]:
-    """By shown path, the verdict on each (path, shown path) file. A file that cannot
-    be read or decoded is no verdict's business (its OC900 is the reader's): it
-    passes, with the digest of what was read, if anything."""
-    from .frontend.source import decode_source
+def check(files: Sequence[Tuple[str, str]]) -> List[Verdict]:
+    """The verdict on each (path, shown path) file, taken exactly as the outline pass
+    takes it (``frontend.source.cpython_verdict``: ``ast.parse``, then ``compile`` of
+    the tree, which fails on deep nesting where a compile of the text would not). A
+    file that cannot be read passes, with no digest: its OC900 is the reader's."""
+    return [_check_one(path, shown) for path, shown in files]
+
+
+def _check_one(path: str, shown: str) -> Verdict:
+    from .frontend.source import cpython_verdict
     from .sources import fingerprint, read_source
 
-    out: Dict[str, Verdict] = {}
-    for path, shown in files:
-        try:
-            data = read_source(Path(path))
-        except (OSError, ValueError):
-            out[shown] = (True, "")
-            continue
-        ok = True
-        try:
-            text = decode_source(data)
-        except ValueError:
-            text = None
-        if text is not None:
-            try:
-                compile(text, shown, "exec", dont_inherit=True)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                ok = False
-        out[shown] = (ok, fingerprint(data))
-    return out
+    try:
+        data = read_source(Path(path))
+    except (OSError, ValueError):
+        return True, ""
+    facts = FileFacts(path=shown, module="")
+    return cpython_verdict(facts, data, lines=False) is not None, fingerprint(data)
+
+
+DIGEST = 16  # bytes of a ``FileFacts.digest`` (hex in the facts)
 
 
 class Checker:
     """The background compile of ``files`` ((path, shown path) pairs): one process
-    and a pipe, no thread in this one (a pool forked later must not inherit one)."""
+    and a table in shared memory it fills file by file, no thread in this one (a
+    pool forked later must not inherit one). At the lowest priority it may lag on
+    a busy machine: then the main process checks what it has not reached itself,
+    at its own priority, and the run never waits on it."""
 
     def __init__(self, files: Iterable[Tuple[str, str]]) -> None:
         import multiprocessing
 
         self.files: List[Tuple[str, str]] = list(files)
-        self.conn, child = multiprocessing.Pipe(duplex=False)
-        self.proc = multiprocessing.Process(target=_serve, args=(self.files, child), daemon=True)
+        n = len(self.files)
+        self.done = multiprocessing.Value("i", 0, lock=False)  # files checked so far, in order
+        self.table = multiprocessing.Array("c", max(1, n) * (1 + DIGEST), lock=False)  # ok, digest per file
+        self.proc = multiprocessing.Process(target=_serve, args=(self.files, self.done, self.table), daemon=True)
         self.proc.start()
-        child.close()
+
+    def verdicts(self) -> Dict[str, Verdict]:
+        """By shown path, every file's verdict: the checker's as far as it got (it is
+        ended first), the rest taken here."""
+        self.close()
+        upto = min(max(self.done.value, 0), len(self.files))
+        raw = bytes(self.table.raw[: upto * (1 + DIGEST)]) if upto else b""  # type: ignore[attr-defined]
+        out: Dict[str, Verdict] = {}
+        for i, (_, shown) in enumerate(self.files[:upto]):
+            entry = raw[i * (1 + DIGEST):(i + 1) * (1 + DIGEST)]
+            out[shown] = (entry[0] == 1, entry[1:].hex() if entry[0] != 2 else "")
+        for path, shown in self.files[upto:]:
+            out[shown] = _check_one(path, shown)
+        return out
 
     def confirmed(self, all_facts: Iterable[FileFacts]) -> bool:
         """Whether every file it checks that was read without an error compiles, from
-        the bytes its facts were read from. Waits for the checker."""
-        verdicts: Optional[Dict[str, Verdict]]
-        try:
-            verdicts = self.conn.recv()
-        except (EOFError, OSError):  # the checker died: take no verdict on trust
-            verdicts = None
-        self.close()
-        if not isinstance(verdicts, dict):
-            return False
-        checked = {shown for _, shown in self.files}
+        the bytes its facts were read from."""
+        verdicts = self.verdicts()
         for facts in all_facts:
-            if facts.path not in checked or facts.error is not None:
+            if facts.path not in verdicts or facts.error is not None:
                 continue
-            ok, digest = verdicts.get(facts.path, (False, ""))
+            ok, digest = verdicts[facts.path]
             if not ok or digest != facts.digest:
                 return False
         return True
@@ -112,14 +119,14 @@ class Checker:
         if self.proc.is_alive():
             self.proc.kill()
             self.proc.join(1)
-        self.conn.close()
 
 
-def _serve(files: Sequence[Tuple[str, str]], conn) -> None:
+def _serve(files: Sequence[Tuple[str, str]], done, table) -> None:
     _init()
-    try:
-        got: object = check(files)
-    except BaseException:  # (nothing to trust: ``confirmed`` says no)
-        got = None
-    conn.send(got)
-    conn.close()
+    width = 1 + DIGEST
+    for i, (path, shown) in enumerate(files):
+        ok, digest = _check_one(path, shown)
+        # (1: compiles, 0: refused, 2: unreadable, no digest)
+        flag = 2 if ok and not digest else int(ok)
+        table[i * width:(i + 1) * width] = bytes([flag]) + (bytes.fromhex(digest) if digest else bytes(DIGEST))
+        done.value = i + 1

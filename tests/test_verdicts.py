@@ -99,3 +99,40 @@ def test_a_run_with_a_cache_compiles_in_the_outline_pass(tmp_path, made):
     result = runner.run([src], settings_for(select=DEFAULTS), jobs=2, cache_dir=tmp_path / ".cache")
     assert made == [False]
     assert [f.code for f in result.findings].count("OC900") == 1
+
+
+def test_a_nesting_only_the_tree_compile_refuses_is_refused_deferred_too(tmp_path, monkeypatch, made):
+    """``compile`` of the parsed tree fails on a chain of some thousand terms where a
+    compile of the text would not: the checker takes the verdict as the outline pass
+    does, so the deferred run reports the same OC900."""
+    src = _project(tmp_path, False)
+    (src / "deep.py").write_text("def other(n):\n    return " + "+".join(["n"] * 1200) + "\n")
+    assert frontend.outline("deep.py", (src / "deep.py").read_bytes()).error is not None  # (the outline pass's)
+    s = settings_for(select=DEFAULTS)
+    deferred = runner.run([src], s, jobs=2)
+    assert made == [True, False]
+    monkeypatch.setattr(verdicts, "DEFER", False)
+    eager = runner.run([src], s, jobs=2)
+    assert _findings(deferred) == _findings(eager)
+    assert any(f.code == "OC900" and f.path.endswith("deep.py") for f in deferred.findings)
+
+
+def _lagging(files, done, table):
+    import time
+
+    time.sleep(60)
+
+
+def test_what_the_checker_has_not_reached_is_checked_here(tmp_path, monkeypatch):
+    """A checker that lags (the lowest priority on a busy machine) is not waited
+    for: the main process checks the rest itself."""
+    good = tmp_path / "good.py"
+    good.write_text("x = 1\n")
+    bad = tmp_path / "bad.py"
+    bad.write_text("return 1\n")
+    monkeypatch.setattr(verdicts, "_serve", _lagging)
+    files = [(str(good), "good.py"), (str(bad), "bad.py")]
+    checker = verdicts.Checker(files)
+    got = checker.verdicts()
+    assert not checker.proc.is_alive()
+    assert got["good.py"] == (True, sources.fingerprint(b"x = 1\n")) and got["bad.py"][0] is False

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import gc
+import warnings
 import io
 import re
 import tokenize
@@ -254,7 +255,9 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
     if compiles:
         return text, tree
     try:
-        compile(tree, path, "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # (CPython's own SyntaxWarnings are no finding: not shown)
+            warnings.simplefilter("ignore")
+            compile(tree, path, "exec", dont_inherit=True)
     except SyntaxError as exc:
         facts.lines = split_lines(text)
         _syntax_error(facts, exc)
