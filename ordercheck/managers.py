@@ -122,9 +122,16 @@ def transactions(g: nx.DiGraph, classes: Classes) -> Dict[int, object]:
 def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], object]]:
     """The classes that ordering contracts read (semantics §Events Transactions): inside a
     transaction's body no node is an event; each normal exit of the outermost
-    transaction carries every class of its body (the commit); its exception exit
+    transaction carries the classes of its body's nodes on the walks that reach that
+    exit (the commit: what a walk did not do, it does not commit); its exception exit
     carries nothing of the body (rolled back). Also, per (commit node, class), one body
-    node that performs it (where a summary's origin points)."""
+    node that performs it (where a summary's origin points).
+
+    The exits are one per way out (``return``, ``break``, ``continue``, falling
+    through), and after ``feasible.prune_correlated`` one per state of the tested
+    names, so a save made only on the way that returns, or only when ``not
+    dry_run``, is not committed by the way out that falls through, or the one where
+    ``dry_run`` holds (docs/decisions.md, "What a transaction commits")."""
     txns = transactions(g, classes)
     if not txns:
         return classes, {}
@@ -134,6 +141,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
             if w in body:
                 body[w].append(n)
     out = dict(classes)
+    members = {w: set(nodes) for w, nodes in body.items()}
     inside: Set[object] = set()
     for nodes in body.values():
         inside.update(nodes)
@@ -145,7 +153,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
         if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or n in inside:
             continue  # an inner transaction commits into the outer one
         lifted: Set[str] = set()
-        for b in sorted(body[w], key=_order):
+        for b in sorted(_reaching(g, n, members[w]), key=_order):
             for cls in classes.get(b, ()):
                 if cls not in WITH_ONLY:
                     lifted.add(cls)
@@ -176,6 +184,20 @@ def _put(classes: Classes, n: object, cls: FrozenSet[str]) -> None:
         classes[n] = frozenset(cls)
     else:
         classes.pop(n, None)
+
+
+def _reaching(g: nx.DiGraph, exit_node: object, body: Set[object]) -> Set[object]:
+    """The nodes of ``body`` from which ``exit_node`` is reached without leaving the
+    body (by any edge: an event that raised inside the body and was handled there
+    still happened)."""
+    found: Set[object] = set()
+    todo = [exit_node]
+    while todo:
+        for p in g.pred[todo.pop()]:
+            if p in body and p not in found:
+                found.add(p)
+                todo.append(p)
+    return found
 
 
 def _union(classes: Classes, nodes: Iterable[object]) -> FrozenSet[str]:

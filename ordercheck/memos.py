@@ -396,8 +396,9 @@ def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes],
     rows: List[snapshotmod.PlanRow] = []
     names = iter(plan.rows) if plan.rows is not None else None
     for k, p in plan.order.items():
+        given = None
         if names is not None:
-            _, _, shown, module, aliases = next(names)
+            _, given, shown, module, aliases = next(names)
         if k in plan.buffer_at:
             name = plan.buffer_at[k]
             data: Optional[bytes] = buffers[name]
@@ -412,7 +413,8 @@ def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes],
             module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (frontend.module_name(path), [])
             rows.append((str(k), str(p), shown, module, aliases))
         if k not in plan.buffer_at:
-            known, before = snapshot.digest(str(p), shown, module) if snapshot is not None else (None, None)
+            where = given if given is not None else str(p)  # (a row's text is its path's)
+            known, before = snapshot.digest(where, shown, module) if snapshot is not None else (None, None)
             if known is not None:
                 digests[shown] = known
             else:
@@ -424,7 +426,7 @@ def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes],
         if data is not None:
             digests[shown] = cachemod.key(shown, module, data)
             if k not in plan.buffer_at and snapshot is not None and before is not None:
-                snapshot.note_file(str(p), before, shown, module, digests[shown])
+                snapshot.note_file(where, before, shown, module, digests[shown])
         key.add(digests.get(shown, "-"))
     key.add("reported\0" + "\0".join(plan.reported()))
     if snapshot is not None:

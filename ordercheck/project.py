@@ -163,6 +163,16 @@ def remember_names(path: Path, roots: Sequence[Path], module: str, aliases: Sequ
     _NAMES[(str(path), tuple(map(str, roots)))] = (module, tuple(aliases))
 
 
+def names_memo(roots: Sequence[Path]) -> Callable[[str, str, Sequence[str]], None]:
+    """``remember_names`` for many paths (given as their text) under the same
+    ``roots``: an editor's run remembers every file of the project."""
+    under = tuple(map(str, roots))
+
+    def remember(path: str, module: str, aliases: Sequence[str]) -> None:
+        _NAMES[(path, under)] = (module, tuple(aliases))
+    return remember
+
+
 def looked_at() -> List[str]:
     """The folders this run has asked for an ``__init__.py``: module names depend on
     their listings (``snapshot``). (A folder resolved by ``_abs`` depends on its

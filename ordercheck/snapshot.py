@@ -69,6 +69,10 @@ def _ints(v: object, n: int) -> bool:
     return type(v) is list and len(v) == n and all(type(x) is int for x in v)
 
 
+_FILE_ROW = (int, int, int, int, str, str, str)  # mtime, size, inode, ctime; shown, module, digest
+_PLAN_ROW = (str, str, str, str, list)  # key, given, shown, module; aliases
+
+
 def _strs(v: object) -> bool:
     return type(v) is list and all(type(x) is str for x in v)
 
@@ -105,13 +109,13 @@ class Snapshot:
         folders, files, plan = data.get("folders"), data.get("files"), data.get("plan")
         if not (type(folders) is dict and all(_ints(v, 2) for v in folders.values())):
             return
+        # (each row's types at once: an editor's run reads every row of the project)
         if not (type(files) is dict and all(
-                type(v) is list and len(v) == 7 and _ints(v[:4], 4) and all(type(x) is str for x in v[4:])
-                for v in files.values())):
+                type(v) is list and tuple(map(type, v)) == _FILE_ROW for v in files.values())):
             return
         if plan is not None and not (type(plan) is dict and _strs(plan.get("roots")) and _strs(plan.get("named"))
                                      and type(plan.get("rows")) is list and all(
-                    type(r) is list and len(r) == 5 and all(type(x) is str for x in r[:4]) and _strs(r[4])
+                    type(r) is list and tuple(map(type, r)) == _PLAN_ROW and (not r[4] or _strs(r[4]))
                     for r in plan["rows"])):
             return
         self.written = data["written"]

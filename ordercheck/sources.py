@@ -565,13 +565,19 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
 def _collect(files: Sequence[Path], per: Sequence[Units], futures: list, roots: Sequence[Path], outline: bool,
              shared: Optional[Shared], results: List[Tuple[FileFacts, int]]) -> None:
     """The pool's results, in order, unpickled here; a file whose worker failed or
-    died is read here."""
-    for p, u, fut in zip(files, per, futures):
+    died is read here. Each future is let go as soon as it is read: a done future
+    holds its result, the pickled facts, and held to the end of the pass they were
+    the peak of a run's memory (60 MB on the seven packages of the bench,
+    docs/performance.md, "Session 17")."""
+    for i, (p, u) in enumerate(zip(files, per)):
+        fut, futures[i] = futures[i], None
         try:
             blob, hits = fut.result()
         except Exception:  # a worker failed or died on this file: read it here
             blob, hits = None, 0
+        del fut
         results.append((_unpickled(blob, p, roots, outline, u, shared), hits))
+        del blob
         raise_if_interrupted()
 
 
@@ -672,12 +678,14 @@ def _remembered_plan(rows: List[snapshotmod.PlanRow], named: List[str], buffers:
     """A snapshot's plan, with its shown and module names remembered for this run."""
     order: Dict[Path, Path] = {}
     cwd = os.getcwd()
+    names = projectmod.names_memo(roots)
     for key, given, shown, module, aliases in rows:
         p = Path(given)
         order[p if key == given else Path(key)] = p  # (a path made once: 3,881 of them cost an editor 0.05 s)
+        # (``given`` is the path's own text: the row was made from ``str(p)``)
         if given not in buffers:
-            _SHOWN[(os.fspath(p), cwd)] = shown  # (``remember_shown``)
-        projectmod.remember_names(p, roots, module, aliases)
+            _SHOWN[(given, cwd)] = shown  # (``remember_shown``)
+        names(given, module, aliases)  # (``projectmod.remember_names``)
     buffer_at = {_key(Path(n)): n for n in buffers}
     return Plan(order, buffer_at, {Path(k) for k in named}, buffers_reported, list(roots), rows=rows)
 

@@ -473,6 +473,53 @@ def settle(session, store, ledger, run):
     assert codes(src) == [("OC102", 4)]
 
 
+def test_a_way_out_commits_only_what_its_walks_did():
+    # the save runs only on the way that returns: falling through commits nothing
+    src = """
+def settle(session, store, ledger, run, done):
+    with session.begin():
+        if done:
+            store.save(run)
+            return
+    ledger.append(run)
+"""
+    assert codes(src) == []
+    # a save on the way that falls through is committed there
+    assert codes(src.replace("            return\n", "")) == [("OC102", 6)]
+
+
+def test_a_commit_follows_the_correlated_tests_of_its_body():
+    src = """
+def settle(session, store, ledger, run, dry):
+    with session.begin():
+        if not dry:
+            store.save(run)
+    if dry:
+        ledger.append(run)
+"""
+    assert codes(src) == []  # as without the transaction (semantics §Contracts, correlated tests)
+    assert codes(src.replace("    if dry:\n", "    if run:\n")) == [("OC102", 7)]
+
+
+def test_a_commit_follows_a_conditional_effect_of_its_body():
+    src = """
+def revoked(store, run):
+    if run.revoked:
+        store.save(run)
+        return True
+    return False
+
+def settle(session, store, ledger, run):
+    with session.begin():
+        if revoked(store, run):
+            return
+    ledger.append(run)
+"""
+    assert codes(src) == []  # the save travels only to the `return`, which commits it
+    assert codes(src.replace("        if revoked(store, run):\n            return\n",
+                             "        revoked(store, run)\n")) == [("OC102", 11)]
+
+
 def test_two_terminal_appends_in_one_transaction_are_one_commit():
     one = """
 def settle(ledger, run):
