@@ -34,12 +34,13 @@ How the builder is laid out:
 """
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 import networkx as nx
 
-from .ir import BROAD_TYPES, Call, Choice, FunctionFacts, RaisePoint, Repeat, Span, Stmt
+from .ir import BROAD_TYPES, Call, Choice, FunctionFacts, Handler, RaisePoint, Repeat, Span, Stmt
 from .kinds import EdgeKind, FrameKind, NodeKind, RegionKind, StmtKind, Way
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
@@ -64,6 +65,23 @@ class HandlerRegion:
     suppress_all: bool = False  # a `suppressor` context manager
 
 
+# The built-in exception classes that do not catch ``SystemExit`` (every ``Exception``,
+# and ``KeyboardInterrupt``, ``GeneratorExit``): a clause naming only these lets
+# ``sys.exit()`` pass. Any other name may (``BaseException``, ``SystemExit``, a name
+# this module cannot see into).
+_NOT_EXIT = frozenset(
+    name for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+    and not issubclass(SystemExit, value))
+
+
+def may_catch_exit(h: Handler) -> bool:
+    """Whether an ``except`` clause may catch ``sys.exit()``'s ``SystemExit``."""
+    if h.bare or not h.types:
+        return True
+    return any(t.removeprefix("builtins.") not in _NOT_EXIT for t in h.types)
+
+
 # ---- the frame stack (CPython's ``fblockinfo``): one class per ``FrameKind``
 
 
@@ -86,10 +104,13 @@ class _LoopFrame(_Frame):
 
 @dataclass
 class _ExceptFrame(_Frame):
-    """A ``try`` body with ``except`` clauses: an exception goes to the first clause."""
+    """A ``try`` body with ``except`` clauses: an exception goes to the first clause;
+    ``sys.exit``'s ``SystemExit`` to the first that may catch it (``exit_handler``;
+    None: it passes on outward)."""
 
     kind = FrameKind.EXCEPT
     first_handler: object
+    exit_handler: object = None
 
 
 @dataclass
@@ -246,6 +267,24 @@ class _Builder:
     def raise_from(self, node: object) -> None:
         self.unwind([(node, EdgeKind.EXCEPTION)], Way.RAISE)
 
+    def exit_from(self, node: object) -> None:
+        """``sys.exit()``'s way out: its ``SystemExit`` is no ``Exception``, so it
+        passes every ``except`` frame none of whose clauses may catch it
+        (``may_catch_exit``); at a ``finally`` or ``with`` frame it goes on as any
+        exception does (their copies re-raise it as one: an over-approximation, never
+        a missed path)."""
+        preds: Preds = [(node, EdgeKind.EXCEPTION)]
+        for index in range(len(self.frames) - 1, -1, -1):
+            frame = self.frames[index]
+            if isinstance(frame, _ExceptFrame):
+                if frame.exit_handler is not None:
+                    self.connect(preds, frame.exit_handler)
+                    return
+                continue
+            if self.CROSS[frame.kind](self, frame, index, preds, Way.RAISE):
+                return
+        self.connect(preds, RAISE)
+
     def _at(self, frames_upto: int, ctx: Tuple[int, ...], withs: Tuple[int, ...]):
         """Context manager-ish helper: run with outer frames and a given ctx."""
         saved = (self.frames, self.ctx, self.withs)
@@ -332,7 +371,9 @@ class _Builder:
                 if item.exits == "os._exit":
                     preds = []
                     continue
-                if self.on_raise is not None and self.on_raise(item):
+                if item.exits == "sys.exit":
+                    self.exit_from(n)
+                elif self.on_raise is not None and self.on_raise(item):
                     self._raised(n, item)
                 else:
                     self.raise_from(n)
@@ -599,7 +640,8 @@ class _Builder:
             entries.append((e, region, h))
         self.ctx = outer_ctx
         if entries:
-            self.frames.append(_ExceptFrame(entries[0][0]))
+            catcher = next((e for e, _, h in entries if may_catch_exit(h)), None)
+            self.frames.append(_ExceptFrame(entries[0][0], catcher))
         body_ends = self.block(st.body, [(node, EdgeKind.NORMAL)])
         if entries:
             self.frames.pop()

@@ -115,7 +115,7 @@ def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str],
 
 def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edges: List[str],
          vocab: Vocabulary) -> Row:
-    direct: FrozenSet[str] = frozenset().union(*(vocab.direct(call) for call in fn.calls))
+    direct: FrozenSet[str] = vocab.canonical(frozenset().union(*(vocab.direct(call) for call in fn.calls)))
     return key, direct, tuple(dict.fromkeys([t for _, t in edges] + list(manager_edges)))
 
 

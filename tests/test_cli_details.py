@@ -86,6 +86,15 @@ def test_undecodable_bytes_are_an_oc900_where_they_are(tmp_path):
     (tmp_path / "latin.py").write_bytes(b"x = 1\ny = 2\nz = 'caf\xe9'\n")
     r = oc(tmp_path, "--isolated", "--no-cache", "latin.py")
     assert r.findings() == [("latin.py", 3, 9, "OC900")], r
+    # on the first two lines too, where an encoding cookie would be looked for
+    (tmp_path / "first.py").write_bytes(b"s = '\xe9'\n")
+    (tmp_path / "second.py").write_bytes(b"# x\n\xff = 1\n")
+    r = oc(tmp_path, "--isolated", "--no-cache", "first.py", "second.py")
+    assert r.findings() == [("first.py", 1, 6, "OC900"), ("second.py", 2, 1, "OC900")], r
+    # a cookie that names no encoding is still reported as such
+    (tmp_path / "cookie.py").write_bytes(b"# -*- coding: nonesuch -*-\nx = 1\n")
+    r = oc(tmp_path, "--isolated", "--no-cache", "--format", "json", "cookie.py")
+    assert "unknown encoding: nonesuch" in r.out, r
 
 
 def test_click_usage_errors_are_one_line(tmp_path):

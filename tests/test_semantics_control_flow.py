@@ -126,6 +126,45 @@ def test_sys_exit_imported_by_name_has_no_successor():
         """, select=SEQ) == []
 
 
+SYS_EXIT_IN_TRY = """\
+    import sys
+
+    def stop(self, run, rec):
+        try:
+            self._store.save(run)
+            sys.exit(1)
+        except {clause}:
+            self._ledger.append(rec)
+    """
+
+
+def test_sys_exit_passes_handlers_that_cannot_catch_system_exit():
+    # SystemExit is a BaseException, not an Exception (Python's edges, semantics §3)
+    for clause in ("Exception", "KeyError", "(ValueError, OSError)", "KeyboardInterrupt", "builtins.Exception"):
+        assert cl(SYS_EXIT_IN_TRY.format(clause=clause), select=SEQ) == [], clause
+
+
+def test_sys_exit_enters_handlers_that_may_catch_system_exit():
+    for clause in ("BaseException", "SystemExit", "(ValueError, SystemExit)",
+                   "StopRun"):  # (a name not known: it may be SystemExit's alias)
+        assert cl(SYS_EXIT_IN_TRY.format(clause=clause), select=SEQ) == [("OC102", 8)], clause
+    bare = SYS_EXIT_IN_TRY.replace("except {clause}:", "except:")
+    assert cl(bare, select=SEQ) == [("OC102", 8)]
+
+
+def test_sys_exit_imported_by_name_passes_a_narrow_handler():
+    assert cl("""\
+        from sys import exit
+
+        def stop(self, run, rec):
+            try:
+                self._store.save(run)
+                exit(0)
+            except KeyError:
+                self._ledger.append(rec)
+        """, select=SEQ) == []
+
+
 def test_raise_in_try_body_after_save_reaches_handler_with_save_done():
     assert cl("""\
         def step(self, run, rec):

@@ -106,3 +106,31 @@ def test_attribute_after_save_in_if_test_can_raise_into_handler():
             except AttributeError:
                 self._ledger.append(rec)
         """, select=SEQ) == [("OC102", 6)]
+
+
+def test_a_chained_comparison_runs_its_later_operands_only_when_the_earlier_held():
+    # `a < b < save()` is `a < b and b < save()`: the re-save may not run, so the
+    # append after the first save is an OC102 on the walk that skips it
+    src = """\
+        def settle(self, run, rec, a, b):
+            self._store.save(run)
+            self._ledger.append(rec)
+            a < b < self._store.save(run)
+        """
+    assert cl(src, select=SEQ) == [("OC102", 3)]
+    # its first two operands always run
+    assert cl(src.replace("a < b < self._store.save(run)", "a < self._store.save(run) < b"), select=SEQ) == []
+
+
+def test_each_link_of_a_chained_comparison_is_conditional_on_the_ones_before():
+    # `save() < a < append()`: the append runs only after the save
+    assert cl("""\
+        def settle(self, run, rec, a):
+            self._store.save(run) < a < self._ledger.append(rec)
+        """, select=SEQ) == [("OC102", 2)]
+    # and `a < b < c < save()` still saves on some walk after an earlier append
+    assert cl("""\
+        def settle(self, run, rec, a, b, c):
+            self._ledger.append(rec)
+            a < b < c < self._store.save(run)
+        """, select=SEQ) == []

@@ -208,6 +208,17 @@ class ExpressionWalker(Resolver):
             right = self.expr(node.right)
             if right:
                 seq.append(Choice((right, [])))
+        elif isinstance(node, cst.Comparison) and len(node.comparisons) > 1:
+            # ``a < b < c`` is ``a < b and b < c`` (``b`` once): each later operand
+            # runs only when the comparisons before it held
+            self._expr(node.left, seq)
+            self._expr(node.comparisons[0].comparator, seq)
+            tail: ExprSeq = []
+            for comparison in reversed(node.comparisons[1:]):
+                part = self.expr(comparison.comparator)
+                tail = part + [Choice((tail, []))] if tail else part
+            if tail:
+                seq.append(Choice((tail, [])))
         elif isinstance(node, cst.IfExp):
             self._expr(node.test, seq)
             mark = len(self._w)

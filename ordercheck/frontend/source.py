@@ -43,7 +43,11 @@ def decode_source(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise ValueError(str(exc)) from None
+        if not str(exc).startswith("invalid or missing encoding declaration"):
+            raise ValueError(str(exc)) from None
+        # no cookie read, the first lines are not UTF-8: the first bad byte is shown
+        # where it stands, as CPython does and as on any later line
+        encoding = "utf-8"
     try:
         text = data.decode(encoding)
     except LookupError as exc:
