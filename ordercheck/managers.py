@@ -14,8 +14,9 @@ thrown in there). This module only reads those marks:
   thrown-in exception can reach the generator's normal end);
 * ``returns_truthy``: whether an ``__exit__`` may return a truthy constant;
 * ``transaction_view``: the node classes that ``sequence`` and ``at-most-once`` read: a
-  transaction's body carries nothing where it stands, its normal exits carry all of
-  the body's classes (the commit), its exception exit nothing (rolled back).
+  transaction's body carries nothing where it stands, each normal exit carries the
+  classes of the body's nodes on the walks that reach it (the commit), its exception
+  exit nothing (rolled back).
 
 ``effects`` computes the summaries with these and puts them on the graph's nodes.
 """
