@@ -129,7 +129,7 @@ def nothing_matched_note(files: int) -> str:
 @click.option("--extend-select", help="Comma-separated codes or prefixes to add.")
 @click.option("--stdin-filename", help="Read the source from standard input and report it as this path.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--force-exclude", is_flag=True, help="Apply `exclude` to files named on the command line too (for pre-commit).")
+@click.option("--force-exclude", is_flag=True, help="Skip files named on the command line that a walk of the project would skip: `exclude`, `build`, `.venv` and the like (for pre-commit).")
 @click.option("--statistics", is_flag=True, help="Print counts per rule instead of findings (with --format json: a JSON list).")
 @click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit.")

@@ -190,7 +190,7 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
         add(Path(exc.filename) if exc.filename else Path("."))
 
     for p in paths:
-        if force_exclude and is_excluded(p, config):
+        if force_exclude and force_excluded(p, config):
             continue
         if not _is_dir(p):
             note(os.path.dirname(os.path.abspath(p)))  # (a folder walked is noted as it is walked)
@@ -225,6 +225,29 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
 def is_excluded(path: Path, config: configmod.Config) -> bool:
     """Whether ``exclude`` (relative to the config's folder) covers ``path``."""
     return bool(config.exclude) and path_matches(relative_path(path, config.root), config.exclude)
+
+
+def force_excluded(path: Path, config: configmod.Config) -> bool:
+    """What ``--force-exclude`` drops of a path named explicitly: what a walk of the
+    project never reaches, so that a pre-commit run on one file reports there what
+    the whole project's run reports (semantics §Surfaces): ``exclude``, and below
+    the config's folder the usual suspects (``build``, ``.venv``, ...) and virtual
+    environments. (A path outside that folder is judged by ``exclude`` alone: the
+    folders above a project are nobody's suspects.)"""
+    if is_excluded(path, config):
+        return True
+    rel = relative_path(path, config.root)
+    if rel.startswith("/") or rel == "." or rel.startswith(".."):
+        return False
+    parts = rel.split("/")
+    here = config.root
+    for name in parts if _is_dir(path) else parts[:-1]:
+        if name in SKIP_DIRS or name.endswith(".egg-info"):
+            return True
+        here = here / name
+        if is_virtualenv(here):
+            return True
+    return False
 
 
 def include_paths(config: configmod.Config) -> List[Path]:
@@ -633,7 +656,7 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
     projectmod.forget()
     config = settings.config
     if force_exclude:
-        buffers_reported = [n for n in buffers if not is_excluded(Path(n), config)]
+        buffers_reported = [n for n in buffers if not force_excluded(Path(n), config)]
     else:
         buffers_reported = list(buffers)
     start = projectmod.common_start(list(paths)) if paths else (Path(next(iter(buffers))) if buffers else None)

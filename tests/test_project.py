@@ -182,6 +182,33 @@ def test_force_exclude_applies_exclude_to_named_files_and_buffers(tmp_path):
     assert oc(tmp_path, "--select", "OC101", "--no-cache", "app.py").findings() == []
 
 
+def test_force_exclude_skips_what_a_walk_of_the_project_skips(tmp_path):
+    # a one-file run under --force-exclude reports there what the whole project's run
+    # reports: nothing under `build/`, a virtual environment or `*.egg-info`
+    write(tmp_path, "pyproject.toml", "")
+    body = """
+        def complete(store, ledger, run):
+            store.save(run)
+            ledger.append_terminal(run.id)
+    """
+    for rel in ("build/x.py", "env/lib/y.py", "pkg.egg-info/z.py", "src/ok.py"):
+        write(tmp_path, rel, body)
+    write(tmp_path, "env/pyvenv.cfg", "home = /usr\n")
+    whole = oc(tmp_path, "--select", "OC101", "--no-cache", ".")
+    assert [p for p, _, _ in whole.codes()] == ["src/ok.py"], whole
+    for rel in ("build/x.py", "env/lib/y.py", "pkg.egg-info/z.py"):
+        assert oc(tmp_path, "--select", "OC101", "--no-cache", rel).code == 1, rel  # named: checked
+        forced = oc(tmp_path, "--select", "OC101", "--no-cache", "--force-exclude", rel)
+        assert forced.code == 0 and forced.findings() == [], (rel, forced)
+    forced = oc(tmp_path, "--select", "OC101", "--no-cache", "--force-exclude", "src/ok.py")
+    assert [p for p, _, _ in forced.codes()] == ["src/ok.py"], forced
+    # the folders above the project are no suspects
+    write(tmp_path, "build/proj/pyproject.toml", "")
+    write(tmp_path, "build/proj/a.py", body)
+    inner = oc(tmp_path / "build" / "proj", "--select", "OC101", "--no-cache", "--force-exclude", "a.py")
+    assert [p for p, _, _ in inner.codes()] == ["a.py"], inner
+
+
 def test_excluded_helpers_do_not_feed_summaries_but_named_folders_are_walked(tmp_path):
     write(tmp_path, "ordercheck.toml", "include = ['src']\n")
     write(tmp_path, "src/helpers.py", HELPER)
