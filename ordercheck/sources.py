@@ -202,7 +202,7 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
             keep = []
             for name in sorted(dirnames):
                 sub = d / name
-                if name in SKIP_DIRS or name.endswith(".egg-info"):
+                if is_suspect(name):
                     continue
                 if is_virtualenv(sub):
                     note(os.path.abspath(sub))  # (one that is walked is noted as it is walked)
@@ -220,6 +220,11 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
                 if _walked_file_wanted(f):
                     add(f)
     return out
+
+
+def is_suspect(folder_name: str) -> bool:
+    """A folder no walk of a project enters by its name (``SKIP_DIRS``, ``*.egg-info``)."""
+    return folder_name in SKIP_DIRS or folder_name.endswith(".egg-info")
 
 
 def is_excluded(path: Path, config: configmod.Config) -> bool:
@@ -242,7 +247,7 @@ def force_excluded(path: Path, config: configmod.Config) -> bool:
     parts = rel.split("/")
     here = config.root
     for name in parts if _is_dir(path) else parts[:-1]:
-        if name in SKIP_DIRS or name.endswith(".egg-info"):
+        if is_suspect(name):
             return True
         here = here / name
         if is_virtualenv(here):
