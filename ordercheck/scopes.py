@@ -57,7 +57,11 @@ class ScopeTable:
 
 def module_aliases(scopes: "Scopes") -> Dict[str, str]:
     """The module body's aliases (``FileFacts.aliases``): each name bound exactly once
-    in it, to a dotted name."""
+    in it, to a dotted name; and each other name of one known class (``STORE =
+    RunStore()``, ``STORE: RunStore = make()``) as an instance of it, ``RunStore()``,
+    so that another module's ``STORE.persist(run)`` resolves to ``RunStore.persist``
+    as this module's does (``summaries.ProjectIndex``; docs/decisions.md, "A module
+    variable's type crosses an import")."""
     table = scopes.functions.get(0)
     if table is None:
         return {}
@@ -66,6 +70,10 @@ def module_aliases(scopes: "Scopes") -> Dict[str, str]:
         found = table.alias(name)
         if found is not None and found[0] != name:
             out[name] = found[0]
+    for name in sorted(set(table.annotated) | set(table.constructed)):
+        typed = table.type_of(name)
+        if name not in out and typed is not None:
+            out[name] = f"{typed}()"
     return out
 
 

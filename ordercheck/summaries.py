@@ -218,7 +218,14 @@ class ProjectIndex:
         return None
 
     def _resolve_alias(self, facts: FileFacts, dotted: str, depth: int) -> Optional[str]:
-        """An alias's dotted name, as written in ``facts``' module."""
+        """An alias's dotted name, as written in ``facts``' module. An instance's
+        (``RunStore()``, a module variable of that class: ``scopes.module_aliases``)
+        attribute is its class's; the instance itself called is not known here."""
+        if "()" in dotted:
+            cls, _, rest = dotted.partition("()")
+            if not rest.startswith("."):
+                return None
+            dotted = cls + rest
         parts = dotted.split(".")
         key = fkey(facts.path, dotted)
         if key in self.functions or key in self.classes:

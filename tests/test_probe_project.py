@@ -96,6 +96,61 @@ def test_an_alias_imported_from_another_module_carries_the_effects(tmp_path, bin
     assert one_file(tmp_path, "app/main.py") == [("app/main.py", line, "OC101")]
 
 
+# A module variable of a known class, imported from another module (session 17,
+# from a conformance probe): `from pkg.runtime import STORE` then `STORE.persist(run)`
+# is `RunStore.persist`, as it is in the module that binds `STORE`.
+@pytest.mark.parametrize("binding, call", [
+    ("STORE = RunStore()", "STORE.persist(store, run)"),
+    ("STORE: RunStore = make_store()", "STORE.persist(store, run)"),
+    ("STORE: 'Optional[RunStore]' = None", "STORE.persist(store, run)"),
+    ("_default = RunStore()\npersist = _default.persist", "persist(store, run)"),  # a bound method
+])
+def test_a_module_variables_type_crosses_an_import(tmp_path, binding, call):
+    name = call.split(".")[0].split("(")[0]
+    write_tree(tmp_path, {
+        "pyproject.toml": "", "app/__init__.py": "", "pkg/__init__.py": "",
+        "pkg/stores.py": "class RunStore:\n    def persist(self, store, run):\n        store.save(run)\n",
+        "pkg/runtime.py": "from typing import Optional\nfrom pkg.stores import RunStore\n\n"
+                          "def make_store():\n    return RunStore()\n\n" + binding + "\n",
+        "app/main.py": f"from pkg.runtime import {name}\n\ndef complete(store, ledger, run):\n    {call}\n"
+                       "    ledger.append_terminal(run)\n",
+    })
+    assert run_tree(tmp_path) == [("app/main.py", 5, "OC101")]
+    assert one_file(tmp_path, "app/main.py") == [("app/main.py", 5, "OC101")]
+
+
+def test_a_module_variable_of_no_single_class_or_called_itself_carries_nothing(tmp_path):
+    write_tree(tmp_path, {
+        "pyproject.toml": "", "app/__init__.py": "", "pkg/__init__.py": "",
+        "pkg/runtime.py": """
+            class RunStore:
+                def __init__(self, store=None, run=None):
+                    if store is not None:
+                        store.save(run)  # (what `RunStore(store, run)` would carry)
+
+                def persist(self, store, run):
+                    store.save(run)
+
+            class Other:
+                def persist(self, store, run):
+                    return run
+
+            STORE = RunStore()
+            STORE = Other()
+            ONE = RunStore()
+        """,
+        "app/main.py": """
+            from pkg.runtime import STORE, ONE
+
+            def complete(store, ledger, run):
+                STORE.persist(store, run)
+                ONE(store, run)
+                ledger.append_terminal(run)
+        """,
+    })
+    assert run_tree(tmp_path) == []
+
+
 def test_an_alias_rebound_twice_or_to_no_function_carries_nothing(tmp_path):
     write_tree(tmp_path, {
         "pyproject.toml": "", "app/__init__.py": "", "pkg/__init__.py": "",
