@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
 from . import frontend
@@ -231,8 +231,8 @@ class FullFacts:
     findings must be computed again, or a reporter wants the lines. Only files read
     from disk are upgraded (a buffer's facts are whole)."""
 
-    def __init__(self, paths: Dict[str, Path], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
-        self.paths = paths  # shown path -> file on disk
+    def __init__(self, paths: Dict[str, str], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
+        self.paths = paths  # shown path -> file on disk (its text)
         self.cache_dir = cache_dir
         self.roots = list(roots)
         self.loaded: Dict[str, FileFacts] = {}
@@ -249,7 +249,7 @@ class FullFacts:
             cache = Cache(self.cache_dir) if self.cache_dir else None
             # (facts read for some functions only: the same functions, whole)
             units = whole_functions(facts) if facts.outlined else None
-            got = read_facts(self.paths[facts.path], cache=cache, roots=self.roots, units=units)
+            got = read_facts(Path(self.paths[facts.path]), cache=cache, roots=self.roots, units=units)
             got.module_aliases = list(facts.module_aliases)
             if got.path != facts.path:
                 got = facts
@@ -381,60 +381,69 @@ class CheckMemo:
 
 
 def run_key(plan: Plan, settings: Settings, buffers: Dict[str, bytes],
-            snapshot: Optional[snapshotmod.Snapshot] = None) -> Tuple[str, Dict[str, Path], Dict[str, str]]:
+            snapshot: Optional[snapshotmod.Snapshot] = None) -> Tuple[str, Dict[str, str], Dict[str, str]]:
     """The run cache's key: engine, settings, every file (shown name, module names,
     content hash, or why it cannot be read) and the files reported. Returns the key
-    and each on-disk file by its shown name, and each file's facts key (its content
-    key in the facts cache) by its shown name.
+    and each on-disk file (its path's text) by its shown name, and each file's facts
+    key (its content key in the facts cache) by its shown name.
 
     With a ``snapshot`` (``snapshot``), a file whose stat is as it was is not read
     again: its content key is the remembered one. A plan made afresh is remembered
-    with its shown and module names; the snapshot is written when anything changed."""
+    with its shown and module names; the snapshot is written when anything changed.
+    A remembered plan is read from its rows' text: no ``Path`` per file."""
     key = runcachemod.Key(cachemod.salt(), settings_fingerprint(settings))
-    shown_at: Dict[str, Path] = {}
+    shown_at: Dict[str, str] = {}
     digests: Dict[str, str] = {}
     rows: List[snapshotmod.PlanRow] = []
-    names = iter(plan.rows) if plan.rows is not None else None
-    for k, p in plan.order.items():
-        given = None
-        if names is not None:
-            _, given, shown, module, aliases = next(names)
-        if k in plan.buffer_at:
-            name = plan.buffer_at[k]
+    if plan.rows is not None:
+        buffer_named = {str(k): name for k, name in plan.buffer_at.items()}
+        entries: Iterable[Tuple[Optional[str], str, str, str, List[str]]] = (
+            (buffer_named.get(k), given, buffer_named.get(k, shown), module, aliases)
+            for k, given, shown, module, aliases in plan.rows)
+    else:
+        entries = _fresh_entries(plan, rows)
+    for name, where, shown, module, aliases in entries:
+        before = None
+        if name is not None:  # a buffer
             data: Optional[bytes] = buffers[name]
-            shown, path, why = name, Path(name), ""
+            why = ""
         else:
-            if names is None:
-                shown = display_path(p)
-            path = p
-            shown_at[shown] = p
+            shown_at[shown] = where
             data, why = None, ""
-        if names is None:
-            module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (frontend.module_name(path), [])
-            rows.append((str(k), str(p), shown, module, aliases))
-        if k not in plan.buffer_at:
-            where = given if given is not None else str(p)  # (a row's text is its path's)
             known, before = snapshot.digest(where, shown, module) if snapshot is not None else (None, None)
             if known is not None:
                 digests[shown] = known
             else:
                 try:
-                    data, why = read_source(p), ""
+                    data, why = read_source(Path(where)), ""
                 except (OSError, ValueError) as exc:
                     data, why = None, f"{type(exc).__name__}: {exc}"
         key.add(f"file\0{shown}\0{module}\0{','.join(aliases)}\0{why}")
         if data is not None:
             digests[shown] = cachemod.key(shown, module, data)
-            if k not in plan.buffer_at and snapshot is not None and before is not None:
+            if name is None and snapshot is not None and before is not None:
                 snapshot.note_file(where, before, shown, module, digests[shown])
         key.add(digests.get(shown, "-"))
     key.add("reported\0" + "\0".join(plan.reported()))
     if snapshot is not None:
-        if names is None and plan.looked is not None:
+        if plan.rows is None and plan.looked is not None:
             snapshot.note_plan(rows, [str(k) for k in plan.named_keys], plan.roots,
                                plan.looked + projectmod.looked_at())
         snapshot.save()
     return key.hexdigest(), shown_at, digests
+
+
+def _fresh_entries(plan: Plan, rows: List[snapshotmod.PlanRow]) -> Iterator[Tuple[Optional[str], str, str, str, List[str]]]:
+    """A plan made afresh, file by file: (the buffer's name or None, the path's text
+    or the buffer's name, shown path, module, module aliases); each file's row is
+    added to ``rows`` for the snapshot."""
+    for k, p in plan.order.items():
+        name = plan.buffer_at.get(k)
+        path = Path(name) if name is not None else p
+        shown = name if name is not None else display_path(p)
+        module, aliases = projectmod.module_names(path, plan.roots) if plan.roots else (frontend.module_name(path), [])
+        rows.append((str(k), str(p), shown, module, aliases))
+        yield name, name if name is not None else str(p), shown, module, aliases
 
 
 class LazyFacts(Mapping):
@@ -442,7 +451,7 @@ class LazyFacts(Mapping):
     answered by the run cache hands these to the reporters, which need the source
     lines of the files that have findings and nothing else."""
 
-    def __init__(self, shown_at: Dict[str, Path], buffers: Dict[str, bytes], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
+    def __init__(self, shown_at: Dict[str, str], buffers: Dict[str, bytes], cache_dir: Optional[Path], roots: Sequence[Path]) -> None:
         self._paths = shown_at
         self._buffers = buffers
         self._cache_dir = cache_dir
@@ -458,7 +467,7 @@ class LazyFacts(Mapping):
         elif shown in self._paths:
             cache = Cache(self._cache_dir) if self._cache_dir else None
             # (the reporters read lines: facts with any functions whole will do)
-            facts = read_facts(self._paths[shown], cache=cache, roots=self._roots, units=frozenset())
+            facts = read_facts(Path(self._paths[shown]), cache=cache, roots=self._roots, units=frozenset())
         else:
             raise KeyError(shown)
         self._loaded[shown] = facts

@@ -9,9 +9,10 @@ tests, so the documentation cannot drift from the behaviour.
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -37,7 +38,9 @@ def _roles(data: dict, key: str, path: str) -> ClassExpr:
     return tuple(value)
 
 
-def parse_rule(data: dict, path: str) -> Rule:
+def parse_rule(data: dict, path: str, examples_later: Optional[Sequence[dict]] = None) -> Rule:
+    """The rule of one TOML file's ``data``; ``examples_later``: its examples, read
+    when first asked for (``load_rule_file``), instead of ``data``'s."""
     unknown = set(data) - RULE_KEYS
     if unknown:
         import difflib
@@ -79,16 +82,18 @@ def parse_rule(data: dict, path: str) -> Rule:
         barrier=roles["barrier"],
         unless_after=roles["unless-after"],
         event=roles["event"],
-        examples=tuple(examples),
+        examples=tuple(examples) if examples_later is None else examples_later,
         source=path,
         help=data.get("help", "").strip(),
     )
 
 
-def load_rule_file(path: Path) -> Rule:
+def _read_toml(path: Path, text: Optional[str] = None) -> dict:
     try:
+        if text is not None:
+            return tomllib.loads(text)
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+            return tomllib.load(fh)
     except OSError as exc:
         raise UsageError(f"cannot read rule file: {exc.strerror}", str(path)) from None
     except tomllib.TOMLDecodeError as exc:
@@ -97,11 +102,63 @@ def load_rule_file(path: Path) -> Rule:
         raise UsageError(f"not valid UTF-8 (byte {exc.object[exc.start:exc.start + 1]!r} at offset {exc.start}); TOML files must be UTF-8", str(path)) from None
     except (RecursionError, MemoryError):
         raise UsageError("invalid TOML: nested too deeply", str(path)) from None
-    return parse_rule(data, str(path))
+
+
+def load_rule_file(path: Path) -> Rule:
+    return parse_rule(_read_toml(path), str(path))
+
+
+#: the first ``[[examples]]`` header of a rule file, on a line of its own
+_EXAMPLES = re.compile(r"^\[\[examples\]\][ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+class ExamplesLater(Sequence):
+    """A shipped rule's examples, parsed from its file when first asked for (the
+    example tests, ``--explain``, docs/rules.md): they are two thirds of the rule
+    files' text, and a run, an editor's keystroke included, never reads them."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._got: Optional[tuple] = None
+
+    def _examples(self) -> tuple:
+        if self._got is None:
+            self._got = tuple(load_rule_file(self._path).examples)  # (checked as any rule file is)
+        return self._got
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._examples()[i]
+
+    def __len__(self) -> int:
+        return len(self._examples())
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self._examples())
+
+
+def _shipped_rule(path: Path) -> Rule:
+    """A rule file shipped with ordercheck, its examples read later (``ExamplesLater``):
+    the text before the first ``[[examples]]`` header is parsed alone. Should that
+    text not parse by itself (a header inside a multi-line string), the whole file is
+    read. The test suite reads every shipped file whole and compares."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return load_rule_file(path)
+    m = _EXAMPLES.search(text)
+    if m is None:
+        return load_rule_file(path)
+    try:
+        heads = tomllib.loads(text[:m.start()])
+    except tomllib.TOMLDecodeError:
+        return load_rule_file(path)
+    if "examples" in heads:
+        return load_rule_file(path)
+    return parse_rule(heads, str(path), examples_later=ExamplesLater(path))
 
 
 def builtin_rules() -> List[Rule]:
-    return [load_rule_file(p) for p in sorted(rules_dir().glob("*.toml"))]
+    return [_shipped_rule(p) for p in sorted(rules_dir().glob("*.toml"))]
 
 
 def load_rules(extra: Iterable[Path] = ()) -> Dict[str, Rule]:

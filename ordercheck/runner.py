@@ -413,12 +413,12 @@ def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cac
     head = memos.GraphHead(memos.GraphHead.path_of(GraphMemo.entry_of(cache_dir, settings, plan.roots)))
     if head.reach is None:
         return None
-    shown = {k: display_path(p) for k, p in plan.order.items()}
-    outlines = [(shown[k], read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=True))
+    buffer_shown, disk_shown = plan.shown_names()
+    outlines = [(buffer_shown[k], read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=True))
                 for k, name in plan.buffer_at.items()]
     if any(f.suppressions for _, f in outlines) and any(r.on_suppressions for r in settings.rule_list()):
         return None
-    disk = {shown[k]: digests.get(shown[k], "") for k in plan.order if k not in plan.buffer_at}
+    disk = {s: digests.get(s, "") for s in disk_shown}
     seen = head.quiet_buffers(disk, outlines, classes, settings.vocab)
     if seen is None:
         return None

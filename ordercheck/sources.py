@@ -271,7 +271,7 @@ def default_paths(config: configmod.Config, here: Path) -> List[Path]:
     return include_paths(config) if config.include else [here]
 
 
-def display_path(path: Path) -> str:
+def display_path(path: "os.PathLike[str] | str") -> str:
     """The path as findings show it: relative to the working folder. Remembered per
     path and folder (a run shows each file several times, ``relpath`` is costly)."""
     key = (os.fspath(path), os.getcwd())
@@ -613,18 +613,48 @@ def _key(path: Path) -> Path:
     return projectmod._abs(path)
 
 
+class RowOrder(Mapping):
+    """A remembered plan's files (resolved key -> path), made into ``Path`` objects
+    only when a run asks for them: an editor's buffer answered from the remembered
+    call graph reads the rows' text alone (``memos.run_key``, ``runner.quiet_buffers``),
+    and 3,881 paths cost it 0.04 s."""
+
+    def __init__(self, rows: List[snapshotmod.PlanRow]) -> None:
+        self._rows = rows
+        self._order: Optional[Dict[Path, Path]] = None
+
+    def _made(self) -> Dict[Path, Path]:
+        if self._order is None:
+            order: Dict[Path, Path] = {}
+            for key, given, _shown, _module, _aliases in self._rows:
+                p = Path(given)
+                order[p if key == given else Path(key)] = p  # (``given`` is the path's own text)
+            self._order = order
+        return self._order
+
+    def __getitem__(self, key: Path) -> Path:
+        return self._made()[key]
+
+    def __iter__(self):
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 @dataclass
 class Plan:
     """Which files a run reads (the whole project, semantics §Surfaces) and which it reports."""
 
-    order: Dict[Path, Path]  # resolved key -> path, in a stable order
+    order: Mapping[Path, Path]  # resolved key -> path, in a stable order
     buffer_at: Dict[Path, str]  # resolved key -> the buffer's shown name
     named_keys: Set[Path]
     buffers_reported: List[str]
     roots: List[Path]
     # the folders whose listings the plan depends on (``snapshot``; None: it cannot
     # be remembered, its files follow imports), and the remembered plan's rows when
-    # it came from a snapshot (shown and module names, ``memos.run_key``)
+    # it came from a snapshot (their ``order`` is a ``RowOrder``: shown and module
+    # names, ``memos.run_key``)
     looked: Optional[List[str]] = None
     rows: Optional[List[snapshotmod.PlanRow]] = None
 
@@ -632,9 +662,27 @@ class Plan:
     def on_disk(self) -> List[Path]:
         return [p for k, p in self.order.items() if k not in self.buffer_at]
 
+    def shown_names(self) -> Tuple[Dict[Path, str], List[str]]:
+        """The shown paths of the buffers' entries (by resolved key) and of the files
+        on disk (in the plan's order), as ``display_path`` shows them; a remembered
+        plan's rows give them without a ``Path`` per file."""
+        if self.rows is None:
+            return ({k: display_path(self.order[k]) for k in self.buffer_at},
+                    [display_path(p) for k, p in self.order.items() if k not in self.buffer_at])
+        buffers = {str(k): k for k in self.buffer_at}
+        at: Dict[Path, str] = {}
+        disk: List[str] = []
+        for key, given, shown, _module, _aliases in self.rows:
+            if key in buffers:
+                at[buffers[key]] = display_path(given)
+            else:
+                disk.append(shown)
+        return at, disk
+
     def reported(self) -> List[str]:
         """The shown paths of the reported files (as ``read_facts`` shows them)."""
-        out = [display_path(p) for k, p in self.order.items() if k in self.named_keys and k not in self.buffer_at]
+        out = [display_path(p) for k, p in self.order.items() if k in self.named_keys and k not in self.buffer_at] \
+            if self.named_keys else []
         out.extend(self.buffers_reported)
         return out
 
@@ -704,18 +752,15 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
 def _remembered_plan(rows: List[snapshotmod.PlanRow], named: List[str], buffers: Dict[str, bytes],
                      buffers_reported: List[str], roots: List[Path]) -> Plan:
     """A snapshot's plan, with its shown and module names remembered for this run."""
-    order: Dict[Path, Path] = {}
     cwd = os.getcwd()
     names = projectmod.names_memo(roots)
     for key, given, shown, module, aliases in rows:
-        p = Path(given)
-        order[p if key == given else Path(key)] = p  # (a path made once: 3,881 of them cost an editor 0.05 s)
         # (``given`` is the path's own text: the row was made from ``str(p)``)
         if given not in buffers:
             _SHOWN[(given, cwd)] = shown  # (``remember_shown``)
         names(given, module, aliases)  # (``projectmod.remember_names``)
     buffer_at = {_key(Path(n)): n for n in buffers}
-    return Plan(order, buffer_at, {Path(k) for k in named}, buffers_reported, list(roots), rows=rows)
+    return Plan(RowOrder(rows), buffer_at, {Path(k) for k in named}, buffers_reported, list(roots), rows=rows)
 
 
 def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: Optional[Path] = None,

@@ -47,3 +47,31 @@ def test_explain_uses_the_same_explanation():
     rules = {r.id: r for r in builtin_rules()}
     for rule in rules.values():
         assert rule.explanation in explain(rule.id, rules)
+
+
+def test_shipped_rules_read_their_examples_later_as_the_whole_file_gives_them():
+    """A run parses a shipped rule file only up to its first ``[[examples]]``
+    (``rulebook.ExamplesLater``); the rule, and its examples once asked for, are the
+    whole file's."""
+    from pathlib import Path
+
+    from ordercheck.rulebook import ExamplesLater, load_rule_file
+
+    for rule in builtin_rules():
+        assert isinstance(rule.examples, ExamplesLater), rule.id
+        whole = load_rule_file(Path(rule.source))
+        assert rule == whole and repr(rule) == repr(whole)
+        assert (rule.explanation, rule.help, rule.message) == (whole.explanation, whole.help, whole.message)
+        assert list(rule.examples) == list(whole.examples) and len(rule.examples) == len(whole.examples)
+
+
+def test_a_header_inside_a_string_makes_the_shipped_rule_read_whole(tmp_path):
+    from ordercheck.rulebook import _shipped_rule
+
+    text = ('id = "OC999"\nname = "n"\nseverity = "info"\nkind = "sequence"\nfirst = ["save"]\n'
+            'then = ["append"]\nmessage = "m"\nexplanation = """\nbefore\n[[examples]]\nafter\n"""\n'
+            '[[examples]]\ncode = "x = 1\\n"\n')
+    (tmp_path / "OC999.toml").write_text(text)
+    rule = _shipped_rule(tmp_path / "OC999.toml")
+    assert rule.explanation == "before\n[[examples]]\nafter"
+    assert list(rule.examples) == [{"code": "x = 1\n"}]

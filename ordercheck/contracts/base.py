@@ -18,7 +18,7 @@ graphs (``on_graph = False``) are reported by the pipeline's own stages.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Type
 
 from ..errors import UsageError
@@ -80,7 +80,9 @@ class Rule:
     barrier: ClassExpr = ()
     unless_after: ClassExpr = ()
     event: ClassExpr = ()
-    examples: Tuple[dict, ...] = ()
+    # (not in the rule's repr or equality: a run's findings never depend on them, and a
+    # shipped rule reads them only when asked, ``rulebook.ExamplesLater``)
+    examples: Sequence[dict] = field(default=(), repr=False, compare=False)
     source: str = ""
     help: str = ""  # short Markdown for whoever reads an alert (SARIF help, fullDescription)
 
