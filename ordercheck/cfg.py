@@ -655,8 +655,21 @@ class _Builder:
             else:
                 self.unwind([(e, EdgeKind.EXCEPTION)], Way.RAISE)
         for i, (e, region, h) in enumerate(entries):
+            onward = st.star and i + 1 < len(entries)
+            if onward:
+                # ``except*``: an exception raised in a clause is kept for the end, and
+                # the rest of the group still tries the later clauses; the point leaves
+                # by a normal edge to the next clause (which does not catch what was
+                # raised) and by an exceptional one outward (raised after the clauses)
+                self.ctx = outer_ctx
+                kept = self.node(NodeKind.POINT, None, "raised in an except* clause: the rest of the group goes on")
+                self.g.add_edge(kept, entries[i + 1][0], kind=EdgeKind.NORMAL)
+                self.unwind([(kept, EdgeKind.EXCEPTION)], Way.RAISE)
+                self.frames.append(_ExceptFrame(kept, None))
             self.ctx = outer_ctx + (region,)
             body_ends = self.block(h.body, [(e, EdgeKind.NORMAL)])
+            if onward:
+                self.frames.pop()
             if st.star and body_ends:
                 # ``except*``: the rest of the group tries the next clause; after the
                 # last, what no clause matched is raised again (or nothing is left)

@@ -75,7 +75,12 @@ def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return"
     return " → ".join(names + [last.call.text]) + f" at {last.path}:{last.call.span.line}", last
 
 
-def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str]) -> List[Step]:
+def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str],
+                  raises: Optional[Dict[object, FrozenSet[str]]] = None) -> List[Step]:
+    """One step per event and branch point of ``path``. ``raises``: the classes whose
+    failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
+    by its exceptional edge is a step for those too (a project manager's exit code,
+    which fails out of the ``with``'s entry, performs nothing there)."""
     steps: List[Step] = []
     relevant = rule.shown_classes()
     lines = facts_lines
@@ -93,11 +98,13 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         span: Optional[Span] = data.get("span")  # (None at the points, ``finally`` copies and re-raises)
         nxt = path[i + 1] if i + 1 < len(path) else None
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
-        if data["kind"] in ("call", "raised", "outcome") and n in classes and classes[n] & relevant:
-            cls = classes[n]
+        raising = data["kind"] == "call" and kind == EdgeKind.EXCEPTION
+        cls = classes.get(n, frozenset())
+        if raising and raises is not None and n in raises and g.nodes[nxt].get("kind") != "raised":
+            cls = cls | raises[n]  # (a ``raised`` point next says it: "saves, then raises")
+        if data["kind"] in ("call", "raised", "outcome") and cls & relevant:
             k = rule.step_kind(cls)
             via = ""
-            raising = data["kind"] == "call" and kind == EdgeKind.EXCEPTION
             if n in callees:
                 via, _ = via_text(summ, callees[n], k, _part(g, n, raising=raising))
             case = case_text(g, n, k)
@@ -143,7 +150,8 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
     return Step(span, "elided", f"... {count} more graph node{'s' if count != 1 else ''} of this path left out")
 
 
-def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries) -> Finding:
+def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries,
+               raises: Optional[Dict[object, FrozenSet[str]]] = None) -> Finding:
     rule = hit.rule
     anchor = g.nodes[hit.anchor]
     span: Span = node_span(anchor)
@@ -163,7 +171,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             case = case_text(g, node, k)
             related.append(Related(origin.call.span, f"{k} performed via {via}" + (f" ({case})" if case else ""), origin.path))
     message = rule.format_message(fmt)
-    steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines)
+    steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None)
     if hit.handler is not None:
         # where control leaves the handler without raising or surfacing
         inside = [n for n in hit.path if not isinstance(n, contracts.Gap) and hit.handler.id in g.nodes[n].get("ctx", ()) and g.nodes[n].get("span")]

@@ -16,7 +16,8 @@ None, which is also falsy); a write (assignment, ``for``/``with`` target, ``del`
 walrus, ``except ... as``, ``import``, ``def``) resets it, on the node's normal way
 out only (an exception out of it left the name as it was, a walrus aside); a change to the object
 (``x.append(...)``, ``x[k] = v``) resets its truthiness but not its None-ness. Only
-names tested at least twice are tracked, at most ``MAX_NAMES`` per function; names
+names tested at least twice are tracked, and none in a function that has more than
+``MAX_NAMES`` of them; names
 declared ``global``/``nonlocal`` (or rebound by a nested function) and the module
 body's names are never tracked: any call could rebind them.
 
@@ -52,7 +53,8 @@ State = Tuple[int, ...]
 
 def tracked_names(g: nx.DiGraph) -> List[str]:
     """Names tested at least twice (each test statement counts once), in order of
-    their first test, at most ``MAX_NAMES``."""
+    their first test; none when there are more than ``MAX_NAMES`` (the contract:
+    "at most eight per function; beyond that, walks are not pruned")."""
     if g.graph.get("function") == "<module>":
         return []
     untracked = set(g.graph.get("untracked", ()))
@@ -63,7 +65,7 @@ def tracked_names(g: nx.DiGraph) -> List[str]:
             counts[n] += 1
             order.setdefault(n, len(order))
     names = [n for n in sorted(order, key=order.__getitem__) if counts[n] >= 2 and n not in untracked]
-    return names[:MAX_NAMES]
+    return names if len(names) <= MAX_NAMES else []
 
 
 def _after(data: dict, state: State, index: Dict[str, int], raised: bool = False) -> State:

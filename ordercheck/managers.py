@@ -12,7 +12,7 @@ thrown in there). This module only reads those marks:
   normal edge), at its exception exit (from the ``yield``'s exceptional edge: a
   ``finally`` around the ``yield`` is on both ways), and whether it suppresses (the
   thrown-in exception can reach the generator's normal end);
-* ``returns_truthy``: whether an ``__exit__`` may return a truthy constant;
+* ``returns_truthy``: whether an ``__exit__`` may return True (a truthy constant or a test);
 * ``transaction_view``: the node classes that ``sequence`` and ``at-most-once`` read: a
   transaction's body carries nothing where it stands, each normal exit carries the
   classes of the body's nodes on the walks that reach it (the commit), its exception
@@ -104,8 +104,8 @@ def open_terminal_nodes(g: nx.DiGraph, performs: Classes, nodes: Iterable[object
 
 
 def returns_truthy(g: nx.DiGraph) -> bool:
-    """Whether a reachable ``return`` of the graph's function returns a truthy
-    constant (``return True``, ``return 1``): an ``__exit__`` that suppresses."""
+    """Whether a reachable ``return`` of the graph's function may return True
+    (``_truthy_return``): an ``__exit__`` that suppresses."""
     reach = nx.descendants(g, ENTRY)
     return any(d.get("stmt") == StmtKind.RETURN and n in reach and _truthy_return(d.get("text", ""))
                for n, d in g.nodes(data=True))
@@ -234,12 +234,37 @@ def _forward(g: nx.DiGraph, starts: List[object], stop: Set[object]) -> Set[obje
 
 
 def _truthy_return(text: str) -> bool:
-    """``return True`` / ``return 1`` / ``return "x"``: a truthy constant."""
+    """Whether a ``return`` may return True: a truthy constant (``return True``,
+    ``return 1``) or a test (``return exc_type is KeyError``, ``return isinstance(e,
+    KeyError) and not self.strict``). A value passed on from elsewhere (``return
+    self._cm.__exit__(*exc)``, ``return retval``) counts as not suppressing, and so does
+    ``return exc_type is None`` (true only when nothing was raised)."""
     try:
         tree = ast.parse(text.strip())
     except SyntaxError:
         return False
     for node in tree.body:
-        if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant):
-            return bool(node.value.value)
+        if isinstance(node, ast.Return) and node.value is not None:
+            return _may_be_true(node.value)
+    return False
+
+
+#: calls whose value is a test
+_TESTS = frozenset({"isinstance", "issubclass", "bool", "callable", "hasattr"})
+
+
+def _may_be_true(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    if isinstance(node, ast.BoolOp):
+        parts = [_may_be_true(v) for v in node.values]
+        return all(parts) if isinstance(node.op, ast.And) else any(parts)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return True
+    if isinstance(node, ast.Compare):
+        none_test = (len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.Eq))
+                     and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value is None)
+        return not none_test
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in _TESTS
     return False

@@ -138,6 +138,10 @@ class MarkerWalk:
             for element in node.slice:
                 if isinstance(element.slice, cst.Index):
                     self.expr(element.slice.value)
+                elif isinstance(element.slice, cst.Slice):  # its bounds: recs[FAILED:], recs[:"run_failed"]
+                    for bound in (element.slice.lower, element.slice.upper, element.slice.step):
+                        if bound is not None:
+                            self.expr(bound)
         elif isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis)):
             return
         elif isinstance(node, cst.NamedExpr):
@@ -201,9 +205,12 @@ class MarkerWalk:
             self._fstring_expressions(f)
 
     def _fstring_expressions(self, node: cst.FormattedString) -> None:
-        for part in node.parts:
+        stack: List[cst.BaseFormattedStringContent] = list(node.parts)
+        while stack:
+            part = stack.pop(0)
             if isinstance(part, cst.FormattedStringExpression):
                 self.expr(part.expression)
+                stack[:0] = part.format_spec or ()  # braces inside its format spec: f"{x:{WIDTH}}"
 
 
 def _string_value(node: cst.SimpleString) -> Optional[str]:

@@ -194,7 +194,7 @@ def check_file(facts: FileFacts, settings: Settings, summ: summaries.Summaries, 
         sets = checked.sets
         for hit in checked.hits:
             classes = diagnose.classes_for(hit.rule, sets.performs, checked.ordered)
-            out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ))
+            out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises))
         if seen is not None:
             for cls in sets.performs.values():
                 seen.update(cls)

@@ -87,3 +87,81 @@ def f(o):
         why = tc.is_walk(g, lines, how, finals)
         assert why is None, f"seed {seed}: {why}"
     assert len(outcomes) == 2  # both a return and a raise were walked
+
+
+@needs_311
+def test_a_clause_that_raises_lets_the_later_clauses_run():
+    """An exception raised in an ``except*`` clause is kept for the end: the rest of
+    the group still tries the later clauses (Python 3.11 runs them, then raises)."""
+    check("""\
+def finish(self, run):
+    try:
+        self._run_tasks(run)
+    except* TimeoutError:
+        self._ledger.append(Record(run.id, Status.FAILED))
+        raise RuntimeError("gave up")
+    except* ValueError:
+        self._ledger.append(Record(run.id, Status.CANCELLED))   # !OC103
+""")
+    check("""\
+import os
+def publish(fh, data, tmp, dst, work):
+    try:
+        work()
+    except* KeyError:
+        fh.write(data)
+        raise
+    except* ValueError:
+        os.replace(tmp, dst)   # !OC301
+""")
+
+
+@needs_311
+def test_what_a_clause_raises_is_not_caught_by_a_later_clause():
+    """The later clause runs for the rest of the group, not for what was raised: a
+    save that fails in the first clause is not swallowed by a silent second one."""
+    check("""\
+def finish(self, run):
+    try:
+        self._run_tasks(run)
+    except* TimeoutError:
+        self._store.save(run)
+    except* Exception:
+        pass
+""")
+
+
+@needs_311
+@pytest.mark.parametrize("seed_base", [0, 100])
+def test_a_raising_clause_graph_admits_every_execution(seed_base):
+    import tracecheck as tc
+
+    source = tc.PRELUDE + """
+
+def f(o):
+    try:
+        o.c(1)
+        if o.b():
+            raise ExceptionGroup("g", [Boom(2), KeyError(3)])
+        if o.b():
+            raise ExceptionGroup("i", [OSError(5), Boom(6)])
+    except* Boom:
+        o.tick()
+        if o.b():
+            raise Boom(7)
+        o.c(8)
+    except* KeyError:
+        o.tick()
+    o.tick()
+"""
+    g = tc.graph_for(source)
+    ns = dict(tc.NAMESPACE)
+    exec(compile(source, "gen.py", "exec"), ns)
+    finals = tc.finally_ranges(source)
+    outcomes = set()
+    for seed in range(seed_base, seed_base + 60):
+        lines, how = tc.trace_lines(ns["f"], tc.Oracle(seed, 0.3))
+        outcomes.add(how)
+        why = tc.is_walk(g, lines, how, finals)
+        assert why is None, f"seed {seed}: {why}"
+    assert len(outcomes) == 2

@@ -2,6 +2,7 @@
 project context managers carry their events at a ``with``'s entry and exits, and a
 transaction's body commits at once at its normal exit. Every case runs through the
 engine (``runner.analyse``)."""
+import pytest
 from checkutil import check_source, codes_lines
 
 from ordercheck import frontend
@@ -796,3 +797,76 @@ def step(store, ledger, run):
     assert f.span.line == 11
     [exit_step] = [s for s in f.witness if s.text.startswith("`bracketed(ledger, run)` exits")]
     assert exit_step.via.endswith("at example.py:8"), exit_step.via  # after the yield, not line 6
+
+
+def test_a_failure_of_the_exit_code_shows_its_event_in_the_witness():
+    """A manager whose save runs after its ``yield`` (or in ``__exit__``) fails out of
+    the ``with`` into a silent handler: the witness names the save, at the ``with``."""
+    src = """
+    from contextlib import contextmanager
+
+    @contextmanager
+    def committing(store, run):
+        yield
+        store.save(run)
+
+    class Closing:
+        def __init__(self, store, run):
+            self._store, self._run = store, run
+        def __enter__(self):
+            return self
+        def __exit__(self, *exc):
+            self._store.save(self._run)
+
+    def go(store, run):
+        try:
+            with committing(store, run):
+                pass
+        except Exception:
+            pass
+
+    def stop(store, run):
+        try:
+            with Closing(store, run):
+                pass
+        except Exception:
+            pass
+    """
+    found = sorted(check_source(src, select=["OC203"]), key=lambda f: f.span.line)
+    assert codes_lines(found) == [("OC203", 19), ("OC203", 26)]
+    for f in found:
+        first = f.witness[0]
+        assert (first.kind, first.span.line) == ("save", f.span.line), [(s.kind, s.text) for s in f.witness]
+        assert first.text.endswith("(raises)")
+        assert [s.kind for s in f.witness[1:]] == ["except", "silent"]
+    assert found[0].witness[0].via.startswith("committing → store.save(run)")
+
+
+@pytest.mark.parametrize("returned,suppresses", [
+    ("True", True),
+    ("exc_type is not None and issubclass(exc_type, KeyError)", True),
+    ("isinstance(exc, KeyError)", True),
+    ("exc_type is KeyError", True),
+    ("not self.strict", True),
+    ("False", False),
+    ("None", False),
+    ("exc_type is None", False),                     # true only when nothing was raised
+    ("self._inner.__exit__(exc_type, exc, tb)", False),  # passed on from elsewhere
+    ("self.retval", False),
+])
+def test_an_exit_that_may_return_true_suppresses(returned, suppresses):
+    """"an ``__exit__`` that may return ``True``, suppresses like a ``suppressor``": a
+    truthy constant or a test may; a value passed on from elsewhere counts as not."""
+    src = f"""
+class Picky:
+    def __enter__(self):
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        return {returned}
+
+def step(ledger, run):
+    with Picky():
+        ledger.append(run)
+"""
+    found = codes_lines(check_source(src, select=["OC202"], dedent=False))
+    assert found == ([("OC202", 10)] if suppresses else [])

@@ -279,14 +279,19 @@ def test_one_finding_per_call_site_over_copies():
 
 
 def test_only_names_tested_twice_at_most_eight():
+    """"Only names tested at least twice in a function are tracked, and at most eight
+    per function; beyond that, walks are not pruned": a function with nine such names
+    is not pruned at all (docs/decisions.md, "Which names")."""
     names = [f"n{i}" for i in range(10)]
-    body = "".join(f"    if {n}:\n        pass\n    if {n}:\n        pass\n" for n in names)
-    src = f"def f({', '.join(names)}, once):\n{body}    if once:\n        pass\n"
-    fn = next(f for f in frontend.extract("a.py", src.encode()).functions if f.name == "f")
-    assert feasible.tracked_names(cfg.build(fn)) == names[:8]
-    # the ninth name is not tracked: its contradiction is not pruned
-    every = " and ".join(names[:9])
-    head = f"    if {every}:\n        pass\n    if {every}:\n        pass\n"
+
+    def tracked(count: int):
+        body = "".join(f"    if {n}:\n        pass\n    if {n}:\n        pass\n" for n in names[:count])
+        src = f"def f({', '.join(names)}, once):\n{body}    if once:\n        pass\n"
+        fn = next(f for f in frontend.extract("a.py", src.encode()).functions if f.name == "f")
+        return feasible.tracked_names(cfg.build(fn))
+
+    assert tracked(8) == names[:8]
+    assert tracked(9) == [] and tracked(10) == []
     template = """
 def complete(self, run, {params}):
 {head}    if {name}:
@@ -294,10 +299,12 @@ def complete(self, run, {params}):
     if not {name}:
         {term}
 """
-    src = template.format(params=", ".join(names), head=head, save=SAVE, term=TERM, name="n8")
-    assert seq(src, ["OC101"]) == [("OC101", 10)]
-    src = template.format(params=", ".join(names), head=head, save=SAVE, term=TERM, name="n7")
-    assert seq(src, ["OC101"]) == []
+    for count, pruned in ((8, True), (9, False)):
+        every = " and ".join(names[:count])
+        head = f"    if {every}:\n        pass\n    if {every}:\n        pass\n"
+        for name in (names[0], names[count - 1]):
+            src = template.format(params=", ".join(names), head=head, save=SAVE, term=TERM, name=name)
+            assert seq(src, ["OC101"]) == ([] if pruned else [("OC101", 10)]), (count, name)
 
 
 def _graph(src: str, name: str = "f"):

@@ -295,3 +295,19 @@ def test_the_facts_record_where_it_is_handed_on():
     by_callee = {c.callee: c.hands_on for c in fn.calls}
     assert by_callee == {"g": (), "str": (), "report": (4,), "logger.debug": (4,)}
     assert (first.hands_on, second.hands_on, third.hands_on) == ((), (4,), ())
+
+
+@pytest.mark.parametrize("handler_body,silent", [
+    ("e = None\nself._error = e", True),               # the name no longer holds the exception
+    ("e = None\nreturn e", True),
+    ("e = None; self._error = e", True),
+    ("self._error = e\ne = None", False),               # handed on first
+    ("e = wrap(e)\nself._error = e", False),            # the new value carries it (and is handed on)
+    ("if run.quiet:\n    e = None\nself._error = e", False),  # a walk keeps it
+    ("e = None\nself._error = sys.exc_info()", False),  # the other sources still hand it on
+])
+def test_the_name_rebound_in_its_own_clause_hands_nothing_on(handler_body, silent):
+    """`e = None` in the clause's own block: what follows hands nothing on through `e`
+    (docs/decisions.md, "Handing on")."""
+    got = found(handler_body)
+    assert got == ([("OC201", 7), ("OC204", 8)] if silent else []), got

@@ -104,6 +104,23 @@ def test_callees_in_arguments_give_tokens(args):
     assert verdict(args) == "terminal"
 
 
+@pytest.mark.parametrize("args", [
+    "recs[FAILED:]",                 # a slice's bounds are argument expressions
+    'recs[:"run_failed"]',
+    "recs[RunFailed(x):]",
+    "recs[::FAILED]",
+    'f"{run.id:{FAILED}}"',          # braces inside a format spec
+    'f"{run.id:>{width}} {{x}}{RunFailed(run)!r:{w}}"',
+])
+def test_slices_and_format_specs_are_argument_expressions(args):
+    assert verdict(args) == "terminal"
+
+
+@pytest.mark.parametrize("args", ["recs[run_failed_at:]", 'f"{run.id:{width}}"', "recs[a:b]"])
+def test_slices_and_format_specs_follow_the_same_rules(args):
+    assert verdict(args) == "plain"
+
+
 def test_receiver_of_a_callee_in_the_arguments_gives_no_token():
     assert verdict("failure_log.build(run)") == "plain"
 

@@ -104,13 +104,18 @@ class Extractor(ExpressionWalker):
 
     # ---- blocks
 
-    def block(self, body: Union[cst.BaseSuite, Sequence[cst.CSTNode]]) -> List[Stmt]:
+    def block(self, body: Union[cst.BaseSuite, Sequence[cst.CSTNode]],
+              after: Optional[Callable[[Stmt], None]] = None) -> List[Stmt]:
+        """The statements of a block. ``after``: told of each statement of the block
+        itself (not of nested blocks) once it is extracted."""
         out: List[Stmt] = []
         if isinstance(body, cst.SimpleStatementSuite):
             # `if x: a(); b()`: the small statements on the header's line, each its own
             # statement (positioned at itself: the header holds the line's start)
             for small in body.body:
                 self._small_into(out, small, small)
+                if after is not None and out:
+                    after(out[-1])
             return out
         if isinstance(body, cst.IndentedBlock):
             nodes: Sequence[cst.CSTNode] = body.body
@@ -119,11 +124,16 @@ class Extractor(ExpressionWalker):
         for node in nodes:
             if isinstance(node, cst.SimpleStatementLine):
                 for small in node.body:
+                    n = len(out)
                     self._small_into(out, small, node)
+                    if after is not None and len(out) > n:
+                        after(out[-1])
             else:
                 st = self.statement(node, node)
                 if st is not None:
                     out.append(st)
+                    if after is not None:
+                        after(st)
         return out
 
     def _small_into(self, out: List[Stmt], small: cst.BaseSmallStatement, line: cst.CSTNode) -> None:
@@ -438,8 +448,18 @@ class Extractor(ExpressionWalker):
             broad = bare or any(t in BROAD_TYPES for t in types)
             name = h.name.name.value if h.name is not None and isinstance(h.name.name, cst.Name) else None
             self.frame.handlers.append((name, hsp.line))
+            depth = len(self.frame.handlers) - 1
+
+            def rebound(st: Stmt, name: Optional[str] = name, line: int = hsp.line, depth: int = depth) -> None:
+                # `e = None` in the clause's own block, its value not the exception:
+                # what follows no longer hands the exception on through `e`
+                # (docs/decisions.md, "Handing on")
+                if (name is not None and st.kind == StmtKind.SIMPLE and name in (st.writes or ())
+                        and line not in (st.hands_on or ())):
+                    self.frame.handlers[depth] = (None, line)
+
             try:
-                body = self.block(h.body)
+                body = self.block(h.body, after=rebound)
             finally:
                 self.frame.handlers.pop()
             st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, body, name))
