@@ -224,16 +224,30 @@ _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 LEAVES = (ast.expr_context, ast.Name, ast.Constant, ast.operator, ast.boolop, ast.cmpop, ast.unaryop, ast.alias)
 
 
+#: ``LEAVES`` and their subclasses (``ast.Load``, ``ast.Add``, ...): one set lookup
+_LEAF_CLASSES = frozenset(t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, LEAVES))
+#: fields that hold a string, a number or a list of strings, never a node
+_SCALAR_FIELDS = frozenset({"name", "id", "attr", "arg", "type_comment", "level", "module", "is_async",
+                            "kind", "conversion", "simple", "tag", "names"})
+#: per node class, its fields that may hold nodes (``_fields`` without the scalars)
+_NODE_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
 def child_nodes(node: ast.AST) -> List[ast.AST]:
     """``ast.iter_child_nodes`` without the ``LEAVES``, as a list, in field order."""
+    cls = node.__class__
+    fields = _NODE_FIELDS.get(cls)
+    if fields is None:
+        fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
     out: List[ast.AST] = []
-    for name in node._fields:
+    leaves = _LEAF_CLASSES
+    for name in fields:
         value = getattr(node, name, None)
         if value.__class__ is list:
             for v in value:
-                if isinstance(v, _AST) and not isinstance(v, LEAVES):
+                if v.__class__ not in leaves and isinstance(v, _AST):
                     out.append(v)
-        elif isinstance(value, _AST) and not isinstance(value, LEAVES):
+        elif value.__class__ not in leaves and isinstance(value, _AST):
             out.append(value)
     return out
 
