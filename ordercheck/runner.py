@@ -173,7 +173,8 @@ def check_function(fn: FunctionFacts, path: str, settings: Settings, summ: summa
     sets = effects.check_sets(g, path, settings.vocab, summ)
     g = feasible.cut_dead_ends(g, sets.performs)  # nor past a call that never returns
     ordered = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
-    hits = contracts.evaluate(g, sets.performs, rules, settings.config.swallow_types, sets.raises, ordered)
+    hits = contracts.evaluate(g, sets.performs, rules, settings.config.swallow_types, sets.raises, ordered,
+                              carried=sets.callees.keys())
     return FunctionCheck(g, sets, ordered, hits)
 
 

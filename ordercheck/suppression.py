@@ -48,7 +48,10 @@ def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], repor
                 continue
             unused = ["all codes"]
         else:
-            unused = [c for c in s.codes if c not in got and any(k.startswith(c) for k in known)]
+            # a ``# noqa`` code of another tool is not ours to judge; in our own
+            # comment a code no rule has (a typo: `OC1O1`) suppresses nothing either
+            ours = _starts_ordercheck(facts, s)
+            unused = [c for c in s.codes if c not in got and (ours or any(k.startswith(c) for k in known))]
             if not unused:
                 continue
         text = facts.lines[s.line - 1] if s.line <= len(facts.lines) else ""
@@ -59,6 +62,12 @@ def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], repor
             message=report_unused.format_message({"codes": ", ".join(unused)}), stmt_lines=(s.line, s.line),
         ))
     return kept
+
+
+def _starts_ordercheck(facts: FileFacts, s: Suppression) -> bool:
+    """Whether the suppression is written ``# ordercheck: ignore[...]`` (not ``# noqa``)."""
+    text = facts.lines[s.line - 1][s.col:] if s.line <= len(facts.lines) else ""
+    return text.lstrip("#").lstrip().lower().startswith("ordercheck")
 
 
 def _is_ordercheck_comment(facts: FileFacts, s: Suppression) -> bool:

@@ -164,3 +164,15 @@ def test_suppression_on_handler_anchor_of_swallow():
             except Exception:
                 pass
         """, select=SWL + ["OC001"]) == []
+
+
+def test_an_unknown_code_in_our_own_comment_is_unused_but_not_in_a_noqa():
+    """`# ordercheck: ignore[OC1O1]` (a typo) suppressed nothing: OC001 says so; a
+    `# noqa: E501` names another tool's code, not ours to judge."""
+    assert cl("""\
+        def load(self, run_id):
+            x = self._store.load(run_id)  # ordercheck: ignore[OC1O1]
+            y = len(x)  # noqa: E501
+            z = len(y)  # ordercheck: ignore[XY9] -- no such rule
+            return z
+        """, select=["OC001"]) == [("OC001", 2), ("OC001", 4)]

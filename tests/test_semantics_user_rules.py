@@ -178,3 +178,55 @@ def test_requires_before_save_in_finally_after_append_that_raised(tmp_path):
             finally:
                 self._store.save(run)
         """, select=["XZ200"], table=table) == [("XZ200", 5)]
+
+
+TERMINAL_NEEDS_APPEND = '''\
+id = "XY210"
+name = "terminal-without-start"
+severity = "warning"
+kind = "requires-before"
+first = ["append"]
+then = ["terminal-append"]
+message = "terminal append without an append before it"
+explanation = """
+A terminal append that no earlier ledger append precedes.
+"""
+'''
+
+
+def test_requires_before_a_then_event_that_is_also_first_needs_one_before_it(tmp_path):
+    """A terminal append is an append, but not one made before itself: it needs an
+    earlier append. A call carrying a helper's append and terminal append is the
+    helper's order (semantics §Events "a node never produces a finding from the order
+    of its own classes")."""
+    (tmp_path / "xy210.toml").write_text(TERMINAL_NEEDS_APPEND)
+    table = {"rules": [str(tmp_path / "xy210.toml")]}
+    assert cl("""\
+        def finish(self, run):
+            self._ledger.append_terminal(run.id)
+
+        def fail(self, run):
+            self._ledger.append(run.id, Status.FAILED)
+
+        def complete(self, run):
+            self._ledger.append(run.id, "started")
+            self._ledger.append_terminal(run.id)
+
+        def _close(self, run):
+            self._ledger.append(run.id, "closing")
+            self._ledger.append(run.id, Status.COMPLETED)
+
+        def close(self, run):
+            self._close(run)
+        """, select=["XY210"], table=table) == [("XY210", 2), ("XY210", 5)]
+
+
+def test_requires_before_with_one_class_on_both_sides_reports_the_first(tmp_path):
+    rule = REQ_RULE.replace('first = ["append"]', 'first = ["save"]').replace('"XY200"', '"XY220"')
+    (tmp_path / "xy220.toml").write_text(rule)
+    table = {"rules": [str(tmp_path / "xy220.toml")]}
+    assert cl("""\
+        def twice(self, run):
+            self._store.save(run)
+            self._store.save(run)
+        """, select=["XY220"], table=table) == [("XY220", 2)]

@@ -19,7 +19,7 @@ graphs (``on_graph = False``) are reported by the pipeline's own stages.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, AbstractSet, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Type
 
 from ..errors import UsageError
 from ..findings import Related
@@ -213,6 +213,14 @@ class GraphInput:
     raises: Optional[Classes]  # the classes whose failure each node can raise (None: ``classes``)
     swallow_types: Sequence[str]  # exception types that count as swallowing (config)
     reachable: Reach  # the nodes reachable from ENTRY, with their BFS tree
+    # the nodes that carry a callee's summary (``effects.NodeSets.callees``): the
+    # order of their own classes is the callee's business (semantics §Events)
+    carried: AbstractSet[object] = frozenset()
+
+    def self_ordered(self, node: object) -> bool:
+        """Whether ``node``'s classes are several events in an order of their own: a
+        call carrying a summary, a manager's exit, a transaction's commit."""
+        return node in self.carried or self.g.nodes[node].get("kind") == "with-exit"
 
     def classes_for(self, rule: Rule) -> Classes:
         return self.ordered if rule.ordering else self.classes
@@ -272,11 +280,12 @@ def evaluate(
     swallow_types: Sequence[str] = (),
     raises: Optional[Classes] = None,
     ordered: Optional[Classes] = None,
+    carried: AbstractSet[object] = frozenset(),
 ) -> List[Hit]:
     """Every hit of every rule on one graph, one per (rule, anchor site).
     ``ordered``: the classes the ordering kinds read where they differ from
     ``classes`` (a transaction's body commits at once: semantics §Events Transactions)."""
-    graph = GraphInput(g, classes, classes if ordered is None else ordered, raises, swallow_types, Reach(g))
+    graph = GraphInput(g, classes, classes if ordered is None else ordered, raises, swallow_types, Reach(g), carried)
     out: List[Hit] = []
     for rule in rules:
         seen = set()
