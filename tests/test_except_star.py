@@ -15,6 +15,24 @@ def check(src):
     assert got == want, detail
 
 
+def admits_every_execution(source, seeds, p):
+    """Each seeded execution of ``f`` under ``sys.settrace`` is a walk of its graph,
+    and both a return and a raise were walked."""
+    import tracecheck as tc
+
+    g = tc.graph_for(source)
+    ns = dict(tc.NAMESPACE)
+    exec(compile(source, "gen.py", "exec"), ns)
+    finals = tc.finally_ranges(source)
+    outcomes = set()
+    for seed in seeds:
+        lines, how = tc.trace_lines(ns["f"], tc.Oracle(seed, p))
+        outcomes.add(how)
+        why = tc.is_walk(g, lines, how, finals)
+        assert why is None, f"seed {seed}: {why}"
+    assert len(outcomes) == 2
+
+
 @needs_311
 def test_two_matching_clauses_run_one_after_the_other():
     check("""\
@@ -29,13 +47,16 @@ async def finish(self, run):
 
 
 @needs_311
-def test_two_terminal_appends_in_two_clauses_are_one_path():
-    check("""\
+@pytest.mark.parametrize("then", ["", "\n        raise RuntimeError(\"gave up\")", "\n        raise"])
+def test_two_terminal_appends_in_two_clauses_are_one_path(then):
+    """Also when the first clause raises: what it raises is kept for the end, and the
+    rest of the group still tries the later clauses (Python 3.11 runs them, then raises)."""
+    check(f"""\
 def finish(self, run):
     try:
         self._run_tasks(run)
     except* TimeoutError:
-        self._ledger.append(Record(run.id, Status.FAILED))
+        self._ledger.append(Record(run.id, Status.FAILED)){then}
     except* ValueError:
         self._ledger.append(Record(run.id, Status.CANCELLED))   # !OC103
 """)
@@ -56,10 +77,15 @@ def finish(self, run):
 
 @needs_311
 @pytest.mark.parametrize("seed_base", [0, 100])
-def test_except_star_graph_admits_every_execution(seed_base):
+@pytest.mark.parametrize("first_clause", [
+    "o.tick()",
+    # a clause that raises: the later clauses still run, then it is raised
+    "o.tick()\n        if o.b():\n            raise Boom(7)\n        o.c(8)",
+])
+def test_except_star_graph_admits_every_execution(seed_base, first_clause):
     import tracecheck as tc
 
-    source = tc.PRELUDE + """
+    source = tc.PRELUDE + f"""
 
 def f(o):
     try:
@@ -71,38 +97,17 @@ def f(o):
         if o.b():
             raise ExceptionGroup("i", [OSError(5), Boom(6)])
     except* Boom:
-        o.tick()
+        {first_clause}
     except* KeyError:
         o.tick()
     o.tick()
 """
-    g = tc.graph_for(source)
-    ns = dict(tc.NAMESPACE)
-    exec(compile(source, "gen.py", "exec"), ns)
-    finals = tc.finally_ranges(source)
-    outcomes = set()
-    for seed in range(seed_base, seed_base + 40):
-        lines, how = tc.trace_lines(ns["f"], tc.Oracle(seed, 0.2))
-        outcomes.add(how)
-        why = tc.is_walk(g, lines, how, finals)
-        assert why is None, f"seed {seed}: {why}"
-    assert len(outcomes) == 2  # both a return and a raise were walked
+    admits_every_execution(source, range(seed_base, seed_base + 60), 0.3)
 
 
 @needs_311
 def test_a_clause_that_raises_lets_the_later_clauses_run():
-    """An exception raised in an ``except*`` clause is kept for the end: the rest of
-    the group still tries the later clauses (Python 3.11 runs them, then raises)."""
-    check("""\
-def finish(self, run):
-    try:
-        self._run_tasks(run)
-    except* TimeoutError:
-        self._ledger.append(Record(run.id, Status.FAILED))
-        raise RuntimeError("gave up")
-    except* ValueError:
-        self._ledger.append(Record(run.id, Status.CANCELLED))   # !OC103
-""")
+    """A sequence rule across a clause that raises (OC301): the later clause runs."""
     check("""\
 import os
 def publish(fh, data, tmp, dst, work):
@@ -131,37 +136,3 @@ def finish(self, run):
 """)
 
 
-@needs_311
-@pytest.mark.parametrize("seed_base", [0, 100])
-def test_a_raising_clause_graph_admits_every_execution(seed_base):
-    import tracecheck as tc
-
-    source = tc.PRELUDE + """
-
-def f(o):
-    try:
-        o.c(1)
-        if o.b():
-            raise ExceptionGroup("g", [Boom(2), KeyError(3)])
-        if o.b():
-            raise ExceptionGroup("i", [OSError(5), Boom(6)])
-    except* Boom:
-        o.tick()
-        if o.b():
-            raise Boom(7)
-        o.c(8)
-    except* KeyError:
-        o.tick()
-    o.tick()
-"""
-    g = tc.graph_for(source)
-    ns = dict(tc.NAMESPACE)
-    exec(compile(source, "gen.py", "exec"), ns)
-    finals = tc.finally_ranges(source)
-    outcomes = set()
-    for seed in range(seed_base, seed_base + 60):
-        lines, how = tc.trace_lines(ns["f"], tc.Oracle(seed, 0.3))
-        outcomes.add(how)
-        why = tc.is_walk(g, lines, how, finals)
-        assert why is None, f"seed {seed}: {why}"
-    assert len(outcomes) == 2
