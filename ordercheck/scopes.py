@@ -32,7 +32,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple, Union
 @dataclass
 class ScopeTable:
     bound: Dict[str, int] = field(default_factory=dict)
-    alias_bindings: Dict[str, Tuple[str, int]] = field(default_factory=dict)  # name -> (text, line)
+    alias_bindings: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)  # name -> (text, end line, end col)
     annotated: Dict[str, Set[str]] = field(default_factory=dict)
     constructed: Dict[str, Set[str]] = field(default_factory=dict)
     attr_annotated: Dict[str, Set[str]] = field(default_factory=dict)  # classes: self.x
@@ -43,7 +43,7 @@ class ScopeTable:
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
 
-    def alias(self, name: str) -> Optional[Tuple[str, int]]:
+    def alias(self, name: str) -> Optional[Tuple[str, int, int]]:
         if self.bound.get(name) == 1 and name in self.alias_bindings:
             return self.alias_bindings[name]
         return None
@@ -412,7 +412,7 @@ class _Scanner:
                     and not any(isinstance(e, ast.Starred) for e in list(target.elts) + list(n.value.elts))):
                 pairs = list(zip(target.elts, n.value.elts))
             for t, v in pairs:
-                self._single(t, v, n.lineno, getattr(n, "end_lineno", n.lineno), table, method, chain)
+                self._single(t, v, n.lineno, _end_of(n), table, method, chain)
 
     def _owner(self, name: str, table: ScopeTable, chain: List[ScopeTable]) -> ScopeTable:
         """The table a name's binding belongs to (``_bind``: the module's for a
@@ -421,12 +421,12 @@ class _Scanner:
             return chain[0] if name in table.declared_global or len(chain) < 3 else chain[-2]
         return table
 
-    def _single(self, target: ast.AST, value: ast.AST, line: int, end: int, table: ScopeTable, method,
+    def _single(self, target: ast.AST, value: ast.AST, line: int, end: Tuple[int, int], table: ScopeTable, method,
                 chain: List[ScopeTable]) -> None:
         if isinstance(target, ast.Name):
             text = dotted(value)
             if text is not None and target.id not in table.declared_outer:
-                table.alias_bindings[target.id] = (text, end)
+                table.alias_bindings[target.id] = (text, *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
             ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
@@ -444,7 +444,7 @@ class _Scanner:
         if isinstance(target, ast.Name):
             if n.value is not None:
                 self._bind(target.id, table, chain)
-                self._single(target, n.value, n.lineno, getattr(n, "end_lineno", n.lineno), table, method, chain)
+                self._single(target, n.value, n.lineno, _end_of(n), table, method, chain)
             if t:
                 self._owner(target.id, table, chain).annotated.setdefault(target.id, set()).add(t)
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
@@ -452,7 +452,14 @@ class _Scanner:
             if target.value.id == self_name and t:
                 cls.attr_annotated.setdefault(target.attr, set()).add(t)
             elif n.value is not None:
-                self._single(target, n.value, n.lineno, n.lineno, table, method, chain)
+                self._single(target, n.value, n.lineno, _end_of(n), table, method, chain)
+
+
+def _end_of(n: ast.stmt) -> Tuple[int, int]:
+    """Where an assignment ends (line, UTF-8 byte column, as the ``ast`` gives it): an
+    alias counts for a use that starts after it, on a later line or later on the same
+    one (``save = store.save; save(run)``)."""
+    return (getattr(n, "end_lineno", None) or n.lineno, getattr(n, "end_col_offset", None) or 0)
 
 
 def scan(tree: ast.Module) -> Scopes:

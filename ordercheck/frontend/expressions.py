@@ -284,7 +284,9 @@ class ExpressionWalker(Resolver):
         for arg in node.args:
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
-        names = self.call_names(render_callee(func), self.pos(node)[0])
+        line, col = self.pos(node)[:2]
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        names = self.call_names(render_callee(func), line, len(text[:col].encode("utf-8")))  # (the ast's bytes)
         callee, qn = names.callee, names.qualnames
         suppress = None
         if "contextlib.suppress" in qn or callee == "contextlib.suppress":

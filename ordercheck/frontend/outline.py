@@ -133,7 +133,7 @@ class Outliner(Resolver):
     def call(self, node: ast.Call) -> Call:
         for child in scopesmod.child_nodes(node):
             self.visit(child)
-        names = self.call_names(render_ast(node.func), node.lineno)
+        names = self.call_names(render_ast(node.func), node.lineno, node.col_offset)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call = names.exits, names.self_call
         return call

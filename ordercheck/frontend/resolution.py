@@ -110,11 +110,12 @@ class Resolver:
         """The innermost function being walked."""
         return self.frames[-1]
 
-    def call_names(self, written: str, line: int) -> CallNames:
+    def call_names(self, written: str, line: int, col: int = 0) -> CallNames:
         """The callee through aliases, its import-qualified names (and its receiver
         class's ``module.T.m``), whether it exits the process, and whether it is
-        called through ``self``/``cls``/``super()``."""
-        chain = self.alias_chain(written, line)
+        called through ``self``/``cls``/``super()``. ``line``/``col``: where the call
+        starts (``col`` in UTF-8 bytes, as the ``ast`` counts), which aliases it sees."""
+        chain = self.alias_chain(written, line, col)
         callee = chain[-1]
         qn = self.qualified_text(callee)
         if len(chain) > 1:
@@ -123,7 +124,7 @@ class Resolver:
             # each text an alias of an alias passes through (`save = store.save`:
             # `save()` is `store.save()`, whatever `store` stands for)
             qn = tuple(dict.fromkeys(qn + tuple(t for t in chain[:-1] if "." in t)))
-        receiver = self.chain_receiver_type(chain, line)
+        receiver = self.chain_receiver_type(chain, line, col)
         if receiver is not None:
             typed = self.type_qualname(receiver)
             if typed is not None:
@@ -218,15 +219,18 @@ class Resolver:
                 return cls
         return None
 
-    def expand_alias(self, text: str, line: int) -> str:
+    def expand_alias(self, text: str, line: int, col: int = 0) -> str:
         """A callee through an alias renders as the aliased text (``error = logger.error``:
         ``error(...)`` is ``logger.error(...)``); a class-level alias is called through
         ``self``/``cls``."""
-        return self.alias_chain(text, line)[-1]
+        return self.alias_chain(text, line, col)[-1]
 
-    def alias_chain(self, text: str, line: int) -> List[str]:
+    def alias_chain(self, text: str, line: int, col: int = 0) -> List[str]:
         """``text`` and each text its aliases expand it to, in turn (``save`` with
-        ``store = self.db; save = store.save``: ``save``, ``store.save``, ``self.db.save``)."""
+        ``store = self.db; save = store.save``: ``save``, ``store.save``, ``self.db.save``).
+        A function's own alias counts from the end of its assignment on: a use at
+        ``line`` and byte column ``col`` sees it when the assignment ended before
+        (``save = store.save; save(run)`` on one line too)."""
         out = [text]
         for _ in range(4):  # an alias of an alias, a few levels; never a cycle
             m = _HEAD.match(text)
@@ -248,7 +252,7 @@ class Resolver:
                     return out
                 table, here = scope
                 found = table.alias(head)
-                if found is None or (here and found[1] >= line):
+                if found is None or (here and (found[1], found[2]) > (line, col)):
                     return out
                 new = found[0] + rest
             if new == text or new in out:
@@ -257,25 +261,25 @@ class Resolver:
             out.append(text)
         return out
 
-    def chain_receiver_type(self, chain: List[str], line: int) -> Optional[str]:
+    def chain_receiver_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
         """The receiver class of the first text of an alias chain that has one: the
         name as written first (``repo: Repo = p``; ``repo.persist()`` is ``p.persist()``
         by the alias, and its receiver is a ``Repo`` by the annotation), then what it
         stands for."""
         for text in chain:
-            found = self.receiver_type(text, line)
+            found = self.receiver_type(text, line, col)
             if found is not None:
                 return found
         return None
 
-    def receiver_type(self, callee: str, line: int) -> Optional[str]:
+    def receiver_type(self, callee: str, line: int, col: int = 0) -> Optional[str]:
         """The class of ``x`` in ``x.m()``, of ``self.x`` in ``self.x.m()`` and of ``T()``
         in ``T().m()``, as written; a class through an alias (``Journal = RunJournal``)
         as the aliased text."""
         ctor = _CTOR_RECEIVER.match(callee)
         if ctor is not None:
             name = ctor.group(1)
-            return self.expand_alias(name, line) if scopesmod._cap_words(name.rsplit(".", 1)[-1]) else None
+            return self.expand_alias(name, line, col) if scopesmod._cap_words(name.rsplit(".", 1)[-1]) else None
         parts = callee.split(".")
         if not all(p.isidentifier() for p in parts):
             return None
@@ -290,7 +294,7 @@ class Resolver:
         elif len(parts) == 3 and parts[0] in ("self", "cls"):
             found = self._self_class_scope()
             written = self.scopes.attr_type(found.line, parts[1]) if found is not None else None
-        return self.expand_alias(written, line) if written is not None else None
+        return self.expand_alias(written, line, col) if written is not None else None
 
     def type_qualname(self, written: str) -> Optional[str]:
         """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
