@@ -334,8 +334,9 @@ def _interrupted() -> None:
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True, help="How many patterns to show.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ beside the config).")
+@click.option("--no-cache", is_flag=True, help="Use no cache (the default; kept for scripts that pass it).")
+@click.option("--cache-dir", type=click.Path(path_type=Path),
+              help="Read and fill the per-file cache in this folder (by default suggest writes no file).")
 def suggest_cmd(paths, fmt, config_file, isolated, limit, jobs, no_cache, cache_dir):
     """List the calls that look like state saves, ledger appends and transactions,
     ranked, with a ready [extend-events] block to keep or trim. Writes no file."""
@@ -350,8 +351,8 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, jobs, no_cache, cache_
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
     if no_cache:
         cache_dir = None
-    elif cache_dir is None:
-        cache_dir = runner.cache_folder(settings.config, settings.config.root)
+    # (no default cache: semantics §Configuration, suggest "never writes a file";
+    # a folder named with --cache-dir is the user's own request)
     found, files = suggestmod.run(list(paths), settings, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
     if fmt == "json":
         click.echo(suggestmod.render_json(found, files, limit), nl=False)

@@ -95,9 +95,13 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
 
 
 def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> List[str]:
-    """A rule must name classes that exist (an error naming the rule file); a class
-    named in config that no rule uses is probably a typo (a warning, returned: a
-    config may define classes for rules it loads elsewhere)."""
+    """A rule must name classes that exist (an error naming the rule file), and a
+    class named in config must be a built-in class or one a loaded rule uses: any
+    other is an unknown key of ``events``/``extend-events`` (semantics §Configuration:
+    an error, exit 2, naming the file and the key, with a suggestion). As a warning
+    it let a typo (``sav``) leave the defaults in force while CI passed
+    (docs/decisions.md "An event class no rule uses"). Returns the warnings for
+    stderr (none, now; the channel stays for the language server)."""
     import difflib
 
     used = {c.lstrip("!") for r in rules.values() for role in (r.first, r.then, r.barrier, r.unless_after, r.event) for c in role}
@@ -109,7 +113,8 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
             if name not in used and name not in BUILTIN_CLASSES:
                 close = difflib.get_close_matches(name, sorted(used | set(BUILTIN_CLASSES)), n=1)
                 hint = f" (did you mean `{close[0]}`?)" if close else ""
-                warnings.append(f"{file}: `{key}.{name}`: no rule uses the event class {name!r}{hint}")
+                raise UsageError(f"unknown event class {name!r}: no built-in class and no rule uses it{hint}",
+                                 file, f"{key}.{name}")
     for r in rules.values():
         for role, expr in (("first", r.first), ("then", r.then), ("barrier", r.barrier),
                            ("unless-after", r.unless_after), ("event", r.event)):

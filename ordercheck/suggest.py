@@ -223,8 +223,8 @@ def render_json(found: List[Suggestion], files: int, limit: int) -> str:
 
 
 def run(paths: Sequence[Path], settings: Settings, jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[Suggestion], int]:
-    """Suggestions for the files under ``paths`` (their facts only; nothing is written
-    but the cache)."""
+    """Suggestions for the files under ``paths`` (their facts only). Nothing is
+    written, unless the caller names a ``cache_dir`` (``suggest --cache-dir``)."""
     all_facts, reported, _ = project_facts(paths, settings, jobs=jobs, cache_dir=cache_dir, whole_project=False)
     report = set(reported)
     return suggest(all_facts, settings, report), len(report)

@@ -659,12 +659,33 @@ def test_pyproject_tool_that_is_not_a_table_names_the_key(tmp_path):
     assert "pyproject.toml" in run.err and "`tool`" in run.err and "internal error" not in run.err
 
 
-def test_a_misspelled_event_class_is_warned_about_with_a_suggestion(tmp_path):
-    (tmp_path / "ordercheck.toml").write_text('[events]\nsav = ["*.commit"]\n')
+@pytest.mark.parametrize("table, key, hint", [
+    ("events", "sav", "save"),
+    ("extend-events", "appnd", "append"),
+    ("events", "audit_log", None),  # no close class: still unknown
+])
+def test_an_event_class_no_rule_uses_is_an_unknown_key(tmp_path, table, key, hint):
+    # semantics §Configuration: unknown keys are errors (exit 2) naming the file and the
+    # key; as a warning, a typo left the defaults in force and the run passed
+    (tmp_path / "ordercheck.toml").write_text(f'[{table}]\n{key} = ["*.commit"]\n')
     (tmp_path / "a.py").write_text("x = 1\n")
     run = oc(tmp_path, "a.py", proc=True)
-    assert run.code == 0  # a warning, not an error: the class may serve rules loaded elsewhere
-    assert "warning" in run.err and "events.sav" in run.err and "did you mean `save`" in run.err
+    assert run.code == 2
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and "ordercheck.toml" in lines[0] and f"`{table}.{key}`" in lines[0]
+    assert (f"did you mean `{hint}`" in lines[0]) if hint else ("did you mean" not in lines[0])
+
+
+def test_an_event_class_a_loaded_rule_uses_is_known(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "X100.toml").write_text(
+        'id = "X100"\nname = "x"\nseverity = "warning"\nkind = "requires-before"\n'
+        'first = ["audit"]\nthen = ["save"]\nmessage = "m"\n'
+    )
+    (tmp_path / "ordercheck.toml").write_text('rules = ["rules/*.toml"]\n[events]\naudit = ["*.audit"]\n')
+    (tmp_path / "a.py").write_text("x = 1\n")
+    run = oc(tmp_path, "a.py", proc=True)
+    assert run.code == 0, run.err
 
 
 def test_a_rule_naming_an_unknown_class_names_the_rule_file(tmp_path):

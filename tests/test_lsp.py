@@ -285,12 +285,19 @@ async def test_a_bad_config_at_start_is_shown_and_the_defaults_apply(tmp_path):
         open_doc(client, run, INVERTED)
         await diagnostics_for(client, run.as_uri(), lambda d: codes(d) == ["OC101"])
         assert any("ordercheck.toml" in m.message for m in client.messages)
-        # fixed, but with a warning (an event class no rule uses): shown as a warning
+        # still bad (an event class no rule uses is an unknown key): shown as an error, the defaults stay
         (tmp_path / "ordercheck.toml").write_text('ignore = ["OC101"]\n[extend-events]\nsavee = ["*.keep"]\n')
         changed_on_disk(client, tmp_path / "ordercheck.toml")
+        deadline = time.monotonic() + TIMEOUT
+        while not any("savee" in m.message for m in client.messages) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        bad = [m for m in client.messages if "savee" in m.message]
+        assert bad and bad[-1].type == types.MessageType.Error
+        await diagnostics_for(client, run.as_uri(), lambda d: codes(d) == ["OC101"])
+        # fixed: the config's ignore applies
+        (tmp_path / "ordercheck.toml").write_text('ignore = ["OC101"]\n')
+        changed_on_disk(client, tmp_path / "ordercheck.toml")
         await diagnostics_for(client, run.as_uri(), lambda d: len(d) == 0)
-        warned = [m for m in client.messages if m.type == types.MessageType.Warning]
-        assert warned and "savee" in warned[-1].message
 
 
 # --------------------------------------------------------------------------- without pygls

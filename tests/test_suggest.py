@@ -158,3 +158,16 @@ def test_no_note_when_an_event_matched_directly_or_through_a_helper(tmp_path):
     assert "note" not in oc(tmp_path, "--no-cache", "other.py").err
     write(tmp_path, "plain.py", "def go(x):\n    x.update(1)\n")
     assert "note" in oc(tmp_path, "--no-cache", "plain.py").err
+
+
+def test_suggest_writes_no_file_unless_a_cache_folder_is_named(tmp_path):
+    # semantics §Configuration: suggest "reads the same configuration and never writes a file"
+    _project(tmp_path)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    r = oc(tmp_path, "suggest", "--format", "json")
+    assert r.code == 0, r
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    # a folder the user names is filled, and the answer is the same
+    again = oc(tmp_path, "suggest", "--format", "json", "--cache-dir", "oc-cache")
+    assert again.code == 0 and json.loads(again.out) == json.loads(r.out)
+    assert any((tmp_path / "oc-cache").rglob("*.json"))
