@@ -75,6 +75,21 @@ def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return"
     return " → ".join(names + [last.call.text]) + f" at {last.path}:{last.call.span.line}", last
 
 
+def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, data: dict, span: Span,
+                 lines: List[str]) -> Step:
+    """The step of a branch point taking its ``kind`` edge (shared by every witness
+    through it: thousands of findings in one huge function pass the same points); a
+    call that decides a test shows its statement's first line."""
+    step = shared.get((n, kind))
+    if step is None:
+        text = data["text"]
+        if data["kind"] == "call":
+            first_line = data["call"].stmt_lines[0]
+            text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
+        step = shared[n, kind] = Step(span, "branch", f"{text}  ({kind})")
+    return step
+
+
 def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str],
                   raises: Optional[Dict[object, FrozenSet[str]]] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
@@ -111,6 +126,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             text = data["call"].text + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
             steps.append(Step(cast(Span, span), k, text, via))  # (a call's span, on calls, raised and outcome points)
+            if kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == "call":
+                # the event is the test's last call (``if self.revoked(run) is True:``):
+                # the branch it decides is a step of its own, after the event
+                steps.append(_branch_step(shared, n, kind, data, span, lines))
         elif data["kind"] == "with-exit" and n in classes and classes[n] & relevant and n not in swallowing:
             # a project manager's exit or a transaction's commit
             k = rule.step_kind(classes[n])
@@ -124,14 +143,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == "finally" and span is not None:
             steps.append(Step(span, "finally", data["text"]))
         elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
-            step = shared.get((n, kind))
-            if step is None:
-                text = data["text"]
-                if data["kind"] == "call":
-                    first_line = data["call"].stmt_lines[0]
-                    text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
-                step = shared[n, kind] = Step(span, "branch", f"{text}  ({kind})")
-            steps.append(step)
+            steps.append(_branch_step(shared, n, kind, data, span, lines))
         elif kind == EdgeKind.LOOP and span is not None:
             steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:

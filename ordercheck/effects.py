@@ -167,17 +167,21 @@ def _exceptional(g: nx.DiGraph, n: object) -> List[object]:
 
 def escaping_points(g: nx.DiGraph) -> Set[object]:
     """Nodes from which an exception *in flight* reaches RAISE: it passes handler
-    entries that do not match, transparent points, non-suppressing ``with`` exits,
-    and a handler or ``finally`` copy only through a ``raise`` (or the copy's
-    re-raise) inside it."""
+    entries that do not match (an ``except`` clause's, and a ``with`` exit that
+    swallows only the types it names, ``contextlib.suppress(ValueError)``: the graph
+    carries both on for the other types), transparent points, non-suppressing
+    ``with`` exits, and a handler or ``finally`` copy only through a ``raise`` (or the
+    copy's re-raise) inside it."""
     regions = {r.entry: r for r in g.graph["handlers"].values()}
     by_id = g.graph["handlers"]
     flight: nx.DiGraph = nx.DiGraph()
     flight.add_node(RAISE)
     for v, data in g.nodes(data=True):
         region = regions.get(v)
-        if region is None or region.kind == RegionKind.EXCEPT:
-            # an except entry that does not match passes the exception on
+        if region is None or region.kind == RegionKind.EXCEPT or (region.kind == RegionKind.WITH and not region.broad):
+            # an except entry (or a narrow suppressing exit) that does not match
+            # passes the exception on, along its exceptional edges (a broad one,
+            # ``suppress(Exception)``, stops it as ``except Exception`` does)
             for w in _exceptional(g, v):
                 flight.add_edge(v, w)
         if data.get("raise_stmt") or data.get("kind") == NodeKind.RERAISE:
