@@ -676,18 +676,6 @@ def test_an_event_class_no_rule_uses_is_an_unknown_key(tmp_path, table, key, hin
     assert (f"did you mean `{hint}`" in lines[0]) if hint else ("did you mean" not in lines[0])
 
 
-def test_an_event_class_a_loaded_rule_uses_is_known(tmp_path):
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "rules" / "X100.toml").write_text(
-        'id = "X100"\nname = "x"\nseverity = "warning"\nkind = "requires-before"\n'
-        'first = ["audit"]\nthen = ["save"]\nmessage = "m"\n'
-    )
-    (tmp_path / "ordercheck.toml").write_text('rules = ["rules/*.toml"]\n[events]\naudit = ["*.audit"]\n')
-    (tmp_path / "a.py").write_text("x = 1\n")
-    run = oc(tmp_path, "a.py", proc=True)
-    assert run.code == 0, run.err
-
-
 def test_a_rule_naming_an_unknown_class_names_the_rule_file(tmp_path):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "X100.toml").write_text(
