@@ -164,8 +164,6 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     overrides = runner.Overrides(_codes(select), _codes(ignore) or [], _codes(extend_select) or [])
     start = Path(stdin_filename) if stdin_filename else (paths[0] if paths else Path.cwd())
     settings = runner.load_settings(config_file, start, overrides, isolated)
-    for warning in settings.warnings:
-        click.echo(f"ordercheck: warning: {warning}", err=True)
     if explain_code:
         click.echo(explain(explain_code, settings.rules), nl=False)
         return 0

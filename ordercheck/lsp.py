@@ -137,7 +137,6 @@ class Project:
         self.root = self.workspace_root
         self.memo: dict = {}  # runner.run_buffers' memory of unchanged files, for these settings
         self.graph = GraphMemo({})  # and of their resolved calls (the pre-pass's call graph)
-        self.warnings: List[str] = []
 
     def reload(self) -> Optional[str]:
         """Load the settings again. On error the last good settings stay (the first
@@ -154,7 +153,6 @@ class Project:
                 self.settings = runner.load_settings(None, self.workspace_root, isolated=True)
             return error
         self.settings = settings
-        self.warnings = list(settings.warnings)  # e.g. an event class no rule uses
         self.memo = {}
         self.graph = GraphMemo({})
         self.root = project_root(settings, self.workspace_root)
@@ -293,9 +291,6 @@ def build_server():  # noqa: C901 - one closure per LSP method
                 return
             if error:
                 message(error)
-            elif reload:
-                for warning in project.warnings:
-                    message(f"ordercheck: warning: {warning}", types.MessageType.Warning)
             for uri, diagnostics in results.items():
                 if uri in state["open"]:
                     publish(uri, diagnostics, versions.get(uri))

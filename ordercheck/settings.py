@@ -32,7 +32,6 @@ class Settings:
     rules: Dict[str, Rule]
     vocab: Vocabulary
     selected: List[str]  # rule ids in force (before per-file ignores)
-    warnings: List[str] = field(default_factory=list)  # for stderr
     project_root: Optional[Path] = None  # the discovered config's folder; None: found from the paths
 
 
@@ -91,23 +90,22 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     selected = select_codes(rules, select, config.extend_select + overrides.extend_select, config.ignore + config.extend_ignore + overrides.ignore)
     vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers)
     root = path.parent if discovered and path is not None else None
-    return Settings(config, rules, vocab, selected, check_event_classes(config, rules, vocab), root)
+    check_event_classes(config, rules, vocab)
+    return Settings(config, rules, vocab, selected, root)
 
 
-def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> List[str]:
+def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> None:
     """A rule must name classes that exist (an error naming the rule file), and a
     class named in config must be a built-in class or one a loaded rule uses: any
     other is an unknown key of ``events``/``extend-events`` (semantics §Configuration:
     an error, exit 2, naming the file and the key, with a suggestion). As a warning
     it let a typo (``sav``) leave the defaults in force while CI passed
-    (docs/decisions.md "An event class no rule uses"). Returns the warnings for
-    stderr (none, now; the channel stays for the language server)."""
+    (docs/decisions.md "Session 19")."""
     import difflib
 
     used = {c.lstrip("!") for r in rules.values() for role in (r.first, r.then, r.barrier, r.unless_after, r.event) for c in role}
     known = set(vocab.patterns)  # classes that have patterns (defaults or config)
     file = str(config.path) if config.path else "<config>"
-    warnings: List[str] = []
     for key, table in (("events", config.events), ("extend-events", config.extend_events)):
         for name in table:
             if name not in used and name not in BUILTIN_CLASSES:
@@ -121,7 +119,6 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
             for c in expr:
                 if c.lstrip("!") not in known:
                     raise UsageError(f"unknown event class {c.lstrip('!')!r} (define it under [events])", r.source, role)
-    return warnings
 
 
 def cache_folder(config: configmod.Config, base: Path) -> Path:
