@@ -140,7 +140,13 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             if raises:
                 out.raises[n] = raises
         elif kind == NodeKind.RAISED:
-            cls, part = carried_only(vocab, call, eff.on_raise - NOT_CARRIED), "raise"
+            me = managers(path, call) if managers is not None else None
+            if me is not None and me.entry_raised is not None:
+                # a generator entered and failed before its ``yield``: only what those
+                # paths did (semantics §Events Context managers)
+                cls, part = carried_only(vocab, call, me.entry_raised - NOT_CARRIED), "raise"
+            else:
+                cls, part = carried_only(vocab, call, eff.on_raise - NOT_CARRIED), "raise"
         elif kind == NodeKind.OUTCOME:
             part = "true" if data["value"] else "false"
             cls = carried_only(vocab, call, eff.part(part) - NOT_CARRIED)
@@ -452,7 +458,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         if me is None and m not in truthy:
             return None
         return {"truthy": m in truthy, "generator": None if me is None else [
-            me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised), me.suppress, me.exit_key]}
+            me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised), me.suppress, me.exit_key,
+            None if me.entry_raised is None else sorted(me.entry_raised)]}
 
     def restore(m: str, payload: Optional[dict]) -> None:
         if not payload:
@@ -461,8 +468,9 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             truthy.add(m)
         row = payload.get("generator")
         if row is not None:
-            kind, entry, normal, raised, suppress, exit_key = row
-            generators[m] = ManagerEffects(kind, frozenset(entry), frozenset(normal), frozenset(raised), suppress, exit_key)
+            kind, entry, normal, raised, suppress, exit_key, entry_raised = row
+            generators[m] = ManagerEffects(kind, frozenset(entry), frozenset(normal), frozenset(raised), suppress, exit_key,
+                                           entry_raised=None if entry_raised is None else frozenset(entry_raised))
 
     def manager_rows(m: str) -> list:
         """What the function reads of the project managers it enters: part of its

@@ -28,7 +28,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import networkx as nx
 
-from .cfg import ENTRY, EXIT
+from .cfg import ENTRY, EXIT, RAISE
 from . import kinds
 from .kinds import EdgeKind, EventClass, NodeKind, StmtKind, Way
 from .summaries import ManagerEffects
@@ -85,7 +85,11 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
         normal |= {OPEN_TERMINAL}
     if open_terminal_nodes(g, performs, raised_nodes, [v for y in yields for v in _succ(g, y, exceptional=True)], stop):
         raised |= {OPEN_TERMINAL}
-    return ManagerEffects("generator", entry, normal, raised, EXIT in after_raise, key)
+    # what a failure of the entry carries: the paths that raise before any ``yield``
+    pre = _forward(g, [ENTRY], stop)
+    to_raise = nx.ancestors(g.subgraph(pre | {RAISE}), RAISE) | {RAISE}
+    entry_raised = _union(performs, [n for n in pre if any(v in to_raise for v in _succ(g, n, exceptional=False))]) - MARKS
+    return ManagerEffects("generator", entry, normal, raised, EXIT in after_raise, key, entry_raised=entry_raised)
 
 
 def open_terminal_nodes(g: nx.DiGraph, performs: Classes, nodes: Iterable[object], starts: List[object],

@@ -46,14 +46,15 @@ def _digest(value: object) -> str:
 
 def _manager_ok(data: object) -> bool:
     """A remembered manager payload (``effects.build``): ``{"truthy": bool,
-    "generator": null | [kind, entry, normal, raised, suppress, exit key]}``."""
+    "generator": null | [kind, entry, normal, raised, suppress, exit key, entry raised | null]}``."""
     if type(data) is not dict or set(data) != {"truthy", "generator"} or type(data["truthy"]) is not bool:
         return False
     row = data["generator"]
     if row is None:
         return True
-    return (type(row) is list and len(row) == 6 and type(row[0]) is str and type(row[4]) is bool
-            and type(row[5]) is str and all(type(x) is list and all(type(c) is str for c in x) for x in row[1:4]))
+    return (type(row) is list and len(row) == 7 and type(row[0]) is str and type(row[4]) is bool
+            and type(row[5]) is str and all(type(x) is list and all(type(c) is str for c in x) for x in row[1:4])
+            and (row[6] is None or (type(row[6]) is list and all(type(c) is str for c in row[6]))))
 
 
 class SummaryMemo:

@@ -114,6 +114,10 @@ class ManagerEffects:
     # a class's: the classes whose failure can leave ``__enter__`` or ``__exit__``,
     # raising out of the ``with`` (a generator's are its own call's escaping classes)
     escaping: FrozenSet[str] = frozenset()
+    # a generator's: the classes of the paths that raise before its ``yield`` (what
+    # the entry's failure carries: a ``finally`` around the ``yield`` runs only once
+    # the body has started); None: the call's whole on-raise effects
+    entry_raised: Optional[FrozenSet[str]] = None
 
 
 @dataclass
