@@ -139,6 +139,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
+            if me is not None and me.entry_key and cls & (me.entry - eff.on_return):
+                key = me.entry_key  # what only ``__enter__`` does: "via" names it
         elif kind == NodeKind.RAISED:
             me = managers(path, call) if managers is not None else None
             if me is not None and me.entry_raised is not None:
@@ -410,7 +412,8 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
     entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
     out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
     escaping = frozenset().union(*(effects.get(m, NO_EFFECTS).escaping for m in (enter, exit_) if m))
-    return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key, escaping)
+    return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key, escaping,
+                          entry_key=enter or "")
 
 
 MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
@@ -590,12 +593,21 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
     def eff(call: Call) -> Effects:
         return summ.effects_of(path, call)[0]
 
-    return cfg.build(
+    g = cfg.build(
         fn, suppressor(vocab, path, summ.manager_of),
         on_raise=lambda call: bool(eff(call).on_raise - NOT_CARRIED),
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
         is_guard=vocab.is_guard,
     )
+    for n, data in g.nodes(data=True):
+        if data["kind"] == NodeKind.WITH_EXIT and data.get("manager") is not None:
+            me = summ.manager_of(path, data["manager"])
+            if me is not None and me.kind == "class":
+                # ``__enter__`` and ``__exit__`` are two functions: no callee's graph
+                # shows their order, so the exit is a site of its own and pairs with
+                # the entry here (docs/decisions.md "Where a manager's events stand")
+                data["site"] = ("exit", data["manager"].id)
+    return g
 
 
 def check_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, summ: Summaries) -> NodeSets:

@@ -346,7 +346,8 @@ class CheckMemo:
                     calls.append([call.id, "with", mkey, deep.get(mkey, ""),
                                   None if me is None else [me.kind, sorted(me.entry), sorted(me.normal),
                                                            sorted(me.raised), me.suppress, me.exit_key,
-                                                           deep.get(me.exit_key, ""), sorted(me.escaping)]])
+                                                           deep.get(me.exit_key, ""), sorted(me.escaping),
+                                                           me.entry_key, deep.get(me.entry_key, "")]])
         return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
 
     def get(self, k: str):

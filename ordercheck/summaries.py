@@ -118,6 +118,8 @@ class ManagerEffects:
     # the entry's failure carries: a ``finally`` around the ``yield`` runs only once
     # the body has started); None: the call's whole on-raise effects
     entry_raised: Optional[FrozenSet[str]] = None
+    # a class's: the ``__enter__`` whose effects stand at the entry (for "via")
+    entry_key: str = ""
 
 
 @dataclass

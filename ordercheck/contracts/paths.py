@@ -230,8 +230,12 @@ class ItemLoops:
 
 def site(g: nx.DiGraph, n: object) -> object:
     """A node's call site: ``finally`` copies repeat one site on several nodes; a
-    ``with`` exit is its manager call's site (entry and exits are one call)."""
-    call = g.nodes[n].get("call") or g.nodes[n].get("manager")
+    ``with`` exit is its manager call's site (entry and exits are one call), except a
+    class manager's, whose ``__exit__`` is a call of its own (``effects.check_graph``)."""
+    data = g.nodes[n]
+    if "site" in data:
+        return data["site"]
+    call = data.get("call") or data.get("manager")
     return ("call", call.id) if call is not None else ("node", n)
 
 

@@ -1,0 +1,87 @@
+"""A project class manager whose ``__enter__`` and ``__exit__`` perform events is
+ordered at the ``with`` that enters it (semantics §Events Context managers: "the
+constructor's and ``__enter__``'s events stand at the entry, ``__exit__``'s at the
+exit"). The two methods are two functions, so no callee's graph shows their order;
+until session 20 the exit counted as the entry's own call site and the pair was
+checked nowhere (two session-19 conformance probes). A ``@contextmanager``
+generator's own order is still checked in the generator, where its ``yield`` stands
+between the two, and not again in every caller."""
+import pytest
+
+from conformance import run_case
+from checkutil import check_source
+
+TERMINAL = {"extend-events": {"terminal-append": ["ledger.append_terminal"]}}
+
+CLASS = """\
+class Finishing:
+    def __init__(self, run):
+        self.run = run
+
+    def __enter__(self):
+        {enter}
+        return self
+
+    def __exit__(self, *exc):
+        {exit}
+        return False
+
+
+def finish(run):
+    with Finishing(run):{mark}
+        run.status = "done"
+"""
+
+
+@pytest.mark.parametrize("is_async", [False, True])
+@pytest.mark.parametrize("enter, exit_, mark", [
+    # saved on the way in, the terminal record appended on the way out: the crash window
+    ("store.save(self.run)", "ledger.append_terminal(self.run)", "  # !OC101"),
+    # a plain append on the way out
+    ("store.save(self.run)", "ledger.append(self.run)", "  # !OC102"),
+    # the record first, then the save: the contract's order
+    ("ledger.append_terminal(self.run)", "store.save(self.run)", ""),
+    # both in ``__exit__``: its own order, checked in ``__exit__`` (the finding is there)
+    ("pass", "store.save(self.run); ledger.append(self.run)", ""),
+    # nothing on the way in
+    ("pass", "ledger.append_terminal(self.run)", ""),
+])
+def test_entry_and_exit_are_ordered_at_the_with(is_async, enter, exit_, mark):
+    src = CLASS.format(enter=enter, exit=exit_, mark=mark)
+    if is_async:
+        src = src.replace("def __enter__", "async def __aenter__").replace("def __exit__", "async def __aexit__")
+        src = src.replace("def finish", "async def finish").replace("    with Finishing", "    async with Finishing")
+    if "save(self.run); ledger.append(self.run)" in exit_:
+        # the exit's own pair is reported inside ``__exit__`` (its ledger line)
+        src = src.replace("ledger.append(self.run)\n", "ledger.append(self.run)  # !OC102\n", 1)
+    got, want, detail = run_case(src, table=TERMINAL)
+    assert got == want, detail
+
+
+def test_a_generator_manager_order_is_reported_once_in_the_generator():
+    src = """\
+from contextlib import contextmanager
+
+
+@contextmanager
+def finishing(run):
+    store.save(run)
+    yield
+    ledger.append_terminal(run)  # !OC101
+
+
+def finish(run):
+    with finishing(run):
+        run.status = "done"
+"""
+    got, want, detail = run_case(src, table=TERMINAL)
+    assert got == want, detail
+
+
+def test_the_witness_names_enter_and_exit():
+    src = CLASS.format(enter="store.save(self.run)", exit="ledger.append_terminal(self.run)", mark="")
+    (f,) = check_source(src, table=TERMINAL, select=["OC101"], dedent=False)
+    assert (f.code, f.span.line) == ("OC101", 15)
+    vias = [s.via for s in f.witness]
+    assert vias[0].startswith("Finishing.__enter__ → store.save(self.run)"), vias
+    assert "Finishing.__exit__" in vias[1], vias
