@@ -281,8 +281,9 @@ def _declarations(stmts: List[ast.stmt]) -> Iterator[Union[ast.Global, ast.Nonlo
 
 
 class _Scanner:
-    def __init__(self) -> None:
+    def __init__(self, walrus: bool = True) -> None:
         self.out = Scopes()
+        self.walrus = walrus
 
     def module(self, tree: ast.Module) -> Scopes:
         table = ScopeTable()
@@ -319,10 +320,14 @@ class _Scanner:
 
     def _walk(self, stmts: List[ast.stmt]) -> Iterator[ast.AST]:
         stack: List[ast.AST] = list(stmts)
+        # without a walrus no expression binds a name of the scope (a lambda's and a
+        # comprehension's names are their own), so expressions are not entered: most
+        # of a file's nodes are in them
+        opaque = _SCOPES if self.walrus else _SCOPES + (ast.expr,)
         while stack:
             n = stack.pop()
             yield n
-            if not isinstance(n, _SCOPES):
+            if not isinstance(n, opaque):
                 kids = child_nodes(n)
                 kids.reverse()
                 stack.extend(kids)
@@ -462,6 +467,7 @@ def _end_of(n: ast.stmt) -> Tuple[int, int]:
     return (getattr(n, "end_lineno", None) or n.lineno, getattr(n, "end_col_offset", None) or 0)
 
 
-def scan(tree: ast.Module) -> Scopes:
-    """Aliases and types of every scope of a module."""
-    return _Scanner().module(tree)
+def scan(tree: ast.Module, text: Optional[str] = None) -> Scopes:
+    """Aliases and types of every scope of a module. ``text``: the module's source,
+    when known; without a ``:=`` in it no expression is walked (``_Scanner._walk``)."""
+    return _Scanner(walrus=text is None or ":=" in text).module(tree)

@@ -73,7 +73,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     load_libcst()
     ex = None
     try:
-        ex = Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree))
+        ex = Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree, text))
         bounds = top_level_bounds(tree)
         huge = huge_functions(tree, lines, source.CHUNK_LINES)
         parts = list(chunks(bounds, lines, source.CHUNK_LINES, huge))
@@ -127,7 +127,7 @@ def _extract_units(path: str, data: bytes, module: Optional[str], needed: Abstra
         return facts
     text, tree = verdict
     try:
-        outliner = outlinemod.Outliner(facts, tree)
+        outliner = outlinemod.Outliner(facts, tree, text)
         if given:
             assert prior is not None
             outliner.take(prior)

@@ -50,7 +50,7 @@ def _outline(path: str, data: bytes, module: Optional[str], compile_later: bool 
         facts.outline = False
         return facts
     text, tree = verdict
-    Outliner(facts, tree).module()  # (a RecursionError: ``frontend.outline`` reads the file whole)
+    Outliner(facts, tree, text).module()  # (a RecursionError: ``frontend.outline`` reads the file whole)
     facts.suppressions = find_suppressions(text, tree)
     return facts
 
@@ -58,10 +58,10 @@ def _outline(path: str, data: bytes, module: Optional[str], compile_later: bool 
 class Outliner(Resolver):
     """One walk of a module's ``ast``, filling an outline."""
 
-    def __init__(self, facts: FileFacts, tree: ast.Module) -> None:
+    def __init__(self, facts: FileFacts, tree: ast.Module, text: Optional[str] = None) -> None:
         self.facts = facts
         self.tree = tree
-        self.scopes = scopesmod.scan(tree)
+        self.scopes = scopesmod.scan(tree, text)
         self.import_tables = import_tables(tree, facts.module, facts.path)
         self.frames: List[FunctionScope] = []
         self.withs: List[List[Stmt]] = []  # per frame: its `with` skeleton, in preorder
