@@ -193,8 +193,16 @@ class _Builder:
         )
         return self.counter
 
-    def connect(self, preds: Preds, target: object) -> None:
+    def connect(self, preds: Preds, target: object, back: bool = False) -> None:
+        """Edges from ``preds`` to ``target``. ``back``: a loop's back edge (kind
+        ``loop``); a test's outcome that ends the body there (``if x: ...`` last in a
+        loop, ``if x: continue``) stays on the edge as its ``outcome``, which is what
+        correlated tests read (``feasible``). Two outcomes on one edge (an empty
+        branch) tell nothing: ``outcome`` None."""
         for p, kind in preds:
+            outcome = kind if kind in (EdgeKind.TRUE, EdgeKind.FALSE) else None
+            if back:
+                kind = EdgeKind.LOOP
             if self.g.has_edge(p, target):
                 data = self.g.edges[p, target]
                 if data["kind"] != kind:
@@ -202,6 +210,12 @@ class _Builder:
                         data["exception"] = True
                         if data["kind"] == EdgeKind.EXCEPTION:
                             data["kind"] = kind
+                    else:
+                        data["outcome"] = None  # (both ways share the edge)
+                if back and data.get("outcome", outcome) != outcome:
+                    data["outcome"] = None
+            elif back and outcome is not None:
+                self.g.add_edge(p, target, kind=kind, outcome=outcome)
             else:
                 self.g.add_edge(p, target, kind=kind)
 
@@ -236,7 +250,7 @@ class _Builder:
             f.breaks.extend(preds)
             return True
         if way == Way.CONTINUE:
-            self.connect([(p, EdgeKind.LOOP) for p, _ in preds], f.head)
+            self.connect(preds, f.head, back=True)
             return True
         return False
 
@@ -400,7 +414,7 @@ class _Builder:
                 r = self.node(NodeKind.POINT, None, "comprehension")
                 self.connect(preds, r)
                 ends = self.chain(item.body, [(r, EdgeKind.NORMAL)])
-                self.connect([(p, EdgeKind.LOOP) for p, _ in ends], r)
+                self.connect(ends, r, back=True)
                 preds = [(r, EdgeKind.NORMAL)]
         return preds
 
@@ -603,7 +617,7 @@ class _Builder:
         loop = _LoopFrame(head, item=item)
         self.frames.append(loop)
         body_ends = self.block(body, preds)
-        self.connect([(p, EdgeKind.LOOP) for p, _ in body_ends], head)
+        self.connect(body_ends, head, back=True)
         self.frames.pop()
         return loop.breaks
 

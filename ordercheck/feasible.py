@@ -161,7 +161,7 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND, floor: int = FLOOR) -> n
         for v, edata in g.succ[u].items():
             s2 = raised if edata["kind"] == EdgeKind.EXCEPTION else after
             if assume and not edata.get("exception"):
-                facts = assume.get(edata["kind"])
+                facts = assume.get(edata["outcome"] if "outcome" in edata else edata["kind"])
                 if facts:
                     assumed = _assume(facts, after, index)
                     if assumed is None:

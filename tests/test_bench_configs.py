@@ -1,5 +1,5 @@
 """The worked-example configs of bench/configs (docs/evaluation.md: the six packages of the
-contract v2 triage, and the three job queues of session 14).
+contract v2 triage, the three job queues of session 14, and the held-out set of session 20).
 
 They are read by bench/realworld.py against real packages, which the test suite does not
 download; here each one is checked to load, and the mapping decisions the evaluation
@@ -15,7 +15,8 @@ import pytest
 from cliutil import oc, write
 
 CONFIGS = Path(__file__).resolve().parent.parent / "bench" / "configs"
-NAMES = ["apache-airflow-core", "celery", "dagster", "dbos", "huey", "luigi", "prefect", "rq", "temporalio"]
+NAMES = ["apache-airflow-core", "arq", "celery", "dagster", "dbos", "django-q2", "dramatiq", "huey",
+         "langgraph-checkpoint", "luigi", "prefect", "rq", "temporalio"]
 
 
 def project(tmp_path: Path, name: str, files: dict) -> Path:
@@ -137,3 +138,34 @@ def test_celery_alias_loggers_are_loud(tmp_path):
         """})
     r = oc(root, "request.py")
     assert r.line_codes() == [(15, "OC202")], r
+
+
+def test_dramatiq_nack_before_the_stored_failure(tmp_path):
+    # worker.py's post_process_message: the message is dead-lettered (a save) before
+    # the `nack` hook, whose Results middleware stores the exception (terminal)
+    root = project(tmp_path, "dramatiq", {"worker.py": """\
+        class _WorkerThread:
+            def post_process_message(self, message):
+                if message.failed:
+                    self.consumer.nack(message)
+                    self.broker.emit_after("nack", message)
+                else:
+                    self.broker.emit_after("process_message", message)
+                    self.consumer.ack(message)
+        """})
+    r = oc(root, "worker.py")
+    assert r.line_codes() == [(5, "OC101")], r
+
+
+def test_arq_pipeline_is_one_transaction(tmp_path):
+    # finish_job: the result and the queue's removal commit in one MULTI/EXEC
+    root = project(tmp_path, "arq", {"worker.py": """\
+        async def finish_job(self, job_id, result_data):
+            async with self.pool.pipeline(transaction=True) as tr:
+                tr.zrem(self.queue_name, job_id)
+                tr.delete(job_id)
+                tr.set(result_key_prefix + job_id, result_data)
+                await tr.execute()
+        """})
+    r = oc(root, "worker.py")
+    assert r.line_codes() == [], r

@@ -59,10 +59,18 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
                     elif key == 0 and base:
                         table.setdefault(f"*{base}", base)  # a star import: see FileFacts.star_imports
             else:
-                for child in ast.iter_child_nodes(node):
-                    if isinstance(child, (ast.stmt, ast.excepthandler)) or type(child).__name__ == "match_case":
-                        stack.append(child)
+                cls = node.__class__
+                blocks = _BLOCKS.get(cls)
+                if blocks is None:
+                    blocks = _BLOCKS[cls] = tuple(f for f in cls._fields if f in _BLOCK_FIELDS)
+                for name in blocks:  # (statements, handlers and cases hold the statements)
+                    stack.extend(getattr(node, name))
     return tables
+
+
+#: the fields that hold statements (or the handlers and cases that do), in field order
+_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+_BLOCKS: Dict[type, Tuple[str, ...]] = {}
 
 
 def resolve_relative(module: str, name: str, path: str) -> str:
