@@ -232,7 +232,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if fmt == "text" and not quiet and result.files and not (NOTHING_MATCHED_CLASSES & result.event_classes):
         click.echo(nothing_matched_note(len(result.files)), err=True)
     if not quiet and not result.files and not stdin_filename:  # as ruff: a path with nothing to check says so
-        click.echo("ordercheck: warning: no Python files found under the paths given (or all are excluded)", err=True)
+        outside = " or outside `include`" if settings.config.include else ""
+        click.echo(f"ordercheck: warning: no Python files found under the paths given (or all are excluded{outside})",
+                   err=True)
     if verbose:
         click.echo(
             f"ordercheck: {len(result.files)} files checked, {result.project_files} read for the summaries "

@@ -189,6 +189,7 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
         note("\0")
         add(Path(exc.filename) if exc.filename else Path("."))
 
+    included = Included(config)
     for p in paths:
         if force_exclude and force_excluded(p, config):
             continue
@@ -196,6 +197,9 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
             note(os.path.dirname(os.path.abspath(p)))  # (a folder walked is noted as it is walked)
             add(p)
             continue
+        # a folder that holds an included path is walked inside ``include``; one apart
+        # from every included path was asked for by name, and is walked whole
+        inside = included if included.may_hold(p) else Included(None)
         for dirpath, dirnames, filenames in os.walk(p, onerror=unreadable):
             note(os.path.abspath(dirpath))
             d = Path(dirpath)
@@ -209,6 +213,8 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
                     continue
                 if config.exclude and path_matches(relative_path(sub, config.root), config.exclude):
                     continue
+                if not inside.may_hold(sub):
+                    continue
                 keep.append(name)
             dirnames[:] = keep
             for name in sorted(filenames):
@@ -217,9 +223,37 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
                 f = d / name
                 if config.exclude and path_matches(relative_path(f, config.root), config.exclude):
                     continue
+                if not inside.admits(f):
+                    continue
                 if _walked_file_wanted(f):
                     add(f)
     return out
+
+
+class Included:
+    """What the config's ``include`` admits of a walk (docs/decisions.md "A walk stays
+    inside `include`"): with ``include`` set, a folder walked that holds an included
+    path yields only the files under one, so ``ordercheck .`` checks what
+    ``ordercheck`` does, and the project whose summaries a one-file run uses is the
+    same. A file named explicitly, and a folder named apart from every included
+    path, are checked all the same (None: no ``include``, everything admitted)."""
+
+    def __init__(self, config: Optional[configmod.Config]) -> None:
+        self.tops = [os.path.abspath(p) for p in include_paths(config)] if config and config.include else None
+
+    def admits(self, path: Path) -> bool:
+        if self.tops is None:
+            return True
+        a = os.path.abspath(path)
+        return any(a == t or a.startswith(t.rstrip(os.sep) + os.sep) for t in self.tops)
+
+    def may_hold(self, folder: Path) -> bool:
+        """Whether a folder is inside an included path or on the way to one."""
+        if self.tops is None:
+            return True
+        a = os.path.abspath(folder).rstrip(os.sep) + os.sep
+        return any((t.rstrip(os.sep) + os.sep).startswith(a) or a.startswith(t.rstrip(os.sep) + os.sep)
+                   for t in self.tops)
 
 
 def is_suspect(folder_name: str) -> bool:
@@ -237,10 +271,13 @@ def force_excluded(path: Path, config: configmod.Config) -> bool:
     project never reaches, so that a pre-commit run on one file reports there what
     the whole project's run reports (semantics §Surfaces): ``exclude``, and below
     the config's folder the usual suspects (``build``, ``.venv``, ...) and virtual
-    environments. (A path outside that folder is judged by ``exclude`` alone: the
-    folders above a project are nobody's suspects.)"""
+    environments, and what ``include`` leaves out. (A path outside that folder is
+    judged by ``exclude`` and ``include`` alone: the folders above a project are
+    nobody's suspects.)"""
     if is_excluded(path, config):
         return True
+    if not Included(config).admits(path) and not (_is_dir(path) and Included(config).may_hold(path)):
+        return True  # (a walk keeps inside ``include``)
     rel = relative_path(path, config.root)
     if rel.startswith("/") or rel == "." or rel.startswith(".."):
         return False
