@@ -196,11 +196,11 @@ class _Builder:
     def connect(self, preds: Preds, target: object, back: bool = False) -> None:
         """Edges from ``preds`` to ``target``. ``back``: a loop's back edge (kind
         ``loop``); a test's outcome that ends the body there (``if x: ...`` last in a
-        loop, ``if x: continue``) stays on the edge as its ``outcome``, which is what
+        loop, ``if x: continue``, an ``assert``) stays on the edge as its ``outcome``, which is what
         correlated tests read (``feasible``). Two outcomes on one edge (an empty
         branch) tell nothing: ``outcome`` None."""
         for p, kind in preds:
-            outcome = kind if kind in (EdgeKind.TRUE, EdgeKind.FALSE) else None
+            outcome = kind if kind in (EdgeKind.TRUE, EdgeKind.FALSE, EdgeKind.NORMAL) else None
             if back:
                 kind = EdgeKind.LOOP
             if self.g.has_edge(p, target):

@@ -139,8 +139,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
-            if me is not None and me.entry_key and cls & (me.entry - eff.on_return):
-                key = me.entry_key  # what only ``__enter__`` does: "via" names it
+            if me is not None and me.entry_key and cls and not cls & eff.on_return:
+                key = me.entry_key  # all it does comes from ``__enter__``: "via" names it
         elif kind == NodeKind.RAISED:
             me = managers(path, call) if managers is not None else None
             if me is not None and me.entry_raised is not None:

@@ -236,24 +236,53 @@ class Included:
     path yields only the files under one, so ``ordercheck .`` checks what
     ``ordercheck`` does, and the project whose summaries a one-file run uses is the
     same. A file named explicitly, and a folder named apart from every included
-    path, are checked all the same (None: no ``include``, everything admitted)."""
+    path, are checked all the same (None: no ``include``, everything admitted).
+    Paths are compared resolved (a file named through a symlink is the file), and
+    a glob entry is matched, not expanded: a walk pays a few string tests per file."""
 
     def __init__(self, config: Optional[configmod.Config]) -> None:
-        self.tops = [os.path.abspath(p) for p in include_paths(config)] if config and config.include else None
+        self.active = bool(config and config.include)
+        self.tops: List[str] = []
+        self.globs: List[str] = []
+        self.root = ""
+        if config is None or not self.active:
+            return
+        self.root = real_path(config.root)
+        for pattern in config.include:
+            if any(ch in pattern for ch in "*?["):
+                self.globs.append(pattern)
+            else:
+                self.tops.append(real_path(config.root / pattern).rstrip(os.sep))
 
-    def admits(self, path: Path) -> bool:
-        if self.tops is None:
-            return True
-        a = os.path.abspath(path)
-        return any(a == t or a.startswith(t.rstrip(os.sep) + os.sep) for t in self.tops)
+    def _rel(self, real: str) -> Optional[str]:
+        if real == self.root:
+            return "."
+        if not real.startswith(self.root.rstrip(os.sep) + os.sep):
+            return None
+        return real[len(self.root.rstrip(os.sep)) + 1:].replace(os.sep, "/")
 
-    def may_hold(self, folder: Path) -> bool:
-        """Whether a folder is inside an included path or on the way to one."""
-        if self.tops is None:
+    def admits(self, path: "os.PathLike[str] | str") -> bool:
+        if not self.active:
             return True
-        a = os.path.abspath(folder).rstrip(os.sep) + os.sep
-        return any((t.rstrip(os.sep) + os.sep).startswith(a) or a.startswith(t.rstrip(os.sep) + os.sep)
-                   for t in self.tops)
+        real = real_path(path)
+        if any(real == t or real.startswith(t + os.sep) for t in self.tops):
+            return True
+        if self.globs:
+            rel = self._rel(real)
+            if rel is not None and rel != ".":
+                parts = rel.split("/")
+                return any(path_matches("/".join(parts[:k]), self.globs) for k in range(1, len(parts) + 1))
+        return False
+
+    def may_hold(self, folder: "os.PathLike[str] | str") -> bool:
+        """Whether a folder is inside an included path or on the way to one (a glob
+        entry: any folder below the config's may)."""
+        if not self.active:
+            return True
+        real = real_path(folder).rstrip(os.sep)
+        if any(t == real or t.startswith(real + os.sep) or real.startswith(t + os.sep) for t in self.tops):
+            return True
+        return bool(self.globs) and self._rel(real) is not None
 
 
 def is_suspect(folder_name: str) -> bool:
@@ -276,8 +305,10 @@ def force_excluded(path: Path, config: configmod.Config) -> bool:
     nobody's suspects.)"""
     if is_excluded(path, config):
         return True
-    if not Included(config).admits(path) and not (_is_dir(path) and Included(config).may_hold(path)):
-        return True  # (a walk keeps inside ``include``)
+    if config.include:
+        included = Included(config)
+        if not included.admits(path) and not (_is_dir(path) and included.may_hold(path)):
+            return True  # (a walk keeps inside ``include``)
     rel = relative_path(path, config.root)
     if rel.startswith("/") or rel == "." or rel.startswith(".."):
         return False

@@ -85,3 +85,20 @@ def test_the_witness_names_enter_and_exit():
     vias = [s.via for s in f.witness]
     assert vias[0].startswith("Finishing.__enter__ → store.save(self.run)"), vias
     assert "Finishing.__exit__" in vias[1], vias
+
+
+def test_entry_and_exit_with_one_class_are_one_finding():
+    # both `__enter__` and `__exit__` append after the caller's save: one anchor, one finding
+    src = CLASS.format(enter="ledger.append(self.run)", exit="ledger.append(self.run)", mark="")
+    src = src.replace("def finish(run):\n", "def finish(run):\n    store.save(run)\n")
+    findings = check_source(src, select=["OC102"], dedent=False)
+    assert [(f.code, f.span.line) for f in findings] == [("OC102", 16)], findings
+
+
+def test_the_constructor_keeps_its_via_when_enter_adds_another_class():
+    src = CLASS.replace("        self.run = run\n", "        self.run = run\n        ledger.append_terminal(run)\n")
+    src = src.format(enter='self.fh.write("x")', exit="pass", mark="")
+    src = src.replace("def finish(run):\n", "def finish(run):\n    ledger.append_terminal(run)\n")
+    findings = check_source(src, table=TERMINAL, select=["OC103"], dedent=False)
+    assert len(findings) == 1, findings
+    assert findings[0].witness[-1].via.startswith("Finishing.__init__ → ledger.append_terminal(run)"), findings[0].witness

@@ -71,3 +71,21 @@ def tick(store, ledger, jobs, dry_run):
 def test_a_back_edge_keeps_the_test_outcome(name):
     got, want, detail = run_case(CASES[name])
     assert got == want, detail
+
+
+@pytest.mark.parametrize("message", ["", ', "dry runs are not saved"'])
+def test_an_assert_that_ends_the_body_keeps_its_facts(message):
+    # the walk past `assert not dry` holds `dry` falsy, so the next round's `if dry:`
+    # cannot be true without a write between (found by a session-20 review)
+    src = f"""\
+def sweep(store, ledger, items, dry):
+    for it in items:
+        if dry:
+            ledger.append(it)
+            return
+        store.save(it)
+        dry = it.dry
+        assert not dry{message}
+"""
+    got, want, detail = run_case(src)
+    assert got == want, detail

@@ -88,3 +88,23 @@ def test_without_include_the_walk_takes_everything(project):
     write(project, "ordercheck.toml", CONFIG.replace('include = ["src"]\n', ""))
     r = oc(project, "--no-cache", ".")
     assert ("tools/script.py", 3, "OC101") in r.codes(), r
+
+
+def test_a_file_named_through_a_symlink_is_the_included_file(project, tmp_path_factory):
+    # editors and pre-commit pass absolute paths, and /tmp is a symlink on macOS
+    link = tmp_path_factory.mktemp("links") / "proj"
+    link.symlink_to(project, target_is_directory=True)
+    main = str(link / "src" / "app" / "main.py")
+    r = oc(project, "--no-cache", "--force-exclude", main)
+    assert [(f[1], f[2]) for f in r.codes()] == [(12, "OC101")], r
+    r = oc(project, "--no-cache", "--force-exclude", "--stdin-filename", main,
+           stdin=(project / "src/app/main.py").read_bytes())
+    assert [(f[1], f[2]) for f in r.codes()] == [(12, "OC101")], r
+
+
+@pytest.mark.parametrize("pattern", ["src/*", "src/app/*.py", "src/**"])
+def test_a_glob_include_is_matched_not_expanded(project, pattern):
+    write(project, "ordercheck.toml", CONFIG.replace('include = ["src"]', f'include = ["{pattern}"]'))
+    for args in [(), (".",), ("src/app/main.py",)]:
+        r = oc(project, "--no-cache", *args)
+        assert r.codes() == WANT, (args, r)

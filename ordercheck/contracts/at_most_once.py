@@ -10,7 +10,7 @@ from typing import List
 
 from .base import GraphInput, Hit, Ordering, expr_text, matching
 from ..kinds import NEAR_TERMINAL, OPEN_TERMINAL, OWN_TERMINAL, EventClass
-from .paths import ItemLoops, blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
+from .paths import ItemLoops, anchor, blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
 
 
 class AtMostOnce(Ordering, kind="at-most-once"):
@@ -47,7 +47,7 @@ class AtMostOnce(Ordering, kind="at-most-once"):
                 pair = items.path(events, e, site(g, e))
             if pair is not None:
                 first, middle = pair
-                hits.append(Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=site(g, e)))
+                hits.append(Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=anchor(g, e)))
         return hits
 
 

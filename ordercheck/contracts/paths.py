@@ -228,6 +228,15 @@ class ItemLoops:
         return best
 
 
+def anchor(g: nx.DiGraph, n: object) -> object:
+    """Where a hit stands, for one finding per (rule, anchor) (semantics §Contracts): a
+    node's call, a ``with`` exit its manager call, a class manager's exit included
+    (its own pairing ``site`` differs from its entry's, not its anchor)."""
+    data = g.nodes[n]
+    call = data.get("call") or data.get("manager")
+    return ("call", call.id) if call is not None else ("node", n)
+
+
 def site(g: nx.DiGraph, n: object) -> object:
     """A node's call site: ``finally`` copies repeat one site on several nodes; a
     ``with`` exit is its manager call's site (entry and exits are one call), except a

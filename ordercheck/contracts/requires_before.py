@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, List
 
 from .. import lazy
 from .base import GraphInput, Hit, Ordering, expr_text, matching
-from .paths import MAX_SEGMENT, Reach, blocking_view, head_path, node_order, path_to, site
+from .paths import MAX_SEGMENT, Reach, anchor, blocking_view, head_path, node_order, path_to
 
 if TYPE_CHECKING:
     from .. import cfg as cfgmod
@@ -34,7 +34,7 @@ class RequiresBefore(Ordering, kind="requires-before"):
             return []
         tree = Reach(blocking_view(g, firsts))
         return [
-            Hit(self, t, head_path(g, tree, t) if tree.depth[t] > MAX_SEGMENT else path_to(tree.parents, t), key=site(g, t))
+            Hit(self, t, head_path(g, tree, t) if tree.depth[t] > MAX_SEGMENT else path_to(tree.parents, t), key=anchor(g, t))
             for t in sorted(thens, key=node_order)
             if t in tree.parents and t != cfgmod.ENTRY
         ]

@@ -15,6 +15,7 @@ from typing import FrozenSet, List
 from ..kinds import EventClass
 from .base import GraphInput, Hit, Ordering, expr_text, matching
 from .paths import (
+    anchor,
     blocking_view,
     exit_path,
     head_path,
@@ -72,5 +73,5 @@ class Sequence(Ordering, kind="sequence"):
                     continue
                 tail = exit_path(g, view_u, nxt[0], hops)
             head = head_path(g, reachable, first)
-            hits.append(Hit(self, t, join(head, middle, tail), first=first, key=site(g, t)))
+            hits.append(Hit(self, t, join(head, middle, tail), first=first, key=anchor(g, t)))
         return hits

@@ -14,7 +14,7 @@ from ..findings import Related
 from ..kinds import EventClass
 from .base import GraphInput, Hit, Rule, expr_text, matching, node_span, node_text, short
 from .handlers import catchers, handing_on, handler_catches, loud_nodes, quiet_raises, reraise_points, no_return_nodes, silent_exit, surface_nodes
-from .paths import Classes, head_path, join, node_order, site
+from .paths import Classes, anchor, head_path, join, node_order
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -61,7 +61,7 @@ class Swallowed(Rule, kind="swallowed"):
                 if leave is None:
                     continue
                 head = head_path(g, reachable, e)
-                hits.append(Hit(self, e, join(head, trail, leave), handler=region, key=site(g, e)))
+                hits.append(Hit(self, e, join(head, trail, leave), handler=region, key=anchor(g, e)))
                 break
         return hits
 
