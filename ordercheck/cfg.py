@@ -451,7 +451,14 @@ class _Builder:
             return t, f
         n = tested[0]
         call = self.g.nodes[n]["call"]
+        skip_true = (st.test_chain == "or") != st.test_negated
         if not self.on_test(call):
+            if not skipped:
+                return t, f
+            # `if A and f():` the true branch ran f (Python's short circuit, exactly):
+            # the walks that skipped it go to the branch A decided alone
+            t = [(n, EdgeKind.TRUE)] + ([(p, EdgeKind.TRUE) for p, _ in skipped] if skip_true else [])
+            f = [(n, EdgeKind.FALSE)] + ([] if skip_true else [(p, EdgeKind.FALSE) for p, _ in skipped])
             return t, f
         out: List[Preds] = []
         for kind in (EdgeKind.TRUE, EdgeKind.FALSE):
@@ -462,7 +469,6 @@ class _Builder:
             out.append([(p, EdgeKind.NORMAL)])
         if skipped:
             # `A and f()` with f not called: A was false, so is the test (`or`: true)
-            skip_true = (st.test_chain == "or") != st.test_negated
             out[0 if skip_true else 1].extend((p, EdgeKind.TRUE if skip_true else EdgeKind.FALSE) for p, _ in skipped)
         return out[0], out[1]
 
