@@ -42,6 +42,7 @@ from .summaries import (
     Origin,
     ProjectIndex,
     Summaries,
+    async_key,
     resolve,
     with_managers,
 )
@@ -404,11 +405,12 @@ def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Ca
     return is_suppressor
 
 
-def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], truthy: Set[str]) -> ManagerEffects:
-    """A project class's effects at a ``with``: ``__enter__``'s on-return effects at the
-    entry, ``__exit__``'s at every exit; it suppresses when ``__exit__`` may return a
-    truthy constant."""
-    enter, exit_ = index.manager_methods(key)
+def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], truthy: Set[str],
+                  is_async: bool = False) -> ManagerEffects:
+    """A project class's effects at a ``with`` (``is_async``: an ``async with``):
+    ``__enter__``'s on-return effects at the entry, ``__exit__``'s at every exit; it
+    suppresses when ``__exit__`` may return a truthy constant."""
+    enter, exit_ = index.manager_methods(key, is_async)
     entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
     out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
     escaping = frozenset().union(*(effects.get(m, NO_EFFECTS).escaping for m in (enter, exit_) if m))
@@ -452,7 +454,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         if key is None:
             return None
         if key in cg.index.classes:
-            return class_manager(cg.index, key, effects, truthy)
+            return class_manager(cg.index, key, effects, truthy, call.async_with)
         return generators.get(key)
 
     def manager_payload(m: str) -> Optional[dict]:
@@ -583,6 +585,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     for key in set(cg.managers.values()):
         if key in cg.index.classes:
             manager_effects[key] = class_manager(cg.index, key, effects, truthy)
+            if cg.index.manager_methods(key, True) != cg.index.manager_methods(key):
+                manager_effects[async_key(key)] = class_manager(cg.index, key, effects, truthy, True)
     return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, manager_effects)
 
 

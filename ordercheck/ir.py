@@ -68,6 +68,8 @@ class Call:
     # types); its qualified form ``module.T.m`` is among ``qualnames``
     receiver_type: Optional[str] = None
     aug: bool = False
+    # the manager of an ``async with`` item: Python calls ``__aenter__``/``__aexit__``
+    async_with: bool = False
     exits: Optional[str] = None  # "sys.exit" / "os._exit"
     suppress_types: Optional[Tuple[str, ...]] = None  # contextlib.suppress(...) types
     self_call: Optional[str] = None  # "self" / "cls" / "super" when callee is one of them

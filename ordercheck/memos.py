@@ -342,7 +342,7 @@ class CheckMemo:
                     calls.append([call.id, callee, deep.get(callee, "")])
                 mkey = summ.manager_calls.get((facts.path, call.id))
                 if mkey is not None:  # a project context manager: its split and its methods
-                    me = summ.managers.get(mkey)
+                    me = summ.manager_of(facts.path, call)
                     calls.append([call.id, "with", mkey, deep.get(mkey, ""),
                                   None if me is None else [me.kind, sorted(me.entry), sorted(me.normal),
                                                            sorted(me.raised), me.suppress, me.exit_key,

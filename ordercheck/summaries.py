@@ -122,6 +122,13 @@ class ManagerEffects:
     entry_key: str = ""
 
 
+def async_key(class_key: str) -> str:
+    """Where ``Summaries.managers`` keeps a class's effects at an ``async with`` when
+    they differ from those at a ``with`` (its ``__aenter__``/``__aexit__`` are other
+    methods than its ``__enter__``/``__exit__``)."""
+    return class_key + " async"
+
+
 @dataclass
 class ProjectIndex:
     functions: Dict[str, Tuple[FileFacts, FunctionFacts]] = field(default_factory=dict)
@@ -340,10 +347,14 @@ class ProjectIndex:
             key = next((k for k in (self.resolve_qualified(f"{s}.{text}") for s in facts.star_imports) if k), None)
         return key if key in self.classes else None
 
-    def manager_methods(self, class_key: str) -> Tuple[Optional[str], Optional[str]]:
-        """A class's ``__enter__``/``__aenter__`` and ``__exit__``/``__aexit__`` keys."""
-        enter = self.method(class_key, "__enter__") or self.method(class_key, "__aenter__")
-        exit_ = self.method(class_key, "__exit__") or self.method(class_key, "__aexit__")
+    def manager_methods(self, class_key: str, is_async: bool = False) -> Tuple[Optional[str], Optional[str]]:
+        """A class's entry and exit keys for a ``with`` (``__enter__``/``__exit__``) or an
+        ``async with`` (``__aenter__``/``__aexit__``): the protocol Python calls, else
+        the other one (a class with only one is entered by it, or the code fails)."""
+        sync, asy = ("__enter__", "__exit__"), ("__aenter__", "__aexit__")
+        first, second = (asy, sync) if is_async else (sync, asy)
+        enter = self.method(class_key, first[0]) or self.method(class_key, second[0])
+        exit_ = self.method(class_key, first[1]) or self.method(class_key, second[1])
         return enter, exit_
 
     def receiver_method(self, facts: FileFacts, call: Call) -> Optional[str]:
@@ -495,9 +506,14 @@ class Summaries:
     managers: Dict[str, ManagerEffects] = field(default_factory=dict)  # generator or class key
 
     def manager_of(self, path: str, call: Call) -> Optional[ManagerEffects]:
-        """The effects of the project context manager a ``with`` item's call enters."""
+        """The effects of the project context manager a ``with`` item's call enters (an
+        ``async with``'s, when its class has both protocols: ``async_key``)."""
         key = self.manager_calls.get((path, call.id))
-        return self.managers.get(key) if key is not None else None
+        if key is None:
+            return None
+        if call.async_with and async_key(key) in self.managers:
+            return self.managers[async_key(key)]
+        return self.managers.get(key)
 
     @property
     def classes(self) -> Dict[str, FrozenSet[str]]:

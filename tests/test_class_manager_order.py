@@ -102,3 +102,48 @@ def test_the_constructor_keeps_its_via_when_enter_adds_another_class():
     findings = check_source(src, table=TERMINAL, select=["OC103"], dedent=False)
     assert len(findings) == 1, findings
     assert findings[0].witness[-1].via.startswith("Finishing.__init__ → ledger.append_terminal(run)"), findings[0].witness
+
+
+DUAL = """\
+class Dual:
+    def __init__(self, run):
+        self.run = run
+
+    def __enter__(self):
+        {sync_enter}
+        return self
+
+    def __exit__(self, *exc):
+        {sync_exit}
+
+    async def __aenter__(self):
+        {async_enter}
+        return self
+
+    async def __aexit__(self, *exc):
+        {async_exit}
+
+
+def sync_use(run):
+    with Dual(run):{sync_mark}
+        pass
+
+
+async def async_use(run):
+    async with Dual(run):{async_mark}
+        pass
+"""
+
+
+@pytest.mark.parametrize("sync_first_saves", [True, False])
+def test_a_class_with_both_protocols_is_entered_by_the_one_python_calls(sync_first_saves):
+    # (a session-20 review: `async with` read `__enter__`/`__exit__` when both exist)
+    save, append = "store.save(self.run)", "ledger.append(self.run)"
+    order_sync = (save, append) if sync_first_saves else (append, save)
+    order_async = order_sync[::-1]
+    src = DUAL.format(sync_enter=order_sync[0], sync_exit=order_sync[1],
+                      async_enter=order_async[0], async_exit=order_async[1],
+                      sync_mark="  # !OC102" if sync_first_saves else "",
+                      async_mark="" if sync_first_saves else "  # !OC102")
+    got, want, detail = run_case(src)
+    assert got == want, detail

@@ -159,6 +159,8 @@ class Outliner(Resolver):
                 names = self.instance_manager(render_ast(expr), expr.lineno)
                 if names is not None:
                     manager = self._call(names.callee, names.qualnames, expr, names.receiver_type)
+            if manager is not None and isinstance(node, ast.AsyncWith):
+                manager.async_with = True
             st.items.append(WithItem([], manager))
             if item.optional_vars is not None:
                 self.visit(item.optional_vars)

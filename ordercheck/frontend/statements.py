@@ -485,6 +485,8 @@ class Extractor(ExpressionWalker):
                 manager = self._instance_manager(item.item)
                 if manager is not None:
                     ev = ev + [manager]
+            if manager is not None and node.asynchronous is not None:
+                manager.async_with = True
             st.items.append(WithItem(ev, manager))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
