@@ -22,7 +22,7 @@ def _parses(path: Path) -> bool:
     return True
 
 
-SOURCES = sorted(p for d in ("ordercheck", "fixtures", "tests") for p in (ROOT / d).rglob("*.py") if _parses(p))
+SOURCES = sorted(p for d in ("ordercheck", "fixtures") for p in (ROOT / d).rglob("*.py") if _parses(p))
 
 
 def _tables(s: scopes.Scopes):
