@@ -1,12 +1,12 @@
 """CPython's ``compile`` verdict on a cold run's files, taken in the background.
 
 A file that ``ast.parse`` accepts can still be refused by the compiler (``'return'
-outside function``, ``default 'except:' must be last``, a nesting too deep for the
-tree to be handed back to it); such a file is one OC900 and nothing else, so every
-file's verdict must be known. Compiling the parsed tree was a fifth of the outline
-pre-pass (docs/performance.md, "Session 16"). In a run with a pool and no cache, the
+outside function``, ``default 'except:' must be last``); such a file is one OC900
+and nothing else, so every file's verdict must be known. Compiling the parsed tree
+was a fifth of the outline pre-pass (docs/performance.md, "Session 16"). In a run with a pool and no cache, the
 outlines skip it, and one more process at the lowest priority takes every file's
-verdict meanwhile, exactly as the outline pass takes it: it runs on the core the main
+verdict meanwhile, by a compile of the text (the outline pass compiles its tree: the
+same verdict, ``frontend.source.compile_refusal``): it runs on the core the main
 process leaves idle while it resolves the project and checks the functions. What it
 has not reached when the run asks, the main process checks itself.
 
@@ -46,23 +46,28 @@ def _init() -> None:
 
 
 def check(files: Sequence[Tuple[str, str]]) -> List[Verdict]:
-    """The verdict on each (path, shown path) file, taken exactly as the outline pass
-    takes it (``frontend.source.cpython_verdict``: ``ast.parse``, then ``compile`` of
-    the tree, which fails on deep nesting where a compile of the text would not). A
-    file that cannot be read passes, with no digest: its OC900 is the reader's."""
+    """The verdict on each (path, shown path) file: whether CPython's compiler takes
+    its text (``frontend.source.compile_refusal``, which the outline pass asks of the
+    tree it parsed; ``ast.parse``'s own verdict is the outline pass's). A compile of
+    the text skips the ``ast``'s Python objects: half of what a parse and a compile
+    of its tree cost. A file that cannot be read passes, with no digest: its OC900 is
+    the reader's."""
     return [_check_one(path, shown) for path, shown in files]
 
 
 def _check_one(path: str, shown: str) -> Verdict:
-    from .frontend.source import cpython_verdict
+    from .frontend.source import compile_refusal, decode_source
     from .sources import fingerprint, read_source
 
     try:
         data = read_source(Path(path))
     except (OSError, ValueError):
         return True, ""
-    facts = FileFacts(path=shown, module="")
-    return cpython_verdict(facts, data, lines=False) is not None, fingerprint(data)
+    try:
+        text = decode_source(data)
+    except ValueError:
+        return False, fingerprint(data)
+    return compile_refusal(text, shown) is None, fingerprint(data)
 
 
 DIGEST = 16  # bytes of a ``FileFacts.digest`` (hex in the facts)

@@ -258,23 +258,44 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
         return None
     if compiles:
         return text, tree
+    refused = compile_refusal(text, path, tree)
+    if refused is not None:
+        facts.lines = split_lines(text)
+        if isinstance(refused, SyntaxError):
+            _syntax_error(facts, refused)
+        else:
+            facts.error = refused
+        return None
+    return text, tree
+
+
+def compile_refusal(text: str, path: str, tree: Optional[ast.Module] = None
+                    ) -> Optional[Union[SyntaxError, ParseError]]:
+    """Why CPython's compiler refuses ``text`` (that ``ast.parse`` accepted), or None:
+    what ``compile`` of the text says, as an import of the file would. With the
+    parsed ``tree``, the tree is compiled instead, which skips the parse (a compile
+    of a tree costs two thirds of a compile of the text) and says the same, except
+    that the tree's hand-over to the compiler runs out of recursion on a chain of
+    some thousand terms that the text's compile takes: then the text is compiled
+    (docs/decisions.md, "CPython's verdict"). The background checker (``verdicts``)
+    compiles the text alone, so both ways give one verdict."""
     try:
         with warnings.catch_warnings():  # (CPython's own SyntaxWarnings are no finding: not shown)
             warnings.simplefilter("ignore")
-            compile(tree, path, "exec", dont_inherit=True)
+            if tree is not None:
+                try:
+                    compile(tree, path, "exec", dont_inherit=True)
+                    return None
+                except RecursionError:
+                    pass
+            compile(text, path, "exec", dont_inherit=True)
     except SyntaxError as exc:
-        facts.lines = split_lines(text)
-        _syntax_error(facts, exc)
-        return None
+        return exc
     except (RecursionError, MemoryError) as exc:
-        facts.lines = split_lines(text)
-        facts.error = ParseError(f"CPython cannot compile this file ({type(exc).__name__}): it nests too deeply")
-        return None
+        return ParseError(f"CPython cannot compile this file ({type(exc).__name__}): it nests too deeply")
     except ValueError as exc:
-        facts.lines = split_lines(text)
-        facts.error = ParseError(f"CPython cannot compile this file: {exc}")
-        return None
-    return text, tree
+        return ParseError(f"CPython cannot compile this file: {exc}")
+    return None
 
 
 def _syntax_error(facts: FileFacts, exc: SyntaxError) -> None:
