@@ -91,6 +91,8 @@ def _defaults(cls: type) -> List[Tuple[str, Any]]:
     if found is None:
         found = []
         for f in dataclasses.fields(cls):
+            if not f.init:  # set by a later phase for one run (``Call.typed``): never stored
+                continue
             if f.default is not dataclasses.MISSING:
                 found.append((f.name, f.default))
             elif f.default_factory is not dataclasses.MISSING:

@@ -76,6 +76,11 @@ class Call:
     # lines of the `except` clauses whose caught exception flows into this call's
     # arguments (semantics §Contracts, handing the exception on); conversions pass it through
     hands_on: Tuple[int, ...] = ()
+    # ``module.T.m`` of ``self.x.m()`` where only a base class in another file types
+    # ``x``: set by the project phase on every resolution of the file
+    # (``summaries.ProjectIndex.typed_through_base``), matched like ``qualnames``; no
+    # file's facts hold it (not an ``__init__`` field: the cache never stores it)
+    typed: Tuple[str, ...] = field(default=(), init=False)
 
 
 @dataclass

@@ -115,6 +115,8 @@ class SummaryMemo:
                 callee = cg.callees.get((facts.path, call.id))
                 if callee is not None:
                     parts.append([call.id, callee, _sets(effects_.get(callee, summod.NO_EFFECTS))])
+                if call.typed:  # typed by a base in another file (``summaries.ProjectIndex.with_typed_names``)
+                    parts.append([call.id, "typed", list(call.typed)])
         parts.append(list(extra))  # the project context managers it enters (effects.build)
         return _digest(parts)
 
@@ -133,6 +135,8 @@ class SummaryMemo:
                     if callee is not None:
                         outside = None if callee in inside else _sets(effects_.get(callee, summod.NO_EFFECTS))
                         parts.append([call.id, callee, outside])
+                    if call.typed:
+                        parts.append([call.id, "typed", list(call.typed)])
             parts.append(list(extras.get(m, ())))
         return _digest(parts)
 
@@ -340,6 +344,8 @@ class CheckMemo:
                 callee = summ.callees.get((facts.path, call.id))
                 if callee is not None:
                     calls.append([call.id, callee, deep.get(callee, "")])
+                if call.typed:  # typed by a base in another file (``summaries.ProjectIndex.with_typed_names``)
+                    calls.append([call.id, "typed", list(call.typed)])
                 mkey = summ.manager_calls.get((facts.path, call.id))
                 if mkey is not None:  # a project context manager: its split and its methods
                     me = summ.manager_of(facts.path, call)

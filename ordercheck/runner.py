@@ -295,6 +295,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             continue
         if full is not None:
             facts = full.file(light)  # the statement trees and lines, now
+            summ.index.with_typed_names(facts)  # (read afresh: typed as ``light`` was, in the summaries)
         classes: set = set()
         found = check_file(facts, settings, summ, rules, classes)
         if seen is not None:

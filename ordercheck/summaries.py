@@ -378,6 +378,54 @@ class ProjectIndex:
                     return found if found is not None else self.resolve_qualified(typed)
         return None
 
+    def inherited_attr_type(self, class_key: str, attr: str) -> Optional[str]:
+        """The qualified name of the class of ``self.attr`` as the first class of the
+        MRO that types it says (``pkg.store.RunStore``, ``sqlalchemy.orm.Session``),
+        or None when that name is not a qualified one."""
+        for k in self.mro(class_key):
+            cls = self.classes.get(k)
+            if cls is None:
+                continue
+            for name, typed in cls.attr_types:
+                if name == attr:
+                    facts = self.files.get(split_key(k)[0])
+                    found = self.class_key(facts, typed) if facts is not None else None
+                    if found is not None:
+                        path, qual = split_key(found)
+                        module = self.files[path].module
+                        return f"{module}.{qual}" if module else qual
+                    return typed if "." in typed else None
+        return None
+
+    def typed_through_base(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
+        """``module.T.m`` for ``self.x.m()`` where ``x`` is typed ``T`` only by a base
+        class in another file (an annotated ``__init__`` parameter, a class-level
+        annotation, a constructor): the receiver is of known type, so the call also
+        matches by that qualified name (semantics §Events, "Receiver types"). The
+        front end sees one file, so it types ``x`` only by the file's own classes;
+        this name is added in the project phase (``with_typed_names``)."""
+        if call.receiver_type is not None or call.self_call not in ("self", "cls") or call.aug:
+            return None
+        parts = call.callee.split(".")
+        if len(parts) != 3 or not all(p.isidentifier() for p in parts):
+            return None
+        owner = self.owner_class(facts, fn)
+        if owner is None:
+            return None
+        typed = self.inherited_attr_type(owner, parts[1])
+        return f"{typed}.{parts[2]}" if typed else None
+
+    def with_typed_names(self, facts: FileFacts) -> None:
+        """Set every call's ``Call.typed`` from ``typed_through_base``, afresh (facts an
+        editor's server keeps between runs are typed by this run's bases): the
+        vocabulary matches it with the call's ``qualnames`` wherever it classifies the
+        call (the focus's rows, summaries, the contracts' graphs)."""
+        for fn in facts.functions:
+            for call in fn.calls:
+                extra = (self.typed_through_base(facts, fn, call)
+                         if call.self_call is not None and call.receiver_type is None else None)
+                call.typed = (extra,) if extra is not None else ()
+
     def receiver_class(self, facts: FileFacts, call: Call) -> Optional[str]:
         """The project class (key) of the receiver of ``x.m()`` when its type is known."""
         if call.receiver_type is None:
@@ -462,6 +510,7 @@ def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
     resolved calls, (call id, manager key) of the ``with`` items that enter a project
     context manager, the manager methods those entries run)."""
     rows = []
+    index.with_typed_names(facts)
     for fn in facts.functions:
         key = fkey(facts.path, fn.qualname)
         edges: List[Tuple[int, str]] = []

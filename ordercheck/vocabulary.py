@@ -161,10 +161,10 @@ class Vocabulary:
         """Classes a call matches by its own text (no summaries, no markers)."""
         if call.aug:  # semantics §Events: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
             return frozenset({EventClass.SURFACE.value}) if call.callee == "+=" else frozenset()
-        key = (call.callee, call.qualnames)
+        key = (call.callee, call.qualnames + call.typed if call.typed else call.qualnames)
         known = self._direct.get(key)
         if known is None:
-            known = self._direct[key] = self.canonical(self._match((call.callee,) + call.qualnames))
+            known = self._direct[key] = self.canonical(self._match((call.callee,) + key[1]))
         return known
 
     def _match(self, names: Tuple[str, ...]) -> FrozenSet[str]:
