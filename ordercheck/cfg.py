@@ -40,7 +40,7 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 import networkx as nx
 
-from .ir import BROAD_TYPES, Call, Choice, FunctionFacts, Handler, RaisePoint, Repeat, Span, Stmt
+from .ir import BROAD_TYPES, Call, Choice, FunctionFacts, Handler, RaisePoint, Repeat, Span, Stmt, is_contextlib_suppress
 from .kinds import EdgeKind, FrameKind, NodeKind, RegionKind, StmtKind, Way
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
@@ -723,8 +723,9 @@ class _Builder:
             preds = self.chain(item.events, preds)
             m = item.manager
             suppress_all = m is not None and self.is_suppressor(m)
-            types = (m.suppress_types or ()) if m is not None else ()
-            suppress = suppress_all or (m is not None and m.suppress_types is not None)
+            known = m is not None and m.suppress_types is not None and is_contextlib_suppress(m)
+            types = (m.suppress_types or ()) if known and m is not None else ()
+            suppress = suppress_all or known
             self.with_ids += 1
             w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids, withs=self.withs)
             if m is not None:

@@ -83,6 +83,15 @@ class Call:
     typed: Tuple[str, ...] = field(default=(), init=False)
 
 
+def is_contextlib_suppress(call: Call) -> bool:
+    """Whether a call is ``contextlib.suppress(...)``: by its text, its import-qualified
+    names, or the name a project module re-exports it under (``Call.typed``). The front
+    end records the types of any call named ``suppress`` (``suppress_types``); only
+    these count as the suppressing manager (semantics §Events)."""
+    return (call.callee == "contextlib.suppress" or "contextlib.suppress" in call.qualnames
+            or "contextlib.suppress" in call.typed)
+
+
 @dataclass
 class Choice:
     """Exactly one of ``options`` runs (an empty option = nothing runs)."""

@@ -136,6 +136,8 @@ class ProjectIndex:
     files: Dict[str, FileFacts] = field(default_factory=dict)  # by shown path
     modules: Dict[str, FileFacts] = field(default_factory=dict)  # by module name; first file wins
     _mro: Dict[str, List[str]] = field(default_factory=dict)
+    _outside: Dict[str, Optional[str]] = field(default_factory=dict)  # ``outside_name``'s answers
+    _head_set: Optional[FrozenSet[str]] = None
 
     @classmethod
     def of(cls, files: Iterable[FileFacts]) -> "ProjectIndex":
@@ -415,16 +417,60 @@ class ProjectIndex:
         typed = self.inherited_attr_type(owner, parts[1])
         return f"{typed}.{parts[2]}" if typed else None
 
+    def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
+        """The name from outside the project that a project module re-exports
+        (``pkg.util.suppress`` with ``from contextlib import suppress`` in ``pkg/util.py``:
+        ``contextlib.suppress``; ``pkg.compat.Session.commit``:
+        ``sqlalchemy.orm.Session.commit``), through re-exports of re-exports; None for a
+        name the project defines or does not import."""
+        if depth > 8:
+            return None
+        parts = full.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            facts = self.modules.get(".".join(parts[:i]))
+            if facts is None:
+                continue
+            head = fkey(facts.path, parts[i])
+            if head in self.functions or head in self.classes:
+                return None
+            target = facts.imports.get(parts[i])
+            if target is None:
+                return None
+            new = ".".join([target] + parts[i + 1:])
+            if new.split(".", 1)[0] in self._heads():
+                return self.outside_name(new, depth + 1)
+            return new
+        return None
+
+    def _heads(self) -> FrozenSet[str]:
+        """The first components of the project's module names."""
+        heads = self._head_set
+        if heads is None:
+            heads = self._head_set = frozenset(m.split(".", 1)[0] for m in self.modules if m)
+        return heads
+
     def with_typed_names(self, facts: FileFacts) -> None:
-        """Set every call's ``Call.typed`` from ``typed_through_base``, afresh (facts an
-        editor's server keeps between runs are typed by this run's bases): the
-        vocabulary matches it with the call's ``qualnames`` wherever it classifies the
-        call (the focus's rows, summaries, the contracts' graphs)."""
+        """Set every call's ``Call.typed`` afresh (facts an editor's server keeps between
+        runs are typed by this run's project): ``typed_through_base``'s name, and the
+        outside name of each name a project module re-exports (``outside_name``). The
+        vocabulary matches them with the call's ``qualnames`` wherever it classifies
+        the call (the focus's rows, summaries, the contracts' graphs)."""
+        heads = self._heads()
         for fn in facts.functions:
             for call in fn.calls:
-                extra = (self.typed_through_base(facts, fn, call)
-                         if call.self_call is not None and call.receiver_type is None else None)
-                call.typed = (extra,) if extra is not None else ()
+                extra: Tuple[str, ...] = ()
+                if call.self_call is not None and call.receiver_type is None:
+                    through = self.typed_through_base(facts, fn, call)
+                    if through is not None:
+                        extra = (through,)
+                for q in call.qualnames + extra:
+                    if q.split(".", 1)[0] in heads:
+                        got = self._outside.get(q, "")
+                        if got == "":
+                            got = self._outside[q] = self.outside_name(q)
+                        if got is not None and got not in call.qualnames and got not in extra:
+                            extra += (got,)
+                call.typed = extra
 
     def receiver_class(self, facts: FileFacts, call: Call) -> Optional[str]:
         """The project class (key) of the receiver of ``x.m()`` when its type is known."""

@@ -289,7 +289,9 @@ class ExpressionWalker(Resolver):
         names = self.call_names(render_callee(func), line, len(text[:col].encode("utf-8")))  # (the ast's bytes)
         callee, qn = names.callee, names.qualnames
         suppress = None
-        if "contextlib.suppress" in qn or callee == "contextlib.suppress":
+        # (also any other `suppress`: a project module may re-export contextlib's, which
+        # only the project phase knows; ``cfg`` asks ``is_contextlib_suppress``)
+        if "contextlib.suppress" in qn or callee == "contextlib.suppress" or callee.rsplit(".", 1)[-1] == "suppress":
             suppress = tuple(
                 t for a in node.args for t in (render_callee(a.value),) + self.qualified(a.value)
             )

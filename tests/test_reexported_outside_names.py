@@ -1,0 +1,116 @@
+"""A name from outside the project that a project module re-exports (``pkg/util.py``:
+``from contextlib import suppress``; ``pkg/compat.py``: ``from sqlalchemy.orm import
+Session``) is that outside name where it is used (semantics §Events, Matching: "where
+the callee resolves through imports, against its qualified name"). The front end
+reads one file, so the project phase adds the outside name (``Call.typed``); every
+way of running agrees, and an edit of the re-exporting module reaches the caches."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from cliutil import oc
+
+WORKER = """\
+    from .util import suppress
+
+
+    def a(db, run):
+        with suppress(Exception):
+            db.save_run(run)
+
+
+    def b(db, run):
+        with suppress(KeyError):
+            db.save_run(run)
+    """
+
+
+def _tree(root, files):
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+    return root
+
+
+def _suppress_project(tmp_path, util="from contextlib import suppress  # noqa: F401\n"):
+    return _tree(tmp_path, {"ordercheck.toml": "", "pkg/__init__.py": "", "pkg/util.py": util,
+                            "pkg/worker.py": WORKER})
+
+
+@pytest.mark.parametrize("args", [("--no-cache", "pkg"), ("--no-cache", "pkg/worker.py"),
+                                  ("--no-cache", "--jobs", "2", "pkg")])
+def test_a_reexported_contextlib_suppress_swallows(tmp_path, args):
+    root = _suppress_project(tmp_path)
+    assert oc(root, *args).codes() == [("pkg/worker.py", 6, "OC203")]
+
+
+def test_through_two_reexports_and_as_a_buffer(tmp_path):
+    root = _suppress_project(tmp_path, "from .compat import suppress  # noqa: F401\n")
+    (root / "pkg" / "compat.py").write_text("from contextlib import suppress  # noqa: F401\n")
+    got = oc(root, "--no-cache", "--stdin-filename", "pkg/worker.py", stdin=textwrap.dedent(WORKER).encode())
+    assert got.line_codes() == [(6, "OC203")]
+
+
+def test_a_project_suppress_is_not_contextlibs(tmp_path):
+    """A project's own ``suppress`` (defined, not imported) is a project function."""
+    root = _suppress_project(tmp_path, """\
+        import contextlib
+
+
+        def suppress(*types):
+            return contextlib.nullcontext()
+        """)
+    assert oc(root, "--no-cache", "pkg").codes() == []
+
+
+def test_the_cache_follows_an_edit_of_the_reexporting_module(tmp_path):
+    root = _suppress_project(tmp_path)
+    assert oc(root, "pkg").codes() == [("pkg/worker.py", 6, "OC203")]
+    assert oc(root, "pkg/worker.py").codes() == [("pkg/worker.py", 6, "OC203")]  # warm
+    (root / "pkg" / "util.py").write_text(textwrap.dedent("""\
+        import contextlib
+
+
+        def suppress(*types):
+            return contextlib.nullcontext()
+        """))
+    assert oc(root, "pkg/worker.py").codes() == []
+    assert oc(root, "pkg").codes() == []
+    (root / "pkg" / "util.py").write_text("from contextlib import suppress  # noqa: F401\n")
+    assert oc(root, "pkg").codes() == [("pkg/worker.py", 6, "OC203")]
+
+
+def test_a_class_reexported_by_a_compat_module_matches_by_its_outside_name(tmp_path):
+    root = _tree(tmp_path, {
+        "ordercheck.toml": '[events]\nsave = ["sqlalchemy.orm.Session.commit"]\nappend = ["*.Ledger.record"]\n',
+        "app/__init__.py": "",
+        "app/compat.py": "from sqlalchemy.orm import Session  # noqa: F401\n",
+        "app/ledger.py": "class Ledger:\n    def record(self, event) -> None:\n        ...\n",
+        "app/worker.py": """\
+            from .compat import Session
+            from .ledger import Ledger
+
+
+            def done(session: Session, ledger: Ledger, job) -> None:
+                session.commit()
+                ledger.record({"job": job.id, "status": "failed"})
+            """,
+    })
+    assert oc(root, "--no-cache", "app").codes() == [("app/worker.py", 7, "OC101")]
+    assert oc(root, "--no-cache", "app/worker.py").codes() == [("app/worker.py", 7, "OC101")]
+
+
+def test_a_method_named_suppress_is_no_suppressing_manager(tmp_path):
+    root = _tree(tmp_path, {"ordercheck.toml": "", "pkg/__init__.py": "", "pkg/w.py": """\
+        class Alerts:
+            def suppress(self, kind):
+                return self
+
+
+        def a(db, run, alerts: Alerts):
+            with alerts.suppress(Exception):
+                db.save_run(run)
+        """})
+    assert oc(root, "--no-cache", "pkg").codes() == []
