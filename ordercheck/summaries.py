@@ -434,7 +434,7 @@ class ProjectIndex:
             if head in self.functions or head in self.classes:
                 return None
             target = facts.imports.get(parts[i])
-            if target is None:
+            if target is None or target.startswith("__future__."):  # (a compiler directive, no object)
                 return None
             new = ".".join([target] + parts[i + 1:])
             if new.split(".", 1)[0] in self._heads():
