@@ -365,10 +365,9 @@ class ProjectIndex:
         key = self.receiver_class(facts, call)
         return self.method(key, call.callee.rsplit(".", 1)[-1]) if key is not None else None
 
-    def inherited_attr_class(self, class_key: str, attr: str) -> Optional[str]:
-        """The project class of ``self.attr`` as the first class of the MRO that types
-        it says (its file's imports qualify it): a base class in another file typing
-        an attribute its subclass uses (docs/decisions.md "Receiver types")."""
+    def _attr_typing(self, class_key: str, attr: str) -> Optional[Tuple[str, Optional[str]]]:
+        """How the first class of the MRO that types ``self.attr`` types it: (the type
+        as that class's file qualifies it, the project class key it names or None)."""
         for k in self.mro(class_key):
             cls = self.classes.get(k)
             if cls is None:
@@ -376,28 +375,32 @@ class ProjectIndex:
             for name, typed in cls.attr_types:
                 if name == attr:
                     facts = self.files.get(split_key(k)[0])
-                    found = self.class_key(facts, typed) if facts is not None else None
-                    return found if found is not None else self.resolve_qualified(typed)
+                    return typed, self.class_key(facts, typed) if facts is not None else None
         return None
+
+    def inherited_attr_class(self, class_key: str, attr: str) -> Optional[str]:
+        """The project class of ``self.attr`` as the first class of the MRO that types
+        it says (its file's imports qualify it): a base class in another file typing
+        an attribute its subclass uses (docs/decisions.md "Receiver types")."""
+        got = self._attr_typing(class_key, attr)
+        if got is None:
+            return None
+        typed, found = got
+        return found if found is not None else self.resolve_qualified(typed)
 
     def inherited_attr_type(self, class_key: str, attr: str) -> Optional[str]:
         """The qualified name of the class of ``self.attr`` as the first class of the
         MRO that types it says (``pkg.store.RunStore``, ``sqlalchemy.orm.Session``),
         or None when that name is not a qualified one."""
-        for k in self.mro(class_key):
-            cls = self.classes.get(k)
-            if cls is None:
-                continue
-            for name, typed in cls.attr_types:
-                if name == attr:
-                    facts = self.files.get(split_key(k)[0])
-                    found = self.class_key(facts, typed) if facts is not None else None
-                    if found is not None:
-                        path, qual = split_key(found)
-                        module = self.files[path].module
-                        return f"{module}.{qual}" if module else qual
-                    return typed if "." in typed else None
-        return None
+        got = self._attr_typing(class_key, attr)
+        if got is None:
+            return None
+        typed, found = got
+        if found is not None:
+            path, qual = split_key(found)
+            module = self.files[path].module
+            return f"{module}.{qual}" if module else qual
+        return typed if "." in typed else None
 
     def typed_through_base(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
         """``module.T.m`` for ``self.x.m()`` where ``x`` is typed ``T`` only by a base
