@@ -17,6 +17,7 @@ into place, so an interrupted run never leaves half an entry.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -31,7 +32,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import __version__
 from . import ir as irmod
-from .ir import Call, FileFacts
+from .ir import Call, FileFacts, share_calls
 from .kinds import StmtKind
 from .resources import rules_dir
 
@@ -373,7 +374,10 @@ def from_json(text: str) -> FileFacts:
     """Parse and validate; raises ``Invalid`` for anything that is not facts."""
     try:
         data = json.loads(text)
-        return codec().decode(data, FileFacts)
+        facts = codec().decode(data, FileFacts)
+        for fn in facts.functions:  # one object per call, as the front end made them
+            share_calls(fn)
+        return facts
     except Invalid:
         raise
     except (ValueError, TypeError, RecursionError, MemoryError) as exc:
@@ -499,6 +503,8 @@ def lighten(facts: FileFacts) -> FileFacts:
         return facts  # an OC900 needs its lines; there is nothing else to save
     functions = [dataclasses.replace(fn, body=_with_skeleton(fn.body), calls=[_light_call(c) for c in fn.calls])
                  for fn in facts.functions]
+    for fn in functions:  # the skeleton's manager calls are the light calls too
+        share_calls(fn)
     return dataclasses.replace(facts, functions=functions, lines=[])
 
 
@@ -518,7 +524,9 @@ def _with_skeleton(stmts, out=None) -> list:
     out = [] if out is None else out
     for st in stmts:
         if st.kind == StmtKind.WITH:
-            out.append(dataclasses.replace(st, events=[], body=[], orelse=[], handlers=[], finalbody=[], cases=[]))
+            # (its own copy of the items: ``share_calls`` puts the light calls in them)
+            out.append(dataclasses.replace(st, events=[], body=[], orelse=[], handlers=[], finalbody=[], cases=[],
+                                           items=copy.deepcopy(st.items)))
         _with_skeleton(st.body, out)
         _with_skeleton(st.orelse, out)
         _with_skeleton(st.finalbody, out)

@@ -86,8 +86,9 @@ class Call:
 def is_contextlib_suppress(call: Call) -> bool:
     """Whether a call is ``contextlib.suppress(...)``: by its text, its import-qualified
     names, or the name a project module re-exports it under (``Call.typed``). The front
-    end records the types of any call named ``suppress`` (``suppress_types``); only
-    these count as the suppressing manager (semantics §Events)."""
+    end records the types (``suppress_types``) of any call named ``suppress`` and of
+    any imported ``with`` manager (``from .util import ignore``); only these count as
+    the suppressing manager (semantics §Events)."""
     return (call.callee == "contextlib.suppress" or "contextlib.suppress" in call.qualnames
             or "contextlib.suppress" in call.typed)
 
@@ -285,3 +286,43 @@ def utf16_col(line: str, col: int) -> int:
     if prefix.isascii():
         return col
     return len(prefix.encode("utf-16-le")) // 2
+
+
+def share_calls(fn: FunctionFacts) -> None:
+    """Make every call of ``fn``'s statement tree the very object ``fn.calls`` holds
+    for it (by ``Call.id``). The front end builds them so; facts read back from the
+    cache hold a copy of each call in ``calls`` and another in the tree, and a field
+    a later phase sets on ``calls`` (``Call.typed``) would not reach the graphs,
+    which read the tree (docs/decisions.md, "A name set by the project phase")."""
+    if not fn.calls or not fn.body:
+        return
+    by_id = {c.id: c for c in fn.calls}
+
+    def seq(items: "ExprSeq") -> None:
+        for i, item in enumerate(items):
+            if isinstance(item, Call):
+                items[i] = by_id.get(item.id, item)
+            elif isinstance(item, Choice):
+                for option in item.options:
+                    seq(option)
+            elif isinstance(item, Repeat):
+                seq(item.body)
+
+    def stmts(body: List[Stmt]) -> None:
+        for st in body:
+            seq(st.events)
+            seq(st.message)
+            for w in st.items:
+                seq(w.events)
+                if w.manager is not None:
+                    w.manager = by_id.get(w.manager.id, w.manager)
+            stmts(st.body)
+            stmts(st.orelse)
+            stmts(st.finalbody)
+            for h in st.handlers:
+                stmts(h.body)
+            for c in st.cases:
+                seq(c.guard)
+                stmts(c.body)
+
+    stmts(fn.body)

@@ -230,6 +230,21 @@ class SummaryMemo:
                 return
 
 
+def carry_typed(light: FileFacts, whole: FileFacts) -> None:
+    """The names the project phase set on ``light``'s calls (``Call.typed``), on the
+    same calls of ``whole`` (the same file read whole): the summaries and the graphs
+    built from the whole facts match them too."""
+    of: Dict[str, List[FunctionFacts]] = {}
+    for lfn in light.functions:
+        of.setdefault(lfn.qualname, []).append(lfn)
+    for wfn in whole.functions:  # (a qualified name defined twice: in order)
+        same = of.get(wfn.qualname)
+        mine = same.pop(0) if same else None
+        typed = {c.id: c.typed for c in mine.calls if c.typed} if mine is not None else {}
+        for c in wfn.calls:
+            c.typed = typed.get(c.id, ())
+
+
 class FullFacts:
     """The whole facts of files read light (``cache.lighten``: no statement trees, no
     source lines), read from the facts cache when a function's summary or a file's
@@ -258,6 +273,8 @@ class FullFacts:
             got.module_aliases = list(facts.module_aliases)
             if got.path != facts.path:
                 got = facts
+            else:
+                carry_typed(facts, got)
             self.loaded[facts.path] = got
         return got
 

@@ -466,7 +466,12 @@ class ProjectIndex:
                     through = self.typed_through_base(facts, fn, call)
                     if through is not None:
                         extra = (through,)
-                for q in call.qualnames + extra:
+                names = call.qualnames + extra
+                if not call.qualnames and "." in call.callee:
+                    head = call.callee.split(".", 1)[0]
+                    if head in heads and facts.imports.get(head) == head:
+                        names += (call.callee,)  # ``import pkg.util``: ``pkg.util.suppress`` is its own name
+                for q in names:
                     if q.split(".", 1)[0] in heads:
                         got = self._outside.get(q, "")
                         if got == "":

@@ -331,6 +331,23 @@ def test_stdin_json_with_a_finding_is_zero_based(tmp_path):
     assert diag["range"]["start"] == {"line": 3, "character": 8}
 
 
+@pytest.mark.parametrize("spelled", ["./src/run.py", "src//run.py", "{root}/src/run.py"])
+def test_stdin_filename_is_shown_as_given_with_the_files_findings(tmp_path, spelled):
+    """An editor maps findings back by the name it sent (docs/decisions.md,
+    "`--stdin-filename`'s name is shown as given"); the findings are the file's."""
+    import json
+
+    name = spelled.format(root=tmp_path)
+    write(tmp_path, "src/run.py", INVERTED)
+    r = oc(tmp_path, "--no-cache", "--format", "json", "--stdin-filename", name, stdin=INVERTED.encode())
+    doc = json.loads(r.out)
+    assert [f["path"] for f in doc["files"]] == [name]
+    got = [(d["code"], d["range"]["start"]["line"]) for d in doc["files"][0]["diagnostics"]]
+    on_disk = json.loads(oc(tmp_path, "--no-cache", "--format", "json", "src/run.py").out)
+    assert [f["path"] for f in on_disk["files"]] == ["src/run.py"]
+    assert got == [(d["code"], d["range"]["start"]["line"]) for d in on_disk["files"][0]["diagnostics"]] != []
+
+
 def test_stdin_parse_error_is_oc900_under_that_path(tmp_path):
     r = oc(tmp_path, "-q", "--stdin-filename", "pkg/mod.py", stdin=b"def f(:\n    pass\n", proc=True)
     assert r.code == 1, r

@@ -114,3 +114,84 @@ def test_a_method_named_suppress_is_no_suppressing_manager(tmp_path):
                 db.save_run(run)
         """})
     assert oc(root, "--no-cache", "pkg").codes() == []
+
+
+def _worker(imp, call="suppress"):
+    return WORKER.replace("from .util import suppress", imp).replace("with suppress(", f"with {call}(")
+
+
+@pytest.mark.parametrize("util,imp,call", [
+    # contextlib's suppress under another name, at the re-export or at the use
+    ("from contextlib import suppress as ignore  # noqa: F401\n", "from .util import ignore", "ignore"),
+    ("from contextlib import suppress  # noqa: F401\n", "from .util import suppress as quietly", "quietly"),
+    # a dotted use of the re-exporting module, and of the package itself
+    ("from contextlib import suppress  # noqa: F401\n", "import pkg.util", "pkg.util.suppress"),
+    ("from contextlib import suppress  # noqa: F401\n", "import pkg.util as u", "u.suppress"),
+])
+@pytest.mark.parametrize("target", ["pkg", "pkg/worker.py"])
+def test_contextlib_suppress_under_any_name_or_path(tmp_path, util, imp, call, target):
+    root = _tree(tmp_path, {"ordercheck.toml": "", "pkg/__init__.py": "", "pkg/util.py": util,
+                            "pkg/worker.py": _worker(imp, call)})
+    assert oc(root, "--no-cache", target).codes() == [("pkg/worker.py", 6, "OC203")]
+
+
+def test_a_package_that_reexports_suppress_used_by_its_dotted_name(tmp_path):
+    root = _tree(tmp_path, {"ordercheck.toml": "", "pkg/__init__.py": "from contextlib import suppress  # noqa: F401\n",
+                            "pkg/worker.py": _worker("import pkg", "pkg.suppress")})
+    assert oc(root, "--no-cache", "pkg").codes() == [("pkg/worker.py", 6, "OC203")]
+
+
+def test_an_imported_manager_of_another_name_is_not_suppress(tmp_path):
+    """Recording an imported manager's argument types makes nothing a suppressing
+    manager by itself: a project generator under another name stays a project one."""
+    root = _tree(tmp_path, {"ordercheck.toml": "", "pkg/__init__.py": "", "pkg/util.py": """\
+        from contextlib import contextmanager
+
+
+        @contextmanager
+        def ignore(*types):
+            yield
+        """, "pkg/worker.py": _worker("from .util import ignore", "ignore")})
+    assert oc(root, "--no-cache", "pkg").codes() == []
+
+
+SHADOWING = """\
+    {first}
+
+
+    {second}
+
+
+    def a(db, run):
+        with suppress(Exception):
+            db.save_run(run)
+    """
+OWN_DEF = "def suppress(*types):\n        return contextlib.nullcontext()"
+
+
+@pytest.mark.parametrize("imp", ["from contextlib import suppress", "from .util import suppress"])
+def test_a_definition_after_the_import_rebinds_the_name(tmp_path, imp):
+    """Python runs the module body in order: a ``def`` after the import is what the
+    name holds when ``a`` runs; a ``def`` before it is replaced by the import."""
+    util = "from contextlib import suppress  # noqa: F401\n"
+    after = "import contextlib\n" + textwrap.dedent(SHADOWING.format(first=imp + "  # noqa: F401", second=OWN_DEF))
+    before = "import contextlib\n" + textwrap.dedent(SHADOWING.format(first=OWN_DEF, second=imp + "  # noqa: F811"))
+    root = _tree(tmp_path, {"ordercheck.toml": "", "pkg/__init__.py": "", "pkg/util.py": util,
+                            "pkg/after.py": after, "pkg/before.py": before})
+    assert oc(root, "--no-cache", "pkg").codes() == [("pkg/before.py", 11, "OC203")]
+
+
+def test_a_fallback_definition_in_a_handler_leaves_the_import(tmp_path):
+    root = _tree(tmp_path, {"ordercheck.toml": "", "pkg/__init__.py": "", "pkg/w.py": """\
+        try:
+            from contextlib import suppress
+        except ImportError:
+            def suppress(*types):
+                return None
+
+
+        def a(db, run):
+            with suppress(Exception):
+                db.save_run(run)
+        """})
+    assert oc(root, "--no-cache", "pkg").codes() == [("pkg/w.py", 10, "OC203")]

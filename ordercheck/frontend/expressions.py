@@ -185,6 +185,11 @@ class ExpressionWalker(Resolver):
         ``from contextlib import suppress`` → ``contextlib.suppress``)."""
         return self.qualified_text(render_callee(node))
 
+    def argument_types(self, node: cst.Call) -> Tuple[str, ...]:
+        """The rendered and import-qualified names of a call's arguments: the exception
+        types, should the call be ``contextlib.suppress`` (``Call.suppress_types``)."""
+        return tuple(t for a in node.args for t in (render_callee(a.value),) + self.qualified(a.value))
+
     # ---- expressions (evaluation order)
 
 
@@ -292,9 +297,7 @@ class ExpressionWalker(Resolver):
         # (also any other `suppress`: a project module may re-export contextlib's, which
         # only the project phase knows; ``cfg`` asks ``is_contextlib_suppress``)
         if "contextlib.suppress" in qn or callee == "contextlib.suppress" or callee.rsplit(".", 1)[-1] == "suppress":
-            suppress = tuple(
-                t for a in node.args for t in (render_callee(a.value),) + self.qualified(a.value)
-            )
+            suppress = self.argument_types(node)
         runs, names_read, roots = argument_runs(node)
         reads = names_read + roots
         if isinstance(func, cst.Attribute):

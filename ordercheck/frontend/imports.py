@@ -37,6 +37,10 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
     while pending:
         key, stack = pending.pop()
         table = tables.setdefault(key, {})
+        # a ``def``/``class`` in the scope's own body after every import of its name
+        # rebinds it for good (docs/decisions.md, "A definition after an import")
+        defined = {n.name: n.lineno for n in stack if isinstance(n, _DEFINITIONS)}
+        imported: Dict[str, int] = {}
         while stack:
             node = stack.pop()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -44,18 +48,18 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
                 continue
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    if alias.asname:
-                        table.setdefault(alias.asname, alias.name)
-                    else:
-                        top = alias.name.split(".")[0]
-                        table.setdefault(top, top)
+                    name = alias.asname or alias.name.split(".")[0]
+                    table.setdefault(name, alias.name if alias.asname else name)
+                    imported[name] = max(imported.get(name, 0), node.lineno)
             elif isinstance(node, ast.ImportFrom):
                 base = "." * node.level + (node.module or "")
                 if node.level:
                     base = resolve_relative(module, base, path)
                 for alias in node.names:
                     if alias.name != "*":
-                        table.setdefault(alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name)
+                        name = alias.asname or alias.name
+                        table.setdefault(name, f"{base}.{alias.name}" if base else alias.name)
+                        imported[name] = max(imported.get(name, 0), node.lineno)
                     elif key == 0 and base:
                         table.setdefault(f"*{base}", base)  # a star import: see FileFacts.star_imports
             else:
@@ -65,7 +69,13 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
                     blocks = _BLOCKS[cls] = tuple(f for f in cls._fields if f in _BLOCK_FIELDS)
                 for name in blocks:  # (statements, handlers and cases hold the statements)
                     stack.extend(getattr(node, name))
+        for name, line in defined.items():
+            if name in imported and imported[name] < line:
+                del table[name]
     return tables
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 #: the fields that hold statements (or the handlers and cases that do), in field order

@@ -481,6 +481,10 @@ class Extractor(ExpressionWalker):
             if isinstance(item.item, cst.Call):
                 # the manager call is the last event of its own item expression
                 manager = ev[-1] if ev and isinstance(ev[-1], Call) else None
+                if manager is not None and manager.suppress_types is None and manager.qualnames:
+                    # an imported name may be ``contextlib.suppress`` under another name
+                    # (``from .util import ignore``), which only the project phase knows
+                    manager.suppress_types = self.argument_types(item.item)
             else:
                 manager = self._instance_manager(item.item)
                 if manager is not None:
