@@ -100,6 +100,24 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
     return frozenset(out)
 
 
+_APPENDS = frozenset({"append", "terminal-append"})
+
+
+def caught_inside(eff: Effects) -> FrozenSet[str]:
+    """The classes a project callee performs whose failures it stops itself (performed,
+    not escaping). A call that also matches such a class by its own name
+    (``self.append_event(rec)`` over a helper that catches and logs its append's failure)
+    does not raise it into the caller's handler: the callee's body is known, and only
+    its escaping failures raise (semantics §Events Summaries; docs/decisions.md, "A
+    helper's name and its escaping failures"). A class its body does not show stays the
+    call's own, as for any matched call. An append's terminal mark is the call site's,
+    so the two append classes go together."""
+    caught = (eff.on_return | eff.on_raise) - eff.escaping
+    if caught & _APPENDS:
+        caught = caught - _APPENDS if eff.escaping & _APPENDS else caught | _APPENDS
+    return frozenset(caught)
+
+
 def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
               lookup: Lookup, managers: Optional[Managers] = None) -> NodeSets:
     out = NodeSets()
@@ -137,6 +155,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             # ``with`` into the same handlers as its entry (semantics §Events, §Contracts)
             raising = eff.escaping | (me.escaping if me is not None else frozenset())
             raises = vocab.classify(call, raising - NOT_CARRIED)
+            if key is not None and raises:
+                raises -= caught_inside(eff)
             part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
@@ -391,16 +411,19 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
 
 
 def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], bool]:
-    """``cfg.build``'s ``is_suppressor``: the ``suppressor`` class, or a project
-    context manager that swallows the body's exception (semantics §Events)."""
+    """``cfg.build``'s ``is_suppressor``: a project context manager that swallows the
+    body's exception, or, for any other, the ``suppressor`` class (semantics §Events).
+    A project manager's own code decides even when its name matches the class: a
+    ``best_effort()`` generator that re-raises swallows nothing (docs/decisions.md,
+    "A helper's name and its escaping failures")."""
     if managers is None:
         return vocab.is_suppressor
 
     def is_suppressor(call: Call) -> bool:
-        if vocab.is_suppressor(call):
-            return True
         me = managers(path, call)
-        return me is not None and me.suppress
+        if me is not None:
+            return me.suppress
+        return vocab.is_suppressor(call)
 
     return is_suppressor
 

@@ -21,6 +21,7 @@ extractor can add the tokens of the assignments that bind them (one level deep).
 """
 from __future__ import annotations
 
+import ast
 import re
 from typing import List, Optional, Sequence, TYPE_CHECKING, Tuple
 
@@ -193,14 +194,14 @@ class MarkerWalk:
         plain = [p for p in pieces if isinstance(p, cst.SimpleString)]
         formatted = [p for p in pieces if isinstance(p, cst.FormattedString)]
         literal = [_string_value(p) for p in plain] + [
-            part.value for f in formatted for part in f.parts if isinstance(part, cst.FormattedStringText)
+            _fstring_text(f, part) for f in formatted for part in f.parts if isinstance(part, cst.FormattedStringText)
         ]
         self._strings(literal)
         for f in formatted:
             self._fstring_expressions(f)
 
     def _fstring(self, nodes: Sequence[cst.FormattedString]) -> None:
-        self._strings([p.value for f in nodes for p in f.parts if isinstance(p, cst.FormattedStringText)])
+        self._strings([_fstring_text(f, p) for f in nodes for p in f.parts if isinstance(p, cst.FormattedStringText)])
         for f in nodes:
             self._fstring_expressions(f)
 
@@ -211,6 +212,22 @@ class MarkerWalk:
             if isinstance(part, cst.FormattedStringExpression):
                 self.expr(part.expression)
                 stack[:0] = part.format_spec or ()  # braces inside its format spec: f"{x:{WIDTH}}"
+
+
+def _fstring_text(node: cst.FormattedString, part: cst.FormattedStringText) -> str:
+    """A literal part of an f-string as the string holds it: its escapes decoded
+    (``f"run_failed\\t{id}"`` holds a tab, so it is prose; a backslash-newline joins the
+    lines), as a plain string's value is. libcst gives the source text."""
+    text = part.value
+    prefix = node.start.rstrip("\"'")
+    if "\\" not in text or "r" in prefix.lower():
+        return text
+    quote = node.start[len(prefix):]
+    try:
+        value = ast.literal_eval(quote + text + quote)
+    except (SyntaxError, ValueError):  # (a part that ends in a quote of a triple-quoted string)
+        return text
+    return value if isinstance(value, str) else text
 
 
 def _string_value(node: cst.SimpleString) -> Optional[str]:

@@ -311,3 +311,27 @@ def test_the_name_rebound_in_its_own_clause_hands_nothing_on(handler_body, silen
     (docs/decisions.md, "Handing on")."""
     got = found(handler_body)
     assert got == ([("OC201", 7), ("OC204", 8)] if silent else []), got
+
+
+@pytest.mark.parametrize("body", [
+    "loop.call_soon_threadsafe(lambda: fut.set_exception(e))",
+    "self.callbacks.append(lambda: report_failure(run, e))",
+    "schedule(lambda run=run: report_failure(run, str(e)))",
+    "schedule(lambda: (lambda: report_failure(run, e)))",
+])
+def test_a_lambda_that_captures_the_exception_hands_it_on(body):
+    """A call that receives a lambda naming the exception receives the exception
+    (docs/decisions.md, "Handing the exception on")."""
+    assert not silent(body)
+
+
+@pytest.mark.parametrize("body", [
+    "schedule(lambda e: report_failure(run, e))",       # its own parameter, not the exception
+    "schedule(lambda *e: report_failure(run, e))",
+    "schedule(lambda: fut.e)",                            # an attribute named e
+    "schedule(lambda: report_failure(run, e=1))",         # a keyword named e
+    "schedule(lambda e: (lambda: report_failure(e)))",   # shadowed for the inner lambda too
+    "logger.debug('lost: %s', lambda: e)",                # quiet
+])
+def test_a_lambda_that_does_not_capture_it_hands_nothing_on(body):
+    assert silent(body)

@@ -245,3 +245,23 @@ def test_marker_runs_are_stored_on_the_call():
     assert set(call.marker_runs) == {("rec",), ("timed", "out"), ("rec",), ("run", "failed")}
     assert call.own_run == ("append",)  # kept apart: it does not count for a bound helper's value
     assert ("a", "b") not in call.marker_runs and ("kind",) not in call.marker_runs
+
+
+# ---------------------------------------------------------------- f-strings hold their values
+
+@pytest.mark.parametrize("args,expected", [
+    (r'f"run_failed\t{run.id}\n"', "plain"),          # a tab and a newline: prose
+    (r'"run_failed\t" + run.id + "\n"', "plain"),      # the plain string, the same
+    (r'f"run_failed\x20{run.id}"', "plain"),           # an escaped space
+    (r'f"run_\N{LOW LINE}failed:{run.id}"', "terminal"),
+    (r'f"run_failed:{run.id}\\n"', "terminal"),         # an escaped backslash, then n: no whitespace
+    (r'rf"run_failed\t{run.id}"', "terminal"),         # raw: a backslash and a t
+    (r'f"run_failed\t" f"{run.id}"', "plain"),         # concatenated
+])
+def test_an_f_string_is_read_by_its_value_not_its_source(args, expected):
+    assert verdict(args) == expected
+
+
+def test_a_backslash_newline_inside_an_f_string_joins_the_lines():
+    src = 'def step(self, run):\n    self._store.save(run)\n    self._ledger.append(f"run_\\\n_failed:{run.id}")\n'
+    assert codes_lines(check_source(src, select=SEQ, dedent=False)) == [("OC101", 3)]

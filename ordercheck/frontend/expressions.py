@@ -376,7 +376,9 @@ class ExpressionWalker(Resolver):
                 if name == node.value:
                     return {line}
             return set()
-        if isinstance(node, _LEAVES) or isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if isinstance(node, cst.Lambda):
+            return self._captured(node)
+        if isinstance(node, _LEAVES) or isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return set()
         if isinstance(node, cst.Call):
             names = (render_callee(node.func),) + self.qualified(node.func)
@@ -418,6 +420,38 @@ class ExpressionWalker(Resolver):
         for child in children(node):
             out |= self._carried(child)
         return out
+
+
+    def _captured(self, node: "cst.Lambda", outer: frozenset = frozenset()) -> set:
+        """The `except` lines whose caught exception a lambda captures: its body names
+        it (not as a parameter of its own). A call that receives the lambda receives the
+        exception (``loop.call_soon_threadsafe(lambda: fut.set_exception(e))``;
+        docs/decisions.md, "Handing the exception on"); the body's own calls are no
+        events here and get no mark."""
+        ps = node.params
+        own = set(outer) | {p.name.value for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
+        for star in (ps.star_arg, ps.star_kwarg):
+            if isinstance(star, cst.Param):
+                own.add(star.name.value)
+        found: set = set()
+        stack: List[cst.CSTNode] = [node.body]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.Name):
+                if n.value not in own:
+                    for name, line in reversed(self.frame.handlers):
+                        if name == n.value:
+                            found.add(line)
+                            break
+            elif isinstance(n, cst.Attribute):
+                stack.append(n.value)  # (``x.e``'s ``e`` is no name)
+            elif isinstance(n, cst.Arg):
+                stack.append(n.value)  # (nor is ``f(e=1)``'s)
+            elif isinstance(n, cst.Lambda):
+                found |= self._captured(n, frozenset(own))
+            elif not isinstance(n, _LEAVES):
+                stack.extend(children(n))
+        return found
 
 
 # --------------------------------------------------------------------------- targets and tests
