@@ -6,17 +6,14 @@ swallows, whatever its name (docs/decisions.md, "A helper's name and its escapin
 failures")."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
-from cliutil import oc
+from cliutil import oc, write
 
 
 def _tree(root, files):
     for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text))
+        write(root, rel, text)
     return root
 
 

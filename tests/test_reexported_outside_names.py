@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from cliutil import oc
+from cliutil import oc, write
 
 WORKER = """\
     from .util import suppress
@@ -28,9 +28,7 @@ WORKER = """\
 
 def _tree(root, files):
     for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text))
+        write(root, rel, text)
     return root
 
 
