@@ -6,7 +6,6 @@ swallows, whatever its name (docs/decisions.md, "A helper's name and its escapin
 failures")."""
 from __future__ import annotations
 
-
 import pytest
 from cliutil import oc, write
 
