@@ -73,6 +73,11 @@ class Call:
     exits: Optional[str] = None  # "sys.exit" / "os._exit"
     suppress_types: Optional[Tuple[str, ...]] = None  # contextlib.suppress(...) types
     self_call: Optional[str] = None  # "self" / "cls" / "super" when callee is one of them
+    # the callee's first name is one the calling function or an enclosing one binds (a
+    # parameter, an assignment, a function-level import): Python never looks it up in
+    # the module, so the module's own ``def``/``class`` of that name is not what runs
+    # (docs/decisions.md "A function's own name hides the module's")
+    local_head: bool = False
     # lines of the `except` clauses whose caught exception flows into this call's
     # arguments (semantics §Contracts, handing the exception on); conversions pass it through
     hands_on: Tuple[int, ...] = ()

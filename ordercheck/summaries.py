@@ -309,13 +309,14 @@ class ProjectIndex:
                 qual = qual.rsplit(".<locals>.", 1)[0]
                 entry = self.functions.get(fkey(facts.path, qual))
                 scope = entry[1] if entry else None
-        key = self.resolve_name(facts, text)
+        # (a name the function binds itself is never the module's: ``Call.local_head``)
+        key = None if call.local_head else self.resolve_name(facts, text)
         if key is None:
             for q in call.qualnames:
                 key = self.resolve_qualified(q)
                 if key:
                     break
-        if key is None and len(parts) == 1:
+        if key is None and len(parts) == 1 and not call.local_head:
             for star in facts.star_imports:  # `from .ops import *`
                 key = self.resolve_qualified(f"{star}.{text}")
                 if key:
@@ -342,10 +343,10 @@ class ProjectIndex:
                 qual = qual.rsplit(".<locals>.", 1)[0]
                 entry = self.functions.get(fkey(facts.path, qual))
                 scope = entry[1] if entry else None
-        key = self.resolve_name(facts, text)
+        key = None if call.local_head else self.resolve_name(facts, text)
         if key is None:
             key = next((k for k in map(self.resolve_qualified, call.qualnames) if k), None)
-        if key is None and len(parts) == 1:
+        if key is None and len(parts) == 1 and not call.local_head:
             key = next((k for k in (self.resolve_qualified(f"{s}.{text}") for s in facts.star_imports) if k), None)
         return key if key in self.classes else None
 

@@ -318,6 +318,7 @@ class ExpressionWalker(Resolver):
             exits=names.exits,
             suppress_types=suppress,
             self_call=names.self_call,
+            local_head=names.local_head,
         )
         self.next_call += 1
         if self.frames:

@@ -135,7 +135,7 @@ class Outliner(Resolver):
             self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
-        call.exits, call.self_call = names.exits, names.self_call
+        call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         return call
 
     def _call(self, callee: str, qualnames: tuple, node: ast.AST, receiver: Optional[str]) -> Call:

@@ -54,6 +54,7 @@ class CallNames:
     receiver_type: Optional[str]
     exits: Optional[str]
     self_call: Optional[str]
+    local_head: bool = False  # ``Call.local_head``
 
 
 @dataclass
@@ -135,7 +136,18 @@ class Resolver:
                 exits = name
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
-        return CallNames(callee, qn, receiver, exits, self_call)
+        return CallNames(callee, qn, receiver, exits, self_call, self_call is None and self.bound_locally(root))
+
+    def bound_locally(self, name: str) -> bool:
+        """Whether ``name``, read here, is a name of the function being walked or of
+        one enclosing it (a parameter, an assignment, a loop target, an import in the
+        function): Python then never looks it up in the module, so the module's own
+        ``def`` or ``class`` of that name is not what a call of it runs
+        (``Call.local_head``)."""
+        if not name.isidentifier():
+            return False
+        scope = self._lookup(name)
+        return scope is not None and any(scope[0] is f.names for f in self.frames[1:])
 
     def instance_manager(self, written: str, line: int) -> Optional[CallNames]:
         """``with self.uow:`` over an object of a known class: entering it is a call
@@ -186,6 +198,8 @@ class Resolver:
             if head in frame.imports:
                 full = frame.imports[head] + ("." + rest if rest else "")
                 return (full,) if full != text else ()
+            if not frame.is_module and frame.names.bound.get(head) and head not in frame.names.declared_outer:
+                return ()  # a function's own name (a parameter, an assignment) hides an outer import
         return ()
 
     def _lookup(self, name: str) -> Optional[Tuple[scopesmod.ScopeTable, bool]]:
