@@ -44,6 +44,10 @@ MAX_NAMES = 8
 BOUND = 8  # the product may have at most BOUND x the graph's nodes,
 FLOOR = 20_000  # or this many, whichever is more (a small function with eight flags is pruned whole)
 MAX_PRODUCT = 200_000  # and never more than this many (a huge function stays unpruned)
+#: a function whose product went past the limit above, and whose unpruned graph gives a
+#: finding, is pruned again with this many nodes allowed before the finding is kept:
+#: the finding must not rest on an infeasible walk (docs/decisions.md "Correlated tests")
+MAX_PRODUCT_FOR_FINDING = 400_000
 
 _FACT_MASK = {("truth", True): TRUTHY, ("truth", False): NONE | FALSY,
               ("none", True): NONE, ("none", False): FALSY | TRUTHY}
@@ -106,11 +110,17 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND, floor: int = FLOOR) -> n
     """``g`` without the walks that contradict their own tests (see the module
     docstring); ``g`` itself when nothing is tracked, nothing is pruned, or the
     product would exceed ``bound`` times its nodes and ``floor``."""
+    pruned = prune_within(g, min(max(bound * g.number_of_nodes(), floor), MAX_PRODUCT))
+    return g if pruned is None else pruned
+
+
+def prune_within(g: nx.DiGraph, limit: int) -> Optional[nx.DiGraph]:
+    """``prune_correlated`` with the product's nodes capped at ``limit``: None when
+    the product would exceed it (``g`` is then neither pruned nor changed)."""
     names = tracked_names(g)
     if not names:
         return g
     index = {n: i for i, n in enumerate(names)}
-    limit = min(max(bound * g.number_of_nodes(), floor), MAX_PRODUCT)
     singles = (ENTRY, EXIT, RAISE)
     nodes = g.nodes
     start: State = (ANY,) * len(names)
@@ -188,7 +198,7 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND, floor: int = FLOOR) -> n
             if vkey not in seen:
                 seen.add(vkey)
                 if len(seen) > limit:
-                    return g
+                    return None
                 queue.append(vkey)
                 vid = product_id(vkey)
                 if v not in singles:

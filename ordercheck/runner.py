@@ -168,8 +168,22 @@ def check_function(fn: FunctionFacts, path: str, settings: Settings, summ: summa
                    rules: Sequence[Rule]) -> FunctionCheck:
     """Phase 5. One function's graph (phase 4), pruned to its feasible walks, its nodes'
     classes and the hits of ``rules`` (``contract_rules``) on it."""
-    g = function_graph(fn, path, settings, summ)
-    g = feasible.prune_correlated(g)  # no finding rests on an infeasible walk
+    built = function_graph(fn, path, settings, summ)
+    limit = min(max(feasible.BOUND * built.number_of_nodes(), feasible.FLOOR), feasible.MAX_PRODUCT)
+    pruned = feasible.prune_within(built, limit)  # no finding rests on an infeasible walk
+    if pruned is not None:
+        return _checked(pruned, path, settings, summ, rules)
+    # a product too large to build for every function: the unpruned graph, unless it
+    # gives a finding, which then must hold on a larger product (feasible.MAX_PRODUCT_FOR_FINDING)
+    checked = _checked(built.copy(), path, settings, summ, rules)
+    if not checked.hits:
+        return checked
+    pruned = feasible.prune_within(built, max(limit, feasible.MAX_PRODUCT_FOR_FINDING))
+    return checked if pruned is None else _checked(pruned, path, settings, summ, rules)
+
+
+def _checked(g: nx.DiGraph, path: str, settings: Settings, summ: summaries.Summaries,
+             rules: Sequence[Rule]) -> FunctionCheck:
     sets = effects.check_sets(g, path, settings.vocab, summ)
     g = feasible.cut_dead_ends(g, sets.performs)  # nor past a call that never returns
     ordered = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
