@@ -648,9 +648,10 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
     # leaving the run waiting for ever; its files are then read here.
     pool = cf.ProcessPoolExecutor(max_workers=min(jobs, len(files)), initializer=_worker_init)
     try:
-        futures = [pool.submit(_read_in_worker, job) for job in work]
+        ranges = batches(files, jobs)
+        futures = [pool.submit(_read_batch_in_worker, work[a:b]) for a, b in ranges]
         with gc_paused():  # (the facts coming in are acyclic: a full collection would only walk them)
-            _collect(files, per, futures, roots, outline, shared, results)
+            _collect(files, per, ranges, futures, roots, outline, shared, results)
     except BaseException:
         _kill_pool(pool)
         raise
@@ -658,23 +659,67 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
     return [f for f, _ in results], sum(h for _, h in results)
 
 
-def _collect(files: Sequence[Path], per: Sequence[Units], futures: list, roots: Sequence[Path], outline: bool,
-             shared: Optional[Shared], results: List[Tuple[FileFacts, int]]) -> None:
-    """The pool's results, in order, unpickled here; a file whose worker failed or
-    died is read here. Each future is let go as soon as it is read: a done future
-    holds its result, the pickled facts, and held to the end of the pass they were
-    the peak of a run's memory (60 MB on the seven packages of the bench,
-    docs/performance.md, "Session 17")."""
-    for i, (p, u) in enumerate(zip(files, per)):
-        fut, futures[i] = futures[i], None
+#: batches a pool's files are handed out in, per worker (``batches``)
+BATCHES_PER_WORKER = 24
+#: the most files in one batch
+BATCH_FILES = 64
+
+
+def batches(files: Sequence[Path], jobs: int) -> List[Tuple[int, int]]:
+    """The (start, end) ranges of ``files`` a pool is handed, in order: runs of
+    neighbouring files of about equal bytes, ``BATCHES_PER_WORKER`` per worker (a
+    file larger than that is a batch of its own), at most ``BATCH_FILES`` each.
+    One task per file cost each worker some 0.7 ms of hand-over per file (a job
+    sent, a result sent back, two wake-ups), a seventh of the outline pass on the
+    bench's seven packages (docs/performance.md, "Session 23"); a few dozen
+    batches per worker still leave little for the last one to finish alone."""
+    sizes = []
+    for p in files:
         try:
-            blob, hits = fut.result()
-        except Exception:  # a worker failed or died on this file: read it here
-            blob, hits = None, 0
+            sizes.append(max(os.stat(p).st_size, 1))
+        except OSError:
+            sizes.append(1)
+    budget = sum(sizes) / max(1, jobs * BATCHES_PER_WORKER)
+    out: List[Tuple[int, int]] = []
+    start, held = 0, 0
+    for i, size in enumerate(sizes):
+        if i > start and (held + size > budget or i - start >= BATCH_FILES):
+            out.append((start, i))
+            start, held = i, 0
+        held += size
+    if start < len(sizes):
+        out.append((start, len(sizes)))
+    return out
+
+
+def _read_batch_in_worker(jobs: List[Job]) -> List[Tuple[Optional[bytes], int]]:
+    """``_read_in_worker`` of each file of a batch (``batches``)."""
+    return [_read_in_worker(job) for job in jobs]
+
+
+def _collect(files: Sequence[Path], per: Sequence[Units], ranges: Sequence[Tuple[int, int]], futures: list,
+             roots: Sequence[Path], outline: bool, shared: Optional[Shared],
+             results: List[Tuple[FileFacts, int]]) -> None:
+    """The pool's results, in order, batch by batch (``batches``: ``ranges`` of
+    ``files``), unpickled here; the files of a batch whose worker failed or died are
+    read here. Each future and each pickled result is let go as soon as it is read:
+    a done future holds its result, the pickled facts, and held to the end of the
+    pass they were the peak of a run's memory (60 MB on the seven packages of the
+    bench, docs/performance.md, "Session 17")."""
+    for b, (start, end) in enumerate(ranges):
+        fut, futures[b] = futures[b], None
+        try:
+            got: List[Tuple[Optional[bytes], int]] = fut.result()
+        except Exception:  # a worker failed or died on this batch: its files are read here
+            got = [(None, 0)] * (end - start)
         del fut
-        results.append((_unpickled(blob, p, roots, outline, u, shared), hits))
-        del blob
-        raise_if_interrupted()
+        for i in range(start, end):
+            blob, hits = got[i - start]
+            got[i - start] = (None, 0)
+            results.append((_unpickled(blob, files[i], roots, outline, per[i], shared), hits))
+            del blob
+            raise_if_interrupted()
+        del got
 
 
 def _key(path: Path) -> Path:
