@@ -157,6 +157,10 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             raises = vocab.classify(call, raising - NOT_CARRIED)
             if key is not None and raises:
                 raises -= caught_inside(eff)
+                if eff.contained and me is None:
+                    # nothing outside its handlers can fail out of the callee: only
+                    # what its handlers' own events let escape still raises
+                    raises &= eff.escaping | (_APPENDS if eff.escaping & _APPENDS else frozenset())
             part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
@@ -336,13 +340,12 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 on_raise.add(cls)
                 origins.setdefault(("raise", cls), origin(n, cls, "raise"))
     raisers = [n for n in ns.raises if n in reach]
-    if raisers:
-        flight = escaping_points(g)
-        for n in sorted(raisers, key=_order):
-            if any(s in flight for s in _exceptional(g, n)):
-                for cls in sorted(ns.raises[n]):
-                    escaping.add(cls)
-                    origins.setdefault(("escape", cls), origin(n, cls, "escape"))
+    flight: Set[object] = escaping_points(g) if raisers or RAISE in reach else {RAISE}
+    for n in sorted(raisers, key=_order):
+        if any(s in flight for s in _exceptional(g, n)):
+            for cls in sorted(ns.raises[n]):
+                escaping.add(cls)
+                origins.setdefault(("escape", cls), origin(n, cls, "escape"))
     open_nodes = mgrmod.open_terminal_nodes(g, performs, [n for n in performs if n in reach], [ENTRY])
     for ended, nodes in ((on_return, exiting), (on_raise, raising)):
         if any(n in open_nodes for n in nodes):
@@ -375,8 +378,29 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     if EXIT not in reach and RAISE in reach:
         on_return.add(NO_RETURN)  # it always raises (or exits): no normal way back
     eff = Effects(frozenset(on_return), frozenset(on_raise), frozenset(escaping),
-                  frozenset(when_true), frozenset(when_false))
+                  frozenset(when_true), frozenset(when_false), _contained(g, reach, flight))
     return eff, origins
+
+
+def _contained(g: nx.DiGraph, reach: Set[object], flight: Set[object]) -> bool:
+    """Whether the function stops every failure of its own (``Effects.contained``):
+    some node it reaches outside its ``except`` clauses (a call, an attribute's raise
+    point, a ``raise``) can fail, and none has an exceptional way that reaches RAISE.
+    A handler's own calls are its report of the failure (``logger.warning(...)``
+    failing is another failure); a ``raise`` in a handler makes the failure it caught
+    escape, which the try's call then shows. A body with nothing that can fail (a
+    stub: ``pass``, ``...``) shows nothing stopped: it is not contained, and a call
+    matched by its name stays a call that can fail, as any matched call."""
+    excepts = {rid for rid, r in g.graph["handlers"].items() if r.kind == RegionKind.EXCEPT}
+    stopped = False
+    for n in reach:
+        if n in (ENTRY, EXIT, RAISE) or any(rid in excepts for rid in g.nodes[n].get("ctx", ())):
+            continue
+        ways = _exceptional(g, n)
+        if any(s in flight for s in ways):
+            return False
+        stopped = stopped or bool(ways)
+    return stopped
 
 
 def _order(n: object) -> Tuple[int, str]:
@@ -560,6 +584,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             changed = False
             for m in members:
                 total = NO_EFFECTS
+                contained = bool(graphs.get(m))
                 table: Dict[Tuple[str, str], Origin] = {}
                 for facts, fn, g in graphs.get(m, ()):
                     if g is None:
@@ -569,13 +594,15 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         if NO_RETURN in eff.on_return and _abstract(fn):
                             eff = dataclasses.replace(eff, on_return=eff.on_return - {NO_RETURN})
                     total = total.union(eff)
+                    contained = contained and eff.contained
                     for k, o in found.items():
                         table.setdefault(k, o)
                 if len(graphs.get(m, ())) > 1:  # two definitions: a class conditional in one is not in the other
                     total = Effects(total.on_return, total.on_raise, total.escaping)
                 old = effects.get(m, NO_EFFECTS)
                 grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,
-                                old.escaping | total.escaping, total.when_true, total.when_false)
+                                old.escaping | total.escaping, total.when_true, total.when_false,
+                                contained)
                 if (grown.on_return, grown.on_raise, grown.escaping) != (old.on_return, old.on_raise, old.escaping):
                     changed = True
                 effects[m] = grown

@@ -76,8 +76,9 @@ class Call:
     # the callee's first name is one the calling function or an enclosing one binds (a
     # parameter, an assignment, a function-level import): Python never looks it up in
     # the module, so the module's own ``def``/``class`` of that name is not what runs
-    # (docs/decisions.md "A function's own name hides the module's")
-    local_head: bool = False
+    # (docs/decisions.md "A function's own name hides the module's"). 1: the calling
+    # function binds it, 2: the one enclosing it, ...; -1: a comprehension it is in; 0: none
+    local_head: int = 0
     # lines of the `except` clauses whose caught exception flows into this call's
     # arguments (semantics §Contracts, handing the exception on); conversions pass it through
     hands_on: Tuple[int, ...] = ()

@@ -70,7 +70,13 @@ class Effects:
     ``on_return``: classes performed on some path ENTRY → EXIT; ``on_raise``: performed
     (and taken effect) on some path ENTRY → RAISE; ``escaping``: classes whose own
     failure can leave the function; ``when_true``/``when_false``: the classes of
-    ``on_return`` performed only on paths that end in ``return True``/``return False``.
+    ``on_return`` performed only on paths that end in ``return True``/``return False``;
+    ``contained``: no failure can leave it from outside its ``except`` clauses (every
+    call and ``raise`` there is caught inside and not raised again), so a call of it
+    raises into the caller's handler only the classes its handlers' own events let
+    escape (``escaping``), whatever the call's own name matches (docs/decisions.md, "A
+    helper's name and its escaping failures"). False where not known: every way of
+    making an ``Effects`` that does not compute it.
     """
 
     on_return: FrozenSet[str] = frozenset()
@@ -78,6 +84,7 @@ class Effects:
     escaping: FrozenSet[str] = frozenset()
     when_true: FrozenSet[str] = frozenset()
     when_false: FrozenSet[str] = frozenset()
+    contained: bool = False
 
     def part(self, name: str) -> FrozenSet[str]:
         return {
@@ -167,6 +174,9 @@ class ProjectIndex:
         out: List[str] = []
         for base in cls.bases:
             target = self.class_key(facts, base)
+            if target is None and "." in base:  # a qualified name only (``imports.SHADOWED``)
+                found = self.resolve_qualified(base)
+                target = found if found in self.classes else None
             if target is not None and target != key and target not in out:
                 out.append(target)
         return out
@@ -254,11 +264,15 @@ class ProjectIndex:
     def resolve_name(self, facts: FileFacts, dotted: str) -> Optional[str]:
         """A dotted name as written in ``facts``' module."""
         parts = dotted.split(".")
+        if parts[0] in facts.imports:
+            # the import is what runs: a later ``def``/``class`` of the name took it out of
+            # the table, so one still there came after the module's own definition or is
+            # tried first, before an ``except ImportError:`` fallback (docs/decisions.md,
+            # "A definition after an import")
+            return self.resolve_qualified(".".join([facts.imports[parts[0]]] + parts[1:]))
         key = fkey(facts.path, dotted)
         if key in self.functions or key in self.classes:
             return key
-        if parts[0] in facts.imports:
-            return self.resolve_qualified(".".join([facts.imports[parts[0]]] + parts[1:]))
         return None  # a dotted name nobody imported is not a project module (`audit.record`)
 
     def owner_class(self, facts: FileFacts, fn: FunctionFacts) -> Optional[str]:
@@ -297,18 +311,21 @@ class ProjectIndex:
                 return typed
         if not all(p.isidentifier() for p in parts):
             return None
-        if len(parts) == 1:
-            # nested functions by name, innermost enclosing function first
+        if len(parts) == 1 and call.local_head >= 0:
+            # nested functions by name, innermost enclosing function first, up to the
+            # function that binds the name (``Call.local_head``)
             scope: Optional[FunctionFacts] = fn
             qual = fn.qualname
+            depth = 1
             while scope is not None:
                 if parts[0] in scope.local_functions:
                     return self._callable(fkey(facts.path, scope.local_functions[parts[0]]))
-                if ".<locals>." not in qual:
+                if ".<locals>." not in qual or depth == call.local_head:
                     break
                 qual = qual.rsplit(".<locals>.", 1)[0]
                 entry = self.functions.get(fkey(facts.path, qual))
                 scope = entry[1] if entry else None
+                depth += 1
         # (a name the function binds itself is never the module's: ``Call.local_head``)
         key = None if call.local_head else self.resolve_name(facts, text)
         if key is None:
@@ -331,18 +348,20 @@ class ProjectIndex:
         parts = text.split(".")
         if not all(p.isidentifier() for p in parts):
             return None
-        if len(parts) == 1:
+        if len(parts) == 1 and call.local_head >= 0:
             scope: Optional[FunctionFacts] = fn
             qual = fn.qualname
+            depth = 1
             while scope is not None:  # a class defined in an enclosing function
                 if parts[0] in scope.local_functions:
                     local = fkey(facts.path, scope.local_functions[parts[0]])
                     return local if local in self.classes else None
-                if ".<locals>." not in qual:
+                if ".<locals>." not in qual or depth == call.local_head:
                     break
                 qual = qual.rsplit(".<locals>.", 1)[0]
                 entry = self.functions.get(fkey(facts.path, qual))
                 scope = entry[1] if entry else None
+                depth += 1
         key = None if call.local_head else self.resolve_name(facts, text)
         if key is None:
             key = next((k for k in map(self.resolve_qualified, call.qualnames) if k), None)

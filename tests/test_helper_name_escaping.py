@@ -53,13 +53,29 @@ def test_a_helper_that_lets_its_append_failure_escape_raises_it(tmp_path, name):
     assert oc(root, "--no-cache", "jobs").codes() == [("jobs/rt.py", 15, "OC202")]
 
 
-def test_a_helper_whose_body_shows_no_event_is_its_name(tmp_path):
-    """Nothing in the body explains the class the name gives: the call stays an
-    append that can fail into the caller's handler, as any matched call."""
+def test_a_helper_whose_body_shows_no_event_and_stops_every_failure_raises_nothing(tmp_path):
+    """Nothing in the body explains the class the name gives, but nothing can fail out
+    of it either (``Effects.contained``): its name's append cannot fail into the
+    caller's handler. Until session 23 this was a known limit (it did)."""
     root = _tree(tmp_path, {"ordercheck.toml": "", "jobs/__init__.py": "",
                             "jobs/rt.py": HELPER.format(name="append_event", handler="pass").replace(
-                                "self._ledger.append(rec)", "self._buffer = rec")})
-    assert oc(root, "--no-cache", "jobs").codes() == [("jobs/rt.py", 15, "OC202")]
+                                "self._ledger.append(rec)", "self._buffer.put(rec)")})
+    assert oc(root, "--no-cache", "jobs").codes() == []
+
+
+@pytest.mark.parametrize("body", [
+    "self._buffer.put(rec)\n            try:\n                pass",  # a call before the try
+    "if rec is None:\n                raise ValueError(rec)\n            try:\n                pass",  # a raise of its own
+])
+def test_a_helper_whose_body_shows_no_event_but_can_fail_is_its_name(tmp_path, body):
+    """A body that can fail out (a call outside the try, a ``raise`` of its own): the
+    call stays an append that can fail into the caller's handler, as any matched call."""
+    text = HELPER.format(name="append_event", handler="pass").replace(
+        "try:\n                self._ledger.append(rec)", body)
+    assert body.split("\n")[0].strip() in text
+    root = _tree(tmp_path, {"ordercheck.toml": "", "jobs/__init__.py": "", "jobs/rt.py": text})
+    (line,) = [i for i, t in enumerate(text.splitlines(), 1) if "self.append_event(rec)" in t]
+    assert oc(root, "--no-cache", "jobs").codes() == [("jobs/rt.py", line, "OC202")]
 
 
 STORE = """\

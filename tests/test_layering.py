@@ -12,7 +12,8 @@ ORDER = [
     ["__init__", "errors", "resources", "atomic", "lazy", "kinds"],
     ["ir"],
     ["markers", "scopes"],
-    ["frontend.source", "frontend.imports", "frontend.comments", "frontend.positions", "frontend.resolution"],
+    ["frontend.source", "frontend.imports", "frontend.comments", "frontend.positions"],
+    ["frontend.resolution"],  # (reads the import tables' keys: ``imports.SHADOWED``)
     ["frontend.expressions", "frontend.outline"],
     ["frontend.statements"],
     ["frontend"],

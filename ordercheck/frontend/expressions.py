@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from .. import lazy
 from .. import scopes as scopesmod
@@ -122,6 +122,7 @@ class ExpressionWalker(Resolver):
         self.offset = 0  # line offset of the chunk being walked
         self.next_call = 0
         self.frames: List[FunctionScope] = []  # the functions being walked, innermost last
+        self.comprehension_names: List[FrozenSet[str]] = []  # (``Resolver``)
         # per statement: its first and last line, and (correlated tests, handing on)
         self.stmt_lines: Tuple[int, int] = (1, 1)
         self._calls_here: Dict[int, Call] = {}  # id(cst.Call) -> Call, inside handlers
@@ -261,7 +262,15 @@ class ExpressionWalker(Resolver):
         while f is not None:
             fors.append(f)
             f = f.inner_for_in
-        self._expr(fors[0].iter, seq)  # the first iterable is evaluated eagerly
+        self._expr(fors[0].iter, seq)  # the first iterable is evaluated eagerly, outside its scope
+        # its ``for`` targets are the names of its own scope (``Resolver.comprehension_names``)
+        self.comprehension_names.append(frozenset(n for comp in fors for n in _target_names(comp.target)))
+        try:
+            self._comprehension_body(node, fors, seq)
+        finally:
+            self.comprehension_names.pop()
+
+    def _comprehension_body(self, node: Comprehension, fors: List[cst.CompFor], seq: ExprSeq) -> None:
         inner: ExprSeq = []
         for i, comp in enumerate(fors):
             if i:
@@ -562,3 +571,13 @@ def has_yield(node: cst.CSTNode) -> bool:
         return False
     return any(has_yield(c) for c in children(node))
 
+
+def _target_names(target: cst.BaseExpression) -> List[str]:
+    """The names a ``for`` target binds (``x``, ``(a, b)``, ``[a, *rest]``)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _target_names(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []

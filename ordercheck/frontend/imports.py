@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 
 def module_name(path: Path, is_package: Optional[Callable[[Path], bool]] = None) -> str:
@@ -27,11 +27,29 @@ def module_name(path: Path, is_package: Optional[Callable[[Path], bool]] = None)
         folder = folder.parent
     return ".".join(parts) if parts else path.stem
 
+#: the key prefix, in the module's table, of an import a later ``def``/``class`` of
+#: the module replaced (``SHADOWED + name``): what a class statement's own base of
+#: that name still is (``class Runner(Runner)``: Python reads the bases first)
+SHADOWED = "#"
+
+
+def module_table(table: Dict[str, str]) -> Tuple[Dict[str, str], List[str], Dict[str, str]]:
+    """The module's import table (``import_tables``' key 0) split: the imports
+    (``FileFacts.imports``), the star imports' modules, and the table the module's
+    frame reads (the imports and the ``SHADOWED`` ones)."""
+    imports = {k: v for k, v in table.items() if not k.startswith(("*", SHADOWED))}
+    stars = [v for k, v in table.items() if k.startswith("*")]
+    frame = dict(imports)
+    frame.update((k, v) for k, v in table.items() if k.startswith(SHADOWED))
+    return imports, stars, frame
+
+
 def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[str, str]]:
     """For the module (key 0) and each function (key: its ``def`` line), the names
     its imports bind, anywhere in its body but not in nested functions —
-    flow-insensitively, like Python's scoping. Class bodies count as their
-    enclosing scope (a linter's approximation)."""
+    flow-insensitively, like Python's scoping. An import in a class body binds a
+    name of the class, which neither the class's methods nor the module see: it is
+    in no table (docs/decisions.md, "A function's own name hides the module's")."""
     tables: Dict[int, Dict[str, str]] = {}
     pending: List[Tuple[int, List[ast.AST]]] = [(0, list(tree.body))]
     while pending:
@@ -41,11 +59,16 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
         # rebinds it for good (docs/decisions.md, "A definition after an import")
         defined = {n.name: n.lineno for n in stack if isinstance(n, _DEFINITIONS)}
         imported: Dict[str, int] = {}
+        in_class: Set[int] = set()  # (ids of the statements of class bodies)
         while stack:
             node = stack.pop()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 pending.append((node.lineno, list(node.body)))
                 continue
+            if id(node) in in_class and isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            if isinstance(node, ast.ClassDef):
+                in_class.update(id(n) for n in node.body)
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     name = alias.asname or alias.name.split(".")[0]
@@ -67,10 +90,16 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
                 blocks = _BLOCKS.get(cls)
                 if blocks is None:
                     blocks = _BLOCKS[cls] = tuple(f for f in cls._fields if f in _BLOCK_FIELDS)
+                inside = id(node) in in_class and not isinstance(node, ast.ClassDef)
                 for name in blocks:  # (statements, handlers and cases hold the statements)
-                    stack.extend(getattr(node, name))
+                    parts = getattr(node, name)
+                    stack.extend(parts)
+                    if inside:  # (an `if`/`try` in a class body: still the class's)
+                        in_class.update(id(p) for p in parts)
         for name, line in defined.items():
             if name in imported and imported[name] < line:
+                if key == 0:
+                    table[SHADOWED + name] = table[name]
                 del table[name]
     return tables
 
@@ -80,7 +109,12 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 #: the fields that hold statements (or the handlers and cases that do), in field order
 _BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
-_BLOCKS: Dict[type, Tuple[str, ...]] = {}
+_BLOCKS: Dict[type, Tuple[str, ...]] = {
+    # (a statement's blocks are walked last pushed first, and the first import of a
+    # name walked wins: a `try`'s own import wins over its `except ImportError:`
+    # fallback's, as it is the one that normally runs; `else` and `finally` come after)
+    t: ("handlers", "body", "orelse", "finalbody") for t in (ast.Try, getattr(ast, "TryStar", ast.Try))
+}
 
 
 def resolve_relative(module: str, name: str, path: str) -> str:

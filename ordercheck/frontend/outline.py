@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Union
 
 from .. import scopes as scopesmod
 from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem
 from ..kinds import StmtKind
 from .comments import find_suppressions
-from .imports import import_tables, module_name
+from .imports import import_tables, module_name, module_table
 from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, Resolver, render_ast
 from .source import cpython_verdict, gc_paused
 
@@ -64,15 +64,14 @@ class Outliner(Resolver):
         self.scopes = scopesmod.scan(tree, text)
         self.import_tables = import_tables(tree, facts.module, facts.path)
         self.frames: List[FunctionScope] = []
+        self.comprehension_names: List[FrozenSet[str]] = []
         self.withs: List[List[Stmt]] = []  # per frame: its `with` skeleton, in preorder
         self.next_call = 0
 
     def module(self) -> None:
-        table = self.import_tables.get(0, {})
-        self.facts.imports = {k: v for k, v in table.items() if not k.startswith("*")}
-        self.facts.star_imports = [v for k, v in table.items() if k.startswith("*")]
+        self.facts.imports, self.facts.star_imports, frame_imports = module_table(self.import_tables.get(0, {}))
         self.facts.aliases = scopesmod.module_aliases(self.scopes)
-        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, self.facts.imports)
+        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, frame_imports)
         self._push(frame)
         for node in self.tree.body:
             self.visit(node)
@@ -123,6 +122,28 @@ class Outliner(Resolver):
                 kids = scopesmod.child_nodes(n)
                 kids.reverse()
                 stack.extend(kids)
+
+    def comprehension(self, node: Union[ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp]) -> None:
+        """A comprehension's parts, walked as the generic walk would (field order), its
+        ``for`` targets the names of its own scope everywhere but in its first
+        iterable, which Python evaluates outside it (``Resolver.comprehension_names``)."""
+        first = node.generators[0].iter
+        self.comprehension_names.append(frozenset(
+            t.id for g in node.generators for t in ast.walk(g.target) if isinstance(t, ast.Name)))
+        try:
+            for child in scopesmod.child_nodes(node):
+                if child is node.generators[0]:
+                    for part in scopesmod.child_nodes(child):
+                        if part is first:
+                            inner = self.comprehension_names.pop()
+                            self.visit(part)
+                            self.comprehension_names.append(inner)
+                        else:
+                            self.visit(part)
+                else:
+                    self.visit(child)
+        finally:
+            self.comprehension_names.pop()
 
     def lambda_(self, node: ast.Lambda) -> None:
         # a lambda's body runs elsewhere, if ever (the libcst walk skips it too); its
@@ -205,7 +226,8 @@ class Outliner(Resolver):
         for b in node.bases:
             self.visit(b)
             # `Base[int]` (a generic base) is `Base` in the MRO
-            bases.extend(self.base_names(render_ast(b.value if isinstance(b, ast.Subscript) else b), node.lineno))
+            bases.extend(self.base_names(render_ast(b.value if isinstance(b, ast.Subscript) else b), node.lineno,
+                                         node.name))
         for k in node.keywords:  # (the libcst walk does not record these; more is safe)
             self.visit(k.value)
         qual = self.child_qualname(node.name)
@@ -227,6 +249,10 @@ HANDLERS: Dict[type, Callable[[Outliner, Any], Any]] = {
     ast.AsyncFunctionDef: Outliner.function,
     ast.ClassDef: Outliner.klass,
     ast.Lambda: Outliner.lambda_,
+    ast.ListComp: Outliner.comprehension,
+    ast.SetComp: Outliner.comprehension,
+    ast.GeneratorExp: Outliner.comprehension,
+    ast.DictComp: Outliner.comprehension,
     ast.Call: Outliner.call,
     ast.With: Outliner.with_,
     ast.AsyncWith: Outliner.with_,

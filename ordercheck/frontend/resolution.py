@@ -13,12 +13,15 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .. import scopes as scopesmod
 from ..ir import Call, FileFacts
+from .imports import SHADOWED
 
 _HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+#: ``Call.local_head`` of a name a comprehension the call is in binds
+LOCAL_TO_COMPREHENSION = -1
 _CTOR_RECEIVER = re.compile(r"^([A-Za-z_][\w.]*)\(\)\.[A-Za-z_]\w*$")  # `RunStore().save`
 
 EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
@@ -54,7 +57,7 @@ class CallNames:
     receiver_type: Optional[str]
     exits: Optional[str]
     self_call: Optional[str]
-    local_head: bool = False  # ``Call.local_head``
+    local_head: int = 0  # ``Call.local_head``
 
 
 @dataclass
@@ -105,6 +108,9 @@ class Resolver:
     facts: FileFacts
     scopes: scopesmod.Scopes
     frames: List[FunctionScope]
+    #: the names the comprehensions being walked bind (their ``for`` targets), innermost
+    #: last: each comprehension is a scope of its own, as in Python 3
+    comprehension_names: List[FrozenSet[str]]
 
     @property
     def frame(self) -> FunctionScope:
@@ -116,6 +122,10 @@ class Resolver:
         class's ``module.T.m``), whether it exits the process, and whether it is
         called through ``self``/``cls``/``super()``. ``line``/``col``: where the call
         starts (``col`` in UTF-8 bytes, as the ``ast`` counts), which aliases it sees."""
+        root = written.split(".", 1)[0].split("(", 1)[0]
+        if self.in_comprehension(root):  # a comprehension's own name: nothing outside is it
+            exits = written if written in EXIT_CALLS else None
+            return CallNames(written, (), None, exits, None, LOCAL_TO_COMPREHENSION)
         chain = self.alias_chain(written, line, col)
         callee = chain[-1]
         qn = self.qualified_text(callee)
@@ -136,18 +146,26 @@ class Resolver:
                 exits = name
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
-        return CallNames(callee, qn, receiver, exits, self_call, self_call is None and self.bound_locally(root))
+        return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0)
 
-    def bound_locally(self, name: str) -> bool:
-        """Whether ``name``, read here, is a name of the function being walked or of
-        one enclosing it (a parameter, an assignment, a loop target, an import in the
-        function): Python then never looks it up in the module, so the module's own
-        ``def`` or ``class`` of that name is not what a call of it runs
-        (``Call.local_head``)."""
+    def in_comprehension(self, name: str) -> bool:
+        return any(name in names for names in getattr(self, "comprehension_names", ()))
+
+    def bound_locally(self, name: str) -> int:
+        """Where ``name``, read here, is bound when a function binds it (a parameter,
+        an assignment, a loop target, an import in the function): 1 for the function
+        being walked, 2 for the one enclosing it, and so on; 0 when no function does.
+        Python then never looks it up in the module, so the module's own ``def`` or
+        ``class`` of that name is not what a call of it runs (``Call.local_head``)."""
         if not name.isidentifier():
-            return False
+            return 0
         scope = self._lookup(name)
-        return scope is not None and any(scope[0] is f.names for f in self.frames[1:])
+        if scope is None:
+            return 0
+        for depth, frame in enumerate(reversed(self.frames[1:]), 1):
+            if scope[0] is frame.names:
+                return depth
+        return 0
 
     def instance_manager(self, written: str, line: int) -> Optional[CallNames]:
         """``with self.uow:`` over an object of a known class: entering it is a call
@@ -163,10 +181,19 @@ class Resolver:
         typed = self.type_qualname(receiver)
         return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None)
 
-    def base_names(self, written: str, line: int) -> List[str]:
+    def base_names(self, written: str, line: int, own: str = "") -> List[str]:
         """The names a class's base is known by (``ClassFacts.bases``): as written, its
         import-qualified form, and the same for the class an alias names
-        (``Base = _Impl; class Svc(Base)``)."""
+        (``Base = _Impl; class Svc(Base)``). ``own``: the class's own name; a base
+        written as that name is what it named before the class statement bound it
+        (``from .base import Runner; class Runner(Runner)``: the import the class
+        statement replaces, ``imports.SHADOWED``)."""
+        head = written.split(".", 1)[0]
+        if own and head == own and self.frames:
+            before = self.frames[0].imports.get(SHADOWED + head)
+            if before is not None:
+                rest = written[len(head):]
+                return [before + rest]
         out = [written, *self.qualified_text(written)]
         expanded = self.expand_alias(written, line)
         if expanded != written:
@@ -194,11 +221,19 @@ class Resolver:
         if not text or "(" in text or "[" in text or "?" in text:
             return ()
         head, _, rest = text.partition(".")
+        if self.in_comprehension(head):
+            return ()  # a comprehension's own name hides every outer one
         for frame in reversed(self.frames):
+            if head in frame.names.declared_global and not frame.is_module:
+                frame = self.frames[0]  # `global x`: the module's name, whatever encloses
             if head in frame.imports:
                 full = frame.imports[head] + ("." + rest if rest else "")
-                return (full,) if full != text else ()
-            if not frame.is_module and frame.names.bound.get(head) and head not in frame.names.declared_outer:
+                # (a function's own `import app.ops` names `app.ops.f` as written: kept,
+                # since the module's lookup of the name does not apply, ``Call.local_head``)
+                return (full,) if full != text or not frame.is_module else ()
+            if frame.is_module:
+                return ()
+            if frame.names.bound.get(head) and head not in frame.names.declared_outer:
                 return ()  # a function's own name (a parameter, an assignment) hides an outer import
         return ()
 
@@ -213,6 +248,9 @@ class Resolver:
                     if name not in cls.names.declared_outer and cls.names.bound.get(name):
                         return cls.names, True
                     here = False
+            if name in frame.names.declared_global and not frame.is_module:
+                module = self.frames[0].names  # `global x`: the module's, whatever encloses
+                return (module, False) if module.bound.get(name) else None
             if name not in frame.names.declared_outer and frame.names.bound.get(name):
                 return frame.names, here
             here = False

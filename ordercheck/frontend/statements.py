@@ -42,6 +42,7 @@ from .expressions import (
 )
 from .positions import children
 from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope
+from .imports import module_table
 from .source import HugeDef
 
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -544,7 +545,7 @@ class Extractor(ExpressionWalker):
             ev += self.expr(b.value)
             # `Base[int]` (a generic base) is `Base` in the MRO
             base = b.value.value if isinstance(b.value, cst.Subscript) else b.value
-            bases.extend(self.base_names(render_callee(base), class_line))
+            bases.extend(self.base_names(render_callee(base), class_line, node.name.value))
         qual = self.child_qualname(node.name.value)
         if self.frames and not self.frame.classes:
             self.frame.local_functions[node.name.value] = qual
@@ -641,12 +642,10 @@ class Extractor(ExpressionWalker):
     def module(self, chunks: Iterable[Union[Tuple[int, str], HugeDef]]) -> None:
         """The module body, parsed chunk by chunk (top-level statements are
         independent, and one libcst tree of a 20 MB file would not fit in memory)."""
-        table = self.import_tables.get(0, {})
-        self.facts.imports = {k: v for k, v in table.items() if not k.startswith("*")}
-        self.facts.star_imports = [v for k, v in table.items() if k.startswith("*")]
+        self.facts.imports, self.facts.star_imports, frame_imports = module_table(self.import_tables.get(0, {}))
         self.facts.aliases = scopesmod.module_aliases(self.scopes)
         saved_lines = self.stmt_lines
-        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, self.facts.imports)
+        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, frame_imports)
         self.frames.append(frame)
         body: List[Stmt] = []
         for chunk in chunks:
@@ -681,9 +680,8 @@ class Extractor(ExpressionWalker):
         inside an ``if True:`` line (so columns stay the file's), or a huge top-level
         function's ``HugeDef``. The module body itself is not walked: what its walk
         would record of these definitions (their ``def`` statements) is not read."""
-        table = self.import_tables.get(0, {})
-        imports = {k: v for k, v in table.items() if not k.startswith("*")}
-        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, imports)
+        frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0,
+                              module_table(self.import_tables.get(0, {}))[2])
         self.frames.append(frame)
         for classes, piece in pieces:
             for name, line in classes:
