@@ -290,6 +290,28 @@ class ProjectIndex:
             current = entry[1] if entry else None
         return None
 
+    def nested_definition(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
+        """The key of the function or class a bare-name call names by a ``def``/``class``
+        nested in the calling function or one enclosing it, innermost first, up to the
+        function that binds the name (``Call.local_head``; a comprehension's own name
+        is none of them), or None."""
+        if call.local_head < 0:
+            return None
+        name = call.callee
+        scope: Optional[FunctionFacts] = fn
+        qual = fn.qualname
+        depth = 1
+        while scope is not None:
+            if name in scope.local_functions:
+                return fkey(facts.path, scope.local_functions[name])
+            if ".<locals>." not in qual or depth == call.local_head:
+                return None
+            qual = qual.rsplit(".<locals>.", 1)[0]
+            entry = self.functions.get(fkey(facts.path, qual))
+            scope = entry[1] if entry else None
+            depth += 1
+        return None
+
     def callee_key(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
         """The project function a call runs, or None."""
         if call.aug:
@@ -311,21 +333,10 @@ class ProjectIndex:
                 return typed
         if not all(p.isidentifier() for p in parts):
             return None
-        if len(parts) == 1 and call.local_head >= 0:
-            # nested functions by name, innermost enclosing function first, up to the
-            # function that binds the name (``Call.local_head``)
-            scope: Optional[FunctionFacts] = fn
-            qual = fn.qualname
-            depth = 1
-            while scope is not None:
-                if parts[0] in scope.local_functions:
-                    return self._callable(fkey(facts.path, scope.local_functions[parts[0]]))
-                if ".<locals>." not in qual or depth == call.local_head:
-                    break
-                qual = qual.rsplit(".<locals>.", 1)[0]
-                entry = self.functions.get(fkey(facts.path, qual))
-                scope = entry[1] if entry else None
-                depth += 1
+        if len(parts) == 1:
+            nested = self.nested_definition(facts, fn, call)
+            if nested is not None:
+                return self._callable(nested)
         # (a name the function binds itself is never the module's: ``Call.local_head``)
         key = None if call.local_head else self.resolve_name(facts, text)
         if key is None:
@@ -348,20 +359,10 @@ class ProjectIndex:
         parts = text.split(".")
         if not all(p.isidentifier() for p in parts):
             return None
-        if len(parts) == 1 and call.local_head >= 0:
-            scope: Optional[FunctionFacts] = fn
-            qual = fn.qualname
-            depth = 1
-            while scope is not None:  # a class defined in an enclosing function
-                if parts[0] in scope.local_functions:
-                    local = fkey(facts.path, scope.local_functions[parts[0]])
-                    return local if local in self.classes else None
-                if ".<locals>." not in qual or depth == call.local_head:
-                    break
-                qual = qual.rsplit(".<locals>.", 1)[0]
-                entry = self.functions.get(fkey(facts.path, qual))
-                scope = entry[1] if entry else None
-                depth += 1
+        if len(parts) == 1:
+            nested = self.nested_definition(facts, fn, call)  # a class defined in an enclosing function
+            if nested is not None:
+                return nested if nested in self.classes else None
         key = None if call.local_head else self.resolve_name(facts, text)
         if key is None:
             key = next((k for k in map(self.resolve_qualified, call.qualnames) if k), None)
