@@ -14,6 +14,7 @@ import gc
 import warnings
 import io
 import re
+import sys
 import tokenize
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Tuple, Union
@@ -251,6 +252,8 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
     except SyntaxError as exc:
         facts.lines = split_lines(text)
         _syntax_error(facts, exc)
+        if facts.error is not None and newer_grammar_reads(text):
+            facts.error.message += NEWER_PYTHON_HINT.format(*sys.version_info[:2])
         return None
     except (RecursionError, MemoryError, ValueError) as exc:
         facts.lines = split_lines(text)
@@ -296,6 +299,23 @@ def compile_refusal(text: str, path: str, tree: Optional[ast.Module] = None
     except ValueError as exc:
         return ParseError(f"CPython cannot compile this file: {exc}")
     return None
+
+
+NEWER_PYTHON_HINT = (" (Python {}.{}, which runs ordercheck, cannot read this file, but the grammar of a"
+                     " newer Python can: run ordercheck with the Python the project targets)")
+
+
+def newer_grammar_reads(text: str) -> bool:
+    """Whether libcst's parser, which knows the grammar of newer Pythons than the one
+    running (`type X = ...`, `def f[T]()`, PEP 701 f-strings on 3.11), reads a text
+    that this Python's ``ast.parse`` refused: then the OC900 says so, rather than
+    leaving the user to look for a typo that is not there (docs/decisions.md, "Syntax
+    of a newer Python"). Asked only of a file that failed, so its cost is no run's."""
+    try:
+        cst.parse_module(text)
+    except Exception:  # libcst's ParserSyntaxError, and whatever its parser gives up with
+        return False
+    return True
 
 
 def _syntax_error(facts: FileFacts, exc: SyntaxError) -> None:

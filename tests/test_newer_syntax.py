@@ -1,0 +1,79 @@
+"""Code written for a newer Python than the one running ordercheck.
+
+ordercheck reads a file with the running Python's ``ast.parse``: on 3.11, a PEP 695
+``type`` statement, a generic ``def f[T]()`` or a PEP 701 f-string (quotes of the
+same kind inside the braces) is a syntax error. The file is then one OC900, and its
+message says the grammar of a newer Python reads it (docs/decisions.md, "Syntax of a
+newer Python"), so nobody looks for a typo that is not there. Under a Python that
+reads the syntax, the file is checked like any other.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from cliutil import oc, write
+
+NEWER = {
+    "type_alias.py": """\
+        type Runs = list[int]
+
+        def finish(store, ledger, run):
+            store.save(run)
+            ledger.append_record({"status": "failed"})
+        """,
+    "generic_def.py": """\
+        def finish[T](store, ledger, run: T) -> None:
+            store.save(run)
+            ledger.append_record({"status": "failed"})
+        """,
+    "pep701.py": """\
+        def finish(store, ledger, run):
+            store.save(run)
+            ledger.append_record(f"{run["id"]}:failed")
+        """,
+}
+
+READS_NEWER = sys.version_info >= (3, 12)
+
+
+def _diagnostics(run):
+    data = json.loads(run.out)
+    return {(f["path"], d["code"], d["range"]["start"]["line"] + 1, d["message"])
+            for f in data["files"] for d in f["diagnostics"]}
+
+
+@pytest.mark.parametrize("name", sorted(NEWER))
+def test_newer_syntax_is_named_or_read(tmp_path, name):
+    write(tmp_path, name, NEWER[name])
+    run = oc(tmp_path, "--no-cache", "--format", "json", name)
+    assert run.code == 1, run
+    found = _diagnostics(run)
+    if READS_NEWER:
+        # this Python reads the file: its terminal append after the save is found
+        assert {(p, c) for p, c, _, _ in found} == {(name, "OC101")}, run
+    else:
+        [(path, code, _, message)] = found
+        assert (path, code) == (name, "OC900")
+        assert "cannot read this file, but the grammar of a newer Python can" in message
+        assert f"Python {sys.version_info[0]}.{sys.version_info[1]}," in message
+
+
+def test_a_real_syntax_error_has_no_hint(tmp_path):
+    write(tmp_path, "broken.py", "def finish(:\n    pass\n")
+    run = oc(tmp_path, "--no-cache", "--format", "json", "broken.py")
+    [(_, code, line, message)] = _diagnostics(run)
+    assert (code, line) == ("OC900", 1)
+    assert "SyntaxError" in message
+    assert "newer Python" not in message
+
+
+def test_the_hint_comes_from_the_cache_too(tmp_path):
+    """A warm run reads the finding from the cache: the same message."""
+    write(tmp_path, "pep701.py", NEWER["pep701.py"])
+    cold = oc(tmp_path, "--format", "json", "pep701.py")
+    warm = oc(tmp_path, "--format", "json", "pep701.py")
+    assert _diagnostics(cold) == _diagnostics(warm)
+    assert cold.code == warm.code == 1
