@@ -516,6 +516,10 @@ def test_ctrl_c_without_workers_exits_130(tmp_path):
 ])
 def test_oc900_says_what_cpython_says_where_it_says_it(source, line, message):
     facts = frontend.extract("bad.py", source.encode())
+    if message == "too many statically nested blocks" and sys.version_info >= (3, 13):
+        compile(source, "bad.py", "exec")  # 3.13 lifted the limit: CPython takes it, and so does the tool
+        assert facts.error is None
+        return
     assert facts.error is not None
     assert message in facts.error.message
     try:

@@ -54,3 +54,81 @@ def test_aiofiles_replace_is_a_rename():
             await aiofiles.os.replace(path + ".tmp", path)
         """
     assert cl(src, select=["OC301"]) == [("OC301", 8)]
+
+
+def test_a_copy_then_a_rename_is_a_write_then_a_rename():
+    """The default `file-write` patterns hold shutil's copies (session 24): the
+    atomic copy into a temporary file renamed into place needs an fsync too."""
+    src = """
+        import os
+        import shutil
+
+
+        def copy_atomic(source, dest):
+            tmp = dest + ".tmp"
+            shutil.copyfile(source, tmp)
+            os.rename(tmp, dest)
+
+
+        def copy_cross_device(source, dest):
+            tmp = dest + ".part"
+            shutil.copy2(source, tmp)
+            os.replace(tmp, dest)
+
+
+        def fill(stream, dest):
+            with open(dest + ".tmp", "wb") as out:
+                shutil.copyfileobj(stream, out)
+            os.replace(dest + ".tmp", dest)
+
+
+        def synced(source, dest):
+            tmp = dest + ".tmp"
+            shutil.copy(source, tmp)
+            fd = os.open(tmp, os.O_RDONLY)
+            os.fsync(fd)
+            os.close(fd)
+            os.replace(tmp, dest)
+
+
+        def moved_then_copied(source, dest):
+            try:
+                os.replace(source, dest)
+            except OSError:
+                shutil.copy2(source, dest)
+        """
+    assert cl(src, select=["OC301"]) == [("OC301", 9), ("OC301", 15), ("OC301", 21)]
+
+
+def test_a_helper_that_renames_or_copies_is_no_rename_at_its_callers():
+    """`then = ["rename", "!file-write"]`: a helper that renames and falls back to a
+    copy carries both, so a caller's earlier write is not paired with it (the price
+    of the copies above; docs/decisions.md, "Copies are writes")."""
+    src = """
+        import os
+        import shutil
+
+
+        def _replace_file(source, target):
+            try:
+                os.replace(source, target)
+            except OSError:
+                shutil.copy2(source, target)
+
+
+        def _rename_only(source, target):
+            os.replace(source, target)
+
+
+        def publish(staging, target, data):
+            with open(staging, "w") as f:
+                f.write(data)
+            _replace_file(staging, target)
+
+
+        def publish_plain(staging, target, data):
+            with open(staging, "w") as f:
+                f.write(data)
+            _rename_only(staging, target)
+        """
+    assert cl(src, select=["OC301"]) == [("OC301", 26)]

@@ -4,6 +4,7 @@ a run that compiles in the outline pass reports, a file CPython's compiler refus
 (one OC900) included."""
 from __future__ import annotations
 
+import sys
 import textwrap
 
 import pytest
@@ -101,6 +102,34 @@ def test_a_run_with_a_cache_compiles_in_the_outline_pass(tmp_path, made):
     assert [f.code for f in result.findings].count("OC900") == 1
 
 
+def _tree_only_refusal():
+    """The shortest chain ``n + n + ... + n`` (of a few lengths) whose parsed tree
+    CPython's compiler refuses for recursion while it compiles the same text, or None
+    on a Python where no such chain exists (3.13's compiler takes the tree of every
+    chain it parses). 3.10 and 3.11 refuse the tree at 1,200 terms, 3.12 at 2,500."""
+    import ast
+    for terms in (1200, 1800, 2500, 3500):
+        text = f"def other(n):\n    return {'+'.join(['n'] * terms)}\n"
+        try:
+            compile(text, "deep.py", "exec", dont_inherit=True)
+        except RecursionError:
+            return None
+        try:
+            compile(ast.parse(text), "deep.py", "exec", dont_inherit=True)
+        except RecursionError:
+            return terms
+    return None
+
+
+def test_some_python_refuses_only_the_tree():
+    """The case below exists on the Pythons CI runs (3.10 to 3.12)."""
+    import sys
+    if sys.version_info < (3, 13):
+        assert _tree_only_refusal() is not None
+    else:
+        assert _tree_only_refusal() is None  # (when this fails, a later Python refuses again: the case below runs it)
+
+
 def test_a_nesting_only_the_tree_compile_refuses_is_no_compile_error(tmp_path, monkeypatch, made):
     """``compile`` of the parsed tree runs out of recursion on a chain of some thousand
     terms that a compile of the text (an import) takes: CPython's verdict is the
@@ -108,14 +137,12 @@ def test_a_nesting_only_the_tree_compile_refuses_is_no_compile_error(tmp_path, m
     running, and the deferred run is not made again. Where libcst must read it (a hot
     function), it is the tool's own OC900, the same both ways."""
     src = _project(tmp_path, False)
-    chain = "+".join(["n"] * 1200)
+    terms = _tree_only_refusal() or 1200
+    chain = "+".join(["n"] * terms)
     (src / "deep.py").write_text(f"def other(n):\n    return {chain}\n")
     (src / "hot_deep.py").write_text(f"def g(store, ledger, run, n):\n    store.save(run)\n"
                                      f"    ledger.append_terminal(run)\n    return {chain}\n")
     data = (src / "deep.py").read_bytes()
-    import ast
-    with pytest.raises(RecursionError):  # (what the case is about: the tree's compile alone refuses it)
-        compile(ast.parse(data), "deep.py", "exec", dont_inherit=True)
     assert frontend.outline("deep.py", data).error is None
     s = settings_for(select=DEFAULTS)
     deferred = runner.run([src], s, jobs=2)
@@ -154,7 +181,9 @@ def test_the_text_compile_and_the_tree_compile_say_the_same(text):
     assert type(by_tree) is type(by_text)
     if by_tree is not None:
         assert (str(by_tree), getattr(by_tree, "lineno", None)) == (str(by_text), getattr(by_text, "lineno", None))
-    assert (by_tree is None) == (text == "x = 1\n")
+    # (3.13 lifted the limit of 20 nested blocks: that text compiles there)
+    takes = text == "x = 1\n" or (text.startswith("for x in y:") and sys.version_info >= (3, 13))
+    assert (by_tree is None) == takes
 
 
 def _lagging(files, done, table):
