@@ -40,7 +40,8 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 import networkx as nx
 
-from .ir import BROAD_TYPES, Call, Choice, FunctionFacts, Handler, RaisePoint, Repeat, Span, Stmt, is_contextlib_suppress
+from .ir import (BROAD_TYPES, Call, Choice, FunctionFacts, Handler, RaisePoint, Repeat, Span, Stmt, WithItem,
+                 is_contextlib_suppress)
 from .kinds import EdgeKind, FrameKind, NodeKind, RegionKind, StmtKind, Way
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
@@ -829,12 +830,18 @@ def _dedupe(preds: Preds) -> Preds:
 def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: False,
           on_raise: Optional[Callable[[Call], bool]] = None,
           on_test: Optional[Callable[[Call], bool]] = None,
-          is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None) -> nx.DiGraph:
+          is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None,
+          around: Optional[Call] = None) -> nx.DiGraph:
     """The control-flow graph of one function (semantics §Graph). ``on_raise(call)`` true: the
     call's exceptional edges pass a ``raised`` point (its callee's on-raise effects);
     ``on_test(call)`` true for the call that is a whole ``if``/``while`` test: each
-    branch starts with an ``outcome`` point (its conditional effects)."""
+    branch starts with an ``outcome`` point (its conditional effects). ``around``: a
+    decorator that runs the whole body inside a context manager
+    (``@transaction.atomic``): the body is built as a ``with`` over it."""
     b = _Builder(fn, is_suppressor, on_raise, on_test, is_guard)
-    ends = b.block(fn.body, [(ENTRY, EdgeKind.NORMAL)])
+    body = fn.body
+    if around is not None:
+        body = [Stmt(StmtKind.WITH, around.span, around.text, items=[WithItem([around], around)], body=body)]
+    ends = b.block(body, [(ENTRY, EdgeKind.NORMAL)])
     b.connect(ends, EXIT)
     return b.g

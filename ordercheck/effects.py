@@ -431,7 +431,23 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
     """A graph for the summary pass: a point at every resolved call."""
     resolved = lambda call: (path, call.id) in callees  # noqa: E731
     return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved,
-                     is_guard=vocab.is_guard)
+                     is_guard=vocab.is_guard, around=decorator_transaction(fn, vocab))
+
+
+#: the id of a decorator's stand-in call (no call of a file's own has it)
+DECORATOR_CALL = -1
+
+
+def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary) -> Optional[Call]:
+    """A decorator of the ``transaction`` class (``@transaction.atomic``,
+    ``@transaction.atomic(using="db")``, ``@db.atomic()``), as a call that stands at the
+    function's name: the body runs inside that transaction, as under ``with
+    transaction.atomic():`` (docs/decisions.md, "A transaction as a decorator")."""
+    for name in fn.decorators:
+        call = Call(DECORATOR_CALL, name, (), fn.span, f"@{name}", (fn.span.line, fn.span.line))
+        if mgrmod.TRANSACTION in vocab.direct(call):
+            return call
+    return None
 
 
 def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], bool]:
@@ -652,6 +668,7 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
         on_raise=lambda call: bool(eff(call).on_raise - NOT_CARRIED),
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
         is_guard=vocab.is_guard,
+        around=decorator_transaction(fn, vocab),
     )
     for n, data in g.nodes(data=True):
         if data["kind"] == NodeKind.WITH_EXIT and data.get("manager") is not None:

@@ -1,0 +1,46 @@
+"""Default `surface` patterns for error trackers and bound loggers (session 24;
+rules/vocab/surface.toml): a handler that reports to Sentry with no argument, or logs
+at warning or above through a structlog/loguru chain, is loud; the same at debug is
+still silent."""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl
+
+HANDLER = """
+import sentry_sdk
+import structlog
+from loguru import logger as loguru_logger
+from sentry_sdk import capture_exception
+
+logger = structlog.get_logger()
+
+
+def finish(store, ledger, run):
+    store.save(run)
+    try:
+        ledger.append_terminal(run)
+    except Exception:
+        {report}
+"""
+
+
+@pytest.mark.parametrize("report", [
+    "sentry_sdk.capture_exception()",
+    "capture_exception()",
+    'sentry_sdk.capture_message("terminal record lost")',
+    'logger.bind(run_id=run.id).error("terminal record lost")',
+    'logger.bind(run_id=run.id).warning("terminal record lost")',
+    'loguru_logger.opt(exception=True).error("terminal record lost")',
+])
+def test_a_report_makes_the_handler_loud(report):
+    assert cl(HANDLER.format(report=report), select=["OC201"]) == []
+
+
+@pytest.mark.parametrize("report", [
+    'logger.bind(run_id=run.id).debug("terminal record lost")',
+    'loguru_logger.opt(exception=True).info("terminal record lost")',
+    "pass",
+])
+def test_below_warning_it_stays_silent(report):
+    assert cl(HANDLER.format(report=report), select=["OC201"]) == [("OC201", 13)]
