@@ -40,14 +40,10 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.parse
 import zipfile
 from pathlib import Path
-
-try:  # Python >= 3.11
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - ordercheck depends on tomli there
-    import tomli as tomllib  # type: ignore[no-redef]
 
 BENCH = Path(__file__).resolve().parent
 CORPUS = BENCH / "corpus.toml"

@@ -23,12 +23,8 @@ import fnmatch
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[no-redef]
 
 BENCH = Path(__file__).resolve().parent
 CLASSES = ("save", "append", "terminal-append", "transaction")

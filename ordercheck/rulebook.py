@@ -10,14 +10,9 @@ tests, so the documentation cannot drift from the behaviour.
 from __future__ import annotations
 
 import re
-import sys
+import tomllib
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 from .contracts import KINDS, ROLE_KEYS, SEVERITIES, ClassExpr, Rule, expr_matches, expr_text
 from .errors import UsageError

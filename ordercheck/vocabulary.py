@@ -9,18 +9,13 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import sys
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 from .ir import Call
-from .kinds import NEAR_TERMINAL, OPEN_TERMINAL, OWN_TERMINAL, EventClass
+from .kinds import OPEN_TERMINAL, OWN_TERMINAL, EventClass
 from .markers import has_marker, split_tokens
 from .resources import vocab_dir
 

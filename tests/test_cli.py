@@ -8,16 +8,11 @@ the rest call ``ordercheck.cli.main`` in process to keep the suite fast.
 from __future__ import annotations
 
 import re
-import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 from cliutil import FINDING_RE, Run, oc, write
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 BUILTIN_CODES = ["OC001", "OC101", "OC102", "OC103", "OC201", "OC202", "OC203", "OC204", "OC301", "OC900"]

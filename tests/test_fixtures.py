@@ -1,16 +1,11 @@
 """The bundled runtime reproduces the seed's ordering sites; its fixed twin is clean."""
 import functools
-import sys
+import tomllib
 from pathlib import Path
 
 from checkutil import settings_for
 
 from ordercheck import runner
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 

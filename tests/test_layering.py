@@ -113,12 +113,7 @@ def test_reporters_import_only_the_ground():
 
 def test_every_package_is_shipped():
     """A wheel holds only the packages pyproject.toml lists."""
-    import sys
-
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    import tomllib
     listed = tomllib.loads((PKG.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     for pkg in _packages():
         assert f"ordercheck.{pkg.name}" in listed, f"ordercheck.{pkg.name} is missing from pyproject.toml's packages"

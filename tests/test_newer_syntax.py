@@ -13,7 +13,6 @@ import json
 import sys
 
 import pytest
-
 from cliutil import oc, write
 
 NEWER = {

@@ -13,6 +13,7 @@ import textwrap
 import pytest
 from checkutil import cl, run_tree, write_tree
 
+
 def _finish(imports: str, decorator: str) -> str:
     return (f"{imports}\n\n\n{decorator}\n"
             "def finish(store, ledger, run):\n"
