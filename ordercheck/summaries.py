@@ -520,7 +520,11 @@ class ProjectIndex:
         if key in self.functions:
             return key
         if key in self.classes:
-            return self.method(key, "__init__")
+            # a dataclass's (an attrs class's) generated ``__init__`` is in no file: what
+            # it runs of the project's is the hook it calls (docs/decisions.md, "A
+            # dataclass's ``__post_init__``")
+            return (self.method(key, "__init__") or self.method(key, "__post_init__")
+                    or self.method(key, "__attrs_post_init__"))
         return None
 
 
