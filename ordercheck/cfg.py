@@ -842,6 +842,13 @@ def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: F
     body = fn.body
     if around is not None:
         body = [Stmt(StmtKind.WITH, around.span, around.text, items=[WithItem([around], around)], body=body)]
+    first = b.counter + 1
     ends = b.block(body, [(ENTRY, EdgeKind.NORMAL)])
     b.connect(ends, EXIT)
+    if around is not None:
+        # the decorator's entry and exits run in the caller's frame: no line of the
+        # function's own is executed for them (they keep their span, for anchors)
+        for n, d in b.g.nodes(data=True):
+            if n == first or d.get("call") is around or (d["kind"] == NodeKind.WITH_EXIT and d.get("with_id") == 1):
+                d["line"] = None
     return b.g

@@ -131,3 +131,12 @@ def test_project_suppressing_manager_is_known_to_the_graph():
 
 def test_transaction_manager_walks():
     _ok(tc.PRELUDE + "def f(o):\n    with o.transaction():\n        o.c(1)\n        if o.b():\n            return o.c(2)\n    o.c(3)\n")
+
+
+def test_a_transaction_decorator_walks():
+    """A function decorated by a transaction is built as a ``with`` over the
+    decorator around its body (docs/decisions.md, "A transaction as a decorator")."""
+    source = tc.PRELUDE + ("@db.atomic\ndef f(o):\n    o.c(1)\n    if o.b():\n        return o.c(2)\n"
+                           "    try:\n        o.c(3)\n    except Exception:\n        pass\n    o.c(4)\n")
+    assert any(d.get("text") == "@db.atomic" for _, d in tc.graph_for(source).nodes(data=True))
+    _ok(source)

@@ -125,6 +125,12 @@ class ClsLoud:
         return False
 
 
+class db:
+    @staticmethod
+    def atomic(fn):  # a transaction decorator (`*.atomic`): the body runs in it
+        return fn
+
+
 """
 
 
@@ -263,7 +269,9 @@ def graph_for(source: str):
     fn = next(f for f in ff.functions if f.qualname == "f")
     vocab = _vocab()
     summ = effects.build([ff], vocab)  # the project managers of the prelude (semantics §Events)
-    return cfg.build(fn, effects.suppressor(vocab, ff.path, summ.manager_of))
+    around = effects.decorator_transaction(fn, vocab)
+    extra = {"around": around} if around is not None else {}  # (the mutation tests tell the graph under test by no keywords)
+    return cfg.build(fn, effects.suppressor(vocab, ff.path, summ.manager_of), **extra)
 
 
 _V = None
