@@ -312,7 +312,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
 
     def origin(n: object, cls: str, part: str) -> Origin:
         if (n, cls) in lifted_from:  # a transaction's commit: where the body performed it
-            n = lifted_from[(n, cls)]
+            n = lifted_from[(n, cls)][0]
             part = "return"
         return node_origin(g, n, cls, part, ns, path, vocab)
 
@@ -365,7 +365,11 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         for cls, nodes in performers.items():
             ends: Set[str] = set()
             for n in nodes:
-                ends |= endings(n)
+                # a commit ends the walks of the body nodes that performed the class:
+                # the ``return``s they reach before it tell how (docs/decisions.md,
+                # "What a transaction commits")
+                for m in lifted_from.get((n, cls), (n,)):
+                    ends |= endings(m)
             if ends == {"T"}:
                 when_true.add(cls)
             elif ends == {"F"}:

@@ -124,13 +124,15 @@ def transactions(g: nx.DiGraph, classes: Classes) -> Dict[int, object]:
             if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in classes.get(n, ())}
 
 
-def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], object]]:
+def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], Tuple[object, ...]]]:
     """The classes that ordering contracts read (semantics §Events Transactions): inside a
     transaction's body no node is an event; each normal exit of the outermost
     transaction carries the classes of its body's nodes on the walks that reach that
     exit (the commit: what a walk did not do, it does not commit); its exception exit
-    carries nothing of the body (rolled back). Also, per (commit node, class), one body
-    node that performs it (where a summary's origin points).
+    carries nothing of the body (rolled back). Also, per (commit node, class), the body
+    nodes that perform it on the walks that reach that commit, in order (the first is
+    where a summary's origin points; all of them tell on which ``return`` the walks
+    end, for conditional effects).
 
     The exits are one per way out (``return``, ``break``, ``continue``, falling
     through), and after ``feasible.prune_correlated`` one per state of the tested
@@ -152,7 +154,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
         inside.update(nodes)
         for n in nodes:
             out.pop(n, None)
-    source: Dict[Tuple[object, str], object] = {}
+    source: Dict[Tuple[object, str], Tuple[object, ...]] = {}
     for n, d in g.nodes(data=True):
         w = d.get("with_id")
         if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or n in inside:
@@ -162,7 +164,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
             for cls in classes.get(b, ()):
                 if cls not in WITH_ONLY:
                     lifted.add(cls)
-                    source.setdefault((n, cls), b)
+                    source[(n, cls)] = source.get((n, cls), ()) + (b,)
         _put(out, n, out.get(n, frozenset()) | frozenset(lifted))
     return out, source
 

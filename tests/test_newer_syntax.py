@@ -76,3 +76,19 @@ def test_the_hint_comes_from_the_cache_too(tmp_path):
     warm = oc(tmp_path, "--format", "json", "pep701.py")
     assert _diagnostics(cold) == _diagnostics(warm)
     assert cold.code == warm.code == 1
+
+
+@pytest.mark.parametrize("text", [
+    'data = b"café"\n',
+    'data = "\\x4"\n',
+    "def flat(xss):\n    return [*xs for xs in xss]\n",
+    'name = "\\N{NO SUCH NAME}"\n',
+])
+def test_an_error_no_python_accepts_has_no_hint_though_libcst_reads_it(tmp_path, text):
+    """libcst's parser takes these; no Python does. The hint asks for a newer
+    construct on the line CPython refused."""
+    (tmp_path / "bad.py").write_text(text, encoding="utf-8")
+    run = oc(tmp_path, "--no-cache", "--format", "json", "bad.py")
+    [(_, code, _, message)] = _diagnostics(run)
+    assert code == "OC900"
+    assert "newer Python" not in message

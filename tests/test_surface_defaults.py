@@ -44,3 +44,15 @@ def test_a_report_makes_the_handler_loud(report):
 ])
 def test_below_warning_it_stays_silent(report):
     assert cl(HANDLER.format(report=report), select=["OC201"]) == [("OC201", 13)]
+
+
+def test_a_bound_debug_log_of_the_exception_does_not_hand_it_on():
+    """`quiet` holds the chains below warning: the exception passed to them reaches
+    no one (semantics §Contracts, handing the exception on)."""
+    src = HANDLER.replace("    except Exception:\n", "    except Exception as e:\n")
+    for report in ('logger.bind(run_id=run.id).debug("lost: %s", e)', 'loguru_logger.opt(exception=e).info("lost")'):
+        assert cl(src.format(report=report), select=["OC201"]) == [("OC201", 13)]
+    assert cl(src.format(report='logger.bind(run_id=run.id).warn("lost: %s", e)'), select=["OC201"]) == []
+    assert cl(src.format(report="capture(e)").replace("from sentry_sdk import capture_exception",
+                                                      "from sentry_sdk.api import capture_exception as capture"),
+              select=["OC201"]) == []

@@ -138,3 +138,75 @@ def test_across_files_and_with_a_configured_class(tmp_path):
     assert plain == [("app/service.py", 8, "OC101"), ("app/service.py", 13, "OC101")]
     configured = run_tree(tmp_path, table={"extend-events": {"transaction": ["app.uow.unit_of_work"]}})
     assert configured == [("app/service.py", 13, "OC101")]
+
+
+def test_a_decorator_through_an_alias():
+    """An alias of the decorator renders as the aliased text, as a call through it
+    does (semantics §Events "Aliases")."""
+    src = """
+        from django.db import transaction
+        from django.db.transaction import atomic as atomic_block
+
+        atomic = transaction.atomic
+        commit_on_success = atomic_block
+
+
+        @atomic
+        def finish(store, ledger, run):
+            store.save(run)
+            ledger.append_terminal(run)
+
+
+        @atomic(using="runs")
+        def finish_on(store, ledger, run):
+            store.save(run)
+            ledger.append_terminal(run)
+
+
+        @commit_on_success
+        def finish_old(store, ledger, run):
+            store.save(run)
+            ledger.append_terminal(run)
+
+
+        class Runs:
+            atomic = transaction.atomic
+
+            @atomic
+            def finish(self, store, ledger, run):
+                store.save(run)
+                ledger.append_terminal(run)
+        """
+    assert cl(src) == []
+
+
+@pytest.mark.parametrize("form", ["decorator", "with"])
+def test_conditional_effects_through_the_commit(form):
+    """A helper that saves only on the way that returns True keeps that, when every
+    ``return`` is inside the transaction: its commit ends the walks of the body's save
+    (docs/decisions.md, "What a transaction commits")."""
+    if form == "decorator":
+        helper = """
+            @transaction.atomic
+            def revoke(store, run, revoked):
+                if not revoked:
+                    return False
+                store.save(run)
+                return True
+            """
+    else:
+        helper = """
+            def revoke(store, run, revoked):
+                with transaction.atomic():
+                    if not revoked:
+                        return False
+                    store.save(run)
+                    return True
+            """
+    src = "from django.db import transaction\n\n" + textwrap.dedent(helper) + textwrap.dedent("""
+        def step(store, ledger, run, revoked):
+            if revoke(store, run, revoked):
+                return
+            ledger.append_record(run)
+        """)
+    assert cl(src) == []

@@ -202,8 +202,10 @@ class Outliner(Resolver):
         for d in node.decorator_list:  # resolved in the enclosing scope, where they run
             target = d.func if isinstance(d, ast.Call) else d
             written = render_ast(target)
+            names = self.call_names(written, target.lineno, target.col_offset)  # (through aliases, as a call)
             decorators.append(written)
-            decorators.extend(self.qualified_text(written))
+            decorators.append(names.callee)
+            decorators.extend(names.qualnames)
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         a = node.args

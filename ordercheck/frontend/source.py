@@ -252,7 +252,7 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
     except SyntaxError as exc:
         facts.lines = split_lines(text)
         _syntax_error(facts, exc)
-        if facts.error is not None and newer_grammar_reads(text):
+        if facts.error is not None and newer_syntax_at(text, exc.lineno or 1):
             facts.error.message += NEWER_PYTHON_HINT.format(*sys.version_info[:2])
         return None
     except (RecursionError, MemoryError, ValueError) as exc:
@@ -305,17 +305,58 @@ NEWER_PYTHON_HINT = (" (Python {}.{}, which runs ordercheck, cannot read this fi
                      " newer Python can: run ordercheck with the Python the project targets)")
 
 
-def newer_grammar_reads(text: str) -> bool:
-    """Whether libcst's parser, which knows the grammar of newer Pythons than the one
-    running (`type X = ...`, `def f[T]()`, PEP 701 f-strings on 3.11), reads a text
-    that this Python's ``ast.parse`` refused: then the OC900 says so, rather than
-    leaving the user to look for a typo that is not there (docs/decisions.md, "Syntax
-    of a newer Python"). Asked only of a file that failed, so its cost is no run's."""
+def newer_syntax_at(text: str, line: int) -> bool:
+    """Whether ``text``, which this Python's ``ast.parse`` refused at ``line``, holds
+    there a construct of a newer Python's grammar that libcst's parser reads: a
+    ``type`` statement, type parameters (``def f[T]()``, ``class C[T]``, PEP 696
+    defaults), a PEP 701 f-string (its own quote, a backslash or a ``#`` inside its
+    braces) or a t-string. Then the OC900 says so, rather than leaving the user to
+    look for a typo that is not there (docs/decisions.md, "Syntax of a newer
+    Python"). libcst reads more than any Python does (``b"café"``, ``[*xs for xs in
+    xss]``), so that it parses is not enough: the construct must stand on the line
+    CPython refused. Asked only of a file that failed, so its cost is no run's."""
+    from libcst.metadata import PositionProvider
+
     try:
-        cst.parse_module(text)
+        wrapper = cst.MetadataWrapper(cst.parse_module(text))
+        positions = wrapper.resolve(PositionProvider)
     except Exception:  # libcst's ParserSyntaxError, and whatever its parser gives up with
         return False
-    return True
+    module = wrapper.module
+    for node, pos in positions.items():
+        if pos.start.line <= line <= pos.end.line and _newer_construct(node, module):
+            return True
+    return False
+
+
+_NEWER_NODES = tuple(getattr(cst, name) for name in ("TypeAlias", "TypeParameters", "TemplatedString")
+                     if hasattr(cst, name))
+
+
+def _newer_construct(node: "cst.CSTNode", module: "cst.Module") -> bool:
+    if isinstance(node, _NEWER_NODES):
+        return True
+    if not isinstance(node, cst.FormattedString):
+        return False
+    quote = node.start.lstrip("fFrRbB")
+    return any(_newer_in_braces(part, quote, module, 0) for part in node.parts)
+
+
+def _newer_in_braces(part: "cst.CSTNode", quote: str, module: "cst.Module", depth: int) -> bool:
+    """A PEP 701 form in one ``{...}`` of an f-string: the string's own quote, a
+    backslash or a comment in the expression (its whitespace included), or format
+    specs nested more than two deep (``f"{a:{b:{c}}}"``)."""
+    if not isinstance(part, cst.FormattedStringExpression):
+        return False
+    code = "".join(module.code_for_node(n) for n in
+                   (part.whitespace_before_expression, part.expression, part.whitespace_after_expression))
+    if quote in code or "\\" in code or "#" in code:
+        return True
+    if part.format_spec:
+        if depth >= 1 and any(isinstance(p, cst.FormattedStringExpression) for p in part.format_spec):
+            return True
+        return any(_newer_in_braces(p, quote, module, depth + 1) for p in part.format_spec)
+    return False
 
 
 def _syntax_error(facts: FileFacts, exc: SyntaxError) -> None:

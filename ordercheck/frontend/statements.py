@@ -601,8 +601,13 @@ class Extractor(ExpressionWalker):
         decorators: List[str] = []
         for d in node.decorators:  # resolved in the enclosing scope, where they run
             target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
-            decorators.append(render_callee(target))
-            decorators.extend(self.qualified(target))
+            written = render_callee(target)
+            line, col = self.pos(target)[:2]
+            text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+            names = self.call_names(written, line, len(text[:col].encode("utf-8")))  # (through aliases, as a call)
+            decorators.append(written)
+            decorators.append(names.callee)
+            decorators.extend(names.qualnames)
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         saved_lines = self.stmt_lines
