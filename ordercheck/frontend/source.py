@@ -329,12 +329,11 @@ def newer_syntax_at(text: str, line: int) -> bool:
     return False
 
 
-_NEWER_NODES = tuple(getattr(cst, name) for name in ("TypeAlias", "TypeParameters", "TemplatedString")
-                     if hasattr(cst, name))
+_NEWER_NODES = ("TypeAlias", "TypeParameters", "TemplatedString")  # (libcst's names; looked up late: no import)
 
 
 def _newer_construct(node: "cst.CSTNode", module: "cst.Module") -> bool:
-    if isinstance(node, _NEWER_NODES):
+    if type(node).__name__ in _NEWER_NODES:
         return True
     if not isinstance(node, cst.FormattedString):
         return False
