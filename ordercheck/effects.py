@@ -368,7 +368,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 # a commit ends the walks of the body nodes that performed the class:
                 # the ``return``s they reach before it tell how (docs/decisions.md,
                 # "What a transaction commits")
-                for m in lifted_from.get((n, cls), (n,)):
+                for m in lifted_from.get((n, cls), [n]):
                     ends |= endings(m)
             if ends == {"T"}:
                 when_true.add(cls)

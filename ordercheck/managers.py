@@ -124,7 +124,7 @@ def transactions(g: nx.DiGraph, classes: Classes) -> Dict[int, object]:
             if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in classes.get(n, ())}
 
 
-def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], Tuple[object, ...]]]:
+def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], List[object]]]:
     """The classes that ordering contracts read (semantics §Events Transactions): inside a
     transaction's body no node is an event; each normal exit of the outermost
     transaction carries the classes of its body's nodes on the walks that reach that
@@ -154,7 +154,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
         inside.update(nodes)
         for n in nodes:
             out.pop(n, None)
-    source: Dict[Tuple[object, str], Tuple[object, ...]] = {}
+    source: Dict[Tuple[object, str], List[object]] = {}
     for n, d in g.nodes(data=True):
         w = d.get("with_id")
         if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or n in inside:
@@ -164,7 +164,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
             for cls in classes.get(b, ()):
                 if cls not in WITH_ONLY:
                     lifted.add(cls)
-                    source[(n, cls)] = source.get((n, cls), ()) + (b,)
+                    source.setdefault((n, cls), []).append(b)
         _put(out, n, out.get(n, frozenset()) | frozenset(lifted))
     return out, source
 
