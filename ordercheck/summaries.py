@@ -145,6 +145,7 @@ class ProjectIndex:
     _mro: Dict[str, List[str]] = field(default_factory=dict)
     _outside: Dict[str, Optional[str]] = field(default_factory=dict)  # ``outside_name``'s answers
     _head_set: Optional[FrozenSet[str]] = None
+    _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
 
     @classmethod
     def of(cls, files: Iterable[FileFacts]) -> "ProjectIndex":
@@ -441,6 +442,54 @@ class ProjectIndex:
         typed = self.inherited_attr_type(owner, parts[1])
         return f"{typed}.{parts[2]}" if typed else None
 
+    def class_qualname(self, key: str) -> str:
+        """``pkg.store.RunStore`` for a project class key."""
+        path, qual = split_key(key)
+        module = self.files[path].module
+        return f"{module}.{qual}" if module else qual
+
+    def inherited_names(self, class_key: str, method: str) -> Tuple[str, ...]:
+        """``module.B.m`` for every base ``B`` of a receiver's class along its MRO: the
+        project bases, and the bases from outside the project named by a qualified
+        name (``class RunSession(sqlalchemy.orm.Session)``). A receiver of class ``T``
+        is also a ``B`` (docs/decisions.md "A receiver typed as a subclass"): with
+        ``*.RunStore.save`` configured, ``store.save(run)`` for ``store =
+        SqlRunStore()`` is RunStore's save, inherited or overridden."""
+        memo = self._inherited.get(class_key)
+        if memo is None:
+            order = self.mro(class_key)
+            found: List[str] = [self.class_qualname(k) for k in order[1:]]
+            for k in order:
+                cls = self.classes.get(k)
+                if cls is None:
+                    continue
+                for base in cls.bases:
+                    if "." not in base or not all(p.isidentifier() for p in base.split(".")):
+                        continue
+                    if self.resolve_qualified(base) is not None:
+                        continue
+                    facts = self.files[split_key(k)[0]]
+                    if self.class_key(facts, base) is not None:
+                        continue
+                    found.append(base)
+            memo = self._inherited[class_key] = tuple(dict.fromkeys(found))
+        return tuple(f"{b}.{method}" for b in memo)
+
+    def receiver_class_of(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
+        """The project class of the receiver of ``x.m()``, typed in the file or, for
+        ``self.x.m()``, by a base class in another file; None when not known."""
+        if call.aug:
+            return None
+        if call.receiver_type is not None:
+            return self.receiver_class(facts, call)
+        if call.self_call not in ("self", "cls"):
+            return None
+        parts = call.callee.split(".")
+        if len(parts) != 3 or not all(p.isidentifier() for p in parts):
+            return None
+        owner = self.owner_class(facts, fn)
+        return self.inherited_attr_class(owner, parts[1]) if owner is not None else None
+
     def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
         """The name from outside the project that a project module re-exports
         (``pkg.util.suppress`` with ``from contextlib import suppress`` in ``pkg/util.py``:
@@ -487,6 +536,12 @@ class ProjectIndex:
                     through = self.typed_through_base(facts, fn, call)
                     if through is not None:
                         extra = (through,)
+                if call.receiver_type is not None or call.self_call in ("self", "cls"):
+                    receiver = self.receiver_class_of(facts, fn, call)
+                    if receiver is not None:
+                        method = call.callee.rsplit(".", 1)[-1]
+                        extra += tuple(n for n in self.inherited_names(receiver, method)
+                                       if n not in call.qualnames and n not in extra)
                 names = call.qualnames + extra
                 if not call.qualnames and "." in call.callee:
                     head = call.callee.split(".", 1)[0]

@@ -88,6 +88,26 @@ HARD = {
             yield G
             teardown()
     ''',
+    "log_levels": '''
+        import logging
+        from logging import ERROR
+        log = logging.getLogger(__name__)
+        def f(level, args):
+            log.log(logging.ERROR, "a")
+            log.log(ERROR, "a")
+            log.log(0x28, "a")
+            log.log(1_0, "a")
+            log.log("WARNING", "a")
+            log.log("WARN" "ING", "a")
+            log.log(b"ERROR", "a")
+            log.log(level=logging.CRITICAL, msg="a")
+            log.log(*args, level=logging.ERROR)
+            log.log(*args)
+            log.log(level, "a")
+            logging.log(logging.DEBUG, "a")
+            log.bind(run=1).log("ERROR", "a")
+            math.log(10)
+    ''',
 }
 
 

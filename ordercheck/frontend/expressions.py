@@ -84,6 +84,32 @@ def render_callee(node: cst.CSTNode) -> str:
     return "?"
 
 
+def cst_level(node: cst.Call) -> Optional[str]:
+    """The first positional argument (else the ``level=`` keyword) of a call as
+    ``resolution.level_method`` reads it (``resolution.ast_level`` of the outline's
+    ``ast``)."""
+    if not node.args:
+        return None
+    first = node.args[0]
+    value: Optional[cst.BaseExpression]
+    if first.keyword is None and not first.star:
+        value = first.value
+    else:
+        value = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "level"), None)
+        if value is None or any(a.keyword is None and not a.star for a in node.args):
+            return None
+    if isinstance(value, cst.Integer):
+        try:
+            return str(int(value.value, 0))
+        except ValueError:
+            return None
+    if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
+        got = value.evaluated_value
+        return got if isinstance(got, str) else None
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        return render_callee(value)
+    return None
+
 
 _RAISING: tuple = ()  # node kinds, filled by ``load_libcst`` (libcst is imported lazily)
 _LEAVES: tuple = ()
@@ -300,7 +326,7 @@ class ExpressionWalker(Resolver):
                 self._expr(arg.value, seq)
         line, col = self.pos(node)[:2]
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        names = self.call_names(render_callee(func), line, len(text[:col].encode("utf-8")))  # (the ast's bytes)
+        names = self.call_names(render_callee(func), line, len(text[:col].encode("utf-8")), cst_level(node))  # (the ast's bytes)
         callee, qn = names.callee, names.qualnames
         suppress = None
         # (also any other `suppress`: a project module may re-export contextlib's, which

@@ -27,7 +27,7 @@ from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithIte
 from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_name, module_table
-from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, Resolver, render_ast
+from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, Resolver, ast_level, render_ast
 from .source import cpython_verdict, gc_paused
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -154,7 +154,7 @@ class Outliner(Resolver):
     def call(self, node: ast.Call) -> Call:
         for child in scopesmod.child_nodes(node):
             self.visit(child)
-        names = self.call_names(render_ast(node.func), node.lineno, node.col_offset)
+        names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node))
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         return call

@@ -48,6 +48,44 @@ def render_ast(node: ast.AST) -> str:
     return "?"
 
 
+#: a logging level, as ``logger.log``'s first argument names it, → the logger method of
+#: that level (``logging.ERROR``, ``ERROR``, ``40``; loguru's ``"ERROR"``)
+_LEVEL_METHODS = {
+    "DEBUG": "debug", "TRACE": "debug", "INFO": "info", "SUCCESS": "info", "NOTSET": "debug",
+    "WARNING": "warning", "WARN": "warning", "ERROR": "error", "CRITICAL": "critical", "FATAL": "critical",
+    "10": "debug", "20": "info", "30": "warning", "40": "error", "50": "critical",
+}
+
+
+def level_method(callee: str, level: Optional[str]) -> Optional[str]:
+    """``logger.error`` for ``logger.log(logging.ERROR, ...)``: a call of a ``log`` method
+    (or ``logging.log``) whose first argument is a constant level is, for matching, the
+    method of that level (docs/decisions.md "A log call with a constant level"). None
+    for any other call, or a level the code computes."""
+    if level is None or not callee.endswith(".log"):
+        return None
+    method = _LEVEL_METHODS.get(level.rsplit(".", 1)[-1])
+    return callee[: -len("log")] + method if method is not None else None
+
+
+def ast_level(node: ast.Call) -> Optional[str]:
+    """The first positional argument (else the ``level=`` keyword) of an ``ast`` call as
+    ``level_method`` reads it."""
+    if node.args and not isinstance(node.args[0], ast.Starred):
+        arg: Optional[ast.expr] = node.args[0]
+    elif any(not isinstance(a, ast.Starred) for a in node.args):
+        return None
+    else:
+        arg = next((k.value for k in node.keywords if k.arg == "level"), None)
+        if arg is None:
+            return None
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, (int, str)) and not isinstance(arg.value, bool):
+        return str(arg.value)
+    if isinstance(arg, (ast.Name, ast.Attribute)):
+        return render_ast(arg)
+    return None
+
+
 @dataclass
 class CallNames:
     """What a call resolves by, from its callee as written and its line."""
@@ -117,11 +155,13 @@ class Resolver:
         """The innermost function being walked."""
         return self.frames[-1]
 
-    def call_names(self, written: str, line: int, col: int = 0) -> CallNames:
+    def call_names(self, written: str, line: int, col: int = 0, level: Optional[str] = None) -> CallNames:
         """The callee through aliases, its import-qualified names (and its receiver
         class's ``module.T.m``), whether it exits the process, and whether it is
         called through ``self``/``cls``/``super()``. ``line``/``col``: where the call
-        starts (``col`` in UTF-8 bytes, as the ``ast`` counts), which aliases it sees."""
+        starts (``col`` in UTF-8 bytes, as the ``ast`` counts), which aliases it sees.
+        ``level``: the first positional argument, when a constant or a dotted name
+        (``level_method``)."""
         root = written.split(".", 1)[0].split("(", 1)[0]
         if self.in_comprehension(root):  # a comprehension's own name: nothing outside is it
             exits = written if written in EXIT_CALLS else None
@@ -140,6 +180,9 @@ class Resolver:
             typed = self.type_qualname(receiver)
             if typed is not None:
                 qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
+        if level is not None:  # `logger.log(logging.ERROR, ...)` is also `logger.error(...)`
+            by_level = tuple(m for m in (level_method(t, level) for t in (callee,) + qn) if m is not None)
+            qn = tuple(dict.fromkeys(qn + by_level))
         exits = None
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
