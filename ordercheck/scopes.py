@@ -100,7 +100,9 @@ def _cap_words(name: str) -> bool:
 
 def annotation_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
     """The class an annotation names: ``T``, ``Optional[T]``, ``T | None``,
-    ``Union[T, None]``, ``"T"``, ``Annotated[T, ...]``; else None."""
+    ``Union[T, None]``, ``"T"``, ``Annotated[T, ...]`` (and pydantic's
+    ``SerializeAsAny[T]``, ``SkipValidation[T]``, ``InstanceOf[T]``), a generic class ``T[X, Y]``
+    (not a container or a special form: ``_NO_INSTANCE_OF_ITS_OWN``); else None."""
     if node is None or depth > 5:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -121,12 +123,31 @@ def annotation_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
         args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if last in ("Optional", "ClassVar", "Final"):
             return annotation_type(args[0], depth + 1) if len(args) == 1 else None
-        if last == "Annotated" and args:
+        if last in ("Annotated", "SerializeAsAny", "SkipValidation", "InstanceOf") and args:
             return annotation_type(args[0], depth + 1)
         if last == "Union":
             options = [a for a in args if not _is_none(a)]
             return annotation_type(options[0], depth + 1) if len(options) == 1 else None
+        if base is not None and last not in _NO_INSTANCE_OF_ITS_OWN:
+            return base  # a generic class: `Store[int]` is a `Store`
     return None
+
+
+#: subscripted, these name no class of the project's or a library's own: containers
+#: (``List[T]`` holds ``T``s; what is called on it is the container's), types of
+#: classes and callables, and typing's special forms
+_NO_INSTANCE_OF_ITS_OWN = frozenset((
+    "list", "dict", "set", "frozenset", "tuple", "type",
+    "List", "Dict", "Set", "FrozenSet", "Tuple", "Type", "DefaultDict", "OrderedDict", "Deque",
+    "Counter", "ChainMap", "Iterable", "Iterator", "Sequence", "MutableSequence", "Mapping",
+    "MutableMapping", "AbstractSet", "MutableSet", "Collection", "Container", "Reversible",
+    "Awaitable", "Coroutine", "AsyncIterable", "AsyncIterator", "Generator", "AsyncGenerator",
+    "KeysView", "ValuesView", "ItemsView", "MappingView", "ContextManager", "AsyncContextManager",
+    "AbstractContextManager", "AbstractAsyncContextManager", "Callable", "Literal", "TypeGuard",
+    "TypeIs", "Required", "NotRequired", "ReadOnly", "Unpack", "Concatenate", "Generic",
+    "Protocol", "Self", "LiteralString", "Never", "NoReturn", "TypeAlias",
+    "defaultdict", "deque", "OrderedDict",
+))
 
 
 def _union_members(node: ast.AST) -> List[ast.AST]:
