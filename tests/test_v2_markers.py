@@ -70,6 +70,7 @@ def test_prose_and_keys_give_no_tokens(args):
     "RunState.failed",                              # any attribute of a CapWords name
     "models.RunState.cancelled",
     "run.failed",                                   # a lower-case last component, whole
+    "Status.FAILED.value",                          # an enum member's value (decisions.md)
 ])
 def test_constants_and_types_give_tokens(args):
     assert verdict(args) == "terminal"
@@ -80,7 +81,7 @@ def test_constants_and_types_give_tokens(args):
     "run.completed_at",
     "self.is_step_failure",
     "self.failed.id",                               # other components of a chain: none
-    "Status.FAILED.value",
+    "run.status.value",
     "run.timed, run.id, 'out'",                     # a multi-word marker needs one run
 ])
 def test_other_identifiers_are_whole_tokens(args):

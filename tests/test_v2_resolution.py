@@ -333,10 +333,12 @@ def test_alias_to_a_typed_attribute_keeps_the_type():
     assert cl(src, SEQ, PERSIST) == [("OC102", 11)]
 
 
-def test_inherited_method_matches_only_under_the_receiver_type_name():
-    # decision (docs/decisions.md): `store.persist()` with `store: RunStore` is
-    # `mod.RunStore.persist`, not `mod.BaseStore.persist`, where `persist` is defined
+def test_inherited_method_matches_under_the_receiver_type_and_its_bases():
+    # decision (docs/decisions.md, session 25): `store.persist()` with `store:
+    # RunStore` is `mod.RunStore.persist` and `mod.BaseStore.persist`; never a
+    # subclass's name
     table = {"extend-events": {"save": ["*.BaseStore.persist"]}}
+    sub = {"extend-events": {"save": ["*.RunStore.persist"]}}
     src = """\
         class BaseStore:
             def persist(self, run):
@@ -348,8 +350,13 @@ def test_inherited_method_matches_only_under_the_receiver_type_name():
         def step(store: RunStore, ledger, run):
             store.persist(run)
             ledger.append(run.id)
+
+        def base(store: BaseStore, ledger, run):
+            store.persist(run)
+            ledger.append(run.id)
         """
-    assert cl(src, SEQ, table) == []
+    assert cl(src, SEQ, table) == [("OC102", 10), ("OC102", 14)]
+    assert cl(src, SEQ, sub) == [("OC102", 10)]
 
 
 # =========================================================================== receiver types: resolution
