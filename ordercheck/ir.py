@@ -79,6 +79,10 @@ class Call:
     # (docs/decisions.md "A function's own name hides the module's"). 1: the calling
     # function binds it, 2: the one enclosing it, ...; -1: a comprehension it is in; 0: none
     local_head: int = 0
+    # a ``log`` call's constant level as the logger method it names ("error" for
+    # ``logger.log(logging.ERROR, ...)``; ``frontend.resolution.level_name``): the
+    # project phase maps the names it adds (``typed``) by it too
+    level: Optional[str] = None
     # lines of the `except` clauses whose caught exception flows into this call's
     # arguments (semantics §Contracts, handing the exception on); conversions pass it through
     hands_on: Tuple[int, ...] = ()

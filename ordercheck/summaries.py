@@ -16,6 +16,8 @@ else is matched by patterns only. Aliases are already expanded in the facts.
 """
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
@@ -182,27 +184,60 @@ class ProjectIndex:
                 out.append(target)
         return out
 
-    def mro(self, key: str, _stack: Tuple[str, ...] = ()) -> List[str]:
+    def mro(self, key: str) -> List[str]:
         """Python's C3 linearisation over project classes (depth-first, left to right
-        where the bases are inconsistent, as a linter must not fail)."""
+        where the bases are inconsistent, as a linter must not fail). Bases first, by
+        an explicit stack: a chain of a thousand classes is no recursion; a base that
+        is its own ancestor (bad code) stands for itself alone."""
         if key in self._mro:
             return self._mro[key]
-        if key in _stack:  # a cycle through bad code
-            return [key]
+        on_path: set = set()
+        stack: List[Tuple[str, bool]] = [(key, False)]
+        while stack:
+            k, bases_done = stack.pop()
+            if k in self._mro:
+                continue
+            if not bases_done:
+                if k in on_path:
+                    continue
+                on_path.add(k)
+                stack.append((k, True))
+                stack.extend((b, False) for b in reversed(self.bases(k)) if b not in self._mro and b not in on_path)
+                continue
+            on_path.discard(k)
+            self._mro[k] = self._linearise(k)
+        return self._mro[key]
+
+    def _linearise(self, key: str) -> List[str]:
+        """C3 over the bases' linearisations (a base still being linearised, on a
+        cycle, is itself alone). How often each class stands in a sequence's tail is
+        counted, so a merge step costs one look at each sequence's head: linear in
+        the result, and a long chain of classes quadratic overall, not cubic."""
         bases = self.bases(key)
-        seqs = [self.mro(b, _stack + (key,)) for b in bases] + [list(bases)]
+        seqs = [deque(self._mro.get(b, [b])) for b in bases] + [deque(bases)]
+        seqs = [q for q in seqs if q]
+        tails: Dict[str, int] = {}
+        for q in seqs:
+            for x in itertools.islice(q, 1, None):
+                tails[x] = tails.get(x, 0) + 1
         out = [key]
-        seqs = [list(q) for q in seqs if q]
         while seqs:
-            head = next((q[0] for q in seqs if not any(q[0] in r[1:] for r in seqs)), None)
+            head = next((q[0] for q in seqs if not tails.get(q[0])), None)
             if head is None:  # inconsistent: fall back to depth-first order
+                seen = set(out)
                 for q in seqs:
-                    out.extend(x for x in q if x not in out)
+                    for x in q:
+                        if x not in seen:
+                            seen.add(x)
+                            out.append(x)
                 break
             out.append(head)
-            seqs = [[x for x in q if x != head] for q in seqs]
+            for q in seqs:
+                if q[0] == head:
+                    q.popleft()
+                    if q:
+                        tails[q[0]] -= 1
             seqs = [q for q in seqs if q]
-        self._mro[key] = out
         return out
 
     def method(self, class_key: str, name: str, skip_self: bool = False) -> Optional[str]:
@@ -542,6 +577,8 @@ class ProjectIndex:
                         method = call.callee.rsplit(".", 1)[-1]
                         extra += tuple(n for n in self.inherited_names(receiver, method)
                                        if n not in call.qualnames and n not in extra)
+                if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
+                    extra += tuple(n[: -len("log")] + call.level for n in extra if n.endswith(".log"))
                 names = call.qualnames + extra
                 if not call.qualnames and "." in call.callee:
                     head = call.callee.split(".", 1)[0]

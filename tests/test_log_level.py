@@ -28,6 +28,7 @@ LOUD = [
     "logger.log(WARNING, 'append failed')",
     "logger.log(logging.CRITICAL, 'append failed')",
     "logger.log(40, 'append failed')",
+    "logger.log(45, 'append failed')",  # above ERROR, as logging ranks it
     "logger.log('ERROR', 'append failed')",  # loguru names its levels
     "logger.log(level=logging.ERROR, msg='append failed')",
     "logging.log(logging.WARNING, 'append failed')",
@@ -38,6 +39,7 @@ SILENT = [
     "logger.log(logging.DEBUG, 'append failed')",
     "logger.log(logging.INFO, 'append failed: %s', exc)",  # handed on to a quiet call only
     "logger.log(20, 'append failed: %s', str(exc))",
+    "logger.log(25, 'append failed: %s', exc)",
     "logger.log(level, 'append failed')",  # a level the code computes says nothing
 ]
 
@@ -64,3 +66,57 @@ def test_a_configured_surface_pattern_matches_through_the_level():
         body="audit.log(logging.ERROR, 'append failed')")
     assert cl(src, select=["OC201"]) == [("OC201", 9)]
     assert cl(src, select=["OC201"], table={"extend-events": {"surface": ["audit.error"]}}) == []
+
+
+def test_the_level_maps_the_names_a_receiver_type_adds(tmp_path):
+    """``rl.log(logging.ERROR, ...)`` for ``rl`` of a subclass of ``logging.Logger``,
+    and ``self.log.log(40, ...)`` typed by a base in another file, match
+    ``logging.Logger.error`` as ``rl.error(...)`` does (names the project phase adds
+    are mapped by the level too)."""
+    from checkutil import run_tree, write_tree
+
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/m.py": """\
+            import logging
+
+
+            class RunLogger(logging.Logger):
+                pass
+
+
+            def f(run, ledger, rl: RunLogger):
+                try:
+                    ledger.append(run.id, "x")
+                except Exception:
+                    rl.log(logging.ERROR, "append failed")
+
+
+            def g(run, ledger, rl: RunLogger):
+                try:
+                    ledger.append(run.id, "x")
+                except Exception as exc:
+                    rl.log(logging.DEBUG, "append failed: %s", exc)
+            """,
+        "pkg/base.py": """\
+            import logging
+
+
+            class Service:
+                def __init__(self, log: logging.Logger):
+                    self.log = log
+            """,
+        "pkg/worker.py": """\
+            from .base import Service
+
+
+            class Worker(Service):
+                def go(self, run, ledger):
+                    try:
+                        ledger.append(run.id, "x")
+                    except Exception:
+                        self.log.log(40, "append failed")
+            """,
+    })
+    table = {"events": {"surface": ["logging.Logger.error"], "quiet": ["logging.Logger.debug"]}}
+    assert run_tree(tmp_path, select=["OC202"], table=table) == [("pkg/m.py", 17, "OC202")]

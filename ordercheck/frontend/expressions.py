@@ -354,6 +354,7 @@ class ExpressionWalker(Resolver):
             suppress_types=suppress,
             self_call=names.self_call,
             local_head=names.local_head,
+            level=names.level,
         )
         self.next_call += 1
         if self.frames:

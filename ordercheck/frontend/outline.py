@@ -157,6 +157,7 @@ class Outliner(Resolver):
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node))
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
+        call.level = names.level
         return call
 
     def _call(self, callee: str, qualnames: tuple, node: ast.AST, receiver: Optional[str]) -> Call:

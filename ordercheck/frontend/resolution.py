@@ -53,19 +53,29 @@ def render_ast(node: ast.AST) -> str:
 _LEVEL_METHODS = {
     "DEBUG": "debug", "TRACE": "debug", "INFO": "info", "SUCCESS": "info", "NOTSET": "debug",
     "WARNING": "warning", "WARN": "warning", "ERROR": "error", "CRITICAL": "critical", "FATAL": "critical",
-    "10": "debug", "20": "info", "30": "warning", "40": "error", "50": "critical",
 }
 
 
-def level_method(callee: str, level: Optional[str]) -> Optional[str]:
-    """``logger.error`` for ``logger.log(logging.ERROR, ...)``: a call of a ``log`` method
-    (or ``logging.log``) whose first argument is a constant level is, for matching, the
-    method of that level (docs/decisions.md "A log call with a constant level"). None
-    for any other call, or a level the code computes."""
-    if level is None or not callee.endswith(".log"):
+def level_name(level: Optional[str]) -> Optional[str]:
+    """The logger method a constant level names: the last component of a dotted name or
+    a string (``logging.ERROR``, ``"WARNING"``), or a number as ``logging`` ranks it
+    (``45`` logs above ERROR: ``error``); None for anything else."""
+    if level is None:
         return None
-    method = _LEVEL_METHODS.get(level.rsplit(".", 1)[-1])
-    return callee[: -len("log")] + method if method is not None else None
+    if level.isdigit():
+        n = int(level)
+        return "critical" if n >= 50 else "error" if n >= 40 else "warning" if n >= 30 else "info" if n >= 20 else "debug"
+    return _LEVEL_METHODS.get(level.rsplit(".", 1)[-1])
+
+
+def level_method(callee: str, method: Optional[str]) -> Optional[str]:
+    """``logger.error`` for ``logger.log(logging.ERROR, ...)``: a call of a ``log`` method
+    (or ``logging.log``) whose first argument is a constant level (``level_name``) is,
+    for matching, the method of that level (docs/decisions.md "A log call with a
+    constant level"). None for any other call."""
+    if method is None or not callee.endswith(".log"):
+        return None
+    return callee[: -len("log")] + method
 
 
 def ast_level(node: ast.Call) -> Optional[str]:
@@ -96,6 +106,7 @@ class CallNames:
     exits: Optional[str]
     self_call: Optional[str]
     local_head: int = 0  # ``Call.local_head``
+    level: Optional[str] = None  # ``Call.level``
 
 
 @dataclass
@@ -180,8 +191,9 @@ class Resolver:
             typed = self.type_qualname(receiver)
             if typed is not None:
                 qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
-        if level is not None:  # `logger.log(logging.ERROR, ...)` is also `logger.error(...)`
-            by_level = tuple(m for m in (level_method(t, level) for t in (callee,) + qn) if m is not None)
+        method = level_name(level) if callee.endswith(".log") else None
+        if method is not None:  # `logger.log(logging.ERROR, ...)` is also `logger.error(...)`
+            by_level = tuple(m for m in (level_method(t, method) for t in (callee,) + qn) if m is not None)
             qn = tuple(dict.fromkeys(qn + by_level))
         exits = None
         for name in (callee,) + qn:
@@ -189,7 +201,8 @@ class Resolver:
                 exits = name
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
-        return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0)
+        return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
+                         method)
 
     def in_comprehension(self, name: str) -> bool:
         return any(name in names for names in getattr(self, "comprehension_names", ()))
