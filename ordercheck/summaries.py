@@ -525,6 +525,33 @@ class ProjectIndex:
         owner = self.owner_class(facts, fn)
         return self.inherited_attr_class(owner, parts[1]) if owner is not None else None
 
+    def imported_instance_names(self, facts: FileFacts, call: Call) -> Tuple[str, ...]:
+        """``module.T.m`` (and its bases' names) for ``STORE.m()`` where ``STORE`` is
+        imported from a project module that binds it to an instance of ``T`` (``STORE
+        = RunStore()``, ``STORE: RunStore = make()``): a receiver of known type there,
+        so here too (docs/decisions.md "A module variable's type crosses an import")."""
+        if call.receiver_type is not None or call.self_call or call.aug or call.local_head:
+            return ()
+        parts = call.callee.split(".")
+        if len(parts) != 2 or not all(p.isidentifier() for p in parts):
+            return ()
+        target = facts.imports.get(parts[0])
+        if not target or "." not in target:
+            return ()
+        module, name = target.rsplit(".", 1)
+        source = self.modules.get(module)
+        alias = source.aliases.get(name) if source is not None else None
+        if source is None or not alias or not alias.endswith("()") or "(" in alias[:-2]:
+            return ()
+        written = alias[:-2]
+        key = self.class_key(source, written)
+        if key is not None:
+            return (f"{self.class_qualname(key)}.{parts[1]}",) + self.inherited_names(key, parts[1])
+        head, _, rest = written.partition(".")
+        if head in source.imports:  # a class from outside the project: its qualified name
+            return (".".join(filter(None, (source.imports[head], rest, parts[1]))),)
+        return ()
+
     def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
         """The name from outside the project that a project module re-exports
         (``pkg.util.suppress`` with ``from contextlib import suppress`` in ``pkg/util.py``:
@@ -577,6 +604,9 @@ class ProjectIndex:
                         method = call.callee.rsplit(".", 1)[-1]
                         extra += tuple(n for n in self.inherited_names(receiver, method)
                                        if n not in call.qualnames and n not in extra)
+                if "." in call.callee and call.receiver_type is None and not call.self_call:
+                    extra += tuple(n for n in self.imported_instance_names(facts, call)
+                                   if n not in call.qualnames and n not in extra)
                 if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
                     extra += tuple(n[: -len("log")] + call.level for n in extra if n.endswith(".log"))
                 names = call.qualnames + extra
