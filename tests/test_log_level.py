@@ -10,7 +10,7 @@ from checkutil import cl
 
 HANDLER = """\
     import logging
-    from logging import ERROR, WARNING
+    from logging import ERROR, WARNING, log
 
     logger = logging.getLogger(__name__)
 
@@ -32,6 +32,7 @@ LOUD = [
     "logger.log('ERROR', 'append failed')",  # loguru names its levels
     "logger.log(level=logging.ERROR, msg='append failed')",
     "logging.log(logging.WARNING, 'append failed')",
+    "log(WARNING, 'append failed')",  # `from logging import log`: `logging.log`
     "logger.bind(run=run.id).log('ERROR', 'append failed')",
 ]
 

@@ -191,7 +191,7 @@ class Resolver:
             typed = self.type_qualname(receiver)
             if typed is not None:
                 qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
-        method = level_name(level) if callee.endswith(".log") else None
+        method = level_name(level) if any(t.endswith(".log") for t in (callee,) + qn) else None
         if method is not None:  # `logger.log(logging.ERROR, ...)` is also `logger.error(...)`
             by_level = tuple(m for m in (level_method(t, method) for t in (callee,) + qn) if m is not None)
             qn = tuple(dict.fromkeys(qn + by_level))
