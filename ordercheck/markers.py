@@ -6,8 +6,8 @@ Tokens come from three places only, because prose and variable names are not rec
    together), split on every non-alphanumeric character and on camelCase;
 2. *constants and types*: a name standing alone or the last component of an
    attribute, split on ``_`` and camelCase when written in UPPER_CASE or CapWords (and
-   any attribute of a CapWords name, an enum member, also through its ``.value`` or
-   ``.name``: ``Status.FAILED.value``); any other identifier is one whole token;
+   any attribute of a CapWords name, an enum member); any other identifier is one
+   whole token;
 3. *record constructors and the event itself*: the last component of the callee of a
    call in the arguments, and of the event's own callee, split whatever its case.
 
@@ -76,14 +76,6 @@ def _last_component(node: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def _is_enum_member(node: cst.BaseExpression) -> bool:
-    """``RunStatus.FAILED`` or ``RunState.failed``: an attribute of a CapWords name."""
-    if not isinstance(node, cst.Attribute):
-        return False
-    owner = _last_component(node.value)
-    return owner is not None and is_cap_words(owner) and not is_upper_case(owner)
-
-
 class MarkerWalk:
     """Collects token runs and the plain names read, from argument expressions."""
 
@@ -109,9 +101,6 @@ class MarkerWalk:
             self.names.append(node.value)
         elif isinstance(node, cst.Attribute):
             owner = _last_component(node.value)
-            if node.attr.value in ("value", "name") and _is_enum_member(node.value):
-                self.expr(node.value)  # `Status.FAILED.value` is the member's value: FAILED
-                return
             if owner is not None and is_cap_words(owner) and not is_upper_case(owner):
                 self.add(split_tokens(node.attr.value))  # an enum member: RunState.failed
             else:

@@ -70,7 +70,6 @@ def test_prose_and_keys_give_no_tokens(args):
     "RunState.failed",                              # any attribute of a CapWords name
     "models.RunState.cancelled",
     "run.failed",                                   # a lower-case last component, whole
-    "Status.FAILED.value",                          # an enum member's value (decisions.md)
 ])
 def test_constants_and_types_give_tokens(args):
     assert verdict(args) == "terminal"
@@ -81,6 +80,8 @@ def test_constants_and_types_give_tokens(args):
     "run.completed_at",
     "self.is_step_failure",
     "self.failed.id",                               # other components of a chain: none
+    "Status.FAILED.value",                          # (decisions.md "An enum member's value")
+    "Status.FAILED.name",
     "run.status.value",
     "run.timed, run.id, 'out'",                     # a multi-word marker needs one run
 ])
