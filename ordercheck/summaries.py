@@ -454,9 +454,7 @@ class ProjectIndex:
             return None
         typed, found = got
         if found is not None:
-            path, qual = split_key(found)
-            module = self.files[path].module
-            return f"{module}.{qual}" if module else qual
+            return self.class_qualname(found)
         return typed if "." in typed else None
 
     def typed_through_base(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
