@@ -491,7 +491,7 @@ MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
 def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,
           prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None,
           only: Optional[AbstractSet[str]] = None,
-          within: Optional[AbstractSet[str]] = None) -> Summaries:
+          within: Optional[AbstractSet[str]] = None, cg: Optional[CallGraph] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
     the call graph, repeated until on-return, on-raise and escaping classes stop
     growing (a recursive call's conditional effects travel as usual). ``prune``
@@ -509,8 +509,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
 
     ``only``: the functions whose summaries are read (``focus.Focus.needed``, closed
     under calls); the others keep none (a strongly connected component is all in or
-    all out: its members reach each other). ``within``: the files of the needed functions (``summaries.resolve``)."""
-    cg = resolve(files, within)
+    all out: its members reach each other). ``within``: the files of the needed functions (``summaries.resolve``).
+    ``cg``: that call graph, when the caller resolved it already."""
+    if cg is None:
+        cg = resolve(files, within)
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
     generators: Dict[str, ManagerEffects] = {}

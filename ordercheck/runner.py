@@ -126,18 +126,23 @@ class Result:
 
 
 def project_summaries(all_facts: List[FileFacts], settings: Settings,
-                      memo: Optional[SummaryMemo] = None, focused: Optional[focusmod.Focus] = None) -> summaries.Summaries:
+                      memo: Optional[SummaryMemo] = None, focused: Optional[focusmod.Focus] = None,
+                      freeze: bool = False) -> summaries.Summaries:
     """Phase 3. Every function's summary (semantics §Events), computed on its summary
     graph (``effects.summary_graph``), callees first; a callee's unreachable code
     carries nothing. The summary graphs are thrown away as each strongly connected
     component of the call graph is done (docs/architecture.md, Pipeline: why the
     contracts' graphs are built again). With ``focused`` (the pre-pass), only the
     functions whose summaries are read get one, and only the files they live in are
-    resolved."""
-    if focused is None:
-        return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated)
+    resolved. ``freeze``: the call graph is frozen once built (the caller unfreezes)."""
+    within = focused.need_files if focused is not None else None
+    cg = summaries.resolve(all_facts, within)
+    if freeze:
+        # the call graph lives to the end of the run: no full collection of the
+        # summaries' (which build and drop a graph per function) needs to walk it
+        gc.freeze()
     return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated,
-                         only=focused.needed, within=focused.need_files)
+                         only=focused.needed if focused is not None else None, within=within, cg=cg)
 
 
 def function_graph(fn: FunctionFacts, path: str, settings: Settings, summ: summaries.Summaries) -> nx.DiGraph:
@@ -250,7 +255,8 @@ def suppress(found: List[Finding], facts: FileFacts, rules: List[Rule], known: L
 def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional[List[Finding]] = None,
             only: Optional[Collection[str]] = None, seen: Optional[set] = None,
             cache_dir: Optional[Path] = None, digests: Optional[Dict[str, str]] = None,
-            full: Optional[FullFacts] = None, focused: Optional[focusmod.Focus] = None) -> List[Finding]:
+            full: Optional[FullFacts] = None, focused: Optional[focusmod.Focus] = None,
+            freeze: bool = False) -> List[Finding]:
     """Phases 3-7: findings of every file (or of the files shown as ``only``; the others
     only feed the summaries), after per-file ignores and suppression comments (the
     findings those comments silenced go to ``suppressed``, when given). ``seen``
@@ -264,7 +270,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
     With ``focused`` (the outline pre-pass, ``read_focused``), only the functions it
     needs get summaries and only the files that hold a hot function are checked; an
     outline's file has no finding but its OC900 (docs/performance.md, "The outline
-    pre-pass")."""
+    pre-pass"). ``freeze``: as ``project_summaries``'s."""
     summary_memo = check_memo = None
     if cache_dir is not None and digests:
         summary_memo, check_memo = open_memos(cache_dir, settings, digests, full)
@@ -272,7 +278,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
     # without events): no summary is read, none is computed
     summ: Optional[summaries.Summaries] = None
     if focused is None or any(f.path in focused.check_files for f in all_facts if only is None or f.path in only):
-        summ = project_summaries(all_facts, settings, summary_memo, focused)
+        summ = project_summaries(all_facts, settings, summary_memo, focused, freeze)
         if summary_memo is not None:
             summary_memo.save()
     deep = (deep_digests(summ, focused.needed if focused is not None else None)
@@ -339,11 +345,17 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
     compile, the run is made again with the compiler in the outline pass."""
     deferred = (cache_dir is None and jobs >= 2 and verdicts.possible()
                 and prepass_classes(settings) is not None)
-    if deferred:
-        got = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, True)
-        if got is not None:
-            return got
-    result = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, False)
+    try:
+        if deferred:
+            got = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, True)
+            if got is not None:
+                return got
+        result = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, False)
+    finally:
+        # the phases freeze what they read (``gc.freeze``: the collector, and every
+        # worker forked later, no longer walks it); a language server's next run
+        # must find its garbage collectable again
+        gc.unfreeze()
     assert result is not None
     return result
 
@@ -407,7 +419,7 @@ def _analysed(all_facts: List[FileFacts], reported: List[str], settings: Setting
     try:
         findings = analyse(all_facts, settings, suppressed, only=set(reported), seen=seen,
                            cache_dir=cache_dir if memo is not None else None, digests=digests, full=full,
-                           focused=focused)
+                           focused=focused, freeze=True)
     finally:
         gc.unfreeze()
     return findings, suppressed, seen
@@ -464,7 +476,7 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
             if cache_dir is not None and digests else None)
     stubs = memo.stubs() if memo is not None else {}
     all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True, known=stubs,
-                                          compile_later=compile_later)
+                                          compile_later=compile_later, freeze=True)
     hits += len(stubs)
     remembered = memo.remembered(all_facts, stubs) if memo is not None else None
     if remembered is None and stubs:  # the project's definitions changed: resolve it all again
@@ -475,9 +487,14 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     if memo is not None:
         memo.save(all_facts, focused.rows, stubs, set(buffers), _reach_of(focused, settings))
     focused = _thinned(all_facts, focused)
+    # the outlines and the focus live to the end of the run: no collection needs to
+    # walk them again, nor any worker of the libcst pass, which a fork gives a copy
+    # of this heap (it walked those 440,000 objects in every full collection, a
+    # tenth of its time on the bench's seven packages: docs/performance.md, "Session 26")
+    gc.freeze()
     if any(p in focused.check_files for p in reported):
         hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers,
-                            units=units_of(focused) if UNITS else None)
+                            units=units_of(focused) if UNITS else None, freeze=True)
         if cache_dir is None:
             _unlined(all_facts, focused)
     # (else no summary is computed, ``analyse``: the needed files stay outlines)

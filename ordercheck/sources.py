@@ -506,16 +506,28 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-Job = Tuple[str, Optional[str], Tuple[str, ...], bool, bool, Units, Optional[FileFacts], bool]
+# (path, cache folder, roots, light, outline, units, the file's outline pickled, compile later)
+Job = Tuple[str, Optional[str], Tuple[str, ...], bool, bool, Units, Optional[bytes], bool]
+#: the outlines a pool's workers are given by ``fork`` (``_read_in_pool``), by path
+_INHERITED: Dict[str, FileFacts] = {}
 
 
 def _read_in_worker(job: Job) -> Tuple[Optional[bytes], int]:
     """Facts pickled here, so that facts too deep to pickle come back as ``None``
     (read again in the main process) instead of breaking the pool's result thread.
-    (Pickle between our own processes is fine; it is never read from disk.)"""
+    (Pickle between our own processes is fine; it is never read from disk.)
+
+    The file's outline is the one the worker was forked with (``_INHERITED``), or
+    comes pickled and is read here with the collector paused: read by the pool's own
+    unpickling, a batch's outlines were walked by the worker's young collections,
+    half of its collector's time in the libcst pass (docs/performance.md, "Session 26")."""
     import pickle
 
-    path, cache_dir, roots, light, outline, units, outlined, compile_later = job
+    path, cache_dir, roots, light, outline, units, pickled, compile_later = job
+    outlined: Optional[FileFacts] = _INHERITED.get(path)
+    if pickled is not None:
+        with gc_paused():
+            outlined = pickle.loads(pickled)
     cache = Cache(Path(cache_dir)) if cache_dir else None
     facts = read_facts(Path(path), cache=cache, roots=[Path(r) for r in roots], light=light, outline=outline,
                        units=units, outlined=outlined, compile_later=compile_later)
@@ -587,14 +599,15 @@ def _kill_pool(pool) -> None:
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
              roots: Sequence[Path] = (), light: bool = False, outline: bool = False,
              units: Optional[Sequence[Units]] = None, outlines: Optional[Sequence[Optional[FileFacts]]] = None,
-             compile_later: bool = False) -> Tuple[List[FileFacts], int]:
+             compile_later: bool = False, freeze: bool = False) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work
     (``outline``: light facts or outlines, see ``read_facts``). Returns the facts and
     the number of cache hits. ``units``: per file, the functions wanted whole
     (``read_facts``; None: the whole file); ``outlines``: per file, its outline read
     earlier in the run, or None (``read_facts``'s ``outlined``); ``compile_later``:
     as ``read_facts``'s, for the files read in the pool. An interrupt (or any error) terminates the workers
-    before it propagates: no worker outlives the run."""
+    before it propagates: no worker outlives the run. ``freeze``: the facts the pool
+    sends back are frozen (``source.gc_paused``); the caller unfreezes them."""
     cache = Cache(cache_dir) if cache_dir else None
     per = list(units) if units is not None else [None] * len(files)
     given = list(outlines) if outlines is not None else [None] * len(files)
@@ -620,7 +633,7 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
             raise_if_interrupted()
         return [f for f in found if f is not None], (cache.hits if cache is not None else 0)
     parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline,
-                                 [per[i] for i in todo], [given[i] for i in todo], compile_later)
+                                 [per[i] for i in todo], [given[i] for i in todo], compile_later, freeze)
     for i, f in zip(todo, parsed):
         found[i] = f
     return [f for f in found if f is not None], hits + more
@@ -633,14 +646,25 @@ def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool
 
 def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], roots: Sequence[Path],
                   light: bool, outline: bool = False, units: Optional[Sequence[Units]] = None,
-                  outlines: Optional[Sequence[Optional[FileFacts]]] = None, compile_later: bool = False
-                  ) -> Tuple[List[FileFacts], int]:
+                  outlines: Optional[Sequence[Optional[FileFacts]]] = None, compile_later: bool = False,
+                  freeze: bool = False) -> Tuple[List[FileFacts], int]:
     import concurrent.futures as cf
+
+    import multiprocessing
+    import pickle
 
     per = list(units) if units is not None else [None] * len(files)
     given = list(outlines) if outlines is not None else [None] * len(files)
+    # A worker made by ``fork`` has the outlines already (this process's heap, frozen
+    # by the runner: no collection copies its pages); any other start method gets
+    # each pickled, which is also what a worker takes when the run is not forked.
+    forked = multiprocessing.get_start_method() == "fork"
+    if forked:
+        _INHERITED.update((str(p), o) for p, o in zip(files, given) if o is not None)
     work: List[Job] = [(str(p), str(cache_dir) if cache_dir else None, tuple(str(r) for r in roots), light, outline,
-                        u, o, compile_later) for p, u, o in zip(files, per, given)]
+                        u, None if o is None or forked else pickle.dumps(o, protocol=pickle.HIGHEST_PROTOCOL),
+                        compile_later)
+                       for p, u, o in zip(files, per, given)]
     results: List[Tuple[FileFacts, int]] = []
     shared = Shared() if outline else None
     # A ProcessPoolExecutor, not a multiprocessing.Pool: a worker that dies (a crash in
@@ -650,11 +674,15 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
     try:
         ranges = batches(files, jobs)
         futures = [pool.submit(_read_batch_in_worker, work[a:b]) for a, b in ranges]
-        with gc_paused():  # (the facts coming in are acyclic: a full collection would only walk them)
+        # the facts coming in are acyclic: a collection would only walk them (and,
+        # when they live to the end of the run, the caller has them frozen)
+        with gc_paused(freeze=freeze):
             _collect(files, per, ranges, futures, roots, outline, shared, results)
     except BaseException:
         _kill_pool(pool)
         raise
+    finally:
+        _INHERITED.clear()
     pool.shutdown(wait=True)
     return [f for f, _ in results], sum(h for _, h in results)
 
@@ -693,8 +721,13 @@ def batches(files: Sequence[Path], jobs: int) -> List[Tuple[int, int]]:
 
 
 def _read_batch_in_worker(jobs: List[Job]) -> List[Tuple[Optional[bytes], int]]:
-    """``_read_in_worker`` of each file of a batch (``batches``)."""
-    return [_read_in_worker(job) for job in jobs]
+    """``_read_in_worker`` of each file of a batch (``batches``), each job let go
+    once read."""
+    out = []
+    for i, job in enumerate(jobs):
+        jobs[i] = None  # type: ignore[call-overload]
+        out.append(_read_in_worker(job))
+    return out
 
 
 def _collect(files: Sequence[Path], per: Sequence[Units], ranges: Sequence[Tuple[int, int]], futures: list,
@@ -878,13 +911,13 @@ def _remembered_plan(rows: List[snapshotmod.PlanRow], named: List[str], buffers:
 
 def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: Optional[Path] = None,
               light: bool = False, outline: bool = False, known: Optional[Mapping[str, FileFacts]] = None,
-              compile_later: bool = False) -> Tuple[List[FileFacts], List[str], int]:
+              compile_later: bool = False, freeze: bool = False) -> Tuple[List[FileFacts], List[str], int]:
     """Phase 2: every planned file's facts, in the plan's order, and the shown paths
     of the reported ones (``outline``: light facts or outlines for files on disk, and
     outlines of the buffers; ``read_wanted`` reads them whole). ``known``: facts by shown path that stand for
     files on disk (index stubs, ``memos.GraphMemo``): those files are not read.
     ``compile_later``: the outlines of the files the pool reads take only
-    ``ast.parse``'s verdict (``verdicts``)."""
+    ``ast.parse``'s verdict (``verdicts``). ``freeze``: as ``read_all``'s."""
     known = known or {}
     disk = [(k, p) for k, p in plan.order.items() if k not in plan.buffer_at]
     by_key: Dict[Path, FileFacts] = {}
@@ -896,7 +929,7 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: O
         else:
             todo.append((k, p))
     read, hits = read_all([p for _, p in todo], jobs, cache_dir, plan.roots, light, outline,
-                          compile_later=compile_later and outline)
+                          compile_later=compile_later and outline, freeze=freeze)
     by_key.update(zip((k for k, _ in todo), read))
     for k, name in plan.buffer_at.items():
         by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=outline)
@@ -911,13 +944,14 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: O
 
 def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str], jobs: int = 1,
                 cache_dir: Optional[Path] = None, light: bool = False, outline: bool = False,
-                buffers: Optional[Dict[str, bytes]] = None, units: Optional[Mapping[str, FrozenSet[str]]] = None) -> int:
+                buffers: Optional[Dict[str, bytes]] = None, units: Optional[Mapping[str, FrozenSet[str]]] = None,
+                freeze: bool = False) -> int:
     """The outlines among ``all_facts`` (``read_plan``'s, in the plan's order) whose
     shown path is ``wanted`` replaced, in place, by the files' facts (light ones
     when ``light``; ``outline``: outlines will do, as in ``read_plan``; a buffer's,
     from ``buffers``, are whole). ``units``: by shown path, the only functions wanted
     whole (``read_facts``); facts read earlier that lack one of them are read again.
-    Returns the cache hits."""
+    ``freeze``: as ``read_all``'s. Returns the cache hits."""
     keys = list(plan.order)
     paths = list(plan.order.values())
     per = units if units is not None else {}
@@ -933,7 +967,7 @@ def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str],
     outlines = [f if f.outline and f.digest else None for f in (all_facts[i] for i in todo)]
     read, hits = read_all([paths[i] for i in todo], jobs, cache_dir, plan.roots, light, outline,
                           [per.get(all_facts[i].path) for i in todo] if units is not None else None,
-                          outlines if units is not None and not outline else None)
+                          outlines if units is not None and not outline else None, freeze=freeze)
     for i, f in zip(todo, read):
         all_facts[i] = f
     return hits

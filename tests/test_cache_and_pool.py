@@ -181,9 +181,10 @@ def test_only_the_files_to_parse_go_to_the_pool(tmp_path, monkeypatch):
     pooled = []
     real = sources._read_in_pool
 
-    def spy(files, jobs, cache_dir, roots, light, outline=False, units=None, outlines=None, compile_later=False):
+    def spy(files, jobs, cache_dir, roots, light, outline=False, units=None, outlines=None, compile_later=False,
+            freeze=False):
         pooled.append((sorted(Path(f).name for f in files), "outline" if outline else "whole"))
-        return real(files, jobs, cache_dir, roots, light, outline, units, outlines, compile_later)
+        return real(files, jobs, cache_dir, roots, light, outline, units, outlines, compile_later, freeze)
 
     monkeypatch.setattr(sources, "_read_in_pool", spy)
     cold = runner.run([src], s, cache_dir=cache, jobs=2)

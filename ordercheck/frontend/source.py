@@ -367,15 +367,22 @@ def _syntax_error(facts: FileFacts, exc: SyntaxError) -> None:
 
 
 @contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
+def gc_paused(freeze: bool = False) -> Iterator[None]:
     """The cyclic garbage collector paused: parsing allocates millions of acyclic
     objects, and every full collection walks every live object, the facts of the
     files read before included — on a file of 20,000 functions the collector took
-    half the time (docs/performance.md, "Scale")."""
+    half the time (docs/performance.md, "Scale").
+
+    ``freeze``: what is alive on the way out moves to the permanent generation
+    (``gc.freeze``) before the collector resumes, so the next young collection does
+    not walk it either: for facts that live to the end of a run, which the run
+    unfreezes (``runner.run``; docs/performance.md, "Session 26")."""
     paused = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if freeze:
+            gc.freeze()
         if paused:
             gc.enable()
