@@ -157,6 +157,7 @@ def prune_within(g: nx.DiGraph, limit: int) -> Optional[nx.DiGraph]:
     product_id(first)
     queue = deque([first])
     seen = {first}
+    edges: List[Tuple[object, object, dict]] = []  # the product's, in the order found
     while queue:
         key = queue.popleft()
         u, state, rcopies = key
@@ -203,10 +204,12 @@ def prune_within(g: nx.DiGraph, limit: int) -> Optional[nx.DiGraph]:
                 vid = product_id(vkey)
                 if v not in singles:
                     copies.append((vid, v, tuple(vcopies)))
-            vid = product_id(vkey)
-            p.add_edge(uid, vid, **edata)
+            edges.append((uid, product_id(vkey), edata))
     if not dropped:
         return g  # every walk is feasible: keep the graph (and its ids) as built
+    # (the product's edges are added only now: most functions with tracked names
+    # have no infeasible walk, and their product is thrown away)
+    p.add_edges_from((u, v, dict(d)) for u, v, d in edges)
     for vid, v, ctx in copies:
         data = dict(nodes[v])
         data["ctx"] = ctx
