@@ -194,17 +194,19 @@ def _put(classes: Classes, n: object, cls: FrozenSet[str]) -> None:
 
 
 def _reaching(g: nx.DiGraph, exit_node: object, body: Set[object]) -> Set[object]:
-    """The nodes of ``body`` from which ``exit_node`` is reached without leaving the
-    body (by any edge: an event that raised inside the body and was handled there
-    still happened)."""
-    found: Set[object] = set()
+    """The nodes of ``body`` that took effect on a walk reaching ``exit_node`` without
+    leaving the body: the walk leaves the node by a normal edge (semantics §Graph: a
+    save that raised saved nothing, whether or not a handler in the body caught its
+    exception; what ran before it on that walk, or a callee's on-raise point, did take
+    effect). docs/decisions.md, "What a transaction commits"."""
+    reach: Set[object] = set()  # body nodes from which the exit is reached within the body
     todo = [exit_node]
     while todo:
         for p in g.pred[todo.pop()]:
-            if p in body and p not in found:
-                found.add(p)
+            if p in body and p not in reach:
+                reach.add(p)
                 todo.append(p)
-    return found
+    return {n for n in reach if any(v == exit_node or v in reach for v in _succ(g, n, exceptional=False))}
 
 
 def _union(classes: Classes, nodes: Iterable[object]) -> FrozenSet[str]:

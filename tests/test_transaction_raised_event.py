@@ -1,0 +1,162 @@
+"""A transaction's commit carries only what took effect on the walks that reach it
+(semantics §Graph: "an exceptional edge leaves an event before it takes effect: a
+save that raised saved nothing"; §Events Transactions: "what a walk did not do, its
+commit does not commit"). An event whose exception a handler inside the body caught
+did not take effect, so the commit reached through that handler does not carry it
+(docs/decisions.md, "What a transaction commits"; found by session 26's held-out set).
+"""
+from checkutil import cl
+
+PRELUDE = """\
+import logging
+from django.db import transaction
+logger = logging.getLogger(__name__)
+class StoreError(Exception):
+    pass
+"""
+
+
+def lines(src, select=None, table=None):
+    return cl(PRELUDE + src, select=select, table=table)
+
+
+def at(src, code, needle):
+    """The line of ``needle`` in the prelude plus ``src``."""
+    text = PRELUDE + src
+    return (code, text.splitlines().index(next(l for l in text.splitlines() if needle in l)) + 1)
+
+
+def test_a_save_that_raised_inside_the_transaction_is_not_committed():
+    src = """
+def in_txn(session, store, ledger, run, rec):
+    with session.begin():
+        try:
+            store.save(run)
+        except StoreError:
+            logger.warning("save failed")
+        else:
+            return
+    ledger.append(rec)
+"""
+    assert lines(src) == []
+
+
+def test_the_same_without_the_transaction_agrees():
+    src = """
+def no_txn(store, ledger, run, rec):
+    try:
+        store.save(run)
+    except StoreError:
+        logger.warning("save failed")
+    else:
+        return
+    ledger.append(rec)
+"""
+    assert lines(src) == []
+
+
+def test_a_save_before_a_handled_failure_is_still_committed():
+    src = """
+def saved_then_notify(session, store, ledger, notifier, run, rec):
+    with session.begin():
+        store.save(run)
+        try:
+            notifier.notify(run)
+        except Exception:
+            logger.warning("notify failed")
+            return
+    ledger.append(rec)
+"""
+    assert lines(src) == [at(src, "OC102", "ledger.append(rec)")]
+
+
+def test_a_save_on_the_normal_way_is_committed():
+    src = """
+def committed(session, store, ledger, run, rec):
+    with session.begin():
+        try:
+            store.save(run)
+        except StoreError:
+            logger.warning("save failed")
+            return
+    ledger.append(rec)
+"""
+    assert lines(src) == [at(src, "OC102", "ledger.append(rec)")]
+
+
+def test_a_helper_that_returns_only_after_its_save_raised_carries_no_save():
+    src = """
+def _claim(session, store, run):
+    with session.begin():
+        try:
+            store.save(run)
+        except StoreError:
+            logger.warning("save failed")
+            return
+        raise RuntimeError("claimed elsewhere")
+
+def via_helper(session, store, ledger, run, rec):
+    _claim(session, store, run)
+    ledger.append(rec)
+"""
+    assert lines(src) == []
+
+
+def test_the_decorator_form_agrees():
+    src = """
+@transaction.atomic
+def _mark(store, run):
+    try:
+        store.save(run)
+    except StoreError:
+        logger.warning("save failed")
+        return False
+    raise RuntimeError("not claimable")
+
+def decorated(store, ledger, run, rec):
+    _mark(store, run)
+    ledger.append(rec)
+"""
+    assert lines(src) == []
+
+
+def test_a_claim_loop_that_skips_a_conflict():
+    src = """
+def claim_next(session, store, ledger, runs, rec):
+    for run in runs:
+        with session.begin():
+            try:
+                store.save(run)
+            except StoreError:
+                logger.warning("run %s taken", run)
+                continue
+        return run
+    ledger.append(rec)
+    return None
+"""
+    assert lines(src) == []
+
+
+def test_a_terminal_append_that_raised_inside_is_no_first_append():
+    src = """
+def settle(session, ledger, run):
+    with session.begin():
+        try:
+            ledger.append(run.id, "COMPLETED")
+        except StoreError:
+            logger.warning("completed record failed")
+        else:
+            return
+    ledger.append(run.id, "FAILED")
+"""
+    assert lines(src, select=["OC103"]) == []
+
+
+def test_two_terminal_appends_that_took_effect_are_still_two():
+    src = """
+def settle_twice(session, ledger, run):
+    with session.begin():
+        ledger.append(run.id, "COMPLETED")
+    ledger.append(run.id, "FAILED")
+"""
+    assert lines(src, select=["OC103"]) == [at(src, "OC103", '"FAILED"')]
