@@ -65,6 +65,19 @@ TRICKY = {
         class  C(Base, metaclass=M):
             def g(self): self.ledger.append(1); return x[0]
         """,
+    "bare names: decorators and with items": """\
+        @property
+        @ (wrapped)
+        @contextmanager(x)
+        @déco
+        def f(self):
+            with lock, (other), self.m() as (a, b), 日本:
+                pass
+        @dataclass
+        class D:
+            @staticmethod
+            def g(): pass
+        """,
     "conditional expression and comprehensions": """\
         y = f(a) if t(b) else g(c)
         z = {k(x): v(x) for x in xs() if p(x)}
@@ -129,6 +142,31 @@ def test_every_fixture_pairs_and_agrees():
         except Exception:  # noqa: BLE001 - fixtures of bad input
             continue
         _agree(source)
+
+
+def test_bare_names_the_extractor_asks_for_come_from_the_ast():
+    """A decorator's bare callee and a bare ``with`` item are read off the ``ast``:
+    asking for them made the chunk fall back to codegen (docs/performance.md,
+    "Session 27"). A parenthesized one is left to libcst's ranges, which exclude
+    the parentheses."""
+    source = textwrap.dedent(TRICKY["bare names: decorators and with items"])
+    tree, fast, public = _ranges(source)
+    names = {n.value: n for n in _all_names(tree)}
+    for name in ("property", "contextmanager", "déco", "lock", "日本", "dataclass", "staticmethod"):
+        assert names[name] in set(fast), name
+        assert fast[names[name]] == public[names[name]]
+    assert names["wrapped"] not in set(fast) and names["other"] not in set(fast)
+
+
+def _all_names(tree):
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, node):
+            found.append(node)
+
+    tree.visit(V())
+    return found
 
 
 def test_a_disagreement_falls_back_to_libcst():

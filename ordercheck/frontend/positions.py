@@ -395,6 +395,8 @@ def _headers(c: Any, a: Any, r: "CodeRange", out: Dict[Any, "CodeRange"], of: Ca
             last = a.items[-1]
             end = of(last.optional_vars if last.optional_vars is not None else last.context_expr)
             start = of(last.context_expr).start
+            for citem, aitem in zip(c.items, a.items) if len(c.items) == len(a.items) else ():  # ``with lock:``: the extractor asks where a bare name stands
+                _bare_name(citem.item, aitem.context_expr, out, of, line_text)
             item = c.items[-1]
             # a WithItem's range holds its expression's own parentheses
             begin = _skip_parens(line_text, start.line, start.column, len(item.item.lpar), -1)
@@ -412,6 +414,16 @@ def _headers(c: Any, a: Any, r: "CodeRange", out: Dict[Any, "CodeRange"], of: Ca
         if m is None or not text.startswith(name, m.end()):
             raise _Unpaired
         out[c.name] = rng(r.start.line, m.end(), r.start.line, m.end() + len(name))
+        if len(c.decorators) == len(a.decorator_list):
+            for d, ad in zip(c.decorators, a.decorator_list):
+                # the extractor asks where a decorator's callee stands; a dotted one is
+                # an attribute (paired above), a bare name is paired here (a tenth of
+                # a needed file's libcst pass went to codegen for ``@property`` and
+                # ``@contextmanager``: docs/performance.md, "Session 27")
+                target, atarget = d.decorator, ad
+                if isinstance(target, cst.Call) and isinstance(atarget, ast.Call):
+                    target, atarget = target.func, atarget.func
+                _bare_name(target, atarget, out, of, line_text)
     elif isinstance(c, (cst.Try, cst.TryStar)):
         if c.finalbody is not None:
             first = of(a.finalbody[0])
@@ -428,6 +440,20 @@ def _headers(c: Any, a: Any, r: "CodeRange", out: Dict[Any, "CodeRange"], of: Ca
             where = _keyword_before(line_text, "case", pattern.start.line, pattern.start.column)
             last = of(acase.body[-1])
             out[case] = rng(where[0], where[1], last.end.line, last.end.column)
+
+
+def _bare_name(cn: Any, an: Any, out: Dict[Any, "CodeRange"], of: Callable[[Any], "CodeRange"],
+               line_text: Callable[[int], str]) -> None:
+    """The range of a bare name (no parentheses around it) that both trees hold at
+    the same place: the ast's range is libcst's, checked against the text."""
+    import libcst as cst
+
+    if not (isinstance(cn, cst.Name) and isinstance(an, ast.Name) and cn.value == an.id) or cn.lpar:
+        return  # (asked for, it falls back)
+    r = of(an)
+    if r.start.line != r.end.line or line_text(r.start.line)[r.start.column : r.end.column] != cn.value:
+        raise _Unpaired
+    out[cn] = r
 
 
 def _expression(cn: Any, an: Any, out: Dict[Any, "CodeRange"], of: Callable[[Any], "CodeRange"],
