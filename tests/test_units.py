@@ -201,6 +201,33 @@ def test_the_hard_cases_are_read_in_units():
     assert "pick" not in part.outlined
 
 
+@pytest.mark.parametrize("name", sorted(HARD))
+def test_a_units_positions_are_cut_from_the_files_ast(name, monkeypatch):
+    """A unit's positions come from the file's ``ast`` (``frontend.piece_ast``): no
+    second ``ast.parse`` of its text, and the two trees pair (no codegen fallback);
+    that they are the whole walk's positions is ``_check``'s (docs/performance.md,
+    "Session 27")."""
+    from ordercheck.frontend import positions
+
+    parsed = []
+    real = positions._from_ast
+
+    def spy(tree, text, atree=None, shift=0):
+        parsed.append(atree is None)
+        return real(tree, text, atree, shift)
+
+    monkeypatch.setattr(positions, "_from_ast", spy)
+    data = SOURCES[name]
+    quals = {f.qualname for f in frontend.extract(f"{name}.py", data).functions} - {"<module>"}
+    parsed.clear()
+    before = positions.FALLBACKS
+    part = frontend.extract(f"{name}.py", data, units=quals)
+    assert part.outlined and parsed, "read in units"
+    # (a form feed in the indentation moves columns: such a file parses its pieces again)
+    assert not any(parsed) or b"\x0c" in data
+    assert positions.FALLBACKS == before
+
+
 def test_a_huge_top_level_function_is_read_in_chunks(monkeypatch):
     body = "".join(f"    store.save({i})\n    ledger.append({i})\n" for i in range(40))
     data = (f"def small():\n    pass\n\n@dec\ndef big(run):\n{body}\n\nclass C:\n    def m(self):\n"

@@ -147,8 +147,9 @@ def _extract_units(path: str, data: bytes, module: Optional[str], needed: Abstra
     try:
         ex = Extractor(scratch, lines, outliner.import_tables, outliner.scopes)
         ex.next_call = outliner.next_call
-        ex.units([(classes, huge[start] if start in huge else piece_text(lines, start, end, col))
-                  for classes, start, end, col in pieces])
+        ex.units([(classes, huge[start] if start in huge else piece_text(lines, start, end, col)
+                   + ((None if shifts else piece_ast(node, start, col)),))
+                  for classes, start, end, col, node in pieces])
     except Exception:  # noqa: BLE001 - libcst refused a unit, or nests too deeply: read the file whole
         raise_if_interrupted()
         return None
@@ -173,11 +174,15 @@ def _extract_units(path: str, data: bytes, module: Optional[str], needed: Abstra
     return facts
 
 
-def unit_pieces(tree: ast.Module, needed: AbstractSet[str]) -> Optional[List[Tuple[Tuple[Tuple[str, int], ...], int, int, int]]]:
+Piece = Tuple[Tuple[Tuple[str, int], ...], int, int, int, ast.stmt]
+
+
+def unit_pieces(tree: ast.Module, needed: AbstractSet[str]) -> Optional[List[Piece]]:
     """The outermost functions that hold a function of ``needed`` (itself or nested),
     in source order: (enclosing classes as (name, class line), first line with the
-    decorators, last line, column of the ``def``). Qualified names as the walks make
-    them (``resolution.Resolver.child_qualname``). None if a needed name is nowhere."""
+    decorators, last line, column of the ``def``, its ``ast`` node). Qualified names
+    as the walks make them (``resolution.Resolver.child_qualname``). None if a needed
+    name is nowhere."""
     found: set = set()
 
     def names_in(node: ast.AST, qual: str) -> set:
@@ -194,7 +199,7 @@ def unit_pieces(tree: ast.Module, needed: AbstractSet[str]) -> Optional[List[Tup
                 stack.extend((c, outer, in_class) for c in _statements(n))
         return got
 
-    defs: List[Tuple[str, bool, Tuple[Tuple[str, int], ...], int, int, int]] = []
+    defs: List[Tuple[str, bool, Tuple[Tuple[str, int], ...], int, int, int, ast.stmt]] = []
 
     def walk(node: ast.AST, classes: Tuple[Tuple[str, int], ...], prefix: str) -> None:
         for child in ast.iter_child_nodes(node):
@@ -203,7 +208,8 @@ def unit_pieces(tree: ast.Module, needed: AbstractSet[str]) -> Optional[List[Tup
                 inside = names_in(child, qual) & needed
                 found.update(inside)
                 start = min([child.lineno] + [d.lineno for d in child.decorator_list])
-                defs.append((qual, bool(inside), classes, start, child.end_lineno or child.lineno, child.col_offset))
+                defs.append((qual, bool(inside), classes, start, child.end_lineno or child.lineno, child.col_offset,
+                             child))
             elif isinstance(child, ast.ClassDef):
                 qual = f"{prefix}.{child.name}" if prefix else child.name
                 walk(child, classes + ((child.name, child.lineno),), qual)
@@ -214,7 +220,7 @@ def unit_pieces(tree: ast.Module, needed: AbstractSet[str]) -> Optional[List[Tup
     # every definition of a unit's name is one (`@overload`s, conditional definitions:
     # a qualified name is whole or an outline in the facts, never both)
     quals = {qual for qual, inside, *_ in defs if inside}
-    out = [(classes, start, end, col) for qual, _, classes, start, end, col in defs if qual in quals]
+    out = [(classes, start, end, col, node) for qual, _, classes, start, end, col, node in defs if qual in quals]
     return out if found >= set(needed) else None
 
 
@@ -237,6 +243,20 @@ def piece_text(lines: List[str], start: int, end: int, col: int) -> Tuple[int, s
     if col == 0:
         return start - 1, body
     return start - 2, "if True:\n" + body
+
+
+def piece_ast(node: ast.stmt, start: int, col: int) -> ast.Module:
+    """The ``ast`` of ``piece_text``'s text for the definition ``node`` of the whole
+    file's ``ast``, without a second parse: the node itself, inside an ``if True:``
+    made up where the text has one. Its line numbers stay the file's (the positions
+    shift them, ``positions.positions_of``); the pairing of the two trees checks it."""
+    if col == 0:
+        return ast.Module(body=[node], type_ignores=[])
+    line = start - 1  # (the ``if True:`` line)
+    test = ast.Constant(True, lineno=line, col_offset=3, end_lineno=line, end_col_offset=7)
+    wrapper = ast.If(test=test, body=[node], orelse=[], lineno=line, col_offset=0,
+                     end_lineno=getattr(node, "end_lineno", None), end_col_offset=getattr(node, "end_col_offset", None))
+    return ast.Module(body=[wrapper], type_ignores=[])
 
 
 def outline(path: str, data: bytes, module: Optional[str] = None, compile_later: bool = False) -> FileFacts:

@@ -156,9 +156,15 @@ class ExpressionWalker(Resolver):
         self._m: List[str] = []  # receivers of method calls in the expressions walked
         self._sink: set = set()
 
-    def set_chunk(self, tree: cst.Module, offset: int, text: str) -> None:
+    def set_chunk(self, tree: cst.Module, offset: int, text: str, piece_ast: Optional[ast.Module] = None) -> None:
+        """The chunk ``tree`` parsed from ``text``, at line ``offset`` of the file.
+        ``piece_ast``: the ``ast`` of ``text`` cut from the whole file's (its lines are
+        the file's), so that the positions need no second ``ast.parse``."""
         whole = self.source_ast
-        self.positions = positions_of(tree, text, whole[1] if whole is not None and whole[0] == text else None)
+        if piece_ast is not None:
+            self.positions = positions_of(tree, text, piece_ast, shift=offset)
+        else:
+            self.positions = positions_of(tree, text, whole[1] if whole is not None and whole[0] == text else None)
         self.offset = offset
 
     def pos(self, node: cst.CSTNode) -> Tuple[int, int, int, int]:

@@ -11,6 +11,7 @@ body arrive in chunks (``source``), each parsed and walked with its own position
 """
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .. import lazy
@@ -678,12 +679,13 @@ class Extractor(ExpressionWalker):
         sp = Span(1, 0, max(1, len(self.lines)), 0)
         self._end(frame, "<module>", None, sp, (), body)
 
-    def units(self, pieces: Iterable[Tuple[Sequence[Tuple[str, int]], Union[Tuple[int, str], HugeDef]]]) -> None:
+    def units(self, pieces: Iterable[Tuple[Sequence[Tuple[str, int]], Union[Tuple[int, str, Optional[ast.Module]], HugeDef]]]) -> None:
         """Only some functions of the file, each walked in its context (``frontend``'s
         ``units``): a piece is the enclosing classes (name and line, outermost first)
         and the function's text, a top-level function's lines as they are, any other's
-        inside an ``if True:`` line (so columns stay the file's), or a huge top-level
-        function's ``HugeDef``. The module body itself is not walked: what its walk
+        inside an ``if True:`` line (so columns stay the file's), with that text's
+        ``ast`` when the caller cut it from the file's (``frontend.piece_ast``), or a
+        huge top-level function's ``HugeDef``. The module body itself is not walked: what its walk
         would record of these definitions (their ``def`` statements) is not read."""
         frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0,
                               module_table(self.import_tables.get(0, {}))[2])
@@ -700,10 +702,10 @@ class Extractor(ExpressionWalker):
                 self.block(tree.body)
                 self._huge = None
             else:
-                offset, text = piece
+                offset, text, piece_ast = piece
                 self.offset = offset
                 tree = cst.parse_module(text)
-                self.set_chunk(tree, offset, text)
+                self.set_chunk(tree, offset, text, piece_ast)
                 wrapper = tree.body[0]
                 self.block(wrapper.body if isinstance(wrapper, cst.If) else tree.body)
             self.positions = {}
