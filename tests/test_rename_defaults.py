@@ -100,6 +100,40 @@ def test_a_copy_then_a_rename_is_a_write_then_a_rename():
     assert cl(src, select=["OC301"]) == [("OC301", 9), ("OC301", 15), ("OC301", 21)]
 
 
+def test_a_yaml_dump_is_a_write():
+    """`yaml.dump` and its kin into a stream write a file (session 27): mlflow's
+    `overwrite_yaml` writes a temporary YAML file and moves it into place with no
+    fsync. Its callers' own writes elsewhere are then not paired with the helper's
+    rename (a helper that writes and renames is no `then`)."""
+    src = """
+        import os
+        import shutil
+        import tempfile
+
+        import yaml
+
+
+        def overwrite_yaml(path, data):
+            fd, tmp = tempfile.mkstemp()
+            with os.fdopen(fd, "w") as f:
+                yaml.safe_dump(data, f)
+            shutil.move(tmp, path)
+
+
+        def save_all(path, docs):
+            with open(path + ".tmp", "w") as f:
+                yaml.dump_all(docs, f)
+            os.replace(path + ".tmp", path)
+
+
+        def update_meta(folder, meta, data):
+            with open(os.path.join(folder, "log.txt"), "a") as log:
+                log.write("updating")
+            overwrite_yaml(meta, data)
+        """
+    assert cl(src, select=["OC301"]) == [("OC301", 13), ("OC301", 19)]
+
+
 def test_a_helper_that_renames_or_copies_is_no_rename_at_its_callers():
     """`then = ["rename", "!file-write"]`: a helper that renames and falls back to a
     copy carries both, so a caller's earlier write is not paired with it (the price
