@@ -7,9 +7,13 @@ swallowed contract needs a node of its ``first``/``then``/``event`` classes. So,
 call graph of the outlines (``frontend.outline``, resolved by ``summaries.resolve_file``,
 the same resolution the summaries use):
 
-* a function is **hot** when some call of it matches one of those classes by its own
-  names (``Vocabulary.direct``), or it calls (or enters as a context manager) a hot
-  function: it may hold a finding;
+* a function **reaches** a class when some call of it matches the class by its own
+  names (``Vocabulary.direct``), or it calls (or enters as a context manager) a
+  function that reaches it: only then can a node of its graph carry the class;
+* a function is **hot** when it reaches what some selected rule's finding needs
+  (``Question.needs``): a ``sequence`` finding needs a node of its ``first`` classes
+  *and* one of its ``then`` classes in one graph, a ``requires-before`` one a node of
+  its ``then``, the others a node of their ``event``: it may hold a finding;
 * a function is **needed** when it is hot or a hot function reaches it: its summary
   is read, directly or through another summary.
 
@@ -20,6 +24,11 @@ carries it). A selection this cannot reason about — a rule that can find witho
 event (``silent-handler``), a role of negated classes only, a role on ``surface`` (a
 ``+=`` counter is one, and outlines keep no pseudo-calls) — turns the pre-pass off:
 ``classes_for`` returns None.
+
+Why "and" for a sequence: with the default vocabulary, thousands of functions reach a
+``file-write`` (``*.write``: every stream) and few reach both it and a ``rename``; on
+the bench's seven packages the hot functions went from 470 to 42 and the files read
+with libcst from 646 to 167 (docs/performance.md, "Session 27").
 """
 from __future__ import annotations
 
@@ -52,6 +61,22 @@ Reach = Tuple[FrozenSet[str], FrozenSet[str]]
 # Given a run's rows and the paths whose rows were resolved afresh, the reach an
 # earlier run computed over the very same rows, or None (``memos.GraphMemo.known_reach``)
 KnownReach = Callable[[Mapping[str, List[Row]], AbstractSet[str]], Optional[Reach]]
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the pre-pass asks of the call graph for a selection of rules: the classes
+    whose calls matter (``classes``: a row keeps the ones its calls match), and per
+    rule what its finding needs (``needs``: groups of classes, each to be reached;
+    a group is reached when one of its classes is)."""
+
+    classes: FrozenSet[str]
+    needs: FrozenSet[Tuple[FrozenSet[str], ...]]
+
+    def key(self) -> List[str]:
+        """The question as remembered with its answer (``memos.GraphMemo``)."""
+        needs = sorted("&".join(sorted("|".join(sorted(group)) for group in need)) for need in self.needs)
+        return sorted(list(self.classes) + [f"needs:{n}" for n in needs])
 
 
 @dataclass(frozen=True)
@@ -88,7 +113,37 @@ def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
     return frozenset(out)
 
 
-def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str],
+def question_for(rules: Iterable[Rule]) -> Optional[Question]:
+    """``classes_for`` and what each graph rule's finding needs (``Rule.finding_needs``: the
+    roles whose classes must all be reached; None: any one role's)."""
+    rules = list(rules)
+    classes = classes_for(rules)
+    if classes is None:
+        return None
+    needs: Set[Tuple[FrozenSet[str], ...]] = set()
+    for rule in rules:
+        if not rule.on_graph:
+            continue
+        groups = [_reached_by(_positive(rule, role)) for role in (rule.finding_needs if rule.finding_needs is not None else rule.roles)]
+        if rule.finding_needs is None:  # any one role's classes will do
+            groups = [frozenset().union(*groups)]
+        needs.add(tuple(sorted(groups, key=sorted)))
+    return Question(classes, frozenset(needs))
+
+
+def _positive(rule: Rule, role: str) -> FrozenSet[str]:
+    return frozenset(c for c in getattr(rule, role.replace("-", "_")) if not c.startswith("!"))
+
+
+def _reached_by(group: FrozenSet[str]) -> FrozenSet[str]:
+    """The classes whose calls can give a node of ``group``: an append made terminal
+    by its markers is a terminal append (outlines keep no markers)."""
+    if group & {EventClass.TERMINAL_APPEND.value, OPEN_TERMINAL}:
+        return group | {EventClass.APPEND.value}
+    return group
+
+
+def focus(files: List[FileFacts], vocab: Vocabulary, question: Question,
           remembered: Optional[Mapping[str, List[Row]]] = None, known: Optional[KnownReach] = None) -> Focus:
     """The hot and needed functions of a project read as outlines (or light facts).
 
@@ -110,7 +165,7 @@ def focus(files: List[FileFacts], vocab: Vocabulary, classes: FrozenSet[str],
     reach = None
     if known is not None:
         reach = known(rows, rows.keys() - remembered.keys() if remembered is not None else rows.keys())
-    return from_rows(rows, classes, reach)
+    return from_rows(rows, question, reach)
 
 
 def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edges: List[str],
@@ -119,19 +174,20 @@ def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edge
     return key, direct, tuple(dict.fromkeys([t for _, t in edges] + list(manager_edges)))
 
 
-def from_rows(rows: Mapping[str, List[Row]], classes: FrozenSet[str], reach: Optional[Reach] = None) -> Focus:
-    """The focus of a call graph given as rows, under ``classes`` (``reach``: the hot
+def from_rows(rows: Mapping[str, List[Row]], question: Question, reach: Optional[Reach] = None) -> Focus:
+    """The focus of a call graph given as rows, under ``question`` (``reach``: the hot
     and needed keys, already known for these rows)."""
-    direct: Set[str] = set()
+    direct: Dict[str, FrozenSet[str]] = {}
     where: Dict[str, str] = {}
     seen: Dict[str, FrozenSet[str]] = {}
+    classes = question.classes
     for path, file_rows in rows.items():
         found: Set[str] = set()
         for key, matched, _ in file_rows:
             where[key] = path
             found |= matched
             if matched & classes:
-                direct.add(key)
+                direct[key] = matched
         seen[path] = frozenset(found)
     if reach is not None:
         hot, needed = set(reach[0]), set(reach[1])
@@ -141,7 +197,18 @@ def from_rows(rows: Mapping[str, List[Row]], classes: FrozenSet[str], reach: Opt
             for key, _, targets in file_rows:
                 g.add_node(key)
                 g.add_edges_from((key, t) for t in targets)
-        hot = _reach(g.reverse(copy=False), direct)
+        callers = g.reverse(copy=False)
+        reaching: Dict[FrozenSet[str], Set[str]] = {}  # group -> the functions that reach it
+
+        def reaches(group: FrozenSet[str]) -> Set[str]:
+            got = reaching.get(group)
+            if got is None:
+                got = reaching[group] = _reach(callers, {k for k, m in direct.items() if m & group})
+            return got
+
+        hot = set()
+        for need in question.needs:
+            hot |= set.intersection(*(reaches(group) for group in need)) if need else set()
         needed = _reach(g, hot)
     check_files = {where[k] for k in hot if k in where}
     need_files = {where[k] for k in needed if k in where}

@@ -652,7 +652,7 @@ class GraphHead:
         return entry.with_name(entry.stem + ".head.json")
 
     def quiet_buffers(self, disk: Mapping[str, str], buffers: Sequence[Tuple[str, FileFacts]],
-                      classes: AbstractSet[str], vocab) -> Optional[Set[str]]:
+                      asked: List[str], vocab) -> Optional[Set[str]]:
         """When no buffer among ``buffers`` (outlines, each with the shown path of the
         file it stands for) can hold a finding, the classes their calls match; else None.
 
@@ -660,8 +660,9 @@ class GraphHead:
         remembered, and each buffer exports what its file did and has the same
         resolution digest, so every row, and so the focus, is the remembered one; a
         file without a hot function has no finding but its OC900 (a buffer that does
-        not parse is never answered here)."""
-        if self.reach is None or sorted(classes) != self.reach[0]:
+        not parse is never answered here). ``asked``: the pre-pass's question
+        (``focus.Question.key``), which the remembered focus must have answered."""
+        if self.reach is None or asked != self.reach[0]:
             return None
         names = {path for path, _ in buffers}
         if set(self.files) != set(disk) | names:
@@ -801,13 +802,14 @@ class GraphMemo:
         return f"{self.back[path]}{sep}{qual}" if path in self.back else key
 
     def known_reach(self, rows: Mapping[str, list], fresh: AbstractSet[str],
-                    classes: AbstractSet[str]) -> Optional[Tuple[FrozenSet[str], FrozenSet[str]]]:
-        """The hot and needed keys the remembered rows gave under ``classes``, when the
+                    asked: List[str]) -> Optional[Tuple[FrozenSet[str], FrozenSet[str]]]:
+        """The hot and needed keys the remembered rows gave to the question ``asked``
+        (``focus.Question.key``), when the
         rows of this run are those very rows (``focus.KnownReach``): ``fresh`` are the
         paths resolved afresh, the others' rows are the remembered ones. A file
         without rows counts as a file without functions. Exact: the focus is a
-        function of the rows and the classes alone."""
-        if self.reach is None or sorted(classes) != self.reach[0]:
+        function of the rows and the question alone."""
+        if self.reach is None or asked != self.reach[0]:
             return None
         disk = self._disk if self.back else None
         for path in fresh:
@@ -823,10 +825,10 @@ class GraphMemo:
         return frozenset(map(rename, self.reach[1])), frozenset(map(rename, self.reach[2]))
 
     def save(self, files: Sequence[FileFacts], rows: Mapping[str, list], stubs: Mapping[str, FileFacts],
-             buffers: AbstractSet[str], reach: Optional[Tuple[AbstractSet[str], AbstractSet[str], AbstractSet[str]]] = None
+             buffers: AbstractSet[str], reach: Optional[Tuple[Sequence[str], AbstractSet[str], AbstractSet[str]]] = None
              ) -> None:
         """Remember ``files`` (as ``focus.focus`` saw them), their rows and the focus
-        of those rows (``reach``: the classes, the hot keys, the needed keys). Not
+        of those rows (``reach``: the question's key, the hot keys, the needed keys). Not
         when the only files that changed are editor buffers: the next run reads the
         files on disk, whose entries are still the ones remembered."""
         changed = [f.path for f in files if f.path not in stubs

@@ -435,8 +435,8 @@ def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cac
     not parse, a file changed on disk, suppression comments that OC001 reports). A
     buffer named otherwise than its file is shown (an editor's absolute path) stands
     for that file."""
-    classes = prepass_classes(settings)
-    if classes is None or plan.named_keys or not plan.buffer_at:
+    question = prepass_classes(settings)
+    if question is None or plan.named_keys or not plan.buffer_at:
         return None
     head = memos.GraphHead(memos.GraphHead.path_of(GraphMemo.entry_of(cache_dir, settings, plan.roots)))
     if head.reach is None:
@@ -447,7 +447,7 @@ def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cac
     if any(f.suppressions for _, f in outlines) and any(r.on_suppressions for r in settings.rule_list()):
         return None
     disk = {s: digests.get(s, "") for s in disk_shown}
-    seen = head.quiet_buffers(disk, outlines, classes, settings.vocab)
+    seen = head.quiet_buffers(disk, outlines, question.key(), settings.vocab)
     if seen is None:
         return None
     facts = {f.path: f for _, f in outlines}
@@ -521,9 +521,10 @@ def units_of(focused: focusmod.Focus) -> Dict[str, FrozenSet[str]]:
     return {path: frozenset(quals) for path, quals in out.items()}
 
 
-def prepass_classes(settings: Settings) -> Optional[FrozenSet[str]]:
-    """The event classes the outline pre-pass looks for, or None when it is off."""
-    return focusmod.classes_for(settings.rule_list()) if PREPASS else None
+def prepass_classes(settings: Settings) -> Optional[focusmod.Question]:
+    """What the outline pre-pass asks of the call graph (the event classes it looks
+    for, and what each rule's finding needs), or None when it is off."""
+    return focusmod.question_for(settings.rule_list()) if PREPASS else None
 
 
 def _thinned(all_facts: List[FileFacts], focused: focusmod.Focus) -> focusmod.Focus:
@@ -540,10 +541,10 @@ def _thinned(all_facts: List[FileFacts], focused: focusmod.Focus) -> focusmod.Fo
     return dataclasses.replace(focused, rows={})
 
 
-def _reach_of(focused: focusmod.Focus, settings: Settings) -> Optional[Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]]:
-    """What ``GraphMemo.save`` remembers of a focus: (classes, hot, needed)."""
-    classes = prepass_classes(settings)
-    return None if classes is None else (classes, focused.hot, focused.needed)
+def _reach_of(focused: focusmod.Focus, settings: Settings) -> Optional[Tuple[List[str], FrozenSet[str], FrozenSet[str]]]:
+    """What ``GraphMemo.save`` remembers of a focus: (the question's key, hot, needed)."""
+    question = prepass_classes(settings)
+    return None if question is None else (question.key(), focused.hot, focused.needed)
 
 
 def focus_of(outlines: List[FileFacts], settings: Settings,
@@ -553,11 +554,11 @@ def focus_of(outlines: List[FileFacts], settings: Settings,
     pre-pass; ``remembered``: rows of files not resolved again, ``memos.GraphMemo``).
     A file with suppression comments is checked whole when unused ones are reported
     (an OC001 finding quotes its line)."""
-    classes = prepass_classes(settings)
-    if classes is None:
+    question = prepass_classes(settings)
+    if question is None:
         return None
-    known = functools.partial(graph.known_reach, classes=classes) if graph is not None else None
-    focused = focusmod.focus(outlines, settings.vocab, classes, remembered, known)
+    known = functools.partial(graph.known_reach, asked=question.key()) if graph is not None else None
+    focused = focusmod.focus(outlines, settings.vocab, question, remembered, known)
     if any(r.on_suppressions for r in settings.rule_list()):
         marked = {f.path for f in outlines if f.suppressions}
         focused = dataclasses.replace(focused, check_files=focused.check_files | marked,

@@ -279,8 +279,8 @@ def reached(monkeypatch):
     answers = []
     real = memos.GraphMemo.known_reach
 
-    def spy(self, rows, fresh, classes):
-        got = real(self, rows, fresh, classes)
+    def spy(self, rows, fresh, asked):
+        got = real(self, rows, fresh, asked)
         answers.append(got)
         return got
 

@@ -93,6 +93,9 @@ class Rule:
     KIND: ClassVar[str] = ""
     #: the roles a rule of this kind must give (`first`, `then`, `event`, ...)
     roles: ClassVar[Tuple[str, ...]] = ()
+    #: the roles whose classes a function's graph must all hold for a finding (the
+    #: outline pre-pass's question, ``focus.question_for``); None: any one role's
+    finding_needs: ClassVar[Optional[Tuple[str, ...]]] = None
     #: checked on each function's graph by ``check`` (False: reported by a stage of
     #: the pipeline: parse errors by the reader, unused suppressions by ``suppression``)
     on_graph: ClassVar[bool] = True

@@ -19,6 +19,7 @@ else:
 
 class RequiresBefore(Ordering, kind="requires-before"):
     roles = ("first", "then")
+    finding_needs = ("then",)  # a ``then`` with no ``first`` at all is one
 
     def summary(self) -> str:
         return f"requires-before: first={expr_text(self.first)}, then={expr_text(self.then)}"

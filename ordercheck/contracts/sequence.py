@@ -31,6 +31,7 @@ from .paths import (
 
 class Sequence(Ordering, kind="sequence"):
     roles = ("first", "then")
+    finding_needs = ("first", "then")  # a pair: a node of each
 
     def summary(self) -> str:
         s = f"sequence: first={expr_text(self.first)}, then={expr_text(self.then)}"

@@ -91,11 +91,13 @@ class Positions(Mapping["cst.CSTNode", "CodeRange"]):
         return len(self._fast)
 
 
-def positions_of(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None) -> Mapping["cst.CSTNode", "CodeRange"]:
+def positions_of(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None,
+                 shift: int = 0) -> Mapping["cst.CSTNode", "CodeRange"]:
     """Positions of the nodes of ``tree``, parsed from ``text`` (whose ``ast`` is
-    ``atree`` when the caller has it already)."""
+    ``atree`` when the caller has it already; ``shift``: that ``ast``'s line numbers
+    are ``text``'s plus ``shift``, as when it is a piece of the whole file's ``ast``)."""
     try:
-        fast = _from_ast(tree, text, atree)
+        fast = _from_ast(tree, text, atree, shift)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         fast = None
     if fast is None:
@@ -272,7 +274,8 @@ class _Unpaired(Exception):
 
 
 
-def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None) -> Optional[Dict[Any, "CodeRange"]]:
+def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None,
+              shift: int = 0) -> Optional[Dict[Any, "CodeRange"]]:
     import libcst as cst
     from libcst.metadata import CodePosition, CodeRange
 
@@ -316,7 +319,8 @@ def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None)
         return CodeRange(CodePosition(line, c), CodePosition(end_line, end_c))
 
     def of(a: Any) -> "CodeRange":
-        return rng(a.lineno, col(a.lineno, a.col_offset), a.end_lineno, col(a.end_lineno, a.end_col_offset))
+        line, end = a.lineno - shift, a.end_lineno - shift
+        return rng(line, col(line, a.col_offset), end, col(end, a.end_col_offset))
 
     def line_text(n: int) -> str:
         return lines[n - 1] if 0 < n <= len(lines) else ""

@@ -1,0 +1,121 @@
+"""What the outline pre-pass asks of the call graph (``focus.Question``): a function is
+hot only when it reaches what some selected rule's finding needs. A ``sequence``
+finding needs a node of its ``first`` classes and one of its ``then`` classes in one
+graph, so a function that reaches only a ``file-write`` can hold no OC301; a
+``requires-before`` finding needs only its ``then`` (docs/performance.md, "Session 27").
+
+Nothing is lost: every case below finds the same with the pre-pass on and forced off,
+and the hot sets are checked on the rows themselves.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from checkutil import settings_for, write_tree
+
+from ordercheck import focus as focusmod
+from ordercheck import runner
+from ordercheck.rulebook import builtin_rules
+
+RULES = {r.id: r for r in builtin_rules()}
+
+
+def _rows(**functions):
+    """One file's rows: name -> (classes its own calls match, the functions it calls)."""
+    return {"m.py": [(f"m.py::{name}", frozenset(classes), tuple(f"m.py::{t}" for t in targets))
+                     for name, (classes, targets) in functions.items()]}
+
+
+def _hot(rows, *rule_ids):
+    question = focusmod.question_for([RULES[r] for r in rule_ids])
+    assert question is not None
+    return {k.split("::")[1] for k in focusmod.from_rows(rows, question).hot}
+
+
+def test_a_sequence_needs_both_of_its_classes_reached():
+    rows = _rows(
+        writes_only=({"file-write"}, ()),
+        renames_only=({"rename"}, ()),
+        both_here=({"file-write", "rename"}, ()),
+        both_through_callees=((), ("writes_only", "renames_only")),
+        write_then_helper=({"file-write"}, ("renames_only",)),
+        caller_of_writer=((), ("writes_only",)),
+        unrelated=((), ()),
+    )
+    assert _hot(rows, "OC301") == {"both_here", "both_through_callees", "write_then_helper"}
+    # the old question (any class of the rule) made every one of them hot but the last
+    question = focusmod.question_for([RULES["OC301"]])
+    assert question is not None and question.classes >= {"file-write", "rename"}
+
+
+def test_each_rule_asks_its_own_question():
+    rows = _rows(
+        saves=({"save"}, ()),
+        appends=({"append"}, ()),
+        writes=({"file-write"}, ()),
+        saves_and_appends=((), ("saves", "appends")),
+    )
+    # OC203 (swallowed save) needs a save only; OC101 a save and a (terminal) append,
+    # an append made terminal by its markers included (outlines keep no markers)
+    assert _hot(rows, "OC203") == {"saves", "saves_and_appends"}
+    assert _hot(rows, "OC101") == {"saves_and_appends"}
+    assert _hot(rows, "OC101", "OC203", "OC301") == {"saves", "saves_and_appends"}
+    assert _hot(rows, "OC202") == {"appends", "saves_and_appends"}
+
+
+def test_the_question_is_remembered_with_its_answer():
+    one = focusmod.question_for([RULES["OC301"]])
+    two = focusmod.question_for([RULES["OC301"], RULES["OC203"]])
+    assert one is not None and two is not None
+    assert one.key() != two.key() and one.key() == sorted(one.key())
+    assert focusmod.question_for([RULES["OC204"]]) is None  # any broad handler can be a finding
+
+
+def _run(root: Path, select, prepass: bool, monkeypatch):
+    monkeypatch.setattr(runner, "PREPASS", prepass)
+    result = runner.run([root], settings_for(None, select=list(select)))
+    return sorted((Path(f.path).name, f.code, f.span.line, f.message) for f in result.findings)
+
+
+def test_findings_are_the_same_with_the_prepass_on_and_off(tmp_path, monkeypatch):
+    write_tree(tmp_path, {
+        "pyproject.toml": "",
+        "store.py": '''
+            import json
+            import os
+
+
+            def write_json(path, data):
+                with open(path, "w") as f:
+                    json.dump(data, f)
+
+
+            def move(src, dst):
+                os.replace(src, dst)
+
+
+            def log_line(stream, text):
+                stream.write(text)
+        ''',
+        "app.py": '''
+            from store import log_line, move, write_json
+
+
+            def save_state(path, data):
+                write_json(path + ".tmp", data)
+                move(path + ".tmp", path)
+
+
+            def report(stream):
+                log_line(stream, "done")
+
+
+            def only_moves(a, b):
+                move(a, b)
+        ''',
+    })
+    select = ["OC301", "OC101", "OC102", "OC201", "OC202", "OC203"]
+    on = _run(tmp_path, select, True, monkeypatch)
+    off = _run(tmp_path, select, False, monkeypatch)
+    assert on == off
+    assert [(name, code, line) for name, code, line, _ in on] == [("app.py", "OC301", 7)]
