@@ -108,9 +108,7 @@ def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
             out.update(positive)
     if EventClass.SURFACE.value in out:
         return None  # a `+=` counter is a surface, and outlines keep no pseudo-calls
-    if out & {EventClass.TERMINAL_APPEND.value, OPEN_TERMINAL}:
-        out.add(EventClass.APPEND.value)  # an append made terminal by its markers
-    return frozenset(out)
+    return _reached_by(frozenset(out))
 
 
 def question_for(rules: Iterable[Rule]) -> Optional[Question]:
@@ -135,11 +133,15 @@ def _positive(rule: Rule, role: str) -> FrozenSet[str]:
     return frozenset(c for c in getattr(rule, role.replace("-", "_")) if not c.startswith("!"))
 
 
+_APPENDS = frozenset({EventClass.APPEND.value, EventClass.TERMINAL_APPEND.value, OPEN_TERMINAL})
+
+
 def _reached_by(group: FrozenSet[str]) -> FrozenSet[str]:
     """The classes whose calls can give a node of ``group``: an append made terminal
-    by its markers is a terminal append (outlines keep no markers)."""
-    if group & {EventClass.TERMINAL_APPEND.value, OPEN_TERMINAL}:
-        return group | {EventClass.APPEND.value}
+    by its markers is a terminal append (outlines keep no markers), and every
+    terminal append is an append (``Vocabulary.classify``): either asks for both."""
+    if group & _APPENDS:
+        return group | {EventClass.APPEND.value, EventClass.TERMINAL_APPEND.value}
     return group
 
 
@@ -186,8 +188,8 @@ def from_rows(rows: Mapping[str, List[Row]], question: Question, reach: Optional
         for key, matched, _ in file_rows:
             where[key] = path
             found |= matched
-            if matched & classes:
-                direct[key] = matched
+            if matched & classes:  # (one key may be several definitions: a property's
+                direct[key] = direct.get(key, frozenset()) | matched  # getter and setter)
         seen[path] = frozenset(found)
     if reach is not None:
         hot, needed = set(reach[0]), set(reach[1])

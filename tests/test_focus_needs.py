@@ -119,3 +119,109 @@ def test_findings_are_the_same_with_the_prepass_on_and_off(tmp_path, monkeypatch
     off = _run(tmp_path, select, False, monkeypatch)
     assert on == off
     assert [(name, code, line) for name, code, line, _ in on] == [("app.py", "OC301", 7)]
+
+
+# --------------------------------------------------------------------------- found by an adversarial probe
+
+def _cli_codes(root: Path, monkeypatch, prepass: bool, *args):
+    from cliutil import oc
+
+    monkeypatch.setattr(runner, "PREPASS", prepass)
+    r = oc(root, "-q", "--no-cache", *args, ".")
+    return r.codes()
+
+
+def test_several_definitions_of_one_name_reach_what_each_reaches(tmp_path, monkeypatch):
+    """A property's getter, setter and deleter (and `if`/`else` definitions, a
+    `singledispatch`'s `_`s) are one key of the call graph: what it reaches is what
+    any of them reaches. The setter writes and renames, the deleter only renames: the
+    setter's OC301 stands."""
+    write_tree(tmp_path, {
+        "pyproject.toml": "",
+        "a.py": '''
+            import json
+            import os
+
+
+            class StateFile:
+                def __init__(self, path):
+                    self.path = path
+
+                @property
+                def state(self):
+                    with open(self.path) as fh:
+                        return json.load(fh)
+
+                @state.setter
+                def state(self, value):
+                    tmp = self.path + ".tmp"
+                    with open(tmp, "w") as fh:
+                        json.dump(value, fh)
+                    os.replace(tmp, self.path)
+
+                @state.deleter
+                def state(self):
+                    os.replace(self.path, self.path + ".bak")
+        ''',
+    })
+    on = _cli_codes(tmp_path, monkeypatch, True)
+    assert on == _cli_codes(tmp_path, monkeypatch, False)
+    assert on == [("a.py", 20, "OC301")]
+
+
+USER_RULES = {
+    "U1.toml": '''
+        id = "U301"
+        name = "append-after-save"
+        severity = "error"
+        kind = "sequence"
+        first = ["save"]
+        then = ["append"]
+        message = "append after save"
+        explanation = "x"
+    ''',
+    "U2.toml": '''
+        id = "U302"
+        name = "append-once"
+        severity = "error"
+        kind = "at-most-once"
+        event = ["append"]
+        message = "second append"
+        explanation = "x"
+    ''',
+    "U3.toml": '''
+        id = "U304"
+        name = "append-needs-save"
+        severity = "error"
+        kind = "requires-before"
+        first = ["save"]
+        then = ["append"]
+        message = "append without save"
+        explanation = "x"
+    ''',
+}
+
+
+def test_a_rule_on_append_sees_terminal_appends(tmp_path, monkeypatch):
+    """Every terminal append is an append (``Vocabulary.classify``): a rule that names
+    `append` finds a call that matches only a `terminal-append` pattern, with the
+    pre-pass as without it."""
+    write_tree(tmp_path, {
+        "ordercheck.toml": 'rules = ["myrules/*.toml"]\n\n[extend-events]\nsave = ["store.save"]\n'
+                           'terminal-append = ["events.record_terminal"]\n',
+        **{f"myrules/{name}": text for name, text in USER_RULES.items()},
+        "a.py": '''
+            def finish(store, events, run):
+                store.save(run)
+                events.record_terminal(run)
+
+
+            def twice(events, run):
+                events.record_terminal(run)
+                events.record_terminal(run.parent)
+        ''',
+    })
+    for select in ("U301", "U302", "U304"):
+        on = _cli_codes(tmp_path, monkeypatch, True, "--select", select)
+        assert on == _cli_codes(tmp_path, monkeypatch, False, "--select", select), select
+        assert on, select
