@@ -101,8 +101,7 @@ def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
         if not rule.roles:
             return None  # (silent-handler: any broad handler)
         for role in rule.roles:
-            expr = getattr(rule, role.replace("-", "_"))
-            positive = [c for c in expr if not c.startswith("!")]
+            positive = _positive(rule, role)
             if not positive:
                 return None
             out.update(positive)
@@ -122,7 +121,8 @@ def question_for(rules: Iterable[Rule]) -> Optional[Question]:
     for rule in rules:
         if not rule.on_graph:
             continue
-        groups = [_reached_by(_positive(rule, role)) for role in (rule.finding_needs if rule.finding_needs is not None else rule.roles)]
+        roles = rule.finding_needs if rule.finding_needs is not None else rule.roles
+        groups = [_reached_by(_positive(rule, role)) for role in roles]
         if rule.finding_needs is None:  # any one role's classes will do
             groups = [frozenset().union(*groups)]
         needs.add(tuple(sorted(groups, key=sorted)))
@@ -130,6 +130,7 @@ def question_for(rules: Iterable[Rule]) -> Optional[Question]:
 
 
 def _positive(rule: Rule, role: str) -> FrozenSet[str]:
+    """The classes a role names, less those it excludes (``!file-write``)."""
     return frozenset(c for c in getattr(rule, role.replace("-", "_")) if not c.startswith("!"))
 
 
