@@ -15,7 +15,8 @@ truthy — as a bit mask. A branch intersects it (``x`` → truthy; ``x is None`
 None, which is also falsy); a write (assignment, ``for``/``with`` target, ``del``,
 walrus, ``except ... as``, ``import``, ``def``) resets it, on the node's normal way
 out only (an exception out of it left the name as it was, a walrus aside); a change to the object
-(``x.append(...)``, ``x[k] = v``) resets its truthiness but not its None-ness. Only
+(a container's ``x.append(...)``, ``x[k] = v``) resets its truthiness but not its
+None-ness; any other method call (``task.save()``) is no write. Only
 names tested at least twice are tracked, and none in a function that has more than
 ``MAX_NAMES`` of them; names
 declared ``global``/``nonlocal`` (or rebound by a nested function) and the module

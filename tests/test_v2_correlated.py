@@ -6,11 +6,13 @@ import random
 import textwrap
 
 import pytest
+
 import tracecheck as tc
 from checkutil import check_source, codes_lines
 from cliutil import oc
 
 from ordercheck import cfg, feasible, frontend
+from ordercheck.frontend import expressions as exprmod
 
 SEQ = ["OC101", "OC102"]
 
@@ -114,6 +116,21 @@ def test_a_write_to_another_name_or_an_argument_use_does_not_forget():
     assert save_then_term("x", "not x", between="run.use(x)") == []
     # mutation changes truthiness but not None-ness
     assert save_then_term("x is None", "x is not None", between="x.append(1)") == []
+
+
+@pytest.mark.parametrize("method", ["save", "delete", "refresh_from_db", "items", "get", "sort"])
+def test_a_method_call_that_is_no_container_change_is_no_write(method):
+    """Contract §4 lists the writes; a method call is not among them. ``task.save()``
+    between ``if task:`` and ``if not task:`` leaves ``task`` as truthy as it was (a
+    held-out package's `bg_runner`: four false findings when its persistence went
+    through the tested name's own methods)."""
+    assert save_then_term("x", "not x", between=f"x.{method}()") == []
+    assert save_then_term("x", "not x", between=f"x.child.{method}()") == []
+
+
+@pytest.mark.parametrize("method", sorted(exprmod.CONTAINER_MUTATORS))
+def test_a_container_change_forgets_truthiness(method):
+    assert save_then_term("x", "not x", between=f"x.{method}(1)") == [("OC101", 7)]
 
 
 def test_global_and_nonlocal_names_are_not_tracked():

@@ -367,10 +367,8 @@ class ExpressionWalker(Resolver):
             self.frame.calls.append(call)
             if names_read:
                 self.frame.marker_names.append((call, names_read))
-        if isinstance(func, cst.Attribute):
-            receiver_root = _root_name(func.value)
-            if receiver_root is not None:
-                self._m.append(receiver_root)  # `x.append(...)` may change what `x` is worth
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in CONTAINER_MUTATORS:
+            self._m.append(func.value.value)  # `x.append(...)` may change what `x` is worth
         if self.frames and self.frame.handlers:
             self._calls_here[id(node)] = call
         seq.append(call)
@@ -513,6 +511,18 @@ def target_names(node: cst.CSTNode) -> List[str]:
         return target_names(node.value)
     return []
 
+
+#: the methods by which the built-in containers (list, dict, set, deque, bytearray)
+#: change their length: a call of one of these on a tested name forgets whether it is
+#: truthy (an empty list appended to is not empty any more). Any other method call is
+#: no write, as the contract's list of writes says: ``task.save()`` between ``if task:``
+#: and ``if task:`` leaves ``task`` as truthy as it was (docs/decisions.md, "Correlated
+#: tests", Writes).
+CONTAINER_MUTATORS = frozenset({
+    "append", "appendleft", "extend", "extendleft", "insert", "pop", "popleft", "popitem",
+    "remove", "clear", "update", "setdefault", "add", "discard", "intersection_update",
+    "difference_update", "symmetric_difference_update",
+})
 
 _EXC_SOURCES = {"sys.exc_info", "sys.exception", "traceback.format_exc"}
 _EXC_CONVERSIONS = {"str", "repr", "format", "ascii", "traceback.format_exception",
