@@ -241,6 +241,10 @@ class ClassFacts:
     # (attribute, its class: import-qualified, else as written) for the ``self.x`` this
     # class types itself; a subclass in another file reads them through the MRO
     attr_types: Tuple[Tuple[str, str], ...] = ()
+    # (name, the text it stands for, that text's qualified names...) for each
+    # class-level alias (``warn = logger.warning``): a subclass's ``self.warn(...)``
+    # finds it through the MRO in the project phase, in whatever file the base is
+    aliases: Tuple[Tuple[str, ...], ...] = ()
 
 
 @dataclass

@@ -249,6 +249,37 @@ class ProjectIndex:
                 return fkey(path, f"{qual}.{name}")
         return None
 
+    def inherited_alias(self, class_key: str, name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
+        """(the class key, its alias entry) of the class-level alias ``name`` that
+        ``self.name`` finds along the class's MRO, or None when a method of that name
+        comes first or no class has one: Python looks ``self.warn`` up as it looks up a
+        method, so ``warn = logger.warning`` in a base is the subclass's too (semantics
+        §Events, Aliases)."""
+        for k in self.mro(class_key):
+            cls = self.classes.get(k)
+            if cls is None:
+                continue
+            if name in cls.methods:
+                return None
+            for alias in cls.aliases:
+                if alias[0] == name:
+                    return k, alias
+        return None
+
+    def alias_target(self, class_key: str, name: str) -> Optional[str]:
+        """The project function an inherited class-level alias stands for
+        (``process = default_process_exception`` in a base), resolved in the base's file."""
+        got = self.inherited_alias(class_key, name)
+        if got is None:
+            return None
+        k, alias = got
+        facts = self.files.get(split_key(k)[0])
+        key = self.resolve_name(facts, alias[1]) if facts is not None else None
+        for q in alias[2:]:
+            if key is None:
+                key = self.resolve_qualified(q)
+        return self._callable(key) if key is not None else None
+
     def class_key(self, facts: FileFacts, name: str) -> Optional[str]:
         """A class named in a file (by local name, dotted import, or full name)."""
         key = self.resolve_name(facts, name)
@@ -356,7 +387,7 @@ class ProjectIndex:
         parts = text.split(".")
         owner = self.owner_class(facts, fn)
         if call.self_call in ("self", "cls") and len(parts) == 2 and owner:
-            return self.method(owner, parts[1])
+            return self.method(owner, parts[1]) or self.alias_target(owner, parts[1])
         if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
             return self.method(owner, parts[1], skip_self=True)
         if call.self_call in ("self", "cls") and len(parts) == 3 and call.receiver_type is None and owner:
@@ -474,6 +505,17 @@ class ProjectIndex:
             return None
         typed = self.inherited_attr_type(owner, parts[1])
         return f"{typed}.{parts[2]}" if typed else None
+
+    def inherited_alias_names(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Tuple[str, ...]:
+        """The texts ``self.warn(...)`` matches as when ``warn`` is a class-level alias
+        of a base (``warn = logger.warning``): what it stands for and that text's
+        qualified names (the front end, seeing one class, expands only its own)."""
+        parts = call.callee.split(".")
+        if call.self_call not in ("self", "cls") or len(parts) != 2 or call.aug:
+            return ()
+        owner = self.owner_class(facts, fn)
+        got = self.inherited_alias(owner, parts[1]) if owner is not None else None
+        return got[1][1:] if got is not None else ()
 
     def class_qualname(self, key: str) -> str:
         """``pkg.store.RunStore`` for a project class key."""
@@ -596,6 +638,8 @@ class ProjectIndex:
                     through = self.typed_through_base(facts, fn, call)
                     if through is not None:
                         extra = (through,)
+                    inherited = self.inherited_alias_names(facts, fn, call)
+                    extra += tuple(n for n in inherited if n not in call.qualnames and n not in extra)
                 if call.receiver_type is not None or call.self_call in ("self", "cls"):
                     receiver = self.receiver_class_of(facts, fn, call)
                     if receiver is not None:

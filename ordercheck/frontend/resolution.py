@@ -273,6 +273,19 @@ class Resolver:
                 out.append((attr, self.type_qualname(written) or written))
         return tuple(out)
 
+    def class_aliases(self, table: scopesmod.ScopeTable, class_line: int) -> Tuple[Tuple[str, ...], ...]:
+        """A class's class-level aliases (``ClassFacts.aliases``): each name, the text
+        it stands for (through the module's aliases too) and that text's import-qualified
+        names, for the subclasses that call it through ``self``/``cls``."""
+        out = []
+        for name in sorted(table.alias_bindings):
+            found = table.alias(name)
+            if found is None or found[0].split(".", 1)[0] in ("self", "cls"):
+                continue
+            text = self.expand_alias(found[0], class_line)
+            out.append((name, text, *self.qualified_text(text)))
+        return tuple(out)
+
     def qualified_text(self, text: str) -> Tuple[str, ...]:
         if not text or "(" in text or "[" in text or "?" in text:
             return ()

@@ -558,8 +558,9 @@ class Extractor(ExpressionWalker):
                 methods.append(child.name.value)
         body = self.block(node.body)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, class_line)
+        aliases = self.class_aliases(self.frame.classes[-1].names, class_line)
         self.frame.classes.pop()
-        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types))
+        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases))
         st = Stmt(StmtKind.CLASS, sp, self.header_text(node), ev, True)
         st.writes = (node.name.value,)
         st.body = body  # a class body runs inline, where it is defined

@@ -1,0 +1,137 @@
+"""A class-level alias of a base class, called through ``self``/``cls`` in a subclass
+(semantics §Events, Aliases: "a class-level alias is called through ``self``/``cls``";
+Python finds ``self.warn`` along the MRO as it finds a method). The front end sees one
+class at a time, so a base's aliases travel in ``ClassFacts.aliases`` and the project
+phase finds them, in the same file or another (a session-28 conformance probe: six
+cases, wrong both ways before)."""
+from __future__ import annotations
+
+from checkutil import cl, run_tree, write_tree
+
+HANDLER = """
+    import logging
+    logger = logging.getLogger(__name__)
+
+    class Base:
+        {alias}
+
+    class Mid(Base):
+        pass
+
+    class C(Mid):
+        def f(self, run):
+            try:
+                self._ledger.append_terminal(run.id)
+            except Exception as e:
+                self.{call}({args})
+    """
+
+
+def test_an_inherited_warning_alias_is_a_surface():
+    assert cl(HANDLER.format(alias="warn = logger.warning", call="warn", args='"lost"')) == []
+
+
+def test_an_inherited_debug_alias_is_quiet():
+    # handed only to a quiet call: still silent (semantics §Contracts)
+    assert cl(HANDLER.format(alias="dbg = logger.debug", call="dbg", args='"lost %s", e')) == [("OC201", 14)]
+
+
+def test_a_method_of_that_name_comes_first():
+    src = """
+    import logging
+    logger = logging.getLogger(__name__)
+
+    class Base:
+        warn = logger.warning
+
+    class Mid(Base):
+        def warn(self, *args):
+            pass
+
+    class C(Mid):
+        def f(self, run):
+            try:
+                self._ledger.append_terminal(run.id)
+            except Exception as e:
+                self.warn("lost %s", e)
+    """
+    # Mid.warn is what runs: it hands the exception nowhere loud... but it receives
+    # `e`, so the handler hands it on (semantics §Contracts); no surface either way
+    # comes from Base's alias. With a quiet-only override the finding stands:
+    assert cl(src) == []
+    quiet = src.replace("            pass", "            logger.debug(*args)")
+    assert cl(quiet) == [("OC201", 15)]
+
+
+def test_through_cls_in_a_classmethod():
+    src = """
+    import logging
+    logger = logging.getLogger(__name__)
+
+    class Base:
+        err = logger.error
+
+    class C(Base):
+        @classmethod
+        def f(cls, ledger, run):
+            try:
+                ledger.append_terminal(run.id)
+            except Exception:
+                cls.err("x")
+    """
+    assert cl(src) == []
+
+
+def test_an_inherited_alias_of_a_save_is_a_save():
+    src = """
+    class Base:
+        persist = store.save_run
+
+    class C(Base):
+        def f(self, run):
+            self.persist(run)
+            self._ledger.append_terminal(run.id)
+    """
+    assert cl(src) == [("OC101", 8)]
+
+
+def test_a_base_in_another_module(tmp_path):
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": """\
+            import logging
+            logger = logging.getLogger(__name__)
+
+            def report_failure(run):
+                logger.error("run %s failed", run.id)
+
+            class Base:
+                warn = logger.warning
+                report = report_failure
+            """,
+        "pkg/svc.py": """\
+            from .base import Base
+
+            class C(Base):
+                def f(self, run):
+                    try:
+                        self._ledger.append_terminal(run.id)
+                    except Exception:
+                        self.warn("x")
+
+                def g(self, run):
+                    try:
+                        self._ledger.append_terminal(run.id)
+                    except Exception:
+                        self.report(run)
+
+                def h(self, run):
+                    try:
+                        self._ledger.append_terminal(run.id)
+                    except Exception:
+                        self.missing(run)
+            """,
+    })
+    # f: the alias is logger.warning; g: it resolves to a project helper that logs an
+    # error (its summary); h: no alias, no method, silent
+    assert run_tree(tmp_path) == [("pkg/svc.py", 18, "OC201")]
