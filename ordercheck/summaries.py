@@ -249,13 +249,15 @@ class ProjectIndex:
                 return fkey(path, f"{qual}.{name}")
         return None
 
-    def inherited_alias(self, class_key: str, name: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
+    def inherited_alias(self, class_key: str, name: str, skip_self: bool = False) -> Optional[Tuple[str, Tuple[str, ...]]]:
         """(the class key, its alias entry) of the class-level alias ``name`` that
         ``self.name`` finds along the class's MRO, or None when a method of that name
         comes first or no class has one: Python looks ``self.warn`` up as it looks up a
         method, so ``warn = logger.warning`` in a base is the subclass's too (semantics
-        §Events, Aliases)."""
-        for k in self.mro(class_key):
+        §Events, Aliases). Any other class-level binding of the name comes first too
+        (``warn = None`` in a middle class: an entry of the name alone). ``skip_self``:
+        from the class after it (``super().warn(...)``)."""
+        for k in self.mro(class_key)[1 if skip_self else 0 :]:
             cls = self.classes.get(k)
             if cls is None:
                 continue
@@ -263,13 +265,13 @@ class ProjectIndex:
                 return None
             for alias in cls.aliases:
                 if alias[0] == name:
-                    return k, alias
+                    return (k, alias) if len(alias) > 1 else None
         return None
 
-    def alias_target(self, class_key: str, name: str) -> Optional[str]:
+    def alias_target(self, class_key: str, name: str, skip_self: bool = False) -> Optional[str]:
         """The project function an inherited class-level alias stands for
         (``process = default_process_exception`` in a base), resolved in the base's file."""
-        got = self.inherited_alias(class_key, name)
+        got = self.inherited_alias(class_key, name, skip_self)
         if got is None:
             return None
         k, alias = got
@@ -389,7 +391,7 @@ class ProjectIndex:
         if call.self_call in ("self", "cls") and len(parts) == 2 and owner:
             return self.method(owner, parts[1]) or self.alias_target(owner, parts[1])
         if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
-            return self.method(owner, parts[1], skip_self=True)
+            return self.method(owner, parts[1], skip_self=True) or self.alias_target(owner, parts[1], skip_self=True)
         if call.self_call in ("self", "cls") and len(parts) == 3 and call.receiver_type is None and owner:
             inherited = self.inherited_attr_class(owner, parts[1])  # typed by a base in another file
             if inherited is not None:
@@ -511,10 +513,12 @@ class ProjectIndex:
         of a base (``warn = logger.warning``): what it stands for and that text's
         qualified names (the front end, seeing one class, expands only its own)."""
         parts = call.callee.split(".")
-        if call.self_call not in ("self", "cls") or len(parts) != 2 or call.aug:
+        if call.self_call not in ("self", "cls", "super") or len(parts) != 2 or call.aug:
+            return ()
+        if call.self_call == "super" and parts[0] != "super()":
             return ()
         owner = self.owner_class(facts, fn)
-        got = self.inherited_alias(owner, parts[1]) if owner is not None else None
+        got = self.inherited_alias(owner, parts[1], call.self_call == "super") if owner is not None else None
         return got[1][1:] if got is not None else ()
 
     def class_qualname(self, key: str) -> str:

@@ -135,3 +135,47 @@ def test_a_base_in_another_module(tmp_path):
     # f: the alias is logger.warning; g: it resolves to a project helper that logs an
     # error (its summary); h: no alias, no method, silent
     assert run_tree(tmp_path) == [("pkg/svc.py", 18, "OC201")]
+
+
+def test_any_binding_earlier_in_the_mro_hides_the_alias():
+    # Python's lookup stops at the first class that binds the name, whatever it binds
+    for binding in ("warn = None", "warn = make_warner()", "warn = lambda self, msg: None"):
+        src = f"""
+        import logging
+        logger = logging.getLogger(__name__)
+
+        class Base:
+            warn = logger.warning
+
+        class Mid(Base):
+            {binding}
+
+        class C(Mid):
+            def f(self, run):
+                try:
+                    self._ledger.append_terminal(run.id)
+                except Exception:
+                    self.warn("lost")
+        """
+        assert cl(src) == [("OC201", 14)], binding
+
+
+def test_super_reaches_a_base_alias():
+    src = """
+    import logging
+    logger = logging.getLogger(__name__)
+
+    class Base:
+        warn = logger.warning
+
+    class Runner(Base):
+        def warn(self, msg):
+            super().warn(msg)
+
+        def f(self, run):
+            try:
+                self._ledger.append_terminal(run.id)
+            except Exception:
+                super().warn("lost")
+    """
+    assert cl(src) == []

@@ -128,6 +128,11 @@ def test_a_method_call_that_is_no_container_change_is_no_write(method):
     assert save_then_term("x", "not x", between=f"x.child.{method}()") == []
 
 
+def test_a_container_change_through_an_alias_forgets_truthiness():
+    # `add = x.append` renders, matches and resolves as `x.append` (semantics §Events)
+    assert save_then_term("x", "not x", between="add = x.append\n    add(1)") == [("OC101", 8)]
+
+
 @pytest.mark.parametrize("method", sorted(exprmod.CONTAINER_MUTATORS))
 def test_a_container_change_forgets_truthiness(method):
     assert save_then_term("x", "not x", between=f"x.{method}(1)") == [("OC101", 7)]

@@ -367,8 +367,9 @@ class ExpressionWalker(Resolver):
             self.frame.calls.append(call)
             if names_read:
                 self.frame.marker_names.append((call, names_read))
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in CONTAINER_MUTATORS:
-            self._m.append(func.value.value)  # `x.append(...)` may change what `x` is worth
+        owner, _, method = callee.rpartition(".")
+        if method in CONTAINER_MUTATORS and owner.isidentifier() and owner not in ("self", "cls"):
+            self._m.append(owner)  # `x.append(...)` (or `add(...)` for `add = x.append`) may change what `x` is worth
         if self.frames and self.frame.handlers:
             self._calls_here[id(node)] = call
         seq.append(call)

@@ -242,7 +242,7 @@ class Outliner(Resolver):
         for child in node.body:
             self.visit(child)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, line)
-        aliases = self.class_aliases(self.frame.classes[-1].names, line)
+        aliases = self.class_aliases(self.frame.classes[-1].names, line, methods)
         self.frame.classes.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases))
 

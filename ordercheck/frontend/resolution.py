@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from .. import scopes as scopesmod
 from ..ir import Call, FileFacts
@@ -273,14 +273,21 @@ class Resolver:
                 out.append((attr, self.type_qualname(written) or written))
         return tuple(out)
 
-    def class_aliases(self, table: scopesmod.ScopeTable, class_line: int) -> Tuple[Tuple[str, ...], ...]:
+    def class_aliases(self, table: scopesmod.ScopeTable, class_line: int,
+                      methods: Iterable[str] = ()) -> Tuple[Tuple[str, ...], ...]:
         """A class's class-level aliases (``ClassFacts.aliases``): each name, the text
         it stands for (through the module's aliases too) and that text's import-qualified
-        names, for the subclasses that call it through ``self``/``cls``."""
-        out = []
-        for name in sorted(table.alias_bindings):
+        names, for the subclasses that call it through ``self``/``cls``.
+        A name the class body binds otherwise (``warn = None``, ``warn = make()``, a
+        lambda, an import) is an entry of its name alone: it hides a base's alias of
+        that name, as Python's lookup stops at the first class that has it.
+        """
+        out: List[Tuple[str, ...]] = []
+        skip = set(methods)  # (``ClassFacts.methods`` has them)
+        for name in sorted(set(table.bound) - skip):
             found = table.alias(name)
             if found is None or found[0].split(".", 1)[0] in ("self", "cls"):
+                out.append((name,))
                 continue
             text = self.expand_alias(found[0], class_line)
             out.append((name, text, *self.qualified_text(text)))

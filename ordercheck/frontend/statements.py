@@ -558,7 +558,7 @@ class Extractor(ExpressionWalker):
                 methods.append(child.name.value)
         body = self.block(node.body)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, class_line)
-        aliases = self.class_aliases(self.frame.classes[-1].names, class_line)
+        aliases = self.class_aliases(self.frame.classes[-1].names, class_line, methods)
         self.frame.classes.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases))
         st = Stmt(StmtKind.CLASS, sp, self.header_text(node), ev, True)
