@@ -275,6 +275,8 @@ class ProjectIndex:
         if got is None:
             return None
         k, alias = got
+        if alias[1].startswith("self.") and alias[1].count(".") == 1:  # `persist = _save`
+            return self.method(k, alias[1][len("self."):])
         facts = self.files.get(split_key(k)[0])
         key = self.resolve_name(facts, alias[1]) if facts is not None else None
         for q in alias[2:]:
@@ -667,7 +669,25 @@ class ProjectIndex:
                             got = self._outside[q] = self.outside_name(q)
                         if got is not None and got not in call.qualnames and got not in extra:
                             extra += (got,)
+                        for n in self.imported_alias_names(q):
+                            if n not in call.qualnames and n not in extra:
+                                extra += (n,)
                 call.typed = extra
+
+    def imported_alias_names(self, full: str) -> Tuple[str, ...]:
+        """What ``pkg.log.loud`` stands for when ``pkg/log.py`` binds ``loud =
+        logger.warning`` at module level: the aliased text and its qualified name in
+        that module, so ``from .log import loud; loud(...)`` matches as
+        ``logger.warning(...)`` (semantics §Events, Aliases: a call through an alias
+        matches as the aliased text; resolving it was already done by ``_resolve_alias``)."""
+        module, _, name = full.rpartition(".")
+        source = self.modules.get(module)
+        alias = source.aliases.get(name) if source is not None else None
+        if source is None or not alias or "(" in alias or "[" in alias:
+            return ()
+        head, _, rest = alias.partition(".")
+        qualified = source.imports.get(head)
+        return (alias, ".".join(filter(None, (qualified, rest)))) if qualified else (alias,)
 
     def receiver_class(self, facts: FileFacts, call: Call) -> Optional[str]:
         """The project class (key) of the receiver of ``x.m()`` when its type is known."""

@@ -179,3 +179,73 @@ def test_super_reaches_a_base_alias():
                 super().warn("lost")
     """
     assert cl(src) == []
+
+
+def test_a_module_alias_imported_from_another_module(tmp_path):
+    """``loud = logger.warning`` in ``pkg/log.py``; ``from .log import loud`` elsewhere:
+    a call of it matches as ``logger.warning`` (the alias is the module's), directly,
+    through a class-level alias, and through a base's."""
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/log.py": """\
+            import logging
+            logger = logging.getLogger(__name__)
+            loud = logger.warning
+            quiet = logger.debug
+            """,
+        "pkg/run.py": """\
+            from .log import loud, quiet
+
+            class Base:
+                warn = loud
+
+            class Runner(Base):
+                def f(self, ledger, run):
+                    try:
+                        ledger.append_terminal(run)
+                    except Exception:
+                        loud("lost")
+
+                def g(self, ledger, run):
+                    try:
+                        ledger.append_terminal(run)
+                    except Exception:
+                        self.warn("lost")
+
+                def h(self, ledger, run):
+                    try:
+                        ledger.append_terminal(run)
+                    except Exception as e:
+                        quiet("lost %s", e)
+            """,
+    })
+    assert run_tree(tmp_path) == [("pkg/run.py", 21, "OC201")]
+
+
+def test_a_class_level_alias_of_a_method():
+    # `persist = _save` names the class body's own function: `self.persist(run)` runs it
+    own = """
+    class Runner:
+        def _save(self, run):
+            self._store.save(run)
+
+        persist = _save
+
+        def finish(self, run):
+            self.persist(run)
+            self._ledger.append_terminal(run)
+    """
+    assert cl(own) == [("OC101", 10)]
+    inherited = """
+    class Base:
+        def _save(self, run):
+            self._store.save(run)
+
+        persist = _save
+
+    class Runner(Base):
+        def finish(self, run):
+            self.persist(run)
+            self._ledger.append_terminal(run)
+    """
+    assert cl(inherited) == [("OC101", 11)]

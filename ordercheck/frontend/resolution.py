@@ -289,6 +289,9 @@ class Resolver:
             if found is None or found[0].split(".", 1)[0] in ("self", "cls"):
                 out.append((name,))
                 continue
+            if table.bound.get(found[0].split(".", 1)[0]):
+                out.append((name, f"self.{found[0]}"))  # (a method of the class: `persist = _save`)
+                continue
             text = self.expand_alias(found[0], class_line)
             out.append((name, text, *self.qualified_text(text)))
         return tuple(out)
@@ -374,6 +377,10 @@ class Resolver:
                 if found is None:
                     return out
                 new = found[0]
+                if cls.bound.get(new.split(".", 1)[0]):
+                    # `persist = _save`, `_save` a method: the class body's own name, which
+                    # the call reaches through `self`/`cls` as it reaches the alias
+                    new = f"{head}.{new}"
             else:
                 scope = self._lookup(head)
                 if scope is None:
