@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Union
 
 import networkx as nx
 
@@ -141,8 +141,18 @@ class _WithFrame(_Frame):
     copies: Dict[Way, object] = field(default_factory=dict)
     swallowed: List[object] = field(default_factory=list)
     manager: Optional[Call] = None  # the item's context-manager call
+    # a project manager that swallows only the types it catches (``types``): its
+    # ``__exit__`` also runs before any other exception goes on
+    project_narrow: bool = False
     with_id: int = 0  # its body's nodes carry it in their ``withs`` attribute
     withs: Tuple[int, ...] = ()  # the ``with`` items around the statement
+
+
+#: what a ``with`` item's manager swallows (``build``'s ``is_suppressor``): True, every
+#: exception (a ``suppressor``); a tuple of exception types, only those (a project
+#: manager that catches narrowly around its ``yield``, or whose ``__exit__`` returns
+#: ``issubclass(exc_type, KeyError)``); False or ``()``, nothing
+Catch = Union[bool, Tuple[str, ...]]
 
 
 class GraphTooLarge(Exception):
@@ -153,7 +163,7 @@ MAX_NODES = 400_000
 
 
 class _Builder:
-    def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], bool],
+    def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], Catch],
                  on_raise: Optional[Callable[[Call], bool]] = None,
                  on_test: Optional[Callable[[Call], bool]] = None,
                  is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None) -> None:
@@ -350,7 +360,7 @@ class _Builder:
                 f.swallowed.append(exit_node)
             if not f.suppress_all:
                 self.unwind([(exit_node, EdgeKind.EXCEPTION)], Way.RAISE)
-                if f.manager is not None and not f.suppress:
+                if f.manager is not None and (not f.suppress or f.project_narrow):
                     # ``__exit__`` ran (and what it carries took effect) before the
                     # exception goes on: normal edges that also carry the exception,
                     # as out of a ``raised`` point; it stands outside every handler
@@ -359,7 +369,8 @@ class _Builder:
                     for t in targets:
                         self.g.edges[exit_node, t].update(kind=EdgeKind.NORMAL, exception=True)
                     ctx = self.g.nodes[exit_node]["ctx"]
-                    self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
+                    self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if r == region
+                                                           or all(r in self.g.nodes[t]["ctx"] for t in targets))
         else:
             self.unwind([(exit_node, EdgeKind.FINALLY)], way)
             # ``__exit__`` is a call: it can raise, instead of the way out going on
@@ -723,12 +734,19 @@ class _Builder:
         for item in st.items:
             preds = self.chain(item.events, preds)
             m = item.manager
-            suppress_all = m is not None and self.is_suppressor(m)
+            caught: Catch = self.is_suppressor(m) if m is not None else False
+            suppress_all = caught is True
+            narrow = isinstance(caught, tuple) and bool(caught)
             known = m is not None and m.suppress_types is not None and is_contextlib_suppress(m)
-            types = (m.suppress_types or ()) if known and m is not None else ()
-            suppress = suppress_all or known
+            types: Tuple[str, ...] = ()
+            if isinstance(caught, tuple) and narrow:
+                types = caught
+            elif known and m is not None:
+                types = m.suppress_types or ()
+            suppress = suppress_all or known or narrow
             self.with_ids += 1
-            w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids, withs=self.withs)
+            w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids,
+                           withs=self.withs, project_narrow=narrow)
             if m is not None:
                 for p, _ in preds:
                     # by id, not identity: facts read back from the cache hold the
@@ -827,7 +845,7 @@ def _dedupe(preds: Preds) -> Preds:
     return out
 
 
-def build(fn: FunctionFacts, is_suppressor: Callable[[Call], bool] = lambda c: False,
+def build(fn: FunctionFacts, is_suppressor: Callable[[Call], Catch] = lambda c: False,
           on_raise: Optional[Callable[[Call], bool]] = None,
           on_test: Optional[Callable[[Call], bool]] = None,
           is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None,

@@ -454,35 +454,38 @@ def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary) -> Optional[Call
     return None
 
 
-def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], bool]:
-    """``cfg.build``'s ``is_suppressor``: a project context manager that swallows the
-    body's exception, or, for any other, the ``suppressor`` class (semantics §Events).
+def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], cfg.Catch]:
+    """``cfg.build``'s ``is_suppressor``: what a project context manager swallows of the
+    body's exception (everything, or the types it catches narrowly), or, for any
+    other, the ``suppressor`` class (semantics §Events).
     A project manager's own code decides even when its name matches the class: a
     ``best_effort()`` generator that re-raises swallows nothing (docs/decisions.md,
     "A helper's name and its escaping failures")."""
     if managers is None:
         return vocab.is_suppressor
 
-    def is_suppressor(call: Call) -> bool:
+    def is_suppressor(call: Call) -> cfg.Catch:
         me = managers(path, call)
         if me is not None:
-            return me.suppress
+            return me.catch
         return vocab.is_suppressor(call)
 
     return is_suppressor
 
 
-def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], truthy: Set[str],
+def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], truthy: Dict[str, Tuple[str, ...]],
                   is_async: bool = False) -> ManagerEffects:
     """A project class's effects at a ``with`` (``is_async``: an ``async with``):
     ``__enter__``'s on-return effects at the entry, ``__exit__``'s at every exit; it
-    suppresses when ``__exit__`` may return a truthy constant."""
+    suppresses when ``__exit__`` may return a true value, only the types it tests
+    for when every such value is a test of the exception's type (``truthy``: the
+    ``__exit__``s that may return true, each with those types, ``()`` for all)."""
     enter, exit_ = index.manager_methods(key, is_async)
     entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
     out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
     escaping = frozenset().union(*(effects.get(m, NO_EFFECTS).escaping for m in (enter, exit_) if m))
     return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key, escaping,
-                          entry_key=enter or "")
+                          entry_key=enter or "", catches=truthy.get(exit_, ()) if exit_ else ())
 
 
 MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
@@ -516,7 +519,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     effects: Dict[str, Effects] = {}
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
     generators: Dict[str, ManagerEffects] = {}
-    truthy: Set[str] = set()  # `__exit__`s that may return True
+    truthy: Dict[str, Tuple[str, ...]] = {}  # `__exit__`s that may return true: the types they test, () all
 
     def managers(path: str, call: Call) -> Optional[ManagerEffects]:
         key = cg.managers.get((path, call.id))
@@ -531,20 +534,21 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         me = generators.get(m)
         if me is None and m not in truthy:
             return None
-        return {"truthy": m in truthy, "generator": None if me is None else [
+        return {"truthy": m in truthy, "catches": list(truthy.get(m, ())), "generator": None if me is None else [
             me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised), me.suppress, me.exit_key,
-            None if me.entry_raised is None else sorted(me.entry_raised)]}
+            None if me.entry_raised is None else sorted(me.entry_raised), list(me.catches)]}
 
     def restore(m: str, payload: Optional[dict]) -> None:
         if not payload:
             return
         if payload.get("truthy"):
-            truthy.add(m)
+            truthy[m] = tuple(payload.get("catches", ()))
         row = payload.get("generator")
         if row is not None:
-            kind, entry, normal, raised, suppress, exit_key, entry_raised = row
+            kind, entry, normal, raised, suppress, exit_key, entry_raised, catches = row
             generators[m] = ManagerEffects(kind, frozenset(entry), frozenset(normal), frozenset(raised), suppress, exit_key,
-                                           entry_raised=None if entry_raised is None else frozenset(entry_raised))
+                                           entry_raised=None if entry_raised is None else frozenset(entry_raised),
+                                           catches=tuple(catches))
 
     def manager_rows(m: str) -> list:
         """What the function reads of the project managers it enters: part of its
@@ -555,7 +559,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 me = managers(facts.path, call)
                 if me is not None:
                     rows.append([call.id, me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
-                                 me.suppress, me.exit_key])
+                                 me.suppress, me.exit_key, list(me.catches)])
         return rows
 
     cond = nx.condensation(cg.graph)
@@ -598,8 +602,11 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     g = prune(built) if prune is not None else built
                 except cfg.GraphTooLarge:
                     g = None
-                if g is not None and fn.name in ("__exit__", "__aexit__") and mgrmod.returns_truthy(g):
-                    truthy.add(m)
+                if g is not None and fn.name in ("__exit__", "__aexit__"):
+                    caught = mgrmod.exit_catches(g)
+                    if caught is not None:  # several definitions: all of them, () if any says all
+                        had = truthy.get(m)
+                        truthy[m] = caught if had is None else (had + caught if had and caught else ())
                 graphs.setdefault(m, []).append((facts, fn, g))
         changed = True
         while changed:

@@ -30,7 +30,7 @@ import networkx as nx
 
 from .cfg import ENTRY, EXIT, RAISE
 from . import kinds
-from .kinds import EdgeKind, EventClass, NodeKind, StmtKind, Way
+from .kinds import EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 from .summaries import ManagerEffects
 
 Classes = Dict[object, FrozenSet[str]]
@@ -89,7 +89,37 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     pre = _forward(g, [ENTRY], stop)
     to_raise = nx.ancestors(g.subgraph(pre | {RAISE}), RAISE) | {RAISE}
     entry_raised = _union(performs, [n for n in pre if any(v in to_raise for v in _succ(g, n, exceptional=False))]) - MARKS
-    return ManagerEffects("generator", entry, normal, raised, EXIT in after_raise, key, entry_raised=entry_raised)
+    thrown = [v for y in yields for v in _succ(g, y, exceptional=True)]
+    suppress = EXIT in after_raise
+    return ManagerEffects("generator", entry, normal, raised, suppress, key, entry_raised=entry_raised,
+                          catches=_generator_catches(g, thrown, stop) if suppress else ())
+
+
+def _generator_catches(g: nx.DiGraph, thrown: List[object], stop: Set[object]) -> Tuple[str, ...]:
+    """The exception types that, thrown in at a ``yield``, reach the generator's normal
+    end: those of the narrow ``except`` clauses around the ``yield`` that let it end
+    (``try: yield`` / ``except KeyError: pass``), as ``contextlib.suppress(KeyError)``
+    names them; ``()``: every exception (a bare or broad clause, a ``finally`` that
+    returns, any other way to the end that no narrow clause catches)."""
+    regions = g.graph.get("handlers", {})
+    narrow = set()
+    for n, d in g.nodes(data=True):
+        if d.get("kind") == NodeKind.HANDLER:
+            r = regions.get(d.get("region"))
+            if r is not None and r.kind == RegionKind.EXCEPT and r.types and not (r.broad or r.bare):
+                narrow.add(n)
+    if not narrow:
+        return ()
+    # still in flight, or caught by no narrow clause: a narrow clause's catch is cut
+    uncaught = nx.subgraph_view(g, filter_edge=lambda u, v: u not in narrow or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION)
+    in_flight = _forward(uncaught, thrown, stop)
+    if EXIT in in_flight:
+        return ()
+    types: List[str] = []
+    for n in sorted((h for h in narrow if h in in_flight), key=_order):
+        if EXIT in _forward(g, _succ(g, n, exceptional=False), stop):
+            types.extend(regions[g.nodes[n]["region"]].types)
+    return tuple(dict.fromkeys(types))
 
 
 def open_terminal_nodes(g: nx.DiGraph, performs: Classes, nodes: Iterable[object], starts: List[object],
@@ -239,6 +269,83 @@ def _forward(g: nx.DiGraph, starts: List[object], stop: Set[object]) -> Set[obje
             if v not in seen and v not in stop:
                 queue.append(v)
     return seen
+
+
+def exit_catches(g: nx.DiGraph) -> Optional[Tuple[str, ...]]:
+    """What an ``__exit__`` swallows, from the values its reachable ``return``s may
+    give (``_truthy_return``): None, nothing (no return may be true); the exception
+    types when every return that may be true tests the exception's type against
+    named classes (``return issubclass(exc_type, KeyError)``, ``return exc_type is
+    KeyError``, ``return isinstance(exc, (KeyError, IndexError))``); ``()``, every
+    exception (any other true value: ``return True``)."""
+    reach = nx.descendants(g, ENTRY)
+    types: List[str] = []
+    any_true = False
+    for n, d in g.nodes(data=True):
+        if d.get("stmt") != StmtKind.RETURN or n not in reach:
+            continue
+        value = _return_value(d.get("text", ""))
+        if value is None or not _may_be_true(value):
+            continue
+        any_true = True
+        named = _required_types(value)
+        if named is None:
+            return ()
+        types.extend(named)
+    return tuple(dict.fromkeys(types)) if any_true else None
+
+
+def _return_value(text: str) -> Optional[ast.expr]:
+    try:
+        tree = ast.parse(text.strip())
+    except SyntaxError:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.Return):
+            return node.value
+    return None
+
+
+def _class_name(node: ast.expr) -> Optional[str]:
+    """A dotted name that reads as a class (its last part CapWords: ``KeyError``,
+    ``errors.NotFound``); None for anything else (``self._expected``)."""
+    part = node
+    while isinstance(part, ast.Attribute):
+        if not isinstance(part.value, (ast.Name, ast.Attribute)):
+            return None
+        part = part.value
+    if not isinstance(part, ast.Name):
+        return None
+    last = node.attr if isinstance(node, ast.Attribute) else part.id
+    return ast.unparse(node) if last[:1].isupper() else None
+
+
+def _required_types(node: ast.expr) -> Optional[Tuple[str, ...]]:
+    """The exception classes a true value of ``node`` requires the exception to be
+    (``issubclass(exc_type, KeyError)``: ``("KeyError",)``); None: no such test."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("isinstance", "issubclass") \
+            and len(node.args) == 2:
+        arg = node.args[1]
+        parts = list(arg.elts) if isinstance(arg, ast.Tuple) else [arg]
+        names = [_class_name(p) for p in parts]
+        return None if not names or any(n is None for n in names) else tuple(n for n in names if n)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.Eq)):
+        name = _class_name(node.comparators[0])
+        return None if name is None else (name,)
+    if isinstance(node, ast.BoolOp):
+        if isinstance(node.op, ast.And):
+            # true only when every part is: the first part that names classes
+            return next((t for t in map(_required_types, node.values) if t is not None), None)
+        found: List[str] = []
+        for v in node.values:  # ``or``: true when any part that may be true is
+            if not _may_be_true(v):
+                continue
+            t = _required_types(v)
+            if t is None:
+                return None
+            found.extend(t)
+        return tuple(found) if found else None
+    return None
 
 
 def _truthy_return(text: str) -> bool:

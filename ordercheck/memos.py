@@ -46,16 +46,23 @@ def _digest(value: object) -> str:
 
 
 def _manager_ok(data: object) -> bool:
-    """A remembered manager payload (``effects.build``): ``{"truthy": bool,
-    "generator": null | [kind, entry, normal, raised, suppress, exit key, entry raised | null]}``."""
-    if type(data) is not dict or set(data) != {"truthy", "generator"} or type(data["truthy"]) is not bool:
+    """A remembered manager payload (``effects.build``): ``{"truthy": bool, "catches":
+    [type], "generator": null | [kind, entry, normal, raised, suppress, exit key, entry
+    raised | null, catches]}``."""
+    if type(data) is not dict or set(data) != {"truthy", "catches", "generator"} or type(data["truthy"]) is not bool:
+        return False
+    if not _strings(data["catches"]):
         return False
     row = data["generator"]
     if row is None:
         return True
-    return (type(row) is list and len(row) == 7 and type(row[0]) is str and type(row[4]) is bool
-            and type(row[5]) is str and all(type(x) is list and all(type(c) is str for c in x) for x in row[1:4])
-            and (row[6] is None or (type(row[6]) is list and all(type(c) is str for c in row[6]))))
+    return (type(row) is list and len(row) == 8 and type(row[0]) is str and type(row[4]) is bool
+            and type(row[5]) is str and all(_strings(x) for x in row[1:4])
+            and (row[6] is None or _strings(row[6])) and _strings(row[7]))
+
+
+def _strings(x: object) -> bool:
+    return type(x) is list and all(type(c) is str for c in x)
 
 
 class SummaryMemo:
@@ -332,7 +339,7 @@ def deep_digests(summ: "summod.Summaries", only: Optional[AbstractSet[str]] = No
                            o.callee, o.part] for (part, cls), o in table.items())
             me = summ.managers.get(m)  # a context manager's split at its yield, its suppression
             mrow = None if me is None else [me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
-                                            me.suppress, me.exit_key, sorted(me.escaping)]
+                                            me.suppress, me.exit_key, sorted(me.escaping), list(me.catches)]
             parts.append([m, _sets(summ.effects.get(m, summod.NO_EFFECTS)), rows, mrow])
         parts.append(sorted({comp_digest[c] for c in cond.successors(comp)}))
         d = comp_digest[comp] = _digest(parts)
@@ -372,7 +379,8 @@ class CheckMemo:
                                   None if me is None else [me.kind, sorted(me.entry), sorted(me.normal),
                                                            sorted(me.raised), me.suppress, me.exit_key,
                                                            deep.get(me.exit_key, ""), sorted(me.escaping),
-                                                           me.entry_key, deep.get(me.entry_key, "")]])
+                                                           me.entry_key, deep.get(me.entry_key, ""),
+                                                           list(me.catches)]])
         return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
 
     def get(self, k: str):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from . import lazy
 from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
@@ -129,6 +129,18 @@ class ManagerEffects:
     entry_raised: Optional[FrozenSet[str]] = None
     # a class's: the ``__enter__`` whose effects stand at the entry (for "via")
     entry_key: str = ""
+    # with ``suppress``: the exception types it swallows, as ``contextlib.suppress``
+    # names them (``except KeyError`` around the ``yield``; ``return issubclass(et,
+    # KeyError)``); empty: every exception (docs/decisions.md, "A project manager that
+    # catches a narrow type")
+    catches: Tuple[str, ...] = ()
+
+    @property
+    def catch(self) -> Union[bool, Tuple[str, ...]]:
+        """What it swallows, as ``cfg.build``'s ``is_suppressor`` says it (``cfg.Catch``)."""
+        if not self.suppress:
+            return False
+        return self.catches or True
 
 
 def async_key(class_key: str) -> str:

@@ -842,21 +842,27 @@ def test_a_failure_of_the_exit_code_shows_its_event_in_the_witness():
     assert found[0].witness[0].via.startswith("committing → store.save(run)")
 
 
-@pytest.mark.parametrize("returned,suppresses", [
-    ("True", True),
-    ("exc_type is not None and issubclass(exc_type, KeyError)", True),
-    ("isinstance(exc, KeyError)", True),
-    ("exc_type is KeyError", True),
-    ("not self.strict", True),
-    ("False", False),
-    ("None", False),
-    ("exc_type is None", False),                     # true only when nothing was raised
-    ("self._inner.__exit__(exc_type, exc, tb)", False),  # passed on from elsewhere
-    ("self.retval", False),
+@pytest.mark.parametrize("returned,swallows", [
+    ("True", "all"),
+    ("exc_type is not None and issubclass(exc_type, KeyError)", "KeyError"),
+    ("isinstance(exc, KeyError)", "KeyError"),
+    ("exc_type is KeyError", "KeyError"),
+    ("issubclass(exc_type, (KeyError, errors.Missing))", "KeyError"),
+    ("issubclass(exc_type, self.expected)", "all"),   # no class named: any type may be
+    ("not self.strict", "all"),
+    ("False", None),
+    ("None", None),
+    ("exc_type is None", None),                     # true only when nothing was raised
+    ("self._inner.__exit__(exc_type, exc, tb)", None),  # passed on from elsewhere
+    ("self.retval", None),
 ])
-def test_an_exit_that_may_return_true_suppresses(returned, suppresses):
+def test_an_exit_that_may_return_true_suppresses(returned, swallows):
     """"an ``__exit__`` that may return ``True``, suppresses like a ``suppressor``": a
-    truthy constant or a test may; a value passed on from elsewhere counts as not."""
+    truthy constant or a test may; a value passed on from elsewhere counts as not. One
+    that is true only for named exception classes swallows those, judged by its types
+    as ``contextlib.suppress(KeyError)`` is: a swallowing handler only when one is
+    listed in ``swallow-types`` (docs/decisions.md, "A project manager that catches a
+    narrow type")."""
     src = f"""
 class Picky:
     def __enter__(self):
@@ -869,4 +875,6 @@ def step(ledger, run):
         ledger.append(run)
 """
     found = codes_lines(check_source(src, select=["OC202"], dedent=False))
-    assert found == ([("OC202", 10)] if suppresses else [])
+    assert found == ([("OC202", 10)] if swallows == "all" else [])
+    listed = codes_lines(check_source(src, {"swallow-types": ["KeyError"]}, select=["OC202"], dedent=False))
+    assert listed == ([("OC202", 10)] if swallows is not None else [])

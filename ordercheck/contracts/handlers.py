@@ -91,7 +91,7 @@ def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object],
             if (u in surfaces or u in dead_ends) and kind != EdgeKind.EXCEPTION:
                 continue  # a surface that took effect makes this way loud; a helper that never returns, no way
             if not inside(v):
-                if kind != EdgeKind.EXCEPTION:
+                if kind != EdgeKind.EXCEPTION and not g.edges[u, v].get("exception"):
                     out = [v]
                     while u is not None:
                         out.append(u)

@@ -1,0 +1,260 @@
+"""A project context manager that catches only named exception types swallows those
+types, judged as ``contextlib.suppress(KeyError)`` is (docs/decisions.md, "A project
+manager that catches a narrow type"): a swallowing handler for the ``swallowed``
+rules only when a type is broad or listed in ``swallow-types``; any other exception
+goes on through the manager's exit, which has run (its effects taken) by then."""
+
+import pytest
+from checkutil import cl, check_source, codes_lines
+from cliutil import oc
+
+GUARD = """
+from contextlib import contextmanager
+
+@contextmanager
+def guard():
+    try:
+        yield
+    except {caught}:
+        {handler}
+"""
+
+BODY = """
+def finish(store, ledger, run):
+    with guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+
+
+def _src(caught: str, handler: str = "pass") -> str:
+    return GUARD.format(caught=caught, handler=handler) + BODY
+
+
+def _line(src: str, text: str) -> int:
+    return next(i for i, line in enumerate(src.splitlines(), 1) if text in line)
+
+
+@pytest.mark.parametrize("caught,swallows", [
+    ("KeyError", ["KeyError"]),
+    ("(KeyError, LookupError)", ["KeyError", "LookupError"]),
+    ("errors.NotFound", ["errors.NotFound"]),
+    ("Exception", "all"),
+    ("BaseException", "all"),
+    ("(KeyError, Exception)", "all"),
+])
+def test_a_generator_is_judged_by_the_types_it_catches(caught, swallows):
+    src = _src(caught)
+    at = _line(src, "ledger.append_terminal")
+    assert cl(src, ["OC201"]) == ([("OC201", at)] if swallows == "all" else [])
+    if swallows != "all":
+        for t in swallows:  # listed in swallow-types: a swallowing handler
+            assert cl(src, ["OC201"], {"swallow-types": [t]}) == [("OC201", at)]
+        assert cl(src, ["OC201"], {"swallow-types": ["ValueError"]}) == []
+
+
+def test_a_bare_except_swallows_everything():
+    src = GUARD.replace("except {caught}:", "except:").format(handler="pass") + BODY
+    assert cl(src, ["OC201"]) == [("OC201", _line(src, "ledger.append_terminal"))]
+
+
+def test_a_narrow_clause_that_surfaces_is_loud_even_when_listed():
+    src = _src("KeyError", "logger.warning('lost')")
+    assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == []
+
+
+def test_an_outer_broad_clause_in_the_generator_swallows_everything():
+    src = """
+from contextlib import contextmanager
+
+@contextmanager
+def guard():
+    try:
+        try:
+            yield
+        except KeyError:
+            pass
+    except Exception:
+        pass
+
+
+def finish(store, ledger, run):
+    with guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    assert cl(src, ["OC201"]) == [("OC201", _line(src, "ledger.append_terminal"))]
+
+
+def test_a_finally_that_returns_swallows_everything():
+    src = """
+from contextlib import contextmanager
+
+@contextmanager
+def guard():
+    try:
+        yield
+    except KeyError:
+        pass
+    finally:
+        return
+
+
+def finish(store, ledger, run):
+    with guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    assert cl(src, ["OC201"]) == [("OC201", _line(src, "ledger.append_terminal"))]
+
+
+def test_a_broad_clause_that_re_raises_leaves_the_narrow_one_deciding():
+    src = """
+from contextlib import contextmanager
+
+@contextmanager
+def guard():
+    try:
+        yield
+    except KeyError:
+        pass
+    except Exception:
+        raise
+
+
+def finish(store, ledger, run):
+    with guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    assert cl(src, ["OC201"]) == []
+    assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == [("OC201", _line(src, "ledger.append_terminal"))]
+
+
+def test_a_clause_nested_in_the_handler_catches_nothing_thrown_in():
+    """``except ValueError`` inside the ``KeyError`` clause's body catches what that body
+    raises, never the body's exception: only KeyError is swallowed."""
+    src = """
+from contextlib import contextmanager
+
+@contextmanager
+def guard():
+    try:
+        yield
+    except KeyError:
+        try:
+            cleanup()
+        except ValueError:
+            pass
+
+
+def finish(store, ledger, run):
+    with guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    assert cl(src, ["OC201"], {"swallow-types": ["ValueError"]}) == []
+    assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == [("OC201", _line(src, "ledger.append_terminal"))]
+
+
+def test_any_other_exception_goes_on_to_the_callers_handler():
+    """The failure passes the narrow manager and runs into the caller's silent
+    ``except Exception``: that handler swallows it (the witness names it), where the
+    literal reading blamed the ``with``."""
+    src = _src("KeyError").replace(BODY, "") + """
+def finish(store, ledger, run):
+    try:
+        with guard():
+            ledger.append_terminal(run.id)
+    except Exception:
+        pass
+    store.save(run)
+"""
+    found = check_source(src, select=["OC201"], dedent=False)
+    assert codes_lines(found) == [("OC201", _line(src, "ledger.append_terminal"))]
+    assert "except Exception" in found[0].message
+    assert "with guard()" not in found[0].message
+
+
+def test_the_exit_has_run_before_any_other_exception_goes_on():
+    """The generator's ``finally`` saves at the exit on every way out, the exception
+    that goes on included: the caller's handler appends a terminal record after that
+    save (OC101), as with a manager that catches nothing."""
+    narrow = """
+from contextlib import contextmanager
+
+@contextmanager
+def committing(store, run):
+    try:
+        yield
+    except KeyError:
+        pass
+    finally:
+        store.save(run)
+
+
+def finish(store, ledger, run):
+    try:
+        with committing(store, run):
+            work(run)
+    except Exception:
+        ledger.append_terminal(run.id)
+"""
+    at = _line(narrow, "ledger.append_terminal")
+    plain = narrow.replace("    except KeyError:\n        pass\n", "")
+    assert cl(plain, ["OC101"]) == [("OC101", at - 2)]
+    assert cl(narrow, ["OC101"]) == [("OC101", at)]
+
+
+def test_an_async_generator_and_a_class_alike():
+    src = """
+from contextlib import asynccontextmanager
+
+@asynccontextmanager
+async def guard():
+    try:
+        yield
+    except KeyError:
+        pass
+
+class Picky:
+    def __enter__(self):
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        return isinstance(exc, KeyError)
+
+async def finish(store, ledger, run):
+    async with guard():
+        await ledger.append_terminal(run.id)
+    with Picky():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    assert cl(src, ["OC201"]) == []
+    appends = [i for i, line in enumerate(src.splitlines(), 1) if "ledger.append_terminal" in line]
+    assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == [("OC201", n) for n in appends]
+
+
+def _findings(root):
+    r = oc(root, "--cache-dir", str(root / "cache"), ".")
+    return sorted((line.split(":")[0], int(line.split(":")[1])) for line in r.out.splitlines()
+                  if ": OC2" in line and line.endswith("re-raised"))
+
+
+def test_a_warm_run_remembers_what_the_manager_catches(tmp_path):
+    """The types travel in the remembered summaries: a warm run, and one after the
+    caller's file changed (its summary rebuilt, the manager's read back), agree."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[tool.ordercheck]\nswallow-types = ["KeyError"]\n')
+    (root / "guard.py").write_text(GUARD.format(caught="KeyError", handler="pass"))
+    use = "from guard import guard\n" + BODY
+    (root / "use.py").write_text(use)
+    at = _line(use, "ledger.append_terminal")
+    cold = _findings(root)
+    assert cold == [("use.py", at)]
+    assert _findings(root) == cold
+    (root / "use.py").write_text(use + "\n\ndef more():\n    pass\n")
+    assert _findings(root) == cold
+    (root / "guard.py").write_text(GUARD.format(caught="ValueError", handler="pass"))
+    assert _findings(root) == []
