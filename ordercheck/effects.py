@@ -603,7 +603,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 except cfg.GraphTooLarge:
                     g = None
                 if g is not None and fn.name in ("__exit__", "__aexit__"):
-                    caught = mgrmod.exit_catches(g)
+                    caught = mgrmod.exit_catches(g, fn, facts.imports)
                     if caught is not None:  # several definitions: all of them, () if any says all
                         had = truthy.get(m)
                         truthy[m] = caught if had is None else (had + caught if had and caught else ())

@@ -29,6 +29,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 import networkx as nx
 
 from .cfg import ENTRY, EXIT, RAISE
+from .ir import FunctionFacts, Stmt
 from . import kinds
 from .kinds import EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 from .summaries import ManagerEffects
@@ -39,6 +40,7 @@ Classes = Dict[object, FrozenSet[str]]
 WITH_ONLY = frozenset({"transaction"})
 TRANSACTION = "transaction"
 TERMINAL_APPEND = EventClass.TERMINAL_APPEND.value
+SURFACE = EventClass.SURFACE.value
 OPEN_TERMINAL = kinds.OPEN_TERMINAL
 OWN_TERMINAL = kinds.OWN_TERMINAL
 NEAR_TERMINAL = kinds.NEAR_TERMINAL
@@ -91,8 +93,29 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     entry_raised = _union(performs, [n for n in pre if any(v in to_raise for v in _succ(g, n, exceptional=False))]) - MARKS
     thrown = [v for y in yields for v in _succ(g, y, exceptional=True)]
     suppress = EXIT in after_raise
+    catches = _generator_catches(g, thrown, stop) if suppress else ()
+    if suppress and not catches and SURFACE in raised:
+        # swallowing every exception, the exit is loud only when every way that a
+        # broad clause (not a narrow one) swallows surfaces (``except KeyError:
+        # logger.warning(...)`` beside a silent ``except Exception: pass`` is silent)
+        cut = {n for n in raised_nodes if SURFACE in performs.get(n, ())} | _narrow_clauses(g)
+        unheard = nx.subgraph_view(g, filter_edge=lambda u, v: u not in cut or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION)
+        if EXIT in _forward(unheard, thrown, stop):
+            raised = raised - {SURFACE}
     return ManagerEffects("generator", entry, normal, raised, suppress, key, entry_raised=entry_raised,
-                          catches=_generator_catches(g, thrown, stop) if suppress else ())
+                          catches=catches)
+
+
+def _narrow_clauses(g: nx.DiGraph) -> Set[object]:
+    """The entries of the ``except`` clauses that name only narrow types."""
+    regions = g.graph.get("handlers", {})
+    narrow = set()
+    for n, d in g.nodes(data=True):
+        if d.get("kind") == NodeKind.HANDLER:
+            r = regions.get(d.get("region"))
+            if r is not None and r.kind == RegionKind.EXCEPT and r.types and not (r.broad or r.bare):
+                narrow.add(n)
+    return narrow
 
 
 def _generator_catches(g: nx.DiGraph, thrown: List[object], stop: Set[object]) -> Tuple[str, ...]:
@@ -102,12 +125,7 @@ def _generator_catches(g: nx.DiGraph, thrown: List[object], stop: Set[object]) -
     names them; ``()``: every exception (a bare or broad clause, a ``finally`` that
     returns, any other way to the end that no narrow clause catches)."""
     regions = g.graph.get("handlers", {})
-    narrow = set()
-    for n, d in g.nodes(data=True):
-        if d.get("kind") == NodeKind.HANDLER:
-            r = regions.get(d.get("region"))
-            if r is not None and r.kind == RegionKind.EXCEPT and r.types and not (r.broad or r.bare):
-                narrow.add(n)
+    narrow = _narrow_clauses(g)
     if not narrow:
         return ()
     # still in flight, or caught by no narrow clause: a narrow clause's catch is cut
@@ -271,14 +289,22 @@ def _forward(g: nx.DiGraph, starts: List[object], stop: Set[object]) -> Set[obje
     return seen
 
 
-def exit_catches(g: nx.DiGraph) -> Optional[Tuple[str, ...]]:
+def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
+                 imports: Optional[Dict[str, str]] = None) -> Optional[Tuple[str, ...]]:
     """What an ``__exit__`` swallows, from the values its reachable ``return``s may
     give (``_truthy_return``): None, nothing (no return may be true); the exception
     types when every return that may be true tests the exception's type against
     named classes (``return issubclass(exc_type, KeyError)``, ``return exc_type is
-    KeyError``, ``return isinstance(exc, (KeyError, IndexError))``); ``()``, every
-    exception (any other true value: ``return True``)."""
+    KeyError``, ``return isinstance(exc, (KeyError, IndexError))``), or stands in the
+    body of an ``if`` whose test does (``if issubclass(exc_type, KeyError): return
+    True``; ``fn``'s statements tell which); ``()``, every exception (any other true
+    value: ``return True``, ``return self.mode is Strict``). A type is given as
+    written and, through ``imports`` (the file's), by its qualified name, as an
+    ``except`` clause's are."""
     reach = nx.descendants(g, ENTRY)
+    # the exception: any parameter but the instance (``exc_type``, ``exc``, ``*exc``)
+    test = _TypeTest(frozenset(fn.params[1:]) if fn is not None else None, imports or {})
+    guards = guarded_returns(fn.body, test) if fn is not None else {}
     types: List[str] = []
     any_true = False
     for n, d in g.nodes(data=True):
@@ -288,11 +314,51 @@ def exit_catches(g: nx.DiGraph) -> Optional[Tuple[str, ...]]:
         if value is None or not _may_be_true(value):
             continue
         any_true = True
-        named = _required_types(value)
+        named = test.required(value)
+        if named is None:
+            line = d.get("line")
+            named = guards.get(line) if line is not None else None
         if named is None:
             return ()
         types.extend(named)
     return tuple(dict.fromkeys(types)) if any_true else None
+
+
+def guarded_returns(body: List[Stmt], test: "_TypeTest", guard: Optional[Tuple[str, ...]] = None,
+                    out: Optional[Dict[int, Tuple[str, ...]]] = None) -> Dict[int, Tuple[str, ...]]:
+    """The line of each ``return`` that stands in the body of an ``if``/``elif`` whose
+    test requires the exception to be of named classes (``_TypeTest.required``), with
+    those classes (the innermost such test's)."""
+    if out is None:
+        out = {}
+    for st in body:
+        if st.kind == StmtKind.RETURN and guard is not None:
+            out[st.span.line] = guard
+        if st.kind == StmtKind.IF:
+            cond = _test_expr(st.text)
+            named = test.required(cond) if cond is not None else None
+            guarded_returns(st.body, test, named or guard, out)
+            guarded_returns(st.orelse, test, guard, out)
+            continue
+        for part in (st.body, st.orelse, st.finalbody, *(h.body for h in st.handlers), *(c.body for c in st.cases)):
+            guarded_returns(part, test, guard, out)
+    return out
+
+
+def _test_expr(header: str) -> Optional[ast.expr]:
+    """The test of an ``if``/``elif`` header (``if issubclass(t, KeyError):``)."""
+    text = header.strip()
+    for word in ("elif", "if"):
+        if text.startswith(word):
+            text = text[len(word):]
+            break
+    else:
+        return None
+    try:
+        node = ast.parse(text.rstrip().removesuffix(":").strip(), mode="eval")
+    except SyntaxError:
+        return None
+    return node.body
 
 
 def _return_value(text: str) -> Optional[ast.expr]:
@@ -306,46 +372,83 @@ def _return_value(text: str) -> Optional[ast.expr]:
     return None
 
 
-def _class_name(node: ast.expr) -> Optional[str]:
-    """A dotted name that reads as a class (its last part CapWords: ``KeyError``,
-    ``errors.NotFound``); None for anything else (``self._expected``)."""
-    part = node
-    while isinstance(part, ast.Attribute):
-        if not isinstance(part.value, (ast.Name, ast.Attribute)):
-            return None
-        part = part.value
-    if not isinstance(part, ast.Name):
+class _TypeTest:
+    """Reads a test of an ``__exit__``'s exception against named classes. ``subjects``:
+    the names that hold the exception or its type (None: any name); ``imports``: the
+    file's, to qualify a class's name."""
+
+    def __init__(self, subjects: Optional[FrozenSet[str]], imports: Dict[str, str]) -> None:
+        self.subjects = subjects
+        self.imports = imports
+
+    def required(self, node: ast.expr) -> Optional[Tuple[str, ...]]:
+        """The exception classes a true value of ``node`` requires the exception to
+        be (``issubclass(exc_type, KeyError)``: ``("KeyError",)``); None: no such
+        test (``self.mode is Strict`` tests no exception)."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2:
+            if not self._exception(node.args[0]):
+                return None
+            arg = node.args[1]
+            parts = list(arg.elts) if isinstance(arg, ast.Tuple) else [arg]
+            names = [self._class(p) for p in parts]
+            if not names or any(n is None for n in names):
+                return None
+            return tuple(t for n in names if n for t in n)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.Eq)):
+            if not self._exception(node.left):
+                return None
+            return self._class(node.comparators[0])
+        if isinstance(node, ast.IfExp):
+            return self._either([node.body, node.orelse])
+        if isinstance(node, ast.BoolOp):
+            if isinstance(node.op, ast.And):
+                # true only when every part is: the first part that names classes
+                return next((t for t in map(self.required, node.values) if t is not None), None)
+            return self._either(node.values)
         return None
-    last = node.attr if isinstance(node, ast.Attribute) else part.id
-    return ast.unparse(node) if last[:1].isupper() else None
 
-
-def _required_types(node: ast.expr) -> Optional[Tuple[str, ...]]:
-    """The exception classes a true value of ``node`` requires the exception to be
-    (``issubclass(exc_type, KeyError)``: ``("KeyError",)``); None: no such test."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("isinstance", "issubclass") \
-            and len(node.args) == 2:
-        arg = node.args[1]
-        parts = list(arg.elts) if isinstance(arg, ast.Tuple) else [arg]
-        names = [_class_name(p) for p in parts]
-        return None if not names or any(n is None for n in names) else tuple(n for n in names if n)
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.Eq)):
-        name = _class_name(node.comparators[0])
-        return None if name is None else (name,)
-    if isinstance(node, ast.BoolOp):
-        if isinstance(node.op, ast.And):
-            # true only when every part is: the first part that names classes
-            return next((t for t in map(_required_types, node.values) if t is not None), None)
+    def _either(self, values: List[ast.expr]) -> Optional[Tuple[str, ...]]:
+        """True when any part that may be true is: each must name classes."""
         found: List[str] = []
-        for v in node.values:  # ``or``: true when any part that may be true is
+        for v in values:
             if not _may_be_true(v):
                 continue
-            t = _required_types(v)
+            t = self.required(v)
             if t is None:
                 return None
             found.extend(t)
         return tuple(found) if found else None
-    return None
+
+    def _exception(self, node: ast.expr) -> bool:
+        """Whether ``node`` is the exception or its type: a subject name, an item of
+        one (``exc[0]`` of ``*exc``), ``type(e)``, ``e.__class__``."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type" and len(node.args) == 1:
+            node = node.args[0]
+        elif isinstance(node, ast.Attribute) and node.attr == "__class__":
+            node = node.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        return isinstance(node, ast.Name) and (self.subjects is None or node.id in self.subjects)
+
+    def _class(self, node: ast.expr) -> Optional[Tuple[str, ...]]:
+        """A dotted name that reads as a class (its last part CapWords: ``KeyError``,
+        ``errors.NotFound``; not ``RETRYABLE`` or ``self._expected``), as written and
+        import-qualified; None for anything else."""
+        part = node
+        while isinstance(part, ast.Attribute):
+            part = part.value
+        if not isinstance(part, ast.Name) or part.id in ("self", "cls"):
+            return None
+        last = node.attr if isinstance(node, ast.Attribute) else part.id
+        if not (last[:1].isupper() and any(c.islower() for c in last)):
+            return None
+        text = ast.unparse(node)
+        head, _, rest = text.partition(".")
+        qualified = self.imports.get(head)
+        if qualified is None:
+            return (text,)
+        return (text, qualified + ("." + rest if rest else ""))
 
 
 def _truthy_return(text: str) -> bool:
@@ -373,7 +476,12 @@ def _may_be_true(node: ast.expr) -> bool:
         return bool(node.value)
     if isinstance(node, ast.BoolOp):
         parts = [_may_be_true(v) for v in node.values]
-        return all(parts) if isinstance(node.op, ast.And) else any(parts)
+        if isinstance(node.op, ast.And):
+            # a flag beside a test (``self.lenient and issubclass(t, KeyError)``) may be true
+            return any(parts) and all(p or isinstance(v, (ast.Name, ast.Attribute)) for p, v in zip(parts, node.values))
+        return any(parts)
+    if isinstance(node, ast.IfExp):
+        return _may_be_true(node.body) or _may_be_true(node.orelse)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return True
     if isinstance(node, ast.Compare):

@@ -258,3 +258,125 @@ def test_a_warm_run_remembers_what_the_manager_catches(tmp_path):
     assert _findings(root) == cold
     (root / "guard.py").write_text(GUARD.format(caught="ValueError", handler="pass"))
     assert _findings(root) == []
+
+
+EXIT_CLASS = """
+import errors
+import errors as er
+from errors import NotFound
+
+class Picky:
+    def __enter__(self):
+        return self
+    def __exit__(self, exc_type, exc, tb{star}):
+{body}
+
+def finish(store, ledger, run):
+    with Picky():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+
+
+@pytest.mark.parametrize("body,swallows", [
+    ("        return issubclass(exc_type, KeyError) if exc_type else False", ["KeyError"]),
+    ("        return self.lenient and issubclass(exc_type, KeyError)", ["KeyError"]),
+    ("        if exc_type is not None and issubclass(exc_type, KeyError):\n            return True\n        return False",
+     ["KeyError"]),
+    ("        if exc_type is KeyError:\n            self.seen = True\n            return True\n"
+     "        elif isinstance(exc, ValueError):\n            return 1", ["KeyError", "ValueError"]),
+    ("        if issubclass(exc_type, KeyError):\n            pass\n        return True", "all"),  # not guarded
+    ("        return issubclass(type(exc), KeyError)", ["KeyError"]),
+    ("        return exc.__class__ is KeyError", ["KeyError"]),
+    ("        return issubclass(exc_type, NotFound)", ["NotFound", "errors.NotFound", "*.NotFound"]),
+    ("        return issubclass(exc_type, er.NotFound)", ["er.NotFound", "errors.NotFound"]),
+    ("        return isinstance(exc, errors.NotFound)", ["errors.NotFound"]),
+    # no test of the exception: true whatever is raised
+    ("        return self.mode is Strict", "all"),
+    ("        return isinstance(self.policy, Lenient)", "all"),
+    # a constant, not a class: any type may be in it
+    ("        return issubclass(exc_type, RETRYABLE)", "all"),
+])
+def test_an_exit_is_judged_by_the_classes_its_true_values_test(body, swallows):
+    src = EXIT_CLASS.format(body=body, star="")
+    at = _line(src, "ledger.append_terminal")
+    assert cl(src, ["OC201"]) == ([("OC201", at)] if swallows == "all" else [])
+    if swallows != "all":
+        for pattern in swallows:
+            assert cl(src, ["OC201"], {"swallow-types": [pattern]}) == [("OC201", at)], pattern
+        assert cl(src, ["OC201"], {"swallow-types": ["OSError"]}) == []
+
+
+def test_an_exit_taking_the_exception_as_star_args():
+    src = EXIT_CLASS.format(body="        return issubclass(args[0], KeyError)", star="").replace(
+        "exc_type, exc, tb", "*args")
+    at = _line(src, "ledger.append_terminal")
+    assert cl(src, ["OC201"]) == []
+    assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == [("OC201", at)]
+
+
+def test_a_manager_in_another_file_qualifies_its_types_through_its_own_imports(tmp_path):
+    from checkutil import run_tree, write_tree
+    write_tree(tmp_path, {
+        "errors.py": "class NotFound(Exception):\n    pass\n",
+        "mgr.py": """
+            from contextlib import contextmanager
+            from errors import NotFound
+
+            @contextmanager
+            def tolerant():
+                try:
+                    yield
+                except NotFound:
+                    pass
+
+            class Tolerant:
+                def __enter__(self):
+                    return self
+                def __exit__(self, exc_type, exc, tb):
+                    return issubclass(exc_type, NotFound)
+            """,
+        "use.py": """
+            from mgr import Tolerant, tolerant
+
+            def f(store, ledger, run):
+                with tolerant():
+                    ledger.append_terminal(run.id)
+                store.save(run)
+
+            def g(store, ledger, run):
+                with Tolerant():
+                    ledger.append_terminal(run.id)
+                store.save(run)
+            """,
+    })
+    assert run_tree(tmp_path, ["OC201"]) == []
+    want = [("use.py", 6, "OC201"), ("use.py", 11, "OC201")]
+    assert run_tree(tmp_path, ["OC201"], {"swallow-types": ["errors.NotFound"]}) == want
+    assert run_tree(tmp_path, ["OC201"], {"swallow-types": ["*.NotFound"]}) == want
+
+
+@pytest.mark.parametrize("narrow,broad,finding", [
+    ("logger.warning('missing')", "pass", True),      # the broad clause swallows silently
+    ("pass", "logger.warning('lost')", False),        # only an unlisted KeyError is silent
+    ("logger.warning('missing')", "logger.warning('lost')", False),
+])
+def test_a_generator_swallowing_everything_is_loud_only_if_its_broad_way_is(narrow, broad, finding):
+    src = f"""
+from contextlib import contextmanager
+
+@contextmanager
+def guard():
+    try:
+        yield
+    except KeyError:
+        {narrow}
+    except Exception:
+        {broad}
+
+def finish(store, ledger, run):
+    with guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    assert cl(src, ["OC201"]) == ([("OC201", _line(src, "ledger.append_terminal"))] if finding else [])
