@@ -238,13 +238,33 @@ class Outliner(Resolver):
             self.frame.local_functions[node.name] = qual
         line = node.lineno
         self.frame.classes.append(ClassScope(qual, self.scopes.classes.get(line) or scopesmod.ScopeTable(), line))
-        methods = [c.name for c in node.body if isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        methods = class_methods(node.body)
         for child in node.body:
             self.visit(child)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, line)
         aliases = self.class_aliases(self.frame.classes[-1].names, line, methods)
         self.frame.classes.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases))
+
+
+_TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))  # ``try``/``except*`` (3.11+)
+
+
+def class_methods(body: List[ast.stmt]) -> List[str]:
+    """The names of the functions a class body defines, also under an ``if``, ``try``
+    or ``with`` of the body (``if sys.version_info >= (3, 11): def __exit__(...)``):
+    Python binds them in the class as well."""
+    names: List[str] = []
+    for st in body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.append(st.name)
+        elif isinstance(st, (ast.If, ast.With, ast.AsyncWith)):
+            names += class_methods(st.body) + class_methods(getattr(st, "orelse", []))
+        elif isinstance(st, _TRY):
+            names += class_methods(st.body) + class_methods(st.orelse) + class_methods(st.finalbody)
+            for h in st.handlers:
+                names += class_methods(h.body)
+    return names
 
 
 #: the walk's handler per node type (every other node is walked through)

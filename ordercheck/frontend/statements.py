@@ -551,11 +551,7 @@ class Extractor(ExpressionWalker):
         if self.frames and not self.frame.classes:
             self.frame.local_functions[node.name.value] = qual
         self.frame.classes.append(ClassScope(qual, self.scopes.classes.get(class_line) or scopesmod.ScopeTable(), class_line))
-        methods: List[str] = []
-        body_nodes = node.body.body if isinstance(node.body, cst.IndentedBlock) else node.body.body
-        for child in body_nodes:
-            if isinstance(child, cst.FunctionDef):
-                methods.append(child.name.value)
+        methods = class_methods(node.body)
         body = self.block(node.body)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, class_line)
         aliases = self.class_aliases(self.frame.classes[-1].names, class_line, methods)
@@ -874,3 +870,31 @@ def _irrefutable(pattern: cst.MatchPattern) -> bool:
         return any(_irrefutable(p.pattern) for p in pattern.patterns)
     return False
 
+
+def class_methods(block: cst.BaseSuite) -> List[str]:
+    """The names of the functions a class body defines, also under an ``if``, ``try``
+    or ``with`` of the body (``if sys.version_info >= (3, 11): def __exit__(...)``):
+    Python binds them in the class as well (``outline.class_methods``, over ``ast``)."""
+    names: List[str] = []
+    stmts = block.body if isinstance(block, cst.IndentedBlock) else []
+    for st in stmts:
+        if isinstance(st, cst.FunctionDef):
+            names.append(st.name.value)
+        elif isinstance(st, cst.If):
+            names += class_methods(st.body)
+            rest = st.orelse
+            while isinstance(rest, cst.If):
+                names += class_methods(rest.body)
+                rest = rest.orelse
+            if isinstance(rest, cst.Else):
+                names += class_methods(rest.body)
+        elif isinstance(st, cst.With):
+            names += class_methods(st.body)
+        elif isinstance(st, (cst.Try, cst.TryStar)):
+            names += class_methods(st.body)
+            for h in st.handlers:
+                names += class_methods(h.body)
+            for part in (st.orelse, st.finalbody):
+                if part is not None:
+                    names += class_methods(part.body)
+    return names

@@ -1,0 +1,102 @@
+"""A function defined under an ``if``, ``try`` or ``with`` of a class body is a method
+of the class (Python binds it there): ``self.m()`` resolves to it, and an
+``__exit__`` so defined makes the class a context manager (docs/decisions.md,
+"Methods defined under a statement of the class body")."""
+import pytest
+from checkutil import cl
+
+from ordercheck import frontend
+
+
+VERSIONED = """
+import sys
+
+class Store:
+{defs}
+
+    def finish(self, run):
+        self.persist(run)
+        self.ledger.append_terminal(run.id)
+"""
+
+SHAPES = {
+    "if-else": """    if sys.version_info >= (3, 11):
+        def persist(self, run):
+            self.store.save(run)
+    else:
+        def persist(self, run):
+            self.store.save(run)""",
+    "elif": """    if sys.platform == "win32":
+        pass
+    elif sys.platform == "darwin":
+        def persist(self, run):
+            self.store.save(run)""",
+    "try": """    try:
+        import fast
+    except ImportError:
+        def persist(self, run):
+            self.store.save(run)
+    else:
+        def persist(self, run):
+            self.store.save(run)""",
+    "with": """    with warnings.catch_warnings():
+        async def other(self):
+            pass
+        def persist(self, run):
+            self.store.save(run)""",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_method_defined_under_a_statement_resolves_through_self(shape):
+    src = VERSIONED.format(defs=SHAPES[shape])
+    at = next(i for i, line in enumerate(src.splitlines(), 1) if "append_terminal" in line)
+    assert cl(src, ["OC101"]) == [("OC101", at)]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_both_front_ends_list_the_method(shape):
+    """The outline (the pre-pass's, over ``ast``) and the full facts (over libcst) agree."""
+    src = VERSIONED.format(defs=SHAPES[shape])
+    full = frontend.extract("m.py", src.encode())
+    outline = frontend.outline("m.py", src.encode())
+    [cls_full] = full.classes
+    [cls_outline] = outline.classes
+    assert "persist" in cls_full.methods and "finish" in cls_full.methods
+    assert set(cls_outline.methods) == set(cls_full.methods)
+
+
+def test_a_nested_function_is_no_method():
+    src = """
+class Store:
+    def helper(self):
+        def persist(run):
+            pass
+        return persist
+"""
+    [cls] = frontend.extract("m.py", src.encode()).classes
+    assert cls.methods == ("helper",)
+
+
+def test_an_exit_defined_by_version_makes_a_manager():
+    src = """
+import sys
+
+class Guard:
+    def __enter__(self):
+        return self
+    if sys.version_info >= (3, 11):
+        def __exit__(self, et, e, tb):
+            return issubclass(et, KeyError)
+    else:
+        def __exit__(self, et, e, tb):
+            return True
+
+def finish(store, ledger, run):
+    with Guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    at = next(i for i, line in enumerate(src.splitlines(), 1) if "append_terminal" in line)
+    # one definition swallows everything: the class may
+    assert cl(src, ["OC201"]) == [("OC201", at)]
