@@ -12,7 +12,7 @@ thrown in there). This module only reads those marks:
   normal edge), at its exception exit (from the ``yield``'s exceptional edge: a
   ``finally`` around the ``yield`` is on both ways), and whether it suppresses (the
   thrown-in exception can reach the generator's normal end);
-* ``returns_truthy``: whether an ``__exit__`` may return True (a truthy constant or a test);
+* ``exit_catches``: what an ``__exit__`` swallows, from the values it may return;
 * ``transaction_view``: the node classes that ``sequence`` and ``at-most-once`` read: a
   transaction's body carries nothing where it stands, each normal exit carries the
   classes of the body's nodes on the walks that reach it (the commit), its exception
@@ -98,45 +98,54 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
         # swallowing every exception, the exit is loud only when every way that a
         # broad clause (not a narrow one) swallows surfaces (``except KeyError:
         # logger.warning(...)`` beside a silent ``except Exception: pass`` is silent)
-        cut = {n for n in raised_nodes if SURFACE in performs.get(n, ())} | _narrow_clauses(g)
-        unheard = nx.subgraph_view(g, filter_edge=lambda u, v: u not in cut or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION)
+        loud = {n for n in raised_nodes if SURFACE in performs.get(n, ())}
+        narrow = _narrow_clauses(g)
+        unheard = nx.subgraph_view(g, filter_edge=lambda u, v: (u not in loud or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION)
+                                   and (u not in narrow or _carries_on(g, u, v)))
         if EXIT in _forward(unheard, thrown, stop):
             raised = raised - {SURFACE}
     return ManagerEffects("generator", entry, normal, raised, suppress, key, entry_raised=entry_raised,
                           catches=catches)
 
 
-def _narrow_clauses(g: nx.DiGraph) -> Set[object]:
-    """The entries of the ``except`` clauses that name only narrow types."""
-    regions = g.graph.get("handlers", {})
-    narrow = set()
-    for n, d in g.nodes(data=True):
-        if d.get("kind") == NodeKind.HANDLER:
-            r = regions.get(d.get("region"))
-            if r is not None and r.kind == RegionKind.EXCEPT and r.types and not (r.broad or r.bare):
-                narrow.add(n)
+def _narrow_clauses(g: nx.DiGraph) -> Dict[object, Tuple[str, ...]]:
+    """The places of a graph that catch only narrow types, by entry node, with those
+    types: ``except`` clauses, and ``with`` exits that swallow some types only
+    (``contextlib.suppress(KeyError)``, a project manager that catches narrowly)."""
+    narrow: Dict[object, Tuple[str, ...]] = {}
+    for r in g.graph.get("handlers", {}).values():
+        if r.kind in (RegionKind.EXCEPT, RegionKind.WITH) and r.types and not (r.broad or r.bare or r.suppress_all):
+            narrow[r.entry] = r.types
     return narrow
+
+
+def _carries_on(g: nx.DiGraph, u: object, v: object) -> bool:
+    """An edge by which an exception goes on (an exceptional edge, or a manager exit's
+    normal edge that carries it)."""
+    d = g.edges[u, v]
+    return d["kind"] == EdgeKind.EXCEPTION or bool(d.get("exception"))
 
 
 def _generator_catches(g: nx.DiGraph, thrown: List[object], stop: Set[object]) -> Tuple[str, ...]:
     """The exception types that, thrown in at a ``yield``, reach the generator's normal
-    end: those of the narrow ``except`` clauses around the ``yield`` that let it end
-    (``try: yield`` / ``except KeyError: pass``), as ``contextlib.suppress(KeyError)``
-    names them; ``()``: every exception (a bare or broad clause, a ``finally`` that
-    returns, any other way to the end that no narrow clause catches)."""
-    regions = g.graph.get("handlers", {})
+    end: those of the narrow ``except`` clauses (or narrowly suppressing ``with``s)
+    around the ``yield`` that let it end (``try: yield`` / ``except KeyError: pass``),
+    as ``contextlib.suppress(KeyError)`` names them; ``()``: every exception (a bare
+    or broad clause, a ``finally`` that returns, any other way to the end that no
+    narrow clause catches)."""
     narrow = _narrow_clauses(g)
     if not narrow:
         return ()
     # still in flight, or caught by no narrow clause: a narrow clause's catch is cut
-    uncaught = nx.subgraph_view(g, filter_edge=lambda u, v: u not in narrow or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION)
+    uncaught = nx.subgraph_view(g, filter_edge=lambda u, v: u not in narrow or _carries_on(g, u, v))
     in_flight = _forward(uncaught, thrown, stop)
     if EXIT in in_flight:
         return ()
     types: List[str] = []
     for n in sorted((h for h in narrow if h in in_flight), key=_order):
-        if EXIT in _forward(g, _succ(g, n, exceptional=False), stop):
-            types.extend(regions[g.nodes[n]["region"]].types)
+        caught = [v for v in g.successors(n) if not _carries_on(g, n, v)]
+        if EXIT in _forward(g, caught, stop):
+            types.extend(narrow[n])
     return tuple(dict.fromkeys(types))
 
 
@@ -153,14 +162,6 @@ def open_terminal_nodes(g: nx.DiGraph, performs: Classes, nodes: Iterable[object
         return set(marked)
     reached = _forward(g, starts, set(stop) | guards)
     return {n for n in marked if n in reached}
-
-
-def returns_truthy(g: nx.DiGraph) -> bool:
-    """Whether a reachable ``return`` of the graph's function may return True
-    (``_truthy_return``): an ``__exit__`` that suppresses."""
-    reach = nx.descendants(g, ENTRY)
-    return any(d.get("stmt") == StmtKind.RETURN and n in reach and _truthy_return(d.get("text", ""))
-               for n, d in g.nodes(data=True))
 
 
 # --------------------------------------------------------------------------- transactions
@@ -292,7 +293,7 @@ def _forward(g: nx.DiGraph, starts: List[object], stop: Set[object]) -> Set[obje
 def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
                  imports: Optional[Dict[str, str]] = None) -> Optional[Tuple[str, ...]]:
     """What an ``__exit__`` swallows, from the values its reachable ``return``s may
-    give (``_truthy_return``): None, nothing (no return may be true); the exception
+    give (``_may_be_true``): None, nothing (no return may be true); the exception
     types when every return that may be true tests the exception's type against
     named classes (``return issubclass(exc_type, KeyError)``, ``return exc_type is
     KeyError``, ``return isinstance(exc, (KeyError, IndexError))``), or stands in the
@@ -449,22 +450,6 @@ class _TypeTest:
         if qualified is None:
             return (text,)
         return (text, qualified + ("." + rest if rest else ""))
-
-
-def _truthy_return(text: str) -> bool:
-    """Whether a ``return`` may return True: a truthy constant (``return True``,
-    ``return 1``) or a test (``return exc_type is KeyError``, ``return isinstance(e,
-    KeyError) and not self.strict``). A value passed on from elsewhere (``return
-    self._cm.__exit__(*exc)``, ``return retval``) counts as not suppressing, and so does
-    ``return exc_type is None`` (true only when nothing was raised)."""
-    try:
-        tree = ast.parse(text.strip())
-    except SyntaxError:
-        return False
-    for node in tree.body:
-        if isinstance(node, ast.Return) and node.value is not None:
-            return _may_be_true(node.value)
-    return False
 
 
 #: calls whose value is a test

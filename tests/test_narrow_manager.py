@@ -380,3 +380,33 @@ def finish(store, ledger, run):
     store.save(run)
 """
     assert cl(src, ["OC201"]) == ([("OC201", _line(src, "ledger.append_terminal"))] if finding else [])
+
+
+@pytest.mark.parametrize("around_yield", [
+    "    with contextlib.suppress(KeyError):\n        yield",
+    "    with inner():\n        yield",  # a project manager that catches KeyError
+])
+def test_a_generator_yielding_inside_a_narrow_with_swallows_its_types(around_yield):
+    src = f"""
+import contextlib
+from contextlib import contextmanager
+
+@contextmanager
+def inner():
+    try:
+        yield
+    except KeyError:
+        pass
+
+@contextmanager
+def guard():
+{around_yield}
+
+def finish(store, ledger, run):
+    with guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    at = _line(src, "ledger.append_terminal")
+    assert cl(src, ["OC201"]) == []
+    assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == [("OC201", at)]
