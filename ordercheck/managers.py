@@ -93,7 +93,10 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     entry_raised = _union(performs, [n for n in pre if any(v in to_raise for v in _succ(g, n, exceptional=False))]) - MARKS
     thrown = [v for y in yields for v in _succ(g, y, exceptional=True)]
     suppress = EXIT in after_raise
-    catches = _generator_catches(g, thrown, stop) if suppress else ()
+    caught = _generator_catches(g, thrown, stop) if suppress else None
+    if caught == ():
+        suppress = False  # only ``suppress()`` with no type around the ``yield``: nothing
+    catches = caught or ()
     if suppress and not catches and SURFACE in raised:
         # swallowing every exception, the exit is loud only when every way that a
         # broad clause (not a narrow one) swallows surfaces (``except KeyError:
@@ -114,8 +117,10 @@ def _narrow_clauses(g: nx.DiGraph) -> Dict[object, Tuple[str, ...]]:
     (``contextlib.suppress(KeyError)``, a project manager that catches narrowly)."""
     narrow: Dict[object, Tuple[str, ...]] = {}
     for r in g.graph.get("handlers", {}).values():
-        if r.kind in (RegionKind.EXCEPT, RegionKind.WITH) and r.types and not (r.broad or r.bare or r.suppress_all):
-            narrow[r.entry] = r.types
+        if r.broad or r.bare or r.suppress_all:
+            continue
+        if (r.kind == RegionKind.EXCEPT and r.types) or r.kind == RegionKind.WITH:
+            narrow[r.entry] = r.types  # (a ``suppress()`` naming nothing catches nothing)
     return narrow
 
 
@@ -126,21 +131,21 @@ def _carries_on(g: nx.DiGraph, u: object, v: object) -> bool:
     return d["kind"] == EdgeKind.EXCEPTION or bool(d.get("exception"))
 
 
-def _generator_catches(g: nx.DiGraph, thrown: List[object], stop: Set[object]) -> Tuple[str, ...]:
+def _generator_catches(g: nx.DiGraph, thrown: List[object], stop: Set[object]) -> Optional[Tuple[str, ...]]:
     """The exception types that, thrown in at a ``yield``, reach the generator's normal
     end: those of the narrow ``except`` clauses (or narrowly suppressing ``with``s)
     around the ``yield`` that let it end (``try: yield`` / ``except KeyError: pass``),
-    as ``contextlib.suppress(KeyError)`` names them; ``()``: every exception (a bare
-    or broad clause, a ``finally`` that returns, any other way to the end that no
-    narrow clause catches)."""
+    as ``contextlib.suppress(KeyError)`` names them (``()``: none, a ``suppress()``
+    naming no type); None: every exception (a bare or broad clause, a ``finally`` that
+    returns, any other way to the end that no narrow clause catches)."""
     narrow = _narrow_clauses(g)
     if not narrow:
-        return ()
+        return None
     # still in flight, or caught by no narrow clause: a narrow clause's catch is cut
     uncaught = nx.subgraph_view(g, filter_edge=lambda u, v: u not in narrow or _carries_on(g, u, v))
     in_flight = _forward(uncaught, thrown, stop)
     if EXIT in in_flight:
-        return ()
+        return None
     types: List[str] = []
     for n in sorted((h for h in narrow if h in in_flight), key=_order):
         caught = [v for v in g.successors(n) if not _carries_on(g, n, v)]
@@ -413,6 +418,8 @@ class _TypeTest:
         """True when any part that may be true is: each must name classes."""
         found: List[str] = []
         for v in values:
+            if isinstance(v, (ast.Name, ast.Attribute)):
+                return None  # a flag beside the test (``... or self.lenient``) may be true for any type
             if not _may_be_true(v):
                 continue
             t = self.required(v)

@@ -100,3 +100,30 @@ def finish(store, ledger, run):
     at = next(i for i, line in enumerate(src.splitlines(), 1) if "append_terminal" in line)
     # one definition swallows everything: the class may
     assert cl(src, ["OC201"]) == [("OC201", at)]
+
+
+@pytest.mark.parametrize("conditional", [True, False])
+def test_a_later_alias_in_the_class_body_rebinds_the_name(conditional):
+    """``persist = _noop`` after the ``def``: Python binds the alias, so ``self.persist``
+    is ``_noop``, which saves nothing."""
+    define = ("    if FAST:\n        def persist(self, run):\n            self.store.save(run)\n" if conditional
+              else "    def persist(self, run):\n        self.store.save(run)\n")
+    src = f"""
+def _noop(self, run):
+    pass
+
+class Store:
+{define}    persist = _noop
+
+    def finish(self, run):
+        self.persist(run)
+        self.ledger.append_terminal(run.id)
+"""
+    assert cl(src, ["OC101"]) == []
+    [cls] = frontend.extract("m.py", src.encode()).classes
+    assert "persist" not in cls.methods
+    assert set(frontend.outline("m.py", src.encode()).classes[0].methods) == set(cls.methods)
+    # the alias first, the definition after: the definition wins
+    swapped = src.replace(define + "    persist = _noop\n", "    persist = _noop\n" + define)
+    at = next(i for i, line in enumerate(swapped.splitlines(), 1) if "append_terminal" in line)
+    assert cl(swapped, ["OC101"]) == [("OC101", at)]

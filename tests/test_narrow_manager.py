@@ -296,6 +296,9 @@ def finish(store, ledger, run):
     ("        return isinstance(self.policy, Lenient)", "all"),
     # a constant, not a class: any type may be in it
     ("        return issubclass(exc_type, RETRYABLE)", "all"),
+    # a flag beside the test in an ``or``: true for any type once set
+    ("        return issubclass(exc_type, KeyError) or self.flag", "all"),
+    ("        if self.flag or issubclass(exc_type, KeyError):\n            return True\n        return False", "all"),
 ])
 def test_an_exit_is_judged_by_the_classes_its_true_values_test(body, swallows):
     src = EXIT_CLASS.format(body=body, star="")
@@ -410,3 +413,21 @@ def finish(store, ledger, run):
     at = _line(src, "ledger.append_terminal")
     assert cl(src, ["OC201"]) == []
     assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == [("OC201", at)]
+
+
+def test_a_generator_around_a_suppress_naming_nothing_swallows_nothing():
+    src = """
+import contextlib
+from contextlib import contextmanager
+
+@contextmanager
+def guard():
+    with contextlib.suppress():
+        yield
+
+def finish(store, ledger, run):
+    with guard():
+        ledger.append_terminal(run.id)
+    store.save(run)
+"""
+    assert cl(src, ["OC201"]) == []

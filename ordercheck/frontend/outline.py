@@ -250,20 +250,24 @@ class Outliner(Resolver):
 _TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))  # ``try``/``except*`` (3.11+)
 
 
-def class_methods(body: List[ast.stmt]) -> List[str]:
+def class_methods(body: List[ast.stmt], top: bool = True) -> List[str]:
     """The names of the functions a class body defines, also under an ``if``, ``try``
     or ``with`` of the body (``if sys.version_info >= (3, 11): def __exit__(...)``):
-    Python binds them in the class as well."""
+    Python binds them in the class as well. A later alias of the body rebinds the name
+    (``persist = _noop``): then it is no method."""
     names: List[str] = []
     for st in body:
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             names.append(st.name)
         elif isinstance(st, (ast.If, ast.With, ast.AsyncWith)):
-            names += class_methods(st.body) + class_methods(getattr(st, "orelse", []))
+            names += class_methods(st.body, False) + class_methods(getattr(st, "orelse", []), False)
         elif isinstance(st, _TRY):
-            names += class_methods(st.body) + class_methods(st.orelse) + class_methods(st.finalbody)
+            names += class_methods(st.body, False) + class_methods(st.orelse, False) + class_methods(st.finalbody, False)
             for h in st.handlers:
-                names += class_methods(h.body)
+                names += class_methods(h.body, False)
+        elif top and isinstance(st, ast.Assign) and isinstance(st.value, (ast.Name, ast.Attribute)):
+            rebound = {t.id for t in st.targets if isinstance(t, ast.Name)}
+            names = [n for n in names if n not in rebound]
     return names
 
 

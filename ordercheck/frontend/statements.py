@@ -871,30 +871,36 @@ def _irrefutable(pattern: cst.MatchPattern) -> bool:
     return False
 
 
-def class_methods(block: cst.BaseSuite) -> List[str]:
+def class_methods(block: cst.BaseSuite, top: bool = True) -> List[str]:
     """The names of the functions a class body defines, also under an ``if``, ``try``
     or ``with`` of the body (``if sys.version_info >= (3, 11): def __exit__(...)``):
-    Python binds them in the class as well (``outline.class_methods``, over ``ast``)."""
+    Python binds them in the class as well (``outline.class_methods``, over ``ast``). A
+    later alias of the body rebinds the name (``persist = _noop``): then it is no method."""
     names: List[str] = []
     stmts = block.body if isinstance(block, cst.IndentedBlock) else []
     for st in stmts:
         if isinstance(st, cst.FunctionDef):
             names.append(st.name.value)
         elif isinstance(st, cst.If):
-            names += class_methods(st.body)
+            names += class_methods(st.body, False)
             rest = st.orelse
             while isinstance(rest, cst.If):
-                names += class_methods(rest.body)
+                names += class_methods(rest.body, False)
                 rest = rest.orelse
             if isinstance(rest, cst.Else):
-                names += class_methods(rest.body)
+                names += class_methods(rest.body, False)
         elif isinstance(st, cst.With):
-            names += class_methods(st.body)
+            names += class_methods(st.body, False)
         elif isinstance(st, (cst.Try, cst.TryStar)):
-            names += class_methods(st.body)
+            names += class_methods(st.body, False)
             for h in st.handlers:
-                names += class_methods(h.body)
+                names += class_methods(h.body, False)
             for part in (st.orelse, st.finalbody):
                 if part is not None:
-                    names += class_methods(part.body)
+                    names += class_methods(part.body, False)
+        elif top and isinstance(st, cst.SimpleStatementLine):
+            for small in st.body:
+                if isinstance(small, cst.Assign) and isinstance(small.value, (cst.Name, cst.Attribute)):
+                    rebound = {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
+                    names = [n for n in names if n not in rebound]
     return names
