@@ -63,98 +63,31 @@ def test_a_narrow_clause_that_surfaces_is_loud_even_when_listed():
     assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == []
 
 
-def test_an_outer_broad_clause_in_the_generator_swallows_everything():
-    src = """
-from contextlib import contextmanager
-
-@contextmanager
-def guard():
-    try:
-        try:
-            yield
-        except KeyError:
-            pass
-    except Exception:
-        pass
+def _generator(body: str) -> str:
+    """A ``guard()`` generator with ``body`` (indented by four), and ``BODY``'s caller."""
+    return "\nfrom contextlib import contextmanager\n\n@contextmanager\ndef guard():\n" + body + "\n" + BODY
 
 
-def finish(store, ledger, run):
-    with guard():
-        ledger.append_terminal(run.id)
-    store.save(run)
-"""
-    assert cl(src, ["OC201"]) == [("OC201", _line(src, "ledger.append_terminal"))]
-
-
-def test_a_finally_that_returns_swallows_everything():
-    src = """
-from contextlib import contextmanager
-
-@contextmanager
-def guard():
-    try:
-        yield
-    except KeyError:
-        pass
-    finally:
-        return
-
-
-def finish(store, ledger, run):
-    with guard():
-        ledger.append_terminal(run.id)
-    store.save(run)
-"""
-    assert cl(src, ["OC201"]) == [("OC201", _line(src, "ledger.append_terminal"))]
-
-
-def test_a_broad_clause_that_re_raises_leaves_the_narrow_one_deciding():
-    src = """
-from contextlib import contextmanager
-
-@contextmanager
-def guard():
-    try:
-        yield
-    except KeyError:
-        pass
-    except Exception:
-        raise
-
-
-def finish(store, ledger, run):
-    with guard():
-        ledger.append_terminal(run.id)
-    store.save(run)
-"""
-    assert cl(src, ["OC201"]) == []
-    assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == [("OC201", _line(src, "ledger.append_terminal"))]
-
-
-def test_a_clause_nested_in_the_handler_catches_nothing_thrown_in():
-    """``except ValueError`` inside the ``KeyError`` clause's body catches what that body
-    raises, never the body's exception: only KeyError is swallowed."""
-    src = """
-from contextlib import contextmanager
-
-@contextmanager
-def guard():
-    try:
-        yield
-    except KeyError:
-        try:
-            cleanup()
-        except ValueError:
-            pass
-
-
-def finish(store, ledger, run):
-    with guard():
-        ledger.append_terminal(run.id)
-    store.save(run)
-"""
-    assert cl(src, ["OC201"], {"swallow-types": ["ValueError"]}) == []
-    assert cl(src, ["OC201"], {"swallow-types": ["KeyError"]}) == [("OC201", _line(src, "ledger.append_terminal"))]
+@pytest.mark.parametrize("body,swallows", [
+    # an outer broad clause swallows what the narrow one lets through
+    ("    try:\n        try:\n            yield\n        except KeyError:\n            pass\n"
+     "    except Exception:\n        pass", "all"),
+    # a ``finally`` that returns swallows everything
+    ("    try:\n        yield\n    except KeyError:\n        pass\n    finally:\n        return", "all"),
+    # a broad clause that re-raises leaves the narrow one deciding
+    ("    try:\n        yield\n    except KeyError:\n        pass\n    except Exception:\n        raise", "KeyError"),
+    # ``except ValueError`` in the ``KeyError`` clause's body catches what that body
+    # raises, never the thrown exception
+    ("    try:\n        yield\n    except KeyError:\n        try:\n            cleanup()\n"
+     "        except ValueError:\n            pass", "KeyError"),
+])
+def test_what_reaches_the_generators_end_decides(body, swallows):
+    src = _generator(body)
+    at = _line(src, "ledger.append_terminal")
+    assert cl(src, ["OC201"]) == ([("OC201", at)] if swallows == "all" else [])
+    if swallows != "all":
+        assert cl(src, ["OC201"], {"swallow-types": ["ValueError"]}) == []
+        assert cl(src, ["OC201"], {"swallow-types": [swallows]}) == [("OC201", at)]
 
 
 def test_any_other_exception_goes_on_to_the_callers_handler():
