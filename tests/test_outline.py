@@ -108,6 +108,26 @@ HARD = {
             log.bind(run=1).log("ERROR", "a")
             math.log(10)
     ''',
+    "handed_callables": '''
+        import asyncio, functools
+        from asyncio import to_thread
+        import anyio
+        from asgiref.sync import sync_to_async, async_to_sync
+        class Svc:
+            async def go(self, run, loop, args):
+                await asyncio.to_thread(self._persist, run)
+                await to_thread(functools.partial(self.store.save, run))
+                await anyio.to_thread.run_sync(self.store.save, run)
+                await loop.run_in_executor(None, self.store.save, run)
+                await asyncio.get_running_loop().run_in_executor(None, save_run, run)
+                await sync_to_async(self.store.save)(run)
+                async_to_sync(self.store.save)(run)
+                sync_to_async(self.store.save)(run)
+                asyncio.to_thread(self.store.save, run)
+                await asyncio.to_thread(*args)
+                await asyncio.to_thread(lambda: self.store.save(run))
+                await (await asyncio.to_thread(self.store.load, run)).save()
+    ''',
 }
 
 
@@ -121,6 +141,16 @@ def _sources():
     for name, text in HARD.items():
         out.append(pytest.param(textwrap.dedent(text), id=name))
     return out
+
+
+def test_a_handed_callable_is_the_call_in_the_outline_too():
+    out = frontend.outline("m.py", textwrap.dedent(HARD["handed_callables"]).encode(), "pkg.m")
+    go = next(f for f in out.functions if f.qualname == "Svc.go")
+    callees = [c.callee for c in go.calls]
+    assert callees.count("self.store.save") == 5  # partial, anyio, loop, sync_to_async awaited, async_to_sync
+    assert "self._persist" in callees and "save_run" in callees
+    assert callees.count("asyncio.to_thread") == 3  # not awaited; starred; a lambda
+    assert "sync_to_async()" in callees  # not awaited: a coroutine nobody runs
 
 
 def _names(call):

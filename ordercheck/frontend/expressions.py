@@ -22,7 +22,7 @@ from .. import scopes as scopesmod
 from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
 from ..markers import argument_runs, callee_run
 from .positions import children, positions_of
-from .resolution import FunctionScope, Resolver
+from .resolution import CallNames, FunctionScope, Resolver, runner_slot, wraps_callable
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -280,6 +280,8 @@ class ExpressionWalker(Resolver):
                 seq.append(RaisePoint(self.pos(node)[2]))
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return
+        elif isinstance(node, cst.Await) and isinstance(node.expression, cst.Call):
+            self._call(node.expression, seq, awaited=True)
         elif isinstance(node, cst.NamedExpr):
             if isinstance(node.target, cst.Name):
                 self._w.append(node.target.value)
@@ -317,7 +319,7 @@ class ExpressionWalker(Resolver):
         if inner:
             seq.append(Repeat(inner))
 
-    def _call(self, node: cst.Call, seq: ExprSeq) -> None:
+    def _call(self, node: cst.Call, seq: ExprSeq, awaited: bool = False) -> None:
         func = node.func
         # the callee's own sub-expressions first (``get_store().save``), then the
         # positional and starred arguments, then keyword and ``**`` arguments, as
@@ -332,7 +334,11 @@ class ExpressionWalker(Resolver):
                 self._expr(arg.value, seq)
         line, col = self.pos(node)[:2]
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        names = self.call_names(render_callee(func), line, len(text[:col].encode("utf-8")), cst_level(node))  # (the ast's bytes)
+        at = len(text[:col].encode("utf-8"))  # (the ast's bytes)
+        names = self.call_names(render_callee(func), line, at, cst_level(node))
+        handed = self.handed_callable(node, names, awaited, line, at)
+        if handed is not None:  # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
+            names = self.call_names(handed, line, at)
         callee, qn = names.callee, names.qualnames
         suppress = None
         # (also any other `suppress`: a project module may re-export contextlib's, which
@@ -373,6 +379,29 @@ class ExpressionWalker(Resolver):
         if self.frames and self.frame.handlers:
             self._calls_here[id(node)] = call
         seq.append(call)
+
+    def handed_callable(self, node: cst.Call, names: CallNames, awaited: bool, line: int, col: int) -> Optional[str]:
+        """The dotted text of the callable a runner or a wrapper's result runs here
+        (``await asyncio.to_thread(store.save, run)``, ``sync_to_async(f)(x)``, also
+        through ``functools.partial(f, ...)``), else None (``outline.handed_callable``
+        asks the same of an ``ast`` call)."""
+        slot = runner_slot(names, awaited)
+        args: Sequence[cst.Arg] = node.args
+        if slot is None:
+            inner = node.func
+            if not isinstance(inner, cst.Call) or not wraps_callable(
+                    self.call_names(render_callee(inner.func), line, col), awaited):
+                return None
+            slot, args = 0, inner.args
+        handed = _positional(args, slot)
+        if isinstance(handed, cst.Call):
+            partial = self.call_names(render_callee(handed.func), line, col)
+            if "functools.partial" in (partial.callee,) + partial.qualnames:
+                handed = _positional(handed.args, 0)
+        if not isinstance(handed, (cst.Name, cst.Attribute)):
+            return None
+        text = render_callee(handed)
+        return None if "?" in text else text
 
     # ---- aliases and receiver types (semantics §Events)
 
@@ -497,6 +526,16 @@ class ExpressionWalker(Resolver):
 
 
 # --------------------------------------------------------------------------- targets and tests
+
+
+def _positional(args: Sequence["cst.Arg"], index: int) -> Optional["cst.BaseExpression"]:
+    """The ``index``-th positional argument, when no starred one comes before it."""
+    for i, arg in enumerate(args):
+        if arg.keyword is not None or arg.star:
+            return None
+        if i == index:
+            return arg.value
+    return None
 
 
 def target_names(node: cst.CSTNode) -> List[str]:

@@ -27,7 +27,8 @@ from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithIte
 from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_name, module_table
-from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, Resolver, ast_level, render_ast
+from .resolution import (CONTEXT_MANAGER_DECORATORS, CallNames, ClassScope, FunctionScope, Resolver, ast_level, render_ast,
+                         runner_slot, wraps_callable)
 from .source import cpython_verdict, gc_paused
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -151,14 +152,43 @@ class Outliner(Resolver):
         for default in list(node.args.defaults) + [d for d in node.args.kw_defaults if d is not None]:
             self.visit(default)
 
-    def call(self, node: ast.Call) -> Call:
+    def call(self, node: ast.Call, awaited: bool = False) -> Call:
         for child in scopesmod.child_nodes(node):
             self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node))
+        handed = self.handed_callable(node, names, awaited)
+        if handed is not None:  # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
+            names = self.call_names(handed, node.lineno, node.col_offset)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         call.level = names.level
         return call
+
+    def await_(self, node: ast.Await) -> None:
+        if isinstance(node.value, ast.Call):
+            self.call(node.value, awaited=True)
+        else:
+            self.visit(node.value)
+
+    def handed_callable(self, node: ast.Call, names: CallNames, awaited: bool) -> Optional[str]:
+        """``ExpressionWalker.handed_callable`` of an ``ast`` call."""
+        slot = runner_slot(names, awaited)
+        args = node.args
+        if slot is None:
+            inner = node.func
+            if not isinstance(inner, ast.Call) or not wraps_callable(
+                    self.call_names(render_ast(inner.func), node.lineno, node.col_offset), awaited):
+                return None
+            slot, args = 0, inner.args
+        handed = _positional(args, slot)
+        if isinstance(handed, ast.Call):
+            partial = self.call_names(render_ast(handed.func), node.lineno, node.col_offset)
+            if "functools.partial" in (partial.callee,) + partial.qualnames:
+                handed = _positional(handed.args, 0)
+        if not isinstance(handed, (ast.Name, ast.Attribute)):
+            return None
+        text = render_ast(handed)
+        return None if "?" in text else text
 
     def _call(self, callee: str, qualnames: tuple, node: ast.AST, receiver: Optional[str]) -> Call:
         line = getattr(node, "lineno", 1)
@@ -271,6 +301,16 @@ def class_methods(body: List[ast.stmt], top: bool = True) -> List[str]:
     return names
 
 
+def _positional(args: List[ast.expr], index: int) -> Optional[ast.expr]:
+    """The ``index``-th positional argument, when no starred one comes before it."""
+    for i, arg in enumerate(args):
+        if isinstance(arg, ast.Starred):
+            return None
+        if i == index:
+            return arg
+    return None
+
+
 #: the walk's handler per node type (every other node is walked through)
 HANDLERS: Dict[type, Callable[[Outliner, Any], Any]] = {
     ast.FunctionDef: Outliner.function,
@@ -282,6 +322,7 @@ HANDLERS: Dict[type, Callable[[Outliner, Any], Any]] = {
     ast.GeneratorExp: Outliner.comprehension,
     ast.DictComp: Outliner.comprehension,
     ast.Call: Outliner.call,
+    ast.Await: Outliner.await_,
     ast.With: Outliner.with_,
     ast.AsyncWith: Outliner.with_,
 }

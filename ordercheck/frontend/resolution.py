@@ -96,6 +96,49 @@ def ast_level(node: ast.Call) -> Optional[str]:
     return None
 
 
+#: calls that run a callable handed to them and, awaited, give back what it returns or
+#: raise what it raises: the callable's place among their positional arguments
+#: (``await asyncio.to_thread(store.save, run)`` runs ``store.save(run)`` right there;
+#: docs/decisions.md "A callable handed to a thread and awaited")
+AWAITED_RUNNERS = {
+    "asyncio.to_thread": 0,
+    "asyncio.threads.to_thread": 0,
+    "anyio.to_thread.run_sync": 0,
+    "trio.to_thread.run_sync": 0,
+}
+#: the same by method name, whatever the receiver (an event loop:
+#: ``await loop.run_in_executor(None, store.save, run)``)
+AWAITED_RUNNER_METHODS = {"run_in_executor": 1}
+#: wrappers whose result, called, runs the wrapped callable (``sync_to_async(f)(x)``
+#: runs ``f(x)``): True when that call returns an awaitable (it runs only awaited)
+CALLABLE_WRAPPERS = {
+    "asgiref.sync.sync_to_async": True,
+    "channels.db.database_sync_to_async": True,
+    "asgiref.sync.async_to_sync": False,
+}
+
+
+def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
+    """Where the callable stands among a runner's positional arguments
+    (``AWAITED_RUNNERS``), when the call is one and is awaited; else None."""
+    if not awaited:
+        return None
+    for name in (names.callee,) + names.qualnames:
+        if name in AWAITED_RUNNERS:
+            return AWAITED_RUNNERS[name]
+    head, _, method = names.callee.rpartition(".")
+    return AWAITED_RUNNER_METHODS.get(method) if head else None
+
+
+def wraps_callable(names: "CallNames", awaited: bool) -> bool:
+    """Whether a call of the result of the call ``names`` stands for (``sync_to_async(f)``)
+    runs the callable handed to it, as it is called here (``CALLABLE_WRAPPERS``)."""
+    for name in (names.callee,) + names.qualnames:
+        if name in CALLABLE_WRAPPERS:
+            return awaited or not CALLABLE_WRAPPERS[name]
+    return False
+
+
 @dataclass
 class CallNames:
     """What a call resolves by, from its callee as written and its line."""

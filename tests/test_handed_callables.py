@@ -1,0 +1,147 @@
+"""A callable handed to a thread and awaited is called where it is awaited.
+
+``await asyncio.to_thread(store.save, run)`` (and ``anyio``/``trio``'s ``run_sync``, an
+event loop's ``run_in_executor``, ``asgiref``'s ``sync_to_async(f)(...)``) runs
+``store.save(run)`` right there and gives back what it returns or raises: the call is
+an event of what ``store.save`` is, through patterns, receiver types and summaries. Not
+awaited, the callable runs later or never, and the call is no event of it
+(docs/decisions.md "A callable handed to a thread and awaited").
+"""
+from __future__ import annotations
+
+import pytest
+from checkutil import ALL_DEFAULT, cl
+
+SAVED_THEN_TERMINAL = '''
+    import asyncio, functools
+    async def f(store, ledger, run, loop, args):
+        {save}
+        ledger.append("run_failed", run)
+'''
+
+
+@pytest.mark.parametrize("save", [
+    "await asyncio.to_thread(store.save, run)",
+    "await asyncio.threads.to_thread(store.save, run)",
+    "await loop.run_in_executor(None, store.save, run)",
+    "await asyncio.get_running_loop().run_in_executor(None, store.save, run)",
+    "await asyncio.to_thread(functools.partial(store.save, run))",
+    "result = await asyncio.to_thread(store.save, run)",
+    "if await asyncio.to_thread(store.save, run): pass",
+])
+def test_an_awaited_hand_off_of_a_save_is_a_save(save):
+    assert cl(SAVED_THEN_TERMINAL.format(save=save), ["OC101"]) == [("OC101", 5)]
+
+
+@pytest.mark.parametrize("save", [
+    "asyncio.to_thread(store.save, run)",  # a coroutine nobody awaits
+    "asyncio.create_task(asyncio.to_thread(store.save, run))",  # runs later
+    "loop.run_in_executor(None, store.save, run)",  # a future: runs beside this code
+    "await asyncio.to_thread(*args)",  # the callable is not written here
+    "await asyncio.to_thread(store.load, run)",  # hands off no save
+    "await asyncio.to_thread(save=store.save)",  # not positional
+])
+def test_a_hand_off_that_is_not_awaited_or_hands_no_save_is_none(save):
+    assert cl(SAVED_THEN_TERMINAL.format(save=save), ["OC101"]) == []
+
+
+def test_imported_runners_and_a_project_helper_through_self():
+    src = '''
+        from asyncio import to_thread
+        import anyio
+        import trio
+
+        class Worker:
+            def _persist(self, run):
+                self.store.save(run)
+
+            async def a(self, run):
+                await to_thread(self._persist, run)
+                self.ledger.append("run_failed", run)
+
+            async def b(self, run):
+                await anyio.to_thread.run_sync(self._persist, run)
+                self.ledger.append("run_failed", run)
+
+            async def c(self, run):
+                await trio.to_thread.run_sync(self._persist, run)
+                self.ledger.append("run_failed", run)
+    '''
+    assert cl(src, ["OC101"]) == [("OC101", 12), ("OC101", 16), ("OC101", 20)]
+
+
+def test_asgiref_wrappers_run_the_wrapped_callable_when_called():
+    src = '''
+        from asgiref.sync import async_to_sync, sync_to_async
+
+        async def awaited(store, ledger, run):
+            await sync_to_async(store.save)(run)
+            ledger.append("run_failed", run)
+
+        async def not_awaited(store, ledger, run):
+            sync_to_async(store.save)(run)
+            ledger.append("run_failed", run)
+
+        def blocking(store, ledger, run):
+            async_to_sync(store.save)(run)
+            ledger.append("run_failed", run)
+    '''
+    assert cl(src, ["OC101"]) == [("OC101", 6), ("OC101", 14)]
+
+
+def test_the_handed_callable_names_the_event_and_its_markers():
+    # the callable's own name gives the markers (`append_failed`), as a call of it would
+    src = '''
+        import asyncio
+
+        async def f(store, ledger, run):
+            store.save(run)
+            await asyncio.to_thread(ledger.append_failed, run)
+
+        async def g(store, ledger, run):
+            store.save(run)
+            await asyncio.to_thread(ledger.append, run)
+    '''
+    assert cl(src, ["OC101", "OC102"]) == [("OC101", 6), ("OC102", 10)]
+
+
+def test_a_handed_append_can_fail_into_a_handler_and_a_handed_debug_log_is_quiet():
+    src = '''
+        import asyncio
+        import logging
+        log = logging.getLogger(__name__)
+
+        async def lost(ledger, run):
+            try:
+                await asyncio.to_thread(ledger.append, run)
+            except Exception as e:
+                await asyncio.to_thread(log.debug, "lost %s", e)
+
+        async def reported(ledger, run):
+            try:
+                await asyncio.to_thread(ledger.append, run)
+            except Exception as e:
+                await asyncio.to_thread(log.error, "lost %s", e)
+    '''
+    assert cl(src, ["OC202"]) == [("OC202", 8)]
+
+
+def test_a_config_pattern_matches_the_handed_callable_by_receiver_type():
+    src = '''
+        import asyncio
+
+        class SystemDatabase:
+            def update_status(self, wf): ...
+            def record_output(self, wf): ...
+
+        class Client:
+            def __init__(self, sys_db: SystemDatabase):
+                self._sys_db = sys_db
+
+            async def finish(self, wf):
+                await asyncio.to_thread(self._sys_db.update_status, wf)
+                await asyncio.to_thread(self._sys_db.record_output, wf)
+    '''
+    table = {"extend-events": {"save": ["*.SystemDatabase.update_status"],
+                               "append": ["*.SystemDatabase.record_output"]}}
+    assert cl(src, ALL_DEFAULT, table) == [("OC102", 14)]
