@@ -3,7 +3,8 @@
 ``await asyncio.to_thread(store.save, run)`` (and ``anyio``/``trio``'s ``run_sync``, an
 event loop's ``run_in_executor``, ``asgiref``'s ``sync_to_async(f)(...)``) runs
 ``store.save(run)`` right there and gives back what it returns or raises: the call is
-an event of what ``store.save`` is, through patterns, receiver types and summaries. Not
+an event of what ``store.save`` is, through patterns, receiver types and summaries. A lambda
+without parameters handed over runs its body there. Not
 awaited, the callable runs later or never, and the call is no event of it
 (docs/decisions.md "A callable handed to a thread and awaited").
 """
@@ -28,6 +29,8 @@ SAVED_THEN_TERMINAL = '''
     "await asyncio.to_thread(functools.partial(store.save, run))",
     "result = await asyncio.to_thread(store.save, run)",
     "if await asyncio.to_thread(store.save, run): pass",
+    "await asyncio.to_thread(lambda: store.save(run))",
+    "await loop.run_in_executor(None, lambda: [store.save(run)])",
 ])
 def test_an_awaited_hand_off_of_a_save_is_a_save(save):
     assert cl(SAVED_THEN_TERMINAL.format(save=save), ["OC101"]) == [("OC101", 5)]
@@ -40,6 +43,8 @@ def test_an_awaited_hand_off_of_a_save_is_a_save(save):
     "await asyncio.to_thread(*args)",  # the callable is not written here
     "await asyncio.to_thread(store.load, run)",  # hands off no save
     "await asyncio.to_thread(save=store.save)",  # not positional
+    "await asyncio.to_thread(lambda r: store.save(r), run)",  # a lambda with a parameter
+    "asyncio.to_thread(lambda: store.save(run))",  # not awaited
 ])
 def test_a_hand_off_that_is_not_awaited_or_hands_no_save_is_none(save):
     assert cl(SAVED_THEN_TERMINAL.format(save=save), ["OC101"]) == []

@@ -126,6 +126,7 @@ HARD = {
                 asyncio.to_thread(self.store.save, run)
                 await asyncio.to_thread(*args)
                 await asyncio.to_thread(lambda: self.store.save(run))
+                await asyncio.to_thread(lambda r=run: self.store.load(r))
                 await (await asyncio.to_thread(self.store.load, run)).save()
     ''',
 }
@@ -147,10 +148,12 @@ def test_a_handed_callable_is_the_call_in_the_outline_too():
     out = frontend.outline("m.py", textwrap.dedent(HARD["handed_callables"]).encode(), "pkg.m")
     go = next(f for f in out.functions if f.qualname == "Svc.go")
     callees = [c.callee for c in go.calls]
-    assert callees.count("self.store.save") == 5  # partial, anyio, loop, sync_to_async awaited, async_to_sync
+    # partial, anyio, loop, sync_to_async awaited, async_to_sync, a lambda's body
+    assert callees.count("self.store.save") == 6
     assert "self._persist" in callees and "save_run" in callees
-    assert callees.count("asyncio.to_thread") == 3  # not awaited; starred; a lambda
+    assert callees.count("asyncio.to_thread") == 4  # not awaited; starred; two lambdas
     assert "sync_to_async()" in callees  # not awaited: a coroutine nobody runs
+    assert callees.count("self.store.load") == 1  # the last line's; a lambda with a parameter is not followed
 
 
 def _names(call):

@@ -337,8 +337,10 @@ class ExpressionWalker(Resolver):
         at = len(text[:col].encode("utf-8"))  # (the ast's bytes)
         names = self.call_names(render_callee(func), line, at, cst_level(node))
         handed = self.handed_callable(node, names, awaited, line, at)
-        if handed is not None:  # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
+        if isinstance(handed, str):  # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
             names = self.call_names(handed, line, at)
+        elif handed is not None:  # `await asyncio.to_thread(lambda: store.save(run))`: its body runs here
+            self._expr(handed.body, seq)
         callee, qn = names.callee, names.qualnames
         suppress = None
         # (also any other `suppress`: a project module may re-export contextlib's, which
@@ -380,11 +382,13 @@ class ExpressionWalker(Resolver):
             self._calls_here[id(node)] = call
         seq.append(call)
 
-    def handed_callable(self, node: cst.Call, names: CallNames, awaited: bool, line: int, col: int) -> Optional[str]:
+    def handed_callable(self, node: cst.Call, names: CallNames, awaited: bool, line: int,
+                        col: int) -> Union[str, "cst.Lambda", None]:
         """The dotted text of the callable a runner or a wrapper's result runs here
         (``await asyncio.to_thread(store.save, run)``, ``sync_to_async(f)(x)``, also
-        through ``functools.partial(f, ...)``), else None (``outline.handed_callable``
-        asks the same of an ``ast`` call)."""
+        through ``functools.partial(f, ...)``), or the lambda without parameters it runs
+        (``await asyncio.to_thread(lambda: store.save(run))``), else None
+        (``outline.handed_callable`` asks the same of an ``ast`` call)."""
         slot = runner_slot(names, awaited)
         args: Sequence[cst.Arg] = node.args
         if slot is None:
@@ -398,6 +402,11 @@ class ExpressionWalker(Resolver):
             partial = self.call_names(render_callee(handed.func), line, col)
             if "functools.partial" in (partial.callee,) + partial.qualnames:
                 handed = _positional(handed.args, 0)
+        if isinstance(handed, cst.Lambda):
+            p = handed.params
+            bare = not (p.params or p.posonly_params or p.kwonly_params or p.star_kwarg
+                        or isinstance(p.star_arg, cst.Param))
+            return handed if bare else None
         if not isinstance(handed, (cst.Name, cst.Attribute)):
             return None
         text = render_callee(handed)

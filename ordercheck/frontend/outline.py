@@ -157,8 +157,10 @@ class Outliner(Resolver):
             self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node))
         handed = self.handed_callable(node, names, awaited)
-        if handed is not None:  # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
+        if isinstance(handed, str):  # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
             names = self.call_names(handed, node.lineno, node.col_offset)
+        elif handed is not None:  # `await asyncio.to_thread(lambda: store.save(run))`: its body runs here
+            self.visit(handed.body)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         call.level = names.level
@@ -170,7 +172,7 @@ class Outliner(Resolver):
         else:
             self.visit(node.value)
 
-    def handed_callable(self, node: ast.Call, names: CallNames, awaited: bool) -> Optional[str]:
+    def handed_callable(self, node: ast.Call, names: CallNames, awaited: bool) -> Union[str, ast.Lambda, None]:
         """``ExpressionWalker.handed_callable`` of an ``ast`` call."""
         slot = runner_slot(names, awaited)
         args = node.args
@@ -185,6 +187,10 @@ class Outliner(Resolver):
             partial = self.call_names(render_ast(handed.func), node.lineno, node.col_offset)
             if "functools.partial" in (partial.callee,) + partial.qualnames:
                 handed = _positional(handed.args, 0)
+        if isinstance(handed, ast.Lambda):
+            a = handed.args
+            bare = not (a.args or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg)
+            return handed if bare else None
         if not isinstance(handed, (ast.Name, ast.Attribute)):
             return None
         text = render_ast(handed)
