@@ -15,7 +15,7 @@ from checkutil import ALL_DEFAULT, cl
 
 SAVED_THEN_TERMINAL = '''
     import asyncio, functools
-    async def f(store, ledger, run, loop, args):
+    async def f(self, store, ledger, run, loop, args):
         {save}
         ledger.append("run_failed", run)
 '''
@@ -25,6 +25,7 @@ SAVED_THEN_TERMINAL = '''
     "await asyncio.to_thread(store.save, run)",
     "await asyncio.threads.to_thread(store.save, run)",
     "await loop.run_in_executor(None, store.save, run)",
+    "await self._eventloop.run_in_executor(None, store.save, run)",
     "await asyncio.get_running_loop().run_in_executor(None, store.save, run)",
     "await asyncio.to_thread(functools.partial(store.save, run))",
     "result = await asyncio.to_thread(store.save, run)",
@@ -42,6 +43,7 @@ def test_an_awaited_hand_off_of_a_save_is_a_save(save):
     "loop.run_in_executor(None, store.save, run)",  # a future: runs beside this code
     "await asyncio.to_thread(*args)",  # the callable is not written here
     "await asyncio.to_thread(store.load, run)",  # hands off no save
+    "await self.run_in_executor(store.save, run)",  # not an event loop's
     "await asyncio.to_thread(save=store.save)",  # not positional
     "await asyncio.to_thread(lambda r: store.save(r), run)",  # a lambda with a parameter
     "asyncio.to_thread(lambda: store.save(run))",  # not awaited

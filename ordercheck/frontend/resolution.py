@@ -106,8 +106,9 @@ AWAITED_RUNNERS = {
     "anyio.to_thread.run_sync": 0,
     "trio.to_thread.run_sync": 0,
 }
-#: the same by method name, whatever the receiver (an event loop:
-#: ``await loop.run_in_executor(None, store.save, run)``)
+#: the same by method name, on a receiver named as an event loop
+#: (``await loop.run_in_executor(None, store.save, run)``, ``self._eventloop``,
+#: ``asyncio.get_running_loop()``; a project's own ``self.run_in_executor(f)`` is not one)
 AWAITED_RUNNER_METHODS = {"run_in_executor": 1}
 #: wrappers whose result, called, runs the wrapped callable (``sync_to_async(f)(x)``
 #: runs ``f(x)``): True when that call returns an awaitable (it runs only awaited)
@@ -127,7 +128,7 @@ def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
         if name in AWAITED_RUNNERS:
             return AWAITED_RUNNERS[name]
     head, _, method = names.callee.rpartition(".")
-    return AWAITED_RUNNER_METHODS.get(method) if head else None
+    return AWAITED_RUNNER_METHODS.get(method) if "loop" in head.rsplit(".", 1)[-1].lower() else None
 
 
 def wraps_callable(names: "CallNames", awaited: bool) -> bool:
