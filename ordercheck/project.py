@@ -9,6 +9,7 @@ project is and *what* its files are called; ``runner`` reads them.
 from __future__ import annotations
 
 import ast
+import keyword
 import os
 from collections import deque
 from pathlib import Path
@@ -197,8 +198,46 @@ def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
             by_root.append(dotted)
     regular = _is_package(folder)
     primary = by_package if regular or not by_root else by_root[0]
-    aliases = [n for n in [by_package, *by_root] if n != primary]
+    readings = _namespace_readings(folder, by_package, _deepest_first(roots))
+    aliases = [n for n in [by_package, *by_root, *readings] if n != primary]
     return primary, list(dict.fromkeys(aliases))
+
+
+#: how many folders above a file's top package may be namespace packages
+#: (``google/cloud/storage/x.py``: two)
+NAMESPACE_DEPTH = 3
+
+
+def _namespace_readings(folder: str, by_package: str, roots: Sequence[str]) -> List[str]:
+    """The longer names a file may be imported under when the folders above its top
+    package are namespace packages (no ``__init__.py``): ``cylc/flow/x.py``, ``flow``
+    a regular package and ``cylc`` none, is ``flow.x`` by the package rule and also
+    ``cylc.flow.x`` — so ``from cylc.flow.x import f`` resolves wherever the ``src``
+    roots are (an unpacked wheel checked with a config kept elsewhere). Up to
+    ``NAMESPACE_DEPTH`` folders, stopping at a name that is no identifier
+    (``cylc_flow-8.5.4``) and at a ``src`` root (below one, the path already names
+    the file). Aliases only: they never shadow a module's own name."""
+    if not all(p.isidentifier() for p in by_package.split(".")):
+        return []
+    top = folder
+    while _is_package(top):
+        parent = os.path.dirname(top)
+        if parent == top:
+            return []
+        top = parent
+    out: List[str] = []
+    name = by_package
+    for _ in range(NAMESPACE_DEPTH):
+        base = os.path.basename(top)
+        if top in roots or not base.isidentifier() or keyword.iskeyword(base):
+            break
+        name = f"{base}.{name}"
+        out.append(name)
+        parent = os.path.dirname(top)
+        if parent == top:
+            break
+        top = parent
+    return out
 
 
 def _stem(name: str) -> str:
@@ -272,10 +311,19 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
         top = whole.parent
         for _ in range(len(parts) - (1 if f.stem != "__init__" else 0)):
             top = top.parent
-        if top not in roots:
-            roots.append(top)
-            folders.append(str(top))
-        for wanted in _imported(whole, parts, f.stem == "__init__"):
+        imported = _imported(whole, parts, f.stem == "__init__")
+        heads = {w.split(".", 1)[0] for w in imported}
+        anchors = [top]
+        for _ in range(NAMESPACE_DEPTH):  # `from cylc.flow.x import f` in `.../cylc/flow/y.py`:
+            if top.name not in heads or top.parent == top:  # `cylc` is a namespace package,
+                break  # and the folder holding it an anchor (``_namespace_readings``)
+            top = top.parent
+            anchors.append(top)
+        for anchor in anchors:
+            if anchor not in roots:
+                roots.append(anchor)
+                folders.append(str(anchor))
+        for wanted in imported:
             pieces = wanted.split(".")
             if not all(pieces):
                 continue
