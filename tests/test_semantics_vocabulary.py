@@ -244,3 +244,34 @@ def save(path, data):
     assert got == want, detail
     got, want, detail = run_case(src, table={"events": {"file-write": ["*.write"]}})
     assert got == want, detail
+
+
+def test_an_in_memory_buffer_of_known_class_is_no_file_write():
+    # `io.StringIO`/`io.BytesIO` by receiver type (however imported); an untyped `buf`
+    # still matches `*.write`, as the contract's pattern says
+    src = """
+        import io
+        import io as StringIO
+        import os
+        from io import BytesIO
+
+        def report(path, rows):
+            buf = io.StringIO()
+            buf.write(rows)
+            os.replace(path + ".tmp", path)
+
+        def report2(path, rows):
+            sio = StringIO.StringIO()
+            sio.write(rows)
+            os.replace(path + ".tmp", path)
+
+        def report3(path, rows):
+            b = BytesIO()
+            b.write(rows)
+            os.replace(path + ".tmp", path)
+
+        def report4(path, rows, buf):
+            buf.write(rows)
+            os.replace(path + ".tmp", path)
+    """
+    assert cl(src, ["OC301"]) == [("OC301", 24)]
