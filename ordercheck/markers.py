@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import List, Optional, Sequence, TYPE_CHECKING, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Optional, Sequence, Tuple
 
 from . import lazy
 
@@ -245,6 +245,14 @@ def argument_runs(node: cst.Call) -> Tuple[List[Run], List[str], List[str]]:
     the plain names at the root of their attribute chains (``run`` of ``run.id``)."""
     walk = MarkerWalk()
     walk.call_arguments(node)
+    return walk.runs, walk.names, walk.roots
+
+
+def expression_runs(nodes: Iterable["cst.BaseExpression"]) -> Tuple[List[Run], List[str], List[str]]:
+    """``argument_runs`` of some expressions (the arguments a handed callable gets)."""
+    walk = MarkerWalk()
+    for node in nodes:
+        walk.expr(node)
     return walk.runs, walk.names, walk.roots
 
 

@@ -152,3 +152,103 @@ def test_a_config_pattern_matches_the_handed_callable_by_receiver_type():
     table = {"extend-events": {"save": ["*.SystemDatabase.update_status"],
                                "append": ["*.SystemDatabase.record_output"]}}
     assert cl(src, ALL_DEFAULT, table) == [("OC102", 14)]
+
+
+def test_a_handed_lambda_or_partial_hands_the_exception_to_the_callable_not_the_runner():
+    # (a review found both silent handlers missed: the runner took the exception)
+    src = '''
+        import asyncio, functools, logging
+        log = logging.getLogger(__name__)
+
+        async def by_lambda(ledger):
+            try:
+                ledger.append("run_failed")
+            except Exception as e:
+                await asyncio.to_thread(lambda: log.debug("lost %s", e))
+
+        async def by_partial(ledger):
+            try:
+                ledger.append("run_failed")
+            except Exception as e:
+                await asyncio.to_thread(functools.partial(log.debug, "lost %s", e))
+
+        async def loud(ledger, report):
+            try:
+                ledger.append("run_failed")
+            except Exception as e:
+                await asyncio.to_thread(lambda: report(e))
+    '''
+    assert cl(src, ["OC201"]) == [("OC201", 7), ("OC201", 13)]
+
+
+def test_markers_come_from_what_the_callable_gets_not_from_the_runner():
+    src = '''
+        import asyncio, functools
+        from asgiref.sync import sync_to_async
+        FAILED_OPS_POOL = None
+
+        async def executor_named_failed(store, ledger, run, loop):
+            store.save(run)
+            await loop.run_in_executor(FAILED_OPS_POOL, ledger.append, run)
+
+        async def partial_through_a_wrapper(store, ledger, run):
+            store.save(run)
+            await sync_to_async(functools.partial(ledger.append, "run_failed"))()
+    '''
+    assert cl(src, ["OC101", "OC102"]) == [("OC101", 12), ("OC102", 8)]
+
+
+def test_a_runner_name_that_is_the_projects_own_is_no_runner(tmp_path):
+    src = '''
+        class LoopRunner:
+            def run_in_executor(self, fn, *args):
+                self._ledger.append(fn, args)
+
+        class Runner:
+            def to_thread(self, fn, *args):
+                self._ledger.append(fn, args)
+
+        class Runtime:
+            def __init__(self, loop: LoopRunner):
+                self._loop = loop
+
+            async def finish(self, store, run):
+                store.save(run)
+                await self._loop.run_in_executor(store.save, run)
+
+        async def shadowed(store, run, asyncio: Runner):
+            store.save(run)
+            await asyncio.to_thread(store.save, run)
+    '''
+    assert cl(src, ["OC102"]) == [("OC102", 16), ("OC102", 20)]
+    from checkutil import run_tree, write_tree
+    write_tree(tmp_path, {
+        "pyproject.toml": "",
+        "proj/__init__.py": "",
+        "proj/aio.py": "def to_thread(fn, *args):\n    ledger.append(fn, args)\n",
+        "proj/main.py": ("from proj import aio as asyncio\n\n"
+                         "async def finish(store, run):\n    store.save(run)\n"
+                         "    await asyncio.to_thread(store.save, run)\n"),
+    })
+    assert run_tree(tmp_path, ["OC102"]) == [("proj/main.py", 5, "OC102")]
+
+
+def test_a_handed_log_call_keeps_its_level_and_a_walrus_in_a_handed_lambda_stays_there():
+    src = '''
+        import asyncio, logging
+        log = logging.getLogger(__name__)
+
+        async def loud(ledger):
+            try:
+                ledger.append("run_failed")
+            except Exception as e:
+                await asyncio.to_thread(log.log, logging.ERROR, "lost %s", e)
+
+        async def correlated(store, ledger, run, ok):
+            if ok:
+                store.save(run)
+            await asyncio.to_thread(lambda: (ok := False))
+            if not ok:
+                ledger.append("run_failed", run)
+    '''
+    assert cl(src, ["OC101", "OC201"]) == []

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from .. import lazy
 from .. import scopes as scopesmod
 from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
-from ..markers import argument_runs, callee_run
+from ..markers import argument_runs, callee_run, expression_runs
 from .positions import children, positions_of
 from .resolution import CallNames, FunctionScope, Resolver, runner_slot, wraps_callable
 
@@ -88,15 +89,20 @@ def cst_level(node: cst.Call) -> Optional[str]:
     """The first positional argument (else the ``level=`` keyword) of a call as
     ``resolution.level_method`` reads it (``resolution.ast_level`` of the outline's
     ``ast``)."""
-    if not node.args:
+    return args_level(node.args)
+
+
+def args_level(args: Sequence[cst.Arg]) -> Optional[str]:
+    """``cst_level`` of an argument list (a handed callable's: ``handed_callable``)."""
+    if not args:
         return None
-    first = node.args[0]
+    first = args[0]
     value: Optional[cst.BaseExpression]
     if first.keyword is None and not first.star:
         value = first.value
     else:
-        value = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "level"), None)
-        if value is None or any(a.keyword is None and not a.star for a in node.args):
+        value = next((a.value for a in args if a.keyword is not None and a.keyword.value == "level"), None)
+        if value is None or any(a.keyword is None and not a.star for a in args):
             return None
     if isinstance(value, cst.Integer):
         try:
@@ -153,6 +159,7 @@ class ExpressionWalker(Resolver):
         self.stmt_lines: Tuple[int, int] = (1, 1)
         self._calls_here: Dict[int, Call] = {}  # id(cst.Call) -> Call, inside handlers
         self._w: List[str] = []  # names a walrus rebinds in the expressions walked
+        self._handed_lambdas: set = set()  # ids of the lambdas a runner runs here (``handed_callable``)
         self._m: List[str] = []  # receivers of method calls in the expressions walked
         self._sink: set = set()
 
@@ -166,6 +173,7 @@ class ExpressionWalker(Resolver):
         else:
             self.positions = positions_of(tree, text, whole[1] if whole is not None and whole[0] == text else None)
         self.offset = offset
+        self._handed_lambdas.clear()
 
     def pos(self, node: cst.CSTNode) -> Tuple[int, int, int, int]:
         """(line, col, end line, end col) in the whole file."""
@@ -336,18 +344,26 @@ class ExpressionWalker(Resolver):
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         at = len(text[:col].encode("utf-8"))  # (the ast's bytes)
         names = self.call_names(render_callee(func), line, at, cst_level(node))
-        handed = self.handed_callable(node, names, awaited, line, at)
-        if isinstance(handed, str):  # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
-            names = self.call_names(handed, line, at)
-        elif handed is not None:  # `await asyncio.to_thread(lambda: store.save(run))`: its body runs here
-            self._expr(handed.body, seq)
+        handoff = self.handed_callable(node, names, awaited, line, at)
+        if handoff is not None and isinstance(handoff.target, str):
+            # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
+            names = self.call_names(handoff.target, line, at, args_level(handoff.arguments))
+        elif handoff is not None:  # `await asyncio.to_thread(lambda: store.save(run))`: its body runs here
+            lam = cast("cst.Lambda", handoff.target)
+            self._handed_lambdas.add(id(lam))
+            written = len(self._w)
+            self._expr(lam.body, seq)
+            del self._w[written:]  # (a walrus in a lambda binds the lambda's own name: PEP 572)
         callee, qn = names.callee, names.qualnames
         suppress = None
         # (also any other `suppress`: a project module may re-export contextlib's, which
         # only the project phase knows; ``cfg`` asks ``is_contextlib_suppress``)
         if "contextlib.suppress" in qn or callee == "contextlib.suppress" or callee.rsplit(".", 1)[-1] == "suppress":
             suppress = self.argument_types(node)
-        runs, names_read, roots = argument_runs(node)
+        if handoff is not None:  # the callable's own arguments, not the runner's (`executor`)
+            runs, names_read, roots = expression_runs(a.value for a in handoff.arguments)
+        else:
+            runs, names_read, roots = argument_runs(node)
         reads = names_read + roots
         if isinstance(func, cst.Attribute):
             receiver_root = _root_name(func.value)
@@ -383,34 +399,40 @@ class ExpressionWalker(Resolver):
         seq.append(call)
 
     def handed_callable(self, node: cst.Call, names: CallNames, awaited: bool, line: int,
-                        col: int) -> Union[str, "cst.Lambda", None]:
-        """The dotted text of the callable a runner or a wrapper's result runs here
-        (``await asyncio.to_thread(store.save, run)``, ``sync_to_async(f)(x)``, also
-        through ``functools.partial(f, ...)``), or the lambda without parameters it runs
-        (``await asyncio.to_thread(lambda: store.save(run))``), else None
-        (``outline.handed_callable`` asks the same of an ``ast`` call)."""
+                        col: int) -> Optional["Handoff"]:
+        """What a runner or a wrapper's result runs here, else None: the dotted text of
+        the callable (``await asyncio.to_thread(store.save, run)``, ``sync_to_async(f)(x)``,
+        also through ``functools.partial(f, ...)``) or the lambda without parameters
+        (``await asyncio.to_thread(lambda: store.save(run))``), with the arguments it
+        gets (``outline.handed_callable`` asks the same of an ``ast`` call)."""
         slot = runner_slot(names, awaited)
         args: Sequence[cst.Arg] = node.args
+        extra: List[cst.Arg] = []
         if slot is None:
             inner = node.func
             if not isinstance(inner, cst.Call) or not wraps_callable(
                     self.call_names(render_callee(inner.func), line, col), awaited):
                 return None
-            slot, args = 0, inner.args
+            slot, args, extra = 0, inner.args, list(node.args)
         handed = _positional(args, slot)
+        wrapped = args is not node.args
+        rest = [] if wrapped else list(args[slot + 1:])  # (a wrapper's own options are not the callable's)
         if isinstance(handed, cst.Call):
             partial = self.call_names(render_callee(handed.func), line, col)
             if "functools.partial" in (partial.callee,) + partial.qualnames:
+                rest = list(handed.args[1:]) + rest
                 handed = _positional(handed.args, 0)
         if isinstance(handed, cst.Lambda):
             p = handed.params
             bare = not (p.params or p.posonly_params or p.kwonly_params or p.star_kwarg
                         or isinstance(p.star_arg, cst.Param))
-            return handed if bare else None
+            return Handoff(handed, []) if bare else None
         if not isinstance(handed, (cst.Name, cst.Attribute)):
             return None
         text = render_callee(handed)
-        return None if "?" in text else text
+        given = rest + extra  # (positional ones first, as the ``ast`` lists them: ``ast_args_level``)
+        given = [a for a in given if a.keyword is None] + [a for a in given if a.keyword is not None]
+        return None if "?" in text else Handoff(text, given)
 
     # ---- aliases and receiver types (semantics §Events)
 
@@ -457,6 +479,9 @@ class ExpressionWalker(Resolver):
                     return {line}
             return set()
         if isinstance(node, cst.Lambda):
+            if id(node) in self._handed_lambdas:  # its body's calls receive it, not the runner
+                self._carried(node.body)
+                return set()
             return self._captured(node)
         if isinstance(node, _LEAVES) or isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return set()
@@ -537,6 +562,16 @@ class ExpressionWalker(Resolver):
 # --------------------------------------------------------------------------- targets and tests
 
 
+@dataclass
+class Handoff:
+    """A callable a runner runs here (``ExpressionWalker.handed_callable``): its dotted
+    text or a lambda without parameters, and the arguments it gets (after the callable;
+    a ``functools.partial``'s first, a wrapper's result's call's last)."""
+
+    target: Union[str, "cst.Lambda"]
+    arguments: List["cst.Arg"]
+
+
 def _positional(args: Sequence["cst.Arg"], index: int) -> Optional["cst.BaseExpression"]:
     """The ``index``-th positional argument, when no starred one comes before it."""
     for i, arg in enumerate(args):
@@ -575,7 +610,10 @@ CONTAINER_MUTATORS = frozenset({
 
 _EXC_SOURCES = {"sys.exc_info", "sys.exception", "traceback.format_exc"}
 _EXC_CONVERSIONS = {"str", "repr", "format", "ascii", "traceback.format_exception",
-                    "traceback.format_exception_only"}
+                    "traceback.format_exception_only",
+                    # binds arguments for a later call: what it binds flows into whatever
+                    # receives the partial (`to_thread(partial(log.debug, "x", e))`)
+                    "functools.partial"}
 _EXC_INSPECT = {"isinstance", "issubclass", "type", "hasattr", "getattr"}
 
 

@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Union
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, Union, cast
 
 from .. import scopes as scopesmod
 from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem
 from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_name, module_table
-from .resolution import (CONTEXT_MANAGER_DECORATORS, CallNames, ClassScope, FunctionScope, Resolver, ast_level, render_ast,
+from .resolution import (CONTEXT_MANAGER_DECORATORS, CallNames, ClassScope, FunctionScope, Resolver, ast_args_level, ast_level,
+                         render_ast,
                          runner_slot, wraps_callable)
 from .source import cpython_verdict, gc_paused
 
@@ -157,10 +158,11 @@ class Outliner(Resolver):
             self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node))
         handed = self.handed_callable(node, names, awaited)
-        if isinstance(handed, str):  # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
-            names = self.call_names(handed, node.lineno, node.col_offset)
+        if handed is not None and isinstance(handed[0], str):
+            # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
+            names = self.call_names(handed[0], node.lineno, node.col_offset, ast_args_level(handed[1], handed[2]))
         elif handed is not None:  # `await asyncio.to_thread(lambda: store.save(run))`: its body runs here
-            self.visit(handed.body)
+            self.visit(cast(ast.Lambda, handed[0]).body)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         call.level = names.level
@@ -172,29 +174,37 @@ class Outliner(Resolver):
         else:
             self.visit(node.value)
 
-    def handed_callable(self, node: ast.Call, names: CallNames, awaited: bool) -> Union[str, ast.Lambda, None]:
-        """``ExpressionWalker.handed_callable`` of an ``ast`` call."""
+    def handed_callable(self, node: ast.Call, names: CallNames,
+                        awaited: bool) -> Optional[Tuple[Union[str, ast.Lambda], List[ast.expr], List[ast.keyword]]]:
+        """``ExpressionWalker.handed_callable`` of an ``ast`` call: the callable's text
+        or lambda, and the positional and keyword arguments it gets."""
         slot = runner_slot(names, awaited)
-        args = node.args
+        args, keywords = node.args, node.keywords
+        extra: List[ast.expr] = []
+        extra_kw: List[ast.keyword] = []
         if slot is None:
             inner = node.func
             if not isinstance(inner, ast.Call) or not wraps_callable(
                     self.call_names(render_ast(inner.func), node.lineno, node.col_offset), awaited):
                 return None
-            slot, args = 0, inner.args
+            slot, args, keywords, extra, extra_kw = 0, inner.args, inner.keywords, node.args, node.keywords
         handed = _positional(args, slot)
+        wrapped = args is not node.args
+        rest = [] if wrapped else list(args[slot + 1:])  # (a wrapper's own options are not the callable's)
+        rest_kw = [] if wrapped else list(keywords)
         if isinstance(handed, ast.Call):
             partial = self.call_names(render_ast(handed.func), node.lineno, node.col_offset)
             if "functools.partial" in (partial.callee,) + partial.qualnames:
+                rest, rest_kw = list(handed.args[1:]) + rest, list(handed.keywords) + rest_kw
                 handed = _positional(handed.args, 0)
         if isinstance(handed, ast.Lambda):
             a = handed.args
             bare = not (a.args or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg)
-            return handed if bare else None
+            return (handed, [], []) if bare else None
         if not isinstance(handed, (ast.Name, ast.Attribute)):
             return None
         text = render_ast(handed)
-        return None if "?" in text else text
+        return None if "?" in text else (text, rest + list(extra), rest_kw + list(extra_kw))
 
     def _call(self, callee: str, qualnames: tuple, node: ast.AST, receiver: Optional[str]) -> Call:
         line = getattr(node, "lineno", 1)

@@ -81,12 +81,17 @@ def level_method(callee: str, method: Optional[str]) -> Optional[str]:
 def ast_level(node: ast.Call) -> Optional[str]:
     """The first positional argument (else the ``level=`` keyword) of an ``ast`` call as
     ``level_method`` reads it."""
-    if node.args and not isinstance(node.args[0], ast.Starred):
-        arg: Optional[ast.expr] = node.args[0]
-    elif any(not isinstance(a, ast.Starred) for a in node.args):
+    return ast_args_level(node.args, node.keywords)
+
+
+def ast_args_level(args: List[ast.expr], keywords: List[ast.keyword]) -> Optional[str]:
+    """``ast_level`` of an argument list (a handed callable's)."""
+    if args and not isinstance(args[0], ast.Starred):
+        arg: Optional[ast.expr] = args[0]
+    elif any(not isinstance(a, ast.Starred) for a in args):
         return None
     else:
-        arg = next((k.value for k in node.keywords if k.arg == "level"), None)
+        arg = next((k.value for k in keywords if k.arg == "level"), None)
         if arg is None:
             return None
     if isinstance(arg, ast.Constant) and isinstance(arg.value, (int, str)) and not isinstance(arg.value, bool):
@@ -119,22 +124,36 @@ CALLABLE_WRAPPERS = {
 }
 
 
+def _known_as(names: "CallNames") -> Tuple[str, ...]:
+    """What a call is by import: its qualified names, or its text when the import
+    names it as written (``import asyncio``). ``from proj import aio as asyncio`` makes
+    ``asyncio.to_thread`` the project's ``proj.aio.to_thread``, no runner."""
+    return names.qualnames or (names.callee,)
+
+
 def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
     """Where the callable stands among a runner's positional arguments
     (``AWAITED_RUNNERS``), when the call is one and is awaited; else None."""
     if not awaited:
         return None
-    for name in (names.callee,) + names.qualnames:
-        if name in AWAITED_RUNNERS:
+    for name in _known_as(names):
+        if name in AWAITED_RUNNERS and not names.local_head:  # (`asyncio` a parameter: not the module)
             return AWAITED_RUNNERS[name]
     head, _, method = names.callee.rpartition(".")
-    return AWAITED_RUNNER_METHODS.get(method) if "loop" in head.rsplit(".", 1)[-1].lower() else None
+    if method not in AWAITED_RUNNER_METHODS or "loop" not in head.rsplit(".", 1)[-1].lower():
+        return None
+    if names.receiver_type is not None and not any(  # a project class's own method
+            q.startswith(("asyncio.", "uvloop.")) for q in names.qualnames if q.endswith("." + method)):
+        return None
+    return AWAITED_RUNNER_METHODS[method]
 
 
 def wraps_callable(names: "CallNames", awaited: bool) -> bool:
     """Whether a call of the result of the call ``names`` stands for (``sync_to_async(f)``)
     runs the callable handed to it, as it is called here (``CALLABLE_WRAPPERS``)."""
-    for name in (names.callee,) + names.qualnames:
+    if names.local_head:
+        return False
+    for name in _known_as(names):
         if name in CALLABLE_WRAPPERS:
             return awaited or not CALLABLE_WRAPPERS[name]
     return False
