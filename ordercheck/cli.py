@@ -353,11 +353,12 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, jobs, no_cache, cache_
         cache_dir = None
     # (no default cache: semantics §Configuration, suggest "never writes a file";
     # a folder named with --cache-dir is the user's own request)
-    found, files = suggestmod.run(list(paths), settings, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir)
+    found, files, unmatched = suggestmod.run(list(paths), settings, jobs=jobs or os.cpu_count() or 1,
+                                             cache_dir=cache_dir)
     if fmt == "json":
-        click.echo(suggestmod.render_json(found, files, limit), nl=False)
+        click.echo(suggestmod.render_json(found, files, limit, unmatched), nl=False)
     else:
-        click.echo(suggestmod.render_text(found, settings, files, limit), nl=False)
+        click.echo(suggestmod.render_text(found, settings, files, limit, unmatched), nl=False)
     return 0
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -22,6 +23,7 @@ from .ir import Call, FileFacts
 from .markers import split_tokens
 from .settings import Settings
 from .sources import project_facts
+from .summaries import ProjectIndex
 
 KINDS = ("save", "append", "transaction")
 
@@ -175,6 +177,57 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     return out
 
 
+@dataclass
+class Unmatched:
+    """A pattern of the user's configuration that matches no call in the files read:
+    a typo, a receiver spelled otherwise, or a method called through ``self``/``cls``,
+    which a qualified pattern (``*.Stream._write_state``) never matches (docs/decisions.md,
+    "Receiver types"). ``self_call``: such a call of the pattern's method, if any."""
+
+    kind: str
+    pattern: str
+    self_call: Optional[Tuple[str, int, str]] = None
+
+    def row(self) -> dict:
+        out: dict = {"class": self.kind, "pattern": self.pattern}
+        if self.self_call is not None:
+            path, line, text = self.self_call
+            out["self_call"] = {"path": path, "line": line, "code": text}
+        return out
+
+
+def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
+                       report: Optional[Set[str]] = None) -> List[Unmatched]:
+    """The configured ``[events]``/``[extend-events]`` patterns (not the defaults) that
+    no call of the files ``report`` names (default: every file) matches by any name the
+    vocabulary matches it by: as written, import-qualified, receiver-typed."""
+    configured = [(kind, pattern) for table in (settings.config.events, settings.config.extend_events)
+                  for kind, patterns in table.items() for pattern in patterns]
+    if not configured:
+        return []
+    names: Set[str] = set()
+    self_calls: Dict[str, Tuple[str, int, str]] = {}  # method -> a `self.m(...)` call of it
+    for facts in all_facts:
+        if facts.error is not None or (report is not None and facts.path not in report):
+            continue
+        for fn in facts.functions:
+            for call in fn.calls:
+                names.add(call.callee)
+                names.update(call.qualnames)
+                names.update(call.typed)
+                if call.self_call in ("self", "cls") and call.callee.count(".") == 1:
+                    self_calls.setdefault(call.callee.split(".", 1)[1], (facts.path, call.span.line, call.text))
+    blob = "\n".join(sorted(names))
+    out = []
+    for kind, pattern in dict.fromkeys(configured):
+        if re.search(r"(?m)^" + fnmatch.translate(pattern).replace(r"\Z", "$").replace("(?s:", "(?:"), blob):
+            continue
+        method = pattern.rsplit(".", 1)[-1]
+        hint = self_calls.get(method) if "." in pattern and "*" not in method and "?" not in method else None
+        out.append(Unmatched(kind, pattern, hint))
+    return out
+
+
 def table_name(settings: Settings) -> str:
     path = settings.config.path
     if path is not None and path.name != "pyproject.toml":
@@ -182,7 +235,25 @@ def table_name(settings: Settings) -> str:
     return "[tool.ordercheck.extend-events]"
 
 
-def render_text(found: List[Suggestion], settings: Settings, files: int, limit: int) -> str:
+def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
+    """Comment lines naming the configured patterns that match nothing."""
+    if not unmatched:
+        return []
+    lines = ["", f"# {len(unmatched)} configured pattern(s) match no call in these files (a typo, another",
+             "# receiver name, or a method called through `self`/`cls`: a qualified `*.T.m` pattern",
+             "# never matches `self.m(...)`; name it `*.m` or `self.m` too):"]
+    width = max(len(u.pattern) for u in unmatched) + 2
+    for u in unmatched:
+        line = f"#   {u.kind:<15} {u.pattern:<{width}}"
+        if u.self_call is not None:
+            path, ln, text = u.self_call
+            line += f" called as `{text}` at {path}:{ln}"
+        lines.append(line.rstrip())
+    return lines
+
+
+def render_text(found: List[Suggestion], settings: Settings, files: int, limit: int,
+                unmatched: Sequence[Unmatched] = ()) -> str:
     shown = found[:limit]
     lines = [
         f"# ordercheck suggest: {len(found)} call pattern(s) in {files} file(s) look like state saves,",
@@ -192,7 +263,7 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
     ]
     if not shown:
         lines.append("# Nothing to suggest.")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + render_unmatched(list(unmatched))) + "\n"
     lines.append("")
     width = max(len(s.pattern) for s in shown) + 4
     for i, s in enumerate(shown, 1):
@@ -215,19 +286,26 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
             lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {len(s.functions)} functions, "
                          f"{len(s.meets)} with both kinds; e.g. {path}:{line}")
         lines.append(f"{prefix}]")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + render_unmatched(list(unmatched))) + "\n"
 
 
-def render_json(found: List[Suggestion], files: int, limit: int) -> str:
-    return json.dumps({"files": files, "suggestions": [s.row() for s in found[:limit]]}, indent=2) + "\n"
+def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequence[Unmatched] = ()) -> str:
+    return json.dumps({"files": files, "suggestions": [s.row() for s in found[:limit]],
+                       "unmatched": [u.row() for u in unmatched]}, indent=2) + "\n"
 
 
-def run(paths: Sequence[Path], settings: Settings, jobs: int = 1, cache_dir: Optional[Path] = None) -> Tuple[List[Suggestion], int]:
-    """Suggestions for the files under ``paths`` (their facts only). Nothing is
-    written, unless the caller names a ``cache_dir`` (``suggest --cache-dir``)."""
+def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
+        cache_dir: Optional[Path] = None) -> Tuple[List[Suggestion], int, List[Unmatched]]:
+    """Suggestions for the files under ``paths`` (their facts only), and the configured
+    patterns that match none of their calls. Nothing is written, unless the caller names
+    a ``cache_dir`` (``suggest --cache-dir``)."""
     all_facts, reported, _ = project_facts(paths, settings, jobs=jobs, cache_dir=cache_dir, whole_project=False)
     report = set(reported)
-    return suggest(all_facts, settings, report), len(report)
+    index = ProjectIndex.of(all_facts)  # the names receiver types add across files (``Call.typed``)
+    for facts in all_facts:
+        if facts.error is None:
+            index.with_typed_names(facts)
+    return suggest(all_facts, settings, report), len(report), unmatched_patterns(all_facts, settings, report)
 
 
 def matches(pattern: str, call_texts: Sequence[str]) -> bool:

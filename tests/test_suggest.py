@@ -171,3 +171,40 @@ def test_suggest_writes_no_file_unless_a_cache_folder_is_named(tmp_path):
     again = oc(tmp_path, "suggest", "--format", "json", "--cache-dir", "oc-cache")
     assert again.code == 0 and json.loads(again.out) == json.loads(r.out)
     assert any((tmp_path / "oc-cache").rglob("*.json"))
+
+
+def test_suggest_names_the_configured_patterns_that_match_no_call(tmp_path):
+    """A pattern that matches nothing leaves the run blind, silently; suggest says which,
+    and points at a `self.m(...)` call, which a qualified `*.T.m` never matches
+    (a held-out triage hit both: a typo'd receiver, and singer-sdk's self-calls)."""
+    cfg = """
+        [extend-events]
+        save = ["*._repo.update_workflow_status", "*.Engine.retry_later", "*.Repo.update_status"]
+        append = ["*.Engine.audit_only", "*.rt.engine.Engine.finish", "*._audti.record_step"]
+    """
+    extra = {
+        "ordercheck.toml": cfg,
+        "rt/typed.py": '''
+            class Repo:
+                def update_status(self, run): ...
+
+            def go(repo: Repo, run):
+                repo.update_status(run)
+        ''',
+    }
+    _project(tmp_path, extra)
+    (tmp_path / "rt" / "engine.py").write_text((tmp_path / "rt" / "engine.py").read_text().replace(
+        "return self.get_event(run)", "self.audit_only(run)\n        return self.get_event(run)"))
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["unmatched"]
+    by = {row["pattern"]: row for row in got}
+    # matched: by text, and by receiver type (`repo: Repo`)
+    assert "*._repo.update_workflow_status" not in by and "*.Repo.update_status" not in by
+    assert set(by) == {"*.Engine.retry_later", "*.Engine.audit_only", "*.rt.engine.Engine.finish", "*._audti.record_step"}
+    assert by["*._audti.record_step"]["class"] == "append" and "self_call" not in by["*._audti.record_step"]
+    assert by["*.Engine.audit_only"]["self_call"]["code"] == "self.audit_only(run)"
+    assert "self_call" not in by["*.Engine.retry_later"]  # no such call at all
+    text = oc(tmp_path, "suggest", "--no-cache").out
+    assert "4 configured pattern(s) match no call in these files" in text
+    assert "*.Engine.audit_only" in text and "called as `self.audit_only(run)` at rt/engine.py:" in text
+    # nothing configured: nothing to say
+    assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated").out)["unmatched"] == []
