@@ -32,6 +32,9 @@ SAVED_THEN_TERMINAL = '''
     "if await asyncio.to_thread(store.save, run): pass",
     "await asyncio.to_thread(lambda: store.save(run))",
     "await loop.run_in_executor(None, lambda: [store.save(run)])",
+    "await asyncio.to_thread(lambda r=run: store.save(r))",
+    "await asyncio.wait_for(asyncio.to_thread(store.save, run), 5)",
+    "await asyncio.shield(asyncio.to_thread(store.save, run))",
 ])
 def test_an_awaited_hand_off_of_a_save_is_a_save(save):
     assert cl(SAVED_THEN_TERMINAL.format(save=save), ["OC101"]) == [("OC101", 5)]
@@ -47,6 +50,8 @@ def test_an_awaited_hand_off_of_a_save_is_a_save(save):
     "await asyncio.to_thread(save=store.save)",  # not positional
     "await asyncio.to_thread(lambda r: store.save(r), run)",  # a lambda with a parameter
     "asyncio.to_thread(lambda: store.save(run))",  # not awaited
+    "asyncio.wait_for(asyncio.to_thread(store.save, run), 5)",  # not awaited
+    "await asyncio.wait_for(5, asyncio.to_thread(store.save, run))",  # not the awaited argument
 ])
 def test_a_hand_off_that_is_not_awaited_or_hands_no_save_is_none(save):
     assert cl(SAVED_THEN_TERMINAL.format(save=save), ["OC101"]) == []

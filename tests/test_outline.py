@@ -127,6 +127,8 @@ HARD = {
                 await asyncio.to_thread(*args)
                 await asyncio.to_thread(lambda: self.store.save(run))
                 await asyncio.to_thread(lambda r=run: self.store.load(r))
+                await asyncio.to_thread(lambda r: self.store.drop(r), run)
+                await asyncio.wait_for(asyncio.to_thread(self.store.flush), 5)
                 await (await asyncio.to_thread(self.store.load, run)).save()
     ''',
 }
@@ -151,9 +153,11 @@ def test_a_handed_callable_is_the_call_in_the_outline_too():
     # partial, anyio, loop, sync_to_async awaited, async_to_sync, a lambda's body
     assert callees.count("self.store.save") == 6
     assert "self._persist" in callees and "save_run" in callees
-    assert callees.count("asyncio.to_thread") == 4  # not awaited; starred; two lambdas
+    assert callees.count("asyncio.to_thread") == 5  # not awaited; starred; three lambdas
     assert "sync_to_async()" in callees  # not awaited: a coroutine nobody runs
-    assert callees.count("self.store.load") == 1  # the last line's; a lambda with a parameter is not followed
+    # a lambda whose parameters have defaults runs its body (one with none is not followed)
+    assert callees.count("self.store.load") == 2 and "self.store.drop" not in callees
+    assert "self.store.flush" in callees  # awaited through `asyncio.wait_for`
 
 
 def _names(call):

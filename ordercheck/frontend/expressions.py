@@ -23,7 +23,7 @@ from .. import scopes as scopesmod
 from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
 from ..markers import argument_runs, callee_run, expression_runs
 from .positions import children, positions_of
-from .resolution import CallNames, FunctionScope, Resolver, runner_slot, wraps_callable
+from .resolution import CallNames, FunctionScope, Resolver, awaits_first, runner_slot, wraps_callable
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -334,15 +334,21 @@ class ExpressionWalker(Resolver):
         # CPython evaluates them whatever their order in the source
         if not isinstance(func, cst.Name):
             self._expr(func, seq)
-        for arg in node.args:
-            if arg.keyword is None and arg.star != "**":
-                self._expr(arg.value, seq)
-        for arg in node.args:
-            if arg.keyword is not None or arg.star == "**":
-                self._expr(arg.value, seq)
         line, col = self.pos(node)[:2]
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         at = len(text[:col].encode("utf-8"))  # (the ast's bytes)
+        # `await asyncio.wait_for(asyncio.to_thread(f), 5)`: the first argument is awaited too
+        first = _positional(node.args, 0) if awaited else None
+        through = isinstance(first, cst.Call) and awaits_first(self.call_names(render_callee(func), line, at), True)
+        for arg in node.args:
+            if arg.keyword is None and arg.star != "**":
+                if through and arg.value is first:
+                    self._call(cast("cst.Call", first), seq, awaited=True)
+                else:
+                    self._expr(arg.value, seq)
+        for arg in node.args:
+            if arg.keyword is not None or arg.star == "**":
+                self._expr(arg.value, seq)
         names = self.call_names(render_callee(func), line, at, cst_level(node))
         handoff = self.handed_callable(node, names, awaited, line, at)
         if handoff is not None and isinstance(handoff.target, str):
@@ -422,11 +428,11 @@ class ExpressionWalker(Resolver):
             if "functools.partial" in (partial.callee,) + partial.qualnames:
                 rest = list(handed.args[1:]) + rest
                 handed = _positional(handed.args, 0)
-        if isinstance(handed, cst.Lambda):
+        if isinstance(handed, cst.Lambda):  # run with no argument: its parameters all need defaults
             p = handed.params
-            bare = not (p.params or p.posonly_params or p.kwonly_params or p.star_kwarg
-                        or isinstance(p.star_arg, cst.Param))
-            return Handoff(handed, []) if bare else None
+            called_bare = not (p.star_kwarg or isinstance(p.star_arg, cst.Param)) and all(
+                q.default is not None for q in (*p.posonly_params, *p.params, *p.kwonly_params))
+            return Handoff(handed, []) if called_bare else None
         if not isinstance(handed, (cst.Name, cst.Attribute)):
             return None
         text = render_callee(handed)

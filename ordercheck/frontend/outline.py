@@ -29,7 +29,7 @@ from .comments import find_suppressions
 from .imports import import_tables, module_name, module_table
 from .resolution import (CONTEXT_MANAGER_DECORATORS, CallNames, ClassScope, FunctionScope, Resolver, ast_args_level, ast_level,
                          render_ast,
-                         runner_slot, wraps_callable)
+                         awaits_first, runner_slot, wraps_callable)
 from .source import cpython_verdict, gc_paused
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -154,8 +154,14 @@ class Outliner(Resolver):
             self.visit(default)
 
     def call(self, node: ast.Call, awaited: bool = False) -> Call:
+        first = _positional(node.args, 0) if awaited else None
+        through = isinstance(first, ast.Call) and awaits_first(
+            self.call_names(render_ast(node.func), node.lineno, node.col_offset), True)
         for child in scopesmod.child_nodes(node):
-            self.visit(child)
+            if through and child is first:  # `await asyncio.wait_for(asyncio.to_thread(f), 5)`
+                self.call(cast(ast.Call, first), awaited=True)
+            else:
+                self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node))
         handed = self.handed_callable(node, names, awaited)
         if handed is not None and isinstance(handed[0], str):
@@ -197,10 +203,11 @@ class Outliner(Resolver):
             if "functools.partial" in (partial.callee,) + partial.qualnames:
                 rest, rest_kw = list(handed.args[1:]) + rest, list(handed.keywords) + rest_kw
                 handed = _positional(handed.args, 0)
-        if isinstance(handed, ast.Lambda):
+        if isinstance(handed, ast.Lambda):  # run with no argument: its parameters all need defaults
             a = handed.args
-            bare = not (a.args or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg)
-            return (handed, [], []) if bare else None
+            called_bare = (not (a.vararg or a.kwarg) and len(a.defaults) == len(a.posonlyargs) + len(a.args)
+                           and all(d is not None for d in a.kw_defaults))
+            return (handed, [], []) if called_bare else None
         if not isinstance(handed, (ast.Name, ast.Attribute)):
             return None
         text = render_ast(handed)

@@ -131,6 +131,16 @@ def _known_as(names: "CallNames") -> Tuple[str, ...]:
     return names.qualnames or (names.callee,)
 
 
+#: calls that await the awaitable they are handed, first, before they return
+#: (``await asyncio.wait_for(asyncio.to_thread(f), 5)`` awaits the ``to_thread``)
+AWAITING_FIRST = {"asyncio.wait_for", "asyncio.shield", "asyncio.tasks.wait_for", "asyncio.tasks.shield"}
+
+
+def awaits_first(names: "CallNames", awaited: bool) -> bool:
+    """Whether an awaited call awaits its first positional argument (``AWAITING_FIRST``)."""
+    return awaited and not names.local_head and any(n in AWAITING_FIRST for n in _known_as(names))
+
+
 def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
     """Where the callable stands among a runner's positional arguments
     (``AWAITED_RUNNERS``), when the call is one and is awaited; else None."""
