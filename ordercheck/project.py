@@ -208,16 +208,47 @@ def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
 NAMESPACE_DEPTH = 3
 
 
+def _importable(name: str) -> bool:
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
+def namespace_root(top: str, roots: Sequence[str] = ()) -> Optional[Tuple[str, List[str]]]:
+    """The import root a folder shows to be one, and the namespace folders below it:
+    from ``top`` (the folder holding a file's top package, or the file's own folder)
+    up through at most ``NAMESPACE_DEPTH`` folders named as identifiers without an
+    ``__init__.py``, to a folder whose name is no identifier (``cylc_flow-8.5.4/``,
+    ``site-packages/``): no import can go through such a folder, so only a path entry
+    holds what is below it. None when there is no such folder that near, or a ``src``
+    root comes first (below one, the path names the file already), or a regular package
+    sits above the namespace folders: a folder named like an identifier might itself be
+    anything (``tools/http/client.py`` is no ``http.client``)."""
+    chain: List[str] = []
+    cur = top
+    for _ in range(NAMESPACE_DEPTH + 1):
+        if cur in roots:
+            return None
+        base = os.path.basename(cur)
+        if not _importable(base):
+            return (cur, chain) if chain else None
+        if chain and _is_package(cur):
+            return None
+        chain.insert(0, base)
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
+    return None
+
+
 def _namespace_readings(folder: str, by_package: str, roots: Sequence[str]) -> List[str]:
-    """The longer names a file may be imported under when the folders above its top
-    package are namespace packages (no ``__init__.py``): ``cylc/flow/x.py``, ``flow``
-    a regular package and ``cylc`` none, is ``flow.x`` by the package rule and also
-    ``cylc.flow.x`` — so ``from cylc.flow.x import f`` resolves wherever the ``src``
-    roots are (an unpacked wheel checked with a config kept elsewhere). Up to
-    ``NAMESPACE_DEPTH`` folders, stopping at a name that is no identifier
-    (``cylc_flow-8.5.4``) and at a ``src`` root (below one, the path already names
-    the file). Aliases only: they never shadow a module's own name."""
-    if not all(p.isidentifier() for p in by_package.split(".")):
+    """The longer name a file is imported under when the folders above its top package
+    are namespace packages (no ``__init__.py``) below a folder that can only be an
+    import root (``namespace_root``): in an unpacked wheel, ``cylc_flow-8.5.4/cylc/flow/x.py``
+    (``flow`` a regular package, ``cylc`` none) is ``flow.x`` by the package rule and
+    also ``cylc.flow.x``, so ``from cylc.flow.x import f`` resolves wherever the ``src``
+    roots are (a config kept in another folder). An alias only: it never shadows a
+    module's own name."""
+    if not all(_importable(p) for p in by_package.split(".")):
         return []
     top = folder
     while _is_package(top):
@@ -225,19 +256,8 @@ def _namespace_readings(folder: str, by_package: str, roots: Sequence[str]) -> L
         if parent == top:
             return []
         top = parent
-    out: List[str] = []
-    name = by_package
-    for _ in range(NAMESPACE_DEPTH):
-        base = os.path.basename(top)
-        if top in roots or not base.isidentifier() or keyword.iskeyword(base):
-            break
-        name = f"{base}.{name}"
-        out.append(name)
-        parent = os.path.dirname(top)
-        if parent == top:
-            break
-        top = parent
-    return out
+    found = namespace_root(top, roots)
+    return [".".join([*found[1], by_package])] if found is not None else []
 
 
 def _stem(name: str) -> str:
@@ -312,13 +332,10 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
         for _ in range(len(parts) - (1 if f.stem != "__init__" else 0)):
             top = top.parent
         imported = _imported(whole, parts, f.stem == "__init__")
-        heads = {w.split(".", 1)[0] for w in imported}
         anchors = [top]
-        for _ in range(NAMESPACE_DEPTH):  # `from cylc.flow.x import f` in `.../cylc/flow/y.py`:
-            if top.name not in heads or top.parent == top:  # `cylc` is a namespace package,
-                break  # and the folder holding it an anchor (``_namespace_readings``)
-            top = top.parent
-            anchors.append(top)
+        boundary = namespace_root(str(top))  # `.../cylc_flow-8.5.4/cylc/flow/y.py`: `cylc` a namespace
+        if boundary is not None:  # package, and the wheel's folder an import root
+            anchors.append(Path(boundary[0]))
         for anchor in anchors:
             if anchor not in roots:
                 roots.append(anchor)

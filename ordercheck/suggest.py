@@ -206,7 +206,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     if not configured:
         return []
     names: Set[str] = set()
-    self_calls: Dict[str, Tuple[str, int, str]] = {}  # method -> a `self.m(...)` call of it
+    self_calls: Dict[Tuple[str, str], Tuple[str, int, str]] = {}  # (class, method) -> a `self.m(...)` call
     for facts in all_facts:
         if facts.error is not None or (report is not None and facts.path not in report):
             continue
@@ -215,15 +215,23 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                 names.add(call.callee)
                 names.update(call.qualnames)
                 names.update(call.typed)
-                if call.self_call in ("self", "cls") and call.callee.count(".") == 1:
-                    self_calls.setdefault(call.callee.split(".", 1)[1], (facts.path, call.span.line, call.text))
+                if call.self_call in ("self", "cls") and call.callee.count(".") == 1 and fn.class_name:
+                    owner = fn.class_name.rsplit(".", 1)[-1]
+                    self_calls.setdefault((owner, call.callee.split(".", 1)[1]), (facts.path, call.span.line, call.text))
     blob = "\n".join(sorted(names))
     out = []
     for kind, pattern in dict.fromkeys(configured):
-        if re.search(r"(?m)^" + fnmatch.translate(pattern).replace(r"\Z", "$").replace("(?s:", "(?:"), blob):
+        # one search over all the names, a line each: no part of the pattern may match
+        # across a line's end (`[!_]` is a class that would take the newline)
+        regex = fnmatch.translate(pattern).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
+        if re.search(r"(?m)^" + regex, blob):
             continue
-        method = pattern.rsplit(".", 1)[-1]
-        hint = self_calls.get(method) if "." in pattern and "*" not in method and "?" not in method else None
+        parts = pattern.rsplit(".", 2)
+        hint = None
+        if len(parts) >= 2 and not any(ch in parts[-1] for ch in "*?["):
+            owner = parts[-2]  # `*.Stream.flush_state`: a `self.flush_state()` of a class named so
+            hint = next((at for (cls, method), at in sorted(self_calls.items())
+                         if method == parts[-1] and fnmatch.fnmatchcase(cls, owner)), None)
         out.append(Unmatched(kind, pattern, hint))
     return out
 

@@ -234,8 +234,7 @@ def test_module_names_follow_src_roots_and_the_package_rule(tmp_path):
            "backend/app2/__init__.py", "backend/app2/x.py", "tool.py", "my-scripts/run.py",
            "src/ns/pkg/__init__.py", "src/ns/pkg/m.py")
     roots = [tmp_path, tmp_path / "src"]
-    assert project.module_names(tmp_path / "src/ns/jobs/worker.py", roots) == (
-        "ns.jobs.worker", ["worker", "src.ns.jobs.worker", "jobs.worker"])
+    assert project.module_names(tmp_path / "src/ns/jobs/worker.py", roots) == ("ns.jobs.worker", ["worker", "src.ns.jobs.worker"])
     assert project.module_names(tmp_path / "src/app/store.py", roots)[0] == "app.store"
     assert project.module_names(tmp_path / "src/app/__init__.py", roots)[0] == "app"
     name, aliases = project.module_names(tmp_path / "backend/app2/x.py", roots)
@@ -338,13 +337,28 @@ def test_a_namespace_package_resolves_wherever_the_config_is(tmp_path, how, name
     assert "cy/flow/worker.py:6:5: OC101" in r.out
 
 
-def test_namespace_readings_stop_at_a_src_root_a_non_identifier_and_a_depth(tmp_path):
+def test_a_namespace_reading_needs_a_folder_that_can_only_be_an_import_root(tmp_path):
+    """A longer name comes only from a folder no import can go through (a name that is
+    no identifier: an unpacked wheel's `name-version/`, `site-packages/`), at most three
+    namespace folders up. A folder named like an identifier might be anything, so
+    `tools/http/client.py` is never `http.client`, and two services' `app/models.py` in a
+    monorepo are never both `app.models` (a review found both)."""
     _touch(tmp_path, "w/cy_flow-1.0/cy/flow/__init__.py", "w/cy_flow-1.0/cy/flow/x.py",
-           "w/a/b/c/d/pkg/__init__.py", "w/a/b/c/d/pkg/m.py", "w/class/pkg2/__init__.py", "w/class/pkg2/m.py")
-    roots = [tmp_path / "w"]
-    assert project.module_names(tmp_path / "w/cy_flow-1.0/cy/flow/x.py", roots) == ("flow.x", ["cy.flow.x"])
-    name, aliases = project.module_names(tmp_path / "w/a/b/c/d/pkg/m.py", roots)
-    # three namespace levels at most (`w/a/b/...` below the root also names it)
-    assert name == "pkg.m" and aliases == ["a.b.c.d.pkg.m", "d.pkg.m", "c.d.pkg.m", "b.c.d.pkg.m"]
-    # outside every root: the readings alone, stopping at a keyword
-    assert project.module_names(tmp_path / "w/class/pkg2/m.py", [tmp_path / "elsewhere"]) == ("pkg2.m", [])
+           "w/g-1.0/google/cloud/storage/__init__.py", "w/g-1.0/google/cloud/storage/blob.py",
+           "w/deep-1.0/a/b/c/d/pkg/__init__.py", "w/deep-1.0/a/b/c/d/pkg/m.py",
+           "w/tools/http/client.py", "w/services/api/app/models.py", "w/services/worker/app/models.py",
+           "w/x-1/class/pkg2/__init__.py", "w/x-1/class/pkg2/m.py",
+           "w/y-1/top/__init__.py", "w/y-1/top/ns/pkg3/__init__.py", "w/y-1/top/ns/pkg3/m.py")
+    elsewhere = [tmp_path / "elsewhere"]
+    names = project.module_names
+    assert names(tmp_path / "w/cy_flow-1.0/cy/flow/x.py", elsewhere) == ("flow.x", ["cy.flow.x"])
+    assert names(tmp_path / "w/g-1.0/google/cloud/storage/blob.py", elsewhere) == (
+        "storage.blob", ["google.cloud.storage.blob"])
+    assert names(tmp_path / "w/deep-1.0/a/b/c/d/pkg/m.py", elsewhere) == ("pkg.m", [])  # four folders: too deep
+    assert names(tmp_path / "w/tools/http/client.py", elsewhere) == ("client", [])
+    assert names(tmp_path / "w/services/api/app/models.py", elsewhere) == ("models", [])
+    assert names(tmp_path / "w/x-1/class/pkg2/m.py", elsewhere) == ("pkg2.m", [])  # a keyword is no package
+    assert names(tmp_path / "w/y-1/top/ns/pkg3/m.py", elsewhere) == ("pkg3.m", [])  # a regular package above
+    # below a src root the path names the file already: no other reading
+    assert names(tmp_path / "w/cy_flow-1.0/cy/flow/x.py", [tmp_path / "w/cy_flow-1.0"]) == ("flow.x", ["cy.flow.x"])
+    assert names(tmp_path / "w/tools/http/client.py", [tmp_path / "w"]) == ("tools.http.client", ["client"])
