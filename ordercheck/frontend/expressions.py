@@ -408,7 +408,7 @@ class ExpressionWalker(Resolver):
                         col: int) -> Optional["Handoff"]:
         """What a runner or a wrapper's result runs here, else None: the dotted text of
         the callable (``await asyncio.to_thread(store.save, run)``, ``sync_to_async(f)(x)``,
-        also through ``functools.partial(f, ...)``) or the lambda without parameters
+        also through ``functools.partial(f, ...)``) or a lambda that needs no argument
         (``await asyncio.to_thread(lambda: store.save(run))``), with the arguments it
         gets (``outline.handed_callable`` asks the same of an ``ast`` call)."""
         slot = runner_slot(names, awaited)
@@ -571,7 +571,7 @@ class ExpressionWalker(Resolver):
 @dataclass
 class Handoff:
     """A callable a runner runs here (``ExpressionWalker.handed_callable``): its dotted
-    text or a lambda without parameters, and the arguments it gets (after the callable;
+    text or a lambda that needs no argument, and the arguments it gets (after the callable;
     a ``functools.partial``'s first, a wrapper's result's call's last)."""
 
     target: Union[str, "cst.Lambda"]
