@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Set, Tuple, Union
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
 
 
 @dataclass
@@ -39,6 +39,10 @@ class ScopeTable:
     attr_constructed: Dict[str, Set[str]] = field(default_factory=dict)
     declared_outer: Set[str] = field(default_factory=set)  # global / nonlocal names
     declared_global: Set[str] = field(default_factory=set)
+    #: a function's names bound to a fresh built-in container (``rows = []``,
+    #: ``seen = set()``): name -> (bindings of that kind, the kinds); ``type_of``
+    displays: Dict[str, Tuple[int, FrozenSet[str]]] = field(default_factory=dict)
+    is_function: bool = False  # (not the module's, not a class body's)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -49,7 +53,17 @@ class ScopeTable:
         return None
 
     def type_of(self, name: str) -> Optional[str]:
-        return _one(self.annotated.get(name)) or _one(self.constructed.get(name))
+        return _one(self.annotated.get(name)) or _one(self.constructed.get(name)) or self._display_type(name)
+
+    def _display_type(self, name: str) -> Optional[str]:
+        """``builtins.list`` for a function's name whose every binding is a fresh list
+        (a display, a comprehension, ``list(...)``), and so for ``dict`` and ``set``: a
+        list that lives and dies in one call is no ledger, whatever its name
+        (docs/decisions.md, "A function's own list is no ledger")."""
+        found = self.displays.get(name)
+        if found is None or found[0] != self.bound.get(name) or len(found[1]) != 1:
+            return None
+        return f"builtins.{next(iter(found[1]))}"
 
     def attr_type(self, name: str) -> Optional[str]:
         return _one(self.attr_annotated.get(name)) or _one(self.attr_constructed.get(name)) or self.type_of(name)
@@ -169,6 +183,22 @@ def constructor_type(node: Optional[ast.AST]) -> Optional[str]:
         if text and _cap_words(text.rsplit(".", 1)[-1]):
             return text
     return None
+
+
+#: the built-in containers a display or a call of the builtin makes afresh
+_DISPLAYS = {ast.List: "list", ast.ListComp: "list", ast.Dict: "dict", ast.DictComp: "dict",
+             ast.Set: "set", ast.SetComp: "set"}
+
+
+def display_kind(node: Optional[ast.AST]) -> Optional[str]:
+    """``[]``, ``[x for ...]``, ``list(...)`` → "list"; likewise "dict" and "set"; else
+    None. (A name ``list`` the module rebinds is still read as the builtin: no
+    runtime shadows it.)"""
+    kind = _DISPLAYS.get(node.__class__) if node is not None else None
+    if kind is None and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in ("list", "dict", "set"):
+        kind = node.func.id
+    return kind
 
 
 def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]:
@@ -316,7 +346,7 @@ class _Scanner:
 
     def function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], chain: List[ScopeTable],
                  cls: Optional[ScopeTable]) -> None:
-        table = ScopeTable()
+        table = ScopeTable(is_function=True)
         self.out.functions[node.lineno] = table
         args = node.args
         params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
@@ -457,6 +487,10 @@ class _Scanner:
             ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
+            kind = display_kind(value)
+            if kind is not None and table.is_function and target.id not in table.declared_outer:
+                count, kinds = table.displays.get(target.id, (0, frozenset()))
+                table.displays[target.id] = (count + 1, kinds | {kind})
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:

@@ -108,6 +108,22 @@ HARD = {
             log.bind(run=1).log("ERROR", "a")
             math.log(10)
     ''',
+    "fresh_containers": '''
+        def go(run, ledger):
+            journal_args = []
+            seen = {r for r in run}
+            by_id = dict()
+            journal_args.append(run)
+            seen.add(run)
+            by_id.update(run)
+            again = []
+            again = ledger
+            again.append(run)
+
+            def inner():
+                journal_args.append(run)
+            inner()
+    ''',
     "handed_callables": '''
         import asyncio, functools
         from asyncio import to_thread
@@ -185,6 +201,19 @@ def test_an_outline_knows_every_call_the_libcst_walk_records(text):
     assert [(c.qualname, c.bases, c.methods, c.attr_types) for c in light.classes] == \
            [(c.qualname, c.bases, c.methods, c.attr_types) for c in out.classes]
     assert (light.imports, light.star_imports) == (out.imports, out.star_imports)
+
+
+def test_a_functions_fresh_list_is_typed_in_the_outline_too():
+    out = frontend.outline("m.py", textwrap.dedent(HARD["fresh_containers"]).encode(), "pkg.m")
+    go = next(f for f in out.functions if f.qualname == "go")
+    names = {c.callee: c for c in go.calls}
+    assert names["journal_args.append"].receiver_type == "builtins.list"
+    assert "builtins.list.append" in names["journal_args.append"].qualnames
+    assert names["seen.add"].receiver_type == "builtins.set"
+    assert names["by_id.update"].receiver_type == "builtins.dict"
+    assert names["again.append"].receiver_type is None  # also bound to a parameter
+    inner = next(f for f in out.functions if f.qualname == "go.<locals>.inner")
+    assert inner.calls[0].receiver_type == "builtins.list"  # the enclosing function's list
 
 
 def test_the_hard_cases_resolve_what_they_should():

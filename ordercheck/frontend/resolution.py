@@ -507,6 +507,8 @@ class Resolver:
     def type_qualname(self, written: str) -> Optional[str]:
         """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
         ``<this module>.RunStore`` for a class defined at the top of this module."""
+        if written.startswith("builtins."):
+            return written  # a function's fresh list, dict or set (``scopes.display_kind``)
         qn = self.qualified_text(written)
         if qn:
             return qn[0]
