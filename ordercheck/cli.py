@@ -13,7 +13,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 import click
 
@@ -43,6 +43,13 @@ def _codes(value: Optional[str]) -> Optional[List[str]]:
     if value is None:
         return None
     return [c.strip().upper() for c in value.split(",") if c.strip()]
+
+
+def _globs(values: Sequence[str]) -> Optional[List[str]]:
+    """Globs of a repeatable, comma-separated option; None when it was not given."""
+    if not values:
+        return None
+    return [g.strip() for v in values for g in v.split(",") if g.strip()]
 
 
 def _use_color(choice: str) -> bool:
@@ -129,6 +136,8 @@ def nothing_matched_note(files: int) -> str:
 @click.option("--extend-select", help="Comma-separated codes or prefixes to add.")
 @click.option("--stdin-filename", help="Read the source from standard input and report it as this path.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--exclude", "exclude", metavar="GLOBS", multiple=True, help="Comma-separated globs to skip while walking folders (replaces the config's `exclude`), relative to the working directory.")
+@click.option("--extend-exclude", "extend_exclude", metavar="GLOBS", multiple=True, help="Comma-separated globs to skip as well (`tests/**,docs/**`).")
 @click.option("--force-exclude", is_flag=True, help="Skip files named on the command line that a walk of the project would skip: `exclude`, `build`, `.venv` and the like (for pre-commit).")
 @click.option("--statistics", is_flag=True, help="Print counts per rule instead of findings (with --format json: a JSON list).")
 @click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule and exit.")
@@ -150,7 +159,7 @@ def nothing_matched_note(files: int) -> str:
 @click.option("-v", "--verbose", is_flag=True, help="Timings on stderr; tracebacks for internal errors.")
 @click.version_option(__version__, "--version", prog_name="ordercheck", message="%(prog)s %(version)s")
 def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_filename, exit_zero,
-        force_exclude, statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, baseline_file,
+        exclude, extend_exclude, force_exclude, statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, baseline_file,
         write_baseline_file, show_suppressed, fix, unsafe_fixes, diff, color, quiet, verbose):
     """Check that persistence code keeps the durable-runtime invariant:
     ledger appends before the save that commits them, and no silent failures.
@@ -161,7 +170,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if "-" in [str(p) for p in paths]:  # `-` reads the source from standard input
         paths = tuple(p for p in paths if str(p) != "-")
         stdin_filename = stdin_filename or "<stdin>"
-    overrides = runner.Overrides(_codes(select), _codes(ignore) or [], _codes(extend_select) or [])
+    overrides = runner.Overrides(_codes(select), _codes(ignore) or [], _codes(extend_select) or [],
+                                 _globs(exclude), _globs(extend_exclude) or [])
     start = Path(stdin_filename) if stdin_filename else (paths[0] if paths else Path.cwd())
     settings = runner.load_settings(config_file, start, overrides, isolated)
     if explain_code:
@@ -333,17 +343,20 @@ def _interrupted() -> None:
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Config file (default: discovered upward).")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True, help="How many patterns to show.")
+@click.option("--exclude", "exclude", metavar="GLOBS", multiple=True, help="As for a check: globs to skip (replaces the config's `exclude`).")
+@click.option("--extend-exclude", "extend_exclude", metavar="GLOBS", multiple=True, help="As for a check: globs to skip as well.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Use no cache (the default; kept for scripts that pass it).")
 @click.option("--cache-dir", type=click.Path(path_type=Path),
               help="Read and fill the per-file cache in this folder (by default suggest writes no file).")
-def suggest_cmd(paths, fmt, config_file, isolated, limit, jobs, no_cache, cache_dir):
+def suggest_cmd(paths, fmt, config_file, isolated, limit, exclude, extend_exclude, jobs, no_cache, cache_dir):
     """List the calls that look like state saves, ledger appends and transactions,
     ranked, with a ready [extend-events] block to keep or trim. Writes no file."""
     from . import suggest as suggestmod
 
     start = paths[0] if paths else Path.cwd()
-    settings = runner.load_settings(config_file, start, runner.Overrides(), isolated)
+    overrides = runner.Overrides(exclude=_globs(exclude), extend_exclude=_globs(extend_exclude) or [])
+    settings = runner.load_settings(config_file, start, overrides, isolated)
     if not paths:
         paths = tuple(runner.default_paths(settings.config, Path(".")))
     for p in paths:

@@ -7,7 +7,9 @@ load the settings, every phase reads them.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
@@ -24,6 +26,10 @@ class Overrides:
     select: Optional[List[str]] = None
     ignore: List[str] = field(default_factory=list)
     extend_select: List[str] = field(default_factory=list)
+    #: ``--exclude`` (replaces the config's ``exclude``) and ``--extend-exclude`` (adds
+    #: to it): globs relative to the working directory, as a shell user writes them
+    exclude: Optional[List[str]] = None
+    extend_exclude: List[str] = field(default_factory=list)
 
 
 @dataclass
@@ -86,12 +92,49 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     configmod.validate_codes(config, known)
     for key, codes in (("--select", overrides.select or []), ("--ignore", overrides.ignore), ("--extend-select", overrides.extend_select)):
         configmod.check_codes(codes, known, None, key)
+    config = _with_excludes(config, overrides)
     select = overrides.select if overrides.select is not None else config.select
     selected = select_codes(rules, select, config.extend_select + overrides.extend_select, config.ignore + config.extend_ignore + overrides.ignore)
     vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers)
     root = path.parent if discovered and path is not None else None
     check_event_classes(config, rules, vocab)
     return Settings(config, rules, vocab, selected, root)
+
+
+def _with_excludes(config: configmod.Config, overrides: Overrides) -> configmod.Config:
+    """The config's ``exclude`` with the command line's on top. A command-line glob is
+    written from the working directory (``--extend-exclude 'tests/**'`` in the
+    project's root, or in one of its folders), while ``exclude`` globs are relative
+    to the config's folder: one with a ``/`` is re-anchored there (a glob without one
+    matches a name at any depth, as in the config)."""
+    if overrides.exclude is None and not overrides.extend_exclude:
+        return config
+    for key, globs in (("--exclude", overrides.exclude or []), ("--extend-exclude", overrides.extend_exclude)):
+        for g in globs:
+            try:
+                configmod.compile_glob(g)
+            except ValueError as exc:
+                raise UsageError(f"bad glob {g!r}: {exc}", None, key) from None
+    base = list(config.exclude) if overrides.exclude is None else []
+    here = Path.cwd()
+    added = [anchor_glob(g, here, config.root) for g in (overrides.exclude or []) + overrides.extend_exclude]
+    return dataclasses.replace(config, exclude=base + added)
+
+
+def anchor_glob(glob: str, here: Path, root: Path) -> str:
+    """``glob``, written relative to ``here``, as ``exclude`` globs are matched: relative
+    to ``root``, or absolute for a folder outside it (``sources.relative_path``)."""
+    glob = glob[2:] if glob.startswith("./") else glob
+    if "/" not in glob.rstrip("/") or glob.startswith("/") or glob.startswith("**"):
+        return glob
+    whole = os.path.normpath(os.path.join(os.path.realpath(here), glob))
+    try:
+        rel = os.path.relpath(whole, os.path.realpath(root))
+    except ValueError:  # another drive
+        return Path(whole).as_posix()
+    if rel == ".." or rel.startswith(".." + os.sep):
+        return Path(whole).as_posix()
+    return rel.replace(os.sep, "/") + ("/" if glob.endswith("/") else "")
 
 
 def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> None:

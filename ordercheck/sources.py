@@ -314,9 +314,11 @@ def force_excluded(path: Path, config: configmod.Config) -> bool:
         return False
     parts = rel.split("/")
     here = config.root
-    for name in parts if _is_dir(path) else parts[:-1]:
+    for depth, name in enumerate(parts if _is_dir(path) else parts[:-1], 1):
         if is_suspect(name):
             return True
+        if config.exclude and path_matches("/".join(parts[:depth]), config.exclude):
+            return True  # a folder the walk prunes (`exclude = ["tests"]` for `pkg/tests/t.py`)
         here = here / name
         if is_virtualenv(here):
             return True
