@@ -23,7 +23,7 @@ from .ir import Call, FileFacts
 from .markers import split_tokens
 from .settings import Settings
 from .sources import project_facts
-from .summaries import ProjectIndex
+from .summaries import ProjectIndex, with_managers
 
 KINDS = ("save", "append", "transaction")
 
@@ -136,6 +136,9 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
             fid = (facts.path, fn.qualname)
             kinds_here: Set[str] = set()
             mine: List[Suggestion] = []
+            # a transaction counts only as a `with` item (semantics §Transactions):
+            # `atomic_copy(src, dst)` called plainly is no candidate
+            entered = {(c.span.line, c.span.col, c.callee) for c in with_managers(fn.body)}
             for call in fn.calls:
                 if call.aug:
                     continue
@@ -148,7 +151,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue  # already matched by the configured vocabulary
                 name = call.callee.rsplit(".", 1)[-1]
                 kind = kind_of(name)
-                if kind is None:
+                if kind is None or (kind == "transaction" and (call.span.line, call.span.col, call.callee) not in entered):
                     continue
                 found = _pattern(call, name)
                 if found is None:

@@ -212,3 +212,19 @@ def test_suggest_names_the_configured_patterns_that_match_no_call(tmp_path):
     assert "*.Engine.audit_only" in text and "called as `self.audit_only(run)` at rt/engine.py:" in text
     # nothing configured: nothing to say
     assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated").out)["unmatched"] == []
+
+
+def test_a_transaction_is_suggested_only_where_it_is_entered_by_a_with(tmp_path):
+    # (a held-out triage: toil's plain `atomic_copy(src, dst)` calls were offered as
+    # `transaction` patterns, which count only as `with` items)
+    write(tmp_path, "m.py", """
+def f(uow, db, run):
+    with uow.atomic_scope():
+        db.persist_run(run)
+    atomic_copy(run, "x")
+    db.begin_batch()
+    uow.atomic_scope()
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    tx = [(r["pattern"], r["calls"]) for r in rows if r["class"] == "transaction"]
+    assert tx == [("*uow.atomic_scope", 1)]  # the `with` item alone, not the plain call
