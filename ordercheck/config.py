@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .errors import UsageError
+from .patterns import literal_subscripts
 
 LIST_KEYS = (
     "include", "exclude", "select", "ignore", "extend-select", "extend-ignore",
@@ -184,11 +185,11 @@ def compile_glob(pattern: str) -> GlobTokens:
     return tuple(out)
 
 
-def check_glob(pattern: str, file: str, key: str) -> None:
+def check_glob(pattern: str, file: str, key: str, written: Optional[str] = None) -> None:
     try:
         compile_glob(pattern)
     except ValueError as exc:
-        raise UsageError(f"bad glob {pattern!r}: {exc}", file, key) from None
+        raise UsageError(f"bad glob {written or pattern!r}: {exc}", file, key) from None
 
 
 def check_codes(codes: Sequence[str], known: Sequence[str], file: Optional[str], key: str) -> List[str]:
@@ -233,8 +234,8 @@ def parse(table: dict, path: Optional[Path]) -> Config:
                     check_glob(sub, file, f"{key}.{sub}")
                     items = [c.strip().upper() for c in items if c.strip()]
                 else:
-                    for p in items:
-                        check_glob(p, file, f"{key}.{sub}")
+                    for p in items:  # (`x[].m`: the rendered subscript, ``patterns``)
+                        check_glob(literal_subscripts(p), file, f"{key}.{sub}", p)
                 parsed[sub] = items
             setattr(config, attr, parsed)
         else:

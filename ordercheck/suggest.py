@@ -21,6 +21,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .ir import Call, FileFacts
 from .markers import split_tokens
+from .patterns import literal_subscripts
 from .settings import Settings
 from .sources import project_facts
 from .summaries import ProjectIndex, with_managers
@@ -226,7 +227,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     for kind, pattern in dict.fromkeys(configured):
         # one search over all the names, a line each: no part of the pattern may match
         # across a line's end (`[!_]` is a class that would take the newline)
-        regex = fnmatch.translate(pattern).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
+        regex = fnmatch.translate(literal_subscripts(pattern)).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
         if re.search(r"(?m)^" + regex, blob):
             continue
         parts = pattern.rsplit(".", 2)
@@ -322,4 +323,5 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
 def matches(pattern: str, call_texts: Sequence[str]) -> bool:
     """Whether an ``[events]`` pattern matches one of the names (callee text or
     qualified name) — the vocabulary's rule, for tests and the evaluation."""
-    return any(fnmatch.fnmatchcase(t, pattern) for t in call_texts)
+    glob = literal_subscripts(pattern)
+    return any(fnmatch.fnmatchcase(t, glob) for t in call_texts)

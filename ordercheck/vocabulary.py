@@ -17,6 +17,7 @@ from typing import Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
 from .ir import Call
 from .kinds import OPEN_TERMINAL, OWN_TERMINAL, EventClass
 from .markers import has_marker, split_tokens
+from .patterns import literal_subscripts
 from .resources import vocab_dir
 
 #: what an idempotency guard's predicate asks, whatever the configured markers
@@ -69,7 +70,7 @@ class Globs:
 
     def __init__(self, patterns: Iterable[str]) -> None:
         exact, suffixes, prefixes, parts, rest = set(), [], [], [], []
-        for p in patterns:
+        for p in map(literal_subscripts, patterns):
             if any(ch in p for ch in "?["):
                 rest.append(p)
                 continue
