@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Iterable, List, Optional, Sequence, Tuple
 
 from . import lazy
 
@@ -79,10 +79,13 @@ def _last_component(node: cst.BaseExpression) -> Optional[str]:
 class MarkerWalk:
     """Collects token runs and the plain names read, from argument expressions."""
 
-    def __init__(self) -> None:
+    def __init__(self, callee_text: Optional[Callable[["cst.Call"], Optional[str]]] = None) -> None:
         self.runs: List[Run] = []
         self.names: List[str] = []
         self.roots: List[str] = []  # the plain names at the root of attribute chains
+        #: a call's callee through the aliases in force where it stands (``Done =
+        #: RunCompleted``: ``Done(run.id)`` is a ``RunCompleted``), from the front end
+        self.callee_text = callee_text
 
     def add(self, run: Run) -> None:
         if run:
@@ -114,7 +117,10 @@ class MarkerWalk:
             self._fstring([node])
         elif isinstance(node, cst.Call):
             last = _last_component(node.func)
-            if last is not None:
+            aliased = self.callee_text(node) if self.callee_text is not None and last is not None else None
+            if aliased:  # semantics §Aliases: a call through an alias is the aliased text's
+                last = aliased.rsplit(".", 1)[-1]
+            if last is not None and last.isidentifier():
                 self.add(split_tokens(last))  # a record constructor: RunCancelled(run.id)
             self._chain(node.func)
             self.call_arguments(node)
@@ -240,17 +246,21 @@ def _string_value(node: cst.SimpleString) -> Optional[str]:
     return value
 
 
-def argument_runs(node: cst.Call) -> Tuple[List[Run], List[str], List[str]]:
+def argument_runs(node: cst.Call, callee_text: Optional[Callable[["cst.Call"], Optional[str]]] = None
+                  ) -> Tuple[List[Run], List[str], List[str]]:
     """Token runs of a call's arguments, the plain names they read standing alone, and
-    the plain names at the root of their attribute chains (``run`` of ``run.id``)."""
-    walk = MarkerWalk()
+    the plain names at the root of their attribute chains (``run`` of ``run.id``).
+    ``callee_text``: a nested call's callee through aliases (``MarkerWalk``)."""
+    walk = MarkerWalk(callee_text)
     walk.call_arguments(node)
     return walk.runs, walk.names, walk.roots
 
 
-def expression_runs(nodes: Iterable["cst.BaseExpression"]) -> Tuple[List[Run], List[str], List[str]]:
+def expression_runs(nodes: Iterable["cst.BaseExpression"],
+                    callee_text: Optional[Callable[["cst.Call"], Optional[str]]] = None
+                    ) -> Tuple[List[Run], List[str], List[str]]:
     """``argument_runs`` of some expressions (the arguments a handed callable gets)."""
-    walk = MarkerWalk()
+    walk = MarkerWalk(callee_text)
     for node in nodes:
         walk.expr(node)
     return walk.runs, walk.names, walk.roots

@@ -327,6 +327,15 @@ class ExpressionWalker(Resolver):
         if inner:
             seq.append(Repeat(inner))
 
+    def aliased_callee(self, node: cst.Call) -> Optional[str]:
+        """A call's callee through the aliases in force where it stands: a record
+        constructor's name for its marker (``Done = RunCompleted``; ``Done(run.id)``
+        gives ``completed``; ``markers.MarkerWalk``)."""
+        line, col = self.pos(node)[:2]
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        chain = self.alias_chain(render_callee(node.func), line, len(text[:col].encode("utf-8")))
+        return chain[-1] if len(chain) > 1 else None
+
     def _call(self, node: cst.Call, seq: ExprSeq, awaited: bool = False) -> None:
         func = node.func
         # the callee's own sub-expressions first (``get_store().save``), then the
@@ -367,9 +376,9 @@ class ExpressionWalker(Resolver):
         if "contextlib.suppress" in qn or callee == "contextlib.suppress" or callee.rsplit(".", 1)[-1] == "suppress":
             suppress = self.argument_types(node)
         if handoff is not None:  # the callable's own arguments, not the runner's (`executor`)
-            runs, names_read, roots = expression_runs(a.value for a in handoff.arguments)
+            runs, names_read, roots = expression_runs((a.value for a in handoff.arguments), self.aliased_callee)
         else:
-            runs, names_read, roots = argument_runs(node)
+            runs, names_read, roots = argument_runs(node, self.aliased_callee)
         reads = names_read + roots
         if isinstance(func, cst.Attribute):
             receiver_root = _root_name(func.value)
@@ -483,7 +492,7 @@ class ExpressionWalker(Resolver):
             for name, line in reversed(self.frame.handlers):
                 if name == node.value:
                     return {line}
-            return set()
+            return set(self.frame.closures.get(node.value, ()))  # a nested def that closes over it
         if isinstance(node, cst.Lambda):
             if id(node) in self._handed_lambdas:  # its body's calls receive it, not the runner
                 self._carried(node.body)
@@ -493,6 +502,9 @@ class ExpressionWalker(Resolver):
             return set()
         if isinstance(node, cst.Call):
             names = (render_callee(node.func),) + self.qualified(node.func)
+            aliased = self.aliased_callee(node)
+            if aliased is not None:  # `fmt = traceback.format_exc`: `fmt()` is that call (semantics §Aliases)
+                names = names + (aliased,) + self.qualified_text(aliased)
             if any(n in _EXC_SOURCES for n in names):
                 return {self.frame.handlers[-1][1]}
             receiver = self._carried(node.func.value) if isinstance(node.func, cst.Attribute) else set()
@@ -503,6 +515,8 @@ class ExpressionWalker(Resolver):
                 return set()
             if any(n in _EXC_CONVERSIONS for n in names) or names[0].startswith("?."):
                 return args | receiver  # `str(e)`, `"{}".format(e)`
+            if isinstance(node.func, cst.Name) and node.func.value in self.frame.closures:
+                args |= self.frame.closures[node.func.value]  # `deliver()` runs a body that hands it on
             if args:
                 call = self._calls_here.get(id(node))
                 if call is not None:
@@ -533,12 +547,13 @@ class ExpressionWalker(Resolver):
         return out
 
 
-    def _captured(self, node: "cst.Lambda", outer: frozenset = frozenset()) -> set:
-        """The `except` lines whose caught exception a lambda captures: its body names
-        it (not as a parameter of its own). A call that receives the lambda receives the
-        exception (``loop.call_soon_threadsafe(lambda: fut.set_exception(e))``;
-        docs/decisions.md, "Handing the exception on"); the body's own calls are no
-        events here and get no mark."""
+    def _captured(self, node: Union["cst.Lambda", "cst.FunctionDef"], outer: frozenset = frozenset()) -> set:
+        """The `except` lines whose caught exception a lambda or a nested ``def``
+        captures: its body names it (not as a parameter of its own). A call that
+        receives the lambda receives the exception
+        (``loop.call_soon_threadsafe(lambda: fut.set_exception(e))``; docs/decisions.md,
+        "Handing the exception on"); the body's own calls are no events here and get no
+        mark."""
         ps = node.params
         own = set(outer) | {p.name.value for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)}
         for star in (ps.star_arg, ps.star_kwarg):
@@ -558,7 +573,7 @@ class ExpressionWalker(Resolver):
                 stack.append(n.value)  # (``x.e``'s ``e`` is no name)
             elif isinstance(n, cst.Arg):
                 stack.append(n.value)  # (nor is ``f(e=1)``'s)
-            elif isinstance(n, cst.Lambda):
+            elif isinstance(n, (cst.Lambda, cst.FunctionDef)):
                 found |= self._captured(n, frozenset(own))
             elif not isinstance(n, _LEAVES):
                 stack.extend(children(n))

@@ -215,6 +215,9 @@ class FunctionScope:
     local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
     untracked: Set[str] = field(default_factory=set)  # global/nonlocal names (no test facts)
     handlers: List[Tuple[Optional[str], int]] = field(default_factory=list)  # except clauses open: (`as` name, line)
+    #: nested functions defined in a handler that close over its caught exception:
+    #: name -> those handlers' lines (``def deliver(): fut.set_exception(e)``)
+    closures: Dict[str, Set[int]] = field(default_factory=dict)
     classes: List[ClassScope] = field(default_factory=list)  # class bodies open, innermost last
 
     @property

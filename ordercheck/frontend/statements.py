@@ -168,7 +168,7 @@ class Extractor(ExpressionWalker):
             for target, val in pairs:
                 for name in target_names(target):
                     self.frame.name_writes.append((name, self.next_call))
-                walk = MarkerWalk()
+                walk = MarkerWalk(self.aliased_callee)
                 walk.expr(val)
                 for name in target_names(target):
                     self.frame.bindings.setdefault(name, []).extend(walk.runs)
@@ -530,6 +530,14 @@ class Extractor(ExpressionWalker):
             # a name bound in a function (or the module) body; a class body's names are attributes
             self.frame.local_functions[node.name.value] = self.child_qualname(node.name.value)
         writes = list(self._w) + [node.name.value]
+        if self.frames and self.frame.handlers:
+            # a nested function that closes over the caught exception carries it, as a
+            # lambda does (docs/decisions.md, "Handing the exception on")
+            captured = self._captured(node)
+            if captured:
+                self.frame.closures[node.name.value] = captured
+            else:
+                self.frame.closures.pop(node.name.value, None)
         self.function(node)
         st = Stmt(StmtKind.SIMPLE, sp, self.header_text(node), ev, False)
         st.writes = tuple(dict.fromkeys(writes))

@@ -1,0 +1,173 @@
+"""Aliases where markers and handing-on read a callee, and nested functions that close
+over the caught exception (a conformance probe, session 31; docs/decisions.md).
+
+* A record constructor called through an alias gives the aliased name's tokens
+  (semantics §Aliases: a call through an alias is the aliased text; §Markers 3).
+* A source or conversion of the exception called through an alias is that call
+  (``fmt = traceback.format_exc``).
+* A nested ``def`` that closes over the caught exception carries it, as a lambda does:
+  passed to a call, called, or returned, it hands the exception on.
+"""
+from __future__ import annotations
+
+from checkutil import cl
+
+ALL = ["OC101", "OC102", "OC103", "OC201", "OC202"]
+
+
+def test_a_record_constructor_through_a_module_alias_is_terminal():
+    src = """
+        import events
+        Done = RunCompleted
+        Bad = events.RunFailed
+
+        def a(store, ledger, run):
+            store.save(run)
+            ledger.append(Done(run.id))
+
+        def c(store, ledger, run):
+            store.save(run)
+            ledger.append(Bad(run.id))
+
+        def d(ledger, run):
+            try:
+                ledger.append(Done(run.id))
+            except Exception:
+                pass
+
+        def e(ledger, run):
+            ledger.append_terminal(run.id)
+            ledger.append(Done(run.id))
+    """
+    assert cl(src, ALL) == [("OC101", 8), ("OC101", 12), ("OC103", 22), ("OC201", 16)]
+
+
+def test_a_function_alias_counts_from_its_binding_on_and_through_a_bound_name():
+    src = """
+        import events
+
+        def b(store, ledger, run):
+            make = events.job_failure
+            store.save(run)
+            ledger.append(make(run.id))
+
+        def late(store, ledger, run):
+            store.save(run)
+            ledger.append(make(run.id))
+            make = events.job_failure
+
+        def bound(store, ledger, run):
+            Done = RunCompleted
+            record = Done(run.id)
+            store.save(run)
+            ledger.append(record)
+    """
+    assert cl(src, ALL) == [("OC101", 7), ("OC101", 18), ("OC102", 11)]
+
+
+def test_an_alias_that_names_no_marker_gives_none_of_its_own_name():
+    src = """
+        Failed = Step
+
+        def a(store, ledger, run):
+            store.save(run)
+            ledger.append(Failed(run.id))
+    """
+    # the call is a `Step(...)`: the alias's own name is no record's
+    assert cl(src, ALL) == [("OC102", 6)]
+
+
+def test_exception_sources_and_conversions_through_aliases():
+    src = """
+        import logging
+        import traceback
+        logger = logging.getLogger(__name__)
+        fe = traceback.format_exception
+
+        def a(self, ledger, run):
+            fmt = traceback.format_exc
+            try:
+                ledger.append_record(run)
+            except Exception:
+                self.last_trace = fmt()
+
+        def b(ledger, run):
+            try:
+                ledger.append_record(run)
+            except Exception as e:
+                logger.debug("lost: %s", "".join(fe(e)))
+
+        def c(self, ledger, run):
+            try:
+                ledger.append_record(run)
+            except Exception as e:
+                self.last_trace = "".join(fe(e))
+    """
+    assert cl(src, ALL) == [("OC202", 16)]
+
+
+def test_a_nested_def_that_closes_over_the_exception_hands_it_on():
+    src = """
+        class Runtime:
+            def passed(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def deliver():
+                        self.fut.set_exception(e)
+                    self.loop.call_soon_threadsafe(deliver)
+
+            def called(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def deliver():
+                        self.fut.set_exception(e)
+                    deliver()
+
+            def scheduled(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    async def deliver():
+                        await self.notify(e)
+                    self.loop.create_task(deliver())
+
+            def returned(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def replay():
+                        raise e
+                    return replay
+    """
+    assert cl(src, ALL) == []
+
+
+def test_a_nested_def_that_does_not_carry_it_is_still_silent():
+    src = """
+        class Runtime:
+            def other(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def deliver():
+                        self.fut.set_result(None)
+                    self.loop.call_soon_threadsafe(deliver)
+
+            def own_parameter(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def deliver(e):
+                        self.fut.set_exception(e)
+                    self.loop.call_soon_threadsafe(deliver, None)
+
+            def never_used(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def deliver():
+                        self.fut.set_exception(e)
+    """
+    assert cl(src, ALL) == [("OC202", 5), ("OC202", 13), ("OC202", 21)]
