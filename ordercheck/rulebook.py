@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .contracts import KINDS, ROLE_KEYS, SEVERITIES, ClassExpr, Rule, expr_matches, expr_text
 from .errors import UsageError
@@ -61,6 +61,7 @@ def parse_rule(data: dict, path: str, examples_later: Optional[Sequence[dict]] =
     examples = data.get("examples", [])
     if not isinstance(examples, list) or not all(isinstance(e, dict) for e in examples):
         raise UsageError("must be an array of tables ([[examples]])", path, "examples")
+    _check_placeholders(data["message"], kind.fields, path)
     rid = data["id"]
     if not rid[:1].isalpha() or not rid.isalnum():
         raise UsageError("must look like OC101: letters then digits", path, "id")
@@ -167,3 +168,19 @@ def load_rules(extra: Iterable[Path] = ()) -> Dict[str, Rule]:
             raise UsageError(f"rule id {rule.id} is already defined by {rules[rule.id].source}", str(path), "id")
         rules[rule.id] = rule
     return dict(sorted(rules.items()))
+
+
+def _check_placeholders(message: str, fields: Tuple[str, ...], path: str) -> None:
+    """A message may name only its kind's fields (``Rule.fields``): an unknown
+    `{placeholder}` stops the run naming the rule file and ``message`` (it was printed
+    as written), and so does a template ``str.format`` cannot read."""
+    import string
+
+    try:
+        names = [name for _, name, _, _ in string.Formatter().parse(message) if name is not None]
+    except ValueError as exc:
+        raise UsageError(f"bad template: {exc} (write `{{{{` and `}}}}` for literal braces)", path, "message") from None
+    for name in names:
+        if name not in fields:
+            raise UsageError(f"unknown placeholder {{{name}}} (this kind fills {', '.join('{' + f + '}' for f in fields)})",
+                             path, "message")

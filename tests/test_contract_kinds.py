@@ -55,6 +55,7 @@ def test_a_new_kind_is_one_class_and_a_rule_file(tmp_path):
         """Flags every reachable event of its class (a toy kind)."""
 
         roles = ("event",)
+        fields = Rule.fields + ("event_text", "event_line")  # what its message may say
 
         def check(self, graph: GraphInput) -> List[Hit]:
             return [Hit(self, n, [n], key=n) for n in sorted(graph.reachable, key=str)

@@ -178,10 +178,12 @@ def test_a_nested_function_is_not_the_handler():
     body = """
 def later():
     return e
-run.callbacks.append(later)
 """
-    # `later` is passed on, not e; the nested function's `return e` is its own
+    # the nested function's `return e` is its own, not the handler's
     assert silent(body)
+    # but passed on, it carries the exception it closes over, as a lambda does
+    # (session 31; docs/decisions.md "Handing the exception on")
+    assert not silent(body + "run.callbacks.append(later)\n")
 
 
 # ---- quiet: by pattern and through summaries

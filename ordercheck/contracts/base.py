@@ -93,6 +93,10 @@ class Rule:
     KIND: ClassVar[str] = ""
     #: the roles a rule of this kind must give (`first`, `then`, `event`, ...)
     roles: ClassVar[Tuple[str, ...]] = ()
+    #: the placeholders its ``message`` may use (``rulebook`` refuses any other: a
+    #: user rule's `{evnt_text}` was printed as written); a hit in a handler also
+    #: fills ``handler`` and ``handler_line`` (``diagnose.to_finding``)
+    fields: ClassVar[Tuple[str, ...]] = ("handler", "handler_line")
     #: the roles whose classes a function's graph must all hold for a finding (the
     #: outline pre-pass's question, ``focus.question_for``); None: any one role's
     finding_needs: ClassVar[Optional[Tuple[str, ...]]] = None
@@ -256,10 +260,13 @@ class Ordering(Rule):
     anchored event as ``then`` and the earlier one as ``first``."""
 
     ordering = True
+    #: (``event_*`` name the anchor too: an ``at-most-once`` rule's role is ``event``)
+    fields = Rule.fields + ("then_text", "then_line", "first_text", "first_line", "event_text", "event_line")
 
     def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
         anchor = g.nodes[hit.anchor]
         fmt: Dict[str, object] = dict(then_text=short(node_text(anchor)), then_line=node_span(anchor).line)
+        fmt.update(event_text=fmt["then_text"], event_line=fmt["then_line"])
         related: List[Related] = []
         if hit.first is not None:
             first = g.nodes[hit.first]

@@ -9,3 +9,4 @@ from .base import Rule
 class ParseError(Rule, kind="parse-error"):
     on_graph = False
     always_on = True
+    fields = ("error",)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, List
 
 from .. import lazy
-from .base import GraphInput, Hit, Ordering, expr_text, matching
+from .base import GraphInput, Hit, Ordering, Rule, expr_text, matching
 from .paths import MAX_SEGMENT, Reach, anchor, blocking_view, head_path, node_order, path_to
 
 if TYPE_CHECKING:
@@ -19,6 +19,7 @@ else:
 
 class RequiresBefore(Ordering, kind="requires-before"):
     roles = ("first", "then")
+    fields = Rule.fields + ("then_text", "then_line", "event_text", "event_line")  # no earlier event to name
     finding_needs = ("then",)  # a ``then`` with no ``first`` at all is one
 
     def summary(self) -> str:

@@ -8,3 +8,4 @@ from .base import Rule
 class UnusedSuppression(Rule, kind="unused-suppression"):
     on_graph = False
     on_suppressions = True
+    fields = ("codes",)

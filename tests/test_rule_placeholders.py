@@ -1,0 +1,78 @@
+"""A rule's message may name only the fields its kind fills (``Rule.fields``): an
+unknown placeholder is a bad rule file (exit 2 naming the file and ``message``), not
+braces printed as written; an ``at-most-once`` rule, whose role is ``event``, may say
+``{event_text}`` (a conformance probe, session 31)."""
+from __future__ import annotations
+
+import pytest
+from cliutil import oc, write
+
+from ordercheck.errors import UsageError
+from ordercheck.rulebook import Rule, builtin_rules, parse_rule
+
+BASE = {"id": "UR1", "name": "x", "severity": "warning"}
+
+
+def _rule(kind, message, **roles):
+    return parse_rule({**BASE, "kind": kind, "message": message, **roles}, "rules/ur1.toml")
+
+
+def test_each_kind_accepts_its_own_fields():
+    _rule("sequence", "`{then_text}` at {then_line} after {first_text} at {first_line}", first=["save"], then=["append"])
+    _rule("at-most-once", "`{event_text}` again after line {first_line}", event=["append"])
+    _rule("swallowed", "`{event_text}` into {handler} at {handler_line}", event=["save"])
+    _rule("sequence", "literal {{braces}} and `{then_text!r:>10}`", first=["save"], then=["append"])
+
+
+@pytest.mark.parametrize("kind, message, roles", [
+    ("sequence", "`{then_txt}` after save", {"first": ["save"], "then": ["append"]}),
+    ("swallowed", "`{then_text}` swallowed", {"event": ["save"]}),
+    ("at-most-once", "`{error}` twice", {"event": ["append"]}),
+])
+def test_an_unknown_placeholder_names_the_file_and_the_key(kind, message, roles):
+    with pytest.raises(UsageError) as err:
+        _rule(kind, message, **roles)
+    assert err.value.file == "rules/ur1.toml" and err.value.key == "message"
+    assert "unknown placeholder" in str(err.value)
+
+
+def test_a_template_format_cannot_read_is_a_bad_rule():
+    with pytest.raises(UsageError) as err:
+        _rule("sequence", "a { brace", first=["save"], then=["append"])
+    assert err.value.key == "message" and "bad template" in str(err.value)
+
+
+def test_the_shipped_rules_use_only_their_fields():
+    for rule in builtin_rules():
+        assert isinstance(rule, Rule)  # (parse_rule checked each message on load)
+
+
+def test_an_at_most_once_rule_says_its_event(tmp_path):
+    write(tmp_path, "ordercheck.toml", 'rules = ["ur.toml"]\n[events]\ncheckpoint = ["*.checkpoint"]\n')
+    write(tmp_path, "ur.toml", """
+id = "UR301"
+name = "checkpoint-twice"
+severity = "warning"
+kind = "at-most-once"
+event = ["checkpoint"]
+message = "checkpoint `{event_text}` twice (first at line {first_line})"
+""")
+    write(tmp_path, "m.py", "def f(cp, run):\n    cp.checkpoint(run)\n    cp.checkpoint(run)\n")
+    run = oc(tmp_path, "--no-cache", "--select", "UR301", "m.py")
+    assert run.code == 1
+    assert "UR301 checkpoint `cp.checkpoint(run)` twice (first at line 2)" in run.out
+
+
+def test_a_bad_placeholder_in_a_user_rule_exits_2(tmp_path):
+    write(tmp_path, "ordercheck.toml", 'rules = ["ur.toml"]\n')
+    write(tmp_path, "ur.toml", 'id = "UR9"\nname = "x"\nseverity = "warning"\nkind = "sequence"\n'
+                               'first = ["save"]\nthen = ["append"]\nmessage = "`{then_txt}`"\n')
+    write(tmp_path, "m.py", "x = 1\n")
+    run = oc(tmp_path, "--no-cache", "m.py")
+    assert run.code == 2 and "ur.toml" in run.err and "`message`" in run.err and "{then_txt}" in run.err
+
+
+def test_requires_before_has_no_earlier_event_to_name():
+    _rule("requires-before", "`{then_text}` with no lease first", first=["save"], then=["append"])
+    with pytest.raises(UsageError):
+        _rule("requires-before", "`{then_text}` after {first_text}", first=["save"], then=["append"])
