@@ -295,9 +295,11 @@ class _Builder:
     def exit_from(self, node: object) -> None:
         """``sys.exit()``'s way out: its ``SystemExit`` is no ``Exception``, so it
         passes every ``except`` frame none of whose clauses may catch it
-        (``may_catch_exit``); at a ``finally`` or ``with`` frame it goes on as any
-        exception does (their copies re-raise it as one: an over-approximation, never
-        a missed path)."""
+        (``may_catch_exit``); a ``finally`` runs its copy for this way, which then
+        goes on outward the same way (a probe: the exit re-raised by a ``finally``
+        entered an outer ``except Exception``); at a ``with`` frame it goes on as any
+        exception does (its exit re-raises it as one: an over-approximation, never a
+        missed path)."""
         preds: Preds = [(node, EdgeKind.EXCEPTION)]
         for index in range(len(self.frames) - 1, -1, -1):
             frame = self.frames[index]
@@ -306,6 +308,9 @@ class _Builder:
                     self.connect(preds, frame.exit_handler)
                     return
                 continue
+            if isinstance(frame, _FinallyFrame):
+                self.connect(preds, self.finally_copy(frame, index, Way.EXIT))
+                return
             if self.CROSS[frame.kind](self, frame, index, preds, Way.RAISE):
                 return
         self.connect(preds, RAISE)
@@ -338,6 +343,10 @@ class _Builder:
                 point = self.node(NodeKind.RERAISE, None, "re-raise")
                 self.connect(ends, point)
                 self.unwind([(point, EdgeKind.EXCEPTION)], Way.RAISE)
+            elif way == Way.EXIT:  # the process exit goes on, past `except Exception`
+                point = self.node(NodeKind.RERAISE, None, "re-raise (exit)")
+                self.connect(ends, point)
+                self.exit_from(point)
             else:
                 self.unwind([(p, EdgeKind.FINALLY) for p, _ in ends], way)
         self._restore(saved)

@@ -91,6 +91,7 @@ class Way(StrEnum):
     BREAK = "break"
     CONTINUE = "continue"
     RAISE = "raise"  # an exception
+    EXIT = "exit"  # ``sys.exit()``'s ``SystemExit``, through a ``finally`` (``cfg.exit_from``)
 
 
 class FrameKind(StrEnum):

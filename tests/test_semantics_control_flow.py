@@ -537,3 +537,37 @@ def test_one_line_bodies_are_walks_under_sys_settrace():
         "    return o.v()\n"
     )
     assert tracecheck.check_source(source, seeds=200) is None
+
+
+SYS_EXIT_THROUGH_FINALLY = """\
+    import sys
+
+    def stop(self, run, rec):
+        try:
+            try:
+                self._store.save(run)
+                sys.exit(0)
+            finally:
+                done = True
+        except {clause}:
+            self._ledger.append(rec)
+    """
+
+
+def test_sys_exit_through_a_finally_still_passes_except_exception():
+    # (a conformance probe, session 31: the finally's copy re-raised the exit as any
+    # exception, so `except Exception` ran after the save: a false OC102)
+    for clause in ("Exception", "KeyError", "(ValueError, OSError)"):
+        assert cl(SYS_EXIT_THROUGH_FINALLY.format(clause=clause), select=SEQ) == [], clause
+
+
+def test_sys_exit_through_a_finally_enters_a_handler_that_may_catch_it():
+    for clause in ("BaseException", "SystemExit"):
+        assert cl(SYS_EXIT_THROUGH_FINALLY.format(clause=clause), select=SEQ) == [("OC102", 11)], clause
+
+
+def test_sys_exit_through_a_finally_is_traced_as_a_walk():
+    import tracecheck as tc
+    src = ("def f(o):\n    try:\n        try:\n            o.c(1)\n            sys.exit(0)\n        finally:\n"
+           "            o.c(2)\n    except Exception:\n        o.c(3)\n    except BaseException:\n        o.c(4)\n    o.c(5)\n")
+    assert tc.check_source(src, seeds=40) is None
