@@ -146,6 +146,7 @@ class _WithFrame(_Frame):
     project_narrow: bool = False
     with_id: int = 0  # its body's nodes carry it in their ``withs`` attribute
     withs: Tuple[int, ...] = ()  # the ``with`` items around the statement
+    lock: bool = False  # a lock (``WithItem.lock``): releasing it cannot raise
 
 
 #: what a ``with`` item's manager swallows (``build``'s ``is_suppressor``): True, every
@@ -382,8 +383,9 @@ class _Builder:
                                                            or all(r in self.g.nodes[t]["ctx"] for t in targets))
         else:
             self.unwind([(exit_node, EdgeKind.FINALLY)], way)
-            # ``__exit__`` is a call: it can raise, instead of the way out going on
-            self.raise_from(exit_node)
+            if not f.lock:
+                # ``__exit__`` is a call: it can raise, instead of the way out going on
+                self.raise_from(exit_node)
         self._restore(saved)
         return exit_node
 
@@ -755,7 +757,7 @@ class _Builder:
             suppress = suppress_all or known or narrow
             self.with_ids += 1
             w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids,
-                           withs=self.withs, project_narrow=narrow)
+                           withs=self.withs, project_narrow=narrow, lock=item.lock)
             if m is not None:
                 for p, _ in preds:
                     # by id, not identity: facts read back from the cache hold the
@@ -774,7 +776,8 @@ class _Builder:
             if ends:
                 exit_node = self._with_exit_node(w, Way.NORMAL)
                 self.connect(ends, exit_node)
-                self.raise_from(exit_node)  # ``__exit__`` is a call: it can raise (semantics §Graph)
+                if not w.lock:  # (a lock's release is all its exit does)
+                    self.raise_from(exit_node)  # ``__exit__`` is a call: it can raise (semantics §Graph)
                 ends = [(exit_node, EdgeKind.NORMAL)]
             ends = ends + [(n, EdgeKind.NORMAL) for n in w.swallowed]
         self.withs = outer_withs

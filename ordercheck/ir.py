@@ -157,6 +157,7 @@ class Fact:
 class WithItem:
     events: ExprSeq
     manager: Optional[Call]  # the context-manager call, when the item is a call
+    lock: bool = False  # a lock by its name (``resolution.is_lock``): its exit cannot raise
 
 
 @dataclass

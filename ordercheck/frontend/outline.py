@@ -28,7 +28,7 @@ from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_name, module_table
 from .resolution import (CONTEXT_MANAGER_DECORATORS, CallNames, ClassScope, FunctionScope, Resolver, ast_args_level,
-                         ast_level, awaits_first, render_ast, runner_slot, wraps_callable)
+                         ast_level, awaits_first, is_lock, render_ast, runner_slot, wraps_callable)
 from .source import cpython_verdict, gc_paused
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -235,7 +235,7 @@ class Outliner(Resolver):
                     manager = self._call(names.callee, names.qualnames, expr, names.receiver_type)
             if manager is not None and isinstance(node, ast.AsyncWith):
                 manager.async_with = True
-            st.items.append(WithItem([], manager))
+            st.items.append(WithItem([], manager, is_lock(render_ast(expr.func if isinstance(expr, ast.Call) else expr))))
             if item.optional_vars is not None:
                 self.visit(item.optional_vars)
         for child in node.body:

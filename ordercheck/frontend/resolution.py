@@ -56,6 +56,23 @@ _LEVEL_METHODS = {
 }
 
 
+#: the last word of a lock's name: ``self._lock``, ``state_lock``, ``threading.RLock()``,
+#: ``asyncio.Semaphore(4)``, ``self._cv``
+_LOCK_WORDS = frozenset({"lock", "rlock", "mutex", "semaphore", "condition", "cv"})
+
+
+def is_lock(text: str) -> bool:
+    """Whether a ``with`` item, rendered (``self._lock``, ``threading.Lock()``), names a
+    lock by its last component's last word: releasing it is all its exit does, which
+    cannot fail after the body's events took effect (docs/decisions.md, "``with``
+    exits")."""
+    last = text.rstrip("()").rsplit(".", 1)[-1].strip("_")
+    if not last.replace("_", "").isalnum():
+        return False
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", last)
+    return bool(words) and words[-1].lower() in _LOCK_WORDS
+
+
 def level_name(level: Optional[str]) -> Optional[str]:
     """The logger method a constant level names: the last component of a dotted name or
     a string (``logging.ERROR``, ``"WARNING"``), or a number as ``logging`` ranks it

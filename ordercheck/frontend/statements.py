@@ -42,7 +42,7 @@ from .expressions import (
     unwritten,
 )
 from .positions import children
-from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope
+from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, is_lock
 from .imports import module_table
 from .source import HugeDef
 
@@ -493,7 +493,8 @@ class Extractor(ExpressionWalker):
                     ev = ev + [manager]
             if manager is not None and node.asynchronous is not None:
                 manager.async_with = True
-            st.items.append(WithItem(ev, manager))
+            func = item.item.func if isinstance(item.item, cst.Call) else item.item
+            st.items.append(WithItem(ev, manager, is_lock(render_callee(func))))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
         st.body = self.block(node.body)

@@ -1,0 +1,77 @@
+"""A lock's ``with`` exit cannot raise (docs/decisions.md, "``with`` exits"; a
+conformance probe, session 31): releasing it is all its exit does, so it is no point
+between the body's save and a handler. Any other manager's exit still can."""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl
+
+from ordercheck.frontend.resolution import is_lock
+
+ALL = ["OC101", "OC102", "OC103", "OC201", "OC202", "OC203"]
+
+
+@pytest.mark.parametrize("text", ["self._lock", "lock", "state_lock", "threading.RLock", "asyncio.Semaphore",
+                                  "self._stateLock", "self._cv", "self.condition", "self._mutex"])
+def test_locks_by_name(text):
+    assert is_lock(text)
+
+
+@pytest.mark.parametrize("text", ["self.clock", "block", "lock_file", "self._uow", "open", "self.locker",
+                                  "session.begin", "self._locks"])
+def test_not_locks(text):
+    assert not is_lock(text)
+
+
+SRC = """
+    class Runtime:
+        def a(self, run):
+            try:
+                with {m}:
+                    self._ledger.append_terminal(run.id)
+            except Exception:
+                self._ledger.append_record(RunFailed(run.id))
+                raise
+
+        def c(self, run):
+            try:
+                with {m}:
+                    self._store.save(run)
+            except Exception:
+                self._ledger.append_record(SaveSkipped(run.id))
+"""
+
+
+def test_a_lock_exit_is_no_point_after_the_body():
+    assert cl(SRC.format(m="self._lock"), ALL) == [("OC203", 14)]
+    assert cl(SRC.format(m="threading.Lock()"), ALL) == [("OC203", 14)]
+
+
+def test_any_other_exit_still_can_raise_after_the_body():
+    # the manager's exit can fail after the save or the terminal append took effect
+    assert cl(SRC.format(m="self._uow"), ALL) == [("OC102", 16), ("OC103", 8), ("OC203", 14)]
+
+
+def test_a_lock_in_a_helper_does_not_put_a_save_on_its_raise():
+    src = """
+        import logging
+        logger = logging.getLogger(__name__)
+
+        class Runtime:
+            def _try_save(self, run):
+                with self._lock:
+                    try:
+                        self._store.save(run)
+                    except Exception:
+                        self._ledger.append_record(SaveFailed(run.id))
+                        raise
+
+            def step(self, parent, run):
+                self._store.save(parent)
+                try:
+                    self._try_save(run)
+                except Exception:
+                    logger.warning("child save failed")
+    """
+    assert cl(src, ["OC101"]) == [("OC101", 17)]
+    assert cl(src.replace("with self._lock:", "with self._uow:"), ["OC101"]) == []
