@@ -445,8 +445,8 @@ class Extractor(ExpressionWalker):
                     elts = [h.type]
                 for el in elts:
                     value = el.value if isinstance(el, cst.Element) else el
-                    types.append(render_callee(value))
-                    types.extend(self.qualified(value))
+                    types.extend(self.exception_type_names(value))
+                types = list(dict.fromkeys(types))
             broad = bare or any(t in BROAD_TYPES for t in types)
             name = h.name.name.value if h.name is not None and isinstance(h.name.name, cst.Name) else None
             self.frame.handlers.append((name, hsp.line))
@@ -473,6 +473,24 @@ class Extractor(ExpressionWalker):
                                    whole.col16, whole.col16 + len("finally"))
             st.finalbody = self.block(node.finalbody.body)
         return st
+
+    def exception_type_names(self, value: cst.CSTNode) -> List[str]:
+        """An ``except`` clause's type as written, import-qualified, through an alias
+        (``BROAD = Exception``: broad; semantics §Aliases) and, for a class at the top
+        of this module, as ``module.T`` (``swallow-types = ["*.TransientError"]``, as
+        receiver patterns match it; a conformance probe, session 31)."""
+        text = render_callee(value)
+        out = [text, *self.qualified(value)]
+        line, col = self.pos(value)[:2]
+        src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        chain = self.alias_chain(text, line, len(src[:col].encode("utf-8")))
+        for t in chain[1:]:
+            out += [t, *self.qualified_text(t)]
+        if chain[-1].replace(".", "").replace("_", "").isalnum():
+            typed = self.type_qualname(chain[-1])
+            if typed:
+                out.append(typed)
+        return out
 
     def _with(self, node: cst.With, line: cst.CSTNode) -> Stmt:
         sp = self._enter_stmt(node, node.items[-1] if node.items else None)
