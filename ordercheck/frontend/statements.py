@@ -523,14 +523,26 @@ class Extractor(ExpressionWalker):
         st = Stmt(StmtKind.MATCH, sp, self.header_text(node), self.expr(node.subject), self.raises_outside_calls(node.subject))
         self._header(st, [node.subject])
         captured: List[str] = list(st.writes)
+        # `match e:` over a caught exception: a case's whole-subject capture (`case
+        # OSError() as err:`, `case err:`) is that exception (semantics §Contracts
+        # handing on; a conformance probe, session 31)
+        caught: Optional[int] = None
+        if isinstance(node.subject, cst.Name) and self.frames:
+            caught = next((line for name, line in reversed(self.frame.handlers) if name == node.subject.value), None)
         for case in node.cases:
             csp = self._enter_stmt(case, case.guard if case.guard is not None else case.pattern)
+            whole = case.pattern.name if isinstance(case.pattern, cst.MatchAs) else None
+            alias = whole.value if caught is not None and isinstance(whole, cst.Name) else None
+            if alias is not None and caught is not None:
+                self.frame.handlers.append((alias, caught))
             guard = self.expr(case.guard)
             captured += self._w + _captures(case.pattern)
             irrefutable = _irrefutable(case.pattern)
             always = case.guard is None and irrefutable
             st.cases.append(Case(csp, self.header_text(case), always, guard, self.block(case.body),
                                  irrefutable=irrefutable, guarded=case.guard is not None))
+            if alias is not None:
+                self.frame.handlers.pop()
         # (the cases' captures are forgotten at the `match` itself: earlier than Python
         # binds them, which only forgets sooner)
         if captured:
