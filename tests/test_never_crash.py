@@ -44,7 +44,7 @@ BAD_FILES = {
     "not-utf8": (b"def f():\n    return 'caf\xe9'\n", None),
     "not-utf8-first-line": (b"# r\xe9sum\xe9\nx = 1\n", None),
     "utf16-with-bom": (b"\xff\xfe" + "x = 1\n".encode("utf-16-le"), None),
-    "nul-byte": (b"x = 1\ny = '\x00'\n", None),
+    "nul-byte": (b"x = 1\ny = '\x00'\n", 2),  # (where the byte stands)
     "nul-byte-in-comment": (b"x = 1  # \x00\n", None),
     "nested-parens-500": (b"x = " + b"(" * 500 + b"1" + b")" * 500 + b"\n", 1),
     "nested-calls-500": (b"x = " + b"f(" * 500 + b"1" + b")" * 500 + b"\n", 1),

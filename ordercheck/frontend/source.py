@@ -39,8 +39,12 @@ class SourceError(ValueError):
 def decode_source(data: bytes) -> str:
     """Decode like CPython does (BOM, PEP 263 cookie, else UTF-8); raise
     ``ValueError`` with a user-facing message otherwise."""
-    if b"\x00" in data:
-        raise ValueError("source contains a NUL byte")
+    nul = data.find(b"\x00")
+    if nul != -1:  # where it stands, for the code frame (a probe: it was shown at 1:1)
+        prefix = data[:nul]
+        start = max(prefix.rfind(b"\n"), prefix.rfind(b"\r")) + 1
+        col = len(prefix[start:].decode("utf-8", errors="replace"))
+        raise SourceError("source contains a NUL byte", prefix.count(b"\n") + 1, col)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
