@@ -167,9 +167,11 @@ class _Builder:
     def __init__(self, fn: FunctionFacts, is_suppressor: Callable[[Call], Catch],
                  on_raise: Optional[Callable[[Call], bool]] = None,
                  on_test: Optional[Callable[[Call], bool]] = None,
-                 is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None) -> None:
+                 is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None,
+                 project_manager: Callable[[Call], bool] = lambda c: False) -> None:
         self.fn = fn
         self.is_suppressor = is_suppressor
+        self.project_manager = project_manager
         self.on_raise = on_raise
         self.on_test = on_test
         self.is_guard = is_guard
@@ -757,7 +759,9 @@ class _Builder:
             suppress = suppress_all or known or narrow
             self.with_ids += 1
             w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids,
-                           withs=self.withs, project_narrow=narrow, lock=item.lock)
+                           withs=self.withs, project_narrow=narrow,
+                           # (a project manager named like a lock runs its own exit code)
+                           lock=item.lock and not (m is not None and self.project_manager(m)))
             if m is not None:
                 for p, _ in preds:
                     # by id, not identity: facts read back from the cache hold the
@@ -861,14 +865,17 @@ def build(fn: FunctionFacts, is_suppressor: Callable[[Call], Catch] = lambda c: 
           on_raise: Optional[Callable[[Call], bool]] = None,
           on_test: Optional[Callable[[Call], bool]] = None,
           is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None,
-          around: Optional[Call] = None) -> nx.DiGraph:
+          around: Optional[Call] = None,
+          project_manager: Callable[[Call], bool] = lambda c: False) -> nx.DiGraph:
     """The control-flow graph of one function (semantics §Graph). ``on_raise(call)`` true: the
     call's exceptional edges pass a ``raised`` point (its callee's on-raise effects);
     ``on_test(call)`` true for the call that is a whole ``if``/``while`` test: each
     branch starts with an ``outcome`` point (its conditional effects). ``around``: a
     decorator that runs the whole body inside a context manager
-    (``@transaction.atomic``): the body is built as a ``with`` over it."""
-    b = _Builder(fn, is_suppressor, on_raise, on_test, is_guard)
+    (``@transaction.atomic``): the body is built as a ``with`` over it.
+    ``project_manager(call)``: the ``with`` item enters a project context manager (its
+    own exit code runs, so a lock's name does not exempt its exit from raising)."""
+    b = _Builder(fn, is_suppressor, on_raise, on_test, is_guard, project_manager)
     body = fn.body
     if around is not None:
         body = [Stmt(StmtKind.WITH, around.span, around.text, items=[WithItem([around], around)], body=body)]

@@ -435,7 +435,8 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
     """A graph for the summary pass: a point at every resolved call."""
     resolved = lambda call: (path, call.id) in callees  # noqa: E731
     return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved,
-                     is_guard=vocab.is_guard, around=decorator_transaction(fn, vocab))
+                     is_guard=vocab.is_guard, around=decorator_transaction(fn, vocab),
+                     project_manager=lambda call: managers is not None and managers(path, call) is not None)
 
 
 #: the id of a decorator's stand-in call (no call of a file's own has it)
@@ -682,6 +683,7 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
         is_guard=vocab.is_guard,
         around=decorator_transaction(fn, vocab),
+        project_manager=lambda call: summ.manager_of(path, call) is not None,
     )
     for n, data in g.nodes(data=True):
         if data["kind"] == NodeKind.WITH_EXIT and data.get("manager") is not None:

@@ -171,16 +171,32 @@ def load_rules(extra: Iterable[Path] = ()) -> Dict[str, Rule]:
 
 
 def _check_placeholders(message: str, fields: Tuple[str, ...], path: str) -> None:
-    """A message may name only its kind's fields (``Rule.fields``): an unknown
-    `{placeholder}` stops the run naming the rule file and ``message`` (it was printed
-    as written), and so does a template ``str.format`` cannot read."""
+    """A message may name only its kind's fields (``Rule.fields``), also inside a format
+    spec (``{then_text:>{width}}``): an unknown `{placeholder}` stops the run naming
+    the rule file and ``message`` (it was printed as written). So does a template that
+    ``str.format`` cannot render with values of the fields' types (``{then_line}`` is a
+    number, every other field text): ``{then_text:d}``, an unpaired brace."""
     import string
 
+    def names(template: str, depth: int = 0) -> List[str]:
+        out: List[str] = []
+        for _, name, spec, _ in string.Formatter().parse(template):
+            if name is not None:
+                out.append(name)
+            if spec and depth < 2:
+                out += names(spec, depth + 1)
+        return out
+
     try:
-        names = [name for _, name, _, _ in string.Formatter().parse(message) if name is not None]
+        found = names(message)
     except ValueError as exc:
         raise UsageError(f"bad template: {exc} (write `{{{{` and `}}}}` for literal braces)", path, "message") from None
-    for name in names:
+    for name in found:
         if name not in fields:
-            raise UsageError(f"unknown placeholder {{{name}}} (this kind fills {', '.join('{' + f + '}' for f in fields)})",
-                             path, "message")
+            listed = ", ".join("{" + f + "}" for f in fields) or "no placeholder"
+            raise UsageError(f"unknown placeholder {{{name}}} (this kind fills {listed})", path, "message")
+    sample = {f: (1 if f.endswith("_line") else "x") for f in fields}
+    try:
+        message.format_map(sample)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise UsageError(f"bad template: {type(exc).__name__}: {exc}", path, "message") from None

@@ -75,3 +75,43 @@ def test_a_lock_in_a_helper_does_not_put_a_save_on_its_raise():
     """
     assert cl(src, ["OC101"]) == [("OC101", 17)]
     assert cl(src.replace("with self._lock:", "with self._uow:"), ["OC101"]) == []
+
+
+def test_a_project_manager_named_like_a_lock_runs_its_own_exit():
+    # (an adversarial review, session 31: the name alone exempted a project manager's
+    # exit, which saves after the body, from raising)
+    src = """
+        from contextlib import contextmanager
+
+        class Runtime:
+            @contextmanager
+            def _lock(self):
+                yield
+                self.checkpoint_store.flush()
+
+            def c(self, store, ledger, run):
+                try:
+                    with self._lock():
+                        store.save(run)
+                except Exception:
+                    ledger.append(run)
+
+        class StateLock:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.flush_to_disk()
+
+        class Other:
+            def __init__(self):
+                self._lock = StateLock()
+
+            def c(self, store, ledger, run):
+                try:
+                    with self._lock:
+                        store.save(run)
+                except Exception:
+                    ledger.append(run)
+    """
+    assert cl(src, ["OC102"]) == [("OC102", 15), ("OC102", 33)]

@@ -76,3 +76,22 @@ def test_requires_before_has_no_earlier_event_to_name():
     _rule("requires-before", "`{then_text}` with no lease first", first=["save"], then=["append"])
     with pytest.raises(UsageError):
         _rule("requires-before", "`{then_text}` after {first_text}", first=["save"], then=["append"])
+
+
+@pytest.mark.parametrize("kind, message, roles", [
+    ("sequence", "`{then_text}` in {handler}", {"first": ["save"], "then": ["append"]}),  # never filled there
+    ("sequence", "`{then_text:d}`", {"first": ["save"], "then": ["append"]}),  # a number's format for text
+    ("sequence", "line {then_line:s}", {"first": ["save"], "then": ["append"]}),
+    ("sequence", "`{then_text!z}`", {"first": ["save"], "then": ["append"]}),
+    ("sequence", "`{then_text:>{width}}`", {"first": ["save"], "then": ["append"]}),  # nested, unknown
+])
+def test_a_template_the_kind_cannot_render_is_refused(kind, message, roles):
+    # (an adversarial review, session 31: each was accepted, then printed as written)
+    with pytest.raises(UsageError) as err:
+        _rule(kind, message, **roles)
+    assert err.value.key == "message"
+
+
+def test_a_nested_known_field_in_a_format_spec_is_fine():
+    _rule("sequence", "`{then_text:>{first_line}}`", first=["save"], then=["append"])
+    _rule("silent-handler", "silent {handler} at {handler_line}")

@@ -94,9 +94,10 @@ class Rule:
     #: the roles a rule of this kind must give (`first`, `then`, `event`, ...)
     roles: ClassVar[Tuple[str, ...]] = ()
     #: the placeholders its ``message`` may use (``rulebook`` refuses any other: a
-    #: user rule's `{evnt_text}` was printed as written); a hit in a handler also
-    #: fills ``handler`` and ``handler_line`` (``diagnose.to_finding``)
-    fields: ClassVar[Tuple[str, ...]] = ("handler", "handler_line")
+    #: user rule's `{evnt_text}` was printed as written); a kind whose hits stand in a
+    #: handler also names ``handler`` and ``handler_line`` (``diagnose.to_finding``
+    #: fills them)
+    fields: ClassVar[Tuple[str, ...]] = ()
     #: the roles whose classes a function's graph must all hold for a finding (the
     #: outline pre-pass's question, ``focus.question_for``); None: any one role's
     finding_needs: ClassVar[Optional[Tuple[str, ...]]] = None

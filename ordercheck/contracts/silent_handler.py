@@ -13,6 +13,7 @@ from .paths import head_path, join
 
 class SilentHandler(Rule, kind="silent-handler"):
     loud = (EventClass.SURFACE.value,)
+    fields = ("handler", "handler_line")
 
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes, graph.reachable

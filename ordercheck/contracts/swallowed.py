@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 class Swallowed(Rule, kind="swallowed"):
     roles = ("event",)
-    fields = Rule.fields + ("event_text", "event_line")
+    fields = ("event_text", "event_line", "handler", "handler_line")
     loud = (EventClass.SURFACE.value,)
     escaping = True  # what a handler catches is what escapes the callee
 
