@@ -53,7 +53,12 @@ class ScopeTable:
         return None
 
     def type_of(self, name: str) -> Optional[str]:
-        return _one(self.annotated.get(name)) or _one(self.constructed.get(name)) or self._display_type(name)
+        annotated = _one(self.annotated.get(name))
+        if annotated in _CONTAINER_ANNOTATIONS:
+            # `rows: list = []`: the annotation names the display's own class
+            # (an adversarial review: it hid the display's type)
+            return self._display_type(name) or annotated
+        return annotated or _one(self.constructed.get(name)) or self._display_type(name)
 
     def _display_type(self, name: str) -> Optional[str]:
         """``builtins.list`` for a function's name whose every binding is a fresh list
@@ -184,6 +189,10 @@ def constructor_type(node: Optional[ast.AST]) -> Optional[str]:
             return text
     return None
 
+
+#: bare annotations that name a built-in container (``rows: list = []``)
+_CONTAINER_ANNOTATIONS = frozenset({"list", "dict", "set", "List", "Dict", "Set",
+                                    "typing.List", "typing.Dict", "typing.Set"})
 
 #: the built-in containers a display or a call of the builtin makes afresh
 _DISPLAYS = {ast.List: "list", ast.ListComp: "list", ast.Dict: "dict", ast.DictComp: "dict",

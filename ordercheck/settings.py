@@ -125,7 +125,15 @@ def anchor_glob(glob: str, here: Path, root: Path) -> str:
     """``glob``, written relative to ``here``, as ``exclude`` globs are matched: relative
     to ``root``, or absolute for a folder outside it (``sources.relative_path``)."""
     glob = glob[2:] if glob.startswith("./") else glob
-    if "/" not in glob.rstrip("/") or glob.startswith("/") or glob.startswith("**"):
+    if glob.startswith("/"):
+        # an absolute glob inside the root is made relative to it, as the walk's
+        # paths are (an adversarial review: it was silently a no-op)
+        for base in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
+            prefix = Path(base).as_posix().rstrip("/") + "/"
+            if glob.startswith(prefix):
+                return glob[len(prefix):] or "**"
+        return glob
+    if "/" not in glob.rstrip("/") or glob.startswith("**"):
         return glob
     whole = os.path.normpath(os.path.join(os.path.realpath(here), glob))
     try:

@@ -171,3 +171,37 @@ def test_a_nested_def_that_does_not_carry_it_is_still_silent():
                         self.fut.set_exception(e)
     """
     assert cl(src, ALL) == [("OC202", 5), ("OC202", 13), ("OC202", 21)]
+
+
+def test_what_a_nested_def_does_with_the_name_decides():
+    # (an adversarial review, session 31) its own local of that name, a call that only
+    # inspects it, and a name rebound to something else carry nothing
+    src = """
+        class Runtime:
+            def own_local(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def deliver():
+                        e = RuntimeError("x")
+                        self.fut.set_exception(e)
+                    self.loop.call_soon_threadsafe(deliver)
+
+            def inspects(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def check():
+                        return isinstance(e, OSError)
+                    check()
+
+            def rebound(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def deliver():
+                        self.fut.set_exception(e)
+                    deliver = None
+                    self.loop.call_soon_threadsafe(deliver)
+    """
+    assert cl(src, ALL) == [("OC202", 5), ("OC202", 14), ("OC202", 22)]

@@ -87,3 +87,12 @@ def test_suggest_takes_them_too(tmp_path):
     cut = json.loads(oc(root, "suggest", "--isolated", "--format", "json", "--extend-exclude", "tests", ".").out)
     assert (full["files"], full["suggestions"][0]["calls"]) == (2, 4)
     assert (cut["files"], cut["suggestions"][0]["calls"]) == (1, 2)
+
+
+def test_an_absolute_glob_inside_the_project_is_made_relative(tmp_path):
+    # (an adversarial review, session 31: it was silently a no-op)
+    root = _tree(tmp_path)
+    run = oc(root, "--isolated", "--no-cache", "--extend-exclude", f"{root.as_posix()}/pkg/tests/**", ".")
+    assert _paths(run) == ["docs/d.py", "pkg/a.py", "pkg/sub/s.py"]
+    run = oc(root / "pkg", "--isolated", "--no-cache", "--extend-exclude", f"{root.as_posix()}/pkg/sub", ".")
+    assert _paths(run) == ["a.py", "tests/t.py"]

@@ -125,3 +125,18 @@ def test_a_configured_pattern_over_a_local_list_matches_nothing_either():
     assert cl(src, SWL, table) == []
     # without the fresh binding the same configured pattern matches
     assert cl(src.replace("events = []", "events = run.events"), SWL, table) == [("OC202", 5)]
+
+
+def test_a_bare_container_annotation_keeps_the_fresh_list():
+    # (an adversarial review, session 31: `rows: list = []` took the annotation's `list`)
+    src = """
+        def log(msg, run):
+            journal_args: list = []
+            journal_rows: "list[str]" = []
+            try:
+                journal_args.append(("MESSAGE", msg))
+                journal_rows.append(msg)
+            except Exception:
+                pass
+    """
+    assert cl(src, SWL) == []

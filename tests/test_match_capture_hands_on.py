@@ -40,3 +40,18 @@ SRC = """
 def test_a_whole_subject_capture_is_the_exception():
     # `b` hands it on in both cases; a part of it (`errno=code`) or another subject does not
     assert cl(SRC, ["OC202"]) == [("OC202", 15), ("OC202", 25)]
+
+
+def test_a_rebound_capture_no_longer_names_it():
+    src = """
+        class Runtime:
+            def j(self, run):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    match e:
+                        case OSError() as err:
+                            err = None
+                            self.notify(err)
+    """
+    assert cl(src, ["OC202"]) == [("OC202", 5)]

@@ -559,10 +559,15 @@ class ExpressionWalker(Resolver):
         for star in (ps.star_arg, ps.star_kwarg):
             if isinstance(star, cst.Param):
                 own.add(star.name.value)
+        if isinstance(node, cst.FunctionDef):
+            own |= _def_locals(node)  # (`e = RuntimeError(...)` inside: its own `e`)
         found: set = set()
         stack: List[cst.CSTNode] = [node.body]
         while stack:
             n = stack.pop()
+            if isinstance(n, (cst.Comparison, cst.UnaryOperation)) or (
+                    isinstance(n, cst.Call) and render_callee(n.func) in _EXC_INSPECT):
+                continue  # `isinstance(e, OSError)`, `e is None`, `not e` only look at it
             if isinstance(n, cst.Name):
                 if n.value not in own:
                     for name, line in reversed(self.frame.handlers):
@@ -636,6 +641,34 @@ _EXC_CONVERSIONS = {"str", "repr", "format", "ascii", "traceback.format_exceptio
                     # receives the partial (`to_thread(partial(log.debug, "x", e))`)
                     "functools.partial"}
 _EXC_INSPECT = {"isinstance", "issubclass", "type", "hasattr", "getattr"}
+
+
+def _def_locals(node: "cst.FunctionDef") -> set:
+    """The names a nested function binds in its own body (assignments, loop and ``with``
+    targets, walruses), less those it declares ``nonlocal``/``global``: such a name is
+    its own, not the enclosing handler's exception."""
+    bound: set = set()
+    declared: set = set()
+    stack: List[cst.CSTNode] = [node.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, (cst.Nonlocal, cst.Global)):
+            declared |= {item.name.value for item in n.names}
+        targets: List[cst.CSTNode] = []
+        if isinstance(n, cst.AssignTarget):
+            targets = [n.target]
+        elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)):
+            targets = [n.target]
+        elif isinstance(n, (cst.For, cst.CompFor)):
+            targets = [n.target]
+        elif isinstance(n, cst.AsName):
+            targets = [n.name]
+        for t in targets:
+            bound.update(target_names(t))
+        stack.extend(children(n))
+    return bound - declared
 
 
 def _root_name(node: cst.CSTNode) -> Optional[str]:

@@ -168,6 +168,7 @@ class Extractor(ExpressionWalker):
             for target, val in pairs:
                 for name in target_names(target):
                     self.frame.name_writes.append((name, self.next_call))
+                    self.frame.closures.pop(name, None)  # (`deliver = None`: no closure any more)
                 walk = MarkerWalk(self.aliased_callee)
                 walk.expr(val)
                 for name in target_names(target):
@@ -533,16 +534,26 @@ class Extractor(ExpressionWalker):
             csp = self._enter_stmt(case, case.guard if case.guard is not None else case.pattern)
             whole = case.pattern.name if isinstance(case.pattern, cst.MatchAs) else None
             alias = whole.value if caught is not None and isinstance(whole, cst.Name) else None
+            after = None
             if alias is not None and caught is not None:
                 self.frame.handlers.append((alias, caught))
+                depth = len(self.frame.handlers) - 1
+
+                def after(st: Stmt, name: str = alias, line: int = caught, depth: int = depth) -> None:
+                    # `err = None` in the case's block: as for the `as` name of a clause
+                    if st.kind == StmtKind.SIMPLE and name in (st.writes or ()) and line not in (st.hands_on or ()):
+                        self.frame.handlers[depth] = (None, line)
             guard = self.expr(case.guard)
             captured += self._w + _captures(case.pattern)
             irrefutable = _irrefutable(case.pattern)
             always = case.guard is None and irrefutable
-            st.cases.append(Case(csp, self.header_text(case), always, guard, self.block(case.body),
+            try:
+                body = self.block(case.body, after=after) if after is not None else self.block(case.body)
+            finally:
+                if alias is not None and caught is not None:
+                    self.frame.handlers.pop()
+            st.cases.append(Case(csp, self.header_text(case), always, guard, body,
                                  irrefutable=irrefutable, guarded=case.guard is not None))
-            if alias is not None:
-                self.frame.handlers.pop()
         # (the cases' captures are forgotten at the `match` itself: earlier than Python
         # binds them, which only forgets sooner)
         if captured:
