@@ -103,8 +103,8 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     if "." not in callee:  # a function: its name is the pattern
         return (callee, callee, False)
     receiver = callee.rsplit(".", 1)[0]
-    if receiver in NOT_A_RECEIVER:
-        return None
+    if receiver in NOT_A_RECEIVER or any(q.startswith("builtins.") for q in call.qualnames):
+        return None  # (a function's own fresh list: `journal = []; journal.append(x)`)
     if receiver in ("self", "cls") or receiver.startswith("super()"):
         # the class's own method: its name is the pattern (`*.send_event`), across receivers
         return None if name in CONTAINER_METHODS else (f"*.{name}", f"*.{name}", False)

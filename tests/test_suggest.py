@@ -228,3 +228,17 @@ def f(uow, db, run):
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     tx = [(r["pattern"], r["calls"]) for r in rows if r["class"] == "transaction"]
     assert tx == [("*uow.atomic_scope", 1)]  # the `with` item alone, not the plain call
+
+
+def test_a_functions_own_list_is_never_suggested(tmp_path):
+    # (an adversarial review, session 31: `builtins.list.append` was proposed, which the
+    # append class's exclude then ignores)
+    write(tmp_path, "m.py", """
+def f(store, run):
+    journal_rows = []
+    store.persist_run(run)
+    journal_rows.append(run)
+    journal_rows.insert(0, run)
+""")
+    out = oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out
+    assert "builtins" not in out and "journal_rows" not in out

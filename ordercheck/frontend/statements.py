@@ -446,7 +446,7 @@ class Extractor(ExpressionWalker):
                     elts = [h.type]
                 for el in elts:
                     value = el.value if isinstance(el, cst.Element) else el
-                    types.extend(self.exception_type_names(value))
+                    types.extend(self.exception_type_names(value, hsp.line))
                 types = list(dict.fromkeys(types))
             broad = bare or any(t in BROAD_TYPES for t in types)
             name = h.name.name.value if h.name is not None and isinstance(h.name.name, cst.Name) else None
@@ -475,16 +475,16 @@ class Extractor(ExpressionWalker):
             st.finalbody = self.block(node.finalbody.body)
         return st
 
-    def exception_type_names(self, value: cst.CSTNode) -> List[str]:
+    def exception_type_names(self, value: cst.CSTNode, line: int) -> List[str]:
         """An ``except`` clause's type as written, import-qualified, through an alias
         (``BROAD = Exception``: broad; semantics §Aliases) and, for a class at the top
         of this module, as ``module.T`` (``swallow-types = ["*.TransientError"]``, as
         receiver patterns match it; a conformance probe, session 31)."""
         text = render_callee(value)
         out = [text, *self.qualified(value)]
-        line, col = self.pos(value)[:2]
-        src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        chain = self.alias_chain(text, line, len(src[:col].encode("utf-8")))
+        # (the clause's line: an alias bound before the `except` line applies; asking
+        # the type's own position would cost libcst's position pass)
+        chain = self.alias_chain(text, line, 0)
         for t in chain[1:]:
             out += [t, *self.qualified_text(t)]
         if chain[-1].replace(".", "").replace("_", "").isalnum():
