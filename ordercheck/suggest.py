@@ -98,8 +98,8 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     """(group key, pattern, plain receiver) of a call, or None when no pattern a
     maintainer would keep names it."""
     callee = call.callee
-    if any(ch in callee for ch in "[]?*"):
-        return None
+    if any(ch in callee.replace("[]", "") for ch in "[]?*"):
+        return None  # (`[]`, a rendered subscript, is literal in a pattern: ``patterns``)
     if "." not in callee:  # a function: its name is the pattern
         return (callee, callee, False)
     receiver = callee.rsplit(".", 1)[0]

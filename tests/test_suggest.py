@@ -242,3 +242,17 @@ def f(store, run):
 """)
     out = oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out
     assert "builtins" not in out and "journal_rows" not in out
+
+
+def test_a_subscript_receiver_is_suggested_as_the_pattern_that_matches_it(tmp_path):
+    write(tmp_path, "m.py", """
+def f(self, run):
+    self.stores["runs"].save_run_row(run)
+    self.stores["runs"].save_run_row(run)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert [r["pattern"] for r in rows] == ["*.stores[].save_run_row"]
+    # and the pattern, kept, matches the call
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.stores[].save_run_row"]\n')
+    again = json.loads(oc(tmp_path, "suggest", "--format", "json", ".").out)
+    assert again["suggestions"] == [] and again["unmatched"] == []
