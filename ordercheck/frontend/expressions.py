@@ -327,13 +327,18 @@ class ExpressionWalker(Resolver):
         if inner:
             seq.append(Repeat(inner))
 
+    def byte_pos(self, node: cst.CSTNode) -> Tuple[int, int]:
+        """Where ``node`` starts: its line and its column in UTF-8 bytes, as the ``ast``
+        counts them (what aliases are bound before: ``Resolver.alias_chain``)."""
+        line, col = self.pos(node)[:2]
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return line, len(text[:col].encode("utf-8"))
+
     def aliased_callee(self, node: cst.Call) -> Optional[str]:
         """A call's callee through the aliases in force where it stands: a record
         constructor's name for its marker (``Done = RunCompleted``; ``Done(run.id)``
         gives ``completed``; ``markers.MarkerWalk``)."""
-        line, col = self.pos(node)[:2]
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        chain = self.alias_chain(render_callee(node.func), line, len(text[:col].encode("utf-8")))
+        chain = self.alias_chain(render_callee(node.func), *self.byte_pos(node))
         return chain[-1] if len(chain) > 1 else None
 
     def _call(self, node: cst.Call, seq: ExprSeq, awaited: bool = False) -> None:
@@ -343,9 +348,7 @@ class ExpressionWalker(Resolver):
         # CPython evaluates them whatever their order in the source
         if not isinstance(func, cst.Name):
             self._expr(func, seq)
-        line, col = self.pos(node)[:2]
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        at = len(text[:col].encode("utf-8"))  # (the ast's bytes)
+        line, at = self.byte_pos(node)
         # `await asyncio.wait_for(asyncio.to_thread(f), 5)`: the first argument is awaited too
         first = _positional(node.args, 0) if awaited else None
         through = isinstance(first, cst.Call) and awaits_first(self.call_names(render_callee(func), line, at), True)

@@ -650,9 +650,7 @@ class Extractor(ExpressionWalker):
         for d in node.decorators:  # resolved in the enclosing scope, where they run
             target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
             written = render_callee(target)
-            line, col = self.pos(target)[:2]
-            text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-            names = self.call_names(written, line, len(text[:col].encode("utf-8")))  # (through aliases, as a call)
+            names = self.call_names(written, *self.byte_pos(target))  # (through aliases, as a call)
             decorators.append(written)
             decorators.append(names.callee)
             decorators.extend(names.qualnames)
