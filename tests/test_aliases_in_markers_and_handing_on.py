@@ -205,3 +205,18 @@ def test_what_a_nested_def_does_with_the_name_decides():
                     self.loop.call_soon_threadsafe(deliver)
     """
     assert cl(src, ALL) == [("OC202", 5), ("OC202", 14), ("OC202", 22)]
+
+
+def test_a_comprehension_variable_in_a_nested_def_is_the_comprehensions_own():
+    src = """
+        class Runtime:
+            def deliver_later(self, run, rows):
+                try:
+                    self._ledger.append_record(run)
+                except Exception as e:
+                    def deliver():
+                        names = [str(x) for e in rows for x in e]
+                        self.fut.set_exception(e)
+                    self.loop.call_soon_threadsafe(deliver)
+    """
+    assert cl(src, ALL) == []

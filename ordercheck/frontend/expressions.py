@@ -664,7 +664,7 @@ def _def_locals(node: "cst.FunctionDef") -> set:
             targets = [n.target]
         elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)):
             targets = [n.target]
-        elif isinstance(n, (cst.For, cst.CompFor)):
+        elif isinstance(n, cst.For):  # (a comprehension's targets are its own scope's)
             targets = [n.target]
         elif isinstance(n, cst.AsName):
             targets = [n.name]
