@@ -220,3 +220,90 @@ def test_a_comprehension_variable_in_a_nested_def_is_the_comprehensions_own():
                     self.loop.call_soon_threadsafe(deliver)
     """
     assert cl(src, ALL) == []
+
+
+def test_a_comprehension_that_rebinds_the_name_hides_the_exception_inside_it():
+    # (a review, session 31) inside the comprehension `e` is its own loop variable, in a
+    # lambda as in a def; the first iterable is still read outside it
+    src = """
+        def in_lambda(ledger, run, loop, fut, errors):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                loop.call_soon_threadsafe(lambda: [fut.set_exception(e) for e in errors])
+
+        def in_def(ledger, run, loop, fut, errors):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    any(fut.set_exception(e) for e in errors)
+                loop.call_soon_threadsafe(deliver)
+
+        def first_iterable_is_outside(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                loop.call_soon_threadsafe(lambda: [fut.set_exception(x) for x in [e]])
+    """
+    assert cl(src, ALL) == [("OC202", 4), ("OC202", 10)]
+
+
+def test_a_global_or_deleted_name_in_a_nested_def_is_not_the_exception():
+    src = """
+        def module_name(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    global e
+                    fut.set_exception(e)
+                loop.call_soon_threadsafe(deliver)
+
+        def deleted(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    del e
+                    fut.set_exception(e)
+                loop.call_soon_threadsafe(deliver)
+
+        def declared_nonlocal(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    nonlocal e
+                    fut.set_exception(e)
+                loop.call_soon_threadsafe(deliver)
+    """
+    assert cl(src, ALL) == [("OC202", 4), ("OC202", 13)]
+
+
+def test_a_closure_rebound_on_one_branch_is_still_passed_on_the_other():
+    # (a review, session 31) as a caught `e` rebound in a branch: the other path hands
+    # the closure on; a rebinding after the branch, or in the def's own block, cancels it
+    src = """
+        def branch(ledger, run, loop, fut, flag):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    fut.set_exception(e)
+                if flag:
+                    deliver = None
+                loop.call_soon_threadsafe(deliver)
+
+        def after_the_branch(ledger, run, loop, fut, flag):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                if flag:
+                    def deliver():
+                        fut.set_exception(e)
+                    print("defined")
+                deliver = None
+                loop.call_soon_threadsafe(deliver)
+    """
+    assert cl(src, ALL) == [("OC202", 14)]

@@ -564,8 +564,14 @@ class ExpressionWalker(Resolver):
                 own.add(star.name.value)
         if isinstance(node, cst.FunctionDef):
             own |= _def_locals(node)  # (`e = RuntimeError(...)` inside: its own `e`)
+        return self._names_captured(node.body, frozenset(own))
+
+    def _names_captured(self, root: cst.CSTNode, own: frozenset) -> set:
+        """The handlers whose `as` name ``root`` reads, less the names in ``own`` (the
+        enclosing lambda's or def's, or a comprehension's: ``[f(e) for e in errors]``'s
+        ``e`` is its own, Python 3 scoping)."""
         found: set = set()
-        stack: List[cst.CSTNode] = [node.body]
+        stack: List[cst.CSTNode] = [root]
         while stack:
             n = stack.pop()
             if isinstance(n, (cst.Comparison, cst.UnaryOperation)) or (
@@ -582,10 +588,32 @@ class ExpressionWalker(Resolver):
             elif isinstance(n, cst.Arg):
                 stack.append(n.value)  # (nor is ``f(e=1)``'s)
             elif isinstance(n, (cst.Lambda, cst.FunctionDef)):
-                found |= self._captured(n, frozenset(own))
+                found |= self._captured(n, own)
+            elif isinstance(n, _COMPREHENSIONS):  # (a tuple filled at run time)
+                n = cast("cst.ListComp", n)
+                # the first iterable is read outside; the rest sees the loop variables
+                stack.append(n.for_in.iter)
+                inner = own | frozenset(_comprehension_targets(n.for_in))
+                for child in children(n):
+                    if child is not n.for_in:
+                        found |= self._names_captured(child, inner)
+                for child in children(n.for_in):
+                    if child is not n.for_in.iter and child is not n.for_in.target:
+                        found |= self._names_captured(child, inner)
             elif not isinstance(n, _LEAVES):
                 stack.extend(children(n))
         return found
+
+
+
+def _comprehension_targets(comp: "cst.CompFor") -> List[str]:
+    """The names a comprehension's ``for`` clauses bind (and its walrus-free targets)."""
+    out: List[str] = []
+    node: Optional[cst.CompFor] = comp
+    while node is not None:
+        out.extend(target_names(node.target))
+        node = node.inner_for_in
+    return out
 
 
 # --------------------------------------------------------------------------- targets and tests
@@ -648,17 +676,21 @@ _EXC_INSPECT = {"isinstance", "issubclass", "type", "hasattr", "getattr"}
 
 def _def_locals(node: "cst.FunctionDef") -> set:
     """The names a nested function binds in its own body (assignments, loop and ``with``
-    targets, walruses), less those it declares ``nonlocal``/``global``: such a name is
-    its own, not the enclosing handler's exception."""
+    targets, walruses, ``del``) and those it declares ``global``, less those it declares
+    ``nonlocal``: such a name is its own (or the module's), not the enclosing handler's
+    exception."""
     bound: set = set()
     declared: set = set()
+    module: set = set()
     stack: List[cst.CSTNode] = [node.body]
     while stack:
         n = stack.pop()
         if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
-        if isinstance(n, (cst.Nonlocal, cst.Global)):
+        if isinstance(n, cst.Nonlocal):
             declared |= {item.name.value for item in n.names}
+        elif isinstance(n, cst.Global):
+            module |= {item.name.value for item in n.names}
         targets: List[cst.CSTNode] = []
         if isinstance(n, cst.AssignTarget):
             targets = [n.target]
@@ -668,10 +700,12 @@ def _def_locals(node: "cst.FunctionDef") -> set:
             targets = [n.target]
         elif isinstance(n, cst.AsName):
             targets = [n.name]
+        elif isinstance(n, cst.Del):
+            targets = [n.target]
         for t in targets:
             bound.update(target_names(t))
         stack.extend(children(n))
-    return bound - declared
+    return (bound - declared) | module
 
 
 def _root_name(node: cst.CSTNode) -> Optional[str]:

@@ -235,6 +235,11 @@ class FunctionScope:
     #: nested functions defined in a handler that close over its caught exception:
     #: name -> those handlers' lines (``def deliver(): fut.set_exception(e)``)
     closures: Dict[str, Set[int]] = field(default_factory=dict)
+    #: the blocks open (innermost last) and, per closure, those open at its ``def``: a
+    #: rebinding cancels the closure only in the def's block or one enclosing it (after
+    #: the def on every path), not in a branch (``if flag: deliver = None``)
+    blocks: List[int] = field(default_factory=list)
+    closure_blocks: Dict[str, Tuple[int, ...]] = field(default_factory=dict)
     classes: List[ClassScope] = field(default_factory=list)  # class bodies open, innermost last
 
     @property

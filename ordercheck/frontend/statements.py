@@ -62,6 +62,7 @@ class Extractor(ExpressionWalker):
                  scopes: Optional[scopesmod.Scopes] = None) -> None:
         super().__init__(facts, lines, imports, scopes)
         self._huge: Optional[HugeDef] = None  # a top-level def whose body comes in chunks
+        self._blocks_made = 0  # numbers the blocks (``FunctionScope.blocks``)
         # the statements: one row per libcst node type (adding a statement kind: a row
         # here, its ``StmtKind``, and its row in ``cfg``'s table)
         self.handlers: Dict[type, StatementHandler] = {
@@ -110,6 +111,18 @@ class Extractor(ExpressionWalker):
               after: Optional[Callable[[Stmt], None]] = None) -> List[Stmt]:
         """The statements of a block. ``after``: told of each statement of the block
         itself (not of nested blocks) once it is extracted."""
+        if not self.frames:
+            return self._block(body, after)
+        frame = self.frame
+        self._blocks_made += 1
+        frame.blocks.append(self._blocks_made)
+        try:
+            return self._block(body, after)
+        finally:
+            frame.blocks.pop()
+
+    def _block(self, body: Union[cst.BaseSuite, Sequence[cst.CSTNode]],
+               after: Optional[Callable[[Stmt], None]]) -> List[Stmt]:
         out: List[Stmt] = []
         if isinstance(body, cst.SimpleStatementSuite):
             # `if x: a(); b()`: the small statements on the header's line, each its own
@@ -168,12 +181,24 @@ class Extractor(ExpressionWalker):
             for target, val in pairs:
                 for name in target_names(target):
                     self.frame.name_writes.append((name, self.next_call))
-                    self.frame.closures.pop(name, None)  # (`deliver = None`: no closure any more)
+                    self._cancel_closure(name)  # (`deliver = None`: no closure any more)
                 walk = MarkerWalk(self.aliased_callee)
                 walk.expr(val)
                 for name in target_names(target):
                     self.frame.bindings.setdefault(name, []).extend(walk.runs)
                     self.frame.binding_reads.setdefault(name, []).extend(walk.names + walk.roots)
+
+    def _cancel_closure(self, name: str) -> None:
+        """``name`` is rebound: the closure it held is gone when the rebinding follows
+        the ``def`` on every path, in its block or one enclosing it. In a branch
+        (``if flag: deliver = None``) the other path still passes the closure, as a
+        caught ``e`` rebound in a branch is still handed on on the other
+        (docs/decisions.md, "Handing the exception on")."""
+        frame = self.frame
+        at = frame.closure_blocks.get(name)
+        if at is None or (frame.blocks and frame.blocks[-1] in at):
+            frame.closures.pop(name, None)
+            frame.closure_blocks.pop(name, None)
 
     def small(self, node: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> Optional[Stmt]:
         """A small statement by the handler table, then what every small statement
@@ -578,8 +603,9 @@ class Extractor(ExpressionWalker):
             captured = self._captured(node)
             if captured:
                 self.frame.closures[node.name.value] = captured
+                self.frame.closure_blocks[node.name.value] = tuple(self.frame.blocks)
             else:
-                self.frame.closures.pop(node.name.value, None)
+                self._cancel_closure(node.name.value)
         self.function(node)
         st = Stmt(StmtKind.SIMPLE, sp, self.header_text(node), ev, False)
         st.writes = tuple(dict.fromkeys(writes))
