@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
@@ -122,27 +123,43 @@ def _with_excludes(config: configmod.Config, overrides: Overrides) -> configmod.
 
 
 def anchor_glob(glob: str, here: Path, root: Path) -> str:
-    """``glob``, written relative to ``here``, as ``exclude`` globs are matched: relative
-    to ``root``, or absolute for a folder outside it (``sources.relative_path``)."""
-    glob = glob[2:] if glob.startswith("./") else glob
+    """``glob``, written relative to ``here`` (or absolute), as ``exclude`` globs are
+    matched: relative to ``root``, or absolute for a folder outside it
+    (``sources.relative_path``). A glob that names a place (one with a ``/`` inside, a
+    leading ``./`` or ``../``, or an absolute one) comes back anchored: ``./tests``
+    (``sources.path_matches``), so that ``$PWD/tests`` is this ``tests`` and not every
+    folder of that name (a review, session 31); a bare name (``tests``, ``tests/``)
+    still means that name at any depth."""
+    trailing = glob.endswith("/") and glob.rstrip("/") != ""
     if glob.startswith("/"):
-        # an absolute glob inside the root is made relative to it, as the walk's
-        # paths are (an adversarial review: it was silently a no-op)
-        for base in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
-            prefix = Path(base).as_posix().rstrip("/") + "/"
-            if glob.startswith(prefix):
-                return glob[len(prefix):] or "**"
+        whole = _real_prefix(posixpath.normpath(glob))
+    elif "/" not in glob.rstrip("/") or glob.startswith("**"):
         return glob
-    if "/" not in glob.rstrip("/") or glob.startswith("**"):
+    else:
+        whole = _real_prefix(posixpath.normpath(Path(os.path.realpath(here)).as_posix() + "/" + glob))
+    real_root = Path(os.path.realpath(root)).as_posix().rstrip("/")
+    if whole == real_root:
+        return "**"  # the project folder itself (`$PWD`, `$PWD/`, `.` from the root)
+    if not whole.startswith(real_root + "/"):
+        return whole  # outside the project: matched against absolute paths
+    return "./" + whole[len(real_root) + 1:] + ("/" if trailing else "")
+
+
+def _real_prefix(glob: str) -> str:
+    """An absolute glob with its literal folders resolved (a symlinked project path
+    means the folder it points to, as the walk's paths do): the folders before the
+    first component with a glob character."""
+    parts = glob.split("/")
+    literal = 0
+    for part in parts[1:]:
+        if any(c in part for c in "*?["):
+            break
+        literal += 1
+    if literal == 0:
         return glob
-    whole = os.path.normpath(os.path.join(os.path.realpath(here), glob))
-    try:
-        rel = os.path.relpath(whole, os.path.realpath(root))
-    except ValueError:  # another drive
-        return Path(whole).as_posix()
-    if rel == ".." or rel.startswith(".." + os.sep):
-        return Path(whole).as_posix()
-    return rel.replace(os.sep, "/") + ("/" if glob.endswith("/") else "")
+    head = os.path.realpath("/".join(parts[:literal + 1]) or "/")
+    rest = parts[literal + 1:]
+    return "/".join([Path(head).as_posix().rstrip("/")] + rest) if rest else Path(head).as_posix()
 
 
 def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab: Vocabulary) -> None:

@@ -101,13 +101,14 @@ def path_matches(rel: str, patterns: Sequence[str]) -> bool:
     name = rel.rsplit("/", 1)[-1]
     for p in patterns:
         p = p.rstrip("/")
-        if p.startswith("./"):
+        anchored = "/" in p  # (`./tests`: this folder's `tests`; `tests`: any depth)
+        while p.startswith("./"):
             p = p[2:]
         try:
             tokens = _compiled(p)
         except ValueError:
             continue  # validated with the config; a glob that cannot match matches nothing
-        if glob_match(tokens, rel) or ("/" not in p and glob_match(tokens, name)):
+        if glob_match(tokens, rel) or (not anchored and glob_match(tokens, name)):
             return True
     return False
 

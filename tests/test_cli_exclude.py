@@ -96,3 +96,41 @@ def test_an_absolute_glob_inside_the_project_is_made_relative(tmp_path):
     assert _paths(run) == ["docs/d.py", "pkg/a.py", "pkg/sub/s.py"]
     run = oc(root / "pkg", "--isolated", "--no-cache", "--extend-exclude", f"{root.as_posix()}/pkg/sub", ".")
     assert _paths(run) == ["a.py", "tests/t.py"]
+
+
+def test_a_path_names_one_folder_and_a_bare_name_every_folder_of_that_name(tmp_path):
+    # (a review, session 32) `$PWD/tests` made relative was the bare `tests`: it
+    # dropped pkg/tests as well
+    root = _tree(tmp_path)
+    write(root, "tests/t.py", BAD)
+    every = ["docs/d.py", "pkg/a.py", "pkg/sub/s.py"]
+    one = ["docs/d.py", "pkg/a.py", "pkg/sub/s.py", "pkg/tests/t.py"]
+    for glob, kept in ((f"{root.as_posix()}/tests", one), (f"{root.as_posix()}/tests/", one),
+                       ("./tests", one), ("tests", every), ("tests/", every)):
+        assert _paths(oc(root, "--isolated", "--no-cache", "--extend-exclude", glob, ".")) == kept, glob
+    # from a folder below, `../tests` is the top one
+    run = oc(root / "pkg", "--isolated", "--no-cache", "--extend-exclude", "../tests", "..")
+    assert "../tests/t.py" not in _paths(run) and "tests/t.py" in _paths(run)
+
+
+def test_a_config_glob_with_a_leading_dot_slash_is_anchored(tmp_path):
+    root = _tree(tmp_path)
+    write(root, "tests/t.py", BAD)
+    write(root, "ordercheck.toml", 'exclude = ["./tests"]\n')
+    assert _paths(oc(root, "--no-cache", ".")) == ["docs/d.py", "pkg/a.py", "pkg/sub/s.py", "pkg/tests/t.py"]
+
+
+def test_an_absolute_glob_is_normalised_and_read_through_symlinks(tmp_path):
+    root = _tree(tmp_path / "real")
+    link = tmp_path / "link"
+    link.symlink_to(root, target_is_directory=True)
+    p = root.as_posix()
+    run = oc(root, "--isolated", "--no-cache", "--extend-exclude", f"{p}/pkg//sub", ".")
+    assert _paths(run) == ["docs/d.py", "pkg/a.py", "pkg/tests/t.py"]
+    # the project spelled through a symlink is the same project
+    run = oc(link, "--isolated", "--no-cache", "--extend-exclude", f"{link.as_posix()}/pkg/sub", ".")
+    assert _paths(run) == ["docs/d.py", "pkg/a.py", "pkg/tests/t.py"]
+    # the project folder itself, with or without its slash, excludes everything
+    for glob in (p, p + "/"):
+        run = oc(root, "--isolated", "--no-cache", "--extend-exclude", glob, ".")
+        assert _paths(run) == [] and "no Python files" in run.err, glob
