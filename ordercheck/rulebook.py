@@ -178,11 +178,11 @@ def _check_placeholders(message: str, fields: Tuple[str, ...], path: str) -> Non
     number, every other field text): ``{then_text:d}``, an unpaired brace."""
     import string
 
-    def names(template: str, depth: int = 0) -> List[str]:
-        out: List[str] = []
+    def names(template: str, depth: int = 0) -> List[Tuple[str, int]]:
+        out: List[Tuple[str, int]] = []
         for _, name, spec, _ in string.Formatter().parse(template):
             if name is not None:
-                out.append(name)
+                out.append((name, depth))
             if spec and depth < 2:
                 out += names(spec, depth + 1)
         return out
@@ -191,10 +191,15 @@ def _check_placeholders(message: str, fields: Tuple[str, ...], path: str) -> Non
         found = names(message)
     except ValueError as exc:
         raise UsageError(f"bad template: {exc} (write `{{{{` and `}}}}` for literal braces)", path, "message") from None
-    for name in found:
+    for name, depth in found:
         if name not in fields:
             listed = ", ".join("{" + f + "}" for f in fields) or "no placeholder"
             raise UsageError(f"unknown placeholder {{{name}}} (this kind fills {listed})", path, "message")
+        if depth and not name.endswith("_line"):
+            # a text (`ledger.append(run)`) is no format spec, whatever a sample text
+            # would let pass (a review, session 31: `{then_line:>{then_text}}`)
+            raise UsageError(f"{{{name}}} is text and cannot be part of a format spec "
+                             "(only a `_line` number can, as a width)", path, "message")
     sample = {f: (1 if f.endswith("_line") else "x") for f in fields}
     try:
         message.format_map(sample)

@@ -84,6 +84,9 @@ def test_requires_before_has_no_earlier_event_to_name():
     ("sequence", "line {then_line:s}", {"first": ["save"], "then": ["append"]}),
     ("sequence", "`{then_text!z}`", {"first": ["save"], "then": ["append"]}),
     ("sequence", "`{then_text:>{width}}`", {"first": ["save"], "then": ["append"]}),  # nested, unknown
+    # (a review, session 32) a text field as a spec: a sample text formed a valid one
+    ("sequence", "{then_line:>{then_text}}", {"first": ["save"], "then": ["append"]}),
+    ("at-most-once", "{event_line:{first_text}}", {"event": ["append"]}),
 ])
 def test_a_template_the_kind_cannot_render_is_refused(kind, message, roles):
     # (an adversarial review, session 31: each was accepted, then printed as written)
