@@ -232,6 +232,9 @@ class FunctionFacts:
     untracked: Tuple[str, ...] = ()
     decorators: Tuple[str, ...] = ()  # rendered and import-qualified decorator names
     context_manager: bool = False  # decorated @contextmanager / @asynccontextmanager
+    # the class its return annotation names (import-qualified, else as written): a
+    # factory or property a `with` enters through (``-> StateLock``)
+    returns: Optional[str] = None
 
 
 @dataclass

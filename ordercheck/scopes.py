@@ -43,6 +43,10 @@ class ScopeTable:
     #: ``seen = set()``): name -> (bindings of that kind, the kinds); ``type_of``
     displays: Dict[str, Tuple[int, FrozenSet[str]]] = field(default_factory=dict)
     is_function: bool = False  # (not the module's, not a class body's)
+    #: a function's return annotation's class, as written; else the class every one of
+    #: its `return` statements constructs (``return StateLock()``)
+    returns: Optional[str] = None
+    returned: Set[Optional[str]] = field(default_factory=set)  # (what each `return` constructs)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -318,7 +322,7 @@ _AST = ast.AST
 _BINDERS = frozenset(
     [ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Assign, ast.AnnAssign, ast.AugAssign,
      ast.For, ast.AsyncFor, ast.withitem, ast.ExceptHandler, ast.Import, ast.ImportFrom, ast.NamedExpr,
-     ast.Delete, *_COMPS]
+     ast.Delete, ast.Return, *_COMPS]
     + [getattr(ast, name) for name in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, name)])
 
 
@@ -340,6 +344,15 @@ def _declarations(stmts: List[ast.stmt]) -> Iterator[Union[ast.Global, ast.Nonlo
                 stack.extend(part.body)
 
 
+def _is_property(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> bool:
+    """A getter: decorated ``@property`` or ``@cached_property`` (any module's)."""
+    for d in node.decorator_list:
+        text = dotted(d)
+        if text is not None and text.rsplit(".", 1)[-1] in ("property", "cached_property"):
+            return True
+    return False
+
+
 class _Scanner:
     def __init__(self, walrus: bool = True) -> None:
         self.out = Scopes()
@@ -355,7 +368,7 @@ class _Scanner:
 
     def function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], chain: List[ScopeTable],
                  cls: Optional[ScopeTable]) -> None:
-        table = ScopeTable(is_function=True)
+        table = ScopeTable(is_function=True, returns=annotation_type(node.returns))
         self.out.functions[node.lineno] = table
         args = node.args
         params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
@@ -377,6 +390,8 @@ class _Scanner:
             if isinstance(n, ast.Global):
                 table.declared_global.update(n.names)
         self.body(node.body, table, chain + [table], method)
+        if table.returns is None and len(table.returned) == 1:
+            table.returns = next(iter(table.returned))
 
     def _walk(self, stmts: List[ast.stmt]) -> Iterator[ast.AST]:
         stack: List[ast.AST] = list(stmts)
@@ -443,6 +458,9 @@ class _Scanner:
                 for t in n.targets:
                     for name in _target_names(t):
                         self._bind(name, table, chain)
+            elif isinstance(n, ast.Return):
+                if table.is_function:
+                    table.returned.add(constructor_type(n.value))
             elif isinstance(n, _COMPS):
                 pass  # comprehension targets are the comprehension's own
             elif type(n).__name__ in ("MatchAs", "MatchStar") and getattr(n, "name", None):
@@ -458,6 +476,11 @@ class _Scanner:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 table.bind(n.name)
                 self.function(n, chain, table)
+                returned = annotation_type(n.returns) if _is_property(n) else None
+                if returned is not None:
+                    # `@property def _lock(self) -> StateLock`: `self._lock` is one (a
+                    # review, session 31: a `with` over it was read as a plain lock)
+                    table.attr_annotated.setdefault(n.name, set()).add(returned)
             elif isinstance(n, ast.ClassDef):
                 table.bind(n.name)
                 self.klass(n, chain)

@@ -358,6 +358,29 @@ class ProjectIndex:
             return key
         return None  # a dotted name nobody imported is not a project module (`audit.record`)
 
+    def returned_class(self, key: str) -> Optional[str]:
+        """The project class a function's return annotation names, or None."""
+        facts, fn = self.functions[key]
+        if fn.returns is None:
+            return None
+        found = self.class_key(facts, fn.returns) or self.resolve_qualified(fn.returns)
+        return found if found in self.classes else None
+
+    def property_class(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
+        """For ``with self.x:`` (``self.x.__enter__``) where ``x`` is a property of the
+        class (along its MRO): the project class its getter's annotation returns."""
+        parts = call.callee.split(".")
+        if len(parts) != 3 or call.self_call not in ("self", "cls") or parts[0] != call.self_call:
+            return None
+        owner = self.owner_class(facts, fn)
+        getter = self.method(owner, parts[1]) if owner is not None else None
+        if getter is None or getter not in self.functions:
+            return None
+        decorators = self.functions[getter][1].decorators
+        if not any(d.rsplit(".", 1)[-1] in ("property", "cached_property") for d in decorators):
+            return None
+        return self.returned_class(getter)
+
     def owner_class(self, facts: FileFacts, fn: FunctionFacts) -> Optional[str]:
         """The class (key) whose ``self`` a function sees: its own, or (for a function
         nested in a method) the enclosing method's."""
@@ -809,8 +832,12 @@ def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
                 entered.append((call.id, target))
                 continue
             cls = index.called_class(facts, fn, call)
+            if cls is None and target is not None:
+                cls = index.returned_class(target)  # `with self._new_lock():` `-> StateLock`
             if cls is None and call.callee.endswith(".__enter__"):
                 cls = index.receiver_class(facts, call)  # `with self.uow:` over an instance
+                if cls is None:
+                    cls = index.property_class(facts, fn, call)  # `with self._lock:` a property
             if cls is None:
                 continue
             methods = [m for m in index.manager_methods(cls) if m is not None]

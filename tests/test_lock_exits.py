@@ -115,3 +115,59 @@ def test_a_project_manager_named_like_a_lock_runs_its_own_exit():
                     ledger.append(run)
     """
     assert cl(src, ["OC102"]) == [("OC102", 15), ("OC102", 33)]
+
+
+def test_a_project_lock_through_a_property_or_a_factory_runs_its_own_exit():
+    # (a review, session 31) the class a property's or a factory's return annotation
+    # names, or that every `return` constructs, is the manager the `with` enters
+    src = """
+        class StateLock:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.flush_to_disk()
+
+        def make_state_lock() -> StateLock:
+            return acquire_somehow()
+
+        class Svc:
+            @property
+            def _lock(self) -> StateLock:
+                return StateLock()
+
+            def _new_lock(self):
+                return StateLock()
+
+            def _plain_lock(self):
+                return threading.Lock()
+
+            def a(self, store, ledger, run):
+                try:
+                    with self._lock:
+                        store.save(run)
+                except Exception:
+                    ledger.append(run)
+
+            def b(self, store, ledger, run):
+                try:
+                    with self._new_lock():
+                        store.save(run)
+                except Exception:
+                    ledger.append(run)
+
+            def c(self, store, ledger, run):
+                try:
+                    with make_state_lock():
+                        store.save(run)
+                except Exception:
+                    ledger.append(run)
+
+            def d(self, store, ledger, run):
+                try:
+                    with self._plain_lock():
+                        store.save(run)
+                except Exception:
+                    ledger.append(run)
+    """
+    assert cl(src, ["OC102"]) == [("OC102", 28), ("OC102", 35), ("OC102", 42)]

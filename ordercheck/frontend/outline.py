@@ -273,6 +273,7 @@ class Outliner(Resolver):
         fn = self._end(frame, name, cls, Span(node.lineno, col, node.lineno, col), params)
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
+        fn.returns = self.returned_type(frame)
 
     def klass(self, node: ast.ClassDef) -> None:
         for d in node.decorator_list:

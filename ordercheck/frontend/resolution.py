@@ -361,6 +361,14 @@ class Resolver:
             return f"{frame.classes[-1].qualname}.{name}"
         return name if frame.is_module else f"{frame.qualname}.<locals>.{name}"
 
+    def returned_type(self, frame: "FunctionScope") -> Optional[str]:
+        """The class a function's return annotation names (``FunctionFacts.returns``)."""
+        written = frame.names.returns
+        if written is None:
+            return None
+        written = self.expand_alias(written, frame.line)
+        return self.type_qualname(written) or written
+
     def class_attr_types(self, table: scopesmod.ScopeTable, class_line: int) -> Tuple[Tuple[str, str], ...]:
         """A class's typed ``self.x`` (``ClassFacts.attr_types``)."""
         out = []

@@ -695,6 +695,7 @@ class Extractor(ExpressionWalker):
         fn = self._end(frame, node.name.value, cls, sp, params, body)
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
+        fn.returns = self.returned_type(frame)
 
     def _chunked_body(self, huge: HugeDef) -> List[Stmt]:
         """The body of a huge function, parsed a group of whole statements at a time
