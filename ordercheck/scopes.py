@@ -460,7 +460,11 @@ class _Scanner:
                         self._bind(name, table, chain)
             elif isinstance(n, ast.Return):
                 if table.is_function:
-                    table.returned.add(constructor_type(n.value))
+                    # `return cls(...)` in a classmethod: the class itself (`-> Self`)
+                    made = n.value
+                    own = isinstance(made, ast.Call) and isinstance(made.func, ast.Name) \
+                        and made.func.id == "cls"
+                    table.returned.add("Self" if own else constructor_type(made))
             elif isinstance(n, _COMPS):
                 pass  # comprehension targets are the comprehension's own
             elif type(n).__name__ in ("MatchAs", "MatchStar") and getattr(n, "name", None):
@@ -476,10 +480,11 @@ class _Scanner:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 table.bind(n.name)
                 self.function(n, chain, table)
-                returned = annotation_type(n.returns) if _is_property(n) else None
-                if returned is not None:
-                    # `@property def _lock(self) -> StateLock`: `self._lock` is one (a
-                    # review, session 31: a `with` over it was read as a plain lock)
+                returned = self.out.functions[n.lineno].returns if _is_property(n) else None
+                if returned is not None and returned != "Self":
+                    # `@property def _lock(self) -> StateLock` (or whose every `return`
+                    # constructs one): `self._lock` is one (a review, session 31: a `with`
+                    # over it was read as a plain lock)
                     table.attr_annotated.setdefault(n.name, set()).add(returned)
             elif isinstance(n, ast.ClassDef):
                 table.bind(n.name)

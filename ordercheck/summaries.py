@@ -363,6 +363,8 @@ class ProjectIndex:
         facts, fn = self.functions[key]
         if fn.returns is None:
             return None
+        if fn.returns.rsplit(".", 1)[-1] == "Self":  # `-> Self`, `return cls()`: its own class
+            return self.owner_class(facts, fn)
         found = self.class_key(facts, fn.returns) or self.resolve_qualified(fn.returns)
         return found if found in self.classes else None
 
@@ -832,8 +834,11 @@ def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
                 entered.append((call.id, target))
                 continue
             cls = index.called_class(facts, fn, call)
-            if cls is None and target is not None:
-                cls = index.returned_class(target)  # `with self._new_lock():` `-> StateLock`
+            if cls is None and target is not None and not call.callee.endswith(".__enter__"):
+                # `with self._new_lock():` `-> StateLock`: a factory's product is the
+                # manager. Not an instance's own `__enter__` (`with self._writer:`): what it
+                # returns is the `as` value, the manager is still the instance
+                cls = index.returned_class(target)
             if cls is None and call.callee.endswith(".__enter__"):
                 cls = index.receiver_class(facts, call)  # `with self.uow:` over an instance
                 if cls is None:
