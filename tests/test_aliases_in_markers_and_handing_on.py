@@ -307,3 +307,83 @@ def test_a_closure_rebound_on_one_branch_is_still_passed_on_the_other():
                 loop.call_soon_threadsafe(deliver)
     """
     assert cl(src, ALL) == [("OC202", 14)]
+
+
+def test_a_default_argument_holds_the_exception_the_handler_caught():
+    # (a review, session 32) a default is evaluated in the handler: `lambda exc=e:` and
+    # `def deliver(e=e):` hand it on; a default of something else does not
+    src = """
+        def lambda_default(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                loop.call_soon_threadsafe(lambda exc=e: fut.set_exception(exc))
+
+        def def_default(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver(e=e):
+                    fut.set_exception(e)
+                loop.call_soon_threadsafe(deliver)
+
+        def other_default(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                loop.call_soon_threadsafe(lambda exc=run: fut.set_exception(exc))
+    """
+    assert cl(src, ALL) == [("OC202", 18)]
+
+
+def test_a_rebinding_in_a_with_or_try_body_cancels_the_closure():
+    # (a review, session 32) a `with`'s, a `try`'s and a `finally`'s body run on every
+    # path through them: a rebinding there follows the def as one in its own block does
+    src = """
+        def with_body(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    fut.set_exception(e)
+                with lock:
+                    deliver = None
+                loop.call_soon_threadsafe(deliver)
+
+        def try_body(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    fut.set_exception(e)
+                try:
+                    deliver = None
+                finally:
+                    cleanup()
+                loop.call_soon_threadsafe(deliver)
+
+        def finally_body(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    fut.set_exception(e)
+                try:
+                    cleanup()
+                finally:
+                    deliver = None
+                loop.call_soon_threadsafe(deliver)
+
+        def except_body(ledger, run, loop, fut):
+            try:
+                ledger.append(run)
+            except Exception as e:
+                def deliver():
+                    fut.set_exception(e)
+                try:
+                    cleanup()
+                except OSError:
+                    deliver = None
+                loop.call_soon_threadsafe(deliver)
+    """
+    assert cl(src, ALL) == [("OC202", 4), ("OC202", 14), ("OC202", 26)]

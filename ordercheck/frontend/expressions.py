@@ -564,7 +564,13 @@ class ExpressionWalker(Resolver):
                 own.add(star.name.value)
         if isinstance(node, cst.FunctionDef):
             own |= _def_locals(node)  # (`e = RuntimeError(...)` inside: its own `e`)
-        return self._names_captured(node.body, frozenset(own))
+        found = self._names_captured(node.body, frozenset(own))
+        # a default is evaluated where the lambda or def is, in the handler: `lambda
+        # exc=e: fut.set_exception(exc)` (the idiom that outlives the handler) holds it
+        for p in list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params):
+            if p.default is not None:
+                found |= self._names_captured(p.default, outer)
+        return found
 
     def _names_captured(self, root: cst.CSTNode, own: frozenset) -> set:
         """The handlers whose `as` name ``root`` reads, less the names in ``own`` (the

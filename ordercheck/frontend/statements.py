@@ -108,10 +108,12 @@ class Extractor(ExpressionWalker):
     # ---- blocks
 
     def block(self, body: Union[cst.BaseSuite, Sequence[cst.CSTNode]],
-              after: Optional[Callable[[Stmt], None]] = None) -> List[Stmt]:
+              after: Optional[Callable[[Stmt], None]] = None, entered: bool = False) -> List[Stmt]:
         """The statements of a block. ``after``: told of each statement of the block
-        itself (not of nested blocks) once it is extracted."""
-        if not self.frames:
+        itself (not of nested blocks) once it is extracted. ``entered``: a block every
+        path through its statement runs (a ``with``'s, a ``try``'s, a ``finally``'s): for
+        a closure's rebinding it is the enclosing block (``_cancel_closure``)."""
+        if not self.frames or entered:
             return self._block(body, after)
         frame = self.frame
         self._blocks_made += 1
@@ -459,7 +461,7 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, None)
         self.stmt_lines = (sp.line, sp.line)
         st = Stmt(StmtKind.TRY, sp, self.header_text(node), star=isinstance(node, cst.TryStar))
-        st.body = self.block(node.body)
+        st.body = self.block(node.body, entered=True)
         for h in node.handlers:
             hsp = self._enter_stmt(h, h.type)
             types: List[str] = []
@@ -497,7 +499,7 @@ class Extractor(ExpressionWalker):
             whole = self.span(node.finalbody)  # the clause, keyword to the end of its body
             st.finally_span = Span(whole.line, whole.col, whole.line, whole.col + len("finally"),
                                    whole.col16, whole.col16 + len("finally"))
-            st.finalbody = self.block(node.finalbody.body)
+            st.finalbody = self.block(node.finalbody.body, entered=True)
         return st
 
     def exception_type_names(self, value: cst.CSTNode, line: int) -> List[str]:
@@ -541,7 +543,7 @@ class Extractor(ExpressionWalker):
             st.items.append(WithItem(ev, manager, is_lock(render_callee(func))))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
-        st.body = self.block(node.body)
+        st.body = self.block(node.body, entered=True)
         return st
 
     def _match(self, node: cst.Match, line: cst.CSTNode) -> Stmt:
