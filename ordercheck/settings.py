@@ -118,31 +118,36 @@ def _with_excludes(config: configmod.Config, overrides: Overrides) -> configmod.
                 raise UsageError(f"bad glob {g!r}: {exc}", None, key) from None
     base = list(config.exclude) if overrides.exclude is None else []
     here = Path.cwd()
-    added = [anchor_glob(g, here, config.root) for g in (overrides.exclude or []) + overrides.extend_exclude]
+    added = [a for g in (overrides.exclude or []) + overrides.extend_exclude for a in anchor_glob(g, here, config.root)]
     return dataclasses.replace(config, exclude=base + added)
 
 
-def anchor_glob(glob: str, here: Path, root: Path) -> str:
+def anchor_glob(glob: str, here: Path, root: Path) -> List[str]:
     """``glob``, written relative to ``here`` (or absolute), as ``exclude`` globs are
     matched: relative to ``root``, or absolute for a folder outside it
-    (``sources.relative_path``). A glob that names a place (one with a ``/`` inside, a
-    leading ``./`` or ``../``, or an absolute one) comes back anchored: ``./tests``
-    (``sources.path_matches``), so that ``$PWD/tests`` is this ``tests`` and not every
-    folder of that name (a review, session 31); a bare name (``tests``, ``tests/``)
-    still means that name at any depth."""
+    (``sources.relative_path``). A glob that names a place (one with a ``/`` inside,
+    ``.``, ``..``, a leading ``./`` or ``../``, or an absolute one) comes back
+    anchored: ``./tests`` (``sources.path_matches``), so that ``$PWD/tests`` is this
+    ``tests`` and not every folder of that name (a review, session 31); a bare name
+    (``tests``, ``tests/``) still means that name at any depth. The root itself, or a
+    folder holding it, is ``./**``, everything in the project (and, for a folder above
+    it, that folder's files outside the project, by their absolute paths)."""
     trailing = glob.endswith("/") and glob.rstrip("/") != ""
+    bare = glob.rstrip("/")
     if glob.startswith("/"):
         whole = _real_prefix(posixpath.normpath(glob))
-    elif "/" not in glob.rstrip("/") or glob.startswith("**"):
-        return glob
+    elif ("/" not in bare and bare not in (".", "..")) or glob.startswith("**"):
+        return [glob]
     else:
         whole = _real_prefix(posixpath.normpath(Path(os.path.realpath(here)).as_posix() + "/" + glob))
     real_root = Path(os.path.realpath(root)).as_posix().rstrip("/")
     if whole == real_root:
-        return "**"  # the project folder itself (`$PWD`, `$PWD/`, `.` from the root)
+        return ["./**"]  # the project folder itself (`$PWD`, `.` from the root)
+    if real_root.startswith(whole.rstrip("/") + "/"):
+        return ["./**", whole]  # a folder above the project (`..` from the root)
     if not whole.startswith(real_root + "/"):
-        return whole  # outside the project: matched against absolute paths
-    return "./" + whole[len(real_root) + 1:] + ("/" if trailing else "")
+        return [whole]  # outside the project: matched against absolute paths
+    return ["./" + whole[len(real_root) + 1:] + ("/" if trailing else "")]
 
 
 def _real_prefix(glob: str) -> str:

@@ -102,8 +102,11 @@ def path_matches(rel: str, patterns: Sequence[str]) -> bool:
     for p in patterns:
         p = p.rstrip("/")
         anchored = "/" in p  # (`./tests`: this folder's `tests`; `tests`: any depth)
-        while p.startswith("./"):
-            p = p[2:]
+        if p.startswith("./"):
+            if rel.startswith("/"):
+                continue  # (`./**` is the project's: a path outside it is absolute)
+            while p.startswith("./"):
+                p = p[2:]
         try:
             tokens = _compiled(p)
         except ValueError:

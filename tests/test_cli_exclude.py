@@ -134,3 +134,22 @@ def test_an_absolute_glob_is_normalised_and_read_through_symlinks(tmp_path):
     for glob in (p, p + "/"):
         run = oc(root, "--isolated", "--no-cache", "--extend-exclude", glob, ".")
         assert _paths(run) == [] and "no Python files" in run.err, glob
+
+
+def test_dot_and_dot_dot_name_places_and_a_folder_above_the_root_holds_it(tmp_path):
+    # (a review, session 32) `.` and `./` from the root are the project; from `pkg`
+    # under --isolated (the working directory is the root) `..` is a folder above it:
+    # it excludes the project and its own files outside it, while the root's own path
+    # excludes only the project, not `../docs`
+    root = _tree(tmp_path)
+    for glob in (".", "./"):
+        run = oc(root, "--isolated", "--no-cache", "--extend-exclude", glob, ".")
+        assert _paths(run) == [] and "no Python files" in run.err, glob
+    pkg = root / "pkg"
+    run = oc(pkg, "--isolated", "--no-cache", "..")
+    assert _paths(run) == ["../docs/d.py", "a.py", "sub/s.py", "tests/t.py"]
+    for glob in ("..", "../", root.as_posix()):
+        run = oc(pkg, "--isolated", "--no-cache", "--extend-exclude", glob, "..")
+        assert _paths(run) == [], glob
+    run = oc(pkg, "--isolated", "--no-cache", "--extend-exclude", pkg.as_posix(), "..")
+    assert _paths(run) == ["../docs/d.py"]
