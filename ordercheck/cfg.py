@@ -620,7 +620,7 @@ class _Builder:
         self._decide(ends, st)
         t_preds, f_preds = self._guarded(st, *self._outcomes(st, ends))
         t = self.block(st.body, t_preds)
-        f = self.block(st.orelse, f_preds)
+        f = self.block(st.orelse, [] if st.infinite else f_preds)  # (`if True:`: never false)
         return t + f
 
     def _while(self, st: Stmt, node: object) -> Preds:

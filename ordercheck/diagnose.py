@@ -20,10 +20,12 @@ from .findings import Finding, Related, Step
 from .kinds import EdgeKind, EventClass
 
 
-def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Dict[object, FrozenSet[str]]:
-    """The node classes the ordering contracts read: a transaction's body commits at
-    its normal exit (semantics §Events Transactions); ``swallowed`` reads ``classes``."""
-    return mgrmod.transaction_view(g, classes)[0]
+def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Tuple[nx.DiGraph, Dict[object, FrozenSet[str]]]:
+    """The graph and node classes the ordering contracts read: a transaction's body
+    commits at its normal exit, split by what its walks did (semantics §Events
+    Transactions); ``swallowed`` reads ``classes``."""
+    g, ordered, _source = mgrmod.transaction_view(g, classes)
+    return g, ordered
 
 
 def classes_for(rule: Rule, classes, ordered):

@@ -301,6 +301,7 @@ def _abstract(fn: FunctionFacts) -> bool:
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
     """One function's effects from its graph and the classes of its nodes (a
     transaction's body performs at its commit: semantics §Events Transactions)."""
+    g, performs, lifted_from = mgrmod.transaction_view(g, ns.performs)
     reach = nx.descendants(g, ENTRY) | {ENTRY}
     to_exit = nx.ancestors(g, EXIT) | {EXIT}
     to_raise = nx.ancestors(g, RAISE) | {RAISE}
@@ -316,7 +317,6 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
             part = "return"
         return node_origin(g, n, cls, part, ns, path, vocab)
 
-    performs, lifted_from = mgrmod.transaction_view(g, ns.performs)
     exiting: List[object] = []
     raising: List[object] = []
     for n in sorted((n for n in performs if n in reach), key=_order):

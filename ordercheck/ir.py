@@ -189,7 +189,7 @@ class Stmt:
     items: List[WithItem] = field(default_factory=list)
     cases: List[Case] = field(default_factory=list)
     message: ExprSeq = field(default_factory=list)  # an assert's message (runs on failure)
-    infinite: bool = False  # ``while True``
+    infinite: bool = False  # ``while True``, ``if True``: a test that is always true (no false edge)
     has_finally: bool = False
     star: bool = False  # ``try``/``except*``: every matching clause runs, in order
     finally_span: Optional[Span] = None  # the `finally:` clause of a try

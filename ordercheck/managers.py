@@ -178,24 +178,29 @@ def transactions(g: nx.DiGraph, classes: Classes) -> Dict[int, object]:
             if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in classes.get(n, ())}
 
 
-def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tuple[object, str], List[object]]]:
-    """The classes that ordering contracts read (semantics §Events Transactions): inside a
-    transaction's body no node is an event; each normal exit of the outermost
-    transaction carries the classes of its body's nodes on the walks that reach that
-    exit (the commit: what a walk did not do, it does not commit); its exception exit
-    carries nothing of the body (rolled back). Also, per (commit node, class), the body
-    nodes that perform it on the walks that reach that commit, in order (the first is
-    where a summary's origin points; all of them tell on which ``return`` the walks
-    end, for conditional effects).
+def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Classes, Dict[Tuple[object, str], List[object]]]:
+    """The graph and classes that ordering contracts read (semantics §Events
+    Transactions): inside a transaction's body no node is an event; each normal exit of
+    the outermost transaction carries the classes of its body's nodes on the walks that
+    reach that exit (the commit: what a walk did not do, it does not commit); its
+    exception exit carries nothing of the body (rolled back). Also, per (commit node,
+    class), the body nodes that perform it on the walks that reach that commit, in
+    order (the first is where a summary's origin points; all of them tell on which
+    ``return`` the walks end, for conditional effects).
 
     The exits are one per way out (``return``, ``break``, ``continue``, falling
     through), and after ``feasible.prune_correlated`` one per state of the tested
     names, so a save made only on the way that returns, or only when ``not
     dry_run``, is not committed by the way out that falls through, or the one where
-    ``dry_run`` holds (docs/decisions.md, "What a transaction commits")."""
+    ``dry_run`` holds. Walks through one exit that did different things (``if flag:
+    store.save(2)`` before ``ledger.append(3)``) commit different classes: the exit is
+    split into one copy per set of classes its walks commit, each entered from the
+    body's nodes whose walks did that (``_walk_sets``), so a save on some walks is no
+    save committed on the others (docs/decisions.md, "What a transaction commits"). The
+    graph comes back as it was, or as a copy with those exits split."""
     txns = transactions(g, classes)
     if not txns:
-        return classes, {}
+        return g, classes, {}
     body: Dict[int, List[object]] = {i: [] for i in txns}
     for n, d in g.nodes(data=True):
         for w in d.get("withs", ()):
@@ -209,18 +214,94 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[Classes, Dict[Tup
         for n in nodes:
             out.pop(n, None)
     source: Dict[Tuple[object, str], List[object]] = {}
-    for n, d in g.nodes(data=True):
+    splits: List[Tuple[object, List[FrozenSet[str]], Dict[object, Set[FrozenSet[str]]]]] = []
+    for n, d in list(g.nodes(data=True)):
         w = d.get("with_id")
         if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or n in inside:
             continue  # an inner transaction commits into the outer one
         lifted: Set[str] = set()
-        for b in sorted(_reaching(g, n, members[w]), key=_order):
+        performers = sorted(_reaching(g, n, members[w]), key=_order)
+        for b in performers:
             for cls in classes.get(b, ()):
                 if cls not in WITH_ONLY:
                     lifted.add(cls)
                     source.setdefault((n, cls), []).append(b)
+        through = _walk_sets(g, n, members[w], classes)
+        committed = sorted({s for states in through.values() for s in states}, key=lambda s: (len(s), sorted(s))) \
+            if through is not None else []
+        if len(committed) > 1:
+            splits.append((n, committed, through))  # type: ignore[arg-type]  # (not None here)
         _put(out, n, out.get(n, frozenset()) | frozenset(lifted))
-    return out, source
+    if not splits:
+        return g, out, source
+    g = g.copy()
+    next_id = max((n for n in g if isinstance(n, int)), default=0) + 1
+    for n, committed, through in splits:
+        own = classes.get(n, frozenset())
+        preds = list(g.pred[n].items())
+        succs = list(g.succ[n].items())
+        for i, done in enumerate(committed):
+            if i == len(committed) - 1:
+                copy = n  # the walks that did the most keep the exit itself
+            else:
+                copy = next_id
+                next_id += 1
+                g.add_node(copy, **g.nodes[n])
+                g.add_edges_from((copy, v, dict(e)) for v, e in succs)
+            for p, e in preds:
+                if done in through[p]:
+                    g.add_edge(p, copy, **dict(e))
+                elif copy == n:
+                    g.remove_edge(p, n)
+            _put(out, copy, own | done)
+            for cls in done:
+                if copy != n:
+                    source[(copy, cls)] = [b for b in source.get((n, cls), ()) if cls in classes.get(b, ())]
+    return g, out, source
+
+
+#: more sets of committed classes than this at one node of a body, and its exit is not
+#: split (it then commits every class of its walks, as before session 33)
+MAX_WALK_SETS = 32
+
+
+def _walk_sets(g: nx.DiGraph, exit_node: object, body: Set[object],
+               classes: Classes) -> Optional[Dict[object, Set[FrozenSet[str]]]]:
+    """Per predecessor of a transaction's exit: the sets of classes the walks through
+    the body that reach the exit by that predecessor performed (a node takes effect on
+    its normal edges: a save that raised saved nothing). A walk enters the body from
+    outside it with nothing done; a predecessor outside the body (an empty body) did
+    nothing. None when some node has more than ``MAX_WALK_SETS`` sets."""
+    reach: Set[object] = set()
+    todo = [exit_node]
+    while todo:
+        for p in g.pred[todo.pop()]:
+            if p in body and p not in reach:
+                reach.add(p)
+                todo.append(p)
+    state: Dict[object, Set[FrozenSet[str]]] = {}
+    queue: deque = deque()
+    for v in sorted(reach, key=_order):
+        if any(p not in body for p in g.pred[v]):
+            state[v] = {frozenset()}
+            queue.append(v)
+    at_exit: Dict[object, Set[FrozenSet[str]]] = {p: {frozenset()} for p in g.pred[exit_node] if p not in body}
+    while queue:
+        u = queue.popleft()
+        own = frozenset(c for c in classes.get(u, ()) if c not in WITH_ONLY)
+        for v, e in g.succ[u].items():
+            if v != exit_node and v not in reach:
+                continue
+            states = state[u] if e["kind"] == EdgeKind.EXCEPTION else {s | own for s in state[u]}
+            target = at_exit.setdefault(u, set()) if v == exit_node else state.setdefault(v, set())
+            new = states - target
+            if new:
+                target |= new
+                if len(target) > MAX_WALK_SETS:
+                    return None
+                if v != exit_node:
+                    queue.append(v)
+    return at_exit
 
 
 def exit_step_text(g: nx.DiGraph, n: object, classes: Classes, shown: Iterable[str]) -> str:

@@ -191,7 +191,7 @@ def _checked(g: nx.DiGraph, path: str, settings: Settings, summ: summaries.Summa
              rules: Sequence[Rule]) -> FunctionCheck:
     sets = effects.check_sets(g, path, settings.vocab, summ)
     g = feasible.cut_dead_ends(g, sets.performs)  # nor past a call that never returns
-    ordered = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
+    g, ordered = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
     hits = contracts.evaluate(g, sets.performs, rules, settings.config.swallow_types, sets.raises, ordered,
                               carried=sets.callees.keys())
     return FunctionCheck(g, sets, ordered, hits)

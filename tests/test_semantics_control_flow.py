@@ -90,6 +90,32 @@ def test_while_true_with_break_only_in_inner_loop_never_exits():
         """, select=SEQ) == []
 
 
+def test_if_true_has_no_false_branch():
+    # (a held-out set's reading, session 32) as for `while True`, a test that is a true
+    # constant is never false: the save under it always follows the append
+    assert cl("""\
+        def step(store, ledger, run, rec):
+            store.save(run)
+            ledger.append(rec)
+            if True:
+                store.save(run)
+
+        def step_else(store, ledger, run, rec):
+            store.save(run)
+            ledger.append(rec)
+            if 1:
+                store.save(run)
+            else:
+                print("never")
+
+        def maybe(store, ledger, run, rec, flag):
+            store.save(run)
+            ledger.append(rec)
+            if flag:
+                store.save(run)
+        """, select=SEQ) == [("OC102", 17)]
+
+
 def test_later_save_in_endless_loop_then_never_reaches_exit():
     # from the append no path reaches EXIT at all, so no path lacks a save
     assert cl("""\

@@ -160,3 +160,34 @@ def settle_twice(session, ledger, run):
     ledger.append(run.id, "FAILED")
 """
     assert lines(src, select=["OC103"]) == [at(src, "OC103", '"FAILED"')]
+
+
+def test_a_save_on_some_walks_is_not_committed_by_the_walks_that_skipped_it():
+    # (a held-out set's reading, session 32: streaq's `finish_task`) the exit both
+    # walks leave by is split by what each did: the walk with `flag` false commits
+    # the append alone, after the save before the transaction
+    src = """
+def before(store, ledger, flag):
+    store.save(1)
+    with transaction.atomic():   # before
+        if flag:
+            store.save(2)
+        ledger.append(3)
+
+def after(store, ledger, flag):
+    store.save(1)
+    with transaction.atomic():   # after
+        ledger.append(3)
+        if flag:
+            store.save(2)
+
+def every_walk(store, ledger, flag):
+    store.save(1)
+    with transaction.atomic():
+        if flag:
+            store.save(2)
+        else:
+            store.save(4)
+        ledger.append(3)
+"""
+    assert lines(src, select=["OC102"]) == [at(src, "OC102", "# before"), at(src, "OC102", "# after")]

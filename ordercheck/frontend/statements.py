@@ -427,6 +427,7 @@ class Extractor(ExpressionWalker):
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
+        st.infinite = _is_true_constant(node.test)  # `if True:` has no false branch
         st.body = self.block(node.body)
         if isinstance(node.orelse, cst.If):
             st.orelse = [self._if(node.orelse)]
