@@ -117,10 +117,13 @@ NOTHING_MATCHED_CLASSES = frozenset({"save", "append", "terminal-append"})
 
 
 def nothing_matched_note(files: int) -> str:
-    """semantics §Surfaces: no `save` and no `append` event in the files checked."""
+    """semantics §Surfaces: no `save` and no `append` event in the files checked. A
+    text run prints it on stderr; the machine formats carry it in their output (JSON's
+    ``notes``, SARIF's tool notifications, a GitHub ``::notice::``), so a run with an
+    empty vocabulary never looks like a clean one (held-out set 13)."""
     what = "the file checked holds" if files == 1 else f"the {files} files checked hold"
     return (
-        f"ordercheck: note: {what} no `save` and no `append` event, so the contracts had "
+        f"{what} no `save` and no `append` event, so the contracts had "
         "nothing to check; `ordercheck suggest` shows which calls to map under "
         "[tool.ordercheck.extend-events]"
     )
@@ -224,6 +227,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     shown_suppressed = result.suppressed if show_suppressed and fmt in ("text", "json") else []
     if fmt == "sarif":
         shown_suppressed = result.suppressed
+    nothing = bool(result.files) and not (NOTHING_MATCHED_CLASSES & result.event_classes)
+    notes = [nothing_matched_note(len(result.files))] if nothing and fmt != "text" else []
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
     elif statistics:
@@ -236,11 +241,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         sources = {p: result.facts[p].lines for p in sorted(wanted) if p in result.facts}
         out = render(findings, result.files, rules=settings.rules, sources=sources,
                      color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [],
-                     suppressed=shown_suppressed, root=root)
+                     suppressed=shown_suppressed, root=root, notes=notes)
         if out:
             click.echo(out, nl=False, color=_use_color(color))
-    if fmt == "text" and not quiet and result.files and not (NOTHING_MATCHED_CLASSES & result.event_classes):
-        click.echo(nothing_matched_note(len(result.files)), err=True)
+    if fmt == "text" and not quiet and nothing:
+        click.echo(f"ordercheck: note: {nothing_matched_note(len(result.files))}", err=True)
     if not quiet and not result.files and not stdin_filename:  # as ruff: a path with nothing to check says so
         outside = " or outside `include`" if settings.config.include else ""
         click.echo(f"ordercheck: warning: no Python files found under the paths given (or all are excluded{outside})",

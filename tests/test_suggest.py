@@ -149,6 +149,24 @@ def test_nothing_matched_note(tmp_path, quiet):
     assert "note" not in oc(tmp_path, "--no-cache", "--format", "json").err
 
 
+def test_the_machine_formats_carry_the_note_in_their_output(tmp_path):
+    # (held-out set 13) a JSON or SARIF run on files that match nothing must not look
+    # like a clean run; stderr stays empty, and a run that matched keeps no note
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "app.py", "def go(x):\n    x.update(1)\n")
+    write(tmp_path, "store.py", "def go(store, run):\n    store.save(run)\n")
+    r = oc(tmp_path, "--no-cache", "--format", "json", "app.py")
+    assert r.err == "" and "no `save` and no `append` event" in json.loads(r.out)["notes"][0], r
+    assert "notes" not in json.loads(oc(tmp_path, "--no-cache", "--format", "json", "store.py").out)
+    r = oc(tmp_path, "--no-cache", "--format", "sarif", "app.py")
+    run = json.loads(r.out)["runs"][0]
+    note = run["invocations"][0]["toolExecutionNotifications"][0]
+    assert r.err == "" and note["level"] == "note" and "ordercheck suggest" in note["message"]["text"]
+    assert "invocations" not in json.loads(oc(tmp_path, "--no-cache", "--format", "sarif", "store.py").out)["runs"][0]
+    r = oc(tmp_path, "--no-cache", "--format", "github", "app.py")
+    assert r.err == "" and r.out.startswith("::notice title=ordercheck::the file checked holds no"), r
+
+
 def test_no_note_when_an_event_matched_directly_or_through_a_helper(tmp_path):
     write(tmp_path, "pyproject.toml", "")
     write(tmp_path, "helpers.py", "def finish(store, run):\n    store.save(run)\n")

@@ -1,7 +1,7 @@
 """``--format github``: GitHub Actions workflow commands (annotations)."""
 from __future__ import annotations
 
-from typing import List
+from typing import List, Sequence
 
 from ..findings import Finding
 
@@ -16,8 +16,8 @@ def _prop(s: str) -> str:
     return _data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(findings: List[Finding], files: List[str], **_) -> str:
-    lines = []
+def render(findings: List[Finding], files: List[str], notes: Sequence[str] = (), **_) -> str:
+    lines = [f"::notice title=ordercheck::{_data(n)}" for n in notes]
     for f in findings:
         lines.append(
             f"::{LEVEL.get(f.severity, 'warning')} file={_prop(f.path)},line={f.span.line},"

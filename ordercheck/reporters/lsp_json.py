@@ -86,5 +86,8 @@ def _rule_uri(rules, code: str) -> Optional[str]:
 
 
 def render(findings: List[Finding], files: List[str], rules=None, always: Sequence[str] = (),
-           suppressed: Sequence[Finding] = (), **_) -> str:
-    return json.dumps(document(findings, files, rules, always, suppressed), indent=2, ensure_ascii=False) + "\n"
+           suppressed: Sequence[Finding] = (), notes: Sequence[str] = (), **_) -> str:
+    doc = document(findings, files, rules, always, suppressed)
+    if notes:  # (the key only when there is one: a clean run's document is unchanged)
+        doc["notes"] = list(notes)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

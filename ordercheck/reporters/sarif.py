@@ -128,7 +128,7 @@ def _result(f: Finding, ids: List[str], root: Optional[Path], fingerprint: str) 
 
 
 def render(findings: List[Finding], files: List[str], rules=None, root: Optional[Path] = None,
-           suppressed: Sequence[Finding] = (), **_) -> str:
+           suppressed: Sequence[Finding] = (), notes: Sequence[str] = (), **_) -> str:
     rules = rules or {}
     ids = list(rules)
     driver_rules = [rule_descriptor(rid, r) for rid, r in rules.items()]
@@ -147,6 +147,9 @@ def render(findings: List[Finding], files: List[str], rules=None, root: Optional
         "results": results,
         "columnKind": "unicodeCodePoints",
     }
+    if notes:
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": [
+            {"level": "note", "message": {"text": n}} for n in notes]}]
     if root is not None:
         run["originalUriBaseIds"] = {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}}
     doc = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
