@@ -175,10 +175,28 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
         if not s.pattern:
             s.pattern = ("*" if s.plain else "*.") + key
         out.append(s)
+    out = _fold_covered(out)
     usable = set(settings.vocab.patterns)  # a class no rule can use goes last
     out.sort(key=lambda s: (s.kind not in usable, -(len(s.functions) + len(s.meets)), -len(s.functions),
                             s.kind, s.pattern))
     return out
+
+
+def _fold_covered(found: List[Suggestion]) -> List[Suggestion]:
+    """A suggestion whose pattern another of its kind already matches (``*redis.publish``
+    under ``*.publish``, ``*.worker.publish_task`` under ``*.publish_task``) is folded
+    into that one: its functions count there, and the list offers no line the broader
+    one makes redundant (held-out set 13)."""
+    kept: List[Suggestion] = []
+    for s in sorted(found, key=lambda s: (len(s.pattern), s.pattern)):
+        home = next((k for k in kept if k.kind == s.kind and fnmatch.fnmatchcase(s.pattern, k.pattern)), None)
+        if home is None:
+            kept.append(s)
+            continue
+        home.functions |= s.functions
+        home.meets |= s.meets
+        home.calls += s.calls
+    return kept
 
 
 @dataclass
@@ -280,7 +298,7 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
     width = max(len(s.pattern) for s in shown) + 4
     for i, s in enumerate(shown, 1):
         path, line, text = s.example
-        lines.append(f"# {i:>2}. {s.kind:<11} {s.pattern:<{width}} {len(s.functions):>4} functions, "
+        lines.append(f"# {i:>2}. {s.kind:<11} {s.pattern:<{width}} {_functions(s):>14}, "
                      f"{len(s.meets)} with both kinds; e.g. {path}:{line}  {text}")
     lines += ["", table_name(settings)]
     known = set(settings.vocab.patterns)
@@ -295,10 +313,15 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
         w = max(len(json.dumps(s.pattern)) for s in mine) + 1
         for s in mine:
             path, line, _ = s.example
-            lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {len(s.functions)} functions, "
+            lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {_functions(s)}, "
                          f"{len(s.meets)} with both kinds; e.g. {path}:{line}")
         lines.append(f"{prefix}]")
     return "\n".join(lines + render_unmatched(list(unmatched))) + "\n"
+
+
+def _functions(s: Suggestion) -> str:
+    n = len(s.functions)
+    return f"{n} function" if n == 1 else f"{n} functions"
 
 
 def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequence[Unmatched] = ()) -> str:

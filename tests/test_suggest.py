@@ -274,3 +274,24 @@ def f(self, run):
     write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.stores[].save_run_row"]\n')
     again = json.loads(oc(tmp_path, "suggest", "--format", "json", ".").out)
     assert again["suggestions"] == [] and again["unmatched"] == []
+
+
+def test_a_pattern_the_broader_one_covers_is_folded_into_it(tmp_path):
+    # (held-out set 13) `self.publish(...)` gives `*.publish`, which covers
+    # `redis.publish(...)`'s `*redis.publish`: one line, counting both functions
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "q.py", '''
+        class Queue:
+            def notify(self, job):
+                self.publish(job.id)
+
+            def wake(self, redis, job):
+                redis.publish("wake", job.id)
+
+            def enqueue(self, pipe, job):
+                pipe.publish_task(job.id)
+    ''')
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
+    assert {r["pattern"]: r["functions"] for r in rows} == {"*.publish": 2, "*pipe.publish_task": 1}
+    text = oc(tmp_path, "suggest", "--no-cache").out
+    assert "# 1 function, 0 with both kinds" in text and "1 functions" not in text
