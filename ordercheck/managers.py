@@ -272,13 +272,7 @@ def _walk_sets(g: nx.DiGraph, exit_node: object, body: Set[object],
     its normal edges: a save that raised saved nothing). A walk enters the body from
     outside it with nothing done; a predecessor outside the body (an empty body) did
     nothing. None when some node has more than ``MAX_WALK_SETS`` sets."""
-    reach: Set[object] = set()
-    todo = [exit_node]
-    while todo:
-        for p in g.pred[todo.pop()]:
-            if p in body and p not in reach:
-                reach.add(p)
-                todo.append(p)
+    reach = _within(g, exit_node, body)
     state: Dict[object, Set[FrozenSet[str]]] = {}
     queue: deque = deque()
     for v in sorted(reach, key=_order):
@@ -334,14 +328,20 @@ def _reaching(g: nx.DiGraph, exit_node: object, body: Set[object]) -> Set[object
     save that raised saved nothing, whether or not a handler in the body caught its
     exception; what ran before it on that walk, or a callee's on-raise point, did take
     effect). docs/decisions.md, "What a transaction commits"."""
-    reach: Set[object] = set()  # body nodes from which the exit is reached within the body
+    reach = _within(g, exit_node, body)
+    return {n for n in reach if any(v == exit_node or v in reach for v in _succ(g, n, exceptional=False))}
+
+
+def _within(g: nx.DiGraph, exit_node: object, body: Set[object]) -> Set[object]:
+    """The nodes of ``body`` from which ``exit_node`` is reached within the body."""
+    reach: Set[object] = set()
     todo = [exit_node]
     while todo:
         for p in g.pred[todo.pop()]:
             if p in body and p not in reach:
                 reach.add(p)
                 todo.append(p)
-    return {n for n in reach if any(v == exit_node or v in reach for v in _succ(g, n, exceptional=False))}
+    return reach
 
 
 def _union(classes: Classes, nodes: Iterable[object]) -> FrozenSet[str]:
