@@ -685,6 +685,11 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
         around=decorator_transaction(fn, vocab),
         project_manager=lambda call: summ.manager_of(path, call) is not None,
     )
+    facts = summ.index.files.get(path)
+    if facts is not None and fn.typed:
+        truthy = [name for name, t in fn.typed if summ.index.always_truthy(facts, t)]
+        if truthy:
+            g.graph["truthy"] = tuple(truthy)  # (feasible: None or truthy, never falsy)
     for n, data in g.nodes(data=True):
         if data["kind"] == NodeKind.WITH_EXIT and data.get("manager") is not None:
             me = summ.manager_of(path, data["manager"])

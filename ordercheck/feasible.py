@@ -73,11 +73,13 @@ def tracked_names(g: nx.DiGraph) -> List[str]:
     return names if len(names) <= MAX_NAMES else []
 
 
-def _after(data: dict, state: State, index: Dict[str, int], raised: bool = False) -> State:
+def _after(data: dict, state: State, index: Dict[str, int], raised: bool = False,
+           full: Optional[State] = None) -> State:
     """The state after a node's own writes and changes; on an exception out of the
     node (``raised``), only the names bound before it could raise (a walrus): an
     assignment binds its target once its value is computed (``ok = probe()`` that
-    raised left ``ok`` as it was)."""
+    raised left ``ok`` as it was). ``full``: what each name can be at all (``ANY``, or
+    None-or-truthy for a name typed by a class that is always truthy)."""
     writes = data.get("early_writes", ()) if raised else data.get("writes", ())
     mutates = data.get("mutates", ())
     if not writes and not mutates:
@@ -86,11 +88,11 @@ def _after(data: dict, state: State, index: Dict[str, int], raised: bool = False
     for n in mutates:
         i = index.get(n)
         if i is not None and out[i] != NONE:
-            out[i] |= FALSY | TRUTHY
+            out[i] |= (FALSY | TRUTHY) & (full[i] if full is not None else ANY)
     for n in writes:
         i = index.get(n)
         if i is not None:
-            out[i] = ANY
+            out[i] = full[i] if full is not None else ANY
     return tuple(out)
 
 
@@ -124,7 +126,11 @@ def prune_within(g: nx.DiGraph, limit: int) -> Optional[nx.DiGraph]:
     index = {n: i for i, n in enumerate(names)}
     singles = (ENTRY, EXIT, RAISE)
     nodes = g.nodes
-    start: State = (ANY,) * len(names)
+    # a name typed by a project class with no `__bool__`/`__len__` (`job: Job | None`)
+    # is None or truthy, never falsy (`effects.check_graph` marks them)
+    truthy = set(g.graph.get("truthy", ()))
+    start: State = tuple(NONE | TRUTHY if n in truthy else ANY for n in names)
+    full = start
 
     ids: Dict[tuple, object] = {}  # (node, state, region copies) -> product id
     used = set()
@@ -167,8 +173,8 @@ def prune_within(g: nx.DiGraph, limit: int) -> Optional[nx.DiGraph]:
             continue
         udata = nodes[u]
         uctx = udata.get("ctx", ())
-        after = _after(udata, state, index)
-        raised = _after(udata, state, index, raised=True) if "writes" in udata else after
+        after = _after(udata, state, index, full=full)
+        raised = _after(udata, state, index, raised=True, full=full) if "writes" in udata else after
         assume = udata.get("assume")
         for v, edata in g.succ[u].items():
             s2 = raised if edata["kind"] == EdgeKind.EXCEPTION else after

@@ -235,6 +235,10 @@ class FunctionFacts:
     # the class its return annotation names (import-qualified, else as written): a
     # factory or property a `with` enters through (``-> StateLock``)
     returns: Optional[str] = None
+    # (name, class: import-qualified, else as written) for each parameter or local whose
+    # annotations name one class (``job: Job | None``): a project class that defines no
+    # ``__bool__``/``__len__`` is truthy whenever it is not None (``feasible``)
+    typed: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclass

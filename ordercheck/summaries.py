@@ -160,6 +160,7 @@ class ProjectIndex:
     _outside: Dict[str, Optional[str]] = field(default_factory=dict)  # ``outside_name``'s answers
     _head_set: Optional[FrozenSet[str]] = None
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
+    _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
 
     @classmethod
     def of(cls, files: Iterable[FileFacts]) -> "ProjectIndex":
@@ -357,6 +358,29 @@ class ProjectIndex:
         if key in self.functions or key in self.classes:
             return key
         return None  # a dotted name nobody imported is not a project module (`audit.record`)
+
+    def always_truthy(self, facts: FileFacts, written: str) -> bool:
+        """An instance of the project class ``written`` names is truthy: the class, its
+        project bases and its project subclasses define no ``__bool__`` or ``__len__``,
+        and every base is a project class or ``object``-like (a library base, a
+        ``NamedTuple``, an ``Enum`` may define them). What ``job: Job | None`` can be is
+        then None or truthy, never falsy (docs/decisions.md, "Facts as value sets")."""
+        key = self.class_key(facts, written) or self.resolve_qualified(written)
+        if key is None or key not in self.classes:
+            return False
+        if key not in self._truthy:
+            family = set(self.mro(key)) | {k for k in self.classes if key in self.mro(k)}
+            self._truthy[key] = all(
+                not {"__bool__", "__len__"} & set(self.classes[k].methods)
+                and all(b in _PLAIN_BASES for b in self.classes[k].bases if self._base_outside(k, b))
+                for k in family)
+        return self._truthy[key]
+
+    def _base_outside(self, key: str, base: str) -> bool:
+        """``base`` (as written in the class ``key``) is no project class."""
+        facts = self.files[split_key(key)[0]]
+        target = self.class_key(facts, base) or (self.resolve_qualified(base) if "." in base else None)
+        return target is None or target not in self.classes
 
     def returned_class(self, key: str) -> Optional[str]:
         """The project class a function's return annotation names, or None."""
@@ -851,6 +875,11 @@ def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
                 manager_edges.extend(methods)
         rows.append((key, fn, edges, entered, manager_edges))
     return rows
+
+
+#: bases that give an instance no ``__bool__``/``__len__`` of their own
+_PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Exception",
+                          "builtins.object", "builtins.Exception"})
 
 
 @dataclass

@@ -274,6 +274,7 @@ class Outliner(Resolver):
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
         fn.returns = self.returned_type(frame)
+        fn.typed = self.typed_names(frame)
 
     def klass(self, node: ast.ClassDef) -> None:
         for d in node.decorator_list:

@@ -361,6 +361,16 @@ class Resolver:
             return f"{frame.classes[-1].qualname}.{name}"
         return name if frame.is_module else f"{frame.qualname}.<locals>.{name}"
 
+    def typed_names(self, frame: "FunctionScope") -> Tuple[Tuple[str, str], ...]:
+        """The function's names (parameters, locals) whose annotations name one class,
+        as ``FunctionFacts.typed`` holds them."""
+        out = []
+        for name, types in sorted(frame.names.annotated.items()):
+            if len(types) == 1:
+                written = self.expand_alias(next(iter(types)), frame.line)
+                out.append((name, self.type_qualname(written) or written))
+        return tuple(out)
+
     def returned_type(self, frame: "FunctionScope") -> Optional[str]:
         """The class a function's return annotation names (``FunctionFacts.returns``)."""
         written = frame.names.returns

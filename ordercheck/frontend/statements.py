@@ -699,6 +699,7 @@ class Extractor(ExpressionWalker):
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
         fn.returns = self.returned_type(frame)
+        fn.typed = self.typed_names(frame)
 
     def _chunked_body(self, huge: HugeDef) -> List[Stmt]:
         """The body of a huge function, parsed a group of whole statements at a time
