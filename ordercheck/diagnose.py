@@ -93,11 +93,14 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
 
 
 def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str],
-                  raises: Optional[Dict[object, FrozenSet[str]]] = None) -> List[Step]:
+                  raises: Optional[Dict[object, FrozenSet[str]]] = None,
+                  then: Optional[Tuple[int, Step]] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
-    which fails out of the ``with``'s entry, performs nothing there)."""
+    which fails out of the ``with``'s entry, performs nothing there). ``then``: a step
+    that follows the step(s) of the path's node at that index (where a walk leaves a
+    handler silently, before what it does after)."""
     steps: List[Step] = []
     relevant = rule.shown_classes()
     lines = facts_lines
@@ -150,6 +153,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
+        if then is not None and then[0] == i:
+            steps.append(then[1])
     return steps
 
 
@@ -185,14 +190,18 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             case = case_text(g, node, k)
             related.append(Related(origin.call.span, f"{k} performed via {via}" + (f" ({case})" if case else ""), origin.path))
     message = rule.format_message(fmt)
-    steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None)
+    silent: Optional[Tuple[int, Step]] = None
     if hit.handler is not None:
-        # where control leaves the handler without raising or surfacing
-        inside = [n for n in hit.path if not isinstance(n, contracts.Gap) and hit.handler.id in g.nodes[n].get("ctx", ()) and g.nodes[n].get("span")]
+        # where control leaves the handler without raising or surfacing: a step right
+        # after that node's own, before what the walk does once out of the handler
+        inside = [i for i, n in enumerate(hit.path) if not isinstance(n, contracts.Gap)
+                  and hit.handler.id in g.nodes[n].get("ctx", ()) and g.nodes[n].get("span")]
         if inside:
-            last = g.nodes[inside[-1]]
+            last = g.nodes[hit.path[inside[-1]]]
             text = last["text"] if last["kind"] != "handler" else "(the handler's end)"
-            steps.append(Step(last["span"], "silent", f"{text}  (leaves the handler silently)"))
+            silent = (inside[-1], Step(last["span"], "silent", f"{text}  (leaves the handler silently)"))
+    steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
+                          then=silent)
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,
