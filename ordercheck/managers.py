@@ -249,7 +249,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
                 g.add_node(copy, **g.nodes[n])
                 g.add_edges_from((copy, v, dict(e)) for v, e in succs)
             for p, e in preds:
-                if done in through[p]:
+                if done in through.get(p, ()):  # (a node no walk reaches, after a call that never returns: none)
                     g.add_edge(p, copy, **dict(e))
                 elif copy == n:
                     g.remove_edge(p, n)

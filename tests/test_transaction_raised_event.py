@@ -191,3 +191,23 @@ def every_walk(store, ledger, flag):
         ledger.append(3)
 """
     assert lines(src, select=["OC102"]) == [at(src, "OC102", "# before"), at(src, "OC102", "# after")]
+
+
+def test_a_call_that_never_returns_inside_a_split_transaction():
+    # (a review, session 33) the line after `die(...)` no walk reaches still leads to
+    # the commit: it commits nothing and must not stop the run
+    src = """
+def die(msg):
+    raise RuntimeError(msg)
+
+def k(store, ledger, run, flag, other):
+    store.save(run)
+    with transaction.atomic():   # k
+        if flag:
+            store.save(run)
+        ledger.append(run)
+        if other:
+            die("x")
+            store.save(run)
+"""
+    assert lines(src, select=["OC102"]) == [at(src, "OC102", "# k")]

@@ -462,7 +462,7 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, None)
         self.stmt_lines = (sp.line, sp.line)
         st = Stmt(StmtKind.TRY, sp, self.header_text(node), star=isinstance(node, cst.TryStar))
-        st.body = self.block(node.body, entered=True)
+        st.body = self.block(node.body)
         for h in node.handlers:
             hsp = self._enter_stmt(h, h.type)
             types: List[str] = []
@@ -544,7 +544,12 @@ class Extractor(ExpressionWalker):
             st.items.append(WithItem(ev, manager, is_lock(render_callee(func))))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
-        st.body = self.block(node.body, entered=True)
+        # a closure's rebinding in the body follows the `def` on every path through the
+        # `with`, unless a manager can swallow what the body raised before it
+        # (`contextlib.suppress`; a project manager that suppresses is a limit)
+        suppressing = any(render_callee(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith("suppress")
+                          for i in node.items)
+        st.body = self.block(node.body, entered=not suppressing)
         return st
 
     def _match(self, node: cst.Match, line: cst.CSTNode) -> Stmt:
