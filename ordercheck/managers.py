@@ -195,7 +195,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
     ``dry_run`` holds. Walks through one exit that did different things (``if flag:
     store.save(2)`` before ``ledger.append(3)``) commit different classes: the exit is
     split into one copy per set of classes its walks commit, each entered from the
-    body's nodes whose walks did that (``_walk_sets``), so a save on some walks is no
+    body's nodes whose walks did that (``_split_body``), so a save on some walks is no
     save committed on the others (docs/decisions.md, "What a transaction commits"). The
     graph comes back as it was, or as a copy with those exits split."""
     txns = transactions(g, classes)
@@ -214,7 +214,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
         for n in nodes:
             out.pop(n, None)
     source: Dict[Tuple[object, str], List[object]] = {}
-    splits: List[Tuple[object, List[FrozenSet[str]], Dict[object, Set[FrozenSet[str]]]]] = []
+    exits: Dict[int, List[object]] = {}
     for n, d in list(g.nodes(data=True)):
         w = d.get("with_id")
         if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or n in inside:
@@ -226,38 +226,121 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
                 if cls not in WITH_ONLY:
                     lifted.add(cls)
                     source.setdefault((n, cls), []).append(b)
-        through = _walk_sets(g, n, members[w], classes)
-        committed = sorted({s for states in through.values() for s in states}, key=lambda s: (len(s), sorted(s))) \
-            if through is not None else []
-        if len(committed) > 1:
-            splits.append((n, committed, through))  # type: ignore[arg-type]  # (not None here)
+        exits.setdefault(w, []).append(n)
         _put(out, n, out.get(n, frozenset()) | frozenset(lifted))
-    if not splits:
-        return g, out, source
-    g = g.copy()
+    built = g
     next_id = max((n for n in g if isinstance(n, int)), default=0) + 1
-    for n, committed, through in splits:
-        own = classes.get(n, frozenset())
-        preds = list(g.pred[n].items())
-        succs = list(g.succ[n].items())
-        for i, done in enumerate(committed):
-            if i == len(committed) - 1:
-                copy = n  # the walks that did the most keep the exit itself
-            else:
-                copy = next_id
-                next_id += 1
-                g.add_node(copy, **g.nodes[n])
-                g.add_edges_from((copy, v, dict(e)) for v, e in succs)
-            for p, e in preds:
-                if done in through.get(p, ()):  # (a node no walk reaches, after a call that never returns: none)
-                    g.add_edge(p, copy, **dict(e))
-                elif copy == n:
-                    g.remove_edge(p, n)
-            _put(out, copy, own | done)
-            for cls in done:
-                if copy != n:
-                    source[(copy, cls)] = [b for b in source.get((n, cls), ()) if cls in classes.get(b, ())]
+    for w, ns in exits.items():
+        states = _body_states(built, ns, members[w], classes)
+        if states is None:
+            continue  # (too many sets: each exit commits all its walks did, as before)
+        state_in, at_exit = states
+        committed = {n: sorted({s for st in at_exit[n].values() for s in st}, key=_set_order) for n in ns}
+        if all(len(c) <= 1 for c in committed.values()):
+            continue
+        if g is built:
+            g = g.copy()
+        regions = g.graph.get("handlers", {}).values()
+        if any(getattr(r, "entry", None) in members[w] for r in regions):
+            # a handler inside the body: its region is not copied, so only the exits are
+            for n in ns:
+                if len(committed[n]) > 1:
+                    next_id = _split_exit(g, n, committed[n], at_exit[n], classes, out, source, next_id)
+        else:
+            next_id = _split_body(g, ns, state_in, classes, out, source, next_id)
     return g, out, source
+
+
+def _set_order(s: FrozenSet[str]) -> Tuple[int, List[str]]:
+    return (len(s), sorted(s))
+
+
+def _split_exit(g: nx.DiGraph, n: object, committed: List[FrozenSet[str]], through: Dict[object, Set[FrozenSet[str]]],
+                classes: Classes, out: Classes, source: Dict[Tuple[object, str], List[object]], next_id: int) -> int:
+    """One copy of the exit ``n`` per set of classes its walks commit, each entered
+    from the predecessors some walk of which did that (the body itself is not copied,
+    so a witness may show another branch through it than the walk took)."""
+    own = classes.get(n, frozenset())
+    preds = list(g.pred[n].items())
+    succs = list(g.succ[n].items())
+    for i, done in enumerate(committed):
+        if i == len(committed) - 1:
+            copy = n  # the walks that did the most keep the exit itself
+        else:
+            copy = next_id
+            next_id += 1
+            g.add_node(copy, **g.nodes[n])
+            g.add_edges_from((copy, v, dict(e)) for v, e in succs)
+        for p, e in preds:
+            if done in through.get(p, ()):  # (a node no walk reaches, after a call that never returns: none)
+                g.add_edge(p, copy, **dict(e))
+            elif copy == n:
+                g.remove_edge(p, n)
+        _put(out, copy, own | done)
+        if copy != n:
+            for cls in done:
+                source[(copy, cls)] = [b for b in source.get((n, cls), ()) if cls in classes.get(b, ())]
+    return next_id
+
+
+def _split_body(g: nx.DiGraph, exits: List[object], state_in: Dict[object, Set[FrozenSet[str]]],
+                classes: Classes, out: Classes, source: Dict[Tuple[object, str], List[object]], next_id: int) -> int:
+    """The product of a transaction's body with what its walks did so far: one copy of
+    each body node per set of classes done on the walks that reach it, and of each exit
+    per set committed, so every walk to a copy of the exit did what that copy commits,
+    and a witness shows the branches that walk took. The copy a walk enters from
+    outside the body (nothing done) keeps the node's id."""
+    reach = set(state_in)
+    exit_set = set(exits)
+    succ = {u: list(g.succ[u].items()) for u in reach}
+    exit_succ = {n: list(g.succ[n].items()) for n in exits}
+    outside = {n: [(p, dict(e)) for p, e in g.pred[n].items() if p not in reach] for n in exits}
+    ids: Dict[Tuple[object, FrozenSet[str]], object] = {}
+    used: Set[object] = set()
+
+    def copy_of(v: object, done: FrozenSet[str]) -> object:
+        nonlocal next_id
+        key = (v, done)
+        if key not in ids:
+            if v not in used:
+                used.add(v)
+                ids[key] = v
+            else:
+                ids[key] = next_id
+                next_id += 1
+                g.add_node(ids[key], **dict(g.nodes[v]))
+                if v in exit_set:
+                    g.add_edges_from((ids[key], t, dict(e)) for t, e in exit_succ[v])
+        return ids[key]
+
+    for u in reach:
+        g.remove_edges_from([(u, v) for v, _ in succ[u]])
+    for n in exits:
+        g.remove_edges_from([(p, n) for p, _ in outside[n]])
+    order = sorted(reach, key=_order)
+    for u in order:  # (nothing done first: the copy entered from outside keeps the id)
+        for done in sorted(state_in[u], key=_set_order):
+            copy_of(u, done)
+    for u in order:
+        own = frozenset(c for c in classes.get(u, ()) if c not in WITH_ONLY)
+        for done in sorted(state_in[u], key=_set_order):
+            cu = ids[(u, done)]
+            for v, e in succ[u]:
+                after = done if e["kind"] == EdgeKind.EXCEPTION else done | own
+                target = copy_of(v, after) if v in reach or v in exit_set else v
+                g.add_edge(cu, target, **dict(e))
+    for n in exits:
+        for p, e in outside[n]:
+            g.add_edge(p, copy_of(n, frozenset()), **e)
+        own_n = classes.get(n, frozenset())
+        for (v, done), cid in list(ids.items()):
+            if v != n:
+                continue
+            _put(out, cid, own_n | done)
+            if cid != n:
+                for cls in done:
+                    source[(cid, cls)] = [b for b in source.get((n, cls), ()) if cls in classes.get(b, ())]
+    return next_id
 
 
 #: more sets of committed classes than this at one node of a body, and its exit is not
@@ -265,37 +348,43 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
 MAX_WALK_SETS = 32
 
 
-def _walk_sets(g: nx.DiGraph, exit_node: object, body: Set[object],
-               classes: Classes) -> Optional[Dict[object, Set[FrozenSet[str]]]]:
-    """Per predecessor of a transaction's exit: the sets of classes the walks through
-    the body that reach the exit by that predecessor performed (a node takes effect on
-    its normal edges: a save that raised saved nothing). A walk enters the body from
-    outside it with nothing done; a predecessor outside the body (an empty body) did
-    nothing. None when some node has more than ``MAX_WALK_SETS`` sets."""
-    reach = _within(g, exit_node, body)
+def _body_states(g: nx.DiGraph, exits: List[object], body: Set[object], classes: Classes
+                 ) -> Optional[Tuple[Dict[object, Set[FrozenSet[str]]], Dict[object, Dict[object, Set[FrozenSet[str]]]]]]:
+    """What the walks through a transaction's body did: per body node from which an
+    exit is reached within the body, the sets of classes done on the walks that reach
+    it; per exit and predecessor, the sets the walks that reach the exit by it commit.
+    A node takes effect on its normal edges (a save that raised saved nothing); a walk
+    enters the body from outside it with nothing done, and a predecessor outside the
+    body (an empty body) did nothing. None when some node has more than
+    ``MAX_WALK_SETS`` sets."""
+    reach: Set[object] = set()
+    for n in exits:
+        reach |= _within(g, n, body)
+    exit_set = set(exits)
     state: Dict[object, Set[FrozenSet[str]]] = {}
     queue: deque = deque()
     for v in sorted(reach, key=_order):
         if any(p not in body for p in g.pred[v]):
             state[v] = {frozenset()}
             queue.append(v)
-    at_exit: Dict[object, Set[FrozenSet[str]]] = {p: {frozenset()} for p in g.pred[exit_node] if p not in body}
+    at_exit: Dict[object, Dict[object, Set[FrozenSet[str]]]] = {
+        n: {p: {frozenset()} for p in g.pred[n] if p not in body} for n in exits}
     while queue:
         u = queue.popleft()
         own = frozenset(c for c in classes.get(u, ()) if c not in WITH_ONLY)
         for v, e in g.succ[u].items():
-            if v != exit_node and v not in reach:
+            if v not in exit_set and v not in reach:
                 continue
             states = state[u] if e["kind"] == EdgeKind.EXCEPTION else {s | own for s in state[u]}
-            target = at_exit.setdefault(u, set()) if v == exit_node else state.setdefault(v, set())
+            target = at_exit[v].setdefault(u, set()) if v in exit_set else state.setdefault(v, set())
             new = states - target
             if new:
                 target |= new
                 if len(target) > MAX_WALK_SETS:
                     return None
-                if v != exit_node:
+                if v not in exit_set:
                     queue.append(v)
-    return at_exit
+    return state, at_exit
 
 
 def exit_step_text(g: nx.DiGraph, n: object, classes: Classes, shown: Iterable[str]) -> str:

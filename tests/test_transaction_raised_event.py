@@ -211,3 +211,34 @@ def k(store, ledger, run, flag, other):
             store.save(run)
 """
     assert lines(src, select=["OC102"]) == [at(src, "OC102", "# k")]
+
+
+def test_the_witness_of_a_split_commit_takes_the_branch_of_its_walk():
+    # (a review, session 33) every walk to a copy of the commit did what that copy
+    # commits: the witness of the commit of the append alone takes the branch that
+    # skips the save, and the one that commits both the branch that saves
+    src = """
+def skipped(store, ledger, run, flag):
+    store.save(run)
+    with transaction.atomic():
+        if flag:
+            x = 1
+            y = 2
+        else:
+            store.save(run)
+        ledger.append(run)
+
+def both(store, ledger, run, flag):
+    with transaction.atomic():
+        if flag:
+            x = 1
+            y = 2
+        else:
+            store.save(run)
+        ledger.append(run)
+    ledger.append(run)
+"""
+    from checkutil import check_source
+    found = sorted(check_source(PRELUDE + src, select=["OC102"]), key=lambda f: f.span.line)
+    branches = [[s.text for s in f.witness if s.kind == "branch"] for f in found]
+    assert branches == [["if flag:  (true)"], ["if flag:  (false)"]], branches
