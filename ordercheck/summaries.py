@@ -382,13 +382,24 @@ class ProjectIndex:
         target = self.class_key(facts, base) or (self.resolve_qualified(base) if "." in base else None)
         return target is None or target not in self.classes
 
-    def returned_class(self, key: str) -> Optional[str]:
-        """The project class a function's return annotation names, or None."""
+    def class_called_on(self, facts: FileFacts, call: Call) -> Optional[str]:
+        """``SubLock`` of ``SubLock.at(path)``: the project class a method is called on
+        by its name, or None."""
+        parts = call.callee.split(".")
+        if len(parts) < 2 or "(" in call.callee or call.self_call is not None:
+            return None
+        found = self.class_key(facts, ".".join(parts[:-1])) or self.resolve_name(facts, ".".join(parts[:-1]))
+        return found if found in self.classes else None
+
+    def returned_class(self, key: str, called_on: Optional[str] = None) -> Optional[str]:
+        """The project class a function's return annotation names, or None. ``-> Self``
+        (or ``return cls()``) is the class the method is called on (``called_on``,
+        ``SubLock.at()``), else the one that defines it."""
         facts, fn = self.functions[key]
         if fn.returns is None:
             return None
         if fn.returns.rsplit(".", 1)[-1] == "Self":  # `-> Self`, `return cls()`: its own class
-            return self.owner_class(facts, fn)
+            return called_on or self.owner_class(facts, fn)
         found = self.class_key(facts, fn.returns) or self.resolve_qualified(fn.returns)
         return found if found in self.classes else None
 
@@ -481,6 +492,11 @@ class ProjectIndex:
                 key = self.resolve_qualified(f"{star}.{text}")
                 if key:
                     break
+        if key is None and len(parts) > 1 and not call.local_head:
+            # `SubLock.at(path)`: a method a project class inherits, called on its name
+            on = self.class_called_on(facts, call)
+            if on is not None:
+                key = self.method(on, parts[-1])
         return self._callable(key) if key else None
 
     def called_class(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
@@ -862,7 +878,7 @@ def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
                 # `with self._new_lock():` `-> StateLock`: a factory's product is the
                 # manager. Not an instance's own `__enter__` (`with self._writer:`): what it
                 # returns is the `as` value, the manager is still the instance
-                cls = index.returned_class(target)
+                cls = index.returned_class(target, index.class_called_on(facts, call))
             if cls is None and call.callee.endswith(".__enter__"):
                 cls = index.receiver_class(facts, call)  # `with self.uow:` over an instance
                 if cls is None:

@@ -327,3 +327,38 @@ def test_a_lock_from_a_classmethod_factory_or_an_unannotated_property_runs_its_e
                     ledger.append(run)
     """
     assert cl(src, ["OC102"]) == [("OC102", 29), ("OC102", 36), ("OC102", 43)]
+
+
+def test_an_inherited_self_factory_called_on_a_subclass_makes_the_subclass():
+    # (a review, session 33) `SubLock.at(path)` runs `StateLock.at`, whose `-> Self` is
+    # the class it is called on: the subclass's own exit (a save) runs at the `with`'s end
+    src = """
+        from typing import Self
+
+        class StateLock:
+            @classmethod
+            def at(cls, path) -> Self:
+                return cls()
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+        class SubLock(StateLock):
+            def __exit__(self, *exc):
+                self.store.save(2)
+                return False
+
+        def step(path, ledger, run):
+            with SubLock.at(path):
+                pass
+            ledger.append_terminal(run)
+
+        def base(path, ledger, run):
+            with StateLock.at(path):
+                pass
+            ledger.append_terminal(run)
+    """
+    assert cl(src, ["OC101"]) == [("OC101", 23)]
