@@ -619,7 +619,7 @@ class _Builder:
         ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
         self._decide(ends, st)
         t_preds, f_preds = self._guarded(st, *self._outcomes(st, ends))
-        t = self.block(st.body, t_preds)
+        t = self.block(st.body, [] if st.never else t_preds)  # (`if False:`: never true)
         f = self.block(st.orelse, [] if st.infinite else f_preds)  # (`if True:`: never false)
         return t + f
 
@@ -628,7 +628,7 @@ class _Builder:
         ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
         self._decide(ends, st)
         t_preds, f_preds = self._guarded(st, *self._outcomes(st, ends))
-        breaks = self._loop_body(node, st.body, t_preds)
+        breaks = self._loop_body(node, st.body, [] if st.never else t_preds)
         false_preds = [] if st.infinite else f_preds
         return self.block(st.orelse, false_preds) + breaks
 

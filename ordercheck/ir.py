@@ -190,6 +190,7 @@ class Stmt:
     cases: List[Case] = field(default_factory=list)
     message: ExprSeq = field(default_factory=list)  # an assert's message (runs on failure)
     infinite: bool = False  # ``while True``, ``if True``: a test that is always true (no false edge)
+    never: bool = False  # ``while 0``, ``if False``: a test that is always false (no true edge)
     has_finally: bool = False
     star: bool = False  # ``try``/``except*``: every matching clause runs, in order
     finally_span: Optional[Span] = None  # the `finally:` clause of a try
@@ -253,6 +254,9 @@ class ClassFacts:
     # class-level alias (``warn = logger.warning``): a subclass's ``self.warn(...)``
     # finds it through the MRO in the project phase, in whatever file the base is
     aliases: Tuple[Tuple[str, ...], ...] = ()
+    # the body binds ``__bool__`` or ``__len__`` (a ``def``, an assignment, an import):
+    # an instance may be falsy (``ProjectIndex.always_truthy``)
+    truth: bool = False
 
 
 @dataclass

@@ -537,7 +537,7 @@ def stub_record(facts: FileFacts) -> list:
         facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
         [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager]
          for fn in facts.functions],
-        [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types]] for c in facts.classes],
+        [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth] for c in facts.classes],
         [[s.line, None if s.codes is None else list(s.codes), s.reason, s.col] for s in facts.suppressions],
         sorted(facts.aliases.items()),
     ]
@@ -589,8 +589,8 @@ def stub_facts(path: str, record: list) -> FileFacts:
         aliases=dict(names),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], [], dict(local), context_manager=cm)
                    for q, n, c, local, cm in functions],
-        classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs))
-                 for q, bases, methods, attrs in classes],
+        classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs), truth=truth)
+                 for q, bases, methods, attrs, truth in classes],
         suppressions=[Suppression(line, None if codes is None else tuple(codes), reason, col)
                       for line, codes, reason, col in sups],
         outline=True)
@@ -618,8 +618,8 @@ def _record_ok(r: object) -> bool:
                 type(f) is list and len(f) == 5 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool for f in functions)
             and type(classes) is list and all(
-                type(c) is list and len(c) == 4 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
-                for c in classes)
+                type(c) is list and len(c) == 5 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
+                and type(c[4]) is bool for c in classes)
             and type(sups) is list and all(
                 type(s) is list and len(s) == 4 and type(s[0]) is int and (s[1] is None or _strs(s[1]))
                 and _is_str(s[2]) and type(s[3]) is int for s in sups))

@@ -371,7 +371,7 @@ class ProjectIndex:
         if key not in self._truthy:
             family = set(self.mro(key)) | {k for k in self.classes if key in self.mro(k)}
             self._truthy[key] = all(
-                not {"__bool__", "__len__"} & set(self.classes[k].methods)
+                not self.classes[k].truth and not {"__bool__", "__len__"} & set(self.classes[k].methods)
                 and all(b in _PLAIN_BASES for b in self.classes[k].bases if self._base_outside(k, b))
                 for k in family)
         return self._truthy[key]

@@ -116,6 +116,37 @@ def test_if_true_has_no_false_branch():
         """, select=SEQ) == [("OC102", 17)]
 
 
+def test_if_false_and_while_0_never_run_their_bodies():
+    # (a conformance probe, session 33) the mirror of `if True:`: a test that is a false
+    # constant has no true branch; a `while False: ... else:` always runs its `else`
+    assert cl("""\
+        def a(store, ledger, run):
+            store.save(run)
+            if False:
+                store.save(run)
+            ledger.append(run)
+
+        def b(store, ledger, run):
+            while 0:
+                store.save(run)
+            ledger.append_terminal(run)
+
+        def c(store, ledger, run, x):
+            if x:
+                pass
+            elif "":
+                store.save(run)
+            ledger.append_terminal(run)
+
+        def d(store, ledger, run):
+            while False:
+                pass
+            else:
+                store.save(run)
+            ledger.append_terminal(run)
+        """, select=SEQ) == [("OC101", 24), ("OC102", 5)]
+
+
 def test_later_save_in_endless_loop_then_never_reaches_exit():
     # from the append no path reaches EXIT at all, so no path lacks a save
     assert cl("""\

@@ -30,6 +30,9 @@ class Falsy(Base):
     def __bool__(self):
         return False
 
+class Assigned:
+    __len__ = lambda self: 0
+
 class Worker:
     def process(self, queue, store) -> bool:
         job: TYPE = None
@@ -64,7 +67,8 @@ def test_a_dataclass_without_bool_or_len_is_truthy_when_not_none():
 
 def test_a_class_that_may_be_falsy_keeps_the_silent_walk():
     # its own `__len__`, a library base (which may define one), a project subclass's `__bool__`
-    for name in ("Sized", "Model", "Base"):
+    # (and a `__len__` bound by an assignment: a conformance probe, session 33)
+    for name in ("Sized", "Model", "Base", "Assigned"):
         assert _codes(name) == ["OC203", "OC203"], name
 
 

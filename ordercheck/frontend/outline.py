@@ -298,8 +298,10 @@ class Outliner(Resolver):
             self.visit(child)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, line)
         aliases = self.class_aliases(self.frame.classes[-1].names, line, methods)
+        truth = bool({"__bool__", "__len__"} & set(self.frame.classes[-1].names.bound))
         self.frame.classes.pop()
-        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases))
+        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases,
+                                             truth))
 
 
 _TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))  # ``try``/``except*`` (3.11+)

@@ -428,6 +428,7 @@ class Extractor(ExpressionWalker):
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
         st.infinite = _is_true_constant(node.test)  # `if True:` has no false branch
+        st.never = _is_false_constant(node.test)  # `if False:` no true one
         st.body = self.block(node.body)
         if isinstance(node.orelse, cst.If):
             st.orelse = [self._if(node.orelse)]
@@ -445,6 +446,7 @@ class Extractor(ExpressionWalker):
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
+        st.never = _is_false_constant(node.test)  # `while 0:` never runs its body
         st.body = self.block(node.body)
         st.orelse = self.block(node.orelse.body) if node.orelse else []
         return st
@@ -639,8 +641,10 @@ class Extractor(ExpressionWalker):
         body = self.block(node.body)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, class_line)
         aliases = self.class_aliases(self.frame.classes[-1].names, class_line, methods)
+        truth = bool({"__bool__", "__len__"} & set(self.frame.classes[-1].names.bound))
         self.frame.classes.pop()
-        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases))
+        self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases,
+                                             truth))
         st = Stmt(StmtKind.CLASS, sp, self.header_text(node), ev, True)
         st.writes = (node.name.value,)
         st.body = body  # a class body runs inline, where it is defined
@@ -932,6 +936,21 @@ def guard_runs(test: cst.BaseExpression) -> Tuple[Tuple[Tuple[str, ...], ...], T
 
     walk(test, False, None)
     return tuple(runs), tuple(opens)
+
+
+def _is_false_constant(node: cst.BaseExpression) -> bool:
+    """``False``, ``None``, ``0``, ``""``: a test CPython knows is false."""
+    if isinstance(node, cst.Name):
+        return node.value in ("False", "None")
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value, 0) == 0
+        except ValueError:
+            return False
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return isinstance(value, (str, bytes)) and len(value) == 0
+    return False
 
 
 def _is_true_constant(node: cst.BaseExpression) -> bool:
