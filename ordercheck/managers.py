@@ -241,8 +241,10 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
         if g is built:
             g = g.copy()
         regions = g.graph.get("handlers", {}).values()
-        if any(getattr(r, "entry", None) in members[w] for r in regions):
-            # a handler inside the body: its region is not copied, so only the exits are
+        if any(getattr(r, "entry", None) in members[w] for r in regions) \
+                or sum(len(v) for v in state_in.values()) > MAX_BODY_COPIES:
+            # a handler inside the body: its region is not copied, so only the exits
+            # are (and so for a body whose copies would be too many)
             for n in ns:
                 if len(committed[n]) > 1:
                     next_id = _split_exit(g, n, committed[n], at_exit[n], classes, out, source, next_id)
@@ -346,6 +348,9 @@ def _split_body(g: nx.DiGraph, exits: List[object], state_in: Dict[object, Set[F
 #: more sets of committed classes than this at one node of a body, and its exit is not
 #: split (it then commits every class of its walks, as before session 33)
 MAX_WALK_SETS = 32
+#: a transaction body whose copies (``_split_body``) would pass this is not copied: only
+#: its exits are split (the same findings; a witness may take another branch)
+MAX_BODY_COPIES = 20_000
 
 
 def _body_states(g: nx.DiGraph, exits: List[object], body: Set[object], classes: Classes
