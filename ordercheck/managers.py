@@ -347,7 +347,7 @@ def _split_body(g: nx.DiGraph, exits: List[object], state_in: Dict[object, Set[F
 
 #: more sets of committed classes than this at one node of a body, and its exit is not
 #: split (it then commits every class of its walks, as before session 33)
-MAX_WALK_SETS = 32
+MAX_WALK_SETS = 128
 #: a transaction body whose copies (``_split_body``) would pass this is not copied: only
 #: its exits are split (the same findings; a witness may take another branch)
 MAX_BODY_COPIES = 20_000

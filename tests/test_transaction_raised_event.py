@@ -242,3 +242,29 @@ def both(store, ledger, run, flag):
     found = sorted(check_source(PRELUDE + src, select=["OC102"]), key=lambda f: f.span.line)
     branches = [[s.text for s in f.witness if s.kind == "branch"] for f in found]
     assert branches == [["if flag:  (true)"], ["if flag:  (false)"]], branches
+
+
+def test_a_body_with_six_independent_events_is_still_split():
+    # (a review, session 33) six optional events give 64 sets of what a walk did: the
+    # walk that skipped all of them commits the final append alone
+    src = """
+import os
+
+def f(store, ledger, run, a, b, c, d, e, g, fh, p, q):
+    store.save(run)
+    with transaction.atomic():   # f
+        if a:
+            store.save(run)
+        if b:
+            ledger.append(run)
+        if c:
+            ledger.append_terminal(run)
+        if d:
+            fh.write("x")
+        if e:
+            os.rename(p, q)
+        if g:
+            os.fsync(fh.fileno())
+        ledger.append(run)
+"""
+    assert lines(src, select=["OC102"]) == [at(src, "OC102", "# f")]
