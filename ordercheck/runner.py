@@ -191,7 +191,11 @@ def _checked(g: nx.DiGraph, path: str, settings: Settings, summ: summaries.Summa
              rules: Sequence[Rule]) -> FunctionCheck:
     sets = effects.check_sets(g, path, settings.vocab, summ)
     g = feasible.cut_dead_ends(g, sets.performs)  # nor past a call that never returns
-    g, ordered = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
+    split, ordered = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
+    if split is not g:
+        # a transaction's body was copied by what its walks did: the copies are the
+        # same calls, and `swallowed` reads their classes (a surface in a copy is one)
+        g, sets = split, effects.check_sets(split, path, settings.vocab, summ)
     hits = contracts.evaluate(g, sets.performs, rules, settings.config.swallow_types, sets.raises, ordered,
                               carried=sets.callees.keys())
     return FunctionCheck(g, sets, ordered, hits)

@@ -268,3 +268,28 @@ def f(store, ledger, run, a, b, c, d, e, g, fh, p, q):
         ledger.append(run)
 """
     assert lines(src, select=["OC102"]) == [at(src, "OC102", "# f")]
+
+
+def test_a_split_body_inside_a_handler_keeps_its_surface():
+    # (session 33) the copies of a split transaction body are the same calls: a
+    # `logger.error` in one of them still surfaces the handler's failure
+    src = """
+def f(session, store, ledger, run, flag):
+    try:
+        ledger.append(run)
+    except Exception:
+        with transaction.atomic():
+            if flag:
+                store.save(run)
+            logger.error("append failed for %s", run.id)
+
+def g(session, store, ledger, run, flag):
+    try:
+        ledger.append(run)   # g
+    except Exception:
+        with transaction.atomic():
+            if flag:
+                store.save(run)
+            logger.debug("append failed for %s", run.id)
+"""
+    assert lines(src, select=["OC202"]) == [at(src, "OC202", "# g")]
