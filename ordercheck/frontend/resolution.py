@@ -211,6 +211,12 @@ def ast_alternatives(func: ast.AST) -> Tuple[str, ...]:
     return alternatives(options, list(reversed(attrs)))
 
 
+#: annotations that name a built-in type: no name typed so is of a project class
+_BUILTIN_TYPES = frozenset({"str", "int", "float", "bool", "bytes", "complex", "bytearray", "dict", "list", "set",
+                            "tuple", "frozenset", "type", "Callable", "typing.Callable", "Iterable", "Iterator",
+                            "Mapping", "Sequence", "typing.Mapping", "typing.Sequence", "Path", "pathlib.Path"})
+
+
 @dataclass
 class CallNames:
     """What a call resolves by, from its callee as written and its line."""
@@ -402,7 +408,10 @@ class Resolver:
         out = []
         for name, types in sorted(frame.names.annotated.items()):
             if len(types) == 1:
-                written = self.expand_alias(next(iter(types)), frame.line)
+                written = next(iter(types))
+                if written in _BUILTIN_TYPES:
+                    continue  # (`n: int`, `name: str`: never a project class)
+                written = self.expand_alias(written, frame.line)
                 out.append((name, self.type_qualname(written) or written))
         return tuple(out)
 
