@@ -215,6 +215,8 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
             out.pop(n, None)
     source: Dict[Tuple[object, str], List[object]] = {}
     exits: Dict[int, List[object]] = {}
+    extra: Dict[object, FrozenSet[str]] = {}  # per exit, the UNSPLIT classes its walks did
+    budget = MAX_BODY_COPIES  # (for the whole function: a review, session 33)
     for n, d in list(g.nodes(data=True)):
         w = d.get("with_id")
         if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or n in inside:
@@ -228,6 +230,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
                     source.setdefault((n, cls), []).append(b)
         exits.setdefault(w, []).append(n)
         _put(out, n, out.get(n, frozenset()) | frozenset(lifted))
+        extra[n] = frozenset(lifted) & UNSPLIT
     built = g
     next_id = max((n for n in g if isinstance(n, int)), default=0) + 1
     for w, ns in exits.items():
@@ -241,15 +244,21 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
         if g is built:
             g = g.copy()
         regions = g.graph.get("handlers", {}).values()
-        if any(getattr(r, "entry", None) in members[w] for r in regions) \
-                or sum(len(v) for v in state_in.values()) > MAX_BODY_COPIES:
+        copies = sum(len(v) for v in state_in.values())
+        if any(getattr(r, "entry", None) in members[w] for r in regions) or copies > budget:
             # a handler inside the body: its region is not copied, so only the exits
             # are (and so for a body whose copies would be too many)
             for n in ns:
                 if len(committed[n]) > 1:
                     next_id = _split_exit(g, n, committed[n], at_exit[n], classes, out, source, next_id)
         else:
+            budget -= copies
             next_id = _split_body(g, ns, state_in, classes, out, source, next_id)
+        for n in ns:  # (each copy of an exit: what the walks did, and the unsplit classes)
+            for copy in [c for c in g if c == n or (g.nodes[c].get("with_id") == w and g.nodes[c].get("kind") == NodeKind.WITH_EXIT
+                                                     and g.nodes[c].get("way") == g.nodes[n].get("way"))]:
+                if copy in out or extra[n]:
+                    _put(out, copy, out.get(copy, frozenset()) | extra[n])
     return g, out, source
 
 
@@ -324,7 +333,7 @@ def _split_body(g: nx.DiGraph, exits: List[object], state_in: Dict[object, Set[F
         for done in sorted(state_in[u], key=_set_order):
             copy_of(u, done)
     for u in order:
-        own = frozenset(c for c in classes.get(u, ()) if c not in WITH_ONLY)
+        own = _done(classes, u)
         for done in sorted(state_in[u], key=_set_order):
             cu = ids[(u, done)]
             for v, e in succ[u]:
@@ -343,6 +352,17 @@ def _split_body(g: nx.DiGraph, exits: List[object], state_in: Dict[object, Set[F
                 for cls in done:
                     source[(cid, cls)] = [b for b in source.get((n, cls), ()) if cls in classes.get(b, ())]
     return next_id
+
+
+#: classes no ordering rule of this version reads: they do not split a commit (a
+#: `logger.error` on one branch is no other walk), and each copy of the exit carries
+#: them when any walk did them
+UNSPLIT = frozenset({"surface", "quiet"})
+
+
+def _done(classes: Classes, u: object) -> FrozenSet[str]:
+    """What a body node does, for the sets of what walks did (``_body_states``)."""
+    return frozenset(c for c in classes.get(u, ()) if c not in WITH_ONLY and c not in UNSPLIT)
 
 
 #: more sets of committed classes than this at one node of a body, and its exit is not
@@ -376,7 +396,7 @@ def _body_states(g: nx.DiGraph, exits: List[object], body: Set[object], classes:
         n: {p: {frozenset()} for p in g.pred[n] if p not in body} for n in exits}
     while queue:
         u = queue.popleft()
-        own = frozenset(c for c in classes.get(u, ()) if c not in WITH_ONLY)
+        own = _done(classes, u)
         for v, e in g.succ[u].items():
             if v not in exit_set and v not in reach:
                 continue

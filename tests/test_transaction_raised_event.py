@@ -293,3 +293,33 @@ def g(session, store, ledger, run, flag):
             logger.debug("append failed for %s", run.id)
 """
     assert lines(src, select=["OC202"]) == [at(src, "OC202", "# g")]
+
+
+def test_logging_in_a_body_does_not_count_against_the_split():
+    # (a review, session 33) surfaces and quiet logging split no commit: with them the
+    # walk that skipped the save is still its own
+    src = """
+import os
+
+def f(store, ledger, run, a, b, c, d, e, g, h, k, fh, p, q):
+    store.save(run)
+    with transaction.atomic():   # f
+        if a:
+            store.save(run)
+        if b:
+            ledger.append(run)
+        if c:
+            ledger.append_terminal(run)
+        if d:
+            fh.write("x")
+        if e:
+            os.rename(p, q)
+        if g:
+            os.fsync(fh.fileno())
+        if h:
+            logger.error("h")
+        if k:
+            logger.info("k")
+        ledger.append(run)
+"""
+    assert lines(src, select=["OC102"]) == [at(src, "OC102", "# f")]
