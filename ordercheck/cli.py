@@ -2,10 +2,13 @@
 
 Exit codes: 0 no findings, 1 findings, 2 usage, config or internal error (one line on
 stderr naming the file and the key or argument; a traceback only with ``--verbose``).
+The engine failing on one function is that function's OC901 (``runner.check_file``),
+not an exit 2; ``--verbose`` shows its traceback (``runner.LOG``).
 """
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import sys
@@ -159,7 +162,7 @@ def nothing_matched_note(files: int) -> str:
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff instead of applying them.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="Findings only, one line each, no summary.")
-@click.option("-v", "--verbose", is_flag=True, help="Timings on stderr; tracebacks for internal errors.")
+@click.option("-v", "--verbose", is_flag=True, help="Timings on stderr; tracebacks for internal errors (and OC901s).")
 @click.version_option(__version__, "--version", prog_name="ordercheck", message="%(prog)s %(version)s")
 def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_filename, exit_zero,
         exclude, extend_exclude, force_exclude, statistics, explain_code, list_rules, graph_spec, jobs, no_cache, cache_dir, baseline_file,
@@ -386,11 +389,24 @@ def main(argv: Optional[List[str]] = None) -> None:
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGINT, errors.on_sigint)
+    shown = _show_log() if verbose else None  # an OC901's traceback (``runner.LOG``)
     try:
         _main(argv, verbose)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+        if shown is not None:
+            logging.getLogger("ordercheck").removeHandler(shown)
+
+
+def _show_log() -> logging.Handler:
+    """With -v, the engine's log on stderr: the traceback of a function it failed on."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("ordercheck: %(message)s"))
+    log = logging.getLogger("ordercheck")
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    return handler
 
 
 def _main(argv: List[str], verbose: bool) -> None:

@@ -209,6 +209,18 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     )
 
 
+def internal_error_finding(facts: FileFacts, fn: FunctionFacts, rule: Rule, error: str) -> Finding:
+    """OC901 on ``fn``'s ``def`` line: the engine failed on it (``runner.check_file``)."""
+    line = max(1, fn.span.line)
+    text = facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""
+    col = min(max(0, fn.span.col), len(text))
+    c16 = utf16_col(text, col)
+    span = Span(line, col, line, col, c16, c16)
+    message = rule.format_message({"function": fn.qualname, "error": error})
+    return Finding(code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
+                   message=message, stmt_lines=(line, line))
+
+
 def parse_error_finding(facts: FileFacts, rule: Optional[Rule]) -> Finding:
     err = facts.error
     if err is None:

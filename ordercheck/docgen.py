@@ -32,6 +32,8 @@ def render() -> str:
         for title, items in (("Flagged", invalid[:2]), ("Not flagged", valid[:2])):
             for e in items:
                 lines = ", ".join(f"{x['code']} at line {x['line']}" for x in e.get("expect", []))
+                if e.get("fault"):  # (the test suite makes the engine fail there)
+                    lines += f" (the engine made to fail on `{e['fault']}`)"
                 out += [f"{title}{': ' + lines if lines else ''}", "", "```python", e["code"].rstrip(), "```", ""]
         documented = r.documented_examples("###")
         if documented:

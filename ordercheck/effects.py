@@ -28,7 +28,7 @@ from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optio
 
 import networkx as nx
 
-from . import cfg
+from . import cfg, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
@@ -521,6 +521,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
     generators: Dict[str, ManagerEffects] = {}
     truthy: Dict[str, Tuple[str, ...]] = {}  # `__exit__`s that may return true: the types they test, () all
+    failed: Dict[str, str] = {}  # functions the engine failed on (``Summaries.failed``)
 
     def managers(path: str, call: Call) -> Optional[ManagerEffects]:
         key = cg.managers.get((path, call.id))
@@ -603,6 +604,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     g = prune(built) if prune is not None else built
                 except cfg.GraphTooLarge:
                     g = None
+                except Exception as exc:  # the engine failed on it: the fallback's summary, and an OC901
+                    errors.raise_if_interrupted()
+                    failed.setdefault(m, errors.error_text(exc))
+                    g = None
                 if g is not None and fn.name in ("__exit__", "__aexit__"):
                     caught = mgrmod.exit_catches(g, fn, facts.imports)
                     if caught is not None:  # several definitions: all of them, () if any says all
@@ -617,12 +622,18 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 contained = bool(graphs.get(m))
                 table: Dict[Tuple[str, str], Origin] = {}
                 for facts, fn, g in graphs.get(m, ()):
+                    if g is not None:
+                        try:
+                            eff, found = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab)
+                        except Exception as exc:  # as above
+                            errors.raise_if_interrupted()
+                            failed.setdefault(m, errors.error_text(exc))
+                            g = None
+                        else:
+                            if NO_RETURN in eff.on_return and _abstract(fn):
+                                eff = dataclasses.replace(eff, on_return=eff.on_return - {NO_RETURN})
                     if g is None:
                         eff, found = _fallback(facts, fn, vocab, cg, lookup)
-                    else:
-                        eff, found = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab)
-                        if NO_RETURN in eff.on_return and _abstract(fn):
-                            eff = dataclasses.replace(eff, on_return=eff.on_return - {NO_RETURN})
                     total = total.union(eff)
                     contained = contained and eff.contained
                     for k, o in found.items():
@@ -646,16 +657,21 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 break  # no cycle: one pass is the answer
         for m in members:  # the component's context-manager generators
             for facts, fn, g in graphs.get(m, ()):
-                if fn.context_manager and g is not None:
-                    ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
+                if fn.context_manager and g is not None and m not in failed:
                     where: Dict[Tuple[str, str], object] = {}
-                    me = mgrmod.generator_effects(g, ns.performs, m, where)
+                    try:
+                        ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
+                        me = mgrmod.generator_effects(g, ns.performs, m, where)
+                    except Exception as exc:  # as above: entered as an unknown manager
+                        errors.raise_if_interrupted()
+                        failed.setdefault(m, errors.error_text(exc))
+                        continue
                     if me is not None:
                         generators[m] = me
                         mine = origins.setdefault(m, {})
                         for (part, cls), n in where.items():  # what a witness's "via" follows
                             mine.setdefault((part, cls), node_origin(g, n, cls, "return", ns, facts.path, vocab))
-        if memo is not None:
+        if memo is not None and not any(m in failed for m in members):  # (a failure is tried again)
             if single:
                 memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}),
                            extras[members[0]], manager_payload(members[0]))
@@ -667,7 +683,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             manager_effects[key] = class_manager(cg.index, key, effects, truthy)
             if cg.index.manager_methods(key, True) != cg.index.manager_methods(key):
                 manager_effects[async_key(key)] = class_manager(cg.index, key, effects, truthy, True)
-    return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, manager_effects)
+    return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, manager_effects, failed)
 
 
 def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries) -> nx.DiGraph:

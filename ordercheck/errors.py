@@ -1,4 +1,5 @@
-"""Errors that end a run with exit code 2 and one line on stderr."""
+"""Errors that end a run with exit code 2 and one line on stderr, and an internal
+error told in one line (an OC901 finding's, ``error_text``)."""
 from __future__ import annotations
 
 from typing import Optional
@@ -44,3 +45,15 @@ def interrupted() -> bool:
 def raise_if_interrupted() -> None:
     if _interrupted:
         raise KeyboardInterrupt
+
+
+def error_text(exc: BaseException) -> str:
+    """An exception in one line: its type and (the start of) its message."""
+    try:
+        detail = str(exc)
+    except Exception:  # noqa: BLE001 - a __str__ that fails
+        detail = ""
+    detail = " ".join(detail.split())
+    if len(detail) > 200:
+        detail = detail[:199] + "…"
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__

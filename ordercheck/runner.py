@@ -30,12 +30,14 @@ import dataclasses
 import functools
 import gc
 import hashlib
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
+from . import errors
 from . import focus as focusmod
 from . import frontend
 from . import lazy, suppression
@@ -97,6 +99,8 @@ __all__ = [
     "project_summaries", "function_graph", "check_function", "check_file", "contract_rules", "rules_for",
     "suppress", "analyse", "run", "run_buffers",
 ]
+
+LOG = logging.getLogger("ordercheck")  # an internal error's traceback (the CLI's -v shows it)
 
 RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run cache (``runcache``)
 # parse with libcst only the files that can hold a finding (``focus``; docs/performance.md,
@@ -207,22 +211,46 @@ def check_file(facts: FileFacts, settings: Settings, summ: summaries.Summaries, 
     witness); ``seen`` collects the event classes its calls have."""
     out: List[Finding] = []
     graph_rules = contract_rules(rules)
+    failing = next((r for r in rules if r.KIND == "internal-error"), None)
     outlined = set(facts.outlined)  # (not needed: no finding, ``frontend.extract``'s units)
     for fn in facts.functions:
         if fn.qualname in outlined:
             continue
         try:
-            checked = check_function(fn, facts.path, settings, summ, graph_rules)
+            found = _function_findings(facts, fn, settings, summ, graph_rules, seen)
         except cfg.GraphTooLarge:
             continue
-        sets = checked.sets
-        for hit in checked.hits:
-            classes = diagnose.classes_for(hit.rule, sets.performs, checked.ordered)
-            out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises))
-        if seen is not None:
-            for cls in sets.performs.values():
-                seen.update(cls)
+        except Exception as exc:  # the engine failed on this function: OC901, and go on
+            errors.raise_if_interrupted()  # (a Ctrl-C that a library turned into an error)
+            LOG.debug("internal error on %s:%s", facts.path, fn.qualname, exc_info=True)
+            if failing is not None:
+                out.append(diagnose.internal_error_finding(facts, fn, failing, errors.error_text(exc)))
+            continue
+        failed = summ.failed.get(summaries.fkey(facts.path, fn.qualname))
+        if failed is not None and failing is not None:  # checked, but its summary fell back
+            out.append(diagnose.internal_error_finding(facts, fn, failing, failed))
+        out.extend(found)
     return out
+
+
+def _function_findings(facts: FileFacts, fn: FunctionFacts, settings: Settings, summ: summaries.Summaries,
+                       graph_rules: List[Rule], seen: Optional[set]) -> List[Finding]:
+    checked = check_function(fn, facts.path, settings, summ, graph_rules)
+    sets = checked.sets
+    out = []
+    for hit in checked.hits:
+        classes = diagnose.classes_for(hit.rule, sets.performs, checked.ordered)
+        out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises))
+    if seen is not None:
+        for cls in sets.performs.values():
+            seen.update(cls)
+    return out
+
+
+def _failed(findings: List[Finding]) -> bool:
+    """The engine failed on a function (OC901): nothing of the run is remembered, so
+    the next run tries again (and ``-v`` shows the traceback)."""
+    return any(f.code == "OC901" for f in findings)
 
 
 def rules_for(path: str, settings: Settings) -> List[Rule]:
@@ -328,7 +356,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
         if suppressed is not None:
             suppressed.extend(silenced)
         findings.extend(found)
-        if check_memo is not None and k is not None:
+        if check_memo is not None and k is not None and not _failed(found + silenced):
             check_memo.put(k, found, silenced, classes)
     findings.sort(key=Finding.sort_key)
     if suppressed is not None:
@@ -408,7 +436,7 @@ def _run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, b
     if full is not None:
         facts = UpgradedFacts(dict(facts), full)
     files = list(dict.fromkeys(reported))
-    if memo is not None:
+    if memo is not None and not _failed(findings + suppressed):
         memo.put(k, runcachemod.RunRecord(findings, suppressed, files, sorted(seen), len(all_facts)))
     return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
 

@@ -909,6 +909,9 @@ class Summaries:
     graph: nx.DiGraph
     manager_calls: Dict[Tuple[str, int], str] = field(default_factory=dict)  # see CallGraph.managers
     managers: Dict[str, ManagerEffects] = field(default_factory=dict)  # generator or class key
+    # functions whose summary graph the engine failed on (key -> the error in one
+    # line): their summary is the fallback's, and the function is an OC901
+    failed: Dict[str, str] = field(default_factory=dict)
 
     def manager_of(self, path: str, call: Call) -> Optional[ManagerEffects]:
         """The effects of the project context manager a ``with`` item's call enters (an

@@ -15,7 +15,7 @@ import pytest
 from cliutil import FINDING_RE, Run, oc, write
 
 REPO = Path(__file__).resolve().parents[1]
-BUILTIN_CODES = ["OC001", "OC101", "OC102", "OC103", "OC201", "OC202", "OC203", "OC204", "OC301", "OC900"]
+BUILTIN_CODES = ["OC001", "OC101", "OC102", "OC103", "OC201", "OC202", "OC203", "OC204", "OC301", "OC900", "OC901"]
 
 
 def one_line_error(run: Run) -> str:

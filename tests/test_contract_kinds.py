@@ -18,7 +18,7 @@ from ordercheck.vocabulary import BUILTIN_CLASSES, load_default_vocab
 
 def test_each_kind_is_one_module_of_the_contracts_package():
     assert list(KINDS) == ["sequence", "swallowed", "at-most-once", "requires-before", "silent-handler",
-                           "unused-suppression", "parse-error"]
+                           "unused-suppression", "parse-error", "internal-error"]
     for kind, cls in KINDS.items():
         assert cls.KIND == kind
         assert cls.__module__ == "ordercheck.contracts." + kind.replace("-", "_")

@@ -181,7 +181,7 @@ def test_event_heavy_modules_never_crash_and_the_cache_changes_nothing(project):
         warm = runner.run([src], SETTINGS, cache_dir=cache)
         assert warm.cache_hits == 2
         assert [_key(f) for f in cold.findings] == [_key(f) for f in warm.findings]
-        assert not [f for f in cold.findings if f.code == "OC900"], [f.message for f in cold.findings]
+        assert not [f for f in cold.findings if f.code in ("OC900", "OC901")], [f.message for f in cold.findings]
         sources = {p: f.lines for p, f in warm.facts.items()}
         out = FORMATS["json"](warm.findings, warm.files, rules=SETTINGS.rules, sources=sources,
                               color=False, quiet=False, always=[])

@@ -6,7 +6,7 @@ from checkutil import check_source, codes_lines
 from ordercheck.rulebook import builtin_rules
 
 CASES = [
-    pytest.param(rule, i, ex, id=f"{rule.id}-{i}")
+    pytest.param(rule, i, ex, id=f"{rule.id}-{i}", marks=[pytest.mark.internal_errors] if ex.get("fault") else [])
     for rule in builtin_rules()
     for i, ex in enumerate(rule.examples)
 ]
@@ -20,8 +20,25 @@ def test_every_rule_has_valid_and_invalid_examples():
         assert rule.explanation.strip(), f"{rule.id} has no explanation"
 
 
+def fail_on(monkeypatch, name: str) -> None:
+    """Make the engine fail on the functions called ``name`` (an example's ``fault``:
+    OC901 shows where the finding stands and that the rest is still checked)."""
+    from ordercheck import runner
+
+    real = runner.check_function
+
+    def failing(fn, *args, **kwargs):
+        if fn.name == name:
+            raise RuntimeError(f"injected fault in {fn.name}")
+        return real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "check_function", failing)
+
+
 @pytest.mark.parametrize("rule,index,example", CASES)
-def test_example(rule, index, example):
+def test_example(rule, index, example, monkeypatch):
+    if example.get("fault"):
+        fail_on(monkeypatch, example["fault"])
     expect = example.get("expect", [])
     codes = {rule.id} | {e["code"] for e in expect}
     # the default rule set plus the rule itself: suppressions and OC001 see real findings

@@ -542,7 +542,7 @@ def test_exclusion_in_a_rule(tmp_path):
     from checkutil import check_source, codes_lines
     rule = tmp_path / "X.toml"
     rule.write_text('''
-id = "OC901"
+id = "OC951"
 name = "rename-after-write"
 severity = "warning"
 kind = "sequence"
@@ -555,7 +555,7 @@ code = "x = 1"
 expect = []
 [[examples]]
 code = "x = 1"
-expect = [{ code = "OC901", line = 1 }]
+expect = [{ code = "OC951", line = 1 }]
 ''')
     src = """\
         import os
@@ -572,5 +572,5 @@ expect = [{ code = "OC901", line = 1 }]
             f.write(x)
             helper(f, x, y)
         """
-    found = codes_lines(check_source(src, table={"rules": [str(rule)]}, select=["OC901"]))
-    assert found == [("OC901", 5), ("OC901", 9)]
+    found = codes_lines(check_source(src, table={"rules": [str(rule)]}, select=["OC951"]))
+    assert found == [("OC951", 5), ("OC951", 9)]

@@ -8,7 +8,7 @@ an unknown kind's error lists the kinds.
 """
 from __future__ import annotations
 
-from . import sequence, swallowed, at_most_once, requires_before, silent_handler, unused_suppression, parse_error  # noqa: F401  (each registers its kind)
+from . import sequence, swallowed, at_most_once, requires_before, silent_handler, unused_suppression, parse_error, internal_error  # noqa: F401  (each registers its kind)
 from .base import (
     ROLE_KEYS,
     SEVERITIES,

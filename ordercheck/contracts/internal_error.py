@@ -1,0 +1,13 @@
+"""``internal-error``: a function ordercheck failed to check (an exception inside the
+engine, ``runner.check_file``; message fields ``{function}``, ``{error}``). The rest of
+the file and the run go on, and the failure is a finding, not a silent skip: like a
+parse error it is on whatever the selection says."""
+from __future__ import annotations
+
+from .base import Rule
+
+
+class InternalError(Rule, kind="internal-error"):
+    on_graph = False
+    always_on = True
+    fields = ("function", "error")

@@ -1,0 +1,181 @@
+"""An exception inside the engine on one function is that function's OC901, and the
+run goes on (rules/OC901.toml): the other functions and files are checked, the exit
+status is 1, ``-v`` shows the traceback, and nothing of the failed run is cached."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from checkutil import check_source, codes_lines
+from cliutil import TRACEBACK, _in_process, oc, write
+
+from ordercheck import effects, errors, runner
+
+pytestmark = pytest.mark.internal_errors  # (each test makes the engine fail on purpose)
+
+TWO = '''\
+def complete(self, run):
+    self._ledger.append_terminal(run.id)
+    self._store.save(run)
+
+
+def finish(self, run):
+    self._store.save(run)
+    self._ledger.append_terminal(run.id)
+'''
+
+OTHER = '''\
+def close(self, run):
+    self._store.save(run)
+    self._ledger.append_terminal(run.id)
+'''
+
+
+def fail_check(monkeypatch, name: str) -> None:
+    real = runner.check_function
+
+    def failing(fn, *args, **kwargs):
+        if fn.name == name:
+            raise ValueError(f"injected\nfault in {fn.name}")
+        return real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "check_function", failing)
+
+
+def fail_summary(monkeypatch, name: str) -> None:
+    real = effects.summary_graph
+
+    def failing(fn, *args, **kwargs):
+        if fn.name == name:
+            raise KeyError(name)
+        return real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(effects, "summary_graph", failing)
+
+
+SELECT = ["OC101", "OC102", "OC201"]
+
+
+def test_a_failed_function_is_an_oc901_on_its_def_line_and_the_rest_is_checked(monkeypatch):
+    assert codes_lines(check_source(TWO, select=SELECT)) == [("OC101", 8)]
+    fail_check(monkeypatch, "complete")
+    found = check_source(TWO, select=SELECT)
+    assert codes_lines(found) == [("OC101", 8), ("OC901", 1)]
+    oc901 = next(f for f in found if f.code == "OC901")
+    # one line: the function, the exception's type and message
+    assert oc901.message == "ordercheck failed on `complete` and did not check it: ValueError: injected fault in complete"
+    assert oc901.span.col == 4  # (on the name, as the function's other findings' related places)
+
+
+def test_a_function_with_a_finding_fails_too(monkeypatch):
+    fail_check(monkeypatch, "finish")
+    assert codes_lines(check_source(TWO, select=SELECT)) == [("OC901", 6)]
+
+
+def test_a_method_fails_at_its_name(monkeypatch):
+    src = "class Runner:\n" + "".join("    " + line if line.strip() else line for line in TWO.splitlines(True))
+    fail_check(monkeypatch, "finish")
+    found = check_source(src, select=SELECT)
+    assert [(f.code, f.span.line, f.span.col) for f in found] == [("OC901", 7, 8)]
+    assert "`Runner.finish`" in found[0].message
+
+
+def test_a_failed_summary_falls_back_and_is_an_oc901(monkeypatch):
+    src = '''\
+    def helper(self, run):
+        self._store.save(run)
+
+
+    def finish(self, run):
+        helper(self, run)
+        self._ledger.append_terminal(run.id)
+    '''
+    assert codes_lines(check_source(src, select=SELECT)) == [("OC101", 7)]
+    fail_summary(monkeypatch, "helper")
+    # the helper's summary is the fallback's (its save on every way out): the caller's
+    # OC101 stands; the helper itself is checked (its graph is another) and named
+    found = check_source(src, select=SELECT)
+    assert codes_lines(found) == [("OC101", 7), ("OC901", 1)]
+    assert "KeyError: 'helper'" in next(f.message for f in found if f.code == "OC901")
+
+
+def test_ctrl_c_is_not_an_internal_error(monkeypatch):
+    fail_check(monkeypatch, "complete")
+    monkeypatch.setattr(errors, "_interrupted", True)
+    with pytest.raises(KeyboardInterrupt):
+        check_source(TWO, select=SELECT)
+
+
+def test_the_command_line_goes_on_and_exits_1(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO)
+    write(tmp_path, "b.py", OTHER)
+    fail_check(monkeypatch, "complete")
+    r = oc(tmp_path, "--no-cache", ".")
+    assert r.code == 1, r
+    assert r.codes() == [("a.py", 1, "OC901"), ("a.py", 8, "OC101"), ("b.py", 3, "OC101")]
+    assert "internal error" not in r.err and "injected" not in r.err
+    js = json.loads(oc(tmp_path, "--no-cache", "--format", "json", ".").out)
+    assert js["summary"]["by_code"] == {"OC101": 2, "OC901": 1}
+
+
+def test_on_whatever_the_selection_and_off_by_its_exact_code(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO)
+    fail_check(monkeypatch, "complete")
+    assert oc(tmp_path, "--no-cache", "--select", "OC2", ".").codes() == [("a.py", 1, "OC901")]
+    assert oc(tmp_path, "--no-cache", "--ignore", "OC9", ".").codes() == [("a.py", 1, "OC901"), ("a.py", 8, "OC101")]
+    assert oc(tmp_path, "--no-cache", "--ignore", "OC901", ".").codes() == [("a.py", 8, "OC101")]
+
+
+def test_a_noqa_on_the_def_line_accepts_it(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO.replace("def complete(self, run):", "def complete(self, run):  # noqa: OC901"))
+    fail_check(monkeypatch, "complete")
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 8, "OC101")]
+
+
+def test_verbose_shows_the_traceback(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO)
+    fail_check(monkeypatch, "complete")
+    code, out, err = _in_process(tmp_path, ["--no-cache", "-v", "."], b"")
+    assert code == 1
+    err_text = err.decode()
+    assert "internal error on a.py:complete" in err_text and TRACEBACK in err_text
+    assert "ValueError: injected" in err_text
+    # and the handler is gone after the run: a run without -v prints nothing
+    code, out, err = _in_process(tmp_path, ["--no-cache", "."], b"")
+    assert code == 1 and err.decode() == ""
+
+
+def test_a_failed_run_is_not_remembered(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO)
+    with monkeypatch.context() as m:
+        fail_check(m, "complete")
+        assert ("a.py", 1, "OC901") in oc(tmp_path, ".").codes()
+        assert ("a.py", 1, "OC901") in oc(tmp_path, ".").codes()  # (the same with the cache)
+    # the engine fixed: the next run checks again rather than replaying the failure
+    assert oc(tmp_path, ".").codes() == [("a.py", 8, "OC101")]
+
+
+def test_a_failed_summary_is_not_remembered(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", '''\
+    def helper(self, run):
+        self._store.save(run)
+
+
+    def finish(self, run):
+        helper(self, run)
+        self._ledger.append_terminal(run.id)
+    ''')
+    write(tmp_path, "b.py", OTHER)
+    with monkeypatch.context() as m:
+        fail_summary(m, "helper")
+        assert ("a.py", 1, "OC901") in oc(tmp_path, ".").codes()
+    built = []
+    real = effects.summary_graph
+    monkeypatch.setattr(effects, "summary_graph", lambda fn, *a, **k: built.append(fn.name) or real(fn, *a, **k))
+    write(tmp_path, "b.py", OTHER + "\n")  # another run key: the summaries' memo answers what it holds
+    assert oc(tmp_path, ".").codes() == [("a.py", 7, "OC101"), ("b.py", 3, "OC101")]
+    assert "helper" in built  # its summary computed again, not the fallback's replayed
+    built.clear()
+    write(tmp_path, "b.py", OTHER + "\n\n")
+    assert oc(tmp_path, ".").codes() == [("a.py", 7, "OC101"), ("b.py", 3, "OC101")]
+    assert "helper" not in built  # (and now remembered)
