@@ -20,12 +20,16 @@ from .findings import Finding, Related, Step
 from .kinds import EdgeKind, EventClass
 
 
-def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> Tuple[nx.DiGraph, Dict[object, FrozenSet[str]]]:
+Committed = Dict[Tuple[object, str], List[object]]
+
+
+def ordering_classes(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]
+                     ) -> Tuple[nx.DiGraph, Dict[object, FrozenSet[str]], Committed]:
     """The graph and node classes the ordering contracts read: a transaction's body
     commits at its normal exit, split by what its walks did (semantics §Events
-    Transactions); ``swallowed`` reads ``classes``."""
-    g, ordered, _source = mgrmod.transaction_view(g, classes)
-    return g, ordered
+    Transactions); ``swallowed`` reads ``classes``. Also, per (commit, class), the
+    body's nodes that performed it: a message names the call, not the manager."""
+    return mgrmod.transaction_view(g, classes)
 
 
 def classes_for(rule: Rule, classes, ordered):
@@ -170,7 +174,7 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
 
 
 def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries,
-               raises: Optional[Dict[object, FrozenSet[str]]] = None) -> Finding:
+               raises: Optional[Dict[object, FrozenSet[str]]] = None, committed: Optional[Committed] = None) -> Finding:
     rule = hit.rule
     anchor = g.nodes[hit.anchor]
     span: Span = node_span(anchor)
@@ -178,6 +182,8 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     call: Optional[Call] = anchor.get("call") or anchor.get("manager")
     stmt_lines = rule.statement_lines(hit, call.stmt_lines if call is not None else (span.line, span.line))
     fmt, related = rule.message_fields(hit, g, classes)  # the kind's fields and related places
+    if committed and rule.ordering:
+        _name_committed(hit, g, classes, committed, fmt, related)
     if hit.handler is not None:
         h = hit.handler
         fmt.update(handler_line=h.span.line if h.span else span.line, handler=f"`{h.text.rstrip(':')}`" if h.text else "a handler")
@@ -207,6 +213,33 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         message=message, function=fn.qualname, witness=steps, related=related,
         anchor_text=anchor_text, stmt_lines=stmt_lines,
     )
+
+
+def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Committed,
+                     fmt: Dict[str, object], related: List[Related]) -> None:
+    """A transaction's commit stands for the calls of its body: the message names the
+    call that performed the event (``self._ledger.append_terminal(...)`` at line 6),
+    and a related place the manager that commits it ("committed by
+    `transaction.atomic()` at line 5"), not the manager's call alone."""
+    for node, prefix in ((hit.first, "first"), (hit.anchor, "then")):
+        if node is None:
+            continue
+        k = hit.rule.step_kind(classes.get(node, frozenset()))
+        body = committed.get((node, k))
+        if not body:
+            continue
+        inner = g.nodes[body[0]]
+        manager = g.nodes[node]
+        fields = ("first",) if prefix == "first" else ("then", "event")
+        for f in fields:
+            fmt[f"{f}_text"] = contracts.short(node_text(inner))
+            fmt[f"{f}_line"] = node_span(inner).line
+        if prefix == "first" and isinstance(hit.rule, contracts.Ordering):  # (its related place: the call itself)
+            role = f"{hit.rule.first_role(classes.get(node, frozenset()))}: "
+            related[:] = [Related(node_span(inner), role + node_text(inner))
+                          if r.span == node_span(manager) and r.message == role + node_text(manager) else r
+                          for r in related]
+        related.append(Related(node_span(manager), f"{k} committed here, by `{node_text(manager)}`"))
 
 
 def internal_error_finding(facts: FileFacts, fn: FunctionFacts, rule: Rule, error: str) -> Finding:

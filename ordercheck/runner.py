@@ -166,6 +166,8 @@ class FunctionCheck:
     sets: effects.NodeSets
     ordered: Dict[object, FrozenSet[str]]
     hits: List[contracts.Hit]
+    # per (transaction commit, class): the body's nodes that performed it (``diagnose``)
+    committed: "diagnose.Committed" = field(default_factory=dict)
 
 
 def contract_rules(rules: Sequence[Rule]) -> List[Rule]:
@@ -195,14 +197,14 @@ def _checked(g: nx.DiGraph, path: str, settings: Settings, summ: summaries.Summa
              rules: Sequence[Rule]) -> FunctionCheck:
     sets = effects.check_sets(g, path, settings.vocab, summ)
     g = feasible.cut_dead_ends(g, sets.performs)  # nor past a call that never returns
-    split, ordered = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
+    split, ordered, committed = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
     if split is not g:
         # a transaction's body was copied by what its walks did: the copies are the
         # same calls, and `swallowed` reads their classes (a surface in a copy is one)
         g, sets = split, effects.check_sets(split, path, settings.vocab, summ)
     hits = contracts.evaluate(g, sets.performs, rules, settings.config.swallow_types, sets.raises, ordered,
                               carried=sets.callees.keys())
-    return FunctionCheck(g, sets, ordered, hits)
+    return FunctionCheck(g, sets, ordered, hits, committed)
 
 
 def check_file(facts: FileFacts, settings: Settings, summ: summaries.Summaries, rules: List[Rule],
@@ -240,7 +242,8 @@ def _function_findings(facts: FileFacts, fn: FunctionFacts, settings: Settings, 
     out = []
     for hit in checked.hits:
         classes = diagnose.classes_for(hit.rule, sets.performs, checked.ordered)
-        out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises))
+        out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises,
+                                       checked.committed))
     if seen is not None:
         for cls in sets.performs.values():
             seen.update(cls)
