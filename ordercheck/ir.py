@@ -86,6 +86,10 @@ class Call:
     # lines of the `except` clauses whose caught exception flows into this call's
     # arguments (semantics §Contracts, handing the exception on); conversions pass it through
     hands_on: Tuple[int, ...] = ()
+    # ``with self.x:`` where nothing in the file types ``x`` (``self.x.__enter__``):
+    # only the project phase may know its class (a base's type, through the MRO), so
+    # no pattern matches its text, only the qualified names that phase adds (``typed``)
+    bare_enter: bool = False
     # ``module.T.m`` of ``self.x.m()`` where only a base class in another file types
     # ``x``: set by the project phase on every resolution of the file
     # (``summaries.ProjectIndex.typed_through_base``), matched like ``qualnames``; no

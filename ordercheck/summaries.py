@@ -880,7 +880,7 @@ def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
                 # returns is the `as` value, the manager is still the instance
                 cls = index.returned_class(target, index.class_called_on(facts, call))
             if cls is None and call.callee.endswith(".__enter__"):
-                cls = index.receiver_class(facts, call)  # `with self.uow:` over an instance
+                cls = index.receiver_class_of(facts, fn, call)  # `with self.uow:` over an instance (a base's type too)
                 if cls is None:
                     cls = index.property_class(facts, fn, call)  # `with self._lock:` a property
             if cls is None:

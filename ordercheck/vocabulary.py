@@ -160,6 +160,10 @@ class Vocabulary:
         """Classes a call matches by its own text (no summaries, no markers)."""
         if call.aug:  # semantics §Events: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
             return frozenset({EventClass.SURFACE.value}) if call.callee == "+=" else frozenset()
+        if call.bare_enter:  # (``Call.bare_enter``: by the class the project phase found, if any)
+            if not call.typed:
+                return frozenset()
+            return self.canonical(self._match(call.typed))
         key = (call.callee, call.qualnames + call.typed if call.typed else call.qualnames)
         known = self._direct.get(key)
         if known is None:

@@ -362,3 +362,65 @@ def test_an_inherited_self_factory_called_on_a_subclass_makes_the_subclass():
             ledger.append_terminal(run)
     """
     assert cl(src, ["OC101"]) == [("OC101", 23)]
+
+
+BASE = '''
+    class StateLock:
+        def __init__(self, store, run):
+            self.store = store
+            self.run = run
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.store.save(self.run)
+            return False
+
+
+    class Base:
+        def __init__(self, store, run):
+            self._lock: StateLock = StateLock(store, run)
+            self._guard = StateLock(store, run)
+'''
+
+
+@pytest.mark.parametrize("attr", ["_lock", "_guard"])
+def test_a_with_over_an_attribute_only_a_base_in_another_file_types(tmp_path, attr):
+    """Session 34: `with self._lock:` in a subclass whose base (another file) types
+    `_lock` as a project manager runs that manager's exit, as it does when the class
+    itself types it; before, the `with` had no manager call unless the file typed it."""
+    from checkutil import run_tree, write_tree
+
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": BASE,
+        "pkg/worker.py": f'''
+            from pkg.base import Base
+
+
+            class Worker(Base):
+                def step(self, run):
+                    with self.{attr}:
+                        pass
+                    self._ledger.append(run.id, "step")
+        ''',
+    })
+    assert run_tree(tmp_path, ALL) == [("pkg/worker.py", 9, "OC102")]
+
+
+@pytest.mark.parametrize("attr", ["metrics", "_journal", "_store"])
+def test_a_with_over_an_untyped_attribute_matches_no_pattern(attr):
+    """An attribute no class types is entered as before: its text matches no event
+    class (`self.metrics` would be a surface by `*metrics.*` if it did, and hide the
+    silent handler)."""
+    src = f'''
+        class W:
+            def g(self, run):
+                try:
+                    self._ledger.append_terminal(run.id)
+                except Exception:
+                    with self.{attr}:
+                        pass
+    '''
+    assert cl(src, ALL) == [("OC201", 5)]

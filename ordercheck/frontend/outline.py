@@ -234,6 +234,7 @@ class Outliner(Resolver):
                 names = self.instance_manager(render_ast(expr), expr.lineno)
                 if names is not None:
                     manager = self._call(names.callee, names.qualnames, expr, names.receiver_type)
+                    manager.self_call, manager.bare_enter = names.self_call, names.receiver_type is None
             if manager is not None and isinstance(node, ast.AsyncWith):
                 manager.async_with = True
             st.items.append(WithItem([], manager, is_lock(render_ast(expr.func if isinstance(expr, ast.Call) else expr))))

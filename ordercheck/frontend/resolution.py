@@ -372,6 +372,12 @@ class Resolver:
         callee = chain[-1]
         receiver = self.chain_receiver_type(chain, line)
         if receiver is None:
+            parts = callee.split(".")
+            if len(parts) == 3 and parts[0] == "self" and self._self_class_scope() is not None:
+                # `with self._lock:` where only a base class (in another file, maybe)
+                # types `_lock`: the project phase reads the type through the MRO
+                # (``ProjectIndex.receiver_class_of``); no project manager, no effect
+                return CallNames(callee, (), None, None, "self")
             return None
         typed = self.type_qualname(receiver)
         return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None)

@@ -358,6 +358,8 @@ class Extractor(ExpressionWalker):
             text=self.text(item),
             stmt_lines=self.stmt_lines,
             receiver_type=names.receiver_type,
+            self_call=names.self_call,
+            bare_enter=names.receiver_type is None,
         )
         self.next_call += 1
         if self.frames:
