@@ -538,6 +538,7 @@ class _Builder:
             # leaves them as they were (correlated tests); a walrus binds at once
             early = marks.pop("early_writes", ())
             marks.pop("writes")
+            literals = marks.pop("literals", ())
             if early:
                 marks["writes"] = early
         node = self.node(NodeKind.STMT, st.span, st.text, stmt=st.kind, **marks)
@@ -547,6 +548,8 @@ class _Builder:
             for e, _ in ends:
                 data = self.g.nodes[e]
                 data["writes"] = tuple(dict.fromkeys(tuple(data.get("writes", ())) + st.writes))
+                if literals:
+                    data["literals"] = tuple(data.get("literals", ())) + tuple(literals)
         return ends
 
     def _may_raise(self, st: Stmt, node: object) -> None:
@@ -844,6 +847,8 @@ def _marks(st: Stmt, head: bool = False) -> dict:
             out["writes"] = st.writes
             if st.early_writes:
                 out["early_writes"] = st.early_writes
+            if st.literals:
+                out["literals"] = st.literals
         if st.mutates:
             out["mutates"] = st.mutates
     if st.hands_on and not head:

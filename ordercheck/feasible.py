@@ -56,10 +56,14 @@ _FACT_MASK = {("truth", True): TRUTHY, ("truth", False): NONE | FALSY,
 State = Tuple[int, ...]
 
 
-def tracked_names(g: nx.DiGraph) -> List[str]:
+def tracked_names(g: nx.DiGraph, literals: bool = False) -> List[str]:
     """Names tested at least twice (each test statement counts once), in order of
     their first test; none when there are more than ``MAX_NAMES`` (the contract:
-    "at most eight per function; beyond that, walks are not pruned")."""
+    "at most eight per function; beyond that, walks are not pruned").
+
+    ``literals`` (a witness's walk, ``literal_names``): also the names tested once
+    that some statement binds to a literal, after those tested twice, up to
+    ``MAX_NAMES`` in all."""
     if g.graph.get("function") == "<module>":
         return []
     untracked = set(g.graph.get("untracked", ()))
@@ -70,11 +74,24 @@ def tracked_names(g: nx.DiGraph) -> List[str]:
             counts[n] += 1
             order.setdefault(n, len(order))
     names = [n for n in sorted(order, key=order.__getitem__) if counts[n] >= 2 and n not in untracked]
-    return names if len(names) <= MAX_NAMES else []
+    if not literals:
+        return names if len(names) <= MAX_NAMES else []
+    bound = literal_names(g)
+    more = [n for n in sorted(order, key=order.__getitem__) if counts[n] == 1 and n in bound and n not in untracked]
+    return (names + more)[:MAX_NAMES]
+
+
+def literal_names(g: nx.DiGraph) -> FrozenSet[str]:
+    """The names some node of ``g`` binds to a literal (``x = []``: ``Stmt.literals``)."""
+    out = set()
+    for _, data in g.nodes(data=True):
+        for name, _mask in data.get("literals", ()):
+            out.add(name)
+    return frozenset(out)
 
 
 def _after(data: dict, state: State, index: Dict[str, int], raised: bool = False,
-           full: Optional[State] = None) -> State:
+           full: Optional[State] = None, literals: bool = False) -> State:
     """The state after a node's own writes and changes; on an exception out of the
     node (``raised``), only the names bound before it could raise (a walrus): an
     assignment binds its target once its value is computed (``ok = probe()`` that
@@ -93,6 +110,11 @@ def _after(data: dict, state: State, index: Dict[str, int], raised: bool = False
         i = index.get(n)
         if i is not None:
             out[i] = full[i] if full is not None else ANY
+    if literals and not raised:
+        for n, mask in data.get("literals", ()):
+            i = index.get(n)
+            if i is not None:
+                out[i] = (mask & out[i]) or out[i]  # (a typed name given a falsy literal: as written)
     return tuple(out)
 
 
@@ -117,10 +139,16 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND, floor: int = FLOOR) -> n
     return g if pruned is None else pruned
 
 
-def prune_within(g: nx.DiGraph, limit: int) -> Optional[nx.DiGraph]:
+def prune_within(g: nx.DiGraph, limit: int, literals: bool = False) -> Optional[nx.DiGraph]:
     """``prune_correlated`` with the product's nodes capped at ``limit``: None when
-    the product would exceed it (``g`` is then neither pruned nor changed)."""
-    names = tracked_names(g)
+    the product would exceed it (``g`` is then neither pruned nor changed).
+
+    ``literals``: a binding to a literal also tells what the name is (``x = []``:
+    falsy), and names tested once that are so bound are tracked too. This is beyond
+    the contract (an assignment tells nothing there), so it only ever picks a
+    finding's witness among walks the contract already allows
+    (``runner.check_function``); it never decides a finding."""
+    names = tracked_names(g, literals)
     if not names:
         return g
     index = {n: i for i, n in enumerate(names)}
@@ -173,7 +201,7 @@ def prune_within(g: nx.DiGraph, limit: int) -> Optional[nx.DiGraph]:
             continue
         udata = nodes[u]
         uctx = udata.get("ctx", ())
-        after = _after(udata, state, index, full=full)
+        after = _after(udata, state, index, full=full, literals=literals)
         raised = _after(udata, state, index, raised=True, full=full) if "writes" in udata else after
         assume = udata.get("assume")
         for v, edata in g.succ[u].items():

@@ -216,6 +216,11 @@ class Stmt:
     # statement raises afterwards; the others are bound only once it did not raise
     early_writes: Tuple[str, ...] = ()
     mutates: Tuple[str, ...] = ()  # plain names whose object it may change (`x.m()`, `x[k] = v`)
+    # of the names it rebinds, those bound to a literal (``x = []``, ``done = False``,
+    # ``err = None``) and what the literal is (``feasible``'s mask: 1 None, 2 falsy,
+    # 4 truthy): the witness of a finding prefers a walk that does not test such a
+    # name against its value (docs/decisions.md "Witnesses and literal assignments")
+    literals: Tuple[Tuple[str, int], ...] = ()
     # lines of the `except` clauses whose exception flows into a return or yield value,
     # an assignment's right-hand side or a walrus of this statement (its header)
     hands_on: Tuple[int, ...] = ()

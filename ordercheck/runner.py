@@ -168,6 +168,9 @@ class FunctionCheck:
     hits: List[contracts.Hit]
     # per (transaction commit, class): the body's nodes that performed it (``diagnose``)
     committed: "diagnose.Committed" = field(default_factory=dict)
+    # the same function pruned also by literal bindings: where it gives a finding the
+    # contract's graph gives too, that finding's witness comes from here
+    witnesses: Optional["FunctionCheck"] = None
 
 
 def contract_rules(rules: Sequence[Rule]) -> List[Rule]:
@@ -183,14 +186,22 @@ def check_function(fn: FunctionFacts, path: str, settings: Settings, summ: summa
     limit = min(max(feasible.BOUND * built.number_of_nodes(), feasible.FLOOR), feasible.MAX_PRODUCT)
     pruned = feasible.prune_within(built, limit)  # no finding rests on an infeasible walk
     if pruned is not None:
-        return _checked(pruned, path, settings, summ, rules)
-    # a product too large to build for every function: the unpruned graph, unless it
-    # gives a finding, which then must hold on a larger product (feasible.MAX_PRODUCT_FOR_FINDING)
-    checked = _checked(built.copy(), path, settings, summ, rules)
-    if not checked.hits:
-        return checked
-    pruned = feasible.prune_within(built, max(limit, feasible.MAX_PRODUCT_FOR_FINDING))
-    return checked if pruned is None else _checked(pruned, path, settings, summ, rules)
+        checked = _checked(pruned, path, settings, summ, rules)
+    else:
+        # a product too large to build for every function: the unpruned graph, unless it
+        # gives a finding, which then must hold on a larger product (feasible.MAX_PRODUCT_FOR_FINDING)
+        checked = _checked(built.copy(), path, settings, summ, rules)
+        if checked.hits:
+            pruned = feasible.prune_within(built, max(limit, feasible.MAX_PRODUCT_FOR_FINDING))
+            if pruned is not None:
+                checked = _checked(pruned, path, settings, summ, rules)
+    if checked.hits and pruned is not None and feasible.literal_names(built):
+        # the witnesses: a walk that does not test `x` against the literal it was just
+        # given (`x = []` ... `if not x:` false), where one shows the same finding
+        plain = feasible.prune_within(built, limit, literals=True)
+        if plain is not None and plain is not built and plain is not pruned:
+            checked.witnesses = _checked(plain, path, settings, summ, rules)
+    return checked
 
 
 def _checked(g: nx.DiGraph, path: str, settings: Settings, summ: summaries.Summaries,
@@ -238,15 +249,28 @@ def check_file(facts: FileFacts, settings: Settings, summ: summaries.Summaries, 
 def _function_findings(facts: FileFacts, fn: FunctionFacts, settings: Settings, summ: summaries.Summaries,
                        graph_rules: List[Rule], seen: Optional[set]) -> List[Finding]:
     checked = check_function(fn, facts.path, settings, summ, graph_rules)
+    out = _findings(checked, facts, fn, summ)
+    if checked.witnesses is not None:
+        better = {_at(f): f for f in _findings(checked.witnesses, facts, fn, summ)}
+        out = [better.get(_at(f), f) for f in out]
+    if seen is not None:
+        for cls in checked.sets.performs.values():
+            seen.update(cls)
+    return out
+
+
+def _at(f: Finding) -> tuple:
+    """A finding's identity within its function: its rule and its anchor."""
+    return (f.code, f.span.line, f.span.col, f.span.end_line, f.span.end_col)
+
+
+def _findings(checked: FunctionCheck, facts: FileFacts, fn: FunctionFacts, summ: summaries.Summaries) -> List[Finding]:
     sets = checked.sets
     out = []
     for hit in checked.hits:
         classes = diagnose.classes_for(hit.rule, sets.performs, checked.ordered)
         out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises,
                                        checked.committed))
-    if seen is not None:
-        for cls in sets.performs.values():
-            seen.update(cls)
     return out
 
 

@@ -225,6 +225,11 @@ class Extractor(ExpressionWalker):
                 else:
                     writes.append(render_callee(alias.name).split(".")[0])
         self._set_writes(st, writes, mutates)
+        value = node.value if isinstance(node, (cst.Assign, cst.AnnAssign)) else None
+        if value is not None and targets and all(isinstance(t, cst.Name) for t in targets):
+            mask = literal_truth(value)
+            if mask:
+                st.literals = tuple((t.value, mask) for t in targets if isinstance(t, cst.Name))
         if self.frame.handlers:
             self._sink = set()
             if isinstance(node, cst.Return) and node.value is not None:
@@ -1009,3 +1014,35 @@ def class_methods(block: cst.BaseSuite, top: bool = True) -> List[str]:
                     rebound = {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
                     names = [n for n in names if n not in rebound]
     return names
+
+
+#: what a literal is, for correlated tests' witnesses (``feasible``'s masks)
+_NONE, _FALSY, _TRUTHY = 1, 2, 4
+
+
+def literal_truth(value: cst.BaseExpression) -> int:
+    """``Stmt.literals``'s mask of a literal value: None, falsy (``[]``, ``0``, ``""``,
+    ``False``) or truthy (``[x]``, ``"done"``, ``True``); 0 when it is no literal or
+    its truth is not known (``[*xs]``, ``{**d}``, a concatenation)."""
+    if isinstance(value, cst.Name):
+        return {"None": _NONE, "False": _FALSY, "True": _TRUTHY}.get(value.value, 0)
+    if isinstance(value, (cst.Integer, cst.Float, cst.Imaginary)):
+        try:
+            return _TRUTHY if ast.literal_eval(value.value) else _FALSY
+        except (ValueError, SyntaxError):
+            return 0
+    if isinstance(value, cst.SimpleString):
+        try:
+            return _TRUTHY if value.evaluated_value else _FALSY
+        except Exception:  # noqa: BLE001 - an escape libcst cannot evaluate
+            return 0
+    if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        if not value.elements:
+            return _FALSY
+        return _TRUTHY if any(not isinstance(e, cst.StarredElement) for e in value.elements) else 0
+    if isinstance(value, cst.Dict):
+        if not value.elements:
+            return _FALSY
+        return _TRUTHY if any(not isinstance(e, cst.StarredDictElement) for e in value.elements) else 0
+    return 0
+

@@ -1,0 +1,133 @@
+"""A finding's witness prefers a walk that does not test a name against the literal it
+was just bound to (docs/decisions.md "Witnesses and literal assignments"): `x = []`
+then `if not x:` (false) is no walk Python takes. The contract's correlated tests
+take facts from tests only, so what is *found* does not change: only which of its
+walks a finding shows (a held-out set's triage, session 34: two of mem0ai's
+witnesses went through `extracted = []` and then `if not extracted:` false)."""
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+from checkutil import check_source, codes_lines
+
+from ordercheck import runner
+from ordercheck.frontend.statements import literal_truth
+
+ADD = '''\
+def add(self, response, existing):
+    if not response:
+        extracted = []
+    else:
+        extracted = parse(response)
+    if not extracted:
+        return None
+    records = []
+    for mem in extracted:
+        records.append(mem)
+    if not records:
+        return None
+    self.store.save(records)
+    self._ledger.append(records)
+    return records
+'''
+
+
+def steps(f):
+    return [(s.span.line, s.kind, s.text) for s in f.witness]
+
+
+def test_the_witness_takes_a_walk_python_can_take():
+    [f] = check_source(ADD, select=["OC102"])
+    assert (f.code, f.span.line) == ("OC102", 14)
+    branches = [(line, text) for line, kind, text in steps(f) if kind in ("branch", "loop")]
+    # not `if not response:` (true) then `if not extracted:` (false): the response was
+    # parsed, and the loop ran (`records` is empty until it appends)
+    assert branches[0] == (2, "if not response:  (false)")
+    assert (9, "for mem in extracted:  (true)") in branches
+    assert (10, "records.append(mem)  (again)") in branches
+
+
+def test_without_literal_facts_the_shortest_walk_was_shown(monkeypatch):
+    """(What the witness was before: the contract's graph's shortest walk.)"""
+    monkeypatch.setattr(runner.feasible, "literal_names", lambda g: frozenset())
+    [f] = check_source(ADD, select=["OC102"])
+    assert (2, "branch", "if not response:  (true)") in steps(f)
+
+
+def test_a_finding_on_such_a_walk_only_is_still_found():
+    """The contract: an assignment tells nothing, so a walk through `done = False`
+    then `if not done:` (false) is a path, and its finding stands (with that witness)."""
+    src = '''\
+    def finish(self, run):
+        done = False
+        if not done:
+            return
+        self.store.save(run)
+        self._ledger.append(run)
+    '''
+    found = check_source(src, select=["OC102"])
+    assert codes_lines(found) == [("OC102", 6)]
+    assert (3, "branch", "if not done:  (false)") in steps(found[0])
+
+
+def test_the_same_findings_and_messages_otherwise():
+    """A function whose every literal test agrees with its finding's walk: no change."""
+    src = '''\
+    def finish(self, run, flag):
+        pending = None
+        if flag:
+            pending = run
+        if pending is not None:
+            self.store.save(pending)
+        self._ledger.append(run)
+    '''
+    [f] = check_source(src, select=["OC102"])
+    assert f.span.line == 7 and "after the state save at line 6" in f.message
+    assert (3, "branch", "if flag:  (true)") in steps(f)
+
+
+def test_the_witness_survives_the_cache(tmp_path):
+    from checkutil import settings_for
+
+    (tmp_path / "a.py").write_text(textwrap.dedent(ADD))
+    s = settings_for(None, ["OC102"])
+    cold = runner.run([tmp_path], s, cache_dir=tmp_path / ".cache")
+    runner.RUN_CACHE, saved = False, runner.RUN_CACHE  # (the facts and check memos, not the run's record)
+    try:
+        (tmp_path / "b.py").write_text("x = 1\n")
+        warm = runner.run([tmp_path], s, cache_dir=tmp_path / ".cache")
+    finally:
+        runner.RUN_CACHE = saved
+    assert [steps(f) for f in warm.findings] == [steps(f) for f in cold.findings]
+    assert (2, "branch", "if not response:  (false)") in steps(cold.findings[0])
+
+
+def test_the_literals_survive_the_facts_cache_encoding():
+    from pathlib import Path
+
+    from ordercheck import cache
+
+    facts = runner.read_facts(Path("a.py"), textwrap.dedent(ADD).encode(), "a.py")
+    back = cache.from_json(cache.to_json(facts))
+
+    def literals(stmts):
+        for st in stmts:
+            if st.literals:
+                yield st.literals
+            for block in (st.body, st.orelse, st.finalbody):
+                yield from literals(block)
+
+    got = list(literals(back.functions[0].body))
+    assert got == list(literals(facts.functions[0].body)) == [(("extracted", 2),), (("records", 2),)]
+
+
+@pytest.mark.parametrize("text, mask", [
+    ("None", 1), ("False", 2), ("0", 2), ("0.0", 2), ("0j", 2), ('""', 2), ("b''", 2), ("[]", 2), ("()", 2),
+    ("{}", 2), ("True", 4), ("1", 4), ("0x10", 4), ("1_000", 4), ('"done"', 4), ("[x]", 4), ("(x,)", 4),
+    ("{1}", 4), ("{'a': 1}", 4), ("[x, *xs]", 4), ("{'a': 1, **d}", 4),
+    ("[*xs]", 0), ("{**d}", 0), ("f()", 0), ("x", 0), ("'a' 'b'", 0), ("f'{x}'", 0), ("-1", 0), ("list()", 0),
+])
+def test_what_a_literal_is(text, mask):
+    assert literal_truth(cst.parse_expression(text)) == mask
