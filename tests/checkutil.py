@@ -67,3 +67,22 @@ def run_tree(root: Path, select=ALL_DEFAULT, table: Optional[dict] = None) -> Li
     """Sorted ``(root-relative path, line, code)`` of every finding under ``root``."""
     return sorted((Path(f.path).resolve().relative_to(root.resolve()).as_posix(), f.span.line, f.code)
                   for f in tree_findings(root, select, table))
+
+
+def fail_on(monkeypatch, name: str, error: type = RuntimeError, message: str = "injected fault in {name}",
+            target: str = "check_function") -> None:
+    """Make the engine fail on the functions called ``name``: ``runner.check_function``
+    (or ``effects.summary_graph`` with ``target="summary_graph"``) raises ``error`` for
+    them (OC901, rules/OC901.toml; a rule example's ``fault``)."""
+    from ordercheck import effects
+
+    module = runner if target == "check_function" else effects
+    real = getattr(module, target)
+
+    def failing(fn, *args, **kwargs):
+        if fn.name == name:
+            raise error(message.format(name=fn.name))
+        return real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(module, target, failing)
+

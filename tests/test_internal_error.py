@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from checkutil import check_source, codes_lines
+from checkutil import check_source, codes_lines, fail_on
 from cliutil import TRACEBACK, _in_process, oc, write
 
 from ordercheck import effects, errors, runner
@@ -32,25 +32,11 @@ def close(self, run):
 
 
 def fail_check(monkeypatch, name: str) -> None:
-    real = runner.check_function
-
-    def failing(fn, *args, **kwargs):
-        if fn.name == name:
-            raise ValueError(f"injected\nfault in {fn.name}")
-        return real(fn, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "check_function", failing)
+    fail_on(monkeypatch, name, ValueError, "injected\nfault in {name}")
 
 
 def fail_summary(monkeypatch, name: str) -> None:
-    real = effects.summary_graph
-
-    def failing(fn, *args, **kwargs):
-        if fn.name == name:
-            raise KeyError(name)
-        return real(fn, *args, **kwargs)
-
-    monkeypatch.setattr(effects, "summary_graph", failing)
+    fail_on(monkeypatch, name, KeyError, "{name}", target="summary_graph")
 
 
 SELECT = ["OC101", "OC102", "OC201"]

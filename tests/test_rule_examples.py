@@ -1,7 +1,7 @@
 """Every ``[[examples]]`` of every rule file runs here (the Fixit pattern): the
 documentation cannot drift from the behaviour."""
 import pytest
-from checkutil import check_source, codes_lines
+from checkutil import check_source, codes_lines, fail_on
 
 from ordercheck.rulebook import builtin_rules
 
@@ -18,21 +18,6 @@ def test_every_rule_has_valid_and_invalid_examples():
         invalid = [e for e in rule.examples if e.get("expect")]
         assert valid and invalid, f"{rule.id} needs valid and invalid examples"
         assert rule.explanation.strip(), f"{rule.id} has no explanation"
-
-
-def fail_on(monkeypatch, name: str) -> None:
-    """Make the engine fail on the functions called ``name`` (an example's ``fault``:
-    OC901 shows where the finding stands and that the rest is still checked)."""
-    from ordercheck import runner
-
-    real = runner.check_function
-
-    def failing(fn, *args, **kwargs):
-        if fn.name == name:
-            raise RuntimeError(f"injected fault in {fn.name}")
-        return real(fn, *args, **kwargs)
-
-    monkeypatch.setattr(runner, "check_function", failing)
 
 
 @pytest.mark.parametrize("rule,index,example", CASES)
