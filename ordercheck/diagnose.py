@@ -114,6 +114,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     # branch steps are the same in every witness through them: shared, not rebuilt
     # (thousands of findings in one huge function pass the same branch points)
     shared: Dict[Tuple[object, str], Step] = g.graph.setdefault("branch_steps", {})
+    failed_call: Optional[int] = None  # the call whose failure the last step showed
     for i, n in enumerate(path):
         if isinstance(n, contracts.Gap):
             steps.append(_gap_step(g, path, i))
@@ -126,7 +127,13 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         cls = classes.get(n, frozenset())
         if raising and raises is not None and n in raises and g.nodes[nxt].get("kind") != "raised":
             cls = cls | raises[n]  # (a ``raised`` point next says it: "saves, then raises")
-        if data["kind"] in ("call", "raised", "outcome") and cls & relevant:
+        # (a `swallowed` finding's event is the call's own failure: its ``raised`` point
+        # next is no step of its own, not also "saves, then raises")
+        repeated = rule.escaping and data["kind"] == "raised" and failed_call is not None and data["call"].id == failed_call
+        failed_call = None
+        if repeated:
+            pass
+        elif data["kind"] in ("call", "raised", "outcome") and cls & relevant:
             k = rule.step_kind(cls)
             via = ""
             if n in callees:
@@ -135,6 +142,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             text = data["call"].text + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
             steps.append(Step(cast(Span, span), k, text, via))  # (a call's span, on calls, raised and outcome points)
+            if raising:
+                failed_call = data["call"].id
             if kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == "call":
                 # the event is the test's last call (``if self.revoked(run) is True:``):
                 # the branch it decides is a step of its own, after the event
@@ -221,37 +230,59 @@ def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Commi
     call that performed the event (``self._ledger.append_terminal(...)`` at line 6),
     and a related place the manager that commits it ("committed by
     `transaction.atomic()` at line 5"), not the manager's call alone."""
+    rule = hit.rule
+    on_path = set(n for n in hit.path if not isinstance(n, contracts.Gap))
     for node, prefix in ((hit.first, "first"), (hit.anchor, "then")):
         if node is None:
             continue
-        k = hit.rule.step_kind(classes.get(node, frozenset()))
+        # the class of the role this end plays (a configured rule may relate two
+        # classes the commit both carries: `first = append`, `then = save`)
+        role = rule.first if prefix == "first" else (rule.then or rule.event)
+        have = classes.get(node, frozenset())
+        k = next((c for c in role if not c.startswith("!") and c in have), rule.step_kind(have))
         body = committed.get((node, k))
         if not body:
             continue
-        inner = g.nodes[body[0]]
+        # the call on the witness's walk through the body (a split body's copy lists
+        # the calls of every walk that reaches some copy), else the first in the body
+        inner = g.nodes[next((b for b in body if b in on_path), body[0])]
         manager = g.nodes[node]
         fields = ("first",) if prefix == "first" else ("then", "event")
         for f in fields:
             fmt[f"{f}_text"] = contracts.short(node_text(inner))
             fmt[f"{f}_line"] = node_span(inner).line
         if prefix == "first" and isinstance(hit.rule, contracts.Ordering):  # (its related place: the call itself)
-            role = f"{hit.rule.first_role(classes.get(node, frozenset()))}: "
-            related[:] = [Related(node_span(inner), role + node_text(inner))
-                          if r.span == node_span(manager) and r.message == role + node_text(manager) else r
+            said = f"{hit.rule.first_role(classes.get(node, frozenset()))}: "
+            related[:] = [Related(node_span(inner), said + node_text(inner))
+                          if r.span == node_span(manager) and r.message == said + node_text(manager) else r
                           for r in related]
         related.append(Related(node_span(manager), f"{k} committed here, by `{node_text(manager)}`"))
 
 
-def internal_error_finding(facts: FileFacts, fn: FunctionFacts, rule: Rule, error: str) -> Finding:
-    """OC901 on ``fn``'s ``def`` line: the engine failed on it (``runner.check_file``)."""
-    line = max(1, fn.span.line)
+#: what an OC901 says was lost (its ``{part}``)
+NOT_CHECKED = "did not check it"
+SUMMARY_FALLBACK = "read its calls as made on every way out of it, for its callers"
+
+
+def internal_error_finding(facts: FileFacts, fn: FunctionFacts, rule: Rule, error: str,
+                           part: str = NOT_CHECKED) -> Finding:
+    """OC901 on ``fn``'s name: the engine failed on it (``runner.check_file``), or on
+    its summary (``part``). A suppression comment may stand on any line of its
+    ``def`` header (the module body's: any line of the file); its fingerprint is the
+    function's and its header's, not the error's (which may name an address)."""
+    module = fn.qualname == "<module>"
+    line = 1 if module else max(1, fn.span.line)
     text = facts.lines[line - 1] if 0 < line <= len(facts.lines) else ""
-    col = min(max(0, fn.span.col), len(text))
+    col = 0 if module else min(max(0, fn.span.col), len(text))
     c16 = utf16_col(text, col)
     span = Span(line, col, line, col, c16, c16)
-    message = rule.format_message({"function": fn.qualname, "error": error})
+    if module:
+        last = max(1, len(facts.lines))
+    else:  # the header's lines: up to its body's first statement
+        last = max(line, fn.body[0].span.line - 1) if fn.body and fn.body[0].span.line > line else line
+    message = rule.format_message({"function": fn.qualname, "error": error, "part": part})
     return Finding(code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
-                   message=message, stmt_lines=(line, line))
+                   message=message, function=fn.qualname, anchor_text=text.strip(), stmt_lines=(line, last))
 
 
 def parse_error_finding(facts: FileFacts, rule: Optional[Rule]) -> Finding:

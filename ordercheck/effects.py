@@ -22,6 +22,7 @@ thrown away once its strongly connected component is done.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
@@ -47,6 +48,8 @@ from .summaries import (
     with_managers,
 )
 from .vocabulary import Vocabulary
+
+LOG = logging.getLogger("ordercheck")  # an internal error's traceback (the CLI's -v shows it)
 
 Lookup = Callable[[str], Effects]
 # the project context manager a ``with`` item's call enters (semantics §Events), by (file, call)
@@ -523,6 +526,14 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     truthy: Dict[str, Tuple[str, ...]] = {}  # `__exit__`s that may return true: the types they test, () all
     failed: Dict[str, str] = {}  # functions the engine failed on (``Summaries.failed``)
 
+    def fail(key: str, exc: Exception) -> None:
+        """The engine failed on ``key``'s summary: one line for its OC901, the
+        traceback for ``-v`` (the ``ordercheck`` logger); a Ctrl-C goes on up."""
+        errors.raise_if_interrupted()
+        if key not in failed:
+            failed[key] = errors.error_text(exc)
+            LOG.debug("internal error on the summary of %s", key, exc_info=True)
+
     def managers(path: str, call: Call) -> Optional[ManagerEffects]:
         key = cg.managers.get((path, call.id))
         if key is None:
@@ -599,20 +610,20 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 if memo is not None:  # facts read without bodies: the body now
                     fn = memo.full(facts, fn)
                 g: Optional[nx.DiGraph]
+                caught: Optional[Tuple[str, ...]] = None
                 try:
                     built = summary_graph(fn, facts.path, vocab, cg.callees, managers)
                     g = prune(built) if prune is not None else built
+                    if fn.name in ("__exit__", "__aexit__"):
+                        caught = mgrmod.exit_catches(g, fn, facts.imports)
                 except cfg.GraphTooLarge:
                     g = None
                 except Exception as exc:  # the engine failed on it: the fallback's summary, and an OC901
-                    errors.raise_if_interrupted()
-                    failed.setdefault(m, errors.error_text(exc))
+                    fail(m, exc)
                     g = None
-                if g is not None and fn.name in ("__exit__", "__aexit__"):
-                    caught = mgrmod.exit_catches(g, fn, facts.imports)
-                    if caught is not None:  # several definitions: all of them, () if any says all
-                        had = truthy.get(m)
-                        truthy[m] = caught if had is None else (had + caught if had and caught else ())
+                if g is not None and caught is not None:  # several definitions: all of them, () if any says all
+                    had = truthy.get(m)
+                    truthy[m] = caught if had is None else (had + caught if had and caught else ())
                 graphs.setdefault(m, []).append((facts, fn, g))
         changed = True
         while changed:
@@ -626,8 +637,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         try:
                             eff, found = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab)
                         except Exception as exc:  # as above
-                            errors.raise_if_interrupted()
-                            failed.setdefault(m, errors.error_text(exc))
+                            fail(m, exc)
                             g = None
                         else:
                             if NO_RETURN in eff.on_return and _abstract(fn):
@@ -663,8 +673,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
                         me = mgrmod.generator_effects(g, ns.performs, m, where)
                     except Exception as exc:  # as above: entered as an unknown manager
-                        errors.raise_if_interrupted()
-                        failed.setdefault(m, errors.error_text(exc))
+                        fail(m, exc)
                         continue
                     if me is not None:
                         generators[m] = me
@@ -680,9 +689,14 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     manager_effects: Dict[str, ManagerEffects] = dict(generators)
     for key in set(cg.managers.values()):
         if key in cg.index.classes:
-            manager_effects[key] = class_manager(cg.index, key, effects, truthy)
-            if cg.index.manager_methods(key, True) != cg.index.manager_methods(key):
-                manager_effects[async_key(key)] = class_manager(cg.index, key, effects, truthy, True)
+            try:
+                manager_effects[key] = class_manager(cg.index, key, effects, truthy)
+                if cg.index.manager_methods(key, True) != cg.index.manager_methods(key):
+                    manager_effects[async_key(key)] = class_manager(cg.index, key, effects, truthy, True)
+            except Exception as exc:  # entered as an unknown manager; its `__exit__` is the OC901
+                manager_effects.pop(key, None)
+                methods = [k for k in cg.index.manager_methods(key) if k is not None]
+                fail(methods[-1] if methods else key, exc)
     return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, manager_effects, failed)
 
 

@@ -238,11 +238,25 @@ def check_file(facts: FileFacts, settings: Settings, summ: summaries.Summaries, 
             LOG.debug("internal error on %s:%s", facts.path, fn.qualname, exc_info=True)
             if failing is not None:
                 out.append(diagnose.internal_error_finding(facts, fn, failing, errors.error_text(exc)))
+            if seen is not None:  # (what it calls still counts for the "nothing matched" note)
+                seen.update(c for call in fn.calls for c in settings.vocab.direct(call))
             continue
-        failed = summ.failed.get(summaries.fkey(facts.path, fn.qualname))
-        if failed is not None and failing is not None:  # checked, but its summary fell back
-            out.append(diagnose.internal_error_finding(facts, fn, failing, failed))
+        out.extend(summary_failures(facts, [fn], summ, failing))
         out.extend(found)
+    return out
+
+
+def summary_failures(facts: FileFacts, functions: Sequence[FunctionFacts], summ: summaries.Summaries,
+                     failing: Optional[Rule]) -> List[Finding]:
+    """OC901s of the ``functions`` whose summary the engine failed on (checked or
+    not: the pre-pass may skip their file, and the failure must not depend on it)."""
+    if failing is None or not summ.failed:
+        return []
+    out = []
+    for fn in functions:
+        error = summ.failed.get(summaries.fkey(facts.path, fn.qualname))
+        if error is not None:
+            out.append(diagnose.internal_error_finding(facts, fn, failing, error, diagnose.SUMMARY_FALLBACK))
     return out
 
 
@@ -360,6 +374,13 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
         if focused is not None and facts.path not in focused.check_files:
             if seen is not None:  # the classes its calls match (the focus has them: a stub has no calls)
                 seen.update(focused.seen.get(facts.path, ()))
+            if summ is not None and any(summaries.split_key(k)[0] == facts.path for k in summ.failed):
+                whole = full.file(light) if full is not None else facts
+                failing = next((r for r in rules if r.KIND == "internal-error"), None)
+                found, silenced = suppress(summary_failures(whole, whole.functions, summ, failing), whole, rules, known)
+                findings.extend(found)
+                if suppressed is not None:
+                    suppressed.extend(silenced)
             continue
         assert summ is not None  # (a file checked: the summaries were computed above)
         k = check_memo.key(facts, summ, deep) if check_memo is not None else None

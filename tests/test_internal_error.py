@@ -165,3 +165,120 @@ def test_a_failed_summary_is_not_remembered(tmp_path, monkeypatch):
     write(tmp_path, "b.py", OTHER + "\n\n")
     assert oc(tmp_path, ".").codes() == [("a.py", 7, "OC101"), ("b.py", 3, "OC101")]
     assert "helper" not in built  # (and now remembered)
+
+
+# --------------------------------------------------------------------------- a review (session 34)
+
+
+def test_a_failed_summary_is_reported_with_the_prepass_on_and_off(tmp_path, monkeypatch):
+    """The helper's file holds no hot function (the pre-pass checks only main.py): its
+    summary's failure is still its OC901, as with every file checked."""
+    write(tmp_path, "helper.py", "def write_it(fh, data):\n    fh.write(data)\n")
+    write(tmp_path, "main.py", '''\
+    import os
+
+    from helper import write_it
+
+
+    def publish(tmp, path, data):
+        with open(tmp, "w") as fh:
+            write_it(fh, data)
+        os.replace(tmp, path)
+    ''')
+    fail_summary(monkeypatch, "write_it")
+    want = [("helper.py", 1, "OC901"), ("main.py", 9, "OC301")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    monkeypatch.setattr(runner, "PREPASS", False)
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+
+
+def test_a_failed_summary_says_what_was_lost(monkeypatch):
+    src = '''\
+    def helper(self, run):
+        self._store.save(run)
+
+
+    def finish(self, run):
+        helper(self, run)
+        self._ledger.append_terminal(run.id)
+    '''
+    fail_summary(monkeypatch, "helper")
+    [f] = [f for f in check_source(src, select=SELECT) if f.code == "OC901"]
+    assert f.message.startswith("ordercheck failed on `helper` and read its calls as made on every way out of it")
+
+
+def test_an_exit_whose_catch_reading_fails_is_an_oc901(tmp_path, monkeypatch):
+    from ordercheck import managers
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("injected")
+
+    monkeypatch.setattr(managers, "exit_catches", failing)
+    write(tmp_path, "a.py", '''\
+    class Uow:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            self.store.save(1)
+
+
+    def other(self, run):
+        self._store.save(run)
+        self._ledger.append_terminal(run.id)
+    ''')
+    r = oc(tmp_path, "--no-cache", ".")
+    assert r.code == 1 and r.codes() == [("a.py", 5, "OC901"), ("a.py", 11, "OC101")], r
+
+
+def test_verbose_shows_a_failed_summarys_traceback(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", "def helper(self, run):\n    self._store.save(run)\n")
+    fail_summary(monkeypatch, "helper")
+    code, out, err = _in_process(tmp_path, ["--no-cache", "-v", "."], b"")
+    assert code == 1 and "internal error on the summary of a.py::helper" in err.decode() and TRACEBACK in err.decode()
+
+
+def test_the_fingerprint_is_the_functions_not_the_errors(monkeypatch):
+    """An exception's text may name an address (`<object at 0x7f...>`): a baseline
+    must still match the next run's OC901."""
+    fps = set()
+    for text in ("at 0x7f0001", "at 0x7f0002"):
+        with pytest.MonkeyPatch.context() as m:
+            fail_on(m, "complete", ValueError, text)
+            [f] = [f for f in check_source(TWO, select=SELECT) if f.code == "OC901"]
+        assert f.function == "complete" and f.anchor_text == "def complete(self, run):"
+        fps.add((f.fingerprint, f.stable_fingerprint("a.py")))
+    assert len(fps) == 1
+
+
+def test_a_noqa_on_any_line_of_a_long_header(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", '''\
+    class Runtime:
+        async def complete(
+            self, run,
+        ):  # noqa: OC901
+            self._ledger.append_terminal(run.id)
+            self._store.save(run)
+    ''')
+    fail_check(monkeypatch, "complete")
+    r = oc(tmp_path, "--no-cache", "--extend-select", "OC001", ".")
+    assert r.code == 0 and r.codes() == [], r
+
+
+def test_the_module_bodys_oc901_takes_a_noqa_anywhere_in_the_file(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", '''\
+    """A module
+    whose docstring spans lines."""
+    store.save(1)  # noqa: OC901
+    ''')
+    fail_check(monkeypatch, "<module>")
+    assert oc(tmp_path, "--no-cache", "--extend-select", "OC001", ".").codes() == []
+    write(tmp_path, "a.py", '"""A module\nwhose docstring spans lines."""\nstore.save(1)\n')
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 1, "OC901")]
+
+
+def test_no_nothing_matched_note_when_the_function_with_events_failed(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO.split("\n\n\n")[0] + "\n")
+    fail_check(monkeypatch, "complete")
+    r = oc(tmp_path, "--no-cache", ".")
+    assert r.codes() == [("a.py", 1, "OC901")] and "note" not in r.err, r

@@ -70,3 +70,48 @@ def settle(self, run):
 ''', "OC102")
     assert "after the state save at line 5" in f.message
     assert related(f) == [(5, "state saved here: self.store.save(run)")]
+
+
+def test_a_split_body_names_the_call_on_the_witnesss_walk():
+    """(A review, session 34.) Each copy of a split commit lists the calls of every
+    walk; the message names the one the witness passes, not the first in the body
+    (here the first is followed by its fsync)."""
+    src = '''\
+import os
+
+
+def publish(path, tmp, data, flag):
+    with transaction.atomic():
+        if flag:
+            fh = open(tmp, "w")
+            fh.write(data)
+            os.fsync(fh.fileno())
+        else:
+            other = open(tmp, "a")
+            other.write(data)
+    os.replace(tmp, path)
+'''
+    f = one(src, "OC301")
+    assert "after the file write at line 15" in f.message, f.message
+    assert related(f)[0][0] == 15
+
+
+def test_a_commit_is_named_by_the_class_of_its_role(tmp_path):
+    """A configured rule relating two classes a commit both carries: the anchor is
+    named by its `then` class's call, the earlier event by its `first` class's."""
+    rule = tmp_path / "OC951.toml"
+    rule.write_text('id = "OC951"\nname = "save-after-audit"\nseverity = "warning"\nkind = "sequence"\n'
+                    'first = ["append"]\nthen = ["save"]\n'
+                    'message = "save `{then_text}` at line {then_line} after the append at line {first_line}"\n'
+                    'explanation = "x"\n[[examples]]\ncode = "x = 1"\nexpect = []\n'
+                    '[[examples]]\ncode = "x = 1"\nexpect = [{ code = "OC951", line = 1 }]\n')
+    src = PRELUDE + '''\
+def settle(self, run):
+    self._ledger.append(run.id, "start")
+    with transaction.atomic():
+        self._ledger.append(run.id, "step")
+        self.store.save(run)
+'''
+    [f] = [f for f in check_source(src, table={"rules": [str(rule)]}, select=["OC951"])]
+    assert f.message == "save `self.store.save(run)` at line 8 after the append at line 5"
+    assert (6, "save committed here, by `transaction.atomic()`") in related(f)

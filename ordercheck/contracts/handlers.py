@@ -70,38 +70,52 @@ def no_return_nodes(classes: Classes) -> Set[object]:
 
 
 def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object],
-                dead_ends: AbstractSet[object] = frozenset()) -> Optional[List[object]]:
+                dead_ends: AbstractSet[object] = frozenset(),
+                narrow: AbstractSet[object] = frozenset()) -> Optional[List[object]]:
     """A path through the handler that leaves it normally without a surface event
     taking effect, as a node list ending outside the region; None if every way out
     raises or surfaces. (A surface that raised surfaced nothing: from a surface node
     only its exceptional edges are walked; so from a ``dead_ends`` node, a helper
     that never returns.) ``surfaces`` holds every loud node (``loud_nodes``:
-    surfaces and the nodes that hand the exception on)."""
+    surfaces and the nodes that hand the exception on).
+
+    ``narrow``: the entries of ``except`` clauses that catch narrowly (not bare, not
+    broad, no ``swallow-types``). A loud call's failure that such a clause catches
+    is handled on purpose (`try: record_failure(run, err)` / `except AlreadyFinal:
+    pass`): the walk does not enter that clause's body from there, only the clauses
+    after it (docs/decisions.md "A surface that raised surfaced nothing")."""
     rid = region.id
 
     def inside(n: object) -> bool:
         return rid in g.nodes[n].get("ctx", ())
 
-    tree: Dict[object, object] = {region.entry: None}  # node -> its predecessor (None: the entry)
-    queue = deque([region.entry])
+    start = (region.entry, False)
+    # (node, reached by a loud node's failure) -> its predecessor (None: the entry)
+    tree: Dict[Tuple[object, bool], Optional[Tuple[object, bool]]] = {start: None}
+    queue = deque([start])
     while queue:
-        u = queue.popleft()
+        key = queue.popleft()
+        u, failed = key
         for v in g.successors(u):
             kind = g.edges[u, v]["kind"]
             if (u in surfaces or u in dead_ends) and kind != EdgeKind.EXCEPTION:
                 continue  # a surface that took effect makes this way loud; a helper that never returns, no way
+            if failed and u in narrow and kind != EdgeKind.EXCEPTION:
+                continue  # the loud call's failure, caught on purpose: not a silent way out
             if not inside(v):
                 if kind != EdgeKind.EXCEPTION and not g.edges[u, v].get("exception"):
                     out = [v]
-                    while u is not None:
-                        out.append(u)
-                        u = tree[u]
+                    at: Optional[Tuple[object, bool]] = key
+                    while at is not None:
+                        out.append(at[0])
+                        at = tree[at]
                     return out[::-1]
                 continue
-            if v in tree:
+            vkey = (v, kind == EdgeKind.EXCEPTION and (u in surfaces or (failed and u in narrow)))
+            if vkey in tree:
                 continue
-            tree[v] = u
-            queue.append(v)
+            tree[vkey] = key
+            queue.append(vkey)
     return None
 
 

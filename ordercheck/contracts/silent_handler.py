@@ -7,7 +7,7 @@ from typing import List, Tuple
 
 from ..kinds import EventClass
 from .base import GraphInput, Hit, Rule
-from .handlers import handing_on, loud_nodes, no_return_nodes, silent_exit, surface_nodes
+from .handlers import handing_on, handler_catches, loud_nodes, no_return_nodes, silent_exit, surface_nodes
 from .paths import head_path, join
 
 
@@ -20,13 +20,15 @@ class SilentHandler(Rule, kind="silent-handler"):
         surfaces = surface_nodes(classes)
         dead_ends = no_return_nodes(classes)
         handed = handing_on(g, classes)
+        narrow = {r.entry for r in g.graph["handlers"].values()
+                  if r.kind == "except" and not handler_catches(r, graph.swallow_types)}
         hits = []
         for region in sorted(g.graph["handlers"].values(), key=lambda r: r.id):
             if region.kind != "except" or not (region.broad or region.bare):
                 continue
             if region.entry not in reachable:
                 continue
-            leave = silent_exit(g, region, loud_nodes(region, surfaces, handed), dead_ends)
+            leave = silent_exit(g, region, loud_nodes(region, surfaces, handed), dead_ends, narrow)
             if leave is None:
                 continue
             head = head_path(g, reachable, region.entry)

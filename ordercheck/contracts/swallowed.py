@@ -44,6 +44,8 @@ class Swallowed(Rule, kind="swallowed"):
         handed = handing_on(g, classes)
         reraise = reraise_points(g)
         exits: Dict[int, Optional[List[object]]] = {}  # each handler's silent way out, once
+        narrow = {r.entry for r in regions.values()
+                  if r.kind == "except" and not handler_catches(r, graph.swallow_types)}
         onward_cache: Dict[int, List[Tuple[object, object]]] = {}
 
         def onward(region: HandlerRegion) -> List[Tuple[object, object]]:
@@ -57,7 +59,7 @@ class Swallowed(Rule, kind="swallowed"):
                 if not handler_catches(region, graph.swallow_types):
                     continue
                 if region.id not in exits:
-                    exits[region.id] = silent_exit(g, region, loud_nodes(region, surfaces, handed), dead_ends)
+                    exits[region.id] = silent_exit(g, region, loud_nodes(region, surfaces, handed), dead_ends, narrow)
                 leave = exits[region.id]
                 if leave is None:
                     continue
