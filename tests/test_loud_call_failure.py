@@ -115,3 +115,31 @@ def test_a_sequence_still_shows_what_a_raising_helper_did():
 
     [f] = check_source(src, select=["OC102"])
     assert (10, "append", "self.helper(run) (appends, then raises)") in [(s.span.line, s.kind, s.text) for s in f.witness]
+
+
+ASYNC = '''
+    class AlreadyTerminal(Exception):
+        pass
+
+
+    async def fail_run(store, err):
+        await store.save({{"error": repr(err)}})
+
+
+    async def finish(store, run):
+        try:
+            await store.save(run)
+        except Exception as err:
+            try:
+                await fail_run(store, err)
+            except {clause}:
+                pass
+'''
+
+
+def test_an_awaited_hand_on_is_the_call_that_fails():
+    """`await fail_run(store, err)`: what the coroutine raises is the call's failure,
+    not a raise of the statement before the call ran (which handed nothing on): the
+    narrow clause catches the hand-on's failure (absurd-sdk's async worker)."""
+    assert cl(ASYNC.format(clause="AlreadyTerminal"), SWL) == []
+    assert cl(ASYNC.format(clause="Exception"), SWL) == [("OC203", 12), ("OC203", 15), ("OC204", 13), ("OC204", 16)]

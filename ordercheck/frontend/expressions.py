@@ -502,6 +502,10 @@ class ExpressionWalker(Resolver):
             return any(self.raises_outside_calls(d) for d in _lambda_defaults(node))
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return False
+        if isinstance(node, cst.Await) and isinstance(node.expression, cst.Call):
+            # `await f(...)`: what the coroutine raises is the call's failure, its
+            # exceptional edge (``awaited``), not a raise before the call ran
+            return False
         if isinstance(node, _RAISING) or isinstance(node, cst.Await):
             return True
         return any(self.raises_outside_calls(c) for c in children(node))
