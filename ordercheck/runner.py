@@ -101,6 +101,9 @@ __all__ = [
 ]
 
 LOG = logging.getLogger("ordercheck")  # an internal error's traceback (the CLI's -v shows it)
+# a function's graph up to this many nodes is pruned a second time, with literal facts,
+# for its findings' witnesses (docs/decisions.md "Witnesses and literal assignments")
+WITNESS_NODES = 5_000
 
 RUN_CACHE = True  # answer a run whose inputs a remembered run had from the run cache (``runcache``)
 # parse with libcst only the files that can hold a finding (``focus``; docs/performance.md,
@@ -195,12 +198,15 @@ def check_function(fn: FunctionFacts, path: str, settings: Settings, summ: summa
             pruned = feasible.prune_within(built, max(limit, feasible.MAX_PRODUCT_FOR_FINDING))
             if pruned is not None:
                 checked = _checked(pruned, path, settings, summ, rules)
-    if checked.hits and pruned is not None and feasible.literal_names(built):
+    if (checked.hits and pruned is not None and built.number_of_nodes() <= WITNESS_NODES
+            and feasible.literal_names(built)):
         # the witnesses: a walk that does not test `x` against the literal it was just
-        # given (`x = []` ... `if not x:` false), where one shows the same finding
+        # given (`x = None` ... `if x is None:` false), where one shows the same finding
+        # (only the rules that found something are asked again)
         plain = feasible.prune_within(built, limit, literals=True)
         if plain is not None and plain is not built and plain is not pruned:
-            checked.witnesses = _checked(plain, path, settings, summ, rules)
+            found = [r for r in rules if any(h.rule is r for h in checked.hits)]
+            checked.witnesses = _checked(plain, path, settings, summ, found)
     return checked
 
 
@@ -265,7 +271,9 @@ def _function_findings(facts: FileFacts, fn: FunctionFacts, settings: Settings, 
     checked = check_function(fn, facts.path, settings, summ, graph_rules)
     out = _findings(checked, facts, fn, summ)
     if checked.witnesses is not None:
-        better = {_at(f): f for f in _findings(checked.witnesses, facts, fn, summ)}
+        better: Dict[tuple, Finding] = {}
+        for f in _findings(checked.witnesses, facts, fn, summ):
+            better.setdefault(_at(f), f)  # (the first: the shortest of a handler's copies)
         out = [better.get(_at(f), f) for f in out]
     if seen is not None:
         for cls in checked.sets.performs.values():

@@ -143,3 +143,36 @@ def test_an_awaited_hand_on_is_the_call_that_fails():
     narrow clause catches the hand-on's failure (absurd-sdk's async worker)."""
     assert cl(ASYNC.format(clause="AlreadyTerminal"), SWL) == []
     assert cl(ASYNC.format(clause="Exception"), SWL) == [("OC203", 12), ("OC203", 15), ("OC204", 13), ("OC204", 16)]
+
+
+def test_a_narrow_suppress_is_a_narrow_clause():
+    src = '''
+        import contextlib
+
+
+        def finish(self, run):
+            try:
+                self._ledger.append_terminal(run)
+            except Exception as err:
+                with contextlib.suppress(ValueError):
+                    report(run, err)
+    '''
+    assert cl(src, SWL) == []
+    assert cl(src.replace("ValueError", "Exception"), SWL) == [("OC201", 7), ("OC204", 8)]
+
+
+def test_one_oc204_per_clause_whatever_the_copies():
+    """Correlated tests copy a handler reached in two states (`flag` true or false):
+    still one finding per `except` clause (semantics §Contracts: one per rule and
+    anchor; a review, session 34: django's `module_loading.py:59` was three)."""
+    src = '''
+        def f(flag):
+            try:
+                if flag:
+                    a()
+                b()
+            except Exception:
+                if flag:
+                    c()
+    '''
+    assert cl(src, ["OC204"]) == [("OC204", 7)]

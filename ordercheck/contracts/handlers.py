@@ -79,8 +79,9 @@ def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object],
     that never returns.) ``surfaces`` holds every loud node (``loud_nodes``:
     surfaces and the nodes that hand the exception on).
 
-    ``narrow``: the entries of ``except`` clauses that catch narrowly (not bare, not
-    broad, no ``swallow-types``). A loud call's failure that such a clause catches
+    ``narrow``: the entries of ``except`` clauses and suppressing ``with``s that catch
+    narrowly (not bare, not broad, no ``swallow-types``: ``narrow_entries``). A loud
+    call's failure that such a clause catches
     is handled on purpose (`try: record_failure(run, err)` / `except AlreadyFinal:
     pass`): the walk does not enter that clause's body from there, only the clauses
     after it (docs/decisions.md "A surface that raised surfaced nothing")."""
@@ -111,12 +112,21 @@ def silent_exit(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object],
                         at = tree[at]
                     return out[::-1]
                 continue
-            vkey = (v, kind == EdgeKind.EXCEPTION and (u in surfaces or (failed and u in narrow)))
+            # (the loud call's failure goes on along exceptional edges: through a clause
+            # that does not match, a `with` exit, until a clause or `suppress` catches it)
+            vkey = (v, kind == EdgeKind.EXCEPTION and (u in surfaces or failed))
             if vkey in tree:
                 continue
             tree[vkey] = key
             queue.append(vkey)
     return None
+
+
+def narrow_entries(g: nx.DiGraph, swallow_types: Sequence[str]) -> Set[object]:
+    """The entries of the ``except`` clauses and suppressing ``with``s that catch
+    narrowly (``silent_exit``'s ``narrow``)."""
+    return {r.entry for r in g.graph["handlers"].values()
+            if r.kind in ("except", "with") and not handler_catches(r, swallow_types)}
 
 
 def reraise_points(g: nx.DiGraph) -> Dict[int, List[object]]:

@@ -7,7 +7,7 @@ from typing import List, Tuple
 
 from ..kinds import EventClass
 from .base import GraphInput, Hit, Rule
-from .handlers import handing_on, handler_catches, loud_nodes, no_return_nodes, silent_exit, surface_nodes
+from .handlers import handing_on, loud_nodes, narrow_entries, no_return_nodes, silent_exit, surface_nodes
 from .paths import head_path, join
 
 
@@ -20,8 +20,7 @@ class SilentHandler(Rule, kind="silent-handler"):
         surfaces = surface_nodes(classes)
         dead_ends = no_return_nodes(classes)
         handed = handing_on(g, classes)
-        narrow = {r.entry for r in g.graph["handlers"].values()
-                  if r.kind == "except" and not handler_catches(r, graph.swallow_types)}
+        narrow = narrow_entries(g, graph.swallow_types)
         hits = []
         for region in sorted(g.graph["handlers"].values(), key=lambda r: r.id):
             if region.kind != "except" or not (region.broad or region.bare):
@@ -32,7 +31,9 @@ class SilentHandler(Rule, kind="silent-handler"):
             if leave is None:
                 continue
             head = head_path(g, reachable, region.entry)
-            hits.append(Hit(self, region.entry, join(head, leave), handler=region, key=("handler", region.entry)))
+            # (one finding per clause: correlated tests may copy a handler, semantics §Contracts)
+            at = (region.span.line, region.span.col) if region.span is not None else region.entry
+            hits.append(Hit(self, region.entry, join(head, leave), handler=region, key=("handler", at)))
         return hits
 
     def statement_lines(self, hit: Hit, lines: Tuple[int, int]) -> Tuple[int, int]:

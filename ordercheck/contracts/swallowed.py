@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 from ..findings import Related
 from ..kinds import EventClass
 from .base import GraphInput, Hit, Rule, expr_text, matching, node_span, node_text, short
-from .handlers import catchers, handing_on, handler_catches, loud_nodes, quiet_raises, reraise_points, no_return_nodes, silent_exit, surface_nodes
+from .handlers import (catchers, handing_on, handler_catches, loud_nodes, narrow_entries, no_return_nodes, quiet_raises,
+                       reraise_points, silent_exit, surface_nodes)
 from .paths import Classes, anchor, head_path, join, node_order
 
 if TYPE_CHECKING:
@@ -44,8 +45,7 @@ class Swallowed(Rule, kind="swallowed"):
         handed = handing_on(g, classes)
         reraise = reraise_points(g)
         exits: Dict[int, Optional[List[object]]] = {}  # each handler's silent way out, once
-        narrow = {r.entry for r in regions.values()
-                  if r.kind == "except" and not handler_catches(r, graph.swallow_types)}
+        narrow = narrow_entries(g, graph.swallow_types)
         onward_cache: Dict[int, List[Tuple[object, object]]] = {}
 
         def onward(region: HandlerRegion) -> List[Tuple[object, object]]:

@@ -226,7 +226,8 @@ class Extractor(ExpressionWalker):
                     writes.append(render_callee(alias.name).split(".")[0])
         self._set_writes(st, writes, mutates)
         value = node.value if isinstance(node, (cst.Assign, cst.AnnAssign)) else None
-        if value is not None and targets and all(isinstance(t, cst.Name) for t in targets):
+        # (a class body's names are the class's, not the function's)
+        if value is not None and targets and all(isinstance(t, cst.Name) for t in targets) and not self.frame.classes:
             mask = literal_truth(value)
             if mask:
                 st.literals = tuple((t.value, mask) for t in targets if isinstance(t, cst.Name))
@@ -1021,9 +1022,11 @@ _NONE, _FALSY, _TRUTHY = 1, 2, 4
 
 
 def literal_truth(value: cst.BaseExpression) -> int:
-    """``Stmt.literals``'s mask of a literal value: None, falsy (``[]``, ``0``, ``""``,
-    ``False``) or truthy (``[x]``, ``"done"``, ``True``); 0 when it is no literal or
-    its truth is not known (``[*xs]``, ``{**d}``, a concatenation)."""
+    """``Stmt.literals``'s mask of an immutable literal value: None, falsy (``0``,
+    ``""``, ``()``, ``False``) or truthy (``(x,)``, ``"done"``, ``True``); 0 when it is
+    no literal, its truth is not known (``(*xs,)``, a concatenation), or it is a
+    mutable display (``[]``, ``{}``, ``{x}``): another name, an attribute or a closure
+    may hold the same object and fill it (a review, session 34)."""
     if isinstance(value, cst.Name):
         return {"None": _NONE, "False": _FALSY, "True": _TRUTHY}.get(value.value, 0)
     if isinstance(value, (cst.Integer, cst.Float, cst.Imaginary)):
@@ -1036,13 +1039,9 @@ def literal_truth(value: cst.BaseExpression) -> int:
             return _TRUTHY if value.evaluated_value else _FALSY
         except Exception:  # noqa: BLE001 - an escape libcst cannot evaluate
             return 0
-    if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+    if isinstance(value, cst.Tuple):
         if not value.elements:
             return _FALSY
         return _TRUTHY if any(not isinstance(e, cst.StarredElement) for e in value.elements) else 0
-    if isinstance(value, cst.Dict):
-        if not value.elements:
-            return _FALSY
-        return _TRUTHY if any(not isinstance(e, cst.StarredDictElement) for e in value.elements) else 0
     return 0
 
