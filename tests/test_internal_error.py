@@ -39,6 +39,16 @@ def fail_summary(monkeypatch, name: str) -> None:
     fail_on(monkeypatch, name, KeyError, "{name}", target="summary_graph")
 
 
+HELPED = '''\
+def helper(self, run):
+    self._store.save(run)
+
+
+def finish(self, run):
+    helper(self, run)
+    self._ledger.append_terminal(run.id)
+'''
+
 SELECT = ["OC101", "OC102", "OC201"]
 
 
@@ -67,15 +77,7 @@ def test_a_method_fails_at_its_name(monkeypatch):
 
 
 def test_a_failed_summary_falls_back_and_is_an_oc901(monkeypatch):
-    src = '''\
-    def helper(self, run):
-        self._store.save(run)
-
-
-    def finish(self, run):
-        helper(self, run)
-        self._ledger.append_terminal(run.id)
-    '''
+    src = HELPED
     assert codes_lines(check_source(src, select=SELECT)) == [("OC101", 7)]
     fail_summary(monkeypatch, "helper")
     # the helper's summary is the fallback's (its save on every way out): the caller's
@@ -193,15 +195,7 @@ def test_a_failed_summary_is_reported_with_the_prepass_on_and_off(tmp_path, monk
 
 
 def test_a_failed_summary_says_what_was_lost(monkeypatch):
-    src = '''\
-    def helper(self, run):
-        self._store.save(run)
-
-
-    def finish(self, run):
-        helper(self, run)
-        self._ledger.append_terminal(run.id)
-    '''
+    src = HELPED
     fail_summary(monkeypatch, "helper")
     [f] = [f for f in check_source(src, select=SELECT) if f.code == "OC901"]
     assert f.message.startswith("ordercheck failed on `helper` and read its calls as made on every way out of it")
