@@ -125,8 +125,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
         raising = data["kind"] == "call" and kind == EdgeKind.EXCEPTION
         cls = classes.get(n, frozenset())
-        if raising and raises is not None and n in raises and g.nodes[nxt].get("kind") != "raised":
-            cls = cls | raises[n]  # (a ``raised`` point next says it: "saves, then raises")
+        if raising and raises is not None and n in raises:
+            # (``raises`` is given for ``swallowed``, whose finding is this call's own
+            # failure: the step says it, and its ``raised`` point next is none)
+            cls = cls | raises[n]
         # (a `swallowed` finding's event is the call's own failure: its ``raised`` point
         # next is no step of its own, not also "saves, then raises")
         repeated = rule.escaping and data["kind"] == "raised" and failed_call is not None and data["call"].id == failed_call

@@ -176,3 +176,29 @@ def test_one_oc204_per_clause_whatever_the_copies():
                     c()
     '''
     assert cl(src, ["OC204"]) == [("OC204", 7)]
+
+
+def test_a_helpers_failure_is_its_call_step_not_what_it_did_before_raising():
+    """(A review, session 34.) `_record` saves in its own handler and re-raises: the
+    save's failure escapes it. The OC203 witness shows the call failing (with the save
+    it fails by), not "(saves, then raises)", which is what its raise point carries."""
+    src = '''
+        class Runner:
+            def _record(self, run):
+                try:
+                    self._ledger.append(run)
+                except Exception:
+                    self.store.save(run)
+                    raise
+
+            def go2(self, run):
+                try:
+                    self._record(run)
+                except Exception:
+                    pass
+    '''
+    from checkutil import check_source
+
+    [f] = check_source(src, select=["OC203"])
+    assert [(s.span.line, s.kind, s.text) for s in f.witness][0] == (12, "save", "self._record(run) (raises)")
+    assert "self.store.save(run) at" in f.witness[0].via
