@@ -230,7 +230,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     shown_suppressed = result.suppressed if show_suppressed and fmt in ("text", "json") else []
     if fmt == "sarif":
         shown_suppressed = result.suppressed
-    nothing = bool(result.files) and not (NOTHING_MATCHED_CLASSES & result.event_classes)
+    # (a file the engine failed to read, an OC901 of its own, may hold events: no claim)
+    nothing = (bool(result.files) and not (NOTHING_MATCHED_CLASSES & result.event_classes)
+               and not any(f.code == "OC901" and f.function == "<module>" for f in result.findings))
     notes = [nothing_matched_note(len(result.files))] if nothing and fmt != "text" else []
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))

@@ -264,6 +264,7 @@ def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Commi
 #: what an OC901 says was lost (its ``{part}``)
 NOT_CHECKED = "did not check it"
 SUMMARY_FALLBACK = "read its calls as made on every way out of it, for its callers"
+UNRESOLVED = "matched its calls by their text only (none resolved to a project function)"
 
 
 def internal_error_finding(facts: FileFacts, fn: FunctionFacts, rule: Rule, error: str,
@@ -284,7 +285,27 @@ def internal_error_finding(facts: FileFacts, fn: FunctionFacts, rule: Rule, erro
         last = max(line, fn.body[0].span.line - 1) if fn.body and fn.body[0].span.line > line else line
     message = rule.format_message({"function": fn.qualname, "error": error, "part": part})
     return Finding(code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
-                   message=message, function=fn.qualname, anchor_text=text.strip(), stmt_lines=(line, last))
+                   message=message, function=fn.qualname, anchor_text=text.strip(), stmt_lines=(line, last),
+                   within=True)
+
+
+NOT_READ = "did not read it"
+
+
+def file_internal_error_finding(facts: FileFacts, rule: Rule) -> Finding:
+    """OC901 on line 1 of a file the engine failed to read (``ParseError.internal``):
+    as the module body's, a suppression may stand on any line, and the fingerprint
+    is the file's, not the error's."""
+    err = facts.error
+    if err is None or not err.internal:
+        raise ValueError(f"{facts.path} has no internal error")
+    text = facts.lines[0] if facts.lines else ""
+    span = Span(1, 0, 1, 0, 0, 0)
+    name = facts.path.replace("\\", "/").rsplit("/", 1)[-1]
+    message = rule.format_message({"function": name, "error": err.message, "part": NOT_READ})
+    return Finding(code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
+                   message=message, function="<module>", anchor_text=text.strip(),
+                   stmt_lines=(1, max(1, len(facts.lines))), within=True)
 
 
 def parse_error_finding(facts: FileFacts, rule: Optional[Rule]) -> Finding:

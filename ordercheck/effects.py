@@ -680,7 +680,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         mine = origins.setdefault(m, {})
                         for (part, cls), n in where.items():  # what a witness's "via" follows
                             mine.setdefault((part, cls), node_origin(g, n, cls, "return", ns, facts.path, vocab))
-        if memo is not None and not any(m in failed for m in members):  # (a failure is tried again)
+        if memo is not None and not any(m in failed or m in cg.unresolved for m in members):  # (tried again)
             if single:
                 memo.store(members[0], cg, effects, effects[members[0]], origins.get(members[0], {}),
                            extras[members[0]], manager_payload(members[0]))
@@ -697,7 +697,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 manager_effects.pop(key, None)
                 methods = [k for k in cg.index.manager_methods(key) if k is not None]
                 fail(methods[-1] if methods else key, exc)
-    return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, manager_effects, failed)
+    return Summaries(cg.index, effects, origins, cg.callees, cg.graph, cg.managers, manager_effects, failed,
+                     dict(cg.unresolved))
 
 
 def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries) -> nx.DiGraph:

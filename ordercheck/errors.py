@@ -2,6 +2,7 @@
 error told in one line (an OC901 finding's, ``error_text``)."""
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 
@@ -57,3 +58,16 @@ def error_text(exc: BaseException) -> str:
     if len(detail) > 200:
         detail = detail[:199] + "…"
     return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
+def raised_inside(exc: BaseException, folder: str) -> bool:
+    """Whether ``exc``'s innermost frame runs code of ``folder`` (a library's
+    package): where the exception was raised, not who called it."""
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is None:
+        return False
+    return os.path.abspath(last.tb_frame.f_code.co_filename).startswith(os.path.join(os.path.abspath(folder), ""))

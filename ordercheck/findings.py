@@ -41,6 +41,9 @@ class Finding:
     stmt_lines: tuple = ()
     fingerprint: str = ""
     suppressed: Optional[str] = None  # the reason, when a suppression comment silenced it
+    # a suppression on any line of ``stmt_lines`` covers it (an OC901's `def` header,
+    # or the whole file), not only on their first and last
+    within: bool = False
 
     #: witness step kinds that are structure, not events (see ``diagnose.witness_steps``)
     STRUCTURE = frozenset({"branch", "loop", "except", "finally", "suppress", "return", "break", "continue", "silent", "exit", "elided"})

@@ -273,6 +273,9 @@ class ParseError:
     message: str
     line: int = 1
     col: int = 0
+    # the engine's own reading of the file failed (its OC901), not the parser: the
+    # facts are not remembered (``sources``), so the next run tries again
+    internal: bool = False
 
 
 @dataclass

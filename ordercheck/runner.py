@@ -30,6 +30,7 @@ import dataclasses
 import functools
 import gc
 import hashlib
+import itertools
 import logging
 import os
 from dataclasses import dataclass, field
@@ -256,11 +257,16 @@ def summary_failures(facts: FileFacts, functions: Sequence[FunctionFacts], summ:
                      failing: Optional[Rule]) -> List[Finding]:
     """OC901s of the ``functions`` whose summary the engine failed on (checked or
     not: the pre-pass may skip their file, and the failure must not depend on it)."""
-    if failing is None or not summ.failed:
+    if failing is None or not (summ.failed or summ.unresolved):
         return []
     out = []
     for fn in functions:
-        error = summ.failed.get(summaries.fkey(facts.path, fn.qualname))
+        key = summaries.fkey(facts.path, fn.qualname)
+        error = summ.unresolved.get(key)
+        if error is not None:  # (one OC901 per function: resolution comes first)
+            out.append(diagnose.internal_error_finding(facts, fn, failing, error, diagnose.UNRESOLVED))
+            continue
+        error = summ.failed.get(key)
         if error is not None:
             out.append(diagnose.internal_error_finding(facts, fn, failing, error, diagnose.SUMMARY_FALLBACK))
     return out
@@ -376,13 +382,22 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
         else:
             light = facts = full.file(facts) if full is not None else facts
         if facts.error is not None:
-            if "OC900" in ids:
+            if facts.error.internal:  # the engine failed reading it: its OC901 (and no OC900)
+                failing = next((r for r in rules if r.KIND == "internal-error"), None)
+                if failing is not None:
+                    found, silenced = suppress([diagnose.file_internal_error_finding(facts, failing)], facts,
+                                               rules, known)
+                    findings.extend(found)
+                    if suppressed is not None:
+                        suppressed.extend(silenced)
+            elif "OC900" in ids:
                 findings.append(diagnose.parse_error_finding(facts, settings.rules.get("OC900")))
             continue
         if focused is not None and facts.path not in focused.check_files:
             if seen is not None:  # the classes its calls match (the focus has them: a stub has no calls)
                 seen.update(focused.seen.get(facts.path, ()))
-            if summ is not None and any(summaries.split_key(k)[0] == facts.path for k in summ.failed):
+            if summ is not None and any(summaries.split_key(k)[0] == facts.path
+                                       for k in itertools.chain(summ.failed, summ.unresolved)):
                 whole = full.file(light) if full is not None else facts
                 failing = next((r for r in rules if r.KIND == "internal-error"), None)
                 found, silenced = suppress(summary_failures(whole, whole.functions, summ, failing), whole, rules, known)

@@ -488,7 +488,8 @@ def _facts(path: Path, data: Optional[bytes], shown: Optional[str], cache: Optio
         else:
             same = outlined if outlined is not None and outlined.digest == digest else None
             facts = frontend.extract(shown, data, module, units, same)
-        if cache is not None:
+        if cache is not None and not (facts.error is not None and facts.error.internal):
+            # (facts the engine failed to read are its OC901: the next run tries again)
             if facts.outline:
                 cache.put_outline(k, facts)
             else:

@@ -17,11 +17,13 @@ else is matched by patterns only. Aliases are already expanded in the facts.
 from __future__ import annotations
 
 import itertools
+import logging
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from . import lazy
+from .errors import error_text, raise_if_interrupted
 from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
 from .kinds import StmtKind
 
@@ -31,6 +33,8 @@ else:
     # imported when a call graph is built: an editor's run that only resolves its
     # buffer against a remembered graph (``memos.GraphMemo``) never builds one
     nx = lazy.module("networkx", globals(), "nx")
+
+LOG = logging.getLogger("ordercheck")
 
 # with-item classes: a callee carries no context manager of its caller's
 NOT_CARRIED = {"suppressor", "transaction"}
@@ -805,6 +809,9 @@ class CallGraph:
     # (file, call id) of a ``with`` item's call -> the project context manager it
     # enters: a ``@contextmanager`` generator's key or a class key (semantics §Events)
     managers: Dict[Tuple[str, int], str] = field(default_factory=dict)
+    # functions whose calls the engine failed to resolve (key -> the error in one
+    # line): their calls are matched by their text only, and the function is an OC901
+    unresolved: Dict[str, str] = field(default_factory=dict)
 
 
 def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
@@ -833,10 +840,11 @@ def resolve(files: Iterable[FileFacts], within: Optional[AbstractSet[str]] = Non
     defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]] = {}
     callees: Dict[Tuple[str, int], str] = {}
     managers: Dict[Tuple[str, int], str] = {}
+    unresolved: Dict[str, str] = {}
     for facts in files:
         if facts.error is not None or (within is not None and facts.path not in within):
             continue
-        for key, fn, edges, entered, manager_edges in resolve_file(index, facts):
+        for key, fn, edges, entered, manager_edges in resolve_file(index, facts, unresolved):
             defs.setdefault(key, []).append((facts, fn))
             graph.add_node(key)
             for call_id, target in edges:
@@ -846,51 +854,80 @@ def resolve(files: Iterable[FileFacts], within: Optional[AbstractSet[str]] = Non
                 managers[(facts.path, call_id)] = target
             for target in manager_edges:
                 graph.add_edge(key, target)
-    return CallGraph(index, defs, callees, graph, managers)
+    return CallGraph(index, defs, callees, graph, managers, unresolved)
 
 
-def resolve_file(index: ProjectIndex, facts: FileFacts) -> list:
+def resolve_file(index: ProjectIndex, facts: FileFacts, unresolved: Optional[Dict[str, str]] = None) -> list:
     """Per function of one file: (its key, the function, (call id, callee key) of its
     resolved calls, (call id, manager key) of the ``with`` items that enter a project
-    context manager, the manager methods those entries run)."""
+    context manager, the manager methods those entries run).
+
+    The engine failing on one function (a bug of ours) leaves that function's calls
+    unresolved, matched by their text only, and goes on; ``unresolved`` gets its key
+    and the error, for its OC901 (failing on the file's typed names: each of its
+    functions)."""
     rows = []
-    index.with_typed_names(facts)
+    failure: Optional[str] = None
+    try:
+        index.with_typed_names(facts)
+    except Exception as exc:  # noqa: BLE001 - see above
+        failure = _failed_on(facts.path, exc)
     for fn in facts.functions:
         key = fkey(facts.path, fn.qualname)
-        edges: List[Tuple[int, str]] = []
-        resolved: Dict[int, str] = {}
-        for call in fn.calls:
-            target = index.callee_key(facts, fn, call)
-            if target is not None:
-                edges.append((call.id, target))
-                resolved[call.id] = target
-        # a `with` item over a project manager: entering and leaving run its
-        # generator (already an edge) or its class's __enter__ and __exit__
-        entered: List[Tuple[int, str]] = []
-        manager_edges: List[str] = []
-        for call in with_managers(fn.body):
-            target = resolved.get(call.id)
-            if target is not None and index.functions[target][1].context_manager:
-                entered.append((call.id, target))
-                continue
-            cls = index.called_class(facts, fn, call)
-            if cls is None and target is not None and not call.callee.endswith(".__enter__"):
-                # `with self._new_lock():` `-> StateLock`: a factory's product is the
-                # manager. Not an instance's own `__enter__` (`with self._writer:`): what it
-                # returns is the `as` value, the manager is still the instance
-                cls = index.returned_class(target, index.class_called_on(facts, call))
-            if cls is None and call.callee.endswith(".__enter__"):
-                cls = index.receiver_class_of(facts, fn, call)  # `with self.uow:` over an instance (a base's type too)
-                if cls is None:
-                    cls = index.property_class(facts, fn, call)  # `with self._lock:` a property
-            if cls is None:
-                continue
-            methods = [m for m in index.manager_methods(cls) if m is not None]
-            if methods:
-                entered.append((call.id, cls))
-                manager_edges.extend(methods)
-        rows.append((key, fn, edges, entered, manager_edges))
+        try:
+            rows.append(_resolve_function(index, facts, fn, key))
+        except Exception as exc:  # noqa: BLE001 - see above
+            rows.append((key, fn, [], [], []))
+            if unresolved is not None:
+                unresolved.setdefault(key, _failed_on(key, exc))
+            continue
+        if failure is not None and unresolved is not None:
+            unresolved.setdefault(key, failure)
     return rows
+
+
+def _failed_on(where: str, exc: Exception) -> str:
+    """One line for an OC901 of a failed resolution; the traceback for ``-v``."""
+    raise_if_interrupted()  # (a Ctrl-C a library turned into an error)
+    LOG.debug("internal error resolving the calls of %s", where, exc_info=True)
+    return error_text(exc)
+
+
+def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, key: str) -> tuple:
+    """``resolve_file``'s row of one function."""
+    edges: List[Tuple[int, str]] = []
+    resolved: Dict[int, str] = {}
+    for call in fn.calls:
+        target = index.callee_key(facts, fn, call)
+        if target is not None:
+            edges.append((call.id, target))
+            resolved[call.id] = target
+    # a `with` item over a project manager: entering and leaving run its
+    # generator (already an edge) or its class's __enter__ and __exit__
+    entered: List[Tuple[int, str]] = []
+    manager_edges: List[str] = []
+    for call in with_managers(fn.body):
+        target = resolved.get(call.id)
+        if target is not None and index.functions[target][1].context_manager:
+            entered.append((call.id, target))
+            continue
+        cls = index.called_class(facts, fn, call)
+        if cls is None and target is not None and not call.callee.endswith(".__enter__"):
+            # `with self._new_lock():` `-> StateLock`: a factory's product is the
+            # manager. Not an instance's own `__enter__` (`with self._writer:`): what it
+            # returns is the `as` value, the manager is still the instance
+            cls = index.returned_class(target, index.class_called_on(facts, call))
+        if cls is None and call.callee.endswith(".__enter__"):
+            cls = index.receiver_class_of(facts, fn, call)  # `with self.uow:` over an instance (a base's type too)
+            if cls is None:
+                cls = index.property_class(facts, fn, call)  # `with self._lock:` a property
+        if cls is None:
+            continue
+        methods = [m for m in index.manager_methods(cls) if m is not None]
+        if methods:
+            entered.append((call.id, cls))
+            manager_edges.extend(methods)
+    return key, fn, edges, entered, manager_edges
 
 
 #: bases that give an instance no ``__bool__``/``__len__`` of their own
@@ -912,6 +949,8 @@ class Summaries:
     # functions whose summary graph the engine failed on (key -> the error in one
     # line): their summary is the fallback's, and the function is an OC901
     failed: Dict[str, str] = field(default_factory=dict)
+    # functions whose calls the engine failed to resolve (``CallGraph.unresolved``)
+    unresolved: Dict[str, str] = field(default_factory=dict)
 
     def manager_of(self, path: str, call: Call) -> Optional[ManagerEffects]:
         """The effects of the project context manager a ``with`` item's call enters (an

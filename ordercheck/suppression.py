@@ -27,7 +27,11 @@ def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], repor
     kept = []
     for f in findings:
         hit = None
-        for ln in sorted({f.span.line, *f.stmt_lines}):
+        if f.within and f.stmt_lines:
+            lines = sorted(ln for ln in by_line if f.stmt_lines[0] <= ln <= f.stmt_lines[-1])
+        else:
+            lines = sorted({f.span.line, *f.stmt_lines})
+        for ln in lines:
             hit = next((s for s in by_line.get(ln, ()) if _names(s.codes, f.code)), None)
             if hit:
                 break

@@ -56,6 +56,7 @@ def test_a_compound_statement_nobody_handles_fails_loudly():
         ex.statement(cst.parse_module("x = 1\n"), cst.parse_module("x = 1\n"))
 
 
+@pytest.mark.internal_errors  # (a handler missing is the engine's bug: the file's OC901)
 def test_a_missing_row_is_an_analysis_error_not_a_vanished_statement(monkeypatch):
     init = Extractor.__init__
 
@@ -66,6 +67,7 @@ def test_a_missing_row_is_an_analysis_error_not_a_vanished_statement(monkeypatch
     monkeypatch.setattr(Extractor, "__init__", without_if)
     facts = frontend.extract("m.py", SOURCE, "m")
     assert facts.error is not None and "no handler for the statement If" in facts.error.message
+    assert facts.error.internal  # ours, not libcst's (an OC901, not an OC900)
     assert facts.functions == []
 
 

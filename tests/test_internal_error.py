@@ -276,3 +276,160 @@ def test_no_nothing_matched_note_when_the_function_with_events_failed(tmp_path, 
     fail_check(monkeypatch, "complete")
     r = oc(tmp_path, "--no-cache", ".")
     assert r.codes() == [("a.py", 1, "OC901")] and "note" not in r.err, r
+
+
+# --------------------------------------------------------------------------- reading and resolving (session 35)
+
+
+def fail_reading(monkeypatch, message: str = "injected") -> None:
+    """The front end's walk of a file raises (a bug of ours, not libcst's)."""
+    from ordercheck.frontend import statements
+
+    def failing(self, *args, **kwargs):
+        raise KeyError(message)
+
+    monkeypatch.setattr(statements.Extractor, "module", failing)
+    monkeypatch.setattr(statements.Extractor, "units", failing)
+
+
+def test_a_file_the_engine_fails_to_read_is_its_oc901_not_a_libcst_failure(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO)
+    write(tmp_path, "b.py", OTHER)
+    fail_reading(monkeypatch)
+    r = oc(tmp_path, "--no-cache", ".")
+    assert r.code == 1, r
+    # before: "OC900 file could not be parsed: libcst cannot analyse this file although CPython can"
+    assert r.codes() == [("a.py", 1, "OC901"), ("b.py", 1, "OC901")], r
+    assert "ordercheck failed on `a.py` and did not read it: KeyError: 'injected'" in r.out
+    assert "libcst" not in r.out and "OC900" not in r.out
+    assert "note" not in r.err  # (no claim that the files hold no event)
+    assert oc(tmp_path, "--no-cache", "--ignore", "OC901", ".").codes() == []
+
+
+def test_a_file_the_engine_fails_to_read_takes_a_noqa_and_shows_its_traceback(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO.replace("self._store.save(run)\n", "self._store.save(run)  # noqa: OC901\n", 1))
+    write(tmp_path, "b.py", OTHER)
+    fail_reading(monkeypatch)
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("b.py", 1, "OC901")]
+    code, out, err = _in_process(tmp_path, ["--no-cache", "-v", "b.py"], b"")
+    assert code == 1 and "internal error reading b.py" in err.decode() and TRACEBACK in err.decode()
+
+
+def test_a_file_the_engine_failed_to_read_is_read_again_next_time(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", TWO)
+    with monkeypatch.context() as m:
+        fail_reading(m)
+        assert oc(tmp_path, ".").codes() == [("a.py", 1, "OC901")]
+        assert oc(tmp_path, ".").codes() == [("a.py", 1, "OC901")]
+    write(tmp_path, "b.py", OTHER)  # (another run key: the file's facts come from the cache or a read)
+    assert oc(tmp_path, ".").codes() == [("a.py", 8, "OC101"), ("b.py", 3, "OC101")]
+
+
+def test_libcsts_own_failure_stays_an_oc900(tmp_path, monkeypatch):
+    """An exception raised inside libcst (here its node validation) is still the
+    parser's: OC900, as before."""
+    import libcst as cst
+    from ordercheck.frontend import statements
+
+    def failing(self, *args, **kwargs):
+        cst.Name("1 not a name")  # raises inside libcst
+
+    monkeypatch.setattr(statements.Extractor, "module", failing)
+    monkeypatch.setattr(statements.Extractor, "units", failing)
+    write(tmp_path, "a.py", TWO)
+    r = oc(tmp_path, "--no-cache", ".")
+    assert r.codes() == [("a.py", 1, "OC900")] and "libcst cannot analyse this file" in r.out, r
+
+
+def test_an_outline_that_fails_reads_the_file_whole(tmp_path, monkeypatch, caplog):
+    import importlib
+
+    outline = importlib.import_module("ordercheck.frontend.outline")
+    write(tmp_path, "a.py", TWO)
+    write(tmp_path, "b.py", OTHER)
+    want = oc(tmp_path, "--no-cache", ".").codes()
+    assert want == [("a.py", 8, "OC101"), ("b.py", 3, "OC101")]
+
+    def failing(self, *args, **kwargs):
+        raise ValueError("injected")
+
+    monkeypatch.setattr(outline.Outliner, "module", failing)
+    with caplog.at_level("DEBUG", logger="ordercheck"):
+        assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert any("internal error outlining" in rec.getMessage() for rec in caplog.records)
+
+
+def fail_resolving(monkeypatch, name: str) -> None:
+    from ordercheck import summaries
+
+    real = summaries.ProjectIndex.callee_key
+
+    def failing(self, facts, fn, call):
+        if fn.name == name:
+            raise AttributeError("injected")
+        return real(self, facts, fn, call)
+
+    monkeypatch.setattr(summaries.ProjectIndex, "callee_key", failing)
+
+
+def test_a_function_whose_calls_fail_to_resolve_is_an_oc901_and_the_rest_resolve(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", HELPED)
+    write(tmp_path, "b.py", HELPED.replace("def finish(", "def other(").replace("\nhelper", "\nhelper"))
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 7, "OC101"), ("b.py", 7, "OC101")]
+    fail_resolving(monkeypatch, "finish")
+    r = oc(tmp_path, "--no-cache", ".")
+    # `finish`'s call of `helper` is matched by its text only (no save): its OC101 is
+    # lost and said so; `other` still resolves `helper`
+    assert r.code == 1 and r.codes() == [("a.py", 5, "OC901"), ("b.py", 7, "OC101")], r
+    assert ("ordercheck failed on `finish` and matched its calls by their text only "
+            "(none resolved to a project function): AttributeError: injected") in r.out
+    monkeypatch.setattr(runner, "PREPASS", False)
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 5, "OC901"), ("b.py", 7, "OC101")]
+
+
+def test_a_file_whose_typed_names_fail_is_an_oc901_on_each_function(tmp_path, monkeypatch):
+    from ordercheck import summaries
+
+    def failing(self, facts):
+        if facts.path == "a.py":
+            raise TypeError("injected")
+
+    monkeypatch.setattr(summaries.ProjectIndex, "with_typed_names", failing)
+    write(tmp_path, "a.py", HELPED)
+    write(tmp_path, "b.py", OTHER)
+    r = oc(tmp_path, "--no-cache", ".")
+    assert ("a.py", 1, "OC901") in r.codes() and ("a.py", 5, "OC901") in r.codes(), r
+    assert ("b.py", 3, "OC101") in r.codes(), r
+
+
+def test_a_failed_resolution_is_not_remembered(tmp_path, monkeypatch):
+    write(tmp_path, "a.py", HELPED)
+    with monkeypatch.context() as m:
+        fail_resolving(m, "finish")
+        assert oc(tmp_path, ".").codes() == [("a.py", 5, "OC901")]
+        assert oc(tmp_path, ".").codes() == [("a.py", 5, "OC901")]
+    assert oc(tmp_path, ".").codes() == [("a.py", 7, "OC101")]
+
+
+def test_a_noqa_on_a_middle_line_of_the_header_or_file_accepts_it(tmp_path, monkeypatch):
+    """"Any line of the `def` header" (rules/OC901.toml): the middle ones too, not only
+    the first and last a statement's suppression reads."""
+    write(tmp_path, "a.py", '''\
+    class Runtime:
+        async def complete(
+            self,  # noqa: OC901
+            run,
+        ):
+            self._ledger.append_terminal(run.id)
+            self._store.save(run)
+    ''')
+    fail_check(monkeypatch, "complete")
+    r = oc(tmp_path, "--no-cache", "--extend-select", "OC001", ".")
+    assert r.code == 0 and r.codes() == [], r
+    write(tmp_path, "a.py", '"""A module."""\nstore.save(1)  # noqa: OC901\nstore.save(2)\n')
+    fail_check(monkeypatch, "<module>")
+    assert oc(tmp_path, "--no-cache", "--extend-select", "OC001", ".").codes() == []
+    # and a noqa below the header is no suppression of it
+    write(tmp_path, "a.py", "def complete(self, run):\n    self._store.save(run)  # noqa: OC901\n")
+    fail_check(monkeypatch, "complete")
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 1, "OC901")]

@@ -11,12 +11,14 @@ here depends on the configuration.
 from __future__ import annotations
 
 import ast
+import logging
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, AbstractSet, List, Optional, Tuple
 
 from .. import lazy
 from .. import scopes as scopesmod
-from ..errors import raise_if_interrupted
+from ..errors import error_text, raise_if_interrupted, raised_inside
 from ..ir import FileFacts, ParseError
 from . import source
 from .comments import find_suppressions
@@ -25,6 +27,8 @@ from .imports import import_tables, module_name
 from . import outline as outlinemod
 from .source import chunks, cpython_verdict, formfeed_indents, gc_paused, huge_functions, shift_spans, top_level_bounds
 from .statements import Extractor
+
+LOG = logging.getLogger("ordercheck")
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -72,6 +76,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
     lines, shifts = formfeed_indents(facts.lines)
     load_libcst()
     ex = None
+    suppressions = None
     try:
         ex = Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree, text))
         bounds = top_level_bounds(tree)
@@ -92,6 +97,14 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
         return _failed(facts, "the file nests too deeply to analyse (libcst ran out of recursion depth)")
     except Exception as exc:  # libcst turns deep recursion into other errors too
         raise_if_interrupted()  # libcst turns a pending Ctrl-C into an error too
+        if not raised_inside(exc, os.path.dirname(cst.__file__)):
+            # raised by our own code (or what it called), not by libcst: a bug of ours,
+            # the file's OC901 (the traceback on -v), never blamed on libcst
+            LOG.debug("internal error reading %s", path, exc_info=True)
+            _failed(facts, error_text(exc), internal=True)
+            if suppressions is not None:  # (its `noqa: OC901`)
+                facts.suppressions = suppressions
+            return facts
         try:  # the message of a libcst error can itself recurse (a repr of a deep node)
             text = str(exc)
             detail = text.splitlines()[0][:120] if text else ""
@@ -267,10 +280,14 @@ def outline(path: str, data: bytes, module: Optional[str] = None, compile_later:
         return outlinemod.outline(path, data, module, compile_later)
     except RecursionError:
         return extract(path, data, module)
+    except Exception:  # noqa: BLE001 - the outline's walk failed (a bug of ours): the whole file's walk decides
+        raise_if_interrupted()
+        LOG.debug("internal error outlining %s; reading it whole", path, exc_info=True)
+        return extract(path, data, module)
 
 
-def _failed(facts: FileFacts, message: str, line: int = 1, col: int = 0) -> FileFacts:
-    facts.error = ParseError(message, line, col)
+def _failed(facts: FileFacts, message: str, line: int = 1, col: int = 0, internal: bool = False) -> FileFacts:
+    facts.error = ParseError(message, line, col, internal)
     facts.functions = []
     facts.classes = []
     return facts
