@@ -133,7 +133,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         # next is no step of its own, not also "saves, then raises")
         repeated = rule.escaping and data["kind"] == "raised" and failed_call is not None and data["call"].id == failed_call
         failed_call = None
-        if repeated:
+        if raising and not rule.escaping and _raises_into_own_point(g, n, nxt, classes, relevant):
+            # (an ordering finding: the call left by its exceptional edge performed what
+            # its ``raised`` point next carries, "saves, then raises": one step, that one)
+            pass
+        elif repeated:
             pass
         elif data["kind"] in ("call", "raised", "outcome") and cls & relevant:
             k = rule.step_kind(cls)
@@ -150,12 +154,14 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 # the event is the test's last call (``if self.revoked(run) is True:``):
                 # the branch it decides is a step of its own, after the event
                 steps.append(_branch_step(shared, n, kind, data, span, lines))
-        elif data["kind"] == "with-exit" and n in classes and classes[n] & relevant and n not in swallowing:
+        elif data["kind"] == "with-exit" and n in classes and classes[n] & relevant:
             # a project manager's exit or a transaction's commit
             k = rule.step_kind(classes[n])
             via = via_text(summ, callees[n], k, _part(g, n))[0] if n in callees else ""
             shown = [c for c in sorted(classes[n] & relevant)]
             steps.append(Step(node_span(data), k, mgrmod.exit_step_text(g, n, classes, shown), via))
+            if n in swallowing:  # (and its exit swallowed the exception: a step of its own)
+                steps.append(Step(cast(Span, span), "suppress", data["text"]))
         elif data["kind"] == "handler":
             steps.append(Step(cast(Span, span), "except", data["text"]))  # (a handler node has its clause's span)
         elif data["kind"] == "with-exit" and n in swallowing:
@@ -171,6 +177,16 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         if then is not None and then[0] == i:
             steps.append(then[1])
     return steps
+
+
+def _raises_into_own_point(g: nx.DiGraph, n: object, nxt: object, classes, relevant) -> bool:
+    """Whether the path goes from the call ``n`` to its own ``raised`` point, which
+    carries some of the ``relevant`` classes (the callee's on-raise effects)."""
+    if nxt is None or nxt not in g:
+        return False
+    d = g.nodes[nxt]
+    return (d["kind"] == "raised" and d["call"].id == g.nodes[n]["call"].id
+            and bool(classes.get(nxt, frozenset()) & relevant))
 
 
 def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
