@@ -61,7 +61,7 @@ def extract(path: str, data: bytes, module: Optional[str] = None,
         return _extract(path, data, module)
 
 
-def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
+def _extract(path: str, data: bytes, module: Optional[str] = None, deep: bool = False) -> FileFacts:
     """Facts of one file. Never raises for bad input: a file that cannot be decoded,
     parsed, compiled or analysed comes back with ``error`` set (one OC900 finding).
 
@@ -94,7 +94,12 @@ def _extract(path: str, data: bytes, module: Optional[str] = None) -> FileFacts:
         return _failed(facts, f"libcst cannot parse this file although CPython can: {exc.message}",
                        exc.raw_line + offset, exc.raw_column)
     except RecursionError:
-        return _failed(facts, "the file nests too deeply to analyse (libcst ran out of recursion depth)")
+        if not deep:  # a file CPython compiles, nesting deeper than our walks' default
+            # depth (a 400-term concatenation): read again with a deep stack (``deep``:
+            # CPython's verdict, already taken at the default depth, is the same there)
+            del ex
+            return source.deeply(_extract, path, data, module, True)
+        return _failed(facts, "the file nests too deeply to analyse (out of recursion depth)")
     except Exception as exc:  # libcst turns deep recursion into other errors too
         raise_if_interrupted()  # libcst turns a pending Ctrl-C into an error too
         if not raised_inside(exc, os.path.dirname(cst.__file__)):
