@@ -123,11 +123,13 @@ def nothing_matched_note(files: int) -> str:
     """semantics §Surfaces: no `save` and no `append` event in the files checked. A
     text run prints it on stderr; the machine formats carry it in their output (JSON's
     ``notes``, SARIF's tool notifications, a GitHub ``::notice::``), so a run with an
-    empty vocabulary never looks like a clean one (held-out set 13)."""
+    empty vocabulary never looks like a clean one (held-out set 13). It names the
+    contracts that read those classes: OC301 (files) and OC204 (handlers) did check,
+    and their findings may stand beside it (session 35's sweep)."""
     what = "the file checked holds" if files == 1 else f"the {files} files checked hold"
     return (
-        f"{what} no `save` and no `append` event, so the contracts had "
-        "nothing to check; `ordercheck suggest` shows which calls to map under "
+        f"{what} no `save` and no `append` event, so the state and ledger contracts "
+        "(OC101-OC203) had nothing to check; `ordercheck suggest` shows which calls to map under "
         "[tool.ordercheck.extend-events]"
     )
 

@@ -77,8 +77,16 @@ def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return"
     if not chain:
         return "", None
     names = [summod.split_key(k)[1] for k, _ in chain]
+    if len(names) > VIA_SHOWN:  # the first helpers and the one that performs it
+        left = len(names) - VIA_SHOWN + 1
+        names = names[:VIA_SHOWN - 2] + [f"… ({left} more)"] + names[-1:]
     last = chain[-1][1]
     return " → ".join(names + [last.call.text]) + f" at {last.path}:{last.call.span.line}", last
+
+
+#: the helpers a "via" names at most; a longer chain shows its first ones, how many
+#: it leaves out, and the one whose call performs the event
+VIA_SHOWN = 6
 
 
 def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, data: dict, span: Span,

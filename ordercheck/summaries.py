@@ -982,9 +982,12 @@ class Summaries:
         eff, callee = self.effects_of(path, call)
         return eff.on_return, callee
 
-    def via(self, callee: str, cls: str, part: str = "return", limit: int = 6) -> List[Tuple[str, Origin]]:
+    def via(self, callee: str, cls: str, part: str = "return", limit: int = 1000) -> List[Tuple[str, Origin]]:
         """The chain of (function key, origin) down to the call that performs ``cls``
-        (a ``terminal-append`` made terminal by markers on the way: its ``append``)."""
+        (a ``terminal-append`` made terminal by markers on the way: its ``append``).
+        Followed to its end (a cycle ends it; ``limit`` only bounds the walk): its last
+        origin is the call a finding's related place names, never a helper's call
+        half-way (the sweep of session 35 found six-hop cuts in pandas)."""
         out: List[Tuple[str, Origin]] = []
         key: Optional[str] = callee
         seen = set()

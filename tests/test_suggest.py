@@ -317,3 +317,23 @@ def test_readers_of_events_and_sql_statement_builders_are_no_suggestions(tmp_pat
     ''')
     rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
     assert sorted(r["pattern"] for r in rows) == ["*.repo.store_event", "sqlalchemy.orm.Session.commit"], rows
+
+
+def test_the_note_names_the_contracts_that_had_nothing_to_check(tmp_path):
+    """(The robustness sweep, session 35.) OC301 did check a file write and a rename:
+    the note beside its finding says which contracts had nothing to check, not that
+    "the contracts" had nothing."""
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "app.py", '''
+        import os
+
+
+        def publish(tmp, path, data):
+            with open(tmp, "w") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+    ''')
+    r = oc(tmp_path, "--no-cache")
+    assert r.codes() == [("app.py", 8, "OC301")], r
+    assert "so the state and ledger contracts (OC101-OC203) had nothing to check" in r.err, r
+    assert "so the contracts had" not in r.err

@@ -66,3 +66,57 @@ def test_a_swallowed_witness_still_shows_the_calls_own_failure():
     [f] = check_source(src, select=["OC203"])
     assert steps(f)[0][:2] == ("save", 14) and steps(f)[0][2].endswith("(raises)"), steps(f)
     assert [s for s in steps(f) if s[1] == 14 and s[0] == "save"] == [steps(f)[0]]
+
+
+RENAMING = '''
+    import shutil
+    from pathlib import Path
+
+
+    def render(path):
+        p = Path(path)
+        p.rename(path + ".x")
+        p.write_text("content")
+
+
+    def caller(src, dst):
+        shutil.copyfile(src, dst)
+        render(dst)
+'''
+
+
+def test_a_finding_at_a_raised_point_names_the_call_and_takes_one_step():
+    """(The robustness sweep's scrapy, session 35.) `render` renames, then writes: a
+    call that raised out of its write cannot rename after it, so the step is the
+    rename the callee did before raising; and the message names the call's code, not
+    the graph's label "`render(dst)  (raised)`"."""
+    [f] = check_source(RENAMING, select=["OC301"])
+    assert f.message.startswith("rename `render(dst)` after the file write at line 13"), f.message
+    assert steps(f) == [("file-write", 13, "shutil.copyfile(src, dst)"),
+                        ("rename", 14, "render(dst) (renames, then raises)")], steps(f)
+    assert f.anchor_text == "render(dst)"
+
+
+def test_a_witness_edge_in_dot_has_one_colour(tmp_path):
+    from cliutil import oc, write
+
+    write(tmp_path, "t.py", RENAMING)
+    r = oc(tmp_path, "--isolated", "--no-cache", "--graph", "t.py:caller")
+    edges = [line for line in r.out.splitlines() if "->" in line]
+    assert any("color=red" in e for e in edges)
+    assert all(e.count("color=") <= 1 for e in edges), [e for e in edges if e.count("color=") > 1]
+
+
+def test_a_long_helper_chain_names_the_call_that_performs_the_event():
+    """(The sweep's pandas, session 35.) A chain of eight helpers was cut after six
+    and named a helper's call as the rename; now it names `os.replace` and says how
+    many helpers it leaves out."""
+    helpers = "".join(f"\n\ndef h{i}(p):\n    h{i + 1}(p)\n" for i in range(7))
+    src = ("import os\n" + helpers + "\n\ndef h7(p):\n    os.replace(p, p + '.bak')\n"
+           "\n\ndef main(p):\n    with open(p, 'w') as f:\n        f.write('x')\n    h0(p)\n")
+    [f] = check_source(src, select=["OC301"])
+    rename_line = src.splitlines().index("    os.replace(p, p + '.bak')") + 1
+    via = f.witness[-1].via
+    assert via.startswith("h0 → h1 → h2 → h3 → … (3 more) → h7 → os.replace(p, p + '.bak') at "), via
+    assert via.endswith(f":{rename_line}"), via
+    assert any(r.span.line == rename_line for r in f.related), f.related

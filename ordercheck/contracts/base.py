@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, AbstractSet, ClassVar, Dict, FrozenSet, Iterab
 
 from ..errors import UsageError
 from ..findings import Related
+from ..kinds import NodeKind
 from .paths import Classes, Reach
 
 if TYPE_CHECKING:
@@ -245,9 +246,13 @@ def node_span(data: dict) -> Span:
 
 
 def node_text(data: dict) -> str:
-    """A node's text as a finding names it: a ``with`` exit by its manager call."""
-    if data.get("kind") == "with-exit" and data.get("manager") is not None:
+    """A node's text as a finding names it: a ``with`` exit by its manager call, a
+    callee's ``raised`` or ``outcome`` point by its call's text (the graph's label
+    "`render(dst)  (raised)`" is no code)."""
+    if data.get("kind") == NodeKind.WITH_EXIT and data.get("manager") is not None:
         return data["manager"].text
+    if data.get("kind") in (NodeKind.RAISED, NodeKind.OUTCOME) and data.get("call") is not None:
+        return data["call"].text
     return data["text"]
 
 

@@ -53,8 +53,9 @@ def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: 
         lines.append(f"  {_q(n)} [{', '.join(attrs)}];")
     for u, v, data in g.edges(data=True):
         style = EDGE_STYLE.get(data.get("kind", EdgeKind.NORMAL), "")
-        if (u, v) in hot:
-            style = (style + ", " if style else "") + 'color=red, penwidth=3'
+        if (u, v) in hot:  # (red instead of the kind's own colour: one `color` per edge)
+            style = ", ".join([a for a in style.split(", ") if a and not a.startswith("color=")]
+                              + ["color=red", "penwidth=3"])
         lines.append(f"  {_q(u)} -> {_q(v)}" + (f" [{style}]" if style else "") + ";")
     lines.append("}")
     return "\n".join(lines) + "\n"
