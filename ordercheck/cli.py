@@ -249,7 +249,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         out = render(findings, result.files, rules=settings.rules, sources=sources,
                      color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [],
                      suppressed=shown_suppressed, root=root, notes=notes)
-        if out:
+        if out and not (write_baseline_file and fmt == "text"):  # ("recorded N findings" says it, not "All checks passed")
             click.echo(out, nl=False, color=_use_color(color))
     if fmt == "text" and not quiet and nothing:
         click.echo(f"ordercheck: note: {nothing_matched_note(len(result.files))}", err=True)
