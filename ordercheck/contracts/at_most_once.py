@@ -38,16 +38,21 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         labels = two_origin_bfs(g, blocking_view(g, blocked), events)
         items = ItemLoops(g, blocked)
         hits = []
+        found = set()  # the anchors with a hit: ``evaluate`` keeps the first per anchor
         for e in sorted(events, key=node_order):
             cls = classes.get(e, frozenset())
             if records and EventClass.TERMINAL_APPEND in cls and OPEN_TERMINAL not in cls:
                 continue  # its terminal appends are all behind guards
+            key = anchor(g, e)
+            if key in found:
+                continue  # (another copy of a call already found: its witness is kept)
             pair = other_origin_path(labels, e, site(g, e))
             if records and pair is not None and items.of(e):
                 pair = items.path(events, e, site(g, e))
             if pair is not None:
                 first, middle = pair
-                hits.append(Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=anchor(g, e)))
+                found.add(key)
+                hits.append(Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=key))
         return hits
 
 

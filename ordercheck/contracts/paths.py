@@ -188,9 +188,21 @@ class ItemLoops:
             if k in self.targets:
                 self.targets[k] = self.targets[k] - names
         self._labels: Dict[Tuple[FrozenSet[object], FrozenSet[object]], Labels] = {}
+        self._of: Dict[object, FrozenSet[object]] = {}
+        # the origins of the last ``path`` call, grouped per item loops asked about:
+        # every event of a rule asks with the same origins, and grouping them again for
+        # each was quadratic (thousands of events: a sweep's aiohttp method took 30 s)
+        self._origins: Optional[object] = None
+        self._grouped: Dict[FrozenSet[object], Dict[FrozenSet[object], Tuple[List[object], FrozenSet[object]]]] = {}
 
     def of(self, n: object) -> FrozenSet[object]:
         """The ``for`` loops around ``n`` whose target its call reads."""
+        got = self._of.get(n)
+        if got is None:
+            got = self._of[n] = self._loops_read(n)
+        return got
+
+    def _loops_read(self, n: object) -> FrozenSet[object]:
         if not self.heads:
             return frozenset()
         d = self.g.nodes[n]
@@ -205,12 +217,18 @@ class ItemLoops:
         """``other_origin_path`` for ``node`` when no origin may reach it round a loop
         whose item both read; the shortest such pair, or None."""
         around = self.of(node)
-        groups: Dict[FrozenSet[object], List[object]] = {}
-        for o in origins:
-            groups.setdefault(self.of(o) & around, []).append(o)
+        if self._origins is not origins:
+            self._origins, self._grouped = origins, {}
+        grouped = self._grouped.get(around)
+        if grouped is None:
+            lists: Dict[FrozenSet[object], List[object]] = {}
+            for o in origins:
+                lists.setdefault(self.of(o) & around, []).append(o)
+            grouped = self._grouped[around] = {k: (v, frozenset(v)) for k, v in lists.items()}
+        groups = {k: v for k, (v, _) in grouped.items()}
         best = None
         for k in sorted(groups, key=lambda k: sorted(map(str, k))):
-            key = (k, frozenset(groups[k]))
+            key = (k, grouped[k][1])
             labels = self._labels.get(key)
             if labels is None:
                 heads = {h for loop in k for h in self.heads.get(loop, ())}

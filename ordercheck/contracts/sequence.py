@@ -66,7 +66,11 @@ class Sequence(Ordering, kind="sequence"):
             view_u = blocking_view(g, unless)
             hops = to_exit_hops(view_u)  # (its keys: the nodes with a clean way out)
         hits = []
+        done = set()  # the anchors with a hit: ``evaluate`` keeps the first per anchor
         for t, (first, middle) in found:
+            key = anchor(g, t)
+            if key in done:
+                continue  # (another copy of a call already found: its witness is kept)
             tail: List[object] = []
             if self.unless_after:
                 nxt = [s for s in normal_successors(g, t) if s in hops]
@@ -74,5 +78,6 @@ class Sequence(Ordering, kind="sequence"):
                     continue
                 tail = exit_path(g, view_u, nxt[0], hops)
             head = head_path(g, reachable, first)
-            hits.append(Hit(self, t, join(head, middle, tail), first=first, key=anchor(g, t)))
+            done.add(key)
+            hits.append(Hit(self, t, join(head, middle, tail), first=first, key=key))
         return hits

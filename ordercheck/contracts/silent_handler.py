@@ -22,17 +22,21 @@ class SilentHandler(Rule, kind="silent-handler"):
         handed = handing_on(g, classes)
         narrow = narrow_entries(g, graph.swallow_types)
         hits = []
+        done = set()
         for region in sorted(g.graph["handlers"].values(), key=lambda r: r.id):
             if region.kind != "except" or not (region.broad or region.bare):
                 continue
             if region.entry not in reachable:
                 continue
+            # (one finding per clause: correlated tests may copy a handler, semantics §Contracts)
+            at = (region.span.line, region.span.col) if region.span is not None else region.entry
+            if ("handler", at) in done:
+                continue  # (``evaluate`` keeps the first copy's)
             leave = silent_exit(g, region, loud_nodes(region, surfaces, handed), dead_ends, narrow)
             if leave is None:
                 continue
             head = head_path(g, reachable, region.entry)
-            # (one finding per clause: correlated tests may copy a handler, semantics §Contracts)
-            at = (region.span.line, region.span.col) if region.span is not None else region.entry
+            done.add(("handler", at))
             hits.append(Hit(self, region.entry, join(head, leave), handler=region, key=("handler", at)))
         return hits
 

@@ -54,7 +54,11 @@ class Swallowed(Rule, kind="swallowed"):
             return onward_cache[region.id]
 
         hits = []
+        done = set()  # the anchors with a hit: ``evaluate`` keeps the first per anchor
         for e in sorted(events, key=node_order):
+            key = anchor(g, e)
+            if key in done:
+                continue  # (another copy of a call already found: its witness is kept)
             for region, trail in catchers(g, e, regions, reraise, onward):
                 if not handler_catches(region, graph.swallow_types):
                     continue
@@ -64,7 +68,8 @@ class Swallowed(Rule, kind="swallowed"):
                 if leave is None:
                     continue
                 head = head_path(g, reachable, e)
-                hits.append(Hit(self, e, join(head, trail, leave), handler=region, key=anchor(g, e)))
+                done.add(key)
+                hits.append(Hit(self, e, join(head, trail, leave), handler=region, key=key))
                 break
         return hits
 
