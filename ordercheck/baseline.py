@@ -122,14 +122,31 @@ def load(path: Path) -> Baseline:
 
 def apply(findings: Sequence[Finding], base: Baseline, root: Path) -> Tuple[List[Finding], List[Entry]]:
     """Hide the findings the baseline records, at most its count of each fingerprint
-    (in file and line order: the first ones are the old ones). Returns what is left
-    and the stale entries (recorded findings that are gone), with the count missing."""
+    (in file and line order: the first ones are the old ones), then, among the
+    findings left, those whose rule, file, function and anchored text an unused entry
+    records (its witness changed). Returns what is left and the stale entries
+    (recorded findings that are gone), with the count missing."""
     left = base.counts()
-    kept: List[Finding] = []
+    unmatched: List[Finding] = []
     for f in findings:
         fp = fingerprint(f, root)
         if left.get(fp, 0) > 0:
             left[fp] -= 1
+            continue
+        unmatched.append(f)
+    # a finding whose witness reads differently (an edit on its path, or a newer
+    # ordercheck that words a step otherwise) still matches an entry left unused with
+    # its rule, file, function and anchored text: the same finding, not a new one
+    spare: Dict[Tuple[str, str, str, str], List[str]] = {}
+    for e in base.entries:
+        if left.get(e.fingerprint, 0) > 0:
+            spare.setdefault((e.rule, e.path, e.function, e.text), []).append(e.fingerprint)
+    kept: List[Finding] = []
+    for f in unmatched:
+        fps = spare.get((f.code, relative_to_root(f.path, root), f.function, f.anchor_text or f.message), [])
+        spent = next((x for x in fps if left.get(x, 0) > 0), None)
+        if spent is not None:
+            left[spent] -= 1
             continue
         kept.append(f)
     stale = []

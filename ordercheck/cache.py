@@ -593,7 +593,11 @@ class Cache:
     def put(self, k: str, facts: FileFacts) -> None:
         """The facts, then their light form (written last: a light entry exists only
         beside its whole facts)."""
-        for kind, value in (("facts", facts), ("light", lighten(facts))):
+        try:
+            light = lighten(facts)
+        except RecursionError:
+            return  # facts too deep to lighten: recomputed next time (as too deep to encode)
+        for kind, value in (("facts", facts), ("light", light)):
             if not self._write(k, kind, value):
                 return
 

@@ -29,7 +29,7 @@ from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optio
 
 import networkx as nx
 
-from . import cfg, errors
+from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
@@ -612,8 +612,9 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 g: Optional[nx.DiGraph]
                 caught: Optional[Tuple[str, ...]] = None
                 try:
-                    built = summary_graph(fn, facts.path, vocab, cg.callees, managers)
-                    g = prune(built) if prune is not None else built
+                    # (a function nested too deeply for the default recursion limit: again, deeply)
+                    built = depth.retrying(summary_graph, fn, facts.path, vocab, cg.callees, managers)
+                    g = depth.retrying(prune, built) if prune is not None else built
                     if fn.name in ("__exit__", "__aexit__"):
                         caught = mgrmod.exit_catches(g, fn, facts.imports)
                 except cfg.GraphTooLarge:
@@ -635,7 +636,9 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 for facts, fn, g in graphs.get(m, ()):
                     if g is not None:
                         try:
-                            eff, found = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab)
+                            eff, found = depth.retrying(
+                                lambda g=g, facts=facts: graph_effects(
+                                    g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab))
                         except Exception as exc:  # as above
                             fail(m, exc)
                             g = None

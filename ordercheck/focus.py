@@ -32,6 +32,8 @@ with libcst from 646 to 167 (docs/performance.md, "Session 27").
 """
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
@@ -89,6 +91,8 @@ class Focus:
     rows: Mapping[str, List[Row]] = field(default_factory=dict)
     # per shown path: the classes its calls match by their own names (a run's "seen" classes)
     seen: Mapping[str, FrozenSet[str]] = field(default_factory=dict)
+    # the engine failed to resolve some function's calls: these rows are not remembered
+    failed: bool = False
 
 
 def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
@@ -158,17 +162,31 @@ def focus(files: List[FileFacts], vocab: Vocabulary, question: Question,
     built, and networkx is not even imported."""
     rows: Dict[str, List[Row]] = {}
     index = summaries.ProjectIndex.of(files)
+    unresolved: Dict[str, str] = {}
+    where: Dict[str, str] = {}
     for facts in files:
         if facts.error is not None:
             continue
         got = remembered.get(facts.path) if remembered is not None else None
+        before = len(unresolved)
         rows[facts.path] = list(got) if got is not None else [
             _row(key, fn, edges, manager_edges, vocab)
-            for key, fn, edges, _, manager_edges in summaries.resolve_file(index, facts)]
+            for key, fn, edges, _, manager_edges in summaries.resolve_file(index, facts, unresolved)]
+        if len(unresolved) > before:
+            where.update((k, facts.path) for k in unresolved if k not in where)
     reach = None
-    if known is not None:
+    if known is not None and not unresolved:
         reach = known(rows, rows.keys() - remembered.keys() if remembered is not None else rows.keys())
-    return from_rows(rows, question, reach)
+    focused = from_rows(rows, question, reach)
+    if unresolved:
+        # the engine failed to resolve these functions' calls: what they reach is
+        # unknown, so they are checked (their OC901 is reported where their file is)
+        # and their rows are no call graph to remember (``Focus.failed``)
+        keys, paths = frozenset(unresolved), frozenset(where.values())
+        focused = dataclasses.replace(focused, hot=focused.hot | keys, needed=focused.needed | keys,
+                                      check_files=focused.check_files | paths,
+                                      need_files=focused.need_files | paths, failed=True)
+    return focused
 
 
 def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edges: List[str],

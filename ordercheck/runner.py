@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
+from . import depth
 from . import errors
 from . import focus as focusmod
 from . import frontend
@@ -237,7 +238,8 @@ def check_file(facts: FileFacts, settings: Settings, summ: summaries.Summaries, 
         if fn.qualname in outlined:
             continue
         try:
-            found = _function_findings(facts, fn, settings, summ, graph_rules, seen)
+            # (a function nested too deeply for the default recursion limit: again, deeply)
+            found = depth.retrying(_function_findings, facts, fn, settings, summ, graph_rules, seen)
         except cfg.GraphTooLarge:
             continue
         except Exception as exc:  # the engine failed on this function: OC901, and go on
@@ -587,7 +589,7 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
         stubs = {}
     focused = focus_of(all_facts, settings, remembered, memo)
     assert focused is not None
-    if memo is not None:
+    if memo is not None and not focused.failed:
         memo.save(all_facts, focused.rows, stubs, set(buffers), _reach_of(focused, settings))
     focused = _thinned(all_facts, focused)
     # the outlines and the focus live to the end of the run: no collection needs to
@@ -731,7 +733,8 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         remembered = graph.remembered(all_facts, same)
         focused = focus_of(all_facts, settings, remembered, graph)
         assert focused is not None
-        graph.save(all_facts, focused.rows, same if remembered is not None else {}, set(), _reach_of(focused, settings))
+        if not focused.failed:
+            graph.save(all_facts, focused.rows, same if remembered is not None else {}, set(), _reach_of(focused, settings))
     if focused is not None:  # the outlines of files a needed function lives in, read whole
         wanted = [p for p in files if (known[p][1].outline or known[p][1].outlined) and known[p][1].path in focused.need_files]
         whole, more = read_all(wanted, jobs, cache_dir)

@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
 
-from . import lazy
+from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
 from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
 from .kinds import StmtKind
@@ -815,17 +815,18 @@ class CallGraph:
 
 
 def with_managers(stmts: List[Stmt]) -> Iterable[Call]:
-    """The manager calls of every ``with`` item in a statement tree."""
-    for st in stmts:
+    """The manager calls of every ``with`` item in a statement tree, in source order
+    (a walk with its own stack: an `elif` chain of a thousand branches nests as deep)."""
+    stack = [iter(stmts)]
+    while stack:
+        st = next(stack[-1], None)
+        if st is None:
+            stack.pop()
+            continue
         if st.kind == StmtKind.WITH:
             yield from (item.manager for item in st.items if item.manager is not None)
-        yield from with_managers(st.body)
-        yield from with_managers(st.orelse)
-        yield from with_managers(st.finalbody)
-        for h in st.handlers:
-            yield from with_managers(h.body)
-        for c in st.cases:
-            yield from with_managers(c.body)
+        blocks = [st.body, st.orelse, st.finalbody, *(h.body for h in st.handlers), *(c.body for c in st.cases)]
+        stack.append(itertools.chain.from_iterable(blocks))
 
 
 def resolve(files: Iterable[FileFacts], within: Optional[AbstractSet[str]] = None) -> CallGraph:
@@ -869,13 +870,13 @@ def resolve_file(index: ProjectIndex, facts: FileFacts, unresolved: Optional[Dic
     rows = []
     failure: Optional[str] = None
     try:
-        index.with_typed_names(facts)
+        depth.retrying(index.with_typed_names, facts)
     except Exception as exc:  # noqa: BLE001 - see above
         failure = _failed_on(facts.path, exc)
     for fn in facts.functions:
         key = fkey(facts.path, fn.qualname)
         try:
-            rows.append(_resolve_function(index, facts, fn, key))
+            rows.append(depth.retrying(_resolve_function, index, facts, fn, key))
         except Exception as exc:  # noqa: BLE001 - see above
             rows.append((key, fn, [], [], []))
             if unresolved is not None:

@@ -27,12 +27,16 @@ def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], repor
     kept = []
     for f in findings:
         hit = None
+        near = {f.span.line, *f.stmt_lines}
         if f.within and f.stmt_lines:
             lines = sorted(ln for ln in by_line if f.stmt_lines[0] <= ln <= f.stmt_lines[-1])
         else:
-            lines = sorted({f.span.line, *f.stmt_lines})
+            lines = sorted(near)
         for ln in lines:
-            hit = next((s for s in by_line.get(ln, ()) if _names(s.codes, f.code)), None)
+            # (a bare `# noqa` on any other line of a `within` range is another tool's,
+            # a flake8 `import *  # noqa`: only one naming the code reaches that far)
+            hit = next((s for s in by_line.get(ln, ())
+                        if _names(s.codes, f.code) and (ln in near or s.codes is not None)), None)
             if hit:
                 break
         if hit is None:

@@ -2,7 +2,7 @@
 limit lets libcst and the front end's recursive walks go (a few hundred terms of a
 flat concatenation, `+` chain, method chain or subscript chain; CPython's own
 ``Lib/pydoc_data/topics.py``): read again in a thread with a deep stack and a higher
-limit (``frontend.source.deeply``), not an OC900 "nests too deeply" (the sixteenth
+limit (``depth.deeply``), not an OC900 "nests too deeply" (the sixteenth
 set's robustness sweep, session 35)."""
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import sys
 import pytest
 from checkutil import check_source
 
-from ordercheck import frontend
-from ordercheck.frontend import source
+from ordercheck import depth, frontend
 
 SHAPES = {
     "strings": lambda n: "(\n" + "\n".join(f"            'part {i} '" for i in range(n)) + "\n        )",
@@ -56,12 +55,48 @@ def test_deeply_raises_what_the_function_raised():
         raise KeyError("x")
 
     with pytest.raises(KeyError):
-        source.deeply(boom)
+        depth.deeply(boom)
 
 
 def test_deeper_than_the_deep_stack_is_still_one_oc900(monkeypatch):
-    monkeypatch.setattr(source, "DEEP_LIMIT", 1500)  # (a limit that 700 terms exceed too)
+    monkeypatch.setattr(depth, "DEEP_LIMIT", 1500)  # (a limit that 700 terms exceed too)
     assert sys.getrecursionlimit() <= 1500
     facts = frontend.extract("deep.py", program(SHAPES["calls"](700)).encode())
     assert facts.error is not None and "nests too deeply to analyse" in facts.error.message
     assert not facts.error.internal  # (a limit, not a bug)
+
+
+def elif_chain(n: int) -> str:
+    branches = "".join(f"    elif x == {i}:\n        pass\n" for i in range(1, n))
+    return (f"def f(store, ledger, run, x):\n    if x == 0:\n        pass\n{branches}"
+            "    store.save(run)\n    ledger.append_terminal(run.id)\n")
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_a_thousand_branch_elif_chain_is_checked_with_the_cache_and_without(tmp_path, cache):
+    """(Session 35's review.) The statement tree nests as deep as the chain: the graph
+    builder, the summaries and the cache's light facts ran out of recursion after the
+    front end had read it deeply (an OC901, or the whole run's exit 2 with the cache)."""
+    from cliutil import oc, write
+
+    src = elif_chain(1100)
+    write(tmp_path, "e.py", src)
+    args = [] if cache else ["--no-cache"]
+    for _ in range(2 if cache else 1):  # (cold, then warm)
+        r = oc(tmp_path, "--isolated", *args, "e.py")
+        assert r.codes() == [("e.py", src.count("\n"), "OC101")], r
+
+
+def test_a_deep_stack_that_cannot_start_falls_back(monkeypatch):
+    """(A `ulimit -v`.) No thread with a deep stack: the shallow attempt's answer, one
+    OC900, not a failed run."""
+    import threading
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    limit, stack = sys.getrecursionlimit(), threading.stack_size()
+    facts = frontend.extract("deep.py", program(SHAPES["calls"](700)).encode())
+    assert facts.error is not None and "nests too deeply to analyse" in facts.error.message
+    assert (sys.getrecursionlimit(), threading.stack_size()) == (limit, stack)

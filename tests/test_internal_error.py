@@ -433,3 +433,38 @@ def test_a_noqa_on_a_middle_line_of_the_header_or_file_accepts_it(tmp_path, monk
     write(tmp_path, "a.py", "def complete(self, run):\n    self._store.save(run)  # noqa: OC901\n")
     fail_check(monkeypatch, "complete")
     assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 1, "OC901")]
+
+
+def test_the_prepass_reports_a_failed_resolution_and_remembers_no_call_graph(tmp_path, monkeypatch):
+    """(Session 35's review.) `finish` makes no event of its own: only its helpers'
+    summaries make its OC101, so the outline pre-pass, which resolved nothing for it,
+    found it cold and dropped the failure (exit 0, "All checks passed"), and its call
+    graph memo kept the empty rows for the next, clean, runs."""
+    write(tmp_path, "helpers.py", "def save_it(self, run):\n    self._store.save(run)\n\n\n"
+                                  "def close_it(self, run):\n    self._ledger.append_terminal(run.id)\n")
+    write(tmp_path, "d.py", "from helpers import close_it, save_it\n\n\n"
+                            "def finish(self, run):\n    save_it(self, run)\n    close_it(self, run)\n")
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("d.py", 6, "OC101")]
+    with monkeypatch.context() as m:
+        fail_resolving(m, "finish")
+        r = oc(tmp_path, ".")
+        assert r.code == 1 and r.codes() == [("d.py", 4, "OC901")], r
+    assert oc(tmp_path, ".").codes() == [("d.py", 6, "OC101")]
+
+
+def test_a_file_that_fails_early_still_takes_its_noqa_and_a_bare_noqa_elsewhere_is_not_it(tmp_path, monkeypatch):
+    """(Session 35's review.) A failure before the file's suppressions were read (its
+    import tables) kept none; and a flake8 `import *  # noqa` on another line of the
+    file hid the file's OC901 ("any line" is for a comment that names the code)."""
+    from ordercheck.frontend import statements
+
+    def failing(*args, **kwargs):
+        raise KeyError("tables")
+
+    monkeypatch.setattr(statements.Extractor, "__init__", failing)
+    write(tmp_path, "a.py", "import sys\nfrom os import *  # noqa\n\n\n" + TWO)
+    assert oc(tmp_path, "--no-cache", "a.py").codes() == [("a.py", 1, "OC901")]
+    write(tmp_path, "a.py", "import os\n\n\n" + TWO.replace("self._store.save(run)\n",
+                                                           "self._store.save(run)  # noqa: OC901\n", 1))
+    r = oc(tmp_path, "--no-cache", "--extend-select", "OC001", "a.py")
+    assert r.codes() == [] and r.code == 0, r

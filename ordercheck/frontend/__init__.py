@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, AbstractSet, List, Optional, Tuple
 
-from .. import lazy
+from .. import depth, lazy
 from .. import scopes as scopesmod
 from ..errors import error_text, raise_if_interrupted, raised_inside
 from ..ir import FileFacts, ParseError
@@ -98,7 +98,10 @@ def _extract(path: str, data: bytes, module: Optional[str] = None, deep: bool = 
             # depth (a 400-term concatenation): read again with a deep stack (``deep``:
             # CPython's verdict, already taken at the default depth, is the same there)
             del ex
-            return source.deeply(_extract, path, data, module, True)
+            try:
+                return depth.deeply(_extract, path, data, module, True)
+            except RecursionError:
+                pass  # (no thread with a deep stack could start)
         return _failed(facts, "the file nests too deeply to analyse (out of recursion depth)")
     except Exception as exc:  # libcst turns deep recursion into other errors too
         raise_if_interrupted()  # libcst turns a pending Ctrl-C into an error too
@@ -107,8 +110,12 @@ def _extract(path: str, data: bytes, module: Optional[str] = None, deep: bool = 
             # the file's OC901 (the traceback on -v), never blamed on libcst
             LOG.debug("internal error reading %s", path, exc_info=True)
             _failed(facts, error_text(exc), internal=True)
-            if suppressions is not None:  # (its `noqa: OC901`)
-                facts.suppressions = suppressions
+            if suppressions is None:  # (the walk failed before they were read)
+                try:
+                    suppressions = find_suppressions(text, tree)
+                except Exception:  # noqa: BLE001 - then there is none to honour
+                    suppressions = []
+            facts.suppressions = suppressions  # (its `noqa: OC901`)
             return facts
         try:  # the message of a libcst error can itself recurse (a repr of a deep node)
             text = str(exc)

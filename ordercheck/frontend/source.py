@@ -305,45 +305,6 @@ def compile_refusal(text: str, path: str, tree: Optional[ast.Module] = None
     return None
 
 
-#: ``deeply``'s recursion limit and thread stack: a file CPython compiles nests a
-#: thousand levels or so, which libcst's and our recursive walks take in ten to
-#: twenty frames each; the stack leaves a tenfold margin over what that limit uses
-#: (a thread's stack is only committed as it is touched)
-DEEP_LIMIT = 50_000
-DEEP_STACK = 256 * 1024 * 1024
-
-
-def deeply(fn, *args):
-    """``fn(*args)`` in a thread with a deep stack and a high recursion limit (the
-    limit is the interpreter's: restored after, while the caller only waits), for a
-    file that nests too deeply for the default limit of 1,000 frames. What ``fn``
-    raises is raised here."""
-    import threading
-
-    got: list = []
-
-    def run() -> None:
-        try:
-            got.append((True, fn(*args)))
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-            got.append((False, exc))
-
-    old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
-    try:
-        threading.stack_size(DEEP_STACK)
-        sys.setrecursionlimit(max(old_limit, DEEP_LIMIT))
-        worker = threading.Thread(target=run, name="ordercheck-deep", daemon=True)
-        worker.start()
-        worker.join()
-    finally:
-        sys.setrecursionlimit(old_limit)
-        threading.stack_size(old_stack)
-    ok, value = got[0]
-    if not ok:
-        raise value
-    return value
-
-
 NEWER_PYTHON_HINT = (" (Python {}.{}, which runs ordercheck, cannot read this file, but the grammar of a"
                      " newer Python can: run ordercheck with the Python the project targets)")
 
