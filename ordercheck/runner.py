@@ -743,8 +743,11 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
             known[p] = (known[p][0], facts, known[p][2])
         all_facts = own + [known[p][1] for p in files]
     for p in files:
-        if keys[p] is not None:
+        error = known[p][1].error
+        if keys[p] is not None and not (error is not None and error.internal):  # (an OC901's: read again)
             memo[p] = known[p]
+        elif p in memo:
+            del memo[p]
     for p in list(memo):
         if p not in keys:
             del memo[p]  # deleted, or no longer collected

@@ -468,3 +468,43 @@ def test_a_file_that_fails_early_still_takes_its_noqa_and_a_bare_noqa_elsewhere_
                                                            "self._store.save(run)  # noqa: OC901\n", 1))
     r = oc(tmp_path, "--no-cache", "--extend-select", "OC001", "a.py")
     assert r.codes() == [] and r.code == 0, r
+
+
+def test_the_editors_memo_keeps_no_file_the_engine_failed_to_read(tmp_path, monkeypatch):
+    """(Session 35's review.) The language server remembers each file's facts by size
+    and mtime between checks: a file whose reading failed must be read again."""
+    from checkutil import settings_for
+
+    write(tmp_path, "helper.py", "def close_it(self, run):\n    self._ledger.append_terminal(run.id)\n")
+    text = "from helper import close_it\n\n\ndef finish(self, run):\n    self._store.save(run)\n    close_it(self, run)\n"
+    settings = settings_for(select=SELECT)
+    memo: dict = {}
+    from ordercheck.frontend import statements
+
+    real = statements.Extractor.module
+
+    def failing(self, *args, **kwargs):
+        if "helper" in self.facts.path:
+            raise KeyError("injected")
+        return real(self, *args, **kwargs)
+
+    with monkeypatch.context() as m:
+        m.setattr(statements.Extractor, "module", failing)
+        m.setattr(statements.Extractor, "units", failing)
+        runner.run_buffers([tmp_path], settings, {str(tmp_path / "main.py"): text.encode()}, memo=memo)
+    got = runner.run_buffers([tmp_path], settings, {str(tmp_path / "main.py"): text.encode()}, memo=memo)
+    assert [(f.code, f.span.line) for f in got.findings] == [("OC101", 6)]
+
+
+def test_running_out_of_memory_reading_a_file_is_no_bug_report(tmp_path, monkeypatch):
+    """A `MemoryError` is the machine's limit, not a bug of ours: the file's OC900, as
+    before, not an OC901 asking for a report."""
+    from ordercheck.frontend import statements
+
+    def failing(self, *args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(statements.Extractor, "module", failing)
+    monkeypatch.setattr(statements.Extractor, "units", failing)
+    write(tmp_path, "a.py", TWO)
+    assert oc(tmp_path, "--no-cache", "a.py").codes() == [("a.py", 1, "OC900")]

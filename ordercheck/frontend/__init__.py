@@ -105,7 +105,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None, deep: bool = 
         return _failed(facts, "the file nests too deeply to analyse (out of recursion depth)")
     except Exception as exc:  # libcst turns deep recursion into other errors too
         raise_if_interrupted()  # libcst turns a pending Ctrl-C into an error too
-        if not raised_inside(exc, os.path.dirname(cst.__file__)):
+        if not isinstance(exc, MemoryError) and not raised_inside(exc, os.path.dirname(cst.__file__)):
             # raised by our own code (or what it called), not by libcst: a bug of ours,
             # the file's OC901 (the traceback on -v), never blamed on libcst
             LOG.debug("internal error reading %s", path, exc_info=True)
