@@ -19,6 +19,7 @@ T = TypeVar("T")
 DEEP_LIMIT = 50_000
 DEEP_STACK = 128 * 1024 * 1024
 
+DEEP_THREAD = "ordercheck-deep"
 _lock = threading.Lock()  # (the limit and the stack size are the interpreter's, not a thread's)
 
 
@@ -27,6 +28,8 @@ def deeply(fn: Callable[..., T], *args: Any) -> T:
     limit is restored after, while the caller only waits; the stack size as soon as
     the thread has started). What ``fn`` raises is raised here; a thread that cannot
     start (a `ulimit -v`) is a ``RecursionError``, as the shallow attempt's."""
+    if threading.current_thread().name == DEEP_THREAD:
+        return fn(*args)  # (already on a deep stack: the lock is its caller's)
     got: list = []
 
     def run() -> None:
@@ -39,7 +42,7 @@ def deeply(fn: Callable[..., T], *args: Any) -> T:
         old_limit = sys.getrecursionlimit()
         try:
             old_stack = threading.stack_size()
-            worker = threading.Thread(target=run, name="ordercheck-deep", daemon=True)
+            worker = threading.Thread(target=run, name=DEEP_THREAD, daemon=True)
             sys.setrecursionlimit(max(old_limit, DEEP_LIMIT))  # (before the start: a thread takes it then)
             try:
                 threading.stack_size(DEEP_STACK)
@@ -62,6 +65,6 @@ def retrying(fn: Callable[..., T], *args: Any) -> T:
     try:
         return fn(*args)
     except RecursionError:
-        if threading.current_thread().name == "ordercheck-deep":
+        if threading.current_thread().name == DEEP_THREAD:
             raise  # (already deep: the limit it has is the answer)
         return deeply(fn, *args)

@@ -100,3 +100,17 @@ def test_a_deep_stack_that_cannot_start_falls_back(monkeypatch):
     facts = frontend.extract("deep.py", program(SHAPES["calls"](700)).encode())
     assert facts.error is not None and "nests too deeply to analyse" in facts.error.message
     assert (sys.getrecursionlimit(), threading.stack_size()) == (limit, stack)
+
+
+def test_deeply_inside_deeply_runs_in_place():
+    """(No deadlock: the outer call holds the lock while its thread runs.)"""
+    import threading
+
+    names = []
+
+    def inner():
+        names.append(threading.current_thread().name)
+        return 2
+
+    assert depth.deeply(lambda: depth.deeply(inner) + 1) == 3
+    assert names == [depth.DEEP_THREAD]
