@@ -1,5 +1,5 @@
-"""Atomic file replacement for the two places ordercheck writes a user's file
-(``--write-baseline``, ``--fix``): a reader sees the old bytes or the new ones."""
+"""Atomic file replacement, for the user's files ordercheck writes (``--write-baseline``,
+``--fix``) and for its cache's entries: a reader sees the old bytes or the new ones."""
 from __future__ import annotations
 
 import os
@@ -7,9 +7,12 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, private: bool = False) -> None:
     """Write ``data`` to ``path`` so that a reader sees the old file or the new one,
-    never half of one: a temporary file in the same folder, fsync, rename."""
+    never half of one: a temporary file in the same folder, fsync, rename; the
+    temporary file is removed on any failure or interrupt. A user's file keeps its
+    mode (a new one gets 0644); a ``private`` one (a cache entry) keeps the temporary
+    file's 0600."""
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(folder))
     try:
@@ -17,10 +20,11 @@ def atomic_write(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        except OSError:
-            os.chmod(tmp, 0o644)
+        if not private:
+            try:
+                os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+            except OSError:
+                os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -24,7 +24,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import typing
 from enum import Enum
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import __version__
 from . import ir as irmod
+from .atomic import atomic_write
 from .ir import Call, FileFacts, share_calls
 from .kinds import StmtKind
 from .resources import rules_dir
@@ -447,21 +447,9 @@ def key(shown: str, module: str, data: bytes) -> str:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Temporary file beside ``path``, fsync, rename; the temporary file is removed
-    on any failure or interrupt."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """A cache entry written whole or not at all (``atomic.atomic_write``), readable
+    by its owner only."""
+    atomic_write(path, data, private=True)
 
 
 def _read_entry(p: Path) -> Optional[bytes]:
@@ -547,16 +535,7 @@ class Cache:
 
     def get_light(self, k: str) -> Optional[FileFacts]:
         """The facts of ``lighten`` (``None``: no valid entry)."""
-        facts = None
-        try:
-            raw = _read_entry(self._path(k, "light"))
-            facts = self._read(raw, k) if raw is not None else None
-        except OSError:
-            facts = None
-        if facts is None:
-            return None
-        self.hits += 1
-        return facts
+        return self.get(k, "light")
 
     def get_outline(self, k: str) -> Optional[FileFacts]:
         """A file's outline (``frontend.outline``), kept apart from its facts: an

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import difflib
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .errors import UsageError
+from .errors import UsageError, read_toml
 from .patterns import literal_subscripts
 
 LIST_KEYS = (
@@ -62,7 +61,7 @@ def discover(start: Path) -> Optional[Tuple[Path, dict]]:
             p = d / name
             if not p.is_file():
                 continue
-            data = _read_toml(p)
+            data = read_toml(p, "config")
             if name == "pyproject.toml":
                 table = _tool_table(data, p)
                 if table is None:
@@ -72,25 +71,11 @@ def discover(start: Path) -> Optional[Tuple[Path, dict]]:
     return None
 
 
-def _read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise UsageError(f"cannot read config: {exc.strerror}", str(path)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"invalid TOML: {exc}", str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"not valid UTF-8 (byte {exc.object[exc.start:exc.start + 1]!r} at offset {exc.start}); TOML files must be UTF-8", str(path)) from None
-    except (RecursionError, MemoryError):
-        raise UsageError("invalid TOML: nested too deeply", str(path)) from None
-
-
 def load_file(path: Path) -> Tuple[Path, dict]:
     """An explicitly named config: ``pyproject.toml`` (its ``[tool.ordercheck]``),
     or any other TOML file with the keys at the top level — or, when it holds only a
     ``[tool.ordercheck]`` table, that table."""
-    data = _read_toml(path)
+    data = read_toml(path, "config")
     if path.name == "pyproject.toml":
         return path, _tool_table(data, path) or {}
     tool = data.get("tool")

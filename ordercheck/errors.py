@@ -3,6 +3,8 @@ error told in one line (an OC901 finding's, ``error_text``)."""
 from __future__ import annotations
 
 import os
+import tomllib
+from pathlib import Path
 from typing import Optional
 
 
@@ -20,6 +22,27 @@ class UsageError(Exception):
         elif key:
             where = f"`{key}`: "
         super().__init__(f"{where}{message}")
+
+
+def read_toml(path: Path, what: str, text: Optional[str] = None) -> dict:
+    """A config or rule file's table (``text``: its content, already read), with every
+    way it can be unreadable told as a ``UsageError`` that names the file: a user's
+    TOML is input, and bad input is one line and exit 2, never a traceback. ``what``
+    names the file's kind in "cannot read {what}"."""
+    try:
+        if text is not None:
+            return tomllib.loads(text)
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise UsageError(f"cannot read {what}: {exc.strerror}", str(path)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"invalid TOML: {exc}", str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"not valid UTF-8 (byte {exc.object[exc.start:exc.start + 1]!r} at offset {exc.start});"
+                         " TOML files must be UTF-8", str(path)) from None
+    except (RecursionError, MemoryError):
+        raise UsageError("invalid TOML: nested too deeply", str(path)) from None
 
 
 # Ctrl-C. Python raises KeyboardInterrupt wherever the main thread is, and code that

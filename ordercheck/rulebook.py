@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .contracts import KINDS, ROLE_KEYS, SEVERITIES, ClassExpr, Rule, expr_matches, expr_text
-from .errors import UsageError
+from .errors import UsageError, read_toml
 from .resources import rules_dir
 
 __all__ = ["KINDS", "ROLE_KEYS", "RULE_KEYS", "SEVERITIES", "ClassExpr", "Rule", "builtin_rules", "expr_matches",
@@ -84,24 +84,8 @@ def parse_rule(data: dict, path: str, examples_later: Optional[Sequence[dict]] =
     )
 
 
-def _read_toml(path: Path, text: Optional[str] = None) -> dict:
-    try:
-        if text is not None:
-            return tomllib.loads(text)
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise UsageError(f"cannot read rule file: {exc.strerror}", str(path)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"invalid TOML: {exc}", str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"not valid UTF-8 (byte {exc.object[exc.start:exc.start + 1]!r} at offset {exc.start}); TOML files must be UTF-8", str(path)) from None
-    except (RecursionError, MemoryError):
-        raise UsageError("invalid TOML: nested too deeply", str(path)) from None
-
-
 def load_rule_file(path: Path) -> Rule:
-    return parse_rule(_read_toml(path), str(path))
+    return parse_rule(read_toml(path, "rule file"), str(path))
 
 
 #: the first ``[[examples]]`` header of a rule file, on a line of its own
