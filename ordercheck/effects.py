@@ -33,7 +33,7 @@ from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
-from .kinds import NO_RETURN, EdgeKind, NodeKind, RegionKind, StmtKind, Way
+from .kinds import NEAR_MARKS, NEARNESS, NO_RETURN, OWN_MARKS, EdgeKind, NodeKind, RegionKind, StmtKind, Way
 from .summaries import (
     NO_EFFECTS,
     NOT_CARRIED,
@@ -92,7 +92,7 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
     """Classes carried to a point that is not the call itself (its on-raise or
     conditional effects): the call's own patterns do not apply, its terminal markers
     do (a carried ``append`` with a marker at the call site is terminal)."""
-    out = set(carried) - {mgrmod.OWN_TERMINAL}
+    out = set(carried) - OWN_MARKS
     if "append" in out and not call.builds and vocab.carries_marker(call):
         if "terminal-append" not in out:
             out.add(mgrmod.OPEN_TERMINAL)  # made terminal here, outside any guard of the callee
@@ -331,7 +331,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         if raises:
             raising.append(n)
         for cls in sorted(performs[n]):
-            if cls in (mgrmod.OPEN_TERMINAL, mgrmod.OWN_TERMINAL, mgrmod.NEAR_TERMINAL):
+            if cls in mgrmod.MARKS:
                 continue  # marks of this function's own nodes (below), never carried further
             if cls == NO_RETURN:
                 continue  # a mark of the callee, not an effect: this function's own is below
@@ -342,6 +342,13 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
             if raises:
                 on_raise.add(cls)
                 origins.setdefault(("raise", cls), origin(n, cls, "raise"))
+    # a class whose distance counts (``kinds.NEARNESS``) points at a node whose own call
+    # makes it, where there is one: the "via" then names the call the contracts counted
+    for cls, (own_mark, _) in NEARNESS.items():
+        for part, nodes in (("return", exiting), ("raise", raising)):
+            mine = next((n for n in nodes if cls in performs[n] and own_mark in performs[n]), None)
+            if mine is not None:
+                origins[(part, cls)] = origin(mine, cls, part)
     raisers = [n for n in ns.raises if n in reach]
     flight: Set[object] = escaping_points(g) if raisers or RAISE in reach else {RAISE}
     for n in sorted(raisers, key=_order):
@@ -355,12 +362,13 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
             ended.add(mgrmod.OPEN_TERMINAL)
     if open_nodes:
         performers[mgrmod.OPEN_TERMINAL] = sorted((n for n in open_nodes if n in exiting), key=_order)
-    own = [n for n in performs if n in reach and mgrmod.OWN_TERMINAL in performs[n]]
-    for ended, nodes in ((on_return, exiting), (on_raise, raising)):
-        if any(n in nodes for n in own):
-            ended.add(mgrmod.NEAR_TERMINAL)  # a terminal append by its own call
-    if any(n in exiting for n in own):
-        performers[mgrmod.NEAR_TERMINAL] = sorted((n for n in own if n in exiting), key=_order)
+    for own_mark, near_mark in NEARNESS.values():
+        own = [n for n in performs if n in reach and own_mark in performs[n]]
+        for ended, nodes in ((on_return, exiting), (on_raise, raising)):
+            if any(n in nodes for n in own):
+                ended.add(near_mark)  # e.g. a terminal append by its own call
+        if any(n in exiting for n in own):
+            performers[near_mark] = sorted((n for n in own if n in exiting), key=_order)
     when_true: Set[str] = set()
     when_false: Set[str] = set()
     if on_return and any("returns" in d for _, d in g.nodes(data=True)):
@@ -425,8 +433,8 @@ def _fallback(facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, cg: CallGr
             every.add(cls)
             for part in ("return", "raise", "escape"):
                 origins.setdefault((part, cls), Origin(call, facts.path, key, part) if key and cls not in vocab.direct(call) else Origin(call, facts.path))
-    near = mgrmod.OWN_TERMINAL in every  # (a callee's near mark is not passed on)
-    s = frozenset((every - {mgrmod.OWN_TERMINAL, mgrmod.NEAR_TERMINAL}) | ({mgrmod.NEAR_TERMINAL} if near else set()))
+    # (a callee's near marks are not passed on; its own calls' own marks become near)
+    s = frozenset((every - OWN_MARKS - NEAR_MARKS) | {near for own, near in NEARNESS.values() if own in every})
     return Effects(s, s, s), origins
 
 

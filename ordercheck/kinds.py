@@ -142,6 +142,31 @@ OPEN_TERMINAL = "unguarded-terminal-append"
 OWN_TERMINAL = "own-terminal-append"
 NEAR_TERMINAL = "near-terminal-append"
 
+#: the same two marks beside ``file-write`` and ``rename``, which OC301 (a ``sequence``
+#: rule pairing them) counts only when near (docs/decisions.md "A file write or rename
+#: two calls away"): a write and a rename made deep inside different helpers are
+#: nearly always two different files.
+OWN_WRITE = "own-file-write"
+NEAR_WRITE = "near-file-write"
+OWN_RENAME = "own-rename"
+NEAR_RENAME = "near-rename"
+
+#: per class whose distance counts, its (own, near) marks
+NEARNESS = {
+    EventClass.TERMINAL_APPEND.value: (OWN_TERMINAL, NEAR_TERMINAL),
+    EventClass.FILE_WRITE.value: (OWN_WRITE, NEAR_WRITE),
+    EventClass.RENAME.value: (OWN_RENAME, NEAR_RENAME),
+}
+OWN_MARKS = frozenset(own for own, _ in NEARNESS.values())
+NEAR_MARKS = frozenset(near for _, near in NEARNESS.values())
+
+
+def is_near(cls: frozenset, of: str) -> bool:
+    """Whether a node's ``of`` (a class of ``NEARNESS``) is its own call's or its
+    callee's own; a node without ``of`` is near (nothing of it is far)."""
+    own, near = NEARNESS[of]
+    return of not in cls or own in cls or near in cls
+
 #: a mark, not an event class, in a summary's on-return part: the callee has no path
 #: from ENTRY to EXIT (it always raises, or calls ``sys.exit``). Its call node is a dead
 #: end for a handler's way out: ``except Exception: self._fail(run)`` does not leave

@@ -44,7 +44,7 @@ SURFACE = EventClass.SURFACE.value
 OPEN_TERMINAL = kinds.OPEN_TERMINAL
 OWN_TERMINAL = kinds.OWN_TERMINAL
 NEAR_TERMINAL = kinds.NEAR_TERMINAL
-MARKS = frozenset({OPEN_TERMINAL, OWN_TERMINAL, NEAR_TERMINAL})
+MARKS = frozenset({OPEN_TERMINAL}) | kinds.OWN_MARKS | kinds.NEAR_MARKS
 
 
 def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
@@ -74,13 +74,15 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     entry = _union(performs, entry_nodes) - MARKS
     normal = _union(performs, normal_nodes) - MARKS
     raised = _union(performs, raised_nodes) - MARKS
-    # a terminal append of the generator's own calls is near at the `with` (one call away)
-    if any(OWN_TERMINAL in performs.get(n, ()) for n in entry_nodes):
-        entry |= {NEAR_TERMINAL}
-    if any(OWN_TERMINAL in performs.get(n, ()) for n in normal_nodes):
-        normal |= {NEAR_TERMINAL}
-    if any(OWN_TERMINAL in performs.get(n, ()) for n in raised_nodes):
-        raised |= {NEAR_TERMINAL}
+    # a terminal append (a file write, a rename) of the generator's own calls is near
+    # at the `with` (one call away)
+    for own, near in kinds.NEARNESS.values():
+        if any(own in performs.get(n, ()) for n in entry_nodes):
+            entry |= {near}
+        if any(own in performs.get(n, ()) for n in normal_nodes):
+            normal |= {near}
+        if any(own in performs.get(n, ()) for n in raised_nodes):
+            raised |= {near}
     if open_terminal_nodes(g, performs, entry_nodes, [ENTRY], stop):
         entry |= {OPEN_TERMINAL}
     if open_terminal_nodes(g, performs, normal_nodes, [v for y in yields for v in _succ(g, y, exceptional=False)], stop):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .ir import Call
-from .kinds import OPEN_TERMINAL, OWN_TERMINAL, EventClass
+from .kinds import OPEN_TERMINAL, OWN_MARKS, OWN_RENAME, OWN_TERMINAL, OWN_WRITE, EventClass
 from .markers import has_marker, split_tokens
 from .patterns import literal_subscripts
 from .resources import vocab_dir
@@ -208,7 +208,11 @@ class Vocabulary:
         # (docs/decisions.md "A record built for another call")
         built = call.builds and EventClass.APPEND not in direct and EventClass.TERMINAL_APPEND not in direct
         promoted = marked = False
-        classes.discard(OWN_TERMINAL)  # (a node's own mark: never carried)
+        classes -= OWN_MARKS  # (a node's own marks: never carried)
+        if EventClass.FILE_WRITE in direct:
+            classes.add(OWN_WRITE)  # the call itself writes a file
+        if EventClass.RENAME in direct:
+            classes.add(OWN_RENAME)  # the call itself renames one
         if EventClass.APPEND in classes and not built and self.carries_marker(call):
             promoted = EventClass.TERMINAL_APPEND not in classes
             marked = True

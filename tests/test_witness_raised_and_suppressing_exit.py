@@ -109,14 +109,15 @@ def test_a_witness_edge_in_dot_has_one_colour(tmp_path):
 
 def test_a_long_helper_chain_names_the_call_that_performs_the_event():
     """(The sweep's pandas, session 35.) A chain of eight helpers was cut after six
-    and named a helper's call as the rename; now it names `os.replace` and says how
-    many helpers it leaves out."""
+    and named a helper's call as the event; now it names the call that performs it
+    (here an append, which OC102 sees at every depth) and says how many helpers it
+    leaves out."""
     helpers = "".join(f"\n\ndef h{i}(p):\n    h{i + 1}(p)\n" for i in range(7))
-    src = ("import os\n" + helpers + "\n\ndef h7(p):\n    os.replace(p, p + '.bak')\n"
-           "\n\ndef main(p):\n    with open(p, 'w') as f:\n        f.write('x')\n    h0(p)\n")
-    [f] = check_source(src, select=["OC301"])
-    rename_line = src.splitlines().index("    os.replace(p, p + '.bak')") + 1
+    src = ("import os\n" + helpers + "\n\ndef h7(p):\n    ledger.append(p)\n"
+           "\n\ndef main(p):\n    store.save(p)\n    h0(p)\n")
+    [f] = check_source(src, select=["OC102"])
+    append_line = src.splitlines().index("    ledger.append(p)") + 1
     via = f.witness[-1].via
-    assert via.startswith("h0 → h1 → h2 → h3 → … (3 more) → h7 → os.replace(p, p + '.bak') at "), via
-    assert via.endswith(f":{rename_line}"), via
-    assert any(r.span.line == rename_line for r in f.related), f.related
+    assert via.startswith("h0 → h1 → h2 → h3 → … (3 more) → h7 → ledger.append(p) at "), via
+    assert via.endswith(f":{append_line}"), via
+    assert any(r.span.line == append_line for r in f.related), f.related

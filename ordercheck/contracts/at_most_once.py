@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List
 
 from .base import GraphInput, Hit, Ordering, expr_text, matching
-from ..kinds import NEAR_TERMINAL, OPEN_TERMINAL, OWN_TERMINAL, EventClass
+from ..kinds import OPEN_TERMINAL, EventClass, is_near
 from .paths import ItemLoops, anchor, blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
 
 
@@ -60,4 +60,4 @@ def _near(cls: frozenset) -> bool:
     """Whether a node's terminal append is its own call's or its callee's own
     (docs/decisions.md "A terminal append two calls away"); a node of other classes
     only is kept as it is."""
-    return EventClass.TERMINAL_APPEND not in cls or OWN_TERMINAL in cls or NEAR_TERMINAL in cls
+    return is_near(cls, EventClass.TERMINAL_APPEND.value)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, AbstractSet, ClassVar, Dict, FrozenSet, Iterab
 
 from ..errors import UsageError
 from ..findings import Related
-from ..kinds import NodeKind
+from ..kinds import NodeKind, is_near
 from .paths import Classes, Reach
 
 if TYPE_CHECKING:
@@ -63,6 +63,17 @@ def expr_text(expr: ClassExpr) -> str:
 def matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object]) -> set:
     """The nodes among ``nodes`` whose classes match ``expr``."""
     return {n for n in nodes if n in classes and expr_matches(expr, classes[n])}
+
+
+def near_matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object], distanced: FrozenSet[str]) -> set:
+    """``matching``, where a class of ``distanced`` (classes of ``kinds.NEARNESS``)
+    makes a node match only when it is near: the node's own call's, or its callee's
+    own (``kinds.is_near``). A negated class still excludes at any distance."""
+    positive = [c for c in expr if not c.startswith("!")]
+    if not positive or not any(c in distanced for c in positive):
+        return matching(classes, expr, nodes)
+    return {n for n in matching(classes, expr, nodes)
+            if any(c in classes[n] and (c not in distanced or is_near(classes[n], c)) for c in positive)}
 
 
 @dataclass(frozen=True)

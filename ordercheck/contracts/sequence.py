@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import FrozenSet, List
 
 from ..kinds import EventClass
-from .base import GraphInput, Hit, Ordering, expr_text, matching
+from .base import GraphInput, Hit, Ordering, expr_text, matching, near_matching
 from .paths import (
     anchor,
     blocking_view,
@@ -27,6 +27,13 @@ from .paths import (
     to_exit_hops,
     two_origin_bfs,
 )
+
+
+#: the classes a ``sequence`` pairs only when near: a file write and a rename count
+#: where the node's own call or its callee's own call makes them, not two or more
+#: calls down (docs/decisions.md "A file write or rename two calls away"); a save and
+#: an append count at every depth, as the contract says
+NEAR_ONLY = frozenset({EventClass.FILE_WRITE.value, EventClass.RENAME.value})
 
 
 class Sequence(Ordering, kind="sequence"):
@@ -48,8 +55,8 @@ class Sequence(Ordering, kind="sequence"):
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
         barrier = matching(classes, self.barrier, classes) if self.barrier else set()
         unless = matching(classes, self.unless_after, classes) if self.unless_after else set()
-        firsts = matching(classes, self.first, reachable) - barrier
-        thens = matching(classes, self.then, classes) - barrier - unless
+        firsts = near_matching(classes, self.first, reachable, NEAR_ONLY) - barrier
+        thens = near_matching(classes, self.then, classes, NEAR_ONLY) - barrier - unless
         if not firsts or not thens:
             return []
         # a node never pairs with itself: the order inside a call is the callee's

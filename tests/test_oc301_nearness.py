@@ -1,0 +1,215 @@
+"""OC301 counts a file write or a rename only where it is near: the node's own call,
+or the project helper it calls by a call of its own (docs/decisions.md "A file write or
+rename two calls away"). Sequence rules on other classes see every depth. An expected
+finding is the line marked ``# here``."""
+from __future__ import annotations
+
+import textwrap
+
+from checkutil import SEQ, check_source, cl
+
+WRITER = """
+import os
+
+def _write(path, data):
+    with open(path, "w") as f:
+        f.write(data)
+
+def _stage(path, data):
+    _write(path + ".tmp", data)
+
+def _move(src, dst):
+    os.replace(src, dst)
+
+def _relocate(src, dst):
+    _move(src, dst)
+"""
+
+
+def _src(body: str) -> str:
+    return textwrap.dedent(WRITER) + textwrap.dedent(body)
+
+
+def _here(body: str, code: str = "OC301") -> list:
+    """``(code, line)`` of each line marked ``# here``, in the whole source."""
+    return [(code, n) for n, text in enumerate(_src(body).splitlines(), 1) if "# here" in text]
+
+
+def _cl(body: str):
+    return cl(_src(body), select=["OC301"])
+
+
+def test_a_write_one_call_away_pairs_with_a_rename():
+    body = """
+        def publish(path, data):
+            _write(path + ".tmp", data)
+            os.replace(path + ".tmp", path)  # here
+        """
+    assert _cl(body) == _here(body) != []
+
+
+def test_a_rename_one_call_away_pairs_with_a_write():
+    body = """
+        def publish(path, data):
+            with open(path + ".tmp", "w") as f:
+                f.write(data)
+            _move(path + ".tmp", path)  # here
+        """
+    assert _cl(body) == _here(body) != []
+
+
+def test_a_write_two_calls_away_is_no_first():
+    assert _cl("""
+        def publish(path, data):
+            _stage(path, data)
+            os.replace(path + ".tmp", path)
+        """) == []
+
+
+def test_a_rename_two_calls_away_is_no_then():
+    assert _cl("""
+        def publish(path, data):
+            with open(path + ".tmp", "w") as f:
+                f.write(data)
+            _relocate(path + ".tmp", path)
+        """) == []
+
+
+BUILD = """
+    def _build(path, data):
+        _stage(path, data)
+        with open(path + ".tmp", "a") as f:
+            f.write("end")
+
+    def publish(path, data):
+        _build(path, data)
+        os.replace(path + ".tmp", path)  # here
+    """
+
+
+def test_a_near_write_beside_a_far_one_in_the_same_helper_still_pairs():
+    # the helper writes through a helper of its own, then by its own call: near
+    assert _cl(BUILD) == _here(BUILD) != []
+
+
+def test_the_via_names_the_near_write():
+    (f,) = check_source(_src(BUILD), select=["OC301"])
+    (write,) = [s for s in f.witness if s.kind == "file-write"]
+    assert write.via.startswith('_build \u2192 f.write("end")'), write.via
+
+
+def test_a_helper_that_writes_then_raises_is_near_on_its_raise():
+    body = """
+        def _write_checked(path, data):
+            with open(path, "w") as f:
+                f.write(data)
+            if not data:
+                raise ValueError(path)
+
+        def publish(path, data):
+            try:
+                _write_checked(path + ".tmp", data)
+            except ValueError:
+                os.replace(path + ".bak", path)  # here
+        """
+    assert _cl(body) == _here(body) != []
+
+
+MANAGER = """
+    class Replacing:
+        def __init__(self, path):
+            self.path = path
+
+        def __enter__(self):
+            self.f = open(self.path + ".tmp", "w")
+            return self.f
+
+        def __exit__(self, *exc):
+            self.f.close()
+            {rename}(self.path + ".tmp", self.path)
+
+    def save(path, text):
+        with Replacing(path) as f:  # here
+            f.write(text)
+    """
+
+
+def test_a_class_managers_exit_that_renames_by_its_own_call_is_near():
+    body = MANAGER.format(rename="os.replace")
+    assert _cl(body) == _here(body) != []
+
+
+def test_a_class_managers_exit_that_renames_two_calls_away_is_far():
+    assert _cl(MANAGER.format(rename="_relocate")) == []
+
+
+def test_a_far_fsync_is_still_a_barrier():
+    assert _cl("""
+        def _durable(f):
+            _sync(f)
+
+        def _sync(f):
+            os.fsync(f.fileno())
+
+        def publish(path, data):
+            with open(path + ".tmp", "w") as f:
+                f.write(data)
+                _durable(f)
+            os.replace(path + ".tmp", path)
+        """) == []
+
+
+def test_a_far_rename_still_excludes_a_writer_from_first():
+    # OC301's first is ["file-write", "!rename"]: a helper that writes and (deep down)
+    # renames is no write at its callers, whatever the rename's depth
+    assert _cl("""
+        def _write_and_publish(path, data):
+            _write(path + ".tmp", data)
+            _relocate(path + ".tmp", path)
+
+        def publish_both(a, b, data):
+            _write_and_publish(a, data)
+            os.replace(b + ".tmp", b)
+        """) == []
+
+
+def test_a_save_two_calls_away_still_orders_for_oc102():
+    body = """
+        class Runner:
+            def _persist(self, run):
+                self._flush(run)
+
+            def _flush(self, run):
+                self.store.save(run)
+
+            def step(self, run):
+                self._persist(run)
+                self.ledger.append(run)  # here
+        """
+    assert cl(_src(body), select=SEQ) == _here(body, "OC102") != []
+
+
+def test_a_users_sequence_rule_on_writes_counts_them_near_only(tmp_path):
+    rule = tmp_path / "rules" / "X001.toml"
+    rule.parent.mkdir()
+    rule.write_text(textwrap.dedent('''
+        id = "X001"
+        name = "write-before-save"
+        severity = "warning"
+        kind = "sequence"
+        first = ["file-write"]
+        then = ["save"]
+        message = "save `{then_text}` after a file write"
+        explanation = "A save after a file write."
+        '''))
+    body = """
+        def near(store, path, data):
+            _write(path, data)
+            store.save(path)  # here
+
+        def far(store, path, data):
+            _stage(path, data)
+            store.save(path)
+        """
+    got = sorted((f.code, f.span.line) for f in check_source(_src(body), table={"rules": [str(rule)]}, select=["X001"]))
+    assert got == _here(body, "X001") != []
