@@ -16,7 +16,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
 
 import click
 
@@ -214,7 +214,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
                         force_exclude=force_exclude)
     if fix or diff:
-        changed, result = apply_fixes(result, settings, unsafe_fixes, write=not diff)
+        # (a finding the baseline hides is left alone, as a suppressed one is)
+        hidden = (lambda found: baselinemod.apply(found, base, root)[0]) if base is not None else None
+        changed, result = apply_fixes(result, settings, unsafe_fixes, write=not diff, reported=hidden)
         if diff:
             text = "".join(fixesmod.unified_diff(p, before, after) for p, (before, after) in sorted(changed.items()))
             click.echo(text, nl=False)
@@ -267,19 +269,21 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     return 1 if findings and not exit_zero else 0
 
 
-def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool, write: bool, rounds: int = 10):
+def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool, write: bool, rounds: int = 10,
+                reported: Optional[Callable[[List[Finding]], List[Finding]]] = None):
     """semantics §Surfaces: apply the fixes the findings offer, re-check, and repeat while fixes
     apply (a swap can bring the next append directly after the save). Files are
     written atomically when ``write``; otherwise only the returned contents change.
     Returns ``{path: (before, after)}`` for every changed file and the final result
     (whose findings are what is left). Without ``unsafe`` nothing is applied and the
-    number of unsafe fixes available is said on stderr."""
+    number of unsafe fixes available is said on stderr. ``reported``: the findings a
+    run shows of those it found (a baseline's): only those are fixed."""
     changed: Dict[str, Tuple[bytes, bytes]] = {}
     current: Dict[str, bytes] = {}
     fixed = 0
     for _ in range(rounds):
         by_path: Dict[str, List[Finding]] = {}
-        for f in result.findings:
+        for f in (reported(result.findings) if reported is not None else result.findings):
             by_path.setdefault(f.path, []).append(f)
         available = 0
         edits = {}

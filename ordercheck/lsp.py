@@ -26,7 +26,7 @@ import re
 import sys
 import tokenize
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import __version__, runner
 from .config import CONFIG_NAMES
@@ -106,6 +106,33 @@ def suppression_edit(line: str, code: str) -> Optional[Tuple[int, int, str]]:
         at = utf16_len(line[: found.end("codes")])
         return (at, at, f", {code}" if codes else code)
     return (utf16_len(stripped), utf16_len(line), f"  # ordercheck: ignore[{code}] -- ")
+
+
+def comment_line(lines: Sequence[str], line: int) -> int:
+    """The line (0-based) where a suppression comment for a finding on ``line`` can
+    go: ``line`` itself, unless its end lies inside a token (a triple-quoted string,
+    an f-string) or it ends in a backslash continuation; then the last line of its
+    logical line, where a comment is read as the statement's (docs/configuration.md,
+    Suppressions). A buffer that does not tokenize keeps ``line``."""
+    text = "".join(lines)
+    first_row = line + 1  # (tokenize counts rows from 1)
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return line
+    inside = lines[line].rstrip("\r\n").rstrip().endswith("\\") if 0 <= line < len(lines) else False
+    for tok in tokens:
+        if tok.type in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            continue
+        if tok.start[0] <= first_row < tok.end[0]:
+            inside = True
+            break
+    if not inside:
+        return line
+    for tok in tokens:
+        if tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER) and tok.start[0] >= first_row:
+            return tok.start[0] - 1
+    return line
 
 
 def project_root(settings: runner.Settings, workspace_root: Path) -> Path:
@@ -380,6 +407,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
             if d.source != "ordercheck" or not code or code == "OC900" or (line, code) in seen:
                 continue
             seen.add((line, code))
+            line = comment_line(lines, line) if 0 <= line < len(lines) else line
             edit = suppression_edit(lines[line], code) if 0 <= line < len(lines) else None
             if edit is None:
                 continue

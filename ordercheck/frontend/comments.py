@@ -44,14 +44,18 @@ def find_suppressions(text: str, tree: Optional[ast.Module] = None) -> List[Supp
         return []
     found: List[Suppression] = []
     for line, col, string in comments:
-        m = _SUPPRESS_RE.search(string)
-        if not m:
-            continue
-        raw = m.group("br") if m.group("br") is not None else m.group("co")
-        codes = None
-        if raw is not None:
-            codes = tuple(c.strip().upper() for c in raw.split(",") if c.strip()) or None
-        found.append(Suppression(line, codes, (m.group("reason") or "").strip(), col + m.start()))
+        # one comment may hold several directives (`# noqa: E501  # ordercheck:
+        # ignore[OC102] -- why`): each is read up to where the next one starts
+        starts = [m.start() for m in _CANDIDATE_RE.finditer(string)]
+        for at, end in zip(starts, starts[1:] + [len(string)]):
+            m = _SUPPRESS_RE.match(string, at, end)
+            if not m:
+                continue
+            raw = m.group("br") if m.group("br") is not None else m.group("co")
+            codes = None
+            if raw is not None:
+                codes = tuple(c.strip().upper() for c in raw.split(",") if c.strip()) or None
+            found.append(Suppression(line, codes, (m.group("reason") or "").strip(), col + at))
     return found
 
 

@@ -2,13 +2,12 @@
 ``textDocument/publishDiagnostics`` (0-based lines, UTF-16 characters)."""
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Optional, Sequence
 
 from .. import __version__
 from ..ir import Span
 from ..findings import Finding
-from .common import by_file, counts, file_uri
+from .common import by_file, counts, dump_json, file_uri
 
 SEVERITY = {"error": 1, "warning": 2, "info": 3, "hint": 4}
 SUPPRESSED_WITHOUT_REASON = "suppressed by a comment that gives no reason"
@@ -90,4 +89,4 @@ def render(findings: List[Finding], files: List[str], rules=None, always: Sequen
     doc = document(findings, files, rules, always, suppressed)
     if notes:  # (the key only when there is one: a clean run's document is unchanged)
         doc["notes"] = list(notes)
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(doc)

@@ -26,7 +26,7 @@ from urllib.parse import quote
 from .. import __version__
 from ..ir import Span
 from ..findings import Finding
-from .common import location
+from .common import dump_json, location
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -40,9 +40,10 @@ def artifact(path: str, root: Optional[Path]) -> dict:
     if root is not None:
         try:
             rel = full.relative_to(root)
-            return {"uri": quote(rel.as_posix(), safe="/"), "uriBaseId": SRCROOT}
         except ValueError:
             pass
+        else:  # (the file system's bytes: a name that is not UTF-8 is percent-encoded as it is)
+            return {"uri": quote(os.fsencode(rel.as_posix()), safe="/"), "uriBaseId": SRCROOT}
     if path.startswith("<"):  # <stdin> and friends: not a file
         return {"uri": quote(path.replace(os.sep, "/"), safe="/")}
     return {"uri": full.as_uri()}
@@ -153,4 +154,4 @@ def render(findings: List[Finding], files: List[str], rules=None, root: Optional
     if root is not None:
         run["originalUriBaseIds"] = {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}}
     doc = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(doc)

@@ -1,0 +1,105 @@
+"""Faults a review of the user-facing surfaces found (session 36): an editor's quick fix
+that wrote inside a string, a suppression after another tool's ``# noqa``, fixes of
+findings a baseline hides, and JSON/SARIF reports of a file whose name is not UTF-8."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from cliutil import oc, write
+from ordercheck import lsp
+
+SAVE_THEN_APPEND = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run)\n"
+
+
+def _apply(lines, line, code="OC102"):
+    """The text after the quick fix for a finding on ``line`` (0-based)."""
+    at = lsp.comment_line(lines, line)
+    start, end, text = lsp.suppression_edit(lines[at], code)
+    out = list(lines)
+    row = out[at]
+    body = row.rstrip("\r\n")
+    out[at] = body[:start] + text + body[end:] + row[len(body):]
+    return at, "".join(out)
+
+
+@pytest.mark.parametrize("source, anchor, expected_row", [
+    # the finding's line ends inside a triple-quoted string: the comment goes after it
+    ('def a(store, ledger, run):\n    store.save(run)\n    ledger.append("""\n    text""")\n', 2, 3),
+    # a backslash continuation: at the end of the logical line
+    ("def a(store, ledger, run):\n    store.save(run)\n    ledger.append(run, \\\n        1)\n", 2, 3),
+    # inside brackets a comment can end the finding's own line
+    ("def a(store, ledger, run):\n    store.save(run)\n    ledger.append(\n        run)\n", 2, 2),
+    ("def a(store, ledger, run):\n    store.save(run)\n    ledger.append(run)\n", 2, 2),
+])
+def test_the_quick_fix_puts_its_comment_where_a_comment_can_be(tmp_path, source, anchor, expected_row):
+    lines = source.splitlines(True)
+    at, fixed = _apply(lines, anchor)
+    assert at == expected_row
+    assert "ordercheck: ignore[OC102]" in fixed.splitlines()[at].split("#", 1)[-1]
+    write(tmp_path, "pyproject.toml", "")
+    (tmp_path / "q.py").write_text(fixed)
+    r = oc(tmp_path, "--no-cache", "--select", "OC102", "q.py")
+    assert r.code == 0, r
+    # the string's value is what it was
+    if '"""' in source:
+        assert 'text""")' in fixed and fixed.count("ignore[OC102]") == 1
+        assert fixed.index("ignore[OC102]") > fixed.index('text"""')
+
+
+def test_a_buffer_that_does_not_tokenize_keeps_the_line():
+    lines = ['def a(:\n', '    x = """\n']
+    assert lsp.comment_line(lines, 0) == 0
+
+
+@pytest.mark.parametrize("comment", [
+    "# noqa: E501  # ordercheck: ignore[OC102] -- why",
+    "# noqa: E501  # noqa: OC102",
+    "# type: ignore  # noqa: E501, OC102",
+    "# ordercheck: ignore[OC102]  # noqa: E501",
+])
+def test_a_suppression_beside_another_tools_directive_counts(tmp_path, comment):
+    write(tmp_path, "pyproject.toml", "")
+    (tmp_path / "s.py").write_text(SAVE_THEN_APPEND.replace("ledger.append(run)", f"ledger.append(run)  {comment}"))
+    assert oc(tmp_path, "--no-cache", "--select", "OC102,OC001", "s.py").code == 0
+
+
+def test_another_tools_noqa_alone_suppresses_nothing_and_is_not_unused(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    (tmp_path / "s.py").write_text(SAVE_THEN_APPEND.replace("ledger.append(run)", "ledger.append(run)  # noqa: E501"))
+    r = oc(tmp_path, "--no-cache", "--select", "OC102,OC001", "--format", "json", "s.py")
+    assert [d["code"] for f in json.loads(r.out)["files"] for d in f["diagnostics"]] == ["OC102"]
+
+
+def test_fixes_leave_a_baselined_finding_alone(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    src = SAVE_THEN_APPEND
+    (tmp_path / "s.py").write_text(src)
+    assert oc(tmp_path, "--no-cache", "--write-baseline", "b.json", "s.py").code == 0
+    r = oc(tmp_path, "--no-cache", "--baseline", "b.json", "--diff", "--unsafe-fixes", "s.py")
+    assert (r.code, r.out) == (0, "")
+    r = oc(tmp_path, "--no-cache", "--baseline", "b.json", "--fix", "s.py")
+    assert "fix" not in r.err, r.err
+    r = oc(tmp_path, "--no-cache", "--baseline", "b.json", "--fix", "--unsafe-fixes", "s.py")
+    assert r.code == 0 and (tmp_path / "s.py").read_text() == src
+    # without the baseline the same finding is fixed
+    r = oc(tmp_path, "--no-cache", "--diff", "--unsafe-fixes", "s.py")
+    assert r.code == 1 and "+    ledger.append(run)" in r.out
+
+
+def test_a_file_name_that_is_not_utf8_keeps_the_reports_valid(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    (tmp_path / "ok.py").write_text(SAVE_THEN_APPEND)
+    with open(os.path.join(os.fsencode(tmp_path), b"bad\xffname.py"), "w") as fh:
+        fh.write(SAVE_THEN_APPEND)
+    r = oc(tmp_path, "--no-cache", "--format", "json", ".", proc=True)
+    doc = json.loads(r.out.encode("utf-8", "surrogateescape").decode("utf-8"))
+    assert sorted(f["path"] for f in doc["files"]) == ["bad\udcffname.py", "ok.py"]
+    r = oc(tmp_path, "--no-cache", "--format", "sarif", ".", proc=True)
+    doc = json.loads(r.out.encode("utf-8", "surrogateescape").decode("utf-8"))
+    locations = sorted(json.dumps(res["locations"][0]["physicalLocation"]["artifactLocation"], sort_keys=True)
+                       for res in doc["runs"][0]["results"])
+    assert locations == ['{"uri": "bad%FFname.py", "uriBaseId": "%SRCROOT%"}',
+                         '{"uri": "ok.py", "uriBaseId": "%SRCROOT%"}']
