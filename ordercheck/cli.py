@@ -42,10 +42,16 @@ else:
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-def _codes(value: Optional[str]) -> Optional[List[str]]:
+def _codes(value: Optional[str], option: str = "") -> Optional[List[str]]:
+    """The codes of a comma-separated option; None when it was not given. Given but
+    empty (``--select ""``, an unset ``$RULES`` in CI) is an error, as an unknown
+    code is: it would otherwise check nothing and pass."""
     if value is None:
         return None
-    return [c.strip().upper() for c in value.split(",") if c.strip()]
+    codes = [c.strip().upper() for c in value.split(",") if c.strip()]
+    if not codes and option:
+        raise UsageError("no rule code given (an empty value would check nothing)", key=option)
+    return codes
 
 
 def _globs(values: Sequence[str]) -> Optional[List[str]]:
@@ -75,6 +81,22 @@ def explain(code: str, rules) -> str:
         f"{rule.explanation}\n"
         + ("\n" + rule.documented_examples() if rule.documented_examples() else "")
     )
+
+
+class _PathArg(click.Path):
+    """A path argument; an empty one (a variable that expanded to nothing) is an
+    error, not the working folder."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (str, bytes)) and not value:
+            self.fail("an empty path names no file", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def rules_json(rules) -> str:
+    """``--list-rules --format json``: one object per rule."""
+    return json.dumps([{"code": r.id, "name": r.name, "severity": r.severity, "default": r.default,
+                        "kind": r.kind, "contract": r.summary()} for r in rules.values()], indent=2) + "\n"
 
 
 def rules_table(rules) -> str:
@@ -135,7 +157,7 @@ def nothing_matched_note(files: int) -> str:
 
 
 @click.command(context_settings=CONTEXT)
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=_PathArg(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True, help="Output format.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Config file (default: discovered upward).")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
@@ -153,7 +175,7 @@ def nothing_matched_note(files: int) -> str:
 @click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ beside the config).")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ in the project root: the config's folder, else the nearest one above with pyproject.toml or .git).")
 @click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Hide the findings recorded in FILE (see --write-baseline).")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(path_type=Path), metavar="FILE",
@@ -178,7 +200,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if "-" in [str(p) for p in paths]:  # `-` reads the source from standard input
         paths = tuple(p for p in paths if str(p) != "-")
         stdin_filename = stdin_filename or "<stdin>"
-    overrides = runner.Overrides(_codes(select), _codes(ignore) or [], _codes(extend_select) or [],
+    overrides = runner.Overrides(_codes(select, "--select"), _codes(ignore) or [], _codes(extend_select) or [],
                                  _globs(exclude), _globs(extend_exclude) or [])
     start = Path(stdin_filename) if stdin_filename else (paths[0] if paths else Path.cwd())
     settings = runner.load_settings(config_file, start, overrides, isolated)
@@ -186,7 +208,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(explain(explain_code, settings.rules), nl=False)
         return 0
     if list_rules:
-        click.echo(rules_table(settings.rules), nl=False)
+        click.echo(rules_json(settings.rules) if fmt == "json" else rules_table(settings.rules), nl=False)
         return 0
     if not paths and not stdin_filename:
         paths = tuple(runner.default_paths(settings.config, Path(".")))
@@ -196,10 +218,12 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(graph_dot(graph_spec, list(paths) or [Path(graph_spec.rsplit(':', 1)[0]).parent], settings), nl=False)
         return 0
     for p in paths:
-        if not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
+        if not str(p) or not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
     if baseline_file and write_baseline_file:
         raise UsageError("give either --baseline or --write-baseline, not both", key="--write-baseline")
+    if statistics and fmt not in ("text", "json"):
+        raise UsageError(f"--statistics prints a table (text) or a JSON list (json), not {fmt}", key="--statistics")
     if (fix or diff) and stdin_filename:
         raise UsageError("fixes apply to files on disk, not to standard input", key="--fix" if fix else "--diff")
     root = configmod.project_root(settings.config, start)
@@ -210,7 +234,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if no_cache:
         cache_dir = None
     elif cache_dir is None:
-        cache_dir = runner.cache_folder(settings.config, settings.config.root)
+        cache_dir = runner.cache_folder(settings.config, root)  # (the project root: no config, the folder with `.git`)
     result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
                         force_exclude=force_exclude)
     if fix or diff:
@@ -220,7 +244,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         if diff:
             text = "".join(fixesmod.unified_diff(p, before, after) for p, (before, after) in sorted(changed.items()))
             click.echo(text, nl=False)
-            return 1 if text else 0
+            return 1 if text and not exit_zero else 0
     findings = result.findings
     if write_baseline_file:
         n = baselinemod.write(write_baseline_file, findings, root)
@@ -354,7 +378,7 @@ def _interrupted() -> None:
 
 
 @click.command(context_settings=CONTEXT)
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=_PathArg(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Config file (default: discovered upward).")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")

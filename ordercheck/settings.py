@@ -80,6 +80,9 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     discovered = False
     path: Optional[Path]
     if config_file is not None:
+        if config_file.is_dir():
+            raise UsageError("is a folder; --config names a file (ordercheck.toml or pyproject.toml)",
+                             str(config_file))
         if not config_file.is_file():
             raise UsageError("config file does not exist", str(config_file))
         path, table = configmod.load_file(config_file)

@@ -103,3 +103,56 @@ def test_a_file_name_that_is_not_utf8_keeps_the_reports_valid(tmp_path):
                        for res in doc["runs"][0]["results"])
     assert locations == ['{"uri": "bad%FFname.py", "uriBaseId": "%SRCROOT%"}',
                          '{"uri": "ok.py", "uriBaseId": "%SRCROOT%"}']
+
+
+# --------------------------------------------------------------------------- small CLI faults
+
+
+def test_an_empty_select_is_a_usage_error(tmp_path):
+    write(tmp_path, "s.py", SAVE_THEN_APPEND)
+    r = oc(tmp_path, "--isolated", "--no-cache", "--select", "", "s.py")
+    assert r.code == 2 and "--select" in r.err and "no rule code" in r.err, r
+
+
+def test_an_empty_path_is_a_usage_error(tmp_path):
+    write(tmp_path, "s.py", SAVE_THEN_APPEND)
+    r = oc(tmp_path, "--isolated", "--no-cache", "", proc=True)
+    assert r.code == 2 and "empty path" in r.err, r
+
+
+def test_statistics_refuse_a_format_with_no_table(tmp_path):
+    write(tmp_path, "s.py", SAVE_THEN_APPEND)
+    for fmt in ("sarif", "github"):
+        r = oc(tmp_path, "--isolated", "--no-cache", "--statistics", "--format", fmt, "s.py")
+        assert r.code == 2 and "--statistics" in r.err, r
+    assert oc(tmp_path, "--isolated", "--no-cache", "--statistics", "--format", "json", "s.py").code == 1
+
+
+def test_a_config_that_is_a_folder_says_so(tmp_path):
+    (tmp_path / "cfg").mkdir()
+    write(tmp_path, "s.py", SAVE_THEN_APPEND)
+    r = oc(tmp_path, "--config", "cfg", "s.py")
+    assert r.code == 2 and "is a folder" in r.err, r
+
+
+def test_exit_zero_wins_over_diff(tmp_path):
+    write(tmp_path, "s.py", SAVE_THEN_APPEND)
+    r = oc(tmp_path, "--isolated", "--no-cache", "--diff", "--unsafe-fixes", "--exit-zero", "s.py")
+    assert r.code == 0 and "+    ledger.append(run)" in r.out, r
+
+
+def test_list_rules_as_json(tmp_path):
+    r = oc(tmp_path, "--isolated", "--list-rules", "--format", "json")
+    rows = json.loads(r.out)
+    assert {"code": "OC301", "name": "rename-without-fsync", "severity": "warning", "default": True,
+            "kind": "sequence"}.items() <= next(x for x in rows if x["code"] == "OC301").items()
+
+
+def test_without_a_config_the_cache_goes_to_the_project_root(tmp_path):
+    proj = tmp_path / "proj"
+    write(proj, "pkg/s.py", SAVE_THEN_APPEND)
+    (proj / ".git").mkdir()
+    r = oc(tmp_path, "proj/pkg/s.py")
+    assert r.code == 1
+    assert (proj / ".ordercheck_cache").is_dir()
+    assert not (tmp_path / ".ordercheck_cache").exists()
