@@ -504,9 +504,14 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
     value: ``return True``, ``return self.mode is Strict``). A type is given as
     written and, through ``imports`` (the file's), by its qualified name, as an
     ``except`` clause's are."""
-    reach = nx.descendants(g, ENTRY)
     # the exception: any parameter but the instance (``exc_type``, ``exc``, ``*exc``)
-    test = _TypeTest(frozenset(fn.params[1:]) if fn is not None else None, imports or {})
+    params = frozenset(fn.params[1:]) if fn is not None else None
+    # with an exception in flight Python calls ``__exit__`` with every parameter set: a
+    # branch that holds only when one is None (``if exc_type is None: return True``,
+    # what follows ``if exc_type is not None: ...; return False``) is never taken then
+    reach = nx.descendants(nx.restricted_view(g, [], list(_no_exception_branches(g, params))) if params else g,
+                           ENTRY)
+    test = _TypeTest(params, imports or {})
     guards = guarded_returns(fn.body, test) if fn is not None else {}
     types: List[str] = []
     any_true = False
@@ -525,6 +530,42 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
             return ()
         types.extend(named)
     return tuple(dict.fromkeys(types)) if any_true else None
+
+
+def _no_exception_branches(g: nx.DiGraph, params: FrozenSet[str]) -> Iterable[Tuple[object, object]]:
+    """The ``if``/``elif`` branch edges of an ``__exit__``'s graph taken only when one
+    of its exception parameters (``params``) is None or false: the true branch of
+    ``exc is None`` and ``not exc``, the false branch of ``exc is not None`` and
+    ``exc``."""
+    for n, d in g.nodes(data=True):
+        if d.get("stmt") != StmtKind.IF:
+            continue
+        cond = _test_expr(d.get("text", ""))
+        when_none = _none_branch(cond, params) if cond is not None else None
+        if when_none is None:
+            continue
+        wanted = EdgeKind.TRUE if when_none else EdgeKind.FALSE
+        for _, v, kind in g.out_edges(n, data="kind"):  # type: ignore[var-annotated]
+            if kind == wanted:
+                yield (n, v)
+
+
+def _none_branch(cond: ast.expr, params: FrozenSet[str]) -> Optional[bool]:
+    """True: ``cond`` holds when a parameter of ``params`` is None (``exc is None``,
+    ``not exc``); False: it fails then (``exc is not None``, ``exc``); None: neither."""
+    if isinstance(cond, ast.Name) and cond.id in params:
+        return False
+    if isinstance(cond, ast.UnaryOp) and isinstance(cond.op, ast.Not):
+        inner = _none_branch(cond.operand, params)
+        return None if inner is None else not inner
+    if (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.left, ast.Name)
+            and cond.left.id in params and isinstance(cond.comparators[0], ast.Constant)
+            and cond.comparators[0].value is None):
+        if isinstance(cond.ops[0], ast.Is):
+            return True
+        if isinstance(cond.ops[0], ast.IsNot):
+            return False
+    return None
 
 
 def guarded_returns(body: List[Stmt], test: "_TypeTest", guard: Optional[Tuple[str, ...]] = None,
