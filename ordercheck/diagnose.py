@@ -17,7 +17,7 @@ from . import summaries as summod
 from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
 from .contracts import Rule, node_span, node_text
 from .findings import Finding, Related, Step
-from .kinds import EdgeKind, EventClass
+from .kinds import EdgeKind, EventClass, NodeKind, StmtKind
 
 
 Committed = Dict[Tuple[object, str], List[object]]
@@ -240,6 +240,12 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         if inside:
             last = g.nodes[hit.path[inside[-1]]]
             text = last["text"] if last["kind"] != "handler" else "(the handler's end)"
+            if last["kind"] == NodeKind.CALL and any(
+                    g.nodes[hit.path[i]].get("stmt") in _TESTS and g.nodes[hit.path[i]]["span"].line == last["span"].line
+                    for i in inside[:-1]):
+                # a call of a test (`if not isinstance(e, ...):`) whose branch leaves: the
+                # branch step says which way; the handler is left at its end, not at the call
+                text = "(the handler's end)"
             silent = (inside[-1], Step(last["span"], "silent", f"{text}  (leaves the handler silently)"))
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
                           then=silent)
@@ -248,6 +254,10 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         message=message, function=fn.qualname, witness=steps, related=related,
         anchor_text=anchor_text, stmt_lines=stmt_lines,
     )
+
+
+#: statements whose test a path's branch step shows (``if``, ``while``; an ``elif`` is an ``if``)
+_TESTS = frozenset({StmtKind.IF, StmtKind.WHILE})
 
 
 def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Committed,

@@ -121,3 +121,16 @@ def test_a_long_helper_chain_names_the_call_that_performs_the_event():
     assert via.startswith("h0 → h1 → h2 → h3 → … (3 more) → h7 → ledger.append(p) at "), via
     assert via.endswith(f":{append_line}"), via
     assert any(r.span.line == append_line for r in f.related), f.related
+
+
+def test_a_handler_left_by_a_tests_branch_is_left_at_its_end_not_at_the_tests_call():
+    """(The seventeenth held-out set's google-adk.) The silent step named the
+    `isinstance(...)` call of the test whose false branch leaves the handler."""
+    src = ("import asyncio\n\ndef worker(ledger, q, closed_early):\n    try:\n"
+           "        ledger.append_event('step')\n    except BaseException as e:\n"
+           "        if not (isinstance(e, asyncio.CancelledError) and closed_early):\n            q.put(e)\n")
+    [f] = check_source(src, select=["OC202"])
+    silent = [s for s in f.witness if s.kind == "silent"]
+    assert [s.text for s in silent] == ["(the handler's end)  (leaves the handler silently)"], f.witness
+    branch = [s for s in f.witness if s.kind == "branch"]
+    assert branch and branch[-1].text.endswith("(false)")
