@@ -766,6 +766,15 @@ def _key(path: Path) -> Path:
     return projectmod._abs(path)
 
 
+def _better_name(p: Path, kept: Path, given: AbstractSet[str]) -> bool:
+    """Whether ``p`` is a better name than ``kept`` for the same file: named itself on
+    the command line (``kept`` is not), else not a symlink where ``kept`` is."""
+    named_p, named_kept = os.path.abspath(p) in given, os.path.abspath(kept) in given
+    if named_p != named_kept:
+        return named_p
+    return os.path.islink(kept) and not os.path.islink(p)
+
+
 class RowOrder(Mapping):
     """A remembered plan's files (resolved key -> path), made into ``Path`` objects
     only when a run asks for them: an editor's buffer answered from the remembered
@@ -893,8 +902,15 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
         k = _key(p)
         if k not in order or (os.path.islink(order[k]) and not os.path.islink(p)):
             order[k] = p
+    # the same rule among the files named: a file named itself wins, else the first
+    # that is not a symlink (a named folder's walk meets `real.py` and `zalias.py`)
+    given = {os.path.abspath(p) for p in paths}
+    chosen: Dict[Path, Path] = {}
     for p in named:
-        order[_key(p)] = p
+        k = _key(p)
+        if k not in chosen or _better_name(p, chosen[k], given):
+            chosen[k] = p
+    order.update(chosen)
     for n in buffers:
         order.setdefault(_key(Path(n)), Path(n))
     buffer_at = {_key(Path(n)): n for n in buffers}

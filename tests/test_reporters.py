@@ -145,3 +145,18 @@ def test_a_file_and_a_symlink_to_it_are_one_file_shown_as_named(tmp_path):
     assert [p for p, *_ in oc(proj, "--no-cache", "alias.py").findings()] == ["alias.py"]
     whole = [p for p, _, _, code, *_ in oc(proj, "--no-cache", ".").findings() if code == "OC102"]
     assert whole == ["out.py", "real.py"]  # once, under the name that is not a link
+
+
+def test_a_symlink_found_after_its_file_by_a_named_folders_walk_is_not_its_name(tmp_path):
+    """(A review, session 36.) The folder named on the command line is walked too, and
+    the last name its walk found won: `zalias.py` sorts after `real.py`."""
+    from cliutil import oc
+
+    proj = _linked_project(tmp_path)
+    (proj / "real.py").write_text(SAVE_THEN_APPEND)
+    (proj / "zalias.py").symlink_to("real.py")
+    whole = [p for p, _, _, code, *_ in oc(proj, "--no-cache", ".").findings() if code == "OC102"]
+    assert whole == ["out.py", "real.py"]
+    assert [p for p, *_ in oc(proj, "--no-cache", "zalias.py").findings()] == ["zalias.py"]
+    both = [p for p, _, _, code, *_ in oc(proj, "--no-cache", "zalias.py", ".").findings() if code == "OC102"]
+    assert both == ["out.py", "zalias.py"]
