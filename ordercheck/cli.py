@@ -93,6 +93,41 @@ class _PathArg(click.Path):
         return super().convert(value, param, ctx)
 
 
+def other_configs(paths: Sequence[Path], in_force: Optional[Path]) -> List[str]:
+    """A warning per configuration file that a named path lies under but the run does
+    not use: one run uses one configuration, the one found from the first path, so a
+    pre-commit hook that names files of a nested project (`sub/ordercheck.toml`) checks
+    them under the outer one. Said, never silent (docs/configuration.md)."""
+    nearest: Dict[Path, Optional[Path]] = {}  # folder -> its config, or the nearest above it
+
+    def config_of(folder: Path) -> Optional[Path]:
+        chain = []
+        while folder not in nearest:
+            chain.append(folder)
+            try:
+                found = configmod.config_in(folder)
+            except UsageError:  # (a broken nested config: said when that project is checked)
+                found = None
+            if found is not None or folder.parent == folder:
+                nearest[folder] = found[0] if found else None
+                break
+            folder = folder.parent
+        for f in chain:
+            nearest[f] = nearest[folder]
+        return nearest[folder]
+
+    unused: Dict[Path, str] = {}
+    for p in paths:
+        real = Path(os.path.realpath(p))
+        cfg = config_of(real if real.is_dir() else real.parent)
+        if cfg is not None and cfg != in_force and cfg not in unused:
+            unused[cfg] = str(p)
+    used = runner.display_path(in_force) if in_force is not None else "none"
+    return [f"ordercheck: warning: {shown} is under {runner.display_path(cfg)}, which this run does not use (one run "
+            f"uses one configuration, the one found from the first path: {used}); check that project in a run "
+            "of its own" for cfg, shown in unused.items()]
+
+
 def rules_json(rules) -> str:
     """``--list-rules --format json``: one object per rule."""
     return json.dumps([{"code": r.id, "name": r.name, "severity": r.severity, "default": r.default,
@@ -220,6 +255,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     for p in paths:
         if not str(p) or not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
+    if not config_file and not isolated and not quiet:
+        for line in other_configs(paths, settings.config.path):
+            click.echo(line, err=True)
     if baseline_file and write_baseline_file:
         raise UsageError("give either --baseline or --write-baseline, not both", key="--write-baseline")
     if statistics and fmt not in ("text", "json"):

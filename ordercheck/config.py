@@ -57,17 +57,26 @@ def discover(start: Path) -> Optional[Tuple[Path, dict]]:
     start = Path(os.path.realpath(start))  # never raises for a symlink loop
     folder = start if start.is_dir() else start.parent
     for d in [folder, *folder.parents]:
-        for name in CONFIG_NAMES:
-            p = d / name
-            if not p.is_file():
+        found = config_in(d)
+        if found is not None:
+            return found
+    return None
+
+
+def config_in(d: Path) -> Optional[Tuple[Path, dict]]:
+    """The config file of folder ``d`` itself (the first of ``CONFIG_NAMES`` there; a
+    ``pyproject.toml`` only with a ``[tool.ordercheck]`` table), or None."""
+    for name in CONFIG_NAMES:
+        p = d / name
+        if not p.is_file():
+            continue
+        data = read_toml(p, "config")
+        if name == "pyproject.toml":
+            table = _tool_table(data, p)
+            if table is None:
                 continue
-            data = read_toml(p, "config")
-            if name == "pyproject.toml":
-                table = _tool_table(data, p)
-                if table is None:
-                    continue
-                return p, table
-            return p, data
+            return p, table
+        return p, data
     return None
 
 

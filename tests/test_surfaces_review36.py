@@ -156,3 +156,20 @@ def test_without_a_config_the_cache_goes_to_the_project_root(tmp_path):
     assert r.code == 1
     assert (proj / ".ordercheck_cache").is_dir()
     assert not (tmp_path / ".ordercheck_cache").exists()
+
+
+def test_a_named_path_under_another_configuration_is_said(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.ordercheck]\n")
+    write(tmp_path, "sub/ordercheck.toml", 'ignore = ["OC102"]\n')
+    write(tmp_path, "top.py", SAVE_THEN_APPEND)
+    write(tmp_path, "sub/s.py", SAVE_THEN_APPEND)
+    r = oc(tmp_path, "--no-cache", "sub/s.py", "top.py")
+    assert r.code == 0
+    assert "top.py is under pyproject.toml, which this run does not use" in r.err, r.err
+    assert "sub/ordercheck.toml" in r.err
+    r = oc(tmp_path, "--no-cache", "top.py", "sub/s.py")
+    assert r.code == 1 and "sub/s.py is under sub/ordercheck.toml" in r.err, r.err
+    r = oc(tmp_path, "--no-cache", "top.py")
+    assert "warning" not in r.err, r.err
+    r = oc(tmp_path, "--no-cache", "-q", "top.py", "sub/s.py")
+    assert "warning" not in r.err
