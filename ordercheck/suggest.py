@@ -17,16 +17,21 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
+import networkx as nx
+
+from . import effects
 from .ir import Call, FileFacts
 from .markers import split_tokens
 from .patterns import literal_subscripts
 from .settings import Settings
 from .sources import project_facts
-from .summaries import ProjectIndex, with_managers
+from .summaries import ProjectIndex, resolve, with_managers
 
 KINDS = ("save", "append", "transaction")
+#: the classes a callee's summary can already give a call (then no pattern is suggested for it)
+SUGGESTED = frozenset({"save", "append", "terminal-append"})
 
 # Receivers whose `append`/`insert` is a ledger's rather than a list's.
 LEDGERISH = {"ledger", "journal", "history", "audit", "outbox", "wal", "changelog", "trail",
@@ -136,8 +141,12 @@ def _key(call: Call) -> str:
     return call.callee
 
 
-def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional[Set[str]] = None) -> List[Suggestion]:
-    """Ranked suggestions from the facts of ``report`` (default: every file)."""
+def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional[Set[str]] = None,
+            carried: Optional[Callable[[str, Call], FrozenSet[str]]] = None) -> List[Suggestion]:
+    """Ranked suggestions from the facts of ``report`` (default: every file).
+    ``carried``: the classes a call's project callee performs by its summary (a call
+    that already saves or appends through a helper is no suggestion: a pattern on it
+    would change nothing a rule sees)."""
     vocab = settings.vocab
     groups: Dict[Tuple[str, str], Suggestion] = {}
     for facts in all_facts:
@@ -153,7 +162,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
             for call in fn.calls:
                 if call.aug:
                     continue
-                mapped = vocab.direct(call)
+                mapped = vocab.direct(call) | (carried(facts.path, call) if carried is not None else frozenset())
                 if mapped:
                     if mapped & {"append", "terminal-append"}:
                         kinds_here.add("append")
@@ -350,7 +359,26 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     for facts in all_facts:
         if facts.error is None:
             index.with_typed_names(facts)
-    return suggest(all_facts, settings, report), len(report), unmatched_patterns(all_facts, settings, report)
+    # what helpers already do, by their summaries: only those of the project callees of
+    # the calls a name could make a suggestion (and what they call), not the project's
+    cg = resolve(all_facts)
+    wanted = {key for facts in all_facts if facts.path in report and facts.error is None
+              for fn in facts.functions for call in fn.calls
+              if kind_of(call.callee.rsplit(".", 1)[-1]) is not None
+              for key in [cg.callees.get((facts.path, call.id))] if key is not None}
+    needed = set(wanted)
+    for key in wanted:
+        if key in cg.graph:
+            needed |= nx.descendants(cg.graph, key)
+    summ = effects.build(all_facts, settings.vocab, only=needed, cg=cg)
+
+    def carried(path: str, call: Call) -> FrozenSet[str]:
+        key = summ.callees.get((path, call.id))
+        eff = summ.effects.get(key) if key is not None else None
+        return frozenset(eff.on_return | eff.on_raise) & SUGGESTED if eff is not None else frozenset()
+
+    return (suggest(all_facts, settings, report, carried), len(report),
+            unmatched_patterns(all_facts, settings, report))
 
 
 def matches(pattern: str, call_texts: Sequence[str]) -> bool:

@@ -337,3 +337,23 @@ def test_the_note_names_the_contracts_that_had_nothing_to_check(tmp_path):
     assert r.codes() == [("app.py", 8, "OC301")], r
     assert "so the state and ledger contracts (OC101-OC203) had nothing to check" in r.err, r
     assert "so the contracts had" not in r.err
+
+
+def test_a_call_that_already_saves_or_appends_through_its_helper_is_no_suggestion(tmp_path):
+    """(A review, session 36.) On the bundled runtime the only suggestion was
+    `*._record_resume`, a helper whose summary already makes its call an append."""
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "rt/run.py", """
+        class Runtime:
+            def _record_resume(self, run):
+                self.ledger.append(run)
+
+            def _persist_state(self, run):
+                self.db.execute("update runs ...")
+
+            def resume(self, run):
+                self._record_resume(run)
+                self._persist_state(run)
+    """)
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
+    assert [(r["class"], r["pattern"]) for r in rows] == [("save", "*._persist_state")], rows
