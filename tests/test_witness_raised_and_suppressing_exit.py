@@ -134,3 +134,12 @@ def test_a_handler_left_by_a_tests_branch_is_left_at_its_end_not_at_the_tests_ca
     assert [s.text for s in silent] == ["(the handler's end)  (leaves the handler silently)"], f.witness
     branch = [s for s in f.witness if s.kind == "branch"]
     assert branch and branch[-1].text.endswith("(false)")
+
+
+def test_a_statement_that_leaves_the_handler_is_one_step():
+    """(A conformance probe, session 36.) A `return` in a `finally` was shown twice:
+    as a `return` step and as the `silent` step at the same line."""
+    src = ("def finish(store, ledger, run):\n    try:\n        store.save(run)\n"
+           "        ledger.append('x')\n    finally:\n        return run\n")
+    [f] = check_source(src, select=["OC203"])
+    assert [(s.kind, s.span.line) for s in f.witness] == [("save", 3), ("silent", 6)], f.witness
