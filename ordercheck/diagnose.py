@@ -106,13 +106,14 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
 
 def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str],
                   raises: Optional[Dict[object, FrozenSet[str]]] = None,
-                  then: Optional[Tuple[int, Step]] = None) -> List[Step]:
+                  then: Optional[Tuple[int, Step]] = None, ends: FrozenSet[object] = frozenset()) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
     which fails out of the ``with``'s entry, performs nothing there). ``then``: a step
     that follows the step(s) of the path's node at that index (where a walk leaves a
-    handler silently, before what it does after)."""
+    handler silently, before what it does after). ``ends``: the hit's own events,
+    shown whatever the rule counts elsewhere (``Rule.counted``)."""
     steps: List[Step] = []
     relevant = rule.shown_classes()
     lines = facts_lines
@@ -133,6 +134,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
         raising = data["kind"] == "call" and kind == EdgeKind.EXCEPTION
         cls = classes.get(n, frozenset())
+        if n not in ends:
+            cls = rule.counted(cls)  # (a far write is no event of OC301: no step either)
         if raising and raises is not None and n in raises:
             # (``raises`` is given for ``swallowed``, whose finding is this call's own
             # failure: the step says it, and its ``raised`` point next is none)
@@ -162,11 +165,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 # the event is the test's last call (``if self.revoked(run) is True:``):
                 # the branch it decides is a step of its own, after the event
                 steps.append(_branch_step(shared, n, kind, data, span, lines))
-        elif data["kind"] == "with-exit" and n in classes and classes[n] & relevant:
+        elif data["kind"] == "with-exit" and cls & relevant:
             # a project manager's exit or a transaction's commit
-            k = rule.step_kind(classes[n])
+            k = rule.step_kind(cls)
             via = via_text(summ, callees[n], k, _part(g, n))[0] if n in callees else ""
-            shown = [c for c in sorted(classes[n] & relevant)]
+            shown = [c for c in sorted(cls & relevant)]
             steps.append(Step(node_span(data), k, mgrmod.exit_step_text(g, n, classes, shown), via))
             if n in swallowing:  # (and its exit swallowed the exception: a step of its own)
                 steps.append(Step(cast(Span, span), "suppress", data["text"]))
@@ -183,7 +186,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
         if then is not None and then[0] == i:
-            if steps and steps[-1].span == then[1].span and then[1].text.startswith(steps[-1].text + "  ("):
+            if (steps and steps[-1].kind in _LEAVING and steps[-1].span == then[1].span
+                    and then[1].text.startswith(steps[-1].text + "  (")):
                 steps.pop()  # (`return run` is where the handler is left: one step says both)
             steps.append(then[1])
     return steps
@@ -250,13 +254,16 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
                 text = "(the handler's end)"
             silent = (inside[-1], Step(last["span"], "silent", f"{text}  (leaves the handler silently)"))
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
-                          then=silent)
+                          then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None))
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,
         anchor_text=anchor_text, stmt_lines=stmt_lines,
     )
 
+
+#: the steps of a statement that leaves a block, which a handler's silent step can repeat
+_LEAVING = frozenset({"return", "break", "continue"})
 
 #: statements whose test a path's branch step shows (``if``, ``while``; an ``elif`` is an ``if``)
 _TESTS = frozenset({StmtKind.IF, StmtKind.WHILE})

@@ -33,7 +33,7 @@ from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
-from .kinds import NEAR_MARKS, NEARNESS, NO_RETURN, OWN_MARKS, EdgeKind, NodeKind, RegionKind, StmtKind, Way
+from .kinds import MARKED_CLASS, NEAR_MARKS, NEARNESS, NO_RETURN, OWN_MARKS, EdgeKind, NodeKind, RegionKind, StmtKind, Way
 from .summaries import (
     NO_EFFECTS,
     NOT_CARRIED,
@@ -385,6 +385,11 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 when_true.add(cls)
             elif ends == {"F"}:
                 when_false.add(cls)
+        # a mark stays with its class: a near write on the True way and a far one on
+        # the False way is an unconditional write that is near (a review, session 36)
+        for marks, same in ((when_true, when_true), (when_false, when_false)):
+            for mark in [m for m in marks if m in MARKED_CLASS and MARKED_CLASS[m] not in same]:
+                marks.discard(mark)
         for cls in when_true | when_false:
             if ("return", cls) not in origins:
                 continue  # a mark, not a class (the open-terminal mark)

@@ -249,6 +249,9 @@ class FunctionFacts:
     # annotations name one class (``job: Job | None``): a project class that defines no
     # ``__bool__``/``__len__`` is truthy whenever it is not None (``feasible``)
     typed: Tuple[Tuple[str, str], ...] = ()
+    # the parameters a positional argument can reach, in order (``*args`` last); not
+    # the keyword-only ones nor ``**kwargs`` (an ``__exit__``'s exception parameters)
+    positional: Tuple[str, ...] = ()
 
 
 @dataclass

@@ -159,6 +159,10 @@ NEARNESS = {
 }
 OWN_MARKS = frozenset(own for own, _ in NEARNESS.values())
 NEAR_MARKS = frozenset(near for _, near in NEARNESS.values())
+#: per mark of a summary, the class it qualifies (a mark travels with its class: it is
+#: conditional only where the class is, the same way)
+MARKED_CLASS = {**{near: cls for cls, (_, near) in NEARNESS.items()},
+                OPEN_TERMINAL: EventClass.TERMINAL_APPEND.value}
 
 
 def is_near(cls: frozenset, of: str) -> bool:

@@ -89,16 +89,18 @@ def with_witness(diagnostic: dict, uri: str, lines: List[str]) -> dict:
 _IGNORE_RE = re.compile(r"#\s*ordercheck:\s*ignore\[(?P<codes>[^\]]*)\]", re.IGNORECASE)
 
 
-def suppression_edit(line: str, code: str) -> Optional[Tuple[int, int, str]]:
+def suppression_edit(line: str, code: str, comment_at: Optional[int] = None) -> Optional[Tuple[int, int, str]]:
     """Where and what to write on ``line`` to suppress ``code``: (start, end, text),
     columns in UTF-16 code units. Adds the code to an ``ignore[...]`` comment already
     on the line, else appends ``  # ordercheck: ignore[CODE] -- `` (the reason is for
-    the user to type). None where a comment cannot go (a backslash continuation)."""
+    the user to type). None where a comment cannot go (a backslash continuation).
+    ``comment_at``: where the line's comment begins (``comment_column``; -1: it has
+    none), so that an ``ignore[...]`` inside a string is never taken for one."""
     line = line.rstrip("\r\n")
     stripped = line.rstrip()
     if stripped.endswith("\\"):
         return None
-    found = _IGNORE_RE.search(line)
+    found = None if comment_at == -1 else _IGNORE_RE.search(line, comment_at or 0)
     if found:
         codes = [c.strip().upper() for c in found.group("codes").split(",") if c.strip()]
         if code.upper() in codes:
@@ -106,6 +108,21 @@ def suppression_edit(line: str, code: str) -> Optional[Tuple[int, int, str]]:
         at = utf16_len(line[: found.end("codes")])
         return (at, at, f", {code}" if codes else code)
     return (utf16_len(stripped), utf16_len(line), f"  # ordercheck: ignore[{code}] -- ")
+
+
+def comment_column(lines: Sequence[str], line: int) -> Optional[int]:
+    """Where the comment of ``line`` (0-based) begins, in characters; -1 when the line
+    has none; None when the buffer does not tokenize (then the whole line is read)."""
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO("".join(lines)).readline)
+        for tok in tokens:
+            if tok.start[0] > line + 1:
+                break
+            if tok.type == tokenize.COMMENT and tok.start[0] == line + 1:
+                return tok.start[1]
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return None
+    return -1
 
 
 def comment_line(lines: Sequence[str], line: int) -> int:
@@ -408,7 +425,8 @@ def build_server():  # noqa: C901 - one closure per LSP method
                 continue
             seen.add((line, code))
             line = comment_line(lines, line) if 0 <= line < len(lines) else line
-            edit = suppression_edit(lines[line], code) if 0 <= line < len(lines) else None
+            edit = (suppression_edit(lines[line], code, comment_column(lines, line))
+                    if 0 <= line < len(lines) else None)
             if edit is None:
                 continue
             start, end, text = edit

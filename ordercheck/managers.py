@@ -506,11 +506,13 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
     ``except`` clause's are."""
     # the exception: any parameter but the instance (``exc_type``, ``exc``, ``*exc``)
     params = frozenset(fn.params[1:]) if fn is not None else None
-    # with an exception in flight Python calls ``__exit__`` with every parameter set: a
-    # branch that holds only when one is None (``if exc_type is None: return True``,
-    # what follows ``if exc_type is not None: ...; return False``) is never taken then
-    reach = nx.descendants(nx.restricted_view(g, [], list(_no_exception_branches(g, params))) if params else g,
-                           ENTRY)
+    # with an exception in flight Python calls ``__exit__`` with its three positional
+    # parameters set: a branch that holds only when one is None (``if exc_type is
+    # None: return True``, what follows ``if exc_type is not None: ...; return
+    # False``) is never taken then, unless the function binds the name again
+    exc_params = (frozenset(fn.positional[1:4]) - _rebound(fn.body)) if fn is not None and fn.positional else None
+    reach = nx.descendants(nx.restricted_view(g, [], list(_no_exception_branches(g, exc_params)))
+                           if exc_params else g, ENTRY)
     test = _TypeTest(params, imports or {})
     guards = guarded_returns(fn.body, test) if fn is not None else {}
     types: List[str] = []
@@ -530,6 +532,17 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
             return ()
         types.extend(named)
     return tuple(dict.fromkeys(types)) if any_true else None
+
+
+def _rebound(body: List[Stmt]) -> Set[str]:
+    """The plain names some statement of ``body`` (nested blocks included) binds."""
+    out: Set[str] = set()
+    for st in body:
+        out.update(st.writes)
+        out.update(st.early_writes)
+        for part in (st.body, st.orelse, st.finalbody, *(h.body for h in st.handlers), *(c.body for c in st.cases)):
+            out |= _rebound(part)
+    return out
 
 
 def _no_exception_branches(g: nx.DiGraph, params: FrozenSet[str]) -> Iterable[Tuple[object, object]]:

@@ -162,17 +162,21 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
             for call in fn.calls:
                 if call.aug:
                     continue
-                mapped = vocab.direct(call) | (carried(facts.path, call) if carried is not None else frozenset())
-                if mapped:
-                    if mapped & {"append", "terminal-append"}:
+                mapped = vocab.direct(call)
+                through = carried(facts.path, call) if carried is not None else frozenset()
+                for done in (mapped, through):
+                    if done & {"append", "terminal-append"}:
                         kinds_here.add("append")
-                    if "save" in mapped:
+                    if "save" in done:
                         kinds_here.add("save")
+                if mapped:
                     continue  # already matched by the configured vocabulary
                 name = call.callee.rsplit(".", 1)[-1]
                 kind = kind_of(name)
                 if kind is None or (kind == "transaction" and (call.span.line, call.span.col, call.callee) not in entered):
                     continue
+                if kind in through or (kind == "append" and "terminal-append" in through):
+                    continue  # its helper already does it, by its summary
                 found = _pattern(call, name)
                 if found is None:
                     continue

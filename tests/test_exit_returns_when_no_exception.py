@@ -57,3 +57,22 @@ def test_a_true_return_only_without_an_exception_swallows_nothing(body):
 def test_a_true_return_with_an_exception_in_flight_swallows(body):
     src = _src(body)
     assert cl(src, ["OC203"]) == [("OC203", _save_line(src))]
+
+
+@pytest.mark.parametrize("body", [
+    # the parameter is bound again: its test no longer tells whether an exception is in flight
+    "if self.tolerate:\n    cls = None\nif cls is None:\n    return True\nreturn False",
+    "if (val := None) is None:\n    pass\nif val is None:\n    return True\nreturn False",
+])
+def test_a_rebound_exception_parameter_tells_nothing(body):
+    src = _src(body)
+    assert cl(src, ["OC203"]) == [("OC203", _save_line(src))]
+
+
+def test_keyword_parameters_are_no_exception_parameters():
+    src = MANAGER.replace("def __exit__(self, cls, val, tb):", "def __exit__(self, *exc_info, **options):").format(
+        body="        if not options:\n            return True\n        return False")
+    assert cl(src, ["OC203"]) == [("OC203", _save_line(src))]
+    star = MANAGER.replace("def __exit__(self, cls, val, tb):", "def __exit__(self, *exc_info):").format(
+        body="        if not exc_info:\n            return True\n        return False")
+    assert cl(star, ["OC203"]) == []

@@ -357,3 +357,29 @@ def test_a_call_that_already_saves_or_appends_through_its_helper_is_no_suggestio
     """)
     rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
     assert [(r["class"], r["pattern"]) for r in rows] == [("save", "*._persist_state")], rows
+
+
+def test_a_helper_that_does_another_kind_still_gets_its_own_suggestion(tmp_path):
+    """(A review of the above.) A save-looking call whose helper appends, and a
+    transaction-looking `with` whose manager saves, are still suggested as what
+    their names say."""
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "rt/run.py", """
+        from contextlib import contextmanager
+
+        class Repo:
+            def update_job_status(self, run, status):
+                self.ledger.append((run, status))
+
+            @contextmanager
+            def begin_unit(self):
+                yield
+                self.store.save(self)
+
+        def finish(repo, run):
+            repo.update_job_status(run, "done")
+            with repo.begin_unit():
+                pass
+    """)
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
+    assert sorted(r["class"] for r in rows) == ["save", "transaction"], rows

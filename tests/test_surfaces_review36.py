@@ -173,3 +173,39 @@ def test_a_named_path_under_another_configuration_is_said(tmp_path):
     assert "warning" not in r.err, r.err
     r = oc(tmp_path, "--no-cache", "-q", "top.py", "sub/s.py")
     assert "warning" not in r.err
+
+
+def test_a_noqa_inside_a_reason_is_words(tmp_path):
+    """(A review of the above.) The reason after ` -- ` runs to the comment's end: a
+    `# noqa` it mentions is no bare noqa hiding every code on the line."""
+    write(tmp_path, "pyproject.toml", "")
+    line = "ledger.append(run)  # ordercheck: ignore[OC101] -- not a bare # noqa: only OC101"
+    (tmp_path / "s.py").write_text(SAVE_THEN_APPEND.replace("ledger.append(run)", line))
+    r = oc(tmp_path, "--no-cache", "--select", "OC102,OC001", "--format", "json", "s.py")
+    assert sorted(d["code"] for f in json.loads(r.out)["files"] for d in f["diagnostics"]) == ["OC001", "OC102"]
+
+
+@pytest.mark.parametrize("source, anchor", [
+    ('def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run, "# ordercheck: ignore[OC999]")\n', 2),
+    ('def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run, """doc\n'
+     "see '# ordercheck: ignore[OC999]' in the guide\"\"\")\n", 2),
+])
+def test_the_quick_fix_never_edits_an_ignore_inside_a_string(tmp_path, source, anchor):
+    lines = source.splitlines(True)
+    at = lsp.comment_line(lines, anchor)
+    start, end, text = lsp.suppression_edit(lines[at], "OC102", lsp.comment_column(lines, at))
+    body = lines[at].rstrip("\n")
+    fixed = "".join(lines[:at]) + body[:start] + text + body[end:] + "\n" + "".join(lines[at + 1:])
+    assert "ignore[OC999]" in fixed and "OC999, OC102" not in fixed
+    write(tmp_path, "pyproject.toml", "")
+    (tmp_path / "q.py").write_text(fixed)
+    assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 0
+
+
+def test_the_quick_fix_adds_to_an_ignore_in_the_lines_comment():
+    lines = ['def f(store, ledger, run):\n', '    store.save(run)\n',
+             '    ledger.append(run)  # ordercheck: ignore[OC101] -- why\n']
+    col = lsp.comment_column(lines, 2)
+    assert col == lines[2].index("#")
+    at = lines[2].index("OC101") + len("OC101")
+    assert lsp.suppression_edit(lines[2], "OC102", col) == (at, at, ", OC102")

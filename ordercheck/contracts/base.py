@@ -204,6 +204,11 @@ class Rule:
             return next((c for c in self.event + self.then if not c.startswith("!")), "event")
         return sorted(cls)[0]
 
+    def counted(self, cls: FrozenSet[str]) -> FrozenSet[str]:
+        """Of a node's classes, those the rule counts there (a witness shows no step
+        for the others; ``Sequence`` leaves out far file writes and renames)."""
+        return cls
+
     def shown_classes(self) -> set:
         """The event classes a witness shows a step for."""
         relevant = {c for role in (self.first, self.then, self.event, self.barrier, self.unless_after) for c in role if not c.startswith("!")}

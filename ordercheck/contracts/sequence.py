@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import FrozenSet, List
 
-from ..kinds import EventClass
+from ..kinds import EventClass, NodeKind, is_near
 from .base import GraphInput, Hit, Ordering, expr_text, matching, near_matching
 from .paths import (
     anchor,
@@ -23,16 +23,17 @@ from .paths import (
     node_order,
     normal_successors,
     other_origin_path,
+    shortest,
     site,
     to_exit_hops,
     two_origin_bfs,
 )
 
 
-#: the classes a ``sequence`` pairs only when near: a file write and a rename count
-#: where the node's own call or its callee's own call makes them, not two or more
-#: calls down (docs/decisions.md "A file write or rename two calls away"); a save and
-#: an append count at every depth, as the contract says
+#: the classes a ``sequence`` that pairs file writes with renames (OC301) counts only
+#: when near: where the node's own call or its callee's own call makes them, not two or
+#: more calls down (docs/decisions.md "A file write or rename two calls away"); every
+#: other rule, and every other class, counts at every depth, as the contract says
 NEAR_ONLY = frozenset({EventClass.FILE_WRITE.value, EventClass.RENAME.value})
 
 
@@ -55,20 +56,22 @@ class Sequence(Ordering, kind="sequence"):
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
         barrier = matching(classes, self.barrier, classes) if self.barrier else set()
         unless = matching(classes, self.unless_after, classes) if self.unless_after else set()
-        firsts = near_matching(classes, self.first, reachable, NEAR_ONLY) - barrier
-        thens = near_matching(classes, self.then, classes, NEAR_ONLY) - barrier - unless
-        if not firsts or not thens:
-            return []
-        # a node never pairs with itself: the order inside a call is the callee's
-        # business, even when a loop brings the same call round again
-        labels = two_origin_bfs(g, blocking_view(g, barrier), firsts)
+        near = NEAR_ONLY if self.pairs_files() else frozenset()
+        firsts = near_matching(classes, self.first, reachable, near) - barrier
+        thens = near_matching(classes, self.then, classes, near) - barrier - unless
         found = []
-        for t in sorted(thens, key=node_order):
-            pair = other_origin_path(labels, t, site(g, t))
-            if pair is not None:
-                found.append((t, pair))
+        if firsts and thens:
+            # a node never pairs with itself: the order inside a call is the callee's
+            # business, even when a loop brings the same call round again
+            labels = two_origin_bfs(g, blocking_view(g, barrier), firsts)
+            for t in sorted(thens, key=node_order):
+                pair = other_origin_path(labels, t, site(g, t))
+                if pair is not None:
+                    found.append((t, pair))
+        found += self._written_in_body(g, classes, reachable, barrier, unless, {t for t, _ in found})
         if not found:
             return []
+        found.sort(key=lambda item: node_order(item[0]))
         if self.unless_after:
             view_u = blocking_view(g, unless)
             hops = to_exit_hops(view_u)  # (its keys: the nodes with a clean way out)
@@ -88,3 +91,46 @@ class Sequence(Ordering, kind="sequence"):
             done.add(key)
             hits.append(Hit(self, t, join(head, middle, tail), first=first, key=key))
         return hits
+
+    def counted(self, cls: FrozenSet[str]) -> FrozenSet[str]:
+        if not self.pairs_files():
+            return cls
+        return frozenset(c for c in cls if c not in NEAR_ONLY or is_near(cls, c))
+
+    def pairs_files(self) -> bool:
+        """Whether the rule pairs a file write with a rename (OC301, or a user's rule of
+        that shape): only there do the ends count when near."""
+        first = {c for c in self.first if not c.startswith("!")}
+        then = {c for c in self.then if not c.startswith("!")}
+        return EventClass.FILE_WRITE.value in first and EventClass.RENAME.value in then
+
+    def _written_in_body(self, g, classes, reachable, barrier, unless, done) -> list:
+        """A write too far down to count (``NEAR_ONLY``) still pairs with the exit of
+        a ``with`` around it that renames by the manager's own call: what an
+        atomic-write manager's body writes is what its exit renames, however deep the
+        body's helpers write it (`with atomic_write(path) as f: yaml.save_to_file(data,
+        file=f)`); docs/decisions.md "A file write or rename two calls away". Only with
+        that exit; (then, (first, path)) per exit not found already."""
+        if not self.pairs_files():
+            return []
+        exits: dict = {}
+        for t in near_matching(classes, self.then, classes, NEAR_ONLY) - barrier - unless:
+            d = g.nodes[t]
+            if d.get("kind") == NodeKind.WITH_EXIT and t not in done:
+                exits.setdefault(d.get("with_id"), []).append(t)
+        if not exits:
+            return []
+        view = blocking_view(g, barrier)
+        out = []
+        for n in sorted(matching(classes, self.first, reachable) - barrier, key=node_order):
+            for w in g.nodes[n].get("withs", ()):
+                for t in exits.get(w, ()):
+                    if t in done:
+                        continue
+                    # (from the write's normal successors: a write that raised wrote nothing)
+                    ways = [shortest(view, s, t) for s in normal_successors(g, n)]
+                    ways = [w for w in ways if w and w[-1] == t]
+                    if ways:
+                        done.add(t)
+                        out.append((t, (n, [n] + min(ways, key=len))))
+        return out

@@ -22,6 +22,8 @@ _SUPPRESS_RE = re.compile(
     r"#\s*(?:ordercheck:\s*ignore|noqa)\b(?:\s*(?:\[(?P<br>[^\]]*)\]|:\s*(?P<co>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)))?(?:.*?\s--\s*(?P<reason>.*))?",
     re.IGNORECASE,
 )
+#: where a directive's reason begins
+_REASON_RE = re.compile(r"\s--(?:\s|$)")
 #: where a suppression comment can be: every one matches here (``_SUPPRESS_RE`` starts so)
 _CANDIDATE_RE = re.compile(r"#\s*(?:ordercheck:\s*ignore|noqa)\b", re.IGNORECASE)
 
@@ -45,12 +47,18 @@ def find_suppressions(text: str, tree: Optional[ast.Module] = None) -> List[Supp
     found: List[Suppression] = []
     for line, col, string in comments:
         # one comment may hold several directives (`# noqa: E501  # ordercheck:
-        # ignore[OC102] -- why`): each is read up to where the next one starts
+        # ignore[OC102] -- why`): each is read up to where the next one starts, and a
+        # reason (after ` -- `) runs to the comment's end, whatever it mentions
         starts = [m.start() for m in _CANDIDATE_RE.finditer(string)]
         for at, end in zip(starts, starts[1:] + [len(string)]):
+            if _REASON_RE.search(string, 0, at):
+                break  # (a `# noqa` inside an earlier directive's reason is words)
             m = _SUPPRESS_RE.match(string, at, end)
             if not m:
                 continue
+            if m.group("reason") is not None:
+                m = _SUPPRESS_RE.match(string, at)  # (the reason: to the end)
+                assert m is not None
             raw = m.group("br") if m.group("br") is not None else m.group("co")
             codes = None
             if raw is not None:

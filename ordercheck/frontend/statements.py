@@ -713,6 +713,8 @@ class Extractor(ExpressionWalker):
             self.frames.pop()
         self.stmt_lines = saved_lines
         fn = self._end(frame, node.name.value, cls, sp, params, body)
+        fn.positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params)) + (
+            (node.params.star_arg.name.value,) if isinstance(node.params.star_arg, cst.Param) else ())
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
         fn.returns = self.returned_type(frame)
