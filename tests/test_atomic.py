@@ -14,28 +14,19 @@ def _mode(p) -> int:
     return stat.S_IMODE(os.stat(p).st_mode)
 
 
-def test_a_users_file_keeps_its_mode(tmp_path):
-    p = tmp_path / "baseline.json"
-    p.write_bytes(b"old")
-    p.chmod(0o664)
-    atomic.atomic_write(p, b"new")
+@pytest.mark.parametrize("write, before, after", [
+    (atomic.atomic_write, 0o664, 0o664),  # a user's file keeps its mode
+    (atomic.atomic_write, None, 0o644),  # a new one is world-readable
+    (cache.write_atomically, 0o644, 0o600),  # a cache entry is its owner's only
+])
+def test_the_mode_of_a_replaced_file(tmp_path, write, before, after):
+    p = tmp_path / "f.json"
+    if before is not None:
+        p.write_bytes(b"old")
+        p.chmod(before)
+    write(p, b"new")
     assert p.read_bytes() == b"new"
-    assert _mode(p) == 0o664
-
-
-def test_a_new_users_file_is_world_readable(tmp_path):
-    p = tmp_path / "new.json"
-    atomic.atomic_write(p, b"x")
-    assert _mode(p) == 0o644
-
-
-def test_a_cache_entry_is_its_owners_only(tmp_path):
-    p = tmp_path / "entry.json"
-    p.write_bytes(b"old")
-    p.chmod(0o644)
-    cache.write_atomically(p, b"new")
-    assert p.read_bytes() == b"new"
-    assert _mode(p) == 0o600
+    assert _mode(p) == after
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):

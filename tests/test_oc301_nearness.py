@@ -191,19 +191,29 @@ def test_a_save_two_calls_away_still_orders_for_oc102():
     assert cl(_src(body), select=SEQ) == _here(body, "OC102") != []
 
 
-def test_a_users_sequence_rule_on_writes_and_saves_sees_every_depth(tmp_path):
-    rule = tmp_path / "rules" / "X001.toml"
-    rule.parent.mkdir()
-    rule.write_text(textwrap.dedent('''
-        id = "X001"
-        name = "write-before-save"
+def _user_rule(tmp_path, code: str, then: str, barrier: str = "") -> dict:
+    """A config table with one user `sequence` rule: first a file write, then ``then``."""
+    rule = tmp_path / "rules" / f"{code}.toml"
+    rule.parent.mkdir(exist_ok=True)
+    rule.write_text(textwrap.dedent(f'''
+        id = "{code}"
+        name = "write-then-{then}"
         severity = "warning"
         kind = "sequence"
         first = ["file-write"]
-        then = ["save"]
-        message = "save `{then_text}` after a file write"
-        explanation = "A save after a file write."
+        then = ["{then}"]
+        {f'barrier = ["{barrier}"]' if barrier else ""}
+        message = "{then} `{{then_text}}` after a file write"
+        explanation = "A {then} after a file write."
         '''))
+    return {"rules": [str(rule)]}
+
+
+def _user_findings(body: str, table: dict, code: str) -> list:
+    return sorted((f.code, f.span.line) for f in check_source(_src(body), table=table, select=[code]))
+
+
+def test_a_users_sequence_rule_on_writes_and_saves_sees_every_depth(tmp_path):
     body = """
         def near(store, path, data):
             _write(path, data)
@@ -213,24 +223,10 @@ def test_a_users_sequence_rule_on_writes_and_saves_sees_every_depth(tmp_path):
             _stage(path, data)
             store.save(path)  # here
         """
-    got = sorted((f.code, f.span.line) for f in check_source(_src(body), table={"rules": [str(rule)]}, select=["X001"]))
-    assert got == _here(body, "X001") != []
+    assert _user_findings(body, _user_rule(tmp_path, "X001", "save"), "X001") == _here(body, "X001") != []
 
 
 def test_a_users_rule_of_oc301s_shape_counts_near_ends_only(tmp_path):
-    rule = tmp_path / "rules" / "X002.toml"
-    rule.parent.mkdir()
-    rule.write_text(textwrap.dedent('''
-        id = "X002"
-        name = "rename-without-flush"
-        severity = "warning"
-        kind = "sequence"
-        first = ["file-write"]
-        then = ["rename"]
-        barrier = ["fsync"]
-        message = "rename `{then_text}` after a write"
-        explanation = "A rename after a write."
-        '''))
     body = """
         def near(path, data):
             _write(path + ".tmp", data)
@@ -240,8 +236,8 @@ def test_a_users_rule_of_oc301s_shape_counts_near_ends_only(tmp_path):
             _stage(path, data)
             os.replace(path + ".tmp", path)
         """
-    got = sorted((f.code, f.span.line) for f in check_source(_src(body), table={"rules": [str(rule)]}, select=["X002"]))
-    assert got == _here(body, "X002") != []
+    table = _user_rule(tmp_path, "X002", "rename", barrier="fsync")
+    assert _user_findings(body, table, "X002") == _here(body, "X002") != []
 
 
 ATOMIC = """
