@@ -59,6 +59,10 @@ def test_a_buffer_that_does_not_tokenize_keeps_the_line():
     "# noqa: E501  # noqa: OC102",
     "# type: ignore  # noqa: E501, OC102",
     "# ordercheck: ignore[OC102]  # noqa: E501",
+    # (a third review) prose or another tool's reason before ours
+    "# TODO -- batch these later  # ordercheck: ignore[OC102] -- replayed on restart",
+    "# pylint: disable=no-member -- dynamic  # noqa: OC102 -- replayed",
+    "# noqa: E501 -- long line  # ordercheck: ignore[OC102] -- replayed",
 ])
 def test_a_suppression_beside_another_tools_directive_counts(tmp_path, comment):
     write(tmp_path, "pyproject.toml", "")

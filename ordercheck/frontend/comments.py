@@ -22,8 +22,6 @@ _SUPPRESS_RE = re.compile(
     r"#\s*(?:ordercheck:\s*ignore|noqa)\b(?:\s*(?:\[(?P<br>[^\]]*)\]|:\s*(?P<co>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)))?(?:.*?\s--\s*(?P<reason>.*))?",
     re.IGNORECASE,
 )
-#: where a directive's reason begins
-_REASON_RE = re.compile(r"\s--(?:\s|$)")
 #: where a suppression comment can be: every one matches here (``_SUPPRESS_RE`` starts so)
 _CANDIDATE_RE = re.compile(r"#\s*(?:ordercheck:\s*ignore|noqa)\b", re.IGNORECASE)
 
@@ -47,23 +45,26 @@ def find_suppressions(text: str, tree: Optional[ast.Module] = None) -> List[Supp
     found: List[Suppression] = []
     for line, col, string in comments:
         # one comment may hold several directives (`# noqa: E501  # ordercheck:
-        # ignore[OC102] -- why`): each is read up to where the next one starts, and a
-        # reason (after ` -- `) runs to the comment's end, whatever it mentions
+        # ignore[OC102] -- why`): each is read up to where the next one starts; the
+        # reason of one of ours (after ` -- `) runs to the comment's end, whatever it
+        # mentions (`-- not a bare # noqa`), another tool's does not (`# noqa: E501 --
+        # long line  # ordercheck: ignore[OC102]`)
         starts = [m.start() for m in _CANDIDATE_RE.finditer(string)]
         for at, end in zip(starts, starts[1:] + [len(string)]):
-            if _REASON_RE.search(string, 0, at):
-                break  # (a `# noqa` inside an earlier directive's reason is words)
             m = _SUPPRESS_RE.match(string, at, end)
             if not m:
                 continue
-            if m.group("reason") is not None:
-                m = _SUPPRESS_RE.match(string, at)  # (the reason: to the end)
-                assert m is not None
             raw = m.group("br") if m.group("br") is not None else m.group("co")
             codes = None
             if raw is not None:
                 codes = tuple(c.strip().upper() for c in raw.split(",") if c.strip()) or None
+            ours = codes is None or any(c.startswith("OC") for c in codes)
+            if ours and m.group("reason") is not None:
+                m = _SUPPRESS_RE.match(string, at)  # (the reason: to the end)
+                assert m is not None
             found.append(Suppression(line, codes, (m.group("reason") or "").strip(), col + at))
+            if ours and m.group("reason") is not None:
+                break  # (a `# noqa` inside our reason is words)
     return found
 
 
