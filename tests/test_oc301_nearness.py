@@ -333,3 +333,19 @@ def test_a_witness_shows_no_step_for_a_far_write_or_rename():
     assert (f.code, f.span.line) == _here(body)[0]
     assert [(s.kind, s.text) for s in f.witness if s.kind in ("file-write", "rename")] == [
         ("file-write", "f.write(data)"), ("rename", 'os.replace(path + ".tmp", path)')], f.witness
+
+
+def test_far_writes_that_cannot_reach_the_exit_search_no_path_each(monkeypatch):
+    """(A third review.) Each far write in a renaming `with`'s body searched a path to
+    the exit: N writes that all end in a raise cost N walks of the function."""
+    from ordercheck.contracts import sequence
+
+    calls = []
+    real = sequence.shortest
+    monkeypatch.setattr(sequence, "shortest", lambda *a: calls.append(a) or real(*a))
+    n = 60
+    body = ATOMIC + "\n    def big(path, cond, d):\n        with atomic_write(path) as f:\n            if cond:\n" + "".join(
+        f"                x{i} = d[{i}]\n" for i in range(n)) + "            else:\n" + "".join(
+        f"                save_to_file(d[{i}], f)\n" for i in range(n)) + "                raise ValueError(d)\n"
+    assert _cl(body) == []
+    assert len(calls) == 0, len(calls)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import FrozenSet, List
 
+import networkx as nx
+
 from ..kinds import EventClass, NodeKind, is_near
 from .base import GraphInput, Hit, Ordering, expr_text, matching, near_matching
 from .paths import (
@@ -121,16 +123,18 @@ class Sequence(Ordering, kind="sequence"):
         if not exits:
             return []
         view = blocking_view(g, barrier)
+        reaching: dict = {}  # exit -> the nodes with a way to it (one backward walk per exit)
         out = []
         for n in sorted(matching(classes, self.first, reachable) - barrier, key=node_order):
             for w in g.nodes[n].get("withs", ()):
                 for t in exits.get(w, ()):
                     if t in done:
                         continue
+                    if t not in reaching:
+                        reaching[t] = nx.ancestors(view, t) | {t}
                     # (from the write's normal successors: a write that raised wrote nothing)
-                    ways = [shortest(view, s, t) for s in normal_successors(g, n)]
-                    ways = [w for w in ways if w and w[-1] == t]
-                    if ways:
+                    starts = [s for s in normal_successors(g, n) if s in reaching[t]]
+                    if starts:
                         done.add(t)
-                        out.append((t, (n, [n] + min(ways, key=len))))
+                        out.append((t, (n, [n] + min((shortest(view, s, t) for s in starts), key=len))))
         return out
