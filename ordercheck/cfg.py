@@ -141,6 +141,7 @@ class _WithFrame(_Frame):
     copies: Dict[Way, object] = field(default_factory=dict)
     swallowed: List[object] = field(default_factory=list)
     manager: Optional[Call] = None  # the item's context-manager call
+    target: str = ""  # the plain name the item binds (``as f``)
     # a project manager that swallows only the types it catches (``types``): its
     # ``__exit__`` also runs before any other exception goes on
     project_narrow: bool = False
@@ -396,6 +397,8 @@ class _Builder:
         CPython reports ``__exit__``); with a manager call, its ``span`` is that
         call's (``manager``), where events carried at the exit are anchored (semantics §Contracts)."""
         n = self.node(NodeKind.WITH_EXIT, f.stmt.span, f.stmt.text, way=way, with_id=f.with_id)
+        if f.target:
+            self.g.nodes[n]["target"] = f.target
         if f.manager is not None:
             self.g.nodes[n]["manager"] = f.manager
         return n
@@ -761,7 +764,7 @@ class _Builder:
                 types = m.suppress_types or ()
             suppress = suppress_all or known or narrow
             self.with_ids += 1
-            w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, with_id=self.with_ids,
+            w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, target=item.target, with_id=self.with_ids,
                            withs=self.withs, project_narrow=narrow,
                            # (a project manager named like a lock runs its own exit code)
                            lock=item.lock and not (m is not None and self.project_manager(m)))

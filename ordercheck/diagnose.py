@@ -186,10 +186,13 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
         if then is not None and then[0] == i:
-            if (steps and steps[-1].kind in _LEAVING and steps[-1].span == then[1].span
-                    and then[1].text.startswith(steps[-1].text + "  (")):
-                steps.pop()  # (`return run` is where the handler is left: one step says both)
-            steps.append(then[1])
+            same = bool(steps) and steps[-1].span == then[1].span and then[1].text.startswith(steps[-1].text + "  (")
+            if same and steps[-1].kind == "suppress":
+                pass  # (a suppressing `with` is where the exception is dropped: its step says it)
+            else:
+                if same and steps[-1].kind in _LEAVING:
+                    steps.pop()  # (`return run` is where the handler is left: one step says both)
+                steps.append(then[1])
     return steps
 
 

@@ -162,6 +162,7 @@ class WithItem:
     events: ExprSeq
     manager: Optional[Call]  # the context-manager call, when the item is a call
     lock: bool = False  # a lock by its name (``resolution.is_lock``): its exit cannot raise
+    target: str = ""  # the plain name it binds (``as f``), else ""
 
 
 @dataclass

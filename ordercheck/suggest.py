@@ -17,17 +17,23 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
-import networkx as nx
-
-from . import effects
+from . import lazy
 from .ir import Call, FileFacts
 from .markers import split_tokens
 from .patterns import literal_subscripts
 from .settings import Settings
 from .sources import project_facts
 from .summaries import ProjectIndex, resolve, with_managers
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from . import effects
+else:  # (imported when suggest runs, not when the CLI loads this module)
+    nx = lazy.module("networkx", globals(), "nx")
+    effects = lazy.module("ordercheck.effects", globals(), "effects")
 
 KINDS = ("save", "append", "transaction")
 #: the classes a callee's summary can already give a call (then no pattern is suggested for it)

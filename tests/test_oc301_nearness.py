@@ -349,3 +349,29 @@ def test_far_writes_that_cannot_reach_the_exit_search_no_path_each(monkeypatch):
         f"                save_to_file(d[{i}], f)\n" for i in range(n)) + "                raise ValueError(d)\n"
     assert _cl(body) == []
     assert len(calls) == 0, len(calls)
+
+
+def test_a_renaming_exit_pairs_only_with_a_write_handed_its_target_on_the_normal_way():
+    """(A third review.) Not a body's write to another file (`two`), not an exit that
+    renames only when the body raised, not a manager with no `as` target."""
+    body = ATOMIC + """
+    @contextlib.contextmanager
+    def quarantine_on_error(path):
+        try:
+            yield
+        except Exception:
+            shutil.move(path, path + ".bad")
+            raise
+
+    def two(path, data):
+        with atomic_write(path) as f, atomic_write(path + ".2") as g:  # here
+            save_to_file(data, g)
+
+    def guarded(path, data, out):
+        with quarantine_on_error(path):
+            save_to_file(data, out)
+    """
+    here = _here(body)
+    col = next(line for line in _src(body).splitlines() if "# here" in line).index('atomic_write(path + ".2")') + 1
+    assert [(f.code, f.span.line, f.span.col + 1) for f in check_source(_src(body), select=["OC301"])] == [
+        (here[0][0], here[0][1], col)]

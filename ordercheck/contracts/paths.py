@@ -266,6 +266,11 @@ def site(g: nx.DiGraph, n: object) -> object:
     return ("call", call.id) if call is not None else ("node", n)
 
 
+def reaching(view: nx.DiGraph, node: object) -> Set[object]:
+    """``node`` and every node of ``view`` with a way to it (one backward walk)."""
+    return nx.ancestors(view, node) | {node}
+
+
 def shortest(view: nx.DiGraph, a: object, b: object) -> List[object]:
     try:
         return nx.shortest_path(view, a, b)

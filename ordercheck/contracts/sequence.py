@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from typing import FrozenSet, List
 
-import networkx as nx
-
-from ..kinds import EventClass, NodeKind, is_near
+from ..kinds import EventClass, NodeKind, Way, is_near
 from .base import GraphInput, Hit, Ordering, expr_text, matching, near_matching
 from .paths import (
     anchor,
@@ -25,6 +23,7 @@ from .paths import (
     node_order,
     normal_successors,
     other_origin_path,
+    reaching,
     shortest,
     site,
     to_exit_hops,
@@ -118,22 +117,25 @@ class Sequence(Ordering, kind="sequence"):
         exits: dict = {}
         for t in near_matching(classes, self.then, classes, NEAR_ONLY) - barrier - unless:
             d = g.nodes[t]
-            if d.get("kind") == NodeKind.WITH_EXIT and t not in done:
+            # its normal way out (the body's file is renamed into place), of an item
+            # that binds what the body writes to (`as f`)
+            if d.get("kind") == NodeKind.WITH_EXIT and d.get("target") and d.get("way") != Way.RAISE and t not in done:
                 exits.setdefault(d.get("with_id"), []).append(t)
         if not exits:
             return []
         view = blocking_view(g, barrier)
-        reaching: dict = {}  # exit -> the nodes with a way to it (one backward walk per exit)
+        ways_to: dict = {}  # exit -> the nodes with a way to it (one backward walk per exit)
         out = []
         for n in sorted(matching(classes, self.first, reachable) - barrier, key=node_order):
+            call = g.nodes[n].get("call")
             for w in g.nodes[n].get("withs", ()):
                 for t in exits.get(w, ()):
-                    if t in done:
-                        continue
-                    if t not in reaching:
-                        reaching[t] = nx.ancestors(view, t) | {t}
+                    if t in done or call is None or g.nodes[t]["target"] not in call.reads:
+                        continue  # (only a write handed the item's file: `save_to_file(data, file=f)`)
+                    if t not in ways_to:
+                        ways_to[t] = reaching(view, t)
                     # (from the write's normal successors: a write that raised wrote nothing)
-                    starts = [s for s in normal_successors(g, n) if s in reaching[t]]
+                    starts = [s for s in normal_successors(g, n) if s in ways_to[t]]
                     if starts:
                         done.add(t)
                         out.append((t, (n, [n] + min((shortest(view, s, t) for s in starts), key=len))))

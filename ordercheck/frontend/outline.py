@@ -237,7 +237,9 @@ class Outliner(Resolver):
                     manager.self_call, manager.bare_enter = names.self_call, names.receiver_type is None
             if manager is not None and isinstance(node, ast.AsyncWith):
                 manager.async_with = True
-            st.items.append(WithItem([], manager, is_lock(render_ast(expr.func if isinstance(expr, ast.Call) else expr))))
+            target = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else ""
+            st.items.append(WithItem([], manager, is_lock(render_ast(expr.func if isinstance(expr, ast.Call) else expr)),
+                                     target))
             if item.optional_vars is not None:
                 self.visit(item.optional_vars)
         for child in node.body:

@@ -551,7 +551,8 @@ class Extractor(ExpressionWalker):
             if manager is not None and node.asynchronous is not None:
                 manager.async_with = True
             func = item.item.func if isinstance(item.item, cst.Call) else item.item
-            st.items.append(WithItem(ev, manager, is_lock(render_callee(func))))
+            target = item.asname.name.value if item.asname is not None and isinstance(item.asname.name, cst.Name) else ""
+            st.items.append(WithItem(ev, manager, is_lock(render_callee(func)), target))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
         # a closure's rebinding in the body follows the `def` on every path through the
