@@ -509,8 +509,10 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
     # with an exception in flight Python calls ``__exit__`` with its three positional
     # parameters set: a branch that holds only when one is None (``if exc_type is
     # None: return True``, what follows ``if exc_type is not None: ...; return
-    # False``) is never taken then, unless the function binds the name again
-    exc_params = (frozenset(fn.positional[1:4]) - _rebound(fn.body)) if fn is not None and fn.positional else None
+    # False``) is never taken then, unless the function (or a nested one, through
+    # ``nonlocal``) binds the name again
+    exc_params = (frozenset(fn.positional[1:4]) - _rebound(fn.body) - set(fn.untracked)
+                  if fn is not None and fn.positional else None)
     reach = nx.descendants(nx.restricted_view(g, [], list(_no_exception_branches(g, exc_params)))
                            if exc_params else g, ENTRY)
     test = _TypeTest(params, imports or {})

@@ -63,6 +63,9 @@ def test_a_true_return_with_an_exception_in_flight_swallows(body):
     # the parameter is bound again: its test no longer tells whether an exception is in flight
     "if self.tolerate:\n    cls = None\nif cls is None:\n    return True\nreturn False",
     "if (val := None) is None:\n    pass\nif val is None:\n    return True\nreturn False",
+    # (a third review) a nested function sets it through `nonlocal`
+    "def forgive():\n    nonlocal cls\n    cls = None\nif self.tolerate:\n    forgive()\n"
+    "if cls is None:\n    return True\nreturn False",
 ])
 def test_a_rebound_exception_parameter_tells_nothing(body):
     src = _src(body)
