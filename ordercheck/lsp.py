@@ -125,12 +125,26 @@ def comment_column(lines: Sequence[str], line: int) -> Optional[int]:
     return -1
 
 
-def comment_line(lines: Sequence[str], line: int) -> int:
+def comment_line(lines: Sequence[str], line: int, statement: Optional[Sequence[int]] = None) -> int:
     """The line (0-based) where a suppression comment for a finding on ``line`` can
     go: ``line`` itself, unless its end lies inside a token (a triple-quoted string,
     an f-string) or it ends in a backslash continuation; then the last line of its
     logical line, where a comment is read as the statement's (docs/configuration.md,
-    Suppressions). A buffer that does not tokenize keeps ``line``."""
+    Suppressions). A buffer that does not tokenize keeps ``line``.
+
+    ``statement`` (0-based first and last line of the statement holding the finding,
+    the diagnostic's ``data.statement``) is where a comment is read: a logical line
+    that ends on neither (a decorator's, of a ``def`` whose header holds the finding)
+    gives way to the statement's last line, the header's end."""
+    at = _logical_end(lines, line)
+    if isinstance(statement, (list, tuple)) and len(statement) == 2 \
+            and all(isinstance(n, int) for n in statement) and at not in (line, *statement) \
+            and 0 <= statement[-1] < len(lines):
+        return _logical_end(lines, statement[-1])
+    return at
+
+
+def _logical_end(lines: Sequence[str], line: int) -> int:
     text = "".join(lines)
     first_row = line + 1  # (tokenize counts rows from 1)
     try:
@@ -424,7 +438,8 @@ def build_server():  # noqa: C901 - one closure per LSP method
             if d.source != "ordercheck" or not code or code == "OC900" or (line, code) in seen:
                 continue
             seen.add((line, code))
-            line = comment_line(lines, line) if 0 <= line < len(lines) else line
+            data = d.data if isinstance(d.data, dict) else {}
+            line = comment_line(lines, line, data.get("statement")) if 0 <= line < len(lines) else line
             edit = (suppression_edit(lines[line], code, comment_column(lines, line))
                     if 0 <= line < len(lines) else None)
             if edit is None:

@@ -605,7 +605,7 @@ class Extractor(ExpressionWalker):
         return st
 
     def _def(self, node: cst.FunctionDef, line: cst.CSTNode) -> Stmt:
-        sp = self._enter_stmt(node, node.name)
+        sp = self._enter_stmt(node, _header_end(self, node, [node.name, *_all_params(node.params), node.returns]))
         ev: ExprSeq = []
         for d in node.decorators:
             ev += self.expr(d.decorator)
@@ -631,7 +631,7 @@ class Extractor(ExpressionWalker):
         return st
 
     def _class(self, node: cst.ClassDef, line: cst.CSTNode) -> Stmt:
-        sp = self._enter_stmt(node, node.name)
+        sp = self._enter_stmt(node, _header_end(self, node, [node.name, *node.bases, *node.keywords]))
         ev: ExprSeq = []
         for d in node.decorators:
             ev += self.expr(d.decorator)
@@ -822,6 +822,21 @@ def _captures(pattern: cst.CSTNode) -> List[str]:
         stack.extend(children(node))
     return out
 
+
+
+def _header_end(builder: Any, node: cst.CSTNode, parts: Sequence[Optional[cst.CSTNode]]) -> cst.CSTNode:
+    """The part of a ``def``'s or a ``class``'s header that ends last (a parameter's
+    default, an annotation, a base): the header's last line is where a suppression
+    comment for a call in its decorators or header is read (docs/configuration.md,
+    Suppressions)."""
+    best, end = node, -1
+    for part in parts:
+        if part is None:
+            continue
+        line = builder.span(part).end_line
+        if line > end:
+            best, end = part, line
+    return best
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:

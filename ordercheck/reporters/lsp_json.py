@@ -48,6 +48,8 @@ def diagnostic(f: Finding, rule_uri: Optional[str]) -> dict:
         ],
         "fingerprint": f.fingerprint,
     }
+    if f.stmt_lines:  # (0-based) where a suppression comment covers it: the editor's quick fix
+        d["data"]["statement"] = [f.stmt_lines[0] - 1, f.stmt_lines[-1] - 1]
     if f.suppressed is not None:  # --show-suppressed: the comment's reason
         d["data"]["suppressed"] = f.suppressed or SUPPRESSED_WITHOUT_REASON
     return d

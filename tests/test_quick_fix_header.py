@@ -1,0 +1,73 @@
+"""The editor's quick fix for a finding in a decorator or a class header whose logical
+line ends on neither line a suppression is read on (session 37): the comment goes to the
+end of the statement's header, read from the diagnostic's ``data.statement``."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cliutil import oc, write
+from ordercheck import lsp
+
+CONFIG = '[extend-events]\nsave = ["*.save_run"]\nappend = ["*.append_event"]\n'
+
+DECORATOR = '''def f(store, ledger, register):
+    store.save_run(1)
+    @register(ledger.append_event("""x
+        y"""))
+    def g():
+        pass
+    return g
+'''
+
+CLASS_HEADER = '''def f(store, ledger, make):
+    store.save_run(1)
+    class C(make(ledger.append_event("""x
+        y""")), object):
+        pass
+    return C
+'''
+
+
+def _diagnostic(tmp_path, source):
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    (tmp_path / "q.py").write_text(source)
+    r = oc(tmp_path, "--no-cache", "--select", "OC102", "--format", "json", "q.py")
+    [d] = [d for f in json.loads(r.out)["files"] for d in f["diagnostics"]]
+    return d
+
+
+@pytest.mark.parametrize("source, header_row, logical_end", [(DECORATOR, 4, 3), (CLASS_HEADER, 3, 3)])
+def test_the_quick_fix_for_a_finding_in_a_header_suppresses_it(tmp_path, source, header_row, logical_end):
+    d = _diagnostic(tmp_path, source)
+    assert d["data"]["statement"][-1] == header_row
+    lines = source.splitlines(True)
+    anchor = d["range"]["start"]["line"]
+    at = lsp.comment_line(lines, anchor, d["data"]["statement"])
+    assert at == header_row
+    start, end, text = lsp.suppression_edit(lines[at], "OC102", lsp.comment_column(lines, at))
+    body = lines[at].rstrip("\n")
+    fixed = "".join(lines[:at]) + body[:start] + text + body[end:] + "\n" + "".join(lines[at + 1:])
+    (tmp_path / "q.py").write_text(fixed)
+    assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 0
+    # a decorator's logical line ends before the header: without the statement the
+    # comment would go there; a class header's logical line is the header
+    assert lsp.comment_line(lines, anchor) == logical_end
+
+
+def test_a_comment_at_the_end_of_a_multiline_header_suppresses(tmp_path):
+    source = ('def f(store, ledger):\n    store.save_run(1)\n'
+              '    def g(x=ledger.append_event("""a\n        b"""),\n          y=2):  # ordercheck: ignore[OC102]\n'
+              '        pass\n    return g\n')
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    (tmp_path / "q.py").write_text(source)
+    assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 0
+    (tmp_path / "q.py").write_text(source.replace("  # ordercheck: ignore[OC102]", ""))
+    assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 1
+
+
+def test_a_statement_that_holds_the_logical_line_keeps_it():
+    lines = ['def a(store, ledger, run):\n', '    store.save(run)\n', '    ledger.append("""\n', '    text""")\n']
+    assert lsp.comment_line(lines, 2, [2, 3]) == 3
+    assert lsp.comment_line(lines, 2, ["x", None]) == 3  # a client's garbage is ignored
