@@ -121,8 +121,24 @@ def caught_inside(eff: Effects) -> FrozenSet[str]:
     return frozenset(caught)
 
 
+def own_through_self(call: Call, key: Optional[str]) -> bool:
+    """Whether ``call`` is ``self.m()``, resolved to a method ``m`` of the class. In a
+    context manager's ``__exit__`` what such a method makes by its own call is the
+    manager's own: an atomic writer whose exit renames through ``self._commit()`` or
+    ``self.close()`` (click's ``_AtomicFile``) renames at the ``with`` as one whose exit
+    calls ``os.replace`` itself (docs/decisions.md "A file write or rename two calls
+    away")."""
+    if key is None or call.self_call != "self" or not call.callee.startswith("self."):
+        return False
+    name = call.callee[len("self."):]
+    return "." not in name and key.endswith("." + name)
+
+
 def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
-              lookup: Lookup, managers: Optional[Managers] = None) -> NodeSets:
+              lookup: Lookup, managers: Optional[Managers] = None, exit_method: bool = False) -> NodeSets:
+    """``exit_method``: ``g`` is a class manager's ``__exit__``/``__aexit__``, whose
+    calls of the manager's own methods (``self._commit()``) are the manager's own
+    calls for nearness (``own_through_self``)."""
     out = NodeSets()
     for n, data in g.nodes(data=True):
         call = data.get("call")
@@ -152,6 +168,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                 # constructor (the call's own callee) and ``__enter__``
                 carried = (me.entry if me.kind == "generator" else carried | me.entry) - NOT_CARRIED
             cls = vocab.classify(call, carried)
+            if exit_method and own_through_self(call, key):
+                cls |= {own for own, near in NEARNESS.values() if near in cls}
             if "with_id" not in data:
                 cls -= mgrmod.WITH_ONLY  # `session.begin()` alone is no transaction
             # a class manager's ``__enter__`` and ``__exit__`` failures raise out of the
@@ -651,7 +669,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         try:
                             eff, found = depth.retrying(
                                 lambda g=g, facts=facts: graph_effects(
-                                    g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab))
+                                    g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers,
+                                                             fn.name in ("__exit__", "__aexit__")), vocab))
                         except Exception as exc:  # as above
                             fail(m, exc)
                             g = None

@@ -375,3 +375,61 @@ def test_a_renaming_exit_pairs_only_with_a_write_handed_its_target_on_the_normal
     col = next(line for line in _src(body).splitlines() if "# here" in line).index('atomic_write(path + ".2")') + 1
     assert [(f.code, f.span.line, f.span.col + 1) for f in check_source(_src(body), select=["OC301"])] == [
         (here[0][0], here[0][1], col)]
+
+
+SELF_COMMIT = """
+    class Store:
+        def _commit(self, tmp, path):
+            os.replace(tmp, path)
+
+    class AtomicWriter:
+        def __init__(self, path):
+            self.path, self.tmp = path, path + ".tmp"
+            self.store = Store()
+
+        def __enter__(self):
+            self.f = open(self.tmp, "w")
+            return self.f
+
+        def __exit__(self, et, ev, tb):
+            self.f.close()
+            if et is None:
+                {commit}
+            return False
+
+        def _commit(self):
+            {commit_body}
+
+        def _finish(self):
+            self._commit()
+
+    def save(path, text, other):
+        with AtomicWriter(path) as f:  # here
+            f.write(text)
+    """
+
+
+def test_an_exit_that_renames_through_a_method_of_its_own_is_near():
+    # click's `_AtomicFile.__exit__` calls `self.close()`, which renames: the
+    # manager's own method is the manager (docs/decisions.md)
+    body = SELF_COMMIT.format(commit="self._commit()", commit_body="os.replace(self.tmp, self.path)")
+    assert _cl(body) == _here(body) != []
+    (f,) = check_source(_src(body), select=["OC301"])
+    assert any("AtomicWriter._commit" in (s.via or "") for s in f.witness), f.witness
+
+
+def test_an_exit_through_its_own_method_that_fsyncs_first_is_clean():
+    body = SELF_COMMIT.format(commit="self._commit()",
+                              commit_body="os.fsync(self.f.fileno()); os.replace(self.tmp, self.path)")
+    assert _cl(body) == []
+
+
+def test_an_exit_through_two_methods_of_its_own_or_another_object_is_far():
+    deep = SELF_COMMIT.format(commit="self._finish()", commit_body="os.replace(self.tmp, self.path)")
+    assert _cl(deep) == []
+    # another object's method is no part of the manager, even if it renames by its own call
+    other = SELF_COMMIT.format(commit="self.store._commit(self.tmp, self.path)", commit_body="pass")
+    assert _cl(other) == []
+    # (which is far only because it is another object's: the same rename, a call nearer, pairs)
+    near = other.replace("self.store._commit(self.tmp, self.path)", "os.replace(self.tmp, self.path)")
+    assert _cl(near) == _here(near) != []

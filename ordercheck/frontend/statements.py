@@ -605,7 +605,7 @@ class Extractor(ExpressionWalker):
         return st
 
     def _def(self, node: cst.FunctionDef, line: cst.CSTNode) -> Stmt:
-        sp = self._enter_stmt(node, _header_end(self, node, [node.name, *_all_params(node.params), node.returns]))
+        sp = self._enter_stmt(node, _header_end(self, node, [node.name, *(p.default for p in _all_params(node.params))]))
         ev: ExprSeq = []
         for d in node.decorators:
             ev += self.expr(d.decorator)
@@ -631,7 +631,7 @@ class Extractor(ExpressionWalker):
         return st
 
     def _class(self, node: cst.ClassDef, line: cst.CSTNode) -> Stmt:
-        sp = self._enter_stmt(node, _header_end(self, node, [node.name, *node.bases, *node.keywords]))
+        sp = self._enter_stmt(node, _header_end(self, node, [node.name, *(b.value for b in node.bases)]))
         ev: ExprSeq = []
         for d in node.decorators:
             ev += self.expr(d.decorator)
@@ -825,10 +825,11 @@ def _captures(pattern: cst.CSTNode) -> List[str]:
 
 
 def _header_end(builder: Any, node: cst.CSTNode, parts: Sequence[Optional[cst.CSTNode]]) -> cst.CSTNode:
-    """The part of a ``def``'s or a ``class``'s header that ends last (a parameter's
-    default, an annotation, a base): the header's last line is where a suppression
+    """The part of a ``def``'s or a ``class``'s header that ends last (its name, a
+    parameter's default, a base): the header's last line is where a suppression
     comment for a call in its decorators or header is read (docs/configuration.md,
-    Suppressions)."""
+    Suppressions). Only parts the front end reads have positions (an annotation, a
+    keyword of a class header has none on the fast path: positions.py)."""
     best, end = node, -1
     for part in parts:
         if part is None:
