@@ -423,14 +423,95 @@ def _engine() -> str:
     return h.hexdigest()[:16]
 
 
+#: a secret shared by the machines whose caches may be read on each other (CI runners
+#: restoring one cache folder); without it, a secret of this user on this machine
+SECRET_ENV = "ORDERCHECK_CACHE_SECRET"
+
+
+def user_cache_home() -> Path:
+    """Where ordercheck keeps what belongs to the user, not to a project (the cache
+    secret): ``$XDG_CACHE_HOME/ordercheck`` (``~/.cache/ordercheck``), on macOS
+    ``~/Library/Caches/ordercheck``, on Windows ``%LOCALAPPDATA%\\ordercheck``."""
+    if os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = str(Path.home() / "Library" / "Caches")
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        base = xdg if os.path.isabs(xdg) else str(Path.home() / ".cache")
+    return Path(base) / "ordercheck"
+
+
+def _read_secret(path: Path) -> Optional[bytes]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if len(data) >= 32 else None
+
+
+def _make_secret(path: Path) -> None:
+    """A new secret, whole or not at all, and never over another process's: written
+    to a temporary file and linked into place (the first link wins)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(f".secret.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(str(tmp), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(os.urandom(32).hex().encode())
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(str(tmp), str(path))
+        except FileExistsError:
+            pass  # another process made it first: its secret is the one
+        except OSError:
+            if not path.exists():  # (no hard links on this file system)
+                os.replace(str(tmp), str(path))
+    finally:
+        try:
+            os.unlink(str(tmp))
+        except OSError:
+            pass
+
+
+def secret() -> str:
+    """What makes this machine's cache keys its own: a cache folder that came from
+    elsewhere (committed to the repository, planted by a pull request, copied from
+    another user) never matches, so none of its entries or run records is read
+    (docs/architecture.md, "The cache"). ``ORDERCHECK_CACHE_SECRET`` names one to share
+    between machines (CI runners restoring one cache); else a random one kept in
+    ``user_cache_home()/secret``, made on first use. Where none can be kept (no
+    writable home), a random one for this run, handed to its workers through the
+    environment: nothing is read from an earlier run's cache."""
+    given = os.environ.get(SECRET_ENV)
+    if not given:
+        path = user_cache_home() / "secret"
+        data = _read_secret(path)
+        if data is None:
+            try:
+                _make_secret(path)
+            except OSError:
+                pass
+            data = _read_secret(path)
+        if data is None:
+            given = "run-" + os.urandom(16).hex()
+            os.environ[SECRET_ENV] = given  # (this run's workers key their entries alike)
+            return hashlib.sha256(given.encode()).hexdigest()[:32]
+        return hashlib.sha256(b"file|" + data.strip()).hexdigest()[:32]
+    return hashlib.sha256(given.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 _SALT: Optional[str] = None
 
 
 def salt() -> str:
-    """Everything a key depends on besides the file: engine code, Python, schema."""
+    """Everything a key depends on besides the file: engine code, Python, schema, and
+    the user's secret (``secret``)."""
     global _SALT
     if _SALT is None:
-        _SALT = "|".join((str(ENTRY_FORMAT), _engine(), sys.version.split()[0], sys.implementation.name, _schema()))
+        _SALT = "|".join((str(ENTRY_FORMAT), _engine(), sys.version.split()[0], sys.implementation.name, _schema(),
+                          secret()))
     return _SALT
 
 

@@ -1,10 +1,17 @@
 import logging
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+# the cache's secret (ordercheck.cache.secret) is kept under the user's cache home:
+# the tests' own, never the developer's, and none handed in from outside
+os.environ["XDG_CACHE_HOME"] = str(Path(tempfile.gettempdir()) / "ordercheck-tests-cache-home")
+os.environ.pop("ORDERCHECK_CACHE_SECRET", None)
 
 
 class _Failures(logging.Handler):
