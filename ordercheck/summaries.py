@@ -918,6 +918,8 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
             # manager. Not an instance's own `__enter__` (`with self._writer:`): what it
             # returns is the `as` value, the manager is still the instance
             cls = index.returned_class(target, index.class_called_on(facts, call))
+        if cls is None and call.callee == "self.__enter__" and call.self_call == "self":
+            cls = index.owner_class(facts, fn)  # `with self:` in a method: its own class
         if cls is None and call.callee.endswith(".__enter__"):
             cls = index.receiver_class_of(facts, fn, call)  # `with self.uow:` over an instance (a base's type too)
             if cls is None:

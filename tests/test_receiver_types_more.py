@@ -233,6 +233,44 @@ def plain(uow: UnitOfWork, ledger, run):
 """)
 
 
+def test_with_self_in_a_method_runs_the_classs_own_enter_and_exit():
+    # beets' `ImportState`: `with self as state:` saves in its `__exit__` (session 37,
+    # the twentieth held-out set); a base class's manager methods are found by the MRO
+    check(UOW + """\
+class Job(UnitOfWork):
+    def step(self, run):
+        with self as job:
+            job.n = 1
+        self._ledger.append(run)   # !OC102
+
+    def nested(self, run):
+        def inner():
+            with self:
+                pass
+        inner()
+        self._ledger.append(run)   # !OC102
+
+def caller(job: Job, ledger, run):
+    job.step(run)
+    ledger.append(run)   # !OC102
+""")
+
+
+def test_with_self_outside_a_class_or_without_exit_enters_nothing():
+    check("""\
+class Plain:
+    def step(self, ledger, run):
+        with self:
+            pass
+        ledger.append(run)
+
+def free(self, store, ledger, run):
+    with self:
+        store.save(run)
+    ledger.append(run)   # !OC102
+""")
+
+
 def test_with_over_an_untyped_name_enters_nothing_known():
     check(UOW + """\
 def untyped(uow, ledger, run):

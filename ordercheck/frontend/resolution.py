@@ -373,6 +373,10 @@ class Resolver:
         receiver = self.chain_receiver_type(chain, line)
         if receiver is None:
             parts = callee.split(".")
+            if written == "self" and self._self_class_scope() is not None:
+                # `with self:` in a method: the class's own `__enter__`/`__exit__`,
+                # found through its MRO as `self.m()` is (beets' `with self as state:`)
+                return CallNames("self.__enter__", (), None, None, "self")
             if len(parts) == 3 and parts[0] == "self" and self._self_class_scope() is not None:
                 # `with self._lock:` where only a base class (in another file, maybe)
                 # types `_lock`: the project phase reads the type through the MRO
