@@ -210,7 +210,7 @@ def nothing_matched_note(files: int) -> str:
 @click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ in the project root: the config's folder, else the nearest one above with pyproject.toml or .git).")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ in the project root: the discovered config's folder, else the nearest folder above the paths with pyproject.toml or .git; a config's cache-dir is relative to its folder).")
 @click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Hide the findings recorded in FILE (see --write-baseline).")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(path_type=Path), metavar="FILE",
@@ -255,7 +255,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     for p in paths:
         if not str(p) or not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
-    if not config_file and not isolated and not quiet:
+    warned = not config_file and not isolated and not quiet
+    if warned:
         for line in other_configs(paths, settings.config.path):
             click.echo(line, err=True)
     if baseline_file and write_baseline_file:
@@ -264,7 +265,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         raise UsageError(f"--statistics prints a table (text) or a JSON list (json), not {fmt}", key="--statistics")
     if (fix or diff) and stdin_filename:
         raise UsageError("fixes apply to files on disk, not to standard input", key="--fix" if fix else "--diff")
-    root = configmod.project_root(settings.config, start)
+    root = configmod.project_root(settings.config, start, explicit=config_file is not None)
     base = baselinemod.load(baseline_file) if baseline_file else None
     stdin = None
     if stdin_filename:
@@ -273,6 +274,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         cache_dir = None
     elif cache_dir is None:
         cache_dir = runner.cache_folder(settings.config, root)  # (the project root: no config, the folder with `.git`)
+    if cache_dir is not None:
+        cache_dir = _usable_cache(cache_dir, quiet)
     result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
                         force_exclude=force_exclude)
     if fix or diff:
@@ -283,6 +286,13 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
             text = "".join(fixesmod.unified_diff(p, before, after) for p, (before, after) in sorted(changed.items()))
             click.echo(text, nl=False)
             return 1 if text and not exit_zero else 0
+    if warned and any(p.is_dir() for p in paths):
+        # a folder walked into a nested project's files: said as for a named path
+        named = set(other_configs(paths, settings.config.path))
+        folders = sorted({str(Path(f).parent) or "." for f in result.files if f != stdin_filename})
+        for line in other_configs([Path(d) for d in folders], settings.config.path):
+            if line not in named:
+                click.echo(line, err=True)
     findings = result.findings
     if write_baseline_file:
         n = baselinemod.write(write_baseline_file, findings, root)
@@ -451,6 +461,23 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, exclude, extend_exclud
     else:
         click.echo(suggestmod.render_text(found, settings, files, limit, unmatched), nl=False)
     return 0
+
+
+def _usable_cache(folder: Path, quiet: bool) -> Optional[Path]:
+    """The cache folder, made and marked now; one that cannot be (read-only, a file
+    in the way) runs without a cache, said once on stderr rather than at every entry
+    the run would fail to write."""
+    from . import cache as cachemod
+
+    try:
+        cachemod.prepare(folder)
+    except OSError as exc:
+        if not quiet:
+            why = exc.strerror or type(exc).__name__
+            click.echo(f"ordercheck: warning: cannot use the cache folder {folder} ({why}); "
+                       "running without a cache (--no-cache says so quietly)", err=True)
+        return None
+    return folder
 
 
 def main(argv: Optional[List[str]] = None) -> None:

@@ -22,6 +22,7 @@ LIST_KEYS = (
 )
 TABLE_KEYS = ("events", "extend-events", "per-file-ignores")
 SCALAR_KEYS = {"cache-dir": str}
+_SCALAR_NAMES = {str: "a string (a folder's path)"}
 KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + tuple(SCALAR_KEYS)
 CODE_KEYS = ("select", "ignore", "extend-select", "extend-ignore")
 GLOB_KEYS = ("include", "exclude", "swallow-types")
@@ -208,6 +209,9 @@ def parse(table: dict, path: Optional[Path]) -> Config:
         if key not in KNOWN_KEYS:
             close = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
             hint = f" (did you mean `{close[0]}`?)" if close else ""
+            if key == "tool" and path is not None and path.name != "pyproject.toml":
+                hint = (f" (in {path.name} the keys stand at the top level: write `select = [...]`,"
+                        " `[events]`, ... without `[tool.ordercheck]`)")
             raise UsageError(f"unknown key{hint}", file, key)
         attr = key.replace("-", "_")
         if key in LIST_KEYS:
@@ -235,7 +239,7 @@ def parse(table: dict, path: Optional[Path]) -> Config:
         else:
             typ = SCALAR_KEYS[key]
             if not isinstance(value, typ):
-                raise UsageError(f"must be a {typ.__name__}", file, key)
+                raise UsageError(f"must be {_SCALAR_NAMES.get(typ, typ.__name__)}", file, key)
             setattr(config, attr, value)
     return config
 
@@ -269,11 +273,15 @@ def validate_codes(config: Config, known: Sequence[str]) -> None:
         check_codes(codes, known, file, f"per-file-ignores.{glob}")
 
 
-def project_root(config: Config, start: Optional[Path] = None) -> Path:
-    """semantics §Surfaces: the folder of the config file, else the nearest ancestor of ``start``
-    (default the current directory) holding ``pyproject.toml`` or ``.git``, else the
-    current directory. (Task E's helper for SARIF URIs and baseline paths.)"""
-    if config.path is not None:
+def project_root(config: Config, start: Optional[Path] = None, explicit: bool = False) -> Path:
+    """semantics §Surfaces: the folder of the discovered config file, else the nearest
+    ancestor of ``start`` (default the current directory) holding ``pyproject.toml``
+    or ``.git``, else the current directory. A config named by ``--config``
+    (``explicit``) names the rules, not the project: one shared by several
+    repositories, or kept in ``ci/``, leaves the root to the paths, as the walk of the
+    project does (``project.find_root``), so SARIF URIs, baseline paths and the cache
+    do not depend on where the config or the shell stands (docs/configuration.md)."""
+    if config.path is not None and not explicit:
         return Path(config.path).resolve().parent
     here = Path.cwd().resolve()
     begin = (start or here)

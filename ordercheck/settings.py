@@ -198,9 +198,12 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
 
 
 def cache_folder(config: configmod.Config, base: Path) -> Path:
-    """The cache's folder: the config's ``cache-dir`` under ``base`` (the config's
-    folder), else ``base/.ordercheck_cache``."""
-    return (base / config.cache_dir) if config.cache_dir else base / ".ordercheck_cache"
+    """The cache's folder: the config's ``cache-dir``, relative to the config's folder
+    as every path in it is, else ``base/.ordercheck_cache`` (``base``: the project
+    root)."""
+    if config.cache_dir:
+        return (config.root if config.path is not None else base) / config.cache_dir
+    return base / ".ordercheck_cache"
 
 
 def settings_fingerprint(settings: Settings) -> str:
