@@ -192,6 +192,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             else:
                 if same and steps[-1].kind in _LEAVING:
                     steps.pop()  # (`return run` is where the handler is left: one step says both)
+                elif steps and steps[-1].kind == "loop" and steps[-1].span == then[1].span:
+                    steps.pop()  # (the handler's last line going round the loop: left there, one step)
                 steps.append(then[1])
     return steps
 

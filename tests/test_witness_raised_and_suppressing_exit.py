@@ -143,3 +143,14 @@ def test_a_statement_that_leaves_the_handler_is_one_step():
            "        ledger.append('x')\n    finally:\n        return run\n")
     [f] = check_source(src, select=["OC203"])
     assert [(s.kind, s.span.line) for s in f.witness] == [("save", 3), ("silent", 6)], f.witness
+
+
+def test_a_handler_that_ends_a_loops_body_is_left_in_one_step():
+    """(The twentieth held-out set's beets `titlecase.py`.) The handler's last line
+    going round the loop was a `loop ... (again)` step before the `silent` step at the
+    same line: it read as if the call ran twice."""
+    src = ("def imported(store, items, log):\n    for item in items:\n        try:\n"
+           "            store.save(item)\n        except Exception as e:\n            log.debug(f'x {e}')\n")
+    [f] = check_source(src, select=["OC203"])
+    assert [(s.kind, s.span.line) for s in f.witness] == [("branch", 2), ("save", 4), ("except", 5),
+                                                          ("silent", 6)], f.witness
