@@ -33,7 +33,7 @@ from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
-from .kinds import MARKED_CLASS, NEAR_MARKS, NEARNESS, NO_RETURN, OWN_MARKS, EdgeKind, NodeKind, RegionKind, StmtKind, Way
+from .kinds import MARKED_CLASS, NEAR_MARKS, NEARNESS, NO_RETURN, OWN_MARKS, EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 from .summaries import (
     NO_EFFECTS,
     NOT_CARRIED,
@@ -123,11 +123,11 @@ def caught_inside(eff: Effects) -> FrozenSet[str]:
 
 def own_through_self(call: Call, key: Optional[str]) -> bool:
     """Whether ``call`` is ``self.m()``, resolved to a method ``m`` of the class. In a
-    context manager's ``__exit__`` what such a method makes by its own call is the
-    manager's own: an atomic writer whose exit renames through ``self._commit()`` or
-    ``self.close()`` (click's ``_AtomicFile``) renames at the ``with`` as one whose exit
-    calls ``os.replace`` itself (docs/decisions.md "A file write or rename two calls
-    away")."""
+    context manager's ``__exit__`` the rename such a method makes by its own call is
+    the manager's own: an atomic writer whose exit renames through ``self._commit()``
+    or ``self.close()`` (click's ``_AtomicFile``) renames at the ``with`` as one whose
+    exit calls ``os.replace`` itself (docs/decisions.md "A file write or rename two
+    calls away"). The caller also asks that no subclass overrides ``m``."""
     if key is None or call.self_call != "self" or not call.callee.startswith("self."):
         return False
     name = call.callee[len("self."):]
@@ -135,10 +135,11 @@ def own_through_self(call: Call, key: Optional[str]) -> bool:
 
 
 def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
-              lookup: Lookup, managers: Optional[Managers] = None, exit_method: bool = False) -> NodeSets:
-    """``exit_method``: ``g`` is a class manager's ``__exit__``/``__aexit__``, whose
-    calls of the manager's own methods (``self._commit()``) are the manager's own
-    calls for nearness (``own_through_self``)."""
+              lookup: Lookup, managers: Optional[Managers] = None,
+              own_method: Optional[Callable[[Call, Optional[str]], bool]] = None) -> NodeSets:
+    """``own_method``: ``g`` is a class manager's ``__exit__``/``__aexit__``; the calls
+    it accepts (``self._commit()``, ``own_through_self``) rename by the manager's own
+    call where their method renames by its own."""
     out = NodeSets()
     for n, data in g.nodes(data=True):
         call = data.get("call")
@@ -168,8 +169,10 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                 # constructor (the call's own callee) and ``__enter__``
                 carried = (me.entry if me.kind == "generator" else carried | me.entry) - NOT_CARRIED
             cls = vocab.classify(call, carried)
-            if exit_method and own_through_self(call, key):
-                cls |= {own for own, near in NEARNESS.values() if near in cls}
+            if own_method is not None and own_method(call, key):
+                own, near = NEARNESS[EventClass.RENAME.value]
+                if near in cls:
+                    cls |= {own}
             if "with_id" not in data:
                 cls -= mgrmod.WITH_ONLY  # `session.begin()` alone is no transaction
             # a class manager's ``__enter__`` and ``__exit__`` failures raise out of the
@@ -524,6 +527,7 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
 
 
 MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
+MANAGER_EXITS = ("__exit__", "__aexit__")
 
 
 def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,
@@ -556,6 +560,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     generators: Dict[str, ManagerEffects] = {}
     truthy: Dict[str, Tuple[str, ...]] = {}  # `__exit__`s that may return true: the types they test, () all
     failed: Dict[str, str] = {}  # functions the engine failed on (``Summaries.failed``)
+
+    def own_method(call: Call, key: Optional[str]) -> bool:
+        """(``node_sets``) a manager exit's ``self.m()`` that no subclass overrides."""
+        return own_through_self(call, key) and key is not None and not cg.index.overridden(key)
 
     def fail(key: str, exc: Exception) -> None:
         """The engine failed on ``key``'s summary: one line for its OC901, the
@@ -604,6 +612,11 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 if me is not None:
                     rows.append([call.id, me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
                                  me.suppress, me.exit_key, list(me.catches)])
+            if fn.name in MANAGER_EXITS:  # (``own_method``: a subclass in another file may override)
+                for call in fn.calls:
+                    key = cg.callees.get((facts.path, call.id))
+                    if own_through_self(call, key):
+                        rows.append([call.id, "own", own_method(call, key)])
         return rows
 
     cond = nx.condensation(cg.graph)
@@ -670,7 +683,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                             eff, found = depth.retrying(
                                 lambda g=g, facts=facts: graph_effects(
                                     g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers,
-                                                             fn.name in ("__exit__", "__aexit__")), vocab))
+                                                             own_method if fn.name in MANAGER_EXITS else None),
+                                    vocab))
                         except Exception as exc:  # as above
                             fail(m, exc)
                             g = None

@@ -165,6 +165,7 @@ class ProjectIndex:
     _head_set: Optional[FrozenSet[str]] = None
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
+    _overridden: Dict[str, bool] = field(default_factory=dict)  # ``overridden``'s answers
 
     @classmethod
     def of(cls, files: Iterable[FileFacts]) -> "ProjectIndex":
@@ -200,6 +201,20 @@ class ProjectIndex:
             if target is not None and target != key and target not in out:
                 out.append(target)
         return out
+
+    def overridden(self, method_key: str) -> bool:
+        """Whether a project subclass of the method's class defines a method of the
+        same name: a ``self.m()`` in the base then runs the subclass's ``m`` on its
+        instances, which the base's summary does not show."""
+        if method_key in self._overridden:
+            return self._overridden[method_key]
+        path, qual = split_key(method_key)
+        owner, _, name = qual.rpartition(".")
+        cls = fkey(path, owner)
+        found = bool(owner) and cls in self.classes and any(
+            k != cls and name in self.classes[k].methods and cls in self.mro(k) for k in self.classes)
+        self._overridden[method_key] = found
+        return found
 
     def mro(self, key: str) -> List[str]:
         """Python's C3 linearisation over project classes (depth-first, left to right

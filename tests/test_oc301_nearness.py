@@ -433,3 +433,112 @@ def test_an_exit_through_two_methods_of_its_own_or_another_object_is_far():
     # (which is far only because it is another object's: the same rename, a call nearer, pairs)
     near = other.replace("self.store._commit(self.tmp, self.path)", "os.replace(self.tmp, self.path)")
     assert _cl(near) == _here(near) != []
+
+
+def test_an_exits_own_method_that_a_subclass_overrides_is_not_read_as_the_managers():
+    # (a review, session 37) the base's summary shows the base's `_commit`; a subclass
+    # whose `_commit` fsyncs first was flagged at `with DurableWriter(...)`
+    body = """
+        class BaseWriter:
+            def __init__(self, path):
+                self.path, self.tmp = path, path + ".tmp"
+
+            def __enter__(self):
+                self.f = open(self.tmp, "w")
+                return self.f
+
+            def __exit__(self, et, ev, tb):
+                if et is None:
+                    self._commit()
+                self.f.close()
+
+            def _commit(self):
+                os.replace(self.tmp, self.path)
+
+        class DurableWriter(BaseWriter):
+            def _commit(self):
+                self.f.flush()
+                os.fsync(self.f.fileno())
+                os.replace(self.tmp, self.path)
+
+        def save(path, text):
+            with DurableWriter(path) as f:
+                f.write(text)
+        """
+    assert _cl(body) == []
+
+
+def test_an_exits_own_method_counts_for_renames_only():
+    # a terminal append through `self._close()` in an exit stays one call further
+    # (OC103 pairs near terminal appends: a batch's end and a run's end are two records)
+    src = _src("""
+        class BatchScope:
+            def __init__(self, ledger, batch_id):
+                self.ledger, self.batch_id = ledger, batch_id
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, et, ev, tb):
+                self._close()
+
+            def _close(self):
+                self.ledger.append_terminal(self.batch_id)
+
+        def run_batch(ledger, batch_id, run):
+            with BatchScope(ledger, batch_id):
+                ledger.append_terminal(run)
+        """)
+    assert cl(src, select=["OC103"]) == []
+
+
+def test_an_override_added_in_another_file_reaches_a_warm_run(tmp_path):
+    from cliutil import oc, write
+
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/base.py", """
+        import os
+
+        class BaseWriter:
+            def __init__(self, path):
+                self.path, self.tmp = path, path + ".tmp"
+
+            def __enter__(self):
+                self.f = open(self.tmp, "w")
+                return self.f
+
+            def __exit__(self, et, ev, tb):
+                self.f.close()
+                self._commit()
+
+            def _commit(self):
+                os.replace(self.tmp, self.path)
+        """)
+    write(tmp_path, "pkg/sub.py", """
+        from pkg.base import BaseWriter
+
+        class DurableWriter(BaseWriter):
+            pass
+        """)
+    write(tmp_path, "pkg/use.py", """
+        from pkg.sub import DurableWriter
+
+        def save(path, text):
+            with DurableWriter(path) as f:
+                f.write(text)
+        """)
+    args = ("--isolated", "--select", "OC301", "--cache-dir", tmp_path / "cache", "pkg")
+    assert oc(tmp_path, *args).codes() == [("pkg/use.py", 5, "OC301")]
+    write(tmp_path, "pkg/sub.py", """
+        import os
+        from pkg.base import BaseWriter
+
+        class DurableWriter(BaseWriter):
+            def _commit(self):
+                os.fsync(self.f.fileno())
+                os.replace(self.tmp, self.path)
+        """)
+    warm = oc(tmp_path, *args)
+    cold = oc(tmp_path, *args[:-3], "--no-cache", "pkg")
+    assert warm.codes() == cold.codes() == []
