@@ -7,6 +7,7 @@ not an exit 2; ``--verbose`` shows its traceback (``runner.LOG``).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -25,6 +26,7 @@ from . import baseline as baselinemod
 from . import config as configmod
 from .atomic import atomic_write
 from .errors import UsageError
+from .project import common_start, explicit_config_root, find_root
 from .reporters import FORMATS
 from .reporters.text import json_statistics, statistics as text_statistics
 
@@ -93,7 +95,7 @@ class _PathArg(click.Path):
         return super().convert(value, param, ctx)
 
 
-def other_configs(paths: Sequence[Path], in_force: Optional[Path]) -> List[str]:
+def other_configs(paths: Sequence[Path], in_force: Optional[Path], said: Optional[set] = None) -> List[str]:
     """A warning per configuration file that a named path lies under but the run does
     not use: one run uses one configuration, the one found from the first path, so a
     pre-commit hook that names files of a nested project (`sub/ordercheck.toml`) checks
@@ -120,8 +122,10 @@ def other_configs(paths: Sequence[Path], in_force: Optional[Path]) -> List[str]:
     for p in paths:
         real = Path(os.path.realpath(p))
         cfg = config_of(real if real.is_dir() else real.parent)
-        if cfg is not None and cfg != in_force and cfg not in unused:
+        if cfg is not None and cfg != in_force and cfg not in unused and (said is None or cfg not in said):
             unused[cfg] = str(p)
+    if said is not None:
+        said.update(unused)  # (``said``: the configuration files warned about already)
     used = runner.display_path(in_force) if in_force is not None else "none"
     return [f"ordercheck: warning: {shown} is under {runner.display_path(cfg)}, which this run does not use (one run "
             f"uses one configuration, the one found from the first path: {used}); check that project in a run "
@@ -210,7 +214,7 @@ def nothing_matched_note(files: int) -> str:
 @click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ in the project root: the discovered config's folder, else the nearest folder above the paths with pyproject.toml or .git; a config's cache-dir is relative to its folder).")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ in the project root: the config's folder, else the nearest folder above the paths with pyproject.toml or .git; a config's cache-dir is relative to its folder).")
 @click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Hide the findings recorded in FILE (see --write-baseline).")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(path_type=Path), metavar="FILE",
@@ -256,8 +260,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         if not str(p) or not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise UsageError(f"no such file or directory: {p}", key="PATHS")
     warned = not config_file and not isolated and not quiet
+    said: set = set()
     if warned:
-        for line in other_configs(paths, settings.config.path):
+        for line in other_configs(paths, settings.config.path, said):
             click.echo(line, err=True)
     if baseline_file and write_baseline_file:
         raise UsageError("give either --baseline or --write-baseline, not both", key="--write-baseline")
@@ -265,7 +270,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         raise UsageError(f"--statistics prints a table (text) or a JSON list (json), not {fmt}", key="--statistics")
     if (fix or diff) and stdin_filename:
         raise UsageError("fixes apply to files on disk, not to standard input", key="--fix" if fix else "--diff")
-    root = configmod.project_root(settings.config, start, explicit=config_file is not None)
+    common = common_start(list(paths)) if paths else start
+    if config_file is not None and settings.config.path is not None:
+        # one root for the walk, SARIF, the baseline and the cache (docs/configuration.md)
+        settings = dataclasses.replace(settings, project_root=explicit_config_root(settings.config.path, common))
+    root = find_root(common, settings.project_root)
     base = baselinemod.load(baseline_file) if baseline_file else None
     stdin = None
     if stdin_filename:
@@ -288,11 +297,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
             return 1 if text and not exit_zero else 0
     if warned and any(p.is_dir() for p in paths):
         # a folder walked into a nested project's files: said as for a named path
-        named = set(other_configs(paths, settings.config.path))
         folders = sorted({str(Path(f).parent) or "." for f in result.files if f != stdin_filename})
-        for line in other_configs([Path(d) for d in folders], settings.config.path):
-            if line not in named:
-                click.echo(line, err=True)
+        for line in other_configs([Path(d) for d in folders], settings.config.path, said):
+            click.echo(line, err=True)
     findings = result.findings
     if write_baseline_file:
         n = baselinemod.write(write_baseline_file, findings, root)

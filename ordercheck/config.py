@@ -273,29 +273,6 @@ def validate_codes(config: Config, known: Sequence[str]) -> None:
         check_codes(codes, known, file, f"per-file-ignores.{glob}")
 
 
-def project_root(config: Config, start: Optional[Path] = None, explicit: bool = False) -> Path:
-    """semantics §Surfaces: the folder of the discovered config file, else the nearest
-    ancestor of ``start`` (default the current directory) holding ``pyproject.toml``
-    or ``.git``, else the current directory. A config named by ``--config``
-    (``explicit``) names the rules, not the project: one shared by several
-    repositories, or kept in ``ci/``, leaves the root to the paths, as the walk of the
-    project does (``project.find_root``), so SARIF URIs, baseline paths and the cache
-    do not depend on where the config or the shell stands (docs/configuration.md)."""
-    if config.path is not None and not explicit:
-        return Path(config.path).resolve().parent
-    here = Path.cwd().resolve()
-    begin = (start or here)
-    try:
-        begin = begin.resolve()
-    except (OSError, RuntimeError):  # a symlink loop
-        begin = here
-    folder = begin if begin.is_dir() else begin.parent
-    for d in [folder, *folder.parents]:
-        if (d / "pyproject.toml").is_file() or (d / ".git").exists():
-            return d
-    return here
-
-
 def relative_to_root(path: str, root: Path) -> str:
     """``path`` (as displayed, relative to the current directory) relative to the
     project root, with ``/``; a path outside the root stays as it is, with ``/``."""

@@ -97,6 +97,29 @@ def find_root(start: Optional[Path], config_root: Optional[Path] = None) -> Path
     return folder
 
 
+def explicit_config_root(config_path: Path, start: Optional[Path]) -> Optional[Path]:
+    """The project root for a config named with ``--config``, where the paths start
+    (``common_start``): the config's folder when it holds them (the same root as if
+    it were discovered), else the nearest marked folder above the config when that
+    holds them (a config kept in ``ci/``); else None, and the root is found from the
+    paths (a config shared by several repositories). Either way it does not depend on
+    which of a project's files a run names, nor on the working directory
+    (docs/configuration.md, "The project")."""
+    folder = _abs(config_path).parent
+    begin = _abs(start) if start is not None else _abs(Path.cwd())
+    begin = begin if begin.is_dir() else begin.parent
+
+    def holds(d: Path) -> bool:
+        return d == begin or d in begin.parents
+
+    if holds(folder):
+        return folder
+    for d in (folder, *folder.parents):
+        if is_marked(d):
+            return d if holds(d) else None
+    return None
+
+
 def is_marked(root: Path) -> bool:
     """Whether ``root`` is a project by its own marker (``pyproject.toml``, ``.git``)."""
     return any((root / m).exists() for m in ROOT_MARKERS)

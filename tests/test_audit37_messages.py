@@ -52,3 +52,11 @@ def test_a_walk_into_a_nested_project_says_so(tmp_path):
     write(tmp_path, "ordercheck.toml", 'select = ["OC101"]\nextend-exclude = ["sub/**"]\n')
     assert "does not use" not in oc(tmp_path, "--no-cache", ".").err
     assert "does not use" not in oc(tmp_path / "sub", "--no-cache", ".").err
+
+
+def test_a_nested_project_named_and_walked_is_said_once(tmp_path):
+    write(tmp_path, "ordercheck.toml", 'select = ["OC101"]\n')
+    write(tmp_path, "sub/ordercheck.toml", 'select = ["OC102"]\n')
+    write(tmp_path, "sub/s.py", "x = 1\n")
+    r = oc(tmp_path, "--no-cache", ".", "sub/s.py")
+    assert r.err.count("which this run does not use") == 1, r

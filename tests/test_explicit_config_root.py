@@ -56,3 +56,32 @@ def test_a_discovered_config_still_makes_its_folder_the_root(tmp_path):
     r = oc(tmp_path / "proj", "--no-cache", "--format", "sarif", "sub/pkg/a.py")
     loc = json.loads(r.out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert loc == {"uri": "pkg/a.py", "uriBaseId": "%SRCROOT%"}
+
+
+def test_the_root_does_not_depend_on_which_files_a_hook_names(tmp_path):
+    # (a review) a nested pyproject.toml in a sub-package made the root the first
+    # named file's package, and the full run's baseline missed
+    write(tmp_path, "repo/.git/HEAD", "")
+    write(tmp_path, "repo/ordercheck.toml", 'select = ["OC101"]\n')
+    write(tmp_path, "repo/app/b.py", PROGRAM)
+    write(tmp_path, "repo/libs/x/pyproject.toml", "")
+    write(tmp_path, "repo/libs/x/a.py", PROGRAM)
+    repo = tmp_path / "repo"
+    assert oc(repo, "--config", "ordercheck.toml", "--no-cache", "--write-baseline", "base.json", ".").code == 0
+    paths = sorted(e["path"] for e in json.loads((repo / "base.json").read_text())["findings"])
+    assert paths == ["app/b.py", "libs/x/a.py"]
+    for named in (["app/b.py", "libs/x/a.py"], ["libs/x/a.py", "app/b.py"], ["libs/x/a.py"]):
+        r = oc(repo, "--config", "ordercheck.toml", "--no-cache", "--baseline", "base.json", *named)
+        assert r.code == 0, (named, r)
+
+
+def test_a_config_named_or_discovered_gives_one_root(tmp_path):
+    write(tmp_path, "repo/.git/HEAD", "")
+    write(tmp_path, "repo/backend/ordercheck.toml", 'select = ["OC101"]\n')
+    write(tmp_path, "repo/backend/app.py", PROGRAM)
+    backend = tmp_path / "repo" / "backend"
+    assert oc(backend, "--no-cache", "--write-baseline", "base.json", ".").code == 0
+    assert [e["path"] for e in json.loads((backend / "base.json").read_text())["findings"]] == ["app.py"]
+    r = oc(tmp_path / "repo", "--config", "backend/ordercheck.toml", "--no-cache", "--baseline",
+           "backend/base.json", "backend/app.py")
+    assert r.code == 0, r
