@@ -442,12 +442,33 @@ def user_cache_home() -> Path:
     return Path(base) / "ordercheck"
 
 
-def _read_secret(path: Path) -> Optional[bytes]:
+def _read_secret(path: Path) -> Tuple[Optional[bytes], Optional[str]]:
+    """(the secret, None), (None, None) when there is none yet, or (None, what is wrong
+    with the file there). It must be a regular file (not a link: a pull request can
+    ship one into a cache home inside the checkout; not a FIFO, which would hang),
+    owned by this user and private to them (mode 0600: git never checks out a file
+    so), and long enough."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    return data if len(data) >= 32 else None
+        fd = os.open(str(path), flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None, None  # (none yet: made where it can be)
+    except OSError as exc:
+        return None, f"cannot read the cache secret {path} ({exc.strerror or type(exc).__name__})"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, f"the cache secret {path} is not a regular file"
+        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o077):
+            return None, f"the cache secret {path} is not private to you (owned by you, mode 0600)"
+        data = os.read(fd, 4096)
+    except OSError as exc:
+        return None, f"cannot read the cache secret {path} ({exc.strerror or type(exc).__name__})"
+    finally:
+        os.close(fd)
+    if len(data.strip()) < 32:
+        return None, f"the cache secret {path} is too short"
+    return data.strip(), None
 
 
 def _make_secret(path: Path) -> None:
@@ -475,31 +496,57 @@ def _make_secret(path: Path) -> None:
             pass
 
 
+def _digest_of(given: str) -> str:
+    return hashlib.sha256(given.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+_SECRET: Optional[Tuple[str, Optional[str]]] = None
+
+
+def _load_secret() -> Tuple[str, Optional[str]]:
+    global _SECRET
+    if _SECRET is not None:
+        return _SECRET
+    given = os.environ.get(SECRET_ENV)
+    if given:
+        _SECRET = (_digest_of(given), None)
+        return _SECRET
+    path = user_cache_home() / "secret"
+    data, problem = _read_secret(path)
+    if data is None and problem is None:
+        try:
+            _make_secret(path)
+        except OSError as exc:
+            problem = f"cannot keep a cache secret in {path} ({exc.strerror or type(exc).__name__})"
+        else:
+            data, problem = _read_secret(path)
+    if data is not None:
+        _SECRET = (hashlib.sha256(b"file|" + data).hexdigest()[:32], None)
+        return _SECRET
+    # nowhere to keep one: a secret of this run, handed to its workers
+    given = "run-" + os.urandom(16).hex()
+    os.environ[SECRET_ENV] = given
+    _SECRET = (_digest_of(given), problem or f"no cache secret in {path}")
+    return _SECRET
+
+
 def secret() -> str:
     """What makes this machine's cache keys its own: a cache folder that came from
     elsewhere (committed to the repository, planted by a pull request, copied from
     another user) never matches, so none of its entries or run records is read
     (docs/architecture.md, "The cache"). ``ORDERCHECK_CACHE_SECRET`` names one to share
     between machines (CI runners restoring one cache); else a random one kept in
-    ``user_cache_home()/secret``, made on first use. Where none can be kept (no
-    writable home), a random one for this run, handed to its workers through the
-    environment: nothing is read from an earlier run's cache."""
-    given = os.environ.get(SECRET_ENV)
-    if not given:
-        path = user_cache_home() / "secret"
-        data = _read_secret(path)
-        if data is None:
-            try:
-                _make_secret(path)
-            except OSError:
-                pass
-            data = _read_secret(path)
-        if data is None:
-            given = "run-" + os.urandom(16).hex()
-            os.environ[SECRET_ENV] = given  # (this run's workers key their entries alike)
-            return hashlib.sha256(given.encode()).hexdigest()[:32]
-        return hashlib.sha256(b"file|" + data.strip()).hexdigest()[:32]
-    return hashlib.sha256(given.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    ``user_cache_home()/secret``, made on first use. Where none can be kept or the
+    one there is not trustworthy (``secret_problem``), a random one for this run,
+    handed to its workers through the environment: nothing earlier is read, and the
+    command line runs without a cache rather than fill one nobody can read."""
+    return _load_secret()[0]
+
+
+def secret_problem() -> Optional[str]:
+    """Why this run has no lasting secret (and so no cache worth reading or
+    writing), or None."""
+    return _load_secret()[1]
 
 
 _SALT: Optional[str] = None

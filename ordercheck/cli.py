@@ -476,6 +476,12 @@ def _usable_cache(folder: Path, quiet: bool) -> Optional[Path]:
     the run would fail to write."""
     from . import cache as cachemod
 
+    problem = cachemod.secret_problem()
+    if problem is not None:
+        if not quiet:
+            click.echo(f"ordercheck: warning: {problem}; running without a cache (remove it, and the next "
+                       "run makes a new one; --no-cache says so quietly)", err=True)
+        return None
     try:
         cachemod.prepare(folder)
     except OSError as exc:

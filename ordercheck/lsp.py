@@ -240,7 +240,12 @@ class Project:
             return False
         return runner.path_matches(rel, config.exclude)
 
-    def cache_dir(self) -> Path:
+    def cache_dir(self) -> Optional[Path]:
+        """None where the user has no trustworthy cache secret (``cache.secret_problem``)."""
+        from . import cache as cachemod
+
+        if cachemod.secret_problem() is not None:
+            return None
         config = self.current().config
         return runner.cache_folder(config, config.root if config.path is not None else self.root)
 

@@ -62,22 +62,76 @@ def test_without_a_secret_given_each_user_cache_home_keeps_its_own(tmp_path, mon
     assert _run(root, folder).code == 1  # another user's cache folder
 
 
-def test_a_home_that_cannot_keep_a_secret_gives_a_secret_for_the_run(tmp_path, monkeypatch):
+def test_a_home_that_cannot_keep_a_secret_runs_without_a_cache_and_says_so(tmp_path, monkeypatch):
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("")
     monkeypatch.delenv(cache.SECRET_ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setattr(cache, "_SECRET", None)
     monkeypatch.setattr(cache, "_SALT", None)
     first = cache.secret()
+    assert cache.secret_problem() and "cannot keep a cache secret" in cache.secret_problem()
     assert os.environ[cache.SECRET_ENV].startswith("run-")  # handed to the run's workers
     assert cache.secret() == first
     monkeypatch.delenv(cache.SECRET_ENV)
+    monkeypatch.setattr(cache, "_SECRET", None)
     assert cache.secret() != first  # nothing kept: the next run has another
     monkeypatch.delenv(cache.SECRET_ENV)
     root, folder = _project(tmp_path), tmp_path / "c"
+    r = _run(root, folder)
+    assert r.code == 1 and r.err.count("cannot keep a cache secret") == 1, r
+    assert not folder.exists()  # no cache filled that no later run could read
+
+
+def _planted(tmp_path, monkeypatch, make):
+    """A cache home whose ``ordercheck/secret`` ``make`` puts there (as a pull request
+    could, where the cache home is inside the checkout); a cache written under that
+    secret, with its run record emptied."""
+    home = tmp_path / "home"
+    (home / "ordercheck").mkdir(parents=True)
+    secret = home / "ordercheck" / "secret"
+    secret.write_text("p" * 64)
+    secret.chmod(0o600)
+    root, folder = _project(tmp_path), tmp_path / "cache"
+    monkeypatch.delenv(cache.SECRET_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     assert _run(root, folder).code == 1
     _empty_the_run_records(folder)
-    assert _run(root, folder).code == 1  # each run its own: nothing earlier is read
+    assert _run(root, folder).code == 0  # (the planted record answers for a trusted secret)
+    secret.unlink()
+    make(secret)
+    return root, folder
+
+
+def test_a_secret_checked_out_with_the_code_is_not_trusted(tmp_path, monkeypatch):
+    def checked_out(secret):  # git writes 0644
+        secret.write_text("p" * 64)
+        secret.chmod(0o644)
+    root, folder = _planted(tmp_path, monkeypatch, checked_out)
+    r = _run(root, folder)
+    assert r.code == 1 and "is not private to you" in r.err, r
+
+
+def test_a_secret_that_is_a_link_or_a_fifo_or_too_short_is_not_read(tmp_path, monkeypatch):
+    target = tmp_path / "elsewhere"
+    target.write_text("p" * 64)
+    target.chmod(0o600)
+    root, folder = _planted(tmp_path, monkeypatch, lambda s: s.symlink_to(target))
+    r = _run(root, folder)
+    assert r.code == 1 and "cache secret" in r.err, r
+    secret = tmp_path / "home" / "ordercheck" / "secret"
+    secret.unlink()
+    os.mkfifo(secret)
+    r = _run(root, folder)  # (a FIFO opened for reading blocks: never opened so)
+    assert r.code == 1 and "not a regular file" in r.err, r
+    secret.unlink()
+    secret.write_text("short")
+    secret.chmod(0o600)
+    r = _run(root, folder)
+    assert r.code == 1 and "too short" in r.err, r
+    secret.unlink()
+    assert _run(root, folder).code == 1  # removed: a new one is made, and the planted record is no match
+    assert "cache secret" not in _run(root, folder).err
 
 
 def test_two_processes_making_the_secret_agree(tmp_path):
