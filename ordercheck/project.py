@@ -87,8 +87,7 @@ def find_root(start: Optional[Path], config_root: Optional[Path] = None) -> Path
     if config_root is not None:
         return _abs(config_root)
     cwd = _abs(Path.cwd())
-    start = _abs(start) if start is not None else cwd
-    folder = start if start.is_dir() else start.parent
+    folder = _named_folder(start) if start is not None else cwd
     for d in (folder, *folder.parents):
         if is_marked(d):
             return d
@@ -106,8 +105,7 @@ def explicit_config_root(config_path: Path, start: Optional[Path]) -> Optional[P
     which of a project's files a run names, nor on the working directory
     (docs/configuration.md, "The project")."""
     folder = _abs(config_path).parent
-    begin = _abs(start) if start is not None else _abs(Path.cwd())
-    begin = begin if begin.is_dir() else begin.parent
+    begin = _named_folder(start) if start is not None else _abs(Path.cwd())
 
     def holds(d: Path) -> bool:
         return d == begin or d in begin.parents
@@ -132,8 +130,15 @@ def common_start(paths: Sequence[Path]) -> Optional[Path]:
         return None
     if len(paths) == 1:
         return paths[0]
-    folders = [str(p if p.is_dir() else p.parent) for p in (_abs(q) for q in paths)]
-    return Path(os.path.commonpath(folders))
+    return Path(os.path.commonpath([str(_named_folder(p)) for p in paths]))
+
+
+def _named_folder(path: Path) -> Path:
+    """The folder a named path stands in: itself for a folder, else the folder it is
+    named in (a symlinked file belongs to the project it is named in, not to its
+    target's: docs/decisions.md "Symlinked files")."""
+    full = Path(os.path.abspath(path))
+    return _abs(full) if full.is_dir() else _abs(full.parent)
 
 
 def src_roots(config: Config, root: Path) -> List[Path]:
