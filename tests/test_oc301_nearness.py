@@ -292,9 +292,11 @@ def test_a_far_write_pairs_only_with_the_exit_around_it():
     assert _cl(body) == []
 
 
-def test_a_write_in_the_body_of_a_class_writer_whose_exit_renames_by_its_own_call():
-    body = """
-        class AtomicWriter:
+def writer_class(name: str, exit_body: str, base: str = "") -> str:
+    """A class writer: ``__enter__`` opens a temporary file, ``__exit__`` runs
+    ``exit_body`` (indented by 8 under the class, as written in the tests)."""
+    return textwrap.indent(textwrap.dedent(f"""
+        class {name}{f"({base})" if base else ""}:
             def __init__(self, path):
                 self.path, self.tmp = path, path + ".tmp"
 
@@ -303,10 +305,16 @@ def test_a_write_in_the_body_of_a_class_writer_whose_exit_renames_by_its_own_cal
                 return self.f
 
             def __exit__(self, et, ev, tb):
-                self.f.close()
-                if et is None:
-                    os.replace(self.tmp, self.path)
-                return False
+        """) + textwrap.indent(textwrap.dedent(exit_body), " " * 8), " " * 8)
+
+
+def test_a_write_in_the_body_of_a_class_writer_whose_exit_renames_by_its_own_call():
+    body = writer_class("AtomicWriter", """
+        self.f.close()
+        if et is None:
+            os.replace(self.tmp, self.path)
+        return False
+        """) + """
 
         def save(path, text):
             with AtomicWriter(path) as f:  # here
@@ -438,20 +446,11 @@ def test_an_exit_through_two_methods_of_its_own_or_another_object_is_far():
 def test_an_exits_own_method_that_a_subclass_overrides_is_not_read_as_the_managers():
     # (a review, session 37) the base's summary shows the base's `_commit`; a subclass
     # whose `_commit` fsyncs first was flagged at `with DurableWriter(...)`
-    body = """
-        class BaseWriter:
-            def __init__(self, path):
-                self.path, self.tmp = path, path + ".tmp"
-
-            def __enter__(self):
-                self.f = open(self.tmp, "w")
-                return self.f
-
-            def __exit__(self, et, ev, tb):
-                if et is None:
-                    self._commit()
-                self.f.close()
-
+    body = writer_class("BaseWriter", """
+        if et is None:
+            self._commit()
+        self.f.close()
+        """) + """
             def _commit(self):
                 os.replace(self.tmp, self.path)
 
@@ -497,24 +496,13 @@ def test_an_override_added_in_another_file_reaches_a_warm_run(tmp_path):
 
     write(tmp_path, "pyproject.toml", "")
     write(tmp_path, "pkg/__init__.py", "")
-    write(tmp_path, "pkg/base.py", """
-        import os
-
-        class BaseWriter:
-            def __init__(self, path):
-                self.path, self.tmp = path, path + ".tmp"
-
-            def __enter__(self):
-                self.f = open(self.tmp, "w")
-                return self.f
-
-            def __exit__(self, et, ev, tb):
-                self.f.close()
-                self._commit()
-
+    write(tmp_path, "pkg/base.py", "import os\n" + textwrap.dedent(writer_class("BaseWriter", """
+        self.f.close()
+        self._commit()
+        """) + """
             def _commit(self):
                 os.replace(self.tmp, self.path)
-        """)
+        """))
     write(tmp_path, "pkg/sub.py", """
         from pkg.base import BaseWriter
 
