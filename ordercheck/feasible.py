@@ -203,9 +203,12 @@ def prune_within(g: nx.DiGraph, limit: int, literals: bool = False) -> Optional[
         uctx = udata.get("ctx", ())
         after = _after(udata, state, index, full=full, literals=literals)
         raised = _after(udata, state, index, raised=True, full=full) if "writes" in udata else after
+        # a `for` binds its target only when it fetches an item (its TRUE edge): the
+        # way out of a loop that ran no round leaves the name as it was
+        exhausted = raised if udata.get("loop") is not None else after
         assume = udata.get("assume")
         for v, edata in g.succ[u].items():
-            s2 = raised if edata["kind"] == EdgeKind.EXCEPTION else after
+            s2 = raised if edata["kind"] == EdgeKind.EXCEPTION else exhausted if edata["kind"] == EdgeKind.FALSE else after
             if assume and not edata.get("exception"):
                 facts = assume.get(edata["outcome"] if "outcome" in edata else edata["kind"])
                 if facts:

@@ -89,3 +89,42 @@ def sweep(store, ledger, items, dry):
 """
     got, want, detail = run_case(src)
     assert got == want, detail
+
+
+FOR_TARGET = {
+    # (a session-37 probe) a `for` binds its target only when it fetches an item: the
+    # walk out of a loop that ran no round keeps what the test said of the name
+    "no-round-keeps-the-fact": """\
+def f(store, ledger, run, ok, items):
+    if ok:
+        store.save(run)
+    for ok in items:
+        return
+    if not ok:
+        ledger.append("run_completed")
+""",
+    "a-round-rebinds-it": """\
+def f(store, ledger, run, ok, items):
+    if ok:
+        store.save(run)
+    for ok in items:
+        pass
+    if not ok:
+        ledger.append("run_completed")  # !OC101
+""",
+    "a-walrus-in-the-iterable-binds-at-once": """\
+def f(store, ledger, run, ok, fetch):
+    if ok:
+        store.save(run)
+    for item in (ok := fetch()):
+        return
+    if not ok:
+        ledger.append("run_completed")  # !OC101
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOR_TARGET))
+def test_a_for_target_is_bound_only_by_a_round(name):
+    got, want, detail = run_case(FOR_TARGET[name])
+    assert got == want, detail
