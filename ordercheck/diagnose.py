@@ -124,6 +124,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     # (thousands of findings in one huge function pass the same branch points)
     shared: Dict[Tuple[object, str], Step] = g.graph.setdefault("branch_steps", {})
     failed_call: Optional[int] = None  # the call whose failure the last step showed
+    deferred: Optional[Tuple[int, Step]] = None  # a test's branch, shown after its call's conditional event
     for i, n in enumerate(path):
         if isinstance(n, contracts.Gap):
             steps.append(_gap_step(g, path, i))
@@ -180,11 +181,20 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == "finally" and span is not None:
             steps.append(Step(span, "finally", data["text"]))
         elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
-            steps.append(_branch_step(shared, n, kind, data, span, lines))
+            step = _branch_step(shared, n, kind, data, span, lines)
+            if data["kind"] == "call" and _outcome_event(g, data, nxt, classes, relevant):
+                # (`if claim(run):` false, whose False way saves: the call saved, then
+                # the test went that way; the event's step comes first, as Python runs it)
+                deferred = (i + 1, step)
+            else:
+                steps.append(step)
         elif kind == EdgeKind.LOOP and span is not None:
             steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
+        if deferred is not None and deferred[0] == i:
+            steps.append(deferred[1])
+            deferred = None
         if then is not None and then[0] == i:
             same = bool(steps) and steps[-1].span == then[1].span and then[1].text.startswith(steps[-1].text + "  (")
             if same and steps[-1].kind == "suppress":
@@ -196,6 +206,16 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                     steps.pop()  # (the handler's last line going round the loop: left there, one step)
                 steps.append(then[1])
     return steps
+
+
+def _outcome_event(g: nx.DiGraph, data: dict, nxt: object, classes, relevant) -> bool:
+    """Whether ``nxt`` is the outcome point of the call ``data`` holds and carries an
+    event the witness shows (a helper's conditional effects)."""
+    if nxt is None or nxt not in g:
+        return False
+    d = g.nodes[nxt]
+    return (d["kind"] == "outcome" and d.get("call") is not None and d["call"].id == data["call"].id
+            and bool(classes.get(nxt, frozenset()) & relevant))
 
 
 def _raises_into_own_point(g: nx.DiGraph, n: object, nxt: object, classes, relevant) -> bool:

@@ -154,3 +154,16 @@ def test_a_handler_that_ends_a_loops_body_is_left_in_one_step():
     [f] = check_source(src, select=["OC203"])
     assert [(s.kind, s.span.line) for s in f.witness] == [("branch", 2), ("save", 4), ("except", 5),
                                                           ("silent", 6)], f.witness
+
+
+def test_a_conditional_event_of_a_tests_call_comes_before_the_branch():
+    """(A session-37 probe.) `if self.try_claim(run):` false, where `try_claim` saves
+    only on its False way: the witness said the branch, then the save; Python runs the
+    call (which saves) and then takes the branch."""
+    src = ("class R:\n    def try_claim(self, run):\n        if run.taken:\n            return True\n"
+           "        self._store.save(run)\n        return False\n\n    def step(self, run, rec):\n"
+           "        if self.try_claim(run):\n            self._ledger.append(rec)\n        else:\n"
+           "            self._ledger.append(rec)\n")
+    [f] = check_source(src, select=["OC102"])
+    assert [(s.kind, s.span.line) for s in f.witness] == [("save", 9), ("branch", 9), ("append", 12)], f.witness
+    assert f.witness[1].text.endswith("(false)")
