@@ -91,36 +91,23 @@ def sweep(store, ledger, items, dry):
     assert got == want, detail
 
 
+FOR_TEMPLATE = """\
+def f(store, ledger, run, ok, items, fetch):
+    if ok:
+        store.save(run)
+    for {loop}:
+        {body}
+    if not ok:
+        ledger.append("run_completed"){mark}
+"""
+
+# (a session-37 probe) a `for` binds its target only when it fetches an item: the walk
+# out of a loop that ran no round keeps what the test said of the name
 FOR_TARGET = {
-    # (a session-37 probe) a `for` binds its target only when it fetches an item: the
-    # walk out of a loop that ran no round keeps what the test said of the name
-    "no-round-keeps-the-fact": """\
-def f(store, ledger, run, ok, items):
-    if ok:
-        store.save(run)
-    for ok in items:
-        return
-    if not ok:
-        ledger.append("run_completed")
-""",
-    "a-round-rebinds-it": """\
-def f(store, ledger, run, ok, items):
-    if ok:
-        store.save(run)
-    for ok in items:
-        pass
-    if not ok:
-        ledger.append("run_completed")  # !OC101
-""",
-    "a-walrus-in-the-iterable-binds-at-once": """\
-def f(store, ledger, run, ok, fetch):
-    if ok:
-        store.save(run)
-    for item in (ok := fetch()):
-        return
-    if not ok:
-        ledger.append("run_completed")  # !OC101
-""",
+    "no-round-keeps-the-fact": FOR_TEMPLATE.format(loop="ok in items", body="return", mark=""),
+    "a-round-rebinds-it": FOR_TEMPLATE.format(loop="ok in items", body="pass", mark="  # !OC101"),
+    "a-walrus-in-the-iterable-binds-at-once": FOR_TEMPLATE.format(loop="item in (ok := fetch())", body="return",
+                                                                   mark="  # !OC101"),
 }
 
 
