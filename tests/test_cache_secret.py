@@ -141,3 +141,19 @@ def test_two_processes_making_the_secret_agree(tmp_path):
     cache._make_secret(path)  # a second maker finds it there and keeps it
     assert path.read_bytes() == first
     assert [p.name for p in path.parent.iterdir()] == ["secret"]  # no temporary file left
+
+
+def test_the_language_server_runs_without_a_cache_when_the_secret_cannot_be_trusted(tmp_path, monkeypatch):
+    from ordercheck import lsp
+
+    root = _project(tmp_path)
+    monkeypatch.chdir(root)
+    project = lsp.Project(root)
+    monkeypatch.setattr(cache, "_SECRET", ("x" * 32, "the cache secret is not private to you"))
+    assert project.cache_dir() is None
+    doc = root / "app.py"
+    got = project.check({doc.as_uri(): (doc, PROGRAM)})
+    assert [d["code"] for d in got[doc.as_uri()]] == ["OC102"]
+    assert not (root / ".ordercheck_cache").exists()
+    monkeypatch.setattr(cache, "_SECRET", ("x" * 32, None))
+    assert project.cache_dir() == root / ".ordercheck_cache"
