@@ -121,25 +121,8 @@ def caught_inside(eff: Effects) -> FrozenSet[str]:
     return frozenset(caught)
 
 
-def own_through_self(call: Call, key: Optional[str]) -> bool:
-    """Whether ``call`` is ``self.m()``, resolved to a method ``m`` of the class. In a
-    context manager's ``__exit__`` the rename such a method makes by its own call is
-    the manager's own: an atomic writer whose exit renames through ``self._commit()``
-    or ``self.close()`` (click's ``_AtomicFile``) renames at the ``with`` as one whose
-    exit calls ``os.replace`` itself (docs/decisions.md "A file write or rename two
-    calls away"). The caller also asks that no subclass overrides ``m``."""
-    if key is None or call.self_call != "self" or not call.callee.startswith("self."):
-        return False
-    name = call.callee[len("self."):]
-    return "." not in name and key.endswith("." + name)
-
-
 def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
-              lookup: Lookup, managers: Optional[Managers] = None,
-              own_method: Optional[Callable[[Call, Optional[str]], bool]] = None) -> NodeSets:
-    """``own_method``: ``g`` is a class manager's ``__exit__``/``__aexit__``; the calls
-    it accepts (``self._commit()``, ``own_through_self``) rename by the manager's own
-    call where their method renames by its own."""
+              lookup: Lookup, managers: Optional[Managers] = None) -> NodeSets:
     out = NodeSets()
     for n, data in g.nodes(data=True):
         call = data.get("call")
@@ -169,10 +152,6 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                 # constructor (the call's own callee) and ``__enter__``
                 carried = (me.entry if me.kind == "generator" else carried | me.entry) - NOT_CARRIED
             cls = vocab.classify(call, carried)
-            if own_method is not None and own_method(call, key):
-                own, near = NEARNESS[EventClass.RENAME.value]
-                if near in cls:
-                    cls |= {own}
             if "with_id" not in data:
                 cls -= mgrmod.WITH_ONLY  # `session.begin()` alone is no transaction
             # a class manager's ``__enter__`` and ``__exit__`` failures raise out of the
@@ -521,13 +500,34 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
     enter, exit_ = index.manager_methods(key, is_async)
     entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
     out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
+    if exit_:
+        out = out | exit_own_methods(index, key, exit_, effects)
     escaping = frozenset().union(*(effects.get(m, NO_EFFECTS).escaping for m in (enter, exit_) if m))
     return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key, escaping,
                           entry_key=enter or "", catches=truthy.get(exit_, ()) if exit_ else ())
 
 
+def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[str, Effects]) -> FrozenSet[str]:
+    """What the exit's calls of the manager's own methods (``self._commit()``,
+    ``self.close()``) add at the ``with`` of an instance of ``key``: the method found
+    along ``key``'s MRO, as Python finds it for that instance (a subclass's override,
+    whose fsync the base's ``__exit__`` summary does not show, included), and, where
+    that method renames by its own call, a rename by the manager's own call: an
+    atomic writer whose exit renames through ``self._commit()`` renames at the
+    ``with`` as one whose exit calls ``os.replace`` itself (docs/decisions.md "A file
+    write or rename two calls away"). Only renames are made near so; a method's
+    other near marks stay one call further."""
+    _, near = NEARNESS[EventClass.RENAME.value]
+    extra: Set[str] = set()
+    for method in index.exit_self_methods(key, exit_):
+        got = effects.get(method, NO_EFFECTS).on_return
+        extra |= got - OWN_MARKS - NEAR_MARKS - {NO_RETURN}
+        if near in got:
+            extra.add(near)
+    return frozenset(extra)
+
+
 MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
-MANAGER_EXITS = ("__exit__", "__aexit__")
 
 
 def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,
@@ -560,10 +560,6 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     generators: Dict[str, ManagerEffects] = {}
     truthy: Dict[str, Tuple[str, ...]] = {}  # `__exit__`s that may return true: the types they test, () all
     failed: Dict[str, str] = {}  # functions the engine failed on (``Summaries.failed``)
-
-    def own_method(call: Call, key: Optional[str]) -> bool:
-        """(``node_sets``) a manager exit's ``self.m()`` that no subclass overrides."""
-        return own_through_self(call, key) and key is not None and not cg.index.overridden(key)
 
     def fail(key: str, exc: Exception) -> None:
         """The engine failed on ``key``'s summary: one line for its OC901, the
@@ -612,11 +608,6 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 if me is not None:
                     rows.append([call.id, me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
                                  me.suppress, me.exit_key, list(me.catches)])
-            if fn.name in MANAGER_EXITS:  # (``own_method``: a subclass in another file may override)
-                for call in fn.calls:
-                    key = cg.callees.get((facts.path, call.id))
-                    if own_through_self(call, key):
-                        rows.append([call.id, "own", own_method(call, key)])
         return rows
 
     cond = nx.condensation(cg.graph)
@@ -682,9 +673,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         try:
                             eff, found = depth.retrying(
                                 lambda g=g, facts=facts: graph_effects(
-                                    g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers,
-                                                             own_method if fn.name in MANAGER_EXITS else None),
-                                    vocab))
+                                    g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab))
                         except Exception as exc:  # as above
                             fail(m, exc)
                             g = None

@@ -165,7 +165,6 @@ class ProjectIndex:
     _head_set: Optional[FrozenSet[str]] = None
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
-    _overridden: Dict[str, bool] = field(default_factory=dict)  # ``overridden``'s answers
 
     @classmethod
     def of(cls, files: Iterable[FileFacts]) -> "ProjectIndex":
@@ -201,20 +200,6 @@ class ProjectIndex:
             if target is not None and target != key and target not in out:
                 out.append(target)
         return out
-
-    def overridden(self, method_key: str) -> bool:
-        """Whether a project subclass of the method's class defines a method of the
-        same name: a ``self.m()`` in the base then runs the subclass's ``m`` on its
-        instances, which the base's summary does not show."""
-        if method_key in self._overridden:
-            return self._overridden[method_key]
-        path, qual = split_key(method_key)
-        owner, _, name = qual.rpartition(".")
-        cls = fkey(path, owner)
-        found = bool(owner) and cls in self.classes and any(
-            k != cls and name in self.classes[k].methods and cls in self.mro(k) for k in self.classes)
-        self._overridden[method_key] = found
-        return found
 
     def mro(self, key: str) -> List[str]:
         """Python's C3 linearisation over project classes (depth-first, left to right
@@ -546,6 +531,23 @@ class ProjectIndex:
         enter = self.method(class_key, first[0]) or self.method(class_key, second[0])
         exit_ = self.method(class_key, first[1]) or self.method(class_key, second[1])
         return enter, exit_
+
+    def exit_self_methods(self, class_key: str, exit_: Optional[str]) -> List[str]:
+        """The methods the exit ``exit_`` calls on ``self`` (``self._commit()``), found
+        along ``class_key``'s MRO as Python finds them for an instance of that class
+        (a subclass's override included): what they do happens at the ``with``."""
+        row = self.functions.get(exit_) if exit_ else None
+        if row is None:
+            return []
+        out: List[str] = []
+        for call in row[1].calls:
+            name = call.callee[len("self."):]
+            if call.self_call != "self" or not call.callee.startswith("self.") or "." in name:
+                continue
+            method = self.method(class_key, name)
+            if method is not None and method != exit_ and method not in out:
+                out.append(method)
+        return out
 
     def receiver_method(self, facts: FileFacts, call: Call) -> Optional[str]:
         """``x.m()`` where ``x``'s class ``T`` is known (semantics §Events receiver types): ``m``
@@ -945,6 +947,8 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
         if methods:
             entered.append((call.id, cls))
             manager_edges.extend(methods)
+            # (the exit's `self.m()` as this class finds it: an override's summary is read)
+            manager_edges.extend(index.exit_self_methods(cls, index.manager_methods(cls, call.async_with)[1]))
     return key, fn, edges, entered, manager_edges
 
 

@@ -467,6 +467,34 @@ def test_an_exits_own_method_that_a_subclass_overrides_is_not_read_as_the_manage
     assert _cl(body) == []
 
 
+def test_an_exits_own_method_is_the_one_the_managers_class_finds():
+    # (a second review) the base used directly still renames unsynced, whatever a
+    # subclass overrides; a subclass whose override renames where the base's does not
+    body = writer_class("BaseWriter", """
+        self.f.close()
+        self._commit()
+        """) + """
+            def _commit(self):
+                {base_commit}
+
+        class Other(BaseWriter):
+            def _commit(self):
+                {sub_commit}
+
+        def save(path, text):
+            with {used}(path) as f:  # here
+                f.write(text)
+        """
+    base_used = body.format(base_commit="os.replace(self.tmp, self.path)",
+                            sub_commit="os.fsync(self.f.fileno()); os.replace(self.tmp, self.path)", used="BaseWriter")
+    assert _cl(base_used) == _here(base_used) != []
+    sub_renames = body.format(base_commit="pass", sub_commit="os.replace(self.tmp, self.path)", used="Other")
+    assert _cl(sub_renames) == _here(sub_renames) != []
+    base_used_renames_not = body.format(base_commit="pass", sub_commit="os.replace(self.tmp, self.path)",
+                                        used="BaseWriter")
+    assert _cl(base_used_renames_not) == []
+
+
 def test_an_exits_own_method_counts_for_renames_only():
     # a terminal append through `self._close()` in an exit stays one call further
     # (OC103 pairs near terminal appends: a batch's end and a run's end are two records)
