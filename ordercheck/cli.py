@@ -26,7 +26,7 @@ from . import baseline as baselinemod
 from . import config as configmod
 from .atomic import atomic_write
 from .errors import UsageError
-from .project import common_start, explicit_config_root, find_root
+from .project import common_start, explicit_config_root, find_root, is_marked
 from .reporters import FORMATS
 from .reporters.text import json_statistics, statistics as text_statistics
 
@@ -253,8 +253,13 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         paths = tuple(runner.default_paths(settings.config, Path(".")))
     elif not paths and stdin_filename:
         paths = ()
+    graph_paths = (list(paths) or [Path(graph_spec.rsplit(':', 1)[0]).parent]) if graph_spec else list(paths)
+    common = common_start(graph_paths) if graph_paths else start
+    if config_file is not None and settings.config.path is not None:
+        # one root for the walk, SARIF, the baseline and the cache (docs/configuration.md)
+        settings = dataclasses.replace(settings, project_root=explicit_config_root(settings.config.path, common))
     if graph_spec:
-        click.echo(graph_dot(graph_spec, list(paths) or [Path(graph_spec.rsplit(':', 1)[0]).parent], settings), nl=False)
+        click.echo(graph_dot(graph_spec, graph_paths, settings), nl=False)
         return 0
     for p in paths:
         if not str(p) or not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
@@ -270,11 +275,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         raise UsageError(f"--statistics prints a table (text) or a JSON list (json), not {fmt}", key="--statistics")
     if (fix or diff) and stdin_filename:
         raise UsageError("fixes apply to files on disk, not to standard input", key="--fix" if fix else "--diff")
-    common = common_start(list(paths)) if paths else start
-    if config_file is not None and settings.config.path is not None:
-        # one root for the walk, SARIF, the baseline and the cache (docs/configuration.md)
-        settings = dataclasses.replace(settings, project_root=explicit_config_root(settings.config.path, common))
     root = find_root(common, settings.project_root)
+    if settings.project_root is None and not is_marked(root):
+        # no config and no marker: the current directory (semantics §Surfaces), never a
+        # folder outside it that a named file happens to be in
+        root = Path.cwd().resolve()
     base = baselinemod.load(baseline_file) if baseline_file else None
     stdin = None
     if stdin_filename:

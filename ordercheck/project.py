@@ -90,10 +90,10 @@ def find_root(start: Optional[Path], config_root: Optional[Path] = None) -> Path
     folder = _named_folder(start) if start is not None else cwd
     for d in (folder, *folder.parents):
         if is_marked(d):
-            return d
-    if folder == cwd or cwd in folder.parents:
+            return _abs(d)
+    if _holds(cwd, folder):
         return cwd
-    return folder
+    return _abs(folder)
 
 
 def explicit_config_root(config_path: Path, start: Optional[Path]) -> Optional[Path]:
@@ -106,16 +106,18 @@ def explicit_config_root(config_path: Path, start: Optional[Path]) -> Optional[P
     (docs/configuration.md, "The project")."""
     folder = _abs(config_path).parent
     begin = _named_folder(start) if start is not None else _abs(Path.cwd())
-
-    def holds(d: Path) -> bool:
-        return d == begin or d in begin.parents
-
-    if holds(folder):
+    if _holds(folder, begin):
         return folder
     for d in (folder, *folder.parents):
         if is_marked(d):
-            return d if holds(d) else None
+            return d if _holds(d, begin) else None
     return None
+
+
+def _holds(d: Path, folder: Path) -> bool:
+    """Whether the (resolved) folder ``d`` is ``folder`` or above it, by the way
+    ``folder`` was named or by where it leads."""
+    return any(d == f or d in f.parents for f in (folder, _abs(folder)))
 
 
 def is_marked(root: Path) -> bool:
@@ -134,11 +136,12 @@ def common_start(paths: Sequence[Path]) -> Optional[Path]:
 
 
 def _named_folder(path: Path) -> Path:
-    """The folder a named path stands in: itself for a folder, else the folder it is
-    named in (a symlinked file belongs to the project it is named in, not to its
-    target's: docs/decisions.md "Symlinked files")."""
+    """The folder a named path stands in, as named (absolute, symlinks not followed):
+    itself for a folder, else the folder it is named in. A symlinked file or folder
+    belongs to the project it is named in, not to its target's (docs/decisions.md
+    "Symlinked files"); the root search goes up from here and resolves what it finds."""
     full = Path(os.path.abspath(path))
-    return _abs(full) if full.is_dir() else _abs(full.parent)
+    return full if full.is_dir() else full.parent
 
 
 def src_roots(config: Config, root: Path) -> List[Path]:

@@ -85,3 +85,51 @@ def test_a_config_named_or_discovered_gives_one_root(tmp_path):
     r = oc(tmp_path / "repo", "--config", "backend/ordercheck.toml", "--no-cache", "--baseline",
            "backend/base.json", "backend/app.py")
     assert r.code == 0, r
+
+
+def _sarif_root_and_uris(r):
+    run = json.loads(r.out)["runs"][0]
+    uris = [x["locations"][0]["physicalLocation"]["artifactLocation"] for x in run["results"]]
+    return run["originalUriBaseIds"]["%SRCROOT%"]["uri"], uris
+
+
+def test_a_symlinked_folder_keeps_the_project_it_is_named_in(tmp_path):
+    # (a second review) `app -> ../outside/app`: the root search followed the link
+    write(tmp_path, "proj/.git/HEAD", "")
+    write(tmp_path, "proj/ordercheck.toml", 'select = ["OC101"]\n')
+    write(tmp_path, "proj/main.py", PROGRAM)
+    write(tmp_path, "outside/app/run.py", PROGRAM)
+    (tmp_path / "proj" / "app").symlink_to(tmp_path / "outside" / "app")
+    proj = tmp_path / "proj"
+    for args in (("--config", "ordercheck.toml", "app/run.py", "main.py"), ("app/run.py", "main.py"),
+                 ("--config", "ordercheck.toml", "app/run.py")):
+        root, uris = _sarif_root_and_uris(oc(proj, "--no-cache", "--format", "sarif", *args))
+        assert root.rstrip("/").endswith("/proj"), (args, root)
+        assert ("main.py" in args) == ({"uri": "main.py", "uriBaseId": "%SRCROOT%"} in uris), (args, uris)
+    assert oc(proj, "--config", "ordercheck.toml", "app/run.py").code == 1
+    assert (proj / ".ordercheck_cache").is_dir() and not (tmp_path / "outside" / "app" / ".ordercheck_cache").exists()
+
+
+def test_a_file_outside_any_project_reports_from_the_current_directory(tmp_path):
+    write(tmp_path, "proj/.git/HEAD", "")
+    write(tmp_path, "proj/ordercheck.toml", 'select = ["OC101"]\n')
+    write(tmp_path, "elsewhere/buf.py", PROGRAM)
+    proj = tmp_path / "proj"
+    for args in (("../elsewhere/buf.py",), ("--config", "ordercheck.toml", "../elsewhere/buf.py")):
+        r = oc(proj, "--format", "sarif", *args)
+        root, _ = _sarif_root_and_uris(r)
+        assert root.rstrip("/").endswith("/proj"), (args, root)
+    assert not (tmp_path / "elsewhere" / ".ordercheck_cache").exists()
+
+
+def test_graph_with_an_explicit_config_reads_the_projects_helpers(tmp_path):
+    # (no marker: only the named config makes proj/ the project)
+    write(tmp_path, "proj/ordercheck.toml", 'select = ["OC101"]\n')
+    write(tmp_path, "proj/pkg/__init__.py", "")
+    write(tmp_path, "proj/pkg/helper.py", "def finish(store, run):\n    store.save(run)\n")
+    write(tmp_path, "proj/app/run.py", "from pkg.helper import finish\n\n\ndef complete(store, ledger, run):\n"
+                                       "    finish(store, run)\n    ledger.append_terminal(run)\n")
+    r = oc(tmp_path, "--config", "proj/ordercheck.toml", "--no-cache", "proj/app/run.py")
+    assert r.codes() == [("proj/app/run.py", 6, "OC101")], r
+    dot = oc(tmp_path, "--config", "proj/ordercheck.toml", "--graph", "proj/app/run.py:complete", "proj/app/run.py").out
+    assert "[save]" in dot and "via finish" in dot, dot

@@ -71,3 +71,20 @@ def test_a_statement_that_holds_the_logical_line_keeps_it():
     lines = ['def a(store, ledger, run):\n', '    store.save(run)\n', '    ledger.append("""\n', '    text""")\n']
     assert lsp.comment_line(lines, 2, [2, 3]) == 3
     assert lsp.comment_line(lines, 2, ["x", None]) == 3  # a client's garbage is ignored
+
+
+def test_a_comment_on_the_def_or_class_line_of_a_decorated_multiline_header_suppresses(tmp_path):
+    # (a second review) the statement of a finding in a header runs from the `def` or
+    # `class` line to the header's end, decorated or not
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    for header in ('def f(  # ordercheck: ignore[OC102] -- reviewed\n        a,\n'
+                   '        b=ledger.append_event("x"),\n    ):\n        pass\n',
+                   'class C(  # ordercheck: ignore[OC102] -- reviewed\n        make(ledger.append_event("x")),\n'
+                   '    ):\n        pass\n'):
+        source = ("def outer(store, ledger, deco, make):\n    store.save_run(1)\n\n    @deco\n    "
+                  + header + "    return 1\n")
+        (tmp_path / "q.py").write_text(source)
+        r = oc(tmp_path, "--no-cache", "--select", "OC102,OC001", "q.py")
+        assert r.code == 0, (source, r)
+        (tmp_path / "q.py").write_text(source.replace("  # ordercheck: ignore[OC102] -- reviewed", ""))
+        assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 1

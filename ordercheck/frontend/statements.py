@@ -169,13 +169,6 @@ class Extractor(ExpressionWalker):
         self.stmt_lines = (sp.line, max(sp.line, last))
         return sp
 
-    def _from_first_decorator(self, node: Union[cst.FunctionDef, cst.ClassDef]) -> None:
-        """A decorated header's statement starts at its first decorator: a suppression
-        comment there covers a finding in any of them (docs/configuration.md)."""
-        if node.decorators:
-            first = self.span(node.decorators[0].decorator).line
-            self.stmt_lines = (min(first, self.stmt_lines[0]), self.stmt_lines[1])
-
     def _record_binding(self, targets: Sequence[cst.CSTNode], value: Optional[cst.CSTNode]) -> None:
         """The marker tokens of each right-hand side, by the names it binds
         (element by element when a tuple is unpacked from a tuple)."""
@@ -613,7 +606,6 @@ class Extractor(ExpressionWalker):
 
     def _def(self, node: cst.FunctionDef, line: cst.CSTNode) -> Stmt:
         sp = self._enter_stmt(node, _header_end(self, node, [node.name, *(p.default for p in _all_params(node.params))]))
-        self._from_first_decorator(node)
         ev: ExprSeq = []
         for d in node.decorators:
             ev += self.expr(d.decorator)
@@ -640,7 +632,6 @@ class Extractor(ExpressionWalker):
 
     def _class(self, node: cst.ClassDef, line: cst.CSTNode) -> Stmt:
         sp = self._enter_stmt(node, _header_end(self, node, [node.name, *(b.value for b in node.bases)]))
-        self._from_first_decorator(node)
         ev: ExprSeq = []
         for d in node.decorators:
             ev += self.expr(d.decorator)
