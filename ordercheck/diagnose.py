@@ -164,8 +164,13 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 failed_call = data["call"].id
             if kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == "call":
                 # the event is the test's last call (``if self.revoked(run) is True:``):
-                # the branch it decides is a step of its own, after the event
-                steps.append(_branch_step(shared, n, kind, data, span, lines))
+                # the branch it decides is a step of its own, after the event, and after
+                # the call's conditional event too when it has one (its outcome point next)
+                step = _branch_step(shared, n, kind, data, span, lines)
+                if _outcome_event(g, data, nxt, classes, relevant):
+                    deferred = (i + 1, step)
+                else:
+                    steps.append(step)
         elif data["kind"] == "with-exit" and cls & relevant:
             # a project manager's exit or a transaction's commit
             k = rule.step_kind(cls)

@@ -167,3 +167,18 @@ def test_a_conditional_event_of_a_tests_call_comes_before_the_branch():
     [f] = check_source(src, select=["OC102"])
     assert [(s.kind, s.span.line) for s in f.witness] == [("save", 9), ("branch", 9), ("append", 12)], f.witness
     assert f.witness[1].text.endswith("(false)")
+
+
+def test_a_tests_call_with_an_event_and_a_conditional_event_shows_both_before_the_branch():
+    """(Session 37's open limit.) `try_claim` appends on every way out and saves only on
+    its False way: the witness showed the call's append, then the branch, then the save;
+    Python runs the call (append, save) and then takes the branch."""
+    src = ("class R:\n    def try_claim(self, run):\n        self._ledger.append(run.id)\n"
+           "        if run.taken:\n            return True\n"
+           "        self._store.save(run)\n        return False\n\n    def step(self, run, rec):\n"
+           "        if self.try_claim(run):\n            self._ledger.append(rec)\n        else:\n"
+           "            self._ledger.append(rec)\n")
+    [f] = check_source(src, select=["OC102"])
+    assert [(s.kind, s.span.line) for s in f.witness] == [("append", 10), ("save", 10), ("branch", 10),
+                                                          ("append", 13)], f.witness
+    assert f.witness[2].text.endswith("(false)")
