@@ -165,7 +165,11 @@ class Extractor(ExpressionWalker):
         if self.frame.handlers:
             self._calls_here = {}
         sp = self.span(node)
-        last = self.span(header_end).end_line if header_end is not None else sp.end_line
+        if header_end is not None:
+            end = self.span(header_end)
+            last = _header_colon_line(self.lines, end.end_line, end.end_col)
+        else:
+            last = sp.end_line
         self.stmt_lines = (sp.line, max(sp.line, last))
         return sp
 
@@ -838,6 +842,29 @@ def _header_end(builder: Any, node: cst.CSTNode, parts: Sequence[Optional[cst.CS
         if line > end:
             best, end = part, line
     return best
+
+
+def _header_colon_line(lines: Sequence[str], line: int, col: int) -> int:
+    """The line of the colon that ends a compound statement's header whose last read
+    part ends at ``line``/``col``: past the closing brackets, commas, comments and line
+    continuations that follow it (``if (`` ... ``):``, ``with (`` ... ``):``), as a
+    suppression comment there belongs to the header (docs/configuration.md,
+    Suppressions). Anything else before the colon (a ``def``'s return annotation, a
+    part with no position) keeps ``line``."""
+    at = line
+    while 0 < at <= len(lines):
+        text = lines[at - 1]
+        while col < len(text):
+            ch = text[col]
+            if ch == ":":
+                return at
+            if ch == "#":
+                break
+            if ch not in " \t\f)],\\\r\n":
+                return line
+            col += 1
+        at, col = at + 1, 0
+    return line
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:
