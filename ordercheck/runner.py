@@ -33,6 +33,7 @@ import hashlib
 import itertools
 import logging
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
@@ -691,7 +692,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     the cache and feed the summaries, and findings are reported for the buffers only.
 
     ``memo``, a dict the caller keeps between calls with the same settings, remembers
-    each file's facts by its size and mtime, so that a re-check
+    each file's facts by its stat (mtime, size, inode, ctime), so that a re-check
     reads and graphs only what changed. Files on disk are read as outlines first (the
     pre-pass, as ``run`` does): only those a needed function lives in are read whole,
     now or at a later call that needs them. ``graph`` (kept by the caller with
@@ -705,15 +706,17 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
     memo = {} if memo is None else memo
-    keys: Dict[Path, Optional[Tuple[int, int]]] = {}  # (size, mtime); None: unreadable
-    known: Dict[Path, Tuple[Optional[Tuple[int, int]], FileFacts, Optional[str]]] = {}
+    # A file is known unchanged by its (mtime, size, inode, ctime), as the CLI's stat
+    # snapshot knows it: a copy that keeps the size and the mtime (`cp -p`, `rsync -t`,
+    # `tar x`) still moves the ctime. One whose mtime is within ``RACY_NS`` of now may
+    # change again within the clock's step: it is read again at the next call.
+    keys: Dict[Path, Optional[Tuple[int, ...]]] = {}  # None: unreadable
+    known: Dict[Path, Tuple[Optional[Tuple[int, ...]], FileFacts, Optional[str]]] = {}
     todo: List[Path] = []
+    racy = time.time_ns() - snapshotmod.RACY_NS
     for p in files:
-        try:
-            st = p.stat()
-            keys[p] = (st.st_size, st.st_mtime_ns)
-        except OSError:
-            keys[p] = None
+        stat = snapshotmod.file_stat(p)
+        keys[p] = tuple(stat) if stat is not None else None
         hit = memo.get(p)
         if hit is not None and keys[p] is not None and hit[0] == keys[p]:
             known[p] = hit
@@ -744,7 +747,8 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         all_facts = own + [known[p][1] for p in files]
     for p in files:
         error = known[p][1].error
-        if keys[p] is not None and not (error is not None and error.internal):  # (an OC901's: read again)
+        key = keys[p]
+        if key is not None and key[0] < racy and not (error is not None and error.internal):  # (an OC901's: read again)
             memo[p] = known[p]
         elif p in memo:
             del memo[p]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -357,6 +358,8 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     helper = tmp_path / "helper.py"
     helper.write_text(HELPER_SAVES)
     (tmp_path / "other.py").write_text("def g():\n    pass\n")
+    for p in (helper, tmp_path / "other.py"):
+        _backdate(p)  # (a file written this very moment is read again at the next call)
     settings = runner.load_settings(None, tmp_path)
     memo, buffers = {}, {"caller.py": CALLER.encode()}  # caller.py exists only as a buffer
 
@@ -367,6 +370,7 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     assert [f.code for f in again.findings] == ["OC101"] and again.cache_hits == 2  # both from the memo
 
     helper.write_text(HELPER_LOGS + "\n")  # changed on disk: read again
+    _backdate(helper)
     assert runner.run_buffers([tmp_path], settings, buffers, memo=memo).findings == []
     (tmp_path / "other.py").unlink()
     runner.run_buffers([tmp_path], settings, buffers, memo=memo)
@@ -375,6 +379,52 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     helper.write_text(HELPER_SAVES)
     shadowed = runner.run_buffers([tmp_path], settings, dict(buffers, **{str(helper): HELPER_LOGS.encode()}), memo=memo)
     assert shadowed.findings == [] and sorted(shadowed.files) == sorted(["caller.py", str(helper)])
+
+
+def _backdate(path, seconds=60):
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
+
+
+def test_run_buffers_sees_an_edit_that_keeps_the_size_and_the_mtime(tmp_path, monkeypatch):
+    """(A session-38 fuzz of the language server.) A helper rewritten on disk with its
+    size and mtime kept (`cp -p`, `rsync -t`, `tar x`) changes its ctime: the memo,
+    keyed by (size, mtime) alone, kept the old facts and the caller's OC101."""
+    from ordercheck import runner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    helper = tmp_path / "helper.py"
+    helper.write_text("def finish(store, run):\n    store.save(run)\n")
+    _backdate(helper)
+    settings = runner.load_settings(None, tmp_path)
+    caller = "from helper import finish\n\n\ndef f(store, ledger, run):\n    finish(store, run)\n    ledger.append(Record(run, 'completed'))\n"
+    memo: dict = {}
+    buffers = {"caller.py": caller.encode()}
+    assert [f.code for f in runner.run_buffers([tmp_path], settings, buffers, memo=memo).findings] == ["OC101"]
+    assert {p.name for p in memo} == {"helper.py"}
+    before = os.stat(helper)
+    helper.write_text("def finish(store, run):\n    store.xave(run)\n")
+    os.utime(helper, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(helper).st_size == before.st_size
+    assert runner.run_buffers([tmp_path], settings, buffers, memo=memo).findings == []
+
+
+def test_run_buffers_reads_a_file_changed_just_now_again(tmp_path, monkeypatch):
+    """A file whose mtime is within the racy window may change again within the same
+    clock step: it is not remembered, so the next call reads it again."""
+    from ordercheck import runner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    (tmp_path / "helper.py").write_text(HELPER_SAVES)
+    settings = runner.load_settings(None, tmp_path)
+    memo: dict = {}
+    runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
+    assert memo == {}
+    _backdate(tmp_path / "helper.py")
+    runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
+    assert {p.name for p in memo} == {"helper.py"}
 
 
 def test_run_buffers_with_a_cache_recomputes_only_what_an_edit_can_change(tmp_path, monkeypatch):

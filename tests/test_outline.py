@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -422,6 +423,8 @@ def test_the_language_servers_run_reads_a_file_whole_once_a_buffer_needs_it(tmp_
     """``run_buffers`` keeps outlines between calls; an edit that makes a hot function
     call a helper of a file read as an outline reads that file whole then."""
     write_tree(tmp_path, {"pyproject.toml": "", "notes.py": PROJECT["app/notes.py"]})
+    st = os.stat(tmp_path / "notes.py")  # (a file written this very moment is not remembered)
+    os.utime(tmp_path / "notes.py", ns=(st.st_atime_ns, st.st_mtime_ns - 60 * 10**9))
     engine = tmp_path / "engine.py"
     swallowed = textwrap.dedent('''
         def finish(store, ledger, run):
