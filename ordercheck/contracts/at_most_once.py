@@ -21,8 +21,8 @@ class AtMostOnce(Ordering, kind="at-most-once"):
 
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
-        barrier = matching(classes, self.barrier, classes) if self.barrier else set()
-        events = matching(classes, self.event, reachable) - barrier
+        barrier = matching(classes, self.barrier, classes, graph.also) if self.barrier else set()
+        events = matching(classes, self.event, reachable, graph.also) - barrier
         records = any(c in (EventClass.TERMINAL_APPEND, OPEN_TERMINAL) for c in self.event)
         if records:  # a terminal append two or more calls away is no event here
             events = {e for e in events if _near(classes.get(e, frozenset()))}

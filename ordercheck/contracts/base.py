@@ -38,8 +38,10 @@ SEVERITIES = {"error": 1, "warning": 2, "info": 3, "hint": 4}
 ClassExpr = Tuple[str, ...]
 
 
-def expr_matches(expr: ClassExpr, classes: FrozenSet[str]) -> bool:
-    """``["append", "!terminal-append"]``: carries append and not terminal-append."""
+def expr_matches(expr: ClassExpr, classes: FrozenSet[str], also: AbstractSet[str] = frozenset()) -> bool:
+    """``["append", "!terminal-append"]``: carries append and not terminal-append.
+    ``also``: what the same call performs at its other points (``call_points``), which
+    a negated class excludes too."""
     if not expr:
         return False
     positive = [c for c in expr if not c.startswith("!")]
@@ -48,7 +50,7 @@ def expr_matches(expr: ClassExpr, classes: FrozenSet[str]) -> bool:
         return False
     if not positive and not classes:
         return False
-    return not any(c in classes for c in negative)
+    return not any(c in classes or c in also for c in negative)
 
 
 def expr_text(expr: ClassExpr) -> str:
@@ -60,20 +62,48 @@ def expr_text(expr: ClassExpr) -> str:
     return text
 
 
-def matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object]) -> set:
-    """The nodes among ``nodes`` whose classes match ``expr``."""
-    return {n for n in nodes if n in classes and expr_matches(expr, classes[n])}
+def matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object], also: Optional[Classes] = None) -> set:
+    """The nodes among ``nodes`` whose classes match ``expr``; ``also``: per point of
+    a call with several (``call_points``), what the call performs at the others."""
+    if not also:
+        return {n for n in nodes if n in classes and expr_matches(expr, classes[n])}
+    return {n for n in nodes if n in classes and expr_matches(expr, classes[n], also.get(n, frozenset()))}
 
 
-def near_matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object], distanced: FrozenSet[str]) -> set:
+def near_matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object], distanced: FrozenSet[str],
+                  also: Optional[Classes] = None) -> set:
     """``matching``, where a class of ``distanced`` (classes of ``kinds.NEARNESS``)
     makes a node match only when it is near: the node's own call's, or its callee's
     own (``kinds.is_near``). A negated class still excludes at any distance."""
     positive = [c for c in expr if not c.startswith("!")]
     if not positive or not any(c in distanced for c in positive):
-        return matching(classes, expr, nodes)
-    return {n for n in matching(classes, expr, nodes)
+        return matching(classes, expr, nodes, also)
+    return {n for n in matching(classes, expr, nodes, also)
             if any(c in classes[n] and (c not in distanced or is_near(classes[n], c)) for c in positive)}
+
+
+def call_points(g: "nx.DiGraph", classes: Classes) -> Dict[object, FrozenSet[str]]:
+    """For a call whose callee has conditional effects (its ``outcome`` points, one
+    per branch of the test it is), per point of it: every class the call performs on
+    its way back, at any of its points. A negated class looks there: the call is one
+    call, and the branch only says *when* a class of it travels (an atomic-write
+    helper that renames only when it returns True is still no rename end of OC301's
+    ``["rename", "!file-write"]``: docs/decisions.md "OC301's `then`")."""
+    points: Dict[object, List[object]] = {}
+    for n, data in g.nodes(data=True):
+        if data.get("kind") == NodeKind.OUTCOME and data.get("call") is not None:
+            points.setdefault(data["call"].id, []).append(n)
+    if not points:
+        return {}
+    for n, data in g.nodes(data=True):
+        if data.get("kind") == NodeKind.CALL and data.get("call") is not None and data["call"].id in points:
+            points[data["call"].id].append(n)
+    out: Dict[object, FrozenSet[str]] = {}
+    for nodes in points.values():
+        every = frozenset().union(*(classes.get(n, frozenset()) for n in nodes))
+        for n in nodes:
+            out[n] = every
+    return out
 
 
 @dataclass(frozen=True)
@@ -241,6 +271,8 @@ class GraphInput:
     # the nodes that carry a callee's summary (``effects.NodeSets.callees``): the
     # order of their own classes is the callee's business (semantics §Events)
     carried: AbstractSet[object] = frozenset()
+    # per point of a call with conditional effects, all the call performs (``call_points``)
+    also: Dict[object, FrozenSet[str]] = field(default_factory=dict)
 
     def self_ordered(self, node: object) -> bool:
         """Whether ``node``'s classes are several events in an order of their own: a
@@ -317,7 +349,8 @@ def evaluate(
     """Every hit of every rule on one graph, one per (rule, anchor site).
     ``ordered``: the classes the ordering kinds read where they differ from
     ``classes`` (a transaction's body commits at once: semantics §Events Transactions)."""
-    graph = GraphInput(g, classes, classes if ordered is None else ordered, raises, swallow_types, Reach(g), carried)
+    graph = GraphInput(g, classes, classes if ordered is None else ordered, raises, swallow_types, Reach(g), carried,
+                       call_points(g, classes))
     out: List[Hit] = []
     for rule in rules:
         seen = set()

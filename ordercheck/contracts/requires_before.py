@@ -27,11 +27,11 @@ class RequiresBefore(Ordering, kind="requires-before"):
 
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
-        firsts = matching(classes, self.first, classes)
+        firsts = matching(classes, self.first, classes, graph.also)
         # a node that is both needs a ``first`` before it, unless its classes are a
         # callee's events in their own order (``GraphInput.self_ordered``): a
         # terminal append is an append, but not one made before itself
-        thens = {t for t in matching(classes, self.then, reachable) if t not in firsts or not graph.self_ordered(t)}
+        thens = {t for t in matching(classes, self.then, reachable, graph.also) if t not in firsts or not graph.self_ordered(t)}
         if not thens:
             return []
         tree = Reach(blocking_view(g, firsts))

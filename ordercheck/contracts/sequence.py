@@ -55,11 +55,11 @@ class Sequence(Ordering, kind="sequence"):
 
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
-        barrier = matching(classes, self.barrier, classes) if self.barrier else set()
-        unless = matching(classes, self.unless_after, classes) if self.unless_after else set()
+        barrier = matching(classes, self.barrier, classes, graph.also) if self.barrier else set()
+        unless = matching(classes, self.unless_after, classes, graph.also) if self.unless_after else set()
         near = NEAR_ONLY if self.pairs_files() else frozenset()
-        firsts = near_matching(classes, self.first, reachable, near) - barrier
-        thens = near_matching(classes, self.then, classes, near) - barrier - unless
+        firsts = near_matching(classes, self.first, reachable, near, graph.also) - barrier
+        thens = near_matching(classes, self.then, classes, near, graph.also) - barrier - unless
         found = []
         if firsts and thens:
             # a node never pairs with itself: the order inside a call is the callee's
@@ -69,7 +69,7 @@ class Sequence(Ordering, kind="sequence"):
                 pair = other_origin_path(labels, t, site(g, t))
                 if pair is not None:
                     found.append((t, pair))
-        found += self._written_in_body(g, classes, reachable, barrier, unless, {t for t, _ in found})
+        found += self._written_in_body(g, classes, reachable, barrier, unless, {t for t, _ in found}, graph.also)
         if not found:
             return []
         found.sort(key=lambda item: node_order(item[0]))
@@ -105,7 +105,7 @@ class Sequence(Ordering, kind="sequence"):
         then = {c for c in self.then if not c.startswith("!")}
         return EventClass.FILE_WRITE.value in first and EventClass.RENAME.value in then
 
-    def _written_in_body(self, g, classes, reachable, barrier, unless, done) -> list:
+    def _written_in_body(self, g, classes, reachable, barrier, unless, done, also) -> list:
         """A write too far down to count (``NEAR_ONLY``) still pairs with the exit of
         a ``with`` around it that renames by the manager's own call: what an
         atomic-write manager's body writes is what its exit renames, however deep the
@@ -115,7 +115,7 @@ class Sequence(Ordering, kind="sequence"):
         if not self.pairs_files():
             return []
         exits: dict = {}
-        for t in near_matching(classes, self.then, classes, NEAR_ONLY) - barrier - unless:
+        for t in near_matching(classes, self.then, classes, NEAR_ONLY, also) - barrier - unless:
             d = g.nodes[t]
             # its normal way out (the body's file is renamed into place), of an item
             # that binds what the body writes to (`as f`)
@@ -126,7 +126,7 @@ class Sequence(Ordering, kind="sequence"):
         view = blocking_view(g, barrier)
         ways_to: dict = {}  # exit -> the nodes with a way to it (one backward walk per exit)
         out = []
-        for n in sorted(matching(classes, self.first, reachable) - barrier, key=node_order):
+        for n in sorted(matching(classes, self.first, reachable, also) - barrier, key=node_order):
             call = g.nodes[n].get("call")
             for w in g.nodes[n].get("withs", ()):
                 for t in exits.get(w, ()):
