@@ -40,8 +40,8 @@ ClassExpr = Tuple[str, ...]
 
 def expr_matches(expr: ClassExpr, classes: FrozenSet[str], also: AbstractSet[str] = frozenset()) -> bool:
     """``["append", "!terminal-append"]``: carries append and not terminal-append.
-    ``also``: what the same call performs at its other points (``call_points``), which
-    a negated class excludes too."""
+    ``also``: what the same call performs besides on that way back (``call_points``),
+    which a negated class excludes too."""
     if not expr:
         return False
     positive = [c for c in expr if not c.startswith("!")]
@@ -63,8 +63,8 @@ def expr_text(expr: ClassExpr) -> str:
 
 
 def matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object], also: Optional[Classes] = None) -> set:
-    """The nodes among ``nodes`` whose classes match ``expr``; ``also``: per point of
-    a call with several (``call_points``), what the call performs at the others."""
+    """The nodes among ``nodes`` whose classes match ``expr``; ``also``: per outcome
+    point of a call (``call_points``), what the call performs besides on that way."""
     if not also:
         return {n for n in nodes if n in classes and expr_matches(expr, classes[n])}
     return {n for n in nodes if n in classes and expr_matches(expr, classes[n], also.get(n, frozenset()))}
@@ -83,27 +83,24 @@ def near_matching(classes: Classes, expr: ClassExpr, nodes: Iterable[object], di
 
 
 def call_points(g: "nx.DiGraph", classes: Classes) -> Dict[object, FrozenSet[str]]:
-    """For a call whose callee has conditional effects (its ``outcome`` points, one
-    per branch of the test it is), per point of it: every class the call performs on
-    its way back, at any of its points. A negated class looks there: the call is one
-    call, and the branch only says *when* a class of it travels (an atomic-write
-    helper that renames only when it returns True is still no rename end of OC301's
-    ``["rename", "!file-write"]``: docs/decisions.md "OC301's `then`")."""
+    """For a call whose callee has conditional effects, per ``outcome`` point of it
+    (the branch of the test it is): what the call node performs, on every way back.
+    A negated class looks there too: on that branch the call performed both (an
+    atomic-write helper that writes, then renames only when it returns True, is no
+    rename end of OC301's ``["rename", "!file-write"]`` on its True branch:
+    docs/decisions.md "OC301's `then`"). The call node itself is read alone: what
+    the call performs besides depends on the branch that follows it."""
     points: Dict[object, List[object]] = {}
     for n, data in g.nodes(data=True):
         if data.get("kind") == NodeKind.OUTCOME and data.get("call") is not None:
             points.setdefault(data["call"].id, []).append(n)
     if not points:
         return {}
+    every: Dict[object, FrozenSet[str]] = {}
     for n, data in g.nodes(data=True):
         if data.get("kind") == NodeKind.CALL and data.get("call") is not None and data["call"].id in points:
-            points[data["call"].id].append(n)
-    out: Dict[object, FrozenSet[str]] = {}
-    for nodes in points.values():
-        every = frozenset().union(*(classes.get(n, frozenset()) for n in nodes))
-        for n in nodes:
-            out[n] = every
-    return out
+            every[data["call"].id] = every.get(data["call"].id, frozenset()) | classes.get(n, frozenset())
+    return {n: every[cid] for cid, nodes in points.items() if every.get(cid) for n in nodes}
 
 
 @dataclass(frozen=True)
@@ -271,7 +268,7 @@ class GraphInput:
     # the nodes that carry a callee's summary (``effects.NodeSets.callees``): the
     # order of their own classes is the callee's business (semantics §Events)
     carried: AbstractSet[object] = frozenset()
-    # per point of a call with conditional effects, all the call performs (``call_points``)
+    # per outcome point of a call with conditional effects, what its call node performs (``call_points``)
     also: Dict[object, FrozenSet[str]] = field(default_factory=dict)
 
     def self_ordered(self, node: object) -> bool:
