@@ -135,11 +135,15 @@ def comment_line(lines: Sequence[str], line: int, statement: Optional[Sequence[i
     ``statement`` (0-based first and last line of the statement holding the finding,
     the diagnostic's ``data.statement``) is where a comment is read: a logical line
     that ends on neither (a decorator's, of a ``def`` whose header holds the finding)
-    gives way to the statement's last line, the header's end."""
+    gives way to the statement's last line, the header's end, or where a comment cannot
+    end that line (it ends inside a triple-quoted string of a one-line body), to its first."""
     at = _logical_end(lines, line)
     if isinstance(statement, (list, tuple)) and len(statement) == 2 \
             and all(isinstance(n, int) for n in statement) and at not in (line, *statement) \
-            and 0 <= statement[-1] < len(lines):
+            and all(0 <= n < len(lines) for n in statement):
+        for candidate in (statement[-1], statement[0]):
+            if _logical_end(lines, candidate) == candidate:
+                return candidate
         return _logical_end(lines, statement[-1])
     return at
 

@@ -46,6 +46,14 @@ RACY_NS = 2_000_000_000  # a change this close to the writing is not trusted
 PlanRow = Tuple[str, str, str, str, List[str]]
 
 
+def settled(mtime_ns: int, seen_ns: int) -> bool:
+    """Whether a file's stat, taken at ``seen_ns``, says what it holds: its mtime is not
+    within ``RACY_NS`` of then, when a second write in the same clock step would leave
+    the same mtime. A mtime far in the future (a skewed clock, an unpacked archive) is
+    settled too: any later write sets the mtime to its own time, which differs."""
+    return abs(mtime_ns - seen_ns) > RACY_NS
+
+
 def _folder_stat(path: str) -> Optional[List[int]]:
     try:
         st = os.stat(path)
@@ -126,7 +134,7 @@ class Snapshot:
             self.plan = [tuple(r) for r in plan["rows"]]  # type: ignore[misc]
 
     def _trusted(self, mtime_ns: int) -> bool:
-        return mtime_ns < self.written - RACY_NS
+        return settled(mtime_ns, self.written)
 
     def plan_for(self, roots: Sequence[Path]) -> Optional[Tuple[List[PlanRow], List[str]]]:
         """The remembered plan (rows, named paths) when the project's ``roots`` are the

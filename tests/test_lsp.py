@@ -427,6 +427,28 @@ def test_run_buffers_reads_a_file_changed_just_now_again(tmp_path, monkeypatch):
     assert {p.name for p in memo} == {"helper.py"}
 
 
+def test_run_buffers_remembers_a_file_whose_mtime_is_in_the_future(tmp_path, monkeypatch):
+    """(A session-38 review.) A file from a skewed clock or an archive, its mtime an
+    hour ahead, was never remembered until the clock caught up: every check read it
+    again. A later write gives it the write's own time, which differs."""
+    from ordercheck import runner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    helper = tmp_path / "helper.py"
+    helper.write_text(HELPER_SAVES)
+    st = os.stat(helper)
+    os.utime(helper, ns=(st.st_atime_ns, st.st_mtime_ns + 3600 * 10**9))
+    settings = runner.load_settings(None, tmp_path)
+    memo: dict = {}
+    runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
+    assert {p.name for p in memo} == {"helper.py"}
+    again = runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
+    assert again.cache_hits == 1 and [f.code for f in again.findings] == ["OC101"]
+    helper.write_text(HELPER_LOGS)  # written now: the mtime falls back to the clock's
+    assert runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo).findings == []
+
+
 def test_run_buffers_with_a_cache_recomputes_only_what_an_edit_can_change(tmp_path, monkeypatch):
     """The language server's runs keep summaries in the cache folder as CLI runs do:
     an edit of the buffer builds the graphs of the buffer's functions only, never

@@ -88,3 +88,30 @@ def test_a_comment_on_the_def_or_class_line_of_a_decorated_multiline_header_supp
         assert r.code == 0, (source, r)
         (tmp_path / "q.py").write_text(source.replace("  # ordercheck: ignore[OC102] -- reviewed", ""))
         assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 1
+
+
+IF_HEADER_STRING_BODY = '''def k(store, ledger, run, foo):
+    store.save_run(run)
+    if (
+        ledger.append_event("""a
+b""")
+    ): foo("""x
+y""")
+'''
+
+
+def test_the_quick_fix_goes_to_the_headers_first_line_when_its_colon_line_ends_in_a_string(tmp_path):
+    """(A session-38 review.) The header of `if (` ... `):` runs to its colon, and that
+    line starts a one-line body whose string goes on: a comment cannot end that line,
+    and after the string it is on no line of the statement; the header's first line
+    takes it."""
+    d = _diagnostic(tmp_path, IF_HEADER_STRING_BODY)
+    assert d["data"]["statement"] == [2, 5]
+    lines = IF_HEADER_STRING_BODY.splitlines(True)
+    at = lsp.comment_line(lines, d["range"]["start"]["line"], d["data"]["statement"])
+    assert at == 2
+    start, end, text = lsp.suppression_edit(lines[at], "OC102", lsp.comment_column(lines, at))
+    body = lines[at].rstrip("\n")
+    fixed = "".join(lines[:at]) + body[:start] + text + body[end:] + "\n" + "".join(lines[at + 1:])
+    (tmp_path / "q.py").write_text(fixed)
+    assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 0

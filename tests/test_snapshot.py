@@ -226,3 +226,14 @@ def test_the_entry_is_plain_json_written_atomically(tmp_path, monkeypatch):
     assert data["format"] == snapshot.FORMAT
     assert all(len(v) == 7 for v in data["files"].values())
     assert not list((cache / "snapshot").glob("*/.*.tmp"))
+
+
+def test_a_stat_is_settled_outside_the_racy_window_on_either_side():
+    """(Session 38.) A mtime within two seconds of when the stat was taken may be
+    shared by a second write in the same clock step; one far in the future (a skewed
+    clock, an unpacked archive) is trusted, as any later write moves it to its time."""
+    from ordercheck.snapshot import RACY_NS, settled
+
+    now = time.time_ns()
+    assert settled(now - RACY_NS - 1, now) and settled(now + 3600 * 10**9, now)
+    assert not settled(now - RACY_NS // 2, now) and not settled(now, now) and not settled(now + RACY_NS // 2, now)
