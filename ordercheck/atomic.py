@@ -12,7 +12,14 @@ def atomic_write(path: Path, data: bytes, private: bool = False) -> None:
     never half of one: a temporary file in the same folder, fsync, rename; the
     temporary file is removed on any failure or interrupt. A user's file keeps its
     mode (a new one gets 0644); a ``private`` one (a cache entry) keeps the temporary
-    file's 0600."""
+    file's 0600.
+
+    A user's file named through a symlink is written where the link points, as
+    ``open(path, "w")`` would (the link stays a link: ``--fix`` on a linked file
+    fixed a new copy in the link's place and left the real file as it was); a cache
+    entry never follows one (the link itself is replaced)."""
+    if not private and os.path.islink(path):
+        path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(folder))
     try:

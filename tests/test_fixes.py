@@ -259,3 +259,26 @@ def test_a_bom_is_kept(tmp_path):
     src = b"\xef\xbb\xbfdef f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n"
     _, out = _fix(tmp_path, src)
     assert out == b"\xef\xbb\xbfdef f(store, ledger, run):\n    ledger.append(run.id)\n    store.save(run)\n"
+
+
+def test_a_fix_through_a_symlink_is_written_where_it_points(tmp_path):
+    """(A session-38 probe.) `--fix` on `a.py -> real/a.py` replaced the link with a
+    fixed copy and left the real file unfixed, while the run said all was well."""
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "a.py"
+    real.write_text('def step(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id, "COMPLETED")\n')
+    (tmp_path / "a.py").symlink_to(Path("real") / "a.py")
+    assert oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", "a.py").code == 0
+    assert (tmp_path / "a.py").is_symlink()
+    assert real.read_text().splitlines()[1] == '    ledger.append_terminal(run.id, "COMPLETED")'
+    assert oc(tmp_path, "--no-cache", ".").code == 0
+
+
+def test_a_baseline_written_through_a_symlink_keeps_the_link(tmp_path):
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "base.json").write_text("{}")
+    (tmp_path / "base.json").symlink_to(Path("shared") / "base.json")
+    (tmp_path / "m.py").write_text("def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n")
+    oc(tmp_path, "--no-cache", "--write-baseline", "base.json", "m.py")
+    assert (tmp_path / "base.json").is_symlink()
+    assert "OC102" in (tmp_path / "shared" / "base.json").read_text()
