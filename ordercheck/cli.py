@@ -180,16 +180,23 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 NOTHING_MATCHED_CLASSES = frozenset({"save", "append", "terminal-append"})
 
 
-def nothing_matched_note(files: int) -> str:
+def nothing_matched_note(files: int, unread: int = 0) -> str:
     """semantics §Surfaces: no `save` and no `append` event in the files checked. A
     text run prints it on stderr; the machine formats carry it in their output (JSON's
     ``notes``, SARIF's tool notifications, a GitHub ``::notice::``), so a run with an
     empty vocabulary never looks like a clean one (held-out set 13). It names the
     contracts that read those classes: OC301 (files) and OC204 (handlers) did check,
-    and their findings may stand beside it (session 35's sweep)."""
-    what = "the file checked holds" if files == 1 else f"the {files} files checked hold"
+    and their findings may stand beside it (session 35's sweep). ``unread``: files
+    that could not be parsed or read (OC900, OC901), which may hold events: the claim
+    is about the others (``files`` counts them too)."""
+    read = files - unread
+    what = "the file checked holds" if read == 1 else f"the {read} files checked hold"
+    more = ""
+    if unread:
+        what = "the file read holds" if read == 1 else f"the {read} files read hold"
+        more = f" ({unread} more could not be read)"
     return (
-        f"{what} no `save` and no `append` event, so the state and ledger contracts "
+        f"{what} no `save` and no `append` event{more}, so the state and ledger contracts "
         "(OC101-OC203) had nothing to check; `ordercheck suggest` shows which calls to map under "
         "[tool.ordercheck.extend-events]"
     )
@@ -318,10 +325,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     shown_suppressed = result.suppressed if show_suppressed and fmt in ("text", "json") else []
     if fmt == "sarif":
         shown_suppressed = result.suppressed
-    # (a file the engine failed to read, an OC901 of its own, may hold events: no claim)
-    nothing = (bool(result.files) and not (NOTHING_MATCHED_CLASSES & result.event_classes)
-               and not any(f.code == "OC901" and f.function == "<module>" for f in result.findings))
-    notes = [nothing_matched_note(len(result.files))] if nothing and fmt != "text" else []
+    # (a file that could not be parsed or read, an OC900 or a whole-file OC901, may hold
+    # events: the claim is about the others, and there is none when no file was read)
+    unread = len({f.path for f in result.findings if f.code == "OC900" or (f.code == "OC901" and f.function == "<module>")})
+    nothing = (len(result.files) > unread and not (NOTHING_MATCHED_CLASSES & result.event_classes))
+    notes = [nothing_matched_note(len(result.files), unread)] if nothing and fmt != "text" else []
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
     elif statistics:
@@ -338,7 +346,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         if out and not (write_baseline_file and fmt == "text"):  # ("recorded N findings" says it, not "All checks passed")
             click.echo(out, nl=False, color=_use_color(color))
     if fmt == "text" and not quiet and nothing:
-        click.echo(f"ordercheck: note: {nothing_matched_note(len(result.files))}", err=True)
+        click.echo(f"ordercheck: note: {nothing_matched_note(len(result.files), unread)}", err=True)
     if not quiet and not result.files and not stdin_filename:  # as ruff: a path with nothing to check says so
         outside = " or outside `include`" if settings.config.include else ""
         click.echo(f"ordercheck: warning: no Python files found under the paths given (or all are excluded{outside})",

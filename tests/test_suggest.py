@@ -383,3 +383,19 @@ def test_a_helper_that_does_another_kind_still_gets_its_own_suggestion(tmp_path)
     """)
     rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
     assert sorted(r["class"] for r in rows) == ["save", "transaction"], rows
+
+
+def test_a_file_that_does_not_parse_makes_no_claim_of_its_events(tmp_path):
+    """(A session-38 probe.) A file that saves and appends but does not parse got its
+    OC900 and the note that the file holds no `save` and no `append` event, which
+    sent the user to the vocabulary. Other files that parse and match nothing still
+    get the note, which counts the file it could not read apart."""
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "s.py", 'def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id, "DONE")\n    x = (\n')
+    r = oc(tmp_path, "--no-cache", "s.py")
+    assert r.codes() == [("s.py", 4, "OC900")] or [c for _, _, c in r.codes()] == ["OC900"], r
+    assert "note" not in r.err, r
+    assert "notes" not in json.loads(oc(tmp_path, "--no-cache", "--format", "json", "s.py").out)
+    write(tmp_path, "app.py", "def go(x):\n    x.update(1)\n")
+    r = oc(tmp_path, "--no-cache", "s.py", "app.py")
+    assert "the file read holds no `save` and no `append` event" in r.err and "1 more could not be read" in r.err, r
