@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import sys
 import tokenize
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from . import __version__, runner
 from .config import CONFIG_NAMES
 from .errors import UsageError
+from .frontend.comments import codes_slot
 from .memos import GraphMemo
 from .reporters import lsp_json
 
@@ -86,13 +86,11 @@ def with_witness(diagnostic: dict, uri: str, lines: List[str]) -> dict:
     return diagnostic
 
 
-_IGNORE_RE = re.compile(r"#\s*ordercheck:\s*ignore\[(?P<codes>[^\]]*)\]", re.IGNORECASE)
-
-
 def suppression_edit(line: str, code: str, comment_at: Optional[int] = None) -> Optional[Tuple[int, int, str]]:
     """Where and what to write on ``line`` to suppress ``code``: (start, end, text),
-    columns in UTF-16 code units. Adds the code to an ``ignore[...]`` comment already
-    on the line, else appends ``  # ordercheck: ignore[CODE] -- `` (the reason is for
+    columns in UTF-16 code units. Adds the code to a directive of ours already on the
+    line (``ignore[...]``, ``noqa: OC202 -- why``: one appended after a reason would
+    be words of it), else appends ``  # ordercheck: ignore[CODE] -- `` (the reason is for
     the user to type). None where a comment cannot go (a backslash continuation).
     ``comment_at``: where the line's comment begins (``comment_column``; -1: it has
     none), so that an ``ignore[...]`` inside a string is never taken for one."""
@@ -100,13 +98,16 @@ def suppression_edit(line: str, code: str, comment_at: Optional[int] = None) -> 
     stripped = line.rstrip()
     if stripped.endswith("\\"):
         return None
-    found = None if comment_at == -1 else _IGNORE_RE.search(line, comment_at or 0)
-    if found:
-        codes = [c.strip().upper() for c in found.group("codes").split(",") if c.strip()]
-        if code.upper() in codes:
-            return None
-        at = utf16_len(line[: found.end("codes")])
-        return (at, at, f", {code}" if codes else code)
+    if comment_at != -1:
+        start = comment_at or 0
+        hash_at = line.find("#", start)
+        slot = codes_slot(line[hash_at:]) if hash_at >= 0 else None
+        if slot is not None:
+            end, codes = slot
+            if end < 0 or code.upper() in codes:
+                return None  # (it suppresses the code already)
+            at = utf16_len(line[: hash_at + end])
+            return (at, at, f", {code}" if codes else code)
     return (utf16_len(stripped), utf16_len(line), f"  # ordercheck: ignore[{code}] -- ")
 
 

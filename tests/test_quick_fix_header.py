@@ -115,3 +115,29 @@ def test_the_quick_fix_goes_to_the_headers_first_line_when_its_colon_line_ends_i
     fixed = "".join(lines[:at]) + body[:start] + text + body[end:] + "\n" + "".join(lines[at + 1:])
     (tmp_path / "q.py").write_text(fixed)
     assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 0
+
+
+@pytest.mark.parametrize("comment, expected", [
+    ("  # noqa: OC202 -- legacy", "  # noqa: OC202, OC102 -- legacy"),
+    ("  # noqa: E501, OC202", "  # noqa: E501, OC202, OC102"),
+    ("  # noqa: E501 -- long  # noqa: OC202 -- legacy", "  # noqa: E501 -- long  # noqa: OC202, OC102 -- legacy"),
+    ("  # noqa: E501 -- long", "  # noqa: E501 -- long  # ordercheck: ignore[OC102] -- "),
+])
+def test_the_quick_fix_beside_a_directive_of_ours_adds_its_code_to_it(tmp_path, comment, expected):
+    """(A session-38 probe.) Beside `# noqa: OC202 -- legacy` the quick fix appended
+    `  # ordercheck: ignore[OC102] -- `, which the reason before it swallows: the
+    finding stayed. It now adds the code to the directive of ours; another tool's
+    directive still gets one of ours after it."""
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    source = f"def f(store, ledger):\n    store.save_run(1)\n    ledger.append_event(2){comment}\n"
+    (tmp_path / "q.py").write_text(source)
+    r = oc(tmp_path, "--no-cache", "--select", "OC102", "--format", "json", "q.py")
+    [d] = [d for f in json.loads(r.out)["files"] for d in f["diagnostics"]]
+    lines = source.splitlines(True)
+    at = lsp.comment_line(lines, d["range"]["start"]["line"], d["data"]["statement"])
+    start, end, text = lsp.suppression_edit(lines[at], "OC102", lsp.comment_column(lines, at))
+    body = lines[at].rstrip("\n")
+    fixed_line = body[:start] + text + body[end:]
+    assert fixed_line == "    ledger.append_event(2)" + expected
+    (tmp_path / "q.py").write_text("".join(lines[:at]) + fixed_line + "\n")
+    assert oc(tmp_path, "--no-cache", "--select", "OC102", "q.py").code == 0

@@ -68,6 +68,29 @@ def find_suppressions(text: str, tree: Optional[ast.Module] = None) -> List[Supp
     return found
 
 
+def codes_slot(comment: str) -> Optional[Tuple[int, Tuple[str, ...]]]:
+    """The first directive of ours in ``comment`` (a line's comment, from its ``#``) as
+    ``find_suppressions`` reads it: where a code can be added to it (the offset just
+    after its codes) and its codes; ``(-1, ())`` for a bare one, which suppresses
+    everything already (``ignore[]`` has a place for a code, and no codes); None when the comment holds none (another tool's directive
+    is not ours). An editor's quick fix adds its code there: a directive appended
+    after one of ours with a reason would be words of that reason."""
+    starts = [m.start() for m in _CANDIDATE_RE.finditer(comment)]
+    for at, end in zip(starts, starts[1:] + [len(comment)]):
+        m = _SUPPRESS_RE.match(comment, at, end)
+        if not m:
+            continue
+        group = "br" if m.group("br") is not None else ("co" if m.group("co") is not None else None)
+        if group is None:
+            return (-1, ())
+        codes = tuple(c.strip().upper() for c in m.group(group).split(",") if c.strip())
+        if not codes:
+            return (m.end(group), ())  # (`ignore[]`: read as bare; a code can go in)
+        if any(c.startswith("OC") for c in codes):
+            return (m.end(group), codes)
+    return None
+
+
 def _comments(readline, first_line: int = 1, last_line: Optional[int] = None) -> Optional[List[Token]]:
     """The comment tokens read from ``readline`` (whose first line is ``first_line``
     of the file) up to ``last_line``; None if the tokenizer fails."""
