@@ -2,7 +2,9 @@
 ``--fix``) and for its cache's entries: a reader sees the old bytes or the new ones."""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -12,16 +14,39 @@ def atomic_write(path: Path, data: bytes, private: bool = False) -> None:
     never half of one: a temporary file in the same folder, fsync, rename; the
     temporary file is removed on any failure or interrupt. A user's file keeps its
     mode (a new one gets 0644); a ``private`` one (a cache entry) keeps the temporary
-    file's 0600.
+    file's 0600, and is never written through a symlink (the link itself is replaced).
 
-    A user's file named through a symlink is written where the link points, as
-    ``open(path, "w")`` would (the link stays a link: ``--fix`` on a linked file
-    fixed a new copy in the link's place and left the real file as it was); a cache
-    entry never follows one (the link itself is replaced)."""
-    if not private and os.path.islink(path):
-        path = Path(os.path.realpath(path))
+    A user's file is written as ``open(path, "w")`` would write it, only atomically
+    where that can be: through a symlink, at its target, and the link stays (``--fix``
+    on a linked file fixed a new copy in the link's place and left the real file as it
+    was); a file that is not a regular one (``/dev/null``, a FIFO) is written in place,
+    never replaced; a file the user may not write is refused with ``EACCES``; and a file
+    in a folder that takes no new file is written in place."""
+    existing = None
+    if not private:
+        if os.path.islink(path):
+            path = Path(os.path.realpath(path))
+        try:
+            existing = os.stat(path)
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            with open(path, "wb") as fh:
+                fh.write(data)
+            return
+        if existing is not None and not os.access(path, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
     folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(folder))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(folder))
+    except PermissionError:
+        if existing is None:
+            raise
+        with open(path, "wb") as fh:  # (the folder is not ours, the file is)
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        return
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

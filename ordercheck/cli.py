@@ -422,7 +422,10 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
                                suppressed, seen, result.project_files)
     if write:
         for path, (_, after) in changed.items():
-            atomic_write(Path(path), after)
+            try:
+                atomic_write(Path(path), after)
+            except OSError as exc:
+                raise UsageError(f"cannot write the fixed file: {exc.strerror or exc}", path, "--fix") from None
     if unsafe and write and changed:
         n = len(changed)
         click.echo(f"ordercheck: applied {fixed} fix{'es' if fixed != 1 else ''} in {n} file{'s' if n != 1 else ''}", err=True)

@@ -33,7 +33,6 @@ import hashlib
 import itertools
 import logging
 import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
@@ -708,13 +707,13 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     memo = {} if memo is None else memo
     # A file is known unchanged by its (mtime, size, inode, ctime), as the CLI's stat
     # snapshot knows it: a copy that keeps the size and the mtime (`cp -p`, `rsync -t`,
-    # `tar x`) still moves the ctime. One whose mtime is within ``RACY_NS`` of now may
-    # change again within the clock's step: it is read again at the next call
-    # (``snapshot.settled``).
+    # `tar x`) still moves the ctime. One whose ctime is within ``RACY_NS`` of now may
+    # change again within the clock's step with the same stat: it is read again at the
+    # next call (``snapshot.settled``).
     keys: Dict[Path, Optional[Tuple[int, ...]]] = {}  # None: unreadable
     known: Dict[Path, Tuple[Optional[Tuple[int, ...]], FileFacts, Optional[str]]] = {}
     todo: List[Path] = []
-    now = time.time_ns()
+    now = snapshotmod.clock_ns()
     for p in files:
         stat = snapshotmod.file_stat(p)
         keys[p] = tuple(stat) if stat is not None else None
@@ -749,7 +748,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     for p in files:
         error = known[p][1].error
         key = keys[p]
-        if key is not None and snapshotmod.settled(key[0], now) and not (error is not None and error.internal):  # (an OC901's: read again)
+        if key is not None and snapshotmod.settled(key[3], now) and not (error is not None and error.internal):  # (an OC901's: read again)
             memo[p] = known[p]
         elif p in memo:
             del memo[p]

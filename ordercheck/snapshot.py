@@ -18,8 +18,9 @@ on 3,900 files 0.9 s. A snapshot keeps those answers beside what they depend on:
   ctime) it had when it was read, under the same shown and module names.
 
 Git's "racy" rule applies to both: a folder or file changed less than two seconds
-before the snapshot was written is not trusted (a second change within the same
-timestamp tick could keep its stat), and is looked at again. What the snapshot does
+before the snapshot was written (a folder's mtime, a file's ctime: its mtime can be
+set to anything) is not trusted (a second change within the same timestamp tick
+could keep its stat), and is looked at again. What the snapshot does
 not see: a file rewritten with the same size, mtime and ctime (nothing but a tool
 that resets both does that), and a folder above the project root replaced by a
 symlink while the root's own resolution stays the same. The project's root and
@@ -46,12 +47,22 @@ RACY_NS = 2_000_000_000  # a change this close to the writing is not trusted
 PlanRow = Tuple[str, str, str, str, List[str]]
 
 
-def settled(mtime_ns: int, seen_ns: int) -> bool:
-    """Whether a file's stat, taken at ``seen_ns``, says what it holds: its mtime is not
-    within ``RACY_NS`` of then, when a second write in the same clock step would leave
-    the same mtime. A mtime far in the future (a skewed clock, an unpacked archive) is
-    settled too: any later write sets the mtime to its own time, which differs."""
-    return abs(mtime_ns - seen_ns) > RACY_NS
+def clock_ns() -> int:
+    """Now, for the racy rule (``settled``): when an entry is written, when the language
+    server takes its stats. (A test moves it on to stand for a later run.)"""
+    return time.time_ns()
+
+
+def settled(changed_ns: int, seen_ns: int) -> bool:
+    """Whether a stat taken at ``seen_ns`` says what the file holds: its last change
+    (a file's ctime, which no tool sets; a folder's mtime) is more than ``RACY_NS``
+    before then, so that a second change in the same clock step, which could leave the
+    same stat, would have come after the stat was taken. A change time in the future (a
+    server's clock ahead of ours) is never settled. A file's *mtime* can be set to
+    anything (`cp -p`, `tar x`, `touch -d`): a future one says nothing of when the file
+    was written, so the rule reads the ctime (session 38: a future mtime was trusted, and
+    a copy in the same second with the same stat was taken for the first)."""
+    return changed_ns < seen_ns - RACY_NS
 
 
 def _folder_stat(path: str) -> Optional[List[int]]:
@@ -133,8 +144,8 @@ class Snapshot:
             self.roots, self.named = plan["roots"], plan["named"]
             self.plan = [tuple(r) for r in plan["rows"]]  # type: ignore[misc]
 
-    def _trusted(self, mtime_ns: int) -> bool:
-        return settled(mtime_ns, self.written)
+    def _trusted(self, changed_ns: int) -> bool:
+        return settled(changed_ns, self.written)
 
     def plan_for(self, roots: Sequence[Path]) -> Optional[Tuple[List[PlanRow], List[str]]]:
         """The remembered plan (rows, named paths) when the project's ``roots`` are the
@@ -156,7 +167,7 @@ class Snapshot:
             return None, None
         was = self.files.get(path)
         if (was is not None and was[:4] == now and was[4] == shown and was[5] == module
-                and self._trusted(now[0])):
+                and self._trusted(now[3])):  # (its ctime: ``settled``)
             self._fresh[path] = was
             return was[6], now
         return None, now
@@ -177,7 +188,7 @@ class Snapshot:
     def note_file(self, path: str, before: List[int], shown: str, module: str, digest: str) -> None:
         """A file read afresh: its stat taken before it was read, and its content key."""
         self._fresh[path] = [*before, shown, module, digest]
-        if not self._trusted(before[0]):
+        if not self._trusted(before[3]):
             self.changed = True  # (so that it is trusted after the next writing)
         if self.files.get(path) != self._fresh[path]:
             self.changed = True
@@ -192,7 +203,7 @@ class Snapshot:
             return
         plan = None if self.plan is None else {
             "roots": self.roots, "named": self.named, "rows": [list(r) for r in self.plan]}
-        data = {"format": FORMAT, "written": time.time_ns(), "folders": self.folders, "plan": plan,
+        data = {"format": FORMAT, "written": clock_ns(), "folders": self.folders, "plan": plan,
                 "files": self._fresh}
         try:
             cachemod.prepare(self.path.parent.parent.parent)

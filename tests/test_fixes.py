@@ -282,3 +282,37 @@ def test_a_baseline_written_through_a_symlink_keeps_the_link(tmp_path):
     oc(tmp_path, "--no-cache", "--write-baseline", "base.json", "m.py")
     assert (tmp_path / "base.json").is_symlink()
     assert "OC102" in (tmp_path / "shared" / "base.json").read_text()
+
+
+def test_a_user_file_that_is_no_regular_file_is_written_in_place_not_replaced(tmp_path):
+    """(A second review of session 38.) Through a link to a device or a FIFO (as root:
+    `/dev/null`), the temporary file was renamed over the target; it is written in
+    place, as `open(path, "w")` writes it."""
+    import os
+    import stat
+    import threading
+
+    from ordercheck.atomic import atomic_write
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    (tmp_path / "link.json").symlink_to(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    atomic_write(tmp_path / "link.json", b"{}\n")
+    reader.join(10)
+    assert got == [b"{}\n"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert (tmp_path / "link.json").is_symlink()
+
+
+def test_a_fix_that_cannot_be_written_is_a_usage_error(tmp_path, monkeypatch):
+    from ordercheck import cli
+
+    def refuse(path, data, private=False):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(cli, "atomic_write", refuse)
+    (tmp_path / "m.py").write_text("def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n")
+    r = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", "m.py")
+    assert r.code == 2 and "cannot write the fixed file" in r.err and "Permission denied" in r.err, r

@@ -358,8 +358,7 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     helper = tmp_path / "helper.py"
     helper.write_text(HELPER_SAVES)
     (tmp_path / "other.py").write_text("def g():\n    pass\n")
-    for p in (helper, tmp_path / "other.py"):
-        _backdate(p)  # (a file written this very moment is read again at the next call)
+    _later(monkeypatch)  # (a file changed this very moment is read again at the next call)
     settings = runner.load_settings(None, tmp_path)
     memo, buffers = {}, {"caller.py": CALLER.encode()}  # caller.py exists only as a buffer
 
@@ -370,7 +369,6 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     assert [f.code for f in again.findings] == ["OC101"] and again.cache_hits == 2  # both from the memo
 
     helper.write_text(HELPER_LOGS + "\n")  # changed on disk: read again
-    _backdate(helper)
     assert runner.run_buffers([tmp_path], settings, buffers, memo=memo).findings == []
     (tmp_path / "other.py").unlink()
     runner.run_buffers([tmp_path], settings, buffers, memo=memo)
@@ -381,9 +379,12 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     assert shadowed.findings == [] and sorted(shadowed.files) == sorted(["caller.py", str(helper)])
 
 
-def _backdate(path, seconds=60):
-    st = os.stat(path)
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
+def _later(monkeypatch, seconds=3600):
+    """The server's checks run ``seconds`` from now: every change made before is out of
+    the racy window (``snapshot.settled`` reads the ctime, which a test cannot set)."""
+    from ordercheck import snapshot
+
+    monkeypatch.setattr(snapshot, "clock_ns", lambda: time.time_ns() + seconds * 10**9)
 
 
 def test_run_buffers_sees_an_edit_that_keeps_the_size_and_the_mtime(tmp_path, monkeypatch):
@@ -396,7 +397,7 @@ def test_run_buffers_sees_an_edit_that_keeps_the_size_and_the_mtime(tmp_path, mo
     (tmp_path / "ordercheck.toml").write_text("")
     helper = tmp_path / "helper.py"
     helper.write_text("def finish(store, run):\n    store.save(run)\n")
-    _backdate(helper)
+    _later(monkeypatch)
     settings = runner.load_settings(None, tmp_path)
     caller = "from helper import finish\n\n\ndef f(store, ledger, run):\n    finish(store, run)\n    ledger.append(Record(run, 'completed'))\n"
     memo: dict = {}
@@ -411,8 +412,8 @@ def test_run_buffers_sees_an_edit_that_keeps_the_size_and_the_mtime(tmp_path, mo
 
 
 def test_run_buffers_reads_a_file_changed_just_now_again(tmp_path, monkeypatch):
-    """A file whose mtime is within the racy window may change again within the same
-    clock step: it is not remembered, so the next call reads it again."""
+    """A file changed within the racy window may change again within the same clock
+    step with the same stat: it is not remembered, so the next call reads it again."""
     from ordercheck import runner
 
     monkeypatch.chdir(tmp_path)
@@ -422,15 +423,17 @@ def test_run_buffers_reads_a_file_changed_just_now_again(tmp_path, monkeypatch):
     memo: dict = {}
     runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
     assert memo == {}
-    _backdate(tmp_path / "helper.py")
+    _later(monkeypatch)
     runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
     assert {p.name for p in memo} == {"helper.py"}
 
 
-def test_run_buffers_remembers_a_file_whose_mtime_is_in_the_future(tmp_path, monkeypatch):
-    """(A session-38 review.) A file from a skewed clock or an archive, its mtime an
-    hour ahead, was never remembered until the clock caught up: every check read it
-    again. A later write gives it the write's own time, which differs."""
+def test_run_buffers_does_not_take_a_future_mtime_for_an_old_file(tmp_path, monkeypatch):
+    """(A second review of session 38.) A file just copied with `cp -p` (a mtime an
+    hour ahead) was taken as settled and remembered; a second copy in the same second,
+    on a filesystem with one-second stamps, keeps the whole stat, and the memo kept the
+    first copy's facts. The racy rule reads the ctime: a file written just now is not
+    remembered, whatever its mtime."""
     from ordercheck import runner
 
     monkeypatch.chdir(tmp_path)
@@ -442,11 +445,10 @@ def test_run_buffers_remembers_a_file_whose_mtime_is_in_the_future(tmp_path, mon
     settings = runner.load_settings(None, tmp_path)
     memo: dict = {}
     runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
+    assert memo == {}
+    _later(monkeypatch)  # (its ctime out of the window)
+    runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
     assert {p.name for p in memo} == {"helper.py"}
-    again = runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
-    assert again.cache_hits == 1 and [f.code for f in again.findings] == ["OC101"]
-    helper.write_text(HELPER_LOGS)  # written now: the mtime falls back to the clock's
-    assert runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo).findings == []
 
 
 def test_run_buffers_with_a_cache_recomputes_only_what_an_edit_can_change(tmp_path, monkeypatch):

@@ -43,6 +43,13 @@ def _age(root: Path, when: float = OLD, files: bool = True) -> None:
         os.utime(dirpath, (when, when))
 
 
+@pytest.fixture
+def later(monkeypatch):
+    """Runs an hour from now: every change made so far is outside the racy window
+    (``snapshot.settled`` reads a file's ctime, which a test cannot set back)."""
+    monkeypatch.setattr(snapshot, "clock_ns", lambda: time.time_ns() + 3600 * 10**9)
+
+
 def _project(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
     shutil.copytree(FIXTURE, root / "runtime", ignore=shutil.ignore_patterns("*.toml", "__pycache__"))
@@ -87,7 +94,7 @@ def _entries(cache: Path):
     return sorted((cache / "snapshot").glob("*/*.json"))
 
 
-def test_an_unchanged_project_is_neither_walked_nor_read(tmp_path, monkeypatch):
+def test_an_unchanged_project_is_neither_walked_nor_read(tmp_path, monkeypatch, later):
     root = _project(tmp_path)
     cache = tmp_path / "cache"
     first = _check(root, cache, monkeypatch)
@@ -97,7 +104,7 @@ def test_an_unchanged_project_is_neither_walked_nor_read(tmp_path, monkeypatch):
     assert again.walked == 0 and again.read == []
 
 
-def test_each_change_a_stat_sees_gives_what_a_cold_run_gives(tmp_path, monkeypatch):
+def test_each_change_a_stat_sees_gives_what_a_cold_run_gives(tmp_path, monkeypatch, later):
     root = _project(tmp_path)
     cache = tmp_path / "cache"
     _check(root, cache, monkeypatch)
@@ -140,6 +147,9 @@ def test_a_recent_change_is_not_trusted(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     runtime = root / "runtime" / "runtime.py"
     os.utime(runtime, None)  # now
+    # (the entry is written a second after that change, however long the runs take)
+    changed = os.stat(runtime).st_ctime_ns
+    monkeypatch.setattr(snapshot, "clock_ns", lambda: changed + 10**9)
     _check(root, cache, monkeypatch)
     assert "runtime.py" in _check(root, cache, monkeypatch).read
 
@@ -195,7 +205,7 @@ def test_the_snapshot_can_be_turned_off(tmp_path, monkeypatch):
     assert _check(root, cache, monkeypatch).walked
 
 
-def test_an_import_closure_is_never_remembered(tmp_path, monkeypatch):
+def test_an_import_closure_is_never_remembered(tmp_path, monkeypatch, later):
     """With no marker and no config, the files read follow imports (their bytes), so
     no plan is remembered; content keys still are."""
     root = tmp_path / "loose"
@@ -228,12 +238,29 @@ def test_the_entry_is_plain_json_written_atomically(tmp_path, monkeypatch):
     assert not list((cache / "snapshot").glob("*/.*.tmp"))
 
 
-def test_a_stat_is_settled_outside_the_racy_window_on_either_side():
-    """(Session 38.) A mtime within two seconds of when the stat was taken may be
-    shared by a second write in the same clock step; one far in the future (a skewed
-    clock, an unpacked archive) is trusted, as any later write moves it to its time."""
+def test_a_change_is_settled_only_well_before_the_stat_was_taken():
+    """(Session 38.) A change within two seconds of when the stat was taken may be
+    followed by a second in the same clock step with the same stat; one in the future
+    (a server's clock ahead of ours) is never settled."""
     from ordercheck.snapshot import RACY_NS, settled
 
     now = time.time_ns()
-    assert settled(now - RACY_NS - 1, now) and settled(now + 3600 * 10**9, now)
-    assert not settled(now - RACY_NS // 2, now) and not settled(now, now) and not settled(now + RACY_NS // 2, now)
+    assert settled(now - RACY_NS - 1, now)
+    assert not settled(now - RACY_NS // 2, now) and not settled(now, now) and not settled(now + 3600 * 10**9, now)
+
+
+def test_a_future_mtime_does_not_make_a_file_just_written_settled(tmp_path, monkeypatch):
+    """(A second review of session 38.) `cp -p` in the same second as a run, with the
+    same size and a future mtime: on a filesystem with one-second timestamps even the
+    ctime stays, so only the racy rule can see it, and a future *mtime* says nothing of
+    when the file was written. The rule reads the ctime: a file written just now is
+    read again, whatever its mtime."""
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    runtime = root / "runtime" / "runtime.py"
+    ahead = time.time() + 3600
+    os.utime(runtime, (ahead, ahead))
+    changed = os.stat(runtime).st_ctime_ns
+    monkeypatch.setattr(snapshot, "clock_ns", lambda: changed + 10**9)
+    _check(root, cache, monkeypatch)
+    assert "runtime.py" in _check(root, cache, monkeypatch).read
