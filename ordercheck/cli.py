@@ -421,11 +421,15 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
         result = runner.Result(findings, result.files, {f.path: f for f in rechecked}, settings, result.cache_hits,
                                suppressed, seen, result.project_files)
     if write:
+        written: List[str] = []
         for path, (_, after) in changed.items():
             try:
                 atomic_write(Path(path), after)
             except OSError as exc:
+                if written:  # (each file is written whole or not at all; say which were)
+                    click.echo(f"ordercheck: fixed before the error: {', '.join(written)}", err=True)
                 raise UsageError(f"cannot write the fixed file: {exc.strerror or exc}", path, "--fix") from None
+            written.append(path)
     if unsafe and write and changed:
         n = len(changed)
         click.echo(f"ordercheck: applied {fixed} fix{'es' if fixed != 1 else ''} in {n} file{'s' if n != 1 else ''}", err=True)

@@ -730,7 +730,10 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     focused = None
     if outlines:  # the call graph of the last call, kept for the files that did not change
         graph = graph if graph is not None else GraphMemo({})
-        graph.digests = {known[p][1].path: f"{keys[p]}" for p in files if keys[p] is not None}
+        # (a file changed within the racy window: a digest of this call alone, so that
+        # a second change with the same stat is not taken for this one)
+        graph.digests = {known[p][1].path: f"{key}" if snapshotmod.settled(key[3], now) else f"{key}@{now}"
+                         for p in files for key in (keys[p],) if key is not None}
         graph.digests.update((f.path, hashlib.sha256(data).hexdigest()) for f, data in zip(own, buffers.values()))
         same = graph.unchanged(all_facts)
         remembered = graph.remembered(all_facts, same)

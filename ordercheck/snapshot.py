@@ -13,13 +13,13 @@ on 3,900 files 0.9 s. A snapshot keeps those answers beside what they depend on:
   walked, the folders checked for a virtual environment, the folders asked for an
   ``__init__.py`` and the folders resolved. Adding, removing or renaming an entry
   changes its folder's mtime, so the plan is reused while every one of those
-  folders has the (mtime, inode) it had.
+  folders has the (mtime, inode, ctime) it had.
 * **A file's content key** is reused while the file has the (mtime, size, inode,
   ctime) it had when it was read, under the same shown and module names.
 
 Git's "racy" rule applies to both: a folder or file changed less than two seconds
-before the snapshot was written (a folder's mtime, a file's ctime: its mtime can be
-set to anything) is not trusted (a second change within the same timestamp tick
+before the run that wrote the snapshot began (by its ctime: a mtime can be set to
+anything) is not trusted (a second change within the same timestamp tick
 could keep its stat), and is looked at again. What the snapshot does
 not see: a file rewritten with the same size, mtime and ctime (nothing but a tool
 that resets both does that), and a folder above the project root replaced by a
@@ -40,7 +40,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import cache as cachemod
 
-FORMAT = 1
+FORMAT = 2  # 2: a folder's ctime; the time the run began
 RACY_NS = 2_000_000_000  # a change this close to the writing is not trusted
 
 # (path, given path, shown name, module, aliases)
@@ -48,8 +48,8 @@ PlanRow = Tuple[str, str, str, str, List[str]]
 
 
 def clock_ns() -> int:
-    """Now, for the racy rule (``settled``): when an entry is written, when the language
-    server takes its stats. (A test moves it on to stand for a later run.)"""
+    """Now, for the racy rule (``settled``): when a run that writes an entry begins, when
+    the language server takes its stats. (A test moves it on to stand for a later run.)"""
     return time.time_ns()
 
 
@@ -66,11 +66,14 @@ def settled(changed_ns: int, seen_ns: int) -> bool:
 
 
 def _folder_stat(path: str) -> Optional[List[int]]:
+    """A folder's (mtime, inode, ctime): adding, removing or renaming an entry moves
+    both times, and an archive unpacked with fixed dates sets the mtime back, never the
+    ctime (a third review)."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    return [st.st_mtime_ns, st.st_ino]
+    return [st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
 
 
 def file_stat(path: "str | Path") -> Optional[List[int]]:
@@ -103,7 +106,8 @@ class Snapshot:
 
     def __init__(self, cache_dir: Optional[Path], key: str) -> None:
         self.path = Path(cache_dir) / "snapshot" / key[:2] / f"{key}.json" if cache_dir is not None else None
-        self.written = 0  # when the entry read was written (ns)
+        self.written = 0  # when the run that wrote the entry read began (ns)
+        self.began = clock_ns()  # when this run began, before it looked at anything
         self.folders: Dict[str, List[int]] = {}
         self.roots: List[str] = []
         self.plan: Optional[List[PlanRow]] = None
@@ -126,7 +130,7 @@ class Snapshot:
         if not (type(data) is dict and data.get("format") == FORMAT and type(data.get("written")) is int):
             return
         folders, files, plan = data.get("folders"), data.get("files"), data.get("plan")
-        if not (type(folders) is dict and all(_ints(v, 2) for v in folders.values())):
+        if not (type(folders) is dict and all(_ints(v, 3) for v in folders.values())):
             return
         # (each row's types at once: an editor's run reads every row of the project)
         if not (type(files) is dict and all(
@@ -154,7 +158,7 @@ class Snapshot:
             return None
         for folder, was in self.folders.items():
             now = _folder_stat(folder)
-            if now is None or now != was or not self._trusted(now[0]):
+            if now is None or now != was or not self._trusted(now[2]):
                 return None
         return self.plan, self.named
 
@@ -203,7 +207,9 @@ class Snapshot:
             return
         plan = None if self.plan is None else {
             "roots": self.roots, "named": self.named, "rows": [list(r) for r in self.plan]}
-        data = {"format": FORMAT, "written": clock_ns(), "folders": self.folders, "plan": plan,
+        # ("written": when this run began: a change after a folder was listed or a file
+        # stat'ed, however long the run then took, is within the window or after it)
+        data = {"format": FORMAT, "written": self.began, "folders": self.folders, "plan": plan,
                 "files": self._fresh}
         try:
             cachemod.prepare(self.path.parent.parent.parent)

@@ -316,3 +316,23 @@ def test_a_fix_that_cannot_be_written_is_a_usage_error(tmp_path, monkeypatch):
     (tmp_path / "m.py").write_text("def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n")
     r = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", "m.py")
     assert r.code == 2 and "cannot write the fixed file" in r.err and "Permission denied" in r.err, r
+
+
+def test_a_fix_that_fails_midway_says_which_files_it_fixed(tmp_path, monkeypatch):
+    """(A third review of session 38.) `a.py` fixed on disk, `b.py` not writable: the
+    run said only that `b.py` could not be written."""
+    from ordercheck import cli
+
+    real = cli.atomic_write
+
+    def second_fails(path, data, private=False):
+        if Path(path).name == "b.py":
+            raise PermissionError(13, "Permission denied", str(path))
+        real(path, data, private)
+
+    monkeypatch.setattr(cli, "atomic_write", second_fails)
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text("def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n")
+    r = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", "a.py", "b.py")
+    assert r.code == 2 and "fixed before the error: a.py" in r.err and "b.py" in r.err, r
+    assert (tmp_path / "a.py").read_text().splitlines()[1] == "    ledger.append_terminal(run.id)"

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 from checkutil import settings_for, write_tree
 
-from ordercheck import memos, runner
+from ordercheck import memos, runner, snapshot
 from ordercheck.rulebook import builtin_rules
 
 DEFAULTS = sorted(r.id for r in builtin_rules() if r.default)
@@ -250,7 +251,9 @@ def test_a_stub_stands_for_its_file_in_the_project_index(tmp_path):
     assert again.suppressions and again.suppressions[0].codes == ("OC101",)
 
 
-def test_the_language_servers_runs_keep_the_graph_of_the_files_that_did_not_change(tmp_path, spied):
+def test_the_language_servers_runs_keep_the_graph_of_the_files_that_did_not_change(tmp_path, spied, monkeypatch):
+    # (the checks run an hour later: a file changed within the racy window keeps no graph)
+    monkeypatch.setattr(snapshot, "clock_ns", lambda: time.time_ns() + 3600 * 10**9)
     root = tmp_path / "proj"
     write_tree(root, PROJECT)
     settings = settings_for(select=DEFAULTS)
@@ -271,6 +274,24 @@ def test_the_language_servers_runs_keep_the_graph_of_the_files_that_did_not_chan
         assert (spied[0] is None) == (i in (0, 2))  # nothing kept yet; a file's exports changed
     assert all(p.endswith(("store.py", "notes.py", "cold.py", "__init__.py")) for p in seen[1])
     assert len(seen[1]) == 4
+
+
+def test_the_language_server_keeps_no_graph_of_a_file_changed_just_now(tmp_path, spied):
+    """(A third review of session 38.) The server's call-graph memo was keyed by the
+    stat alone: a second change within the same clock step with the same stat (a
+    filesystem with one-second stamps) reused the first's graph. A file changed within
+    the racy window keeps none."""
+    root = tmp_path / "proj"
+    write_tree(root, PROJECT)
+    settings = settings_for(select=DEFAULTS)
+    graph = memos.GraphMemo({})
+    name = str(root / "app" / "engine.py")
+    text = textwrap.dedent(PROJECT["app/engine.py"])
+    for _ in range(2):
+        spied.clear()
+        runner.run_buffers([root], settings, {name: text.encode()}, memo={}, graph=graph)
+        kept = spied[0] or set()  # (the buffer, known by its bytes, may keep its rows)
+        assert not any(p.endswith(("store.py", "notes.py", "cold.py", "__init__.py")) for p in kept), kept
 
 
 @pytest.fixture

@@ -264,3 +264,55 @@ def test_a_future_mtime_does_not_make_a_file_just_written_settled(tmp_path, monk
     monkeypatch.setattr(snapshot, "clock_ns", lambda: changed + 10**9)
     _check(root, cache, monkeypatch)
     assert "runtime.py" in _check(root, cache, monkeypatch).read
+
+
+LATE = "def complete(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n"
+
+
+def test_a_file_added_with_its_folders_mtime_set_back_is_seen(tmp_path, monkeypatch, later):
+    """(A third review of session 38.) An archive unpacked with fixed dates adds a file
+    and sets its folder's mtime back: the plan was trusted by the folder's (mtime,
+    inode) and the file never checked. A folder's ctime is in its stat now."""
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    _check(root, cache, monkeypatch)
+    folder = root / "runtime"
+    was = os.stat(folder)
+    (folder / "late.py").write_text(LATE)
+    os.utime(folder, ns=(was.st_atime_ns, was.st_mtime_ns))
+    assert os.stat(folder).st_mtime_ns == was.st_mtime_ns
+    again = _check(root, cache, monkeypatch)  # (equal to a cold run, which has late.py's finding)
+    assert again.walked and "late.py" in again.read
+
+
+def test_a_file_added_while_a_run_reads_is_seen_by_the_next(tmp_path, monkeypatch):
+    """(The same review.) The racy rule measured changes against when the entry was
+    saved: a file added to a folder already listed, more than two seconds before a long
+    run ended, was in no plan from then on. It is measured against when the run began."""
+    root = _project(tmp_path)
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(root)
+    s = _settings(root)
+    began = time.time_ns()
+    added: list = []
+
+    def clock():  # now, until the file is added; ten seconds later after that
+        return began + 10 * 10**9 if added else began
+
+    monkeypatch.setattr(snapshot, "clock_ns", clock)
+    real = memos.read_source
+
+    def read(p):
+        late = root / "runtime" / "late.py"
+        if not late.exists():
+            late.write_text(LATE)
+            added.append(1)
+        return real(p)
+
+    with monkeypatch.context() as m:
+        m.setattr(memos, "read_source", read)
+        runner.run([Path("runtime")], s, cache_dir=cache)
+    assert (root / "runtime" / "late.py").exists()
+    cold = runner.run([Path("runtime")], s)
+    assert any(f.path.endswith("late.py") for f in cold.findings)
+    assert _everything(runner.run([Path("runtime")], s, cache_dir=cache)) == _everything(cold)
