@@ -11,11 +11,14 @@ import json
 from checkutil import check_source
 from cliutil import oc, write
 
-RENAMES_WHEN_TRUE = '''
+HEADER = '''
 import os
 import shutil
 
 
+'''
+
+RENAMES_WHEN_TRUE = HEADER + '''
 def promote(path, snap, ok):
     with open(snap, "w") as fh:
         fh.write("data")
@@ -25,11 +28,7 @@ def promote(path, snap, ok):
     return True
 '''
 
-WRITES_WHEN_TRUE = '''
-import os
-import shutil
-
-
+WRITES_WHEN_TRUE = HEADER + '''
 def promote(path, snap, ok):
     if ok:
         with open(snap, "w") as fh:
@@ -41,11 +40,7 @@ def promote(path, snap, ok):
     return False
 '''
 
-RENAMES_ONLY_WHEN_TRUE = '''
-import os
-import shutil
-
-
+RENAMES_ONLY_WHEN_TRUE = HEADER + '''
 def promote(path, snap, ok):
     if not ok:
         return False
