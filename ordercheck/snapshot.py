@@ -55,7 +55,7 @@ def clock_ns() -> int:
 
 def settled(changed_ns: int, seen_ns: int) -> bool:
     """Whether a stat taken at ``seen_ns`` says what the file holds: its last change
-    (a file's ctime, which no tool sets; a folder's mtime) is more than ``RACY_NS``
+    (its ctime, a file's or a folder's: no tool sets it) is more than ``RACY_NS``
     before then, so that a second change in the same clock step, which could leave the
     same stat, would have come after the stat was taken. A change time in the future (a
     server's clock ahead of ours) is never settled. A file's *mtime* can be set to
@@ -68,7 +68,7 @@ def settled(changed_ns: int, seen_ns: int) -> bool:
 def _folder_stat(path: str) -> Optional[List[int]]:
     """A folder's (mtime, inode, ctime): adding, removing or renaming an entry moves
     both times, and an archive unpacked with fixed dates sets the mtime back, never the
-    ctime (a third review)."""
+    ctime (before session 38 such a file was in no later plan)."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):

@@ -1,9 +1,11 @@
 """A negated class of a rule (OC301's `then = ["rename", "!file-write"]`) reads the
-whole call, not one branch of it: an atomic-write helper called as an `if` test, whose
-rename travels only along the branch where it returns True (conditional effects), is
-still a call that writes and renames, so it is no rename end at its caller, as when it
-is called as a statement (a session-38 held-out set: praisonaiagents'
-`if _repair_via_online_backup(path):` paired with an earlier backup copy)."""
+call on the branch taken: at the point where a helper's conditional effects travel (one
+branch of the `if` test it is), what the call node performs on every way back counts
+too, so an atomic-write helper that writes and then renames only when it returns True
+is no rename end at its caller on that branch, as when it is called as a statement (a
+session-38 held-out set: praisonaiagents' `if _repair_via_online_backup(path):` paired
+with an earlier backup copy). The call node itself is read alone: what it performs
+besides depends on the branch that follows."""
 from __future__ import annotations
 
 import json
