@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import __version__, runner
+from . import config as configmod
 from .config import CONFIG_NAMES
 from .errors import UsageError
 from .frontend.comments import codes_slot
@@ -190,12 +191,37 @@ def guess_root(document: Path) -> Path:
     return folder
 
 
+def document_root(document: Path, folders: Sequence[Path]) -> Path:
+    """The project an open document belongs to, as ``ordercheck`` run on it would find
+    it: the folder of the config file discovered from the document's folder upward,
+    if that lies inside the document's workspace folder (a nested project keeps its own
+    settings); else that workspace folder (the deepest of ``folders`` holding the
+    document); else, outside every workspace folder, ``guess_root``. One server may so
+    hold several projects (several workspace folders, nested configs), each checked
+    with its own settings and imports."""
+    resolved = document.resolve()
+    holding = [f for f in (Path(x).resolve() for x in folders) if f == resolved.parent or f in resolved.parents]
+    workspace = max(holding, key=lambda f: len(f.parts)) if holding else None
+    if workspace is None:
+        return guess_root(document)
+    try:
+        found = configmod.discover(resolved.parent)
+    except Exception:  # (a broken config: the workspace's project reports it)
+        found = None
+    if found is not None:
+        folder = found[0].parent.resolve()
+        if folder == workspace or workspace in folder.parents:
+            return folder
+    return workspace
+
+
 class Project:
     """The analysis state of one workspace: its last good settings and the cache.
     Every method runs on the server's single analysis thread, one at a time."""
 
-    def __init__(self, workspace_root: Path):
+    def __init__(self, workspace_root: Path, cached: bool = True):
         self.workspace_root = workspace_root.resolve()
+        self.cached = cached  # (a file opened outside every workspace folder: no cache folder written there)
         self.settings: Optional[runner.Settings] = None
         self.root = self.workspace_root
         self.memo: dict = {}  # runner.run_buffers' memory of unchanged files, for these settings
@@ -249,7 +275,7 @@ class Project:
         """None where the user has no trustworthy cache secret (``cache.secret_problem``)."""
         from . import cache as cachemod
 
-        if cachemod.secret_problem() is not None:
+        if not self.cached or cachemod.secret_problem() is not None:
             return None
         config = self.current().config
         return runner.cache_folder(config, config.root if config.path is not None else self.root)
@@ -258,6 +284,10 @@ class Project:
         """Diagnostics (LSP JSON) of each document (uri → (path, text)), every document
         of the project checked in one analysis."""
         settings = self.current()
+        try:
+            os.chdir(self.root)  # (shown paths are the root's; several projects take turns)
+        except OSError:
+            pass
         out: Dict[str, List[dict]] = {uri: [] for uri in documents}
         buffers: Dict[str, bytes] = {}
         shown_uri: Dict[Path, str] = {}
@@ -314,7 +344,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
 
     server = LanguageServer("ordercheck", __version__, protocol_cls=Protocol,
                             text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
-    state = {"project": None, "generation": 0, "reload": True, "tasks": set(), "open": {}}
+    state = {"project": None, "projects": {}, "generation": 0, "reload": True, "tasks": set(), "open": {}}
     lock = asyncio.Lock()
 
     def fs_path(uri: str) -> Optional[Path]:
@@ -352,20 +382,47 @@ def build_server():  # noqa: C901 - one closure per LSP method
             if project is None:
                 return  # no workspace folder and no document yet
             reload, state["reload"] = state["reload"], False
-            try:
-                error, results = await asyncio.to_thread(analyse, project, reload, documents)
-            except Exception as exc:  # never crash: say so and keep serving
-                message(f"ordercheck: internal error: {type(exc).__name__}: {exc}"[:500])
-                return
-            if error:
-                message(error)
-            for uri, diagnostics in results.items():
-                if uri in state["open"]:
-                    publish(uri, diagnostics, versions.get(uri))
+            if reload:
+                state["projects"] = {}  # (every project's settings are read again)
+            groups = group_documents(project, documents)
+            for owner, docs in groups:
+                try:
+                    error, results = await asyncio.to_thread(analyse, owner, reload and owner is project, docs)
+                except Exception as exc:  # never crash: say so and keep serving
+                    message(f"ordercheck: internal error: {type(exc).__name__}: {exc}"[:500])
+                    continue
+                if error:
+                    message(error)
+                for uri, diagnostics in results.items():
+                    if uri in state["open"]:
+                        publish(uri, diagnostics, versions.get(uri))
 
     def analyse(project: Project, reload: bool, documents) -> Tuple[Optional[str], Dict[str, List[dict]]]:
         error = project.reload() if reload or project.settings is None else None
         return error, project.check(documents) if documents else {}
+
+    def group_documents(project: Project, documents) -> List[Tuple[Project, dict]]:
+        """The open documents by the project each belongs to (``document_root``): the
+        workspace's project first (it is checked, and reports a bad config, even with
+        no document of its own)."""
+        folders = [Path(p) for p in (to_fs_path(f.uri) for f in server.workspace.folders.values()) if p]
+        if not folders:
+            folders = [project.workspace_root]
+        by_root: Dict[Path, dict] = {project.workspace_root: {}}
+        for uri, (path, text) in documents.items():
+            root = document_root(path, folders)
+            by_root.setdefault(root if root != project.root else project.workspace_root, {})[uri] = (path, text)
+        out = []
+        for root, docs in by_root.items():
+            if root == project.workspace_root:
+                out.append((project, docs))
+                continue
+            owner = state["projects"].get(root)
+            if owner is None:
+                inside = any(root == f.resolve() or f.resolve() in root.parents for f in folders)
+                owner = state["projects"][root] = Project(root, cached=inside)
+            out.append((owner, docs))
+        return out
 
     def get_project() -> Optional[Project]:
         if state["project"] is None:  # the workspace's (first) folder, else the first document's project

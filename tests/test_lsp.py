@@ -498,3 +498,55 @@ def test_without_a_workspace_folder_the_documents_project_is_used(tmp_path):
     assert lsp.guess_root(doc) == (tmp_path / "proj").resolve()
     (tmp_path / "loose").mkdir()
     assert lsp.guess_root(tmp_path / "loose" / "x.py") == (tmp_path / "loose").resolve()
+
+
+def test_a_documents_project_is_its_nearest_config_inside_its_workspace_folder(tmp_path):
+    (tmp_path / "ws" / "sub" / "pkg").mkdir(parents=True)
+    (tmp_path / "ws" / "ordercheck.toml").write_text("")
+    (tmp_path / "ws" / "sub" / "ordercheck.toml").write_text("")
+    (tmp_path / "other").mkdir()
+    ws, other = tmp_path / "ws", tmp_path / "other"
+    assert lsp.document_root(ws / "a.py", [ws]) == ws.resolve()
+    assert lsp.document_root(ws / "sub" / "pkg" / "b.py", [ws]) == (ws / "sub").resolve()
+    assert lsp.document_root(other / "c.py", [ws, other]) == other.resolve()  # (no config: its folder)
+    # a config above the workspace folder: the workspace folder's project, as before
+    assert lsp.document_root(ws / "sub" / "pkg" / "b.py", [ws / "sub" / "pkg"]) == (ws / "sub" / "pkg").resolve()
+    # outside every workspace folder: as an editor that opened one file finds it
+    (tmp_path / "loose").mkdir()
+    assert lsp.document_root(tmp_path / "loose" / "x.py", [ws]) == (tmp_path / "loose").resolve()
+
+
+@pytest.mark.asyncio
+async def test_each_document_is_checked_with_its_own_projects_settings(tmp_path):
+    """(A probe of the server, session 38.) One server held one project: a second
+    workspace folder and a project nested in the workspace with its own configuration
+    were checked with the first project's settings and imports (a false OC101 through
+    the first project's `helper.py`; a nested `ignore` not applied)."""
+    a, b = tmp_path / "A", tmp_path / "B"
+    for folder in (a, b):
+        folder.mkdir()
+        (folder / "ordercheck.toml").write_text("")
+    (a / "helper.py").write_text(HELPER_SAVES)  # A's helper saves; B's only logs
+    (b / "helper.py").write_text(HELPER_LOGS)
+    nested = a / "nested"
+    nested.mkdir()
+    (nested / "ordercheck.toml").write_text('ignore = ["OC101"]\n')
+    client = await ClientServerConfig(server_command=SERVER, client_factory=recording_client).start()
+    try:
+        await client.initialize_session(types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"), root_uri=a.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=a.as_uri(), name="A"),
+                               types.WorkspaceFolder(uri=b.as_uri(), name="B")]))
+        docs = {a / "caller.py": CALLER, b / "caller.py": CALLER, nested / "run.py": INVERTED}
+        for path, text in docs.items():
+            path.write_text(text)
+            open_doc(client, path, text)
+        assert codes(await diagnostics_for(client, (a / "caller.py").as_uri(), lambda d: bool(d))) == ["OC101"]
+        await diagnostics_for(client, (nested / "run.py").as_uri(), lambda d: True)
+        await asyncio.sleep(1.0)  # (every check of the three has run)
+        assert codes(client.diagnostics[(b / "caller.py").as_uri()]) == []
+        assert codes(client.diagnostics[(nested / "run.py").as_uri()]) == []
+        assert codes(client.diagnostics[(a / "caller.py").as_uri()]) == ["OC101"]
+    finally:
+        await client.shutdown_session()
+        await client.stop()
