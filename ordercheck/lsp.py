@@ -344,7 +344,8 @@ def build_server():  # noqa: C901 - one closure per LSP method
 
     server = LanguageServer("ordercheck", __version__, protocol_cls=Protocol,
                             text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
-    state = {"project": None, "projects": {}, "generation": 0, "reload": True, "tasks": set(), "open": {}}
+    # (projects by root, and each open document's root, until a configuration changes)
+    state = {"project": None, "projects": {}, "roots": {}, "generation": 0, "reload": True, "tasks": set(), "open": {}}
     lock = asyncio.Lock()
 
     def fs_path(uri: str) -> Optional[Path]:
@@ -383,7 +384,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
                 return  # no workspace folder and no document yet
             reload, state["reload"] = state["reload"], False
             if reload:
-                state["projects"] = {}  # (every project's settings are read again)
+                state["projects"], state["roots"] = {}, {}  # (every project's settings are read again)
             groups = group_documents(project, documents)
             for owner, docs in groups:
                 try:
@@ -410,7 +411,9 @@ def build_server():  # noqa: C901 - one closure per LSP method
             folders = [project.workspace_root]
         by_root: Dict[Path, dict] = {project.workspace_root: {}}
         for uri, (path, text) in documents.items():
-            root = document_root(path, folders)
+            root = state["roots"].get(path)
+            if root is None:
+                root = state["roots"][path] = document_root(path, folders)
             by_root.setdefault(root if root != project.root else project.workspace_root, {})[uri] = (path, text)
         out = []
         for root, docs in by_root.items():
