@@ -535,4 +535,6 @@ def serve() -> int:
         raise UsageError(INSTALL_HINT, key="lsp") from None
     server = build_server()
     server.start_io(sys.stdin.buffer, sys.stdout.buffer)
-    return 0
+    # the protocol: "exit" after "shutdown" is status 0, without it 1 (pygls decides
+    # so, but its `sys.exit` ends the event loop, not the process)
+    return 0 if getattr(server.protocol, "_shutdown", True) else 1

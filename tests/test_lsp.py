@@ -315,6 +315,26 @@ def test_without_pygls_lsp_exits_2_saying_what_to_install(tmp_path):
     assert len(lines) == 1 and "ordercheck[lsp]" in lines[0] and "Traceback" not in run.stderr
 
 
+def _frame(message: dict) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+@pytest.mark.parametrize("shut_down, status", [(True, 0), (False, 1)])
+def test_exit_status_says_whether_shutdown_came_first(tmp_path, shut_down, status):
+    # the protocol's `exit`: "The server should exit with success code 0 if the shutdown
+    # request has been received before; otherwise with error code 1"
+    data = _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}})
+    data += _frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    if shut_down:
+        data += _frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    data += _frame({"jsonrpc": "2.0", "method": "exit"})
+    run = subprocess.run(SERVER, cwd=tmp_path, input=data, capture_output=True, timeout=60)
+    assert run.returncode == status, run.stderr[-500:]
+    assert b"Traceback" not in run.stderr
+
+
 # --------------------------------------------------------------------------- pieces
 
 
