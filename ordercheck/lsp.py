@@ -329,6 +329,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
     from pygls.lsp.server import LanguageServer
     from pygls.protocol import LanguageServerProtocol, lsp_method
     from pygls.uris import to_fs_path
+    from urllib.parse import unquote
 
     logging.getLogger("pygls").setLevel(logging.WARNING)
     converter = get_converter()
@@ -341,6 +342,16 @@ def build_server():  # noqa: C901 - one closure per LSP method
             if general is not None and general.position_encodings:
                 general.position_encodings = [types.PositionEncodingKind.Utf16]
             return (yield from super().lsp_initialize(params))
+
+        @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+        def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+            # A change to a document the client never opened has nothing to apply to: a
+            # client's slip, ignored (pygls showed the user "Error in server: KeyError").
+            if unquote(params.text_document.uri) not in self.workspace.text_documents:
+                logging.getLogger("ordercheck.lsp").info("didChange for a document not open: %s",
+                                                         params.text_document.uri)
+                return None
+            return (yield from super().lsp_text_document__did_change(params))
 
     server = LanguageServer("ordercheck", __version__, protocol_cls=Protocol,
                             text_document_sync_kind=types.TextDocumentSyncKind.Incremental)

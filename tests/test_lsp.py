@@ -278,6 +278,20 @@ async def test_config_changes_reload_and_a_bad_config_keeps_the_last_good_one(tm
 
 
 @pytest.mark.asyncio
+async def test_a_change_to_a_document_never_opened_is_ignored_quietly(tmp_path):
+    run = tmp_path / "run.py"
+    run.write_text(INVERTED)
+    other = tmp_path / "other.py"
+    other.write_text(FIXED)
+    async with session(tmp_path) as client:
+        replace_all(client, other, INVERTED, 2)  # (no didOpen: a client's slip)
+        open_doc(client, run, INVERTED)
+        await diagnostics_for(client, run.as_uri(), lambda d: codes(d) == ["OC101"])
+        assert not client.messages, [m.message for m in client.messages]
+        assert other.as_uri() not in client.diagnostics
+
+
+@pytest.mark.asyncio
 async def test_a_bad_config_at_start_is_shown_and_the_defaults_apply(tmp_path):
     (tmp_path / "ordercheck.toml").write_text("select = [\n")  # not TOML
     run = tmp_path / "run.py"
