@@ -17,7 +17,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import click
 
@@ -202,6 +202,19 @@ def nothing_matched_note(files: int, unread: int = 0) -> str:
     )
 
 
+def unread_files(result: "runner.Result") -> Set[str]:
+    """The files checked that could not be parsed or read: those of an OC900 or a
+    whole-file OC901, and, when either code may be off for some file (`--ignore`,
+    `per-file-ignores`), those whose facts say so (read only then: a warm run reads
+    the facts of a file on demand)."""
+    unread = {f.path for f in result.findings if f.code == "OC900" or (f.code == "OC901" and f.function == "<module>")}
+    settings = result.settings
+    if (NOTHING_MATCHED_CLASSES & result.event_classes or not settings.config.per_file_ignores
+            and {"OC900", "OC901"} <= set(settings.selected)):
+        return unread
+    return unread | {p for p in result.files if p in result.facts and result.facts[p].error is not None}
+
+
 @click.command(context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=_PathArg(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True, help="Output format.")
@@ -327,7 +340,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         shown_suppressed = result.suppressed
     # (a file that could not be parsed or read, an OC900 or a whole-file OC901, may hold
     # events: the claim is about the others, and there is none when no file was read)
-    unread = len({f.path for f in result.findings if f.code == "OC900" or (f.code == "OC901" and f.function == "<module>")})
+    unread = len(unread_files(result))
     nothing = (len(result.files) > unread and not (NOTHING_MATCHED_CLASSES & result.event_classes))
     notes = [nothing_matched_note(len(result.files), unread)] if nothing and fmt != "text" else []
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first

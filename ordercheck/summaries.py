@@ -750,6 +750,8 @@ class ProjectIndex:
                         method = call.callee.rsplit(".", 1)[-1]
                         extra += tuple(n for n in self.inherited_names(receiver, method)
                                        if n not in call.qualnames and n not in extra)
+                extra += tuple(n for n in self.own_names(facts, fn, call)
+                               if n not in call.qualnames and n not in extra)
                 if "." in call.callee and call.receiver_type is None and not call.self_call:
                     extra += tuple(n for n in self.imported_instance_names(facts, call)
                                    if n not in call.qualnames and n not in extra)
@@ -771,6 +773,26 @@ class ProjectIndex:
                             if n not in call.qualnames and n not in extra:
                                 extra += (n,)
                 call.typed = extra
+
+    def own_names(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Tuple[str, ...]:
+        """The qualified name a call of its own module's function or class has, where no
+        import names it (docs/decisions.md "A qualified pattern names a module's own
+        calls"): ``pkg.store.persist`` for ``persist(run)`` in ``pkg/store.py``, and
+        ``pkg.store.RunStore.create`` for ``RunStore.create()`` there, as the same calls
+        have in a module that imports them. ``self.m()``/``cls.m()``/``super().m()`` get
+        none ("Receiver types, ... `self`")."""
+        if call.aug or call.receiver_type is not None or call.self_call is not None:
+            return ()
+        parts = call.callee.split(".")
+        if call.local_head or not facts.module or parts[0] in facts.imports:
+            return ()
+        if not all(p.isidentifier() for p in parts):
+            return ()
+        key = fkey(facts.path, call.callee)
+        if key not in self.functions and key not in self.classes:
+            if len(parts) < 2 or fkey(facts.path, parts[0]) not in self.classes:
+                return ()  # (`RunStore.create` of an inherited `create`: still the class's name)
+        return (f"{facts.module}.{call.callee}",)
 
     def imported_alias_names(self, full: str) -> Tuple[str, ...]:
         """What ``pkg.log.loud`` stands for when ``pkg/log.py`` binds ``loud =
