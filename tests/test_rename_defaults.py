@@ -3,6 +3,7 @@ receiver known to be a `pathlib.Path`, and `aiofiles.os.replace`, are renames in
 place; `str.replace` never is (a probe of file-state runtimes, session 23)."""
 from __future__ import annotations
 
+import pytest
 from checkutil import cl
 
 
@@ -166,3 +167,28 @@ def test_a_helper_that_renames_or_copies_is_no_rename_at_its_callers():
             _rename_only(staging, target)
         """
     assert cl(src, select=["OC301"]) == [("OC301", 26)]
+
+
+@pytest.mark.parametrize("module", ["cloudpickle", "dill", "marshal", "tomlkit", "toml", "tomli_w"])
+def test_a_serialisers_dump_into_a_file_is_a_write(module):
+    """`dump(obj, file)` of the serialisers shaped like `pickle.dump` writes the file
+    (session 39: submitit dumps a job's result with `cloudpickle.dump` and renames it
+    into place unsynced). Its `dumps`, which returns a string, writes nothing."""
+    src = f"""
+        import os
+
+        import {module}
+
+
+        def save_result(path, obj):
+            with open(path + ".tmp", "wb") as f:
+                {module}.dump(obj, f)
+            os.replace(path + ".tmp", path)
+
+
+        def encode(path, obj):
+            data = {module}.dumps(obj)
+            os.replace(path + ".tmp", path)
+            return data
+        """
+    assert cl(src, select=["OC301"]) == [("OC301", 10)]
