@@ -682,6 +682,9 @@ def content_key(path: Path, shown: str, data: Optional[bytes] = None) -> Optiona
     return cachemod.key(shown, frontend.module_name(path), data)
 
 
+BUFFERS = "<buffers>"  # run_buffers' memo: each open buffer's facts by its content key
+
+
 def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
                 jobs: int = 1, cache_dir: Optional[Path] = None, memo: Optional[dict] = None,
                 graph: Optional[GraphMemo] = None) -> Result:
@@ -699,12 +702,26 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     files that did not change keep their resolved calls while every file exports
     what it did."""
     projectmod.forget()
-    own = [read_facts(Path(name), data, name) for name, data in buffers.items()]
-    digests: Dict[str, Optional[str]] = {  # shown path -> content key, for the summary and check memos
-        f.path: content_key(Path(name), f.path, data) for f, (name, data) in zip(own, buffers.items()) if f.error is None}
+    memo = {} if memo is None else memo
+    # A buffer is parsed again only when its content key (its text, shown name and
+    # module name) changed: an editor re-checks every open document at each pause in
+    # typing, and all but one are as they were (docs/performance.md, "Session 39").
+    parsed: Dict[str, Tuple[str, FileFacts]] = memo.get(BUFFERS, {})
+    kept: Dict[str, Tuple[str, FileFacts]] = {}
+    own: List[FileFacts] = []
+    digests: Dict[str, Optional[str]] = {}  # shown path -> content key, for the summary and check memos
+    for name, data in buffers.items():
+        ckey = content_key(Path(name), name, data)
+        hit = parsed.get(name)
+        facts = hit[1] if hit is not None and ckey is not None and hit[0] == ckey else read_facts(Path(name), data, name)
+        own.append(facts)
+        if facts.error is None:
+            digests[facts.path] = ckey
+        if ckey is not None and not (facts.error is not None and facts.error.internal):  # (an OC901's: read again)
+            kept[name] = (ckey, facts)
+    memo[BUFFERS] = kept  # (the documents no longer open are forgotten)
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
-    memo = {} if memo is None else memo
     # A file is known unchanged by its (mtime, size, inode, ctime), as the CLI's stat
     # snapshot knows it: a copy that keeps the size and the mtime (`cp -p`, `rsync -t`,
     # `tar x`) still moves the ctime. One whose ctime is within ``RACY_NS`` of now may
@@ -756,7 +773,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         elif p in memo:
             del memo[p]
     for p in list(memo):
-        if p not in keys:
+        if p not in keys and p != BUFFERS:
             del memo[p]  # deleted, or no longer collected
     digests.update((facts.path, digest) for _, facts, digest in (known[p] for p in files))
     suppressed: List[Finding] = []
