@@ -225,6 +225,7 @@ class Project:
         self.settings: Optional[runner.Settings] = None
         self.root = self.workspace_root
         self.memo: dict = {}  # runner.run_buffers' memory of unchanged files, for these settings
+        self.parsed: dict = {}  # and of unchanged buffers
         self.graph = GraphMemo({})  # and of their resolved calls (the pre-pass's call graph)
 
     def reload(self) -> Optional[str]:
@@ -243,6 +244,7 @@ class Project:
             return error
         self.settings = settings
         self.memo = {}
+        self.parsed = {}
         self.graph = GraphMemo({})
         self.root = project_root(settings, self.workspace_root)
         try:
@@ -304,7 +306,7 @@ class Project:
         # One process: a process pool forked from a threaded server could deadlock.
         result = runner.run_buffers(self.paths(), settings, buffers, jobs=1,
                                     cache_dir=self.cache_dir(), memo=self.memo,
-                                    graph=self.graph)
+                                    graph=self.graph, parsed=self.parsed)
         doc = lsp_json.document(result.findings, result.files, settings.rules, always=list(buffers))
         for entry in doc["files"]:
             owner = shown_uri.get(Path(entry["path"]).resolve())

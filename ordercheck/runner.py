@@ -682,12 +682,10 @@ def content_key(path: Path, shown: str, data: Optional[bytes] = None) -> Optiona
     return cachemod.key(shown, frontend.module_name(path), data)
 
 
-BUFFERS = "<buffers>"  # run_buffers' memo: each open buffer's facts by its content key
-
-
 def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
                 jobs: int = 1, cache_dir: Optional[Path] = None, memo: Optional[dict] = None,
-                graph: Optional[GraphMemo] = None) -> Result:
+                graph: Optional[GraphMemo] = None,
+                parsed: Optional[Dict[str, Tuple[str, FileFacts]]] = None) -> Result:
     """The language server's run of phases 1-7: several in-memory buffers (shown name
     → bytes; an editor's open documents) checked against the project under ``paths``:
     each buffer replaces its file on disk, the other files' facts come from disk and
@@ -700,26 +698,29 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     now or at a later call that needs them. ``graph`` (kept by the caller with
     ``memo``: an in-memory ``memos.GraphMemo``) remembers the call graph, so that the
     files that did not change keep their resolved calls while every file exports
-    what it did."""
+    what it did. ``parsed``, a dict the caller keeps with ``memo``, remembers each
+    buffer's facts by its content key (its text, shown name and module name): an
+    editor re-checks every open document at each pause in typing, and all but one are
+    as they were (docs/performance.md, "Session 39"); it is left holding the buffers
+    of this call only."""
     projectmod.forget()
     memo = {} if memo is None else memo
-    # A buffer is parsed again only when its content key (its text, shown name and
-    # module name) changed: an editor re-checks every open document at each pause in
-    # typing, and all but one are as they were (docs/performance.md, "Session 39").
-    parsed: Dict[str, Tuple[str, FileFacts]] = memo.get(BUFFERS, {})
+    before = dict(parsed) if parsed is not None else {}
     kept: Dict[str, Tuple[str, FileFacts]] = {}
     own: List[FileFacts] = []
     digests: Dict[str, Optional[str]] = {}  # shown path -> content key, for the summary and check memos
     for name, data in buffers.items():
         ckey = content_key(Path(name), name, data)
-        hit = parsed.get(name)
+        hit = before.get(name)
         facts = hit[1] if hit is not None and ckey is not None and hit[0] == ckey else read_facts(Path(name), data, name)
         own.append(facts)
         if facts.error is None:
             digests[facts.path] = ckey
         if ckey is not None and not (facts.error is not None and facts.error.internal):  # (an OC901's: read again)
             kept[name] = (ckey, facts)
-    memo[BUFFERS] = kept  # (the documents no longer open are forgotten)
+    if parsed is not None:  # (the documents no longer open are forgotten)
+        parsed.clear()
+        parsed.update(kept)
     shadowed = {Path(name).resolve() for name in buffers}
     files = [p for p in (collect_files(paths, settings.config) if paths else []) if p.resolve() not in shadowed]
     # A file is known unchanged by its (mtime, size, inode, ctime), as the CLI's stat
@@ -773,7 +774,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         elif p in memo:
             del memo[p]
     for p in list(memo):
-        if p not in keys and p != BUFFERS:
+        if p not in keys:
             del memo[p]  # deleted, or no longer collected
     digests.update((facts.path, digest) for _, facts, digest in (known[p] for p in files))
     suppressed: List[Finding] = []

@@ -398,7 +398,7 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
 
     first = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
     assert [f.code for f in first.findings] == ["OC101"] and first.files == ["caller.py"]
-    assert {p.name for p in memo if p != runner.BUFFERS} == {"helper.py", "other.py"}
+    assert {p.name for p in memo} == {"helper.py", "other.py"}
     again = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
     assert [f.code for f in again.findings] == ["OC101"] and again.cache_hits == 2  # both from the memo
 
@@ -406,7 +406,7 @@ def test_run_buffers_reuses_unchanged_files_and_sees_changed_ones(tmp_path, monk
     assert runner.run_buffers([tmp_path], settings, buffers, memo=memo).findings == []
     (tmp_path / "other.py").unlink()
     runner.run_buffers([tmp_path], settings, buffers, memo=memo)
-    assert {p.name for p in memo if p != runner.BUFFERS} == {"helper.py"}
+    assert {p.name for p in memo} == {"helper.py"}
     # a buffer shadows its file on disk, however the path is spelled
     helper.write_text(HELPER_SAVES)
     shadowed = runner.run_buffers([tmp_path], settings, dict(buffers, **{str(helper): HELPER_LOGS.encode()}), memo=memo)
@@ -423,29 +423,35 @@ def test_run_buffers_parses_a_buffer_again_only_when_it_changed(tmp_path, monkey
     (tmp_path / "helper.py").write_text(HELPER_SAVES)
     _later(monkeypatch)
     settings = runner.load_settings(None, tmp_path)
-    parsed = []
+    seen = []
     real = runner.read_facts
 
     def counting(path, data, shown, *args, **kwargs):
-        parsed.append(shown)
+        seen.append(shown)
         return real(path, data, shown, *args, **kwargs)
 
     monkeypatch.setattr(runner, "read_facts", counting)
     memo: dict = {}
+    parsed: dict = {}
     buffers = {"caller.py": CALLER.encode(), "run.py": INVERTED.encode()}
-    first = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
-    assert sorted(parsed) == ["caller.py", "run.py"]
-    parsed.clear()
-    again = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
-    assert parsed == []
+    first = runner.run_buffers([tmp_path], settings, buffers, memo=memo, parsed=parsed)
+    assert sorted(seen) == ["caller.py", "run.py"]
+    seen.clear()
+    again = runner.run_buffers([tmp_path], settings, buffers, memo=memo, parsed=parsed)
+    assert seen == []
     assert [(f.path, f.code, f.span.line) for f in again.findings] == [(f.path, f.code, f.span.line) for f in first.findings]
     assert sorted(f.path for f in again.findings) == ["caller.py", "run.py"]
     buffers["run.py"] = FIXED.encode()  # one edit: that buffer alone is parsed again
-    edited = runner.run_buffers([tmp_path], settings, buffers, memo=memo)
-    assert parsed == ["run.py"] and [f.path for f in edited.findings] == ["caller.py"]
+    edited = runner.run_buffers([tmp_path], settings, buffers, memo=memo, parsed=parsed)
+    assert seen == ["run.py"] and [f.path for f in edited.findings] == ["caller.py"]
     del buffers["run.py"]  # closed: forgotten
+    runner.run_buffers([tmp_path], settings, buffers, memo=memo, parsed=parsed)
+    assert set(parsed) == {"caller.py"}
+    # without a `parsed` dict (the CLI's callers): every buffer is parsed
+    seen.clear()
     runner.run_buffers([tmp_path], settings, buffers, memo=memo)
-    assert set(memo[runner.BUFFERS]) == {"caller.py"}
+    runner.run_buffers([tmp_path], settings, buffers, memo=memo)
+    assert seen == ["caller.py", "caller.py"]
 
 
 def _later(monkeypatch, seconds=3600):
@@ -472,7 +478,7 @@ def test_run_buffers_sees_an_edit_that_keeps_the_size_and_the_mtime(tmp_path, mo
     memo: dict = {}
     buffers = {"caller.py": caller.encode()}
     assert [f.code for f in runner.run_buffers([tmp_path], settings, buffers, memo=memo).findings] == ["OC101"]
-    assert {p.name for p in memo if p != runner.BUFFERS} == {"helper.py"}
+    assert {p.name for p in memo} == {"helper.py"}
     before = os.stat(helper)
     helper.write_text("def finish(store, run):\n    store.xave(run)\n")
     os.utime(helper, ns=(before.st_atime_ns, before.st_mtime_ns))
@@ -491,10 +497,10 @@ def test_run_buffers_reads_a_file_changed_just_now_again(tmp_path, monkeypatch):
     settings = runner.load_settings(None, tmp_path)
     memo: dict = {}
     runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
-    assert [p for p in memo if p != runner.BUFFERS] == []
+    assert memo == {}
     _later(monkeypatch)
     runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
-    assert {p.name for p in memo if p != runner.BUFFERS} == {"helper.py"}
+    assert {p.name for p in memo} == {"helper.py"}
 
 
 def test_run_buffers_does_not_take_a_future_mtime_for_an_old_file(tmp_path, monkeypatch):
@@ -514,10 +520,10 @@ def test_run_buffers_does_not_take_a_future_mtime_for_an_old_file(tmp_path, monk
     settings = runner.load_settings(None, tmp_path)
     memo: dict = {}
     runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
-    assert [p for p in memo if p != runner.BUFFERS] == []
+    assert memo == {}
     _later(monkeypatch)  # (its ctime out of the window)
     runner.run_buffers([tmp_path], settings, {"caller.py": CALLER.encode()}, memo=memo)
-    assert {p.name for p in memo if p != runner.BUFFERS} == {"helper.py"}
+    assert {p.name for p in memo} == {"helper.py"}
 
 
 def test_run_buffers_with_a_cache_recomputes_only_what_an_edit_can_change(tmp_path, monkeypatch):
