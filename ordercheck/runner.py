@@ -716,7 +716,9 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         own.append(facts)
         if facts.error is None:
             digests[facts.path] = ckey
-        if ckey is not None and not (facts.error is not None and facts.error.internal):  # (an OC901's: read again)
+        if ckey is not None and facts.error is None:
+            # (a buffer that did not parse is read again: a `MemoryError` or a thread
+            # that could not start is reported as a parse error, and may not recur)
             kept[name] = (ckey, facts)
     if parsed is not None:  # (the documents no longer open are forgotten)
         parsed.clear()

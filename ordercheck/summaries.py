@@ -735,6 +735,9 @@ class ProjectIndex:
         vocabulary matches them with the call's ``qualnames`` wherever it classifies
         the call (the focus's rows, summaries, the contracts' graphs)."""
         heads = self._heads()
+        for fn in facts.functions:  # (none left from an earlier run, should this one fail midway)
+            for call in fn.calls:
+                call.typed = ()
         for fn in facts.functions:
             for call in fn.calls:
                 extra: Tuple[str, ...] = ()

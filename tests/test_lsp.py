@@ -454,6 +454,62 @@ def test_run_buffers_parses_a_buffer_again_only_when_it_changed(tmp_path, monkey
     assert seen == ["caller.py", "caller.py"]
 
 
+def test_a_buffer_that_failed_to_parse_once_is_parsed_again(tmp_path, monkeypatch):
+    """(A review of the buffers' memo.) Memory running out, or a deep-stack thread that
+    cannot start, is reported as the buffer's parse error (OC900): a passing failure,
+    so the buffer is not remembered and the next check reads it again."""
+    from ordercheck import frontend, runner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    _later(monkeypatch)
+    settings = runner.load_settings(None, tmp_path)
+    real = frontend.Extractor.module
+    fired = []
+
+    def flaky(self, *args, **kwargs):
+        if not fired:
+            fired.append(1)
+            raise MemoryError()
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(frontend.Extractor, "module", flaky)
+    memo: dict = {}
+    parsed: dict = {}
+    buffers = {"run.py": INVERTED.encode()}
+    first = runner.run_buffers([tmp_path], settings, buffers, memo=memo, parsed=parsed)
+    assert [f.code for f in first.findings] == ["OC900"] and parsed == {}
+    again = runner.run_buffers([tmp_path], settings, buffers, memo=memo, parsed=parsed)
+    assert [f.code for f in again.findings] == ["OC101"] and set(parsed) == {"run.py"}
+
+
+def test_typed_names_of_an_earlier_run_do_not_outlive_a_failing_one(tmp_path):
+    """(A review.) Facts the server keeps between checks are typed afresh at each
+    check; should the typing fail midway (an engine bug, its OC901), no call keeps
+    the names an earlier check gave it."""
+    from ordercheck import runner, summaries
+
+    (tmp_path / "m.py").write_text("def f(store, ledger):\n    store.save()\n    ledger.add()\n    g()\n\ndef g():\n    pass\n")
+    facts = runner.read_facts(tmp_path / "m.py", (tmp_path / "m.py").read_bytes(), "m.py")
+    calls = [c for fn in facts.functions for c in fn.calls]
+    assert len(calls) >= 3
+    for c in calls:
+        c.typed = ("stale.name",)
+    index = summaries.resolve([facts]).index
+    seen = []
+
+    def failing(*args, **kwargs):
+        seen.append(1)
+        if len(seen) == 2:
+            raise KeyError("injected")
+        return ()
+
+    index.own_names = failing
+    with pytest.raises(KeyError):
+        index.with_typed_names(facts)
+    assert all(c.typed == () for c in calls), [c.typed for c in calls]
+
+
 def _later(monkeypatch, seconds=3600):
     """The server's checks run ``seconds`` from now: every change made before is out of
     the racy window (``snapshot.settled`` reads the ctime, which a test cannot set)."""
