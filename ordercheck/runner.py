@@ -671,15 +671,21 @@ def focus_of(outlines: List[FileFacts], settings: Settings,
     return focused
 
 
-def content_key(path: Path, shown: str, data: Optional[bytes] = None) -> Optional[str]:
-    """The content key of a file's facts as ``run_buffers`` reads them (package-rule
-    module name): what the memos key a file's summaries and findings by."""
+def content_key(path: Path, shown: str, data: Optional[bytes] = None, roots: Sequence[Path] = ()) -> Optional[str]:
+    """The content key of a file's facts as ``run_buffers`` reads them (its module
+    name by the project's ``src`` roots, as a CLI run names it): what the memos key a
+    file's summaries and findings by."""
     if data is None:
         try:
             data = read_source(path)
         except (OSError, ValueError):
             return None
-    return cachemod.key(shown, frontend.module_name(path), data)
+    return cachemod.key(shown, module_of(path, roots), data)
+
+
+def module_of(path: Path, roots: Sequence[Path] = ()) -> str:
+    """A file's module name as ``sources.read_facts`` gives it under ``roots``."""
+    return projectmod.module_names(path, roots)[0] if roots else frontend.module_name(path)
 
 
 def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, bytes],
@@ -705,14 +711,19 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     of this call only."""
     projectmod.forget()
     memo = {} if memo is None else memo
+    # modules are named by the project's `src` roots, as a CLI run names them (a file
+    # in a folder without `__init__.py`, `pkg/other.py`, is `pkg.other` to both)
+    start = projectmod.common_start(list(paths)) if paths else (Path(next(iter(buffers))) if buffers else None)
+    roots = projectmod.src_roots(settings.config, projectmod.find_root(start, settings.project_root))
     before = dict(parsed) if parsed is not None else {}
     kept: Dict[str, Tuple[str, FileFacts]] = {}
     own: List[FileFacts] = []
     digests: Dict[str, Optional[str]] = {}  # shown path -> content key, for the summary and check memos
     for name, data in buffers.items():
-        ckey = content_key(Path(name), name, data)
+        ckey = content_key(Path(name), name, data, roots)
         hit = before.get(name)
-        facts = hit[1] if hit is not None and ckey is not None and hit[0] == ckey else read_facts(Path(name), data, name)
+        facts = (hit[1] if hit is not None and ckey is not None and hit[0] == ckey
+                 else read_facts(Path(name), data, name, roots=roots))
         own.append(facts)
         if facts.error is None:
             digests[facts.path] = ckey
@@ -738,14 +749,17 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         stat = snapshotmod.file_stat(p)
         keys[p] = tuple(stat) if stat is not None else None
         hit = memo.get(p)
-        if hit is not None and keys[p] is not None and hit[0] == keys[p]:
+        # (the same stat, and the same module name: an `__init__.py` added or removed
+        # beside a file renames its module, and what its imports resolve to)
+        if hit is not None and keys[p] is not None and hit[0] == keys[p] and (
+                hit[1].error is not None or hit[1].module == module_of(p, roots)):
             known[p] = hit
         else:
             todo.append(p)
     outlines = prepass_classes(settings) is not None
-    read, hits = read_all(todo, jobs, cache_dir, outline=outlines)
+    read, hits = read_all(todo, jobs, cache_dir, roots=roots, outline=outlines)
     for p, facts in zip(todo, read):
-        known[p] = (keys[p], facts, content_key(p, facts.path) if cache_dir is not None and facts.error is None else None)
+        known[p] = (keys[p], facts, content_key(p, facts.path, roots=roots) if cache_dir is not None and facts.error is None else None)
     all_facts = own + [known[p][1] for p in files]
     focused = None
     if outlines:  # the call graph of the last call, kept for the files that did not change
@@ -763,7 +777,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
             graph.save(all_facts, focused.rows, same if remembered is not None else {}, set(), _reach_of(focused, settings))
     if focused is not None:  # the outlines of files a needed function lives in, read whole
         wanted = [p for p in files if (known[p][1].outline or known[p][1].outlined) and known[p][1].path in focused.need_files]
-        whole, more = read_all(wanted, jobs, cache_dir)
+        whole, more = read_all(wanted, jobs, cache_dir, roots=roots)
         hits += more
         for p, facts in zip(wanted, whole):
             known[p] = (known[p][0], facts, known[p][2])

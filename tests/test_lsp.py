@@ -510,6 +510,50 @@ def test_typed_names_of_an_earlier_run_do_not_outlive_a_failing_one(tmp_path):
     assert all(c.typed == () for c in calls), [c.typed for c in calls]
 
 
+CALLER_PKG = ("from pkg.helper import finish\n\n\ndef complete(store, ledger, run):\n"
+              "    finish(store, run)\n    ledger.append_terminal(run.id)\n")
+
+
+def test_run_buffers_names_modules_by_the_src_roots_as_the_cli_does(tmp_path, monkeypatch):
+    """(A review.) A buffer in a folder without `__init__.py` imports its sibling by
+    the name a CLI run gives it (`pkg.helper`, below the project root): the server
+    read buffers by the package rule alone, and missed the OC101 the CLI found."""
+    from ordercheck import runner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "helper.py").write_text(HELPER_SAVES)
+    (tmp_path / "pkg" / "other.py").write_text(CALLER_PKG)
+    _later(monkeypatch)
+    settings = runner.load_settings(None, tmp_path)
+    cli = runner.run([Path("pkg/other.py")], settings)
+    server = runner.run_buffers([tmp_path], settings, {"pkg/other.py": CALLER_PKG.encode()}, memo={}, parsed={})
+    assert [(f.code, f.span.line) for f in server.findings] == [(f.code, f.span.line) for f in cli.findings] == [("OC101", 6)]
+
+
+def test_run_buffers_sees_a_module_renamed_by_a_new_init_file(tmp_path, monkeypatch):
+    """(A review.) `lib/pkg/helper.py` is `lib.pkg.helper` until `lib/pkg/__init__.py`
+    makes `pkg` a package: its stat does not change, its module name does, and the
+    server kept the old name (and missed the caller's OC101) until the file changed."""
+    from ordercheck import runner
+    from ordercheck.memos import GraphMemo
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    (tmp_path / "lib" / "pkg").mkdir(parents=True)
+    (tmp_path / "lib" / "pkg" / "helper.py").write_text(HELPER_SAVES)
+    _later(monkeypatch)
+    settings = runner.load_settings(None, tmp_path)
+    memo, graph, parsed = {}, GraphMemo({}), {}
+    buffers = {"lib/caller.py": CALLER_PKG.encode()}
+    assert runner.run_buffers([tmp_path], settings, buffers, memo=memo, graph=graph, parsed=parsed).findings == []
+    (tmp_path / "lib" / "pkg" / "__init__.py").write_text("")
+    kept = runner.run_buffers([tmp_path], settings, buffers, memo=memo, graph=graph, parsed=parsed)
+    fresh = runner.run_buffers([tmp_path], settings, buffers, memo={}, graph=GraphMemo({}), parsed={})
+    assert [(f.code, f.span.line) for f in kept.findings] == [(f.code, f.span.line) for f in fresh.findings] == [("OC101", 6)]
+
+
 def _later(monkeypatch, seconds=3600):
     """The server's checks run ``seconds`` from now: every change made before is out of
     the racy window (``snapshot.settled`` reads the ctime, which a test cannot set)."""
