@@ -758,6 +758,8 @@ class ProjectIndex:
                 if "." in call.callee and call.receiver_type is None and not call.self_call:
                     extra += tuple(n for n in self.imported_instance_names(facts, call)
                                    if n not in call.qualnames and n not in extra)
+                    extra += tuple(n for n in self.class_by_name_names(facts, call)
+                                   if n not in call.qualnames and n not in extra)
                 if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
                     extra += tuple(n[: -len("log")] + call.level for n in extra if n.endswith(".log"))
                 names = call.qualnames + extra
@@ -796,6 +798,20 @@ class ProjectIndex:
             if len(parts) < 2 or fkey(facts.path, parts[0]) not in self.classes:
                 return ()  # (`RunStore.create` of an inherited `create`: still the class's name)
         return (f"{facts.module}.{call.callee}",)
+
+    def class_by_name_names(self, facts: FileFacts, call: Call) -> Tuple[str, ...]:
+        """``module.B.m`` for every base ``B`` of a project class called by its name,
+        ``SqlRunStore.create(run)``: the class is the receiver, of known type, so the
+        call is also its bases' ``create`` as a typed receiver's is (docs/decisions.md
+        "A receiver typed as a subclass"). The class's own name the call already has
+        (an import's qualified name, or ``own_names``)."""
+        if call.aug or call.local_head or call.receiver_type is not None or call.self_call:
+            return ()
+        parts = call.callee.split(".")
+        if len(parts) < 2 or not all(p.isidentifier() for p in parts):
+            return ()
+        key = self.class_key(facts, ".".join(parts[:-1]))
+        return self.inherited_names(key, parts[-1]) if key is not None else ()
 
     def imported_alias_names(self, full: str) -> Tuple[str, ...]:
         """What ``pkg.log.loud`` stands for when ``pkg/log.py`` binds ``loud =

@@ -131,3 +131,75 @@ def test_only_a_name_the_module_defines_and_no_import_rebinds(tmp_path):
     table = {"events": {"save": ["pkg.other.persist"]}}
     found = tree_findings(tmp_path, select=["OC101"], table=table)
     assert [f.function for f in found] == ["finish"]
+
+
+BASES = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": '''
+        class RunStore:
+            @classmethod
+            def create(cls, run):
+                db.execute("insert into runs")
+    ''',
+    "pkg/sql.py": '''
+        from pkg.base import RunStore
+
+
+        class SqlRunStore(RunStore):
+            pass
+
+
+        class Other:
+            @classmethod
+            def create(cls, run):
+                db.execute("insert into other")
+
+
+        def finish_here(run, ledger):
+            SqlRunStore.create(run)  # this module's subclass, by name
+            ledger.append_event("run_completed")
+
+
+        def finish_other(run, ledger):
+            Other.create(run)  # no RunStore among its bases
+            ledger.append_event("run_completed")
+    ''',
+    "pkg/app.py": '''
+        from pkg import sql
+        from pkg.base import RunStore
+        from pkg.sql import SqlRunStore
+
+
+        def finish_base(run, ledger):
+            RunStore.create(run)  # the base itself
+            ledger.append_event("run_completed")
+
+
+        def finish_imported(run, ledger):
+            SqlRunStore.create(run)  # imported by name
+            ledger.append_event("run_completed")
+
+
+        def finish_dotted(run, ledger):
+            sql.SqlRunStore.create(run)  # through the module
+            ledger.append_event("run_completed")
+
+
+        def finish_local(run, ledger, SqlRunStore):
+            SqlRunStore.create(run)  # a parameter, not the class
+            ledger.append_event("run_completed")
+    ''',
+}
+
+
+def test_a_class_called_by_name_is_also_its_bases(tmp_path):
+    """``SqlRunStore.create(run)`` with ``*.RunStore.create`` configured: the class is
+    the receiver, of known type, and a RunStore, as ``store.create(run)`` for ``store:
+    SqlRunStore`` is (docs/decisions.md "A receiver typed as a subclass")."""
+    write_tree(tmp_path, BASES)
+    found = tree_findings(tmp_path, select=["OC101"], table={"events": {"save": ["*.RunStore.create"]}})
+    got = sorted(f.function for f in found)
+    assert got == ["finish_base", "finish_dotted", "finish_here", "finish_imported"], got
+    # only the bases: a pattern naming the subclass does not match a call on the base
+    found = tree_findings(tmp_path, select=["OC101"], table={"events": {"save": ["*.SqlRunStore.create"]}})
+    assert sorted(f.function for f in found) == ["finish_dotted", "finish_here", "finish_imported"]
