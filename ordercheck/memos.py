@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import cache as cachemod
 from . import frontend
@@ -526,7 +527,7 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 1
+GRAPH_FORMAT = 2  # 2: a stub keeps return annotations, decorators and class-level aliases
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -535,9 +536,11 @@ def stub_record(facts: FileFacts) -> list:
     enough to stand for the file when its calls need not be resolved again."""
     return [
         facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
-        [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager]
+        [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager,
+          fn.returns, list(fn.decorators)]
          for fn in facts.functions],
-        [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth] for c in facts.classes],
+        [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth,
+          [list(a) for a in c.aliases]] for c in facts.classes],
         [[s.line, None if s.codes is None else list(s.codes), s.reason, s.col] for s in facts.suppressions],
         sorted(facts.aliases.items()),
     ]
@@ -578,6 +581,71 @@ def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[
     return _digest([path if path is not None else facts.path, _exports(stub_record(facts)), functions])
 
 
+#: an identifier (``runner.words_of``, ``bound_to``)
+WORD = re.compile(r"[^\W\d]\w*")
+
+
+def bound_to(files: Sequence[FileFacts], names: Set[str]) -> Set[str]:
+    """``names`` and every name an import or an alias binds to one of them, in any
+    file, until none is added: ``from .store import persist as keep`` makes ``keep``
+    a name of ``persist``, so that a file calling ``keep()`` is resolved again when
+    ``persist`` is added, though its text never says ``persist``."""
+    names = set(names)
+    grew = bool(names)
+    while grew:
+        grew = False
+        for f in files:
+            pairs = [*f.imports.items(), *f.aliases.items(), *((a[0], " ".join(a[1:])) for c in f.classes for a in c.aliases)]
+            for local, target in pairs:
+                if local not in names and any(w in names for w in WORD.findall(target)):
+                    names.add(local)
+                    grew = True
+    return names
+
+
+def added_or_removed(old: list, new: list) -> Optional[Set[str]]:
+    """The names of the functions and methods one version of a file's ``stub_record``
+    adds to or removes from another, when that is all that differs between their
+    exports (nested functions included; the module's and a function's names of their
+    own ``def``s follow them); None for any other difference: the module's name, an
+    import, an alias, a class's bases or attributes, a definition changed in place, a
+    name defined twice, a special method (``__bool__``, a module's ``__getattr__``)."""
+    if old[:4] != new[:4] or old[7] != new[7]:
+        return None
+    names: Set[str] = set()
+
+    def by_qualname(entries: list, width: int) -> Optional[Dict[str, str]]:
+        out: Dict[str, str] = {}
+        for e in entries:
+            if e[0] in out:
+                return None  # defined twice: which one wins is the order's
+            out[e[0]] = json.dumps([x for i, x in enumerate(e) if i != width])
+        return out
+
+    # classes: the same ones, with the same bases, attributes and truth; their methods
+    # may differ (each is a function's entry too, ``Class.m``, below)
+    old_classes, new_classes = by_qualname(old[5], 2), by_qualname(new[5], 2)
+    if old_classes is None or new_classes is None or old_classes != new_classes:
+        return None
+    old_fns, new_fns = by_qualname(old[4], 3), by_qualname(new[4], 3)
+    if old_fns is None or new_fns is None:
+        return None
+    for q in old_fns.keys() & new_fns.keys():
+        if old_fns[q] != new_fns[q]:
+            return None
+    locals_old = {e[0]: dict(e[3]) for e in old[4]}
+    locals_new = {e[0]: dict(e[3]) for e in new[4]}
+    for q in locals_old.keys() & locals_new.keys():
+        a, b = locals_old[q], locals_new[q]
+        names |= {k for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
+    for e in old[4] + new[4]:
+        if e[0] not in old_fns or e[0] not in new_fns:
+            names.add(e[1])
+    if any(n.startswith("__") and n.endswith("__") for n in names):
+        return None
+    return names
+
+
 _NO_SPAN = Span(0, 0, 0, 0)
 
 
@@ -587,10 +655,12 @@ def stub_facts(path: str, record: list) -> FileFacts:
     return FileFacts(
         path=path, module=module, module_aliases=list(aliases), imports=dict(imports), star_imports=list(stars),
         aliases=dict(names),
-        functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], [], dict(local), context_manager=cm)
-                   for q, n, c, local, cm in functions],
-        classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs), truth=truth)
-                 for q, bases, methods, attrs, truth in classes],
+        functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], [], dict(local), context_manager=cm, returns=returns,
+                                 decorators=tuple(decorators))
+                   for q, n, c, local, cm, returns, decorators in functions],
+        classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs),
+                            aliases=tuple(tuple(a) for a in aliases), truth=truth)
+                 for q, bases, methods, attrs, truth, aliases in classes],
         suppressions=[Suppression(line, None if codes is None else tuple(codes), reason, col)
                       for line, codes, reason, col in sups],
         outline=True)
@@ -615,11 +685,13 @@ def _record_ok(r: object) -> bool:
     module, aliases, imports, stars, functions, classes, sups, names = r
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
             and type(functions) is list and all(
-                type(f) is list and len(f) == 5 and _is_str(f[0]) and _is_str(f[1])
-                and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool for f in functions)
+                type(f) is list and len(f) == 7 and _is_str(f[0]) and _is_str(f[1])
+                and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool
+                and (f[5] is None or _is_str(f[5])) and _strs(f[6]) for f in functions)
             and type(classes) is list and all(
-                type(c) is list and len(c) == 5 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
-                and type(c[4]) is bool for c in classes)
+                type(c) is list and len(c) == 6 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
+                and type(c[4]) is bool and type(c[5]) is list and all(_strs(a) and a for a in c[5])
+                for c in classes)
             and type(sups) is list and all(
                 type(s) is list and len(s) == 4 and type(s[0]) is int and (s[1] is None or _strs(s[1]))
                 and _is_str(s[2]) and type(s[3]) is int for s in sups))
@@ -726,6 +798,8 @@ class GraphMemo:
         self.index: str = ""
         # the focus of the remembered rows: [classes, hot keys, needed keys] (``known_reach``)
         self.reach: Optional[list] = None
+        # shown path -> (its digest, the identifiers of its text): ``runner.words_of``
+        self.words: Dict[str, Tuple[str, FrozenSet[str]]] = {}
         if entry is not None:
             self._load(entry)
 
@@ -804,6 +878,45 @@ class GraphMemo:
         return {path: [(key, frozenset(classes), tuple(map(rename, targets)) if rename else tuple(targets))
                        for key, classes, targets in self.files[path][3]]
                 for path in stubs}
+
+    def remembered_around(self, files: Sequence[FileFacts], same: Mapping[str, FileFacts],
+                          words: Callable[[str], Optional[FrozenSet[str]]]
+                          ) -> Optional[Tuple[Dict[str, list], Dict[str, FileFacts]]]:
+        """When ``remembered`` is None because a changed file exports something else,
+        but only functions or methods added or removed (``added_or_removed``), the rows
+        of the unchanged files whose text (``words``: the identifiers of a file's text,
+        comments and strings included; None: not known) names none of them, and those files: no other
+        file's calls can resolve differently, so only the changed files and the files
+        that name the new or old functions are resolved again. An editor's new ``def``
+        (docs/performance.md, "Session 40"). None when anything else changed: a file
+        added or removed, a class, an import, an alias, a module name. Only for files
+        in memory (``same``: whole outlines, as the language server keeps them): a stub
+        has no calls to resolve."""
+        if self.renamed or not same:
+            return None
+        names: Set[str] = set()
+        paths = {f.path for f in files}
+        if any(p not in paths for p in self.files):
+            return None  # a file removed
+        for f in files:
+            if f.path in same:
+                continue
+            entry = self.files.get(f.path)
+            if f.error is not None or entry is None or entry[2] is None:
+                return None  # a file added, or one that did not parse then or now
+            got = added_or_removed(entry[2], stub_record(f))
+            if got is None:
+                return None
+            names |= got
+        names = bound_to(files, names)
+        keep = {}
+        for p, facts in same.items():
+            said = words(p) if names else frozenset()
+            if said is not None and not (said & names):
+                keep[p] = facts
+        rows = {path: [(key, frozenset(classes), tuple(targets)) for key, classes, targets in self.files[path][3]]
+                for path in keep}
+        return rows, keep
 
     def _disk(self, key: str) -> str:
         path, sep, qual = key.rpartition("::")

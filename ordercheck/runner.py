@@ -33,9 +33,10 @@ import hashlib
 import itertools
 import logging
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from . import cache as cachemod
 from . import depth
@@ -50,7 +51,7 @@ from . import verdicts
 from .ir import FileFacts, FunctionFacts
 from .findings import Finding
 from . import memos
-from .memos import FullFacts, GraphMemo, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
+from .memos import WORD, FullFacts, GraphMemo, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
 from .rulebook import Rule
 from .settings import Overrides, Settings, cache_folder, load_settings, select_codes, settings_fingerprint, specificity
 from .sources import (
@@ -652,6 +653,27 @@ def _reach_of(focused: focusmod.Focus, settings: Settings) -> Optional[Tuple[Lis
     return None if question is None else (question.key(), focused.hot, focused.needed)
 
 
+def words_of(graph: GraphMemo, sources: Mapping[str, Union[bytes, Path]], path: str) -> Optional[FrozenSet[str]]:
+    """The identifiers of a file's text (comments and strings included: more than it
+    resolves, never less), remembered in ``graph`` by the file's digest; None when
+    the file cannot be read (``memos.GraphMemo.remembered_around``)."""
+    digest = graph.digests.get(path)
+    got = graph.words.get(path)
+    if got is not None and digest is not None and got[0] == digest:
+        return got[1]
+    source = sources.get(path)
+    try:
+        data = source if isinstance(source, bytes) else read_source(source) if source is not None else None
+    except (OSError, ValueError):
+        data = None
+    if data is None:
+        return None
+    found = frozenset(WORD.findall(data.decode("utf-8", "replace")))
+    if digest is not None:
+        graph.words[path] = (digest, found)
+    return found
+
+
 def focus_of(outlines: List[FileFacts], settings: Settings,
              remembered: Optional[Mapping[str, List[focusmod.Row]]] = None,
              graph: Optional[GraphMemo] = None) -> Optional[focusmod.Focus]:
@@ -771,6 +793,12 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
         graph.digests.update((f.path, hashlib.sha256(data).hexdigest()) for f, data in zip(own, buffers.values()))
         same = graph.unchanged(all_facts)
         remembered = graph.remembered(all_facts, same)
+        if remembered is None and same:  # a `def` added or removed: only who names it again
+            sources: Dict[str, Union[bytes, Path]] = {f.path: data for f, data in zip(own, buffers.values())}
+            sources.update((known[p][1].path, p) for p in files)
+            around = graph.remembered_around(all_facts, same, functools.partial(words_of, graph, sources))
+            if around is not None:
+                remembered, same = around
         focused = focus_of(all_facts, settings, remembered, graph)
         assert focused is not None
         if not focused.failed:

@@ -169,6 +169,97 @@ def test_every_edit_finds_what_a_cold_run_finds_and_resolves_only_what_changed(t
     assert {code for h in history for _, code, *_ in h} == {"OC102", "OC202"}
 
 
+SECOND = {
+    "app/__init__.py": "",
+    "app/base.py": '''
+        class Base:
+            def _save(self, store, run):
+                store.save(run)
+
+            persist = _save
+    ''',
+    "app/textbase.py": '''
+        class TextBase:
+            keep = store.save_run
+    ''',
+    "app/propbase.py": '''
+        from app.keeper import Keeper
+
+
+        class PropBase:
+            @property
+            def keeper(self) -> Keeper:
+                return Keeper()
+    ''',
+    "app/keeper.py": '''
+        class Keeper:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.store.save(self.run)
+    ''',
+    "app/factory.py": '''
+        from app.keeper import Keeper
+
+        def make_keeper() -> Keeper:
+            return Keeper()
+    ''',
+    "app/sub.py": '''
+        from app.base import Base
+        from app.factory import make_keeper
+        from app.propbase import PropBase
+        from app.textbase import TextBase
+
+
+        class Sub(Base):
+            def by_alias(self, store, ledger, run):
+                self.persist(store, run)  # a base's class-level alias of its method
+                ledger.append(run)
+
+
+        class SubT(TextBase):
+            def by_text_alias(self, ledger, run):
+                self.keep(run)  # a base's class-level alias of a save's text
+                ledger.append(run)
+
+
+        class SubP(PropBase):
+            def by_property(self, ledger, run):
+                with self.keeper:  # a base's property, by its getter's annotation
+                    pass
+                ledger.append(run)
+
+
+        def by_return(ledger, run):
+            with make_keeper():  # the factory's return annotation: a Keeper
+                pass
+            ledger.append(run)
+    ''',
+}
+
+
+def test_a_stub_keeps_what_resolution_reads_of_its_file(tmp_path, monkeypatch, spied):
+    """(Session 40.) A file resolved again against the stubs of unchanged files finds
+    what a cold run finds: a stub keeps a class's class-level aliases, a function's
+    return annotation and its decorators (a property's class), which resolution reads
+    of other files. Before, an edit inside ``sub.py`` lost all three findings."""
+    root = tmp_path / "proj"
+    write_tree(root, SECOND)
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    cold = _cold(root, monkeypatch)
+    assert [(p, code, line) for p, code, line, *_ in cold] == [
+        ("app/sub.py", "OC102", 11), ("app/sub.py", "OC102", 17), ("app/sub.py", "OC102", 24),
+        ("app/sub.py", "OC102", 30)]
+    assert _findings(runner.run([root], settings, cache_dir=cache), root) == cold
+    sub = root / "app" / "sub.py"
+    sub.write_text(sub.read_text() + "\n# an edit\n")
+    spied.clear()
+    assert _findings(runner.run([root], settings, cache_dir=cache), root) == _cold(root, monkeypatch)
+    assert len(spied) == 1 and spied[0] is not None and len(spied[0]) == 6  # the other files were stubs
+
+
 def test_a_deleted_file_resolves_the_project_again(tmp_path, monkeypatch, spied):
     root = tmp_path / "proj"
     write_tree(root, PROJECT)
@@ -234,6 +325,10 @@ def test_a_stub_stands_for_its_file_in_the_project_index(tmp_path):
         class Base(S, metaclass=M):
             store: S
             def save(self): ...
+            keep = log.warning
+
+            @property
+            def current(self) -> S: ...
 
         @contextlib.contextmanager
         def scope():
@@ -248,6 +343,12 @@ def test_a_stub_stands_for_its_file_in_the_project_index(tmp_path):
     assert memos._record_ok(json.loads(json.dumps(record)))
     assert again.outline and not any(fn.calls for fn in again.functions)
     assert [fn.context_manager for fn in again.functions] == [fn.context_manager for fn in facts.functions]
+    # (session 40) what resolution reads of another file: return annotations,
+    # decorators (a property's class) and class-level aliases
+    for got, want in zip(again.functions, facts.functions):
+        assert (got.returns, got.decorators) == (want.returns, want.decorators)
+    assert any(fn.returns and fn.decorators for fn in again.functions)
+    assert [c.aliases for c in again.classes] == [c.aliases for c in facts.classes] and again.classes[0].aliases
     assert again.suppressions and again.suppressions[0].codes == ("OC101",)
 
 
