@@ -59,6 +59,50 @@ def test_list_comprehension_events_belong_to_enclosing_graph():
         """, select=SEQ) == [("OC102", 3)]
 
 
+def test_a_comprehensions_false_if_clause_skips_the_element():
+    """(A conformance probe, session 40.) A round whose ``if`` is false ends there:
+    round one appends and saves, round two appends and the loop ends unsaved."""
+    assert cl("""\
+        def flush(self, runs, rec):
+            return [self._store.save(r) for r in runs if self._ledger.append(rec)]
+        """, select=SEQ) == [("OC102", 2)]
+    assert cl("""\
+        def flush(self, runs, rec):
+            return {r: self._store.save(r) for r in runs if r.ok if self._ledger.append(rec)}
+        """, select=SEQ) == [("OC102", 2)]
+
+
+def test_a_comprehensions_empty_inner_iterable_skips_the_element():
+    """As the same loops written as statements: the inner ``for``'s iterable is
+    evaluated each round of the outer one, and may be empty."""
+    as_statements = cl("""\
+        def flush(self, runs, rec):
+            for r in runs:
+                for x in self._ledger.append(rec):
+                    self._store.save(x)
+        """, select=SEQ)
+    assert as_statements == [("OC102", 3)]
+    assert cl("""\
+        def flush(self, runs, rec):
+            return [self._store.save(x) for r in runs for x in self._ledger.append(rec)]
+        """, select=SEQ) == [("OC102", 2)]
+
+
+def test_a_comprehensions_if_clause_before_the_save_is_no_finding():
+    """The element still runs after its clause on the other branch: an append in the
+    element after a save in the clause is reported, and a save after it is not."""
+    assert cl("""\
+        def flush(self, runs, rec):
+            return [self._ledger.append(rec) for r in runs if self._store.save(r)]
+        """, select=SEQ) == [("OC102", 2)]
+    assert cl("""\
+        def flush(self, runs, rec):
+            done = [self._ledger.append(r) for r in runs if r.ok]
+            self._store.save(runs)
+            return done
+        """, select=SEQ) == []
+
+
 # ====================================================================== evaluation order, harder
 def test_chained_subscripts_in_callee_left_to_right():
     # Python evaluates `a[x()][y()]` as a, x(), then y(): the save comes first

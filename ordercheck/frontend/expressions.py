@@ -337,19 +337,37 @@ class ExpressionWalker(Resolver):
             self.comprehension_names.pop()
 
     def _comprehension_body(self, node: Comprehension, fors: List[cst.CompFor], seq: ExprSeq) -> None:
-        inner: ExprSeq = []
-        for i, comp in enumerate(fors):
-            if i:
-                self._expr(comp.iter, inner)
-            for cond in comp.ifs:
-                self._expr(cond.test, inner)
-        if isinstance(node, cst.DictComp):
-            self._expr(node.key, inner)
-            self._expr(node.value, inner)
-        else:
-            self._expr(node.elt, inner)
+        """The rounds of the first ``for`` (its iterable is already evaluated): each
+        round tests its ``if`` clauses in turn, and one that is false ends the round
+        there; what passes them evaluates the next ``for``'s iterable and runs its
+        rounds, and the innermost round evaluates the element (semantics §Graphs:
+        edges follow Python exactly; a conformance probe, session 40, found a false
+        clause and an empty inner iterable could not skip the element). A
+        comprehension's ``if`` tells no facts about names (§Contracts lists the
+        statements and the conditional expression only)."""
+        inner = self._comprehension_round(node, fors, 0)
         if inner:
             seq.append(Repeat(inner))
+
+    def _comprehension_round(self, node: Comprehension, fors: List[cst.CompFor], i: int) -> ExprSeq:
+        out: ExprSeq = []
+        tail = out
+        for cond in fors[i].ifs:
+            self._expr(cond.test, tail)
+            rest: ExprSeq = []
+            tail.append(Choice((rest, [])))
+            tail = rest
+        if i + 1 < len(fors):
+            self._expr(fors[i + 1].iter, tail)
+            deeper = self._comprehension_round(node, fors, i + 1)
+            if deeper:
+                tail.append(Repeat(deeper))
+        elif isinstance(node, cst.DictComp):
+            self._expr(node.key, tail)
+            self._expr(node.value, tail)
+        else:
+            self._expr(node.elt, tail)
+        return _without_empty_choices(out)
 
     def byte_pos(self, node: cst.CSTNode) -> Tuple[int, int]:
         """Where ``node`` starts: its line and its column in UTF-8 bytes, as the ``ast``
@@ -698,6 +716,14 @@ CONTAINER_MUTATORS = frozenset({
     "remove", "clear", "update", "setdefault", "add", "discard", "intersection_update",
     "difference_update", "symmetric_difference_update",
 })
+
+def _without_empty_choices(seq: ExprSeq) -> ExprSeq:
+    """``seq`` less the trailing choices whose options are all empty (a comprehension's
+    ``if`` with nothing after it that is an event: no branch worth a node)."""
+    while seq and isinstance(seq[-1], Choice) and not any(_without_empty_choices(list(o)) for o in seq[-1].options):
+        seq.pop()
+    return seq
+
 
 _EXC_SOURCES = EXCEPTION_SOURCES
 _EXC_CONVERSIONS = PASSING_CONVERSIONS
