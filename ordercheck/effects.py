@@ -32,7 +32,7 @@ import networkx as nx
 from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
-from .ir import INSPECTORS, PASSING_CONVERSIONS, Call, FileFacts, FunctionFacts
+from .ir import Call, FileFacts, FunctionFacts
 from .kinds import MARKED_CLASS, NEAR_MARKS, NEARNESS, NO_RETURN, OWN_MARKS, EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 from .summaries import (
     NO_EFFECTS,
@@ -402,41 +402,6 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     return eff, origins
 
 
-QUIET_ONLY = frozenset({EventClass.QUIET})
-
-
-def hands_parameters_on(fn: FunctionFacts, g: nx.DiGraph, ns: NodeSets) -> bool:
-    """Whether a helper passes one of its parameters to a call that is no event (and no
-    conversion or inspection): ``sentry_report(e)`` beside a ``logger.debug(...)``. Such
-    a helper is not ``quiet``: a handler that calls it with the exception hands it on,
-    as the same body written in the handler would (docs/decisions.md, "A quiet helper
-    that passes the exception on"). ``self``/``cls`` (a method's first parameter) are
-    not counted, nor a parameter that is only the receiver (``e.add_note(...)``)."""
-    params = set(fn.params) - {"self", "cls"}
-    if fn.class_name and fn.params and "staticmethod" not in fn.decorators:
-        params.discard(fn.params[0])
-    if not params:
-        return False
-    for n, d in g.nodes(data=True):
-        call = d.get("call")
-        if call is None or d["kind"] != NodeKind.CALL or ns.performs.get(n):
-            continue
-        names = (call.callee,) + call.qualnames
-        if any(x in PASSING_CONVERSIONS or x in INSPECTORS for x in names) or call.callee.startswith("?."):
-            continue
-        receiver = call.callee.split(".", 1)[0] if "." in call.callee else None
-        if any(r in params and r != receiver for r in call.reads):
-            return True
-    return False
-
-
-def not_quiet(eff: Effects) -> Effects:
-    """A helper's summary without its ``quiet`` class (``hands_parameters_on``)."""
-    return dataclasses.replace(eff, on_return=eff.on_return - QUIET_ONLY, on_raise=eff.on_raise - QUIET_ONLY,
-                               escaping=eff.escaping - QUIET_ONLY, when_true=eff.when_true - QUIET_ONLY,
-                               when_false=eff.when_false - QUIET_ONLY)
-
-
 def _contained(g: nx.DiGraph, reach: Set[object], flight: Set[object]) -> bool:
     """Whether the function stops every failure of its own (``Effects.contained``):
     some node it reaches outside its ``except`` clauses (a call, an attribute's raise
@@ -706,10 +671,9 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 for facts, fn, g in graphs.get(m, ()):
                     if g is not None:
                         try:
-                            ns = depth.retrying(node_sets, g, facts.path, vocab, cg.callees, lookup, managers)
-                            eff, found = depth.retrying(graph_effects, g, facts.path, ns, vocab)
-                            if QUIET_ONLY & (eff.on_return | eff.on_raise) and hands_parameters_on(fn, g, ns):
-                                eff = not_quiet(eff)
+                            eff, found = depth.retrying(
+                                lambda g=g, facts=facts: graph_effects(
+                                    g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab))
                         except Exception as exc:  # as above
                             fail(m, exc)
                             g = None

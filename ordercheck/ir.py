@@ -97,18 +97,6 @@ class Call:
     typed: Tuple[str, ...] = field(default=(), init=False)
 
 
-#: calls whose value is the caught exception (semantics §Contracts, handing the exception on)
-EXCEPTION_SOURCES = frozenset({"sys.exc_info", "sys.exception", "traceback.format_exc"})
-#: conversions: they pass what they receive through to the expression around them
-PASSING_CONVERSIONS = frozenset({"str", "repr", "format", "ascii", "traceback.format_exception",
-                                 "traceback.format_exception_only",
-                                 # binds arguments for a later call: what it binds flows into
-                                 # whatever receives the partial (`to_thread(partial(log.debug, "x", e))`)
-                                 "functools.partial"})
-#: they only inspect what they receive, and hand nothing on
-INSPECTORS = frozenset({"isinstance", "issubclass", "type", "hasattr", "getattr"})
-
-
 def is_contextlib_suppress(call: Call) -> bool:
     """Whether a call is ``contextlib.suppress(...)``: by its text, its import-qualified
     names, or the name a project module re-exports it under (``Call.typed``). The front

@@ -204,63 +204,6 @@ def test_a_helper_without_events_receives_it():
     assert not silent("_keep(e)", head=head)
 
 
-def test_a_quiet_helper_that_passes_it_on_is_not_quiet():
-    """A helper whose events are only quiet but that passes its parameter on to a call
-    that is no event hands the exception on, as the same body in the handler would
-    (docs/decisions.md, "A quiet helper that passes the exception on")."""
-    debug = "    logger.debug('failed: %s', exc)\n"
-    for tail in ("    sentry_report(exc)\n", "    ERRORS.append(exc)\n", "    sink.put(str(exc))\n",
-                 "    msg = f'failed: {exc}'\n    report(msg)\n"):
-        assert not silent("_note(e)", head="def _note(exc):\n" + debug + tail), tail
-    # conversions, inspection, a method of the exception itself, a quiet call: still quiet
-    for tail in ("    logger.debug(str(exc))\n", "    if isinstance(exc, KeyError):\n        return\n",
-                 "    exc.add_note('seen')\n", "    _other(exc)\n"):
-        head = "def _other(x):\n    logger.info('again: %s', x)\n\n" + "def _note(exc):\n" + debug + tail
-        assert silent("_note(e)", head=head), tail
-
-
-def test_a_quiet_methods_self_is_not_what_it_passes_on():
-    """``self._cleanup()`` and ``registry.touch(self.name)`` read ``self``, not the
-    exception: the method stays quiet;
-    ``self._errors.append(exc)`` and a staticmethod's ``sentry_report(exc)`` pass it on."""
-    src = """
-    class Runner:
-        def _note(self, exc):
-            logger.debug("failed: %s", exc)
-            self._cleanup()
-            registry.touch(self.name)
-
-        def _keep(self, exc):
-            logger.debug("failed: %s", exc)
-            self._errors.append(exc)
-
-        @staticmethod
-        def _send(exc):
-            logger.debug("failed: %s", exc)
-            sentry_report(exc)
-
-        def quiet(self, run):
-            try:
-                self._ledger.append_terminal(run.id, Status.FAILED)
-            except Exception as e:
-                self._note(e)
-
-        def kept(self, run):
-            try:
-                self._ledger.append_terminal(run.id, Status.FAILED)
-            except Exception as e:
-                self._keep(e)
-
-        def sent(self, run):
-            try:
-                self._ledger.append_terminal(run.id, Status.FAILED)
-            except Exception as e:
-                Runner._send(e)
-    """
-    got = {f.function for f in check_source(src, select=["OC201"])}
-    assert got == {"Runner.quiet"}, got
-
-
 def test_quiet_is_configurable():
     src = """
     def complete(self, run):

@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Sequ
 
 from .. import lazy
 from .. import scopes as scopesmod
-from ..ir import (EXCEPTION_SOURCES, INSPECTORS, PASSING_CONVERSIONS, Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat,
-                  Span, utf16_col)
+from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
 from ..markers import argument_runs, callee_run, expression_runs
 from .positions import children, positions_of
 from .resolution import CallNames, FunctionScope, Resolver, alternatives, awaits_first, runner_slot, wraps_callable
@@ -725,9 +724,13 @@ def _without_empty_choices(seq: ExprSeq) -> ExprSeq:
     return seq
 
 
-_EXC_SOURCES = EXCEPTION_SOURCES
-_EXC_CONVERSIONS = PASSING_CONVERSIONS
-_EXC_INSPECT = INSPECTORS
+_EXC_SOURCES = {"sys.exc_info", "sys.exception", "traceback.format_exc"}
+_EXC_CONVERSIONS = {"str", "repr", "format", "ascii", "traceback.format_exception",
+                    "traceback.format_exception_only",
+                    # binds arguments for a later call: what it binds flows into whatever
+                    # receives the partial (`to_thread(partial(log.debug, "x", e))`)
+                    "functools.partial"}
+_EXC_INSPECT = {"isinstance", "issubclass", "type", "hasattr", "getattr"}
 
 
 def _def_locals(node: "cst.FunctionDef") -> set:
