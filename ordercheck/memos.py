@@ -25,7 +25,7 @@ from . import project as projectmod
 from . import runcache as runcachemod
 from . import snapshot as snapshotmod
 from .cache import Cache
-from .ir import ClassFacts, FileFacts, FunctionFacts, Span, Suppression
+from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Suppression
 from .findings import Finding
 from .settings import Settings, settings_fingerprint
 from .sources import Plan, display_path, read_facts, read_source, whole_functions
@@ -365,8 +365,10 @@ class CheckMemo:
         d = self.digests.get(facts.path)
         if d is None:
             return None
-        calls = []
+        calls: list = []
         for fn in facts.functions:
+            if fn.typed:  # which typed names are never falsy: another file's class says (``__bool__``, ``__len__``)
+                calls.append([fn.qualname, "truthy", [n for n, t in fn.typed if summ.index.always_truthy(facts, t)]])
             for call in fn.calls:
                 callee = summ.callees.get((facts.path, call.id))
                 if callee is not None:
@@ -527,7 +529,7 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 2  # 2: a stub keeps return annotations, decorators and class-level aliases
+GRAPH_FORMAT = 3  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -537,7 +539,7 @@ def stub_record(facts: FileFacts) -> list:
     return [
         facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
         [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager,
-          fn.returns, list(fn.decorators)]
+          fn.returns, list(fn.decorators), exit_self_calls(fn)]
          for fn in facts.functions],
         [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth,
           [list(a) for a in c.aliases]] for c in facts.classes],
@@ -655,15 +657,35 @@ def stub_facts(path: str, record: list) -> FileFacts:
     return FileFacts(
         path=path, module=module, module_aliases=list(aliases), imports=dict(imports), star_imports=list(stars),
         aliases=dict(names),
-        functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], [], dict(local), context_manager=cm, returns=returns,
-                                 decorators=tuple(decorators))
-                   for q, n, c, local, cm, returns, decorators in functions],
+        functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
+                                 returns=returns, decorators=tuple(decorators))
+                   for q, n, c, local, cm, returns, decorators, exits in functions],
         classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs),
                             aliases=tuple(tuple(a) for a in aliases), truth=truth)
                  for q, bases, methods, attrs, truth, aliases in classes],
         suppressions=[Suppression(line, None if codes is None else tuple(codes), reason, col)
                       for line, codes, reason, col in sups],
         outline=True)
+
+
+#: the methods whose ``self.m()`` calls the project index reads of another file
+#: (``summaries.ProjectIndex.exit_self_methods``: what a manager's exit runs)
+EXITS = ("__exit__", "__aexit__")
+
+
+def exit_self_calls(fn: FunctionFacts) -> List[str]:
+    """The ``self.m`` a manager's exit calls (``self._commit()``), in order; none for
+    any other function. The index reads them of the exit's file when a ``with`` in
+    another file enters a subclass (``exit_self_methods``), so a stub keeps them."""
+    if fn.name not in EXITS:
+        return []
+    return list(dict.fromkeys(c.callee for c in fn.calls
+                              if c.self_call == "self" and c.callee.startswith("self.") and c.callee.count(".") == 1))
+
+
+def _stub_calls(texts: List[str]) -> List[Call]:
+    """An exit's ``self.m()`` calls as a stub keeps them (``exit_self_calls``)."""
+    return [Call(-1 - i, text, (), _NO_SPAN, "", (0, 0), self_call="self") for i, text in enumerate(texts)]
 
 
 def _is_str(v: object) -> bool:
@@ -685,9 +707,9 @@ def _record_ok(r: object) -> bool:
     module, aliases, imports, stars, functions, classes, sups, names = r
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
             and type(functions) is list and all(
-                type(f) is list and len(f) == 7 and _is_str(f[0]) and _is_str(f[1])
+                type(f) is list and len(f) == 8 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool
-                and (f[5] is None or _is_str(f[5])) and _strs(f[6]) for f in functions)
+                and (f[5] is None or _is_str(f[5])) and _strs(f[6]) and _strs(f[7]) for f in functions)
             and type(classes) is list and all(
                 type(c) is list and len(c) == 6 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
                 and type(c[4]) is bool and type(c[5]) is list and all(_strs(a) and a for a in c[5])
@@ -909,6 +931,8 @@ class GraphMemo:
                 return None
             names |= got
         names = bound_to(files, names)
+        if names & {t[len("self."):] for f in files for fn in f.functions for t in exit_self_calls(fn)}:
+            return None  # a method a manager's exit calls on `self`: a `with` reaches it by no name
         keep = {}
         for p, facts in same.items():
             said = words(p) if names else frozenset()

@@ -260,6 +260,85 @@ def test_a_stub_keeps_what_resolution_reads_of_its_file(tmp_path, monkeypatch, s
     assert len(spied) == 1 and spied[0] is not None and len(spied[0]) == 6  # the other files were stubs
 
 
+EXIT_PROJECT = {
+    "app/__init__.py": "",
+    "app/base.py": '''
+        class Base:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self._commit()
+
+            def _commit(self):
+                pass
+    ''',
+    "app/sub.py": '''
+        import os
+        from app.base import Base
+
+
+        class Sub(Base):
+            def _commit(self):
+                os.replace("state.tmp", "state")
+    ''',
+    "app/use.py": '''
+        from app.sub import Sub
+
+
+        def f(fh, data):
+            with Sub():
+                fh.write(data)
+    ''',
+    "app/job.py": '''
+        class Job:
+            def run_id(self):
+                return 1
+    ''',
+    "app/flag.py": '''
+        from typing import Optional
+        from app.job import Job
+
+
+        def f(store, ledger, run, job: Optional[Job]):
+            if job is not None:
+                store.save(run)
+            if not job:
+                ledger.append(run)
+    ''',
+}
+
+
+@pytest.mark.parametrize("edit", ["a caller's body", "an exit's body", "a class's truth"])
+def test_a_warm_run_after_an_edit_finds_what_a_cold_run_finds(tmp_path, monkeypatch, edit):
+    """(A review, session 40.) What another file's ``with`` runs of a manager's exit
+    (``self._commit()`` of a subclass: ``ProjectIndex.exit_self_methods``) is in the
+    index stub and its exports; whether a typed name can be falsy (a class gains
+    ``__len__``) is in a file's check key. Before, each of these edits left a warm
+    run without a finding a cold run had."""
+    root = tmp_path / "proj"
+    project = dict(EXIT_PROJECT)
+    if edit == "an exit's body":
+        project["app/base.py"] = project["app/base.py"].replace("                self._commit()", "                pass")
+    write_tree(root, project)
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    first = _findings(runner.run([root], settings, cache_dir=cache), root)
+    assert first == _cold(root, monkeypatch)
+    if edit == "a caller's body":
+        write_tree(root, {"app/use.py": project["app/use.py"].replace("fh.write(data)", "fh.write(data)\n                fh.flush()")})
+    elif edit == "an exit's body":
+        write_tree(root, {"app/base.py": EXIT_PROJECT["app/base.py"]})
+    else:
+        write_tree(root, {"app/job.py": EXIT_PROJECT["app/job.py"] + "\n            def __len__(self):\n                return 0\n"})
+    got = _findings(runner.run([root], settings, cache_dir=cache), root)
+    cold = _cold(root, monkeypatch)
+    assert got == cold
+    want = {"a caller's body": ("app/use.py", "OC301"), "an exit's body": ("app/use.py", "OC301"),
+            "a class's truth": ("app/flag.py", "OC102")}[edit]
+    assert want in [(p, code) for p, code, *_ in cold]
+
+
 def test_a_deleted_file_resolves_the_project_again(tmp_path, monkeypatch, spied):
     root = tmp_path / "proj"
     write_tree(root, PROJECT)

@@ -121,6 +121,27 @@ def test_a_new_function_nobody_names_resolves_only_its_file(tmp_path, monkeypatc
     assert sorted(seen) == ["__init__.py", "caller.py", "other.py", "store.py"], seen
 
 
+def test_a_method_a_managers_exit_calls_on_self_resolves_everything(tmp_path, monkeypatch):
+    """(A review, session 40.) ``with Sub():`` runs ``Base.__exit__``'s
+    ``self._commit()``, and ``Sub`` gains ``_commit``: the caller reaches it by no
+    name, so the whole project is resolved again."""
+    settings = _project(tmp_path, monkeypatch)
+    (tmp_path / "pkg" / "base.py").write_text(
+        "class Base:\n    def __enter__(self):\n        return self\n\n"
+        "    def __exit__(self, *exc):\n        self._commit()\n\n    def _commit(self):\n        pass\n")
+    sub = str(tmp_path / "pkg" / "sub.py")
+    use = str(tmp_path / "pkg" / "use.py")
+    plain = "import os\nfrom pkg.base import Base\n\n\nclass Sub(Base):\n    pass\n"
+    buffers = {sub: plain.encode(),
+               use: b"from pkg.sub import Sub\n\n\ndef f(fh, data):\n    with Sub():\n        fh.write(data)\n"}
+    memo: dict = {}
+    graph = memos.GraphMemo({})
+    assert runner.run_buffers([tmp_path], settings, buffers, memo=memo, graph=graph).findings == []
+    buffers[sub] = plain.replace("    pass\n", "    def _commit(self):\n        os.replace('a.tmp', 'a')\n").encode()
+    got = runner.run_buffers([tmp_path], settings, buffers, memo=memo, graph=graph)
+    assert [(Path(f.path).name, f.code) for f in got.findings] == [("use.py", "OC301")]
+
+
 def _record(src: str) -> list:
     return memos.stub_record(read_facts(Path("/tmp/m.py"), src.encode(), "m.py"))
 
