@@ -606,8 +606,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             for call in with_managers(fn.body):
                 me = managers(facts.path, call)
                 if me is not None:
-                    rows.append([call.id, me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
-                                 me.suppress, me.exit_key, list(me.catches)])
+                    rows.append([call.id] + me.key_row())
         return rows
 
     cond = nx.condensation(cg.graph)

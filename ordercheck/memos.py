@@ -339,8 +339,7 @@ def deep_digests(summ: "summod.Summaries", only: Optional[AbstractSet[str]] = No
             rows = sorted([part, cls, o.path, o.call.id, o.call.text, [o.call.span.line, o.call.span.col],
                            o.callee, o.part] for (part, cls), o in table.items())
             me = summ.managers.get(m)  # a context manager's split at its yield, its suppression
-            mrow = None if me is None else [me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised),
-                                            me.suppress, me.exit_key, sorted(me.escaping), list(me.catches)]
+            mrow = None if me is None else me.key_row()
             parts.append([m, _sets(summ.effects.get(m, summod.NO_EFFECTS)), rows, mrow])
         parts.append(sorted({comp_digest[c] for c in cond.successors(comp)}))
         d = comp_digest[comp] = _digest(parts)
@@ -379,11 +378,8 @@ class CheckMemo:
                 if mkey is not None:  # a project context manager: its split and its methods
                     me = summ.manager_of(facts.path, call)
                     calls.append([call.id, "with", mkey, deep.get(mkey, ""),
-                                  None if me is None else [me.kind, sorted(me.entry), sorted(me.normal),
-                                                           sorted(me.raised), me.suppress, me.exit_key,
-                                                           deep.get(me.exit_key, ""), sorted(me.escaping),
-                                                           me.entry_key, deep.get(me.entry_key, ""),
-                                                           list(me.catches)]])
+                                  None if me is None else [me.key_row(), deep.get(me.exit_key, ""),
+                                                           deep.get(me.entry_key, "")]])
         return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
 
     def get(self, k: str):

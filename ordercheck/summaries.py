@@ -16,6 +16,8 @@ else is matched by patterns only. Aliases are already expanded in the facts.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import itertools
 import logging
 from collections import deque
@@ -138,6 +140,18 @@ class ManagerEffects:
     # KeyError)``); empty: every exception (docs/decisions.md, "A project manager that
     # catches a narrow type")
     catches: Tuple[str, ...] = ()
+
+    def key_row(self) -> list:
+        """Every field, as JSON: what a memo key holds of a manager a function enters
+        (the summary memo's, a file's check memo's, ``deep_digests``). All fields, so
+        that a field added later cannot be left out of one key (a review found
+        ``escaping`` and ``entry_raised`` missing from them: a warm run kept a stale
+        summary)."""
+        out: list = []
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out.append(sorted(v) if isinstance(v, frozenset) else list(v) if isinstance(v, tuple) else v)
+        return out
 
     @property
     def catch(self) -> Union[bool, Tuple[str, ...]]:

@@ -339,6 +339,161 @@ def test_a_warm_run_after_an_edit_finds_what_a_cold_run_finds(tmp_path, monkeypa
     assert want in [(p, code) for p, code, *_ in cold]
 
 
+MANAGER_CASES = {
+    # a class manager's exit lets its append's failure escape (``escaping``)
+    "escaping": ({
+        "app/m.py": '''
+            class M:
+                def __init__(self, ledger):
+                    self.ledger = ledger
+
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc):
+                    try:
+                        self.ledger.append("x")
+                    except Exception:
+                        pass
+        ''',
+        "app/f.py": '''
+            from app.m import M
+
+            def f(ledger):
+                with M(ledger):
+                    pass
+        ''',
+        "app/g.py": '''
+            from app.f import f
+
+            def g(ledger):
+                try:
+                    f(ledger)
+                except Exception:
+                    pass
+        ''',
+    }, ("app/m.py", '''
+            class M:
+                def __init__(self, ledger):
+                    self.ledger = ledger
+
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc):
+                    self.ledger.append("x")
+    '''), ("app/g.py", "OC202")),
+    # a generator raises before its yield (``entry_raised``): a file's own check
+    "entry raised, checked": ({
+        "app/m.py": '''
+            from contextlib import contextmanager
+
+            @contextmanager
+            def m(ledger, ok):
+                try:
+                    if not ok:
+                        pass
+                    yield
+                except Exception:
+                    ledger.append("x")
+                    raise
+        ''',
+        "app/f.py": '''
+            from app.m import m
+
+            def f(store, ledger, r):
+                store.save(r)
+                try:
+                    with m(ledger, r):
+                        pass
+                except Exception:
+                    pass
+        ''',
+    }, ("app/m.py", "raise ValueError"), ("app/f.py", "OC102")),
+    # the same through a caller's summary
+    "entry raised, summarised": ({
+        "app/m.py": '''
+            from contextlib import contextmanager
+
+            @contextmanager
+            def m(ledger, ok):
+                try:
+                    yield
+                except Exception:
+                    ledger.append("x")
+                    raise
+        ''',
+        "app/f.py": '''
+            from app.m import m
+
+            def f(ledger, r):
+                try:
+                    with m(ledger, r):
+                        pass
+                except Exception:
+                    pass
+        ''',
+        "app/g.py": '''
+            from app.f import f
+
+            def g(store, ledger, r):
+                store.save(r)
+                f(ledger, r)
+        ''',
+    }, ("app/m.py", '''
+            from contextlib import contextmanager
+
+            @contextmanager
+            def m(ledger, ok):
+                if not ok:
+                    ledger.append("x")
+                    raise ValueError
+                try:
+                    yield
+                except Exception:
+                    ledger.append("x")
+                    raise
+    '''), ("app/g.py", "OC102")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MANAGER_CASES))
+def test_a_warm_run_after_a_managers_edit_finds_what_a_cold_run_finds(tmp_path, monkeypatch, case):
+    """(A review, session 40.) The memo keys hold every field of what a project
+    manager does at a ``with`` (``ManagerEffects.key_row``): its escaping failures and
+    a generator's raise before its ``yield`` were left out, and a warm run kept a
+    stale summary or a file's stale findings."""
+    project, (path, change), want = MANAGER_CASES[case]
+    root = tmp_path / "proj"
+    write_tree(root, dict(project, **{"app/__init__.py": ""}))
+    cache = tmp_path / "cache"
+    settings = settings_for(select=DEFAULTS)
+    assert _findings(runner.run([root], settings, cache_dir=cache), root) == _cold(root, monkeypatch)
+    if change == "raise ValueError":
+        text = (root / path).read_text().replace("        pass\n", "        raise ValueError\n", 1)
+        (root / path).write_text(text)
+    else:
+        write_tree(root, {path: change})
+    cold = _cold(root, monkeypatch)
+    assert want in [(p, code) for p, code, *_ in cold]
+    assert _findings(runner.run([root], settings, cache_dir=cache), root) == cold
+
+
+def test_a_managers_key_row_holds_every_field():
+    from dataclasses import fields, replace
+
+    from ordercheck.summaries import ManagerEffects
+
+    base = ManagerEffects("class", frozenset(), frozenset(), frozenset(), False, "m::M.__exit__")
+    changed = {"kind": "generator", "entry": frozenset({"save"}), "normal": frozenset({"save"}),
+               "raised": frozenset({"save"}), "suppress": True, "exit_key": "m::other",
+               "escaping": frozenset({"append"}), "entry_raised": frozenset({"append"}),
+               "entry_key": "m::M.__enter__", "catches": ("KeyError",)}
+    assert set(changed) == {f.name for f in fields(ManagerEffects)}
+    for name, value in changed.items():
+        assert replace(base, **{name: value}).key_row() != base.key_row(), name
+
+
 def test_a_deleted_file_resolves_the_project_again(tmp_path, monkeypatch, spied):
     root = tmp_path / "proj"
     write_tree(root, PROJECT)
