@@ -13,7 +13,7 @@ import keyword
 import os
 from collections import deque
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .frontend.imports import module_name
 from .config import Config
@@ -47,6 +47,16 @@ def _is_package(folder: "Path | str") -> bool:
     if known is None:
         known = _PACKAGES[key] = os.path.isfile(os.path.join(key, "__init__.py"))
     return known
+
+
+def buffer_packages(names: Iterable[str]) -> None:
+    """An editor's buffers named ``__init__.py`` make their folders packages for this
+    run, saved or not: a buffer stands for its file (``runner.run_buffers``; a review,
+    session 40: a new package's ``__init__.py``, open and unsaved, did not)."""
+    for name in names:
+        folder, base = os.path.split(str(_abs(Path(name))))
+        if base == "__init__.py":
+            _PACKAGES[folder] = True
 
 
 def _abs(path: Path) -> Path:

@@ -732,6 +732,7 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
     as they were (docs/performance.md, "Session 39"); it is left holding the buffers
     of this call only."""
     projectmod.forget()
+    projectmod.buffer_packages(buffers)
     memo = {} if memo is None else memo
     # modules are named by the project's `src` roots, as a CLI run names them (a file
     # in a folder without `__init__.py`, `pkg/other.py`, is `pkg.other` to both)

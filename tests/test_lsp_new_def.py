@@ -166,3 +166,28 @@ def test_added_or_removed_names_only_functions_and_methods():
         base.replace("def f():", "@contextlib.contextmanager\ndef f():"),  # changed in place
     ):
         assert memos.added_or_removed(_record(base), _record(other)) is None, other
+
+
+def test_an_unsaved_init_buffer_makes_its_folder_a_package(tmp_path, monkeypatch):
+    """(A review, session 40.) A buffer stands for its file, saved or not: a new
+    ``__init__.py`` open in the editor makes its folder a package, so ``sub.store`` is
+    the module an import names, as a cold run with the file saved finds."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "sub" / "store.py").write_text("def persist(store, run):\n    store.save(run)\n")
+    use = tmp_path / "use.py"
+    use.write_text("from sub.store import persist\n\n\ndef f(store, ledger, run):\n"
+                   "    persist(store, run)\n    ledger.append(run)\n")
+    monkeypatch.setattr(snapshot, "clock_ns", lambda: time.time_ns() + 3600 * 10**9)
+    settings = runner.load_settings(None, tmp_path)
+    memo: dict = {}
+    graph = memos.GraphMemo({})
+    buffers = {str(use): use.read_bytes()}
+    assert runner.run_buffers([tmp_path], settings, buffers, memo=memo, graph=graph).findings == []
+    buffers[str(tmp_path / "pkg" / "sub" / "__init__.py")] = b"\n"
+    got = runner.run_buffers([tmp_path], settings, buffers, memo=memo, graph=graph)
+    assert [(Path(f.path).name, f.code) for f in got.findings] == [("use.py", "OC102")]
+    (tmp_path / "pkg" / "sub" / "__init__.py").write_text("\n")  # saved: the same
+    cold = runner.run([tmp_path], settings)
+    assert [(Path(f.path).name, f.code) for f in cold.findings] == [("use.py", "OC102")]
