@@ -339,10 +339,13 @@ def test_a_warm_run_after_an_edit_finds_what_a_cold_run_finds(tmp_path, monkeypa
     assert want in [(p, code) for p, code, *_ in cold]
 
 
-MANAGER_CASES = {
-    # a class manager's exit lets its append's failure escape (``escaping``)
-    "escaping": ({
-        "app/m.py": '''
+SWALLOWED = '''
+                    try:
+                        self.ledger.append("x")
+                    except Exception:
+                        pass
+'''
+SWALLOWING_EXIT = '''
             class M:
                 def __init__(self, ledger):
                     self.ledger = ledger
@@ -350,12 +353,12 @@ MANAGER_CASES = {
                 def __enter__(self):
                     return self
 
-                def __exit__(self, *exc):
-                    try:
-                        self.ledger.append("x")
-                    except Exception:
-                        pass
-        ''',
+                def __exit__(self, *exc):''' + SWALLOWED
+
+MANAGER_CASES = {
+    # a class manager's exit lets its append's failure escape (``escaping``)
+    "escaping": ({
+        "app/m.py": SWALLOWING_EXIT,
         "app/f.py": '''
             from app.m import M
 
@@ -372,17 +375,9 @@ MANAGER_CASES = {
                 except Exception:
                     pass
         ''',
-    }, ("app/m.py", '''
-            class M:
-                def __init__(self, ledger):
-                    self.ledger = ledger
-
-                def __enter__(self):
-                    return self
-
-                def __exit__(self, *exc):
+    }, ("app/m.py", SWALLOWING_EXIT.replace(SWALLOWED, '''
                     self.ledger.append("x")
-    '''), ("app/g.py", "OC202")),
+    ''')), ("app/g.py", "OC202")),
     # a generator raises before its yield (``entry_raised``): a file's own check
     "entry raised, checked": ({
         "app/m.py": '''
