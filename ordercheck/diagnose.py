@@ -176,7 +176,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             k = rule.step_kind(cls)
             via = via_text(summ, callees[n], k, _part(g, n))[0] if n in callees else ""
             shown = [c for c in sorted(cls & relevant)]
-            steps.append(Step(node_span(data), k, mgrmod.exit_step_text(g, n, classes, shown), via))
+            # (its ``__exit__`` raised, instead of the way out going on: what it does
+            # took no effect, as a call's "(raises)" says; a held-out set, session 40)
+            text = mgrmod.exit_step_text(g, n, classes, shown) + (" (raises)" if kind == EdgeKind.EXCEPTION else "")
+            steps.append(Step(node_span(data), k, text, via))
             if n in swallowing:  # (and its exit swallowed the exception: a step of its own)
                 steps.append(Step(cast(Span, span), "suppress", data["text"]))
         elif data["kind"] == "handler":

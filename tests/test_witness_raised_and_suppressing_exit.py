@@ -182,3 +182,67 @@ def test_a_tests_call_with_an_event_and_a_conditional_event_shows_both_before_th
     assert [(s.kind, s.span.line) for s in f.witness] == [("append", 10), ("save", 10), ("branch", 10),
                                                           ("append", 13)], f.witness
     assert f.witness[2].text.endswith("(false)")
+
+
+EXIT_RAISES = '''
+    class Batch:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self._store.save(self)
+
+
+    def complete(store, ledger, run):
+        batch = Batch()
+        try:
+            store.save(run)
+            with batch:
+                ledger.append(run)
+            return True
+        except Exception:
+            return False
+'''
+
+
+def test_a_with_exit_that_raises_says_so():
+    """(The thirtieth held-out set, openhands-sdk, session 40.) The finding rests on the
+    exit's save raising (a save that raised saved nothing, §3): its step says
+    "(raises)", as a call's does, and does not read as the save that covers the append."""
+    [f] = check_source(EXIT_RAISES, select=["OC102"])
+    got = steps(f)
+    assert ("save", 14, "`batch` exits: save (raises)") in got, got
+    assert got.index(("save", 14, "`batch` exits: save (raises)")) > got.index(("append", 15, "ledger.append(run)"))
+
+
+EXIT_LOUD_AND_WRITES = '''
+    class State:
+        def __exit__(self, *exc):
+            try:
+                self.fh.write("x")
+            finally:
+                self.count += 1
+
+        def __enter__(self):
+            return self
+
+
+    def probe(ledger, run):
+        st = State()
+        try:
+            with st:
+                ledger.append(run)
+            return True
+        except Exception:
+            return False
+'''
+
+
+def test_a_with_exit_step_names_the_class_its_text_shows():
+    """(The same set.) An exit that writes a file and is loud (`+=` on an attribute):
+    the step of an OC202 witness is "surface", the class its text and its "via" name,
+    not "file-write", which the rule does not relate."""
+    [f] = check_source(EXIT_LOUD_AND_WRITES, select=["OC202"])
+    exits = [s for s in f.witness if "exits" in s.text]
+    assert [(s.kind, s.text) for s in exits] == [("surface", "`st` exits: surface")]
+    assert "self.count += 1" in exits[0].via

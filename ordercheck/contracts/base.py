@@ -229,7 +229,9 @@ class Rule:
                     return c
         if not cls:  # a swallowed event that only raises (nothing performed on return)
             return next((c for c in self.event + self.then if not c.startswith("!")), "event")
-        return sorted(cls)[0]
+        # then a class that makes a handler loud (a `with` exit that also writes a
+        # file: "surface", the class its text shows; a held-out set, session 40)
+        return next((c for c in self.loud if c in cls), None) or sorted(cls)[0]
 
     def counted(self, cls: FrozenSet[str]) -> FrozenSet[str]:
         """Of a node's classes, those the rule counts there (a witness shows no step
