@@ -67,7 +67,7 @@ def _check_one(path: str, shown: str) -> Verdict:
         text = decode_source(data)
     except ValueError:
         return False, fingerprint(data)
-    return compile_refusal(text, shown) is None, fingerprint(data)
+    return compile_refusal(text) is None, fingerprint(data)
 
 
 DIGEST = 16  # bytes of a ``FileFacts.digest`` (hex in the facts)

@@ -191,3 +191,23 @@ def test_an_unsaved_init_buffer_makes_its_folder_a_package(tmp_path, monkeypatch
     (tmp_path / "pkg" / "sub" / "__init__.py").write_text("\n")  # saved: the same
     cold = runner.run([tmp_path], settings)
     assert [(Path(f.path).name, f.code) for f in cold.findings] == [("use.py", "OC102")]
+
+
+def test_a_buffers_parse_error_stands_where_the_buffer_has_it(tmp_path, monkeypatch):
+    """(A fuzz of warm runs, session 40.) CPython takes a syntax error's line from the
+    file its file name names and clamps the column to it: a buffer that does not parse
+    got the column of its file's line on disk (``X = 1``). It is parsed under a name
+    that is no file (``frontend.source.PARSED_AS``)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ordercheck.toml").write_text("")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    on_disk = tmp_path / "app" / "m.py"
+    on_disk.write_text("import os\n\n\nX = 1\n")
+    buffer = b"import os\n\n\ndef broken(run:\n    pass\n"
+    settings = runner.load_settings(None, tmp_path)
+    got = runner.run_buffers([tmp_path], settings, {str(on_disk): buffer}).findings
+    on_disk.write_bytes(buffer)
+    saved = runner.run([tmp_path], settings).findings
+    assert [(f.code, f.span.line, f.span.col) for f in got] == [(f.code, f.span.line, f.span.col) for f in saved]
+    assert [(f.code, f.span.line) for f in saved] == [("OC900", 4)] and saved[0].span.col > 5

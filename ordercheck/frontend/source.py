@@ -242,8 +242,14 @@ def cpython_verdict(facts: FileFacts, data: bytes, compiles: bool = False,
     return verdict
 
 
+#: the file name the text is parsed and compiled under: never a file on disk. CPython
+#: takes a syntax error's line from the file its name names, when there is one, and
+#: clamps the column to that line: an editor's unsaved buffer got the column of its
+#: file on disk (a fuzz of warm runs, session 40)
+PARSED_AS = "<ordercheck: source>"
+
+
 def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[str, ast.Module]]:
-    path = facts.path
     try:
         text = decode_source(data)
     except ValueError as exc:
@@ -252,7 +258,7 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
             facts.lines = split_lines(data.decode("utf-8", errors="replace"))
         return None
     try:
-        tree = ast.parse(text, filename=path)
+        tree = ast.parse(text, filename=PARSED_AS)
     except SyntaxError as exc:
         facts.lines = split_lines(text)
         _syntax_error(facts, exc)
@@ -265,7 +271,7 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
         return None
     if compiles:
         return text, tree
-    refused = compile_refusal(text, path, tree)
+    refused = compile_refusal(text, tree)
     if refused is not None:
         facts.lines = split_lines(text)
         if isinstance(refused, SyntaxError):
@@ -276,7 +282,7 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
     return text, tree
 
 
-def compile_refusal(text: str, path: str, tree: Optional[ast.Module] = None
+def compile_refusal(text: str, tree: Optional[ast.Module] = None
                     ) -> Optional[Union[SyntaxError, ParseError]]:
     """Why CPython's compiler refuses ``text`` (that ``ast.parse`` accepted), or None:
     what ``compile`` of the text says, as an import of the file would. With the
@@ -291,11 +297,11 @@ def compile_refusal(text: str, path: str, tree: Optional[ast.Module] = None
             warnings.simplefilter("ignore")
             if tree is not None:
                 try:
-                    compile(tree, path, "exec", dont_inherit=True)
+                    compile(tree, PARSED_AS, "exec", dont_inherit=True)
                     return None
                 except RecursionError:
                     pass
-            compile(text, path, "exec", dont_inherit=True)
+            compile(text, PARSED_AS, "exec", dont_inherit=True)
     except SyntaxError as exc:
         return exc
     except (RecursionError, MemoryError) as exc:
