@@ -197,7 +197,14 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             else:
                 steps.append(step)
         elif kind == EdgeKind.LOOP and span is not None:
-            steps.append(Step(span, "loop", f"{data['text']}  (again)"))
+            outcome = g.edges[n, nxt].get("outcome")
+            if outcome in (EdgeKind.TRUE, EdgeKind.FALSE) and data["kind"] in ("stmt", "loop", "case", "call"):
+                # (a test that ends the loop's body, `if x:` last in it: the way it
+                # went is on the back edge, as correlated tests read it; the step says
+                # both, a held-out set, session 41)
+                steps.append(_branch_step(shared, n, f"{outcome}, again", data, span, lines))
+            else:
+                steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
         if deferred is not None and deferred[0] == i:

@@ -53,6 +53,9 @@ def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: 
         lines.append(f"  {_q(n)} [{', '.join(attrs)}];")
     for u, v, data in g.edges(data=True):
         style = EDGE_STYLE.get(data.get("kind", EdgeKind.NORMAL), "")
+        if data.get("kind") == EdgeKind.LOOP and data.get("outcome") in (EdgeKind.TRUE, EdgeKind.FALSE):
+            # (a test's way that ends the loop's body: the back edge is its T or F)
+            style = f'label="{"T" if data["outcome"] == EdgeKind.TRUE else "F"}", ' + style
         if (u, v) in hot:  # (red instead of the kind's own colour: one `color` per edge)
             style = ", ".join([a for a in style.split(", ") if a and not a.startswith("color=")]
                               + ["color=red", "penwidth=3"])

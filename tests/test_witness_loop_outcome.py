@@ -1,0 +1,55 @@
+"""A test that ends a loop's body (`if b.more:` as its last statement, a `while`
+whose false way goes round an outer loop) decides the walk on the loop's back edge.
+The witness says which way it went, and that the loop goes round (a held-out set,
+session 41: the step read "loop  if b.more:  (again)", which hid the branch)."""
+from checkutil import check_source
+from cliutil import oc, write
+
+SRC = '''
+    def k(store, ledger, batches):
+        for b in batches:
+            if b.refresh:
+                ledger.append_event(b)
+            if b.more:
+                store.save(b)
+        return 0
+
+
+    def h(store, ledger, batches):
+        for b in batches:
+            if b.refresh:
+                ledger.append_event(b)
+            while b.more:
+                store.save(b)
+        return 0
+'''
+
+
+def steps(f):
+    return [(s.kind, s.span.line, s.text) for s in f.witness]
+
+
+def test_an_if_that_ends_a_loops_body_says_its_way_and_that_the_loop_goes_round():
+    k, h = check_source(SRC, select=["OC102"])
+    assert (k.span.line, h.span.line) == (5, 14)
+    got = steps(k)
+    assert ("branch", 6, "if b.more:  (false, again)") in got
+    assert not [s for s in got if s[0] == "loop" and s[1] == 6]
+    # the round that saved took it true
+    assert ("branch", 6, "if b.more:  (true)") in got
+
+
+def test_a_while_whose_false_way_goes_round_the_outer_loop_says_so():
+    _, h = check_source(SRC, select=["OC102"])
+    got = steps(h)
+    assert ("branch", 15, "while b.more:  (false, again)") in got
+    assert not [s for s in got if s[0] == "loop" and s[1] == 15]
+
+
+def test_the_graph_labels_a_back_edge_that_is_a_tests_way(tmp_path):
+    write(tmp_path, "m.py", SRC)
+    r = oc(tmp_path, "--isolated", "--no-cache", "--graph", "m.py:k")
+    assert r.code == 0, r
+    back = [ln for ln in r.out.splitlines() if "style=dashed" in ln]
+    assert back and all('label="F"' in ln for ln in back if ln.strip().startswith('"6"')), back
+    assert any(ln.strip().startswith('"6"') for ln in back), back
