@@ -1,0 +1,54 @@
+"""The cache folder never touches what it did not make (semantics §Surfaces,
+"Never modify a file"; a review, session 41): a `.ordercheck_cache` committed as a
+symbolic link to the project (or anywhere) is refused, and an existing folder named by
+`--cache-dir` keeps its `.gitignore`."""
+import os
+
+from cliutil import oc, write
+
+SRC = """
+    def f(store, ledger, run):
+        store.save(run)
+        ledger.append(run)
+"""
+
+
+def _project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    write(tmp_path, "a.py", SRC)
+    (tmp_path / ".gitignore").write_text("*.pyc\nsecrets.env\n")
+
+
+def test_a_cache_folder_that_is_a_link_is_refused_and_nothing_is_written_through_it(tmp_path):
+    _project(tmp_path)
+    os.symlink(".", tmp_path / ".ordercheck_cache")
+    r = oc(tmp_path)
+    assert r.code == 1, r
+    assert "symbolic link" in r.err and "without a cache" in r.err, r.err
+    assert (tmp_path / ".gitignore").read_text() == "*.pyc\nsecrets.env\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".gitignore", ".ordercheck_cache", "a.py", "pyproject.toml"]
+
+
+def test_a_link_among_the_cache_folders_folders_is_refused(tmp_path):
+    _project(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cache = tmp_path / ".ordercheck_cache"
+    cache.mkdir()
+    os.symlink(elsewhere, cache / "facts")
+    r = oc(tmp_path, "a.py")
+    assert r.code == 1, r
+    assert "symbolic link" in r.err, r.err
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_an_existing_folder_keeps_its_files_and_a_new_one_is_marked(tmp_path):
+    _project(tmp_path)
+    r = oc(tmp_path, "--cache-dir", ".", "a.py")
+    assert r.code == 1, r
+    assert (tmp_path / ".gitignore").read_text() == "*.pyc\nsecrets.env\n"
+    assert not (tmp_path / "CACHEDIR.TAG").exists()
+    r = oc(tmp_path, "--cache-dir", "made", "a.py")
+    assert r.code == 1, r
+    assert (tmp_path / "made" / ".gitignore").read_text() == "*\n"
+    assert (tmp_path / "made" / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
