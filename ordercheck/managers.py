@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, cast
 
 import networkx as nx
 
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import FunctionFacts, Stmt
 from . import kinds
+from .frontend.source import parse_ast
 from .kinds import EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 from .summaries import ManagerEffects
 
@@ -614,7 +615,7 @@ def _test_expr(header: str) -> Optional[ast.expr]:
     else:
         return None
     try:
-        node = ast.parse(text.rstrip().removesuffix(":").strip(), mode="eval")
+        node = cast(ast.Expression, parse_ast(text.rstrip().removesuffix(":").strip(), mode="eval"))
     except SyntaxError:
         return None
     return node.body
@@ -622,7 +623,7 @@ def _test_expr(header: str) -> Optional[ast.expr]:
 
 def _return_value(text: str) -> Optional[ast.expr]:
     try:
-        tree = ast.parse(text.strip())
+        tree = cast(ast.Module, parse_ast(text.strip()))
     except SyntaxError:
         return None
     for node in tree.body:

@@ -13,9 +13,10 @@ import keyword
 import os
 from collections import deque
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, cast
 
 from .frontend.imports import module_name
+from .frontend.source import parse_ast
 from .config import Config
 
 ROOT_MARKERS = ("pyproject.toml", ".git")
@@ -420,7 +421,7 @@ def _imported(path: Path, module: List[str], is_package: bool) -> List[str]:
     try:
         if not path.is_file():  # a FIFO or a device named on the command line: never opened here
             return []
-        tree = ast.parse(path.read_bytes())
+        tree = cast(ast.Module, parse_ast(path.read_bytes()))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     package = module if is_package else module[:-1]

@@ -27,6 +27,7 @@ both on every fixture and on constructs chosen to break the pairing.
 from __future__ import annotations
 
 import ast
+import warnings
 import dataclasses
 import re
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, cast
@@ -280,7 +281,9 @@ def _from_ast(tree: "cst.Module", text: str, atree: Optional[ast.Module] = None,
     from libcst.metadata import CodePosition, CodeRange
 
     if atree is None:
-        atree = ast.parse(text)
+        with warnings.catch_warnings():  # (the checked code's SyntaxWarnings are not shown: source.parse_ast)
+            warnings.simplefilter("ignore")
+            atree = ast.parse(text)
     lines = _NEWLINE.split(text)
     stmts: List[Any] = []
     calls: List[Any] = []

@@ -17,7 +17,7 @@ import re
 import sys
 import tokenize
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Tuple, Union, cast
 
 from .. import lazy
 from ..ir import FileFacts, ParseError, Span
@@ -249,6 +249,15 @@ def cpython_verdict(facts: FileFacts, data: bytes, compiles: bool = False,
 PARSED_AS = "<ordercheck: source>"
 
 
+def parse_ast(source: Union[str, bytes], **kw) -> ast.AST:
+    """``ast.parse`` without CPython's SyntaxWarnings about the checked code (`0x1for`,
+    `x is 1`): they name no file and are no finding, so they are not printed (a
+    review, session 41)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source, **kw)
+
+
 def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[str, ast.Module]]:
     try:
         text = decode_source(data)
@@ -258,7 +267,7 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
             facts.lines = split_lines(data.decode("utf-8", errors="replace"))
         return None
     try:
-        tree = ast.parse(text, filename=PARSED_AS)
+        tree = cast(ast.Module, parse_ast(text, filename=PARSED_AS))
     except SyntaxError as exc:
         facts.lines = split_lines(text)
         _syntax_error(facts, exc)
