@@ -29,6 +29,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import __version__, runner
 from . import config as configmod
+from . import project as projectmod
 from .config import CONFIG_NAMES
 from .errors import UsageError
 from .frontend.comments import codes_slot
@@ -219,9 +220,12 @@ class Project:
     """The analysis state of one workspace: its last good settings and the cache.
     Every method runs on the server's single analysis thread, one at a time."""
 
-    def __init__(self, workspace_root: Path, cached: bool = True):
+    def __init__(self, workspace_root: Path, cached: bool = True, guessed: bool = False):
         self.workspace_root = workspace_root.resolve()
         self.cached = cached  # (a file opened outside every workspace folder: no cache folder written there)
+        # (a root guessed from a document, ``guess_root``, with no config and no marker
+        # there: the project is the documents and what they import, as for the CLI)
+        self.guessed = guessed
         self.settings: Optional[runner.Settings] = None
         self.root = self.workspace_root
         self.memo: dict = {}  # runner.run_buffers' memory of unchanged files, for these settings
@@ -260,8 +264,21 @@ class Project:
         assert self.settings is not None  # reload() falls back to the defaults
         return self.settings
 
-    def paths(self) -> List[Path]:
+    def paths(self, documents: Sequence[Path] = ()) -> List[Path]:
+        """What the project reads: its configured or walked paths; for a root guessed
+        with no config and no marker (an editor that opened one file from a home
+        directory or ``/tmp``), the documents and the files their imports name
+        (``project.import_closure``), never the rest of the folder, as the CLI reads
+        such a project (docs/configuration.md)."""
+        if self.unmarked():
+            read = projectmod.import_closure([d for d in documents if d.is_file()],
+                                             projectmod.src_roots(self.current().config, self.root),
+                                             admit=lambda p: not self.excluded(p))
+            return [p for p in read if p.is_file()]  # (a document not yet saved is its buffer alone)
         return runner.default_paths(self.current().config, self.root)
+
+    def unmarked(self) -> bool:
+        return self.guessed and self.current().config.path is None and not projectmod.is_marked(self.root)
 
     def excluded(self, path: Path) -> bool:
         config = self.current().config
@@ -277,7 +294,7 @@ class Project:
         """None where the user has no trustworthy cache secret (``cache.secret_problem``)."""
         from . import cache as cachemod
 
-        if not self.cached or cachemod.secret_problem() is not None:
+        if not self.cached or self.unmarked() or cachemod.secret_problem() is not None:
             return None
         config = self.current().config
         return runner.cache_folder(config, config.root if config.path is not None else self.root)
@@ -304,7 +321,7 @@ class Project:
         if not buffers:
             return out
         # One process: a process pool forked from a threaded server could deadlock.
-        result = runner.run_buffers(self.paths(), settings, buffers, jobs=1,
+        result = runner.run_buffers(self.paths([path for path, _ in documents.values()]), settings, buffers, jobs=1,
                                     cache_dir=self.cache_dir(), memo=self.memo,
                                     graph=self.graph, parsed=self.parsed)
         doc = lsp_json.document(result.findings, result.files, settings.rules, always=list(buffers))
@@ -436,7 +453,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
             owner = state["projects"].get(root)
             if owner is None:
                 inside = any(root == f.resolve() or f.resolve() in root.parents for f in folders)
-                owner = state["projects"][root] = Project(root, cached=inside)
+                owner = state["projects"][root] = Project(root, cached=inside, guessed=not inside)
             out.append((owner, docs))
         return out
 
@@ -449,7 +466,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
             if root:
                 state["project"] = Project(Path(root))
             elif state["open"]:
-                state["project"] = Project(guess_root(next(iter(state["open"].values()))))
+                state["project"] = Project(guess_root(next(iter(state["open"].values()))), guessed=True)
         return state["project"]
 
     @server.feature(types.INITIALIZED)

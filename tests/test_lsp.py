@@ -725,3 +725,28 @@ async def test_each_document_is_checked_with_its_own_projects_settings(tmp_path)
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+def test_a_document_whose_guessed_root_is_unmarked_reads_its_imports_not_the_folder(tmp_path, monkeypatch):
+    """(A review, session 41.) An editor that opened one file from a folder with no
+    config and no marker (a home directory, /tmp) read every Python file under that
+    folder (179 s beside a 20 MB file), and wrote a cache folder there. Now the project
+    is the documents and what they import, as for the CLI, and no cache is written."""
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    (loose / "helper.py").write_text(HELPER_SAVES)
+    (loose / "unrelated.py").write_text("def other(store, ledger, r):\n    store.save(r)\n    ledger.append(r)\n")
+    doc = loose / "caller.py"
+    doc.write_text(CALLER)
+    monkeypatch.chdir(tmp_path)
+    project = lsp.Project(lsp.guess_root(doc), guessed=True)
+    assert sorted(p.name for p in project.paths([doc])) == ["caller.py", "helper.py"]
+    assert project.cache_dir() is None
+    found = project.check({doc.as_uri(): (doc, CALLER)})
+    assert [d["code"] for d in found[doc.as_uri()]] == ["OC101"]  # (through helper.py)
+    assert not (loose / ".ordercheck_cache").exists()
+    # a marked folder is a project: the whole of it, cached, as before
+    (loose / "pyproject.toml").write_text("")
+    marked = lsp.Project(lsp.guess_root(doc), guessed=True)
+    assert "unrelated.py" in {p.name for f in marked.paths([doc]) for p in ([f] if f.is_file() else f.rglob("*.py"))}
+    assert marked.cache_dir() is not None
