@@ -269,6 +269,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if list_rules:
         click.echo(rules_json(settings.rules) if fmt == "json" else rules_table(settings.rules), nl=False)
         return 0
+    from_config = not paths and not stdin_filename
     if not paths and not stdin_filename:
         paths = tuple(runner.default_paths(settings.config, Path(".")))
     elif not paths and stdin_filename:
@@ -283,7 +284,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         return 0
     for p in paths:
         if not str(p) or not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
-            raise UsageError(f"no such file or directory: {p}", key="PATHS")
+            raise _missing(p, settings.config if from_config else None)
     warned = not config_file and not isolated and not quiet
     said: set = set()
     if warned:
@@ -485,11 +486,12 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, exclude, extend_exclud
     start = paths[0] if paths else Path.cwd()
     overrides = runner.Overrides(exclude=_globs(exclude), extend_exclude=_globs(extend_exclude) or [])
     settings = runner.load_settings(config_file, start, overrides, isolated)
+    from_config = not paths
     if not paths:
         paths = tuple(runner.default_paths(settings.config, Path(".")))
     for p in paths:
         if not p.exists():
-            raise UsageError(f"no such file or directory: {p}", key="PATHS")
+            raise _missing(p, settings.config if from_config else None)
     if no_cache:
         cache_dir = None
     # (no default cache: semantics §Configuration, suggest "never writes a file";
@@ -501,6 +503,14 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, exclude, extend_exclud
     else:
         click.echo(suggestmod.render_text(found, settings, files, limit, unmatched), nl=False)
     return 0
+
+
+def _missing(path: Path, config) -> UsageError:
+    """A path that is not there: the command line's, or (no paths given) the config's
+    ``include``, named by its file and key (a review, session 41)."""
+    if config is not None and config.include and config.path is not None:
+        return UsageError(f"no such file or directory: {path}", file=str(config.path), key="include")
+    return UsageError(f"no such file or directory: {path}", key="PATHS")
 
 
 def _usable_cache(folder: Path, quiet: bool) -> Optional[Path]:

@@ -118,3 +118,15 @@ def test_a_folder_without_python_warns(tmp_path):
     assert r.code == 0 and "no Python files found" in r.err, r
     write(tmp_path, "b.py", "x = 1\n")
     assert "no Python files found" not in oc(tmp_path, "--isolated", "b.py").err
+
+
+def test_a_missing_include_path_is_named_by_its_config_file_and_key(tmp_path):
+    """(A review, session 41.) With no paths given, a folder the config's `include`
+    names that is not there was blamed on `PATHS`, which the user never typed."""
+    write(tmp_path, "pyproject.toml", '[tool.ordercheck]\ninclude = ["missing"]\n')
+    for args in ((), ("suggest",)):
+        r = oc(tmp_path, *args, proc=True)
+        assert r.code == 2, r
+        assert "pyproject.toml: `include`: no such file or directory" in r.err, r.err
+    r = oc(tmp_path, "nothere.py", proc=True)
+    assert r.code == 2 and "`PATHS`: no such file or directory: nothere.py" in r.err, r.err
