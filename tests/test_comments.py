@@ -142,3 +142,28 @@ def test_every_file_of_the_repository():
         except SyntaxError:
             continue
         assert find_suppressions(text, tree) == find_suppressions(text), path
+
+
+@pytest.mark.parametrize("comment, codes", [
+    ("# noqa: OC102 OC101", ("OC102", "OC101")),
+    ("# noqa: OC101, OC102", ("OC101", "OC102")),
+    ("# noqa: E501 OC102", ("E501", "OC102")),
+    ("# ordercheck: ignore[OC101 OC102]", ("OC101", "OC102")),
+    ("# noqa: OC101 because of words", ("OC101",)),
+])
+def test_codes_are_separated_by_commas_or_spaces(comment, codes):
+    """(A review, session 41.) `# noqa: OC102 OC101` read only the first code, so
+    OC101 stayed and OC001 never said so; flake8 and ruff take spaces too."""
+    [s] = find_suppressions(f"x = 1  {comment}\n")
+    assert s.codes == codes
+
+
+def test_a_space_separated_noqa_suppresses_both_findings(tmp_path):
+    from checkutil import check_source
+    src = """
+        def f(store, ledger, run):
+            store.save(run)
+            ledger.append_terminal(run)  # noqa: OC102 OC101
+            ledger.append(run)  # noqa: OC102
+    """
+    assert check_source(src, select=["OC101", "OC102"]) == []

@@ -19,7 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..ir import Suppression
 
 _SUPPRESS_RE = re.compile(
-    r"#\s*(?:ordercheck:\s*ignore|noqa)\b(?:\s*(?:\[(?P<br>[^\]]*)\]|:\s*(?P<co>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)))?(?:.*?\s--\s*(?P<reason>.*))?",
+    r"#\s*(?:ordercheck:\s*ignore|noqa)\b(?:\s*(?:\[(?P<br>[^\]]*)\]|:\s*(?P<co>[A-Z]+[0-9]+(?:(?:\s*,\s*|[ \t]+)[A-Z]+[0-9]+\b)*)))?(?:.*?\s--\s*(?P<reason>.*))?",
     re.IGNORECASE,
 )
 #: where a suppression comment can be: every one matches here (``_SUPPRESS_RE`` starts so)
@@ -57,7 +57,7 @@ def find_suppressions(text: str, tree: Optional[ast.Module] = None) -> List[Supp
             raw = m.group("br") if m.group("br") is not None else m.group("co")
             codes = None
             if raw is not None:
-                codes = tuple(c.strip().upper() for c in raw.split(",") if c.strip()) or None
+                codes = _codes(raw) or None
             ours = codes is None or any(c.startswith("OC") for c in codes)
             if ours and m.group("reason") is not None:
                 m = _SUPPRESS_RE.match(string, at)  # (the reason: to the end)
@@ -66,6 +66,12 @@ def find_suppressions(text: str, tree: Optional[ast.Module] = None) -> List[Supp
             if ours and m.group("reason") is not None:
                 break  # (a `# noqa` inside our reason is words)
     return found
+
+
+def _codes(raw: str) -> Tuple[str, ...]:
+    """The codes of a directive, separated by commas or spaces (`# noqa: OC101 OC102`,
+    as flake8 and ruff read them; a review, session 41)."""
+    return tuple(c.upper() for c in re.split(r"[\s,]+", raw) if c)
 
 
 def codes_slot(comment: str) -> Optional[Tuple[int, Tuple[str, ...]]]:
@@ -83,7 +89,7 @@ def codes_slot(comment: str) -> Optional[Tuple[int, Tuple[str, ...]]]:
         group = "br" if m.group("br") is not None else ("co" if m.group("co") is not None else None)
         if group is None:
             return (-1, ())
-        codes = tuple(c.strip().upper() for c in m.group(group).split(",") if c.strip())
+        codes = _codes(m.group(group))
         if not codes:
             return (m.end(group), ())  # (`ignore[]`: read as bare; a code can go in)
         if any(c.startswith("OC") for c in codes):
