@@ -192,6 +192,7 @@ class Planner:
     """Parses one file once and finds the fixes its findings offer."""
 
     def __init__(self, source: bytes) -> None:
+        self.source = source
         self.module = cst.parse_module(source)
         self.wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
         self.positions = self.wrapper.resolve(PositionProvider)
@@ -240,9 +241,16 @@ class Planner:
             chosen.setdefault(key, set()).add(fx.index)
             applied.append(fx)
         if not applied:
-            return self.module.bytes, []
+            return self.source, []
         new = self.wrapper.module.visit(_Swapper(chosen))
-        return new.bytes, applied
+        out = new.bytes
+        # libcst drops the last line break of a file whose lines end in a lone CR
+        # (its round trip of `...\r` gives `...`): put back what the swap did not move
+        # (a review, session 41; CRLF and LF files round-trip whole)
+        if self.source.endswith(b"\r"):
+            tail = self.source[len(self.source.rstrip(b"\r\n")):]
+            out = out.rstrip(b"\r\n") + tail
+        return out, applied
 
 
 def _split_leading(lines: Sequence[cst.EmptyLine]):

@@ -129,6 +129,19 @@ def test_crlf_files_keep_crlf(tmp_path):
     assert out == b"def f(store, ledger, run):\r\n    ledger.append(run.id)\r\n    store.save(run)  # s\r\n    return 1\r\n"
 
 
+@pytest.mark.parametrize("src, want", [
+    (b"def f(store, ledger, run):\r    store.save(run)\r    ledger.append(run.id)\r",
+     b"def f(store, ledger, run):\r    ledger.append(run.id)\r    store.save(run)\r"),
+    (b"def f(store, ledger, run):\r    store.save(run)  # s\r    ledger.append(run.id)\rx = 1\r\r",
+     b"def f(store, ledger, run):\r    ledger.append(run.id)\r    store.save(run)  # s\rx = 1\r\r"),
+])
+def test_cr_only_files_keep_their_last_line_break(tmp_path, src, want):
+    """(A review, session 41.) libcst's round trip of a file whose lines end in a lone
+    CR drops its last one; the fix puts it back."""
+    run, out = _fix(tmp_path, src)
+    assert out == want
+
+
 @pytest.mark.parametrize("src", [
     # then not directly after the save
     '''\
