@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import threading
 import tokenize
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -418,7 +419,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
             groups = group_documents(project, documents)
             for owner, docs in groups:
                 try:
-                    error, results = await asyncio.to_thread(analyse, owner, reload and owner is project, docs)
+                    error, results = await in_daemon_thread(analyse, owner, reload and owner is project, docs)
                 except Exception as exc:  # never crash: say so and keep serving
                     message(f"ordercheck: internal error: {type(exc).__name__}: {exc}"[:500])
                     continue
@@ -427,6 +428,30 @@ def build_server():  # noqa: C901 - one closure per LSP method
                 for uri, diagnostics in results.items():
                     if uri in state["open"]:
                         publish(uri, diagnostics, versions.get(uri))
+
+    async def in_daemon_thread(fn, *args):
+        """``fn(*args)`` in a thread of its own that does not hold the process at its
+        end (``asyncio.to_thread``'s executor is joined on the way out: a client that
+        went away left a server analysing for minutes; a review, session 41)."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def settle(ok: bool, value) -> None:
+            if not future.done():
+                future.set_result(value) if ok else future.set_exception(value)
+
+        def run() -> None:
+            try:
+                outcome = (True, fn(*args))
+            except BaseException as exc:  # (handed to the awaiting task, which reports it)
+                outcome = (False, exc)
+            try:
+                loop.call_soon_threadsafe(settle, *outcome)
+            except RuntimeError:  # the loop has closed: nobody waits any more
+                pass
+
+        threading.Thread(target=run, name="ordercheck-analysis", daemon=True).start()
+        return await future
 
     def analyse(project: Project, reload: bool, documents) -> Tuple[Optional[str], Dict[str, List[dict]]]:
         error = project.reload() if reload or project.settings is None else None
@@ -483,6 +508,17 @@ def build_server():  # noqa: C901 - one closure per LSP method
                                        register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
             except Exception:  # the client said no: didSave still works
                 pass
+
+    @server.feature(types.EXIT)
+    def on_exit(ls: LanguageServer, params) -> None:
+        # An analysis still running in its thread would hold the process (the event
+        # loop's executor is joined on the way out) for as long as it takes: minutes on
+        # a large project, a server its client left behind using a core. "exit" means
+        # now; the cache's entries are written whole or not at all (a review, session 41).
+        if lock.locked():
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0 if getattr(ls.protocol, "_shutdown", False) else 1)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: LanguageServer, params: types.DidOpenTextDocumentParams) -> None:

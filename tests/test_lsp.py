@@ -750,3 +750,48 @@ def test_a_document_whose_guessed_root_is_unmarked_reads_its_imports_not_the_fol
     marked = lsp.Project(lsp.guess_root(doc), guessed=True)
     assert "unrelated.py" in {p.name for f in marked.paths([doc]) for p in ([f] if f.is_file() else f.rglob("*.py"))}
     assert marked.cache_dir() is not None
+
+
+STUCK = """\
+import time
+import ordercheck.lsp
+
+def _stuck(self, documents):
+    time.sleep(3600)  # an analysis that outlasts the client
+
+ordercheck.lsp.Project.check = _stuck
+"""
+
+
+@pytest.mark.parametrize("how", ["exit", "eof"])
+def test_the_server_ends_while_an_analysis_is_running(tmp_path, how):
+    """(A review, session 41.) `exit`, or the client going away (its end of stdin
+    closed), ended the event loop, but the interpreter then joined the analysis
+    thread: minutes on a large project, a server left behind using a core. An
+    analysis that never ends here stands for a long one."""
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "sitecustomize.py").write_text(STUCK)
+    (tmp_path / "doc.py").write_text(CALLER)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shadow), *sys.path])}
+    proc = subprocess.Popen(SERVER, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=env)
+    try:
+        proc.stdin.write(_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                 "params": {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}}))
+        proc.stdin.write(_frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        proc.stdin.write(_frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": (tmp_path / "doc.py").as_uri(), "languageId": "python", "version": 1, "text": CALLER}}}))
+        proc.stdin.flush()
+        time.sleep(2.0)  # (the analysis has started: it never ends)
+        if how == "exit":
+            proc.stdin.write(_frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
+            proc.stdin.write(_frame({"jsonrpc": "2.0", "method": "exit"}))
+            proc.stdin.flush()
+        proc.stdin.close()
+        status = proc.wait(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert status == (0 if how == "exit" else 1), proc.stderr.read()[-500:]
