@@ -13,7 +13,7 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import config as configmod
 from .errors import UsageError
@@ -58,20 +58,45 @@ def specificity(code: str, selectors: Sequence[str]) -> int:
     return best
 
 
+Layer = Tuple[Optional[Sequence[str]], Sequence[str], Sequence[str]]  # (select, extend-select, ignore)
+
+
 def select_codes(rules: Dict[str, Rule], select: Optional[Sequence[str]], extend: Sequence[str], ignore: Sequence[str]) -> List[str]:
-    """ruff's rule: the more specific of a select and an ignore wins; ties ignore."""
+    """ruff's rule within one layer: the more specific of a select and an ignore wins; ties ignore."""
+    return layered_codes(rules, [(select, extend, ignore)])
+
+
+def layered_codes(rules: Dict[str, Rule], layers: Sequence[Layer]) -> List[str]:
+    """The rules in force from ``layers`` (the config's, then the command line's), as
+    ruff resolves them: the highest layer that has a ``select`` is the basis (the
+    default set when none has one; it counts as unspecific as ``ALL``, so any ignore
+    removes a default rule), and it and each higher layer then add what their
+    ``select``/``extend-select`` name and remove what their ``ignore`` names, the more
+    specific prefix winning within a layer (ties: ignore). So ``--select OC101`` turns
+    OC101 on whatever the config ignores, and ``--ignore OC1`` turns off a rule the
+    config selects (a review, session 41). OC900 is turned off only by its exact code."""
+    base = max((i for i, (select, _, _) in enumerate(layers) if select is not None), default=-1)
+    chosen = {code for code, rule in rules.items() if rule.default} if base < 0 else set()
+    ignored: Set[str] = set()
+    for i, (select, extend, ignore) in enumerate(layers):
+        if i < base:
+            continue  # (below the basis: its modifiers are the basis's to replace)
+        add = [*(select or []), *extend] if i == base else list(extend)
+        ignored.update(ignore)
+        for code in rules:
+            a, d = specificity(code, add), specificity(code, ignore)
+            if a < 0 and d < 0:
+                continue
+            if a > d:
+                chosen.add(code)
+            else:
+                chosen.discard(code)
     out = []
     for code, rule in rules.items():
-        if select is None:
-            chosen = 0 if rule.default else -1  # as unspecific as ALL: any ignore wins
-        else:
-            chosen = specificity(code, select)
-        chosen = max(chosen, specificity(code, extend))
         if rule.always_on:  # parse errors: only its exact code turns it off
-            if code not in ignore:
+            if code not in ignored:
                 out.append(code)
-            continue
-        if chosen >= 0 and chosen > specificity(code, ignore):
+        elif code in chosen:
             out.append(code)
     return out
 
@@ -97,8 +122,8 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     for key, codes in (("--select", overrides.select or []), ("--ignore", overrides.ignore), ("--extend-select", overrides.extend_select)):
         configmod.check_codes(codes, known, None, key)
     config = _with_excludes(config, overrides)
-    select = overrides.select if overrides.select is not None else config.select
-    selected = select_codes(rules, select, config.extend_select + overrides.extend_select, config.ignore + config.extend_ignore + overrides.ignore)
+    selected = layered_codes(rules, [(config.select, config.extend_select, config.ignore + config.extend_ignore),
+                                     (overrides.select, overrides.extend_select, overrides.ignore)])
     vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers)
     root = path.parent if discovered and path is not None else None
     check_event_classes(config, rules, vocab)

@@ -4,6 +4,7 @@ tests whose point is the real exit status and stderr of a config error also run
 ``python -m ordercheck`` in a subprocess."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -696,3 +697,32 @@ def test_include_accepts_globs(tmp_path):
     write(tmp_path, "other/run.py", "def f(store, ledger, run):\n    store.save(run)\n    ledger.append_terminal(run.id)\n")
     run = oc(tmp_path, "--no-cache", "-q")
     assert run.code == 1 and run.codes() == [("svc_a/run.py", 3, "OC101")], run
+
+
+# (A review, session 41.) The command line is a layer above the config, as in ruff: its
+# `--select` is the basis and drops the config's modifiers; its `--ignore` and
+# `--extend-select` apply on top of whatever the config chose.
+LAYER_SRC = """
+def f(store, ledger, run):
+    store.save(run)
+    ledger.append(run)
+    ledger.append_terminal(run)
+"""
+
+
+@pytest.mark.parametrize("config, args, want", [
+    ('ignore = ["OC101"]', ["--select", "OC101"], {"OC101"}),
+    ('ignore = ["OC101"]', ["--extend-select", "OC101"], {"OC101", "OC102"}),
+    ('select = ["OC101"]', ["--ignore", "OC1"], set()),
+    ('select = ["OC101", "OC102"]', ["--ignore", "OC102"], {"OC101"}),
+    ('extend-select = ["OC204"]\nignore = ["OC102"]', ["--select", "OC1"], {"OC101", "OC102"}),
+    ('ignore = ["OC102"]', [], {"OC101"}),
+    ('', ["--select", "OC1", "--ignore", "OC102"], {"OC101"}),
+])
+def test_the_command_line_is_a_layer_above_the_config(tmp_path, config, args, want):
+    write(tmp_path, "ordercheck.toml", config + "\n")
+    write(tmp_path, "m.py", LAYER_SRC)
+    r = oc(tmp_path, "--format", "json", *args, "m.py")
+    assert r.code in (0, 1), r
+    got = {d["code"] for f in json.loads(r.out)["files"] for d in f["diagnostics"]}
+    assert got == want, (config, args, r.out)
