@@ -71,7 +71,9 @@ def parse_rule(data: dict, path: str, examples_later: Optional[Sequence[dict]] =
         severity=data["severity"],
         default=data.get("default", True),
         kind=data["kind"],
-        message=data["message"],
+        # (one line, as every format shows it: a TOML string written over several
+        # lines is read as one; a review, session 41)
+        message=re.sub(r"\s*[\r\n]+\s*", " ", data["message"]).strip(),
         explanation=data.get("explanation", "").strip(),
         first=roles["first"],
         then=roles["then"],
@@ -154,6 +156,9 @@ def load_rules(extra: Iterable[Path] = ()) -> Dict[str, Rule]:
     return dict(sorted(rules.items()))
 
 
+MAX_WIDTH = 200  # a message's format spec: a column, not a page
+
+
 def _check_placeholders(message: str, fields: Tuple[str, ...], path: str) -> None:
     """A message may name only its kind's fields (``Rule.fields``), also inside a format
     spec (``{then_text:>{width}}``): an unknown `{placeholder}` stops the run naming
@@ -167,6 +172,11 @@ def _check_placeholders(message: str, fields: Tuple[str, ...], path: str) -> Non
         for _, name, spec, _ in string.Formatter().parse(template):
             if name is not None:
                 out.append((name, depth))
+            if spec and any(int(n) > MAX_WIDTH for n in re.findall(r"\d+", spec)):
+                # (`{then_line:>999999999}` made a gigabyte per finding: a rule file in a
+                # pull request is data, and may not cost that; a review, session 41)
+                raise UsageError(f"a format spec's width or precision is at most {MAX_WIDTH} (`{spec}`)",
+                                 path, "message")
             if spec and depth < 2:
                 out += names(spec, depth + 1)
         return out

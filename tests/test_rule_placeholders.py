@@ -98,3 +98,22 @@ def test_a_template_the_kind_cannot_render_is_refused(kind, message, roles):
 def test_a_nested_known_field_in_a_format_spec_is_fine():
     _rule("sequence", "`{then_text:>{first_line}}`", first=["save"], then=["append"])
     _rule("silent-handler", "silent {handler} at {handler_line}")
+
+
+@pytest.mark.parametrize("message", ["{then_line:>999999999}", "`{then_text:.5000}`", "{then_line:0{first_line}.9999}"])
+def test_a_huge_format_width_is_a_bad_rule(message):
+    """(A review, session 41.) `{then_line:>999999999}` passed, and built a gigabyte
+    message per finding: a rule file in a pull request is data, and may not cost that."""
+    with pytest.raises(UsageError) as err:
+        _rule("sequence", message, first=["save"], then=["append"])
+    assert err.value.file == "rules/ur1.toml" and err.value.key == "message"
+    assert "at most 200" in str(err.value)
+
+
+def test_a_modest_width_is_fine():
+    _rule("sequence", "{then_line:>6} `{then_text:.80}`", first=["save"], then=["append"])
+
+
+def test_a_message_written_over_several_lines_is_one_line():
+    rule = _rule("sequence", "`{then_text}` after\n   the save at {first_line}\r\n", first=["save"], then=["append"])
+    assert rule.message == "`{then_text}` after the save at {first_line}"
