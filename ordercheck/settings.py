@@ -207,6 +207,17 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
     used = {c.lstrip("!") for r in rules.values() for role in (r.first, r.then, r.barrier, r.unless_after, r.event) for c in role}
     known = set(vocab.patterns)  # classes that have patterns (defaults or config)
     file = str(config.path) if config.path else "<config>"
+    # the rules first: a rule naming `notifyy` where the config defines `notify` is the
+    # rule file's typo, not the config's (a review, session 41)
+    for r in rules.values():
+        for role, expr in (("first", r.first), ("then", r.then), ("barrier", r.barrier),
+                           ("unless-after", r.unless_after), ("event", r.event)):
+            for c in expr:
+                name = c.lstrip("!")
+                if name not in known:
+                    close = difflib.get_close_matches(name, sorted(known), n=1)
+                    hint = f"did you mean `{close[0]}`?" if close else "define it under [events]"
+                    raise UsageError(f"unknown event class {name!r} ({hint})", r.source, role)
     for key, table in (("events", config.events), ("extend-events", config.extend_events)):
         for name in table:
             if name not in used and name not in BUILTIN_CLASSES:
@@ -214,12 +225,6 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
                 hint = f" (did you mean `{close[0]}`?)" if close else ""
                 raise UsageError(f"unknown event class {name!r}: no built-in class and no rule uses it{hint}",
                                  file, f"{key}.{name}")
-    for r in rules.values():
-        for role, expr in (("first", r.first), ("then", r.then), ("barrier", r.barrier),
-                           ("unless-after", r.unless_after), ("event", r.event)):
-            for c in expr:
-                if c.lstrip("!") not in known:
-                    raise UsageError(f"unknown event class {c.lstrip('!')!r} (define it under [events])", r.source, role)
 
 
 def cache_folder(config: configmod.Config, base: Path) -> Path:

@@ -726,3 +726,17 @@ def test_the_command_line_is_a_layer_above_the_config(tmp_path, config, args, wa
     assert r.code in (0, 1), r
     got = {d["code"] for f in json.loads(r.out)["files"] for d in f["diagnostics"]}
     assert got == want, (config, args, r.out)
+
+
+def test_a_typo_in_a_rule_file_is_blamed_on_the_rule_file(tmp_path):
+    """(A review, session 41.) A rule naming `notifyy` where the config defines
+    `notify` was reported as the config's unknown class, advising to rename the
+    right name to the typo."""
+    write(tmp_path, "pyproject.toml", '[tool.ordercheck]\nrules = ["rules/*.toml"]\n'
+                                      '[tool.ordercheck.extend-events]\nnotify = ["*.publish"]\n')
+    write(tmp_path, "rules/ur.toml", 'id = "UR4"\nname = "n"\nseverity = "warning"\nkind = "sequence"\n'
+                                     'first = ["notifyy"]\nthen = ["save"]\nmessage = "m"\n')
+    write(tmp_path, "m.py", "x = 1\n")
+    r = oc(tmp_path, "m.py", proc=True)
+    assert r.code == 2, r
+    assert "ur.toml: `first`: unknown event class 'notifyy' (did you mean `notify`?)" in r.err, r.err
