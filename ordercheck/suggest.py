@@ -202,7 +202,10 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     out = []
     for (kind, key), s in groups.items():
         if not s.pattern:
-            s.pattern = ("*" if s.plain else "*.") + key
+            # (a receiver that is a call, `getattr(self, "x").publish`, renders with no
+            # dot before it when written alone: `*.getattr().publish` matched nothing;
+            # a review, session 41)
+            s.pattern = ("*" if s.plain or key.rsplit(".", 1)[0].endswith(")") else "*.") + key
         out.append(s)
     out = _fold_covered(out)
     usable = set(settings.vocab.patterns)  # a class no rule can use goes last
@@ -359,12 +362,16 @@ def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequ
 
 
 def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
-        cache_dir: Optional[Path] = None) -> Tuple[List[Suggestion], int, List[Unmatched]]:
+        cache_dir: Optional[Path] = None, unread: Optional[List[str]] = None
+        ) -> Tuple[List[Suggestion], int, List[Unmatched]]:
     """Suggestions for the files under ``paths`` (their facts only), and the configured
     patterns that match none of their calls. Nothing is written, unless the caller names
-    a ``cache_dir`` (``suggest --cache-dir``)."""
+    a ``cache_dir`` (``suggest --cache-dir``). ``unread``, when given, is filled with
+    the files that could not be read or parsed (they suggest nothing: the caller says so)."""
     all_facts, reported, _ = project_facts(paths, settings, jobs=jobs, cache_dir=cache_dir, whole_project=False)
     report = set(reported)
+    if unread is not None:
+        unread.extend(sorted(f.path for f in all_facts if f.path in report and f.error is not None))
     index = ProjectIndex.of(all_facts)  # the names receiver types add across files (``Call.typed``)
     for facts in all_facts:
         if facts.error is None:

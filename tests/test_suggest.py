@@ -415,3 +415,36 @@ def test_a_file_that_does_not_parse_is_unread_with_its_code_off(tmp_path):
     write(tmp_path, "pyproject.toml", '[tool.ordercheck.per-file-ignores]\n"s.py" = ["OC900"]\n')
     r = oc(tmp_path, "--no-cache", "s.py", "app.py")
     assert r.code == 0 and "1 more could not be read" in r.err, r
+
+
+def test_a_pattern_for_a_receiver_that_is_a_call_matches_its_example(tmp_path):
+    """(A review, session 41.) `getattr(self, "x").publish(run)` renders as
+    `getattr().publish`; the suggestion `*.getattr().publish` matched nothing, and
+    once kept it was listed as a pattern that matches no call."""
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'e'\n")
+    write(tmp_path, "e.py", '''
+        def odd(self, run):
+            self.db.save_state(run)
+            getattr(self, "x").publish(run)
+            get_journal().record_step(run)
+    ''')
+    r = oc(tmp_path, "suggest", "--no-cache")
+    assert r.code == 0, r
+    block = r.out[r.out.index("[tool.ordercheck.extend-events]"):]
+    assert '"*getattr().publish",' in block, block
+    assert '"*get_journal().record_step",' in block, block
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'e'\n\n" + block)
+    again = oc(tmp_path, "suggest", "--no-cache")
+    assert "match no call" not in again.out, again.out
+
+
+def test_a_file_that_does_not_parse_is_said_not_skipped_in_silence(tmp_path):
+    """(A review, session 41.) `suggest` over a file with a NUL byte said only
+    "Nothing to suggest"."""
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'e'\n")
+    (tmp_path / "nul.py").write_bytes(b"def f(run):\n    audit.record_step(run)\x00\n")
+    write(tmp_path, "ok.py", "def g(run):\n    audit.record_step(run)\n")
+    r = oc(tmp_path, "suggest", "--no-cache", proc=True)
+    assert r.code == 0, r
+    assert "1 file(s) could not be read or parsed" in r.err and "nul.py" in r.err, r.err
+    assert "*audit.record_step" in r.out or "audit.record_step" in r.out, r.out
