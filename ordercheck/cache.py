@@ -474,7 +474,12 @@ def _read_secret(path: Path) -> Tuple[Optional[bytes], Optional[str]]:
 
 def _make_secret(path: Path) -> None:
     """A new secret, whole or not at all, and never over another process's: written
-    to a temporary file and linked into place (the first link wins)."""
+    to a temporary file and linked into place (the first link wins). The folders
+    below the user's home are made, never the home itself (`HOME=/nonexistent`, a
+    service account's: a review, session 41)."""
+    home = Path(os.path.expanduser("~"))
+    if home in path.parents and not home.is_dir():
+        raise OSError(errno.ENOENT, f"no home folder {home}")
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = path.with_name(f".secret.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = os.open(str(tmp), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

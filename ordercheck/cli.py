@@ -527,8 +527,9 @@ def _usable_cache(folder: Path, quiet: bool) -> Optional[Path]:
     problem = cachemod.secret_problem()
     if problem is not None:
         if not quiet:
-            click.echo(f"ordercheck: warning: {problem}; running without a cache (remove it, and the next "
-                       "run makes a new one; --no-cache says so quietly)", err=True)
+            advice = ("--no-cache says so quietly" if problem.startswith("cannot keep")
+                      else "remove it, and the next run makes a new one; --no-cache says so quietly")
+            click.echo(f"ordercheck: warning: {problem}; running without a cache ({advice})", err=True)
         return None
     try:
         cachemod.prepare(folder)

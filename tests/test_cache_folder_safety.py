@@ -52,3 +52,19 @@ def test_an_existing_folder_keeps_its_files_and_a_new_one_is_marked(tmp_path):
     assert r.code == 1, r
     assert (tmp_path / "made" / ".gitignore").read_text() == "*\n"
     assert (tmp_path / "made" / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+
+
+def test_a_missing_home_folder_is_not_made(tmp_path):
+    """(A review, session 41.) `HOME=/nonexistent` (a service account's) made that
+    folder, to keep the cache secret in it."""
+    import subprocess
+    import sys
+    _project(tmp_path)
+    home = tmp_path / "nohome"
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "ORDERCHECK_CACHE_SECRET")}
+    env["HOME"] = str(home)
+    run = subprocess.run([sys.executable, "-m", "ordercheck", "a.py"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stderr
+    assert not home.exists()
+    assert "no home folder" in run.stderr and "without a cache" in run.stderr, run.stderr
