@@ -53,3 +53,17 @@ def test_the_graph_labels_a_back_edge_that_is_a_tests_way(tmp_path):
     back = [ln for ln in r.out.splitlines() if "style=dashed" in ln]
     assert back and all('label="F"' in ln for ln in back if ln.strip().startswith('"6"')), back
     assert any(ln.strip().startswith('"6"') for ln in back), back
+
+
+def test_the_graph_names_classes_not_the_engines_marks(tmp_path):
+    """(A review, session 41.) Node labels showed `own-terminal-append` and
+    `unguarded-terminal-append`, marks the engine keeps beside a class."""
+    write(tmp_path, "t.py", """
+        def f(store, ledger, run):
+            store.save(run)
+            ledger.append_terminal(run)
+    """)
+    r = oc(tmp_path, "--isolated", "--no-cache", "--graph", "t.py:f")
+    assert r.code == 0, r
+    assert "[append, terminal-append]" in r.out, r.out
+    assert "own-" not in r.out and "unguarded" not in r.out and "near-" not in r.out, r.out

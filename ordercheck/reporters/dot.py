@@ -10,7 +10,9 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import networkx as nx
 
-from ..kinds import EdgeKind, NodeKind
+from ..kinds import MARKED_CLASS, OWN_MARKS, EdgeKind, NodeKind
+
+MARKS = frozenset(MARKED_CLASS) | OWN_MARKS
 
 CLASS_COLORS = {
     "save": "#1f77b4", "append": "#2ca02c", "terminal-append": "#006400", "surface": "#ff7f0e",
@@ -40,7 +42,9 @@ def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: 
         line = data.get("line")
         label = f"{line}: {data.get('text', '')}" if line else str(data.get("text", n))
         attrs = [f"label={_q(label)}"]
-        cls = classes.get(n)
+        # (the marks beside a class, `own-terminal-append`, are the engine's: the
+        # graph names classes as the vocabulary does; a review, session 41)
+        cls = frozenset(c for c in classes.get(n, ()) if c not in MARKS)
         if cls:
             main = sorted(cls, key=lambda c: (c not in CLASS_COLORS, c))[0]
             attrs.append(f'style=filled, fillcolor="{CLASS_COLORS.get(main, "#dddddd")}", fontcolor=white')
