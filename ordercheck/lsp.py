@@ -265,16 +265,15 @@ class Project:
         assert self.settings is not None  # reload() falls back to the defaults
         return self.settings
 
-    def paths(self, documents: Sequence[Path] = ()) -> List[Path]:
+    def paths(self, documents: Sequence[Path] = (), texts: Optional[Dict[Path, bytes]] = None) -> List[Path]:
         """What the project reads: its configured or walked paths; for a root guessed
         with no config and no marker (an editor that opened one file from a home
         directory or ``/tmp``), the documents and the files their imports name
         (``project.import_closure``), never the rest of the folder, as the CLI reads
         such a project (docs/configuration.md)."""
         if self.unmarked():
-            read = projectmod.import_closure([d for d in documents if d.is_file()],
-                                             projectmod.src_roots(self.current().config, self.root),
-                                             admit=lambda p: not self.excluded(p))
+            read = projectmod.import_closure(list(documents), projectmod.src_roots(self.current().config, self.root),
+                                             admit=lambda p: not self.excluded(p), sources=texts)
             return [p for p in read if p.is_file()]  # (a document not yet saved is its buffer alone)
         return runner.default_paths(self.current().config, self.root)
 
@@ -322,7 +321,8 @@ class Project:
         if not buffers:
             return out
         # One process: a process pool forked from a threaded server could deadlock.
-        result = runner.run_buffers(self.paths([path for path, _ in documents.values()]), settings, buffers, jobs=1,
+        texts = {path: encode_buffer(text) for path, text in documents.values()}
+        result = runner.run_buffers(self.paths(list(texts), texts), settings, buffers, jobs=1,
                                     cache_dir=self.cache_dir(), memo=self.memo,
                                     graph=self.graph, parsed=self.parsed)
         doc = lsp_json.document(result.findings, result.files, settings.rules, always=list(buffers))

@@ -13,7 +13,7 @@ import keyword
 import os
 from collections import deque
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, cast
+from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, cast
 
 from .frontend.imports import module_name
 from .frontend.source import parse_ast
@@ -335,7 +335,8 @@ def _deepest_first(roots: Sequence[Path]) -> List[str]:
 
 
 def import_closure(named: Sequence[Path], anchors: Sequence[Path],
-                   admit: Callable[[Path], bool] = lambda p: True) -> List[Path]:
+                   admit: Callable[[Path], bool] = lambda p: True,
+                   sources: Optional[Mapping[Path, bytes]] = None) -> List[Path]:
     """The project of a run with no marker and no config: the files named and,
     transitively, the project files their imports name (as mypy follows imports),
     never the rest of the folder they sit in.
@@ -344,7 +345,11 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
     packages' ``__init__.py``) below each anchor: the ``src`` roots, and the folder
     holding each named file's top package (package rule). Imports are read with
     CPython's ``ast``, in any scope; ``from . import x`` is relative to the file's
-    package. A file that does not parse adds nothing (it is an OC900 if named)."""
+    package. A file that does not parse adds nothing (it is an OC900 if named).
+    ``sources``: the text of files open in an editor or read from stdin (absolute
+    path → bytes), whose imports are read there rather than from the disk: a buffer
+    that gains an import before it is saved follows it (a review, session 41)."""
+    texts = {_abs(Path(k)): v for k, v in (sources or {}).items()}
     roots: List[Path] = [_abs(a) for a in anchors]
     folders = [str(r) for r in roots]
     # a module name's files under the roots, looked up once (imports repeat across
@@ -373,7 +378,7 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
         top = whole.parent
         for _ in range(len(parts) - (1 if f.stem != "__init__" else 0)):
             top = top.parent
-        imported = _imported(whole, parts, f.stem == "__init__")
+        imported = _imported(whole, parts, f.stem == "__init__", texts.get(whole))
         anchors = [top]
         boundary = namespace_root(str(top))  # `.../cylc_flow-8.5.4/cylc/flow/y.py`: `cylc` a namespace
         if boundary is not None:  # package, and the wheel's folder an import root
@@ -415,13 +420,15 @@ def _statements(tree: ast.Module) -> Iterator[ast.AST]:
         yield node
 
 
-def _imported(path: Path, module: List[str], is_package: bool) -> List[str]:
+def _imported(path: Path, module: List[str], is_package: bool, data: Optional[bytes] = None) -> List[str]:
     """The absolute module names a file's imports may load (``from m import x``: ``m``
-    and ``m.x``, since ``x`` may be a submodule)."""
+    and ``m.x``, since ``x`` may be a submodule); ``data``: its text, when a buffer."""
     try:
-        if not path.is_file():  # a FIFO or a device named on the command line: never opened here
-            return []
-        tree = cast(ast.Module, parse_ast(path.read_bytes()))
+        if data is None:
+            if not path.is_file():  # a FIFO or a device named on the command line: never opened here
+                return []
+            data = path.read_bytes()
+        tree = cast(ast.Module, parse_ast(data))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     package = module if is_package else module[:-1]

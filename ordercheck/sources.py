@@ -893,7 +893,8 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
         else:  # no config and no marker above the paths: what they import, not the folder
             looked = None
             everything = projectmod.import_closure(named + [Path(n) for n in buffers], roots,
-                                                   admit=lambda p: not is_excluded(p, config))
+                                                   admit=lambda p: not is_excluded(p, config),
+                                                   sources={Path(n): data for n, data in buffers.items()})
     # One entry per file (symlinks resolved), shown under the name the user named it
     # by, else the name the walk found first that is not a symlink (docs/decisions.md,
     # "Symlinked files"); the entries keep the walk's order.

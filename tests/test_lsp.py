@@ -795,3 +795,20 @@ def test_the_server_ends_while_an_analysis_is_running(tmp_path, how):
             proc.kill()
             proc.wait()
     assert status == (0 if how == "exit" else 1), proc.stderr.read()[-500:]
+
+
+def test_an_unsaved_import_in_a_buffer_of_an_unmarked_folder_is_followed(tmp_path, monkeypatch):
+    """(A review, session 41.) The import closure was read from the disk: a buffer
+    that gained `from helper import finish` before it was saved, or a new document
+    never saved, lost its finding while typing."""
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    (loose / "helper.py").write_text(HELPER_SAVES)
+    doc = loose / "caller.py"
+    doc.write_text("def complete(store, ledger, run):\n    pass\n")
+    new = loose / "new.py"  # (never saved)
+    monkeypatch.chdir(tmp_path)
+    for path in (doc, new):
+        project = lsp.Project(lsp.guess_root(path), guessed=True)
+        found = project.check({path.as_uri(): (path, CALLER)})
+        assert [d["code"] for d in found[path.as_uri()]] == ["OC101"], path
