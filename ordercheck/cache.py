@@ -582,7 +582,9 @@ def key(shown: str, module: str, data: bytes) -> str:
 
 def write_atomically(path: Path, data: bytes) -> None:
     """A cache entry written whole or not at all (``atomic.atomic_write``), readable
-    by its owner only."""
+    by its owner only; never through a folder that is a symbolic link (``prepare``)."""
+    if path.parent.is_symlink():
+        raise OSError(errno.ELOOP, f"{path.parent} is a symbolic link")
     atomic_write(path, data, private=True)
 
 
@@ -604,45 +606,32 @@ def _read_entry(p: Path) -> Optional[bytes]:
 def prepare(folder: Path) -> None:
     """The cache folder, marked as a cache (CACHEDIR.TAG) and ignored by git.
 
-    Only a folder made here (or found empty) is marked: an existing one keeps its files as they are
-    (``--cache-dir .`` must not turn the project's ``.gitignore`` into ``*``). A cache
-    folder that is a symbolic link, or holds one among its folders, is refused with an
+    Only a folder made here (or found empty) is marked: an existing one keeps its files
+    as they are (``--cache-dir .`` must not turn the project's ``.gitignore`` into
+    ``*``). A cache folder that is a symbolic link, or holds one, is refused with an
     ``OSError`` (the callers then run without a cache): one committed by a stranger's
-    pull request could send the run's writes anywhere (semantics §Surfaces, "Never")."""
+    pull request could send the run's writes anywhere (semantics §Surfaces, "Never").
+    Asked again before every write (a few entries to list: a folder replaced while a
+    language server runs is seen), and ``write_atomically`` refuses a linked folder
+    one level down (``facts/e3``)."""
     if folder.is_symlink():
         raise OSError(errno.ELOOP, "it is a symbolic link")
-    if folder in _PREPARED and folder.is_dir():
-        return
     try:
         folder.mkdir(parents=True)
         fresh = True
     except FileExistsError:
         if not folder.is_dir():
             raise
-        _refuse_links(folder)
-        fresh = not any(folder.iterdir())  # (an empty folder made for it: `mkdir c && --cache-dir c`)
+        fresh = True
+        with os.scandir(folder) as top:
+            for entry in top:
+                fresh = False
+                if entry.is_symlink():
+                    raise OSError(errno.ELOOP, f"{entry.name} in it is a symbolic link")
     if fresh:
         tag = folder / "CACHEDIR.TAG"
         write_atomically(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n# ordercheck cache\n")
         write_atomically(folder / ".gitignore", b"*\n")
-    _PREPARED.add(folder)
-
-
-_PREPARED: Set[Path] = set()  # folders checked by this process (each write asks again)
-
-
-def _refuse_links(folder: Path) -> None:
-    """An existing cache folder's own folders (``facts/``, ``facts/e3/``) are folders,
-    not links; entries are checked where they are read (``_read_entry``)."""
-    with os.scandir(folder) as top:
-        for entry in top:
-            if entry.is_symlink():
-                raise OSError(errno.ELOOP, f"{entry.name} in it is a symbolic link")
-            if entry.is_dir(follow_symlinks=False):
-                with os.scandir(entry.path) as inner:
-                    for sub in inner:
-                        if sub.is_symlink() and not sub.name.endswith(".json"):
-                            raise OSError(errno.ELOOP, f"{entry.name}/{sub.name} in it is a symbolic link")
 
 
 def lighten(facts: FileFacts) -> FileFacts:

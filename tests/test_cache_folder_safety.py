@@ -68,3 +68,26 @@ def test_a_missing_home_folder_is_not_made(tmp_path):
     assert run.returncode == 1, run.stderr
     assert not home.exists()
     assert "no home folder" in run.stderr and "without a cache" in run.stderr, run.stderr
+
+
+def test_a_folder_replaced_by_a_link_while_a_process_runs_is_refused_at_the_next_write(tmp_path):
+    """(A review, session 41.) A per-process memory of the checked folder let a
+    language server write through a `facts/` replaced by a link after its first write;
+    and a link one level further down (`facts/e3`) was not checked at all."""
+    import pytest
+
+    from ordercheck import cache as cachemod
+    folder = tmp_path / "c"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cachemod.prepare(folder)
+    (folder / "facts").mkdir()
+    os.symlink(elsewhere, folder / "facts" / "e3")
+    with pytest.raises(OSError):
+        cachemod.write_atomically(folder / "facts" / "e3" / "k.json", b"{}")
+    (folder / "facts" / "e3").unlink()
+    (folder / "facts").rmdir()
+    os.symlink(elsewhere, folder / "facts")
+    with pytest.raises(OSError):
+        cachemod.prepare(folder)
+    assert list(elsewhere.iterdir()) == []
