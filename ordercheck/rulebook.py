@@ -172,10 +172,13 @@ def _check_placeholders(message: str, fields: Tuple[str, ...], path: str) -> Non
         for _, name, spec, _ in string.Formatter().parse(template):
             if name is not None:
                 out.append((name, depth))
-            if spec and any(int(n) > MAX_WIDTH for n in re.findall(r"\d+", spec)):
+            if spec and (any(int(n) > MAX_WIDTH for n in re.findall(r"\d+", spec))
+                         or (spec.count("{") > 1 or re.search(r"\d\{|\}\d", spec))):
+                # (also a width built of fields, `{then_line}{then_line}`: one `_line`
+                # field alone may stand as a width, as before)
                 # (`{then_line:>999999999}` made a gigabyte per finding: a rule file in a
                 # pull request is data, and may not cost that; a review, session 41)
-                raise UsageError(f"a format spec's width or precision is at most {MAX_WIDTH} (`{spec}`)",
+                raise UsageError(f"a format spec's width or precision is at most {MAX_WIDTH}, from one `_line` field at most (`{spec}`)",
                                  path, "message")
             if spec and depth < 2:
                 out += names(spec, depth + 1)

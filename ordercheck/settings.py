@@ -77,12 +77,10 @@ def layered_codes(rules: Dict[str, Rule], layers: Sequence[Layer]) -> List[str]:
     config selects (a review, session 41). OC900 is turned off only by its exact code."""
     base = max((i for i, (select, _, _) in enumerate(layers) if select is not None), default=-1)
     chosen = {code for code, rule in rules.items() if rule.default} if base < 0 else set()
-    ignored: Set[str] = set()
     for i, (select, extend, ignore) in enumerate(layers):
         if i < base:
             continue  # (below the basis: its modifiers are the basis's to replace)
         add = [*(select or []), *extend] if i == base else list(extend)
-        ignored.update(ignore)
         for code in rules:
             a, d = specificity(code, add), specificity(code, ignore)
             if a < 0 and d < 0:
@@ -93,8 +91,15 @@ def layered_codes(rules: Dict[str, Rule], layers: Sequence[Layer]) -> List[str]:
                 chosen.discard(code)
     out = []
     for code, rule in rules.items():
-        if rule.always_on:  # parse errors: only its exact code turns it off
-            if code not in ignored:
+        if rule.always_on:  # parse errors: only its exact code turns it off, and naming it again on
+            on = True
+            for i, (select, extend, ignore) in enumerate(layers):
+                if i >= base:
+                    if code in ignore:
+                        on = False
+                    elif code in [*(select or []), *extend] or (i > base and specificity(code, extend) > 0):
+                        on = True
+            if on:
                 out.append(code)
         elif code in chosen:
             out.append(code)

@@ -740,3 +740,13 @@ def test_a_typo_in_a_rule_file_is_blamed_on_the_rule_file(tmp_path):
     r = oc(tmp_path, "m.py", proc=True)
     assert r.code == 2, r
     assert "ur.toml: `first`: unknown event class 'notifyy' (did you mean `notify`?)" in r.err, r.err
+
+
+def test_extend_select_turns_oc900_back_on(tmp_path):
+    """(A review, session 41.) `--extend-select OC900` did not undo a config's
+    `ignore = ["OC900"]`, though `--select OC900` did."""
+    write(tmp_path, "ordercheck.toml", 'ignore = ["OC900"]\n')
+    write(tmp_path, "bad.py", "def f(:\n")
+    assert oc(tmp_path, "bad.py").code == 0
+    r = oc(tmp_path, "--extend-select", "OC900", "bad.py")
+    assert r.code == 1 and "OC900" in r.out, r

@@ -117,3 +117,13 @@ def test_a_modest_width_is_fine():
 def test_a_message_written_over_several_lines_is_one_line():
     rule = _rule("sequence", "`{then_text}` after\n   the save at {first_line}\r\n", first=["save"], then=["append"])
     assert rule.message == "`{then_text}` after the save at {first_line}"
+
+
+def test_a_width_built_of_fields_is_a_bad_rule():
+    """(A review, session 41.) `{then_text:>{then_line}{then_line}}` passed the digit
+    check and built 30 MB for one finding."""
+    for message in ("{then_text:>{then_line}{then_line}}", "{then_text:>9{then_line}}"):
+        with pytest.raises(UsageError) as err:
+            _rule("sequence", message, first=["save"], then=["append"])
+        assert err.value.key == "message"
+    _rule("sequence", "{then_text:>{then_line}}", first=["save"], then=["append"])  # (one field: as before)

@@ -10,9 +10,9 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import networkx as nx
 
-from ..kinds import MARKED_CLASS, OWN_MARKS, EdgeKind, NodeKind
+from ..kinds import MARKED_CLASS, NO_RETURN, OWN_MARKS, EdgeKind, NodeKind
 
-MARKS = frozenset(MARKED_CLASS) | OWN_MARKS
+MARKS = frozenset(MARKED_CLASS) | OWN_MARKS | {NO_RETURN}
 
 CLASS_COLORS = {
     "save": "#1f77b4", "append": "#2ca02c", "terminal-append": "#006400", "surface": "#ff7f0e",
