@@ -132,6 +132,11 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     last = receiver.rsplit(".", 1)[-1]
     if set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS:
         return None
+    if "." not in receiver and receiver.endswith(")"):
+        # a call written alone as the receiver (`getattr(self, "x").publish`) renders with
+        # no dot before it: `*.getattr().publish` matched nothing, `*getattr()` would
+        # match `self.omnibus()`; its own text is the pattern (a review, session 41)
+        return ("=" + callee, callee, False)
     plain = "." not in receiver and not receiver.endswith(")")
     if name in CONTAINER_METHODS and not (set(split_tokens(last)) & LEDGERISH):
         return None  # `items.append(x)`, `self.children.append(x)`: a list
@@ -202,10 +207,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     out = []
     for (kind, key), s in groups.items():
         if not s.pattern:
-            # (a receiver that is a call, `getattr(self, "x").publish`, renders with no
-            # dot before it when written alone: `*.getattr().publish` matched nothing;
-            # a review, session 41)
-            s.pattern = ("*" if s.plain or key.rsplit(".", 1)[0].endswith(")") else "*.") + key
+            s.pattern = ("*" if s.plain else "*.") + key
         out.append(s)
     out = _fold_covered(out)
     usable = set(settings.vocab.patterns)  # a class no rule can use goes last

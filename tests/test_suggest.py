@@ -431,8 +431,8 @@ def test_a_pattern_for_a_receiver_that_is_a_call_matches_its_example(tmp_path):
     r = oc(tmp_path, "suggest", "--no-cache")
     assert r.code == 0, r
     block = r.out[r.out.index("[tool.ordercheck.extend-events]"):]
-    assert '"*getattr().publish",' in block, block
-    assert '"*get_journal().record_step",' in block, block
+    assert '"getattr().publish",' in block, block
+    assert '"get_journal().record_step",' in block, block
     write(tmp_path, "pyproject.toml", "[project]\nname = 'e'\n\n" + block)
     again = oc(tmp_path, "suggest", "--no-cache")
     assert "match no call" not in again.out, again.out
