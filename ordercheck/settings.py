@@ -222,6 +222,10 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
                 if name not in known:
                     close = difflib.get_close_matches(name, sorted(known), n=1)
                     hint = f"did you mean `{close[0]}`?" if close else "define it under [events]"
+                    if close and close[0] not in used and close[0] not in BUILTIN_CLASSES:
+                        # (which of the two is the typo only the user knows: name both files)
+                        hint = (f"did you mean `{close[0]}`, which {file} defines and no rule uses? "
+                                "one of the two names is a typo")
                     raise UsageError(f"unknown event class {name!r} ({hint})", r.source, role)
     for key, table in (("events", config.events), ("extend-events", config.extend_events)):
         for name in table:

@@ -739,7 +739,8 @@ def test_a_typo_in_a_rule_file_is_blamed_on_the_rule_file(tmp_path):
     write(tmp_path, "m.py", "x = 1\n")
     r = oc(tmp_path, "m.py", proc=True)
     assert r.code == 2, r
-    assert "ur.toml: `first`: unknown event class 'notifyy' (did you mean `notify`?)" in r.err, r.err
+    assert "ur.toml: `first`: unknown event class 'notifyy' (did you mean `notify`, which " in r.err, r.err
+    assert "pyproject.toml defines and no rule uses? one of the two names is a typo" in r.err, r.err
 
 
 def test_extend_select_turns_oc900_back_on(tmp_path):
