@@ -162,7 +162,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(Step(cast(Span, span), k, text, via))  # (a call's span, on calls, raised and outcome points)
             if raising:
                 failed_call = data["call"].id
-            if kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == "call":
+            way = g.edges[n, nxt].get("outcome") if kind == EdgeKind.LOOP else None
+            if way in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == "call":
+                # (`if store.save(b):` ending the loop's body: its way is on the back edge)
+                steps.append(_branch_step(shared, n, f"{way}, again", data, span, lines))
+            elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == "call":
                 # the event is the test's last call (``if self.revoked(run) is True:``):
                 # the branch it decides is a step of its own, after the event, and after
                 # the call's conditional event too when it has one (its outcome point next)
@@ -217,7 +221,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             else:
                 if same and steps[-1].kind in _LEAVING:
                     steps.pop()  # (`return run` is where the handler is left: one step says both)
-                elif steps and steps[-1].kind == "loop" and steps[-1].span == then[1].span:
+                elif steps and steps[-1].span == then[1].span and (
+                        steps[-1].kind == "loop" or steps[-1].text.endswith(", again)")):
                     steps.pop()  # (the handler's last line going round the loop: left there, one step)
                 steps.append(then[1])
     return steps

@@ -67,3 +67,31 @@ def test_the_graph_names_classes_not_the_engines_marks(tmp_path):
     assert r.code == 0, r
     assert "[append, terminal-append]" in r.out, r.out
     assert "own-" not in r.out and "unguarded" not in r.out and "near-" not in r.out, r.out
+
+
+def test_an_event_call_that_ends_the_loops_body_says_its_way_and_a_handlers_last_if_is_one_step():
+    """(A review, session 41.) `if store.save(b):` ending the body had no branch step
+    on the back edge; a handler whose last statement is such an `if` had two steps on
+    its line (the branch, and where the handler is left)."""
+    src = '''
+        def call_back(store, ledger, b):
+            while b.more:
+                if b.first:
+                    ledger.append_event(b)
+                    continue
+                if store.save(b):
+                    print(b)
+
+
+        def handler_if_last(store, items):
+            for r in items:
+                try:
+                    store.save(r)
+                except Exception:
+                    if r.verbose:
+                        print(r)
+    '''
+    append, swallowed = sorted(check_source(src, select=["OC102", "OC203"]), key=lambda f: f.code)
+    assert ("branch", 7, "if store.save(b):  (false, again)") in steps(append), steps(append)
+    lines = [s[1] for s in steps(swallowed)]
+    assert lines.count(16) == 1, steps(swallowed)
