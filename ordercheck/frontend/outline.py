@@ -152,6 +152,11 @@ class Outliner(Resolver):
         for default in list(node.args.defaults) + [d for d in node.args.kw_defaults if d is not None]:
             self.visit(default)
 
+    def type_alias(self, node: ast.AST) -> None:
+        """``type T = ...`` (Python 3.12): its value is evaluated lazily, when
+        ``T.__value__`` is read, so nothing in it is called here (the libcst walk
+        skips it too)."""
+
     def call(self, node: ast.Call, awaited: bool = False) -> Call:
         first = _positional(node.args, 0) if awaited else None
         through = isinstance(first, ast.Call) and awaits_first(
@@ -356,6 +361,9 @@ HANDLERS: Dict[type, Callable[[Outliner, Any], Any]] = {
     ast.With: Outliner.with_,
     ast.AsyncWith: Outliner.with_,
 }
+_TYPE_ALIAS = getattr(ast, "TypeAlias", None)  # Python 3.12 and later
+if _TYPE_ALIAS is not None:
+    HANDLERS[_TYPE_ALIAS] = Outliner.type_alias
 #: node types that hold nothing the walk asks about (``scopes.LEAVES`` and their subclasses)
 LEAF_TYPES = frozenset(
     t for t in vars(ast).values() if isinstance(t, type) and issubclass(t, scopesmod.LEAVES)

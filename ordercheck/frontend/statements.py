@@ -78,6 +78,9 @@ class Extractor(ExpressionWalker):
             cst.AugAssign: self._aug_assign,
             cst.Import: self._import,
             cst.ImportFrom: self._import,
+            cst.LazyImport: self._lazy_import,
+            cst.LazyImportFrom: self._lazy_import,
+            cst.TypeAlias: self._type_alias,
             cst.Global: self._global,
             cst.Nonlocal: self._global,
             cst.Del: self._del,
@@ -100,9 +103,8 @@ class Extractor(ExpressionWalker):
         handler = self.handlers.get(type(node))
         if handler is not None:
             return handler(node, line)
-        if isinstance(node, cst.BaseSmallStatement):
-            return self._other_small(node, line)  # `TypeAlias` and anything newer
-        # a statement kind nobody handles must not vanish from the graph
+        # a statement kind nobody handles must not vanish from the graph, nor be
+        # guessed at (a `type` alias's value looks evaluated and is not)
         raise TypeError(f"frontend: no handler for the statement {type(node).__name__}")
 
     # ---- blocks
@@ -222,7 +224,10 @@ class Extractor(ExpressionWalker):
             targets = [node.target]
         for t in targets:
             bound_names(t, writes, mutates)
-        if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
+        if isinstance(node, cst.TypeAlias):
+            writes.append(node.name.value)
+        if (isinstance(node, (cst.Import, cst.ImportFrom, cst.LazyImport, cst.LazyImportFrom))
+                and not isinstance(node.names, cst.ImportStar)):
             for alias in node.names:
                 if alias.asname is not None:
                     bound_names(alias.asname.name, writes, mutates)
@@ -243,7 +248,7 @@ class Extractor(ExpressionWalker):
                 self._sink |= self._carried(node.value)
                 for t in targets:
                     self._carried(t)  # calls in the targets may receive it
-            else:
+            elif not isinstance(node, cst.TypeAlias):  # (its value is not evaluated)
                 self._carried(node)
             st.hands_on = tuple(sorted(self._sink))
         return st
@@ -414,10 +419,18 @@ class Extractor(ExpressionWalker):
         sp, text = self._small_head(line)
         return Stmt(StmtKind.SIMPLE, sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
 
-    def _other_small(self, node: cst.BaseSmallStatement, line: cst.CSTNode) -> Stmt:
-        """``TypeAlias`` and anything newer: evaluate its children in order."""
+    def _lazy_import(self, node: Union[cst.LazyImport, cst.LazyImportFrom], line: cst.CSTNode) -> Stmt:
+        """``lazy import x`` (PEP 810): the module is imported where a name is first
+        used, not here, so the statement binds its names and cannot raise."""
         sp, text = self._small_head(line)
-        return Stmt(StmtKind.SIMPLE, sp, text, self.expr(node), self.raises_outside_calls(node))
+        return Stmt(StmtKind.SIMPLE, sp, text, [], False)
+
+    def _type_alias(self, node: cst.TypeAlias, line: cst.CSTNode) -> Stmt:
+        """``type T = ...`` (PEP 695): the value is evaluated lazily, when
+        ``T.__value__`` is first read, so its calls are no events here (as a lambda's
+        body is not); the statement binds ``T`` and cannot raise."""
+        sp, text = self._small_head(line)
+        return Stmt(StmtKind.SIMPLE, sp, text, [], False)
 
     def _counter(self, target: cst.BaseExpression) -> bool:
         """Whether ``target += ...`` updates something that outlives the function
