@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .errors import UsageError, read_toml
+from .filepaths import location, root_relative
 from .patterns import literal_subscripts
 
 LIST_KEYS = (
@@ -54,9 +55,10 @@ CONFIG_NAMES = ("ordercheck.toml", ".ordercheck.toml", "pyproject.toml")
 
 
 def discover(start: Path) -> Optional[Tuple[Path, dict]]:
-    """The first config file from ``start`` upward, with its ordercheck table."""
-    start = Path(os.path.realpath(start))  # never raises for a symlink loop
-    folder = start if start.is_dir() else start.parent
+    """The first config file from ``start`` upward, with its ordercheck table: from a
+    folder's real place, or from the folder a file is named in (a symlinked file's
+    config is its link's project's, not its target's: ``filepaths.location``)."""
+    folder = Path(os.path.realpath(start)) if start.is_dir() else location(start).parent
     for d in [folder, *folder.parents]:
         found = config_in(d)
         if found is not None:
@@ -275,18 +277,12 @@ def validate_codes(config: Config, known: Sequence[str]) -> None:
 
 def relative_to_root(path: str, root: Path) -> str:
     """``path`` (as displayed, relative to the current directory) relative to the
-    project root, with ``/``; a path outside the root stays as it is, with ``/``."""
-    p = Path(path)
+    project root, with ``/``, a symlinked file by its own name (``filepaths.location``:
+    a baseline written in one folder matches a run from another); a path outside the
+    root stays as it is, with ``/``."""
     try:
-        full = p if p.is_absolute() else Path.cwd() / p
-        return Path(os.path.relpath(full.resolve(), root)).as_posix() if _inside(full.resolve(), root) else p.as_posix()
-    except (OSError, ValueError):
-        return p.as_posix()
+        rel = root_relative(path, root)
+    except OSError:
+        rel = None
+    return Path(path).as_posix() if rel is None else rel
 
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False

@@ -24,6 +24,7 @@ from . import project as projectmod
 from . import snapshot as snapshotmod
 from .cache import Cache
 from .errors import raise_if_interrupted
+from .filepaths import location, real_path, root_relative
 from .frontend.source import gc_paused
 from .ir import FileFacts, ParseError
 from .settings import Settings
@@ -116,27 +117,14 @@ def path_matches(rel: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def real_path(path: "os.PathLike[str] | str") -> str:
-    """``Path.resolve()`` without its failure modes: a symlink loop (``ln -s d.py
-    d.py``) resolves as far as it can instead of raising ``RuntimeError``."""
-    try:
-        return os.path.realpath(path)
-    except (OSError, RuntimeError, ValueError):
-        return os.path.abspath(path)
-
-
 def relative_path(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` (``/``-separated), as globs match it; a path
     outside ``root`` absolute, so that no relative glob of the config matches it
     (``--config cfg/pyproject.toml`` with ``exclude = ["gen/**"]`` means ``cfg/gen``,
-    not ``./gen``); a glob without ``/`` still matches its name."""
-    try:
-        rel = os.path.relpath(real_path(path), real_path(root)).replace(os.sep, "/")
-    except ValueError:  # another drive
-        return Path(os.path.abspath(path)).as_posix()
-    if rel == ".." or rel.startswith("../"):
-        return Path(os.path.abspath(path)).as_posix()
-    return rel
+    not ``./gen``); a glob without ``/`` still matches its name. A symlinked file is
+    matched by the name it was found by, as it is reported (``filepaths.location``)."""
+    rel = root_relative(path, root)
+    return Path(os.path.abspath(path)).as_posix() if rel is None else rel
 
 
 def _is_dir(p: Path) -> bool:
@@ -241,7 +229,8 @@ class Included:
     ``ordercheck`` does, and the project whose summaries a one-file run uses is the
     same. A file named explicitly, and a folder named apart from every included
     path, are checked all the same (None: no ``include``, everything admitted).
-    Paths are compared resolved (a file named through a symlink is the file), and
+    Folders are compared resolved, a file by the name it was found by (as it is
+    reported: ``filepaths.location``), and
     a glob entry is matched, not expanded: a walk pays a few string tests per file."""
 
     def __init__(self, config: Optional[configmod.Config]) -> None:
@@ -268,7 +257,7 @@ class Included:
     def admits(self, path: "os.PathLike[str] | str") -> bool:
         if not self.active:
             return True
-        real = real_path(path)
+        real = str(location(path))  # (a symlinked file by its own name, as reported)
         if any(real == t or real.startswith(t + os.sep) for t in self.tops):
             return True
         if self.globs:

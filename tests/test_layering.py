@@ -9,7 +9,7 @@ PKG = Path(__file__).resolve().parent.parent / "ordercheck"
 # other) or module by module (``frontend.source``, ..., then ``frontend`` for its
 # ``__init__``), each module of it by its own row.
 ORDER = [
-    ["__init__", "errors", "resources", "atomic", "lazy", "kinds", "patterns", "depth"],
+    ["__init__", "errors", "resources", "atomic", "lazy", "kinds", "patterns", "depth", "filepaths"],
     ["ir"],
     ["markers", "scopes"],
     ["frontend.source", "frontend.imports", "frontend.comments", "frontend.positions"],

@@ -2,21 +2,10 @@
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 from typing import Any, Dict, List
 
+from ..filepaths import location
 from ..findings import Finding
-
-
-def location(path: str) -> Path:
-    """Where a reported file is, as every format names it: absolute, its folder's
-    symlinks resolved (one project seen through two folder names is one project), its
-    own name kept. A symlinked file is reported under the name it was found by, as
-    an editor that opened it names it, never as its target (docs/decisions.md,
-    "Symlinked files"). ``realpath``: a symlink loop does not raise."""
-    head, tail = os.path.split(os.path.abspath(path))
-    return Path(os.path.realpath(head), tail) if tail else Path(os.path.realpath(head))
 
 
 def file_uri(path: str) -> str:

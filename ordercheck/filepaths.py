@@ -1,0 +1,39 @@
+"""Where a file is, as every part of ordercheck names it (docs/decisions.md,
+"Symlinked files"): absolute, its folder's symlinks resolved (one project reached
+through two folder names is one project), its own name kept (a file found as
+``src/run.py -> ../../shared/run.py`` is ``src/run.py``, as the editor that opened it
+names it). Reports, SARIF artifacts, baseline fingerprints, ``exclude``, ``include`` and
+``per-file-ignores`` all go through :func:`location`, so one file has one name to all of
+them whatever folder the run starts in."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+
+def real_path(path: "os.PathLike[str] | str") -> str:
+    """``Path.resolve()`` without its failure modes: a symlink loop (``ln -s d.py
+    d.py``) resolves as far as it can instead of raising ``RuntimeError``."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, RuntimeError, ValueError):
+        return os.path.abspath(path)
+
+
+def location(path: "os.PathLike[str] | str") -> Path:
+    """``path`` absolute, its folder's symlinks resolved, its own name kept."""
+    head, tail = os.path.split(os.path.abspath(path))
+    return Path(real_path(head), tail) if tail else Path(real_path(head))
+
+
+def root_relative(path: "os.PathLike[str] | str", root: "os.PathLike[str] | str") -> Optional[str]:
+    """``path``'s :func:`location` relative to ``root`` (its symlinks resolved), with
+    ``/``; None for a path outside ``root`` (or on another drive)."""
+    try:
+        rel = os.path.relpath(location(path), real_path(root)).replace(os.sep, "/")
+    except ValueError:  # another drive
+        return None
+    if rel == ".." or rel.startswith("../"):
+        return None
+    return rel

@@ -1,0 +1,58 @@
+"""A symlinked file has one name everywhere (docs/decisions.md, "Symlinked files"):
+the name it was found by, its folder resolved. Reports always used it; baseline
+fingerprints, ``exclude``, ``include`` and ``per-file-ignores`` resolved the file's
+own link, so a link to a file outside the project was matched by no glob of the
+config, and a baseline written in the project's root did not match a run from
+``src/``."""
+from __future__ import annotations
+
+import os
+
+from cliutil import oc, write
+
+BAD = """
+def step(store, ledger, run):
+    store.save(run)
+    ledger.append(run)
+"""
+
+
+def _linked(tmp_path, config: str = ""):
+    """``proj/src/run.py -> ../../shared/run.py`` (a file kept outside the project)."""
+    write(tmp_path, "shared/run.py", BAD)
+    proj = tmp_path / "proj"
+    write(proj, "pyproject.toml", "[tool.ordercheck]\n" + config)
+    (proj / "src").mkdir()
+    os.symlink("../../shared/run.py", proj / "src" / "run.py")
+    write(proj, "src/other.py", BAD)
+    return proj
+
+
+def _paths(run):
+    return sorted({p for p, _line, _code in run.codes()})
+
+
+def test_a_baseline_matches_a_linked_file_from_any_folder(tmp_path):
+    proj = _linked(tmp_path)
+    written = oc(proj, "--no-cache", "src", "--write-baseline", "b.json")
+    assert written.code == 0
+    for cwd, target, baseline in ((proj, "src", "b.json"), (proj / "src", ".", "../b.json"),
+                                  (tmp_path, "proj/src", "proj/b.json")):
+        run = oc(cwd, "--no-cache", target, "--baseline", baseline)
+        assert (run.code, run.codes()) == (0, []), (cwd, run)
+
+
+def test_per_file_ignores_match_a_linked_file_by_its_own_name(tmp_path):
+    proj = _linked(tmp_path, 'per-file-ignores = {"src/run.py" = ["OC102"]}\n')
+    assert _paths(oc(proj, "--no-cache", "src")) == ["src/other.py"]
+    assert _paths(oc(proj / "src", "--no-cache", ".")) == ["other.py"]
+    # named alone, the link finds its own project's config (not its target's folder's)
+    assert _paths(oc(proj, "--no-cache", "src/run.py")) == []
+
+
+def test_exclude_and_include_match_a_linked_file_by_its_own_name(tmp_path):
+    proj = _linked(tmp_path, 'exclude = ["src/run.py"]\n')
+    assert _paths(oc(proj, "--no-cache")) == ["src/other.py"]
+    assert _paths(oc(proj, "--no-cache", "--force-exclude", "src/run.py")) == []
+    proj2 = _linked(tmp_path / "two", 'include = ["src"]\n')
+    assert _paths(oc(proj2, "--no-cache")) == ["src/other.py", "src/run.py"]
