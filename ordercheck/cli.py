@@ -68,7 +68,8 @@ def _use_color(choice: str) -> bool:
         return True
     if choice == "never":
         return False
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    # (no stdout at all, `ordercheck src >&-`: nothing to colour)
+    return sys.stdout is not None and sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
 def explain(code: str, rules) -> str:

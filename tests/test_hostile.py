@@ -597,3 +597,17 @@ def test_a_planted_fifo_symlink_or_folder_in_place_of_an_entry_is_a_miss(tmp_pat
     again = runner.run([src], s, cache_dir=cache)
     assert time.monotonic() - started < 30
     assert again.cache_hits == 0 and _codes(again) == [("m0.py", 3, "OC101")]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_a_closed_stdout_is_no_internal_error(tmp_path, fmt):
+    """`ordercheck src >&-` (a daemon or cron job without a standard output): the
+    run still ends with its exit status, not "internal error" and 2."""
+    import ordercheck
+
+    write(tmp_path, "bad.py", INVERTED)
+    done = subprocess.run(
+        ["bash", "-c", f'"$0" -m ordercheck --no-cache --format {fmt} bad.py >&-', sys.executable],
+        cwd=tmp_path, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(Path(ordercheck.__file__).resolve().parents[1])))
+    assert done.returncode == 1, done.stderr
+    assert b"internal error" not in done.stderr
