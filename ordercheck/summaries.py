@@ -330,11 +330,15 @@ class ProjectIndex:
             facts = self.modules.get(mod)
             if facts is None:
                 continue
+            # a re-export (from a package ``__init__``, a compat shim): an import still
+            # in the module's table is what the name holds, before an ``except
+            # ImportError:`` fallback's definition (``resolve_name``; docs/decisions.md,
+            # "A definition after an import")
+            if rest[0] in facts.imports:
+                return self.resolve_qualified(".".join([facts.imports[rest[0]]] + rest[1:]), depth + 1)
             key = fkey(facts.path, ".".join(rest))
             if key in self.functions or key in self.classes:
                 return key
-            if rest[0] in facts.imports:  # a re-export, e.g. from a package __init__
-                return self.resolve_qualified(".".join([facts.imports[rest[0]]] + rest[1:]), depth + 1)
             if rest[0] in facts.aliases:  # a module-level alias (`keep = persist`), imported
                 return self._resolve_alias(facts, ".".join([facts.aliases[rest[0]]] + rest[1:]), depth + 1)
             for star in facts.star_imports:  # a re-export by `from .helpers import *`
@@ -723,9 +727,8 @@ class ProjectIndex:
             facts = self.modules.get(".".join(parts[:i]))
             if facts is None:
                 continue
-            head = fkey(facts.path, parts[i])
-            if head in self.functions or head in self.classes:
-                return None
+            # (an import still in the table wins over the module's own definition of the
+            # name: ``resolve_qualified``)
             target = facts.imports.get(parts[i])
             if target is None or target.startswith("__future__."):  # (a compiler directive, no object)
                 return None
