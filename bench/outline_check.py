@@ -21,6 +21,7 @@ from ordercheck import cache, frontend  # noqa: E402
 from ordercheck.frontend import outline  # noqa: E402
 from ordercheck.summaries import with_managers  # noqa: E402
 
+
 def sig(c):
     return (c.callee, c.qualnames, c.receiver_type, c.self_call, c.exits)
 

@@ -138,7 +138,7 @@ def synthetic(kind: str, n: int) -> str:
     lines = ["def f(store, ledger, run, items):"]
     if kind == "ifs":
         for i in range(n // 2):
-            lines += [f"    if run.flag{i % 7}:", f"        store.save(run)" if i % 50 == 0 else "        x = 1"]
+            lines += [f"    if run.flag{i % 7}:", "        store.save(run)" if i % 50 == 0 else "        x = 1"]
     elif kind == "loops":
         for i in range(n // 4):
             lines += ["    for a in items:", "        for b in a:",

@@ -40,8 +40,19 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Union
 
 import networkx as nx
 
-from .ir import (BROAD_TYPES, Call, Choice, FunctionFacts, Handler, RaisePoint, Repeat, Span, Stmt, WithItem,
-                 is_contextlib_suppress)
+from .ir import (
+    BROAD_TYPES,
+    Call,
+    Choice,
+    FunctionFacts,
+    Handler,
+    RaisePoint,
+    Repeat,
+    Span,
+    Stmt,
+    WithItem,
+    is_contextlib_suppress,
+)
 from .kinds import EdgeKind, FrameKind, NodeKind, RegionKind, StmtKind, Way
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"

@@ -14,11 +14,10 @@ import networkx as nx
 from . import contracts
 from . import managers as mgrmod
 from . import summaries as summod
-from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
 from .contracts import Rule, node_span, node_text
 from .findings import Finding, Related, Step
-from .kinds import EdgeKind, EventClass, NodeKind, StmtKind
-
+from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
+from .kinds import EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 
 Committed = Dict[Tuple[object, str], List[object]]
 
@@ -46,15 +45,15 @@ VERBS: Dict[str, str] = {
 def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool = False) -> str:
     """Which part of the callee's summary a node stands for."""
     data = g.nodes[n]
-    if data["kind"] == "with-exit":  # a project manager's exit (semantics §Events)
-        return "exit-raise" if data.get("way") == "raise" else "exit"
-    if data["kind"] == "raised":
+    if data["kind"] == NodeKind.WITH_EXIT:  # a project manager's exit (semantics §Events)
+        return "exit-raise" if data.get("way") == Way.RAISE else "exit"
+    if data["kind"] == NodeKind.RAISED:
         return "raise"
-    if data["kind"] == "outcome":
+    if data["kind"] == NodeKind.OUTCOME:
         return "true" if data["value"] else "false"
     if raising or (rule is not None and rule.escaping):
         return "escape"
-    if data["kind"] == "call" and "with_id" in data:
+    if data["kind"] == NodeKind.CALL and "with_id" in data:
         return "entry"  # a manager generator's code before its ``yield``
     return "return"
 
@@ -64,9 +63,9 @@ def case_text(g: nx.DiGraph, n: object, cls: str) -> str:
     "saves only when `_claim` returns True" for a conditional one."""
     data = g.nodes[n]
     verb = VERBS.get(cls, f"performs {cls}")
-    if data["kind"] == "raised":
+    if data["kind"] == NodeKind.RAISED:
         return f"{verb}, then raises"
-    if data["kind"] == "outcome":
+    if data["kind"] == NodeKind.OUTCOME:
         name = data["call"].callee.rsplit(".", 1)[-1]
         return f"{verb} only when `{name}` returns {data['value']}"
     return ""
@@ -97,7 +96,7 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
     step = shared.get((n, kind))
     if step is None:
         text = data["text"]
-        if data["kind"] == "call":
+        if data["kind"] == NodeKind.CALL:
             first_line = data["call"].stmt_lines[0]
             text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
         step = shared[n, kind] = Step(span, "branch", f"{text}  ({kind})")
@@ -119,7 +118,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     lines = facts_lines
     swallowing = g.graph.get("with_entries")  # once per graph, not per finding
     if swallowing is None:
-        swallowing = g.graph["with_entries"] = {r.entry for r in g.graph["handlers"].values() if r.kind == "with"}
+        swallowing = g.graph["with_entries"] = {r.entry for r in g.graph["handlers"].values() if r.kind == RegionKind.WITH}
     # branch steps are the same in every witness through them: shared, not rebuilt
     # (thousands of findings in one huge function pass the same branch points)
     shared: Dict[Tuple[object, str], Step] = g.graph.setdefault("branch_steps", {})
@@ -133,7 +132,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         span: Optional[Span] = data.get("span")  # (None at the points, ``finally`` copies and re-raises)
         nxt = path[i + 1] if i + 1 < len(path) else None
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
-        raising = data["kind"] == "call" and kind == EdgeKind.EXCEPTION
+        raising = data["kind"] == NodeKind.CALL and kind == EdgeKind.EXCEPTION
         cls = classes.get(n, frozenset())
         if n not in ends:
             cls = rule.counted(cls)  # (a far write is no event of OC301: no step either)
@@ -143,7 +142,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             cls = cls | raises[n]
         # (a `swallowed` finding's event is the call's own failure: its ``raised`` point
         # next is no step of its own, not also "saves, then raises")
-        repeated = rule.escaping and data["kind"] == "raised" and failed_call is not None and data["call"].id == failed_call
+        repeated = rule.escaping and data["kind"] == NodeKind.RAISED and failed_call is not None and data["call"].id == failed_call
         failed_call = None
         if raising and not rule.escaping and _raises_into_own_point(g, n, nxt, classes, relevant):
             # (an ordering finding: the call left by its exceptional edge performed what
@@ -151,7 +150,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             pass
         elif repeated:
             pass
-        elif data["kind"] in ("call", "raised", "outcome") and cls & relevant:
+        elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME) and cls & relevant:
             k = rule.step_kind(cls)
             via = ""
             if n in callees:
@@ -163,10 +162,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             if raising:
                 failed_call = data["call"].id
             way = g.edges[n, nxt].get("outcome") if kind == EdgeKind.LOOP else None
-            if way in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == "call":
+            if way in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == NodeKind.CALL:
                 # (`if store.save(b):` ending the loop's body: its way is on the back edge)
                 steps.append(_branch_step(shared, n, f"{way}, again", data, span, lines))
-            elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == "call":
+            elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == NodeKind.CALL:
                 # the event is the test's last call (``if self.revoked(run) is True:``):
                 # the branch it decides is a step of its own, after the event, and after
                 # the call's conditional event too when it has one (its outcome point next)
@@ -175,7 +174,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                     deferred = (i + 1, step)
                 else:
                     steps.append(step)
-        elif data["kind"] == "with-exit" and cls & relevant:
+        elif data["kind"] == NodeKind.WITH_EXIT and cls & relevant:
             # a project manager's exit or a transaction's commit
             k = rule.step_kind(cls)
             via = via_text(summ, callees[n], k, _part(g, n))[0] if n in callees else ""
@@ -186,15 +185,15 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(Step(node_span(data), k, text, via))
             if n in swallowing:  # (and its exit swallowed the exception: a step of its own)
                 steps.append(Step(cast(Span, span), "suppress", data["text"]))
-        elif data["kind"] == "handler":
+        elif data["kind"] == NodeKind.HANDLER:
             steps.append(Step(cast(Span, span), "except", data["text"]))  # (a handler node has its clause's span)
-        elif data["kind"] == "with-exit" and n in swallowing:
+        elif data["kind"] == NodeKind.WITH_EXIT and n in swallowing:
             steps.append(Step(cast(Span, span), "suppress", data["text"]))  # (a with exit has its statement's span)
-        elif data["kind"] == "finally" and span is not None:
+        elif data["kind"] == NodeKind.FINALLY and span is not None:
             steps.append(Step(span, "finally", data["text"]))
-        elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] in ("stmt", "loop", "case", "call"):
+        elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] in (NodeKind.STMT, NodeKind.LOOP, NodeKind.CASE, NodeKind.CALL):
             step = _branch_step(shared, n, kind, data, span, lines)
-            if data["kind"] == "call" and _outcome_event(g, data, nxt, classes, relevant):
+            if data["kind"] == NodeKind.CALL and _outcome_event(g, data, nxt, classes, relevant):
                 # (`if claim(run):` false, whose False way saves: the call saved, then
                 # the test went that way; the event's step comes first, as Python runs it)
                 deferred = (i + 1, step)
@@ -202,14 +201,14 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 steps.append(step)
         elif kind == EdgeKind.LOOP and span is not None:
             outcome = g.edges[n, nxt].get("outcome")
-            if outcome in (EdgeKind.TRUE, EdgeKind.FALSE) and data["kind"] in ("stmt", "loop", "case", "call"):
+            if outcome in (EdgeKind.TRUE, EdgeKind.FALSE) and data["kind"] in (NodeKind.STMT, NodeKind.LOOP, NodeKind.CASE, NodeKind.CALL):
                 # (a test that ends the loop's body, `if x:` last in it: the way it
                 # went is on the back edge, as correlated tests read it; the step says
                 # both, a held-out set, session 41)
                 steps.append(_branch_step(shared, n, f"{outcome}, again", data, span, lines))
             else:
                 steps.append(Step(span, "loop", f"{data['text']}  (again)"))
-        elif data["kind"] == "stmt" and data.get("stmt") in ("return", "break", "continue") and span is not None:
+        elif data["kind"] == NodeKind.STMT and data.get("stmt") in (StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE) and span is not None:
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
         if deferred is not None and deferred[0] == i:
             steps.append(deferred[1])
@@ -234,7 +233,7 @@ def _outcome_event(g: nx.DiGraph, data: dict, nxt: object, classes, relevant) ->
     if nxt is None or nxt not in g:
         return False
     d = g.nodes[nxt]
-    return (d["kind"] == "outcome" and d.get("call") is not None and d["call"].id == data["call"].id
+    return (d["kind"] == NodeKind.OUTCOME and d.get("call") is not None and d["call"].id == data["call"].id
             and bool(classes.get(nxt, frozenset()) & relevant))
 
 
@@ -244,7 +243,7 @@ def _raises_into_own_point(g: nx.DiGraph, n: object, nxt: object, classes, relev
     if nxt is None or nxt not in g:
         return False
     d = g.nodes[nxt]
-    return (d["kind"] == "raised" and d["call"].id == g.nodes[n]["call"].id
+    return (d["kind"] == NodeKind.RAISED and d["call"].id == g.nodes[n]["call"].id
             and bool(classes.get(nxt, frozenset()) & relevant))
 
 
@@ -290,7 +289,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
                   and hit.handler.id in g.nodes[n].get("ctx", ()) and g.nodes[n].get("span")]
         if inside:
             last = g.nodes[hit.path[inside[-1]]]
-            text = last["text"] if last["kind"] != "handler" else "(the handler's end)"
+            text = last["text"] if last["kind"] != NodeKind.HANDLER else "(the handler's end)"
             if last["kind"] == NodeKind.CALL and any(
                     g.nodes[hit.path[i]].get("stmt") in _TESTS and g.nodes[hit.path[i]]["span"].line == last["span"].line
                     for i in inside[:-1]):

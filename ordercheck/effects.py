@@ -33,7 +33,19 @@ from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
-from .kinds import MARKED_CLASS, NEAR_MARKS, NEARNESS, NO_RETURN, OWN_MARKS, EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
+from .kinds import (
+    MARKED_CLASS,
+    NEAR_MARKS,
+    NEARNESS,
+    NO_RETURN,
+    OWN_MARKS,
+    EdgeKind,
+    EventClass,
+    NodeKind,
+    RegionKind,
+    StmtKind,
+    Way,
+)
 from .summaries import (
     NO_EFFECTS,
     NOT_CARRIED,
@@ -525,9 +537,6 @@ def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[st
         if near in got:
             extra.add(near)
     return frozenset(extra)
-
-
-MANAGER_METHODS = ("__enter__", "__exit__", "__aenter__", "__aexit__")
 
 
 def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,

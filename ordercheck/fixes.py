@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import difflib
 import io
-import tokenize
 import re
+import tokenize
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
@@ -43,8 +43,7 @@ class Fix:
 
     finding: Finding
     block: cst.CSTNode
-    index: int
-    safety: str = "unsafe"
+    index: int  # (every fix is unsafe: semantics §Fixes)
 
 
 def _pos(span) -> Tuple[int, int]:

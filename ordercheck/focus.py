@@ -33,7 +33,6 @@ with libcst from 646 to 167 (docs/performance.md, "Session 27").
 from __future__ import annotations
 
 import dataclasses
-
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 

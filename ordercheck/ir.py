@@ -14,8 +14,7 @@ from __future__ import annotations
 import functools
 import sys
 from dataclasses import field
-from typing import TYPE_CHECKING
-from typing import Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
 
 from .kinds import StmtKind
 

@@ -25,8 +25,9 @@ import os
 import sys
 import threading
 import tokenize
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from . import __version__, runner
 from . import config as configmod
@@ -36,6 +37,11 @@ from .errors import UsageError
 from .frontend.comments import codes_slot
 from .memos import GraphMemo
 from .reporters import lsp_json
+
+if TYPE_CHECKING:  # (pygls is an optional extra, imported when the server starts)
+    import asyncio
+
+    from pygls.lsp.server import LanguageServer
 
 DEBOUNCE = 0.3  # seconds of quiet after a didChange before the buffer is checked
 INSTALL_HINT = "the LSP server needs pygls: install it with `pip install 'ordercheck[lsp]'`"
@@ -340,16 +346,30 @@ def _is_python(path: Optional[Path], language: str = "") -> bool:
     return path is not None and (path.suffix == ".py" or (language == "python" and path.suffix != ".pyi"))
 
 
-def build_server():  # noqa: C901 - one closure per LSP method
+@dataclass
+class _ServerState:
+    """What the server keeps between messages (projects by root, and each open
+    document's root, until a configuration changes)."""
+
+    project: Optional[Project] = None  # the workspace's (first) folder's, else the first document's
+    projects: Dict[Path, Project] = field(default_factory=dict)  # by root
+    roots: Dict[Path, Path] = field(default_factory=dict)  # an open document's path -> its root
+    generation: int = 0  # the newest check asked for (an older one that wakes up does nothing)
+    reload: bool = True  # read every project's settings again at the next check
+    tasks: Set["asyncio.Task[None]"] = field(default_factory=set)  # the checks waiting (kept alive)
+    open: Dict[str, Path] = field(default_factory=dict)  # an open document's uri -> its path
+
+
+def build_server() -> "LanguageServer":  # noqa: C901 - one closure per LSP method
     import asyncio
     import logging
+    from urllib.parse import unquote
 
     from lsprotocol import types
     from lsprotocol.converters import get_converter
     from pygls.lsp.server import LanguageServer
     from pygls.protocol import LanguageServerProtocol, lsp_method
     from pygls.uris import to_fs_path
-    from urllib.parse import unquote
 
     logging.getLogger("pygls").setLevel(logging.WARNING)
     converter = get_converter()
@@ -376,7 +396,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
     server = LanguageServer("ordercheck", __version__, protocol_cls=Protocol,
                             text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
     # (projects by root, and each open document's root, until a configuration changes)
-    state = {"project": None, "projects": {}, "roots": {}, "generation": 0, "reload": True, "tasks": set(), "open": {}}
+    state = _ServerState()
     lock = asyncio.Lock()
 
     def fs_path(uri: str) -> Optional[Path]:
@@ -392,30 +412,30 @@ def build_server():  # noqa: C901 - one closure per LSP method
             diagnostics=[converter.structure(d, types.Diagnostic) for d in diagnostics]))
 
     def schedule(delay: float) -> None:
-        state["generation"] += 1
-        task = asyncio.get_running_loop().create_task(check_later(state["generation"], delay))
-        state["tasks"].add(task)
-        task.add_done_callback(state["tasks"].discard)
+        state.generation += 1
+        task = asyncio.get_running_loop().create_task(check_later(state.generation, delay))
+        state.tasks.add(task)
+        task.add_done_callback(state.tasks.discard)
 
     async def check_later(generation: int, delay: float) -> None:
         if delay:
             await asyncio.sleep(delay)
-        if generation != state["generation"]:
+        if generation != state.generation:
             return  # a later change asked for a newer check
         async with lock:
-            if generation != state["generation"]:
+            if generation != state.generation:
                 return
             documents, versions = {}, {}
-            for uri in list(state["open"]):
+            for uri in list(state.open):
                 doc = server.workspace.get_text_document(uri)
-                documents[uri] = (state["open"][uri], doc.source)
+                documents[uri] = (state.open[uri], doc.source)
                 versions[uri] = doc.version
             project = get_project()
             if project is None:
                 return  # no workspace folder and no document yet
-            reload, state["reload"] = state["reload"], False
+            reload, state.reload = state.reload, False
             if reload:
-                state["projects"], state["roots"] = {}, {}  # (every project's settings are read again)
+                state.projects, state.roots = {}, {}  # (every project's settings are read again)
             groups = group_documents(project, documents)
             for owner, docs in groups:
                 try:
@@ -426,7 +446,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
                 if error:
                     message(error)
                 for uri, diagnostics in results.items():
-                    if uri in state["open"]:
+                    if uri in state.open:
                         publish(uri, diagnostics, versions.get(uri))
 
     async def in_daemon_thread(fn, *args):
@@ -466,33 +486,33 @@ def build_server():  # noqa: C901 - one closure per LSP method
             folders = [project.workspace_root]
         by_root: Dict[Path, dict] = {project.workspace_root: {}}
         for uri, (path, text) in documents.items():
-            root = state["roots"].get(path)
+            root = state.roots.get(path)
             if root is None:
-                root = state["roots"][path] = document_root(path, folders)
+                root = state.roots[path] = document_root(path, folders)
             by_root.setdefault(root if root != project.root else project.workspace_root, {})[uri] = (path, text)
         out = []
         for root, docs in by_root.items():
             if root == project.workspace_root:
                 out.append((project, docs))
                 continue
-            owner = state["projects"].get(root)
+            owner = state.projects.get(root)
             if owner is None:
                 inside = any(root == f.resolve() or f.resolve() in root.parents for f in folders)
-                owner = state["projects"][root] = Project(root, cached=inside, guessed=not inside)
+                owner = state.projects[root] = Project(root, cached=inside, guessed=not inside)
             out.append((owner, docs))
         return out
 
     def get_project() -> Optional[Project]:
-        if state["project"] is None:  # the workspace's (first) folder, else the first document's project
+        if state.project is None:  # the workspace's (first) folder, else the first document's project
             root = server.workspace.root_path
             folders = list(server.workspace.folders.values())
             if not root and folders:
                 root = to_fs_path(folders[0].uri)
             if root:
-                state["project"] = Project(Path(root))
-            elif state["open"]:
-                state["project"] = Project(guess_root(next(iter(state["open"].values()))), guessed=True)
-        return state["project"]
+                state.project = Project(Path(root))
+            elif state.open:
+                state.project = Project(guess_root(next(iter(state.open.values()))), guessed=True)
+        return state.project
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: LanguageServer, params: types.InitializedParams) -> None:
@@ -524,31 +544,31 @@ def build_server():  # noqa: C901 - one closure per LSP method
     def did_open(ls: LanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         doc = params.text_document
         path = fs_path(doc.uri)
-        if _is_python(path, doc.language_id):
-            state["open"][doc.uri] = path
+        if path is not None and _is_python(path, doc.language_id):
+            state.open[doc.uri] = path
             schedule(0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:
         path = fs_path(params.text_document.uri)
-        if params.text_document.uri in state["open"] or _is_python(path):
+        if params.text_document.uri in state.open or _is_python(path):
             schedule(DEBOUNCE)  # another document's buffer feeds the summaries too
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:
         path = fs_path(params.text_document.uri)
         if path is not None and path.name in CONFIG_FILES:
-            state["reload"] = True
+            state.reload = True
             schedule(0)
-        elif params.text_document.uri in state["open"] or _is_python(path):
+        elif params.text_document.uri in state.open or _is_python(path):
             schedule(0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if state["open"].pop(uri, None) is not None:
+        if state.open.pop(uri, None) is not None:
             publish(uri, [])
-            if state["open"]:
+            if state.open:
                 schedule(0)  # the file on disk replaces the buffer for the others
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -556,7 +576,7 @@ def build_server():  # noqa: C901 - one closure per LSP method
         for change in params.changes:
             path = fs_path(change.uri)
             if path is not None and path.name in CONFIG_FILES:
-                state["reload"] = True
+                state.reload = True
         schedule(0)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,

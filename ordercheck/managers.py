@@ -28,10 +28,10 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, cast
 
 import networkx as nx
 
-from .cfg import ENTRY, EXIT, RAISE
-from .ir import FunctionFacts, Stmt
 from . import kinds
+from .cfg import ENTRY, EXIT, RAISE
 from .frontend.source import parse_ast
+from .ir import FunctionFacts, Stmt
 from .kinds import EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 from .summaries import ManagerEffects
 

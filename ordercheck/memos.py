@@ -16,17 +16,30 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import (
+    TYPE_CHECKING,
+    AbstractSet,
+    Callable,
+    Dict,
+    FrozenSet,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
 
 from . import cache as cachemod
-from . import frontend
-from . import lazy
+from . import frontend, lazy
 from . import project as projectmod
 from . import runcache as runcachemod
 from . import snapshot as snapshotmod
 from .cache import Cache
-from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Suppression
 from .findings import Finding
+from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Suppression
 from .settings import Settings, settings_fingerprint
 from .sources import Plan, display_path, read_facts, read_source, whole_functions
 

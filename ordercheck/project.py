@@ -15,9 +15,9 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, cast
 
+from .config import Config
 from .frontend.imports import module_name
 from .frontend.source import parse_ast
-from .config import Config
 
 ROOT_MARKERS = ("pyproject.toml", ".git")
 
@@ -201,14 +201,10 @@ def module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     return known[0], list(known[1])
 
 
-def remember_names(path: Path, roots: Sequence[Path], module: str, aliases: Sequence[str]) -> None:
-    """``module_names``' answer for ``path``, known already (a snapshot's)."""
-    _NAMES[(str(path), tuple(map(str, roots)))] = (module, tuple(aliases))
-
-
 def names_memo(roots: Sequence[Path]) -> Callable[[str, str, Sequence[str]], None]:
-    """``remember_names`` for many paths (given as their text) under the same
-    ``roots``: an editor's run remembers every file of the project."""
+    """``module_names``' answers, known already (a snapshot's), for many paths (given
+    as their text) under the same ``roots``: an editor's run remembers every file of
+    the project."""
     under = tuple(map(str, roots))
 
     def remember(path: str, module: str, aliases: Sequence[str]) -> None:

@@ -22,8 +22,8 @@ from typing import Any, Dict, List, Optional
 
 from . import cache as cachemod
 from . import findings as findingsmod
-from .ir import Span
 from .findings import Finding, Related, Step
+from .ir import Span
 
 RUN_FORMAT = 1
 KEEP = 16  # run entries kept (the most recent); each is a few kB per finding

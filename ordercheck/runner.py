@@ -33,35 +33,29 @@ import hashlib
 import itertools
 import logging
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from . import cache as cachemod
-from . import depth
-from . import errors
+from . import depth, errors, frontend, lazy, memos, suppression, verdicts
 from . import focus as focusmod
-from . import frontend
-from . import lazy, suppression
 from . import project as projectmod
 from . import runcache as runcachemod
 from . import snapshot as snapshotmod
-from . import verdicts
-from .ir import FileFacts, FunctionFacts
 from .findings import Finding
-from . import memos
+from .ir import FileFacts, FunctionFacts
 from .memos import WORD, FullFacts, GraphMemo, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
 from .rulebook import Rule
 from .settings import Overrides, Settings, cache_folder, load_settings, select_codes, settings_fingerprint, specificity
 from .sources import (
+    Plan,
     collect_files,
     default_paths,
     display_path,
     glob_match,
     include_paths,
     path_matches,
-    Plan,
     plan_key,
     plan_project,
     project_facts,
@@ -78,12 +72,7 @@ from .sources import (
 if TYPE_CHECKING:  # the real modules, for the type checker
     import networkx as nx
 
-    from . import cfg
-    from . import contracts
-    from . import diagnose
-    from . import effects
-    from . import feasible
-    from . import summaries
+    from . import cfg, contracts, diagnose, effects, feasible, summaries
 else:
     cfg = lazy.module("ordercheck.cfg", globals(), "cfg")
     contracts = lazy.module("ordercheck.contracts", globals(), "contracts")

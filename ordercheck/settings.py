@@ -13,12 +13,13 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import config as configmod
 from .errors import UsageError
 from .rulebook import Rule, load_rules
 from .vocabulary import BUILTIN_CLASSES, Vocabulary
+
 
 @dataclass
 class Overrides:

@@ -353,12 +353,6 @@ def display_path(path: "os.PathLike[str] | str") -> str:
 _SHOWN: Dict[Tuple[str, str], str] = {}
 
 
-def remember_shown(path: Path, shown: str) -> None:
-    """``display_path``'s answer for ``path`` in the working folder, known already
-    (a snapshot's, ``plan_project``)."""
-    _SHOWN[(os.fspath(path), os.getcwd())] = shown
-
-
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
@@ -645,7 +639,6 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
                   outlines: Optional[Sequence[Optional[FileFacts]]] = None, compile_later: bool = False,
                   freeze: bool = False) -> Tuple[List[FileFacts], int]:
     import concurrent.futures as cf
-
     import multiprocessing
     import pickle
 
@@ -809,10 +802,6 @@ class Plan:
     looked: Optional[List[str]] = None
     rows: Optional[List[snapshotmod.PlanRow]] = None
 
-    @property
-    def on_disk(self) -> List[Path]:
-        return [p for k, p in self.order.items() if k not in self.buffer_at]
-
     def shown_names(self) -> Tuple[Dict[Path, str], List[str]]:
         """The shown paths of the buffers' entries (by resolved key) and of the files
         on disk (in the plan's order), as ``display_path`` shows them; a remembered
@@ -916,8 +905,8 @@ def _remembered_plan(rows: List[snapshotmod.PlanRow], named: List[str], buffers:
     for key, given, shown, module, aliases in rows:
         # (``given`` is the path's own text: the row was made from ``str(p)``)
         if given not in buffers:
-            _SHOWN[(given, cwd)] = shown  # (``remember_shown``)
-        names(given, module, aliases)  # (``projectmod.remember_names``)
+            _SHOWN[(given, cwd)] = shown  # (``display_path``'s answer, known already)
+        names(given, module, aliases)  # (``projectmod.module_names``' answer)
     buffer_at = {_key(Path(n)): n for n in buffers}
     return Plan(RowOrder(rows), buffer_at, {Path(k) for k in named}, buffers_reported, list(roots), rows=rows)
 

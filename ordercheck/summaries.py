@@ -17,7 +17,6 @@ else is matched by patterns only. Aliases are already expanded in the facts.
 from __future__ import annotations
 
 import dataclasses
-
 import itertools
 import logging
 from collections import deque
@@ -65,7 +64,6 @@ class Origin:
     part: str = "return"  # the callee's part: return | raise | escape | true | false | entry | exit | exit-raise
 
 
-PARTS = ("return", "raise", "escape", "true", "false")
 # a context-manager generator's parts at a ``with`` (semantics §Events): before its ``yield``,
 # after it on the normal way out, after it on the exception way out
 MANAGER_PARTS = ("entry", "exit", "exit-raise")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .ir import FileFacts, Span, Suppression, utf16_col
 from .findings import Finding
+from .ir import FileFacts, Span, Suppression, utf16_col
 from .rulebook import Rule
 
 

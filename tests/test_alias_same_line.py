@@ -4,8 +4,8 @@ the call starts, not by line alone (docs/decisions.md "Aliases of aliases, annot
 aliases, ..."). Both front ends (the outline pre-pass and the libcst pass) must agree,
 so each case runs with the pre-pass on and off."""
 import pytest
-
 from conformance import run_files
+
 from ordercheck import runner
 
 TYPES = """\

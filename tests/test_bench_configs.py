@@ -11,7 +11,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from cliutil import oc, write
 
 CONFIGS = Path(__file__).resolve().parent.parent / "bench" / "configs"

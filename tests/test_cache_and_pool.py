@@ -6,8 +6,7 @@ import pytest
 from checkutil import settings_for
 
 from ordercheck import cache as cachemod
-from ordercheck import frontend
-from ordercheck import runner
+from ordercheck import frontend, runner
 
 INVERTED = textwrap.dedent('''
     def complete(store, ledger, run):

@@ -9,6 +9,7 @@ import os
 import stat
 
 from cliutil import oc, write
+
 from ordercheck import cache
 
 PROGRAM = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run)\n"

@@ -7,9 +7,8 @@ checked nowhere (two session-19 conformance probes). A ``@contextmanager``
 generator's own order is still checked in the generator, where its ``yield`` stands
 between the two, and not again in every caller."""
 import pytest
-
-from conformance import run_case
 from checkutil import check_source
+from conformance import run_case
 
 TERMINAL = {"extend-events": {"terminal-append": ["ledger.append_terminal"]}}
 

@@ -7,7 +7,6 @@ from checkutil import cl
 
 from ordercheck import frontend
 
-
 VERSIONED = """
 import sys
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 import pytest
-
 from checkutil import check_source
+
 from ordercheck import contracts
 from ordercheck.contracts import KINDS, GraphInput, Hit, Rule, node_span, node_text
 from ordercheck.errors import UsageError

@@ -6,7 +6,6 @@ lost and a walk could take ``if not dry_run:`` true and then false with nothing 
 between (a session-20 probe of realistic runtimes: three false OC102s in dry-run
 loops). The back edge now keeps the test's outcome."""
 import pytest
-
 from conformance import run_case
 
 CASES = {

@@ -6,7 +6,6 @@ type leaves the helper, so the call raises into the caller's handler, as it does
 the same code is written inline; a broad ``suppress(Exception)`` stops it, as
 ``except Exception`` does. Found by a session-19 conformance probe."""
 import pytest
-
 from conformance import run_case
 
 TABLE = {"events": {"append": ["*._ledger.append"]}}

@@ -4,7 +4,6 @@ raised again after the last. Proven against execution, and through the contracts
 import sys
 
 import pytest
-
 from conformance import run_case
 
 needs_311 = pytest.mark.skipif(sys.version_info < (3, 11), reason="except* is Python 3.11 syntax")

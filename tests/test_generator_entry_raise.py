@@ -6,7 +6,6 @@ carried the generator's whole on-raise effects, so a ``finally`` save around the
 ``yield`` seemed to happen before the caller's handler even when nothing in the body
 could raise (a session-19 conformance probe, five cases)."""
 import pytest
-
 from conformance import run_case
 
 GEN = """\

@@ -10,9 +10,9 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
+from checkutil import ALL_DEFAULT, settings_for, write_tree
 
 from ordercheck import runner, sources
-from checkutil import ALL_DEFAULT, settings_for, write_tree
 
 _SOURCE = """\
 import os

@@ -21,9 +21,8 @@ from checkutil import settings_for
 from cliutil import oc, write
 
 from ordercheck import cache as cachemod
-from ordercheck import frontend, ir
+from ordercheck import frontend, ir, runner, sources
 from ordercheck.frontend import source as sourcemod
-from ordercheck import runner, sources
 
 INVERTED = """\
 def complete(store, ledger, run):

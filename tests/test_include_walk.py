@@ -7,7 +7,6 @@ the whole project reports there"; found by a session-20 differential fuzzer)."""
 from pathlib import Path
 
 import pytest
-
 from cliutil import oc, write
 
 CONFIG = """\

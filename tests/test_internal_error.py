@@ -329,6 +329,7 @@ def test_libcsts_own_failure_stays_an_oc900(tmp_path, monkeypatch):
     """An exception raised inside libcst (here its node validation) is still the
     parser's: OC900, as before."""
     import libcst as cst
+
     from ordercheck.frontend import statements
 
     def failing(self, *args, **kwargs):

@@ -62,10 +62,31 @@ def _unit(name):
     return name
 
 
+def _absolute(target):
+    """``ordercheck.x.y`` → the package's module ``x.y`` (or its package ``x``)."""
+    parts = target.split(".")[1:]
+    while parts and ".".join(parts) not in MODULES:
+        parts.pop()
+    return ".".join(parts) or "__init__"
+
+
 def _imports(name, path):
-    """The package's own modules that ``name`` imports (relative imports, resolved)."""
+    """The package's own modules that ``name`` imports: relative imports (resolved),
+    absolute ``ordercheck.*`` imports, and the deferred ones (``lazy.module("ordercheck.x",
+    ...)``, ``importlib.import_module("ordercheck.x")``), wherever they stand."""
     package = name.split(".") if path.name == "__init__.py" and name != "__init__" else name.split(".")[:-1]
     for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            yield from (_absolute(a.name) for a in node.names if a.name.split(".")[0] == "ordercheck")
+            continue
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "ordercheck":
+            yield _absolute(node.module)
+            continue
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("module", "import_module")
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                and node.args[0].value.startswith("ordercheck.")):
+            yield _absolute(node.args[0].value)
+            continue
         if not isinstance(node, ast.ImportFrom) or node.level < 1:
             continue
         base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
@@ -102,6 +123,13 @@ def test_no_stage_imports_a_later_one():
             if unit == own and (PKG / own.replace(".", "/")).is_dir():
                 continue  # modules of a package ranked as a whole
             assert RANK[unit] < RANK[own], f"{name} imports {dep}"
+
+
+def test_the_import_graph_sees_the_deferred_imports():
+    """``runner`` defers ``summaries`` and ``cfg`` (``lazy.module``): the layering
+    above must see those edges, or a deferred import of a later stage would pass."""
+    assert {"summaries", "cfg", "contracts"} <= set(_imports("runner", MODULES["runner"]))
+    assert "lsp" in set(_imports("cli", MODULES["cli"]))
 
 
 def test_reporters_import_only_the_ground():

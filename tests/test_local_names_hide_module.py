@@ -7,7 +7,7 @@ read-only client) in a module whose own ``Task`` saves."""
 from __future__ import annotations
 
 import pytest
-from checkutil import SEQ, cl, run_tree, write_tree
+from checkutil import SEQ, run_tree, write_tree
 
 from ordercheck import frontend
 

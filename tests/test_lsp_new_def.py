@@ -6,10 +6,10 @@ resolves the whole project again."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from ordercheck import memos, runner, snapshot
 from ordercheck.runner import read_facts
-from pathlib import Path
 
 STORE = '''
 def save_run(run):

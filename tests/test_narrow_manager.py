@@ -5,7 +5,7 @@ rules only when a type is broad or listed in ``swallow-types``; any other except
 goes on through the manager's exit, which has run (its effects taken) by then."""
 
 import pytest
-from checkutil import cl, check_source, codes_lines
+from checkutil import check_source, cl, codes_lines
 from cliutil import oc
 
 GUARD = """

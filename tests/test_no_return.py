@@ -4,7 +4,6 @@ returns"): its call is a dead end for a handler's way out, so a handler that end
 that only may raise, or whose raise is swallowed again, changes nothing."""
 from conformance import run_case
 
-
 BAIL = """\
 class Runtime:
     def _bail(self, run):

@@ -4,7 +4,6 @@
 never returns has no normal successor in any contract, and the precision decisions
 about terminal records stay with terminal records. Each expectation was decided from
 the contract's text; each case has a counterpart."""
-import textwrap
 
 from checkutil import cl
 
@@ -12,7 +11,7 @@ EVENTS = {"ca": ["a"], "cb": ["b"], "cc": ["c"]}
 
 
 def rule(tmp_path, kind: str, **roles) -> dict:
-    lines = [f'id = "SQ1"', 'name = "sq1"', 'severity = "warning"', f'kind = "{kind}"']
+    lines = ['id = "SQ1"', 'name = "sq1"', 'severity = "warning"', f'kind = "{kind}"']
     lines += [f"{k.replace('_', '-')} = {v!r}".replace("'", '"') for k, v in roles.items()]
     lines += ['message = "x"', 'explanation = "x"']
     p = tmp_path / "sq1.toml"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cliutil import oc, write
+
 from ordercheck import lsp
 
 CONFIG = '[extend-events]\nsave = ["*.save_run"]\nappend = ["*.append_event"]\n'

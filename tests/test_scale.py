@@ -38,8 +38,7 @@ import ast
 
 import pytest
 
-from ordercheck import contracts
-from ordercheck import frontend
+from ordercheck import contracts, frontend
 from ordercheck.frontend import source as sourcemod
 from ordercheck.frontend import statements
 

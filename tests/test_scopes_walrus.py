@@ -6,10 +6,10 @@ import ast
 from pathlib import Path
 
 import pytest
+from conformance import run_case
 
 from ordercheck import scopes
 from ordercheck.frontend.source import decode_source
-from conformance import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 

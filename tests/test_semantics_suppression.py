@@ -7,7 +7,6 @@ semantics before running ordercheck.
 
 from checkutil import SEQ, SWL, check_source, cl, codes_lines, run_tree, write_tree
 
-
 # ====================================================================== §6 suppression
 SUP = SEQ + ["OC001"]
 

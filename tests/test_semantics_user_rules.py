@@ -7,7 +7,6 @@ from pathlib import Path
 
 from checkutil import cl
 
-
 # ====================================================================== user rules
 REQ_RULE = '''\
 id = "XY200"

@@ -6,7 +6,6 @@ reached without ``f``, so a handler whose ``f`` hands the exception on looked si
 there (a session-20 probe of realistic code; celery's
 ``if self.always_retry and self.exception_safe_to_retry(exc):`` has this shape)."""
 import pytest
-
 from conformance import run_case
 
 CASES = {

@@ -7,8 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from checkutil import SEQ, SWL, cl, run_tree, write_tree, tree_findings
-
+from checkutil import SEQ, SWL, cl, run_tree, tree_findings, write_tree
 
 # =========================================================================== base classes across modules
 

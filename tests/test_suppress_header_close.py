@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from cliutil import oc, write
+from cliutil import oc
 
 CASES = {
     "if": ('def k(store, ledger, run):\n    store.save(run)\n    if (\n        ledger.append("step")\n'

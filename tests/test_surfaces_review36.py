@@ -7,8 +7,8 @@ import json
 import os
 
 import pytest
-
 from cliutil import oc, write
+
 from ordercheck import lsp
 
 SAVE_THEN_APPEND = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run)\n"

@@ -8,11 +8,10 @@ import textwrap
 
 import libcst as cst
 import pytest
+from checkutil import cl
 
 from ordercheck.frontend import Extractor
 from ordercheck.ir import FileFacts
-
-from checkutil import cl
 
 needs_312 = pytest.mark.skipif(sys.version_info < (3, 12), reason="`type` statements are Python 3.12 syntax")
 

@@ -731,7 +731,8 @@ async def tick(store, run):
 
 
 def test_manager_effects_are_on_the_summaries():
-    from ordercheck import effects, frontend as fm
+    from ordercheck import effects
+    from ordercheck import frontend as fm
     from ordercheck.vocabulary import Vocabulary
 
     src = """

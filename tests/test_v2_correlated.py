@@ -6,7 +6,6 @@ import random
 import textwrap
 
 import pytest
-
 import tracecheck as tc
 from checkutil import check_source, codes_lines
 from cliutil import oc
@@ -163,7 +162,7 @@ def test_global_and_nonlocal_names_are_not_tracked():
 
 
 def test_the_module_body_is_not_pruned():
-    src = f"""
+    src = """
     if x:
         store.save(run)
     if not x:

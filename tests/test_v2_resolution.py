@@ -5,8 +5,7 @@ from pathlib import Path
 
 from checkutil import check_source, codes_lines, settings_for
 
-from ordercheck import frontend
-from ordercheck import runner
+from ordercheck import frontend, runner
 
 SEQ = ["OC101", "OC102"]
 SWL = ["OC201", "OC202", "OC203"]

@@ -4,7 +4,6 @@ order, with positions"). When the event is the last call of an ``if`` test
 (``if self.revoked(run) is True:``), the node is both the event and the branch point:
 both steps are shown, the event first. Found by a session-19 conformance probe."""
 import pytest
-
 from checkutil import check_source
 
 HELPER = """\

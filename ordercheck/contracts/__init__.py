@@ -8,7 +8,11 @@ an unknown kind's error lists the kinds.
 """
 from __future__ import annotations
 
-from . import sequence, swallowed, at_most_once, requires_before, silent_handler, unused_suppression, parse_error, internal_error  # noqa: F401  (each registers its kind)
+# (each registers its kind, in this order: not sorted)
+# isort: off
+from . import sequence, swallowed, at_most_once, requires_before  # noqa: F401
+from . import silent_handler, unused_suppression, parse_error, internal_error  # noqa: F401
+# isort: on
 from .base import (
     ROLE_KEYS,
     SEVERITIES,

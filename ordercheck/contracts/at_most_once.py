@@ -8,9 +8,19 @@ from __future__ import annotations
 
 from typing import List
 
-from .base import GraphInput, Hit, Ordering, expr_text, matching
 from ..kinds import OPEN_TERMINAL, EventClass, is_near
-from .paths import ItemLoops, anchor, blocking_view, head_path, join, node_order, other_origin_path, site, two_origin_bfs
+from .base import GraphInput, Hit, Ordering, expr_text, matching
+from .paths import (
+    ItemLoops,
+    anchor,
+    blocking_view,
+    head_path,
+    join,
+    node_order,
+    other_origin_path,
+    site,
+    two_origin_bfs,
+)
 
 
 class AtMostOnce(Ordering, kind="at-most-once"):

@@ -19,7 +19,19 @@ graphs (``on_graph = False``) are reported by the pipeline's own stages.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, AbstractSet, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Type
+from typing import (
+    TYPE_CHECKING,
+    AbstractSet,
+    ClassVar,
+    Dict,
+    FrozenSet,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+)
 
 from ..errors import UsageError
 from ..findings import Related
@@ -276,7 +288,7 @@ class GraphInput:
     def self_ordered(self, node: object) -> bool:
         """Whether ``node``'s classes are several events in an order of their own: a
         call carrying a summary, a manager's exit, a transaction's commit."""
-        return node in self.carried or self.g.nodes[node].get("kind") == "with-exit"
+        return node in self.carried or self.g.nodes[node].get("kind") == NodeKind.WITH_EXIT
 
     def classes_for(self, rule: Rule) -> Classes:
         return self.ordered if rule.ordering else self.classes
@@ -287,7 +299,7 @@ class GraphInput:
 
 def node_span(data: dict) -> Span:
     """Where a node stands for a finding: a ``with`` exit at its manager call (semantics §Contracts)."""
-    if data.get("kind") == "with-exit" and data.get("manager") is not None:
+    if data.get("kind") == NodeKind.WITH_EXIT and data.get("manager") is not None:
         return data["manager"].span
     return data["span"]
 

@@ -8,7 +8,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import lazy
-from ..kinds import NO_RETURN, EdgeKind, EventClass
+from ..kinds import NO_RETURN, EdgeKind, EventClass, NodeKind, RegionKind
 from .paths import Classes, exception_successors
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ else:
 
 
 def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool:
-    if region.kind == "finally" or region.broad or region.bare or region.suppress_all:
+    if region.kind == RegionKind.FINALLY or region.broad or region.bare or region.suppress_all:
         return True
     return any(fnmatchcase(t, pat) for t in region.types for pat in swallow_types)
 
@@ -56,7 +56,7 @@ QUIET = frozenset({EventClass.QUIET})
 def loud_nodes(region: HandlerRegion, surfaces: Set[object], handed: Dict[object, Tuple[int, ...]]) -> Set[object]:
     """The nodes that make a way out of ``region`` loud: surface events, and the nodes
     that hand its own exception on (an ``except`` clause's, by its line)."""
-    if region.kind != "except" or region.span is None or not handed:
+    if region.kind != RegionKind.EXCEPT or region.span is None or not handed:
         return surfaces
     line = region.span.line
     mine = {n for n, lines in handed.items() if line in lines}
@@ -126,14 +126,14 @@ def narrow_entries(g: nx.DiGraph, swallow_types: Sequence[str]) -> Set[object]:
     """The entries of the ``except`` clauses and suppressing ``with``s that catch
     narrowly (``silent_exit``'s ``narrow``)."""
     return {r.entry for r in g.graph["handlers"].values()
-            if r.kind in ("except", "with") and not handler_catches(r, swallow_types)}
+            if r.kind in (RegionKind.EXCEPT, RegionKind.WITH) and not handler_catches(r, swallow_types)}
 
 
 def reraise_points(g: nx.DiGraph) -> Dict[int, List[object]]:
     """Region id of each ``finally`` exception copy -> its re-raise points."""
     out: Dict[int, List[object]] = {}
     for n, d in g.nodes(data=True):
-        if d.get("kind") == "reraise" and d.get("ctx"):
+        if d.get("kind") == NodeKind.RERAISE and d.get("ctx"):
             out.setdefault(d["ctx"][-1], []).append(n)
     return out
 
@@ -183,10 +183,10 @@ def catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion],
                 queue.append((w, trail + [w]))
             continue
         yield region, trail
-        if region.kind == "except":
+        if region.kind == RegionKind.EXCEPT:
             for u, w in onward(region):
                 queue.append((w, trail + [u, w]))
-        if region.kind == "finally":
+        if region.kind == RegionKind.FINALLY:
             # the copy re-raises at its end: continue from its re-raise points
             for r in reraise.get(region.id, ()):
                 for w in exception_successors(g, r):

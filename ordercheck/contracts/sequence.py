@@ -30,7 +30,6 @@ from .paths import (
     two_origin_bfs,
 )
 
-
 #: the classes a ``sequence`` that pairs file writes with renames (OC301) counts only
 #: when near: where the node's own call or its callee's own call makes them, not two or
 #: more calls down (docs/decisions.md "A file write or rename two calls away"); every

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from ..kinds import EventClass
+from ..kinds import EventClass, RegionKind
 from .base import GraphInput, Hit, Rule
 from .handlers import handing_on, loud_nodes, narrow_entries, no_return_nodes, silent_exit, surface_nodes
 from .paths import head_path, join
@@ -24,7 +24,7 @@ class SilentHandler(Rule, kind="silent-handler"):
         hits = []
         done = set()
         for region in sorted(g.graph["handlers"].values(), key=lambda r: r.id):
-            if region.kind != "except" or not (region.broad or region.bare):
+            if region.kind != RegionKind.EXCEPT or not (region.broad or region.bare):
                 continue
             if region.entry not in reachable:
                 continue

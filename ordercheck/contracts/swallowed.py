@@ -13,8 +13,18 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 from ..findings import Related
 from ..kinds import EventClass
 from .base import GraphInput, Hit, Rule, expr_text, matching, node_span, node_text, short
-from .handlers import (catchers, handing_on, handler_catches, loud_nodes, narrow_entries, no_return_nodes, quiet_raises,
-                       reraise_points, silent_exit, surface_nodes)
+from .handlers import (
+    catchers,
+    handing_on,
+    handler_catches,
+    loud_nodes,
+    narrow_entries,
+    no_return_nodes,
+    quiet_raises,
+    reraise_points,
+    silent_exit,
+    surface_nodes,
+)
 from .paths import Classes, anchor, head_path, join, node_order
 
 if TYPE_CHECKING:

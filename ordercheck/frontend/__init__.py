@@ -20,11 +20,11 @@ from .. import depth, lazy
 from .. import scopes as scopesmod
 from ..errors import error_text, raise_if_interrupted, raised_inside
 from ..ir import FileFacts, ParseError
+from . import outline as outlinemod
 from . import source
 from .comments import find_suppressions
 from .expressions import load_libcst
 from .imports import import_tables, module_name
-from . import outline as outlinemod
 from .source import chunks, cpython_verdict, formfeed_indents, gc_paused, huge_functions, shift_spans, top_level_bounds
 from .statements import Extractor
 
@@ -72,12 +72,15 @@ def _extract(path: str, data: bytes, module: Optional[str] = None, deep: bool = 
     verdict = cpython_verdict(facts, data)
     if verdict is None:
         return facts
-    text, tree = verdict
+    text, parsed = verdict
+    tree: Optional[ast.Module] = parsed
+    del parsed
     lines, shifts = formfeed_indents(facts.lines)
     load_libcst()
     ex = None
     suppressions = None
     try:
+        assert tree is not None
         ex = Extractor(facts, lines, import_tables(tree, facts.module, path), scopesmod.scan(tree, text))
         bounds = top_level_bounds(tree)
         huge = huge_functions(tree, lines, source.CHUNK_LINES)
@@ -85,7 +88,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None, deep: bool = 
         if len(parts) == 1 and not huge:  # one chunk: its positions come from this ast
             ex.source_ast = (text, tree)
         suppressions = find_suppressions(text, tree)
-        del tree  # the ast was for CPython's verdict, imports, chunk bounds and positions
+        tree = None  # the ast was for CPython's verdict, imports, chunk bounds and positions
         ex.module(parts)
         ex.source_ast = None
     except cst.ParserSyntaxError as exc:
@@ -110,9 +113,9 @@ def _extract(path: str, data: bytes, module: Optional[str] = None, deep: bool = 
             # the file's OC901 (the traceback on -v), never blamed on libcst
             LOG.debug("internal error reading %s", path, exc_info=True)
             _failed(facts, error_text(exc), internal=True)
-            if suppressions is None:  # (the walk failed before they were read)
+            if suppressions is None:  # (the walk failed before they were read: ``tree`` is still there)
                 try:
-                    suppressions = find_suppressions(text, tree)
+                    suppressions = find_suppressions(text, tree) if tree is not None else []
                 except Exception:  # noqa: BLE001 - then there is none to honour
                     suppressions = []
             facts.suppressions = suppressions  # (its `noqa: OC901`)

@@ -27,8 +27,21 @@ from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithIte
 from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_name, module_table
-from .resolution import (CONTEXT_MANAGER_DECORATORS, CallNames, ClassScope, FunctionScope, Resolver, ast_args_level,
-                         ast_alternatives, ast_level, awaits_first, is_lock, render_ast, runner_slot, wraps_callable)
+from .resolution import (
+    CONTEXT_MANAGER_DECORATORS,
+    CallNames,
+    ClassScope,
+    FunctionScope,
+    Resolver,
+    ast_alternatives,
+    ast_args_level,
+    ast_level,
+    awaits_first,
+    is_lock,
+    render_ast,
+    runner_slot,
+    wraps_callable,
+)
 from .source import cpython_verdict, gc_paused
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]

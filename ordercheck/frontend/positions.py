@@ -27,9 +27,9 @@ both on every fixture and on constructs chosen to break the pairing.
 from __future__ import annotations
 
 import ast
-import warnings
 import dataclasses
 import re
+import warnings
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, cast
 
 if TYPE_CHECKING:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import ast
 import contextlib
 import gc
-import warnings
 import io
 import re
 import sys
 import tokenize
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Tuple, Union, cast
 

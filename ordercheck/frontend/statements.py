@@ -41,9 +41,9 @@ from .expressions import (
     target_names,
     unwritten,
 )
+from .imports import module_table
 from .positions import children
 from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, is_lock
-from .imports import module_table
 from .source import HugeDef
 
 if TYPE_CHECKING:  # the real modules, for the type checker

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from .. import __version__
-from ..ir import Span
 from ..findings import Finding
+from ..ir import Span
 from .common import by_file, counts, dump_json, file_uri
 
 SEVERITY = {"error": 1, "warning": 2, "info": 3, "hint": 4}

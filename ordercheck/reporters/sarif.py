@@ -16,7 +16,6 @@
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -24,8 +23,8 @@ from typing import Any, Dict, List, Optional, Sequence
 from urllib.parse import quote
 
 from .. import __version__
-from ..ir import Span
 from ..findings import Finding
+from ..ir import Span
 from .common import dump_json, location
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
