@@ -295,7 +295,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if baseline_file and write_baseline_file:
         raise UsageError("give either --baseline or --write-baseline, not both", key="--write-baseline")
     if statistics and fmt not in ("text", "json"):
-        raise UsageError(f"--statistics prints a table (text) or a JSON list (json), not {fmt}", key="--statistics")
+        raise UsageError(f"prints a table (text) or a JSON list (json), not {fmt}", key="--statistics")
     if (fix or diff) and stdin_filename:
         raise UsageError("fixes apply to files on disk, not to standard input", key="--fix" if fix else "--diff")
     root = find_root(common, settings.project_root)
@@ -318,11 +318,12 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if fix or diff:
         # (a finding the baseline hides is left alone, as a suppressed one is)
         hidden = (lambda found: baselinemod.apply(found, base, root)[0]) if base is not None else None
-        changed, result = apply_fixes(result, settings, unsafe_fixes, write=not diff, reported=hidden)
+        changed, result = apply_fixes(result, settings, unsafe_fixes, write=not diff, reported=hidden, quiet=quiet)
         if diff:
-            text = "".join(fixesmod.unified_diff(p, before, after) for p, (before, after) in sorted(changed.items()))
-            click.echo(text, nl=False)
-            return 1 if text and not exit_zero else 0
+            # (the files' own bytes: a diff of a latin-1 file applies to it)
+            patch = b"".join(fixesmod.unified_diff(p, before, after) for p, (before, after) in sorted(changed.items()))
+            click.echo(patch, nl=False)
+            return 1 if patch and not exit_zero else 0
     if warned and any(p.is_dir() for p in paths):
         # a folder walked into a nested project's files: said as for a named path
         folders = sorted({str(Path(f).parent) or "." for f in result.files if f != stdin_filename})
@@ -378,14 +379,15 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
 
 
 def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool, write: bool, rounds: int = 10,
-                reported: Optional[Callable[[List[Finding]], List[Finding]]] = None):
+                reported: Optional[Callable[[List[Finding]], List[Finding]]] = None, quiet: bool = False):
     """semantics §Surfaces: apply the fixes the findings offer, re-check, and repeat while fixes
     apply (a swap can bring the next append directly after the save). Files are
     written atomically when ``write``; otherwise only the returned contents change.
     Returns ``{path: (before, after)}`` for every changed file and the final result
     (whose findings are what is left). Without ``unsafe`` nothing is applied and the
     number of unsafe fixes available is said on stderr. ``reported``: the findings a
-    run shows of those it found (a baseline's): only those are fixed."""
+    run shows of those it found (a baseline's): only those are fixed. ``quiet``
+    (``-q``): the notes of fixes available and applied are not said."""
     changed: Dict[str, Tuple[bytes, bytes]] = {}
     current: Dict[str, bytes] = {}
     fixed = 0
@@ -414,7 +416,7 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
                 edits[path] = (source, after)
                 fixed += len(applied)
         if not unsafe:
-            if available:
+            if available and not quiet:
                 click.echo(f"ordercheck: {available} unsafe fix{'es' if available != 1 else ''} available "
                            "(apply with --fix --unsafe-fixes, review with --diff --unsafe-fixes)", err=True)
             break
@@ -446,7 +448,7 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
                     click.echo(f"ordercheck: fixed before the error: {', '.join(written)}", err=True)
                 raise UsageError(f"cannot write the fixed file: {exc.strerror or exc}", path, "--fix") from None
             written.append(path)
-    if unsafe and write and changed:
+    if unsafe and write and changed and not quiet:
         n = len(changed)
         click.echo(f"ordercheck: applied {fixed} fix{'es' if fixed != 1 else ''} in {n} file{'s' if n != 1 else ''}", err=True)
     return changed, result

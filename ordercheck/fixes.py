@@ -13,7 +13,8 @@ statements when
 
 The two statements swap; comments travel with their statement (the comment lines
 above each one and its trailing comment), blank lines above the pair stay where they
-are, and every other byte of the file is kept (libcst round-trips the source exactly).
+are, and every other byte of the file is kept: libcst finds the pair, and the swap
+moves the file's own lines (``Planner.apply``), never a regenerated module.
 The fix is unsafe because the append now runs before the save: if the save's
 arguments or the append's depend on each other through state the fix cannot see, the
 meaning changes. A reviewer should read the diff (``--diff``).
@@ -21,11 +22,10 @@ meaning changes. A reviewer should read the diff (``--diff``).
 from __future__ import annotations
 
 import difflib
-import io
+import os
 import re
-import tokenize
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -33,7 +33,11 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from .findings import Finding
 
 FIXABLE = ("OC101", "OC102")
-_LINES = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_DIFF_LINES = re.compile(rb"[^\n]*\n|[^\n]+\Z")
+# a line of the file as Python counts lines (``\r\n``, ``\r`` or ``\n`` ends one; a form
+# feed does not), with its line break
+_LINE_BYTES = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_LINE_END = re.compile(rb"(?:\r\n|\r|\n)\Z")
 FLOW = (cst.Return, cst.Raise, cst.Break, cst.Continue, cst.Pass)
 
 
@@ -229,27 +233,52 @@ class Planner:
 
     def apply(self, fixes: Sequence[Fix]) -> Tuple[bytes, List[Fix]]:
         """The source with every non-overlapping fix applied (the first one wins)."""
-        chosen: Dict[int, Set[int]] = {}
         used: Set[Tuple[int, int]] = set()
         applied: List[Fix] = []
+        moves: List[Tuple[int, int, int, int, int, int, int, int]] = []
         for fx in fixes:
             key = id(fx.block)
             if (key, fx.index) in used or (key, fx.index + 1) in used:
                 continue
+            rows = self._rows(fx)
+            if rows is None:
+                continue
             used.update({(key, fx.index), (key, fx.index + 1)})
-            chosen.setdefault(key, set()).add(fx.index)
             applied.append(fx)
+            moves.append(rows)
         if not applied:
             return self.source, []
-        new = self.wrapper.module.visit(_Swapper(chosen))
-        out = new.bytes
-        # libcst drops the last line break of a file whose lines end in a lone CR
-        # (its round trip of `...\r` gives `...`): put back what the swap did not move
-        # (a review, session 41; CRLF and LF files round-trip whole)
-        if self.source.endswith(b"\r"):
-            tail = self.source[len(self.source.rstrip(b"\r\n")):]
-            out = out.rstrip(b"\r\n") + tail
-        return out, applied
+        lines = _LINE_BYTES.findall(self.source)
+        for a_top, a_comments, a_stmt, b_top, b_comments, b_stmt, b_end, _ in sorted(moves, reverse=True):
+            a_blank, a_notes, a_own = lines[a_top:a_comments], lines[a_comments:a_stmt], lines[a_stmt:b_top]
+            b_blank, b_notes, b_own = lines[b_top:b_comments], lines[b_comments:b_stmt], lines[b_stmt:b_end]
+            if not _LINE_END.search(b_own[-1]):  # the file's last line, without a line break: it moves up
+                ending = _LINE_END.search(a_own[-1])
+                brk = ending.group() if ending else b"\n"
+                b_own = b_own[:-1] + [b_own[-1] + brk]
+                a_own = a_own[:-1] + [a_own[-1][: len(a_own[-1]) - len(brk)]]
+            lines[a_top:b_end] = a_blank + b_notes + b_own + b_blank + a_notes + a_own
+        return b"".join(lines), applied
+
+    def _rows(self, fx: Fix) -> Optional[Tuple[int, int, int, int, int, int, int, int]]:
+        """Where the pair's lines are (0-based line indexes): the save's leading lines,
+        its comment lines, its own lines, then the append's, and the end. The swap moves
+        whole lines of the file as they are (libcst's own round trip of a module does
+        not keep every byte: a form feed before a statement, a lone CR's last line
+        break), so every byte outside the two statements stays, and theirs move whole."""
+        body = getattr(fx.block, "body", ())
+        a, b = body[fx.index], body[fx.index + 1]
+        sa, sb = _lone(a), _lone(b)
+        if not isinstance(a, cst.SimpleStatementLine) or not isinstance(b, cst.SimpleStatementLine) or sa is None or sb is None:
+            return None
+        a_stmt, b_stmt = self.positions[sa].start.line - 1, self.positions[sb].start.line - 1
+        a_top, b_top = a_stmt - len(a.leading_lines), b_stmt - len(b.leading_lines)
+        b_end = self.positions[sb].end.line
+        if self.positions[sa].end.line != b_top or a_top < 0:
+            return None  # (lines the swap cannot move whole: leave the pair)
+        a_comments = a_top + len(_split_leading(a.leading_lines)[0])
+        b_comments = b_top + len(_split_leading(b.leading_lines)[0])
+        return a_top, a_comments, a_stmt, b_top, b_comments, b_stmt, b_end, fx.index
 
 
 def _split_leading(lines: Sequence[cst.EmptyLine]):
@@ -257,33 +286,6 @@ def _split_leading(lines: Sequence[cst.EmptyLine]):
     while i < len(lines) and lines[i].comment is None:
         i += 1
     return list(lines[:i]), list(lines[i:])
-
-
-def _swap(a: cst.SimpleStatementLine, b: cst.SimpleStatementLine):
-    blank_a, comments_a = _split_leading(a.leading_lines)
-    blank_b, comments_b = _split_leading(b.leading_lines)
-    return (b.with_changes(leading_lines=blank_a + comments_b), a.with_changes(leading_lines=blank_b + comments_a))
-
-
-class _Swapper(cst.CSTTransformer):
-    def __init__(self, chosen: Dict[int, Set[int]]) -> None:
-        super().__init__()
-        self.chosen = chosen
-
-    def _body(self, original, updated):
-        idx = self.chosen.get(id(original))
-        if not idx:
-            return updated
-        body = list(updated.body)
-        for i in sorted(idx):
-            body[i], body[i + 1] = _swap(body[i], body[i + 1])
-        return updated.with_changes(body=body)
-
-    def leave_Module(self, original_node, updated_node):
-        return self._body(original_node, updated_node)
-
-    def leave_IndentedBlock(self, original_node, updated_node):
-        return self._body(original_node, updated_node)
 
 
 def plan(source: bytes, findings: Sequence[Finding]) -> Tuple[Optional[Planner], List[Fix]]:
@@ -298,24 +300,22 @@ def plan(source: bytes, findings: Sequence[Finding]) -> Tuple[Optional[Planner],
     return planner, fixes
 
 
-def _encoding(source: bytes) -> str:
-    """The file's declared encoding (PEP 263 cookie or BOM), as CPython reads it."""
-    try:
-        enc, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        return "utf-8" if enc == "utf-8-sig" else enc
-    except (SyntaxError, LookupError):
-        return "utf-8"
-
-
-def unified_diff(path: str, before: bytes, after: bytes) -> str:
-    """``diff -u`` of one file (decoded with its declared encoding). Line
-    endings are kept, so applying the diff gives exactly the bytes ``--fix`` writes."""
-    encoding = _encoding(before)
-    a = _LINES.findall(before.decode(encoding, "replace"))
-    b = _LINES.findall(after.decode(encoding, "replace"))
+def unified_diff(path: str, before: bytes, after: bytes) -> bytes:
+    """``diff -u`` of one file, in the file's own bytes (its encoding, its line
+    endings), so applying the diff gives exactly the bytes ``--fix`` writes; as
+    ``git diff`` does, the headers are ``a/PATH`` and ``b/PATH`` for a path under the
+    working folder, and the absolute path for one outside it (``a/../x.py`` applies
+    nowhere)."""
+    shown = path.replace(os.sep, "/")
+    if os.path.isabs(path) or shown == ".." or shown.startswith("../"):
+        old = new = os.path.abspath(path).encode("utf-8", "surrogateescape")
+    else:
+        old, new = f"a/{shown}".encode("utf-8", "surrogateescape"), f"b/{shown}".encode("utf-8", "surrogateescape")
     out = []
-    for line in difflib.unified_diff(a, b, f"a/{path}", f"b/{path}"):
-        if not line.endswith("\n"):
-            line += "\n\\ No newline at end of file\n"
+    # (lines split at ``\n`` only, as patch(1) reads them: a CRLF line keeps its CR)
+    lines = difflib.diff_bytes(difflib.unified_diff, _DIFF_LINES.findall(before), _DIFF_LINES.findall(after), old, new)
+    for line in lines:
+        if not line.endswith(b"\n"):
+            line += b"\n\\ No newline at end of file\n"
         out.append(line)
-    return "".join(out)
+    return b"".join(out)

@@ -2,8 +2,10 @@
 byte for byte elsewhere, comments travel with their statement; --fix alone says how
 many unsafe fixes are available; --diff changes nothing and its output, applied,
 equals what --fix writes; every case where no fix is offered offers none."""
+import os
 import shutil
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -260,12 +262,59 @@ def test_the_writers_of_fix_and_baseline_pass_oc301():
     assert run.code == 0, run
 
 
-def test_diff_of_a_latin1_file_shows_its_text(tmp_path):
+def test_diff_of_a_latin1_file_is_in_its_bytes_and_applies(tmp_path):
+    """(Session 42, a review.) The diff was decoded and printed as UTF-8: its context
+    line `# café` was not the file's, and patch(1) refused it."""
+    import ordercheck
+
     src = b"# -*- coding: latin-1 -*-\ndef f(store, ledger, run):\n    store.save(run)  # caf\xe9\n    ledger.append(run.id)\n"
     (tmp_path / "l.py").write_bytes(src)
-    run = oc(tmp_path, "--no-cache", "--diff", "--unsafe-fixes", "l.py")
-    assert run.code == 1 and " store.save(run)  # caf\u00e9\n" in run.out, run
+    done = subprocess.run([sys.executable, "-m", "ordercheck", "--no-cache", "--diff", "--unsafe-fixes", "l.py"],
+                          cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(os.environ, PYTHONPATH=str(Path(ordercheck.__file__).resolve().parents[1])))
+    assert done.returncode == 1 and b"\n     store.save(run)  # caf\xe9\n" in done.stdout, done
     assert (tmp_path / "l.py").read_bytes() == src
+    if shutil.which("patch"):
+        subprocess.run(["patch", "-p1", "-s"], input=done.stdout, cwd=tmp_path, check=True)
+        assert (tmp_path / "l.py").read_bytes() == src.replace(
+            b"    store.save(run)  # caf\xe9\n    ledger.append(run.id)\n", b"    ledger.append(run.id)\n    store.save(run)  # caf\xe9\n")
+
+
+@pytest.mark.parametrize("src, want", [
+    # a form feed before a statement (libcst's round trip drops it)
+    (b"def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n\n\x0cdef g():\n\x0c    return 1\n",
+     b"def f(store, ledger, run):\n    ledger.append(run.id)\n    store.save(run)\n\n\x0cdef g():\n\x0c    return 1\n"),
+    # the file's last line has no line break: it moves up with one, the save's line ends the file without
+    (b"def f(store, ledger, run):\n    store.save(run)  # s\n    # the record\n    ledger.append(run.id)",
+     b"def f(store, ledger, run):\n    # the record\n    ledger.append(run.id)\n    store.save(run)  # s"),
+    # a backslash continuation moves whole
+    (b"def f(store, ledger, run):\n    store.save(run,\\\n               1)\n    ledger.append(run.id)\n",
+     b"def f(store, ledger, run):\n    ledger.append(run.id)\n    store.save(run,\\\n               1)\n"),
+])
+def test_every_byte_outside_the_pair_is_kept(tmp_path, src, want):
+    """(Session 42, a review.) The fix regenerated the module with libcst, which drops a
+    form feed before a statement anywhere in the file; it now moves the file's lines."""
+    run, out = _fix(tmp_path, src)
+    assert out == want, run
+
+
+def test_quiet_says_nothing_of_fixes(tmp_path):
+    src = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n"
+    (tmp_path / "m.py").write_text(src)
+    offered = oc(tmp_path, "--no-cache", "--fix", "-q", "m.py")
+    assert offered.code == 1 and "fix" not in offered.err, offered
+    applied = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", "-q", "m.py")
+    assert applied.code == 0 and applied.err == "", applied
+    assert (tmp_path / "m.py").read_text() != src
+
+
+def test_a_diff_names_a_file_outside_the_working_folder_by_its_absolute_path(tmp_path):
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "cwd").mkdir()
+    (tmp_path / "proj" / "m.py").write_text("def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n")
+    run = oc(tmp_path / "cwd", "--no-cache", "--diff", "--unsafe-fixes", "../proj/m.py")
+    where = str((tmp_path / "proj" / "m.py").resolve())
+    assert run.out.startswith(f"--- {where}\n+++ {where}\n"), run
 
 
 def test_a_bom_is_kept(tmp_path):

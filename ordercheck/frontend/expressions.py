@@ -62,6 +62,12 @@ def code_part(line: str) -> str:
     return line
 
 
+def _unbroken(piece: str) -> str:
+    """A line of a wrapped node without the ``\\`` that continues it: ``append(run, \\``
+    then ``1)`` reads as ``append(run, 1)``, as the same call wrapped in its brackets."""
+    return piece[:-1].rstrip() if piece.endswith("\\") else piece
+
+
 def _join_wrapped(text: str) -> str:
     """Lines of a wrapped call joined by spaces, read as one line would be written:
     no space inside brackets, no trailing comma before a closing one."""
@@ -224,13 +230,13 @@ class ExpressionWalker(Resolver):
         if end_line == line_no:
             first = line[col:end_col].strip()
         else:
-            pieces = [code_part(line[col:]).strip()]
+            pieces = [_unbroken(code_part(line[col:]).strip())]
             size = len(pieces[0])
             for n in range(line_no + 1, min(end_line, len(self.lines)) + 1):
                 if size > limit:
                     break
                 raw = self.lines[n - 1]
-                piece = code_part(raw[:end_col] if n == end_line else raw).strip()
+                piece = _unbroken(code_part(raw[:end_col] if n == end_line else raw).strip())
                 pieces.append(piece)
                 size += len(piece) + 1
             first = _join_wrapped(" ".join(p for p in pieces if p))

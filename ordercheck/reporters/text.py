@@ -2,6 +2,7 @@
 and a summary line. Colour only when asked for or on a terminal."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Dict, List, Optional, Sequence
 
 from ..findings import Finding
@@ -19,6 +20,13 @@ class _Paint:
         return f"{''.join(codes)}{text}{RESET}" if self.on and codes else text
 
 
+def _width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: a wide character (CJK, most emoji)
+    two, a combining mark none, anything else one (as rustc and ruff place carets)."""
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
 def _frame(f: Finding, lines: Optional[List[str]], paint: _Paint) -> List[str]:
     if not lines or not (0 < f.span.line <= len(lines)):
         return []
@@ -26,7 +34,7 @@ def _frame(f: Finding, lines: Optional[List[str]], paint: _Paint) -> List[str]:
     src = lines[ln - 1].rstrip("\n").expandtabs(1)
     width = len(str(ln))
     end = f.span.end_col if f.span.end_line == ln else len(src)
-    carets = " " * f.span.col + "^" * max(1, end - f.span.col)
+    carets = " " * _width(src[:f.span.col]) + "^" * max(1, _width(src[f.span.col:end]))
     bar = paint("|", BLUE)
     return [
         f"  {' ' * width} {bar}",
