@@ -407,11 +407,11 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
                     source = Path(path).read_bytes()
                 except OSError:
                     continue
-            planner, offered = fixesmod.plan(source, found)
+            offered = fixesmod.plan(source, found)
             available += len(offered)
-            if planner is None or not offered or not unsafe:  # (no planner offers nothing)
+            if not offered or not unsafe:
                 continue
-            after, applied = planner.apply(offered)
+            after, applied = fixesmod.apply(source, offered)
             if applied and after != source:
                 edits[path] = (source, after)
                 fixed += len(applied)

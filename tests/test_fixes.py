@@ -398,3 +398,63 @@ def test_a_fix_that_fails_midway_says_which_files_it_fixed(tmp_path, monkeypatch
     r = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", "a.py", "b.py")
     assert r.code == 2 and "fixed before the error: a.py" in r.err and "b.py" in r.err, r
     assert (tmp_path / "a.py").read_text().splitlines()[1] == "    ledger.append_terminal(run.id)"
+
+
+LONG = '''\
+import functools
+
+# the store's helper
+def helper(x):
+    return x
+
+
+@functools.lru_cache
+class Runner:
+    def done(self, store, ledger, run):
+        store.save(run)  # the save
+        # the record
+        ledger.append(run.id)
+
+    def other(self, run):
+        return run
+
+
+def g(store, ledger, run):
+    if run:
+        store.save(run)
+        ledger.append(run.id)
+    return 1
+
+
+store.save(RUN)
+ledger.append(RUN.id)
+'''
+
+
+@pytest.mark.parametrize("whole", [10_000, 3])
+def test_a_long_file_is_parsed_only_where_its_fixes_are(tmp_path, monkeypatch, whole):
+    """(Session 42, a review: one libcst tree of a 5.6 MB file took 4.2 GB.) Past
+    ``WHOLE_FILE_LINES`` lines, libcst parses only the top-level statements that hold
+    a pair, from the line after the statement before them; the fixes are the same."""
+    from ordercheck import fixes
+
+    monkeypatch.setattr(fixes, "WHOLE_FILE_LINES", whole)
+    parsed = []
+    init = fixes.Planner.__init__
+
+    def spy(self, source, text=None, offset=0):
+        parsed.append(len(source if text is None else text))
+        init(self, source, text, offset)
+
+    monkeypatch.setattr(fixes.Planner, "__init__", spy)
+    run, out = _fix(tmp_path, LONG)
+    assert out.decode() == LONG.replace(
+        "        store.save(run)  # the save\n        # the record\n        ledger.append(run.id)\n",
+        "        # the record\n        ledger.append(run.id)\n        store.save(run)  # the save\n").replace(
+        "        store.save(run)\n        ledger.append(run.id)\n", "        ledger.append(run.id)\n        store.save(run)\n").replace(
+        "store.save(RUN)\nledger.append(RUN.id)\n", "ledger.append(RUN.id)\nstore.save(RUN)\n"), run
+    assert run.codes() == []
+    if whole < 10:
+        assert parsed and max(parsed) < len(LONG) // 2, parsed
+    else:
+        assert parsed and max(parsed) == len(LONG.encode())
