@@ -8,6 +8,7 @@ not an exit 2; ``--verbose`` shows its traceback (``runner.LOG``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import os
@@ -313,8 +314,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         cache_dir = runner.cache_folder(settings.config, root)  # (the project root: no config, the folder with `.git`)
     if cache_dir is not None:
         cache_dir = _usable_cache(cache_dir, quiet)
+    announce = None
+    if config_file is not None and not quiet and settings.project_root is not None and not is_marked(root):
+        announce = functools.partial(_say_large_project, root, config_file)
     result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
-                        force_exclude=force_exclude)
+                        force_exclude=force_exclude, announce=announce)
     if fix or diff:
         # (a finding the baseline hides is left alone, as a suppressed one is)
         hidden = (lambda found: baselinemod.apply(found, base, root)[0]) if base is not None else None
@@ -376,6 +380,22 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
             err=True,
         )
     return 1 if findings and not exit_zero else 0
+
+
+#: a project of at least this many files, under the folder of a ``--config`` that holds
+#: no ``pyproject.toml`` or ``.git``, is named on stderr before it is read
+LARGE_PROJECT = 1000
+
+
+def _say_large_project(root: Path, config_file: Path, count: int) -> None:
+    """A config named with ``--config`` makes its folder the project when that folder
+    holds the paths (docs/decisions.md, "The project root"): one kept in ``/tmp`` or a
+    home folder makes every Python file there part of the summaries, a run of
+    minutes with nothing said (a held-out set, session 42). Say so before reading."""
+    if count >= LARGE_PROJECT:
+        click.echo(f"ordercheck: note: reading {count} Python files under {root} for the summaries: the folder "
+                   f"of --config {config_file} is the project root (put the config in the project's own folder, "
+                   "or give the project a pyproject.toml or .git, to make it smaller)", err=True)
 
 
 def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool, write: bool, rounds: int = 10,

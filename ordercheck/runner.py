@@ -35,7 +35,20 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Callable,
+    Collection,
+    Dict,
+    FrozenSet,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+    Union,
+)
 
 from . import cache as cachemod
 from . import depth, errors, frontend, lazy, memos, suppression, verdicts
@@ -429,7 +442,8 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
 
 def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]] = None,
         jobs: int = 1, cache_dir: Optional[Path] = None, force_exclude: bool = False,
-        buffers: Optional[Dict[str, bytes]] = None, whole_project: bool = True) -> Result:
+        buffers: Optional[Dict[str, bytes]] = None, whole_project: bool = True,
+        announce: Optional[Callable[[int], None]] = None) -> Result:
     """Phases 1-7: check ``paths`` (and the standard-input buffer and in-memory
     ``buffers``, if any) end to end, with summaries over the whole project. With a
     ``cache_dir``, a run whose inputs a remembered run had (``runcache``) is answered
@@ -437,15 +451,18 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
 
     A run with a pool, no cache and the pre-pass has CPython's compile verdict taken
     in the background (``verdicts``); should a file that ``ast.parse`` accepted not
-    compile, the run is made again with the compiler in the outline pass."""
+    compile, the run is made again with the compiler in the outline pass.
+    ``announce`` hears how many files the project holds once they are known, before
+    any is read (the command line's note on a project larger than meant)."""
     deferred = (cache_dir is None and jobs >= 2 and verdicts.possible()
                 and prepass_classes(settings) is not None)
     try:
         if deferred:
-            got = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, True)
+            got = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, True, announce)
+            announce = None  # (said once)
             if got is not None:
                 return got
-        result = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, False)
+        result = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, False, announce)
     finally:
         # the phases freeze what they read (``gc.freeze``: the collector, and every
         # worker forked later, no longer walks it); a language server's next run
@@ -457,7 +474,7 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
 
 def _run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, bytes]], jobs: int,
          cache_dir: Optional[Path], force_exclude: bool, buffers: Optional[Dict[str, bytes]], whole_project: bool,
-         compile_later: bool) -> Optional[Result]:
+         compile_later: bool, announce: Optional[Callable[[int], None]] = None) -> Optional[Result]:
     """``run``; with ``compile_later``, None when a file's compile verdict was not
     confirmed (``verdicts.Checker``)."""
     buffers = dict(buffers or {})
@@ -467,6 +484,8 @@ def _run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, b
     snapshot = (snapshotmod.Snapshot(cache_dir, plan_key(paths, settings, buffers, force_exclude, whole_project))
                 if memo is not None and SNAPSHOT else None)
     plan = plan_project(paths, settings, buffers, force_exclude, whole_project, snapshot)
+    if announce is not None:
+        announce(len(plan.order))
     k = ""
     digests: Dict[str, str] = {}
     if memo is not None:

@@ -1,0 +1,44 @@
+"""A config named with ``--config`` in a folder that holds the paths makes that folder
+the project root (docs/decisions.md, "The project root"); kept in ``/tmp`` or a home
+folder, it made every Python file there part of the summaries, minutes of reading with
+nothing said (a held-out set, session 42). The run says so before reading."""
+from __future__ import annotations
+
+from cliutil import oc, write
+
+BAD = """
+def f(store, ledger, run):
+    store.save(run)
+    ledger.append(run)
+"""
+
+
+def _tree(tmp_path, marker: bool = False):
+    for i in range(4):
+        write(tmp_path, f"other{i}.py", "x = 1\n")
+    write(tmp_path, "proj/m.py", BAD)
+    write(tmp_path, "cfg.toml", "")
+    if marker:
+        write(tmp_path, "pyproject.toml", "")
+
+
+def test_a_large_project_under_an_unmarked_config_folder_is_named(tmp_path, monkeypatch):
+    from ordercheck import cli
+
+    monkeypatch.setattr(cli, "LARGE_PROJECT", 5)
+    _tree(tmp_path)
+    run = oc(tmp_path, "--no-cache", "--config", "cfg.toml", "proj")
+    assert run.code == 1
+    assert f"reading 5 Python files under {tmp_path.resolve()}" in run.err and "--config cfg.toml" in run.err, run
+    assert "note" not in oc(tmp_path, "--no-cache", "--config", "cfg.toml", "-q", "proj").err
+
+
+def test_no_note_for_a_small_project_or_a_marked_one(tmp_path, monkeypatch):
+    from ordercheck import cli
+
+    _tree(tmp_path)
+    assert "reading" not in oc(tmp_path, "--no-cache", "--config", "cfg.toml", "proj").err  # (1000 by default)
+    monkeypatch.setattr(cli, "LARGE_PROJECT", 5)
+    write(tmp_path, "pyproject.toml", "")
+    run = oc(tmp_path, "--no-cache", "--config", "cfg.toml", "proj")
+    assert run.code == 1 and "reading" not in run.err, run
