@@ -27,6 +27,7 @@ from . import baseline as baselinemod
 from . import config as configmod
 from .atomic import atomic_write
 from .errors import UsageError
+from .filepaths import location
 from .project import common_start, explicit_config_root, find_root, is_marked
 from .reporters import FORMATS
 from .reporters.text import json_statistics
@@ -123,8 +124,8 @@ def other_configs(paths: Sequence[Path], in_force: Optional[Path], said: Optiona
 
     unused: Dict[Path, str] = {}
     for p in paths:
-        real = Path(os.path.realpath(p))
-        cfg = config_of(real if real.is_dir() else real.parent)
+        real = Path(os.path.realpath(p)) if os.path.isdir(p) else location(p).parent  # (a link: where it is named)
+        cfg = config_of(real)
         if cfg is not None and cfg != in_force and cfg not in unused and (said is None or cfg not in said):
             unused[cfg] = str(p)
     if said is not None:

@@ -34,6 +34,7 @@ from . import config as configmod
 from . import project as projectmod
 from .config import CONFIG_NAMES
 from .errors import UsageError
+from .filepaths import location, root_relative
 from .frontend.comments import codes_slot
 from .memos import GraphMemo
 from .reporters import lsp_json
@@ -192,7 +193,7 @@ def project_root(settings: runner.Settings, workspace_root: Path) -> Path:
 def guess_root(document: Path) -> Path:
     """Without a workspace folder (an editor opened one file): the nearest folder above
     the document holding a config file, ``pyproject.toml`` or ``.git``, else its folder."""
-    folder = document.resolve().parent
+    folder = location(document).parent  # (a symlinked document is where it was opened)
     for candidate in (folder, *folder.parents):
         if any((candidate / name).exists() for name in (*CONFIG_NAMES, ".git")):
             return candidate
@@ -207,7 +208,7 @@ def document_root(document: Path, folders: Sequence[Path]) -> Path:
     document); else, outside every workspace folder, ``guess_root``. One server may so
     hold several projects (several workspace folders, nested configs), each checked
     with its own settings and imports."""
-    resolved = document.resolve()
+    resolved = location(document)  # (named as opened: a symlinked file's own folder, docs/decisions.md)
     holding = [f for f in (Path(x).resolve() for x in folders) if f == resolved.parent or f in resolved.parents]
     workspace = max(holding, key=lambda f: len(f.parts)) if holding else None
     if workspace is None:
@@ -290,11 +291,8 @@ class Project:
         config = self.current().config
         if not config.exclude:
             return False
-        try:
-            rel = path.resolve().relative_to(config.root.resolve()).as_posix()
-        except ValueError:
-            return False
-        return runner.path_matches(rel, config.exclude)
+        rel = root_relative(path, config.root)  # (a symlinked file by its own name, as the CLI)
+        return rel is not None and runner.path_matches(rel, config.exclude)
 
     def cache_dir(self) -> Optional[Path]:
         """None where the user has no trustworthy cache secret (``cache.secret_problem``)."""

@@ -56,3 +56,24 @@ def test_exclude_and_include_match_a_linked_file_by_its_own_name(tmp_path):
     assert _paths(oc(proj, "--no-cache", "--force-exclude", "src/run.py")) == []
     proj2 = _linked(tmp_path / "two", 'include = ["src"]\n')
     assert _paths(oc(proj2, "--no-cache")) == ["src/other.py", "src/run.py"]
+
+
+def test_a_linked_file_named_alone_draws_no_warning_of_its_targets_config(tmp_path):
+    proj = _linked(tmp_path)
+    write(tmp_path, "shared/pyproject.toml", "[tool.ordercheck]\n")
+    run = oc(proj, "--no-cache", "src/run.py")
+    assert run.code == 1 and "which this run does not use" not in run.err, run
+
+
+def test_the_language_server_names_a_linked_document_as_the_cli_does(tmp_path):
+    """A document opened as ``proj/src/run.py`` belongs to ``proj`` (its config, its
+    globs), not to the folder its target is in."""
+    from ordercheck import lsp
+
+    proj = _linked(tmp_path, 'exclude = ["src/run.py"]\n')
+    write(tmp_path, "shared/pyproject.toml", "[tool.ordercheck]\n")
+    doc = proj / "src" / "run.py"
+    assert lsp.document_root(doc, [proj]) == proj.resolve()
+    assert lsp.guess_root(doc) == proj.resolve()
+    assert lsp.Project(proj).excluded(doc)
+    assert not lsp.Project(proj).excluded(proj / "src" / "other.py")
