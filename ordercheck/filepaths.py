@@ -22,7 +22,10 @@ def real_path(path: "os.PathLike[str] | str") -> str:
 
 
 def location(path: "os.PathLike[str] | str") -> Path:
-    """``path`` absolute, its folder's symlinks resolved, its own name kept."""
+    """``path`` absolute, its folder's symlinks resolved, its own name kept; a folder
+    resolved whole (a symlinked folder and the files in it answer alike)."""
+    if os.path.isdir(path):
+        return Path(real_path(path))
     head, tail = os.path.split(os.path.abspath(path))
     return Path(real_path(head), tail) if tail else Path(real_path(head))
 

@@ -283,7 +283,8 @@ def apply(source: bytes, fixes: Sequence[Fix]) -> Tuple[bytes, List[Fix]]:
         applied.append(fx)
     if not applied:
         return source, []
-    lines = _LINE_BYTES.findall(source)
+    bom = b"\xef\xbb\xbf" if source.startswith(b"\xef\xbb\xbf") else b""  # (it stays first, whatever moves)
+    lines = _LINE_BYTES.findall(source[len(bom):])
     for a_top, a_comments, a_stmt, b_top, b_comments, b_stmt, b_end in sorted((fx.rows for fx in applied), reverse=True):
         a_blank, a_notes, a_own = lines[a_top:a_comments], lines[a_comments:a_stmt], lines[a_stmt:b_top]
         b_blank, b_notes, b_own = lines[b_top:b_comments], lines[b_comments:b_stmt], lines[b_stmt:b_end]
@@ -293,7 +294,7 @@ def apply(source: bytes, fixes: Sequence[Fix]) -> Tuple[bytes, List[Fix]]:
             b_own = b_own[:-1] + [b_own[-1] + brk]
             a_own = a_own[:-1] + [a_own[-1][: len(a_own[-1]) - len(brk)]]
         lines[a_top:b_end] = a_blank + b_notes + b_own + b_blank + a_notes + a_own
-    return b"".join(lines), applied
+    return bom + b"".join(lines), applied
 
 
 def _split_leading(lines: Sequence[cst.EmptyLine]):

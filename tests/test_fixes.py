@@ -317,6 +317,13 @@ def test_a_diff_names_a_file_outside_the_working_folder_by_its_absolute_path(tmp
     assert run.out.startswith(f"--- {where}\n+++ {where}\n"), run
 
 
+def test_a_bom_stays_first_when_the_first_line_moves(tmp_path):
+    """(Session 42, a review.) The BOM belonged to the first line, which the swap
+    moved: the fixed file had U+FEFF on line 2 and no longer compiled."""
+    _, out = _fix(tmp_path, b"\xef\xbb\xbfstore.save(run)\nledger.append(run)\n")
+    assert out == b"\xef\xbb\xbfledger.append(run)\nstore.save(run)\n"
+
+
 def test_a_bom_is_kept(tmp_path):
     src = b"\xef\xbb\xbfdef f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n"
     _, out = _fix(tmp_path, src)

@@ -48,3 +48,11 @@ def test_the_carets_stand_under_the_anchor_after_wide_characters(tmp_path):
     shown = source.index("ledger.append(run)") + 3
     assert carets.index("^") == shown, (source, carets)
     assert carets.count("^") == len("ledger.append(run)")
+
+
+def test_marks_and_joiners_take_no_column():
+    from ordercheck.reporters.text import _width
+
+    assert _width("\u0e17\u0e35\u0e48\u0e19\u0e35\u0e48") == 2  # Thai: two letters, four marks
+    assert _width("a\u200db\ufe0f") == 2  # a zero-width joiner, a variation selector
+    assert _width("\u65e5\u672c") == 4 and _width("e\u0301") == 1

@@ -77,3 +77,15 @@ def test_the_language_server_names_a_linked_document_as_the_cli_does(tmp_path):
     assert lsp.guess_root(doc) == proj.resolve()
     assert lsp.Project(proj).excluded(doc)
     assert not lsp.Project(proj).excluded(proj / "src" / "other.py")
+
+
+def test_a_linked_folder_and_its_files_answer_alike(tmp_path):
+    """A folder is resolved whole, so ``exclude = ["link"]`` for ``link -> real``
+    drops neither the folder named nor a file named in it: the folder and its files
+    are judged by the same place."""
+    write(tmp_path, "pyproject.toml", '[tool.ordercheck]\nexclude = ["link"]\n')
+    write(tmp_path, "real/x.py", BAD)
+    os.symlink("real", tmp_path / "link")
+    named_folder = oc(tmp_path, "--no-cache", "--force-exclude", "link")
+    named_file = oc(tmp_path, "--no-cache", "--force-exclude", "link/x.py")
+    assert len(named_folder.codes()) == len(named_file.codes()) == 1, (named_folder, named_file)

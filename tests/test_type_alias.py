@@ -54,3 +54,15 @@ def test_a_call_in_a_type_alias_is_no_event():
                     pass
     ''')
     assert cl(src) == [("OC201", 12)]
+
+
+def test_a_libcst_without_lazy_imports_still_extracts(monkeypatch):
+    """``libcst>=1.1`` is the dependency; ``LazyImport`` came in 1.9 (a review: every
+    file was an OC901 under libcst 1.8)."""
+    from ordercheck import frontend
+
+    for name in ("LazyImport", "LazyImportFrom"):
+        monkeypatch.delattr(cst, name, raising=False)
+    facts = frontend.extract("m.py", b"import os\ndef f(store, ledger, run):\n    store.save(run)\n", "m")
+    assert facts.error is None, facts.error
+    assert "f" in [fn.qualname for fn in facts.functions]

@@ -78,8 +78,6 @@ class Extractor(ExpressionWalker):
             cst.AugAssign: self._aug_assign,
             cst.Import: self._import,
             cst.ImportFrom: self._import,
-            cst.LazyImport: self._lazy_import,
-            cst.LazyImportFrom: self._lazy_import,
             cst.TypeAlias: self._type_alias,
             cst.Global: self._global,
             cst.Nonlocal: self._global,
@@ -96,6 +94,13 @@ class Extractor(ExpressionWalker):
             cst.FunctionDef: self._def,
             cst.ClassDef: self._class,
         }
+        # the statements that bind imported names (``lazy import``, PEP 810: libcst 1.9 and later)
+        self.imports: Tuple[type, ...] = (cst.Import, cst.ImportFrom)
+        for lazy_name in ("LazyImport", "LazyImportFrom"):
+            lazy_node = getattr(cst, lazy_name, None)
+            if lazy_node is not None:
+                self.handlers[lazy_node] = self._lazy_import
+                self.imports += (lazy_node,)
 
     def statement(self, node: cst.CSTNode, line: cst.CSTNode) -> Optional[Stmt]:
         """The statement of ``node`` by the handler table (a loud error for a compound
@@ -226,9 +231,9 @@ class Extractor(ExpressionWalker):
             bound_names(t, writes, mutates)
         if isinstance(node, cst.TypeAlias):
             writes.append(node.name.value)
-        if (isinstance(node, (cst.Import, cst.ImportFrom, cst.LazyImport, cst.LazyImportFrom))
-                and not isinstance(node.names, cst.ImportStar)):
-            for alias in node.names:
+        names = getattr(node, "names", None) if isinstance(node, self.imports) else None
+        if names is not None and not isinstance(names, cst.ImportStar):
+            for alias in names:
                 if alias.asname is not None:
                     bound_names(alias.asname.name, writes, mutates)
                 else:
@@ -419,7 +424,7 @@ class Extractor(ExpressionWalker):
         sp, text = self._small_head(line)
         return Stmt(StmtKind.SIMPLE, sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
 
-    def _lazy_import(self, node: Union[cst.LazyImport, cst.LazyImportFrom], line: cst.CSTNode) -> Stmt:
+    def _lazy_import(self, node: cst.BaseSmallStatement, line: cst.CSTNode) -> Stmt:
         """``lazy import x`` (PEP 810): the module is imported where a name is first
         used, not here, so the statement binds its names and cannot raise."""
         sp, text = self._small_head(line)

@@ -22,9 +22,15 @@ class _Paint:
 
 def _width(text: str) -> int:
     """The columns ``text`` takes on a terminal: a wide character (CJK, most emoji)
-    two, a combining mark none, anything else one (as rustc and ruff place carets)."""
-    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-               for ch in text)
+    two, a mark or a format character none, anything else one (as rustc and ruff
+    place carets; a sequence an emoji font joins is counted by its parts)."""
+    return sum(0 if unicodedata.category(ch) in _ZERO_WIDTH or unicodedata.combining(ch)
+               else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+#: marks drawn on the character before (Thai vowels, accents), enclosing marks, and
+#: format characters (a zero-width joiner, a variation selector's neighbours): no column
+_ZERO_WIDTH = frozenset(("Mn", "Me", "Cf"))
 
 
 def _frame(f: Finding, lines: Optional[List[str]], paint: _Paint) -> List[str]:
