@@ -26,7 +26,9 @@ def location(path: "os.PathLike[str] | str") -> Path:
     resolved whole (a symlinked folder and the files in it answer alike)."""
     if os.path.isdir(path):
         return Path(real_path(path))
-    head, tail = os.path.split(os.path.abspath(path))
+    # (not ``abspath``: it would take ``lnk/..`` away before ``lnk`` is resolved)
+    full = os.fspath(path)
+    head, tail = os.path.split(full if os.path.isabs(full) else os.path.join(os.getcwd(), full))
     return Path(real_path(head), tail) if tail else Path(real_path(head))
 
 

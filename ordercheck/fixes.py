@@ -358,6 +358,8 @@ def unified_diff(path: str, before: bytes, after: bytes) -> bytes:
         old = new = os.path.abspath(path).encode("utf-8", "surrogateescape")
     else:
         old, new = f"a/{shown}".encode("utf-8", "surrogateescape"), f"b/{shown}".encode("utf-8", "surrogateescape")
+    if b" " in old:  # (as git does: a tab ends a name with a space, or patch(1) reads a date there)
+        old, new = old + b"\t", new + b"\t"
     out = []
     # (lines split at ``\n`` only, as patch(1) reads them: a CRLF line keeps its CR)
     lines = difflib.diff_bytes(difflib.unified_diff, _DIFF_LINES.findall(before), _DIFF_LINES.findall(after), old, new)

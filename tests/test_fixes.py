@@ -465,3 +465,20 @@ def test_a_long_file_is_parsed_only_where_its_fixes_are(tmp_path, monkeypatch, w
         assert parsed and max(parsed) < len(LONG) // 2, parsed
     else:
         assert parsed and max(parsed) == len(LONG.encode())
+
+
+def test_a_diff_of_a_name_with_a_space_applies(tmp_path):
+    """As git does, a tab ends a header's name that holds a space (GNU patch read the
+    rest as a date and found no file)."""
+    src = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run)\n"
+    (tmp_path / "a b.py").write_text(src)
+    run = oc(tmp_path, "--no-cache", "--diff", "--unsafe-fixes", "a b.py")
+    assert run.out.startswith("--- a/a b.py\t\n+++ b/a b.py\t\n"), run
+    if shutil.which("patch"):
+        subprocess.run(["patch", "-p1", "-s"], input=run.out.encode(), cwd=tmp_path, check=True)
+    elif shutil.which("git"):  # pragma: no cover
+        subprocess.run(["git", "apply", "-p1", "--unsafe-paths", "-"], input=run.out.encode(), cwd=tmp_path, check=True)
+    else:  # pragma: no cover
+        pytest.fail("patch(1) or git is needed to apply the diff")
+    assert (tmp_path / "a b.py").read_text() == src.replace(
+        "    store.save(run)\n    ledger.append(run)\n", "    ledger.append(run)\n    store.save(run)\n")

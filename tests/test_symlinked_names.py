@@ -89,3 +89,20 @@ def test_a_linked_folder_and_its_files_answer_alike(tmp_path):
     named_folder = oc(tmp_path, "--no-cache", "--force-exclude", "link")
     named_file = oc(tmp_path, "--no-cache", "--force-exclude", "link/x.py")
     assert len(named_folder.codes()) == len(named_file.codes()) == 1, (named_folder, named_file)
+
+
+def test_a_dot_dot_after_a_link_is_taken_after_the_link():
+    """``lnk/../m.py`` is the file beside ``lnk``'s target, as the system opens it (a
+    textual ``abspath`` would take ``lnk/..`` away first)."""
+    import tempfile
+    from pathlib import Path
+
+    from ordercheck.filepaths import location
+
+    with tempfile.TemporaryDirectory() as d:
+        base = Path(d).resolve()
+        (base / "other" / "deep").mkdir(parents=True)
+        (base / "proj").mkdir()
+        (base / "other" / "m.py").write_text("x = 1\n")
+        os.symlink("../other/deep", base / "proj" / "lnk")
+        assert location(base / "proj" / "lnk" / ".." / "m.py") == base / "other" / "m.py"
