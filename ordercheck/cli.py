@@ -238,7 +238,7 @@ def unread_files(result: "runner.Result") -> Set[str]:
 @click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ in the project root: the config's folder, else the nearest folder above the paths with pyproject.toml or .git; a config's cache-dir is relative to its folder).")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ in the project root: the discovered config's folder, else the nearest folder above the paths with pyproject.toml or .git; a config's cache-dir is relative to its folder).")
 @click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), metavar="FILE",
               help="Hide the findings recorded in FILE (see --write-baseline).")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(path_type=Path), metavar="FILE",
@@ -395,8 +395,8 @@ def _say_large_project(root: Path, config_file: Path, count: int) -> None:
     minutes with nothing said (a held-out set, session 42). Say so before reading."""
     if count >= LARGE_PROJECT:
         click.echo(f"ordercheck: note: reading {count} Python files under {root} for the summaries: the folder "
-                   f"of --config {config_file} is the project root (put the config in the project's own folder, "
-                   "or give the project a pyproject.toml or .git, to make it smaller)", err=True)
+                   f"of --config {config_file} is the project root, as it holds the paths (keep the config in the "
+                   "project's own folder to make that folder the project)", err=True)
 
 
 def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool, write: bool, rounds: int = 10,

@@ -458,11 +458,11 @@ def run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, by
                 and prepass_classes(settings) is not None)
     try:
         if deferred:
-            got = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, True, announce)
+            got = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, True, announce=announce)
             announce = None  # (said once)
             if got is not None:
                 return got
-        result = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, False, announce)
+        result = _run(paths, settings, stdin, jobs, cache_dir, force_exclude, buffers, whole_project, False, announce=announce)
     finally:
         # the phases freeze what they read (``gc.freeze``: the collector, and every
         # worker forked later, no longer walks it); a language server's next run

@@ -42,9 +42,9 @@ def made(monkeypatch):
     got = []
     real = runner._run
 
-    def spy(*args):
-        got.append(args[-1])
-        return real(*args)
+    def spy(*args, **kwargs):
+        got.append(args[-1])  # (``compile_later``, the last positional argument)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(runner, "_run", spy)
     return got
