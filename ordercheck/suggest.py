@@ -238,14 +238,20 @@ class Unmatched:
     """A pattern of the user's configuration that matches no call in the files read:
     a typo, a receiver spelled otherwise, or a method called through ``self``/``cls``,
     which a qualified pattern (``*.Stream._write_state``) never matches (docs/decisions.md,
-    "Receiver types"). ``self_call``: such a call of the pattern's method, if any."""
+    "Receiver types"). ``self_call``: such a call of the pattern's method, if any.
+    ``partly``: the pattern matches other calls, but not that one (two held-out sets,
+    session 42: `*.Email.save` matched a typed `email.save()` and hid that every
+    `self.save()` in `Email` went unseen)."""
 
     kind: str
     pattern: str
     self_call: Optional[Tuple[str, int, str]] = None
+    partly: bool = False
 
     def row(self) -> dict:
         out: dict = {"class": self.kind, "pattern": self.pattern}
+        if self.partly:
+            out["partly"] = True
         if self.self_call is not None:
             path, line, text = self.self_call
             out["self_call"] = {"path": path, "line": line, "code": text}
@@ -262,7 +268,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     if not configured:
         return []
     names: Set[str] = set()
-    self_calls: Dict[Tuple[str, str], Tuple[str, int, str]] = {}  # (class, method) -> a `self.m(...)` call
+    self_calls: Dict[Tuple[str, str], List[Tuple[str, int, str, Call]]] = {}  # (class, method) -> its `self.m(...)` calls
     for facts in all_facts:
         if facts.error is not None or (report is not None and facts.path not in report):
             continue
@@ -273,22 +279,27 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                 names.update(call.typed)
                 if call.self_call in ("self", "cls") and call.callee.count(".") == 1 and fn.class_name:
                     owner = fn.class_name.rsplit(".", 1)[-1]
-                    self_calls.setdefault((owner, call.callee.split(".", 1)[1]), (facts.path, call.span.line, call.text))
+                    self_calls.setdefault((owner, call.callee.split(".", 1)[1]), []).append(
+                        (facts.path, call.span.line, call.text, call))
     blob = "\n".join(sorted(names))
     out = []
     for kind, pattern in dict.fromkeys(configured):
         # one search over all the names, a line each: no part of the pattern may match
         # across a line's end (`[!_]` is a class that would take the newline)
         regex = fnmatch.translate(literal_subscripts(pattern)).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
-        if re.search(r"(?m)^" + regex, blob):
-            continue
+        matched = bool(re.search(r"(?m)^" + regex, blob))
         parts = pattern.rsplit(".", 2)
         hint = None
         if len(parts) >= 2 and not any(ch in parts[-1] for ch in "*?["):
             owner = parts[-2]  # `*.Stream.flush_state`: a `self.flush_state()` of a class named so
-            hint = next((at for (cls, method), at in sorted(self_calls.items())
-                         if method == parts[-1] and fnmatch.fnmatchcase(cls, owner)), None)
-        out.append(Unmatched(kind, pattern, hint))
+            calls = [at for (cls, method), ats in sorted(self_calls.items(), key=lambda item: item[0])
+                     if method == parts[-1] and fnmatch.fnmatchcase(cls, owner) for at in ats]
+            if matched:  # only a call the configuration leaves unseen is worth a line
+                calls = [at for at in calls if kind not in settings.vocab.direct(at[3])]
+            hint = calls[0][:3] if calls else None
+        if matched and hint is None:
+            continue
+        out.append(Unmatched(kind, pattern, hint, partly=matched))
     return out
 
 
@@ -300,12 +311,26 @@ def table_name(settings: Settings) -> str:
 
 
 def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
-    """Comment lines naming the configured patterns that match nothing."""
-    if not unmatched:
-        return []
-    lines = ["", f"# {len(unmatched)} configured pattern(s) match no call in these files (a typo, another",
-             "# receiver name, or a method called through `self`/`cls`: a qualified `*.T.m` pattern",
-             "# never matches `self.m(...)`; name it `*.m` or `self.m` too):"]
+    """Comment lines naming the configured patterns that match nothing, then those that
+    miss a ``self.m(...)`` call in the class they name."""
+    lines: List[str] = []
+    none = [u for u in unmatched if not u.partly]
+    some = [u for u in unmatched if u.partly]
+    if none:
+        lines += ["", f"# {len(none)} configured pattern(s) match no call in these files (a typo, another",
+                  "# receiver name, or a method called through `self`/`cls`: a qualified `*.T.m` pattern",
+                  "# never matches `self.m(...)`; name it `*.m` or `self.m` too):"]
+        lines += _unmatched_rows(none)
+    if some:
+        lines += ["", f"# {len(some)} configured pattern(s) match some calls but not the method called through",
+                  "# `self`/`cls` in the class they name (a qualified `*.T.m` pattern never matches",
+                  "# `self.m(...)`; name it `self.m` too, or the helper that calls it):"]
+        lines += _unmatched_rows(some)
+    return lines
+
+
+def _unmatched_rows(unmatched: List[Unmatched]) -> List[str]:
+    lines = []
     width = max(len(u.pattern) for u in unmatched) + 2
     for u in unmatched:
         line = f"#   {u.kind:<15} {u.pattern:<{width}}"
