@@ -22,6 +22,16 @@ def _fix(tmp_path, source, *extra, name="m.py"):
     return run, p.read_bytes()
 
 
+def _apply_patch(diff: bytes, cwd) -> None:
+    """Apply a ``--diff`` with patch(1), or ``git apply`` where patch is missing."""
+    if shutil.which("patch"):
+        subprocess.run(["patch", "-p1", "-s"], input=diff, cwd=cwd, check=True)
+    elif shutil.which("git"):  # pragma: no cover
+        subprocess.run(["git", "apply", "-p1", "--unsafe-paths", "-"], input=diff, cwd=cwd, check=True)
+    else:  # pragma: no cover
+        pytest.fail("patch(1) or git is needed to apply the diff")
+
+
 def _d(text):
     return textwrap.dedent(text)
 
@@ -233,12 +243,7 @@ def test_diff_changes_nothing_and_applies_to_what_fix_writes(tmp_path):
     # apply the diff to a second copy with patch(1), or by hand when it is missing
     patched = tmp_path / "patched"
     shutil.copytree(FIXTURES / "runtime", patched)
-    if shutil.which("patch"):
-        subprocess.run(["patch", "-p1", "-s"], input=diff.out.encode(), cwd=patched, check=True)
-    elif shutil.which("git"):  # pragma: no cover
-        subprocess.run(["git", "apply", "-p1", "--unsafe-paths", "-"], input=diff.out.encode(), cwd=patched, check=True)
-    else:  # pragma: no cover
-        pytest.fail("patch(1) or git is needed to apply the diff")
+    _apply_patch(diff.out.encode(), patched)
     fixed = oc(work, "--no-cache", "--fix", "--unsafe-fixes", ".")
     assert {p.name: p.read_bytes() for p in work.glob("*.py")} == {p.name: p.read_bytes() for p in patched.glob("*.py")}
     # the fixable OC101 sites (tick, complete) are gone; the others remain and are reported
@@ -274,10 +279,9 @@ def test_diff_of_a_latin1_file_is_in_its_bytes_and_applies(tmp_path):
                           env=dict(os.environ, PYTHONPATH=str(Path(ordercheck.__file__).resolve().parents[1])))
     assert done.returncode == 1 and b"\n     store.save(run)  # caf\xe9\n" in done.stdout, done
     assert (tmp_path / "l.py").read_bytes() == src
-    if shutil.which("patch"):
-        subprocess.run(["patch", "-p1", "-s"], input=done.stdout, cwd=tmp_path, check=True)
-        assert (tmp_path / "l.py").read_bytes() == src.replace(
-            b"    store.save(run)  # caf\xe9\n    ledger.append(run.id)\n", b"    ledger.append(run.id)\n    store.save(run)  # caf\xe9\n")
+    _apply_patch(done.stdout, tmp_path)
+    assert (tmp_path / "l.py").read_bytes() == src.replace(
+        b"    store.save(run)  # caf\xe9\n    ledger.append(run.id)\n", b"    ledger.append(run.id)\n    store.save(run)  # caf\xe9\n")
 
 
 @pytest.mark.parametrize("src, want", [
@@ -474,11 +478,6 @@ def test_a_diff_of_a_name_with_a_space_applies(tmp_path):
     (tmp_path / "a b.py").write_text(src)
     run = oc(tmp_path, "--no-cache", "--diff", "--unsafe-fixes", "a b.py")
     assert run.out.startswith("--- a/a b.py\t\n+++ b/a b.py\t\n"), run
-    if shutil.which("patch"):
-        subprocess.run(["patch", "-p1", "-s"], input=run.out.encode(), cwd=tmp_path, check=True)
-    elif shutil.which("git"):  # pragma: no cover
-        subprocess.run(["git", "apply", "-p1", "--unsafe-paths", "-"], input=run.out.encode(), cwd=tmp_path, check=True)
-    else:  # pragma: no cover
-        pytest.fail("patch(1) or git is needed to apply the diff")
+    _apply_patch(run.out.encode(), tmp_path)
     assert (tmp_path / "a b.py").read_text() == src.replace(
         "    store.save(run)\n    ledger.append(run)\n", "    ledger.append(run)\n    store.save(run)\n")
