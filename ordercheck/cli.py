@@ -316,7 +316,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     if cache_dir is not None:
         cache_dir = _usable_cache(cache_dir, quiet)
     announce = None
-    if config_file is not None and not quiet and settings.project_root is not None and not is_marked(root):
+    # (text only: a machine format's reader takes anything on stderr for an error,
+    # as for the nothing-matched note, docs/decisions.md)
+    if config_file is not None and fmt == "text" and not quiet and settings.project_root is not None and not is_marked(root):
         announce = functools.partial(_say_large_project, root, config_file)
     result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
                         force_exclude=force_exclude, announce=announce)

@@ -312,7 +312,7 @@ def plan(source: bytes, findings: Sequence[Finding]) -> List[Fix]:
     if not fixable:
         return []
     try:
-        if source.count(b"\n") <= WHOLE_FILE_LINES:
+        if max(source.count(b"\n"), source.count(b"\r")) <= WHOLE_FILE_LINES:  # (CR-only files too)
             planner = Planner(source)
             return [fx for fx in (planner.offer(f) for f in fixable) if fx is not None]
         return _plan_in_parts(source, fixable)
@@ -322,8 +322,12 @@ def plan(source: bytes, findings: Sequence[Finding]) -> List[Fix]:
 
 def _plan_in_parts(source: bytes, fixable: Sequence[Finding]) -> List[Fix]:
     """``plan`` for a long file: one libcst parse per run of top-level statements that
-    holds a finding's pair (from the line after the statement before it, so the
-    pair's comment lines come along), read from the file's decoded text."""
+    holds a finding's pair, read from the file's decoded text. The run starts at the
+    top-level statement before the pair's (and before any statement sharing its
+    logical line): libcst files the comment lines above a module's first statement
+    under the module's header, so a save parsed first would leave its comments behind
+    (a review, session 42). A pair whose events are more than two top-level statements
+    apart cannot be adjacent: it is not parsed at all."""
     text = decode_source(source)
     lines = _LINE_TEXT.findall(text)
     tree = cast(ast.Module, parse_ast(text))
@@ -336,9 +340,13 @@ def _plan_in_parts(source: bytes, fixable: Sequence[Finding]) -> List[Fix]:
             continue
         low, high = min(first.line, f.span.line), max(first.line, f.span.end_line)
         inside = [k for k, (s, e) in enumerate(bounds) if s <= high and low <= e]
-        if not inside:
+        if not inside or len(inside) > 2:
             continue
-        start = bounds[inside[0] - 1][1] + 1 if inside[0] > 0 else 1
+        k = inside[0] - 1 if inside[0] > 0 else 0
+        # (a statement that shares its line, or is continued by a `\` from the one before)
+        while k > 0 and (bounds[k - 1][1] >= bounds[k][0] or lines[bounds[k][0] - 2].rstrip("\r\n").endswith("\\")):
+            k -= 1
+        start = bounds[k][0] if k > 0 else 1
         parts.setdefault((start, bounds[inside[-1]][1]), []).append(f)
     out: List[Fix] = []
     for (start, end), found in sorted(parts.items()):

@@ -269,9 +269,13 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         return []
     names: Set[str] = set()
     self_calls: Dict[Tuple[str, str], List[Tuple[str, int, str, Call]]] = {}  # (class, method) -> its `self.m(...)` calls
+    bases: Dict[str, Set[str]] = {}  # a class's name -> its bases' names (last components: a hint, not a resolution)
     for facts in all_facts:
         if facts.error is not None or (report is not None and facts.path not in report):
             continue
+        for klass in facts.classes:
+            bases.setdefault(klass.qualname.rsplit(".", 1)[-1], set()).update(
+                b.rsplit(".", 1)[-1] for b in klass.bases)
         for fn in facts.functions:
             for call in fn.calls:
                 names.add(call.callee)
@@ -292,8 +296,10 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         hint = None
         if len(parts) >= 2 and not any(ch in parts[-1] for ch in "*?["):
             owner = parts[-2]  # `*.Stream.flush_state`: a `self.flush_state()` of a class named so
+            # (in the class so named, or a subclass: a model's `self.save()` is its base's)
             calls = [at for (cls, method), ats in sorted(self_calls.items(), key=lambda item: item[0])
-                     if method == parts[-1] and fnmatch.fnmatchcase(cls, owner) for at in ats]
+                     if method == parts[-1] and any(fnmatch.fnmatchcase(c, owner) for c in _lineage(cls, bases))
+                     for at in ats]
             if matched:  # only a call the configuration leaves unseen is worth a line
                 calls = [at for at in calls if kind not in settings.vocab.direct(at[3])]
             hint = calls[0][:3] if calls else None
@@ -301,6 +307,18 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
             continue
         out.append(Unmatched(kind, pattern, hint, partly=matched))
     return out
+
+
+def _lineage(name: str, bases: Dict[str, Set[str]]) -> Set[str]:
+    """``name`` and the names of its bases, transitively (by last component)."""
+    seen = {name}
+    todo = [name]
+    while todo:
+        for base in bases.get(todo.pop(), ()):
+            if base not in seen:
+                seen.add(base)
+                todo.append(base)
+    return seen
 
 
 def table_name(settings: Settings) -> str:

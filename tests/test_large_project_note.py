@@ -31,6 +31,8 @@ def test_a_large_project_under_an_unmarked_config_folder_is_named(tmp_path, monk
     assert run.code == 1
     assert f"reading 5 Python files under {tmp_path.resolve()}" in run.err and "--config cfg.toml" in run.err, run
     assert "note" not in oc(tmp_path, "--no-cache", "--config", "cfg.toml", "-q", "proj").err
+    # a machine format's reader takes stderr for an error: said in text only
+    assert oc(tmp_path, "--no-cache", "--config", "cfg.toml", "--format", "json", "proj").err == ""
 
 
 def test_no_note_for_a_small_project_or_a_marked_one(tmp_path, monkeypatch):

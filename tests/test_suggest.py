@@ -488,3 +488,25 @@ def test_suggest_names_a_pattern_that_misses_the_self_calls_of_its_class(tmp_pat
     again = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--config",
                           "ordercheck-self.toml").out)["unmatched"]
     assert [row["pattern"] for row in again] == []
+
+
+def test_a_self_call_in_a_subclass_of_the_named_class_is_pointed_at(tmp_path):
+    """(A review, session 42.) A Django-style model subclass calls its base's
+    `self.save()`: `*.Email.save` misses it as it misses the base's own."""
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.Email.save"]\n')
+    write(tmp_path, "mail/models.py", """
+        class Email:
+            def save(self): ...
+
+
+        class HtmlEmail(Email):
+            def dispatch(self, log):
+                self.save()
+                log.append(self)
+
+
+        def resend(email: Email):
+            email.save()
+    """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["unmatched"]
+    assert [(row["pattern"], row.get("partly"), row["self_call"]["line"]) for row in got] == [("*.Email.save", True, 8)]
