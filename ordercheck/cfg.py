@@ -180,14 +180,17 @@ class _Builder:
                  on_raise: Optional[Callable[[Call], bool]] = None,
                  on_test: Optional[Callable[[Call], bool]] = None,
                  is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None,
-                 project_manager: Callable[[Call], bool] = lambda c: False) -> None:
+                 project_manager: Callable[[Call], bool] = lambda c: False,
+                 on_iter: Optional[Callable[[Call], bool]] = None) -> None:
         self.fn = fn
         self.is_suppressor = is_suppressor
         self.project_manager = project_manager
         self.on_raise = on_raise
         self.on_test = on_test
+        self.on_iter = on_iter
         self.is_guard = is_guard
-        self.g: nx.DiGraph = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked))
+        self.g: nx.DiGraph = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked),
+                                        tail_line=fn.tail_line)
         self.counter = 0
         self.regions = 0
         self.with_ids = 0
@@ -658,7 +661,28 @@ class _Builder:
         self.connect(ends, head)
         self.raise_from(head)
         breaks = self._loop_body(head, st.body, [(head, EdgeKind.TRUE)], item=True)
-        return self.block(st.orelse, [(head, EdgeKind.FALSE)]) + breaks
+        return self.block(st.orelse, self._exhausted(st, ends, head)) + breaks
+
+    def _exhausted(self, st: Stmt, ends: Preds, head: object) -> Preds:
+        """A ``for`` whose iterable is a call of a generator with a tail (``on_iter``):
+        the ``next()`` that finds it exhausted runs what the generator does after its
+        last ``yield``, so the loop's way out, not its breaks, passes an ``exhausted``
+        point that carries it (its call no longer does: ``effects.node_sets``)."""
+        out: Preds = [(head, EdgeKind.FALSE)]
+        if st.iter_call is None or self.on_iter is None:
+            return out
+        call = next((c for c in st.events if isinstance(c, Call) and c.id == st.iter_call), None)
+        if call is None or not self.on_iter(call):
+            return out
+        at = [p for p, _ in ends if getattr(self.g.nodes[p].get("call"), "id", None) == call.id
+              and self.g.nodes[p].get("kind") == NodeKind.CALL]
+        if len(at) != 1:
+            return out
+        self.g.nodes[at[0]]["consumed"] = True
+        x = self.node(NodeKind.EXHAUSTED, call.span, f"{call.text}  (exhausted)", call=call)
+        self.g.nodes[x]["line"] = None
+        self.connect(out, x)
+        return [(x, EdgeKind.NORMAL)]
 
     def _loop_body(self, head: object, body: List[Stmt], preds: Preds, item: bool = False) -> Preds:
         """A loop's body under a loop frame, its ends back to ``head``; its breaks."""
@@ -885,7 +909,8 @@ def build(fn: FunctionFacts, is_suppressor: Callable[[Call], Catch] = lambda c: 
           on_test: Optional[Callable[[Call], bool]] = None,
           is_guard: Optional[Callable[[Tuple[str, ...]], bool]] = None,
           around: Optional[Call] = None,
-          project_manager: Callable[[Call], bool] = lambda c: False) -> nx.DiGraph:
+          project_manager: Callable[[Call], bool] = lambda c: False,
+          on_iter: Optional[Callable[[Call], bool]] = None) -> nx.DiGraph:
     """The control-flow graph of one function (semantics §Graph). ``on_raise(call)`` true: the
     call's exceptional edges pass a ``raised`` point (its callee's on-raise effects);
     ``on_test(call)`` true for the call that is a whole ``if``/``while`` test: each
@@ -894,7 +919,7 @@ def build(fn: FunctionFacts, is_suppressor: Callable[[Call], Catch] = lambda c: 
     (``@transaction.atomic``): the body is built as a ``with`` over it.
     ``project_manager(call)``: the ``with`` item enters a project context manager (its
     own exit code runs, so a lock's name does not exempt its exit from raising)."""
-    b = _Builder(fn, is_suppressor, on_raise, on_test, is_guard, project_manager)
+    b = _Builder(fn, is_suppressor, on_raise, on_test, is_guard, project_manager, on_iter)
     body = fn.body
     if around is not None:
         body = [Stmt(StmtKind.WITH, around.span, around.text, items=[WithItem([around], around)], body=body)]

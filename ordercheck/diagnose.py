@@ -68,6 +68,9 @@ def case_text(g: nx.DiGraph, n: object, cls: str) -> str:
     if data["kind"] == NodeKind.OUTCOME:
         name = data["call"].callee.rsplit(".", 1)[-1]
         return f"{verb} only when `{name}` returns {data['value']}"
+    if data["kind"] == NodeKind.EXHAUSTED:
+        name = data["call"].callee.rsplit(".", 1)[-1]
+        return f"{verb} after its last `yield`, when the loop has taken every item of `{name}`"
     return ""
 
 
@@ -150,7 +153,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             pass
         elif repeated:
             pass
-        elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME) and cls & relevant:
+        elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and cls & relevant:
             k = rule.step_kind(cls)
             via = ""
             if n in callees:

@@ -158,6 +158,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             carried = eff.on_return - NOT_CARRIED
             if any(g.nodes[s].get("kind") == NodeKind.OUTCOME for s in g.successors(n)):
                 carried -= eff.conditional  # they travel on the branches
+            if data.get("consumed"):
+                carried -= eff.exhausted  # a generator's tail: on its ``for``'s way out
             me = managers(path, call) if managers is not None and "with_id" in data else None
             if me is not None:
                 # entering it runs a generator up to its ``yield``; a class's
@@ -192,6 +194,9 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
         elif kind == NodeKind.OUTCOME:
             part = "true" if data["value"] else "false"
             cls = carried_only(vocab, call, eff.part(part) - NOT_CARRIED)
+        elif kind == NodeKind.EXHAUSTED:
+            part = "return"  # (the generator's tail is part of its on-return summary)
+            cls = carried_only(vocab, call, eff.exhausted - NOT_CARRIED)
         else:
             continue
         if cls:
@@ -407,10 +412,20 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 continue  # a mark, not a class (the open-terminal mark)
             part = "true" if cls in when_true else "false"
             origins[(part, cls)] = origins[("return", cls)]
+    # a generator's tail: what it performs only after its last ``yield`` (every node
+    # performing the class stands below that statement's last line)
+    exhausted: Set[str] = set()
+    tail = g.graph.get("tail_line", 0)
+    if tail:
+        for cls, nodes in performers.items():
+            lines = [g.nodes[m]["span"].line for n in nodes for m in lifted_from.get((n, cls), [n])
+                     if g.nodes[m].get("span") is not None]
+            if lines and min(lines) > tail:
+                exhausted.add(cls)
     if EXIT not in reach and RAISE in reach:
         on_return.add(NO_RETURN)  # it always raises (or exits): no normal way back
     eff = Effects(frozenset(on_return), frozenset(on_raise), frozenset(escaping),
-                  frozenset(when_true), frozenset(when_false), _contained(g, reach, flight))
+                  frozenset(when_true), frozenset(when_false), _contained(g, reach, flight), frozenset(exhausted))
     return eff, origins
 
 
@@ -462,7 +477,7 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
                   managers: Optional[Managers] = None) -> nx.DiGraph:
     """A graph for the summary pass: a point at every resolved call."""
     resolved = lambda call: (path, call.id) in callees  # noqa: E731
-    return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved,
+    return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved, on_iter=resolved,
                      is_guard=vocab.is_guard, around=decorator_transaction(fn, vocab),
                      project_manager=lambda call: managers is not None and managers(path, call) is not None)
 
@@ -699,7 +714,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 old = effects.get(m, NO_EFFECTS)
                 grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,
                                 old.escaping | total.escaping, total.when_true, total.when_false,
-                                contained)
+                                contained, total.exhausted)
                 if (grown.on_return, grown.on_raise, grown.escaping) != (old.on_return, old.on_raise, old.escaping):
                     changed = True
                 effects[m] = grown
@@ -758,6 +773,7 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
         fn, suppressor(vocab, path, summ.manager_of),
         on_raise=lambda call: bool(eff(call).on_raise - NOT_CARRIED),
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
+        on_iter=lambda call: bool(eff(call).exhausted - NOT_CARRIED),
         is_guard=vocab.is_guard,
         around=decorator_transaction(fn, vocab),
         project_manager=lambda call: summ.manager_of(path, call) is not None,

@@ -200,6 +200,7 @@ class Stmt:
     finally_span: Optional[Span] = None  # the `finally:` clause of a try
     returns: Optional[bool] = None  # ``return True`` / ``return False`` (a constant)
     test_call: Optional[int] = None  # if/while: id of the call that is the whole test
+    iter_call: Optional[int] = None  # for: id of the call that is the whole iterable
     test_negated: bool = False  # ... under ``not``
     # ... or the last operand of an ``and``/``or`` (docs/decisions.md): "and" / "or"
     test_chain: Optional[str] = None
@@ -252,6 +253,10 @@ class FunctionFacts:
     # the parameters a positional argument can reach, in order (``*args`` last); not
     # the keyword-only ones nor ``**kwargs`` (an ``__exit__``'s exception parameters)
     positional: Tuple[str, ...] = ()
+    # a generator function (not a ``@contextmanager`` one): the last line of the last
+    # statement of its body that holds a ``yield`` (what runs after it runs only when a
+    # consumer's ``next()`` finds it exhausted); 0 for any other function
+    tail_line: int = 0
 
 
 @dataclass

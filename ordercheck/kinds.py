@@ -60,6 +60,7 @@ class NodeKind(StrEnum):
     RERAISE = "reraise"  # synthetic: the end of a ``finally`` copy that re-raises
     RAISED = "raised"  # synthetic: a callee's on-raise effects, on the call's exceptional edges
     OUTCOME = "outcome"  # synthetic: a tested callee's conditional effects, on one branch
+    EXHAUSTED = "exhausted"  # synthetic: a generator's effects after its last ``yield``, on its ``for``'s way out
 
 
 class EdgeKind(StrEnum):

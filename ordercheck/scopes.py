@@ -47,6 +47,9 @@ class ScopeTable:
     #: its `return` statements constructs (``return StateLock()``)
     returns: Optional[str] = None
     returned: Set[Optional[str]] = field(default_factory=set)  # (what each `return` constructs)
+    #: a generator function: the last line of the last statement of its body holding
+    #: a ``yield`` (``ir.FunctionFacts.tail_line``); 0 for any other function
+    tail_line: int = 0
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -354,9 +357,10 @@ def _is_property(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> bool:
 
 
 class _Scanner:
-    def __init__(self, walrus: bool = True) -> None:
+    def __init__(self, walrus: bool = True, yields: bool = True) -> None:
         self.out = Scopes()
         self.walrus = walrus
+        self.yields = yields  # (a module whose text holds no `yield` has no generator)
 
     def module(self, tree: ast.Module) -> Scopes:
         table = ScopeTable()
@@ -390,6 +394,8 @@ class _Scanner:
             if isinstance(n, ast.Global):
                 table.declared_global.update(n.names)
         self.body(node.body, table, chain + [table], method)
+        if self.yields:
+            table.tail_line = _tail_line(node)
         if table.returns is None and len(table.returned) == 1:
             table.returns = next(iter(table.returned))
 
@@ -561,5 +567,22 @@ def _end_of(n: ast.stmt) -> Tuple[int, int]:
 
 def scan(tree: ast.Module, text: Optional[str] = None) -> Scopes:
     """Aliases and types of every scope of a module. ``text``: the module's source,
-    when known; without a ``:=`` in it no expression is walked (``_Scanner._walk``)."""
-    return _Scanner(walrus=text is None or ":=" in text).module(tree)
+    when known; without a ``:=`` in it no expression is walked (``_Scanner._walk``),
+    without a ``yield`` no function is searched for one."""
+    return _Scanner(walrus=text is None or ":=" in text, yields=text is None or "yield" in text).module(tree)
+
+
+def _tail_line(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> int:
+    """A generator function's last line of the last statement of its body that holds
+    a ``yield`` of its own (not a nested function's, class's or lambda's): what its
+    body does after that line runs only on the ``next()`` that finds it exhausted.
+    0 when the function yields nowhere."""
+    for stmt in reversed(node.body):
+        stack: List[ast.AST] = [stmt]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (ast.Yield, ast.YieldFrom)):
+                return getattr(stmt, "end_lineno", None) or stmt.lineno
+            if not isinstance(n, _SCOPES):
+                stack.extend(child_nodes(n))
+    return 0

@@ -82,7 +82,10 @@ class Effects:
     raises into the caller's handler only the classes its handlers' own events let
     escape (``escaping``), whatever the call's own name matches (docs/decisions.md, "A
     helper's name and its escaping failures"). False where not known: every way of
-    making an ``Effects`` that does not compute it.
+    making an ``Effects`` that does not compute it. ``exhausted``: a generator's classes
+    of ``on_return`` performed only after its last ``yield`` (``FunctionFacts.tail_line``):
+    a ``for`` over a call of it performs them on its way out when the items run out,
+    not where the call stands (docs/decisions.md, "A generator's tail").
     """
 
     on_return: FrozenSet[str] = frozenset()
@@ -91,6 +94,7 @@ class Effects:
     when_true: FrozenSet[str] = frozenset()
     when_false: FrozenSet[str] = frozenset()
     contained: bool = False
+    exhausted: FrozenSet[str] = frozenset()
 
     def part(self, name: str) -> FrozenSet[str]:
         return {
@@ -105,7 +109,7 @@ class Effects:
     def union(self, other: "Effects") -> "Effects":
         return Effects(self.on_return | other.on_return, self.on_raise | other.on_raise,
                        self.escaping | other.escaping, self.when_true | other.when_true,
-                       self.when_false | other.when_false)
+                       self.when_false | other.when_false, exhausted=self.exhausted | other.exhausted)
 
 
 NO_EFFECTS = Effects()

@@ -121,7 +121,7 @@ def _canon(fn) -> str:
     """A function's facts with call ids renumbered by their order in the function."""
     ids = {c.id: i for i, c in enumerate(fn.calls)}
     text = repr(dataclasses.asdict(fn))
-    return re.sub(r"'(id|test_call)': (\d+)",
+    return re.sub(r"'(id|test_call|iter_call)': (\d+)",
                   lambda m: f"'{m.group(1)}': {ids.get(int(m.group(2)), 'outside ' + m.group(2))}", text)
 
 

@@ -310,7 +310,7 @@ def node_text(data: dict) -> str:
     "`render(dst)  (raised)`" is no code)."""
     if data.get("kind") == NodeKind.WITH_EXIT and data.get("manager") is not None:
         return data["manager"].text
-    if data.get("kind") in (NodeKind.RAISED, NodeKind.OUTCOME) and data.get("call") is not None:
+    if data.get("kind") in (NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and data.get("call") is not None:
         return data["call"].text
     return data["text"]
 

@@ -485,6 +485,8 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, node.iter)
         ev = self.expr(node.iter)
         st = Stmt(StmtKind.FOR, sp, self.header_text(node), ev, True)
+        if isinstance(node.iter, cst.Call) and ev and isinstance(ev[-1], Call):
+            st.iter_call = ev[-1].id  # (the call's own node comes after its arguments')
         self._header(st, [node.iter], [node.target])
         st.body = self.block(node.body)
         st.orelse = self.block(node.orelse.body) if node.orelse else []
@@ -740,6 +742,7 @@ class Extractor(ExpressionWalker):
             (node.params.star_arg.name.value,) if isinstance(node.params.star_arg, cst.Param) else ())
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
+        fn.tail_line = 0 if manager else frame.names.tail_line
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
 

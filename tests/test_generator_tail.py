@@ -1,0 +1,97 @@
+"""A generator's body runs as its consumer pulls items (semantics §Graph: edges follow
+Python exactly): what it does after its last ``yield`` runs on the ``next()`` that finds
+it exhausted, so a ``for`` over a call of it performs that on its way out when the items
+run out, not where the call stands, and not when the loop breaks (docs/decisions.md, "A
+generator's tail"). A conformance probe, session 42: `for rec in self._drain(run):
+ledger.append(rec)` with `_drain` saving after its last `yield` was a false OC102."""
+from __future__ import annotations
+
+from checkutil import cl
+
+DRAIN = '''
+class Queue:
+    def _drain(self, run):
+        for rec in run.pending:
+            yield rec
+        self._store.save(run)
+
+    def flush(self, run):
+        for rec in self._drain(run):
+            self._ledger.append(rec)
+
+    def flush_then(self, run):
+        for rec in self._drain(run):
+            pass
+        self._ledger.append(run)
+
+    def partial(self, run):
+        for rec in self._drain(run):
+            if rec:
+                break
+        else:
+            return
+        self._ledger.append(run)
+'''
+
+
+def test_a_generators_tail_runs_when_the_loop_is_exhausted():
+    # flush: every append before the drain's save, no finding; flush_then: the
+    # append after the loop follows the save; partial: only a break reaches the
+    # append, and a break never runs the tail
+    assert cl(DRAIN) == [("OC102", 15)]
+
+
+def test_what_a_generator_does_before_a_yield_still_stands_at_the_loop():
+    src = '''
+def _claim(store, jobs):
+    for j in jobs:
+        store.save(j)
+        yield j
+
+
+def consume(store, ledger, jobs):
+    for j in _claim(store, jobs):
+        ledger.append(j)
+'''
+    assert cl(src) == [("OC102", 10)]
+
+
+def test_a_class_both_before_and_after_the_last_yield_stays_at_the_call():
+    src = '''
+def _batches(store, rows):
+    store.save(rows)
+    for r in rows:
+        yield r
+    store.save(rows)
+
+
+def consume(store, ledger, rows):
+    for r in _batches(store, rows):
+        ledger.append(r)
+'''
+    assert cl(src) == [("OC102", 11)]
+
+
+def test_a_generator_called_and_not_iterated_by_a_for_is_as_before():
+    """Only a ``for`` over the call itself moves the tail; elsewhere the generator's
+    events stand at its call (docs/decisions.md, "A generator function's call ...")."""
+    src = '''
+def _drain(store, run):
+    for rec in run.pending:
+        yield rec
+    store.save(run)
+
+
+def consume(store, ledger, run):
+    items = list(_drain(store, run))
+    ledger.append(items)
+'''
+    assert cl(src) == [("OC102", 10)]
+
+
+def test_the_witness_says_the_tail_ran_on_the_loops_way_out(tmp_path):
+    from checkutil import check_source
+
+    found = check_source(DRAIN)
+    steps = [(s.kind, s.text) for s in found[0].witness]
+    assert ("save", "self._drain(run) (saves after its last `yield`, when the loop has taken every item of `_drain`)") in steps
