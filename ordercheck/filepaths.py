@@ -1,7 +1,7 @@
 """Where a file is, as every part of ordercheck names it (docs/decisions.md,
 "Symlinked files"): absolute, its folder's symlinks resolved (one project reached
 through two folder names is one project), its own name kept (a file found as
-``src/run.py -> ../../shared/run.py`` is ``src/run.py``, as the editor that opened it
+``src/run.py -> ../../outside/run.py`` is ``src/run.py``, as the editor that opened it
 names it). Reports, SARIF artifacts, baseline fingerprints, ``exclude``, ``include`` and
 ``per-file-ignores`` all go through :func:`location`, so one file has one name to all of
 them whatever folder the run starts in."""

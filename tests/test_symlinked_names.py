@@ -18,12 +18,12 @@ def step(store, ledger, run):
 
 
 def _linked(tmp_path, config: str = ""):
-    """``proj/src/run.py -> ../../shared/run.py`` (a file kept outside the project)."""
-    write(tmp_path, "shared/run.py", BAD)
+    """``proj/src/run.py -> ../../outside/run.py`` (a file kept outside the project)."""
+    write(tmp_path, "outside/run.py", BAD)
     proj = tmp_path / "proj"
     write(proj, "pyproject.toml", "[tool.ordercheck]\n" + config)
     (proj / "src").mkdir()
-    os.symlink("../../shared/run.py", proj / "src" / "run.py")
+    os.symlink("../../outside/run.py", proj / "src" / "run.py")
     write(proj, "src/other.py", BAD)
     return proj
 
@@ -60,7 +60,7 @@ def test_exclude_and_include_match_a_linked_file_by_its_own_name(tmp_path):
 
 def test_a_linked_file_named_alone_draws_no_warning_of_its_targets_config(tmp_path):
     proj = _linked(tmp_path)
-    write(tmp_path, "shared/pyproject.toml", "[tool.ordercheck]\n")
+    write(tmp_path, "outside/pyproject.toml", "[tool.ordercheck]\n")
     run = oc(proj, "--no-cache", "src/run.py")
     assert run.code == 1 and "which this run does not use" not in run.err, run
 
@@ -71,7 +71,7 @@ def test_the_language_server_names_a_linked_document_as_the_cli_does(tmp_path):
     from ordercheck import lsp
 
     proj = _linked(tmp_path, 'exclude = ["src/run.py"]\n')
-    write(tmp_path, "shared/pyproject.toml", "[tool.ordercheck]\n")
+    write(tmp_path, "outside/pyproject.toml", "[tool.ordercheck]\n")
     doc = proj / "src" / "run.py"
     assert lsp.document_root(doc, [proj]) == proj.resolve()
     assert lsp.guess_root(doc) == proj.resolve()
