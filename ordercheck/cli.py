@@ -524,16 +524,16 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, exclude, extend_exclud
     # (no default cache: semantics §Configuration, suggest "never writes a file";
     # a folder named with --cache-dir is the user's own request)
     unread: List[str] = []
-    found, files, unmatched = suggestmod.run(list(paths), settings, jobs=jobs or os.cpu_count() or 1,
+    found, files, unmatched, saving = suggestmod.run(list(paths), settings, jobs=jobs or os.cpu_count() or 1,
                                              cache_dir=cache_dir, unread=unread)
     if unread:  # (they suggest nothing: said, not skipped in silence; a review, session 41)
         shown = ", ".join(unread[:3]) + (f" and {len(unread) - 3} more" if len(unread) > 3 else "")
         click.echo(f"ordercheck suggest: {len(unread)} file(s) could not be read or parsed and suggest nothing: "
                    f"{shown} (`ordercheck` on them says why)", err=True)
     if fmt == "json":
-        click.echo(suggestmod.render_json(found, files, limit, unmatched), nl=False)
+        click.echo(suggestmod.render_json(found, files, limit, unmatched, saving), nl=False)
     else:
-        click.echo(suggestmod.render_text(found, settings, files, limit, unmatched), nl=False)
+        click.echo(suggestmod.render_text(found, settings, files, limit, unmatched, saving), nl=False)
     return 0
 
 

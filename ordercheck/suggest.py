@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from . import lazy
-from .ir import Call, FileFacts
+from .ir import Call, FileFacts, FunctionFacts
 from .markers import split_tokens
 from .patterns import literal_subscripts
 from .settings import Settings
 from .sources import project_facts
-from .summaries import ProjectIndex, resolve, with_managers
+from .summaries import ProjectIndex, resolve, split_key, with_managers
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -263,8 +263,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     """The configured ``[events]``/``[extend-events]`` patterns (not the defaults) that
     no call of the files ``report`` names (default: every file) matches by any name the
     vocabulary matches it by: as written, import-qualified, receiver-typed."""
-    configured = [(kind, pattern) for table in (settings.config.events, settings.config.extend_events)
-                  for kind, patterns in table.items() for pattern in patterns]
+    configured = _configured(settings)
     if not configured:
         return []
     names: Set[str] = set()
@@ -287,7 +286,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                         (facts.path, call.span.line, call.text, call))
     blob = "\n".join(sorted(names))
     out = []
-    for kind, pattern in dict.fromkeys(configured):
+    for kind, pattern in configured:
         # one search over all the names, a line each: no part of the pattern may match
         # across a line's end (`[!_]` is a class that would take the newline)
         regex = fnmatch.translate(literal_subscripts(pattern)).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
@@ -306,6 +305,93 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         if matched and hint is None:
             continue
         out.append(Unmatched(kind, pattern, hint, partly=matched))
+    return out
+
+
+@dataclass
+class AlsoSaves:
+    """A configured ``append``/``terminal-append`` pattern whose calls run a project
+    helper that also saves through its body (held-out set 34: mrq's
+    ``_save_traceback_history``, named an append, writes its record with the same
+    collection ``update`` the configuration names as the save). A call that carries
+    both classes is never ordered against a save (its own save covers its own append:
+    semantics §Events, "Summaries"), so OC101/OC102 are silent there whatever the order;
+    when the helper's save *is* its record, the save pattern is too broad. ``call``:
+    one such call; ``helper``: its qualified name; ``save``: where the helper saves
+    (a call in its body that is a save, by a pattern or through its own helpers)."""
+
+    kind: str
+    pattern: str
+    call: Tuple[str, int, str]
+    helper: str
+    save: Optional[Tuple[str, int, str]] = None
+
+    def row(self) -> dict:
+        path, line, text = self.call
+        out: dict = {"class": self.kind, "pattern": self.pattern, "helper": self.helper,
+                     "call": {"path": path, "line": line, "code": text}}
+        if self.save is not None:
+            path, line, text = self.save
+            out["save"] = {"path": path, "line": line, "code": text}
+        return out
+
+
+def _configured(settings: Settings, kinds: Optional[Sequence[str]] = None) -> List[Tuple[str, str]]:
+    """The (class, pattern) pairs of the user's ``[events]``/``[extend-events]`` (of
+    the classes ``kinds`` names, by default all), once each, in the order written."""
+    return list(dict.fromkeys((kind, pattern) for table in (settings.config.events, settings.config.extend_events)
+                              for kind, patterns in table.items() if kinds is None or kind in kinds
+                              for pattern in patterns))
+
+
+def _appends_by_pattern(all_facts: Sequence[FileFacts], settings: Settings, report: Set[str],
+                        callees: Dict[Tuple[str, int], str]
+                        ) -> Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str]]]:
+    """The calls each configured append pattern matches by its own names, in files
+    ``report`` names, that run a project function: (class, pattern) -> (file, call,
+    callee key), in file order."""
+    configured = _configured(settings, ("append", "terminal-append"))
+    out: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str]]] = {}
+    if not configured:
+        return out
+    globs = [(pair, literal_subscripts(pair[1])) for pair in configured]
+    for facts in all_facts:
+        if facts.error is not None or facts.path not in report:
+            continue
+        for fn in facts.functions:
+            for call in fn.calls:
+                key = callees.get((facts.path, call.id))
+                if key is None or call.aug:
+                    continue
+                names = (call.callee,) + call.qualnames + call.typed
+                for pair, glob in globs:
+                    if any(fnmatch.fnmatchcase(t, glob) for t in names):
+                        out.setdefault(pair, []).append((facts, call, key))
+    return out
+
+
+def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str]]],
+               defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]], settings: Settings,
+               saves: Callable[[str], bool], callees: Dict[Tuple[str, int], str]) -> List[AlsoSaves]:
+    """The configured append patterns some of whose calls run a helper that saves
+    (``saves(key)``: the helper's summary performs ``save`` on its way to a return),
+    one row per pattern with its first such call and where the helper saves."""
+    out = []
+    for (kind, pattern), calls in by_pattern.items():
+        for facts, call, key in calls:
+            if not saves(key):
+                continue
+            site = None
+            for hfacts, hfn in defs.get(key, ()):
+                inner = [c for c in hfn.calls if not c.aug]
+                direct = [c for c in inner if "save" in settings.vocab.direct(c)]
+                carried = [c for c in inner if (k := callees.get((hfacts.path, c.id))) is not None and saves(k)]
+                pick = (direct or carried or [None])[0]
+                if pick is not None:
+                    site = (hfacts.path, pick.span.line, pick.text)
+                    break
+            out.append(AlsoSaves(kind, pattern, (facts.path, call.span.line, call.text), split_key(key)[1], site))
+            break
     return out
 
 
@@ -360,7 +446,7 @@ def _unmatched_rows(unmatched: List[Unmatched]) -> List[str]:
 
 
 def render_text(found: List[Suggestion], settings: Settings, files: int, limit: int,
-                unmatched: Sequence[Unmatched] = ()) -> str:
+                unmatched: Sequence[Unmatched] = (), saving: Sequence[AlsoSaves] = ()) -> str:
     shown = found[:limit]
     lines = [
         f"# ordercheck suggest: {len(found)} call pattern(s) in {files} file(s) look like state saves,",
@@ -370,7 +456,7 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
     ]
     if not shown:
         lines.append("# Nothing to suggest.")
-        return "\n".join(lines + render_unmatched(list(unmatched))) + "\n"
+        return "\n".join(lines + render_unmatched(list(unmatched)) + render_also_saves(saving)) + "\n"
     lines.append("")
     width = min(max(len(s.pattern) for s in shown) + 4, 48)  # (one long name does not pad every row)
     for i, s in enumerate(shown, 1):
@@ -393,7 +479,7 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
             lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {_functions(s)}, "
                          f"{len(s.meets)} with both kinds; e.g. {path}:{line}")
         lines.append(f"{prefix}]")
-    return "\n".join(lines + render_unmatched(list(unmatched))) + "\n"
+    return "\n".join(lines + render_unmatched(list(unmatched)) + render_also_saves(saving)) + "\n"
 
 
 def _functions(s: Suggestion) -> str:
@@ -401,16 +487,39 @@ def _functions(s: Suggestion) -> str:
     return f"{n} function" if n == 1 else f"{n} functions"
 
 
-def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequence[Unmatched] = ()) -> str:
+def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequence[Unmatched] = (),
+                saving: Sequence[AlsoSaves] = ()) -> str:
     return json.dumps({"files": files, "suggestions": [s.row() for s in found[:limit]],
-                       "unmatched": [u.row() for u in unmatched]}, indent=2) + "\n"
+                       "unmatched": [u.row() for u in unmatched],
+                       "also_saves": [a.row() for a in saving]}, indent=2) + "\n"
+
+
+def render_also_saves(saving: Sequence[AlsoSaves]) -> List[str]:
+    """Comment lines naming the configured append patterns whose calls also save."""
+    if not saving:
+        return []
+    lines = ["", f"# {len(saving)} configured append pattern(s) call a helper that also saves: such a call is",
+             "# never ordered against a save (its own save covers its append), so OC101/OC102 stay",
+             "# silent there. If the helper's save is the ledger record itself, name the state's",
+             "# own saving calls instead of the call they share:"]
+    width = max(len(a.pattern) for a in saving) + 2
+    for a in saving:
+        path, line, text = a.call
+        lines.append(f"#   {a.kind:<15} {a.pattern:<{width}} called at {path}:{line}  {text}")
+        where = f"#   {'':<15} {'':<{width}} runs `{a.helper}`"
+        if a.save is not None:
+            spath, sline, stext = a.save
+            where += f", which saves at {spath}:{sline}  {stext}"
+        lines.append(where)
+    return lines
 
 
 def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
         cache_dir: Optional[Path] = None, unread: Optional[List[str]] = None
-        ) -> Tuple[List[Suggestion], int, List[Unmatched]]:
-    """Suggestions for the files under ``paths`` (their facts only), and the configured
-    patterns that match none of their calls. Nothing is written, unless the caller names
+        ) -> Tuple[List[Suggestion], int, List[Unmatched], List[AlsoSaves]]:
+    """Suggestions for the files under ``paths`` (their facts only), the configured
+    patterns that match none of their calls, and the configured append patterns whose
+    calls also save through a helper's body (``AlsoSaves``). Nothing is written, unless the caller names
     a ``cache_dir`` (``suggest --cache-dir``). ``unread``, when given, is filled with
     the files that could not be read or parsed (they suggest nothing: the caller says so)."""
     all_facts, reported, _ = project_facts(paths, settings, jobs=jobs, cache_dir=cache_dir, whole_project=False)
@@ -428,6 +537,9 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
               for fn in facts.functions for call in fn.calls
               if kind_of(call.callee.rsplit(".", 1)[-1]) is not None
               for key in [cg.callees.get((facts.path, call.id))] if key is not None}
+    # the helpers the configured appends call, to say which of them also save
+    appends = _appends_by_pattern(all_facts, settings, report, cg.callees)
+    wanted |= {key for calls in appends.values() for _, _, key in calls}
     needed = set(wanted)
     for key in wanted:
         if key in cg.graph:
@@ -439,8 +551,13 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
         eff = summ.effects.get(key) if key is not None else None
         return frozenset(eff.on_return | eff.on_raise) & SUGGESTED if eff is not None else frozenset()
 
+    def saves(key: str) -> bool:
+        eff = summ.effects.get(key)
+        return eff is not None and "save" in eff.on_return
+
     return (suggest(all_facts, settings, report, carried), len(report),
-            unmatched_patterns(all_facts, settings, report))
+            unmatched_patterns(all_facts, settings, report),
+            also_saves(appends, cg.defs, settings, saves, summ.callees))
 
 
 def matches(pattern: str, call_texts: Sequence[str]) -> bool:

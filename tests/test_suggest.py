@@ -510,3 +510,41 @@ def test_a_self_call_in_a_subclass_of_the_named_class_is_pointed_at(tmp_path):
     """)
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["unmatched"]
     assert [(row["pattern"], row.get("partly"), row["self_call"]["line"]) for row in got] == [("*.Email.save", True, 8)]
+
+
+def test_suggest_names_a_configured_append_whose_helper_also_saves(tmp_path):
+    """(Held-out set 34, session 43.) mrq's `_save_traceback_history` is named an
+    append, and its body writes with the collection call the configuration names as
+    the save: the call carries both classes, so OC102 can never see it after the
+    status save. `suggest` says so, with the call and where the helper saves."""
+    write(tmp_path, "ordercheck.toml",
+          '[extend-events]\nsave = ["*.collection.update_one"]\n'
+          'append = ["self._save_traceback_history", "self._history.add"]\n')
+    write(tmp_path, "mq/job.py", """
+        class Job:
+            def _save_status(self, status):
+                self.collection.update_one({"_id": self.id}, {"$set": {"status": status}})
+
+            def _save_traceback_history(self, tb):
+                self._stamp(tb)
+
+            def _stamp(self, tb):
+                self.collection.update_one({"_id": self.id}, {"$push": {"tb": tb}})
+
+            def set_status(self, status, tb):
+                self._save_status(status)
+                self._save_traceback_history(tb)
+                self._history.add(tb)
+    """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["also_saves"]
+    assert [(row["class"], row["pattern"], row["helper"], row["call"]["line"], row["save"]["line"])
+            for row in got] == [("append", "self._save_traceback_history", "Job._save_traceback_history", 14, 7)]
+    assert got[0]["save"]["code"] == "self._stamp(tb)"  # through the helper's own helper
+    text = oc(tmp_path, "suggest", "--no-cache").out
+    assert "1 configured append pattern(s) call a helper that also saves" in text
+    assert "runs `Job._save_traceback_history`, which saves at mq/job.py:7  self._stamp(tb)" in text
+    # an append helper that does not save, and a run with no configured append: nothing said
+    write(tmp_path, "other.toml", '[extend-events]\nsave = ["*.collection.update_one"]\n')
+    assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--config",
+                         "other.toml").out)["also_saves"] == []
+    assert "call a helper that also saves" not in oc(tmp_path, "suggest", "--no-cache", "--config", "other.toml").out
