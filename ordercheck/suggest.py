@@ -386,8 +386,8 @@ def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str
                 inner = [c for c in hfn.calls if not c.aug]
                 direct = [c for c in inner if "save" in settings.vocab.direct(c)]
                 carried = [c for c in inner if (k := callees.get((hfacts.path, c.id))) is not None and saves(k)]
-                pick = (direct or carried or [None])[0]
-                if pick is not None:
+                if direct or carried:
+                    pick = (direct or carried)[0]
                     site = (hfacts.path, pick.span.line, pick.text)
                     break
             out.append(AlsoSaves(kind, pattern, (facts.path, call.span.line, call.text), split_key(key)[1], site))
