@@ -7,6 +7,8 @@ rule's message filled in, one step per event and branch point of the witness pat
 """
 from __future__ import annotations
 
+import re
+
 from typing import Dict, FrozenSet, List, Optional, Tuple, cast
 
 import networkx as nx
@@ -213,6 +215,23 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 steps.append(Step(span, "loop", f"{data['text']}  (again)"))
         elif data["kind"] == NodeKind.STMT and data.get("stmt") in (StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE) and span is not None:
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
+        elif kind == EdgeKind.EXCEPTION and span is not None and data["kind"] == NodeKind.CALL:
+            # a call that is no event of the rule raised: the way the path leaves, shown
+            # (held-out set 35: the save's own argument `set([lb])` raised into the
+            # handler, and the witness went from the append to the `except` as if the
+            # append had raised)
+            # (a call of a `raise` statement raising, its exception's constructor or
+            # an argument of it, is the statement's raise: one step, the statement)
+            first = data["call"].stmt_lines[0]
+            stmt = lines[first - 1].strip() if 0 < first <= len(lines) else ""
+            if re.match(r"raise\b", stmt):
+                steps.append(Step(span, "raise", stmt))
+            else:
+                steps.append(Step(span, "raises", data["call"].text))
+        elif kind == EdgeKind.EXCEPTION and span is not None and data.get("stmt") == StmtKind.RAISE:
+            steps.append(Step(span, "raise", data["text"]))
+        elif kind == EdgeKind.EXCEPTION and span is not None and data.get("stmt") == StmtKind.ASSERT:
+            steps.append(Step(span, "assert", f"{data['text']}  (fails)"))
         if deferred is not None and deferred[0] == i:
             steps.append(deferred[1])
             deferred = None

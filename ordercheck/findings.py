@@ -46,7 +46,8 @@ class Finding:
     within: bool = False
 
     #: witness step kinds that are structure, not events (see ``diagnose.witness_steps``)
-    STRUCTURE = frozenset({"branch", "loop", "except", "finally", "suppress", "return", "break", "continue", "silent", "exit", "elided"})
+    STRUCTURE = frozenset({"branch", "loop", "except", "finally", "suppress", "return", "break", "continue", "silent", "exit", "elided",
+                           "raises", "raise", "assert"})
 
     def sort_key(self):
         return (self.path, self.span.line, self.span.col, self.code)

@@ -1,0 +1,65 @@
+"""A witness shows how its path leaves by an exception (semantics §Contracts: "one
+witness — the events and branch points of one shortest path that shows it, in order,
+with positions"). A call that is no event of the rule, a ``raise`` and a failed
+``assert`` that send the path into a handler are steps of their own: without them the
+path went from the last event straight to the ``except``, which reads as if that event
+had raised, and an event that raised took no effect (held-out set 35: offlineimap's
+label sync, whose save's own argument ``set([lb])`` raised)."""
+from checkutil import check_source
+
+from ordercheck.findings import Finding
+
+
+def _oc102(src):
+    found = [f for f in check_source(src) if f.code == "OC102"]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_raising_call_that_is_no_event_is_a_step():
+    f = _oc102("""\
+def sync_labels(items, store, ledger, ui):
+    try:
+        for lb, uids in items:
+            ledger.append(uids)
+            store.save(uids, set([lb]))
+    except NotImplementedError:
+        ui.warn("cannot sync labels")
+""")
+    steps = [(s.kind, s.span.line, s.text) for s in f.witness]
+    assert steps[-3:] == [("append", 4, "ledger.append(uids)"), ("raises", 5, "set([lb])"),
+                          ("except", 6, "except NotImplementedError:")], steps
+
+
+def test_a_raise_and_a_failed_assert_are_steps():
+    f = _oc102("""\
+def step(run, store, ledger, ok):
+    try:
+        store.save(run)
+        ledger.append(run)
+        if not ok:
+            raise ValueError(run)
+        store.save(run)
+    except ValueError:
+        pass
+""")
+    kinds = [(s.kind, s.span.line) for s in f.witness]
+    assert kinds[-3:] == [("branch", 5), ("raise", 6), ("except", 8)], kinds
+    assert f.witness[-2].text == "raise ValueError(run)"  # the statement, not its constructor's call
+    g = _oc102("""\
+def step(run, store, ledger, ok):
+    try:
+        store.save(run)
+        ledger.append(run)
+        assert ok
+        store.save(run)
+    except AssertionError:
+        pass
+""")
+    steps = [(s.kind, s.span.line, s.text) for s in g.witness]
+    assert steps[-2:] == [("assert", 5, "assert ok  (fails)"), ("except", 7, "except AssertionError:")], steps
+
+
+def test_the_new_steps_are_structure_not_events():
+    """A baseline's fingerprint holds the witness's events: the new steps change none."""
+    assert {"raises", "raise", "assert"} <= Finding.STRUCTURE
