@@ -8,7 +8,6 @@ rule's message filled in, one step per event and branch point of the witness pat
 from __future__ import annotations
 
 import re
-
 from typing import Dict, FrozenSet, List, Optional, Tuple, cast
 
 import networkx as nx
