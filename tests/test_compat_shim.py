@@ -110,3 +110,86 @@ def test_a_fallback_definition_is_not_the_name_when_the_import_is_a_projects(tmp
         ''',
     })
     assert run_tree(tmp_path) == [("pkg/worker.py", 7, "OC101")]
+
+
+DB_SHIM = '''
+            try:
+                import django.db.utils
+            except ImportError:
+                class DjangoDatabaseError(Exception):
+                    pass
+            else:
+                DjangoDatabaseError = django.db.utils.DatabaseError
+'''
+
+
+def test_an_assignment_a_shim_normally_runs_is_the_alias_not_its_fallback(tmp_path):
+    """(Held-out set 35, sumatra's ``projects.py``.) A stand-in class under ``except
+    ImportError:`` and ``= django.db.utils.DatabaseError`` under ``else:`` bind the
+    name twice; the one that normally runs is the alias, so ``swallow-types`` naming
+    Django's class reaches ``except DjangoDatabaseError:``."""
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/projects.py": DB_SHIM + '''
+
+            def add_record(store, rec):
+                try:
+                    store.save(rec)
+                except DjangoDatabaseError:
+                    pass
+        ''',
+    })
+    table = {"swallow-types": ["django.db.utils.DatabaseError"]}
+    assert run_tree(tmp_path, table=table) == [("pkg/projects.py", 13, "OC203")]
+
+
+def test_the_try_bodys_assignment_wins_over_the_fallbacks_in_either_order(tmp_path):
+    """``try: X = a.B`` / ``except ImportError: X = Fallback``: the fallback, written
+    last, does not replace the alias; a name bound twice outside a shim is no alias."""
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/shim.py": '''
+            import logging
+            try:
+                import acme.db
+                Lost = acme.db.LostError
+            except (ImportError, ModuleNotFoundError):
+                Lost = logging.Handler
+
+
+            def one(store, rec):
+                try:
+                    store.save(rec)
+                except Lost:
+                    pass
+        ''',
+        "pkg/twice.py": '''
+            import acme.db
+            Lost = acme.db.LostError
+            if acme.db.OLD:
+                Lost = acme.db.OldLostError
+
+
+            def two(store, rec):
+                try:
+                    store.save(rec)
+                except Lost:
+                    pass
+        ''',
+        "pkg/broad.py": '''
+            try:
+                import acme.db
+                Lost = acme.db.LostError
+            except Exception:
+                Lost = OSError
+
+
+            def three(store, rec):
+                try:
+                    store.save(rec)
+                except Lost:
+                    pass
+        ''',
+    })
+    table = {"swallow-types": ["acme.db.LostError"]}
+    assert run_tree(tmp_path, table=table) == [("pkg/shim.py", 12, "OC203")]
