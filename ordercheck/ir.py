@@ -66,6 +66,11 @@ class Call:
     # the class of the receiver of ``x.m()``/``self.x.m()`` as written (semantics §Events receiver
     # types); its qualified form ``module.T.m`` is among ``qualnames``
     receiver_type: Optional[str] = None
+    # ``x(...)`` where ``x`` is an instance of a class ``T`` known as a receiver's is
+    # (``saver: Saver``; ``self._saver = saver``): Python runs ``T.__call__``. ``T`` as
+    # written; ``module.T.__call__`` is among ``qualnames`` (docs/decisions.md "An
+    # instance called")
+    invokes: Optional[str] = None
     aug: bool = False
     # the manager of an ``async with`` item: Python calls ``__aenter__``/``__aexit__``
     async_with: bool = False

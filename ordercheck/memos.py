@@ -585,7 +585,7 @@ def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[
         at = {c.id: i for i, c in enumerate(fn.calls)}
         functions.append([
             fn.qualname,
-            [[c.callee, list(c.qualnames), c.receiver_type, c.self_call, c.aug, c.exits, c.local_head]
+            [[c.callee, list(c.qualnames), c.receiver_type, c.invokes, c.self_call, c.aug, c.exits, c.local_head]
              for c in fn.calls],
             [[at.get(m.id), m.callee, list(m.qualnames), m.receiver_type, m.self_call] for m in with_managers(fn.body)],
         ])

@@ -483,6 +483,10 @@ class ProjectIndex:
         """The project function a call runs, or None."""
         if call.aug:
             return None
+        if call.invokes is not None:  # an instance called: its class's ``__call__``
+            key = self.class_key(facts, call.invokes)
+            if key is not None:
+                return self.method(key, "__call__")
         text = call.callee
         parts = text.split(".")
         owner = self.owner_class(facts, fn)
@@ -766,7 +770,12 @@ class ProjectIndex:
                         extra = (through,)
                     inherited = self.inherited_alias_names(facts, fn, call)
                     extra += tuple(n for n in inherited if n not in call.qualnames and n not in extra)
-                if call.receiver_type is not None or call.self_call in ("self", "cls"):
+                if call.invokes is not None:  # `saver(run)`: also its class's bases' `__call__`
+                    key = self.class_key(facts, call.invokes)
+                    if key is not None:
+                        extra += tuple(n for n in self.inherited_names(key, "__call__")
+                                       if n not in call.qualnames and n not in extra)
+                elif call.receiver_type is not None or call.self_call in ("self", "cls"):
                     receiver = self.receiver_class_of(facts, fn, call)
                     if receiver is not None:
                         method = call.callee.rsplit(".", 1)[-1]

@@ -445,6 +445,7 @@ class ExpressionWalker(Resolver):
             own_run=callee_run(callee),
             reads=tuple(dict.fromkeys(reads)),
             receiver_type=names.receiver_type,
+            invokes=names.invokes,
             exits=names.exits,
             suppress_types=suppress,
             self_call=names.self_call,

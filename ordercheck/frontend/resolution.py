@@ -228,6 +228,7 @@ class CallNames:
     self_call: Optional[str]
     local_head: int = 0  # ``Call.local_head``
     level: Optional[str] = None  # ``Call.level``
+    invokes: Optional[str] = None  # ``Call.invokes``
 
 
 @dataclass
@@ -322,6 +323,11 @@ class Resolver:
             typed = self.type_qualname(receiver)
             if typed is not None:
                 qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
+        invokes = self.invoked_type(chain, line, col)
+        if invokes is not None:
+            typed = self.type_qualname(invokes)
+            if typed is not None:
+                qn = tuple(dict.fromkeys(qn + (f"{typed}.__call__",)))
         method = level_name(level) if any(t.endswith(".log") for t in (callee,) + qn) else None
         if method is not None:  # `logger.log(logging.ERROR, ...)` is also `logger.error(...)`
             by_level = tuple(m for m in (level_method(t, method) for t in (callee,) + qn) if m is not None)
@@ -341,7 +347,21 @@ class Resolver:
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
-                         method)
+                         method, invokes)
+
+    def invoked_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
+        """The class of ``x`` in ``x(...)`` (or ``self.x(...)``) when ``x`` is a value of
+        known type, as a receiver's is: the call runs that class's ``__call__``. Not a
+        class (``Store(...)`` constructs) and not a function (``save = store.save``:
+        an alias, rendered as what it stands for)."""
+        for text in chain:
+            parts = text.split(".")
+            if len(parts) > 2 or (len(parts) == 2 and parts[0] not in ("self", "cls")):
+                continue
+            found = self.receiver_type(text + ".__call__", line, col)
+            if found is not None and not found.startswith("builtins."):
+                return found
+        return None
 
     def in_comprehension(self, name: str) -> bool:
         return any(name in names for names in getattr(self, "comprehension_names", ()))
