@@ -485,8 +485,9 @@ class ProjectIndex:
             return None
         if call.invokes is not None:  # an instance called: its class's ``__call__``
             key = self.class_key(facts, call.invokes)
-            if key is not None:
-                return self.method(key, "__call__")
+            found = self.method(key, "__call__") if key is not None else None
+            if found is not None:
+                return found
         text = call.callee
         parts = text.split(".")
         owner = self.owner_class(facts, fn)

@@ -91,3 +91,60 @@ def test_an_instance_called_matches_its_classs_qualified_call_and_its_bases(tmp_
     for pattern in ("*.Migrator.__call__", "*.BaseMigrator.__call__"):
         table = {"extend-events": {"save": [pattern]}}
         assert run_tree(tmp_path, table=table) == [("mig/runner.py", 7, "OC102")], pattern
+
+
+def test_a_name_rebound_is_no_instance_of_its_first_class():
+    """(A review, session 43.) A name bound twice may be anything when it is called:
+    rebound to a function, an annotated module name bound to a class (calling it
+    constructs), a typed parameter reused as a loop's target. And a module's ``def``
+    of the name after an instance of it is the function that runs."""
+    src = SAVER + """
+class Quiet(Saver):
+    def __init__(self, run=None):
+        pass
+
+
+def default_hook(run):
+    pass
+
+
+def local_rebound(run, ledger):
+    s = Saver()
+    s = default_hook
+    s(run)
+    ledger.append(run)
+
+
+_Impl: Optional[Saver] = None
+_Impl = Quiet
+
+
+def construct(run, ledger):
+    _Impl(run)
+    ledger.append(run)
+
+
+def loop_var(run, ledger, s: Saver, hooks):
+    for s in hooks:
+        s(run)
+    ledger.append(run)
+"""
+    assert cl(src) == []
+    shadow = """
+class Keeper:
+    def __call__(self, run):
+        pass
+
+
+record = Keeper()
+
+
+def record(run):
+    run.ledger.append(run)
+
+
+def step(run, store):
+    store.save(run)
+    record(run)
+"""
+    assert cl(shadow) == [("OC102", 16)]

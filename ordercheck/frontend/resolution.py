@@ -353,11 +353,19 @@ class Resolver:
         """The class of ``x`` in ``x(...)`` (or ``self.x(...)``) when ``x`` is a value of
         known type, as a receiver's is: the call runs that class's ``__call__``. Not a
         class (``Store(...)`` constructs) and not a function (``save = store.save``:
-        an alias, rendered as what it stands for)."""
+        an alias, rendered as what it stands for). A plain name must be bound once
+        in its scope (a parameter counts): rebound (``s = default_hook``, a loop's
+        target, a ``def`` of the name), it may be anything by the time it is called,
+        and a call of a class object annotated as an instance (``_Impl: Optional[T] =
+        None`` then ``_Impl = Other``) constructs (a review, session 43)."""
         for text in chain:
             parts = text.split(".")
             if len(parts) > 2 or (len(parts) == 2 and parts[0] not in ("self", "cls")):
                 continue
+            if len(parts) == 1:
+                scope = self._lookup(text)
+                if scope is None or scope[0].bound.get(text) != 1:
+                    continue
             found = self.receiver_type(text + ".__call__", line, col)
             if found is not None and not found.startswith("builtins."):
                 return found
