@@ -212,25 +212,23 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 steps.append(_branch_step(shared, n, f"{outcome}, again", data, span, lines))
             else:
                 steps.append(Step(span, "loop", f"{data['text']}  (again)"))
-        elif data["kind"] == NodeKind.STMT and data.get("stmt") in (StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE) and span is not None:
+        elif (data["kind"] == NodeKind.STMT and data.get("stmt") in (StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE)
+              and span is not None and kind != EdgeKind.EXCEPTION):
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
         elif kind == EdgeKind.EXCEPTION and span is not None and data["kind"] == NodeKind.CALL:
             # a call that is no event of the rule raised: the way the path leaves, shown
             # (held-out set 35: the save's own argument `set([lb])` raised into the
             # handler, and the witness went from the append to the `except` as if the
             # append had raised)
-            # (a call of a `raise` statement raising, its exception's constructor or
-            # an argument of it, is the statement's raise: one step, the statement)
-            first = data["call"].stmt_lines[0]
-            stmt = lines[first - 1].strip() if 0 < first <= len(lines) else ""
-            if re.match(r"raise\b", stmt):
-                steps.append(Step(span, "raise", stmt))
-            else:
-                steps.append(Step(span, "raises", data["call"].text))
+            steps.append(_raising_call_step(data["call"], span, lines))
         elif kind == EdgeKind.EXCEPTION and span is not None and data.get("stmt") == StmtKind.RAISE:
             steps.append(Step(span, "raise", data["text"]))
         elif kind == EdgeKind.EXCEPTION and span is not None and data.get("stmt") == StmtKind.ASSERT:
             steps.append(Step(span, "assert", f"{data['text']}  (fails)"))
+        elif kind == EdgeKind.EXCEPTION and span is not None and data["kind"] in (NodeKind.STMT, NodeKind.LOOP):
+            # a statement that raises by itself (a subscript, an attribute, a `with`
+            # header's entry, a `for`'s next item): the way the path leaves (a review)
+            steps.append(Step(span, "raises", data["text"]))
         if deferred is not None and deferred[0] == i:
             steps.append(deferred[1])
             deferred = None
@@ -246,6 +244,22 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                     steps.pop()  # (the handler's last line going round the loop: left there, one step)
                 steps.append(then[1])
     return steps
+
+
+def _raising_call_step(call: Call, span: Span, lines: List[str]) -> Step:
+    """The step of a call that is no event and raises: ``raises`` and the call, or,
+    for the exception a ``raise`` statement constructs (``raise ValueError(run)``,
+    also after ``if not ok:`` on its line), that statement's ``raise``. A call in the
+    constructor's arguments (``raise ValueError(store.load(run))``) raised before any
+    ``raise`` ran: it is itself."""
+    first = call.stmt_lines[0]
+    line = lines[first - 1] if 0 < first <= len(lines) else ""
+    head = call.text.split("\n", 1)[0]
+    head = head[:-3] if head.endswith("...") else head
+    found = re.search(r"\braise\s+" + re.escape(head), line) if head else None
+    if found is not None:
+        return Step(span, "raise", line[found.start():].strip())
+    return Step(span, "raises", call.text)
 
 
 def _outcome_event(g: nx.DiGraph, data: dict, nxt: object, classes, relevant) -> bool:

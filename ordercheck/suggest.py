@@ -381,18 +381,35 @@ def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str
         for facts, call, key in calls:
             if not saves(key):
                 continue
-            site = None
-            for hfacts, hfn in defs.get(key, ()):
-                inner = [c for c in hfn.calls if not c.aug]
-                direct = [c for c in inner if "save" in settings.vocab.direct(c)]
-                carried = [c for c in inner if (k := callees.get((hfacts.path, c.id))) is not None and saves(k)]
-                if direct or carried:
-                    pick = (direct or carried)[0]
-                    site = (hfacts.path, pick.span.line, pick.text)
-                    break
+            site = _save_site(key, defs, settings, saves, callees)
             out.append(AlsoSaves(kind, pattern, (facts.path, call.span.line, call.text), split_key(key)[1], site))
             break
     return out
+
+
+def _save_site(key: str, defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]], settings: Settings,
+               saves: Callable[[str], bool], callees: Dict[Tuple[str, int], str]
+               ) -> Optional[Tuple[str, int, str]]:
+    """Where a helper that saves does it: the first call that is a save by a pattern,
+    in the helper or, breadth first, in the helpers it calls that save (never the
+    helper again: a recursive ``enqueue`` pointed at its own call; a review)."""
+    seen = {key}
+    todo = [key]
+    while todo:
+        later = []
+        for k in todo:
+            for hfacts, hfn in defs.get(k, ()):
+                for c in hfn.calls:
+                    if c.aug:
+                        continue
+                    if "save" in settings.vocab.direct(c):
+                        return (hfacts.path, c.span.line, c.text)
+                    inner = callees.get((hfacts.path, c.id))
+                    if inner is not None and inner not in seen and saves(inner):
+                        seen.add(inner)
+                        later.append(inner)
+        todo = later
+    return None
 
 
 def _lineage(name: str, bases: Dict[str, Set[str]]) -> Set[str]:

@@ -538,13 +538,35 @@ def test_suggest_names_a_configured_append_whose_helper_also_saves(tmp_path):
     """)
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["also_saves"]
     assert [(row["class"], row["pattern"], row["helper"], row["call"]["line"], row["save"]["line"])
-            for row in got] == [("append", "self._save_traceback_history", "Job._save_traceback_history", 14, 7)]
-    assert got[0]["save"]["code"] == "self._stamp(tb)"  # through the helper's own helper
+            for row in got] == [("append", "self._save_traceback_history", "Job._save_traceback_history", 14, 10)]
+    # (where it saves, through the helper's own helper: the call the save pattern matches)
+    assert got[0]["save"]["code"].startswith("self.collection.update_one(")
     text = oc(tmp_path, "suggest", "--no-cache").out
     assert "1 configured append pattern(s) call a helper that also saves" in text
-    assert "runs `Job._save_traceback_history`, which saves at mq/job.py:7  self._stamp(tb)" in text
+    assert "runs `Job._save_traceback_history`, which saves at mq/job.py:10  self.collection.update_one(" in text
     # an append helper that does not save, and a run with no configured append: nothing said
     write(tmp_path, "other.toml", '[extend-events]\nsave = ["*.collection.update_one"]\n')
     assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--config",
                          "other.toml").out)["also_saves"] == []
     assert "call a helper that also saves" not in oc(tmp_path, "suggest", "--no-cache", "--config", "other.toml").out
+
+
+def test_a_recursive_helper_that_also_saves_points_at_its_real_save(tmp_path):
+    """(A review, session 43: huey's ``enqueue`` calls itself for a pipeline.) The
+    helper's save is the call of the save pattern it reaches, not its own call."""
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.storage.put_result"]\nappend = ["*.enqueue"]\n')
+    write(tmp_path, "q/api.py", """
+        class Huey:
+            def enqueue(self, task):
+                if task.on_complete:
+                    self.enqueue(task.on_complete)
+                self._execute(task)
+
+            def _execute(self, task):
+                self.storage.put_result(task.id, task.value)
+
+            def submit(self, task):
+                self.enqueue(task)
+    """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["also_saves"]
+    assert [(row["pattern"], row["call"]["line"], row["save"]["line"]) for row in got] == [("*.enqueue", 5, 9)]

@@ -63,3 +63,48 @@ def step(run, store, ledger, ok):
 def test_the_new_steps_are_structure_not_events():
     """A baseline's fingerprint holds the witness's events: the new steps change none."""
     assert {"raises", "raise", "assert"} <= Finding.STRUCTURE
+
+
+def test_a_statement_that_raises_by_itself_is_a_step():
+    """(A review, session 43.) A subscript, an attribute and a ``with`` header raise
+    with no call: their statement is the step."""
+    for stmt, text in (('key = cfg["id"]', 'key = cfg["id"]'), ("run.checked = True", "run.checked = True"),
+                       ("with lock:\n            pass", "with lock:")):
+        f = _oc102(f"""\
+def step(store, ledger, run, cfg, lock):
+    try:
+        store.save(run)
+        {stmt}
+    except Exception:
+        ledger.append(run)
+""")
+        steps = [(s.kind, s.span.line, s.text) for s in f.witness]
+        assert steps[:3] == [("save", 3, "store.save(run)"), ("raises", 4, text), ("except", 5 + stmt.count("\n"),
+                                                                                   "except Exception:")], steps
+
+
+def test_a_raise_is_its_statement_only_for_the_exception_it_constructs():
+    """A call in the constructor's arguments raised before the ``raise`` ran; a raise
+    after ``if ...:`` on its line is still the statement."""
+    f = _oc102("""\
+def step(store, ledger, run):
+    try:
+        store.save(run)
+        ledger.append(run)
+        raise ValueError(store.load(run))
+    except KeyError:
+        pass
+""")
+    assert [(s.kind, s.text) for s in f.witness][-2:] == [("raises", "store.load(run)"), ("except", "except KeyError:")]
+    g = _oc102("""\
+def step(store, ledger, run, ok):
+    try:
+        store.save(run)
+        ledger.append(run)
+        if not ok: raise ValueError(run)
+        store.save(run)
+    except ValueError:
+        pass
+""")
+    assert [(s.kind, s.text) for s in g.witness][-2:] == [("raise", "raise ValueError(run)"),
+                                                          ("except", "except ValueError:")]
