@@ -211,7 +211,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 # both, a held-out set, session 41)
                 steps.append(_branch_step(shared, n, f"{outcome}, again", data, span, lines))
             else:
-                steps.append(Step(span, "loop", f"{data['text']}  (again)"))
+                steps.append(Step(span, "loop", f"{data['text']}  (then round the loop)"))
         elif (data["kind"] == NodeKind.STMT and data.get("stmt") in (StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE)
               and span is not None and kind != EdgeKind.EXCEPTION):
             steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)

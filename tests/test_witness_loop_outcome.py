@@ -95,3 +95,20 @@ def test_an_event_call_that_ends_the_loops_body_says_its_way_and_a_handlers_last
     assert ("branch", 7, "if store.save(b):  (false, again)") in steps(append), steps(append)
     lines = [s[1] for s in steps(swallowed)]
     assert lines.count(16) == 1, steps(swallowed)
+
+
+def test_a_plain_statement_that_ends_a_loops_body_says_the_loop_goes_round():
+    """(Held-out set 36, session 43.) The step read `loop  followup.save()  (again)`,
+    which a reader took for the save running again; it says the body ends there and
+    the loop goes round."""
+    (f,) = check_source('''
+        def close_all(store, ledger, tickets):
+            for t in tickets:
+                if t.new:
+                    ledger.append_event(t)
+                else:
+                    store.save(t)
+                t.note = "closed"
+            return 0
+    ''', select=["OC102"])
+    assert ("loop", 8, 't.note = "closed"  (then round the loop)') in steps(f), steps(f)
