@@ -318,7 +318,7 @@ class AlsoSaves:
     semantics §Events, "Summaries"), so OC101/OC102 are silent there whatever the order;
     when the helper's save *is* its record, the save pattern is too broad. ``call``:
     one such call; ``helper``: its qualified name; ``save``: where the helper saves
-    (a call in its body that is a save, by a pattern or through its own helpers)."""
+    (``_save_site``)."""
 
     kind: str
     pattern: str
@@ -354,7 +354,6 @@ def _appends_by_pattern(all_facts: Sequence[FileFacts], settings: Settings, repo
     out: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str]]] = {}
     if not configured:
         return out
-    globs = [(pair, literal_subscripts(pair[1])) for pair in configured]
     for facts in all_facts:
         if facts.error is not None or facts.path not in report:
             continue
@@ -364,8 +363,8 @@ def _appends_by_pattern(all_facts: Sequence[FileFacts], settings: Settings, repo
                 if key is None or call.aug:
                     continue
                 names = (call.callee,) + call.qualnames + call.typed
-                for pair, glob in globs:
-                    if any(fnmatch.fnmatchcase(t, glob) for t in names):
+                for pair in configured:
+                    if matches(pair[1], names):
                         out.setdefault(pair, []).append((facts, call, key))
     return out
 
