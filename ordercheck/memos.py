@@ -393,7 +393,9 @@ class CheckMemo:
                     calls.append([call.id, "with", mkey, deep.get(mkey, ""),
                                   None if me is None else [me.key_row(), deep.get(me.exit_key, ""),
                                                            deep.get(me.entry_key, "")]])
-        return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
+        # an `except` clause's type a project module re-exports (``swallow_types_for``)
+        reexports = summ.index.reexport_key(facts)
+        return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls, reexports])
 
     def get(self, k: str):
         p = self.folder / k[:2] / f"{k}.json"

@@ -21,7 +21,8 @@ import itertools
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
@@ -744,6 +745,47 @@ class ProjectIndex:
                 return self.outside_name(new, depth + 1)
             return new
         return None
+
+    def swallow_types_for(self, types: Iterable[str], patterns: Sequence[str]) -> Tuple[str, ...]:
+        """``patterns`` (config ``swallow-types``) and each of ``types`` (an ``except``
+        clause's or a ``suppress(...)``'s type names) that a project module re-exports
+        from outside the project, or binds at module level to a dotted name, under a
+        name one of them matches: with ``from psycopg2 import DatabaseError`` (or
+        ``DatabaseError = psycopg2.DatabaseError``) in ``pkg/compat.py``, ``except
+        DatabaseError:`` after ``from .compat import DatabaseError`` catches
+        ``psycopg2.DatabaseError``, as a call through that module is the name it
+        re-exports (docs/decisions.md "An exception type a project module re-exports")."""
+        if not patterns:
+            return tuple(patterns)
+        heads = self._heads()
+        extra: List[str] = []
+        for t in types:
+            if t in extra or t.split(".", 1)[0] not in heads:
+                continue
+            got = self._outside.get(t, "")
+            if got == "":
+                got = self._outside[t] = self.outside_name(t)
+            names = ((got,) if got is not None else ()) + self.imported_alias_names(t)
+            if any(fnmatchcase(n, p) for n in names for p in patterns):
+                extra.append(t)
+        return tuple(patterns) + tuple(extra)
+
+    def reexport_key(self, facts: FileFacts) -> List[list]:
+        """What ``swallow_types_for`` reads for a file's clauses, for a memo's key: the
+        outside name (or module-level alias) behind each project name the file imports,
+        and the import table and aliases of each project module it imports whole (``import pkg.compat as c`` ...
+        ``except c.DatabaseError:``)."""
+        heads = self._heads()
+        out: List[list] = []
+        for target in sorted(set(facts.imports.values())):
+            if target.split(".", 1)[0] not in heads:
+                continue
+            module = self.modules.get(target)
+            if module is not None:
+                out.append([target, sorted(module.imports.items()), sorted(module.aliases.items())])
+            else:
+                out.append([target, self.outside_name(target), list(self.imported_alias_names(target))])
+        return out
 
     def _heads(self) -> FrozenSet[str]:
         """The first components of the project's module names."""
