@@ -527,6 +527,13 @@ class ProjectIndex:
             on = self.class_called_on(facts, call)
             if on is not None:
                 key = self.method(on, parts[-1])
+        if key is None:
+            # `saver(run)` with `saver = Saver()` in the module it comes from: its
+            # class's `__call__` (docs/decisions.md "An instance called")
+            instance = self.imported_instance(facts, call)
+            if instance is not None and instance[2] == "__call__":
+                cls = self.class_key(instance[0], instance[1])
+                return self.method(cls, "__call__") if cls is not None else None
         return self._callable(key) if key else None
 
     def called_class(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
@@ -699,28 +706,48 @@ class ProjectIndex:
         """``module.T.m`` (and its bases' names) for ``STORE.m()`` where ``STORE`` is
         imported from a project module that binds it to an instance of ``T`` (``STORE
         = RunStore()``, ``STORE: RunStore = make()``): a receiver of known type there,
-        so here too (docs/decisions.md "A module variable's type crosses an import")."""
-        if call.receiver_type is not None or call.self_call or call.aug or call.local_head:
+        so here too (docs/decisions.md "A module variable's type crosses an import").
+        The instance itself called (``saver(run)``, ``hooks.saver(run)``) is
+        ``module.T.__call__`` (docs/decisions.md "An instance called")."""
+        found = self.imported_instance(facts, call)
+        if found is None:
             return ()
+        source, written, method = found
+        key = self.class_key(source, written)
+        if key is not None:
+            return (f"{self.class_qualname(key)}.{method}",) + self.inherited_names(key, method)
+        head, _, rest = written.partition(".")
+        if head in source.imports:  # a class from outside the project: its qualified name
+            return (".".join(filter(None, (source.imports[head], rest, method))),)
+        return ()
+
+    def imported_instance(self, facts: FileFacts, call: Call) -> Optional[Tuple[FileFacts, str, str]]:
+        """For ``STORE.m()``, ``saver(...)`` or ``hooks.saver(...)`` where the name is
+        imported from a project module that binds it to an instance of a class: that
+        module's facts, the class as written there, and the method that runs (``m``, or
+        ``__call__`` for the instance called)."""
+        if call.receiver_type is not None or call.self_call or call.aug or call.local_head or call.invokes:
+            return None
         parts = call.callee.split(".")
-        if len(parts) != 2 or not all(p.isidentifier() for p in parts):
-            return ()
+        if not 1 <= len(parts) <= 2 or not all(p.isidentifier() for p in parts):
+            return None
         target = facts.imports.get(parts[0])
-        if not target or "." not in target:
-            return ()
-        module, name = target.rsplit(".", 1)
+        if not target:
+            return None
+        if len(parts) == 1:  # `saver(...)`, imported from its module: the instance called
+            full, method = target, "__call__"
+        elif target in self.modules:  # `hooks.saver(...)`, its module imported
+            full, method = f"{target}.{parts[1]}", "__call__"
+        else:  # `STORE.m()`
+            full, method = target, parts[1]
+        if "." not in full:
+            return None
+        module, name = full.rsplit(".", 1)
         source = self.modules.get(module)
         alias = source.aliases.get(name) if source is not None else None
         if source is None or not alias or not alias.endswith("()") or "(" in alias[:-2]:
-            return ()
-        written = alias[:-2]
-        key = self.class_key(source, written)
-        if key is not None:
-            return (f"{self.class_qualname(key)}.{parts[1]}",) + self.inherited_names(key, parts[1])
-        head, _, rest = written.partition(".")
-        if head in source.imports:  # a class from outside the project: its qualified name
-            return (".".join(filter(None, (source.imports[head], rest, parts[1]))),)
-        return ()
+            return None
+        return source, alias[:-2], method
 
     def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
         """The name from outside the project that a project module re-exports
@@ -827,10 +854,10 @@ class ProjectIndex:
                 extra += tuple(n for n in self.own_names(facts, fn, call)
                                if n not in call.qualnames and n not in extra)
                 if "." in call.callee and call.receiver_type is None and not call.self_call:
-                    extra += tuple(n for n in self.imported_instance_names(facts, call)
-                                   if n not in call.qualnames and n not in extra)
                     extra += tuple(n for n in self.class_by_name_names(facts, call)
                                    if n not in call.qualnames and n not in extra)
+                extra += tuple(n for n in self.imported_instance_names(facts, call)
+                               if n not in call.qualnames and n not in extra)
                 if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
                     extra += tuple(n[: -len("log")] + call.level for n in extra if n.endswith(".log"))
                 names = call.qualnames + extra
