@@ -85,8 +85,14 @@ class Call:
     local_head: int = 0
     # a ``log`` call's constant level as the logger method it names ("error" for
     # ``logger.log(logging.ERROR, ...)``; ``frontend.resolution.level_name``): the
-    # project phase maps the names it adds (``typed``) by it too
+    # project phase maps the names it adds (``typed``) by it too. Also a named level
+    # given to any other call (``self._log(logging.ERROR, ...)``), for a wrapper that
+    # hands it on (``level_from``)
     level: Optional[str] = None
+    # a ``log`` call whose level is a plain name (``logger.log(level, ...)``): that name,
+    # which a wrapper's parameter may be; its callers' constant level is then this
+    # call's (docs/decisions.md "A logging wrapper's level")
+    level_from: Optional[str] = None
     # lines of the `except` clauses whose caught exception flows into this call's
     # arguments (semantics §Contracts, handing the exception on); conversions pass it through
     hands_on: Tuple[int, ...] = ()

@@ -860,6 +860,8 @@ class ProjectIndex:
                                if n not in call.qualnames and n not in extra)
                 if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
                     extra += tuple(n[: -len("log")] + call.level for n in extra if n.endswith(".log"))
+                    extra += tuple(n for n in self.forwarded_level_names(facts, fn, call)
+                                   if n not in call.qualnames and n not in extra)
                 names = call.qualnames + extra
                 if not call.qualnames and "." in call.callee:
                     head = call.callee.split(".", 1)[0]
@@ -876,6 +878,36 @@ class ProjectIndex:
                             if n not in call.qualnames and n not in extra:
                                 extra += (n,)
                 call.typed = extra
+
+    def forwarded_level_names(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Tuple[str, ...]:
+        """What a call with a constant level (``Call.level``) logs as when it runs a
+        project wrapper that hands its first parameter on as a ``log`` call's level
+        (``def log(self, level, msg): logger.log(level, msg)``): that call's names at
+        this level, so ``self.log(logging.ERROR, ...)`` matches ``logger.error`` (a
+        ``surface``) and ``self.log(logging.DEBUG, ..., e)`` ``logger.debug`` (``quiet``),
+        as the same ``logger.log`` call with the constant written in does
+        (docs/decisions.md "A logging wrapper's level")."""
+        if call.level is None:
+            return ()
+        key = self.callee_key(facts, fn, call)
+        found = self.functions.get(key) if key is not None else None
+        if found is None:
+            return ()
+        wrapper = found[1]
+        skip = 1 if wrapper.class_name and not any(d.rsplit(".", 1)[-1] == "staticmethod"
+                                                   for d in wrapper.decorators) else 0
+        if len(wrapper.params) <= skip:
+            return ()
+        first = wrapper.params[skip]
+        out: List[str] = []
+        for inner in wrapper.calls:
+            if inner.level_from != first:
+                continue
+            for n in (inner.callee,) + inner.qualnames:
+                m = n[: -len("log")] + call.level if n.endswith(".log") else None
+                if m is not None and m not in out:
+                    out.append(m)
+        return tuple(out)
 
     def own_names(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Tuple[str, ...]:
         """The qualified name a call of its own module's function or class has, where no

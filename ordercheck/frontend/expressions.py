@@ -451,6 +451,7 @@ class ExpressionWalker(Resolver):
             self_call=names.self_call,
             local_head=names.local_head,
             level=names.level,
+            level_from=names.level_from,
         )
         self.next_call += 1
         if self.frames:

@@ -189,7 +189,7 @@ class Outliner(Resolver):
             self.visit(cast(ast.Lambda, handed[0]).body)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
-        call.level, call.invokes = names.level, names.invokes
+        call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         return call
 
     def await_(self, node: ast.Await) -> None:

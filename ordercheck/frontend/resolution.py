@@ -229,6 +229,7 @@ class CallNames:
     local_head: int = 0  # ``Call.local_head``
     level: Optional[str] = None  # ``Call.level``
     invokes: Optional[str] = None  # ``Call.invokes``
+    level_from: Optional[str] = None  # ``Call.level_from``
 
 
 @dataclass
@@ -328,10 +329,19 @@ class Resolver:
             typed = self.type_qualname(invokes)
             if typed is not None:
                 qn = tuple(dict.fromkeys(qn + (f"{typed}.__call__",)))
-        method = level_name(level) if any(t.endswith(".log") for t in (callee,) + qn) else None
+        is_log = any(t.endswith(".log") for t in (callee,) + qn)
+        method = level_name(level) if is_log else None
         if method is not None:  # `logger.log(logging.ERROR, ...)` is also `logger.error(...)`
             by_level = tuple(m for m in (level_method(t, method) for t in (callee,) + qn) if m is not None)
             qn = tuple(dict.fromkeys(qn + by_level))
+        # `logger.log(level, ...)` with a plain name for its level: a wrapper may hand its
+        # own parameter on (`def log(self, level, msg)`), and then its callers' constant
+        # level is this call's (``summaries.ProjectIndex.forwarded_level_names``)
+        level_from = level if is_log and method is None and level is not None and level.isidentifier() else None
+        if not is_log and level is not None and not level.isdigit():
+            # a named level given to any other call (`self._log(logging.ERROR, ...)`):
+            # the level such a wrapper logs at, should it hand it on
+            method = level_name(level)
         if choices:
             # `(storage or self._store).save(run)`: the call is each alternative's (a
             # held-out set's reading: such a save matched no pattern, and no finding
@@ -347,7 +357,7 @@ class Resolver:
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
-                         method, invokes)
+                         method, invokes, level_from)
 
     def invoked_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
         """The class of ``x`` in ``x(...)`` (or ``self.x(...)``) when ``x`` is a value of
