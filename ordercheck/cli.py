@@ -343,6 +343,10 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         findings = []
     elif base is not None:
         findings, stale = baselinemod.apply(findings, base, root)
+        # (an entry of a file this run did not check is not known to be gone: a
+        # pre-commit hook or an editor checks a few files against the whole baseline)
+        checked = {configmod.relative_to_root(f, root) for f in result.files}
+        stale = [e for e in stale if e.path in checked]
         if verbose:
             for line in baselinemod.stale_lines(stale, baseline_file):
                 click.echo(line, err=True)
@@ -597,11 +601,11 @@ def _show_log() -> logging.Handler:
 
 def _main(argv: List[str], verbose: bool) -> None:
     try:
-        if argv[:1] == ["lsp"]:  # `ordercheck lsp`: the language server on stdio (needs ordercheck[lsp])
+        if argv[:1] == ["lsp"]:  # `ordercheck lsp`: the language server on stdio (needs the `lsp` extra: pygls)
             from . import lsp
 
             if any(a in ("-h", "--help") for a in argv[1:]):
-                click.echo("Usage: ordercheck lsp\n\n  Run the language server on stdio (needs `pip install 'ordercheck[lsp]'`).")
+                click.echo("Usage: ordercheck lsp\n\n  Run the language server on stdio (needs pygls 2.x: `pip install 'pygls>=2,<3'`, or `pip install '.[lsp]'` in a clone).")
                 sys.exit(0)
             extra = [a for a in argv[1:] if a != "--stdio"]  # what vscode-languageclient appends
             if extra:

@@ -45,7 +45,8 @@ if TYPE_CHECKING:  # (pygls is an optional extra, imported when the server start
     from pygls.lsp.server import LanguageServer
 
 DEBOUNCE = 0.3  # seconds of quiet after a didChange before the buffer is checked
-INSTALL_HINT = "the LSP server needs pygls: install it with `pip install 'ordercheck[lsp]'`"
+INSTALL_HINT = ("the LSP server needs pygls 2.x: `pip install 'pygls>=2,<3'` into the environment ordercheck "
+                "runs in (or, from a clone of ordercheck, `pip install '.[lsp]'`)")
 CONFIG_FILES = frozenset(CONFIG_NAMES)
 
 

@@ -596,7 +596,8 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     hits += len(stubs)
     remembered = memo.remembered(all_facts, stubs) if memo is not None else None
     if remembered is None and stubs:  # the project's definitions changed: resolve it all again
-        read_wanted(plan, all_facts, set(stubs), jobs, cache_dir, light, outline=True, buffers=buffers)
+        hits += read_wanted(plan, all_facts, set(stubs), jobs, cache_dir, light, outline=True, buffers=buffers)
+        hits -= len(stubs)  # (read again: counted by how they were read now)
         stubs = {}
     focused = focus_of(all_facts, settings, remembered, memo)
     assert focused is not None
@@ -609,8 +610,10 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     # tenth of its time on the bench's seven packages: docs/performance.md, "Session 26")
     gc.freeze()
     if any(p in focused.check_files for p in reported):
-        hits += read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers,
-                            units=units_of(focused) if UNITS else None, freeze=True)
+        # (the files counted above read again, whole: ``hits`` counts each file once, by
+        # its first read, so that "N read (M from the cache)" never has M > N)
+        read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers,
+                    units=units_of(focused) if UNITS else None, freeze=True)
         if cache_dir is None:
             _unlined(all_facts, focused)
     # (else no summary is computed, ``analyse``: the needed files stay outlines)

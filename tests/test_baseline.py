@@ -89,6 +89,19 @@ def test_unrelated_edits_keep_old_findings_hidden_and_new_ones_reported(project)
     assert run.code == 1
 
 
+def test_a_partial_run_calls_no_entry_of_an_unchecked_file_stale(project):
+    """A pre-commit hook or an editor checks a few files against the whole baseline: the
+    entries of the files it did not check are not known to be gone (a new user's
+    walkthrough, session 44: re-recording on that advice lost real entries)."""
+    (project / "src/other.py").write_text("def other():\n    return 1\n")
+    oc(project, "--no-cache", "src", "--write-baseline", "base.json")
+    run = oc(project, "--no-cache", "-v", "--baseline", "base.json", "src/other.py")
+    assert run.code == 0 and "stale" not in run.err, run
+    (project / "src/run.py").write_text("X = 1\n")
+    run = oc(project, "--no-cache", "-v", "--baseline", "base.json", "src/run.py", "src/other.py")
+    assert run.err.count("stale baseline entry") == 3, run
+
+
 def test_stale_entries_are_silent_without_verbose(project):
     oc(project, "--no-cache", "src", "--write-baseline", "base.json")
     (project / "src/run.py").write_text("X = 1\n")

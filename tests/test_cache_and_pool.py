@@ -260,3 +260,26 @@ def test_light_calls_keep_what_resolution_and_origins_read():
         assert thin.marker_runs == () and thin.own_run == () and thin.reads == () and thin.hands_on == ()
     calls = facts.functions[0].calls
     assert any(c.marker_runs for c in calls) and any(c.hands_on for c in calls) and any(c.builds for c in calls)
+
+
+def test_the_verbose_count_of_cache_reads_never_exceeds_the_files_read(tmp_path):
+    """``-v``'s "N read for the summaries (M from the cache)" counts each file once, by
+    its first read (a new user's walkthrough, session 44: a partial run after warm
+    whole runs said 14 of 8, counting the outline and the whole read of a file)."""
+    import re
+
+    from cliutil import oc, write
+
+    write(tmp_path, "pyproject.toml", "[tool.ordercheck]\n")
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/sub/__init__.py", "")
+    for i in range(5):
+        write(tmp_path, f"pkg/m{i}.py", f"def f{i}(store, ledger, run):\n    store.save(run)\n    ledger.append(run)\n")
+    write(tmp_path, "pkg/sub/s.py", "def g(store, run):\n    store.save(run)\n")
+    cache = tmp_path / "cache"
+    for _ in range(2):
+        oc(tmp_path, "--cache-dir", cache, "-q", proc=True)
+    for _ in range(2):
+        err = oc(tmp_path, "--cache-dir", cache, "-v", "pkg/sub", proc=True).err
+        read, cached = map(int, re.search(r"(\d+) read for the summaries \((\d+) from the cache\)", err).groups())
+        assert read == 8 and cached <= read, err

@@ -326,7 +326,7 @@ def test_without_pygls_lsp_exits_2_saying_what_to_install(tmp_path):
                          env={"PYTHONPATH": str(tmp_path / "shadow"), "PATH": ""})
     assert run.returncode == 2
     lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and "ordercheck[lsp]" in lines[0] and "Traceback" not in run.stderr
+    assert len(lines) == 1 and "pip install 'pygls>=2,<3'" in lines[0] and "[lsp]" in lines[0] and "Traceback" not in run.stderr
 
 
 def _frame(message: dict) -> bytes:
