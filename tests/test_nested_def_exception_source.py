@@ -62,3 +62,34 @@ def test_a_lambda_handed_on_and_a_def_outside_the_handler():
     """
     # a module-level helper is a call like any other: its result is no value the handler holds
     assert cl(src, ["OC202"]) == [("OC202", 18)]
+
+
+def test_it_gives_the_exception_of_the_handler_where_it_is_called():
+    """``format_exc()`` asks for the exception being handled when it runs: called in an
+    inner handler, the def hands on the inner exception (mara-pipelines: the helper
+    defined in the outer ``except:`` builds the event of a failed notification in
+    ``except BaseException as e:``)."""
+    src = """
+        import traceback
+
+
+        def run(ledger, rec, events):
+            try:
+                ledger.append(rec)
+            except:
+                def make(msg=None):
+                    return (msg or "") + traceback.format_exc()
+
+                events.append(make())
+                try:
+                    ledger.append_event(rec)
+                except BaseException as e:
+                    events.append(make("could not record the failure"))
+                try:
+                    ledger.append_event(rec)
+                except BaseException:
+                    pass
+    """
+    # the outer handler and the first inner one hand their exception on; the last
+    # inner one is silent
+    assert cl(src, ["OC202"]) == [("OC202", 18)]

@@ -548,12 +548,12 @@ class ExpressionWalker(Resolver):
             for name, line in reversed(self.frame.handlers):
                 if name == node.value:
                     return {line}
-            return set(self.frame.closures.get(node.value, ()))  # a nested def that closes over it
+            return self._at_call(self.frame.closures.get(node.value, ()))  # a nested def that closes over it
         if isinstance(node, cst.Lambda):
             if id(node) in self._handed_lambdas:  # its body's calls receive it, not the runner
                 self._carried(node.body)
                 return set()
-            return self._captured(node)
+            return self._at_call(self._captured(node))
         if isinstance(node, _LEAVES) or isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return set()
         if isinstance(node, cst.Call):
@@ -569,7 +569,7 @@ class ExpressionWalker(Resolver):
             if any(n in _EXC_CONVERSIONS for n in names) or names[0].startswith("?."):
                 return args | receiver  # `str(e)`, `"{}".format(e)`
             if isinstance(node.func, cst.Name) and node.func.value in self.frame.closures:
-                args |= self.frame.closures[node.func.value]  # `deliver()` runs a body that hands it on
+                args |= self._at_call(self.frame.closures[node.func.value])  # `deliver()` runs a body that hands it on
             if args:
                 call = self._calls_here.get(id(node))
                 if call is not None:
@@ -599,6 +599,16 @@ class ExpressionWalker(Resolver):
             out |= self._carried(child)
         return out
 
+
+    def _at_call(self, lines) -> set:
+        """A closure's handler lines where it is used: ``RUNNING_HANDLER`` (its body
+        asks ``traceback.format_exc()``) is the innermost handler running here."""
+        out = set(lines)
+        if RUNNING_HANDLER in out:
+            out.discard(RUNNING_HANDLER)
+            if self.frame.handlers:
+                out.add(self.frame.handlers[-1][1])
+        return out
 
     def _call_names_of(self, node: "cst.Call") -> Tuple[str, ...]:
         """A call's callee as written, import-qualified and through an alias (``fmt =
@@ -648,10 +658,11 @@ class ExpressionWalker(Resolver):
                     isinstance(n, cst.Call) and render_callee(n.func) in _EXC_INSPECT):
                 continue  # `isinstance(e, OSError)`, `e is None`, `not e` only look at it
             if isinstance(n, cst.Call) and self.frame.handlers and self._is_exc_source(n):
-                # `traceback.format_exc()` in the body: the innermost handler's exception,
-                # as the call itself would be in the handler (a held-out set's
-                # `def _event(): return Output(traceback.format_exc())` ... `yield _event()`)
-                found.add(self.frame.handlers[-1][1])
+                # `traceback.format_exc()` in the body: the exception of the innermost
+                # handler running where the def is called (``_at_call``), as the call
+                # itself would give there (a held-out set's `def _event(): return
+                # Output(traceback.format_exc())` ... `yield _event()`)
+                found.add(RUNNING_HANDLER)
             if isinstance(n, cst.Name):
                 if n.value not in own:
                     for name, line in reversed(self.frame.handlers):
@@ -749,6 +760,9 @@ def _without_empty_choices(seq: ExprSeq) -> ExprSeq:
 
 
 _EXC_SOURCES = {"sys.exc_info", "sys.exception", "traceback.format_exc"}
+#: in a closure's handler lines: its body calls one of ``_EXC_SOURCES``, which give the
+#: exception of the handler running where it is called (``_at_call``)
+RUNNING_HANDLER = -1
 _EXC_CONVERSIONS = {"str", "repr", "format", "ascii", "traceback.format_exception",
                     "traceback.format_exception_only",
                     # binds arguments for a later call: what it binds flows into whatever
