@@ -344,9 +344,10 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     elif base is not None:
         findings, stale = baselinemod.apply(findings, base, root)
         # (an entry of a file this run did not check is not known to be gone: a
-        # pre-commit hook or an editor checks a few files against the whole baseline)
+        # pre-commit hook or an editor checks a few files against the whole baseline;
+        # a file deleted or renamed is gone whatever the run checked)
         checked = {configmod.relative_to_root(f, root) for f in result.files}
-        stale = [e for e in stale if e.path in checked]
+        stale = [e for e in stale if e.path in checked or not (root / e.path).exists()]
         if verbose:
             for line in baselinemod.stale_lines(stale, baseline_file):
                 click.echo(line, err=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from .rulebook import builtin_rules
-from .vocabulary import load_default_excludes, load_default_vocab
+from .vocabulary import load_default_excludes, load_default_scoped_excludes, load_default_vocab
 
 
 def render() -> str:
@@ -41,8 +41,12 @@ def render() -> str:
     classes, markers, descriptions = load_default_vocab()
     out += ["## Default event classes", "", "From `rules/vocab/*.toml`; see docs/configuration.md to replace or extend them.", ""]
     excludes = load_default_excludes()
+    scoped = load_default_scoped_excludes()
     for name, pats in classes.items():
         line = f"- **{name}** ({descriptions.get(name, '')}): " + ", ".join(f"`{p}`" for p in pats)
+        if scoped.get(name):
+            line += "; these patterns never match " + ", ".join(f"`{p}`" for p in scoped[name])
+            line += " (a call chained on the event's result; a configuration's own patterns still may)"
         if excludes.get(name):
             line += "; never " + ", ".join(f"`{p}`" for p in excludes[name])
         out.append(line)

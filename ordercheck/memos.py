@@ -280,6 +280,7 @@ class FullFacts:
         self.roots = list(roots)
         self.loaded: Dict[str, FileFacts] = {}
         self._index: Dict[str, Dict[int, int]] = {}
+        self.parsed: Set[str] = set()  # the files ``file`` read from their bytes, not the cache
 
     def is_light(self, facts: FileFacts) -> bool:
         return facts.error is None and not facts.lines and facts.path in self.paths
@@ -292,7 +293,10 @@ class FullFacts:
             cache = Cache(self.cache_dir) if self.cache_dir else None
             # (facts read for some functions only: the same functions, whole)
             units = whole_functions(facts) if facts.outlined else None
+            before = cache.hits if cache is not None else 0
             got = read_facts(Path(self.paths[facts.path]), cache=cache, roots=self.roots, units=units)
+            if cache is None or cache.hits == before:
+                self.parsed.add(facts.path)
             got.module_aliases = list(facts.module_aliases)
             if got.path != facts.path:
                 got = facts
@@ -393,9 +397,9 @@ class CheckMemo:
                     calls.append([call.id, "with", mkey, deep.get(mkey, ""),
                                   None if me is None else [me.key_row(), deep.get(me.exit_key, ""),
                                                            deep.get(me.entry_key, "")]])
-        # an `except` clause's type a project module re-exports (``swallow_types_for``)
-        reexports = summ.index.reexport_key(facts)
-        return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls, reexports])
+        # (what an `except` clause's re-exported type stands for is checked on a hit:
+        # ``get``'s answers, ``ProjectIndex.swallow_answers_hold``)
+        return _digest([cachemod.salt(), self.settings_fp, d, facts.path, calls])
 
     def get(self, k: str):
         p = self.folder / k[:2] / f"{k}.json"
@@ -407,24 +411,38 @@ class CheckMemo:
             return None
         try:
             head, sep, body = raw.decode("utf-8").partition("\n")
-            if not sep or head != json.dumps({"check": k}):
+            if not sep:
+                return None
+            header = json.loads(head)
+            answers = header.get("swallow", []) if type(header) is dict else None
+            if (type(header) is not dict or header.get("check") != k or type(answers) is not list
+                    or not all(type(a) is list and len(a) == 2 and type(a[0]) is str and type(a[1]) is bool
+                               for a in answers)):
                 return None
             rec = runcachemod.from_json(body)
-        except (cachemod.Invalid, UnicodeDecodeError):
+        except (cachemod.Invalid, UnicodeDecodeError, ValueError, RecursionError):
             return None
-        self.hits += 1
-        return rec.findings, rec.suppressed, set(rec.event_classes)
+        return rec.findings, rec.suppressed, set(rec.event_classes), answers
 
-    def put(self, k: str, found: List[Finding], silenced: List[Finding], classes: set) -> None:
+    def hit(self) -> None:
+        self.hits += 1
+
+    def put(self, k: str, found: List[Finding], silenced: List[Finding], classes: set,
+            answers: Optional[Dict[str, bool]] = None) -> None:
+        """``answers``: the re-exported `except` types the check asked about
+        (``ProjectIndex.swallow_asked``), checked again on a hit."""
         try:
             body = runcachemod.to_json(runcachemod.RunRecord(found, silenced, [], sorted(classes), 0))
         except (TypeError, ValueError, RecursionError):
             return
         p = self.folder / k[:2] / f"{k}.json"
+        header: Dict[str, object] = {"check": k}
+        if answers:
+            header["swallow"] = sorted([name, matched] for name, matched in answers.items())
         try:
             cachemod.prepare(self.folder.parent)
             p.parent.mkdir(parents=True, exist_ok=True)
-            cachemod.write_atomically(p, (json.dumps({"check": k}) + "\n" + body).encode("ascii"))
+            cachemod.write_atomically(p, (json.dumps(header) + "\n" + body).encode("ascii"))
         except OSError:
             return
 

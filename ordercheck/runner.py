@@ -415,8 +415,11 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
         assert summ is not None  # (a file checked: the summaries were computed above)
         k = check_memo.key(facts, summ, deep) if check_memo is not None else None
         got = check_memo.get(k) if check_memo is not None and k is not None else None
-        if got is not None:
-            found, cached_silenced, cached_classes = got
+        if got is not None and not summ.index.swallow_answers_hold(got[3], settings.config.swallow_types):
+            got = None  # a re-exported `except` type stands for another class now
+        if got is not None and check_memo is not None:
+            check_memo.hit()
+            found, cached_silenced, cached_classes, _ = got
             if seen is not None:
                 seen.update(cached_classes)
             if suppressed is not None:
@@ -427,7 +430,12 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             facts = full.file(light)  # the statement trees and lines, now
             summ.index.with_typed_names(facts)  # (read afresh: typed as ``light`` was, in the summaries)
         classes: set = set()
-        found = check_file(facts, settings, summ, rules, classes)
+        summ.index.swallow_asked = {}
+        try:
+            found = check_file(facts, settings, summ, rules, classes)
+            asked = summ.index.swallow_asked
+        finally:
+            summ.index.swallow_asked = None
         if seen is not None:
             seen.update(classes)
         found, silenced = suppress(found, facts, rules, known)
@@ -435,7 +443,7 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
             suppressed.extend(silenced)
         findings.extend(found)
         if check_memo is not None and k is not None and not _failed(found + silenced):
-            check_memo.put(k, found, silenced, classes)
+            check_memo.put(k, found, silenced, classes, asked)
     findings.sort(key=Finding.sort_key)
     if suppressed is not None:
         suppressed.sort(key=Finding.sort_key)
@@ -505,11 +513,15 @@ def _run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, b
     full = FullFacts(shown_at, cache_dir, plan.roots) if memo is not None else None
     checker = (verdicts.Checker((str(p), display_path(p)) for key, p in plan.order.items() if key not in plan.buffer_at)
                if compile_later else None)
+    parsed: Set[str] = set()
     try:
         all_facts, reported, hits, focused = read_focused(plan, settings, buffers, jobs, cache_dir,
                                                            light=full is not None, digests=digests,
-                                                           compile_later=checker is not None)
+                                                           compile_later=checker is not None, parsed=parsed)
         found = _analysed(all_facts, reported, settings, cache_dir, memo, digests, full, focused)
+        if full is not None and focused is not None:  # (the whole facts read since, on demand)
+            parsed |= full.parsed
+            hits = len(all_facts) - len(parsed)
         if checker is not None and not checker.confirmed(all_facts):
             return None
     finally:
@@ -572,7 +584,8 @@ def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cac
 
 def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs: int = 1,
                  cache_dir: Optional[Path] = None, light: bool = False, digests: Optional[Dict[str, str]] = None,
-                 compile_later: bool = False) -> Tuple[List[FileFacts], List[str], int, Optional[focusmod.Focus]]:
+                 compile_later: bool = False,
+                 parsed: Optional[Set[str]] = None) -> Tuple[List[FileFacts], List[str], int, Optional[focusmod.Focus]]:
     """Phase 2 with the outline pre-pass (``focus``): every file's outline (or light
     facts, from the cache), the functions that can hold a finding on their call graph,
     then the whole facts of the files that hold a needed function; the other files
@@ -584,6 +597,10 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     read as index stubs and keep their resolved calls, so that after an edit only
     the edited files are outlined and resolved. ``compile_later``: the outlines take
     only ``ast.parse``'s verdict (``read_plan``; the caller has ``verdicts`` check)."""
+    # the files read from their bytes in any pass (``parsed``, the caller's, which the
+    # whole facts read later add to): the others came from the cache, each file counted
+    # once however many passes read it ("N read (M from the cache)")
+    parsed = set() if parsed is None else parsed
     if prepass_classes(settings) is None:
         all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light)
         return all_facts, reported, hits, None
@@ -591,13 +608,12 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     memo = (GraphMemo.for_project(cache_dir, settings, plan.roots, digests, renamed)
             if cache_dir is not None and digests else None)
     stubs = memo.stubs() if memo is not None else {}
-    all_facts, reported, hits = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True, known=stubs,
-                                          compile_later=compile_later, freeze=True)
-    hits += len(stubs)
+    all_facts, reported, _ = read_plan(plan, buffers, jobs, cache_dir, light=light, outline=True, known=stubs,
+                                       compile_later=compile_later, freeze=True, parsed=parsed)
     remembered = memo.remembered(all_facts, stubs) if memo is not None else None
     if remembered is None and stubs:  # the project's definitions changed: resolve it all again
-        hits += read_wanted(plan, all_facts, set(stubs), jobs, cache_dir, light, outline=True, buffers=buffers)
-        hits -= len(stubs)  # (read again: counted by how they were read now)
+        read_wanted(plan, all_facts, set(stubs), jobs, cache_dir, light, outline=True, buffers=buffers,
+                    parsed=parsed)
         stubs = {}
     focused = focus_of(all_facts, settings, remembered, memo)
     assert focused is not None
@@ -610,13 +626,12 @@ def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs
     # tenth of its time on the bench's seven packages: docs/performance.md, "Session 26")
     gc.freeze()
     if any(p in focused.check_files for p in reported):
-        # (the files counted above read again, whole: ``hits`` counts each file once, by
-        # its first read, so that "N read (M from the cache)" never has M > N)
         read_wanted(plan, all_facts, focused.need_files, jobs, cache_dir, light, buffers=buffers,
-                    units=units_of(focused) if UNITS else None, freeze=True)
+                    units=units_of(focused) if UNITS else None, freeze=True, parsed=parsed)
         if cache_dir is None:
             _unlined(all_facts, focused)
     # (else no summary is computed, ``analyse``: the needed files stay outlines)
+    hits = len(all_facts) - len(parsed) if cache_dir is not None else 0
     return all_facts, reported, hits, focused
 
 

@@ -589,7 +589,8 @@ def _kill_pool(pool) -> None:
 def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = None,
              roots: Sequence[Path] = (), light: bool = False, outline: bool = False,
              units: Optional[Sequence[Units]] = None, outlines: Optional[Sequence[Optional[FileFacts]]] = None,
-             compile_later: bool = False, freeze: bool = False) -> Tuple[List[FileFacts], int]:
+             compile_later: bool = False, freeze: bool = False,
+             parsed: Optional[Set[str]] = None) -> Tuple[List[FileFacts], int]:
     """Facts of every file, in order, in a process pool when there is enough work
     (``outline``: light facts or outlines, see ``read_facts``). Returns the facts and
     the number of cache hits. ``units``: per file, the functions wanted whole
@@ -597,14 +598,24 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     earlier in the run, or None (``read_facts``'s ``outlined``); ``compile_later``:
     as ``read_facts``'s, for the files read in the pool. An interrupt (or any error) terminates the workers
     before it propagates: no worker outlives the run. ``freeze``: the facts the pool
-    sends back are frozen (``source.gc_paused``); the caller unfreezes them."""
+    sends back are frozen (``source.gc_paused``); the caller unfreezes them.
+    ``parsed``: collects the shown paths of the files read from their bytes (not the
+    cache), so that a run counts each file once (``runner.read_focused``)."""
     cache = Cache(cache_dir) if cache_dir else None
     per = list(units) if units is not None else [None] * len(files)
     given = list(outlines) if outlines is not None else [None] * len(files)
+
+    def read_one(i: int) -> FileFacts:
+        before = cache.hits if cache is not None else 0
+        got = _read(files[i], cache, roots, light, outline, per[i], given[i])
+        if parsed is not None and (cache is None or cache.hits == before):
+            parsed.add(got.path)
+        return got
+
     if jobs <= 1 or len(files) < 4:
         out = []
-        for p, u, o in zip(files, per, given):
-            out.append(_read(p, cache, roots, light, outline, u, o))
+        for i in range(len(files)):
+            out.append(read_one(i))
             raise_if_interrupted()
         return out, cache.hits if cache else 0
     # What the cache holds is read here: a process pool costs more than reading a
@@ -619,12 +630,13 @@ def read_all(files: Sequence[Path], jobs: int = 1, cache_dir: Optional[Path] = N
     todo = [i for i, f in enumerate(found) if f is None]
     if len(todo) < 4:
         for i in todo:
-            found[i] = _read(files[i], cache, roots, light, outline, per[i], given[i])
+            found[i] = read_one(i)
             raise_if_interrupted()
         return [f for f in found if f is not None], (cache.hits if cache is not None else 0)
-    parsed, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline,
-                                 [per[i] for i in todo], [given[i] for i in todo], compile_later, freeze)
-    for i, f in zip(todo, parsed):
+    pooled, more = _read_in_pool([files[i] for i in todo], jobs, cache_dir, roots, light, outline,
+                                 [per[i] for i in todo], [given[i] for i in todo], compile_later, freeze,
+                                 parsed)
+    for i, f in zip(todo, pooled):
         found[i] = f
     return [f for f in found if f is not None], hits + more
 
@@ -637,7 +649,7 @@ def _read(path: Path, cache: Optional[Cache], roots: Sequence[Path], light: bool
 def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], roots: Sequence[Path],
                   light: bool, outline: bool = False, units: Optional[Sequence[Units]] = None,
                   outlines: Optional[Sequence[Optional[FileFacts]]] = None, compile_later: bool = False,
-                  freeze: bool = False) -> Tuple[List[FileFacts], int]:
+                  freeze: bool = False, parsed: Optional[Set[str]] = None) -> Tuple[List[FileFacts], int]:
     import concurrent.futures as cf
     import multiprocessing
     import pickle
@@ -673,6 +685,8 @@ def _read_in_pool(files: Sequence[Path], jobs: int, cache_dir: Optional[Path], r
     finally:
         _INHERITED.clear()
     pool.shutdown(wait=True)
+    if parsed is not None:
+        parsed.update(f.path for f, h in results if not h)
     return [f for f, _ in results], sum(h for _, h in results)
 
 
@@ -913,7 +927,8 @@ def _remembered_plan(rows: List[snapshotmod.PlanRow], named: List[str], buffers:
 
 def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: Optional[Path] = None,
               light: bool = False, outline: bool = False, known: Optional[Mapping[str, FileFacts]] = None,
-              compile_later: bool = False, freeze: bool = False) -> Tuple[List[FileFacts], List[str], int]:
+              compile_later: bool = False, freeze: bool = False,
+              parsed: Optional[Set[str]] = None) -> Tuple[List[FileFacts], List[str], int]:
     """Phase 2: every planned file's facts, in the plan's order, and the shown paths
     of the reported ones (``outline``: light facts or outlines for files on disk, and
     outlines of the buffers; ``read_wanted`` reads them whole). ``known``: facts by shown path that stand for
@@ -931,10 +946,12 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: O
         else:
             todo.append((k, p))
     read, hits = read_all([p for _, p in todo], jobs, cache_dir, plan.roots, light, outline,
-                          compile_later=compile_later and outline, freeze=freeze)
+                          compile_later=compile_later and outline, freeze=freeze, parsed=parsed)
     by_key.update(zip((k for k, _ in todo), read))
     for k, name in plan.buffer_at.items():
         by_key[k] = read_facts(Path(name), buffers[name], name, roots=plan.roots, outline=outline)
+        if parsed is not None:
+            parsed.add(by_key[k].path)
     all_facts = [by_key[k] for k in plan.order]
     reported: List[str] = []
     for k in plan.order:
@@ -947,7 +964,7 @@ def read_plan(plan: Plan, buffers: Dict[str, bytes], jobs: int = 1, cache_dir: O
 def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str], jobs: int = 1,
                 cache_dir: Optional[Path] = None, light: bool = False, outline: bool = False,
                 buffers: Optional[Dict[str, bytes]] = None, units: Optional[Mapping[str, FrozenSet[str]]] = None,
-                freeze: bool = False) -> int:
+                freeze: bool = False, parsed: Optional[Set[str]] = None) -> int:
     """The outlines among ``all_facts`` (``read_plan``'s, in the plan's order) whose
     shown path is ``wanted`` replaced, in place, by the files' facts (light ones
     when ``light``; ``outline``: outlines will do, as in ``read_plan``; a buffer's,
@@ -962,6 +979,8 @@ def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str],
     for i in [i for i in todo if keys[i] in plan.buffer_at]:
         name = plan.buffer_at[keys[i]]
         all_facts[i] = read_facts(Path(name), (buffers or {})[name], name, roots=plan.roots, outline=outline)
+        if parsed is not None:
+            parsed.add(all_facts[i].path)
     todo = [i for i in todo if keys[i] not in plan.buffer_at]
     if not todo:
         return 0
@@ -969,7 +988,7 @@ def read_wanted(plan: Plan, all_facts: List[FileFacts], wanted: Collection[str],
     outlines = [f if f.outline and f.digest else None for f in (all_facts[i] for i in todo)]
     read, hits = read_all([paths[i] for i in todo], jobs, cache_dir, plan.roots, light, outline,
                           [per.get(all_facts[i].path) for i in todo] if units is not None else None,
-                          outlines if units is not None and not outline else None, freeze=freeze)
+                          outlines if units is not None and not outline else None, freeze=freeze, parsed=parsed)
     for i, f in zip(todo, read):
         all_facts[i] = f
     return hits

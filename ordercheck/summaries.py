@@ -182,6 +182,9 @@ class ProjectIndex:
     _head_set: Optional[FrozenSet[str]] = None
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
+    # the project names ``swallow_types_for`` was asked about while one file is checked,
+    # with its answers (set by the runner around ``check_file``; None: not noted)
+    swallow_asked: Optional[Dict[str, bool]] = None
 
     @classmethod
     def of(cls, files: Iterable[FileFacts]) -> "ProjectIndex":
@@ -781,7 +784,10 @@ class ProjectIndex:
         ``DatabaseError = psycopg2.DatabaseError``) in ``pkg/compat.py``, ``except
         DatabaseError:`` after ``from .compat import DatabaseError`` catches
         ``psycopg2.DatabaseError``, as a call through that module is the name it
-        re-exports (docs/decisions.md "An exception type a project module re-exports")."""
+        re-exports (docs/decisions.md "An exception type a project module re-exports").
+        Each project name asked is noted in ``swallow_asked`` when the runner keeps it
+        (a file's check memo holds the answers, and a warm run checks them again:
+        ``swallow_answers_hold``)."""
         if not patterns:
             return tuple(patterns)
         heads = self._heads()
@@ -789,30 +795,35 @@ class ProjectIndex:
         for t in types:
             if t in extra or t.split(".", 1)[0] not in heads:
                 continue
-            got = self._outside.get(t, "")
-            if got == "":
-                got = self._outside[t] = self.outside_name(t)
-            names = ((got,) if got is not None else ()) + self.imported_alias_names(t)
-            if any(fnmatchcase(n, p) for n in names for p in patterns):
+            matched = self.reexport_matches(t, patterns)
+            if self.swallow_asked is not None:
+                self.swallow_asked[t] = matched
+            if matched:
                 extra.append(t)
         return tuple(patterns) + tuple(extra)
 
-    def reexport_key(self, facts: FileFacts) -> List[list]:
-        """What ``swallow_types_for`` reads for a file's clauses, for a memo's key: the
-        outside name (or module-level alias) behind each project name the file imports,
-        and the import table and aliases of each project module it imports whole (``import pkg.compat as c`` ...
-        ``except c.DatabaseError:``)."""
+    def reexport_matches(self, name: str, patterns: Sequence[str]) -> bool:
+        """Whether what the project name ``name`` stands for outside the project (a
+        re-export, a module-level alias) matches one of ``patterns``."""
+        got = self._outside.get(name, "")
+        if got == "":
+            got = self._outside[name] = self.outside_name(name)
+        names = ((got,) if got is not None else ()) + self.imported_alias_names(name)
         heads = self._heads()
-        out: List[list] = []
-        for target in sorted(set(facts.imports.values())):
-            if target.split(".", 1)[0] not in heads:
-                continue
-            module = self.modules.get(target)
-            if module is not None:
-                out.append([target, sorted(module.imports.items()), sorted(module.aliases.items())])
-            else:
-                out.append([target, self.outside_name(target), list(self.imported_alias_names(target))])
-        return out
+        for _ in range(8):  # (`from .base import DatabaseError`, where base binds the alias)
+            module, _, last = name.rpartition(".")
+            source = self.modules.get(module)
+            target = source.imports.get(last) if source is not None else None
+            if target is None or target.split(".", 1)[0] not in heads:
+                break
+            name = target
+            names += self.imported_alias_names(name)
+        return any(fnmatchcase(n, p) for n in names for p in patterns)
+
+    def swallow_answers_hold(self, answers: Sequence[Sequence[object]], patterns: Sequence[str]) -> bool:
+        """Whether each remembered ``[name, matched]`` of a file's check is still what
+        ``swallow_types_for`` answers (an edit of the module that re-exports it)."""
+        return all(self.reexport_matches(str(name), patterns) == bool(matched) for name, matched in answers)
 
     def _heads(self) -> FrozenSet[str]:
         """The first components of the project's module names."""

@@ -60,6 +60,23 @@ def load_default_excludes(folder: Optional[Path] = None) -> Dict[str, Tuple[str,
     return out
 
 
+def load_default_scoped_excludes(folder: Optional[Path] = None) -> Dict[str, Tuple[str, ...]]:
+    """Per class, the calls its *default* patterns match that are still not of the
+    class (a class table's ``exclude-defaults``: a call chained on a save's result,
+    ``store.save_run(run).wait()``, is no second save, which ``*store.save_*`` would
+    make it). Unlike ``exclude``, they leave a configuration's own patterns alone: a
+    user's ``*.commit`` still matches ``self._kv_store.put(run).commit()``."""
+    folder = folder or vocab_dir()
+    out: Dict[str, Tuple[str, ...]] = {}
+    for path in sorted(folder.glob("*.toml")):
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        for name, table in data.get("classes", {}).items():
+            if table.get("exclude-defaults"):
+                out[name] = out.get(name, ()) + tuple(table["exclude-defaults"])
+    return out
+
+
 class Globs:
     """A set of ``fnmatch`` patterns (case-sensitive) asked whether any matches a
     name. The shapes a vocabulary is made of are asked with string methods, not a
@@ -120,10 +137,18 @@ class Vocabulary:
     markers: Tuple[str, ...]
     descriptions: Dict[str, str] = field(default_factory=dict)
     excludes: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    # per class: (its default patterns still in force, the calls they match that are
+    # not of the class: ``load_default_scoped_excludes``); the class's other patterns
+    # are a configuration's own, and match as written
+    scoped: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._compiled = {name: _compile(p) for name, p in self.patterns.items()}
         self._excluded = {name: _compile(p) for name, p in self.excludes.items() if p}
+        self._scoped = {}
+        for name, (defaults, excluded) in self.scoped.items():
+            own = tuple(p for p in self.patterns.get(name, ()) if p not in defaults)
+            self._scoped[name] = (_compile(defaults), _compile(excluded), _compile(own))
         # every class's patterns at once: most callees match none, and one test of
         # the union turns them away where ten classes' tests would each be asked
         self._matches_any = _compile(p for pats in self.patterns.values() for p in pats)
@@ -153,8 +178,11 @@ class Vocabulary:
             patterns[name] = tuple(pats)
         for name, pats in dict(extend_events or {}).items():
             patterns[name] = patterns.get(name, ()) + tuple(pats)
+        replaced = set(dict(events or {}))
+        scoped = {name: (defaults.get(name, ()), excluded) for name, excluded in load_default_scoped_excludes().items()
+                  if name not in replaced and defaults.get(name)}
         return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions,
-                   load_default_excludes())
+                   load_default_excludes(), scoped)
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
@@ -177,8 +205,16 @@ class Vocabulary:
         for cls_name, globs in self._compiled.items():
             if globs is not None and globs.any(names):
                 ex = self._excluded.get(cls_name)
-                if ex is None or not ex.any(names):
-                    out.add(cls_name)
+                if ex is not None and ex.any(names):
+                    continue
+                scoped = self._scoped.get(cls_name)
+                if scoped is not None:
+                    defaults, excluded, own = scoped
+                    by_default = defaults is not None and defaults.any(names) and not (
+                        excluded is not None and excluded.any(names))
+                    if not by_default and not (own is not None and own.any(names)):
+                        continue
+                out.add(cls_name)
         return frozenset(out)
 
     def carries_marker(self, call: Call) -> bool:

@@ -100,6 +100,11 @@ def test_a_partial_run_calls_no_entry_of_an_unchecked_file_stale(project):
     (project / "src/run.py").write_text("X = 1\n")
     run = oc(project, "--no-cache", "-v", "--baseline", "base.json", "src/run.py", "src/other.py")
     assert run.err.count("stale baseline entry") == 3, run
+    # a file deleted (or renamed) is gone whatever the run checks (a review)
+    (project / "src/run.py").unlink()
+    for args in (["src"], ["src/other.py"]):
+        run = oc(project, "--no-cache", "-v", "--baseline", "base.json", *args)
+        assert run.err.count("stale baseline entry") == 3, (args, run)
 
 
 def test_stale_entries_are_silent_without_verbose(project):

@@ -181,9 +181,9 @@ def test_only_the_files_to_parse_go_to_the_pool(tmp_path, monkeypatch):
     real = sources._read_in_pool
 
     def spy(files, jobs, cache_dir, roots, light, outline=False, units=None, outlines=None, compile_later=False,
-            freeze=False):
+            freeze=False, parsed=None):
         pooled.append((sorted(Path(f).name for f in files), "outline" if outline else "whole"))
-        return real(files, jobs, cache_dir, roots, light, outline, units, outlines, compile_later, freeze)
+        return real(files, jobs, cache_dir, roots, light, outline, units, outlines, compile_later, freeze, parsed)
 
     monkeypatch.setattr(sources, "_read_in_pool", spy)
     cold = runner.run([src], s, cache_dir=cache, jobs=2)
@@ -279,7 +279,17 @@ def test_the_verbose_count_of_cache_reads_never_exceeds_the_files_read(tmp_path)
     cache = tmp_path / "cache"
     for _ in range(2):
         oc(tmp_path, "--cache-dir", cache, "-q", proc=True)
+    def counts(*args):
+        err = oc(tmp_path, "--cache-dir", cache, "-v", *args, proc=True).err
+        return tuple(map(int, re.search(r"(\d+) read for the summaries \((\d+) from the cache\)", err).groups()))
+
     for _ in range(2):
-        err = oc(tmp_path, "--cache-dir", cache, "-v", "pkg/sub", proc=True).err
-        read, cached = map(int, re.search(r"(\d+) read for the summaries \((\d+) from the cache\)", err).groups())
-        assert read == 8 and cached <= read, err
+        read, cached = counts("pkg/sub")
+        assert read == 8 and cached <= read, (read, cached)
+    # a file whose outline came from the cache but which is then parsed whole (no run
+    # needed its functions before) is not from the cache (a review)
+    cache = tmp_path / "cache2"
+    assert counts("--select", "OC301", "pkg") == (8, 0)
+    read, cached = counts("pkg")
+    assert read == 8 and cached <= 3, (read, cached)  # the five m*.py were parsed whole
+    assert counts("pkg") == (8, 8)

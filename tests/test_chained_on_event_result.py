@@ -57,3 +57,21 @@ def test_one_call_is_one_event_for_at_most_once(tmp_path, event):
     table = {"rules": [str(tmp_path / "rules" / "double.toml")]}
     second = 9 if event == "save" else 11
     assert run_tree(tmp_path, select=["OC803"], table=table) == [("a.py", second, "OC803")]
+
+
+def test_a_configurations_own_pattern_matches_a_chained_call_as_written():
+    """Only the default globs are held back (``exclude-defaults``; a review, session 44):
+    a user's ``*.commit`` names ``self._kv_store.put(run).commit()``, whether it replaces
+    the class or extends it."""
+    src = """
+        class Runtime:
+            def step(self, run, rec):
+                self._kv_store.put(run).commit()
+                self._ledger.append_record(rec)
+
+            def other(self, store, run, rec):
+                store.save_run(run).wait()
+                self._ledger.append_record(rec)
+    """
+    assert cl(src, ["OC102"], table={"events": {"save": ["*.commit"]}}) == [("OC102", 5)]
+    assert cl(src, ["OC102"], table={"extend-events": {"save": ["*.commit"]}}) == [("OC102", 5), ("OC102", 9)]

@@ -41,7 +41,10 @@ def test_the_default_vocabulary_matches_as_fnmatch_does():
              "session.begin", "self.journal.append_event", "x.append", "run_store().save", "LOGGER.debug"]
     for name in names:
         for cls_name, patterns in vocab.patterns.items():
-            want = any(fnmatch.fnmatchcase(name, p) for p in patterns) and not any(
-                fnmatch.fnmatchcase(name, p) for p in vocab.excludes.get(cls_name, ()))
+            defaults, scoped = vocab.scoped.get(cls_name, ((), ()))
+            want = any(fnmatch.fnmatchcase(name, p) for p in patterns if p not in defaults) or (
+                any(fnmatch.fnmatchcase(name, p) for p in patterns if p in defaults)
+                and not any(fnmatch.fnmatchcase(name, p) for p in scoped))
+            want = want and not any(fnmatch.fnmatchcase(name, p) for p in vocab.excludes.get(cls_name, ()))
             call_classes = vocab._match((name,))
             assert (cls_name in call_classes) == want, (name, cls_name)

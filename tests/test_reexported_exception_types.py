@@ -111,3 +111,60 @@ def test_the_cache_follows_an_edit_of_the_reexporting_module(tmp_path):
     assert oc(root, "pkg").codes() == []
     write(root, "pkg/compat.py", "from psycopg2 import DatabaseError, OperationalError  # noqa: F401\n")
     assert oc(root, "pkg").codes() == ALL[:4]
+
+
+def test_through_a_module_imported_whole_a_manager_and_an_alias_the_cache_follows(tmp_path):
+    """A review (session 44): the types a file's clauses ask about are checked again on a
+    warm run, whatever way they are reached — a module imported whole that re-exports
+    from a third module, a project context manager in another file that catches the
+    re-exported type, a re-export of a module-level alias."""
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/base.py", "from psycopg2 import DatabaseError  # noqa: F401\n")
+    write(tmp_path, "pkg/aliased.py", "import psycopg2\n\nDatabaseError = psycopg2.DatabaseError\n")
+    write(tmp_path, "pkg/compat.py", "from .base import DatabaseError  # noqa: F401\nfrom .aliased import DatabaseError as Aliased  # noqa: F401\n")
+    write(tmp_path, "pkg/util.py", """\
+        from contextlib import contextmanager
+        from .compat import DatabaseError
+
+
+        @contextmanager
+        def quiet_compat():
+            try:
+                yield
+            except DatabaseError:
+                pass
+        """)
+    write(tmp_path, "pkg/worker.py", """\
+        import pkg.compat
+        from pkg import compat
+        from .util import quiet_compat
+
+
+        def whole(ledger, run):
+            try:
+                ledger.append_record(run)
+            except pkg.compat.DatabaseError:
+                pass
+
+
+        def managed(ledger, run):
+            with quiet_compat():
+                ledger.append_record(run)
+
+
+        def aliased(ledger, run):
+            try:
+                ledger.append_record(run)
+            except compat.Aliased:
+                pass
+        """)
+    every = [("pkg/worker.py", 8, "OC202"), ("pkg/worker.py", 15, "OC202"), ("pkg/worker.py", 20, "OC202")]
+    assert oc(tmp_path, "pkg").codes() == every
+    assert oc(tmp_path, "pkg/worker.py").codes() == every  # warm
+    write(tmp_path, "pkg/base.py", "class DatabaseError(Exception):\n    pass\n")
+    assert oc(tmp_path, "pkg/worker.py").codes() == every[2:]
+    assert oc(tmp_path, "pkg").codes() == every[2:]
+    write(tmp_path, "pkg/aliased.py", "import mysql\n\nDatabaseError = mysql.Error\n")
+    assert oc(tmp_path, "pkg").codes() == []
+    assert oc(tmp_path, "--no-cache", "pkg").codes() == []

@@ -22,7 +22,11 @@ names = st.lists(st.sampled_from(PIECES), min_size=1, max_size=5).map(".".join)
 def reference(v: Vocabulary, callees) -> frozenset:
     out = set()
     for cls, pats in v.patterns.items():
-        if any(fnmatchcase(n, p) for p in pats for n in callees):
+        defaults, scoped = v.scoped.get(cls, ((), ()))
+        own = any(fnmatchcase(n, p) for p in pats if p not in defaults for n in callees)
+        by_default = (any(fnmatchcase(n, p) for p in pats if p in defaults for n in callees)
+                      and not any(fnmatchcase(n, e) for e in scoped for n in callees))
+        if own or by_default:
             if not any(fnmatchcase(n, e) for e in v.excludes.get(cls, ()) for n in callees):
                 out.add(cls)
     return frozenset(out)
