@@ -128,11 +128,18 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     shared: Dict[Tuple[object, str], Step] = g.graph.setdefault("branch_steps", {})
     failed_call: Optional[int] = None  # the call whose failure the last step showed
     deferred: Optional[Tuple[int, Step]] = None  # a test's branch, shown after its call's conditional event
+    # a `return f(...)` (`break`, `continue`) whose own calls come next on the path: its
+    # step comes after theirs, as Python calls `f` and then returns; dropped when one
+    # of them raises (the statement never completes)
+    leaving: Optional[Step] = None
     for i, n in enumerate(path):
         if isinstance(n, contracts.Gap):
             steps.append(_gap_step(g, path, i))
             continue
         data = g.nodes[n]
+        if leaving is not None and not _of_statement(data, leaving):
+            steps.append(leaving)
+            leaving = None
         span: Optional[Span] = data.get("span")  # (None at the points, ``finally`` copies and re-raises)
         nxt = path[i + 1] if i + 1 < len(path) else None
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
@@ -214,7 +221,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 steps.append(Step(span, "loop", f"{data['text']}  (then round the loop)"))
         elif (data["kind"] == NodeKind.STMT and data.get("stmt") in (StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE)
               and span is not None and kind != EdgeKind.EXCEPTION):
-            steps.append(Step(span, str(data["stmt"]), data["text"]))  # (a StmtKind: a step holds its string)
+            step = Step(span, str(data["stmt"]), data["text"])  # (a StmtKind: a step holds its string)
+            if nxt is not None and _of_statement(g.nodes[nxt], step) and (then is None or then[0] != i):
+                leaving = step  # (its own calls first: `return ledger.append_terminal(run)`)
+            else:
+                steps.append(step)
         elif kind == EdgeKind.EXCEPTION and span is not None and data["kind"] == NodeKind.CALL:
             # a call that is no event of the rule raised: the way the path leaves, shown
             # (held-out set 35: the save's own argument `set([lb])` raised into the
@@ -229,6 +240,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             # a statement that raises by itself (a subscript, an attribute, a `with`
             # header's entry, a `for`'s next item): the way the path leaves (a review)
             steps.append(Step(span, "raises", data["text"]))
+        if leaving is not None and kind == EdgeKind.EXCEPTION:
+            leaving = None  # (its call raised: the statement never returns)
         if deferred is not None and deferred[0] == i:
             steps.append(deferred[1])
             deferred = None
@@ -243,7 +256,16 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                         steps[-1].kind == "loop" or steps[-1].text.endswith(", again)")):
                     steps.pop()  # (the handler's last line going round the loop: left there, one step)
                 steps.append(then[1])
+    if leaving is not None:
+        steps.append(leaving)
     return steps
+
+
+def _of_statement(data: dict, step: Step) -> bool:
+    """Whether a node is a call (or a call's point) of the statement ``step`` stands
+    for (a ``return`` and the calls of its value)."""
+    call = data.get("call")
+    return call is not None and call.stmt_lines[0] == step.span.line
 
 
 def _raising_call_step(call: Call, span: Span, lines: List[str]) -> Step:

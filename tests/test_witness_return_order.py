@@ -1,0 +1,38 @@
+"""A ``return f(...)`` (``break``/``continue`` have no value, but the same holds for a
+statement's own calls) is shown after its call's step: Python calls ``f`` and then
+returns (held-out set 40: django-logic's ``return _handle_success(...)``, whose witness
+showed the function leaving before the terminal append). When the call raises, the
+statement never returns and the witness shows no ``return``."""
+from checkutil import check_source
+
+
+def _steps(src, code):
+    found = [f for f in check_source(src) if f.code == code]
+    assert len(found) == 1, found
+    return [(s.kind, s.span.line, s.text) for s in found[0].witness]
+
+
+def test_the_return_step_follows_the_call_it_returns():
+    steps = _steps("""\
+def finish(store, ledger, run):
+    store.save(run)
+    return ledger.append_terminal(run)
+""", "OC101")
+    assert steps == [("save", 2, "store.save(run)"),
+                     ("terminal-append", 3, "ledger.append_terminal(run)"),
+                     ("return", 3, "return ledger.append_terminal(run)")], steps
+
+
+def test_a_return_whose_call_raises_is_no_step():
+    steps = _steps("""\
+def finish(store, ledger, run):
+    try:
+        store.save(run)
+        ledger.append(run)
+        return store.save_state(run)
+    except KeyError:
+        return None
+""", "OC102")
+    # the way to the exit with no save goes through the save that raised
+    assert [s for s in steps if s[0] == "return"] == [("return", 7, "return None")], steps
+    assert steps[:2] == [("save", 3, "store.save(run)"), ("append", 4, "ledger.append(run)")], steps
