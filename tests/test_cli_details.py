@@ -130,3 +130,22 @@ def test_a_missing_include_path_is_named_by_its_config_file_and_key(tmp_path):
         assert "pyproject.toml: `include`: no such file or directory" in r.err, r.err
     r = oc(tmp_path, "nothere.py", proc=True)
     assert r.code == 2 and "`PATHS`: no such file or directory: nothere.py" in r.err, r.err
+
+
+def test_paths_named_with_an_include_that_names_nothing_warn(tmp_path):
+    """(Held-out set 43.) With paths named, `include` still decides which other files
+    are the project whose summaries they read: an entry that names no path (a config
+    kept outside the project, whose `include` is relative to its own folder) left a
+    one-file run without its helpers and said nothing."""
+    write(tmp_path, "cfg/ordercheck.toml", 'include = ["pkg"]\n[extend-events]\nsave = ["*.record_success"]\n')
+    write(tmp_path, "proj/pkg/__init__.py", "")
+    write(tmp_path, "proj/pkg/helpers.py", "def done(job):\n    job.record_success()\n")
+    write(tmp_path, "proj/pkg/caller.py", "from .helpers import done\n\n\ndef f(job, ledger):\n    done(job)\n    ledger.append_record(job)\n")
+    r = oc(tmp_path / "proj", "--config", "../cfg/ordercheck.toml", "--no-cache", "pkg/caller.py")
+    assert "`include` names no such path: pkg (relative to the config's folder)" in r.err, r.err
+    assert r.code == 0, r
+    r = oc(tmp_path / "proj", "--config", "../cfg/ordercheck.toml", "--no-cache", "-q", "pkg/caller.py")
+    assert "include" not in r.err, r.err
+    write(tmp_path, "cfg/pkg/x.py", "")  # (now it names a path)
+    r = oc(tmp_path / "proj", "--config", "../cfg/ordercheck.toml", "--no-cache", "pkg/caller.py")
+    assert "include" not in r.err, r.err
