@@ -289,7 +289,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     for p in paths:
         if not str(p) or not os.path.lexists(p):  # a symlink loop exists: its OC900 says why
             raise _missing(p, settings.config if from_config else None)
-    if paths and not from_config and not quiet and settings.config.path is not None:
+    if paths and not from_config and not quiet and fmt == "text" and settings.config.path is not None:
         # (the paths named are checked, but the project whose summaries they read is what
         # `include` admits: an entry that names nothing leaves their helpers out; without
         # paths the same entry is an error; held-out set 43, a config kept outside)
@@ -356,7 +356,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         # pre-commit hook or an editor checks a few files against the whole baseline;
         # a file deleted or renamed is gone whatever the run checked)
         checked = {configmod.relative_to_root(f, root) for f in result.files}
-        stale = [e for e in stale if e.path in checked or not (root / e.path).exists()]
+        stale = [e for e in stale if e.path in checked or _gone(root, e.path)]
         if verbose:
             for line in baselinemod.stale_lines(stale, baseline_file):
                 click.echo(line, err=True)
@@ -549,6 +549,15 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, exclude, extend_exclud
     else:
         click.echo(suggestmod.render_text(found, settings, files, limit, unmatched, saving), nl=False)
     return 0
+
+
+def _gone(root: Path, rel: str) -> bool:
+    """Whether a baseline entry's file is no longer there (deleted or renamed); a path
+    the system cannot even look up (too long, a NUL) is not known to be gone."""
+    try:
+        return not (root / rel).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _missing(path: Path, config) -> UsageError:

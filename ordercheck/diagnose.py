@@ -246,6 +246,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(deferred[1])
             deferred = None
         if then is not None and then[0] == i:
+            if leaving is not None and leaving.span.line == then[1].span.line:
+                # (`return out.get(rec)` leaving a handler: the way out, then the verdict last)
+                steps.append(leaving)
+                leaving = None
             same = bool(steps) and steps[-1].span == then[1].span and then[1].text.startswith(steps[-1].text + "  (")
             if same and steps[-1].kind == "suppress":
                 pass  # (a suppressing `with` is where the exception is dropped: its step says it)
@@ -263,7 +267,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
 
 def _of_statement(data: dict, step: Step) -> bool:
     """Whether a node is a call (or a call's point) of the statement ``step`` stands
-    for (a ``return`` and the calls of its value)."""
+    for (a ``return`` and the calls of its value), or a point of its evaluation (a
+    branch of a conditional expression, a comprehension: a review)."""
+    if data["kind"] == NodeKind.POINT and data.get("span") is None and data.get("call") is None:
+        return True
     call = data.get("call")
     return call is not None and call.stmt_lines[0] == step.span.line
 

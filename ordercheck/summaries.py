@@ -790,17 +790,23 @@ class ProjectIndex:
         ``swallow_answers_hold``)."""
         if not patterns:
             return tuple(patterns)
-        heads = self._heads()
         extra: List[str] = []
         for t in types:
-            if t in extra or t.split(".", 1)[0] not in heads:
+            if t in extra:
                 continue
-            matched = self.reexport_matches(t, patterns)
+            matched = self.reexport_answer(t, patterns)
             if self.swallow_asked is not None:
                 self.swallow_asked[t] = matched
             if matched:
                 extra.append(t)
         return tuple(patterns) + tuple(extra)
+
+    def reexport_answer(self, name: str, patterns: Sequence[str]) -> bool:
+        """``swallow_types_for``'s answer for one type name: a project name (its first
+        component a project module's) whose outside name matches (``reexport_matches``);
+        any other name never (a module added later may make it a project name: the check
+        memo asks again, ``swallow_answers_hold``)."""
+        return name.split(".", 1)[0] in self._heads() and self.reexport_matches(name, patterns)
 
     def reexport_matches(self, name: str, patterns: Sequence[str]) -> bool:
         """Whether what the project name ``name`` stands for outside the project (a
@@ -823,7 +829,7 @@ class ProjectIndex:
     def swallow_answers_hold(self, answers: Sequence[Sequence[object]], patterns: Sequence[str]) -> bool:
         """Whether each remembered ``[name, matched]`` of a file's check is still what
         ``swallow_types_for`` answers (an edit of the module that re-exports it)."""
-        return all(self.reexport_matches(str(name), patterns) == bool(matched) for name, matched in answers)
+        return all(self.reexport_answer(str(name), patterns) == bool(matched) for name, matched in answers)
 
     def _heads(self) -> FrozenSet[str]:
         """The first components of the project's module names."""

@@ -38,20 +38,54 @@ def test_a_nested_def_that_reads_no_exception_hands_nothing_on(source):
     assert cl(SRC.format(clause="Exception", source=source, use="out.append(make())"), ["OC202"]) == [("OC202", 9)]
 
 
-def test_a_lambda_handed_on_and_a_def_outside_the_handler():
+def test_passed_on_uncalled_it_hands_nothing_on():
+    """``format_exc()`` gives the exception of the handler running when it is called: a
+    def or lambda only passed on (a thread's target, a callback, returned) runs it later,
+    outside the handler (a review, session 44)."""
+    src = """
+        import threading
+        import traceback
+
+
+        def f(ledger, rec, out, callbacks):
+            try:
+                ledger.append(rec)
+            except Exception:
+                def make():
+                    return traceback.format_exc()
+                threading.Thread(target=make).start()
+
+
+        def g(ledger, rec, out, callbacks):
+            try:
+                ledger.append(rec)
+            except Exception:
+                callbacks.append(lambda: traceback.format_exc())
+
+
+        def h(ledger, rec, out, callbacks):
+            try:
+                ledger.append(rec)
+            except Exception:
+                def make():
+                    return traceback.format_exc()
+            def make():
+                return "later"
+            try:
+                ledger.append(rec)
+            except Exception:
+                out.append(make())
+    """
+    assert cl(src, ["OC202"]) == [("OC202", 8), ("OC202", 17), ("OC202", 24), ("OC202", 31)]
+
+
+def test_a_def_outside_the_handler_is_a_call_like_any_other():
     src = """
         import traceback
 
 
         def describe():
             return traceback.format_exc()
-
-
-        def f(ledger, rec, out):
-            try:
-                ledger.append(rec)
-            except Exception:
-                out.append(lambda: traceback.format_exc())
 
 
         def g(ledger, rec, out):
@@ -61,7 +95,7 @@ def test_a_lambda_handed_on_and_a_def_outside_the_handler():
                 out.append(describe())
     """
     # a module-level helper is a call like any other: its result is no value the handler holds
-    assert cl(src, ["OC202"]) == [("OC202", 18)]
+    assert cl(src, ["OC202"]) == [("OC202", 11)]
 
 
 def test_it_gives_the_exception_of_the_handler_where_it_is_called():

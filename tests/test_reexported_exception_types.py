@@ -168,3 +168,25 @@ def test_through_a_module_imported_whole_a_manager_and_an_alias_the_cache_follow
     write(tmp_path, "pkg/aliased.py", "import mysql\n\nDatabaseError = mysql.Error\n")
     assert oc(tmp_path, "pkg").codes() == []
     assert oc(tmp_path, "--no-cache", "pkg").codes() == []
+
+
+def test_a_module_added_later_that_reexports_the_type_reaches_a_warm_run(tmp_path):
+    """(A second review.) `from errs import DatabaseError` names a module outside the
+    project until `errs.py` is written; the check memo asks again about every type it
+    read, so a warm run sees the module added."""
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/worker.py", """\
+        from errs import DatabaseError
+
+
+        def imported(ledger, run):
+            try:
+                ledger.append_record(run)
+            except DatabaseError:
+                pass
+        """)
+    assert oc(tmp_path, "pkg").codes() == []
+    write(tmp_path, "errs.py", "from psycopg2 import DatabaseError  # noqa: F401\n")
+    assert oc(tmp_path, "pkg").codes() == [("pkg/worker.py", 6, "OC202")]
+    assert oc(tmp_path, "--no-cache", "pkg").codes() == [("pkg/worker.py", 6, "OC202")]

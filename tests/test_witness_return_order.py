@@ -36,3 +36,29 @@ def finish(store, ledger, run):
     # the way to the exit with no save goes through the save that raised
     assert [s for s in steps if s[0] == "return"] == [("return", 7, "return None")], steps
     assert steps[:2] == [("save", 3, "store.save(run)"), ("append", 4, "ledger.append(run)")], steps
+
+
+def test_a_conditional_or_a_comprehension_in_the_value_and_a_handlers_verdict():
+    """(A review.) The points of a conditional expression or a comprehension in the
+    returned value are part of the statement; a handler left by `return f()` ends on
+    the verdict that it is silent."""
+    assert _steps("""\
+def h(ledger, store, run, rec, c):
+    store.save(run)
+    return ledger.append_terminal(rec) if c else None
+""", "OC101")[1:] == [("terminal-append", 3, "ledger.append_terminal(rec)"),
+                     ("return", 3, "return ledger.append_terminal(rec) if c else None")]
+    assert _steps("""\
+def k(ledger, store, run, recs):
+    store.save(run)
+    return [ledger.append_terminal(r) for r in recs]
+""", "OC101")[1:] == [("terminal-append", 3, "ledger.append_terminal(r)"),
+                     ("return", 3, "return [ledger.append_terminal(r) for r in recs]")]
+    steps = _steps("""\
+def f(ledger, rec, out):
+    try:
+        ledger.append(rec)
+    except Exception:
+        return out.get(rec)
+""", "OC202")
+    assert [k for k, _, _ in steps][-2:] == ["return", "silent"], steps

@@ -548,12 +548,14 @@ class ExpressionWalker(Resolver):
             for name, line in reversed(self.frame.handlers):
                 if name == node.value:
                     return {line}
-            return self._at_call(self.frame.closures.get(node.value, ()))  # a nested def that closes over it
+            # a nested def that closes over it, handed on (not what a `format_exc()` in
+            # its body would give: that runs only where the def is called)
+            return set(self.frame.closures.get(node.value, ())) - {RUNNING_HANDLER}
         if isinstance(node, cst.Lambda):
             if id(node) in self._handed_lambdas:  # its body's calls receive it, not the runner
                 self._carried(node.body)
                 return set()
-            return self._at_call(self._captured(node))
+            return self._captured(node) - {RUNNING_HANDLER}
         if isinstance(node, _LEAVES) or isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return set()
         if isinstance(node, cst.Call):
@@ -601,8 +603,9 @@ class ExpressionWalker(Resolver):
 
 
     def _at_call(self, lines) -> set:
-        """A closure's handler lines where it is used: ``RUNNING_HANDLER`` (its body
-        asks ``traceback.format_exc()``) is the innermost handler running here."""
+        """A closure's handler lines where it is called: ``RUNNING_HANDLER`` (its body
+        asks ``traceback.format_exc()``) is the innermost handler running here. Passed
+        on uncalled (a thread's target, a callback), it gives nothing of it."""
         out = set(lines)
         if RUNNING_HANDLER in out:
             out.discard(RUNNING_HANDLER)

@@ -649,6 +649,8 @@ class Extractor(ExpressionWalker):
                 self.frame.closure_blocks[node.name.value] = tuple(self.frame.blocks)
             else:
                 self._cancel_closure(node.name.value)
+        elif self.frames and node.name.value in self.frame.closures:
+            self._cancel_closure(node.name.value)  # (a `def` of the name after the handler: another function)
         self.function(node)
         st = Stmt(StmtKind.SIMPLE, sp, self.header_text(node), ev, False)
         st.writes = tuple(dict.fromkeys(writes))
