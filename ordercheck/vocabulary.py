@@ -45,19 +45,25 @@ def load_default_vocab(folder: Optional[Path] = None) -> Tuple[Dict[str, Tuple[s
     return classes, markers, descriptions
 
 
-def load_default_excludes(folder: Optional[Path] = None) -> Dict[str, Tuple[str, ...]]:
-    """Per class, the calls its patterns match that are still not of the class (a
-    class table's ``exclude``: ``sys.stderr.write`` is no file write). They hold
-    whatever a config does to the class's patterns."""
+def _class_lists(key: str, folder: Optional[Path] = None) -> Dict[str, Tuple[str, ...]]:
+    """Per class, the list ``key`` of its tables in rules/vocab (``exclude``,
+    ``exclude-defaults``), joined over the files."""
     folder = folder or vocab_dir()
     out: Dict[str, Tuple[str, ...]] = {}
     for path in sorted(folder.glob("*.toml")):
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
         for name, table in data.get("classes", {}).items():
-            if table.get("exclude"):
-                out[name] = out.get(name, ()) + tuple(table["exclude"])
+            if table.get(key):
+                out[name] = out.get(name, ()) + tuple(table[key])
     return out
+
+
+def load_default_excludes(folder: Optional[Path] = None) -> Dict[str, Tuple[str, ...]]:
+    """Per class, the calls its patterns match that are still not of the class (a
+    class table's ``exclude``: ``sys.stderr.write`` is no file write). They hold
+    whatever a config does to the class's patterns."""
+    return _class_lists("exclude", folder)
 
 
 def load_default_scoped_excludes(folder: Optional[Path] = None) -> Dict[str, Tuple[str, ...]]:
@@ -66,15 +72,7 @@ def load_default_scoped_excludes(folder: Optional[Path] = None) -> Dict[str, Tup
     ``store.save_run(run).wait()``, is no second save, which ``*store.save_*`` would
     make it). Unlike ``exclude``, they leave a configuration's own patterns alone: a
     user's ``*.commit`` still matches ``self._kv_store.put(run).commit()``."""
-    folder = folder or vocab_dir()
-    out: Dict[str, Tuple[str, ...]] = {}
-    for path in sorted(folder.glob("*.toml")):
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-        for name, table in data.get("classes", {}).items():
-            if table.get("exclude-defaults"):
-                out[name] = out.get(name, ()) + tuple(table["exclude-defaults"])
-    return out
+    return _class_lists("exclude-defaults", folder)
 
 
 class Globs:
