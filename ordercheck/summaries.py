@@ -768,7 +768,17 @@ class ProjectIndex:
             # (an import still in the table wins over the module's own definition of the
             # name: ``resolve_qualified``)
             target = facts.imports.get(parts[i])
-            if target is None or target.startswith("__future__."):  # (a compiler directive, no object)
+            if target is None:
+                # a project module's own star import of another project module
+                # (``from .base import *``), as ``resolve_qualified`` follows it
+                rest = parts[i:]
+                for star in facts.star_imports:
+                    if star.split(".", 1)[0] in self._heads():
+                        found = self.outside_name(".".join([star] + rest), depth + 1)
+                        if found is not None:
+                            return found
+                return None
+            if target.startswith("__future__."):  # (a compiler directive, no object)
                 return None
             new = ".".join([target] + parts[i + 1:])
             if new.split(".", 1)[0] in self._heads():
@@ -776,7 +786,8 @@ class ProjectIndex:
             return new
         return None
 
-    def swallow_types_for(self, types: Iterable[str], patterns: Sequence[str]) -> Tuple[str, ...]:
+    def swallow_types_for(self, types: Iterable[str], patterns: Sequence[str],
+                          stars: Sequence[str] = ()) -> Tuple[str, ...]:
         """``patterns`` (config ``swallow-types``) and each of ``types`` (an ``except``
         clause's or a ``suppress(...)``'s type names) that a project module re-exports
         from outside the project, or binds at module level to a dotted name, under a
@@ -785,18 +796,31 @@ class ProjectIndex:
         DatabaseError:`` after ``from .compat import DatabaseError`` catches
         ``psycopg2.DatabaseError``, as a call through that module is the name it
         re-exports (docs/decisions.md "An exception type a project module re-exports").
-        Each project name asked is noted in ``swallow_asked`` when the runner keeps it
-        (a file's check memo holds the answers, and a warm run checks them again:
-        ``swallow_answers_hold``)."""
+        A plain name no import binds (``except DatabaseError:``) is also asked as a
+        name of each module of ``stars``, the checking file's ``from m import *``:
+        a project module's re-export, or an outside module's own name matched as it
+        is. Each project name asked is noted in ``swallow_asked`` when the runner
+        keeps it (a file's check memo holds the answers, and a warm run checks them
+        again: ``swallow_answers_hold``)."""
         if not patterns:
             return tuple(patterns)
         extra: List[str] = []
+        heads = self._heads()
         for t in types:
             if t in extra:
                 continue
-            matched = self.reexport_answer(t, patterns)
-            if self.swallow_asked is not None:
-                self.swallow_asked[t] = matched
+            starred = tuple(f"{s}.{t}" for s in stars) if "." not in t else ()
+            matched = False
+            for name in (t,) + starred:
+                if name is not t and name.split(".", 1)[0] not in heads:
+                    # an outside module's star import: its name as it is
+                    matched = any(fnmatchcase(name, p) for p in patterns)
+                else:
+                    matched = self.reexport_answer(name, patterns)
+                    if self.swallow_asked is not None:
+                        self.swallow_asked[name] = matched
+                if matched:
+                    break
             if matched:
                 extra.append(t)
         return tuple(patterns) + tuple(extra)

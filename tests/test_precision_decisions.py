@@ -55,6 +55,12 @@ class Worker:
     # under `not`, the branches swap: the save goes with the false branch, which returns
     (RETRY_TRUE, "not (lost and self._retry(run))", "pass", [("OC102", 12)]),
     (RETRY_TRUE, "not (lost and self._retry(run))", "self._ledger.append(run.id, 'x')", [("OC102", 12)]),
+    # any number of `not`s: `not not f()` is f's value (blind probe 3)
+    (RETRY_TRUE, "not not self._retry(run)", "return", []),
+    (RETRY_TRUE, "not not (lost and self._retry(run))", "return", []),
+    (RETRY_TRUE, "not not not self._retry(run)", "pass", [("OC102", 12)]),
+    (RETRY_TRUE, "not not not self._retry(run)", "return", [("OC102", 12)]),
+    (RETRY_TRUE, "not self._retry(run)", "return", [("OC102", 12)]),
     # `A or f()`: a false test means f returned False: no save there
     (RETRY_TRUE, "lost or self._retry(run)", "return", []),
     # ... but a true one may be f's True (saved), or A (not called): the save reaches the body

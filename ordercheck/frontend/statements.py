@@ -900,14 +900,14 @@ def _all_params(params: cst.Parameters) -> List[cst.Param]:
 
 
 def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int], bool, Optional[str]]:
-    """A test that is one call (``await`` allowed), alone or under ``not``: the id of
+    """A test that is one call (``await`` allowed), alone or under ``not`` (any number): the id of
     that call (the last event of the test: a call comes after its arguments), whether
     it is negated, and ``None``. A test ``A and f()`` / ``A or f()`` (the call the last
     operand, docs/decisions.md "Conditional effects through and/or"): the same, with
     ``"and"`` / ``"or"``. Anything else: ``(None, False, None)``."""
     negated = False
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test, negated = test.expression, True
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, not negated  # (`not not f()` is `f()`'s value)
     while isinstance(test, cst.Await):
         test = test.expression
     if isinstance(test, cst.Call) and events and isinstance(events[-1], Call):
