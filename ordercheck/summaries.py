@@ -22,7 +22,7 @@ import logging
 from collections import deque
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
@@ -326,8 +326,13 @@ class ProjectIndex:
         key = self.resolve_name(facts, name)
         return key if key in self.classes else None
 
-    def resolve_qualified(self, full: str, depth: int = 0) -> Optional[str]:
-        """``pkg.store.save_run`` → the function or class key it names."""
+    def resolve_qualified(self, full: str, depth: int = 0,
+                          starred: Optional[Set[Tuple[str, str]]] = None) -> Optional[str]:
+        """``pkg.store.save_run`` → the function or class key it names. ``starred``:
+        the (module, name) pairs a star import already sent this lookup to: a star
+        keeps the name it looks for, so a second visit can find nothing new (held-out
+        set 47: fourteen star imports in a package ``__init__`` cost N^8 lookups per
+        unknown name)."""
         if depth > 8 or not full:
             return None
         parts = full.split(".")
@@ -341,14 +346,23 @@ class ProjectIndex:
             # ImportError:`` fallback's definition (``resolve_name``; docs/decisions.md,
             # "A definition after an import")
             if rest[0] in facts.imports:
-                return self.resolve_qualified(".".join([facts.imports[rest[0]]] + rest[1:]), depth + 1)
+                return self.resolve_qualified(".".join([facts.imports[rest[0]]] + rest[1:]), depth + 1, starred)
             key = fkey(facts.path, ".".join(rest))
             if key in self.functions or key in self.classes:
                 return key
             if rest[0] in facts.aliases:  # a module-level alias (`keep = persist`), imported
                 return self._resolve_alias(facts, ".".join([facts.aliases[rest[0]]] + rest[1:]), depth + 1)
+            name = ".".join(rest)
             for star in facts.star_imports:  # a re-export by `from .helpers import *`
-                found = self.resolve_qualified(".".join([star] + rest), depth + 1)
+                # (a module outside the project: its names are not known here)
+                if star not in self.modules:
+                    continue
+                if starred is None:
+                    starred = set()
+                if (star, name) in starred:
+                    continue
+                starred.add((star, name))
+                found = self.resolve_qualified(f"{star}.{name}", depth + 1, starred)
                 if found:
                     return found
             return None
@@ -752,7 +766,8 @@ class ProjectIndex:
             return None
         return source, alias[:-2], method
 
-    def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
+    def outside_name(self, full: str, depth: int = 0,
+                     starred: Optional[Set[Tuple[str, str]]] = None) -> Optional[str]:
         """The name from outside the project that a project module re-exports
         (``pkg.util.suppress`` with ``from contextlib import suppress`` in ``pkg/util.py``:
         ``contextlib.suppress``; ``pkg.compat.Session.commit``:
@@ -771,18 +786,24 @@ class ProjectIndex:
             if target is None:
                 # a project module's own star import of another project module
                 # (``from .base import *``), as ``resolve_qualified`` follows it
-                rest = parts[i:]
+                name = ".".join(parts[i:])
                 for star in facts.star_imports:
-                    if star.split(".", 1)[0] in self._heads():
-                        found = self.outside_name(".".join([star] + rest), depth + 1)
-                        if found is not None:
-                            return found
+                    if star not in self.modules:
+                        continue
+                    if starred is None:
+                        starred = set()
+                    if (star, name) in starred:  # (``resolve_qualified``)
+                        continue
+                    starred.add((star, name))
+                    found = self.outside_name(f"{star}.{name}", depth + 1, starred)
+                    if found is not None:
+                        return found
                 return None
             if target.startswith("__future__."):  # (a compiler directive, no object)
                 return None
             new = ".".join([target] + parts[i + 1:])
             if new.split(".", 1)[0] in self._heads():
-                return self.outside_name(new, depth + 1)
+                return self.outside_name(new, depth + 1, starred)
             return new
         return None
 
