@@ -247,6 +247,14 @@ class Unmatched:
     pattern: str
     self_call: Optional[Tuple[str, int, str]] = None
     partly: bool = False
+    # a `*.x.m` pattern and a call `x.m(...)` with no receiver before `x` (held-out set
+    # 46: `*.block_run.update` never matched `block_run.update(...)`, silently): the
+    # call, and the pattern that matches both (`*x.m`)
+    bare_call: Optional[Tuple[str, int, str]] = None
+
+    @property
+    def bare_pattern(self) -> str:
+        return "*" + self.pattern[2:]
 
     def row(self) -> dict:
         out: dict = {"class": self.kind, "pattern": self.pattern}
@@ -255,6 +263,9 @@ class Unmatched:
         if self.self_call is not None:
             path, line, text = self.self_call
             out["self_call"] = {"path": path, "line": line, "code": text}
+        if self.bare_call is not None:
+            path, line, text = self.bare_call
+            out["bare_call"] = {"path": path, "line": line, "code": text, "pattern": self.bare_pattern}
         return out
 
 
@@ -267,6 +278,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     if not configured:
         return []
     names: Set[str] = set()
+    first_at: Dict[str, Tuple[str, int, str]] = {}  # a callee's text -> its first call
     self_calls: Dict[Tuple[str, str], List[Tuple[str, int, str, Call]]] = {}  # (class, method) -> its `self.m(...)` calls
     bases: Dict[str, Set[str]] = {}  # a class's name -> its bases' names (last components: a hint, not a resolution)
     for facts in all_facts:
@@ -278,6 +290,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         for fn in facts.functions:
             for call in fn.calls:
                 names.add(call.callee)
+                first_at.setdefault(call.callee, (facts.path, call.span.line, call.text))
                 names.update(call.qualnames)
                 names.update(call.typed)
                 if call.self_call in ("self", "cls") and call.callee.count(".") == 1 and fn.class_name:
@@ -304,7 +317,12 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
             hint = calls[0][:3] if calls else None
         if matched and hint is None:
             continue
-        out.append(Unmatched(kind, pattern, hint, partly=matched))
+        bare = None
+        if not matched and pattern.startswith("*.") and len(pattern) > 2:
+            # the receiver written first (`block_run.update`): no dot before it
+            glob = literal_subscripts(pattern[2:])
+            bare = next((first_at[c] for c in sorted(first_at) if fnmatch.fnmatchcase(c, glob)), None)
+        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=bare))
     return out
 
 
@@ -457,6 +475,9 @@ def _unmatched_rows(unmatched: List[Unmatched]) -> List[str]:
         if u.self_call is not None:
             path, ln, text = u.self_call
             line += f" called as `{text}` at {path}:{ln}"
+        elif u.bare_call is not None:
+            path, ln, text = u.bare_call
+            line += f" `{text}` at {path}:{ln} has no receiver before it: `{u.bare_pattern}` matches both"
         lines.append(line.rstrip())
     return lines
 

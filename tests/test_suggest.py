@@ -570,3 +570,33 @@ def test_a_recursive_helper_that_also_saves_points_at_its_real_save(tmp_path):
     """)
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["also_saves"]
     assert [(row["pattern"], row["call"]["line"], row["save"]["line"]) for row in got] == [("*.enqueue", 5, 9)]
+
+
+def test_a_star_dot_pattern_points_at_a_call_with_no_receiver_before_it(tmp_path):
+    """`*.block_run.update` never matches `block_run.update(...)` (the glob wants a dot
+    before `block_run`): held-out set 46's first configuration missed every call so.
+    suggest names the call and the pattern that matches both."""
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.block_run.update", "*.nowhere.update"]\n')
+    write(tmp_path, "sched.py", """\
+        def fail(block_run, ledger):
+            ledger.append_record("failed")
+            block_run.update(status="failed")
+
+
+        def other(self):
+            self.block_run.update(status="x")
+        """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"]
+    by = {row["pattern"]: row for row in got}
+    assert "*.block_run.update" not in by  # `self.block_run.update` matches it
+    write(tmp_path, "sched.py", (tmp_path / "sched.py").read_text().replace("self.block_run.update", "self.other_run.update"))
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"]
+    by = {row["pattern"]: row for row in got}
+    assert by["*.block_run.update"]["bare_call"] == {
+        "path": "sched.py", "line": 3, "code": 'block_run.update(status="failed")', "pattern": "*block_run.update"}
+    assert "bare_call" not in by["*.nowhere.update"]
+    text = oc(tmp_path, "suggest", "--no-cache", "sched.py").out
+    assert "`block_run.update(status=\"failed\")` at sched.py:3 has no receiver before it: `*block_run.update` matches both" in text
+    # and the pattern it names does match: nothing unmatched left
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*block_run.update"]\n')
+    assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"] == []
