@@ -460,6 +460,12 @@ class _Scanner:
                     table.constructed.setdefault(n.optional_vars.id, set()).add(ctor)
             elif isinstance(n, ast.ExceptHandler) and n.name:
                 self._bind(n.name, table, chain)
+                caught = dotted(n.type) if n.type is not None else None
+                if caught and _cap_words(caught.rsplit(".", 1)[-1]):
+                    # `except RSS2EmailError as e:` -- `e` is an instance of the one
+                    # class the clause names (a tuple names no one class), so `e.log()`
+                    # runs its method (docs/decisions.md "Receiver types", a caught exception)
+                    table.constructed.setdefault(n.name, set()).add(caught)
             elif isinstance(n, (ast.Import, ast.ImportFrom)):
                 for a in n.names:
                     if a.name != "*":

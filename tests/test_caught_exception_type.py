@@ -1,0 +1,72 @@
+"""``except T as e`` makes ``e`` an instance of ``T`` for receiver types (docs/decisions.md
+"Receiver types", a caught exception): ``e.log()`` runs ``T.log``, and its summary says
+what the handler does. Held-out set 49: rss2email's ``except RSS2EmailError as e:
+e.log()`` logs at error level through the exception's own method, and the handler
+read as silent (an OC202)."""
+from __future__ import annotations
+
+import pytest
+from cliutil import oc, write
+
+CONFIG = 'swallow-types = ["*FeedError"]\n[extend-events]\nappend = ["feed.run"]\n'
+
+ERRORS = """\
+    import logging
+
+    _LOG = logging.getLogger(__name__)
+
+
+    class FeedError(Exception):
+        def log(self):
+            _LOG.{level}(str(self))
+
+
+    class OtherError(Exception):
+        def log(self):
+            pass
+    """
+
+RUN = """\
+    from .errors import FeedError, OtherError
+
+
+    def run(feed, send):
+        try:
+            feed.run(send=send)
+        except {clause} as e:
+            e.log()
+    """
+
+
+@pytest.mark.parametrize("level, clause, found", [
+    ("error", "FeedError", False),  # the method logs at error level: loud
+    ("debug", "FeedError", True),  # at debug level: quiet, the append is lost
+    ("error", "(FeedError, OtherError)", True),  # a tuple names no one class
+])
+@pytest.mark.parametrize("args", [("--no-cache", "pkg"), ("--no-cache", "pkg/run.py"), ("pkg/run.py",)])
+def test_a_caught_exception_runs_its_own_method(tmp_path, level, clause, found, args):
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/errors.py", ERRORS.format(level=level))
+    write(tmp_path, "pkg/run.py", RUN.format(clause=clause))
+    assert oc(tmp_path, *args).codes() == ([("pkg/run.py", 6, "OC202")] if found else [])
+
+
+def test_an_edit_of_the_exception_class_reaches_a_warm_run(tmp_path):
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/errors.py", ERRORS.format(level="error"))
+    write(tmp_path, "pkg/run.py", RUN.format(clause="FeedError"))
+    assert oc(tmp_path, "pkg").codes() == []
+    write(tmp_path, "pkg/errors.py", ERRORS.format(level="debug"))
+    assert oc(tmp_path, "pkg/run.py").codes() == [("pkg/run.py", 6, "OC202")]
+
+
+def test_two_clauses_binding_one_name_to_two_classes_type_nothing(tmp_path):
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/errors.py", ERRORS.format(level="error"))
+    write(tmp_path, "pkg/run.py", RUN.format(clause="FeedError").rstrip(" ") + (
+        "        try:\n            feed.run(send=send)\n        except OtherError as e:\n            e.log()\n"))
+    got = oc(tmp_path, "--no-cache", "pkg").codes()
+    assert ("pkg/run.py", 6, "OC202") in got
