@@ -184,7 +184,7 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 NOTHING_MATCHED_CLASSES = frozenset({"save", "append", "terminal-append"})
 
 
-def nothing_matched_note(files: int, unread: int = 0) -> str:
+def nothing_matched_note(files: int, unread: int = 0, table: str = "[tool.ordercheck.extend-events]") -> str:
     """semantics §Surfaces: no `save` and no `append` event in the files checked. A
     text run prints it on stderr; the machine formats carry it in their output (JSON's
     ``notes``, SARIF's tool notifications, a GitHub ``::notice::``), so a run with an
@@ -192,7 +192,8 @@ def nothing_matched_note(files: int, unread: int = 0) -> str:
     contracts that read those classes: OC301 (files) and OC204 (handlers) did check,
     and their findings may stand beside it (session 35's sweep). ``unread``: files
     that could not be parsed or read (OC900, OC901), which may hold events: the claim
-    is about the others (``files`` counts them too)."""
+    is about the others (``files`` counts them too). ``table``: the extend-events
+    table as the configuration's file spells it (``Config.table``)."""
     read = files - unread
     what = "the file checked holds" if read == 1 else f"the {read} files checked hold"
     more = ""
@@ -201,8 +202,7 @@ def nothing_matched_note(files: int, unread: int = 0) -> str:
         more = f" ({unread} more could not be read)"
     return (
         f"{what} no `save` and no `append` event{more}, so the state and ledger contracts "
-        "(OC101-OC203) had nothing to check; `ordercheck suggest` shows which calls to map under "
-        "[tool.ordercheck.extend-events]"
+        f"(OC101-OC203) had nothing to check; `ordercheck suggest` shows which calls to map under {table}"
     )
 
 
@@ -370,7 +370,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     # events: the claim is about the others, and there is none when no file was read)
     unread = len(unread_files(result))
     nothing = (len(result.files) > unread and not (NOTHING_MATCHED_CLASSES & result.event_classes))
-    notes = [nothing_matched_note(len(result.files), unread)] if nothing and fmt != "text" else []
+    note = nothing_matched_note(len(result.files), unread, settings.config.table("extend-events"))
+    notes = [note] if nothing and fmt != "text" else []
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
     elif statistics:
@@ -387,7 +388,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         if out and not (write_baseline_file and fmt == "text"):  # ("recorded N findings" says it, not "All checks passed")
             click.echo(out, nl=False, color=_use_color(color))
     if fmt == "text" and not quiet and nothing:
-        click.echo(f"ordercheck: note: {nothing_matched_note(len(result.files), unread)}", err=True)
+        click.echo(f"ordercheck: note: {note}", err=True)
     if not quiet and not result.files and not stdin_filename:  # as ruff: a path with nothing to check says so
         outside = " or outside `include`" if settings.config.include else ""
         click.echo(f"ordercheck: warning: no Python files found under the paths given (or all are excluded{outside})",

@@ -50,6 +50,14 @@ class Config:
     per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
     cache_dir: Optional[str] = None
 
+    def table(self, name: str) -> str:
+        """How this configuration's file spells the table ``name``: ``[extend-events]``
+        in an ``ordercheck.toml``, ``[tool.ordercheck.extend-events]`` in a
+        ``pyproject.toml`` (or where there is no file yet: where most projects keep it)."""
+        if self.path is not None and self.path.name != "pyproject.toml":
+            return f"[{name}]"
+        return f"[tool.ordercheck.{name}]"
+
 
 CONFIG_NAMES = ("ordercheck.toml", ".ordercheck.toml", "pyproject.toml")
 

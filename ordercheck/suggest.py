@@ -442,10 +442,7 @@ def _lineage(name: str, bases: Dict[str, Set[str]]) -> Set[str]:
 
 
 def table_name(settings: Settings) -> str:
-    path = settings.config.path
-    if path is not None and path.name != "pyproject.toml":
-        return "[extend-events]"
-    return "[tool.ordercheck.extend-events]"
+    return settings.config.table("extend-events")
 
 
 def render_unmatched(unmatched: List[Unmatched]) -> List[str]:

@@ -336,6 +336,17 @@ def test_the_note_names_the_contracts_that_had_nothing_to_check(tmp_path):
     r = oc(tmp_path, "--no-cache")
     assert r.codes() == [("app.py", 8, "OC301")], r
     assert "so the state and ledger contracts (OC101-OC203) had nothing to check" in r.err, r
+    assert r.err.rstrip().endswith("under [tool.ordercheck.extend-events]"), r
+
+
+def test_the_note_names_the_table_as_the_config_file_spells_it(tmp_path):
+    """(Held-out set 49.) In an `ordercheck.toml` the table is `[extend-events]`."""
+    write(tmp_path, "ordercheck.toml", "")
+    write(tmp_path, "app.py", "def f(x):\n    return x\n")
+    r = oc(tmp_path, "--no-cache")
+    assert r.err.rstrip().endswith("shows which calls to map under [extend-events]"), r
+    got = json.loads(oc(tmp_path, "--no-cache", "--format", "json").out)
+    assert got["notes"][0].endswith("under [extend-events]"), got
     assert "so the contracts had" not in r.err
 
 
