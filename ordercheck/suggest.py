@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Seq
 
 from . import lazy
 from .ir import Call, FileFacts, FunctionFacts
+from .kinds import StmtKind
 from .markers import split_tokens
 from .patterns import literal_subscripts
 from .settings import Settings
@@ -153,11 +154,14 @@ def _key(call: Call) -> str:
 
 
 def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional[Set[str]] = None,
-            carried: Optional[Callable[[str, Call], FrozenSet[str]]] = None) -> List[Suggestion]:
+            carried: Optional[Callable[[str, Call], FrozenSet[str]]] = None,
+            inert: Optional[Callable[[str, Call], bool]] = None) -> List[Suggestion]:
     """Ranked suggestions from the facts of ``report`` (default: every file).
     ``carried``: the classes a call's project callee performs by its summary (a call
     that already saves or appends through a helper is no suggestion: a pattern on it
-    would change nothing a rule sees)."""
+    would change nothing a rule sees). ``inert``: whether a call's project callee
+    calls nothing at all (``def _set_state(self, s): self.state = s``: it cannot
+    write anywhere, whatever its name says; held-out set 50)."""
     vocab = settings.vocab
     groups: Dict[Tuple[str, str], Suggestion] = {}
     for facts in all_facts:
@@ -188,6 +192,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue
                 if kind in through or (kind == "append" and "terminal-append" in through):
                     continue  # its helper already does it, by its summary
+                if inert is not None and inert(facts.path, call):
+                    continue  # its helper only sets fields in memory
                 found = _pattern(call, name)
                 if found is None:
                     continue
@@ -589,9 +595,22 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
         eff = summ.effects.get(key)
         return eff is not None and "save" in eff.on_return
 
-    return (suggest(all_facts, settings, report, carried), len(report),
+    def inert(path: str, call: Call) -> bool:
+        key = cg.callees.get((path, call.id))
+        defs = cg.defs.get(key, []) if key is not None else []
+        # (every definition read whole, calling nothing and no stub; a class's key has none)
+        return bool(defs) and all(not fn.calls and fn.qualname not in f.outlined and not _stub(fn) for f, fn in defs)
+
+    return (suggest(all_facts, settings, report, carried, inert), len(report),
             unmatched_patterns(all_facts, settings, report),
             also_saves(appends, cg.defs, settings, saves, summ.callees))
+
+
+def _stub(fn: FunctionFacts) -> bool:
+    """A body of nothing but ``pass``, ``...`` and a docstring: an interface's method
+    (an abstract ``save``), which its implementations fill; no sign of what a call does."""
+    return all(st.kind == StmtKind.PASS or (st.kind == StmtKind.SIMPLE and (
+        st.text == "..." or st.text.lstrip("rbuRBU")[:1] in ("'", '"'))) for st in fn.body)
 
 
 def matches(pattern: str, call_texts: Sequence[str]) -> bool:

@@ -611,3 +611,38 @@ def test_a_star_dot_pattern_points_at_a_call_with_no_receiver_before_it(tmp_path
     # and the pattern it names does match: nothing unmatched left
     write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*block_run.update"]\n')
     assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"] == []
+
+
+def test_a_helper_that_only_sets_fields_is_no_suggestion(tmp_path):
+    """(Held-out set 50.) cashu's `_set_mint_quote_state` reads like a state save and only
+    sets fields in memory: a project helper that calls nothing cannot write anywhere.
+    An interface's stub (`...`, `pass`, a docstring) says nothing of what runs, and a
+    helper that calls something is still suggested."""
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "wallet.py", '''
+        class Quote:
+            def set_quote_state(self, state):
+                self.state = state
+                self.changed = True
+
+
+        class Store:
+            def update_status(self, quote):
+                """Implemented by the database store."""
+                ...
+
+            def persist_quote(self, quote):
+                self.db.write(quote)
+
+
+        def melt(quote: Quote, store: Store, ledger):
+            quote.set_quote_state("paid")
+            store.update_status(quote)
+            store.persist_quote(quote)
+            ledger.record_change(quote)
+    ''')
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["suggestions"]
+    got = sorted(r["pattern"] for r in rows)
+    assert not any("set_quote_state" in p for p in got), got
+    assert any(p.endswith("update_status") for p in got), got
+    assert any(p.endswith("persist_quote") for p in got), got
