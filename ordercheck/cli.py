@@ -328,7 +328,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     # (text only: a machine format's reader takes anything on stderr for an error,
     # as for the nothing-matched note, docs/decisions.md)
     # (a run named the root itself reads what it asked for: nothing to say, held-out set 46)
-    whole = any(Path(p).resolve() == root for p in paths) if paths else Path.cwd().resolve() == root
+    # (realpath: a path that loops on itself is said later, as a finding, not raised here)
+    whole = any(Path(os.path.realpath(p)) == root for p in paths) if paths else Path.cwd().resolve() == root
     if (config_file is not None and fmt == "text" and not quiet and settings.project_root is not None
             and not is_marked(root) and not whole):
         announce = functools.partial(_say_large_project, root, config_file)
