@@ -224,10 +224,8 @@ def _checked(g: nx.DiGraph, path: str, settings: Settings, summ: summaries.Summa
         # a transaction's body was copied by what its walks did: the copies are the
         # same calls, and `swallowed` reads their classes (a surface in a copy is one)
         g, sets = split, effects.check_sets(split, path, settings.vocab, summ)
-    own = summ.index.files.get(path)
     swallow = summ.index.swallow_types_for((t for r in g.graph["handlers"].values() for t in r.types),
-                                           settings.config.swallow_types,
-                                           own.star_imports if own is not None else ())
+                                           settings.config.swallow_types)
     hits = contracts.evaluate(g, sets.performs, rules, swallow, sets.raises, ordered,
                               carried=sets.callees.keys())
     return FunctionCheck(g, sets, ordered, hits, committed)

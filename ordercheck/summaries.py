@@ -22,7 +22,7 @@ import logging
 from collections import deque
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
@@ -327,12 +327,12 @@ class ProjectIndex:
         return key if key in self.classes else None
 
     def resolve_qualified(self, full: str, depth: int = 0,
-                          starred: Optional[Set[Tuple[str, str]]] = None) -> Optional[str]:
+                          starred: Optional[Dict[Tuple[str, str], int]] = None) -> Optional[str]:
         """``pkg.store.save_run`` → the function or class key it names. ``starred``:
-        the (module, name) pairs a star import already sent this lookup to: a star
-        keeps the name it looks for, so a second visit can find nothing new (held-out
-        set 47: fourteen star imports in a package ``__init__`` cost N^8 lookups per
-        unknown name)."""
+        the (module, name) pairs a star import already sent this lookup to, with the
+        least depth it did: a star keeps the name it looks for, so a second visit finds
+        nothing new unless it comes with more depth left (held-out set 47: fourteen star
+        imports in a package ``__init__`` cost N^8 lookups per unknown name)."""
         if depth > 8 or not full:
             return None
         parts = full.split(".")
@@ -358,10 +358,10 @@ class ProjectIndex:
                 if star not in self.modules:
                     continue
                 if starred is None:
-                    starred = set()
-                if (star, name) in starred:
+                    starred = {}
+                if starred.get((star, name), depth + 2) <= depth + 1:
                     continue
-                starred.add((star, name))
+                starred[(star, name)] = depth + 1
                 found = self.resolve_qualified(f"{star}.{name}", depth + 1, starred)
                 if found:
                     return found
@@ -766,13 +766,15 @@ class ProjectIndex:
             return None
         return source, alias[:-2], method
 
-    def outside_name(self, full: str, depth: int = 0,
-                     starred: Optional[Set[Tuple[str, str]]] = None) -> Optional[str]:
+    def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
         """The name from outside the project that a project module re-exports
         (``pkg.util.suppress`` with ``from contextlib import suppress`` in ``pkg/util.py``:
         ``contextlib.suppress``; ``pkg.compat.Session.commit``:
         ``sqlalchemy.orm.Session.commit``), through re-exports of re-exports; None for a
-        name the project defines or does not import."""
+        name the project defines or does not import. A star import is not followed
+        (docs/decisions.md "An exception type a project module re-exports": tried in
+        session 45, and a review found the module's own definitions, the names of the
+        file that wrote a clause and the builtins all lost to it)."""
         if depth > 8:
             return None
         parts = full.split(".")
@@ -783,32 +785,15 @@ class ProjectIndex:
             # (an import still in the table wins over the module's own definition of the
             # name: ``resolve_qualified``)
             target = facts.imports.get(parts[i])
-            if target is None:
-                # a project module's own star import of another project module
-                # (``from .base import *``), as ``resolve_qualified`` follows it
-                name = ".".join(parts[i:])
-                for star in facts.star_imports:
-                    if star not in self.modules:
-                        continue
-                    if starred is None:
-                        starred = set()
-                    if (star, name) in starred:  # (``resolve_qualified``)
-                        continue
-                    starred.add((star, name))
-                    found = self.outside_name(f"{star}.{name}", depth + 1, starred)
-                    if found is not None:
-                        return found
-                return None
-            if target.startswith("__future__."):  # (a compiler directive, no object)
+            if target is None or target.startswith("__future__."):  # (a compiler directive, no object)
                 return None
             new = ".".join([target] + parts[i + 1:])
             if new.split(".", 1)[0] in self._heads():
-                return self.outside_name(new, depth + 1, starred)
+                return self.outside_name(new, depth + 1)
             return new
         return None
 
-    def swallow_types_for(self, types: Iterable[str], patterns: Sequence[str],
-                          stars: Sequence[str] = ()) -> Tuple[str, ...]:
+    def swallow_types_for(self, types: Iterable[str], patterns: Sequence[str]) -> Tuple[str, ...]:
         """``patterns`` (config ``swallow-types``) and each of ``types`` (an ``except``
         clause's or a ``suppress(...)``'s type names) that a project module re-exports
         from outside the project, or binds at module level to a dotted name, under a
@@ -817,31 +802,18 @@ class ProjectIndex:
         DatabaseError:`` after ``from .compat import DatabaseError`` catches
         ``psycopg2.DatabaseError``, as a call through that module is the name it
         re-exports (docs/decisions.md "An exception type a project module re-exports").
-        A plain name no import binds (``except DatabaseError:``) is also asked as a
-        name of each module of ``stars``, the checking file's ``from m import *``:
-        a project module's re-export, or an outside module's own name matched as it
-        is. Each project name asked is noted in ``swallow_asked`` when the runner
-        keeps it (a file's check memo holds the answers, and a warm run checks them
-        again: ``swallow_answers_hold``)."""
+        Each project name asked is noted in ``swallow_asked`` when the runner keeps it
+        (a file's check memo holds the answers, and a warm run checks them again:
+        ``swallow_answers_hold``)."""
         if not patterns:
             return tuple(patterns)
         extra: List[str] = []
-        heads = self._heads()
         for t in types:
             if t in extra:
                 continue
-            starred = tuple(f"{s}.{t}" for s in stars) if "." not in t else ()
-            matched = False
-            for name in (t,) + starred:
-                if name is not t and name.split(".", 1)[0] not in heads:
-                    # an outside module's star import: its name as it is
-                    matched = any(fnmatchcase(name, p) for p in patterns)
-                else:
-                    matched = self.reexport_answer(name, patterns)
-                    if self.swallow_asked is not None:
-                        self.swallow_asked[name] = matched
-                if matched:
-                    break
+            matched = self.reexport_answer(t, patterns)
+            if self.swallow_asked is not None:
+                self.swallow_asked[t] = matched
             if matched:
                 extra.append(t)
         return tuple(patterns) + tuple(extra)
