@@ -37,6 +37,10 @@ class ScopeTable:
     constructed: Dict[str, Set[str]] = field(default_factory=dict)
     attr_annotated: Dict[str, Set[str]] = field(default_factory=dict)  # classes: self.x
     attr_constructed: Dict[str, Set[str]] = field(default_factory=dict)
+    # `except T as e`: name -> the classes its clauses name, and how many clauses bind it
+    # (a type only when they are all its bindings: ``type_of``)
+    caught: Dict[str, Set[str]] = field(default_factory=dict)
+    caught_bindings: Dict[str, int] = field(default_factory=dict)
     declared_outer: Set[str] = field(default_factory=set)  # global / nonlocal names
     declared_global: Set[str] = field(default_factory=set)
     #: a function's names bound to a fresh built-in container (``rows = []``,
@@ -65,7 +69,16 @@ class ScopeTable:
             # `rows: list = []`: the annotation names the display's own class
             # (an adversarial review: it hid the display's type)
             return self._display_type(name) or annotated
-        return annotated or _one(self.constructed.get(name)) or self._display_type(name)
+        return annotated or _one(self.constructed.get(name)) or self._display_type(name) or self._caught_type(name)
+
+    def _caught_type(self, name: str) -> Optional[str]:
+        """The class of a name that only ``except T as name`` clauses bind, all naming
+        ``T`` (docs/decisions.md "Receiver types", a caught exception): a later
+        ``error = FailureRecord(...)`` is another binding, and the name then has the
+        types of its other bindings alone (a review)."""
+        if self.caught_bindings.get(name) != self.bound.get(name):
+            return None
+        return _one(self.caught.get(name)) or None  # ("": a clause that names no one class)
 
     def _display_type(self, name: str) -> Optional[str]:
         """``builtins.list`` for a function's name whose every binding is a fresh list
@@ -460,12 +473,14 @@ class _Scanner:
                     table.constructed.setdefault(n.optional_vars.id, set()).add(ctor)
             elif isinstance(n, ast.ExceptHandler) and n.name:
                 self._bind(n.name, table, chain)
-                caught = dotted(n.type) if n.type is not None else None
-                if caught and _cap_words(caught.rsplit(".", 1)[-1]):
+                if n.name not in table.declared_outer:
                     # `except RSS2EmailError as e:` -- `e` is an instance of the one
                     # class the clause names (a tuple names no one class), so `e.log()`
                     # runs its method (docs/decisions.md "Receiver types", a caught exception)
-                    table.constructed.setdefault(n.name, set()).add(caught)
+                    caught = dotted(n.type) if n.type is not None else None
+                    table.caught_bindings[n.name] = table.caught_bindings.get(n.name, 0) + 1
+                    table.caught.setdefault(n.name, set()).add(
+                        caught if caught and _cap_words(caught.rsplit(".", 1)[-1]) else "")
             elif isinstance(n, (ast.Import, ast.ImportFrom)):
                 for a in n.names:
                     if a.name != "*":
