@@ -49,12 +49,15 @@ class Config:
     extend_events: Dict[str, List[str]] = field(default_factory=dict)
     per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
     cache_dir: Optional[str] = None
+    # the keys were read from a `[tool.ordercheck]` table (a pyproject, or a named
+    # TOML file that holds only that table): how the file spells its tables
+    tool_layout: bool = False
 
     def table(self, name: str) -> str:
         """How this configuration's file spells the table ``name``: ``[extend-events]``
-        in an ``ordercheck.toml``, ``[tool.ordercheck.extend-events]`` in a
-        ``pyproject.toml`` (or where there is no file yet: where most projects keep it)."""
-        if self.path is not None and self.path.name != "pyproject.toml":
+        in an ``ordercheck.toml``, ``[tool.ordercheck.extend-events]`` under a
+        ``[tool.ordercheck]`` (or where there is no file yet: where most projects keep it)."""
+        if self.path is not None and not self.tool_layout:
             return f"[{name}]"
         return f"[tool.ordercheck.{name}]"
 
@@ -91,17 +94,18 @@ def config_in(d: Path) -> Optional[Tuple[Path, dict]]:
     return None
 
 
-def load_file(path: Path) -> Tuple[Path, dict]:
+def load_file(path: Path) -> Tuple[Path, dict, bool]:
     """An explicitly named config: ``pyproject.toml`` (its ``[tool.ordercheck]``),
     or any other TOML file with the keys at the top level — or, when it holds only a
-    ``[tool.ordercheck]`` table, that table."""
+    ``[tool.ordercheck]`` table, that table. The last item: whether the keys were
+    read from ``[tool.ordercheck]`` (``Config.tool_layout``)."""
     data = read_toml(path, "config")
     if path.name == "pyproject.toml":
-        return path, _tool_table(data, path) or {}
+        return path, _tool_table(data, path) or {}, True
     tool = data.get("tool")
     if isinstance(tool, dict) and "ordercheck" in tool and set(data) == {"tool"}:
-        return path, tool["ordercheck"]
-    return path, data
+        return path, tool["ordercheck"], True
+    return path, data, False
 
 
 def _tool_table(data: dict, path: Path) -> Optional[dict]:
@@ -211,10 +215,13 @@ def check_codes(codes: Sequence[str], known: Sequence[str], file: Optional[str],
     return out
 
 
-def parse(table: dict, path: Optional[Path]) -> Config:
-    """Validate a config table (the keys of ``[tool.ordercheck]``)."""
+def parse(table: dict, path: Optional[Path], tool_layout: Optional[bool] = None) -> Config:
+    """Validate a config table (the keys of ``[tool.ordercheck]``). ``tool_layout``:
+    whether they came from a ``[tool.ordercheck]`` table (by default: a pyproject's)."""
     file = str(path) if path else "<config>"
-    config = Config(path=path, root=path.parent if path else Path.cwd())
+    if tool_layout is None:
+        tool_layout = path is not None and path.name == "pyproject.toml"
+    config = Config(path=path, root=path.parent if path else Path.cwd(), tool_layout=tool_layout)
     for key, value in table.items():
         if key not in KNOWN_KEYS:
             close = difflib.get_close_matches(key, KNOWN_KEYS, n=1)

@@ -116,12 +116,13 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
                              str(config_file))
         if not config_file.is_file():
             raise UsageError("config file does not exist", str(config_file))
-        path, table = configmod.load_file(config_file)
+        path, table, tool_layout = configmod.load_file(config_file)
     else:
         found = None if isolated else configmod.discover(start)
         path, table = found if found else (None, {})
+        tool_layout = path is not None and path.name == "pyproject.toml"
         discovered = found is not None
-    config = configmod.parse(table, path)
+    config = configmod.parse(table, path, tool_layout)
     rules = load_rules(configmod.rule_files(config))
     known = list(rules)
     configmod.validate_codes(config, known)

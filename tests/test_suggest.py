@@ -663,3 +663,15 @@ def test_a_helper_that_only_sets_fields_is_no_suggestion(tmp_path):
     # overrides, say nothing of what runs
     assert any(p.endswith("save_quote") for p in got), got
     assert any(p.endswith("mark_as_paid") for p in got), got
+
+
+def test_a_named_toml_holding_only_tool_ordercheck_is_spelled_so(tmp_path):
+    """(A review.) `--config ci/ordercheck-ci.toml` holding only `[tool.ordercheck]` is read
+    as that table; the note and suggest's block name `[tool.ordercheck.extend-events]`,
+    which is what that file must add (`[extend-events]` beside it stops the run)."""
+    write(tmp_path, "ci/ordercheck-ci.toml", '[tool.ordercheck]\nselect = ["OC1", "OC2"]\n')
+    write(tmp_path, "a.py", "def f(repo, r):\n    repo.update_quote_status(r)\n")
+    r = oc(tmp_path, "--config", "ci/ordercheck-ci.toml", "--no-cache", "a.py")
+    assert r.err.rstrip().endswith("under [tool.ordercheck.extend-events]"), r
+    out = oc(tmp_path, "suggest", "--config", "ci/ordercheck-ci.toml", "--no-cache", "a.py").out
+    assert "[tool.ordercheck.extend-events]" in out and "\n[extend-events]" not in out, out
