@@ -329,7 +329,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     # as for the nothing-matched note, docs/decisions.md)
     # (a run named the root itself reads what it asked for: nothing to say, held-out set 46)
     # (realpath: a path that loops on itself is said later, as a finding, not raised here)
-    whole = any(Path(os.path.realpath(p)) == root for p in paths) if paths else Path.cwd().resolve() == root
+    # (an editor's buffer names one file, whatever the editor's folder)
+    whole = False if stdin_filename else (any(Path(os.path.realpath(p)) == root for p in paths) if paths
+                                          else Path.cwd().resolve() == root)
     if (config_file is not None and fmt == "text" and not quiet and settings.project_root is not None
             and not is_marked(root) and not whole):
         announce = functools.partial(_say_large_project, root, config_file)

@@ -58,3 +58,14 @@ def test_no_note_when_the_run_names_the_root_itself(tmp_path, monkeypatch):
         run = oc(tmp_path, "--no-cache", "--config", "cfg.toml", *args)
         assert run.code == 1 and "reading" not in run.err, (args, run)
     assert "reading 5 Python files" in oc(tmp_path, "--no-cache", "--config", "cfg.toml", "proj").err
+
+
+def test_an_editor_buffer_from_the_root_is_still_told(tmp_path, monkeypatch):
+    """(A review.) An editor's buffer names one file; from the root folder as from
+    elsewhere, the run reads the whole root for the summaries and says so."""
+    from ordercheck import cli
+
+    monkeypatch.setattr(cli, "LARGE_PROJECT", 5)
+    _tree(tmp_path)
+    run = oc(tmp_path, "--no-cache", "--config", "cfg.toml", "--stdin-filename", "proj/m.py", stdin=BAD.encode())
+    assert "reading 5 Python files" in run.err, run

@@ -587,7 +587,8 @@ def test_a_star_dot_pattern_points_at_a_call_with_no_receiver_before_it(tmp_path
     """`*.block_run.update` never matches `block_run.update(...)` (the glob wants a dot
     before `block_run`): held-out set 46's first configuration missed every call so.
     suggest names the call and the pattern that matches both."""
-    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.block_run.update", "*.nowhere.update"]\n')
+    write(tmp_path, "ordercheck.toml",
+          '[extend-events]\nsave = ["*.block_run.update", "*.nowhere.update", "*.persist_all"]\n')
     write(tmp_path, "sched.py", """\
         def fail(block_run, ledger):
             ledger.append_record("failed")
@@ -596,6 +597,7 @@ def test_a_star_dot_pattern_points_at_a_call_with_no_receiver_before_it(tmp_path
 
         def other(self):
             self.block_run.update(status="x")
+            persist_all()
         """)
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"]
     by = {row["pattern"]: row for row in got}
@@ -604,12 +606,13 @@ def test_a_star_dot_pattern_points_at_a_call_with_no_receiver_before_it(tmp_path
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"]
     by = {row["pattern"]: row for row in got}
     assert by["*.block_run.update"]["bare_call"] == {
-        "path": "sched.py", "line": 3, "code": 'block_run.update(status="failed")', "pattern": "*block_run.update"}
+        "path": "sched.py", "line": 3, "code": 'block_run.update(status="failed")', "pattern": "block_run.update"}
     assert "bare_call" not in by["*.nowhere.update"]
+    assert "bare_call" not in by["*.persist_all"]  # one component: `*persist_all` would be any name so ending
     text = oc(tmp_path, "suggest", "--no-cache", "sched.py").out
-    assert "`block_run.update(status=\"failed\")` at sched.py:3 has no receiver before it: `*block_run.update` matches both" in text
+    assert "misses `block_run.update(status=\"failed\")` at sched.py:3 (no receiver before it): add `block_run.update`" in text
     # and the pattern it names does match: nothing unmatched left
-    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*block_run.update"]\n')
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["block_run.update"]\n')
     assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"] == []
 
 

@@ -18,6 +18,7 @@ HINT = "reads like a template's"
     ("def f():\n    return 1\n{%- for c in cols %}\n", True),
     ("def f(:\n    pass\n", False),
     ('x = {"a": 1}}\n', False),
+    ('print "{%s}" % name\n', False),  # Python 2, no template (a review)
 ])
 def test_a_template_line_is_said(tmp_path, src, hint):
     write(tmp_path, "t.py", src)
