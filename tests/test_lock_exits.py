@@ -13,7 +13,8 @@ ALL = ["OC101", "OC102", "OC103", "OC201", "OC202", "OC203"]
 
 @pytest.mark.parametrize("text", ["self._lock", "lock", "state_lock", "threading.RLock", "asyncio.Semaphore",
                                   "self._stateLock", "self._cv", "self.condition", "self._mutex",
-                                  "self._lock.acquire()", "lock.acquire()", "FileLock().acquire()"])
+                                  "self._lock.acquire()", "lock.acquire()", "FileLock().acquire()",
+                                  "self._rw_lock.acquire_read()", "rwlock.acquire_write()"])
 def test_locks_by_name(text):
     assert is_lock(text)
 

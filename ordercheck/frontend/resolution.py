@@ -58,7 +58,7 @@ _LEVEL_METHODS = {
 
 #: the last word of a lock's name: ``self._lock``, ``state_lock``, ``threading.RLock()``,
 #: ``asyncio.Semaphore(4)``, ``self._cv``
-_LOCK_WORDS = frozenset({"lock", "rlock", "mutex", "semaphore", "condition", "cv"})
+_LOCK_WORDS = frozenset({"lock", "rlock", "rwlock", "mutex", "semaphore", "condition", "cv"})
 
 
 def is_lock(text: str) -> bool:
@@ -67,11 +67,11 @@ def is_lock(text: str) -> bool:
     cannot fail after the body's events took effect (docs/decisions.md, "``with``
     exits")."""
     head, _, called = text.rstrip("()").rpartition(".")
-    if called == "acquire" and head:
+    if called in ("acquire", "acquire_read", "acquire_write") and head:
         # `with lock.acquire(timeout=10):` (filelock's idiom: the call returns the
-        # lock's own context manager; held-out set 51)
+        # lock's own context manager; held-out set 51), a readers-writer lock's sides
         return is_lock(head)
-    last = text.rstrip("()").rsplit(".", 1)[-1].strip("_")
+    last = called.strip("_")
     if not last.replace("_", "").isalnum():
         return False
     words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", last)
