@@ -133,6 +133,10 @@ class SummaryMemo:
         parts = []
         for facts, fn in cg.defs.get(m, ()):
             parts.append(fn.qualname)
+            # the ids its origins are stored by: a file read again with other functions
+            # whole numbers its calls anew (``frontend.extract``'s units), and the same
+            # origins then name other calls (a differential fuzz, session 45)
+            parts.append([call.id for call in fn.calls])
             for call in fn.calls:
                 callee = cg.callees.get((facts.path, call.id))
                 if callee is not None:
@@ -152,6 +156,7 @@ class SummaryMemo:
             parts.append([m, self.digests[path]])
             for facts, fn in cg.defs.get(m, ()):
                 parts.append(fn.qualname)
+                parts.append([call.id for call in fn.calls])  # (``_signature``)
                 for call in fn.calls:
                     callee = cg.callees.get((facts.path, call.id))
                     if callee is not None:
