@@ -595,24 +595,16 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
         eff = summ.effects.get(key)
         return eff is not None and "save" in eff.on_return
 
-    # a method name two project classes define: an interface and its implementation (or
-    # an override), so the one a call resolves to says nothing of what runs
-    defined: Dict[str, int] = {}
-    for f in all_facts:
-        for fn in f.functions:
-            if fn.class_name:
-                last = fn.qualname.rsplit(".", 1)[-1]
-                defined[last] = defined.get(last, 0) + 1
-
     def inert(path: str, call: Call) -> bool:
         key = cg.callees.get((path, call.id))
         defs = cg.defs.get(key, []) if key is not None else []
-        # (every definition read whole, calling nothing, no stub, raising nothing, and
-        # no other class's method of the name; a class's key has none)
+        # (every definition read whole, calling nothing, no stub, raising nothing; a
+        # method only when private: a public one may be an interface a backend in a
+        # file this run did not read overrides, a review; a class's key has none)
         return bool(defs) and all(
             not fn.calls and fn.qualname not in f.outlined and not _stub(fn)
             and not any(st.kind == StmtKind.RAISE for st in fn.body)
-            and (not fn.class_name or defined.get(fn.qualname.rsplit(".", 1)[-1], 0) <= 1)
+            and (not fn.class_name or fn.qualname.rsplit(".", 1)[-1].startswith("_"))
             for f, fn in defs)
 
     return (suggest(all_facts, settings, report, carried, inert), len(report),

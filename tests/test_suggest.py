@@ -624,7 +624,7 @@ def test_a_helper_that_only_sets_fields_is_no_suggestion(tmp_path):
     write(tmp_path, "pyproject.toml", "")
     write(tmp_path, "wallet.py", '''
         class Quote:
-            def set_quote_state(self, state):
+            def _set_quote_state(self, state):
                 self.state = state
                 self.changed = True
 
@@ -650,7 +650,7 @@ def test_a_helper_that_only_sets_fields_is_no_suggestion(tmp_path):
 
 
         def melt(quote: Quote, repo: Store, ledger):
-            quote.set_quote_state("paid")
+            quote._set_quote_state("paid")
             repo.update_status(quote)
             repo.persist_quote(quote)
             repo.save_quote(quote)
@@ -662,8 +662,8 @@ def test_a_helper_that_only_sets_fields_is_no_suggestion(tmp_path):
     assert not any("set_quote_state" in p for p in got), got
     assert any(p.endswith("update_status") for p in got), got
     assert any(p.endswith("persist_quote") for p in got), got
-    # (a review) an interface's `raise NotImplementedError`, and a method a subclass
-    # overrides, say nothing of what runs
+    # (a review) an interface's `raise NotImplementedError`, and a public method (a
+    # subclass in a file not read may override it), say nothing of what runs
     assert any(p.endswith("save_quote") for p in got), got
     assert any(p.endswith("mark_as_paid") for p in got), got
 
