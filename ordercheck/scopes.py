@@ -41,6 +41,7 @@ class ScopeTable:
     # (a type only when they are all its bindings: ``type_of``)
     caught: Dict[str, Set[str]] = field(default_factory=dict)
     caught_bindings: Dict[str, int] = field(default_factory=dict)
+    deleted: Dict[str, int] = field(default_factory=dict)  # `del name` statements (no value)
     declared_outer: Set[str] = field(default_factory=set)  # global / nonlocal names
     declared_global: Set[str] = field(default_factory=set)
     #: a function's names bound to a fresh built-in container (``rows = []``,
@@ -76,7 +77,8 @@ class ScopeTable:
         ``T`` (docs/decisions.md "Receiver types", a caught exception): a later
         ``error = FailureRecord(...)`` is another binding, and the name then has the
         types of its other bindings alone (a review)."""
-        if self.caught_bindings.get(name) != self.bound.get(name):
+        # (a `del e` binds no value: `e.log(); del e` keeps the type)
+        if self.caught_bindings.get(name, 0) + self.deleted.get(name, 0) != self.bound.get(name):
             return None
         return _one(self.caught.get(name)) or None  # ("": a clause that names no one class)
 
@@ -491,6 +493,8 @@ class _Scanner:
                 for t in n.targets:
                     for name in _target_names(t):
                         self._bind(name, table, chain)
+                        if isinstance(t, ast.Name):
+                            table.deleted[name] = table.deleted.get(name, 0) + 1
             elif isinstance(n, ast.Return):
                 if table.is_function:
                     # `return cls(...)` in a classmethod: the class itself (`-> Self`)

@@ -108,3 +108,12 @@ def test_a_reassigned_caught_name_has_no_type(tmp_path):
     write(tmp_path, "pkg/errors.py", ERRORS.format(level="error"))
     write(tmp_path, "pkg/run.py", RUN.format(clause="FeedError").replace("e.log()", "e = make_error()\n        e.log()"))
     assert oc(tmp_path, "--no-cache", "pkg").codes() == [("pkg/run.py", 6, "OC202")]
+
+
+def test_a_del_of_the_caught_name_keeps_its_type(tmp_path):
+    """(A second review.) `e.log(); del e`: a `del` binds no value."""
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/errors.py", ERRORS.format(level="error"))
+    write(tmp_path, "pkg/run.py", RUN.format(clause="FeedError").replace("e.log()", "e.log()\n        del e"))
+    assert oc(tmp_path, "--no-cache", "pkg").codes() == []

@@ -19,6 +19,11 @@ HINT = "reads like a template's"
     ("def f(:\n    pass\n", False),
     ('x = {"a": 1}}\n', False),
     ('print "{%s}" % name\n', False),  # Python 2, no template (a review)
+    ("x = {% if a %}1{% endif %}\n", True),  # a tag inside the line (a second review)
+    ("def {{ name }}(store):\n    pass\n", True),
+    ("from {{ pkg }} import run\n", True),
+    ("def load():\n    return run(query)  {# a note #}\n", True),
+    ("print 'a {{ b }}'\n", False),
 ])
 def test_a_template_line_is_said(tmp_path, src, hint):
     write(tmp_path, "t.py", src)

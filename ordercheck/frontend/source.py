@@ -329,16 +329,22 @@ NEWER_PYTHON_HINT = (" (Python {}.{}, which runs ordercheck, cannot read this fi
 TEMPLATE_HINT = " (the line reads like a template's, `{%`/`{{`: leave such files out with `exclude`)"
 
 
+_STRINGS = re.compile(r"""(?:[rbuRBUfF]{0,2})("[^"\\]*(?:\\.[^"\\]*)*"|'[^'\\]*(?:\\.[^'\\]*)*')""")
+
+
 def template_at(text: str, line: int) -> bool:
-    """Whether the line ``ast.parse`` refused starts with a Jinja/Django template's tag
-    (``{% ... %}``, ``{# ... #}``, ``{{ ... }}``):
+    """Whether the line ``ast.parse`` refused holds, outside string literals, a
+    Jinja/Django template's tag (``{% ... %}``, a ``{{ ... }}`` or ``{# ... #}`` pair,
+    or a line opening with ``{{``/``{#``):
     a template saved as ``.py`` (held-out set 46: 53 bare OC900s on mage-ai's code
     templates, with nothing to say what they were)."""
     lines = text.splitlines()
     if not 1 <= line <= len(lines):
         return False
-    # (a tag that opens the line: `print "{%s}" % name` is Python 2, no template)
-    return lines[line - 1].lstrip().startswith(("{%", "{#", "{{"))
+    # (outside string literals: `print "{%s}" % name` is Python 2, no template)
+    code = _STRINGS.sub("''", lines[line - 1]).lstrip()
+    return (code.startswith(("{%", "{#", "{{")) or "{%" in code
+            or any(o in code and c in code.split(o, 1)[1] for o, c in (("{{", "}}"), ("{#", "#}"))))
 
 
 def newer_syntax_at(text: str, line: int) -> bool:
