@@ -79,6 +79,11 @@ def _strings(x: object) -> bool:
     return type(x) is list and all(type(c) is str for c in x)
 
 
+def _call_ids(fn: "FunctionFacts") -> list:
+    """A function's call ids with their positions: what its origins' ids stand for."""
+    return [[call.id, call.span.line, call.span.col] for call in fn.calls]
+
+
 class SummaryMemo:
     """Summaries of functions, remembered per file (one JSON entry per file content
     and vocabulary, under ``summaries/``) by what ``effects.build`` computes them from:
@@ -133,10 +138,12 @@ class SummaryMemo:
         parts = []
         for facts, fn in cg.defs.get(m, ()):
             parts.append(fn.qualname)
-            # the ids its origins are stored by: a file read again with other functions
-            # whole numbers its calls anew (``frontend.extract``'s units), and the same
-            # origins then name other calls (a differential fuzz, session 45)
-            parts.append([call.id for call in fn.calls])
+            # the ids its origins are stored by, each with its call's position: a file
+            # read again with other functions whole numbers its calls anew
+            # (``frontend.extract``'s units), and the same origins then named other
+            # calls (a differential fuzz, session 45); the outline and the whole read
+            # number a comprehension's calls in another order (a review)
+            parts.append(_call_ids(fn))
             for call in fn.calls:
                 callee = cg.callees.get((facts.path, call.id))
                 if callee is not None:
@@ -156,7 +163,7 @@ class SummaryMemo:
             parts.append([m, self.digests[path]])
             for facts, fn in cg.defs.get(m, ()):
                 parts.append(fn.qualname)
-                parts.append([call.id for call in fn.calls])  # (``_signature``)
+                parts.append(_call_ids(fn))  # (``_signature``)
                 for call in fn.calls:
                     callee = cg.callees.get((facts.path, call.id))
                     if callee is not None:

@@ -337,6 +337,8 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
 _AST = ast.AST
 
 #: the node types ``_Scanner.body`` reads; every other node binds nothing
+_TRY_STAR = getattr(ast, "TryStar", None)  # (3.11+)
+
 _BINDERS = frozenset(
     [ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Assign, ast.AnnAssign, ast.AugAssign,
      ast.For, ast.AsyncFor, ast.withitem, ast.ExceptHandler, ast.Import, ast.ImportFrom, ast.NamedExpr,
@@ -377,6 +379,8 @@ class _Scanner:
         self.walrus = walrus
         self.yields = yields  # (a module whose text holds no `yield` has no generator)
         self.fallbacks: Set[int] = set()  # ``_import_fallbacks``: bindings that do not count
+        # the clauses of an `except*`: their name binds an exception group, no `T`
+        self.group_handlers: Set[int] = set()
 
     def module(self, tree: ast.Module) -> Scopes:
         table = ScopeTable()
@@ -442,6 +446,8 @@ class _Scanner:
     def body(self, stmts: List[ast.stmt], table: ScopeTable, chain: List[ScopeTable], method) -> None:
         for n in self._walk(stmts):
             if n.__class__ not in _BINDERS:
+                if n.__class__ is _TRY_STAR:
+                    self.group_handlers.update(id(h) for h in n.handlers)  # type: ignore[attr-defined]
                 continue  # (most nodes bind nothing: one set lookup instead of the chain below)
             fallback = id(n) in self.fallbacks
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -475,7 +481,7 @@ class _Scanner:
                     table.constructed.setdefault(n.optional_vars.id, set()).add(ctor)
             elif isinstance(n, ast.ExceptHandler) and n.name:
                 self._bind(n.name, table, chain)
-                if n.name not in table.declared_outer:
+                if n.name not in table.declared_outer and id(n) not in self.group_handlers:
                     # `except RSS2EmailError as e:` -- `e` is an instance of the one
                     # class the clause names (a tuple names no one class), so `e.log()`
                     # runs its method (docs/decisions.md "Receiver types", a caught exception)

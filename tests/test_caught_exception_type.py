@@ -117,3 +117,13 @@ def test_a_del_of_the_caught_name_keeps_its_type(tmp_path):
     write(tmp_path, "pkg/errors.py", ERRORS.format(level="error"))
     write(tmp_path, "pkg/run.py", RUN.format(clause="FeedError").replace("e.log()", "e.log()\n        del e"))
     assert oc(tmp_path, "--no-cache", "pkg").codes() == []
+
+
+def test_an_except_star_name_is_a_group(tmp_path):
+    """(A second review.) `except* FeedError as eg:` binds an exception group, not a
+    `FeedError`: `eg.log()` runs no `FeedError.log`."""
+    write(tmp_path, "ordercheck.toml", CONFIG)
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/errors.py", ERRORS.format(level="error"))
+    write(tmp_path, "pkg/run.py", RUN.format(clause="FeedError").replace("except FeedError", "except* FeedError"))
+    assert oc(tmp_path, "--no-cache", "pkg").codes() == [("pkg/run.py", 6, "OC202")]
