@@ -327,9 +327,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     announce = None
     # (text only: a machine format's reader takes anything on stderr for an error,
     # as for the nothing-matched note, docs/decisions.md)
-    # (a run named the root itself reads what it asked for: nothing to say, held-out set 46)
-    # (realpath: a path that loops on itself is said later, as a finding, not raised here)
-    # (an editor's buffer names one file, whatever the editor's folder)
+    # (a run that names the root itself reads what it asked for: nothing to say, held-out
+    # set 46; an editor's buffer names one file, whatever its folder; realpath, since a
+    # path that loops on itself is said later, as a finding, not raised here)
     whole = False if stdin_filename else (any(Path(os.path.realpath(p)) == root for p in paths) if paths
                                           else Path.cwd().resolve() == root)
     if (config_file is not None and fmt == "text" and not quiet and settings.project_root is not None

@@ -336,9 +336,9 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
 
 _AST = ast.AST
 
-#: the node types ``_Scanner.body`` reads; every other node binds nothing
 _TRY_STAR = getattr(ast, "TryStar", None)  # (3.11+)
 
+#: the node types ``_Scanner.body`` reads; every other node binds nothing
 _BINDERS = frozenset(
     [ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Assign, ast.AnnAssign, ast.AugAssign,
      ast.For, ast.AsyncFor, ast.withitem, ast.ExceptHandler, ast.Import, ast.ImportFrom, ast.NamedExpr,
