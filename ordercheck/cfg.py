@@ -484,6 +484,9 @@ class _Builder:
         branch it decides: false for ``and``, true for ``or``."""
         t: Preds = [(p, EdgeKind.TRUE) for p, _ in ends]
         f: Preds = [(p, EdgeKind.FALSE) for p, _ in ends]
+        for p, _ in ends:  # a call deciding the test: a witness shows the header there
+            if self.g.nodes[p].get("kind") == NodeKind.CALL:
+                self.g.nodes[p]["header"] = st.text
         if st.test_call is None or self.on_test is None:
             return t, f
         tested = [p for p, _ in ends if self.g.nodes[p].get("kind") == NodeKind.CALL

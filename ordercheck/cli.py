@@ -625,6 +625,30 @@ def _show_log() -> logging.Handler:
     return handler
 
 
+def _valued_options() -> Set[str]:
+    """The spellings of every option of either command that takes a value."""
+    return {name for command in (cli, suggest_cmd) for p in command.params
+            if isinstance(p, click.Option) and not p.is_flag and not p.count for name in p.opts}
+
+
+def subcommand_first(argv: List[str]) -> List[str]:
+    """``ordercheck --isolated suggest .`` is ``ordercheck suggest --isolated .``, as in
+    ruff (``ruff --isolated check``): options written before the subcommand are its
+    own (held-out set 55: a user's ``--jobs 1 suggest .`` said "no such file:
+    suggest"). The subcommand is the first argument that is not an option or an
+    option's value; ``--`` ends the options, and after it ``suggest`` is a path."""
+    valued = _valued_options()
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            break
+        i += 2 if arg in valued else 1
+    if 0 < i < len(argv) and argv[i] == "suggest":
+        return [argv[i], *argv[:i], *argv[i + 1:]]
+    return argv
+
+
 def _main(argv: List[str], verbose: bool) -> None:
     try:
         if argv[:1] == ["lsp"]:  # `ordercheck lsp`: the language server on stdio (needs the `lsp` extra: pygls)
@@ -637,6 +661,7 @@ def _main(argv: List[str], verbose: bool) -> None:
             if extra:
                 raise UsageError(f"unexpected argument {extra[0]!r} (the server talks on stdio)", key="lsp")
             sys.exit(lsp.serve())
+        argv = subcommand_first(argv)
         if argv[:1] == ["suggest"]:
             code = suggest_cmd.main(args=argv[1:], prog_name="ordercheck suggest", standalone_mode=False)
         else:

@@ -96,13 +96,14 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
                  lines: List[str]) -> Step:
     """The step of a branch point taking its ``kind`` edge (shared by every witness
     through it: thousands of findings in one huge function pass the same points); a
-    call that decides a test shows its statement's first line."""
+    call that decides an ``if``/``while`` test shows the statement's header, any other
+    its statement's first line."""
     step = shared.get((n, kind))
     if step is None:
         text = data["text"]
         if data["kind"] == NodeKind.CALL:
             first_line = data["call"].stmt_lines[0]
-            text = lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text
+            text = data.get("header") or (lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text)
         step = shared[n, kind] = Step(span, "branch", f"{text}  ({kind})")
     return step
 

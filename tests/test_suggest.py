@@ -128,6 +128,23 @@ def test_limit(tmp_path):
     assert len(rows) == 2
 
 
+@pytest.mark.parametrize("before", [["--isolated"], ["--jobs", "1"], ["-j", "1", "--format=json"], ["--limit", "2", "--no-cache"]])
+def test_options_written_before_the_subcommand_are_its_own(tmp_path, before):
+    # held-out set 55: `ordercheck --jobs 1 suggest .` said "no such file: suggest"
+    _project(tmp_path)
+    after = oc(tmp_path, "suggest", *before, ".")
+    first = oc(tmp_path, *before, "suggest", ".")
+    assert first.code == after.code == 0, (first, after)
+    assert first.out == after.out and "*._audit.record_step" in first.out  # suggest's, not a check's
+
+
+def test_after_a_double_dash_suggest_is_a_path(tmp_path):
+    write(tmp_path, "suggest/m.py", "def f(store, run):\n    store.append_event('run.failed')\n")
+    r = oc(tmp_path, "--isolated", "--no-cache", "--", "suggest")
+    assert r.code == 0 and "1 file checked" in r.err + r.out, r
+    assert oc(tmp_path, "--isolated", "--select", "OC1", "suggest").code == 2  # suggest has no --select
+
+
 # ------------------------------------------------------------------ nothing matched
 
 

@@ -45,8 +45,9 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         # rounds (docs/decisions.md "Idempotency guards", "A loop over records").
         # Other classes pair as the contract says.
         blocked = barrier | {n for n, d in g.nodes(data=True) if d.get("guard")} if records else barrier
-        labels = two_origin_bfs(g, blocking_view(g, blocked), events)
-        items = ItemLoops(g, blocked)
+        head = getattr(reachable, "depth", None)
+        labels = two_origin_bfs(g, blocking_view(g, blocked), events, head)
+        items = ItemLoops(g, blocked, head)
         hits = []
         found = set()  # the anchors with a hit: ``evaluate`` keeps the first per anchor
         for e in sorted(events, key=node_order):

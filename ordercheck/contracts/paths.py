@@ -15,6 +15,7 @@ this package on every run, and a warm run builds no graph.
 """
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
@@ -101,28 +102,59 @@ def path_to(parents: Dict[object, object], node: object) -> List[object]:
 Labels = Dict[object, Dict[object, Tuple[object, object, int]]]
 
 
-def two_origin_bfs(g: nx.DiGraph, view: nx.DiGraph, origins: Iterable[object]) -> Labels:
+def two_origin_bfs(g: nx.DiGraph, view: nx.DiGraph, origins: Iterable[object],
+                   head: Optional[Dict[object, int]] = None) -> Labels:
     """BFS from the normal successors of each origin event that carries up to two
     distinct origin call sites per node — linear, and enough to answer "does some
     *other* call site reach this node". ``labels[n][site] = (parent, origin event,
-    depth)``; parent is None (and depth 1) at a successor of the origin."""
+    depth)``; parent is None (and depth 1) at a successor of the origin.
+
+    ``head``: each origin's distance from ENTRY (``Reach.depth``). With it, a node's
+    labels come in the order of the whole path ENTRY → origin → node, not of the
+    segment from the origin alone, so the first label is the origin of one shortest
+    witness (semantics §Contracts): a save right before a loop, not the save of the
+    loop's last round that is one step nearer the append but far from ENTRY (held-out
+    set 52). Any order keeps two origins wherever two reach."""
     labels: Labels = {}
-    queue: deque = deque()
+    if head is None:
+        queue: deque = deque()
+        for e in sorted(origins, key=node_order):
+            origin = site(g, e)
+            for s in normal_successors(g, e):
+                lab = labels.setdefault(s, {})
+                if origin not in lab and len(lab) < 2:
+                    lab[origin] = (None, e, 1)
+                    queue.append((s, origin))
+        while queue:
+            u, origin = queue.popleft()
+            for v in view.successors(u):
+                lab = labels.setdefault(v, {})
+                if origin not in lab and len(lab) < 2:
+                    _, src, depth = labels[u][origin]
+                    lab[origin] = (u, src, depth + 1)
+                    queue.append((v, origin))
+        return labels
+    # the seeds start at their own distance from ENTRY: a node takes its labels when
+    # taken off the heap (in order of the whole path), not when first pushed
+    heap: List[Tuple[int, int, object, object, object, object, int]] = []
+    tie = 0  # (the push order breaks ties: nodes are not comparable)
     for e in sorted(origins, key=node_order):
         origin = site(g, e)
         for s in normal_successors(g, e):
-            lab = labels.setdefault(s, {})
-            if origin not in lab and len(lab) < 2:
-                lab[origin] = (None, e, 1)
-                queue.append((s, origin))
-    while queue:
-        u, origin = queue.popleft()
-        for v in view.successors(u):
-            lab = labels.setdefault(v, {})
-            if origin not in lab and len(lab) < 2:
-                _, src, depth = labels[u][origin]
-                lab[origin] = (u, src, depth + 1)
-                queue.append((v, origin))
+            heap.append((head.get(e, 0) + 1, tie, s, origin, None, e, 1))
+            tie += 1
+    heapq.heapify(heap)
+    while heap:
+        at, _, v, origin, parent, src, depth = heapq.heappop(heap)
+        lab = labels.setdefault(v, {})
+        if origin in lab or len(lab) >= 2:
+            continue
+        lab[origin] = (parent, src, depth)
+        for w in view.successors(v):
+            got = labels.get(w)
+            if got is None or (origin not in got and len(got) < 2):
+                heapq.heappush(heap, (at + 1, tie, w, origin, v, src, depth + 1))
+                tie += 1
     return labels
 
 
@@ -169,9 +201,10 @@ class ItemLoops:
     origins (those inside the same item loops), each in ``blocked`` and without those
     loops' back edges; the BFS labels are shared between events with the same group."""
 
-    def __init__(self, g: nx.DiGraph, blocked: Set[object]) -> None:
+    def __init__(self, g: nx.DiGraph, blocked: Set[object], head: Optional[Dict[object, int]] = None) -> None:
         self.g = g
         self.blocked = blocked
+        self.head = head  # (``two_origin_bfs``: each origin's distance from ENTRY)
         self.heads: Dict[object, Set[object]] = {}  # loop id -> its head nodes (copies included)
         self.targets: Dict[object, FrozenSet[str]] = {}
         rebound: Dict[object, Set[str]] = {}
@@ -239,11 +272,15 @@ class ItemLoops:
                         return v not in heads or self.g.edges[u, v]["kind"] != EdgeKind.LOOP
 
                     g = nx.subgraph_view(self.g, filter_edge=no_back_edge)
-                labels = self._labels[key] = two_origin_bfs(g, blocking_view(g, self.blocked), groups[k])
+                labels = self._labels[key] = two_origin_bfs(g, blocking_view(g, self.blocked), groups[k], self.head)
             pair = other_origin_path(labels, node, mine)
-            if pair is not None and (best is None or len(pair[1]) < len(best[1])):
+            if pair is not None and (best is None or self._length(pair) < self._length(best)):
                 best = pair
         return best
+
+    def _length(self, pair: Tuple[object, List[object]]) -> int:
+        """A witness's length: from ENTRY to the origin, then the segment to the node."""
+        return (self.head.get(pair[0], 0) if self.head is not None else 0) + len(pair[1])
 
 
 def anchor(g: nx.DiGraph, n: object) -> object:

@@ -75,6 +75,28 @@ def _join_wrapped(text: str) -> str:
 
 
 
+def header_colon(lines: Sequence[str], line: int, col: int) -> Optional[Tuple[int, int]]:
+    """Just past the colon that ends a compound statement's header whose last read
+    part ends at ``line``/``col``: past the closing brackets (a part's position leaves
+    out its parentheses), commas, comments and line continuations that follow it
+    (``if (`` ... ``):``, ``with (`` ... ``):``). None when anything else stands
+    before the colon (a ``def``'s return annotation, a part with no position)."""
+    at = line
+    while 0 < at <= len(lines):
+        text = lines[at - 1]
+        while col < len(text):
+            ch = text[col]
+            if ch == ":":
+                return at, col + 1
+            if ch == "#":
+                break
+            if ch not in " \t\f)],\\\r\n":
+                return None
+            col += 1
+        at, col = at + 1, 0
+    return None
+
+
 def render_callee(node: cst.CSTNode) -> str:
     """Dotted text of a callee: ``self._store.save``, ``get_store().save`` (``?`` for
     what is not one)."""
@@ -223,7 +245,9 @@ class ExpressionWalker(Resolver):
         lines is joined without its comments and line breaks, so a call reads the
         same however it is wrapped (``ledger.append(`` / ``r,`` / ``)`` is
         ``ledger.append(r)``): messages quote it, and baselines fingerprint it."""
-        line_no, col, end_line, end_col = self.pos(node)
+        return self._one_line(*self.pos(node), limit)
+
+    def _one_line(self, line_no: int, col: int, end_line: int, end_col: int, limit: int) -> str:
         if not (0 < line_no <= len(self.lines)):
             return ""
         line = self.lines[line_no - 1]
@@ -244,8 +268,16 @@ class ExpressionWalker(Resolver):
             first = first[: limit - 3] + "..."
         return first
 
-    def header_text(self, node: cst.CSTNode) -> str:
+    def header_text(self, node: cst.CSTNode, until: Optional[cst.CSTNode] = None) -> str:
+        """A compound statement's header line, as a witness shows a branch. ``until``:
+        the header's last part (an ``if``'s test); a test wrapped over several lines is
+        joined up to it (``if (`` alone said nothing of the test; held-out set 53)."""
         line_no = self.pos(node)[0]
+        if until is not None:
+            end_line, end_col = self.pos(until)[2:]
+            if end_line > line_no:
+                end_line, end_col = header_colon(self.lines, end_line, end_col) or (end_line, end_col)
+                return self._one_line(line_no, self.pos(node)[1], end_line, end_col, 80)
         line = self.lines[line_no - 1] if 0 < line_no <= len(self.lines) else ""
         line = code_part(line).strip()
         return line if len(line) <= 80 else line[:77] + "..."

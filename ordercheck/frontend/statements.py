@@ -37,6 +37,7 @@ from .expressions import (
     ExpressionWalker,
     bound_names,
     has_yield,
+    header_colon,
     render_callee,
     target_names,
     unwritten,
@@ -452,7 +453,7 @@ class Extractor(ExpressionWalker):
     def _if(self, node: cst.If, line: Optional[cst.CSTNode] = None) -> Stmt:
         sp = self._enter_stmt(node, node.test)
         ev = self.expr(node.test)
-        st = Stmt(StmtKind.IF, sp, self.header_text(node), ev, self.raises_outside_calls(node.test))
+        st = Stmt(StmtKind.IF, sp, self.header_text(node, node.test), ev, self.raises_outside_calls(node.test))
         st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
@@ -470,7 +471,7 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, node.test)
         ev = self.expr(node.test)
         infinite = _is_true_constant(node.test)
-        st = Stmt(StmtKind.WHILE, sp, self.header_text(node), ev, self.raises_outside_calls(node.test),
+        st = Stmt(StmtKind.WHILE, sp, self.header_text(node, node.test), ev, self.raises_outside_calls(node.test),
                   infinite=infinite)
         st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
@@ -484,7 +485,7 @@ class Extractor(ExpressionWalker):
     def _for(self, node: cst.For, line: cst.CSTNode) -> Stmt:
         sp = self._enter_stmt(node, node.iter)
         ev = self.expr(node.iter)
-        st = Stmt(StmtKind.FOR, sp, self.header_text(node), ev, True)
+        st = Stmt(StmtKind.FOR, sp, self.header_text(node, node.iter), ev, True)
         if isinstance(node.iter, cst.Call) and ev and isinstance(ev[-1], Call):
             st.iter_call = ev[-1].id  # (the call's own node comes after its arguments')
         self._header(st, [node.iter], [node.target])
@@ -589,7 +590,7 @@ class Extractor(ExpressionWalker):
 
     def _match(self, node: cst.Match, line: cst.CSTNode) -> Stmt:
         sp = self._enter_stmt(node, node.subject)
-        st = Stmt(StmtKind.MATCH, sp, self.header_text(node), self.expr(node.subject), self.raises_outside_calls(node.subject))
+        st = Stmt(StmtKind.MATCH, sp, self.header_text(node, node.subject), self.expr(node.subject), self.raises_outside_calls(node.subject))
         self._header(st, [node.subject])
         captured: List[str] = list(st.writes)
         # `match e:` over a caught exception: a case's whole-subject capture (`case
@@ -620,7 +621,7 @@ class Extractor(ExpressionWalker):
             finally:
                 if alias is not None and caught is not None:
                     self.frame.handlers.pop()
-            st.cases.append(Case(csp, self.header_text(case), always, guard, body,
+            st.cases.append(Case(csp, self.header_text(case, case.guard if case.guard is not None else case.pattern), always, guard, body,
                                  irrefutable=irrefutable, guarded=case.guard is not None))
         # (the cases' captures are forgotten at the `match` itself: earlier than Python
         # binds them, which only forgets sooner)
@@ -868,26 +869,10 @@ def _header_end(builder: Any, node: cst.CSTNode, parts: Sequence[Optional[cst.CS
 
 
 def _header_colon_line(lines: Sequence[str], line: int, col: int) -> int:
-    """The line of the colon that ends a compound statement's header whose last read
-    part ends at ``line``/``col``: past the closing brackets, commas, comments and line
-    continuations that follow it (``if (`` ... ``):``, ``with (`` ... ``):``), as a
-    suppression comment there belongs to the header (docs/configuration.md,
-    Suppressions). Anything else before the colon (a ``def``'s return annotation, a
-    part with no position) keeps ``line``."""
-    at = line
-    while 0 < at <= len(lines):
-        text = lines[at - 1]
-        while col < len(text):
-            ch = text[col]
-            if ch == ":":
-                return at
-            if ch == "#":
-                break
-            if ch not in " \t\f)],\\\r\n":
-                return line
-            col += 1
-        at, col = at + 1, 0
-    return line
+    """The line of the colon that ends a compound statement's header (``header_colon``),
+    as a suppression comment there belongs to the header (docs/configuration.md,
+    Suppressions); ``line`` when there is none to find."""
+    return (header_colon(lines, line, col) or (line, col))[0]
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:
