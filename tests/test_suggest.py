@@ -66,6 +66,12 @@ def test_names_read_as_kinds():
     assert kind_of("begin") == kind_of("atomic") == kind_of("begin_nested") == "transaction"
     for name in ("get_event", "wait_for_event", "record", "LoopAwareEvent", "load_state", "update", "items"):
         assert kind_of(name) is None, name
+    # held-out sets 53-55: a commit of a transaction saves; a statement builder and an
+    # atomic file writer are no persistence calls of their own
+    assert kind_of("commit_transaction") == kind_of("save_transaction") == "save"
+    assert kind_of("begin_transaction") == kind_of("atomic_update") == "transaction"
+    for name in ("_insert_message_query", "insert_stmt", "atomic_write", "atomic_open", "_atomic_file_replace"):
+        assert kind_of(name) is None, name
 
 
 def test_suggest_ranks_receiver_patterns_with_counts_and_an_example(tmp_path):
@@ -631,6 +637,11 @@ def test_a_star_dot_pattern_points_at_a_call_with_no_receiver_before_it(tmp_path
     # and the pattern it names does match: nothing unmatched left
     write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["block_run.update"]\n')
     assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"] == []
+    # both kept: the `*.` one still matches nothing, and nothing is left to add
+    # (held-out set 54: "add `order.save`" beside a configured `order.save`)
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["block_run.update", "*.block_run.update"]\n')
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"]
+    assert got == [{"class": "save", "pattern": "*.block_run.update"}]
 
 
 def test_a_helper_that_only_sets_fields_is_no_suggestion(tmp_path):
