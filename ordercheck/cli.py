@@ -638,13 +638,18 @@ def subcommand_first(argv: List[str]) -> List[str]:
     suggest"). The subcommand is the first argument that is not an option or an
     option's value; ``--`` ends the options, and after it ``suggest`` is a path."""
     valued = _valued_options()
-    i = 0
+    its_own = {name for p in suggest_cmd.params if isinstance(p, click.Option) for name in (*p.opts, *p.secondary_opts)}
+    i, own = 0, True
     while i < len(argv):
         arg = argv[i]
         if arg == "--" or not arg.startswith("-") or arg == "-":
             break
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
+        own = own and name in its_own
         i += 2 if arg in valued else 1
-    if 0 < i < len(argv) and argv[i] == "suggest":
+    # (an option only a check has, `--select OC1 suggest`, `-q suggest`: a folder named
+    # `suggest` is checked, as before; a review)
+    if 0 < i < len(argv) and argv[i] == "suggest" and own:
         return [argv[i], *argv[:i], *argv[i + 1:]]
     return argv
 

@@ -148,7 +148,10 @@ def test_after_a_double_dash_suggest_is_a_path(tmp_path):
     write(tmp_path, "suggest/m.py", "def f(store, run):\n    store.append_event('run.failed')\n")
     r = oc(tmp_path, "--isolated", "--no-cache", "--", "suggest")
     assert r.code == 0 and "1 file checked" in r.err + r.out, r
-    assert oc(tmp_path, "--isolated", "--select", "OC1", "suggest").code == 2  # suggest has no --select
+    # an option only a check has: `suggest` stays the folder it names (a review)
+    for before in (["--select", "OC1"], ["-q"], ["--exit-zero"]):
+        r = oc(tmp_path, "--isolated", "--no-cache", *before, "suggest")
+        assert r.code == 0 and "*." not in r.out, (before, r)
 
 
 # ------------------------------------------------------------------ nothing matched
@@ -642,6 +645,11 @@ def test_a_star_dot_pattern_points_at_a_call_with_no_receiver_before_it(tmp_path
     write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["block_run.update", "*.block_run.update"]\n')
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"]
     assert got == [{"class": "save", "pattern": "*.block_run.update"}]
+    # a second call the pattern misses, that nothing takes: that one is named (a review)
+    write(tmp_path, "more.py", "def g(block_run_2, block_run):\n    block_run.update_all(1)\n")
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["block_run.update", "*.block_run.update*"]\n')
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py", "more.py").out)["unmatched"]
+    assert got[0]["bare_call"]["pattern"] == "block_run.update_all", got
 
 
 def test_a_helper_that_only_sets_fields_is_no_suggestion(tmp_path):
@@ -706,3 +714,19 @@ def test_a_named_toml_holding_only_tool_ordercheck_is_spelled_so(tmp_path):
     assert r.err.rstrip().endswith("under [tool.ordercheck.extend-events]"), r
     out = oc(tmp_path, "suggest", "--config", "ci/ordercheck-ci.toml", "--no-cache", "a.py").out
     assert "[tool.ordercheck.extend-events]" in out and "\n[extend-events]" not in out, out
+
+
+def test_a_commit_transaction_a_with_enters_is_a_transaction(tmp_path):
+    # a save called plainly; entered by a `with`, the transaction it names (a review)
+    write(tmp_path, "m.py", """\
+        def plain(db, run):
+            db.commit_transaction(run)
+
+
+        def entered(conn, run):
+            with conn.commit_transaction():
+                conn.put(run)
+        """)
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", "--no-cache").out)["suggestions"]
+    assert {(row["class"], row["pattern"]) for row in rows} >= {
+        ("save", "*db.commit_transaction"), ("transaction", "*conn.commit_transaction")}, rows

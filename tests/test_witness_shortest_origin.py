@@ -49,3 +49,18 @@ def sweep(ledger, runs, first):
     assert hits, r
     block = r.out[r.out.index("t.py:8:"):]
     assert "line 2" in block.splitlines()[0], r
+
+
+def test_a_cut_segment_counts_whole_when_item_loops_compare(tmp_path):
+    # OC103 over a loop's item: the append before a long `if` block (a segment past
+    # MAX_SEGMENT nodes, cut in the witness) is farther than the loop's own (a review)
+    lines = ["def sweep(ledger, runs, x, h):", "    if x:", '        ledger.append_event("run.failed")']
+    lines += [f"        h.step{i}()" for i in range(120)]
+    lines += ["    for run in runs:", '        ledger.append_event("run.failed", run)']
+    lines += [f"        h.work{i}(run)" for i in range(30)]
+    lines += ['        ledger.append_event("run.completed", run)']
+    write(tmp_path, "g.py", "\n".join(lines) + "\n")
+    r = oc(tmp_path, "--isolated", "--no-cache", "--select", "OC103", "g.py")
+    last = len(lines)
+    head = next(line for line in r.out.splitlines() if line.startswith(f"g.py:{last}:"))
+    assert "at line 125:" in head, r

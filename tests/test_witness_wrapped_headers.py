@@ -49,3 +49,12 @@ def test_a_one_line_header_reads_as_written(tmp_path):
     r = oc(tmp_path, "--isolated", "--no-cache", "--format", "json", "m.py")
     steps = json.loads(r.out)["files"][0]["diagnostics"][0]["data"]["witness"]
     assert steps[0]["text"] == "if a.ok:  (true)", steps
+
+
+def test_a_test_ending_on_the_first_line_is_joined_to_its_colon(tmp_path):
+    # `if (run.ready` then `):` on the next line (a review)
+    write(tmp_path, "m.py", "def finish(store, ledger, run):\n    store.save(run)\n    if (run.ready  # checked\n"
+                            "            ):\n        ledger.append_event('run.completed')\n")
+    r = oc(tmp_path, "--isolated", "--no-cache", "--format", "json", "m.py")
+    steps = json.loads(r.out)["files"][0]["diagnostics"][0]["data"]["witness"]
+    assert [s["text"] for s in steps if s["event"] == "branch"] == ["if (run.ready):  (true)"], steps

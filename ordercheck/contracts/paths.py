@@ -280,7 +280,8 @@ class ItemLoops:
 
     def _length(self, pair: Tuple[object, List[object]]) -> int:
         """A witness's length: from ENTRY to the origin, then the segment to the node."""
-        return (self.head.get(pair[0], 0) if self.head is not None else 0) + len(pair[1])
+        segment = sum(step.count if isinstance(step, Gap) else 1 for step in pair[1])  # (a cut one too: a review)
+        return (self.head.get(pair[0], 0) if self.head is not None else 0) + segment
 
 
 def anchor(g: nx.DiGraph, n: object) -> object:

@@ -275,8 +275,8 @@ class ExpressionWalker(Resolver):
         line_no = self.pos(node)[0]
         if until is not None:
             end_line, end_col = self.pos(until)[2:]
-            if end_line > line_no:
-                end_line, end_col = header_colon(self.lines, end_line, end_col) or (end_line, end_col)
+            end_line, end_col = header_colon(self.lines, end_line, end_col) or (end_line, end_col)
+            if end_line > line_no:  # (`if (run.ready` then `):` too: a review)
                 return self._one_line(line_no, self.pos(node)[1], end_line, end_col, 80)
         line = self.lines[line_no - 1] if 0 < line_no <= len(self.lines) else ""
         line = code_part(line).strip()
