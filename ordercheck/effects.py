@@ -318,6 +318,42 @@ def _abstract(fn: FunctionFacts) -> bool:
         st.kind == StmtKind.RAISE and _NOT_IMPLEMENTED.match(st.text) for st in fn.body)
 
 
+_SURFACE = EventClass.SURFACE.value
+
+
+def _committed_at_exit(me: ManagerEffects, g: nx.DiGraph, ns: NodeSets, key: str,
+                       where: Dict[Tuple[str, str], object]) -> ManagerEffects:
+    """A generator whose ``yield`` stands in a transaction (``with conn.transaction():
+    store.save(run); yield``) commits what the transaction's body did at the
+    transaction's normal exit, after the ``yield``: at the ``with``'s exit, not its
+    entry (semantics §Events Transactions; held-out set 58, archon-bot's
+    ``db.tournament()``). The ordering classes come from the transaction view
+    (``managers.transaction_view``), as a function's summary does; whether the
+    manager's exception exit is loud (``surface``) stays what its own code does. The
+    origins (``where``) point at the body's node that performed a committed class."""
+    tg, performs, lifted = mgrmod.transaction_view(g, ns.performs)
+    if not lifted:
+        return me
+    moved: Dict[Tuple[str, str], object] = {}
+    viewed = mgrmod.generator_effects(tg, performs, key, moved)
+    if viewed is None:
+        return me
+
+    def merge(view: FrozenSet[str], raw: FrozenSet[str]) -> FrozenSet[str]:
+        return frozenset(view - {_SURFACE}) | (raw & {_SURFACE})
+
+    where.clear()
+    for (part, cls), n in moved.items():
+        n = lifted[(n, cls)][0] if (n, cls) in lifted else n
+        if n in g:  # (not an exit the view split into copies: no origin rather than a wrong one)
+            where[(part, cls)] = n
+    return dataclasses.replace(me, entry=merge(viewed.entry, me.entry), normal=merge(viewed.normal, me.normal),
+                               raised=merge(viewed.raised, me.raised),
+                               entry_raised=(merge(viewed.entry_raised, me.entry_raised)
+                                             if viewed.entry_raised is not None and me.entry_raised is not None
+                                             else me.entry_raised))
+
+
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
     """One function's effects from its graph and the classes of its nodes (a
     transaction's body performs at its commit: semantics §Events Transactions)."""
@@ -733,6 +769,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     try:
                         ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
                         me = mgrmod.generator_effects(g, ns.performs, m, where)
+                        if me is not None:
+                            me = _committed_at_exit(me, g, ns, m, where)
                     except Exception as exc:  # as above: entered as an unknown manager
                         fail(m, exc)
                         continue

@@ -25,7 +25,7 @@ from .kinds import StmtKind
 from .markers import split_tokens
 from .patterns import literal_subscripts
 from .settings import Settings
-from .sources import project_facts
+from .sources import plan_project, read_plan, read_wanted
 from .summaries import ProjectIndex, resolve, split_key, with_managers
 
 if TYPE_CHECKING:
@@ -323,8 +323,11 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         matched = bool(re.search(r"(?m)^" + regex, blob))
         parts = pattern.rsplit(".", 2)
         hint = None
-        if len(parts) >= 2 and not any(ch in parts[-1] for ch in "*?["):
-            owner = parts[-2]  # `*.Stream.flush_state`: a `self.flush_state()` of a class named so
+        owner = parts[-2] if len(parts) >= 2 else ""
+        if not _class_like(owner):
+            owner = ""  # (`*config.*.set`: a `*` or an attribute names no class; held-out set 58)
+        if owner and not any(ch in parts[-1] for ch in "*?["):
+            # `*.Stream.flush_state`: a `self.flush_state()` of a class named so
             # (in the class so named, or a subclass: a model's `self.save()` is its base's)
             calls = [at for (cls, method), ats in sorted(self_calls.items(), key=lambda item: item[0])
                      if method == parts[-1] and any(fnmatch.fnmatchcase(c, owner) for c in _lineage(cls, bases))
@@ -382,6 +385,14 @@ def _configured(settings: Settings, kinds: Optional[Sequence[str]] = None) -> Li
     return list(dict.fromkeys((kind, pattern) for table in (settings.config.events, settings.config.extend_events)
                               for kind, patterns in table.items() if kinds is None or kind in kinds
                               for pattern in patterns))
+
+
+def _class_like(owner: str) -> bool:
+    """Whether a pattern's component before the method can name a class: its text
+    without wildcards starts with a capital (`Stream`, `*Store`), not `*` alone nor an
+    attribute (`_store`, `*config`)."""
+    core = owner.lstrip("*?").split("*", 1)[0].split("?", 1)[0].split("[", 1)[0]
+    return bool(core) and core[0].isupper()
 
 
 def _appends_by_pattern(all_facts: Sequence[FileFacts], settings: Settings, report: Set[str],
@@ -578,8 +589,14 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     calls also save through a helper's body (``AlsoSaves``). Nothing is written, unless the caller names
     a ``cache_dir`` (``suggest --cache-dir``). ``unread``, when given, is filled with
     the files that could not be read or parsed (they suggest nothing: the caller says so)."""
-    all_facts, reported, _ = project_facts(paths, settings, jobs=jobs, cache_dir=cache_dir, whole_project=False)
+    # The outlines of every file first (CPython's ``ast``); the libcst pass only for the
+    # files a suggestion, a hint or a summary can come from (``_whole_files``): most
+    # files hold no call a name could make a suggestion (held-out sets 52-57: suggest
+    # ran 3 to 10 times as long as a check, reading every file whole).
+    plan = plan_project(paths, settings, {}, whole_project=False)
+    all_facts, reported, _ = read_plan(plan, {}, jobs, cache_dir, outline=True)
     report = set(reported)
+    read_wanted(plan, all_facts, _whole_files(all_facts, settings, report), jobs, cache_dir)
     if unread is not None:
         unread.extend(sorted(f.path for f in all_facts if f.path in report and f.error is not None))
     index = ProjectIndex.of(all_facts)  # the names receiver types add across files (``Call.typed``)
@@ -626,6 +643,50 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     return (suggest(all_facts, settings, report, carried, inert), len(report),
             unmatched_patterns(all_facts, settings, report),
             also_saves(appends, cg.defs, settings, saves, summ.callees))
+
+
+def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]) -> Set[str]:
+    """The files ``run`` reads whole, from the outlines: those ``report`` names that
+    hold a call a name reads as a kind (``kind_of``) or the vocabulary matches (an
+    event: what ``suggest`` counts of a function, what ``_appends_by_pattern`` finds),
+    or a call a configured pattern's hint can name (``unmatched_patterns``: its own
+    text, `x.m` or `self.m`); and the files defining those calls' project callees and
+    what they call (their summaries: ``carried``, ``inert``, ``also_saves``). The
+    outline holds every call the libcst walk records, so the files left out hold
+    nothing any of them reads but names, which an outline has."""
+    index = ProjectIndex.of(outlines)
+    for facts in outlines:
+        if facts.error is None:
+            index.with_typed_names(facts)
+    cg = resolve(outlines)
+    vocab = settings.vocab
+    configured = _configured(settings)
+    methods = {pattern.rsplit(".", 1)[-1] for _, pattern in configured if "." in pattern}
+    bare = [literal_subscripts(pattern[2:]) for _, pattern in configured
+            if pattern.startswith("*.") and "." in pattern[2:]]
+    files: Set[str] = set()
+    keys: Set[str] = set()
+    for facts in outlines:
+        if facts.error is not None or facts.path not in report:
+            continue
+        for fn in facts.functions:
+            for call in fn.calls:
+                name = call.callee.rsplit(".", 1)[-1]
+                kind = kind_of(name)
+                event = bool(vocab.direct(call) & SUGGESTED)  # (a save or an append: a logger's call is no matter)
+                if kind is not None or event:  # (``run``'s summaries: the same callees)
+                    key = cg.callees.get((facts.path, call.id))
+                    if key is not None:
+                        keys.add(key)
+                if (kind is not None and _pattern(call, name) is not None) or event or (
+                        name in methods and call.self_call is not None) or any(
+                        fnmatch.fnmatchcase(call.callee, glob) for glob in bare):
+                    files.add(facts.path)
+    for key in list(keys):
+        if key in cg.graph:
+            keys |= nx.descendants(cg.graph, key)
+    files |= {split_key(key)[0] for key in keys}
+    return files
 
 
 def _stub(fn: FunctionFacts) -> bool:

@@ -730,3 +730,58 @@ def test_a_commit_transaction_a_with_enters_is_a_transaction(tmp_path):
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", "--no-cache").out)["suggestions"]
     assert {(row["class"], row["pattern"]) for row in rows} >= {
         ("save", "*db.commit_transaction"), ("transaction", "*conn.commit_transaction")}, rows
+
+
+def test_only_the_files_a_suggestion_or_a_summary_needs_go_through_libcst(tmp_path, monkeypatch):
+    """suggest reads every file's outline and runs the libcst front end only on the
+    files holding a call a suggestion, a count or a hint reads, and on the project
+    helpers they call (held-out sets 52-57: it read every file whole, 3 to 10 times a
+    check's time); what it prints is what it printed reading everything."""
+    from ordercheck import frontend
+
+    write(tmp_path, "rt/__init__.py", "")
+    write(tmp_path, "rt/engine.py", """\
+        from rt.helpers import finish
+
+        def step(self, run):
+            self._repo.update_workflow_status(run)
+            finish(self, run)
+        """)
+    write(tmp_path, "rt/helpers.py", """\
+        def finish(self, run):
+            self._audit.record_step(run)
+        """)
+    write(tmp_path, "rt/other.py", """\
+        import logging
+
+        def collect(items, x):
+            items.append(x)
+            logging.info("collected %s", x)
+        """)
+    whole = []
+    real = frontend.extract
+    monkeypatch.setattr(frontend, "extract", lambda path, *a, **k: whole.append(path) or real(path, *a, **k))
+    r = oc(tmp_path, "suggest", "--isolated", "--jobs", "1", "--format", "json", "--no-cache")
+    rows = {row["pattern"] for row in json.loads(r.out)["suggestions"]}
+    assert rows == {"*._repo.update_workflow_status", "*._audit.record_step"}, r
+    assert sorted(os.path.basename(p) for p in whole) == ["engine.py", "helpers.py"], whole
+
+
+@pytest.mark.parametrize("pattern, hinted", [("*config.*.set", False), ("*.Driver.set", True), ("*Driver.set", True)])
+def test_only_a_component_that_can_name_a_class_asks_for_its_self_calls(tmp_path, pattern, hinted):
+    # held-out set 58: `*config.*.set` read `*` as a class name and pointed at an
+    # unrelated class's `self.set(...)`, telling the user to make every one a save
+    write(tmp_path, "app.py", """\
+        class Driver:
+            def set(self, key, value): ...
+            def import_data(self, rows):
+                for k, v in rows:
+                    self.set(k, v)
+
+        async def cog(self, store):
+            await self.config.guild(1).prefix.set("!")
+            await store.Driver.set(1, 2)
+        """)
+    write(tmp_path, "ordercheck.toml", f'[extend-events]\nsave = ["{pattern}"]\n')
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["unmatched"]
+    assert bool(got and got[0].get("self_call")) == hinted, got

@@ -56,9 +56,9 @@ class Swallowed(Rule, kind="swallowed"):
         reraise = reraise_points(g)
         exits: Dict[int, Optional[List[object]]] = {}  # each handler's silent way out, once
         narrow = narrow_entries(g, graph.swallow_types)
-        onward_cache: Dict[int, List[Tuple[object, object]]] = {}
+        onward_cache: Dict[int, List[Tuple[List[object], object]]] = {}
 
-        def onward(region: HandlerRegion) -> List[Tuple[object, object]]:
+        def onward(region: HandlerRegion) -> List[Tuple[List[object], object]]:
             if region.id not in onward_cache:
                 onward_cache[region.id] = quiet_raises(g, region, loud_nodes(region, surfaces, handed))
             return onward_cache[region.id]

@@ -1,0 +1,64 @@
+"""A swallowed failure's witness is one shortest path, and a path ``--graph`` can
+draw (held-out set 58: evennia's ``to_pickle``, a narrow clause inside a broad one;
+the OC203 went through the narrow clause's body, where a new exception reaches the
+broad clause, and ``--graph`` drew the witness with a gap)."""
+import re
+
+from cliutil import oc, write
+
+NARROW = '''\
+def h(store, item):
+    try:
+        try:
+            return store.save(item)
+        except (AttributeError, TypeError):
+            return {k: 1 for k in item.items()}
+    except Exception:
+        return [item]
+'''
+
+RERAISE = '''\
+def h(store, item):
+    try:
+        try:
+            return store.save(item)
+        except Exception:
+            x = 1
+            raise
+    except Exception:
+        return [item]
+'''
+
+
+def _steps(r):
+    return [line.split()[0] for line in r.out.splitlines()[1:] if re.match(r"^\s+\d+\s+\w", line)]
+
+
+def _red_path_is_connected(tmp_path):
+    dot = oc(tmp_path, "--isolated", "--no-cache", "--graph", "m.py:h").out
+    red = [tuple(e) for e in re.findall(r'"(\w+)" -> "(\w+)" \[[^]]*red', dot)]
+    node = "ENTRY"
+    seen = {node}
+    while True:
+        nxt = [b for a, b in red if a == node]
+        if not nxt:
+            return node == "EXIT" and len(seen) == len(red) + 1, red
+        node = nxt[0]
+        seen.add(node)
+
+
+def test_the_failure_passes_an_unmatched_clause_straight_on(tmp_path):
+    write(tmp_path, "m.py", NARROW)
+    r = oc(tmp_path, "--isolated", "--no-cache", "m.py")
+    assert r.findings() == [("m.py", 4, 20, "OC203")], r
+    assert _steps(r) == ["4", "5", "7", "8"], r  # save, the narrow clause passed, the broad one, its way out
+    ok, red = _red_path_is_connected(tmp_path)
+    assert ok, red
+
+
+def test_a_quiet_reraise_is_drawn_through_the_clause(tmp_path):
+    write(tmp_path, "m.py", RERAISE)
+    r = oc(tmp_path, "--isolated", "--no-cache", "m.py")
+    assert r.findings() == [("m.py", 4, 20, "OC203")], r
+    ok, red = _red_path_is_connected(tmp_path)
+    assert ok, red
