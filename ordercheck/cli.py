@@ -639,6 +639,7 @@ def subcommand_first(argv: List[str]) -> List[str]:
     option's value; ``--`` ends the options, and after it ``suggest`` is a path."""
     valued = _valued_options()
     its_own = {name for p in suggest_cmd.params if isinstance(p, click.Option) for name in (*p.opts, *p.secondary_opts)}
+    its_own |= {"--help", "-h"}  # (click adds them outside ``params``: `--help suggest` is suggest's, a review)
     i, own = 0, True
     while i < len(argv):
         arg = argv[i]

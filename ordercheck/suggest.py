@@ -294,7 +294,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         return []
     names: Set[str] = set()
     first_at: Dict[str, Tuple[str, int, str]] = {}  # a callee's text -> its first call
-    first_call: Dict[str, Call] = {}
+    calls_of: Dict[str, List[Tuple[Tuple[str, int, str], Call]]] = {}  # a callee's text -> its calls
     self_calls: Dict[Tuple[str, str], List[Tuple[str, int, str, Call]]] = {}  # (class, method) -> its `self.m(...)` calls
     bases: Dict[str, Set[str]] = {}  # a class's name -> its bases' names (last components: a hint, not a resolution)
     for facts in all_facts:
@@ -307,7 +307,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
             for call in fn.calls:
                 names.add(call.callee)
                 first_at.setdefault(call.callee, (facts.path, call.span.line, call.text))
-                first_call.setdefault(call.callee, call)
+                calls_of.setdefault(call.callee, []).append(((facts.path, call.span.line, call.text), call))
                 names.update(call.qualnames)
                 names.update(call.typed)
                 if call.self_call in ("self", "cls") and call.callee.count(".") == 1 and fn.class_name:
@@ -324,7 +324,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         parts = pattern.rsplit(".", 2)
         hint = None
         owner = parts[-2] if len(parts) >= 2 else ""
-        if not _class_like(owner):
+        if not _class_like(owner, bases):
             owner = ""  # (`*config.*.set`: a `*` or an attribute names no class; held-out set 58)
         if owner and not any(ch in parts[-1] for ch in "*?["):
             # `*.Stream.flush_state`: a `self.flush_state()` of a class named so
@@ -338,15 +338,19 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         if matched and hint is None:
             continue
         bare = None
+        bare_at: Optional[Tuple[str, int, str]] = None
         if not matched and pattern.startswith("*.") and "." in pattern[2:]:
             # the receiver written first (`block_run.update`): no dot before it (a
             # one-component `*.save` has none to miss)
             glob = literal_subscripts(pattern[2:])
             # (the first call no other pattern takes already: held-out set 54 was told to
-            # "add `order.save`" beside a configured `order.save`)
-            bare = next((c for c in sorted(first_at) if fnmatch.fnmatchcase(c, glob)
-                         and kind not in settings.vocab.direct(first_call[c])), None)
-        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=first_at[bare] if bare else None,
+            # "add `order.save`" beside a configured `order.save`; a typed call another
+            # pattern takes is not the one to name either, a review)
+            bare_at = next((at for c in sorted(calls_of) if fnmatch.fnmatchcase(c, glob)
+                            for at, call in calls_of[c] if kind not in settings.vocab.direct(call)), None)
+            bare = None if bare_at is None else next(c for c in sorted(calls_of) if fnmatch.fnmatchcase(c, glob)
+                                                    and any(at == bare_at for at, _ in calls_of[c]))
+        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=bare_at if bare else None,
                              bare_pattern=bare or ""))
     return out
 
@@ -387,12 +391,18 @@ def _configured(settings: Settings, kinds: Optional[Sequence[str]] = None) -> Li
                               for pattern in patterns))
 
 
-def _class_like(owner: str) -> bool:
-    """Whether a pattern's component before the method can name a class: its text
-    without wildcards starts with a capital (`Stream`, `*Store`), not `*` alone nor an
-    attribute (`_store`, `*config`)."""
-    core = owner.lstrip("*?").split("*", 1)[0].split("?", 1)[0].split("[", 1)[0]
-    return bool(core) and core[0].isupper()
+def _class_like(owner: str, classes: Dict[str, Set[str]]) -> bool:
+    """Whether a pattern's component before the method can name a class: more than
+    `*` alone, and starting (after leading `*`s) with a capital (`Stream`, `*Store`)
+    or a `?`/`[...]` that may be one, or matching a class the files define (`class
+    run_store:`); not an attribute (`_store`, `*config`). ``classes``: the names of
+    the classes read."""
+    core = owner.lstrip("*")
+    if not core:
+        return False
+    if core[0] in "?[" or core[0].isupper():
+        return True
+    return any(fnmatch.fnmatchcase(name, owner) for name in classes)
 
 
 def _appends_by_pattern(all_facts: Sequence[FileFacts], settings: Settings, report: Set[str],

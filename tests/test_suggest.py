@@ -767,7 +767,9 @@ def test_only_the_files_a_suggestion_or_a_summary_needs_go_through_libcst(tmp_pa
     assert sorted(os.path.basename(p) for p in whole) == ["engine.py", "helpers.py"], whole
 
 
-@pytest.mark.parametrize("pattern, hinted", [("*config.*.set", False), ("*.Driver.set", True), ("*Driver.set", True)])
+@pytest.mark.parametrize("pattern, hinted", [("*config.*.set", False), ("*.Driver.set", True), ("*Driver.set", True),
+                                             ("*.?river.set", True), ("*.[Dd]river.set", True), ("*.driver_impl.set", True),
+                                             ("*.store.set", False)])
 def test_only_a_component_that_can_name_a_class_asks_for_its_self_calls(tmp_path, pattern, hinted):
     # held-out set 58: `*config.*.set` read `*` as a class name and pointed at an
     # unrelated class's `self.set(...)`, telling the user to make every one a save
@@ -778,6 +780,10 @@ def test_only_a_component_that_can_name_a_class_asks_for_its_self_calls(tmp_path
                 for k, v in rows:
                     self.set(k, v)
 
+        class driver_impl(Driver):  # a lower-case class: its own component names it
+            def reset(self):
+                self.set(0, 0)
+
         async def cog(self, store):
             await self.config.guild(1).prefix.set("!")
             await store.Driver.set(1, 2)
@@ -785,3 +791,30 @@ def test_only_a_component_that_can_name_a_class_asks_for_its_self_calls(tmp_path
     write(tmp_path, "ordercheck.toml", f'[extend-events]\nsave = ["{pattern}"]\n')
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["unmatched"]
     assert bool(got and got[0].get("self_call")) == hinted, got
+
+
+def test_the_add_hint_names_a_call_no_pattern_takes_even_behind_a_typed_one(tmp_path):
+    # a review: the first `order.save()` is typed `Order` (taken by `*.Order.save`),
+    # the second is taken by nothing: that one is named
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.order.save", "*.Order.save"]\n')
+    write(tmp_path, "a.py", """\
+        class Order:
+            def save(self):
+                self.db.put(self)
+
+
+        def typed(order: Order):
+            order.save()
+
+
+        def untyped(order):
+            order.save()
+        """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["unmatched"]
+    assert got[0]["bare_call"]["line"] == 11, got
+
+
+@pytest.mark.parametrize("before", [["--help"], ["--no-cache", "--help"], ["-h"]])
+def test_help_before_the_subcommand_is_suggests(tmp_path, before):
+    r = oc(tmp_path, *before, "suggest")
+    assert r.code == 0 and "Usage: ordercheck suggest" in r.out, r

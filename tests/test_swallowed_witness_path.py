@@ -62,3 +62,21 @@ def test_a_quiet_reraise_is_drawn_through_the_clause(tmp_path):
     assert r.findings() == [("m.py", 4, 20, "OC203")], r
     ok, red = _red_path_is_connected(tmp_path)
     assert ok, red
+
+
+def test_a_finally_copy_is_drawn_through_its_body(tmp_path):
+    # the copy's body (`cleanup()`) between its entry and its re-raise (a review)
+    write(tmp_path, "m.py", """\
+def h(store, item):
+    try:
+        try:
+            store.save(item)
+        finally:
+            cleanup()
+    except Exception:
+        pass
+""")
+    r = oc(tmp_path, "--isolated", "--no-cache", "m.py")
+    assert r.findings() == [("m.py", 4, 13, "OC203")], r
+    ok, red = _red_path_is_connected(tmp_path)
+    assert ok, red

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..cfg import HandlerRegion
 else:
     cfg = lazy.module("ordercheck.cfg", globals(), "cfg")
+    nx = lazy.module("networkx", globals(), "nx")
 
 
 def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool:
@@ -189,10 +190,12 @@ def catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion],
             continue
         yield region, trail
         if region.kind == RegionKind.FINALLY:
-            # the copy re-raises at its end: continue from its re-raise points
+            # the copy re-raises at its end: continue from its re-raise points (the
+            # copy's body listed on the way, as for a clause's: a review)
             for r in reraise.get(region.id, ()):
+                inside = _within(g, v, r)
                 for w in exception_successors(g, r):
-                    queue.append((w, trail + [r, w]))
+                    queue.append((w, trail + inside + [w]))
         else:
             for w in exception_successors(g, v):
                 queue.append((w, trail + [w]))
@@ -202,3 +205,11 @@ def catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion],
             for inside, w in onward(region):
                 queue.append((w, trail + inside + [w]))
 
+
+def _within(g: nx.DiGraph, entry: object, r: object) -> List[object]:
+    """The nodes from a ``finally`` copy's entry to its re-raise point ``r`` (the
+    entry left out)."""
+    try:
+        return list(nx.shortest_path(g, entry, r))[1:]
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return [r]
