@@ -80,3 +80,23 @@ def h(store, item):
     assert r.findings() == [("m.py", 4, 13, "OC203")], r
     ok, red = _red_path_is_connected(tmp_path)
     assert ok, red
+
+
+def test_the_failure_handed_on_by_a_raise_is_the_way_shown(tmp_path):
+    # a review: `range(3)` can raise on the way to the bare `raise`; the witness shows
+    # the save's own failure handed on, not a new one
+    write(tmp_path, "m.py", """\
+def h(store, item):
+    try:
+        try:
+            store.save(item)
+        except Exception:
+            for i in range(3):
+                d = i
+            raise
+    except Exception:
+        pass
+""")
+    r = oc(tmp_path, "--isolated", "--no-cache", "m.py")
+    assert r.findings() == [("m.py", 4, 13, "OC203")], r
+    assert "8  raise   raise" in r.out and "raises           range(3)" not in r.out, r

@@ -165,6 +165,9 @@ def quiet_raises(g: nx.DiGraph, region: HandlerRegion, surfaces: Set[object]) ->
             if v not in parent:
                 parent[v] = u
                 queue.append(v)
+    # a `raise` statement's way out first: the failure handed on, not a new one raised
+    # on the way to it (`range(3)` before a bare `raise`; a review)
+    out.sort(key=lambda item: not g.nodes[item[0][-1]].get("raise_stmt"))
     return out
 
 
