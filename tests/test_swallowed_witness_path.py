@@ -4,6 +4,7 @@ the OC203 went through the narrow clause's body, where a new exception reaches t
 broad clause, and ``--graph`` drew the witness with a gap)."""
 import re
 
+import pytest
 from cliutil import oc, write
 
 NARROW = '''\
@@ -56,17 +57,7 @@ def test_the_failure_passes_an_unmatched_clause_straight_on(tmp_path):
     assert ok, red
 
 
-def test_a_quiet_reraise_is_drawn_through_the_clause(tmp_path):
-    write(tmp_path, "m.py", RERAISE)
-    r = oc(tmp_path, "--isolated", "--no-cache", "m.py")
-    assert r.findings() == [("m.py", 4, 20, "OC203")], r
-    ok, red = _red_path_is_connected(tmp_path)
-    assert ok, red
-
-
-def test_a_finally_copy_is_drawn_through_its_body(tmp_path):
-    # the copy's body (`cleanup()`) between its entry and its re-raise (a review)
-    write(tmp_path, "m.py", """\
+FINALLY = '''\
 def h(store, item):
     try:
         try:
@@ -75,9 +66,16 @@ def h(store, item):
             cleanup()
     except Exception:
         pass
-""")
+'''
+
+
+# a quiet re-raise through a clause's body; a `finally` copy's body (`cleanup()`)
+# between its entry and its re-raise (a review)
+@pytest.mark.parametrize("source, col", [(RERAISE, 20), (FINALLY, 13)], ids=["clause", "finally"])
+def test_a_way_through_a_body_is_drawn_as_a_path(tmp_path, source, col):
+    write(tmp_path, "m.py", source)
     r = oc(tmp_path, "--isolated", "--no-cache", "m.py")
-    assert r.findings() == [("m.py", 4, 13, "OC203")], r
+    assert r.findings() == [("m.py", 4, col, "OC203")], r
     ok, red = _red_path_is_connected(tmp_path)
     assert ok, red
 
