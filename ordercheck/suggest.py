@@ -293,7 +293,6 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     if not configured:
         return []
     names: Set[str] = set()
-    first_at: Dict[str, Tuple[str, int, str]] = {}  # a callee's text -> its first call
     calls_of: Dict[str, List[Tuple[Tuple[str, int, str], Call]]] = {}  # a callee's text -> its calls
     self_calls: Dict[Tuple[str, str], List[Tuple[str, int, str, Call]]] = {}  # (class, method) -> its `self.m(...)` calls
     bases: Dict[str, Set[str]] = {}  # a class's name -> its bases' names (last components: a hint, not a resolution)
@@ -306,7 +305,6 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         for fn in facts.functions:
             for call in fn.calls:
                 names.add(call.callee)
-                first_at.setdefault(call.callee, (facts.path, call.span.line, call.text))
                 calls_of.setdefault(call.callee, []).append(((facts.path, call.span.line, call.text), call))
                 names.update(call.qualnames)
                 names.update(call.typed)
@@ -337,7 +335,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
             hint = calls[0][:3] if calls else None
         if matched and hint is None:
             continue
-        bare = None
+        bare: Optional[str] = None
         bare_at: Optional[Tuple[str, int, str]] = None
         if not matched and pattern.startswith("*.") and "." in pattern[2:]:
             # the receiver written first (`block_run.update`): no dot before it (a
@@ -346,12 +344,11 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
             # (the first call no other pattern takes already: held-out set 54 was told to
             # "add `order.save`" beside a configured `order.save`; a typed call another
             # pattern takes is not the one to name either, a review)
-            bare_at = next((at for c in sorted(calls_of) if fnmatch.fnmatchcase(c, glob)
-                            for at, call in calls_of[c] if kind not in settings.vocab.direct(call)), None)
-            bare = None if bare_at is None else next(c for c in sorted(calls_of) if fnmatch.fnmatchcase(c, glob)
-                                                    and any(at == bare_at for at, _ in calls_of[c]))
-        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=bare_at if bare else None,
-                             bare_pattern=bare or ""))
+            found = next(((c, at) for c in sorted(calls_of) if fnmatch.fnmatchcase(c, glob)
+                          for at, call in calls_of[c] if kind not in settings.vocab.direct(call)), None)
+            if found is not None:
+                bare, bare_at = found
+        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=bare_at, bare_pattern=bare or ""))
     return out
 
 

@@ -45,7 +45,7 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         # rounds (docs/decisions.md "Idempotency guards", "A loop over records").
         # Other classes pair as the contract says.
         blocked = barrier | {n for n, d in g.nodes(data=True) if d.get("guard")} if records else barrier
-        head = getattr(reachable, "depth", None)
+        head = reachable.depth
         labels = two_origin_bfs(g, blocking_view(g, blocked), events, head)
         items = ItemLoops(g, blocked, head)
         hits = []

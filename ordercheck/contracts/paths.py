@@ -1,9 +1,10 @@
 """Reachability on a function's graph, shared by the contract kinds: BFS trees,
 edge-filtered views, witness paths cut to a bounded length.
 
-Every contract is answered by reachability — a multi-source BFS,
-``nx.descendants``/``nx.ancestors`` on an edge-filtered view — never by enumerating
-paths, so the cost stays linear in the size of the graph.
+Every contract is answered by reachability — a multi-source search (a heap ordered by
+the distance from ENTRY, so that a witness is a shortest path), ``nx.descendants``/
+``nx.ancestors`` on an edge-filtered view — never by enumerating paths, so the cost
+stays near linear in the size of the graph (a log factor for the heap).
 
 The one subtlety is semantics §Graph's last bullet: an exceptional edge leaves an event
 *before* it takes effect. A path "passes" a blocking event (a barrier, an
@@ -102,40 +103,21 @@ def path_to(parents: Dict[object, object], node: object) -> List[object]:
 Labels = Dict[object, Dict[object, Tuple[object, object, int]]]
 
 
-def two_origin_bfs(g: nx.DiGraph, view: nx.DiGraph, origins: Iterable[object],
-                   head: Optional[Dict[object, int]] = None) -> Labels:
-    """BFS from the normal successors of each origin event that carries up to two
-    distinct origin call sites per node — linear, and enough to answer "does some
-    *other* call site reach this node". ``labels[n][site] = (parent, origin event,
-    depth)``; parent is None (and depth 1) at a successor of the origin.
+def two_origin_bfs(g: nx.DiGraph, view: nx.DiGraph, origins: Iterable[object], head: Dict[object, int]) -> Labels:
+    """A search from the normal successors of each origin event that carries up to two
+    distinct origin call sites per node — enough to answer "does some *other* call
+    site reach this node". ``labels[n][site] = (parent, origin event, depth)``; parent
+    is None (and depth 1) at a successor of the origin.
 
-    ``head``: each origin's distance from ENTRY (``Reach.depth``). With it, a node's
-    labels come in the order of the whole path ENTRY → origin → node, not of the
-    segment from the origin alone, so the first label is the origin of one shortest
-    witness (semantics §Contracts): a save right before a loop, not the save of the
-    loop's last round that is one step nearer the append but far from ENTRY (held-out
-    set 52). Any order keeps two origins wherever two reach."""
+    ``head``: each origin's distance from ENTRY (``Reach.depth``). A node's labels
+    come in the order of the whole path ENTRY → origin → node, not of the segment
+    from the origin alone, so the first label is the origin of one shortest witness
+    (semantics §Contracts): a save right before a loop, not the save of the loop's
+    last round that is one step nearer the append but far from ENTRY (held-out set
+    52). So the origins start at their own distances, and a node takes a label when
+    it comes off a heap, not when first pushed; any order keeps two origins wherever
+    two reach, and each node is taken at most twice."""
     labels: Labels = {}
-    if head is None:
-        queue: deque = deque()
-        for e in sorted(origins, key=node_order):
-            origin = site(g, e)
-            for s in normal_successors(g, e):
-                lab = labels.setdefault(s, {})
-                if origin not in lab and len(lab) < 2:
-                    lab[origin] = (None, e, 1)
-                    queue.append((s, origin))
-        while queue:
-            u, origin = queue.popleft()
-            for v in view.successors(u):
-                lab = labels.setdefault(v, {})
-                if origin not in lab and len(lab) < 2:
-                    _, src, depth = labels[u][origin]
-                    lab[origin] = (u, src, depth + 1)
-                    queue.append((v, origin))
-        return labels
-    # the seeds start at their own distance from ENTRY: a node takes its labels when
-    # taken off the heap (in order of the whole path), not when first pushed
     heap: List[Tuple[int, int, object, object, object, object, int]] = []
     tie = 0  # (the push order breaks ties: nodes are not comparable)
     for e in sorted(origins, key=node_order):
@@ -201,7 +183,7 @@ class ItemLoops:
     origins (those inside the same item loops), each in ``blocked`` and without those
     loops' back edges; the BFS labels are shared between events with the same group."""
 
-    def __init__(self, g: nx.DiGraph, blocked: Set[object], head: Optional[Dict[object, int]] = None) -> None:
+    def __init__(self, g: nx.DiGraph, blocked: Set[object], head: Dict[object, int]) -> None:
         self.g = g
         self.blocked = blocked
         self.head = head  # (``two_origin_bfs``: each origin's distance from ENTRY)
@@ -281,7 +263,7 @@ class ItemLoops:
     def _length(self, pair: Tuple[object, List[object]]) -> int:
         """A witness's length: from ENTRY to the origin, then the segment to the node."""
         segment = sum(step.count if isinstance(step, Gap) else 1 for step in pair[1])  # (a cut one too: a review)
-        return (self.head.get(pair[0], 0) if self.head is not None else 0) + segment
+        return self.head.get(pair[0], 0) + segment
 
 
 def anchor(g: nx.DiGraph, n: object) -> object:

@@ -63,7 +63,7 @@ class Sequence(Ordering, kind="sequence"):
         if firsts and thens:
             # a node never pairs with itself: the order inside a call is the callee's
             # business, even when a loop brings the same call round again
-            labels = two_origin_bfs(g, blocking_view(g, barrier), firsts, getattr(reachable, "depth", None))
+            labels = two_origin_bfs(g, blocking_view(g, barrier), firsts, reachable.depth)
             for t in sorted(thens, key=node_order):
                 pair = other_origin_path(labels, t, site(g, t))
                 if pair is not None:
