@@ -313,6 +313,10 @@ class FileFacts:
     classes: List[ClassFacts] = field(default_factory=list)
     imports: Dict[str, str] = field(default_factory=dict)  # local name -> qualified
     star_imports: List[str] = field(default_factory=list)  # modules of `from m import *`
+    # the names the module's ``__all__`` lists (``frontend.imports.module_exports``);
+    # None: no ``__all__`` of literals, so a star import of the module binds its names
+    # without a leading underscore
+    exports: Optional[List[str]] = None
     # module-level aliases (semantics §Aliases): name -> the dotted name it is bound to,
     # as written; another module that imports the name resolves it through them
     aliases: Dict[str, str] = field(default_factory=dict)

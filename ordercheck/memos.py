@@ -570,7 +570,8 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 3  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls
+GRAPH_FORMAT = 4  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+# 4: a module's ``__all__``
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -586,6 +587,7 @@ def stub_record(facts: FileFacts) -> list:
           [list(a) for a in c.aliases]] for c in facts.classes],
         [[s.line, None if s.codes is None else list(s.codes), s.reason, s.col] for s in facts.suppressions],
         sorted(facts.aliases.items()),
+        None if facts.exports is None else list(facts.exports),
     ]
 
 
@@ -694,9 +696,10 @@ _NO_SPAN = Span(0, 0, 0, 0)
 
 def stub_facts(path: str, record: list) -> FileFacts:
     """An index stub: a file as ``stub_record`` remembers it (an outline without calls)."""
-    module, aliases, imports, stars, functions, classes, sups, names = record
+    module, aliases, imports, stars, functions, classes, sups, names, exports = record
     return FileFacts(
         path=path, module=module, module_aliases=list(aliases), imports=dict(imports), star_imports=list(stars),
+        exports=None if exports is None else list(exports),
         aliases=dict(names),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
                                  returns=returns, decorators=tuple(decorators))
@@ -743,10 +746,11 @@ def _pairs(v: object) -> bool:
 
 def _record_ok(r: object) -> bool:
     """A stub record as ``stub_record`` writes it (a cache entry is never trusted)."""
-    if type(r) is not list or len(r) != 8:
+    if type(r) is not list or len(r) != 9:
         return False
-    module, aliases, imports, stars, functions, classes, sups, names = r
+    module, aliases, imports, stars, functions, classes, sups, names, exports = r
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
+            and (exports is None or _strs(exports))
             and type(functions) is list and all(
                 type(f) is list and len(f) == 8 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool

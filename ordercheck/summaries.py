@@ -355,7 +355,7 @@ class ProjectIndex:
             name = ".".join(rest)
             for star in facts.star_imports:  # a re-export by `from .helpers import *`
                 # (a module outside the project: its names are not known here)
-                if star not in self.modules:
+                if star not in self.modules or not self.star_binds(star, rest[0]):
                     continue
                 if starred is None:
                     starred = {}
@@ -367,6 +367,17 @@ class ProjectIndex:
                     return found
             return None
         return None
+
+    def star_binds(self, module: str, name: str) -> bool:
+        """``from module import *`` binds ``name``: the module's ``__all__`` lists it,
+        or, without one, the name has no leading underscore (Python's rule; a module
+        outside the project binds nothing known here)."""
+        facts = self.modules.get(module)
+        if facts is None:
+            return False
+        if facts.exports is not None:
+            return name in facts.exports
+        return not name.startswith("_")
 
     def _resolve_alias(self, facts: FileFacts, dotted: str, depth: int) -> Optional[str]:
         """An alias's dotted name, as written in ``facts``' module. An instance's
@@ -536,7 +547,7 @@ class ProjectIndex:
                     break
         if key is None and len(parts) == 1 and not call.local_head:
             for star in facts.star_imports:  # `from .ops import *`
-                key = self.resolve_qualified(f"{star}.{text}")
+                key = self.resolve_qualified(f"{star}.{text}") if self.star_binds(star, text) else None
                 if key:
                     break
         if key is None and len(parts) > 1 and not call.local_head:
@@ -569,7 +580,8 @@ class ProjectIndex:
         if key is None:
             key = next((k for k in map(self.resolve_qualified, call.qualnames) if k), None)
         if key is None and len(parts) == 1 and not call.local_head:
-            key = next((k for k in (self.resolve_qualified(f"{s}.{text}") for s in facts.star_imports) if k), None)
+            key = next((k for k in (self.resolve_qualified(f"{s}.{text}") for s in facts.star_imports
+                                    if self.star_binds(s, text)) if k), None)
         return key if key in self.classes else None
 
     def manager_methods(self, class_key: str, is_async: bool = False) -> Tuple[Optional[str], Optional[str]]:

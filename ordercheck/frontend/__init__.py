@@ -24,7 +24,7 @@ from . import outline as outlinemod
 from . import source
 from .comments import find_suppressions
 from .expressions import load_libcst
-from .imports import import_tables, module_name
+from .imports import import_tables, module_exports, module_name
 from .source import chunks, cpython_verdict, formfeed_indents, gc_paused, huge_functions, shift_spans, top_level_bounds
 from .statements import Extractor
 
@@ -88,6 +88,7 @@ def _extract(path: str, data: bytes, module: Optional[str] = None, deep: bool = 
         if len(parts) == 1 and not huge:  # one chunk: its positions come from this ast
             ex.source_ast = (text, tree)
         suppressions = find_suppressions(text, tree)
+        facts.exports = module_exports(tree)
         tree = None  # the ast was for CPython's verdict, imports, chunk bounds and positions
         ex.module(parts)
         ex.source_ast = None

@@ -44,6 +44,72 @@ def module_table(table: Dict[str, str]) -> Tuple[Dict[str, str], List[str], Dict
     return imports, stars, frame
 
 
+def module_exports(tree: ast.Module) -> Optional[List[str]]:
+    """The names a module's ``__all__`` lists, when its own top-level statements (those
+    in a top-level ``if``/``try`` too) build it of string literals only: ``__all__ =
+    [...]``/``(...)``, ``__all__ += [...]``, ``__all__.extend([...])``,
+    ``__all__.append("x")``. None when the module has no such ``__all__``, or builds it
+    any other way (``__all__ = base.__all__ + [...]``): a star import of it then binds
+    the names without a leading underscore (docs/decisions.md, "What a star import
+    binds")."""
+    names: Optional[List[str]] = None
+    stack: List[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If):
+            stack.extend(reversed(node.body + node.orelse))
+            continue
+        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            parts = list(node.body) + [s for h in node.handlers for s in h.body]  # type: ignore[attr-defined]
+            stack.extend(reversed(parts + node.orelse + node.finalbody))  # type: ignore[attr-defined]
+            continue
+        value: Optional[ast.expr] = None
+        if isinstance(node, ast.Assign) and any(_is_all(t) for t in node.targets):
+            if len(node.targets) != 1:
+                return None
+            names, value = [], node.value
+        elif isinstance(node, ast.AnnAssign) and _is_all(node.target) and node.value is not None:
+            names, value = [], node.value
+        elif isinstance(node, ast.AugAssign) and _is_all(node.target) and isinstance(node.op, ast.Add):
+            value = node.value
+        elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+              and isinstance(node.value.func, ast.Attribute) and _is_all(node.value.func.value)
+              and node.value.func.attr in ("extend", "append") and len(node.value.args) == 1
+              and not node.value.keywords):
+            arg = node.value.args[0]
+            value = ast.List(elts=[arg], ctx=ast.Load()) if node.value.func.attr == "append" else arg
+        else:
+            if any(_is_all(t) for t in _bound_names(node)):
+                return None  # (`del __all__`, `for __all__ in ...`, `__all__: list`)
+            continue
+        if names is None or not isinstance(value, (ast.List, ast.Tuple)):
+            return None  # built before it was assigned, or not of literals
+        for elt in value.elts:
+            if not (isinstance(elt, ast.Constant) and isinstance(elt.value, str)):
+                return None
+            names.append(elt.value)
+    return names
+
+
+def _is_all(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id == "__all__"
+
+
+def _bound_names(node: ast.stmt) -> List[ast.AST]:
+    """The plain names a statement binds or deletes at the module's top level that
+    ``module_exports`` reads no literal of."""
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return list(ast.walk(node.target))
+    if isinstance(node, ast.Delete):
+        return list(node.targets)
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return [n for item in node.items if item.optional_vars is not None for n in ast.walk(item.optional_vars)]
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return [n for t in targets for n in ast.walk(t)]
+    return []
+
+
 def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[str, str]]:
     """For the module (key 0) and each function (key: its ``def`` line), the names
     its imports bind, anywhere in its body but not in nested functions —

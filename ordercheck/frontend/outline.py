@@ -26,7 +26,7 @@ from .. import scopes as scopesmod
 from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem
 from ..kinds import StmtKind
 from .comments import find_suppressions
-from .imports import import_tables, module_name, module_table
+from .imports import import_tables, module_exports, module_name, module_table
 from .resolution import (
     CONTEXT_MANAGER_DECORATORS,
     CallNames,
@@ -84,6 +84,7 @@ class Outliner(Resolver):
 
     def module(self) -> None:
         self.facts.imports, self.facts.star_imports, frame_imports = module_table(self.import_tables.get(0, {}))
+        self.facts.exports = module_exports(self.tree)
         self.facts.aliases = scopesmod.module_aliases(self.scopes)
         frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, frame_imports)
         self._push(frame)
@@ -99,6 +100,7 @@ class Outliner(Resolver):
         facts = self.facts
         facts.imports = dict(outline.imports)
         facts.star_imports = list(outline.star_imports)
+        facts.exports = None if outline.exports is None else list(outline.exports)
         facts.aliases = dict(outline.aliases)
         facts.functions = list(outline.functions)
         facts.classes = list(outline.classes)
