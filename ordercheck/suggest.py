@@ -16,7 +16,7 @@ import fnmatch
 import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from . import lazy
@@ -113,11 +113,14 @@ class Suggestion:
     example: Tuple[str, int, str] = ("", 0, "")
     plain: bool = False  # some receiver is a plain name (`store.save`), not an attribute
     names: Tuple[str, ...] = ()  # the example call's callee text and qualified names
+    # the functions outside test code (``test_code``) that use it: one used by tests
+    # alone (a fake's `fake_store.save`, a fixture's helper) ranks after the others
+    outside_tests: Set[Tuple[str, str]] = field(default_factory=set)
 
     def row(self) -> dict:
         path, line, text = self.example
         return {"class": self.kind, "pattern": self.pattern, "functions": len(self.functions),
-                "meets": len(self.meets), "calls": self.calls,
+                "meets": len(self.meets), "calls": self.calls, "tests_only": not self.outside_tests,
                 "example": {"path": path, "line": line, "text": text, "names": list(self.names)}}
 
 
@@ -172,9 +175,12 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     write anywhere, whatever its name says; held-out set 50)."""
     vocab = settings.vocab
     groups: Dict[Tuple[str, str], Suggestion] = {}
+    reported = [f.path for f in all_facts if f.error is None and (report is None or f.path in report)]
+    tests = test_code(reported)
     for facts in all_facts:
         if facts.error is not None or (report is not None and facts.path not in report):
             continue
+        in_tests = facts.path in tests
         for fn in facts.functions:
             fid = (facts.path, fn.qualname)
             kinds_here: Set[str] = set()
@@ -214,6 +220,11 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     s = groups[(kind, key)] = Suggestion(kind, pattern, example=(facts.path, call.span.line, call.text),
                                                          names=(call.callee,) + tuple(call.qualnames))
                 s.plain = s.plain or plain
+                if not in_tests:
+                    if not s.outside_tests:  # the example from the code it is for
+                        s.example = (facts.path, call.span.line, call.text)
+                        s.names = (call.callee,) + tuple(call.qualnames)
+                    s.outside_tests.add(fid)
                 s.functions.add(fid)
                 s.calls += 1
                 kinds_here.add(kind)
@@ -228,8 +239,32 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
         out.append(s)
     out = _fold_covered(out)
     usable = set(settings.vocab.patterns)  # a class no rule can use goes last
-    out.sort(key=lambda s: (s.kind not in usable, -(len(s.functions) + len(s.meets)), -len(s.functions),
+    out.sort(key=lambda s: (s.kind not in usable, not s.outside_tests, -(len(s.functions) + len(s.meets)), -len(s.functions),
                             s.kind, s.pattern))
+    return out
+
+
+#: folders and files that hold tests (pytest's and unittest's conventions)
+TEST_FOLDERS = frozenset({"test", "tests", "testing"})
+
+
+def test_code(paths: Sequence[str]) -> Set[str]:
+    """Of ``paths``, the files of test code: under a ``test``/``tests``/``testing``
+    folder, or named ``test_*.py``, ``*_test.py``, ``tests.py`` or ``conftest.py``. Only
+    the parts below the folder all the paths share count: ``suggest tests/`` ranks
+    every file alike (held-out set 57: a test helper's call ranked first)."""
+    split = [PurePath(p).parts for p in paths]
+    common = 0
+    if split:
+        folders = [parts[:-1] for parts in split]
+        while all(len(f) > common and f[common] == folders[0][common] for f in folders):
+            common += 1
+    out = set()
+    for path, parts in zip(paths, split):
+        name = parts[-1] if parts else ""
+        if (any(part in TEST_FOLDERS for part in parts[common:-1])
+                or name.startswith("test_") or name.endswith("_test.py") or name in ("tests.py", "conftest.py")):
+            out.add(path)
     return out
 
 
@@ -244,8 +279,11 @@ def _fold_covered(found: List[Suggestion]) -> List[Suggestion]:
         if home is None:
             kept.append(s)
             continue
+        if s.outside_tests and not home.outside_tests:
+            home.example, home.names = s.example, s.names
         home.functions |= s.functions
         home.meets |= s.meets
+        home.outside_tests |= s.outside_tests
         home.calls += s.calls
     return kept
 
@@ -525,7 +563,8 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
     lines = [
         f"# ordercheck suggest: {len(found)} call pattern(s) in {files} file(s) look like state saves,",
         "# ledger appends or transactions and are not matched by the configured vocabulary.",
-        "# Ranked by the functions that use them (+ those that also hold the other kind).",
+        "# Ranked by the functions that use them (+ those that also hold the other kind);",
+        "# those only tests use come last.",
         "# Keep the lines that are your runtime's persistence, delete the rest.",
     ]
     if not shown:
@@ -536,7 +575,7 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
     for i, s in enumerate(shown, 1):
         path, line, text = s.example
         lines.append(f"# {i:>2}. {s.kind:<11} {s.pattern:<{width}} {_functions(s):>14}, "
-                     f"{len(s.meets)} with both kinds; e.g. {path}:{line}  {text}")
+                     f"{len(s.meets)} with both kinds{_tests_only(s)}; e.g. {path}:{line}  {text}")
     lines += ["", table_name(settings)]
     known = set(settings.vocab.patterns)
     for kind in KINDS:
@@ -551,9 +590,13 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
         for s in mine:
             path, line, _ = s.example
             lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {_functions(s)}, "
-                         f"{len(s.meets)} with both kinds; e.g. {path}:{line}")
+                         f"{len(s.meets)} with both kinds{_tests_only(s)}; e.g. {path}:{line}")
         lines.append(f"{prefix}]")
     return "\n".join(lines + render_unmatched(list(unmatched)) + render_also_saves(saving)) + "\n"
+
+
+def _tests_only(s: Suggestion) -> str:
+    return "" if s.outside_tests else ", in tests only"
 
 
 def _functions(s: Suggestion) -> str:

@@ -818,3 +818,47 @@ def test_the_add_hint_names_a_call_no_pattern_takes_even_behind_a_typed_one(tmp_
 def test_help_before_the_subcommand_is_suggests(tmp_path, before):
     r = oc(tmp_path, *before, "suggest")
     assert r.code == 0 and "Usage: ordercheck suggest" in r.out, r
+
+
+def test_test_code_is_recognised_below_the_folder_the_paths_share():
+    from ordercheck.suggest import test_code
+
+    paths = ["/home/tests/proj/rt/a.py", "/home/tests/proj/tests/helpers.py", "/home/tests/proj/rt/test_b.py",
+             "/home/tests/proj/rt/b_test.py", "/home/tests/proj/conftest.py", "/home/tests/proj/rt/testing/fake.py",
+             "/home/tests/proj/rt/latest.py", "/home/tests/proj/rt/contest.py"]
+    assert test_code(paths) == {paths[1], paths[2], paths[3], paths[4], paths[5]}
+    # `suggest tests/`: the folder every path shares is no reason to rank one lower
+    assert test_code(["tests/a.py", "tests/sub/b.py"]) == set()
+    assert test_code(["tests/test_a.py", "tests/b.py"]) == {"tests/test_a.py"}
+
+
+def test_a_pattern_only_tests_use_ranks_after_the_code_it_is_for(tmp_path):
+    """(Held-out set 57: a test helper's call ranked first.) A fake's save used by three
+    tests ranks after an append used once in the package; a pattern used by both takes
+    its example from the package, and every count stays."""
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "rt/a.py", """
+        def step(repo, audit, run):
+            audit.record_step(run)
+    """)
+    write(tmp_path, "tests/test_a.py", """
+        def test_one(fake, audit, run):
+            audit.record_step(run)
+            fake.persist_thing(run)
+            fake.emit_event(run)
+
+        def test_two(fake, run):
+            fake.persist_thing(run)
+
+        def test_three(fake, run):
+            fake.persist_thing(run)
+    """)
+    r = oc(tmp_path, "suggest", "--format", "json", "--no-cache")
+    assert r.code == 0, r
+    rows = json.loads(r.out)["suggestions"]
+    assert [(row["pattern"], row["functions"], row["tests_only"]) for row in rows] == [
+        ("*audit.record_step", 2, False), ("*fake.persist_thing", 3, True), ("*fake.emit_event", 1, True)]
+    assert rows[0]["example"]["path"].endswith("a.py") and rows[0]["example"]["path"].startswith("rt")
+    text = oc(tmp_path, "suggest", "--no-cache").out
+    assert "3 functions, 1 with both kinds, in tests only; e.g. tests/test_a.py:4" in text
+    assert "2 functions, 1 with both kinds; e.g. rt/a.py:3" in text
