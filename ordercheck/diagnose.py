@@ -164,13 +164,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             pass
         elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and cls & relevant:
             k = rule.step_kind(cls)
-            via = ""
-            if n in callees:
-                via, _ = via_text(summ, callees[n], k, _part(g, n, raising=raising))
+            via, origin = via_text(summ, callees[n], k, _part(g, n, raising=raising)) if n in callees else ("", None)
             case = case_text(g, n, k)
             text = data["call"].text + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
-            steps.append(Step(cast(Span, span), k, text, via))  # (a call's span, on calls, raised and outcome points)
+            steps.append(Step(cast(Span, span), k, text, via, origin.path if origin is not None else ""))  # (a call's span, on calls, raised and outcome points)
             if raising:
                 failed_call = data["call"].id
             way = g.edges[n, nxt].get("outcome") if kind == EdgeKind.LOOP else None
@@ -189,12 +187,12 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] == NodeKind.WITH_EXIT and cls & relevant:
             # a project manager's exit or a transaction's commit
             k = rule.step_kind(cls)
-            via = via_text(summ, callees[n], k, _part(g, n))[0] if n in callees else ""
+            via, origin = via_text(summ, callees[n], k, _part(g, n)) if n in callees else ("", None)
             shown = [c for c in sorted(cls & relevant)]
             # (its ``__exit__`` raised, instead of the way out going on: what it does
             # took no effect, as a call's "(raises)" says; a held-out set, session 40)
             text = mgrmod.exit_step_text(g, n, classes, shown) + (" (raises)" if kind == EdgeKind.EXCEPTION else "")
-            steps.append(Step(node_span(data), k, text, via))
+            steps.append(Step(node_span(data), k, text, via, origin.path if origin is not None else ""))
             if n in swallowing:  # (and its exit swallowed the exception: a step of its own)
                 steps.append(Step(cast(Span, span), "suppress", data["text"]))
         elif data["kind"] == NodeKind.HANDLER:

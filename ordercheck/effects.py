@@ -458,8 +458,10 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                      if g.nodes[m].get("span") is not None]
             if lines and min(lines) > tail:
                 exhausted.add(cls)
-    if EXIT not in reach and RAISE in reach:
-        on_return.add(NO_RETURN)  # it always raises (or exits): no normal way back
+    if EXIT not in reach:
+        # it always raises, exits (``os._exit`` has no successor at all: no RAISE
+        # either; held-out set 61) or loops for ever: no normal way back
+        on_return.add(NO_RETURN)
     eff = Effects(frozenset(on_return), frozenset(on_raise), frozenset(escaping),
                   frozenset(when_true), frozenset(when_false), _contained(g, reach, flight), frozenset(exhausted))
     return eff, origins

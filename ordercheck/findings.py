@@ -17,6 +17,7 @@ class Step:
     kind: str  # an event class ("save"), or "branch", "except", "finally", "exit"...
     text: str
     via: str = ""  # "Runtime._finish → self._store.save(run) at store.py:12" for events carried by a summary
+    via_path: str = ""  # the file ``via`` names at its end (``store.py``), as the run spelled it
 
 
 @dataclass

@@ -133,3 +133,25 @@ def test_graph_with_an_explicit_config_reads_the_projects_helpers(tmp_path):
     assert r.codes() == [("proj/app/run.py", 6, "OC101")], r
     dot = oc(tmp_path, "--config", "proj/ordercheck.toml", "--graph", "proj/app/run.py:complete", "proj/app/run.py").out
     assert "[save]" in dot and "via finish" in dot, dot
+
+
+def test_a_sarif_report_is_the_same_from_any_folder(tmp_path):
+    """(Held-out set 61.) The texts that name a helper's call ("via Runtime._finish →
+    self._store.save(run) at pkg/runtime.py:3") spell its file relative to the root,
+    as the URIs do, not to the folder that ran the check."""
+    write(tmp_path, "proj/pyproject.toml", "")
+    write(tmp_path, "proj/pkg/__init__.py", "")
+    write(tmp_path, "proj/pkg/runtime.py", """
+        class Runtime:
+            def _finish(self, run):
+                self._store.save(run)
+
+            def complete(self, run):
+                self._finish(run)
+                self._ledger.append_terminal(run.id)
+    """)
+    outside = oc(tmp_path, "--isolated", "--no-cache", "--format", "sarif", "proj/pkg").out
+    inside = oc(tmp_path / "proj", "--isolated", "--no-cache", "--format", "sarif", "pkg").out
+    assert outside == inside
+    assert "self._store.save(run) at pkg/runtime.py:4" in inside
+    assert "proj/pkg" not in inside.replace(str(tmp_path / "proj"), "ROOT")

@@ -99,3 +99,50 @@ def load_strict(path):
     except Exception:
         _bail(path)
 """, extra=("OC204",))
+
+
+def test_a_helper_that_ends_in_os_exit_is_a_dead_end_too():
+    """(Held-out set 61.) ``os._exit`` has no successor at all, so its helper reaches
+    neither the function's end nor its raise; it never returns all the same."""
+    check("""\
+import os
+
+class Worker:
+    def _hard_exit(self):
+        os._exit(1)
+
+    def give_back(self, ledger, payload):
+        try:
+            ledger.append_record(payload)
+        except Exception:
+            self._hard_exit()
+""")
+
+
+def test_nothing_after_a_call_of_an_os_exit_helper_runs():
+    check("""\
+import os
+
+def hard_exit():
+    os._exit(1)
+
+def spin():
+    while True:
+        pass
+
+def finish(store, ledger, run):
+    store.save(run)
+    hard_exit()
+    ledger.append_record(run)
+
+def finish_spinning(store, ledger, run):
+    store.save(run)
+    spin()
+    ledger.append_record(run)
+
+def finish_maybe(store, ledger, run, fatal):
+    store.save(run)
+    if fatal:
+        hard_exit()
+    ledger.append_record(run)   # !OC102
+""")
