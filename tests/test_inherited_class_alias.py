@@ -249,3 +249,52 @@ def test_a_class_level_alias_of_a_method():
             self._ledger.append_terminal(run)
     """
     assert cl(inherited) == [("OC101", 11)]
+
+
+def test_a_class_alias_of_a_method_resolves_through_a_typed_receiver(tmp_path):
+    """(Held-out set 63, sqlitedict's ``sync = commit``.) ``d.sync()`` on a
+    ``SqliteDict`` is the attribute lookup ``self.sync()`` is: the alias's method, for
+    a constructed, an annotated and a base-typed attribute receiver alike."""
+    write_tree(tmp_path, {
+        "sd.py": """
+            class SqliteDict:
+                def __init__(self, conn):
+                    self.conn = conn
+
+                def commit(self, blocking=True):
+                    self.conn.commit(blocking)
+
+                sync = commit
+        """,
+        "base.py": """
+            from sd import SqliteDict
+
+            class Holder:
+                db: SqliteDict
+        """,
+        "app.py": """
+            from sd import SqliteDict
+            from base import Holder
+
+            def constructed(conn, journal, key):
+                d = SqliteDict(conn)
+                d.sync()
+                journal.append(key)
+
+            def annotated(d: SqliteDict, journal, key):
+                d.sync()
+                journal.append(key)
+
+            class Mine(Holder):
+                def put(self, journal, key):
+                    self.db.sync()
+                    journal.append(key)
+
+            def untyped(d, journal, key):
+                d.sync()
+                journal.append(key)
+        """,
+    })
+    table = {"extend-events": {"save": ["*conn.commit"]}}
+    assert run_tree(tmp_path, select=["OC102"], table=table) == [
+        ("app.py", 8, "OC102"), ("app.py", 12, "OC102"), ("app.py", 17, "OC102")]
