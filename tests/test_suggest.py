@@ -862,3 +862,25 @@ def test_a_pattern_only_tests_use_ranks_after_the_code_it_is_for(tmp_path):
     text = oc(tmp_path, "suggest", "--no-cache").out
     assert "3 functions, 1 with both kinds, in tests only; e.g. tests/test_a.py:4" in text
     assert "2 functions, 1 with both kinds; e.g. rt/a.py:3" in text
+
+
+def test_an_unmatched_pattern_names_no_self_call_another_pattern_already_takes(tmp_path):
+    # held-out set 63 (pycrdt-store): `*.BaseYStore.write` matched nothing and still said
+    # "called as `self.write(update)`" beside a configured `self.write`
+    write(tmp_path, "app.py", """\
+        class BaseYStore:
+            async def write(self, data): ...
+
+            async def encode_state_as_update(self, doc):
+                await self.write(doc)
+
+        class FileYStore(BaseYStore):
+            async def apply(self, doc):
+                await self.write(doc)
+        """)
+    for extra, hinted in (('"self.write"', False), ('"self.other"', True)):
+        write(tmp_path, "ordercheck.toml", f'[extend-events]\nappend = ["*.BaseYStore.write", {extra}]\n')
+        got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["unmatched"]
+        by = {row["pattern"]: row for row in got}
+        assert "*.BaseYStore.write" in by, got
+        assert ("self_call" in by["*.BaseYStore.write"]) == hinted, got
