@@ -8,7 +8,7 @@ rule's message filled in, one step per event and branch point of the witness pat
 from __future__ import annotations
 
 import re
-from typing import Dict, FrozenSet, List, Optional, Tuple, cast
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, cast
 
 import networkx as nx
 
@@ -92,6 +92,25 @@ def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return"
 VIA_SHOWN = 6
 
 
+def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], part: str,
+                  marker: Callable[[Call], Optional[str]]) -> str:
+    """What made an append terminal, as a witness step says it: the marker of the call
+    itself (``terminal by "failed"``), else of the first call down its helpers that
+    carries one (``terminal by "failed" in `self._resync_returning_failed(...)```: a
+    marker two helpers down is no surprise to read; held-out set 62). "" when a
+    ``terminal-append`` pattern made it so. ``marker``: ``Vocabulary.terminal_by``."""
+    found = marker(call)
+    if found is not None:
+        return f'terminal by "{found}"' if found else ""
+    if callee is None:
+        return ""
+    for _, origin in summ.via(callee, EventClass.TERMINAL_APPEND.value, part):
+        found = marker(origin.call)
+        if found is not None:
+            return f'terminal by "{found}" in `{contracts.short(origin.call.text)}`' if found else ""
+    return ""
+
+
 def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, data: dict, span: Span,
                  lines: List[str]) -> Step:
     """The step of a branch point taking its ``kind`` edge (shared by every witness
@@ -110,14 +129,17 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
 
 def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str],
                   raises: Optional[Dict[object, FrozenSet[str]]] = None,
-                  then: Optional[Tuple[int, Step]] = None, ends: FrozenSet[object] = frozenset()) -> List[Step]:
+                  then: Optional[Tuple[int, Step]] = None, ends: FrozenSet[object] = frozenset(),
+                  marker: Optional[Callable[[Call], Optional[str]]] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
     which fails out of the ``with``'s entry, performs nothing there). ``then``: a step
     that follows the step(s) of the path's node at that index (where a walk leaves a
     handler silently, before what it does after). ``ends``: the hit's own events,
-    shown whatever the rule counts elsewhere (``Rule.counted``)."""
+    shown whatever the rule counts elsewhere (``Rule.counted``). ``marker``: the
+    terminal marker a call carries (``Vocabulary.marker_of``), for a terminal append's
+    step to say what made it terminal (``terminal_note``)."""
     steps: List[Step] = []
     relevant = rule.shown_classes()
     lines = facts_lines
@@ -166,6 +188,9 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             k = rule.step_kind(cls)
             via, origin = via_text(summ, callees[n], k, _part(g, n, raising=raising)) if n in callees else ("", None)
             case = case_text(g, n, k)
+            if k == EventClass.TERMINAL_APPEND and marker is not None:
+                made = terminal_note(data["call"], summ, callees.get(n), _part(g, n, raising=raising), marker)
+                case = f"{case}; {made}" if case and made else case or made
             text = data["call"].text + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
             steps.append(Step(cast(Span, span), k, text, via, origin.path if origin is not None else ""))  # (a call's span, on calls, raised and outcome points)
@@ -322,7 +347,8 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
 
 
 def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries,
-               raises: Optional[Dict[object, FrozenSet[str]]] = None, committed: Optional[Committed] = None) -> Finding:
+               raises: Optional[Dict[object, FrozenSet[str]]] = None, committed: Optional[Committed] = None,
+               marker: Optional[Callable[[Call], Optional[str]]] = None) -> Finding:
     rule = hit.rule
     anchor = g.nodes[hit.anchor]
     span: Span = node_span(anchor)
@@ -361,7 +387,8 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
                 text = "(the handler's end)"
             silent = (inside[-1], Step(last["span"], "silent", f"{text}  (leaves the handler silently)"))
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
-                          then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None))
+                          then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None),
+                          marker=marker)
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,

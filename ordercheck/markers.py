@@ -276,10 +276,15 @@ def callee_run(callee: str) -> Run:
 
 def has_marker(runs: Sequence[Run], markers: Sequence[Run]) -> bool:
     """Whether a marker's tokens appear consecutively in one run."""
+    return found_marker(runs, markers) is not None
+
+
+def found_marker(runs: Sequence[Run], markers: Sequence[Run]) -> Optional[Run]:
+    """The first marker whose tokens appear consecutively in one run, or None."""
     for run in runs:
         for marker in markers:
             k = len(marker)
             for i in range(len(run) - k + 1):
                 if run[i : i + k] == marker:
-                    return True
-    return False
+                    return marker
+    return None

@@ -57,7 +57,7 @@ from . import project as projectmod
 from . import runcache as runcachemod
 from . import snapshot as snapshotmod
 from .findings import Finding
-from .ir import FileFacts, FunctionFacts
+from .ir import Call, FileFacts, FunctionFacts
 from .memos import WORD, FullFacts, GraphMemo, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
 from .rulebook import Rule
 from .settings import Overrides, Settings, cache_folder, load_settings, select_codes, settings_fingerprint, specificity
@@ -282,10 +282,10 @@ def summary_failures(facts: FileFacts, functions: Sequence[FunctionFacts], summ:
 def _function_findings(facts: FileFacts, fn: FunctionFacts, settings: Settings, summ: summaries.Summaries,
                        graph_rules: List[Rule], seen: Optional[set]) -> List[Finding]:
     checked = check_function(fn, facts.path, settings, summ, graph_rules)
-    out = _findings(checked, facts, fn, summ)
+    out = _findings(checked, facts, fn, summ, settings.vocab.terminal_by)
     if checked.witnesses is not None:
         better: Dict[tuple, Finding] = {}
-        for f in _findings(checked.witnesses, facts, fn, summ):
+        for f in _findings(checked.witnesses, facts, fn, summ, settings.vocab.terminal_by):
             better.setdefault(_at(f), f)  # (the first: the shortest of a handler's copies)
         out = [better.get(_at(f), f) for f in out]
     if seen is not None:
@@ -299,13 +299,14 @@ def _at(f: Finding) -> tuple:
     return (f.code, f.span.line, f.span.col, f.span.end_line, f.span.end_col)
 
 
-def _findings(checked: FunctionCheck, facts: FileFacts, fn: FunctionFacts, summ: summaries.Summaries) -> List[Finding]:
+def _findings(checked: FunctionCheck, facts: FileFacts, fn: FunctionFacts, summ: summaries.Summaries,
+              marker: Optional[Callable[[Call], Optional[str]]] = None) -> List[Finding]:
     sets = checked.sets
     out = []
     for hit in checked.hits:
         classes = diagnose.classes_for(hit.rule, sets.performs, checked.ordered)
         out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises,
-                                       checked.committed))
+                                       checked.committed, marker))
     return out
 
 

@@ -16,7 +16,7 @@ from typing import Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .ir import Call
 from .kinds import OPEN_TERMINAL, OWN_MARKS, OWN_RENAME, OWN_TERMINAL, OWN_WRITE, EventClass
-from .markers import has_marker, split_tokens
+from .markers import found_marker, split_tokens
 from .patterns import literal_subscripts
 from .resources import vocab_dir
 
@@ -220,9 +220,24 @@ class Vocabulary:
         bind the plain names they read, its own callee's last component; semantics
         §Events) hold a terminal marker: one token, or a multi-word marker's tokens in
         a row."""
-        if has_marker(call.marker_runs, self._marker_tokens):
-            return True
-        return bool(call.own_run) and has_marker((call.own_run,), self._marker_tokens)
+        return self.marker_of(call) is not None
+
+    def terminal_by(self, call: Call) -> Optional[str]:
+        """What makes the call a terminal append by itself: "" for a ``terminal-append``
+        pattern it matches, its marker (``marker_of``) otherwise, None for neither (a
+        helper down its summary did it)."""
+        if EventClass.TERMINAL_APPEND in self.direct(call):
+            return ""
+        return self.marker_of(call)
+
+    def marker_of(self, call: Call) -> Optional[str]:
+        """The terminal marker ``carries_marker`` finds in the call, as its tokens read
+        (``"failed"``, ``"dead letter"``), or None: what a witness says made an
+        append terminal."""
+        found = found_marker(call.marker_runs, self._marker_tokens)
+        if found is None and call.own_run:
+            found = found_marker((call.own_run,), self._marker_tokens)
+        return " ".join(found) if found is not None else None
 
     def is_guard(self, run: Tuple[str, ...]) -> bool:
         """Whether an ``is_``/``has_`` predicate asks if a record already ended: what

@@ -1,0 +1,63 @@
+"""A terminal append's witness step says what made it terminal (held-out set 62:
+synapse's ``multi_user_device_resync`` was a "terminal ledger append" because a call two
+helpers down is named ``_user_device_resync_returning_failed``, and neither the message
+nor the witness said so): the marker of the call itself, else the first call down its
+helpers that carries one; nothing when a ``terminal-append`` pattern made it so."""
+from __future__ import annotations
+
+from checkutil import check_source
+
+
+def steps(src: str, table=None):
+    found = check_source(src, select=["OC101", "OC201"], table=table)
+    return {f.span.line: [s.text for s in f.witness if s.kind == "terminal-append"] for f in found}
+
+
+SRC = """\
+    class Runtime:
+        def _resync_returning_failed(self, run):
+            self._ledger.append(run.id)
+
+        def resync(self, run):
+            self._resync_returning_failed(run)
+
+        def through_helpers(self, run):
+            self._store.save(run)
+            self.resync(run)
+
+        def by_argument(self, run):
+            self._store.save(run)
+            self._ledger.append(RunFailed(run.id))
+
+        def by_pattern(self, run):
+            self._store.save(run)
+            self._ledger.append_terminal(run.id)
+
+        def by_own_name(self, run):
+            self._store.save(run)
+            self._ledger.append_failed(run.id)
+
+        def swallowed(self, run):
+            try:
+                self._ledger.append(run.id, status="cancelled")
+            except Exception:
+                pass
+    """
+
+
+def test_each_terminal_step_says_what_made_it_terminal():
+    got = steps(SRC)
+    assert got[10] == ['self.resync(run) (terminal by "failed" in `self._resync_returning_failed(run)`)']
+    assert got[14] == ['self._ledger.append(RunFailed(run.id)) (terminal by "failed")']
+    assert got[18] == ["self._ledger.append_terminal(run.id)"]  # a pattern: nothing to explain
+    assert got[22] == ['self._ledger.append_failed(run.id) (terminal by "failed")']
+    assert got[26] == ['self._ledger.append(run.id, status="cancelled") (terminal by "cancelled") (raises)']
+
+
+def test_a_configured_multi_word_marker_is_named_whole():
+    got = steps("""\
+        def finish(store, ledger, run):
+            store.save(run)
+            ledger.append(MOVED_TO_DEAD_LETTER, run.id)
+        """, table={"terminal-markers": ["dead letter"]})
+    assert got[3] == ['ledger.append(MOVED_TO_DEAD_LETTER, run.id) (terminal by "dead letter")']
