@@ -29,7 +29,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, cast
 import networkx as nx
 
 from . import kinds
-from .cfg import ENTRY, EXIT, RAISE
+from .cfg import ENTRY, EXIT, RAISE, normal_first
 from .frontend.source import parse_ast
 from .ir import FunctionFacts, Stmt
 from .kinds import EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
@@ -262,7 +262,7 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
                                                      and g.nodes[c].get("way") == g.nodes[n].get("way"))]:
                 if copy in out or extra[n]:
                     _put(out, copy, out.get(copy, frozenset()) | extra[n])
-    return g, out, source
+    return normal_first(g), out, source
 
 
 def _set_order(s: FrozenSet[str]) -> Tuple[int, List[str]]:

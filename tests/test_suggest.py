@@ -72,6 +72,10 @@ def test_names_read_as_kinds():
     assert kind_of("begin_transaction") == kind_of("atomic_update") == "transaction"
     for name in ("_insert_message_query", "insert_stmt", "atomic_write", "atomic_open", "_atomic_file_replace"):
         assert kind_of(name) is None, name
+    # held-out set 60: oslo's `save_and_reraise_exception` keeps an exception; an error
+    # record is still an append
+    assert kind_of("save_and_reraise_exception") is None and kind_of("commit_or_raise") is None
+    assert kind_of("record_error") == kind_of("append_error") == "append" and kind_of("save_error") == "save"
 
 
 def test_suggest_ranks_receiver_patterns_with_counts_and_an_example(tmp_path):
@@ -884,3 +888,30 @@ def test_an_unmatched_pattern_names_no_self_call_another_pattern_already_takes(t
         by = {row["pattern"]: row for row in got}
         assert "*.BaseYStore.write" in by, got
         assert ("self_call" in by["*.BaseYStore.write"]) == hinted, got
+
+
+def test_a_transaction_pattern_a_decorator_matches_is_no_unmatched_pattern(tmp_path):
+    # held-out set 60: designate's `@transaction_shallow_copy` makes the body a
+    # transaction (the check uses it), and suggest said the pattern matched no call
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/storage.py", """\
+        def transaction_shallow_copy(f):
+            return f
+        """)
+    write(tmp_path, "pkg/central.py", """\
+        from pkg.storage import transaction_shallow_copy
+
+        class Service:
+            @transaction_shallow_copy
+            def update_zone(self, context, zone):
+                self.storage.update_zone(context, zone)
+        """)
+    write(tmp_path, "ordercheck.toml", """\
+        [extend-events]
+        transaction = ["transaction_shallow_copy", "*.transaction_shallow_copy", "*.other_tx"]
+        save = ["*.storage.transaction_shallow_copy"]
+        """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["unmatched"]
+    # (a decorator is no call of any other class: a save pattern on it still matches nothing)
+    assert sorted((row["class"], row["pattern"]) for row in got) == [
+        ("save", "*.storage.transaction_shallow_copy"), ("transaction", "*.other_tx")]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterab
 
 from .. import lazy
 from ..kinds import NO_RETURN, EdgeKind, EventClass, NodeKind, RegionKind
-from .paths import Classes, exception_successors
+from .paths import Classes, exception_successors, shortest
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -212,7 +212,7 @@ def catchers(g: nx.DiGraph, event: object, regions: Dict[object, HandlerRegion],
 def _within(g: nx.DiGraph, entry: object, r: object) -> List[object]:
     """The nodes from a ``finally`` copy's entry to its re-raise point ``r`` (the
     entry left out)."""
-    try:
-        return list(nx.shortest_path(g, entry, r))[1:]
-    except (nx.NetworkXNoPath, nx.NodeNotFound):
-        return [r]
+    if entry == r:
+        return []
+    path = shortest(g, entry, r)
+    return path[1:] if path[-1] == r else [r]

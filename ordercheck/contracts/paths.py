@@ -292,18 +292,38 @@ def reaching(view: nx.DiGraph, node: object) -> Set[object]:
 
 
 def shortest(view: nx.DiGraph, a: object, b: object) -> List[object]:
-    try:
-        return nx.shortest_path(view, a, b)
-    except (nx.NetworkXNoPath, nx.NodeNotFound):
+    """A shortest path from ``a`` to ``b`` (``[a]`` when there is none): a forward
+    breadth-first search in the order of each node's successors, which
+    ``cfg.normal_first`` puts the normal edges first in, so of two paths of one
+    length the one that fails later, or never, is taken (held-out set 59)."""
+    if a == b:
         return [a]
+    if a not in view:
+        return [a]
+    parents: Dict[object, object] = {a: None}
+    queue = deque([a])
+    while queue:
+        u = queue.popleft()
+        for v in view.successors(u):
+            if v in parents:
+                continue
+            parents[v] = u
+            if v == b:
+                return path_to(parents, b)
+            queue.append(v)
+    return [a]
 
 
 def head_path(g: nx.DiGraph, reach: Set[object], node: object) -> List[object]:
-    """A shortest path from ENTRY to ``node``; past ``MAX_SEGMENT`` nodes, ENTRY, a
-    ``Gap`` and the last ``KEEP`` nodes of one (read off the BFS tree, not walked)."""
+    """A shortest path from ENTRY to ``node``, read off the BFS tree of ``reach``
+    (a ``Reach`` of ``g``: its order prefers normal edges on a tie, as ``shortest``
+    does); past ``MAX_SEGMENT`` nodes, ENTRY, a ``Gap`` and the last ``KEEP`` nodes
+    of one."""
     depth = getattr(reach, "depth", None)
-    if depth is None or depth.get(node, 0) <= MAX_SEGMENT:
+    if depth is None or node not in depth:
         return shortest(g, cfgmod.ENTRY, node)
+    if depth[node] <= MAX_SEGMENT:
+        return path_to(getattr(reach, "parents"), node)
     tail = [node]
     while len(tail) < KEEP:
         tail.append(getattr(reach, "parents")[tail[-1]])
@@ -314,11 +334,13 @@ def exit_path(g: nx.DiGraph, view: nx.DiGraph, start: object, hops: Dict[object,
     """A shortest path from ``start`` to EXIT in ``view``; past ``MAX_SEGMENT``
     nodes, its first ``KEEP`` nodes, a ``Gap`` and EXIT. ``hops``: next node and
     distance to EXIT of every node that reaches it (``to_exit_hops``)."""
-    if hops[start][1] <= MAX_SEGMENT:
-        return shortest(view, start, cfgmod.EXIT)
     out = [start]
-    while len(out) < KEEP:
-        out.append(hops[out[-1]][0])
+    while out[-1] != cfgmod.EXIT and (hops[start][1] <= MAX_SEGMENT or len(out) < KEEP):
+        u = out[-1]
+        # (the first successor one hop nearer EXIT: a normal edge before an exceptional one)
+        out.append(next(v for v in view.successors(u) if v in hops and hops[v][1] == hops[u][1] - 1))
+    if out[-1] == cfgmod.EXIT:
+        return out
     return out + [Gap(hops[start][1] + 1 - KEEP - 1), cfgmod.EXIT]
 
 
