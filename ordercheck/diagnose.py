@@ -75,6 +75,18 @@ def case_text(g: nx.DiGraph, n: object, cls: str) -> str:
     return ""
 
 
+def call_shown(call: Call) -> str:
+    """A call's text as a witness shows it: shortened where long, with the method it
+    calls kept when the cut took it (``ledger.NodeHistory(node_id=..., ...`` wrapped
+    over lines then ``.create()``: ``... .create(...)``; held-out set 60). The
+    fingerprint and the message keep the call's text as it is."""
+    text = call.text
+    name = call.callee.rsplit(".", 1)[-1]
+    if not text.endswith("...") or not name.isidentifier() or f".{name}(" in text or text.startswith(f"{name}("):
+        return text
+    return f"{text} .{name}(...)"
+
+
 def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return") -> Tuple[str, Optional[summod.Origin]]:
     chain = summ.via(callee, cls, part)
     if not chain:
@@ -84,7 +96,7 @@ def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return"
         left = len(names) - VIA_SHOWN + 1
         names = names[:VIA_SHOWN - 2] + [f"… ({left} more)"] + names[-1:]
     last = chain[-1][1]
-    return " → ".join(names + [last.call.text]) + f" at {last.path}:{last.call.span.line}", last
+    return " → ".join(names + [call_shown(last.call)]) + f" at {last.path}:{last.call.span.line}", last
 
 
 #: the helpers a "via" names at most; a longer chain shows its first ones, how many
@@ -191,7 +203,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             if k == EventClass.TERMINAL_APPEND and marker is not None:
                 made = terminal_note(data["call"], summ, callees.get(n), _part(g, n, raising=raising), marker)
                 case = f"{case}; {made}" if case and made else case or made
-            text = data["call"].text + (f" ({case})" if case else "")
+            text = call_shown(data["call"]) + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
             steps.append(Step(cast(Span, span), k, text, via, origin.path if origin is not None else ""))  # (a call's span, on calls, raised and outcome points)
             if raising:

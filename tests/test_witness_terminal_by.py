@@ -61,3 +61,21 @@ def test_a_configured_multi_word_marker_is_named_whole():
             ledger.append(MOVED_TO_DEAD_LETTER, run.id)
         """, table={"terminal-markers": ["dead letter"]})
     assert got[3] == ['ledger.append(MOVED_TO_DEAD_LETTER, run.id) (terminal by "dead letter")']
+
+
+def test_a_long_call_keeps_the_method_it_calls_in_its_step():
+    # held-out set 60: ironic's `objects.NodeHistory(...).create()` wrapped over lines
+    # showed as its first 80 characters, without the `.create()` that appends
+    found = check_source("""\
+        def record(store, node, ledger):
+            store.save(node)
+            ledger.NodeHistory(node_id=node.id, conductor="host-12345", user="someone", severity="ERROR",
+                               event_type="provisioning", event="deploy").create()
+            ledger.append(node.id, "a short call whose text is whole", "and so stays as it is", "x" * 3)
+        """, select=["OC102"], table={"extend-events": {"append": ["*.NodeHistory().create"]}})
+    texts = {s.span.line: s.text for f in found for s in f.witness if s.kind == "append"}
+    assert sorted(texts) == [3, 5]
+    assert texts[3].startswith("ledger.NodeHistory(node_id=node.id,") and texts[3].endswith("... .create(...)")
+    assert texts[5].startswith("ledger.append(node.id,") and not texts[5].endswith(".append(...)")
+    # (what fingerprints and messages read is the call's text as it was)
+    assert all(".create" not in f.anchor_text for f in found)
