@@ -238,6 +238,12 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(Step(cast(Span, span), "suppress", data["text"]))  # (a with exit has its statement's span)
         elif data["kind"] == NodeKind.FINALLY and span is not None:
             steps.append(Step(span, "finally", data["text"]))
+        elif data["kind"] == NodeKind.FINALLY and data.get("way") == Way.RAISE and data.get("ctx"):
+            # the copy a failure runs (no span of its own): its clause, as an `except`
+            # step shows a handler (held-out set 60: a `return` in it swallowed a save)
+            region = g.graph["handlers"].get(data["ctx"][-1])
+            if region is not None and region.span is not None:
+                steps.append(Step(region.span, "finally", f"{region.text}  (with the failure in flight)"))
         elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] in (NodeKind.STMT, NodeKind.LOOP, NodeKind.CASE, NodeKind.CALL):
             step = _branch_step(shared, n, kind, data, span, lines)
             if data["kind"] == NodeKind.CALL and _outcome_event(g, data, nxt, classes, relevant):

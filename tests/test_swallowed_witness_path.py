@@ -98,3 +98,23 @@ def h(store, item):
     r = oc(tmp_path, "--isolated", "--no-cache", "m.py")
     assert r.findings() == [("m.py", 4, 13, "OC203")], r
     assert "8  raise   raise" in r.out and "raises           range(3)" not in r.out, r
+
+
+def test_a_failure_swallowed_by_a_finally_shows_the_finally():
+    # held-out set 60 (cinder's `extend_volume`): a `return` in a `finally` swallowed a
+    # failed save, and the witness went from the save to the `return` with no step at
+    # the `finally` (an `except` handler has one)
+    from checkutil import check_source
+
+    [f] = check_source("""\
+        def extend(store, volume):
+            try:
+                store.save(volume)
+            finally:
+                notify(volume)
+                return volume
+        """, select=["OC203"])
+    assert [(s.span.line, s.kind, s.text) for s in f.witness] == [
+        (3, "save", "store.save(volume) (raises)"),
+        (4, "finally", "finally:  (with the failure in flight)"),
+        (6, "silent", "return volume  (leaves the handler silently)")]
