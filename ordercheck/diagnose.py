@@ -200,12 +200,16 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             k = rule.step_kind(cls)
             via, origin = via_text(summ, callees[n], k, _part(g, n, raising=raising)) if n in callees else ("", None)
             case = case_text(g, n, k)
+            # what fingerprints read of the step (``Step.key``): the call's own text and
+            # how its summary applied, as before witnesses said more (session 47)
+            key = data["call"].text + (f" ({case})" if case else "") + (" (raises)" if raising else "")
             if k == EventClass.TERMINAL_APPEND and marker is not None:
                 made = terminal_note(data["call"], summ, callees.get(n), _part(g, n, raising=raising), marker)
                 case = f"{case}; {made}" if case and made else case or made
             text = call_shown(data["call"]) + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
-            steps.append(Step(cast(Span, span), k, text, via, origin.path if origin is not None else ""))  # (a call's span, on calls, raised and outcome points)
+            steps.append(Step(cast(Span, span), k, text, via, origin.path if origin is not None else "",
+                              key if key != text else ""))  # (a call's span, on calls, raised and outcome points)
             if raising:
                 failed_call = data["call"].id
             way = g.edges[n, nxt].get("outcome") if kind == EdgeKind.LOOP else None

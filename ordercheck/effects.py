@@ -318,6 +318,22 @@ def _abstract(fn: FunctionFacts) -> bool:
         st.kind == StmtKind.RAISE and _NOT_IMPLEMENTED.match(st.text) for st in fn.body)
 
 
+def _never_returns(fn: FunctionFacts, eff: Effects) -> bool:
+    """Whether a call of ``fn``, whose graph reaches no EXIT, never returns: not a
+    method that says "not implemented here" (``_abstract``), not a generator (a call
+    makes the generator and runs nothing), and for an ``async def`` (a call makes a
+    coroutine, which runs only where it is awaited) only when it raises, as before
+    session 47: an endless coroutine handed to ``ensure_future`` returns at once
+    (a review)."""
+    if _abstract(fn) or fn.tail_line:
+        return False
+    return not fn.is_async or bool(eff.escaping or eff.on_raise) or _raises_somewhere(fn)
+
+
+def _raises_somewhere(fn: FunctionFacts) -> bool:
+    return bool(fn.calls) or any(st.kind == StmtKind.RAISE for st in fn.body)
+
+
 _SURFACE = EventClass.SURFACE.value
 
 
@@ -729,6 +745,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 total = NO_EFFECTS
                 contained = bool(graphs.get(m))
                 table: Dict[Tuple[str, str], Origin] = {}
+                every_dead = True  # (a call never returns only when no definition can)
                 for facts, fn, g in graphs.get(m, ()):
                     if g is not None:
                         try:
@@ -739,16 +756,18 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                             fail(m, exc)
                             g = None
                         else:
-                            if NO_RETURN in eff.on_return and _abstract(fn):
+                            if NO_RETURN in eff.on_return and not _never_returns(fn, eff):
                                 eff = dataclasses.replace(eff, on_return=eff.on_return - {NO_RETURN})
                     if g is None:
                         eff, found = _fallback(facts, fn, vocab, cg, lookup)
                     total = total.union(eff)
+                    every_dead = every_dead and NO_RETURN in eff.on_return
                     contained = contained and eff.contained
                     for k, o in found.items():
                         table.setdefault(k, o)
                 if len(graphs.get(m, ())) > 1:  # two definitions: a class conditional in one is not in the other
-                    total = Effects(total.on_return, total.on_raise, total.escaping)
+                    total = Effects(total.on_return - ({NO_RETURN} if not every_dead else set()), total.on_raise,
+                                    total.escaping)
                 old = effects.get(m, NO_EFFECTS)
                 grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,
                                 old.escaping | total.escaping, total.when_true, total.when_false,

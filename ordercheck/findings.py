@@ -18,6 +18,10 @@ class Step:
     text: str
     via: str = ""  # "Runtime._finish → self._store.save(run) at store.py:12" for events carried by a summary
     via_path: str = ""  # the file ``via`` names at its end (``store.py``), as the run spelled it
+    # what a fingerprint reads of the step when it is not ``text``: a witness may say
+    # more of an event than its identity holds (what made an append terminal, the
+    # method a long call's cut text lost; docs/decisions.md, session 47)
+    key: str = ""
 
 
 @dataclass
@@ -65,7 +69,7 @@ class Finding:
 
     def event_texts(self) -> List[str]:
         """The witness's events as ``kind: text``, whitespace collapsed, in order."""
-        return [f"{s.kind}: {normalise(s.text)}" for s in self.witness if s.kind not in self.STRUCTURE]
+        return [f"{s.kind}: {normalise(s.key or s.text)}" for s in self.witness if s.kind not in self.STRUCTURE]
 
     def stable_fingerprint(self, relpath: str) -> str:
         """Baseline and SARIF identity (no line numbers): the rule, the file relative

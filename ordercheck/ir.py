@@ -264,6 +264,8 @@ class FunctionFacts:
     # the parameters a positional argument can reach, in order (``*args`` last); not
     # the keyword-only ones nor ``**kwargs`` (an ``__exit__``'s exception parameters)
     positional: Tuple[str, ...] = ()
+    # an ``async def``: a call of it makes a coroutine and runs nothing until awaited
+    is_async: bool = False
     # a generator function (not a ``@contextmanager`` one): the last line of the last
     # statement of its body that holds a ``yield`` (what runs after it runs only when a
     # consumer's ``next()`` finds it exhausted); 0 for any other function

@@ -25,7 +25,7 @@ from . import findings as findingsmod
 from .findings import Finding, Related, Step
 from .ir import Span
 
-RUN_FORMAT = 2  # 2: a witness step's ``via_path``
+RUN_FORMAT = 3  # 2: a witness step's ``via_path``; 3: its ``key``
 KEEP = 16  # run entries kept (the most recent); each is a few kB per finding
 
 

@@ -286,6 +286,13 @@ class ProjectIndex:
                 return fkey(path, f"{qual}.{name}")
         return None
 
+    def member(self, class_key: str, name: str, skip_self: bool = False) -> Optional[str]:
+        """The function ``x.name`` runs on an instance of the class: the first class of
+        the MRO that defines ``name`` decides, by a method or by a class-level alias
+        (``sync = commit`` in a subclass comes before a base's ``def sync``; a review,
+        session 47)."""
+        return self.alias_target(class_key, name, skip_self) or self.method(class_key, name, skip_self)
+
     def inherited_alias(self, class_key: str, name: str, skip_self: bool = False) -> Optional[Tuple[str, Tuple[str, ...]]]:
         """(the class key, its alias entry) of the class-level alias ``name`` that
         ``self.name`` finds along the class's MRO, or None when a method of that name
@@ -521,13 +528,13 @@ class ProjectIndex:
         parts = text.split(".")
         owner = self.owner_class(facts, fn)
         if call.self_call in ("self", "cls") and len(parts) == 2 and owner:
-            return self.method(owner, parts[1]) or self.alias_target(owner, parts[1])
+            return self.member(owner, parts[1])
         if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
-            return self.method(owner, parts[1], skip_self=True) or self.alias_target(owner, parts[1], skip_self=True)
+            return self.member(owner, parts[1], skip_self=True)
         if call.self_call in ("self", "cls") and len(parts) == 3 and call.receiver_type is None and owner:
             inherited = self.inherited_attr_class(owner, parts[1])  # typed by a base in another file
             if inherited is not None:
-                return self.method(inherited, parts[2]) or self.alias_target(inherited, parts[2])
+                return self.member(inherited, parts[2])
         if call.receiver_type is not None:  # (also `RunStore().save`, whose parts are not names)
             typed = self.receiver_method(facts, call)
             if typed is not None:
@@ -620,7 +627,7 @@ class ProjectIndex:
         name = call.callee.rsplit(".", 1)[-1]
         # (a class-level alias, ``sync = commit``, is found as Python finds it: the
         # same lookup as ``self.sync()``'s; held-out set 63, sqlitedict)
-        return self.method(key, name) or self.alias_target(key, name)
+        return self.member(key, name)
 
     def _attr_typing(self, class_key: str, attr: str) -> Optional[Tuple[str, Optional[str]]]:
         """How the first class of the MRO that types ``self.attr`` types it: (the type

@@ -298,3 +298,44 @@ def test_a_class_alias_of_a_method_resolves_through_a_typed_receiver(tmp_path):
     table = {"extend-events": {"save": ["*conn.commit"]}}
     assert run_tree(tmp_path, select=["OC102"], table=table) == [
         ("app.py", 8, "OC102"), ("app.py", 12, "OC102"), ("app.py", 17, "OC102")]
+
+
+def test_a_subclass_alias_comes_before_a_base_method_of_that_name():
+    # (a review, session 47) `sync = commit` in `Child` is what `d.sync()` and
+    # `self.sync()` run, not `Base.sync` further up the MRO
+    assert cl("""
+    class Base:
+        def __init__(self, store):
+            self._store = store
+
+        def sync(self):
+            pass
+
+    class Child(Base):
+        def commit(self):
+            self._store.save(1)
+
+        sync = commit
+
+    def use(d: Child, ledger):
+        d.sync()
+        ledger.append(1)
+
+    def use_ctor(store, ledger):
+        d = Child(store)
+        d.sync()
+        ledger.append(1)
+
+    class User(Child):
+        def go(self, ledger):
+            self.sync()
+            ledger.append(1)
+
+    class Later(Child):
+        def sync(self):  # a method of the subclass comes first again
+            pass
+
+        def go(self, ledger):
+            self.sync()
+            ledger.append(1)
+    """, select=["OC102"]) == [("OC102", 17), ("OC102", 22), ("OC102", 27)]

@@ -146,3 +146,62 @@ def finish_maybe(store, ledger, run, fatal):
         hard_exit()
     ledger.append_record(run)   # !OC102
 """)
+
+
+def test_a_generator_or_a_coroutine_that_never_ends_returns_from_its_call():
+    # (a review, session 47) calling a generator makes it, and calling an `async def`
+    # makes a coroutine: neither runs the endless body there
+    check("""\
+import asyncio
+
+class Consumer:
+    def _messages(self):
+        while True:
+            yield None
+
+    async def _idle(self):
+        while True:
+            pass
+
+    def consume(self, run):
+        for msg in self._messages():
+            self._store.save(msg)
+            self._ledger.append(msg)   # !OC102
+
+    async def run_task(self, run):
+        self._store.save(run)
+        asyncio.ensure_future(self._idle())
+        self._ledger.append(run)   # !OC102
+""")
+
+
+def test_a_helper_defined_twice_returns_when_one_definition_does():
+    # (a review, session 47) `if os.name == "nt": def _stop(): os._exit(1)` / `else:
+    # def _stop(): pass`: the call returns on one platform
+    check("""\
+import os
+
+if os.name == "nt":
+    def _stop():
+        os._exit(1)
+else:
+    def _stop():
+        pass
+
+if os.name == "nt":
+    def _halt():
+        raise SystemExit(1)
+else:
+    def _halt():
+        pass
+
+def step(store, ledger, run):
+    store.save(run)
+    _stop()
+    ledger.append(run)   # !OC102
+
+def step2(store, ledger, run):
+    store.save(run)
+    _halt()
+    ledger.append(run)   # !OC102
+""")

@@ -41,6 +41,17 @@ def exports(src: str):
     ("__all__ = x = ['a']\n", None),
     # a function's own `__all__` is not the module's
     ("def f():\n    __all__ = ['a']\n", None),
+    ("__all__ = ['a']\ndef f():\n    __all__ = ['b']\n", ["a"]),
+    # changed any other way, anywhere (a review): unknown
+    ("__all__ = []\nfor n in names:\n    __all__.append(n)\n", None),
+    ("__all__ = ['a', '_b']\n__all__.remove('_b')\n", None),
+    ("__all__ = ['a']\n__all__.insert(0, 'c')\n", None),
+    ("__all__ = ['a']\ndel __all__[0]\n", None),
+    ("__all__ = ['a']\n__all__[0] = 'c'\n", None),
+    ("__all__ = ['a']\nwith x:\n    __all__ += ['c']\n", None),
+    ("__all__ = ['a']\ndef f():\n    global __all__\n    __all__ = ['c']\n", None),
+    # a plain read changes nothing
+    ("__all__ = ['a']\nprint(sorted(__all__))\n", ["a"]),
 ])
 def test_the_names_a_module_exports(src, want):
     assert exports(src) == want

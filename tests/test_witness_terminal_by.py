@@ -79,3 +79,23 @@ def test_a_long_call_keeps_the_method_it_calls_in_its_step():
     assert texts[5].startswith("ledger.append(node.id,") and not texts[5].endswith(".append(...)")
     # (what fingerprints and messages read is the call's text as it was)
     assert all(".create" not in f.anchor_text for f in found)
+
+
+def test_what_a_step_says_more_leaves_the_fingerprint_as_it_was():
+    # (a review, session 47) the note and the kept method are the witness's, not the
+    # finding's identity: a baseline or a SARIF alert from before still matches
+    import dataclasses
+
+    found = check_source(SRC, select=["OC101"]) + check_source("""\
+        def record(store, node, ledger):
+            store.save(node)
+            ledger.NodeHistory(node_id=node.id, conductor="host-12345", user="someone", severity="ERROR",
+                               event_type="provisioning", event="deploy").create()
+        """, select=["OC102"], table={"extend-events": {"append": ["*.NodeHistory().create"]}})
+    keyed = [f for f in found if any(s.key for s in f.witness)]
+    assert len(keyed) == 4  # three terminal notes, one kept method
+    for f in found:
+        plain = dataclasses.replace(f, witness=[dataclasses.replace(s, text=s.key or s.text, key="") for s in f.witness])
+        assert f.stable_fingerprint("m.py") == plain.stable_fingerprint("m.py")
+        assert all("terminal by" not in (s.key or s.text) and "... .create" not in (s.key or s.text)
+                   for s in f.witness)

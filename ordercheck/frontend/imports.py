@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple, cast
 
 
 def module_name(path: Path, is_package: Optional[Callable[[Path], bool]] = None) -> str:
@@ -48,11 +48,13 @@ def module_exports(tree: ast.Module) -> Optional[List[str]]:
     """The names a module's ``__all__`` lists, when its own top-level statements (those
     in a top-level ``if``/``try`` too) build it of string literals only: ``__all__ =
     [...]``/``(...)``, ``__all__ += [...]``, ``__all__.extend([...])``,
-    ``__all__.append("x")``. None when the module has no such ``__all__``, or builds it
-    any other way (``__all__ = base.__all__ + [...]``): a star import of it then binds
-    the names without a leading underscore (docs/decisions.md, "What a star import
-    binds")."""
+    ``__all__.append("x")``. None when the module has no such ``__all__``, or changes
+    it any other way anywhere (``__all__ = base.__all__ + [...]``, an ``append`` in a
+    loop, ``.remove``, ``del __all__[0]``, an assignment in a function): a star import
+    of it then binds the names without a leading underscore (docs/decisions.md, "What
+    a star import binds")."""
     names: Optional[List[str]] = None
+    read: Set[int] = set()  # the `__all__` names the statements read here stand for
     stack: List[ast.stmt] = list(reversed(tree.body))
     while stack:
         node = stack.pop()
@@ -64,23 +66,23 @@ def module_exports(tree: ast.Module) -> Optional[List[str]]:
             stack.extend(reversed(parts + node.orelse + node.finalbody))  # type: ignore[attr-defined]
             continue
         value: Optional[ast.expr] = None
-        if isinstance(node, ast.Assign) and any(_is_all(t) for t in node.targets):
-            if len(node.targets) != 1:
-                return None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and _is_all(node.targets[0]):
             names, value = [], node.value
+            read.add(id(node.targets[0]))
         elif isinstance(node, ast.AnnAssign) and _is_all(node.target) and node.value is not None:
             names, value = [], node.value
+            read.add(id(node.target))
         elif isinstance(node, ast.AugAssign) and _is_all(node.target) and isinstance(node.op, ast.Add):
             value = node.value
+            read.add(id(node.target))
         elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
               and isinstance(node.value.func, ast.Attribute) and _is_all(node.value.func.value)
               and node.value.func.attr in ("extend", "append") and len(node.value.args) == 1
               and not node.value.keywords):
             arg = node.value.args[0]
             value = ast.List(elts=[arg], ctx=ast.Load()) if node.value.func.attr == "append" else arg
+            read.add(id(node.value.func.value))
         else:
-            if any(_is_all(t) for t in _bound_names(node)):
-                return None  # (`del __all__`, `for __all__ in ...`, `__all__: list`)
             continue
         if names is None or not isinstance(value, (ast.List, ast.Tuple)):
             return None  # built before it was assigned, or not of literals
@@ -88,26 +90,52 @@ def module_exports(tree: ast.Module) -> Optional[List[str]]:
             if not (isinstance(elt, ast.Constant) and isinstance(elt.value, str)):
                 return None
             names.append(elt.value)
+    if names is not None and any(id(n) not in read for n in _changes_of_all(tree)):
+        return None
     return names
+
+
+def _changes_of_all(tree: ast.Module) -> List[ast.Name]:
+    """Every ``__all__`` name anywhere in the module that may change it: bound or
+    deleted (``__all__ = ...``, ``for __all__ in``, ``del __all__``), its item bound or
+    deleted (``__all__[0] = ...``), or the receiver of a method call
+    (``__all__.remove(...)``); a plain read (``sorted(__all__)``) changes nothing."""
+    out: List[ast.Name] = []
+    for node in _module_scope(tree):
+        if isinstance(node, ast.Name) and node.id == "__all__" and not isinstance(node.ctx, ast.Load):
+            out.append(node)
+        elif (isinstance(node, ast.Subscript) and _is_all(node.value)
+              and not isinstance(node.ctx, ast.Load)):
+            out.append(cast(ast.Name, node.value))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_all(node.func.value):
+            out.append(cast(ast.Name, node.func.value))
+    if any(isinstance(node, ast.Global) and "__all__" in node.names for node in ast.walk(tree)):
+        out.append(ast.Name(id="__all__", ctx=ast.Store()))  # (a function rebinds the module's)
+    return out
+
+
+def _module_scope(tree: ast.Module) -> List[ast.AST]:
+    """The nodes of the module's own scope: not the bodies of its functions, lambdas
+    and classes (their ``__all__`` is their own), but their decorators, defaults and
+    bases, which the module runs."""
+    out: List[ast.AST] = []
+    stack: List[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(node.decorator_list + node.args.defaults + [d for d in node.args.kw_defaults if d is not None])
+        elif isinstance(node, ast.ClassDef):
+            stack.extend(node.decorator_list + node.bases + [k.value for k in node.keywords])
+        elif isinstance(node, ast.Lambda):
+            stack.extend(node.args.defaults)
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+    return out
 
 
 def _is_all(node: ast.AST) -> bool:
     return isinstance(node, ast.Name) and node.id == "__all__"
-
-
-def _bound_names(node: ast.stmt) -> List[ast.AST]:
-    """The plain names a statement binds or deletes at the module's top level that
-    ``module_exports`` reads no literal of."""
-    if isinstance(node, (ast.For, ast.AsyncFor)):
-        return list(ast.walk(node.target))
-    if isinstance(node, ast.Delete):
-        return list(node.targets)
-    if isinstance(node, (ast.With, ast.AsyncWith)):
-        return [n for item in node.items if item.optional_vars is not None for n in ast.walk(item.optional_vars)]
-    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return [n for t in targets for n in ast.walk(t)]
-    return []
 
 
 def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[str, str]]:

@@ -297,6 +297,7 @@ class Outliner(Resolver):
         fn = self._end(frame, name, cls, Span(node.lineno, col, node.lineno, col), params)
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
+        fn.is_async = isinstance(node, ast.AsyncFunctionDef)
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
 

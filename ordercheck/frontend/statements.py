@@ -746,6 +746,7 @@ class Extractor(ExpressionWalker):
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
         fn.tail_line = 0 if manager else frame.names.tail_line
+        fn.is_async = node.asynchronous is not None
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
 
