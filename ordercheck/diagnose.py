@@ -82,9 +82,10 @@ def call_shown(call: Call) -> str:
     fingerprint and the message keep the call's text as it is."""
     text = call.text
     name = call.callee.rsplit(".", 1)[-1]
-    if not text.endswith("...") or not name.isidentifier() or f".{name}(" in text or text.startswith(f"{name}("):
+    cut = text.endswith("...") or call.span.end_line > call.span.line  # (joined lines stop at the limit too)
+    if not cut or not name.isidentifier() or name.startswith("__") or name in text or "." not in call.callee:
         return text
-    return f"{text} .{name}(...)"
+    return f"{text} .{name}(...)" if text.endswith("...") else f"{text} ... .{name}(...)"
 
 
 def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return") -> Tuple[str, Optional[summod.Origin]]:

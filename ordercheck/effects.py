@@ -330,6 +330,10 @@ def _never_returns(fn: FunctionFacts, eff: Effects) -> bool:
     return not fn.is_async or bool(eff.escaping or eff.on_raise) or _raises_somewhere(fn)
 
 
+def _overload(fn: FunctionFacts) -> bool:
+    return any(d == "overload" or d.endswith(".overload") for d in fn.decorators)
+
+
 def _raises_somewhere(fn: FunctionFacts) -> bool:
     return bool(fn.calls) or any(st.kind == StmtKind.RAISE for st in fn.body)
 
@@ -761,7 +765,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     if g is None:
                         eff, found = _fallback(facts, fn, vocab, cg, lookup)
                     total = total.union(eff)
-                    every_dead = every_dead and NO_RETURN in eff.on_return
+                    # (a `@typing.overload` stub is no definition that runs; two reviews)
+                    every_dead = every_dead and (NO_RETURN in eff.on_return or _overload(fn))
                     contained = contained and eff.contained
                     for k, o in found.items():
                         table.setdefault(k, o)

@@ -288,10 +288,21 @@ class ProjectIndex:
 
     def member(self, class_key: str, name: str, skip_self: bool = False) -> Optional[str]:
         """The function ``x.name`` runs on an instance of the class: the first class of
-        the MRO that defines ``name`` decides, by a method or by a class-level alias
-        (``sync = commit`` in a subclass comes before a base's ``def sync``; a review,
-        session 47)."""
-        return self.alias_target(class_key, name, skip_self) or self.method(class_key, name, skip_self)
+        the MRO that binds ``name`` decides, by a method or by a class-level alias
+        (``sync = commit`` in a subclass comes before a base's ``def sync``); a binding
+        to anything else there (``sync = print``, ``sync = None``) runs no project
+        function (two reviews, session 47)."""
+        for k in self.mro(class_key)[1 if skip_self else 0 :]:
+            cls = self.classes.get(k)
+            if cls is None:
+                continue
+            if name in cls.methods:
+                path, qual = split_key(k)
+                return fkey(path, f"{qual}.{name}")
+            for alias in cls.aliases:
+                if alias[0] == name:
+                    return self._alias_function(k, alias) if len(alias) > 1 else None
+        return None
 
     def inherited_alias(self, class_key: str, name: str, skip_self: bool = False) -> Optional[Tuple[str, Tuple[str, ...]]]:
         """(the class key, its alias entry) of the class-level alias ``name`` that
@@ -318,7 +329,10 @@ class ProjectIndex:
         got = self.inherited_alias(class_key, name, skip_self)
         if got is None:
             return None
-        k, alias = got
+        return self._alias_function(*got)
+
+    def _alias_function(self, k: str, alias: Tuple[str, ...]) -> Optional[str]:
+        """The project function the class ``k``'s alias entry stands for, or None."""
         if alias[1].startswith("self.") and alias[1].count(".") == 1:  # `persist = _save`
             return self.method(k, alias[1][len("self."):])
         facts = self.files.get(split_key(k)[0])

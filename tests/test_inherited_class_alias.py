@@ -339,3 +339,21 @@ def test_a_subclass_alias_comes_before_a_base_method_of_that_name():
             self.sync()
             ledger.append(1)
     """, select=["OC102"]) == [("OC102", 17), ("OC102", 22), ("OC102", 27)]
+
+
+def test_a_subclass_binding_to_no_project_function_still_comes_first():
+    # (a second review) `sync = print` / `sync = None` in the subclass is what Python
+    # runs, not the base's `def sync`
+    for binding in ("sync = print", "sync = None"):
+        assert cl(f"""
+        class Base:
+            def sync(self):
+                self._store.save(1)
+
+        class D(Base):
+            {binding}
+
+        def use(d: D, ledger):
+            d.sync()
+            ledger.append(1)
+        """, select=["OC102"]) == [], binding

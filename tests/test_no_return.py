@@ -205,3 +205,24 @@ def step2(store, ledger, run):
     _halt()
     ledger.append(run)   # !OC102
 """)
+
+
+def test_overload_stubs_are_no_definition_that_returns():
+    # (a second review) `@overload` stubs of an always-raising helper kept the call
+    # from being a dead end, and the handler ending in it was silent
+    check("""\
+from typing import NoReturn, overload
+
+@overload
+def bail(run: int) -> NoReturn: ...
+@overload
+def bail(run: str) -> NoReturn: ...
+def bail(run):
+    raise RunFailed(run)
+
+def execute(store, run):
+    try:
+        store.save(run)
+    except Exception:
+        bail(run)
+""")

@@ -52,6 +52,15 @@ def exports(src: str):
     ("__all__ = ['a']\ndef f():\n    global __all__\n    __all__ = ['c']\n", None),
     # a plain read changes nothing
     ("__all__ = ['a']\nprint(sorted(__all__))\n", ["a"]),
+    ("__all__ = ['a', '_b']\nn = __all__.count('a')\n", ["a", "_b"]),
+    # (a second review) changed from a function, a lambda or a class body, or bound by
+    # an import, an `except ... as`, a `case` capture
+    ("__all__ = []\ndef export(fn):\n    __all__.append(fn.__name__)\n    return fn\n", None),
+    ("__all__ = []\nadd = lambda n: __all__.append(n)\n", None),
+    ("__all__ = []\nclass C:\n    __all__.append('C')\n", None),
+    ("__all__ = ['a']\nimport x as __all__\n", None),
+    ("__all__ = ['a']\ntry:\n    pass\nexcept E as __all__:\n    pass\n", None),
+    ("__all__ = ['a']\nmatch x:\n    case __all__:\n        pass\n", None),
 ])
 def test_the_names_a_module_exports(src, want):
     assert exports(src) == want

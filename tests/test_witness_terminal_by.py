@@ -99,3 +99,18 @@ def test_what_a_step_says_more_leaves_the_fingerprint_as_it_was():
         assert f.stable_fingerprint("m.py") == plain.stable_fingerprint("m.py")
         assert all("terminal by" not in (s.key or s.text) and "... .create" not in (s.key or s.text)
                    for s in f.witness)
+
+
+def test_a_wrapped_call_keeps_its_method_when_its_joined_text_is_short():
+    # (a second review) the joined text stops at the limit without "...": ironic's
+    # `node_history.NodeHistory(` / arguments / `).create()` still lost its method
+    [f] = check_source("""\
+        def record(node, node_history, actual_user):
+            node.save()
+            node_history.NodeHistory(
+                node_id=node.id, conductor=node.host, user=actual_user,
+                severity="ERROR", event="the deploy failed",
+            ).create()
+        """, select=["OC102"], table={"extend-events": {"save": ["node.save"], "append": ["*.NodeHistory().create"]}})
+    [text] = [s.text for s in f.witness if s.kind == "append"]
+    assert text.endswith(".create(...)") and text.startswith("node_history.NodeHistory(node_id=node.id,")

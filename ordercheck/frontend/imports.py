@@ -101,17 +101,27 @@ def _changes_of_all(tree: ast.Module) -> List[ast.Name]:
     deleted (``__all__[0] = ...``), or the receiver of a method call
     (``__all__.remove(...)``); a plain read (``sorted(__all__)``) changes nothing."""
     out: List[ast.Name] = []
-    for node in _module_scope(tree):
+    for node in _module_scope(tree):  # (what binds the module's own name)
         if isinstance(node, ast.Name) and node.id == "__all__" and not isinstance(node.ctx, ast.Load):
             out.append(node)
-        elif (isinstance(node, ast.Subscript) and _is_all(node.value)
-              and not isinstance(node.ctx, ast.Load)):
+        elif ((isinstance(node, ast.alias) and (node.asname or node.name) == "__all__")
+              or (isinstance(node, ast.ExceptHandler) and node.name == "__all__")
+              or (type(node).__name__ in ("MatchAs", "MatchStar") and getattr(node, "name", None) == "__all__")):
+            out.append(ast.Name(id="__all__", ctx=ast.Store()))
+    for node in ast.walk(tree):  # (what changes the list, a function's `export` decorator too)
+        if (isinstance(node, ast.Subscript) and _is_all(node.value)
+                and not isinstance(node.ctx, ast.Load)):
             out.append(cast(ast.Name, node.value))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_all(node.func.value):
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_all(node.func.value)
+              and node.func.attr not in _READING):
             out.append(cast(ast.Name, node.func.value))
     if any(isinstance(node, ast.Global) and "__all__" in node.names for node in ast.walk(tree)):
         out.append(ast.Name(id="__all__", ctx=ast.Store()))  # (a function rebinds the module's)
     return out
+
+
+#: the methods of a list that only read it
+_READING = frozenset({"count", "index", "copy", "__contains__", "__len__", "__iter__", "__getitem__"})
 
 
 def _module_scope(tree: ast.Module) -> List[ast.AST]:
