@@ -274,11 +274,6 @@ def callee_run(callee: str) -> Run:
     return split_tokens(last)
 
 
-def has_marker(runs: Sequence[Run], markers: Sequence[Run]) -> bool:
-    """Whether a marker's tokens appear consecutively in one run."""
-    return found_marker(runs, markers) is not None
-
-
 def found_marker(runs: Sequence[Run], markers: Sequence[Run]) -> Optional[Run]:
     """The first marker whose tokens appear consecutively in one run, or None."""
     for run in runs:

@@ -323,14 +323,6 @@ class ProjectIndex:
                     return (k, alias) if len(alias) > 1 else None
         return None
 
-    def alias_target(self, class_key: str, name: str, skip_self: bool = False) -> Optional[str]:
-        """The project function an inherited class-level alias stands for
-        (``process = default_process_exception`` in a base), resolved in the base's file."""
-        got = self.inherited_alias(class_key, name, skip_self)
-        if got is None:
-            return None
-        return self._alias_function(*got)
-
     def _alias_function(self, k: str, alias: Tuple[str, ...]) -> Optional[str]:
         """The project function the class ``k``'s alias entry stands for, or None."""
         if alias[1].startswith("self.") and alias[1].count(".") == 1:  # `persist = _save`
