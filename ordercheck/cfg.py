@@ -159,6 +159,7 @@ class _WithFrame(_Frame):
     with_id: int = 0  # its body's nodes carry it in their ``withs`` attribute
     withs: Tuple[int, ...] = ()  # the ``with`` items around the statement
     lock: bool = False  # a lock (``WithItem.lock``): releasing it cannot raise
+    reraises: bool = False  # its exit re-raises what is being handled (``WithItem.reraises``)
 
 
 #: what a ``with`` item's manager swallows (``build``'s ``is_suppressor``): True, every
@@ -398,6 +399,12 @@ class _Builder:
                     ctx = self.g.nodes[exit_node]["ctx"]
                     self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if r == region
                                                            or all(r in self.g.nodes[t]["ctx"] for t in targets))
+        elif f.reraises:
+            # ``save_and_reraise_exception``: whatever way the body ends, the exit
+            # re-raises the exception being handled, as a ``raise`` statement would
+            # (docs/decisions.md "A manager that re-raises what is being handled")
+            self.g.nodes[exit_node]["raise_stmt"] = True
+            self.unwind([(exit_node, EdgeKind.EXCEPTION)], Way.RAISE)
         else:
             self.unwind([(exit_node, EdgeKind.FINALLY)], way)
             if not f.lock:
@@ -805,7 +812,8 @@ class _Builder:
             w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, target=item.target, with_id=self.with_ids,
                            withs=self.withs, project_narrow=narrow,
                            # (a project manager named like a lock runs its own exit code)
-                           lock=item.lock and not (m is not None and self.project_manager(m)))
+                           lock=item.lock and not (m is not None and self.project_manager(m)),
+                           reraises=item.reraises)
             if m is not None:
                 for p, _ in preds:
                     # by id, not identity: facts read back from the cache hold the
@@ -824,9 +832,14 @@ class _Builder:
             if ends:
                 exit_node = self._with_exit_node(w, Way.NORMAL)
                 self.connect(ends, exit_node)
-                if not w.lock:  # (a lock's release is all its exit does)
-                    self.raise_from(exit_node)  # ``__exit__`` is a call: it can raise (semantics §Graph)
-                ends = [(exit_node, EdgeKind.NORMAL)]
+                if w.reraises:  # (``with_exit``)
+                    self.g.nodes[exit_node]["raise_stmt"] = True
+                    self.raise_from(exit_node)
+                    ends = []
+                else:
+                    if not w.lock:  # (a lock's release is all its exit does)
+                        self.raise_from(exit_node)  # ``__exit__`` is a call: it can raise (semantics §Graph)
+                    ends = [(exit_node, EdgeKind.NORMAL)]
             ends = ends + [(n, EdgeKind.NORMAL) for n in w.swallowed]
         self.withs = outer_withs
         return ends

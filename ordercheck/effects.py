@@ -38,6 +38,8 @@ from .kinds import (
     NEAR_MARKS,
     NEARNESS,
     NO_RETURN,
+    NO_RETURN_AWAITED,
+    NO_RETURN_MARKS,
     OWN_MARKS,
     EdgeKind,
     EventClass,
@@ -156,6 +158,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
         eff = lookup(key) if key is not None else NO_EFFECTS
         if kind == NodeKind.CALL:
             carried = eff.on_return - NOT_CARRIED
+            if NO_RETURN_AWAITED in carried:  # a coroutine's body runs only awaited
+                carried = carried - {NO_RETURN_AWAITED} | ({NO_RETURN} if call.awaited else set())
             if any(g.nodes[s].get("kind") == NodeKind.OUTCOME for s in g.successors(n)):
                 carried -= eff.conditional  # they travel on the branches
             if data.get("consumed"):
@@ -318,24 +322,18 @@ def _abstract(fn: FunctionFacts) -> bool:
         st.kind == StmtKind.RAISE and _NOT_IMPLEMENTED.match(st.text) for st in fn.body)
 
 
-def _never_returns(fn: FunctionFacts, eff: Effects) -> bool:
+def _never_returns(fn: FunctionFacts) -> bool:
     """Whether a call of ``fn``, whose graph reaches no EXIT, never returns: not a
     method that says "not implemented here" (``_abstract``), not a generator (a call
-    makes the generator and runs nothing), and for an ``async def`` (a call makes a
-    coroutine, which runs only where it is awaited) only when it raises, as before
-    session 47: an endless coroutine handed to ``ensure_future`` returns at once
-    (a review)."""
-    if _abstract(fn) or fn.tail_line:
-        return False
-    return not fn.is_async or bool(eff.escaping or eff.on_raise) or _raises_somewhere(fn)
+    makes the generator and runs nothing). An ``async def``'s call makes a coroutine,
+    which runs only where it is awaited: its mark is ``NO_RETURN_AWAITED``, a dead end
+    only at an awaited call (session 48; ``ensure_future(self._heartbeat())`` returns
+    at once)."""
+    return not (_abstract(fn) or fn.tail_line)
 
 
 def _overload(fn: FunctionFacts) -> bool:
     return any(d == "overload" or d.endswith(".overload") for d in fn.decorators)
-
-
-def _raises_somewhere(fn: FunctionFacts) -> bool:
-    return bool(fn.calls) or any(st.kind == StmtKind.RAISE for st in fn.body)
 
 
 _SURFACE = EventClass.SURFACE.value
@@ -406,7 +404,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         for cls in sorted(performs[n]):
             if cls in mgrmod.MARKS:
                 continue  # marks of this function's own nodes (below), never carried further
-            if cls == NO_RETURN:
+            if cls in NO_RETURN_MARKS:
                 continue  # a mark of the callee, not an effect: this function's own is below
             if exits:
                 on_return.add(cls)
@@ -606,7 +604,7 @@ def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[st
     extra: Set[str] = set()
     for method in index.exit_self_methods(key, exit_):
         got = effects.get(method, NO_EFFECTS).on_return
-        extra |= got - OWN_MARKS - NEAR_MARKS - {NO_RETURN}
+        extra |= got - OWN_MARKS - NEAR_MARKS - NO_RETURN_MARKS
         if near in got:
             extra.add(near)
     return frozenset(extra)
@@ -760,18 +758,21 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                             fail(m, exc)
                             g = None
                         else:
-                            if NO_RETURN in eff.on_return and not _never_returns(fn, eff):
+                            if NO_RETURN in eff.on_return and not _never_returns(fn):
                                 eff = dataclasses.replace(eff, on_return=eff.on_return - {NO_RETURN})
+                            elif NO_RETURN in eff.on_return and fn.is_async:
+                                eff = dataclasses.replace(
+                                    eff, on_return=eff.on_return - {NO_RETURN} | {NO_RETURN_AWAITED})
                     if g is None:
                         eff, found = _fallback(facts, fn, vocab, cg, lookup)
                     total = total.union(eff)
                     # (a `@typing.overload` stub is no definition that runs; two reviews)
-                    every_dead = every_dead and (NO_RETURN in eff.on_return or _overload(fn))
+                    every_dead = every_dead and (bool(NO_RETURN_MARKS & eff.on_return) or _overload(fn))
                     contained = contained and eff.contained
                     for k, o in found.items():
                         table.setdefault(k, o)
                 if len(graphs.get(m, ())) > 1:  # two definitions: a class conditional in one is not in the other
-                    total = Effects(total.on_return - ({NO_RETURN} if not every_dead else set()), total.on_raise,
+                    total = Effects(total.on_return - (NO_RETURN_MARKS if not every_dead else set()), total.on_raise,
                                     total.escaping)
                 old = effects.get(m, NO_EFFECTS)
                 grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,

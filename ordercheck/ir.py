@@ -72,6 +72,11 @@ class Call:
     # instance called")
     invokes: Optional[str] = None
     aug: bool = False
+    # ``await f()`` (or awaited through ``wait_for``): a coroutine's body runs here; a
+    # coroutine call not awaited (``ensure_future(f())``) only makes it, so an ``async
+    # def`` that never returns is a dead end only awaited (docs/decisions.md "A helper
+    # that never returns")
+    awaited: bool = False
     # the manager of an ``async with`` item: Python calls ``__aenter__``/``__aexit__``
     async_with: bool = False
     exits: Optional[str] = None  # "sys.exit" / "os._exit"
@@ -173,6 +178,9 @@ class WithItem:
     manager: Optional[Call]  # the context-manager call, when the item is a call
     lock: bool = False  # a lock by its name (``resolution.is_lock``): its exit cannot raise
     target: str = ""  # the plain name it binds (``as f``), else ""
+    # a manager that re-raises the exception being handled at its exit, and nothing in
+    # the block can stop it (``frontend.resolution.RERAISING_MANAGERS``)
+    reraises: bool = False
 
 
 @dataclass

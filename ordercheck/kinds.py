@@ -179,3 +179,9 @@ def is_near(cls: frozenset, of: str) -> bool:
 #: EXIT is reachable depends on the callee's own graph only, so the mark is the same
 #: in every fixpoint pass.
 NO_RETURN = "no-return"
+#: the mark of an ``async def`` with no path from ENTRY to EXIT: a call of it makes a
+#: coroutine and returns at once (``ensure_future(self._heartbeat())``); only an awaited
+#: call (``Call.awaited``) runs the body, so only there is it ``no-return``
+#: (``effects.node_sets``)
+NO_RETURN_AWAITED = "no-return-awaited"
+NO_RETURN_MARKS = frozenset({NO_RETURN, NO_RETURN_AWAITED})

@@ -226,3 +226,44 @@ def execute(store, run):
     except Exception:
         bail(run)
 """)
+
+
+def test_an_endless_coroutine_that_can_raise_returns_from_a_call_not_awaited():
+    # (left by session 47) `ensure_future(self._heartbeat())` makes the coroutine and
+    # returns at once, though its body can raise: the code after it runs. Awaited, the
+    # same call never returns (`await self._heartbeat()`, and through `wait_for`).
+    check("""\
+import asyncio
+
+class Agent:
+    async def _heartbeat(self):
+        while True:
+            await asyncio.sleep(5)
+            self._beat()
+
+    async def start(self, run):
+        self._store.save(run)
+        self._task = asyncio.ensure_future(self._heartbeat())
+        self._ledger.append(run)   # !OC102
+
+    async def start_task(self, run):
+        self._store.save(run)
+        asyncio.get_running_loop().create_task(self._heartbeat())
+        self._ledger.append(run)   # !OC102
+
+    async def serve(self, run):
+        self._store.save(run)
+        await self._heartbeat()
+        self._ledger.append(run)
+
+    async def serve_for(self, run):
+        self._store.save(run)
+        await asyncio.wait_for(self._heartbeat(), 60)
+        self._ledger.append(run)
+
+    async def guard(self, run):
+        try:
+            self._store.save(run)
+        except Exception:
+            await self._heartbeat()
+""")

@@ -56,3 +56,25 @@ def test_a_bound_debug_log_of_the_exception_does_not_hand_it_on():
     assert cl(src.format(report="capture(e)").replace("from sentry_sdk import capture_exception",
                                                       "from sentry_sdk.api import capture_exception as capture"),
               select=["OC201"]) == []
+
+
+@pytest.mark.parametrize("report, found", [
+    ('print("terminal record lost", file=sys.stderr)', []),
+    ('print("terminal record lost", file=stderr)', []),
+    ('print("terminal record lost", run.id, sep=": ", file=sys.stderr, flush=True)', []),
+    ('print("terminal record lost")', [("OC201", 15)]),
+    ('print("terminal record lost", file=sys.stdout)', [("OC201", 15)]),
+    ('print("terminal record lost", file=out)', [("OC201", 15)]),
+])
+def test_a_print_to_standard_error_is_loud(report, found):
+    """(Held-out set 62) ``print(..., file=sys.stderr)`` writes where
+    ``sys.stderr.write`` does, a default surface (docs/decisions.md "A print to
+    standard error"); a print anywhere else is not."""
+    src = "import sys\nfrom sys import stderr\n" + HANDLER
+    assert cl(src.format(report=report), select=["OC201"]) == found
+
+
+def test_a_local_print_is_not_the_builtin():
+    src = "import sys\n" + HANDLER.replace("def finish(store, ledger, run):",
+                                           "def finish(store, ledger, run, print):")
+    assert cl(src.format(report='print("lost", file=sys.stderr)'), select=["OC201"]) == [("OC201", 14)]

@@ -440,7 +440,9 @@ class ExpressionWalker(Resolver):
         for arg in node.args:
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
-        names = self.call_names(render_callee(func), line, at, cst_level(node), cst_alternatives(func))
+        names = self.call_names(render_callee(func), line, at, cst_level(node), cst_alternatives(func),
+                                next((render_callee(a.value) for a in node.args
+                                      if a.keyword is not None and a.keyword.value == "file"), None))
         handoff = self.handed_callable(node, names, awaited, line, at)
         if handoff is not None and isinstance(handoff.target, str):
             # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
@@ -484,6 +486,7 @@ class ExpressionWalker(Resolver):
             local_head=names.local_head,
             level=names.level,
             level_from=names.level_from,
+            awaited=awaited,
         )
         self.next_call += 1
         if self.frames:

@@ -182,7 +182,8 @@ class Outliner(Resolver):
             else:
                 self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),
-                                ast_alternatives(node.func))
+                                ast_alternatives(node.func),
+                                next((render_ast(k.value) for k in node.keywords if k.arg == "file"), None))
         handed = self.handed_callable(node, names, awaited)
         if handed is not None and isinstance(handed[0], str):
             # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
@@ -192,6 +193,7 @@ class Outliner(Resolver):
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
+        call.awaited = awaited
         return call
 
     def await_(self, node: ast.Await) -> None:

@@ -146,6 +146,19 @@ CALLABLE_WRAPPERS = {
 }
 
 
+#: library context managers that re-raise the exception being handled at their exit
+#: (oslo.utils' ``with excutils.save_and_reraise_exception():`` in an ``except``
+#: clause hands the failure on when its body ends), by the last component of the
+#: callee, so that a vendored copy (``openstack.common.excutils``) is one too
+#: (docs/decisions.md "A manager that re-raises what is being handled")
+RERAISING_MANAGERS = frozenset({"save_and_reraise_exception"})
+
+
+def reraising_manager(callee: str, qualnames: Sequence[str]) -> bool:
+    """Whether a ``with`` item's manager call is a ``RERAISING_MANAGERS`` one."""
+    return any(name.rpartition(".")[2] in RERAISING_MANAGERS for name in (callee, *qualnames))
+
+
 def _known_as(names: "CallNames") -> Tuple[str, ...]:
     """What a call is by import: its qualified names, or its text when the import
     names it as written (``import asyncio``). ``from proj import aio as asyncio`` makes
@@ -303,14 +316,16 @@ class Resolver:
         return self.frames[-1]
 
     def call_names(self, written: str, line: int, col: int = 0, level: Optional[str] = None,
-                   choices: Tuple[str, ...] = ()) -> CallNames:
+                   choices: Tuple[str, ...] = (), stream: Optional[str] = None) -> CallNames:
         """The callee through aliases, its import-qualified names (and its receiver
         class's ``module.T.m``), whether it exits the process, and whether it is
         called through ``self``/``cls``/``super()``. ``line``/``col``: where the call
         starts (``col`` in UTF-8 bytes, as the ``ast`` counts), which aliases it sees.
         ``level``: the first positional argument, when a constant or a dotted name
         (``level_method``). ``choices``: the callees it may be when its receiver is a
-        choice (``alternatives``)."""
+        choice (``alternatives``). ``stream``: its ``file=`` argument, when a dotted
+        name: ``print(..., file=sys.stderr)`` is also ``sys.stderr.write`` (docs/decisions.md
+        "A print to standard error")."""
         root = written.split(".", 1)[0].split("(", 1)[0]
         if self.in_comprehension(root):  # a comprehension's own name: nothing outside is it
             exits = written if written in EXIT_CALLS else None
@@ -355,6 +370,9 @@ class Resolver:
                 names = self.call_names(alt, line, col, level)
                 qn = tuple(dict.fromkeys(qn + (names.callee,) + names.qualnames))
                 receiver = receiver or names.receiver_type
+        if stream is not None and (callee == "print" and not self.bound_locally("print") or "builtins.print" in qn) and (
+                "sys.stderr" in (stream,) + self.qualified_text(stream)):
+            qn = tuple(dict.fromkeys(qn + ("sys.stderr.write",)))
         exits = None
         for name in (callee,) + qn:
             if name in EXIT_CALLS:

@@ -44,7 +44,7 @@ from .expressions import (
 )
 from .imports import module_table
 from .positions import children
-from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, is_lock
+from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, is_lock, reraising_manager
 from .source import HugeDef
 
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -54,6 +54,26 @@ else:
 
 # a statement handler: (the node, the node holding its line) -> its statement, or None
 StatementHandler = Callable[[Any, Any], Optional[Stmt]]
+
+
+def _may_clear_reraise(call: "cst.Call", target: str, body: "cst.CSTNode") -> bool:
+    """Whether a re-raising manager may end without re-raising: given a ``reraise``
+    argument other than ``True`` (``save_and_reraise_exception(reraise=False)``), or
+    its target's ``reraise`` named anywhere in the block (``ctx.reraise = False`` on
+    one branch)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "reraise":
+            return not (isinstance(arg.value, cst.Name) and arg.value.value == "True")
+    if not target:
+        return False
+    todo: List[Any] = [body]
+    while todo:
+        node = todo.pop()
+        if (isinstance(node, cst.Attribute) and node.attr.value == "reraise"
+                and isinstance(node.value, cst.Name) and node.value.value == target):
+            return True
+        todo.extend(children(node))
+    return False
 
 
 class Extractor(ExpressionWalker):
@@ -577,7 +597,10 @@ class Extractor(ExpressionWalker):
                 manager.async_with = True
             func = item.item.func if isinstance(item.item, cst.Call) else item.item
             target = item.asname.name.value if item.asname is not None and isinstance(item.asname.name, cst.Name) else ""
-            st.items.append(WithItem(ev, manager, is_lock(render_callee(func)), target))
+            reraises = (manager is not None and isinstance(item.item, cst.Call)
+                        and reraising_manager(manager.callee, manager.qualnames)
+                        and not _may_clear_reraise(item.item, target, node.body))
+            st.items.append(WithItem(ev, manager, is_lock(render_callee(func)), target, reraises))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
         # a closure's rebinding in the body follows the `def` on every path through the

@@ -1,0 +1,118 @@
+"""A library context manager that re-raises the exception being handled at its exit
+(docs/decisions.md "A manager that re-raises what is being handled"): oslo.utils'
+``with excutils.save_and_reraise_exception():`` in an ``except`` clause hands the
+failure on when its body ends, so the clause is not silent and what the body does
+after a save is on a way to RAISE (the caller's). A block whose target's ``reraise``
+is set (``ctx.reraise = False``) may end normally, as any manager's."""
+from conformance import run_case
+
+
+def check(src, extra=()):
+    got, want, detail = run_case(src, extra=extra)
+    assert got == want, detail
+
+
+def test_a_handler_that_ends_in_save_and_reraise_is_not_silent():
+    check("""\
+from oslo_utils import excutils
+
+def execute(store, run):
+    try:
+        store.save(run)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            rollback(run)
+
+def execute_returning(store, run):
+    try:
+        store.save(run)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            rollback(run)
+            return None
+""")
+
+
+def test_a_block_that_may_clear_reraise_may_end_normally():
+    check("""\
+from oslo_utils import excutils
+
+def delete(store, run, force):
+    try:
+        store.save(run)   # !OC203
+    except Exception:
+        with excutils.save_and_reraise_exception() as ctx:
+            if force:
+                ctx.reraise = False
+
+def delete_logged(store, run, force):
+    try:
+        store.save(run)   # !OC203
+    except Exception:
+        with excutils.save_and_reraise_exception(reraise=False):
+            rollback(run)
+""")
+
+
+def test_an_append_after_a_save_in_the_block_is_the_callers_to_order():
+    # (held-out set 60, cinder) the error status saved, then its message created, in a
+    # block that re-raises: both reach only RAISE
+    check("""\
+from oslo_utils import excutils
+
+def create(store, ledger, run):
+    try:
+        work(run)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            store.save(run)
+            ledger.append(run)
+
+def create_forced(store, ledger, run, force):
+    try:
+        work(run)
+    except Exception:
+        with excutils.save_and_reraise_exception() as ctx:
+            store.save(run)
+            ledger.append(run)   # !OC102
+            if force:
+                ctx.reraise = False
+""")
+
+
+def test_a_swallowing_outer_handler_still_loses_it():
+    # the failure handed on by the block and dropped again outside
+    check("""\
+from oslo_utils import excutils
+
+def execute(store, run):
+    try:
+        try:
+            store.save(run)   # !OC203
+        except Exception:
+            with excutils.save_and_reraise_exception():
+                rollback(run)
+    except Exception:
+        pass
+""")
+
+
+def test_the_name_alone_does_it_through_any_import():
+    check("""\
+from oslo_utils.excutils import save_and_reraise_exception
+import oslo_utils.excutils as eu
+
+def execute(store, run):
+    try:
+        store.save(run)
+    except Exception:
+        with save_and_reraise_exception():
+            rollback(run)
+
+def execute2(store, run):
+    try:
+        store.save(run)
+    except Exception:
+        with eu.save_and_reraise_exception():
+            rollback(run)
+""")
