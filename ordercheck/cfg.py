@@ -514,7 +514,7 @@ class _Builder:
             return t, f
         out: List[Preds] = []
         for kind in (EdgeKind.TRUE, EdgeKind.FALSE):
-            value = (kind == EdgeKind.TRUE) != st.test_negated
+            value = ((kind == EdgeKind.TRUE) != st.test_negated) != st.test_operand_negated
             p = self.node(NodeKind.OUTCOME, call.span, f"{call.text}  (returned {value})", call=call, value=value)
             self.g.nodes[p]["line"] = None
             self.connect([(n, kind)], p)

@@ -223,6 +223,9 @@ class Stmt:
     test_negated: bool = False  # ... under ``not``
     # ... or the last operand of an ``and``/``or`` (docs/decisions.md): "and" / "or"
     test_chain: Optional[str] = None
+    # ... that operand being the call under ``not`` (``A and not f()``): on a branch the
+    # call decided, it returned the opposite of the operand's value
+    test_operand_negated: bool = False
     # if/while: the test may ask whether a record already ended (``run.is_finished``), an
     # idempotency guard for ``at-most-once`` (docs/decisions.md): its predicates' token
     # runs, and for each the branch that says "not ended" (True: the true branch)

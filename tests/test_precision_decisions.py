@@ -69,6 +69,18 @@ class Worker:
     (RETRY_TRUE, "self._retry(run) and lost", "return", [("OC102", 12)]),
     # a call under a comparison is no test of its value
     (RETRY_TRUE, "lost and self._retry(run) == 1", "return", [("OC102", 12)]),
+    # the call under `not` as the last operand (held-out set 66): `A and not f()` true
+    # means f returned False (no save there); false, A false (not called) or f's True
+    (RETRY_TRUE, "lost and not self._retry(run)", "self._ledger.append(run.id, 'x')", [("OC102", 12)]),
+    (RETRY_TRUE, "lost and not await self._retry(run)", "self._ledger.append(run.id, 'x')", [("OC102", 12)]),
+    (RETRY_TRUE, "lost and not self._retry(run)", "pass", [("OC102", 12)]),
+    # `A or not f()` true: A (not called) or f's False; false: f's True (saved)
+    (RETRY_TRUE, "lost or not self._retry(run)", "self._ledger.append(run.id, 'x')", [("OC102", 12)]),
+    (RETRY_TRUE, "lost or not self._retry(run)", "return", [("OC102", 12)]),
+    # under an outer `not` too: `not (A and not f())` false is A and f's False
+    (RETRY_TRUE, "not (lost and not self._retry(run))", "return", []),
+    (RETRY_TRUE, "not (lost or not self._retry(run))", "self._ledger.append(run.id, 'x')", [("OC102", 11), ("OC102", 12)]),
+    (RETRY_FALSE, "lost and not self._give_up(run)", "return", []),
     # False-only save: `A and f()` false may be f's False (saved) or A false (not called)
     (RETRY_FALSE, "lost and self._give_up(run)", "return", [("OC102", 12)]),
     # `A or f()` true with f called means f returned True: no save on the true branch

@@ -474,7 +474,7 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, node.test)
         ev = self.expr(node.test)
         st = Stmt(StmtKind.IF, sp, self.header_text(node, node.test), ev, self.raises_outside_calls(node.test))
-        st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
+        st.test_call, st.test_negated, st.test_chain, st.test_operand_negated = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
@@ -493,7 +493,7 @@ class Extractor(ExpressionWalker):
         infinite = _is_true_constant(node.test)
         st = Stmt(StmtKind.WHILE, sp, self.header_text(node, node.test), ev, self.raises_outside_calls(node.test),
                   infinite=infinite)
-        st.test_call, st.test_negated, st.test_chain = _test_call(node.test, ev)
+        st.test_call, st.test_negated, st.test_chain, st.test_operand_negated = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
@@ -908,28 +908,32 @@ def _all_params(params: cst.Parameters) -> List[cst.Param]:
     return out
 
 
-def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int], bool, Optional[str]]:
+def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int], bool, Optional[str], bool]:
     """A test that is one call (``await`` allowed), alone or under ``not`` (any number): the id of
     that call (the last event of the test: a call comes after its arguments), whether
-    it is negated, and ``None``. A test ``A and f()`` / ``A or f()`` (the call the last
-    operand, docs/decisions.md "Conditional effects through and/or"): the same, with
-    ``"and"`` / ``"or"``. Anything else: ``(None, False, None)``."""
+    it is negated, ``None`` and False. A test ``A and f()`` / ``A or f()`` (the call the
+    last operand, docs/decisions.md "Conditional effects through and/or"): the same, with
+    ``"and"`` / ``"or"``, and whether that operand is the call under ``not`` (``A and not
+    f()``: the test's own value, which decides where the skipped evaluation goes, is
+    not the call's; held-out set 66). Anything else: ``(None, False, None, False)``."""
     negated = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test, negated = test.expression, not negated  # (`not not f()` is `f()`'s value)
     while isinstance(test, cst.Await):
         test = test.expression
     if isinstance(test, cst.Call) and events and isinstance(events[-1], Call):
-        return events[-1].id, negated, None
+        return events[-1].id, negated, None, False
     if isinstance(test, cst.BooleanOperation):
-        right = test.right
+        right, inner = test.right, False
+        while isinstance(right, cst.UnaryOperation) and isinstance(right.operator, cst.Not):
+            right, inner = right.expression, not inner
         while isinstance(right, cst.Await):
             right = right.expression
         last = events[-1] if events else None
         if (isinstance(right, cst.Call) and isinstance(last, Choice) and len(last.options) == 2
                 and last.options[0] and not last.options[1] and isinstance(last.options[0][-1], Call)):
-            return last.options[0][-1].id, negated, "and" if isinstance(test.operator, cst.And) else "or"
-    return None, False, None
+            return last.options[0][-1].id, negated, "and" if isinstance(test.operator, cst.And) else "or", inner
+    return None, False, None, False
 
 
 def guard_runs(test: cst.BaseExpression) -> Tuple[Tuple[Tuple[str, ...], ...], Tuple[bool, ...]]:
