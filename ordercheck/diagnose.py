@@ -106,13 +106,15 @@ VIA_SHOWN = 6
 
 
 def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], part: str,
-                  marker: Callable[[Call], Optional[str]]) -> str:
+                  marker: Callable[[Call], Optional[str]], own: bool = True) -> str:
     """What made an append terminal, as a witness step says it: the marker of the call
     itself (``terminal by "failed"``), else of the first call down its helpers that
     carries one (``terminal by "failed" in `self._resync_returning_failed(...)```: a
     marker two helpers down is no surprise to read; held-out set 62). "" when a
-    ``terminal-append`` pattern made it so. ``marker``: ``Vocabulary.terminal_by``."""
-    found = marker(call)
+    ``terminal-append`` pattern made it so. ``marker``: ``Vocabulary.terminal_by``.
+    ``own=False``: a ``with`` exit, where only what the manager's code does counts
+    (``effects.carried_only``), never the manager call's own marker."""
+    found = marker(call) if own else None
     if found is not None:
         return f'terminal by "{found}"' if found else ""
     if callee is None:
@@ -234,7 +236,13 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             # (its ``__exit__`` raised, instead of the way out going on: what it does
             # took no effect, as a call's "(raises)" says; a held-out set, session 40)
             text = mgrmod.exit_step_text(g, n, classes, shown) + (" (raises)" if kind == EdgeKind.EXCEPTION else "")
-            steps.append(Step(node_span(data), k, text, via, origin.path if origin is not None else ""))
+            key = text  # (what fingerprints read, as before the note: ``Step.key``)
+            if k == EventClass.TERMINAL_APPEND and marker is not None and data.get("manager") is not None:
+                # what made it terminal, down the manager's code (held-out set 65)
+                made = terminal_note(data["manager"], summ, callees.get(n), _part(g, n), marker, own=False)
+                text = f"{text} ({made})" if made else text
+            steps.append(Step(node_span(data), k, text, via, origin.path if origin is not None else "",
+                              key if key != text else ""))
             if n in swallowing:  # (and its exit swallowed the exception: a step of its own)
                 steps.append(Step(cast(Span, span), "suppress", data["text"]))
         elif data["kind"] == NodeKind.HANDLER:

