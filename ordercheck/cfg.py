@@ -852,6 +852,8 @@ class _Builder:
             if not preds:
                 break
             c = self.node(NodeKind.CASE, case.span, case.text)
+            if case.header_span is not None:
+                self.g.nodes[c]["header_span"] = case.header_span
             self.connect(preds, c)
             g_ends = self.chain(case.guard, [(c, EdgeKind.TRUE)])
             if case.always and not case.guard:
@@ -907,6 +909,8 @@ def _marks(st: Stmt, head: bool = False) -> dict:
             out["mutates"] = st.mutates
     if st.hands_on and not head:
         out["hands_on"] = st.hands_on
+    if st.header_span is not None:
+        out["header_span"] = st.header_span  # (a branch step's range: ``diagnose``)
     return out
 
 

@@ -134,6 +134,7 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
     its statement's first line."""
     step = shared.get((n, kind))
     if step is None:
+        span = data.get("header_span") or span  # (a statement's header, not its body too)
         text = data["text"]
         if data["kind"] == NodeKind.CALL:
             first_line = data["call"].stmt_lines[0]
@@ -273,7 +274,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 # both, a held-out set, session 41)
                 steps.append(_branch_step(shared, n, f"{outcome}, again", data, span, lines))
             else:
-                steps.append(Step(span, "loop", f"{data['text']}  (then round the loop)"))
+                steps.append(Step(data.get("header_span") or span, "loop", f"{data['text']}  (then round the loop)"))
         elif (data["kind"] == NodeKind.STMT and data.get("stmt") in (StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE)
               and span is not None and kind != EdgeKind.EXCEPTION):
             step = Step(span, str(data["stmt"]), data["text"])  # (a StmtKind: a step holds its string)

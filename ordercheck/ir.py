@@ -194,6 +194,7 @@ class Case:
     # has a guard: such a case always runs its guard, and only the guard can fail
     irrefutable: bool = False
     guarded: bool = False
+    header_span: Optional[Span] = None  # ``case ...:`` to its colon (``Stmt.header_span``)
 
 
 @dataclass
@@ -213,6 +214,9 @@ class Stmt:
     cases: List[Case] = field(default_factory=list)
     message: ExprSeq = field(default_factory=list)  # an assert's message (runs on failure)
     infinite: bool = False  # ``while True``, ``if True``: a test that is always true (no false edge)
+    # an ``if``/``while``/``for``/``match`` header, from its keyword to its colon: the
+    # range a witness's branch step shows (the statement's ``span`` holds its body too)
+    header_span: Optional[Span] = None
     never: bool = False  # ``while 0``, ``if False``: a test that is always false (no true edge)
     has_finally: bool = False
     star: bool = False  # ``try``/``except*``: every matching clause runs, in order

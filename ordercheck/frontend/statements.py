@@ -30,6 +30,7 @@ from ..ir import (
     Span,
     Stmt,
     WithItem,
+    utf16_col,
 )
 from ..kinds import StmtKind
 from ..markers import MarkerWalk, split_tokens
@@ -200,6 +201,16 @@ class Extractor(ExpressionWalker):
             last = sp.end_line
         self.stmt_lines = (sp.line, max(sp.line, last))
         return sp
+
+    def header_span(self, sp: Span, header_end: cst.CSTNode) -> Optional[Span]:
+        """A compound statement's header, from ``sp``'s start to just past its colon
+        (``Stmt.header_span``); None when the colon is not found."""
+        end = self.span(header_end)
+        at = header_colon(self.lines, end.end_line, end.end_col)
+        if at is None or not 0 < at[0] <= len(self.lines):
+            return None
+        line, col = at
+        return Span(sp.line, sp.col, line, col, sp.col16, utf16_col(self.lines[line - 1], col))
 
     def _record_binding(self, targets: Sequence[cst.CSTNode], value: Optional[cst.CSTNode]) -> None:
         """The marker tokens of each right-hand side, by the names it binds
@@ -474,6 +485,7 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, node.test)
         ev = self.expr(node.test)
         st = Stmt(StmtKind.IF, sp, self.header_text(node, node.test), ev, self.raises_outside_calls(node.test))
+        st.header_span = self.header_span(sp, node.test)
         st.test_call, st.test_negated, st.test_chain, st.test_operand_negated = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
@@ -493,6 +505,7 @@ class Extractor(ExpressionWalker):
         infinite = _is_true_constant(node.test)
         st = Stmt(StmtKind.WHILE, sp, self.header_text(node, node.test), ev, self.raises_outside_calls(node.test),
                   infinite=infinite)
+        st.header_span = self.header_span(sp, node.test)
         st.test_call, st.test_negated, st.test_chain, st.test_operand_negated = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
@@ -506,6 +519,7 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, node.iter)
         ev = self.expr(node.iter)
         st = Stmt(StmtKind.FOR, sp, self.header_text(node, node.iter), ev, True)
+        st.header_span = self.header_span(sp, node.iter)
         if isinstance(node.iter, cst.Call) and ev and isinstance(ev[-1], Call):
             st.iter_call = ev[-1].id  # (the call's own node comes after its arguments')
         self._header(st, [node.iter], [node.target])
@@ -614,6 +628,7 @@ class Extractor(ExpressionWalker):
     def _match(self, node: cst.Match, line: cst.CSTNode) -> Stmt:
         sp = self._enter_stmt(node, node.subject)
         st = Stmt(StmtKind.MATCH, sp, self.header_text(node, node.subject), self.expr(node.subject), self.raises_outside_calls(node.subject))
+        st.header_span = self.header_span(sp, node.subject)
         self._header(st, [node.subject])
         captured: List[str] = list(st.writes)
         # `match e:` over a caught exception: a case's whole-subject capture (`case
@@ -645,7 +660,8 @@ class Extractor(ExpressionWalker):
                 if alias is not None and caught is not None:
                     self.frame.handlers.pop()
             st.cases.append(Case(csp, self.header_text(case, case.guard if case.guard is not None else case.pattern), always, guard, body,
-                                 irrefutable=irrefutable, guarded=case.guard is not None))
+                                 irrefutable=irrefutable, guarded=case.guard is not None,
+                                 header_span=self.header_span(csp, case.guard if case.guard is not None else case.pattern)))
         # (the cases' captures are forgotten at the `match` itself: earlier than Python
         # binds them, which only forgets sooner)
         if captured:
