@@ -192,3 +192,34 @@ def test_a_serialisers_dump_into_a_file_is_a_write(module):
             return data
         """
     assert cl(src, select=["OC301"]) == [("OC301", 10)]
+
+
+@pytest.mark.parametrize("rename, found", [
+    ('df = df.rename(columns={"a": "b"})', []),
+    ('df.rename(\n            index=str.lower)', []),
+    ('df.rename({"a": "b"}, axis=1, inplace=True)', []),
+    ('df = df.rename({k: k.lower() for k in df.columns})', []),
+    ("frame.rename(str.lower)", []),
+    # a file's rename, whatever its receiver
+    ("tmp.rename(path)", [("OC301", 12)]),
+    ("os.rename(tmp, path, src_dir_fd=None)", [("OC301", 12)]),
+    ("store.rename(tmp, path)", [("OC301", 12)]),
+])
+def test_a_tables_rename_is_no_file_rename(rename, found):
+    # (held-out set 64: lumibot's and zipline's `df.rename(columns=...)` after a
+    # file write were two false OC301s) a table's rename by its arguments or its type
+    src = f"""
+        import os
+        import pandas as pd
+
+
+        def export(df, tmp, path, store):
+            frame: pd.DataFrame = df
+            with open(tmp, "w") as f:
+                f.write(df.to_csv())
+            if path:
+                return
+            {rename}
+            return df
+        """
+    assert cl(src, select=["OC301"]) == found

@@ -14,6 +14,7 @@ The statement walk (``statements``) builds on it.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union, cast
@@ -23,7 +24,17 @@ from .. import scopes as scopesmod
 from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
 from ..markers import argument_runs, callee_run, expression_runs
 from .positions import children, positions_of
-from .resolution import CallNames, FunctionScope, Resolver, alternatives, awaits_first, runner_slot, wraps_callable
+from .resolution import (
+    TABLE_RENAME,
+    CallNames,
+    FunctionScope,
+    Resolver,
+    alternatives,
+    awaits_first,
+    runner_slot,
+    table_rename,
+    wraps_callable,
+)
 
 if TYPE_CHECKING:  # the real modules, for the type checker
     import libcst as cst
@@ -443,6 +454,10 @@ class ExpressionWalker(Resolver):
         names = self.call_names(render_callee(func), line, at, cst_level(node), cst_alternatives(func),
                                 next((render_callee(a.value) for a in node.args
                                       if a.keyword is not None and a.keyword.value == "file"), None))
+        lead = _positional(node.args, 0)
+        if table_rename(names.callee, [a.keyword.value for a in node.args if a.keyword is not None],
+                        isinstance(lead, (cst.Dict, cst.DictComp))):
+            names = dataclasses.replace(names, qualnames=names.qualnames + (TABLE_RENAME,))
         handoff = self.handed_callable(node, names, awaited, line, at)
         if handoff is not None and isinstance(handoff.target, str):
             # `await asyncio.to_thread(store.save, run)` is `store.save(run)`

@@ -19,6 +19,7 @@ on every fixture and rule example.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, Union, cast
 
@@ -29,6 +30,7 @@ from .comments import find_suppressions
 from .imports import import_tables, module_exports, module_name, module_table
 from .resolution import (
     CONTEXT_MANAGER_DECORATORS,
+    TABLE_RENAME,
     CallNames,
     ClassScope,
     FunctionScope,
@@ -40,6 +42,7 @@ from .resolution import (
     is_lock,
     render_ast,
     runner_slot,
+    table_rename,
     wraps_callable,
 )
 from .source import cpython_verdict, gc_paused
@@ -184,6 +187,10 @@ class Outliner(Resolver):
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),
                                 ast_alternatives(node.func),
                                 next((render_ast(k.value) for k in node.keywords if k.arg == "file"), None))
+        lead = _positional(node.args, 0)
+        if table_rename(names.callee, [k.arg for k in node.keywords if k.arg is not None],
+                        isinstance(lead, (ast.Dict, ast.DictComp))):
+            names = dataclasses.replace(names, qualnames=names.qualnames + (TABLE_RENAME,))
         handed = self.handed_callable(node, names, awaited)
         if handed is not None and isinstance(handed[0], str):
             # `await asyncio.to_thread(store.save, run)` is `store.save(run)`

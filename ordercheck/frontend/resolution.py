@@ -154,6 +154,22 @@ CALLABLE_WRAPPERS = {
 RERAISING_MANAGERS = frozenset({"save_and_reraise_exception"})
 
 
+#: what a ``.rename(...)`` call is also named when its arguments are a table's
+#: (``df.rename(columns={...})``, ``df.rename({"a": "b"})``): no file is renamed, and
+#: the default ``rename`` class excludes the name (rules/vocab/file-io.toml;
+#: docs/decisions.md "A table's rename")
+TABLE_RENAME = "pandas.DataFrame.rename"
+#: keywords of a table's ``rename`` (pandas, polars, xarray) that no file rename takes
+TABLE_RENAME_KEYWORDS = frozenset({"columns", "index", "mapper", "axis", "inplace", "level", "errors", "copy"})
+
+
+def table_rename(callee: str, keywords: Sequence[str], first_is_mapping: bool) -> bool:
+    """Whether a call is a table's ``rename`` by its arguments: a keyword only tables
+    take, or a dict (a literal or a comprehension) as its first positional argument."""
+    return callee.rpartition(".")[2] == "rename" and "." in callee and (
+        first_is_mapping or any(k in TABLE_RENAME_KEYWORDS for k in keywords))
+
+
 def reraising_manager(callee: str, qualnames: Sequence[str]) -> bool:
     """Whether a ``with`` item's manager call is a ``RERAISING_MANAGERS`` one."""
     return any(name.rpartition(".")[2] in RERAISING_MANAGERS for name in (callee, *qualnames))
