@@ -290,6 +290,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             steps.append(_raising_call_step(data["call"], span, lines))
         elif kind == EdgeKind.EXCEPTION and span is not None and data.get("stmt") == StmtKind.RAISE:
             steps.append(Step(span, "raise", data["text"]))
+        elif kind == EdgeKind.EXCEPTION and data["kind"] == NodeKind.WITH_EXIT and data.get("raise_stmt"):
+            # `save_and_reraise_exception()`'s exit hands the failure on, as a `raise`
+            # there would (docs/decisions.md "A manager that re-raises what is being handled")
+            steps.append(Step(node_span(data), "raise", f"{data['text']}  (re-raises)"))
         elif kind == EdgeKind.EXCEPTION and span is not None and data.get("stmt") == StmtKind.ASSERT:
             steps.append(Step(span, "assert", f"{data['text']}  (fails)"))
         elif kind == EdgeKind.EXCEPTION and span is not None and data["kind"] in (NodeKind.STMT, NodeKind.LOOP):

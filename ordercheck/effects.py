@@ -772,8 +772,12 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     for k, o in found.items():
                         table.setdefault(k, o)
                 if len(graphs.get(m, ())) > 1:  # two definitions: a class conditional in one is not in the other
-                    total = Effects(total.on_return - (NO_RETURN_MARKS if not every_dead else set()), total.on_raise,
-                                    total.escaping)
+                    dead = total.on_return & NO_RETURN_MARKS
+                    if not every_dead:
+                        dead = frozenset()
+                    elif len(dead) > 1:  # an `async def` and a `def`: a call not awaited may return (a review)
+                        dead = frozenset({NO_RETURN_AWAITED})
+                    total = Effects(total.on_return - NO_RETURN_MARKS | dead, total.on_raise, total.escaping)
                 old = effects.get(m, NO_EFFECTS)
                 grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,
                                 old.escaping | total.escaping, total.when_true, total.when_false,

@@ -267,3 +267,64 @@ class Agent:
         except Exception:
             await self._heartbeat()
 """)
+
+
+def test_a_coroutine_function_handed_to_a_thread_only_makes_its_coroutine():
+    # (a review, session 48) `to_thread`/`run_in_executor` call it in a thread, where it
+    # makes a coroutine and returns; asgiref's `async_to_sync(f)()` runs it to its end
+    check("""\
+import asyncio
+
+from asgiref.sync import async_to_sync
+
+
+async def heartbeat():
+    while True:
+        await asyncio.sleep(5)
+        beat()
+
+
+def serve(store, ledger, run):
+    store.save(run)
+    async_to_sync(heartbeat)()
+    ledger.append(run)
+
+
+async def offload(store, ledger, run):
+    store.save(run)
+    await asyncio.to_thread(heartbeat)
+    ledger.append(run)   # !OC102
+
+
+async def offload_loop(store, ledger, run):
+    store.save(run)
+    await asyncio.get_running_loop().run_in_executor(None, heartbeat)
+    ledger.append(run)   # !OC102
+""")
+
+
+def test_an_async_and_a_sync_definition_that_never_return_are_dead_only_awaited():
+    # (a review, session 48) Python binds one of them; a call not awaited of the
+    # `async def` returns at once
+    check("""\
+import asyncio
+import os
+
+if os.name == "nt":
+    def _stop(run):
+        os._exit(1)
+else:
+    async def _stop(run):
+        while True:
+            await asyncio.sleep(1)
+
+async def step(store, ledger, run):
+    store.save(run)
+    asyncio.ensure_future(_stop(run))
+    ledger.append(run)   # !OC102
+
+async def step_awaited(store, ledger, run):
+    store.save(run)
+    await _stop(run)
+    ledger.append(run)
+""")

@@ -178,7 +178,7 @@ def test_a_handed_callable_is_the_call_in_the_outline_too():
 
 
 def _names(call):
-    return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits)
+    return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits, call.awaited)
 
 
 @pytest.mark.parametrize("text", _sources())

@@ -116,3 +116,58 @@ def execute2(store, run):
         with eu.save_and_reraise_exception():
             rollback(run)
 """)
+
+
+def test_a_positional_or_unpacked_reraise_may_clear_it():
+    # (a review, session 48) `save_and_reraise_exception(False)`: its first parameter
+    # is `reraise`; `**opts` may hold it
+    check("""\
+from oslo_utils import excutils
+
+def delete(store, run):
+    try:
+        store.save(run)   # !OC203
+    except Exception:
+        with excutils.save_and_reraise_exception(False):
+            cleanup(run)
+
+def delete_opts(store, run, opts):
+    try:
+        store.save(run)   # !OC203
+    except Exception:
+        with excutils.save_and_reraise_exception(**opts):
+            cleanup(run)
+
+def kept(store, run):
+    try:
+        store.save(run)
+    except Exception:
+        with excutils.save_and_reraise_exception(True):
+            cleanup(run)
+""")
+
+
+def test_the_witness_shows_the_re_raise():
+    # (a review, session 48) the exit is a step, as a `raise` statement would be
+    from checkutil import check_source
+    found = check_source("""\
+        from oslo_utils import excutils
+
+        def returned(store, run):
+            try:
+                try:
+                    store.save(run)
+                except Exception:
+                    with excutils.save_and_reraise_exception():
+                        if run.gone:
+                            return None
+                        cleanup(run)
+            except Exception:
+                pass
+        """, select=["OC203"])
+    assert [(s.span.line, s.kind, s.text) for s in found[0].witness][-4:] == [
+        (10, "return", "return None"),
+        (8, "raise", "with excutils.save_and_reraise_exception():  (re-raises)"),
+        (12, "except", "except Exception:"),
+        (13, "silent", "pass  (leaves the handler silently)"),
+    ]

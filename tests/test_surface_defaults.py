@@ -78,3 +78,14 @@ def test_a_local_print_is_not_the_builtin():
     src = "import sys\n" + HANDLER.replace("def finish(store, ledger, run):",
                                            "def finish(store, ledger, run, print):")
     assert cl(src.format(report='print("lost", file=sys.stderr)'), select=["OC201"]) == [("OC201", 14)]
+
+
+def test_only_the_builtin_print_is_a_write_to_standard_error():
+    # (a review, session 48) `builtins.print` is it; a module's own `def print`, or an
+    # imported `print`, is another function
+    builtin = "import builtins\nimport sys\n" + HANDLER
+    assert cl(builtin.format(report='builtins.print("lost", file=sys.stderr)'), select=["OC201"]) == []
+    own = "import sys\n\ndef print(*args, **kwargs):\n    pass\n" + HANDLER
+    assert cl(own.format(report='print("lost", file=sys.stderr)'), select=["OC201"]) == [("OC201", 17)]
+    rich = "import sys\nfrom rich import print\n" + HANDLER
+    assert cl(rich.format(report='print("lost", file=sys.stderr)'), select=["OC201"]) == [("OC201", 15)]

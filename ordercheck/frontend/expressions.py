@@ -32,6 +32,7 @@ from .resolution import (
     alternatives,
     awaits_first,
     runner_slot,
+    runs_to_end,
     table_rename,
     wraps_callable,
 )
@@ -501,7 +502,10 @@ class ExpressionWalker(Resolver):
             local_head=names.local_head,
             level=names.level,
             level_from=names.level_from,
-            awaited=awaited,
+            # (a handed callable runs in a thread, where a coroutine function only makes
+            # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
+            awaited=awaited if handoff is None else isinstance(func, cst.Call) and runs_to_end(
+                self.call_names(render_callee(func.func), line, at)),
         )
         self.next_call += 1
         if self.frames:

@@ -175,6 +175,18 @@ def reraising_manager(callee: str, qualnames: Sequence[str]) -> bool:
     return any(name.rpartition(".")[2] in RERAISING_MANAGERS for name in (callee, *qualnames))
 
 
+#: wrappers whose result, called, runs a coroutine function to its end (it blocks):
+#: the handed call is as good as awaited (``Call.awaited``); a runner or any other
+#: wrapper calls the callable in a thread, where a coroutine function only makes a
+#: coroutine (a review, session 48)
+COROUTINE_RUNNERS = {"asgiref.sync.async_to_sync"}
+
+
+def runs_to_end(names: "CallNames") -> bool:
+    """Whether a wrapper call (``async_to_sync(f)``) is a ``COROUTINE_RUNNERS`` one."""
+    return not names.local_head and any(n in COROUTINE_RUNNERS for n in _known_as(names))
+
+
 def _known_as(names: "CallNames") -> Tuple[str, ...]:
     """What a call is by import: its qualified names, or its text when the import
     names it as written (``import asyncio``). ``from proj import aio as asyncio`` makes
@@ -386,7 +398,7 @@ class Resolver:
                 names = self.call_names(alt, line, col, level)
                 qn = tuple(dict.fromkeys(qn + (names.callee,) + names.qualnames))
                 receiver = receiver or names.receiver_type
-        if stream is not None and (callee == "print" and not self.bound_locally("print") or "builtins.print" in qn) and (
+        if stream is not None and self._builtin_print(callee, qn) and (
                 "sys.stderr" in (stream,) + self.qualified_text(stream)):
             qn = tuple(dict.fromkeys(qn + ("sys.stderr.write",)))
         exits = None
@@ -397,6 +409,14 @@ class Resolver:
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
                          method, invokes, level_from)
+
+    def _builtin_print(self, callee: str, qn: Tuple[str, ...]) -> bool:
+        """Whether a call is of the builtin ``print``: ``builtins.print`` by name or
+        by import, or ``print`` that no function and no module binds (a module's own
+        ``def print``, ``from rich import print`` are other functions; a review)."""
+        if callee == "builtins.print" or "builtins.print" in qn:
+            return True
+        return callee == "print" and not qn and self._lookup("print") is None
 
     def invoked_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
         """The class of ``x`` in ``x(...)`` (or ``self.x(...)``) when ``x`` is a value of

@@ -59,11 +59,15 @@ StatementHandler = Callable[[Any, Any], Optional[Stmt]]
 
 def _may_clear_reraise(call: "cst.Call", target: str, body: "cst.CSTNode") -> bool:
     """Whether a re-raising manager may end without re-raising: given a ``reraise``
-    argument other than ``True`` (``save_and_reraise_exception(reraise=False)``), or
+    argument other than ``True`` (``save_and_reraise_exception(reraise=False)``, or
+    first and positional, or in a ``**``/``*`` argument), or
     its target's ``reraise`` named anywhere in the block (``ctx.reraise = False`` on
     one branch)."""
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == "reraise":
+    for i, arg in enumerate(call.args):
+        if arg.star:  # (``**opts``, ``*args``: may say anything)
+            return True
+        if (arg.keyword is not None and arg.keyword.value == "reraise") or (arg.keyword is None and i == 0):
+            # (``save_and_reraise_exception(False)``: its first parameter is ``reraise``)
             return not (isinstance(arg.value, cst.Name) and arg.value.value == "True")
     if not target:
         return False
