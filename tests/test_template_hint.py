@@ -24,9 +24,19 @@ HINT = "reads like a template's"
     ("from {{ pkg }} import run\n", True),
     ("def load():\n    return run(query)  {# a note #}\n", True),
     ("print 'a {{ b }}'\n", False),
+    # (held-out set 66: crawlee's templates) the parser stops after the template's line
+    ("browser = launch(\n    headless=True,\n    {{ options }}\n)\n", True),
+    ("x = 1\nprint 'a {{ b }}'\ny = (\n", False),
 ])
 def test_a_template_line_is_said(tmp_path, src, hint):
     write(tmp_path, "t.py", src)
     diags = json.loads(oc(tmp_path, "--no-cache", "--isolated", "--format", "json", "t.py").out)["files"][0]["diagnostics"]
     assert [d["code"] for d in diags] == ["OC900"]
     assert (HINT in diags[0]["message"]) is hint
+
+
+def test_a_file_in_a_cookiecutter_folder_is_said(tmp_path):
+    # (held-out set 66) `{{cookiecutter.project_name}}/__main__.py`: the folder says it
+    write(tmp_path, "{{cookiecutter.project_name}}/__main__.py", "import asyncio\n\nasyncio.run(main(\n")
+    diags = json.loads(oc(tmp_path, "--no-cache", "--isolated", "--format", "json", ".").out)["files"][0]["diagnostics"]
+    assert [d["code"] for d in diags] == ["OC900"] and HINT in diags[0]["message"]

