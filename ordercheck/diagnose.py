@@ -120,7 +120,8 @@ def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], par
     if callee is None:
         return ""
     for _, origin in summ.via(callee, EventClass.TERMINAL_APPEND.value, part):
-        found = marker(origin.call)
+        # (a remembered summary's call is light: what the vocabulary said of it then)
+        found = origin.marker if origin.marker is not None else marker(origin.call)
         if found is not None:
             return f'terminal by "{found}" in `{contracts.short(origin.call.text)}`' if found else ""
     return ""

@@ -305,9 +305,13 @@ def node_origin(g: nx.DiGraph, n: object, cls: str, part: str, ns: NodeSets, pat
     data = g.nodes[n]
     call = data.get("call") or data["manager"]
     direct = data["kind"] == NodeKind.CALL and part in ("return", "escape") and cls in vocab.direct(call)
+    marker = vocab.terminal_by(call) if cls in _APPEND_CLASSES else None
     if n not in ns.callees or direct:
-        return Origin(call, path)
-    return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts.get(n, "return"))
+        return Origin(call, path, marker=marker)
+    return Origin(call, path, ns.callees[n], part if part == "escape" else ns.parts.get(n, "return"), marker)
+
+
+_APPEND_CLASSES = frozenset({EventClass.APPEND.value, EventClass.TERMINAL_APPEND.value})
 
 
 _NOT_IMPLEMENTED = re.compile(r"raise\s+(?:builtins\.)?NotImplementedError\b")
@@ -520,7 +524,9 @@ def _fallback(facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, cg: CallGr
         for cls in sorted(vocab.classify(call, (eff.on_return | eff.on_raise | eff.escaping) - NOT_CARRIED)):
             every.add(cls)
             for part in ("return", "raise", "escape"):
-                origins.setdefault((part, cls), Origin(call, facts.path, key, part) if key and cls not in vocab.direct(call) else Origin(call, facts.path))
+                marker = vocab.terminal_by(call) if cls in _APPEND_CLASSES else None
+                origins.setdefault((part, cls), Origin(call, facts.path, key, part, marker)
+                                   if key and cls not in vocab.direct(call) else Origin(call, facts.path, marker=marker))
     # (a callee's near marks are not passed on; its own calls' own marks become near)
     s = frozenset((every - OWN_MARKS - NEAR_MARKS) | {near for own, near in NEARNESS.values() if own in every})
     return Effects(s, s, s), origins

@@ -221,14 +221,15 @@ class SummaryMemo:
             calls = {call.id: call for facts, fn in cg.defs.get(m, ()) for call in fn.calls}
             table: Dict[Tuple[str, str], summod.Origin] = {}
             for row in entry[2]:
-                part, cls, call_id, opath, callee, opart = row
+                part, cls, call_id, opath, callee, opart, marker = row
                 if not (type(part) is str and type(cls) is str and type(call_id) is int and opath == path
-                        and (callee is None or type(callee) is str) and type(opart) is str):
+                        and (callee is None or type(callee) is str) and type(opart) is str
+                        and (marker is None or type(marker) is str)):
                     return None
                 call = calls.get(call_id)
                 if call is None:
                     return None
-                table[(part, cls)] = summod.Origin(call, opath, callee, opart)
+                table[(part, cls)] = summod.Origin(call, opath, callee, opart, marker)
         except (TypeError, ValueError):
             return None
         return eff, table, manager
@@ -244,7 +245,7 @@ class SummaryMemo:
         path, qual = summod.split_key(m)
         if path not in self.digests:
             return
-        rows = [[part, cls, o.call.id, o.path, o.callee, o.part] for (part, cls), o in table.items()]
+        rows = [[part, cls, o.call.id, o.path, o.callee, o.part, o.marker] for (part, cls), o in table.items()]
         if any(r[3] != path for r in rows):
             return  # not expected: an origin is a call of the function itself
         self._bundle(path)[qual] = [signature, _sets(eff), rows, manager]

@@ -63,6 +63,10 @@ class Origin:
     path: str
     callee: Optional[str] = None  # function key when carried
     part: str = "return"  # the callee's part: return | raise | escape | true | false | entry | exit | exit-raise
+    # for an append: what ``Vocabulary.terminal_by`` said of the call when the summary was
+    # made, which a witness's "terminal by" note reads (a remembered summary's call is
+    # light, without its marker runs: held-out set 67)
+    marker: Optional[str] = None
 
 
 # a context-manager generator's parts at a ``with`` (semantics §Events): before its ``yield``,
