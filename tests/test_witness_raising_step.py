@@ -108,3 +108,56 @@ def step(store, ledger, run, ok):
 """)
     assert [(s.kind, s.text) for s in g.witness][-2:] == [("raise", "raise ValueError(run)"),
                                                           ("except", "except ValueError:")]
+
+
+def test_a_call_whose_far_write_oc301_does_not_count_is_a_raising_step(tmp_path):
+    # (held-out set 69, papis `add.py:370`) `locate` writes its cache two calls down,
+    # which OC301 does not count: the call is the step that raises, not skipped
+    from checkutil import settings_for
+
+    from ordercheck import runner
+
+    files = {
+        "pk/__init__.py": "",
+        "pk/utils.py": """\
+import pickle
+
+
+def _write_cache(path, docs):
+    with open(path, "wb") as fd:
+        pickle.dump(docs, fd)
+
+
+def locate(doc):
+    _write_cache("/tmp/cache", [doc])
+    if doc:
+        return doc
+    raise IndexError("no document")
+""",
+        "pk/add.py": """\
+import os
+
+from pk.utils import locate
+
+
+def add(p, q, doc, show):
+    with open(p, "w") as fh:
+        fh.write("x")
+    try:
+        found = locate(doc)
+    except IndexError:
+        print("no duplicate")
+    else:
+        show(found)
+        show(found)
+        show(found)
+    os.replace(p, q)
+""",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = [f for f in runner.run([tmp_path], settings_for(None, select=["OC301"])).findings if f.code == "OC301"]
+    assert [(s.kind, s.span.line, s.text) for s in found[0].witness] == [
+        ("file-write", 8, 'fh.write("x")'), ("raises", 10, "locate(doc)"),
+        ("except", 11, "except IndexError:"), ("rename", 17, "os.replace(p, q)")]
