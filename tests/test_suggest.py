@@ -89,6 +89,10 @@ def test_names_read_as_kinds():
     assert kind_of("hset") == kind_of("hmset") == "save"
     # held-out set 64: hummingbot's `begin_placeholder_mode` is a UI mode
     assert kind_of("begin_placeholder_mode") is None and kind_of("begin_write") == "transaction"
+    # held-out set 69: Qt's camelCase widget and model methods, a git commit's fields
+    for name in ("setCheckState", "insertRow", "beginResetModel", "commit_date_display", "commit_hash"):
+        assert kind_of(name) is None, name
+    assert kind_of("commit_run") == kind_of("save_state") == "save" and kind_of("insert_row") == "append"
 
 
 def test_suggest_ranks_receiver_patterns_with_counts_and_an_example(tmp_path):
