@@ -245,3 +245,25 @@ def test_a_console_stream_in_an_attribute_is_no_file_write():
                 os.replace(src, dst)
         """
     assert cl(src, select=["OC301"]) == [("OC301", 15)]
+
+
+def test_a_users_own_pattern_still_names_a_console_named_file_and_a_table_rename():
+    # (a review, session 48) the new exclusions hold back the default patterns only
+    src = """
+        import os
+
+
+        class Job:
+            def run(self, path, df):
+                self.stdout = open(path + ".tmp", "w")
+                self.stdout.write("state")
+                os.rename(path + ".tmp", path)
+
+            def table(self, path, df):
+                with open(path, "w") as f:
+                    f.write("x")
+                df.rename(columns={"a": "b"})
+        """
+    table = {"extend-events": {"file-write": ["*.stdout.write"], "rename": ["*df.rename"]}}
+    assert cl(src, select=["OC301"], table=table) == [("OC301", 9), ("OC301", 14)]
+    assert cl(src, select=["OC301"]) == []
