@@ -409,9 +409,27 @@ class _Builder:
             self.unwind([(exit_node, EdgeKind.FINALLY)], way)
             if not f.lock:
                 # ``__exit__`` is a call: it can raise, instead of the way out going on
-                self.raise_from(exit_node)
+                self._exit_raises(f, exit_node)
         self._restore(saved)
         return exit_node
+
+    def _exit_raises(self, f: _WithFrame, exit_node: object) -> None:
+        """The exit of a ``with`` item raising. A project manager's passes a ``raised``
+        point (``exit_raised``) on the way, as a call's failure does: what a generator
+        did after its ``yield`` on a way that raised took effect before the exception
+        goes on (``ManagerEffects.normal_raised``; a review, session 48)."""
+        m = f.manager
+        if m is None or not self.project_manager(m):
+            self.raise_from(exit_node)
+            return
+        p = self.node(NodeKind.RAISED, m.span, f"{m.text}  (exit raised)", call=m, exit_raised=True)
+        self.g.nodes[p]["line"] = None
+        self.connect([(exit_node, EdgeKind.EXCEPTION)], p)
+        self.unwind([(p, EdgeKind.EXCEPTION)], Way.RAISE)
+        targets = list(self.g.successors(p))
+        for t in targets:
+            self.g.edges[p, t].update(kind=EdgeKind.NORMAL, exception=True)
+        self.g.nodes[p]["ctx"] = tuple(r for r in self.ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
 
     def _with_exit_node(self, f: _WithFrame, way: Way) -> int:
         """An exit of one ``with`` item. It stands on the ``with`` line (where
@@ -838,7 +856,7 @@ class _Builder:
                     ends = []
                 else:
                     if not w.lock:  # (a lock's release is all its exit does)
-                        self.raise_from(exit_node)  # ``__exit__`` is a call: it can raise (semantics §Graph)
+                        self._exit_raises(w, exit_node)  # ``__exit__`` is a call: it can raise (semantics §Graph)
                     ends = [(exit_node, EdgeKind.NORMAL)]
             ends = ends + [(n, EdgeKind.NORMAL) for n in w.swallowed]
         self.withs = outer_withs

@@ -49,7 +49,7 @@ def _part(g: nx.DiGraph, n: object, rule: Optional[Rule] = None, raising: bool =
     if data["kind"] == NodeKind.WITH_EXIT:  # a project manager's exit (semantics §Events)
         return "exit-raise" if data.get("way") == Way.RAISE else "exit"
     if data["kind"] == NodeKind.RAISED:
-        return "raise"
+        return "exit-raising" if data.get("exit_raised") else "raise"
     if data["kind"] == NodeKind.OUTCOME:
         return "true" if data["value"] else "false"
     if raising or (rule is not None and rule.escaping):

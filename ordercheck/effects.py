@@ -187,6 +187,18 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                 out.raises[n] = raises
             if me is not None and me.entry_key and cls and not cls & eff.on_return:
                 key = me.entry_key  # all it does comes from ``__enter__``: "via" names it
+        elif kind == NodeKind.RAISED and data.get("exit_raised"):
+            # a project manager's exit that raised (``cfg``): what a generator did after
+            # its ``yield`` on the way that raised took effect before the exception goes on
+            me = managers(path, call) if managers is not None else None
+            if me is None or not me.normal_raised:
+                continue
+            cls = carried_only(vocab, call, me.normal_raised - NOT_CARRIED)
+            if cls:
+                out.performs[n] = cls
+                out.callees[n] = me.exit_key
+                out.parts[n] = "exit-raising"
+            continue
         elif kind == NodeKind.RAISED:
             me = managers(path, call) if managers is not None else None
             if me is not None and me.entry_raised is not None:
@@ -371,6 +383,7 @@ def _committed_at_exit(me: ManagerEffects, g: nx.DiGraph, ns: NodeSets, key: str
             where[(part, cls)] = n
     return dataclasses.replace(me, entry=merge(viewed.entry, me.entry), normal=merge(viewed.normal, me.normal),
                                raised=merge(viewed.raised, me.raised),
+                               normal_raised=merge(viewed.normal_raised, me.normal_raised),
                                entry_raised=(merge(viewed.entry_raised, me.entry_raised)
                                              if viewed.entry_raised is not None and me.entry_raised is not None
                                              else me.entry_raised))
@@ -670,7 +683,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             return None
         return {"truthy": m in truthy, "catches": list(truthy.get(m, ())), "generator": None if me is None else [
             me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised), me.suppress, me.exit_key,
-            None if me.entry_raised is None else sorted(me.entry_raised), list(me.catches)]}
+            None if me.entry_raised is None else sorted(me.entry_raised), list(me.catches), sorted(me.normal_raised)]}
 
     def restore(m: str, payload: Optional[dict]) -> None:
         if not payload:
@@ -679,10 +692,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             truthy[m] = tuple(payload.get("catches", ()))
         row = payload.get("generator")
         if row is not None:
-            kind, entry, normal, raised, suppress, exit_key, entry_raised, catches = row
+            kind, entry, normal, raised, suppress, exit_key, entry_raised, catches, normal_raised = row
             generators[m] = ManagerEffects(kind, frozenset(entry), frozenset(normal), frozenset(raised), suppress, exit_key,
                                            entry_raised=None if entry_raised is None else frozenset(entry_raised),
-                                           catches=tuple(catches))
+                                           catches=tuple(catches), normal_raised=frozenset(normal_raised))
 
     def manager_rows(m: str) -> list:
         """What the function reads of the project managers it enters: part of its

@@ -69,9 +69,13 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     # manager's exit failed) leaves the ``with`` by an exception (held-out set 65)
     ends = nx.ancestors(g.subgraph(after_normal | {EXIT}), EXIT) | {EXIT} if EXIT in after_normal else set()
     normal_nodes = [n for n in after_normal if _took_effect(g, n, ends)]
+    # ... and what it does on a way that raises: at the exit's exceptional edge
+    fails = nx.ancestors(g.subgraph(after_normal | {RAISE}), RAISE) | {RAISE} if RAISE in after_normal else set()
+    failing_nodes = [n for n in after_normal if _took_effect(g, n, fails)]
     raised_nodes = [n for n in after_raise if _took_effect(g, n)]
     if where is not None:
-        for part, nodes in (("entry", entry_nodes), ("exit", normal_nodes), ("exit-raise", raised_nodes)):
+        for part, nodes in (("entry", entry_nodes), ("exit", normal_nodes), ("exit-raise", raised_nodes),
+                            ("exit-raising", failing_nodes)):
             for n in sorted(nodes, key=_order):
                 for cls in performs.get(n, ()):
                     where.setdefault((part, cls), n)
@@ -79,6 +83,7 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     entry = _union(performs, entry_nodes) - MARKS
     normal = _union(performs, normal_nodes) - MARKS
     raised = _union(performs, raised_nodes) - MARKS
+    normal_raised = _union(performs, failing_nodes) - MARKS
     # a terminal append (a file write, a rename) of the generator's own calls is near
     # at the `with` (one call away)
     for own, near in kinds.NEARNESS.values():
@@ -115,7 +120,7 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
         if EXIT in _forward(unheard, thrown, stop):
             raised = raised - {SURFACE}
     return ManagerEffects("generator", entry, normal, raised, suppress, key, entry_raised=entry_raised,
-                          catches=catches)
+                          catches=catches, normal_raised=normal_raised)
 
 
 def _narrow_clauses(g: nx.DiGraph) -> Dict[object, Tuple[str, ...]]:

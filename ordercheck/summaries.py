@@ -71,7 +71,7 @@ class Origin:
 
 # a context-manager generator's parts at a ``with`` (semantics §Events): before its ``yield``,
 # after it on the normal way out, after it on the exception way out
-MANAGER_PARTS = ("entry", "exit", "exit-raise")
+MANAGER_PARTS = ("entry", "exit", "exit-raise", "exit-raising")
 
 
 @dataclass
@@ -147,6 +147,11 @@ class ManagerEffects:
     # KeyError)``); empty: every exception (docs/decisions.md, "A project manager that
     # catches a narrow type")
     catches: Tuple[str, ...] = ()
+    # a generator's: what runs after the ``yield``'s normal edge only on ways that raise
+    # (an inner manager's exit failed into ``except Conflict: append; raise``): its exit
+    # raises having done it, so it stands on the exit's exceptional edge, as a call's
+    # on-raise effects do (a review, session 48)
+    normal_raised: FrozenSet[str] = frozenset()
 
     def key_row(self) -> list:
         """Every field, as JSON: what a memo key holds of a manager a function enters

@@ -68,3 +68,42 @@ class Runtime:
             self._store.save(r)
         self._ledger.append(r)   # !OC102
 """)
+
+
+def test_what_it_does_on_the_raising_way_stands_on_the_exits_exceptional_edge():
+    # (a review, session 48) the exit raised having appended; caught by the caller,
+    # the function returns with the append after the save, as a helper's call would
+    check("""\
+from contextlib import contextmanager
+
+
+class Conflict(Exception):
+    pass
+
+
+class Runtime:
+    @contextmanager
+    def locked(self, run):
+        try:
+            with self._lock_client():
+                yield run
+        except Conflict:
+            self._ledger.append_terminal(run.id)
+            raise
+
+    def finish(self, run):
+        try:
+            with self.locked(run) as r:   # !OC101
+                self._store.save(r)
+        except Conflict:
+            pass
+        return run
+
+    def finish_returning(self, run):
+        try:
+            with self.locked(run) as r:   # !OC101
+                self._store.save(r)
+                return r
+        except Conflict:
+            return None
+""")
