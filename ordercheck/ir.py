@@ -71,10 +71,6 @@ class Call:
     # written; ``module.T.__call__`` is among ``qualnames`` (docs/decisions.md "An
     # instance called")
     invokes: Optional[str] = None
-    # ``x.y.m()`` where ``x``'s class is known here (an annotation, a constructor) and
-    # ``y``'s is not: ``x``'s class as written; the project phase types ``y`` by that
-    # class's MRO, in any file (docs/decisions.md "An attribute of a typed receiver")
-    head_type: Optional[str] = None
     aug: bool = False
     # ``await f()`` (or awaited through ``wait_for``): a coroutine's body runs here; a
     # coroutine call not awaited (``ensure_future(f())``) only makes it, so an ``async

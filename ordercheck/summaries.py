@@ -554,11 +554,6 @@ class ProjectIndex:
             typed = self.receiver_method(facts, call)
             if typed is not None:
                 return typed
-        if call.head_type is not None and call.receiver_type is None and len(parts) == 3:
-            head = self.class_key(facts, call.head_type)  # `ctx.db.save()` with `ctx: AppContext`
-            attr = self.inherited_attr_class(head, parts[1]) if head is not None else None
-            if attr is not None:
-                return self.member(attr, parts[2])
         if not all(p.isidentifier() for p in parts):
             return None
         if len(parts) == 1:
@@ -750,15 +745,11 @@ class ProjectIndex:
 
     def receiver_class_of(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
         """The project class of the receiver of ``x.m()``, typed in the file or, for
-        ``self.x.m()``, by a base class in another file, or for ``x.y.m()`` by the
-        class of ``x`` (``Call.head_type``); None when not known."""
+        ``self.x.m()``, by a base class in another file; None when not known."""
         if call.aug:
             return None
         if call.receiver_type is not None:
             return self.receiver_class(facts, call)
-        if call.head_type is not None:
-            head = self.class_key(facts, call.head_type)
-            return self.inherited_attr_class(head, call.callee.split(".")[1]) if head is not None else None
         if call.self_call not in ("self", "cls"):
             return None
         parts = call.callee.split(".")
@@ -916,11 +907,6 @@ class ProjectIndex:
         for fn in facts.functions:
             for call in fn.calls:
                 extra: Tuple[str, ...] = ()
-                if call.head_type is not None and call.receiver_type is None:
-                    head = self.class_key(facts, call.head_type)
-                    typed = self.inherited_attr_type(head, call.callee.split(".")[1]) if head is not None else None
-                    if typed is not None:  # `ctx.db.save()`: `pkg.db.Database.save`
-                        extra = (f"{typed}.{call.callee.rsplit('.', 1)[1]}",)
                 if call.self_call is not None and call.receiver_type is None:
                     through = self.typed_through_base(facts, fn, call)
                     if through is not None:
@@ -932,7 +918,7 @@ class ProjectIndex:
                     if key is not None:
                         extra += tuple(n for n in self.inherited_names(key, "__call__")
                                        if n not in call.qualnames and n not in extra)
-                elif call.receiver_type is not None or call.self_call in ("self", "cls") or call.head_type is not None:
+                elif call.receiver_type is not None or call.self_call in ("self", "cls"):
                     receiver = self.receiver_class_of(facts, fn, call)
                     if receiver is not None:
                         method = call.callee.rsplit(".", 1)[-1]

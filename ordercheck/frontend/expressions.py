@@ -502,7 +502,6 @@ class ExpressionWalker(Resolver):
             local_head=names.local_head,
             level=names.level,
             level_from=names.level_from,
-            head_type=names.head_type,
             # (a handed callable runs in a thread, where a coroutine function only makes
             # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
             awaited=awaited if handoff is None else isinstance(func, cst.Call) and runs_to_end(

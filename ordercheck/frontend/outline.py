@@ -201,7 +201,6 @@ class Outliner(Resolver):
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
-        call.head_type = names.head_type
         call.awaited = awaited if handed is None else isinstance(node.func, ast.Call) and runs_to_end(
             self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
         return call

@@ -276,7 +276,6 @@ class CallNames:
     level: Optional[str] = None  # ``Call.level``
     invokes: Optional[str] = None  # ``Call.invokes``
     level_from: Optional[str] = None  # ``Call.level_from``
-    head_type: Optional[str] = None  # ``Call.head_type``
 
 
 @dataclass
@@ -402,7 +401,6 @@ class Resolver:
         if stream is not None and self._builtin_print(callee, qn) and (
                 "sys.stderr" in (stream,) + self.qualified_text(stream)):
             qn = tuple(dict.fromkeys(qn + ("sys.stderr.write",)))
-        head_type = self.head_type(callee, line, col) if receiver is None else None
         exits = None
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
@@ -410,7 +408,7 @@ class Resolver:
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
-                         method, invokes, level_from, head_type)
+                         method, invokes, level_from)
 
     def _builtin_print(self, callee: str, qn: Tuple[str, ...]) -> bool:
         """Whether a call is of the builtin ``print``: ``builtins.print`` by name or
@@ -699,18 +697,6 @@ class Resolver:
             found = self._self_class_scope()
             written = self.scopes.attr_type(found.line, parts[1]) if found is not None else None
         return self.expand_alias(written, line, col) if written is not None else None
-
-    def head_type(self, callee: str, line: int, col: int = 0) -> Optional[str]:
-        """The class of ``x`` in ``x.y.m()`` when the function or module types ``x``
-        (``ctx: AppContext``, ``app = App()``), as written: ``Call.head_type``."""
-        parts = callee.split(".")
-        if len(parts) != 3 or parts[0] in ("self", "cls") or not all(p.isidentifier() for p in parts):
-            return None
-        scope = self._lookup(parts[0])
-        written = scope[0].type_of(parts[0]) if scope is not None else None
-        if written is None or written.startswith("builtins."):
-            return None
-        return self.expand_alias(written, line, col)
 
     def type_qualname(self, written: str) -> Optional[str]:
         """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
