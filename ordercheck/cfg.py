@@ -422,14 +422,7 @@ class _Builder:
         if m is None or not self.project_manager(m):
             self.raise_from(exit_node)
             return
-        p = self.node(NodeKind.RAISED, m.span, f"{m.text}  (exit raised)", call=m, exit_raised=True)
-        self.g.nodes[p]["line"] = None
-        self.connect([(exit_node, EdgeKind.EXCEPTION)], p)
-        self.unwind([(p, EdgeKind.EXCEPTION)], Way.RAISE)
-        targets = list(self.g.successors(p))
-        for t in targets:
-            self.g.edges[p, t].update(kind=EdgeKind.NORMAL, exception=True)
-        self.g.nodes[p]["ctx"] = tuple(r for r in self.ctx if all(r in self.g.nodes[t]["ctx"] for t in targets))
+        self._raised(exit_node, m, f"{m.text}  (exit raised)", exit_raised=True)
 
     def _with_exit_node(self, f: _WithFrame, way: Way) -> int:
         """An exit of one ``with`` item. It stands on the ``with`` line (where
@@ -485,13 +478,13 @@ class _Builder:
                 preds = [(r, EdgeKind.NORMAL)]
         return preds
 
-    def _raised(self, n: object, call: Call) -> None:
+    def _raised(self, n: object, call: Call, text: str = "", **attrs) -> None:
         """A callee's on-raise effects (semantics §Events Summaries): a point on the call's
         exceptional edges, between the call and the handlers it raises into. What it
         carries took effect, so its edges onward are normal edges that also carry
         the exception (``exception=True``); it stands outside every handler region
-        the exception leaves."""
-        p = self.node(NodeKind.RAISED, call.span, f"{call.text}  (raised)", call=call)
+        the exception leaves. (Also a project manager's exit that raised: ``_exit_raises``.)"""
+        p = self.node(NodeKind.RAISED, call.span, text or f"{call.text}  (raised)", call=call, **attrs)
         self.g.nodes[p]["line"] = None
         self.connect([(n, EdgeKind.EXCEPTION)], p)
         self.unwind([(p, EdgeKind.EXCEPTION)], Way.RAISE)

@@ -6,14 +6,7 @@ the caller's ``with`` by an exception, which is no normal exit (held-out set 65,
 nautobot's ``locked_unready_job_result``)."""
 from conformance import run_case
 
-
-def check(src, extra=()):
-    got, want, detail = run_case(src, extra=extra)
-    assert got == want, detail
-
-
-def test_an_append_only_before_a_re_raise_is_not_at_the_normal_exit():
-    check("""\
+LOCKED = """\
 from contextlib import contextmanager
 
 
@@ -30,6 +23,16 @@ class Runtime:
         except Conflict:
             self._ledger.append_terminal(run.id)
             raise
+"""
+
+
+def check(src, extra=()):
+    got, want, detail = run_case(src, extra=extra)
+    assert got == want, detail
+
+
+def test_an_append_only_before_a_re_raise_is_not_at_the_normal_exit():
+    check(LOCKED + """\
 
     def finish(self, run):
         with self.locked(run) as r:
@@ -73,23 +76,7 @@ class Runtime:
 def test_what_it_does_on_the_raising_way_stands_on_the_exits_exceptional_edge():
     # (a review, session 48) the exit raised having appended; caught by the caller,
     # the function returns with the append after the save, as a helper's call would
-    check("""\
-from contextlib import contextmanager
-
-
-class Conflict(Exception):
-    pass
-
-
-class Runtime:
-    @contextmanager
-    def locked(self, run):
-        try:
-            with self._lock_client():
-                yield run
-        except Conflict:
-            self._ledger.append_terminal(run.id)
-            raise
+    check(LOCKED + """\
 
     def finish(self, run):
         try:
