@@ -134,6 +134,21 @@ def kind_of(name: str) -> Optional[str]:
     return None
 
 
+#: a Django queryset's methods that return one (``Task.objects.filter(...)``)
+QUERYSET_STEPS = {"filter()", "exclude()", "select_for_update()", "all()", "using()", "order_by()"}
+
+
+def queryset_write(callee: str) -> Optional[str]:
+    """``Task.objects.filter(pk=pk).update(state=...)``: a Django queryset's ``update``
+    writes the rows, a state save by no name of its own (held-out set 70, pulpcore's
+    ``set_completed``); ``kind_of`` leaves a bare ``update`` out."""
+    receiver, _, name = callee.rpartition(".")
+    if name != "update":
+        return None
+    last = receiver.rsplit(".", 1)[-1]
+    return "save" if last in QUERYSET_STEPS or last == "objects" else None
+
+
 @dataclass
 class Suggestion:
     kind: str
@@ -232,7 +247,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 if mapped:
                     continue  # already matched by the configured vocabulary
                 name = call.callee.rsplit(".", 1)[-1]
-                kind = kind_of(name)
+                kind = kind_of(name) or queryset_write(call.callee)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
                 if kind == "save" and with_item and split_tokens(name.lstrip("_"))[-1:] == ("transaction",):
                     kind = "transaction"  # `with db.commit_transaction():` is one (a review)

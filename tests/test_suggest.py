@@ -6,7 +6,7 @@ import os
 import pytest
 from cliutil import oc, write
 
-from ordercheck.suggest import kind_of
+from ordercheck.suggest import kind_of, queryset_write
 
 RUNTIME = {
     "pyproject.toml": "[project]\nname = 'rt'\n",
@@ -93,6 +93,12 @@ def test_names_read_as_kinds():
     for name in ("setCheckState", "insertRow", "beginResetModel", "commit_date_display", "commit_hash"):
         assert kind_of(name) is None, name
     assert kind_of("commit_run") == kind_of("save_state") == "save" and kind_of("insert_row") == "append"
+    # held-out set 70: pulpcore's `Task.objects.filter(pk=pk).update(state=...)` writes
+    # the rows, a save by no name of its own; a dict's or a hash's `update` is none
+    assert queryset_write("Task.objects.filter().update") == queryset_write("Task.objects.update") == "save"
+    assert queryset_write("self.progress_reports.filter().update") == "save"
+    for callee in ("d.update", "self._cache.update", "hashlib.sha256().update", "Task.objects.filter().delete"):
+        assert queryset_write(callee) is None, callee
 
 
 def test_suggest_ranks_receiver_patterns_with_counts_and_an_example(tmp_path):
