@@ -751,3 +751,15 @@ def test_extend_select_turns_oc900_back_on(tmp_path):
     assert oc(tmp_path, "bad.py").code == 0
     r = oc(tmp_path, "--extend-select", "OC900", "bad.py")
     assert r.code == 1 and "OC900" in r.out, r
+
+
+def test_a_top_level_key_below_a_table_says_where_it_belongs(tmp_path):
+    """(Held-out set 70.) `terminal-markers` written after `[tool.ordercheck.extend-events]`
+    is a key of that table; the hint named `terminal-append` instead."""
+    write(tmp_path, "pyproject.toml", '[tool.ordercheck]\n[tool.ordercheck.extend-events]\n'
+                                      'save = ["*.save"]\nterminal-markers = ["done"]\n')
+    write(tmp_path, "m.py", "x = 1\n")
+    r = oc(tmp_path, "m.py", proc=True)
+    assert r.code == 2, r
+    assert "`extend-events.terminal-markers`" in r.err and "is a top-level setting" in r.err, r.err
+    assert "write it before the `extend-events` table" in r.err and "terminal-append" not in r.err, r.err
