@@ -121,6 +121,13 @@ def _tool_table(data: dict, path: Path) -> Optional[dict]:
     return table
 
 
+def top_level_hint(name: str, table: str) -> str:
+    """What a top-level setting written below an events table is told (held-out set 70:
+    every line after a table's header belongs to that table)."""
+    return (f" (`{name}` is a top-level setting, and every line after a table's header "
+            f"belongs to that table: write it before the `{table}` table)")
+
+
 def _check_list(value: object, file: str, key: str) -> List[str]:
     if isinstance(value, str):
         raise UsageError(f"must be a list of strings, not a string (write [{value!r}])", file, key)
@@ -244,6 +251,8 @@ def parse(table: dict, path: Optional[Path], tool_layout: Optional[bool] = None)
                 raise UsageError("must be a table", file, key)
             parsed: Dict[str, List[str]] = {}
             for sub, pats in value.items():
+                if key in ("events", "extend-events") and sub in KNOWN_KEYS and not isinstance(pats, list):
+                    raise UsageError(top_level_hint(sub, key).strip(" ()"), file, f"{key}.{sub}")
                 items = _check_list(pats, file, f"{key}.{sub}")
                 if key == "per-file-ignores":
                     check_glob(sub, file, f"{key}.{sub}")

@@ -93,10 +93,14 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
             normal |= {near}
         if any(own in performs.get(n, ()) for n in raised_nodes):
             raised |= {near}
+        if any(own in performs.get(n, ()) for n in failing_nodes):
+            normal_raised |= {near}
     if open_terminal_nodes(g, performs, entry_nodes, [ENTRY], stop):
         entry |= {OPEN_TERMINAL}
     if open_terminal_nodes(g, performs, normal_nodes, [v for y in yields for v in _succ(g, y, exceptional=False)], stop):
         normal |= {OPEN_TERMINAL}
+    if open_terminal_nodes(g, performs, failing_nodes, [v for y in yields for v in _succ(g, y, exceptional=False)], stop):
+        normal_raised |= {OPEN_TERMINAL}
     if open_terminal_nodes(g, performs, raised_nodes, [v for y in yields for v in _succ(g, y, exceptional=True)], stop):
         raised |= {OPEN_TERMINAL}
     # what a failure of the entry carries: the paths that raise before any ``yield``

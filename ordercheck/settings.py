@@ -234,11 +234,8 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
             if name not in used and name not in BUILTIN_CLASSES:
                 close = difflib.get_close_matches(name, sorted(used | set(BUILTIN_CLASSES)), n=1)
                 hint = f" (did you mean `{close[0]}`?)" if close else ""
-                if name in configmod.KNOWN_KEYS:
-                    # (a top-level key written below the table: TOML puts every line after
-                    # a table's header in that table; held-out set 70)
-                    hint = (f" (`{name}` is a top-level setting, and every line after a table's "
-                            f"header belongs to that table: write it before the `{key}` table)")
+                if name in configmod.KNOWN_KEYS:  # (a top-level key written below the table)
+                    hint = configmod.top_level_hint(name, key)
                 raise UsageError(f"unknown event class {name!r}: no built-in class and no rule uses it{hint}",
                                  file, f"{key}.{name}")
 

@@ -145,8 +145,10 @@ def queryset_write(callee: str) -> Optional[str]:
     receiver, _, name = callee.rpartition(".")
     if name != "update":
         return None
-    last = receiver.rsplit(".", 1)[-1]
-    return "save" if last in QUERYSET_STEPS or last == "objects" else None
+    head, _, last = receiver.rpartition(".")
+    if last == "objects":  # `Task.objects.update(...)`: a model's manager (a class's name before it)
+        return "save" if head.rsplit(".", 1)[-1][:1].isupper() else None
+    return "save" if last in QUERYSET_STEPS else None
 
 
 @dataclass

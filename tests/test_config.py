@@ -763,3 +763,13 @@ def test_a_top_level_key_below_a_table_says_where_it_belongs(tmp_path):
     assert r.code == 2, r
     assert "`extend-events.terminal-markers`" in r.err and "is a top-level setting" in r.err, r.err
     assert "write it before the `extend-events` table" in r.err and "terminal-append" not in r.err, r.err
+
+
+@pytest.mark.parametrize("line", ['cache-dir = ".oc-cache"', 'per-file-ignores = {"a.py" = ["OC101"]}'])
+def test_a_top_level_key_of_another_shape_below_a_table_says_so_too(tmp_path, line):
+    # (a third review) the events table's own value check answered first, with advice
+    # that made `cache-dir` an event class
+    write(tmp_path, "pyproject.toml", f'[tool.ordercheck]\n[tool.ordercheck.extend-events]\nsave = ["*.save"]\n{line}\n')
+    write(tmp_path, "m.py", "x = 1\n")
+    r = oc(tmp_path, "m.py", proc=True)
+    assert r.code == 2 and "is a top-level setting" in r.err and "list of strings" not in r.err, r.err

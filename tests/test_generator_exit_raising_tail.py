@@ -94,3 +94,36 @@ def test_what_it_does_on_the_raising_way_stands_on_the_exits_exceptional_edge():
         except Conflict:
             return None
 """)
+
+
+def test_its_own_write_and_terminal_append_count_as_near_there():
+    # (a third review) OC301 and OC103 count what a manager's exit does by its own call:
+    # so on the exit's exceptional edge
+    check("""\
+import os
+from contextlib import contextmanager
+
+
+class Conflict(Exception):
+    pass
+
+
+@contextmanager
+def writes_on_fail(path):
+    yield path
+    try:
+        lock_client()
+    except Conflict:
+        with open(path + ".tmp", "w") as f:
+            f.write("x")
+        raise
+
+
+def rename_after_failing_exit(path):
+    try:
+        with writes_on_fail(path):
+            pass
+    except Conflict:
+        os.replace(path + ".tmp", path)   # !OC301
+    return path
+""", extra=("OC301",))

@@ -97,7 +97,8 @@ def test_names_read_as_kinds():
     # the rows, a save by no name of its own; a dict's or a hash's `update` is none
     assert queryset_write("Task.objects.filter().update") == queryset_write("Task.objects.update") == "save"
     assert queryset_write("self.progress_reports.filter().update") == "save"
-    for callee in ("d.update", "self._cache.update", "hashlib.sha256().update", "Task.objects.filter().delete"):
+    for callee in ("d.update", "self._cache.update", "hashlib.sha256().update", "Task.objects.filter().delete",
+                   "self.objects.update", "registry.objects.update"):  # (a third review: a dict named `objects`)
         assert queryset_write(callee) is None, callee
 
 
