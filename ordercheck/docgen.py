@@ -46,7 +46,9 @@ def render() -> str:
         line = f"- **{name}** ({descriptions.get(name, '')}): " + ", ".join(f"`{p}`" for p in pats)
         if scoped.get(name):
             line += "; these patterns never match " + ", ".join(f"`{p}`" for p in scoped[name])
-            line += " (a call chained on the event's result; a configuration's own patterns still may)"
+            chained = any(p.endswith("(*") for p in scoped[name])
+            line += (" (" + ("those ending in `(*`: a call chained on the event's result; " if chained else "")
+                     + "`rules/vocab/` says why; a configuration's own patterns still may)")
         if excludes.get(name):
             line += "; never " + ", ".join(f"`{p}`" for p in excludes[name])
         out.append(line)
