@@ -32,6 +32,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
 @dataclass
 class ScopeTable:
     bound: Dict[str, int] = field(default_factory=dict)
+    defined: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the ``def`` statements
     alias_bindings: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)  # name -> (text, end line, end col)
     annotated: Dict[str, Set[str]] = field(default_factory=dict)
     constructed: Dict[str, Set[str]] = field(default_factory=dict)
@@ -61,6 +62,17 @@ class ScopeTable:
 
     def alias(self, name: str) -> Optional[Tuple[str, int, int]]:
         if self.bound.get(name) == 1 and name in self.alias_bindings:
+            return self.alias_bindings[name]
+        return None
+
+    def alias_beside_defs(self, name: str) -> Optional[Tuple[str, int, int]]:
+        """The alias of a name bound by one alias and otherwise only by ``def``s
+        (``disk_sync = os.fsync``, and ``def disk_sync(fd)`` on one platform): no alias,
+        since the name is bound twice, but a call of it may run either, as a call of a
+        name two ``def``s bind may run either (docs/decisions.md "An alias and a
+        ``def`` of one name")."""
+        defs = self.defined.get(name, 0)
+        if defs and self.bound.get(name) == defs + 1 and name in self.alias_bindings:
             return self.alias_bindings[name]
         return None
 
@@ -453,6 +465,8 @@ class _Scanner:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if not fallback:
                     self._bind(n.name, table, chain)
+                    owner = self._owner(n.name, table, chain)
+                    owner.defined[n.name] = owner.defined.get(n.name, 0) + 1
                 self.function(n, chain, None)
             elif isinstance(n, ast.ClassDef):
                 if not fallback:

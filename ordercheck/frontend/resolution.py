@@ -367,6 +367,10 @@ class Resolver:
             # each text an alias of an alias passes through (`save = store.save`:
             # `save()` is `store.save()`, whatever `store` stands for)
             qn = tuple(dict.fromkeys(qn + tuple(t for t in chain[:-1] if "." in t)))
+        if len(chain) == 1:
+            beside = self._alias_beside_defs(written, line, col)
+            if beside is not None:  # (it may also run the `def`: the name resolves to it as well)
+                qn = tuple(dict.fromkeys(qn + ((beside,) if "." in beside else ()) + self.qualified_text(beside)))
         receiver = self.chain_receiver_type(chain, line, col)
         if receiver is not None:
             typed = self.type_qualname(receiver)
@@ -662,6 +666,21 @@ class Resolver:
             text = new
             out.append(text)
         return out
+
+    def _alias_beside_defs(self, text: str, line: int, col: int) -> Optional[str]:
+        """What a plain name's call also runs when the name is bound by one alias
+        beside its ``def``s (``scopes.ScopeTable.alias_beside_defs``), or None."""
+        m = _HEAD.match(text)
+        if m is None or m.group(0) in ("self", "cls"):
+            return None
+        scope = self._lookup(m.group(0))
+        if scope is None:
+            return None
+        table, here = scope
+        found = table.alias_beside_defs(m.group(0))
+        if found is None or (here and (found[1], found[2]) > (line, col)):
+            return None
+        return self.expand_alias(found[0] + text[m.end():], found[1], found[2])
 
     def chain_receiver_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
         """The receiver class of the first text of an alias chain that has one: the
