@@ -248,7 +248,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             if n in swallowing:  # (and its exit swallowed the exception: a step of its own)
                 steps.append(Step(cast(Span, span), "suppress", data["text"]))
         elif data["kind"] == NodeKind.HANDLER:
-            steps.append(Step(cast(Span, span), "except", data["text"]))  # (a handler node has its clause's span)
+            # (a handler node has its clause's span). A clause the failure passes on
+            # from, unmatched, to the next clause or out: said so, as a branch's
+            # `(false)` is (held-out set 72: two clauses of one `try` read as both run)
+            passed = "  (does not match)" if kind == EdgeKind.EXCEPTION else ""
+            steps.append(Step(cast(Span, span), "except", data["text"] + passed))
         elif data["kind"] == NodeKind.WITH_EXIT and n in swallowing:
             steps.append(Step(cast(Span, span), "suppress", data["text"]))  # (a with exit has its statement's span)
         elif data["kind"] == NodeKind.FINALLY and span is not None:

@@ -1,6 +1,6 @@
 """A call with several copies in the graph (a ``finally`` body copied per way out)
-is one finding (``contracts.evaluate`` keeps the first hit per anchor): the contracts
-build the witness of that first copy only, not one per copy that is thrown away (the
+is one finding (the copy whose witness is shortest, then the first): the contracts
+build the witness of that copy only, not one per copy that is thrown away (the
 session 35 sweep: one aiohttp method with every call a terminal append took 30 s,
 most of it in witnesses dropped later)."""
 from __future__ import annotations

@@ -6,7 +6,7 @@ linear — answers "does another call site reach this one".
 """
 from __future__ import annotations
 
-from typing import List
+from typing import Dict, List, Tuple
 
 from ..kinds import OPEN_TERMINAL, EventClass, is_near
 from .base import GraphInput, Hit, Ordering, expr_text, matching
@@ -18,6 +18,7 @@ from .paths import (
     join,
     node_order,
     other_origin_path,
+    segment_length,
     site,
     two_origin_bfs,
 )
@@ -48,24 +49,24 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         head = reachable.depth
         labels = two_origin_bfs(g, blocking_view(g, blocked), events, head)
         items = ItemLoops(g, blocked, head)
-        hits = []
-        found = set()  # the anchors with a hit: ``evaluate`` keeps the first per anchor
+        # of an anchor's copies, the one whose witness is shortest, then the first; its
+        # witness alone is built (docs/decisions.md "Of an anchor's copies, the shortest witness")
+        best: Dict[object, Tuple[Tuple[int, Tuple[int, str]], object, object, List[object]]] = {}
         for e in sorted(events, key=node_order):
             cls = classes.get(e, frozenset())
             if records and EventClass.TERMINAL_APPEND in cls and OPEN_TERMINAL not in cls:
                 continue  # its terminal appends are all behind guards
-            key = anchor(g, e)
-            if key in found:
-                continue  # (another copy of a call already found: its witness is kept)
             pair = other_origin_path(labels, e, site(g, e))
             if records and pair is not None and items.of(e):
                 pair = items.path(events, e, site(g, e))
             if pair is not None:
                 first, middle = pair
-                found.add(key)
-                hits.append(Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=key))
-        return hits
-
+                key = anchor(g, e)
+                rank = (head.get(first, 0) + segment_length(middle), node_order(e))
+                if key not in best or rank < best[key][0]:
+                    best[key] = (rank, e, first, middle)
+        return [Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=key)
+                for key, (_, e, first, middle) in sorted(best.items(), key=lambda item: node_order(item[1][1]))]
 
 def _near(cls: frozenset) -> bool:
     """Whether a node's terminal append is its own call's or its callee's own

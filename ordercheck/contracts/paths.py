@@ -262,7 +262,7 @@ class ItemLoops:
 
     def _length(self, pair: Tuple[object, List[object]]) -> int:
         """A witness's length: from ENTRY to the origin, then the segment to the node."""
-        segment = sum(step.count if isinstance(step, Gap) else 1 for step in pair[1])  # (a cut one too: a review)
+        segment = segment_length(pair[1])  # (a cut one too: a review)
         return self.head.get(pair[0], 0) + segment
 
 
@@ -357,6 +357,24 @@ def to_exit_hops(view: nx.DiGraph) -> Dict[object, Tuple[object, int]]:
                 hops[u] = (v, d)
                 queue.append(u)
     return hops
+
+
+def segment_length(path: List[object]) -> int:
+    """The nodes of a witness segment, a ``Gap``'s included."""
+    return sum(step.count if isinstance(step, Gap) else 1 for step in path)
+
+
+def witness_rank(g: nx.DiGraph, path: List[object], n: object) -> Tuple[int, int, Tuple[int, str]]:
+    """How a hit at ``n`` with witness ``path`` ranks among the hits of one anchor's
+    copies (a ``finally`` body's, a handler's, a state's of correlated tests): the
+    shorter first (a ``Gap`` counts its nodes), then the one that fails on fewer
+    edges, then the first in node order (semantics §Contracts "one shortest path";
+    docs/decisions.md "Of an anchor's copies, the shortest witness")."""
+    length = segment_length(path)
+    failing = sum(1 for u, v in zip(path, path[1:])
+                  if not isinstance(u, Gap) and not isinstance(v, Gap) and g.has_edge(u, v)
+                  and (g.edges[u, v]["kind"] == EdgeKind.EXCEPTION or g.edges[u, v].get("exception")))
+    return length, failing, node_order(n)
 
 
 def join(*parts: List[object]) -> List[object]:

@@ -10,7 +10,7 @@ first→then, shortest then→EXIT.
 """
 from __future__ import annotations
 
-from typing import FrozenSet, List
+from typing import Dict, FrozenSet, List, Tuple
 
 from ..kinds import EventClass, NodeKind, Way, is_near
 from .base import GraphInput, Hit, Ordering, expr_text, matching, near_matching
@@ -24,6 +24,7 @@ from .paths import (
     normal_successors,
     other_origin_path,
     reaching,
+    segment_length,
     shortest,
     site,
     to_exit_hops,
@@ -75,21 +76,27 @@ class Sequence(Ordering, kind="sequence"):
         if self.unless_after:
             view_u = blocking_view(g, unless)
             hops = to_exit_hops(view_u)  # (its keys: the nodes with a clean way out)
-        hits = []
-        done = set()  # the anchors with a hit: ``evaluate`` keeps the first per anchor
+        # of an anchor's copies (a `finally` body's, a state's of correlated tests), the
+        # one whose witness is shortest, then the first; its witness alone is built
+        # (docs/decisions.md "Of an anchor's copies, the shortest witness")
+        best: Dict[object, Tuple[Tuple[int, Tuple[int, str]], object, object, List[object], object]] = {}
         for t, (first, middle) in found:
-            key = anchor(g, t)
-            if key in done:
-                continue  # (another copy of a call already found: its witness is kept)
-            tail: List[object] = []
+            nxt = None
+            tail_length = 0
             if self.unless_after:
-                nxt = [s for s in normal_successors(g, t) if s in hops]
-                if not nxt:
+                nxts = [s for s in normal_successors(g, t) if s in hops]
+                if not nxts:
                     continue
-                tail = exit_path(g, view_u, nxt[0], hops)
-            head = head_path(g, reachable, first)
-            done.add(key)
-            hits.append(Hit(self, t, join(head, middle, tail), first=first, key=key))
+                nxt = nxts[0]
+                tail_length = hops[nxt][1]
+            key = anchor(g, t)
+            rank = (reachable.depth.get(first, 0) + segment_length(middle) + tail_length, node_order(t))
+            if key not in best or rank < best[key][0]:
+                best[key] = (rank, t, first, middle, nxt)
+        hits = []
+        for key, (_, t, first, middle, nxt) in sorted(best.items(), key=lambda item: node_order(item[1][1])):
+            tail = exit_path(g, view_u, nxt, hops) if nxt is not None else []
+            hits.append(Hit(self, t, join(head_path(g, reachable, first), middle, tail), first=first, key=key))
         return hits
 
     def counted(self, cls: FrozenSet[str]) -> FrozenSet[str]:

@@ -25,7 +25,7 @@ from .handlers import (
     silent_exit,
     surface_nodes,
 )
-from .paths import Classes, anchor, head_path, join, node_order
+from .paths import Classes, anchor, head_path, join, node_order, segment_length
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -63,12 +63,12 @@ class Swallowed(Rule, kind="swallowed"):
                 onward_cache[region.id] = quiet_raises(g, region, loud_nodes(region, surfaces, handed))
             return onward_cache[region.id]
 
-        hits = []
-        done = set()  # the anchors with a hit: ``evaluate`` keeps the first per anchor
+        # of an anchor's copies (a `finally` body's, a state's of correlated tests), the
+        # one whose witness is shortest, then the first; its witness alone is built
+        # (docs/decisions.md "Of an anchor's copies, the shortest witness")
+        best: Dict[object, tuple] = {}
         for e in sorted(events, key=node_order):
             key = anchor(g, e)
-            if key in done:
-                continue  # (another copy of a call already found: its witness is kept)
             for region, trail in catchers(g, e, regions, reraise, onward):
                 if not handler_catches(region, graph.swallow_types):
                     continue
@@ -77,11 +77,12 @@ class Swallowed(Rule, kind="swallowed"):
                 leave = exits[region.id]
                 if leave is None:
                     continue
-                head = head_path(g, reachable, e)
-                done.add(key)
-                hits.append(Hit(self, e, join(head, trail, leave), handler=region, key=key))
+                rank = (reachable.depth.get(e, 0) + segment_length(trail) + segment_length(leave), node_order(e))
+                if key not in best or rank < best[key][0]:
+                    best[key] = (rank, e, trail, leave, region)
                 break
-        return hits
+        return [Hit(self, e, join(head_path(g, reachable, e), trail, leave), handler=region, key=key)
+                for key, (_, e, trail, leave, region) in sorted(best.items(), key=lambda item: node_order(item[1][1]))]
 
     def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
         anchor = g.nodes[hit.anchor]

@@ -1,0 +1,115 @@
+"""Of an anchor's copies, the shortest witness (semantics §Contracts: "one witness —
+the events and branch points of one shortest path"; docs/decisions.md "Of an anchor's
+copies, the shortest witness"). A call in a ``finally`` body stands in the graph once
+per way out, and correlated tests (and the literal facts a witness reads) copy nodes
+per state; a finding is one per anchor, and its witness was the first copy's in node
+order, not the shortest: the failure-in-flight copy of a ``finally`` (held-out set 72,
+maubot's ``plugin_upload.py``), a second round of a loop (held-out set 71,
+python-watcher's service monitors). Also: an ``except`` clause the failure passes
+unmatched says so (held-out set 72)."""
+from __future__ import annotations
+
+from checkutil import check_source
+
+
+def _steps(src, code):
+    found = [f for f in check_source(src) if f.code == code]
+    assert len(found) == 1, found
+    return [(s.kind, s.span.line, s.text) for s in found[0].witness]
+
+
+def test_a_finally_rename_takes_the_normal_copys_witness():
+    steps = _steps("""\
+import os
+
+
+def replace(path, data, reload):
+    with open(path, "w") as f:
+        f.write(data)
+    try:
+        reload(path)
+    finally:
+        os.rename(path, path + ".trash")
+""", "OC301")
+    assert steps == [("file-write", 6, "f.write(data)"), ("rename", 10, 'os.rename(path, path + ".trash")')]
+
+
+def test_a_second_terminal_append_in_a_finally_takes_the_normal_copy():
+    steps = _steps("""\
+def finish(ledger, rr, work):
+    ledger.append_terminal(rr, "review_submitted")
+    try:
+        work(rr)
+    finally:
+        ledger.append_terminal(rr, "review_discarded")
+""", "OC103")
+    assert [s[0] for s in steps] == ["terminal-append", "terminal-append"], steps
+
+
+def test_a_swallowed_append_in_a_finally_takes_the_normal_copy():
+    steps = _steps("""\
+def finish(ledger, run, work):
+    try:
+        work(run)
+    finally:
+        try:
+            ledger.append_terminal(run, "failed")
+        except Exception:
+            pass
+""", "OC201")
+    assert [s[1] for s in steps] == [6, 7, 8], steps
+
+
+def test_a_loop_with_a_literal_flag_takes_one_round():
+    steps = _steps("""\
+def monitor(store, services):
+    for svc in services:
+        changed = False
+        if svc.changed:
+            changed = True
+        if changed:
+            store.save(svc)
+        if svc.failed:
+            svc.ledger.append(svc.id)
+""", "OC102")
+    assert steps == [
+        ("branch", 2, "for svc in services:  (true)"),
+        ("branch", 4, "if svc.changed:  (true)"),
+        ("branch", 6, "if changed:  (true)"),
+        ("save", 7, "store.save(svc)"),
+        ("branch", 8, "if svc.failed:  (true)"),
+        ("append", 9, "svc.ledger.append(svc.id)"),
+        ("branch", 2, "for svc in services:  (false)"),
+    ]
+
+
+def test_a_clause_the_failure_passes_unmatched_says_so():
+    steps = _steps("""\
+def g(store, ledger, run, work):
+    store.save(run)
+    try:
+        work(run)
+    except KeyError:
+        return
+    except Exception:
+        ledger.append(run, "x")
+""", "OC102")
+    assert steps == [
+        ("save", 2, "store.save(run)"),
+        ("raises", 4, "work(run)"),
+        ("except", 5, "except KeyError:  (does not match)"),
+        ("except", 7, "except Exception:"),
+        ("append", 8, 'ledger.append(run, "x")'),
+    ]
+
+
+def test_the_clause_that_catches_has_no_mark():
+    steps = _steps("""\
+def g(store, ledger, run, work):
+    store.save(run)
+    try:
+        work(run)
+    except Exception:
+        ledger.append(run, "x")
+""", "OC102")
+    assert ("except", 5, "except Exception:") in steps, steps
