@@ -356,6 +356,12 @@ class Unmatched:
     # `dag_x.m`; a review)
     bare_call: Optional[Tuple[str, int, str]] = None
     bare_pattern: str = ""
+    # a `*.T.m` pattern and a call `t.m(...)` whose receiver, named like the class, has
+    # no known type (held-out set 71: OpenStack's `cluster = Cluster.get_by_uuid(...)`;
+    # only an annotation or a constructor call types a receiver): the call, and the
+    # pattern that names it by its receiver
+    untyped_call: Optional[Tuple[str, int, str]] = None
+    untyped_pattern: str = ""
 
     def row(self) -> dict:
         out: dict = {"class": self.kind, "pattern": self.pattern}
@@ -367,6 +373,9 @@ class Unmatched:
         if self.bare_call is not None:
             path, line, text = self.bare_call
             out["bare_call"] = {"path": path, "line": line, "code": text, "pattern": self.bare_pattern}
+        if self.untyped_call is not None:
+            path, line, text = self.untyped_call
+            out["untyped_call"] = {"path": path, "line": line, "code": text, "pattern": self.untyped_pattern}
         return out
 
 
@@ -441,8 +450,37 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                           for at, call in calls_of[c] if kind not in settings.vocab.direct(call)), None)
             if found is not None:
                 bare, bare_at = found
-        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=bare_at, bare_pattern=bare or ""))
+        untyped: Optional[Tuple[str, Tuple[str, int, str]]] = None
+        if not matched and bare is None and hint is None and owner:
+            untyped = _untyped_receiver_call(kind, owner, parts[-1], calls_of, settings)
+        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=bare_at, bare_pattern=bare or "",
+                             untyped_call=untyped[1] if untyped else None,
+                             untyped_pattern=untyped[0] if untyped else ""))
     return out
+
+
+def _untyped_receiver_call(kind: str, owner: str, method: str,
+                           calls_of: Dict[str, List[Tuple[Tuple[str, int, str], Call]]],
+                           settings: Settings) -> Optional[Tuple[str, Tuple[str, int, str]]]:
+    """For a `*.T.m` pattern that matches nothing: the first call `t.m(...)` (or
+    `self.t.m(...)`) whose receiver's last name is the class's name in snake case
+    (`cluster`, `db_cluster` for `Cluster`; `db_instance` for `DBInstance`), has no
+    known type and no pattern of the class takes, with the pattern that names it by
+    that receiver (`cluster.m` as written; `*.cluster.m` for an attribute), or None."""
+    core = owner.lstrip("*")
+    if not core or any(ch in core for ch in "*?[") or any(ch in method for ch in "*?["):
+        return None
+    want = core.replace("_", "").lower()
+    for callee in sorted(calls_of):
+        parts = callee.split(".")
+        if len(parts) < 2 or parts[-1] != method or not all(p.isidentifier() for p in parts):
+            continue
+        if not parts[-2].replace("_", "").lower().endswith(want):
+            continue
+        for at, call in calls_of[callee]:
+            if call.receiver_type is None and not call.typed and kind not in settings.vocab.direct(call):
+                return (callee if len(parts) == 2 else f"*.{parts[-2]}.{method}"), at
+    return None
 
 
 @dataclass
@@ -608,6 +646,10 @@ def _unmatched_rows(unmatched: List[Unmatched]) -> List[str]:
         elif u.bare_call is not None:
             path, ln, text = u.bare_call
             line += f" misses `{text}` at {path}:{ln} (no receiver before it): add `{u.bare_pattern}`"
+        elif u.untyped_call is not None:
+            path, ln, text = u.untyped_call
+            line += (f" misses `{text}` at {path}:{ln} (its receiver has no known type: only an annotation"
+                     f" or a constructor call types one): add `{u.untyped_pattern}`")
         lines.append(line.rstrip())
     return lines
 

@@ -939,3 +939,51 @@ def test_a_transaction_pattern_a_decorator_matches_is_no_unmatched_pattern(tmp_p
     # (a decorator is no call of any other class: a save pattern on it still matches nothing)
     assert sorted((row["class"], row["pattern"]) for row in got) == [
         ("save", "*.storage.transaction_shallow_copy"), ("transaction", "*.other_tx")]
+
+
+def test_a_class_pattern_points_at_a_call_whose_receiver_has_no_type(tmp_path):
+    """(Held-out set 71.) OpenStack code gets its objects from classmethods
+    (`cluster = Cluster.get_by_uuid(ctx, uuid)`), whose return nothing types, so
+    `*.Cluster.save` matched no call with no reason given. suggest names a call whose
+    receiver is named like the class and has no known type, and the pattern for it."""
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.Cluster.save", "*.DBInstance.save", "*.Node.save"]\n')
+    write(tmp_path, "m.py", """\
+        class Cluster:
+            @classmethod
+            def get_by_uuid(cls, ctx, uuid):
+                return cls()
+
+            def save(self):
+                pass
+
+
+        def update(ctx, uuid, ledger):
+            cluster = Cluster.get_by_uuid(ctx, uuid)
+            cluster.save()
+
+
+        class Node:
+            def save(self):
+                pass
+
+
+        class Handler:
+            def run(self, node: Node):
+                self.db_instance.save()
+                node.save()
+                self.nodes.save()
+        """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "m.py").out)["unmatched"]
+    by = {row["pattern"]: row for row in got}
+    assert by["*.Cluster.save"]["untyped_call"] == {"path": "m.py", "line": 12, "code": "cluster.save()",
+                                                     "pattern": "cluster.save"}
+    assert by["*.DBInstance.save"]["untyped_call"]["pattern"] == "*.db_instance.save"
+    # `node: "Node"` is typed, so `*.Node.save` matches it; `self.nodes` is not named so
+    assert "*.Node.save" not in by
+    text = oc(tmp_path, "suggest", "--no-cache", "m.py").out
+    assert ("misses `cluster.save()` at m.py:12 (its receiver has no known type: only an annotation or a "
+            "constructor call types one): add `cluster.save`") in text
+    # the pattern it names matches: nothing left to say of it
+    write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.Cluster.save", "cluster.save"]\n')
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "m.py").out)["unmatched"]
+    assert got == [{"class": "save", "pattern": "*.Cluster.save"}], got
