@@ -157,6 +157,34 @@ def test_the_literals_survive_the_facts_cache_encoding():
     ("True", 4), ("1", 4), ("0x10", 4), ("1_000", 4), ('"done"', 4), ("(x,)", 4), ("(x, *xs)", 4),
     ("[]", 0), ("{}", 0), ("[x]", 0), ("{1}", 0), ("{'a': 1}", 0), ("(*xs,)", 0),
     ("f()", 0), ("x", 0), ("'a' 'b'", 0), ("f'{x}'", 0), ("-1", 0), ("list()", 0),
+    # a constructor's instance is never None (session 49): not None, truth unknown
+    ("ExceptionInfo()", 6), ("billiard.einfo.ExceptionInfo(exc)", 6), ("_Sentinel()", 6),
+    ("MAKE()", 0), ("make_info()", 0), ("get()()", 0), ("Foo[int]()", 0),
 ])
 def test_what_a_literal_is(text, mask):
     assert literal_truth(cst.parse_expression(text)) == mask
+
+
+def test_a_constructor_tells_the_witness_its_name_is_not_none():
+    # (celery's `Request.on_timeout`) `einfo = None`, then `einfo = ExceptionInfo()` in
+    # the handler the path takes: the `finally`'s `if einfo is not None:` is true there
+    src = """\
+    def on_timeout(self, exc):
+        self._store.save(self.id, exc)
+        einfo = None
+        try:
+            try:
+                raise exc
+            except TimeLimitExceeded:
+                einfo = ExceptionInfo()
+            self.send_event("task-failed")
+        finally:
+            if einfo is not None:
+                del einfo
+            exc.__traceback__ = None
+        self._ledger.append(self.id)
+    """
+    found = [f for f in check_source(src) if f.code == "OC102"]
+    assert len(found) == 1, found
+    branches = [s.text for s in found[0].witness if s.kind == "branch"]
+    assert branches == ["if einfo is not None:  (true)"], branches

@@ -1145,5 +1145,13 @@ def literal_truth(value: cst.BaseExpression) -> int:
         if not value.elements:
             return _FALSY
         return _TRUTHY if any(not isinstance(e, cst.StarredElement) for e in value.elements) else 0
+    if isinstance(value, cst.Call):
+        # `einfo = ExceptionInfo()`: a constructor's instance is never None (its truth
+        # is its class's business); a witness then does not take `if einfo is not
+        # None:` false right after it (celery's `on_timeout`, session 49)
+        callee = render_callee(value.func)
+        last = callee.rsplit(".", 1)[-1].lstrip("_")
+        if callee.replace(".", "").replace("_", "").isalnum() and last[:1].isupper() and not last.isupper():
+            return _FALSY | _TRUTHY
     return 0
 
