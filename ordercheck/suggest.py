@@ -285,7 +285,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
         if not s.pattern:
             s.pattern = ("*" if s.plain else "*.") + key
         out.append(s)
-    out = _fold_covered(out)
+    out = _fold_by_base(_fold_covered(out), all_facts)
     usable = set(settings.vocab.patterns)  # a class no rule can use goes last
     out.sort(key=lambda s: (s.kind not in usable, not s.outside_tests, -(len(s.functions) + len(s.meets)), -len(s.functions),
                             s.kind, s.pattern))
@@ -334,6 +334,76 @@ def _fold_covered(found: List[Suggestion]) -> List[Suggestion]:
         home.outside_tests |= s.outside_tests
         home.calls += s.calls
     return kept
+
+
+#: the classes that several suggestions' classes share so commonly that they name none
+_NO_COMMON_BASE = frozenset({"object", "builtins.object", "typing.Generic", "Generic", "abc.ABC", "ABC"})
+
+
+def _fold_by_base(found: List[Suggestion], all_facts: Sequence[FileFacts]) -> List[Suggestion]:
+    """Suggestions of one method qualified by three or more project classes
+    (``pkg.models.Lease.save``, ``pkg.models.Event.save``, ... one per ORM model) fold
+    into one naming their nearest common base that defines the method, or that the
+    project does not define (``oslo_db.sqlalchemy.models.ModelBase.save``): a receiver
+    of a known class matches its bases' names too (semantics §Events receiver types),
+    so the one line takes every call the many did (held-out set 71: blazar's 27 lines
+    for one ``ModelBase.save``)."""
+    bases: Dict[str, List[str]] = {}  # a project class's qualified name -> its bases', nearest first
+    methods: Dict[str, Set[str]] = {}
+    for facts in all_facts:
+        if facts.error is not None:
+            continue
+        own = {f"{facts.module}.{k.qualname}" for k in facts.classes}
+        for klass in facts.classes:
+            full = f"{facts.module}.{klass.qualname}"
+            named: List[str] = []
+            for b in klass.bases:  # (as written and qualified: the qualified form, or the module's own class)
+                local = f"{facts.module}.{b}"
+                named.append(local if local in own else b)
+            named = list(dict.fromkeys(named))
+            # (a base as written, `models.ModelBase`, `mb.BlazarBase`, beside its
+            # import-qualified form: the latter)
+            bases[full] = [b for b in named if ("." in b or b in own)
+                           and not any(len(c) > len(b) and c.endswith("." + b.split(".", 1)[-1]) for c in named)]
+            methods[full] = set(klass.methods)
+
+    def ancestors(cls: str) -> List[str]:
+        out: List[str] = []
+        todo = list(bases.get(cls, ()))
+        while todo and len(out) < 50:
+            b = todo.pop(0)
+            if b not in out and b != cls:
+                out.append(b)
+                todo.extend(bases.get(b, ()))
+        return out
+
+    groups: Dict[Tuple[str, str], List[Suggestion]] = {}
+    for s in found:
+        if any(ch in s.pattern for ch in "*?[") or s.pattern.count(".") < 2:
+            continue
+        cls, method = s.pattern.rsplit(".", 1)
+        if cls in bases:
+            groups.setdefault((s.kind, method), []).append(s)
+    gone: Set[int] = set()
+    folded: List[Suggestion] = []
+    for (kind, method), members in groups.items():
+        if len(members) < 3:
+            continue
+        lines = [[m.pattern.rsplit(".", 1)[0]] + ancestors(m.pattern.rsplit(".", 1)[0]) for m in members]
+        common = [a for a in lines[0] if all(a in line for line in lines[1:]) and a not in _NO_COMMON_BASE]
+        home = next((a for a in common if a not in methods or method in methods[a]), None)
+        if home is None:
+            continue
+        best = max(members, key=lambda m: (bool(m.outside_tests), len(m.functions)))
+        merged = Suggestion(kind, f"{home}.{method}", example=best.example, names=best.names)
+        for m in members:
+            merged.functions |= m.functions
+            merged.meets |= m.meets
+            merged.outside_tests |= m.outside_tests
+            merged.calls += m.calls
+            gone.add(id(m))
+        folded.append(merged)
+    return [s for s in found if id(s) not in gone] + folded
 
 
 @dataclass
