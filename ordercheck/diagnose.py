@@ -18,7 +18,7 @@ from . import summaries as summod
 from .contracts import Rule, node_span, node_text
 from .findings import Finding, Related, Step
 from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
-from .kinds import EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
+from .kinds import NEARNESS, EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 
 Committed = Dict[Tuple[object, str], List[object]]
 
@@ -98,6 +98,19 @@ def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return"
         names = names[:VIA_SHOWN - 2] + [f"… ({left} more)"] + names[-1:]
     last = chain[-1][1]
     return " → ".join(names + [call_shown(last.call)]) + f" at {last.path}:{last.call.span.line}", last
+
+
+#: the classes a ``sequence`` pairing files counts only when near (OC301's): a call whose
+#: own pattern makes one has no "via" to a write further down, which the rule does not
+#: count (held-out set 75, s3cmd's configured `*.object_get`)
+_OWN_BY_PATTERN = frozenset({EventClass.FILE_WRITE.value, EventClass.RENAME.value})
+
+
+def own_event(cls: FrozenSet[str], k: str) -> bool:
+    """Whether a node performs ``k`` by its own call's pattern, for a class whose
+    nearness counts there (``_OWN_BY_PATTERN``): its step and related places name no
+    helper down its summary."""
+    return k in _OWN_BY_PATTERN and NEARNESS[k][0] in cls
 
 
 #: the helpers a "via" names at most; a longer chain shows its first ones, how many
@@ -203,7 +216,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             pass
         elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and cls & relevant:
             k = rule.step_kind(cls)
-            via, origin = via_text(summ, callees[n], k, _part(g, n, raising=raising)) if n in callees else ("", None)
+            via, origin = (via_text(summ, callees[n], k, _part(g, n, raising=raising))
+                           if n in callees and not own_event(cls, k) else ("", None))
             case = case_text(g, n, k)
             # what fingerprints read of the step (``Step.key``): the call's own text and
             # how its summary applied, as before witnesses said more (session 47)
@@ -418,6 +432,8 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         if node is None or node not in callees:
             continue
         k = rule.step_kind(classes.get(node, frozenset()))
+        if own_event(classes.get(node, frozenset()), k):
+            continue  # (its own pattern makes it: nothing down its helpers is the event)
         via, origin = via_text(summ, callees[node], k, _part(g, node, rule if node == hit.anchor else None))
         if origin is not None:
             case = case_text(g, node, k)

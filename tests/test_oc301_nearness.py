@@ -558,3 +558,38 @@ def test_an_override_added_in_another_file_reaches_a_warm_run(tmp_path):
     warm = oc(tmp_path, *args)
     cold = oc(tmp_path, *args[:-3], "--no-cache", "pkg")
     assert warm.codes() == cold.codes() == []
+
+
+def test_a_write_by_its_own_pattern_names_no_helper_down_its_summary(tmp_path):
+    # (held-out set 75, s3cmd's configured `*.object_get`) the call is the file write by
+    # its own pattern; the write two calls down is no event of OC301, so neither its
+    # step nor a related place names it
+    from checkutil import tree_findings, write_tree
+
+    write_tree(tmp_path, {
+        "main.py": """\
+            import os
+
+            from store import S3
+
+
+            def download(s3: S3, uri, stream, tmp, dst):
+                s3.object_get(uri, stream)
+                os.rename(tmp, dst)
+            """,
+        "store.py": """\
+            class S3:
+                def object_get(self, uri, stream):
+                    return self.recv_file(uri, stream)
+
+                def recv_file(self, uri, stream):
+                    data = uri.read()
+                    stream.write(data)
+                    return data
+            """,
+    })
+    found = tree_findings(tmp_path, select=["OC301"], table={"extend-events": {"file-write": ["*.object_get"]}})
+    assert [(f.code, f.span.line) for f in found] == [("OC301", 8)]
+    steps = [(s.kind, s.text, s.via) for s in found[0].witness]
+    assert steps == [("file-write", "s3.object_get(uri, stream)", ""), ("rename", "os.rename(tmp, dst)", "")], steps
+    assert not any("performed via" in r.message for r in found[0].related), found[0].related
