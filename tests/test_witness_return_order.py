@@ -61,4 +61,5 @@ def f(ledger, rec, out):
     except Exception:
         return out.get(rec)
 """, "OC202")
-    assert [k for k, _, _ in steps][-2:] == ["return", "silent"], steps
+    # (held-out set 73) the verdict quotes the `return` that leaves, not its value's call
+    assert steps[-1] == ("silent", 5, "return out.get(rec)  (leaves the handler silently)"), steps
