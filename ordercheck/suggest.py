@@ -82,7 +82,8 @@ UPLOAD_WORDS = {"upload", "multipart", "large"}
 # `append_config_values`, a WSGI app's `_append_versions_from_app`), not a ledger
 NOT_LEDGER_NOUNS = {"config", "configs", "option", "options", "opts", "version", "versions", "arg", "args",
                     "argument", "arguments", "param", "params", "parameter", "parameters", "path", "paths",
-                    "header", "headers", "child", "children", "widget", "widgets", "menu", "column", "columns"}
+                    "header", "headers", "child", "children", "widget", "widgets", "menu", "column", "columns",
+                    "schema", "schemas", "layout"}
 # what a `log_*` name logs when it writes an audit trail's row (pretalx's `log_action`),
 # not a message to a logger (`log_error`, `log_message`)
 AUDIT_NOUNS = {"action", "actions", "change", "changes", "entry", "entries", "activity", "audit", "event", "events"}
@@ -204,14 +205,14 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     last = receiver.rsplit(".", 1)[-1]
     if set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS:
         return None
+    if name in CONTAINER_METHODS and not (set(split_tokens(last)) & LEDGERISH):
+        return None  # `items.append(x)`, `self.children.append(x)`, `_get_metadata_list().append(x)`: a list
     if "." not in receiver and receiver.endswith(")"):
         # a call written alone as the receiver (`getattr(self, "x").publish`) renders with
         # no dot before it: `*.getattr().publish` matched nothing, `*getattr()` would
         # match `self.omnibus()`; its own text is the pattern (a review, session 41)
         return ("=" + callee, callee, False)
     plain = "." not in receiver and not receiver.endswith(")")
-    if name in CONTAINER_METHODS and not (set(split_tokens(last)) & LEDGERISH):
-        return None  # `items.append(x)`, `self.children.append(x)`: a list
     if plain:
         # a module imported by name (`events.emit`): its qualified name is the receiver type
         for q in call.qualnames:
@@ -261,6 +262,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 if mapped:
                     continue  # already matched by the configured vocabulary
                 name = call.callee.rsplit(".", 1)[-1]
+                if name.endswith(")"):
+                    continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own
                 kind = kind_of(name) or queryset_write(call.callee)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
                 if kind == "save" and with_item and split_tokens(name.lstrip("_"))[-1:] == ("transaction",):

@@ -101,6 +101,7 @@ def test_names_read_as_kinds():
     for name in ("_append_config_options", "_append_versions_from_app", "append_config_values", "append_headers"):
         assert kind_of(name) is None, name
     assert kind_of("append_entry") == kind_of("append_event") == kind_of("_append_record") == "append"
+    assert kind_of("append_layout_schema") is None  # (held-out set 74: a schema built)
     # held-out set 70: pulpcore's `Task.objects.filter(pk=pk).update(state=...)` writes
     # the rows, a save by no name of its own; a dict's or a hash's `update` is none
     assert queryset_write("Task.objects.filter().update") == queryset_write("Task.objects.update") == "save"
@@ -1072,3 +1073,25 @@ def test_two_models_or_no_common_base_stay_apart(tmp_path):
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "app").out)["suggestions"]
     assert sorted(row["pattern"] for row in got if row["class"] == "save") == [
         "app.models.Event.save", "app.models.Host.save", "app.models.Lease.save"], got
+
+
+def test_a_list_a_getter_returns_and_a_call_of_a_calls_result_are_no_suggestions(tmp_path):
+    """(Held-out set 74, esphome.) `_get_metadata_list().append(x)` appends to a list as
+    `entries.append(x)` does; `append_layout_schema(schema, value)(value)` calls what a
+    helper returned, which has no method name of its own. A ledger a getter returns
+    still is one."""
+    write(tmp_path, "ordercheck.toml", "")
+    write(tmp_path, "m.py", """\
+        def register(display_id, meta):
+            _get_metadata_list().append((display_id, meta))
+
+
+        def container_validator(value):
+            return append_layout_schema(get_schema(), value)(value)
+
+
+        def finish(run):
+            get_history().append(run)
+        """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "m.py").out)["suggestions"]
+    assert [row["pattern"] for row in got] == ["get_history().append"], got
