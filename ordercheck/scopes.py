@@ -48,6 +48,9 @@ class ScopeTable:
     #: a function's names bound to a fresh built-in container (``rows = []``,
     #: ``seen = set()``): name -> (bindings of that kind, the kinds); ``type_of``
     displays: Dict[str, Tuple[int, FrozenSet[str]]] = field(default_factory=dict)
+    #: a function's parameters that default to None and whose annotation names no class
+    #: (none, ``Any``, ``object``): in ``p or T()`` the default names the class (``value_type``)
+    defaulted: Set[str] = field(default_factory=set)
     is_function: bool = False  # (not the module's, not a class body's)
     #: a function's return annotation's class, as written; else the class every one of
     #: its `return` statements constructs (``return StateLock()``)
@@ -262,13 +265,44 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]
     options = [o for o in options if not _is_none(o)]
     if len(options) < 2:
         return None
-    found = {value_type(o, params) for o in options}
-    return found.pop() if len(found) == 1 and None not in found else None
+    found = [value_type(o, params) for o in options]
+    if None in found:
+        return None
+    # ("": a parameter that defaults to None and names no class: the other operand's)
+    typed = {f for f in found if f}
+    return typed.pop() if len(typed) == 1 else None
+
+
+def _defaults_to_none(default: Optional[ast.AST]) -> bool:
+    return default is not None and _is_none(default)
+
+
+def _says_nothing(annotation: Optional[ast.AST]) -> bool:
+    """An annotation that names no class at all: none, ``Any``, ``object``,
+    ``Optional[Any]``."""
+    if annotation is None:
+        return True
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):  # `"Any"`
+        try:
+            annotation = ast.parse(annotation.value.strip(), mode="eval").body
+        except (SyntaxError, ValueError):
+            return False
+    text = dotted(annotation)
+    if text is not None:
+        return text in ("Any", "typing.Any", "object")
+    if isinstance(annotation, ast.Subscript) and dotted(annotation.value) in ("Optional", "typing.Optional"):
+        return _says_nothing(annotation.slice)
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return all(_is_none(o) or _says_nothing(o) for o in _union_members(annotation))
+    return False
 
 
 def _annotated(table: "ScopeTable") -> Dict[str, str]:
-    """The names of a scope with one annotated class (its parameters among them)."""
-    return {k: next(iter(v)) for k, v in table.annotated.items() if len(v) == 1}
+    """The names of a scope with one annotated class (its parameters among them), and
+    ``""`` for a parameter that defaults to None and names no class (``defaulted``)."""
+    out = {k: "" for k in table.defaulted if k not in table.annotated}
+    out.update({k: next(iter(v)) for k, v in table.annotated.items() if len(v) == 1})
+    return out
 
 
 def _target_names(node: ast.AST) -> List[str]:
@@ -411,12 +445,21 @@ class _Scanner:
         params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
         params += [a for a in (args.vararg, args.kwarg) if a is not None]
         annotated_params: Dict[str, str] = {}
+        positional = list(args.posonlyargs) + list(args.args)
+        defaults: Dict[str, Optional[ast.AST]] = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):],
+                                                          args.defaults))
+        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
         for a in params:
             table.bind(a.arg)
             t = annotation_type(a.annotation)
             if t and a not in (args.vararg, args.kwarg):
                 table.annotated.setdefault(a.arg, set()).add(t)
                 annotated_params[a.arg] = t
+            elif _says_nothing(a.annotation) and _defaults_to_none(defaults.get(a.arg)):
+                # `def __init__(self, encoder=None)`: `encoder or AccessoryEncoder()` is
+                # the default-argument idiom, typed by its default (``value_type``)
+                table.defaulted.add(a.arg)
+                annotated_params[a.arg] = ""
         self_name = None
         if cls is not None and params and params[0] in list(args.posonlyargs) + list(args.args):
             self_name = params[0].arg

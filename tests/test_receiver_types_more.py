@@ -65,6 +65,48 @@ def finish(store, run, journal: "RunJournal | None" = None):
 """)
 
 
+def test_or_default_of_a_parameter_that_names_no_class():
+    # (held-out set 74, HAP-python's `encoder=None` ... `encoder or AccessoryEncoder()`)
+    # a parameter defaulting to None with no class of its own (no annotation, `Any`,
+    # `object`): the default-argument idiom, typed by its default
+    check(JOURNAL + """\
+from typing import Any, Optional
+
+class Engine:
+    def __init__(self, store, journal=None):
+        self._store = store
+        self.journal = journal or RunJournal()
+
+    def finish(self, run):
+        self._store.save(run)
+        self.journal.record(run, "run_failed")   # !OC101
+
+def finish(store, run, journal: Any = None):
+    j = journal or RunJournal()
+    store.save(run)
+    j.record(run, "failed")   # !OC101
+
+def finish_quoted(store, run, journal: "Optional[Any]" = None, *, other: object = None):
+    j = journal if journal is not None else RunJournal()
+    k = other or RunJournal()
+    store.save(run)
+    j.record(run, "failed")   # !OC101
+    k.record(run, "failed")   # !OC101 !OC103
+""")
+
+
+def test_or_default_of_a_parameter_without_a_none_default_gives_no_type():
+    # a required parameter, or one with another default, is what the caller passes
+    check(JOURNAL + """\
+def finish(store, run, journal, other=0):
+    j = journal or RunJournal()
+    k = other or RunJournal()
+    store.save(run)
+    j.record(run, "failed")
+    k.record(run, "failed")
+""")
+
+
 def test_or_over_two_classes_gives_no_type():
     check(JOURNAL + """\
 class Other:
