@@ -130,7 +130,18 @@ def module_aliases(scopes: "Scopes") -> Dict[str, str]:
         typed = table.type_of(name)
         if name not in out and typed is not None:
             out[name] = f"{typed}()"
+    for name in sorted(table.alias_bindings):
+        beside = table.alias_beside_defs(name)
+        if beside is not None and beside[0] != name:
+            out[BESIDE_DEFS + name] = beside[0]
     return out
+
+
+#: the key prefix (no identifier starts with it) of a module-level name bound by one
+#: alias beside its ``def``s in ``module_aliases``: the modules that import the name
+#: match its calls as the aliased text too, and still resolve them to the ``def``
+#: (docs/decisions.md "An alias and a ``def`` of one name")
+BESIDE_DEFS = "+"
 
 
 def _one(values: Optional[Set[str]]) -> Optional[str]:

@@ -555,13 +555,15 @@ def _untyped_receiver_call(kind: str, owner: str, method: str,
     core = owner.lstrip("*")
     if not core or any(ch in core for ch in "*?[") or any(ch in method for ch in "*?["):
         return None
-    want = core.replace("_", "").lower()
+    want = split_tokens(core)  # (`DBInstance`: db, instance)
+    if not want:
+        return None
     for callee in sorted(calls_of):
         parts = callee.split(".")
         if len(parts) < 2 or parts[-1] != method or not all(p.isidentifier() for p in parts):
             continue
-        if not parts[-2].replace("_", "").lower().endswith(want):
-            continue
+        if split_tokens(parts[-2])[-len(want):] != want:
+            continue  # (whole words: `release` is no `Lease`; a review)
         for at, call in calls_of[callee]:
             if call.receiver_type is None and not call.typed and kind not in settings.vocab.direct(call):
                 return (callee if len(parts) == 2 else f"*.{parts[-2]}.{method}"), at

@@ -28,6 +28,7 @@ from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
 from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
 from .kinds import StmtKind
+from .scopes import BESIDE_DEFS
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -785,21 +786,17 @@ class ProjectIndex:
         if call.receiver_type is not None or call.self_call or call.aug or call.local_head or call.invokes:
             return None
         parts = call.callee.split(".")
-        if not 1 <= len(parts) <= 3 or not all(p.isidentifier() for p in parts):
+        if not 1 <= len(parts) <= 8 or not all(p.isidentifier() for p in parts):
             return None
         target = facts.imports.get(parts[0])
         if not target:
             return None
         if len(parts) == 1:  # `saver(...)`, imported from its module: the instance called
             full, method = target, "__call__"
-        elif len(parts) == 3:  # `rt.STORE.m()`, `with oc.db_session:`: its module imported
-            if target not in self.modules:
-                return None
-            full, method = f"{target}.{parts[1]}", parts[2]
-        elif target in self.modules:  # `hooks.saver(...)`, its module imported
+        elif len(parts) == 2 and target in self.modules:  # `hooks.saver(...)`, its module imported
             full, method = f"{target}.{parts[1]}", "__call__"
-        else:  # `STORE.m()`
-            full, method = target, parts[1]
+        else:  # `STORE.m()`; `rt.STORE.m()`, `with pkg.runtime.db_session:`: through its module
+            full, method = ".".join([target] + parts[1:-1]), parts[-1]
         found = self._module_instance(full)
         return (found[0], found[1], method) if found is not None else None
 
@@ -1045,7 +1042,9 @@ class ProjectIndex:
         matches as the aliased text; resolving it was already done by ``_resolve_alias``)."""
         module, _, name = full.rpartition(".")
         source = self.modules.get(module)
-        alias = source.aliases.get(name) if source is not None else None
+        # (or a name bound by one alias beside its `def`s: a call of it may run either,
+        # and matches as the aliased text there too, ``scopes.BESIDE_DEFS``; a review)
+        alias = (source.aliases.get(name) or source.aliases.get(BESIDE_DEFS + name)) if source is not None else None
         if source is None or not alias or "(" in alias or "[" in alias:
             return ()
         head, _, rest = alias.partition(".")

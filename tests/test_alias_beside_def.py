@@ -106,3 +106,28 @@ def test_a_function_level_alias_beside_a_nested_def():
         os.replace(tmp, path)
     """
     assert cl(src, select=["OC301"]) == []
+
+
+@pytest.mark.parametrize("imp, call", [("from pk.fs import disk_sync", "disk_sync"),
+                                       ("from pk import fs", "fs.disk_sync")], ids=["name", "module"])
+def test_a_module_that_imports_the_name_matches_it_too(tmp_path, imp, call):
+    # (a review) the modules that import such a name match its calls as the aliased
+    # text as well, and still resolve them to the `def`
+    from checkutil import run_tree, write_tree
+
+    write_tree(tmp_path, {
+        "pk/__init__.py": "",
+        "pk/fs.py": SHAPES["def-then-alias"],
+        "pk/other.py": f"""\
+            import os
+            {imp}
+
+
+            def write_atomic(path, data):
+                with open(path + ".tmp", "w") as f:
+                    f.write(data)
+                    {call}(f.fileno())
+                os.replace(path + ".tmp", path)
+            """,
+    })
+    assert run_tree(tmp_path, select=["OC301"]) == []

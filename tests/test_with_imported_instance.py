@@ -106,3 +106,24 @@ def test_a_one_file_run_after_a_whole_run_finds_the_same(tmp_path):
     whole = found(".")
     assert [w[:3] for w in whole] == [("app.py", 6, "OC102")]
     assert found("app.py") == whole
+
+
+@pytest.mark.parametrize("imp, written", [("import orm.core", "orm.core.db_session"),
+                                          ("import toprt", "toprt.db_session")], ids=["dotted", "top-level"])
+def test_a_with_over_an_instance_of_a_whole_module_import(tmp_path, imp, written):
+    # (a review) `import pkg.runtime` then `with pkg.runtime.db_session:`, and a module at
+    # the top of the tree imported whole
+    _tree(tmp_path, imp, written)
+    (tmp_path / "toprt.py").write_text(textwrap.dedent(CORE))
+    assert run_tree(tmp_path, select=SEQ) == [("app.py", 7, "OC102")]
+
+
+def test_an_imported_name_the_module_rebinds_is_no_instance(tmp_path):
+    # (a review) `from x import db_session` and then `db_session = None`: the name is
+    # bound twice, and has no type (a new false OC102 before the fix)
+    _tree(tmp_path, "from orm.core import db_session", "db_session")
+    app = tmp_path / "app.py"
+    app.write_text(app.read_text().replace("from orm.core import db_session\n", "from orm.core import db_session\n"
+                                                                           "db_session = None\n"))
+    assert "db_session = None" in app.read_text()
+    assert run_tree(tmp_path, select=SEQ) == []

@@ -483,15 +483,24 @@ class Resolver:
                 # types `_lock`: the project phase reads the type through the MRO
                 # (``ProjectIndex.receiver_class_of``); no project manager, no effect
                 return CallNames(callee, (), None, None, "self")
-            if parts[0] not in ("self", "cls") and len(parts) in (2, 3) and self.qualified_text(callee) \
-                    and not self.bound_locally(parts[0]):
-                # `with db_session:` over a name imported from another module (pony's
-                # idiom): the project phase types it by the module that binds it
-                # (``ProjectIndex.imported_instance``; held-out set 73)
+            if parts[0] not in ("self", "cls") and self._imported_once(parts[0]):
+                # `with db_session:` (or `with pkg.runtime.db_session:`) over a name
+                # imported from another module (pony's idiom): the project phase types it
+                # by the module that binds it (``ProjectIndex.imported_instance``;
+                # held-out set 73)
                 return CallNames(callee, self.qualified_text(callee), None, None, None)
             return None
         typed = self.type_qualname(receiver)
         return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None)
+
+    def _imported_once(self, name: str) -> bool:
+        """``name`` is the module's import and nothing else binds it (a module-level
+        ``db_session = None`` after ``from .runtime import db_session`` makes it no
+        instance of the module it came from; a review), nor does the function."""
+        if not self.frames or name not in self.frames[0].imports or self.bound_locally(name):
+            return False
+        scope = self._lookup(name)
+        return scope is not None and scope[0].bound.get(name) == 1
 
     def base_names(self, written: str, line: int, own: str = "") -> List[str]:
         """The names a class's base is known by (``ClassFacts.bases``): as written, its
