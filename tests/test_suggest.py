@@ -108,6 +108,9 @@ def test_names_read_as_kinds():
                  "_append_feature_store_suffix"):
         assert kind_of(name) is None, name
     assert kind_of("record_step") == "append" and kind_of("commit_offsets") == kind_of("commit_task") == "save"
+    # a message consumer's commit point (nats-py's `msg.ack()`, aio-pika's, kombu's)
+    assert kind_of("ack") == kind_of("ack_sync") == kind_of("acknowledge") == "save"
+    assert kind_of("ack_timeout_handler_name") is None and kind_of("acked") is None
     # held-out set 70: pulpcore's `Task.objects.filter(pk=pk).update(state=...)` writes
     # the rows, a save by no name of its own; a dict's or a hash's `update` is none
     assert queryset_write("Task.objects.filter().update") == queryset_write("Task.objects.update") == "save"
