@@ -33,6 +33,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
 class ScopeTable:
     bound: Dict[str, int] = field(default_factory=dict)
     defined: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the ``def`` statements
+    imported: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the import statements
     alias_bindings: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)  # name -> (text, end line, end col)
     annotated: Dict[str, Set[str]] = field(default_factory=dict)
     constructed: Dict[str, Set[str]] = field(default_factory=dict)
@@ -284,6 +285,45 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]
     return typed.pop() if len(typed) == 1 else None
 
 
+def _rebound(body: List[ast.stmt], name: str) -> bool:
+    """Whether the function binds its parameter ``name`` again other than by the
+    default idiom itself (``name = name or T()``): an assignment of another value, a
+    loop or ``with`` target, a walrus, an import, ``except ... as`` (a review: the
+    default then tells nothing of what the name holds)."""
+    for n in (x for st in body for x in ast.walk(st)):
+        if isinstance(n, ast.Assign):
+            if any(name in _target_names(t) for t in n.targets) and not _idiom_of(n.value, name):
+                return True
+        elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
+            if name in _target_names(n.target) and not (isinstance(n, ast.AnnAssign) and _idiom_of(n.value, name)):
+                return True
+        elif isinstance(n, (ast.For, ast.AsyncFor)):
+            if name in _target_names(n.target):
+                return True
+        elif isinstance(n, ast.withitem):
+            if n.optional_vars is not None and name in _target_names(n.optional_vars):
+                return True
+        elif isinstance(n, ast.NamedExpr):
+            if n.target.id == name:
+                return True
+        elif isinstance(n, ast.ExceptHandler):
+            if n.name == name:
+                return True
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            if any((a.asname or a.name.split(".")[0]) == name for a in n.names):
+                return True
+    return False
+
+
+def _idiom_of(value: Optional[ast.AST], name: str) -> bool:
+    """``name or T()`` / ``name if name is not None else T()``: the default idiom."""
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        return any(isinstance(v, ast.Name) and v.id == name for v in value.values)
+    if isinstance(value, ast.IfExp):
+        return any(isinstance(v, ast.Name) and v.id == name for v in (value.body, value.orelse))
+    return False
+
+
 def _defaults_to_none(default: Optional[ast.AST]) -> bool:
     return default is not None and _is_none(default)
 
@@ -466,7 +506,8 @@ class _Scanner:
             if t and a not in (args.vararg, args.kwarg):
                 table.annotated.setdefault(a.arg, set()).add(t)
                 annotated_params[a.arg] = t
-            elif _says_nothing(a.annotation) and _defaults_to_none(defaults.get(a.arg)):
+            elif _says_nothing(a.annotation) and _defaults_to_none(defaults.get(a.arg)) \
+                    and not _rebound(node.body, a.arg):
                 # `def __init__(self, encoder=None)`: `encoder or AccessoryEncoder()` is
                 # the default-argument idiom, typed by its default (``value_type``)
                 table.defaulted.add(a.arg)
@@ -558,9 +599,13 @@ class _Scanner:
                     table.caught.setdefault(n.name, set()).add(
                         caught if caught and _cap_words(caught.rsplit(".", 1)[-1]) else "")
             elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                if fallback:
+                    continue  # (a shim's second import under `except ImportError:`)
                 for a in n.names:
                     if a.name != "*":
                         self._bind(a.asname or a.name.split(".")[0], table, chain)
+                        owner = self._owner(_imported_as(a), table, chain)
+                        owner.imported[_imported_as(a)] = owner.imported.get(_imported_as(a), 0) + 1
             elif isinstance(n, ast.NamedExpr):
                 self._bind(n.target.id, table, chain)
             elif isinstance(n, ast.Delete):
@@ -671,8 +716,9 @@ def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:
     """A module's compat shim binds a name twice: what normally runs, in a ``try``'s
     body or its ``else`` (``DjangoDatabaseError = django.db.utils.DatabaseError``), and
     a stand-in under ``except ImportError:`` (``class DjangoDatabaseError: pass``). The
-    ids of the stand-in's bindings (``def``, ``class``, ``=``) of the names the ``try``
-    or its ``else`` binds to a dotted name: they do not count, so the name stays an
+    ids of the stand-in's bindings (``def``, ``class``, ``=``, an import) of the names
+    the ``try`` or its ``else`` binds to a dotted name or imports: they do not count,
+    so the name stays an
     alias of what normally runs, as a shim's import already wins over its fallback
     (docs/decisions.md, "A definition after an import"; held-out set 35, sumatra's
     ``swallow-types`` reached no ``except DjangoDatabaseError:``)."""
@@ -682,6 +728,10 @@ def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:
             continue
         runs = {t.id for n in st.body + st.orelse if isinstance(n, ast.Assign) and dotted(n.value) is not None
                 for t in n.targets if isinstance(t, ast.Name)}
+        # (and what it imports: `try: from x import db_session` / `except ImportError:
+        # db_session = None` leaves the import what runs; a review, session 49)
+        runs |= {_imported_as(a) for n in st.body + st.orelse if isinstance(n, (ast.Import, ast.ImportFrom))
+                 for a in n.names if a.name != "*"}
         if not runs:
             continue
         for h in st.handlers:
@@ -691,10 +741,16 @@ def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:
             for n in h.body:
                 names = ([n.name] if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                          else [t.id for t in n.targets if isinstance(t, ast.Name)] if isinstance(n, ast.Assign)
-                         else [])
+                         else [_imported_as(a) for a in n.names if a.name != "*"]
+                         if isinstance(n, (ast.Import, ast.ImportFrom)) else [])
                 if names and all(name in runs for name in names):
                     out.add(id(n))
     return out
+
+
+def _imported_as(alias: ast.alias) -> str:
+    """The name an import binds (``import a.b`` binds ``a``)."""
+    return alias.asname or alias.name.split(".")[0]
 
 
 def _end_of(n: ast.stmt) -> Tuple[int, int]:

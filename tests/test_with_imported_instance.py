@@ -127,3 +127,16 @@ def test_an_imported_name_the_module_rebinds_is_no_instance(tmp_path):
                                                                            "db_session = None\n"))
     assert "db_session = None" in app.read_text()
     assert run_tree(tmp_path, select=SEQ) == []
+
+
+@pytest.mark.parametrize("head", [
+    "try:\n    from orm.core import db_session\nexcept ImportError:\n    db_session = None\n",
+    "import typing\nif typing.TYPE_CHECKING:\n    from orm.core import db_session\nelse:\n"
+    "    from orm.core import db_session\n",
+], ids=["import-shim", "type-checking"])
+def test_a_shims_fallback_or_a_second_import_leaves_the_instance(tmp_path, head):
+    # (a review) a compat shim's stand-in is no binding again: the import is what runs
+    _tree(tmp_path, "from orm.core import db_session", "db_session")
+    app = tmp_path / "app.py"
+    app.write_text(app.read_text().replace("from orm.core import db_session\n", head))
+    assert run_tree(tmp_path, select=SEQ) == [("app.py", 6 + head.count("\n"), "OC102")]

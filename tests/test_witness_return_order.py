@@ -63,3 +63,12 @@ def f(ledger, rec, out):
 """, "OC202")
     # (held-out set 73) the verdict quotes the `return` that leaves, not its value's call
     assert steps[-1] == ("silent", 5, "return out.get(rec)  (leaves the handler silently)"), steps
+    steps = _steps("""\
+def f(ledger, rec, out):
+    try:
+        ledger.append(rec)
+    except Exception:
+        return out.merge(out.get(rec), out.default())
+""", "OC202")
+    # (a review) however many calls the value makes
+    assert steps[-1] == ("silent", 5, "return out.merge(out.get(rec), out.default())  (leaves the handler silently)"), steps

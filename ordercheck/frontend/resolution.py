@@ -500,7 +500,8 @@ class Resolver:
         if not self.frames or name not in self.frames[0].imports or self.bound_locally(name):
             return False
         scope = self._lookup(name)
-        return scope is not None and scope[0].bound.get(name) == 1
+        # (every binding an import: `if TYPE_CHECKING: from x import s` / `else:` the same)
+        return scope is not None and scope[0].bound.get(name) == scope[0].imported.get(name, 0) >= 1
 
     def base_names(self, written: str, line: int, own: str = "") -> List[str]:
         """The names a class's base is known by (``ClassFacts.bases``): as written, its
