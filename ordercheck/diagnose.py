@@ -106,11 +106,25 @@ def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return"
 _OWN_BY_PATTERN = frozenset({EventClass.FILE_WRITE.value, EventClass.RENAME.value})
 
 
-def own_event(cls: FrozenSet[str], k: str) -> bool:
-    """Whether a node performs ``k`` by its own call's pattern, for a class whose
-    nearness counts there (``_OWN_BY_PATTERN``): its step and related places name no
-    helper down its summary."""
-    return k in _OWN_BY_PATTERN and NEARNESS[k][0] in cls
+#: ``Vocabulary.direct``: the classes a call matches by its own text
+Direct = Callable[[Call], FrozenSet[str]]
+
+
+def own_event(cls: FrozenSet[str], k: str, data: Optional[dict] = None, direct: Optional[Direct] = None) -> bool:
+    """Whether a node performs ``k`` by its own call's pattern: its step and related
+    places name no helper down its summary. For a class whose nearness counts
+    (``_OWN_BY_PATTERN``) the node's own mark says so; for a class without nearness
+    (``save``, ``append``) the call node's own match (``direct``) does: a call a
+    pattern names is the event whatever its helpers do (held-out set 80, a `*.copy`
+    that also reached a save three helpers down showed that save as its "via"). A
+    terminal append keeps its "via", which says where its marker is (``terminal_note``);
+    a callee's ``raised`` and ``outcome`` points are its summary's, and keep theirs."""
+    if k in _OWN_BY_PATTERN:
+        return NEARNESS[k][0] in cls
+    if k in NEARNESS or direct is None or data is None or data.get("kind") != NodeKind.CALL:
+        return False
+    call = data.get("call")
+    return call is not None and k in direct(call)
 
 
 #: the helpers a "via" names at most; a longer chain shows its first ones, how many
@@ -160,7 +174,8 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
 def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str],
                   raises: Optional[Dict[object, FrozenSet[str]]] = None,
                   then: Optional[Tuple[int, Step]] = None, ends: FrozenSet[object] = frozenset(),
-                  marker: Optional[Callable[[Call], Optional[str]]] = None) -> List[Step]:
+                  marker: Optional[Callable[[Call], Optional[str]]] = None,
+                  direct: Optional[Direct] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
@@ -169,7 +184,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     handler silently, before what it does after). ``ends``: the hit's own events,
     shown whatever the rule counts elsewhere (``Rule.counted``). ``marker``: the
     terminal marker a call carries (``Vocabulary.marker_of``), for a terminal append's
-    step to say what made it terminal (``terminal_note``)."""
+    step to say what made it terminal (``terminal_note``). ``direct``: the classes a
+    call matches by its own text (``Vocabulary.direct``; ``own_event``)."""
     steps: List[Step] = []
     relevant = rule.shown_classes()
     lines = facts_lines
@@ -217,7 +233,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and cls & relevant:
             k = rule.step_kind(cls)
             via, origin = (via_text(summ, callees[n], k, _part(g, n, raising=raising))
-                           if n in callees and not own_event(cls, k) else ("", None))
+                           if n in callees and not own_event(cls, k, data, direct) else ("", None))
             case = case_text(g, n, k)
             # what fingerprints read of the step (``Step.key``): the call's own text and
             # how its summary applied, as before witnesses said more (session 47)
@@ -415,7 +431,7 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
 
 def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries,
                raises: Optional[Dict[object, FrozenSet[str]]] = None, committed: Optional[Committed] = None,
-               marker: Optional[Callable[[Call], Optional[str]]] = None) -> Finding:
+               marker: Optional[Callable[[Call], Optional[str]]] = None, direct: Optional[Direct] = None) -> Finding:
     rule = hit.rule
     anchor = g.nodes[hit.anchor]
     span: Span = node_span(anchor)
@@ -432,7 +448,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         if node is None or node not in callees:
             continue
         k = rule.step_kind(classes.get(node, frozenset()))
-        if own_event(classes.get(node, frozenset()), k):
+        if own_event(classes.get(node, frozenset()), k, g.nodes[node], direct):
             continue  # (its own pattern makes it: nothing down its helpers is the event)
         via, origin = via_text(summ, callees[node], k, _part(g, node, rule if node == hit.anchor else None))
         if origin is not None:
@@ -470,7 +486,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             silent = (inside[-1], Step(span_left, "silent", f"{text}  (leaves the handler silently)"))
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
                           then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None),
-                          marker=marker)
+                          marker=marker, direct=direct)
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,

@@ -282,10 +282,10 @@ def summary_failures(facts: FileFacts, functions: Sequence[FunctionFacts], summ:
 def _function_findings(facts: FileFacts, fn: FunctionFacts, settings: Settings, summ: summaries.Summaries,
                        graph_rules: List[Rule], seen: Optional[set]) -> List[Finding]:
     checked = check_function(fn, facts.path, settings, summ, graph_rules)
-    out = _findings(checked, facts, fn, summ, settings.vocab.terminal_by)
+    out = _findings(checked, facts, fn, summ, settings.vocab.terminal_by, settings.vocab.direct)
     if checked.witnesses is not None:
         better: Dict[tuple, Finding] = {}
-        for f in _findings(checked.witnesses, facts, fn, summ, settings.vocab.terminal_by):
+        for f in _findings(checked.witnesses, facts, fn, summ, settings.vocab.terminal_by, settings.vocab.direct):
             better.setdefault(_at(f), f)  # (the first: the shortest of a handler's copies)
         out = [better.get(_at(f), f) for f in out]
     if seen is not None:
@@ -300,13 +300,14 @@ def _at(f: Finding) -> tuple:
 
 
 def _findings(checked: FunctionCheck, facts: FileFacts, fn: FunctionFacts, summ: summaries.Summaries,
-              marker: Optional[Callable[[Call], Optional[str]]] = None) -> List[Finding]:
+              marker: Optional[Callable[[Call], Optional[str]]] = None,
+              direct: Optional[Callable[[Call], FrozenSet[str]]] = None) -> List[Finding]:
     sets = checked.sets
     out = []
     for hit in checked.hits:
         classes = diagnose.classes_for(hit.rule, sets.performs, checked.ordered)
         out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises,
-                                       checked.committed, marker))
+                                       checked.committed, marker, direct))
     return out
 
 

