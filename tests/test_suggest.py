@@ -1116,3 +1116,39 @@ def test_a_list_a_getter_returns_and_a_call_of_a_calls_result_are_no_suggestions
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "m.py").out)["suggestions"]
     # (a review: a getter's `insert` may write, hopsworks' feature group)
     assert sorted(row["pattern"] for row in got) == ["_group().insert", "get_history().append"], got
+
+
+def test_ml_state_that_is_no_persistence_is_no_suggestion():
+    # held-out set 79: torch keeps a tensor for the backward pass; a random generator's
+    # state is set, not saved
+    for name in ("save_for_backward", "set_rng_state", "set_random_state", "save_rng_state", "set_seed_state"):
+        assert kind_of(name) is None, name
+    assert kind_of("save_checkpoint") == kind_of("set_run_state") == "save"
+
+
+def test_a_capwords_name_is_a_verb_only_on_an_instance():
+    # held-out set 80, PyDrive2's `self.gauth.SaveCredentials()`; a module's class stays
+    # a constructor (`pb2.RecordHeartbeatRequest(...)`)
+    assert kind_of("SaveCredentials") is None
+    assert kind_of("SaveCredentials", method=True) == "save"
+    assert kind_of("RecordHeartbeat", method=True) == "append"
+    assert kind_of("setCheckState", method=True) is None  # (Qt's camelCase stays out)
+
+
+def test_suggest_reads_capwords_methods_on_instances_and_skips_generators(tmp_path):
+    write(tmp_path, "m.py", """
+import numpy as np
+import grpc_pb2 as pb2
+
+
+class Auth:
+    def login(self, f, rng):
+        self.gauth.SaveCredentials()
+        f.SaveMetadata()
+        pb2.SaveRequest(x=1)
+        np.random.set_state(f)
+        rng.set_state(f)
+        self.rng.set_state(f)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted(r["pattern"] for r in rows) == ["*.gauth.SaveCredentials", "*f.SaveMetadata"], rows
