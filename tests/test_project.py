@@ -337,6 +337,45 @@ def test_a_namespace_package_resolves_wherever_the_config_is(tmp_path, how, name
     assert "cy/flow/worker.py:6:5: OC101" in r.out
 
 
+PLAIN_TESTS_IN_PACKAGE = {
+    # an unpacked sdist: `pkg` a regular package, its `tests/` a plain folder (no
+    # __init__.py), as opsdroid ships its connector tests; nothing marks a project
+    "proj-1.0/pkg/__init__.py": "",
+    "proj-1.0/pkg/store.py": """
+        class Connector:
+            def listen(self):
+                self.store.save(self.token)
+    """,
+    "proj-1.0/pkg/tests/test_store.py": """
+        import contextlib
+
+        from pkg.store import Connector
+
+
+        def test_listen(connector: Connector):
+            with contextlib.suppress(Exception):
+                connector.listen()
+    """,
+}
+
+
+@pytest.mark.parametrize("how", ["config-elsewhere", "isolated"])
+def test_a_plain_folder_inside_a_package_resolves_alone_as_in_the_whole_run(tmp_path, how):
+    """Held-out set 81: the test file alone followed `from pkg.store import Connector`
+    below its own folder only, so its finding (there when the package folder is named)
+    was lost; the folder holding the package it sits in is looked in too."""
+    for rel, text in PLAIN_TESTS_IN_PACKAGE.items():
+        write(tmp_path, rel, text)
+    write(tmp_path, "configs/p.toml", 'select = ["OC203"]\n')
+    opts = ["--config", "configs/p.toml"] if how == "config-elsewhere" else ["--isolated", "--select", "OC203"]
+    whole = oc(tmp_path, "--no-cache", *opts, "proj-1.0/pkg")
+    alone = oc(tmp_path, "--no-cache", *opts, "proj-1.0/pkg/tests/test_store.py")
+    assert "proj-1.0/pkg/tests/test_store.py:9:9: OC203" in whole.out, whole.out + whole.err
+    assert "proj-1.0/pkg/tests/test_store.py:9:9: OC203" in alone.out, alone.out + alone.err
+    assert ([x for x in alone.out.splitlines() if FINDING_RE.match(x)]
+            == [x for x in whole.out.splitlines() if FINDING_RE.match(x)]), alone.out + alone.err
+
+
 def test_a_namespace_reading_needs_a_folder_that_can_only_be_an_import_root(tmp_path):
     """A longer name comes only from a folder no import can go through (a name that is
     no identifier: an unpacked wheel's `name-version/`, `site-packages/`), at most three
