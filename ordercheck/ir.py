@@ -77,6 +77,11 @@ class Call:
     # def`` that never returns is a dead end only awaited (docs/decisions.md "A helper
     # that never returns")
     awaited: bool = False
+    # the whole value of an expression statement (``self.refresh_token()``), neither
+    # awaited nor kept: a coroutine it makes is dropped unrun, so a call of a plain
+    # ``async def`` there runs nothing of its body (docs/decisions.md "A coroutine
+    # dropped unrun"; ``summaries.plain_coroutine``)
+    discarded: bool = False
     # the manager of an ``async with`` item: Python calls ``__aenter__``/``__aexit__``
     async_with: bool = False
     exits: Optional[str] = None  # "sys.exit" / "os._exit"

@@ -571,8 +571,8 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 4  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
-# 4: a module's ``__all__``
+GRAPH_FORMAT = 5  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+# 4: a module's ``__all__``; 5: a function's ``async``
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -582,7 +582,7 @@ def stub_record(facts: FileFacts) -> list:
     return [
         facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
         [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager,
-          fn.returns, list(fn.decorators), exit_self_calls(fn)]
+          fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async]
          for fn in facts.functions],
         [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth,
           [list(a) for a in c.aliases]] for c in facts.classes],
@@ -703,8 +703,8 @@ def stub_facts(path: str, record: list) -> FileFacts:
         exports=None if exports is None else list(exports),
         aliases=dict(names),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
-                                 returns=returns, decorators=tuple(decorators))
-                   for q, n, c, local, cm, returns, decorators, exits in functions],
+                                 returns=returns, decorators=tuple(decorators), is_async=is_async)
+                   for q, n, c, local, cm, returns, decorators, exits, is_async in functions],
         classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs),
                             aliases=tuple(tuple(a) for a in aliases), truth=truth)
                  for q, bases, methods, attrs, truth, aliases in classes],
@@ -753,9 +753,10 @@ def _record_ok(r: object) -> bool:
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
             and (exports is None or _strs(exports))
             and type(functions) is list and all(
-                type(f) is list and len(f) == 8 and _is_str(f[0]) and _is_str(f[1])
+                type(f) is list and len(f) == 9 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool
-                and (f[5] is None or _is_str(f[5])) and _strs(f[6]) and _strs(f[7]) for f in functions)
+                and (f[5] is None or _is_str(f[5])) and _strs(f[6]) and _strs(f[7]) and type(f[8]) is bool
+                for f in functions)
             and type(classes) is list and all(
                 type(c) is list and len(c) == 6 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
                 and type(c[4]) is bool and type(c[5]) is list and all(_strs(a) and a for a in c[5])

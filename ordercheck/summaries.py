@@ -42,6 +42,13 @@ LOG = logging.getLogger("ordercheck")
 # with-item classes: a callee carries no context manager of its caller's
 NOT_CARRIED = {"suppressor", "transaction"}
 
+#: decorators after which an ``async def`` is still one: its call makes a coroutine
+#: (``ProjectIndex.plain_coroutine``); names as ``FunctionFacts.decorators`` gives them
+KEEPS_COROUTINE = frozenset({
+    "staticmethod", "classmethod", "abstractmethod", "abc.abstractmethod", "override", "typing.override",
+    "typing_extensions.override", "functools.wraps", "wraps",
+})
+
 
 def fkey(path: str, qualname: str) -> str:
     """A function's or class's key: its file (as shown) and qualified name. Keys are
@@ -214,6 +221,18 @@ class ProjectIndex:
         return idx
 
     # ---- resolution
+
+    def plain_coroutine(self, key: str) -> bool:
+        """Whether calling the function only makes a coroutine: every definition of
+        the key in its file is an ``async def`` whose decorators keep it one
+        (``KEEPS_COROUTINE``). Any other decorator may return a function that runs the
+        coroutine itself (prefect's ``@sync_compatible``), so it is not known."""
+        path, qual = split_key(key)
+        facts = self.files.get(path)
+        if facts is None:
+            return False
+        defs = [fn for fn in facts.functions if fn.qualname == qual]
+        return bool(defs) and all(fn.is_async and all(d in KEEPS_COROUTINE for d in fn.decorators) for fn in defs)
 
     def bases(self, key: str) -> List[str]:
         """The project base classes of a class key, in order (others are opaque)."""
@@ -1181,6 +1200,8 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
     resolved: Dict[int, str] = {}
     for call in fn.calls:
         target = index.callee_key(facts, fn, call)
+        if target is not None and call.discarded and not call.awaited and index.plain_coroutine(target):
+            continue  # `self.refresh_token()` of an `async def`: a coroutine made and dropped, nothing of it runs
         if target is not None:
             edges.append((call.id, target))
             resolved[call.id] = target

@@ -205,6 +205,14 @@ class Outliner(Resolver):
             self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
         return call
 
+    def expression(self, node: ast.Expr) -> None:
+        """An expression statement: a call that is its whole value is dropped
+        (``Call.discarded``), as the libcst walk marks it."""
+        if isinstance(node.value, ast.Call):
+            self.call(node.value).discarded = True
+        else:
+            self.visit(node.value)
+
     def await_(self, node: ast.Await) -> None:
         if isinstance(node.value, ast.Call):
             self.call(node.value, awaited=True)
@@ -385,6 +393,7 @@ HANDLERS: Dict[type, Callable[[Outliner, Any], Any]] = {
     ast.DictComp: Outliner.comprehension,
     ast.Call: Outliner.call,
     ast.Await: Outliner.await_,
+    ast.Expr: Outliner.expression,
     ast.With: Outliner.with_,
     ast.AsyncWith: Outliner.with_,
 }

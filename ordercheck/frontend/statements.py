@@ -458,7 +458,10 @@ class Extractor(ExpressionWalker):
 
     def _expression(self, node: cst.Expr, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
-        return Stmt(StmtKind.SIMPLE, sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
+        seq = self.expr(node.value)
+        if isinstance(node.value, cst.Call) and seq and isinstance(seq[-1], Call):
+            seq[-1].discarded = True  # (the statement's own call is the last of its sequence)
+        return Stmt(StmtKind.SIMPLE, sp, text, seq, self.raises_outside_calls(node.value))
 
     def _lazy_import(self, node: cst.BaseSmallStatement, line: cst.CSTNode) -> Stmt:
         """``lazy import x`` (PEP 810): the module is imported where a name is first
