@@ -531,7 +531,8 @@ def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Commi
         if prefix == "first" and isinstance(hit.rule, contracts.Ordering):  # (its related place: the call itself)
             said = f"{hit.rule.first_role(classes.get(node, frozenset()))}: "
             related[:] = [Related(node_span(inner), said + node_text(inner))
-                          if r.span == node_span(manager) and r.message == said + node_text(manager) else r
+                          if r.span == node_span(manager) and r.message == said + contracts.message_text(manager, None)
+                          else r
                           for r in related]
         related.append(Related(node_span(manager), f"{k} committed here, by `{node_text(manager)}`"))
 

@@ -173,12 +173,18 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
 QUERYSET_STEPS = {"filter()", "exclude()", "select_for_update()", "all()", "using()", "order_by()"}
 
 
+#: a Django manager's or queryset's methods that write rows (held-out set 82, django-money's
+#: `Rate.objects.update_or_create(...)`, `bulk_create`)
+DJANGO_WRITES = frozenset({"update", "create", "bulk_create", "bulk_update", "update_or_create", "get_or_create"})
+
+
 def queryset_write(callee: str) -> Optional[str]:
     """``Task.objects.filter(pk=pk).update(state=...)``: a Django queryset's ``update``
     writes the rows, a state save by no name of its own (held-out set 70, pulpcore's
-    ``set_completed``); ``kind_of`` leaves a bare ``update`` out."""
+    ``set_completed``); ``kind_of`` leaves a bare ``update`` out. So do its ``create``,
+    ``bulk_create``, ``bulk_update``, ``update_or_create`` and ``get_or_create``."""
     receiver, _, name = callee.rpartition(".")
-    if name != "update":
+    if name not in DJANGO_WRITES:
         return None
     head, _, last = receiver.rpartition(".")
     if last == "objects":  # `Task.objects.update(...)`: a model's manager (a class's name before it)
@@ -335,7 +341,11 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     out = []
     for (kind, key), s in groups.items():
         if not s.pattern:
-            s.pattern = ("*" if s.plain else "*.") + key
+            # (a receiver of one letter, `s.save`, is named exactly: `*s.save` matched
+            # every receiver ending in `s`; held-out set 82. `*db.commit` keeps its
+            # `self.db.commit`)
+            short_plain = s.plain and len(key.rsplit(".", 1)[0]) == 1
+            s.pattern = key if short_plain else ("*" if s.plain else "*.") + key
         out.append(s)
     out = _fold_by_base(_fold_covered(out), all_facts)
     usable = set(settings.vocab.patterns)  # a class no rule can use goes last

@@ -146,3 +146,25 @@ def test_a_class_with_both_protocols_is_entered_by_the_one_python_calls(sync_fir
                       async_mark="" if sync_first_saves else "  # !OC102")
     got, want, detail = run_case(src)
     assert got == want, detail
+
+
+@pytest.mark.parametrize("is_async", [False, True])
+def test_the_message_names_the_exit_method_not_the_constructor(is_async):
+    # held-out set 82: "ledger append `AutoCommit(ledger)` after the state save" read as
+    # if the constructor appended; the exit's method is what runs there
+    src = CLASS.format(enter="store.save(self.run)", exit="ledger.append(self.run)", mark="")
+    if is_async:
+        src = src.replace("def __enter__", "async def __aenter__").replace("def __exit__", "async def __aexit__")
+        src = src.replace("def finish", "async def finish").replace("with Finishing", "async with Finishing")
+    found = check_source(src, select=["OC102"])
+    method = "__aexit__" if is_async else "__exit__"
+    assert [f.message.split(" after ")[0] for f in found] == [f"ledger append `Finishing(run).{method}`"], found
+    assert found[0].anchor_text == "Finishing(run)"  # (what fingerprints and baselines read is as before)
+
+
+def test_a_long_manager_keeps_the_exit_method_when_shortened():
+    src = CLASS.format(enter="store.save(self.run)", exit="ledger.append(self.run)", mark="").replace(
+        "Finishing(run)", "Finishing(run, " + ", ".join(f"option_{i}=True" for i in range(8)) + ")")
+    src = src.replace("def __init__(self, run):", "def __init__(self, run, **kw):")
+    found = check_source(src, select=["OC102"])
+    assert found[0].message.split("`")[1] == "Finishing(...).__exit__", found[0].message

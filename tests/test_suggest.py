@@ -1151,4 +1151,26 @@ class Auth:
         self.rng.set_state(f)
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
-    assert sorted(r["pattern"] for r in rows) == ["*.gauth.SaveCredentials", "*f.SaveMetadata"], rows
+    assert sorted(r["pattern"] for r in rows) == ["*.gauth.SaveCredentials", "f.SaveMetadata"], rows
+
+
+def test_django_manager_writes_are_saves():
+    # held-out set 82, django-money: its rows are written by `update_or_create` and
+    # `bulk_create` on a model's manager or a queryset
+    for name in ("create", "bulk_create", "bulk_update", "update_or_create", "get_or_create"):
+        assert queryset_write(f"Rate.objects.{name}") == "save", name
+        assert queryset_write(f"Rate.objects.filter().{name}") == "save", name
+    for callee in ("rates.create", "objects.create", "self.client.create", "Rate.objects.get", "Rate.objects.delete"):
+        assert queryset_write(callee) is None, callee
+
+
+def test_a_one_letter_receiver_is_suggested_exactly(tmp_path):
+    # held-out set 82, piecash: `*s.save` matched every receiver ending in `s`
+    write(tmp_path, "m.py", """
+def f(b, s, books):
+    b.save()
+    s.save_book()
+    books.save_book()
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted(r["pattern"] for r in rows) == ["*books.save_book", "b.save", "s.save_book"], rows

@@ -113,3 +113,42 @@ def g(store, ledger, run, work):
         ledger.append(run, "x")
 """, "OC102")
     assert ("except", 5, "except Exception:") in steps, steps
+
+
+REWRITE = """\
+import os
+from contextlib import contextmanager
+
+
+@contextmanager
+def rewrite(path):
+    error = None
+    try:
+        with open(path + ".tmp", "w") as dest:
+            yield dest
+    except BaseException as err:
+        error = err
+    if error is None:
+        os.replace(path + ".tmp", path)
+    else:
+        raise error from None
+
+
+def unset(path, lines):
+    with rewrite(path) as dest:
+        for line in lines:
+            dest.write(line)
+"""
+
+
+def test_of_copies_as_short_the_one_no_failure_reaches_is_the_witness():
+    # held-out set 83 (dotenv's `unset_key`): the loop raising into the manager, whose
+    # exit renamed with the failure in flight, was shown where the loop's normal end
+    # reaches the exit's normal copy as soon
+    from checkutil import check_source
+
+    found = check_source(REWRITE, select=["OC301"])
+    assert [(f.code, f.span.line) for f in found] == [("OC301", 20)]
+    kinds = [s.kind for s in found[0].witness]
+    assert "raises" not in kinds and "suppress" not in kinds, found[0].witness
+    assert kinds[-1] == "rename", found[0].witness

@@ -24,6 +24,7 @@ from .base import (
     evaluate,
     expr_matches,
     expr_text,
+    message_text,
     node_span,
     node_text,
     short,
@@ -34,5 +35,6 @@ KINDS = Rule.KINDS
 
 __all__ = [
     "KEEP", "KINDS", "MAX_SEGMENT", "ROLE_KEYS", "SEVERITIES", "ClassExpr", "Gap", "GraphInput", "Hit", "Ordering",
-    "Reach", "Rule", "evaluate", "expr_matches", "expr_text", "node_span", "node_text", "short",
+    "Reach", "Rule", "evaluate", "expr_matches", "expr_text", "message_text", "node_span", "node_text",
+    "short",
 ]

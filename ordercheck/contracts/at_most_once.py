@@ -14,6 +14,7 @@ from .paths import (
     ItemLoops,
     anchor,
     blocking_view,
+    copy_order,
     head_path,
     join,
     node_order,
@@ -51,7 +52,7 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         items = ItemLoops(g, blocked, head)
         # of an anchor's copies, the one whose witness is shortest, then the first; its
         # witness alone is built (docs/decisions.md "Of an anchor's copies, the shortest witness")
-        best: Dict[object, Tuple[Tuple[int, Tuple[int, str]], object, object, List[object]]] = {}
+        best: Dict[object, Tuple[Tuple[int, Tuple[int, Tuple[int, str]]], object, object, List[object]]] = {}
         for e in sorted(events, key=node_order):
             cls = classes.get(e, frozenset())
             if records and EventClass.TERMINAL_APPEND in cls and OPEN_TERMINAL not in cls:
@@ -62,7 +63,7 @@ class AtMostOnce(Ordering, kind="at-most-once"):
             if pair is not None:
                 first, middle = pair
                 key = anchor(g, e)
-                rank = (head.get(first, 0) + segment_length(middle), node_order(e))
+                rank = (head.get(first, 0) + segment_length(middle), copy_order(g, e))
                 if key not in best or rank < best[key][0]:
                     best[key] = (rank, e, first, middle)
         return [Hit(self, e, join(head_path(g, reachable, first), middle), first=first, key=key)

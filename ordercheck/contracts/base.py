@@ -319,6 +319,25 @@ def short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def message_text(data: dict, limit: Optional[int] = 60) -> str:
+    """A node's text as a message names it: ``node_text``, and a ``with`` exit as the
+    method that runs there, ``AutoCommit(ledger).__exit__`` (``__aexit__`` for an
+    ``async with``): "ledger append `AutoCommit(ledger)` after the state save" read as
+    if the constructor appended (held-out sets 82 and before). ``limit``: shortened to
+    it (the suffix kept), None for the whole text."""
+    text = node_text(data)
+    manager = data.get("manager") if data.get("kind") == NodeKind.WITH_EXIT else None
+    if manager is None:
+        return text if limit is None else short(text, limit)
+    suffix = ".__aexit__" if manager.async_with else ".__exit__"
+    if limit is None or len(text) + len(suffix) <= limit:
+        return text + suffix
+    compact = f"{manager.callee}(...)"  # `rewrite(...).__exit__`, not `rewrite(path, enc....__exit__`
+    if not manager.bare_enter and "(" in text and len(compact) + len(suffix) <= limit:
+        return compact + suffix
+    return short(text, limit - len(suffix)) + suffix
+
+
 class Ordering(Rule):
     """The kinds that order two events on a path (``sequence``, ``at-most-once``,
     ``requires-before``): they read the ordering classes, and their messages name the
@@ -330,14 +349,15 @@ class Ordering(Rule):
 
     def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
         anchor = g.nodes[hit.anchor]
-        fmt: Dict[str, object] = dict(then_text=short(node_text(anchor)), then_line=node_span(anchor).line)
+        fmt: Dict[str, object] = dict(then_text=message_text(anchor), then_line=node_span(anchor).line)
         fmt.update(event_text=fmt["then_text"], event_line=fmt["then_line"])
         related: List[Related] = []
         if hit.first is not None:
             first = g.nodes[hit.first]
             first_span = node_span(first)
-            fmt.update(first_text=short(node_text(first)), first_line=first_span.line)
-            related.append(Related(first_span, f"{self.first_role(classes.get(hit.first, frozenset()))}: {node_text(first)}"))
+            fmt.update(first_text=message_text(first), first_line=first_span.line)
+            related.append(Related(first_span, f"{self.first_role(classes.get(hit.first, frozenset()))}: "
+                                               f"{message_text(first, None)}"))
         return fmt, related
 
     def first_role(self, cls: FrozenSet[str]) -> str:

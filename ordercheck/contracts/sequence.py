@@ -17,6 +17,7 @@ from .base import GraphInput, Hit, Ordering, expr_text, matching, near_matching
 from .paths import (
     anchor,
     blocking_view,
+    copy_order,
     exit_path,
     head_path,
     join,
@@ -79,7 +80,7 @@ class Sequence(Ordering, kind="sequence"):
         # of an anchor's copies (a `finally` body's, a state's of correlated tests), the
         # one whose witness is shortest, then the first; its witness alone is built
         # (docs/decisions.md "Of an anchor's copies, the shortest witness")
-        best: Dict[object, Tuple[Tuple[int, Tuple[int, str]], object, object, List[object], object]] = {}
+        best: Dict[object, Tuple[Tuple[int, Tuple[int, Tuple[int, str]]], object, object, List[object], object]] = {}
         for t, (first, middle) in found:
             nxt = None
             tail_length = 0
@@ -90,7 +91,7 @@ class Sequence(Ordering, kind="sequence"):
                 nxt = nxts[0]
                 tail_length = hops[nxt][1]
             key = anchor(g, t)
-            rank = (reachable.depth.get(first, 0) + segment_length(middle) + tail_length, node_order(t))
+            rank = (reachable.depth.get(first, 0) + segment_length(middle) + tail_length, copy_order(g, t))
             if key not in best or rank < best[key][0]:
                 best[key] = (rank, t, first, middle, nxt)
         hits = []

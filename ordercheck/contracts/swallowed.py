@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from ..findings import Related
 from ..kinds import EventClass
-from .base import GraphInput, Hit, Rule, expr_text, matching, node_span, node_text, short
+from .base import GraphInput, Hit, Rule, expr_text, matching, message_text, node_span
 from .handlers import (
     catchers,
     handing_on,
@@ -25,7 +25,7 @@ from .handlers import (
     silent_exit,
     surface_nodes,
 )
-from .paths import Classes, anchor, head_path, join, node_order, segment_length
+from .paths import Classes, anchor, copy_order, head_path, join, node_order, segment_length
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -77,7 +77,7 @@ class Swallowed(Rule, kind="swallowed"):
                 leave = exits[region.id]
                 if leave is None:
                     continue
-                rank = (reachable.depth.get(e, 0) + segment_length(trail) + segment_length(leave), node_order(e))
+                rank = (reachable.depth.get(e, 0) + segment_length(trail) + segment_length(leave), copy_order(g, e))
                 if key not in best or rank < best[key][0]:
                     best[key] = (rank, e, trail, leave, region)
                 break
@@ -86,7 +86,7 @@ class Swallowed(Rule, kind="swallowed"):
 
     def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
         anchor = g.nodes[hit.anchor]
-        fmt: Dict[str, object] = dict(event_text=short(node_text(anchor)), event_line=node_span(anchor).line)
+        fmt: Dict[str, object] = dict(event_text=message_text(anchor), event_line=node_span(anchor).line)
         related: List[Related] = []
         h = hit.handler
         if h is not None and h.span is not None:
