@@ -286,6 +286,10 @@ class FunctionFacts:
     positional: Tuple[str, ...] = ()
     # an ``async def``: a call of it makes a coroutine and runs nothing until awaited
     is_async: bool = False
+    # the scope that defines it binds its name again other than by a ``def``
+    # (``f = sync_compatible(f)``): a call of the name may run what that binding holds
+    # (``summaries.ProjectIndex.plain_coroutine``)
+    rebound: bool = False
     # a generator function (not a ``@contextmanager`` one): the last line of the last
     # statement of its body that holds a ``yield`` (what runs after it runs only when a
     # consumer's ``next()`` finds it exhausted); 0 for any other function

@@ -571,8 +571,8 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 5  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
-# 4: a module's ``__all__``; 5: a function's ``async``
+GRAPH_FORMAT = 6  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+# 4: a module's ``__all__``; 5: a function's ``async``; 6: its name bound again (``rebound``)
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -582,7 +582,7 @@ def stub_record(facts: FileFacts) -> list:
     return [
         facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
         [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager,
-          fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async]
+          fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async, fn.rebound]
          for fn in facts.functions],
         [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth,
           [list(a) for a in c.aliases]] for c in facts.classes],
@@ -620,7 +620,8 @@ def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[
         at = {c.id: i for i, c in enumerate(fn.calls)}
         functions.append([
             fn.qualname,
-            [[c.callee, list(c.qualnames), c.receiver_type, c.invokes, c.self_call, c.aug, c.exits, c.local_head]
+            [[c.callee, list(c.qualnames), c.receiver_type, c.invokes, c.self_call, c.aug, c.exits, c.local_head,
+              c.awaited, c.discarded]  # (a dropped coroutine resolves to nothing: ``summaries._resolve_function``)
              for c in fn.calls],
             [[at.get(m.id), m.callee, list(m.qualnames), m.receiver_type, m.self_call] for m in with_managers(fn.body)],
         ])
@@ -703,8 +704,8 @@ def stub_facts(path: str, record: list) -> FileFacts:
         exports=None if exports is None else list(exports),
         aliases=dict(names),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
-                                 returns=returns, decorators=tuple(decorators), is_async=is_async)
-                   for q, n, c, local, cm, returns, decorators, exits, is_async in functions],
+                                 returns=returns, decorators=tuple(decorators), is_async=is_async, rebound=rebound)
+                   for q, n, c, local, cm, returns, decorators, exits, is_async, rebound in functions],
         classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs),
                             aliases=tuple(tuple(a) for a in aliases), truth=truth)
                  for q, bases, methods, attrs, truth, aliases in classes],
@@ -724,13 +725,20 @@ def exit_self_calls(fn: FunctionFacts) -> List[str]:
     another file enters a subclass (``exit_self_methods``), so a stub keeps them."""
     if fn.name not in EXITS:
         return []
-    return list(dict.fromkeys(c.callee for c in fn.calls
+    # (`DROPPED` before a call that drops what it makes: ``summaries.ProjectIndex.exit_self_methods``)
+    return list(dict.fromkeys((DROPPED if c.discarded and not c.awaited else "") + c.callee for c in fn.calls
                               if c.self_call == "self" and c.callee.startswith("self.") and c.callee.count(".") == 1))
+
+
+#: the mark of an exit's ``self.m()`` that is a statement by itself, not awaited
+#: (``Call.discarded``), in a stub's list of them (no callee text starts with it)
+DROPPED = "~"
 
 
 def _stub_calls(texts: List[str]) -> List[Call]:
     """An exit's ``self.m()`` calls as a stub keeps them (``exit_self_calls``)."""
-    return [Call(-1 - i, text, (), _NO_SPAN, "", (0, 0), self_call="self") for i, text in enumerate(texts)]
+    return [Call(-1 - i, text.lstrip(DROPPED), (), _NO_SPAN, "", (0, 0), self_call="self",
+                 discarded=text.startswith(DROPPED)) for i, text in enumerate(texts)]
 
 
 def _is_str(v: object) -> bool:
@@ -753,9 +761,10 @@ def _record_ok(r: object) -> bool:
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
             and (exports is None or _strs(exports))
             and type(functions) is list and all(
-                type(f) is list and len(f) == 9 and _is_str(f[0]) and _is_str(f[1])
+                type(f) is list and len(f) == 10 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool
                 and (f[5] is None or _is_str(f[5])) and _strs(f[6]) and _strs(f[7]) and type(f[8]) is bool
+                and type(f[9]) is bool
                 for f in functions)
             and type(classes) is list and all(
                 type(c) is list and len(c) == 6 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
@@ -978,7 +987,7 @@ class GraphMemo:
                 return None
             names |= got
         names = bound_to(files, names)
-        if names & {t[len("self."):] for f in files for fn in f.functions for t in exit_self_calls(fn)}:
+        if names & {t.lstrip(DROPPED)[len("self."):] for f in files for fn in f.functions for t in exit_self_calls(fn)}:
             return None  # a method a manager's exit calls on `self`: a `with` reaches it by no name
         keep = {}
         for p, facts in same.items():

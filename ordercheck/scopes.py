@@ -635,6 +635,7 @@ class _Scanner:
         for n in node.body:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 table.bind(n.name)
+                table.defined[n.name] = table.defined.get(n.name, 0) + 1
                 self.function(n, chain, table)
                 returned = self.out.functions[n.lineno].returns if _is_property(n) else None
                 if returned is not None and returned != "Self":

@@ -60,8 +60,9 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
                        "metrics", "histogram", "counter", "gauge", "stats", "statsd", "logger", "logging", "handler",
                        # a random generator's state (`np.random.set_state`, `self.rng.set_state`; held-out set 79)
                        "random", "rng"}
-#: a name about a random generator's state or seed, whatever its verb (`set_rng_state`)
-RANDOM_WORDS = {"rng", "random", "seed"}
+#: a name about a random generator's state, whatever its verb (`set_rng_state`); not
+#: `seed`, which a database's seeding writes share (`insert_seed_data`; a review)
+RANDOM_WORDS = {"rng", "random"}
 CONTAINER_METHODS = {"append", "insert"}
 # the verbs that make a `*_event(s)` name a write (`store_event`, `add_events`): others
 # read, test or convert one (`collect_events`, `step_accepts_event`, `as_event`,
@@ -136,8 +137,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None
     if first in ("record", "records") and RECORD_NOUN_WORDS & set(toks[1:]):
         return None  # `record_from_pk`, `record_exists`, `record_count`: "record" the noun (held-out sets 66, 76)
-    if toks[-1] in NOT_A_WRITE_LAST:
-        return None  # `commit_structure_validate`, `_commit_refresh_routine`: a check, a task (held-out set 76)
+    if toks[-1] in NOT_A_WRITE_LAST or toks[-1] in ("exists", "exist"):
+        return None  # (`commit_exists`: a predicate; held-out set 84, datalad)  # `commit_structure_validate`, `_commit_refresh_routine`: a check, a task (held-out set 76)
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
     if first == "begin" and len(toks) > 1 and not TRANSACTION_WORDS & set(toks[1:]):
@@ -214,6 +215,7 @@ class Suggestion:
     calls: int = 0
     example: Tuple[str, int, str] = ("", 0, "")
     plain: bool = False  # some receiver is a plain name (`store.save`), not an attribute
+    attribute: bool = False  # some receiver is an attribute (`self.store.save`)
     names: Tuple[str, ...] = ()  # the example call's callee text and qualified names
     # the functions outside test code (``test_code``) that use it: one used by tests
     # alone (a fake's `fake_store.save`, a fixture's helper) ranks after the others
@@ -270,13 +272,16 @@ def _key(call: Call) -> str:
 
 def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional[Set[str]] = None,
             carried: Optional[Callable[[str, Call], FrozenSet[str]]] = None,
-            inert: Optional[Callable[[str, Call], bool]] = None) -> List[Suggestion]:
+            inert: Optional[Callable[[str, Call], bool]] = None,
+            dropped: Optional[Callable[[FileFacts, FunctionFacts, Call], bool]] = None) -> List[Suggestion]:
     """Ranked suggestions from the facts of ``report`` (default: every file).
     ``carried``: the classes a call's project callee performs by its summary (a call
     that already saves or appends through a helper is no suggestion: a pattern on it
     would change nothing a rule sees). ``inert``: whether a call's project callee
     calls nothing at all (``def _set_state(self, s): self.state = s``: it cannot
-    write anywhere, whatever its name says; held-out set 50)."""
+    write anywhere, whatever its name says; held-out set 50). ``dropped``: whether a
+    call makes a coroutine of a project ``async def`` and drops it unrun
+    (``Call.discarded``): a pattern on it would bring back what the drop took away."""
     vocab = settings.vocab
     groups: Dict[Tuple[str, str], Suggestion] = {}
     reported = [f.path for f in all_facts if f.error is None and (report is None or f.path in report)]
@@ -317,6 +322,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue  # its helper already does it, by its summary
                 if inert is not None and inert(facts.path, call):
                     continue  # its helper only sets fields in memory
+                if call.discarded and not call.awaited and dropped is not None and dropped(facts, fn, call):
+                    continue  # `self.save_token()` of an `async def`, not awaited: nothing of it runs
                 found = _pattern(call, name)
                 if found is None:
                     continue
@@ -326,6 +333,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     s = groups[(kind, key)] = Suggestion(kind, pattern, example=(facts.path, call.span.line, call.text),
                                                          names=(call.callee,) + tuple(call.qualnames))
                 s.plain = s.plain or plain
+                s.attribute = s.attribute or not plain
                 if not in_tests:
                     if not s.outside_tests:  # the example from the code it is for
                         s.example = (facts.path, call.span.line, call.text)
@@ -344,7 +352,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
             # (a receiver of one letter, `s.save`, is named exactly: `*s.save` matched
             # every receiver ending in `s`; held-out set 82. `*db.commit` keeps its
             # `self.db.commit`)
-            short_plain = s.plain and len(key.rsplit(".", 1)[0]) == 1
+            short_plain = s.plain and not s.attribute and len(key.rsplit(".", 1)[0]) == 1
             s.pattern = key if short_plain else ("*" if s.plain else "*.") + key
         out.append(s)
     out = _fold_by_base(_fold_covered(out), all_facts)
@@ -585,10 +593,27 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         untyped: Optional[Tuple[str, Tuple[str, int, str]]] = None
         if not matched and bare is None and hint is None and owner:
             untyped = _untyped_receiver_call(kind, owner, parts[-1], calls_of, settings)
-        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=bare_at, bare_pattern=bare or "",
-                             untyped_call=untyped[1] if untyped else None,
+        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=_with_code(bare_at, all_facts),
+                             bare_pattern=bare or "",
+                             untyped_call=_with_code(untyped[1], all_facts) if untyped else None,
                              untyped_pattern=untyped[0] if untyped else ""))
     return out
+
+
+def _with_code(at: Optional[Tuple[str, int, str]], all_facts: Sequence[FileFacts]) -> Optional[Tuple[str, int, str]]:
+    """A hint's call with its code: a call of a file read as an outline has no text
+    (held-out set 85, amqtt-db's hint read "misses `` at ..."), so its line's is given,
+    from the facts or, failing them, the file."""
+    if at is None or at[2]:
+        return at
+    path, line, _ = at
+    lines = next((f.lines for f in all_facts if f.path == path and f.lines), None)
+    if lines is None:
+        try:
+            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return at
+    return (path, line, lines[line - 1].strip()) if 0 < line <= len(lines) else at
 
 
 def _untyped_receiver_call(kind: str, owner: str, method: str,
@@ -923,7 +948,11 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
             and (not fn.class_name or fn.qualname.rsplit(".", 1)[-1].startswith("_"))
             for f, fn in defs)
 
-    return (suggest(all_facts, settings, report, carried, inert), len(report),
+    def dropped(facts: FileFacts, fn: FunctionFacts, call: Call) -> bool:
+        key = cg.index.callee_key(facts, fn, call)
+        return key is not None and cg.index.plain_coroutine(key)
+
+    return (suggest(all_facts, settings, report, carried, inert, dropped), len(report),
             unmatched_patterns(all_facts, settings, report),
             also_saves(appends, cg.defs, settings, saves, summ.callees))
 

@@ -232,7 +232,8 @@ class ProjectIndex:
         if facts is None:
             return False
         defs = [fn for fn in facts.functions if fn.qualname == qual]
-        return bool(defs) and all(fn.is_async and all(d in KEEPS_COROUTINE for d in fn.decorators) for fn in defs)
+        return bool(defs) and all(fn.is_async and not fn.rebound and all(d in KEEPS_COROUTINE for d in fn.decorators)
+                                  for fn in defs)
 
     def bases(self, key: str) -> List[str]:
         """The project base classes of a class key, in order (others are opaque)."""
@@ -649,6 +650,8 @@ class ProjectIndex:
             if call.self_call != "self" or not call.callee.startswith("self.") or "." in name:
                 continue
             method = self.method(class_key, name)
+            if method is not None and call.discarded and not call.awaited and self.plain_coroutine(method):
+                continue  # `self.flush()` of an `async def`, not awaited: nothing of it runs
             if method is not None and method != exit_ and method not in out:
                 out.append(method)
         return out

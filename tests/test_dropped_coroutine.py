@@ -163,3 +163,127 @@ def test_a_helper_across_files_and_a_warm_run_that_sees_it_turn_sync(tmp_path):
     """)
     again = oc(tmp_path, "--cache-dir", str(cache), "--select", "OC102", "bot.py")
     assert again.codes() == [("bot.py", 6, "OC102")], again
+
+
+def test_an_async_def_its_scope_binds_again_may_run(tmp_path):
+    # (a review) `refresh = sync_compatible(refresh)` is the decorator written out: the
+    # name holds the wrapper, which may run the coroutine
+    src = CONNECTOR.replace("{caller}", """async def handle(self):
+        self.refresh_token()
+        self.ledger.append({"event": "handled"})
+
+    refresh_token = sync_compatible(refresh_token)
+    """)
+    assert cl(src, select=["OC102"], table=TABLE) == [("OC102", 11)]
+    module = """
+async def refresh(store):
+    store.save(1)
+
+refresh = sync_compatible(refresh)
+
+
+async def handle(store, ledger):
+    refresh(store)
+    ledger.append({"event": "handled"})
+"""
+    assert cl(module, select=["OC102"], table=TABLE) == [("OC102", 10)]
+
+
+def test_a_managers_exit_that_drops_its_own_coroutine_saves_nothing_at_the_with(tmp_path):
+    # (a review) the exit's `self.flush()` of an `async def`, not awaited, is read at the
+    # `with` through the exit's own-method calls too
+    write_tree(tmp_path, {
+        "pyproject.toml": '[tool.ordercheck.extend-events]\nsave = ["*store.save"]\nappend = ["*ledger.append"]\n',
+        "mgr.py": """\
+            class M:
+                async def flush(self):
+                    self.store.save(1)
+
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc):
+                    self.flush()
+
+
+            class Awaiting(M):
+                async def __aenter__(self):
+                    return self
+
+                async def __aexit__(self, *exc):
+                    await self.flush()
+            """,
+        "use.py": """\
+            from mgr import Awaiting, M
+
+
+            def dropped(ledger):
+                with M():
+                    pass
+                ledger.append({"event": "c"})
+
+
+            async def awaited(ledger):
+                async with Awaiting():
+                    pass
+                ledger.append({"event": "d"})
+            """,
+    })
+    cold = oc(tmp_path, "--no-cache", "--select", "OC102", ".")
+    assert cold.codes() == [("use.py", 13, "OC102")], cold
+    cache = tmp_path / "cache"
+    oc(tmp_path, "--cache-dir", str(cache), "--select", "OC102", ".")
+    warm = oc(tmp_path, "--cache-dir", str(cache), "--select", "OC102", "use.py")  # (the index read from stubs)
+    assert warm.codes() == [("use.py", 13, "OC102")], warm
+
+
+def test_suggest_proposes_no_pattern_for_a_dropped_coroutine(tmp_path):
+    write(tmp_path, "m.py", """
+class Auth:
+    async def save_token(self, token):
+        self.db.write(token)
+
+    async def handle(self, token):
+        self.save_token(token)
+
+    async def keep(self, token):
+        await self.persist_token(token)
+
+    async def persist_token(self, token):
+        self.db.write(token)
+""")
+    import json as _json
+    rows = _json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert [r["pattern"] for r in rows] == ["*.persist_token"], rows
+
+
+def test_an_editor_buffer_that_awaits_a_dropped_call_is_checked_again(tmp_path):
+    # (a review) the resolution digest reads the marks: a buffer that only adds `await`
+    # does not resolve as its file did, and the cache gives no stale answer
+    write_tree(tmp_path, {
+        "pyproject.toml": '[tool.ordercheck.extend-events]\nsave = ["*store.save"]\n',
+        "helper.py": """\
+            async def refresh(store):
+                store.save(1)
+            """,
+        "main.py": """\
+            import contextlib
+
+            import helper
+
+
+            async def run(store):
+                with contextlib.suppress(Exception):
+                    helper.refresh(store)
+            """,
+    })
+    cache = tmp_path / "cache"
+    first = oc(tmp_path, "--cache-dir", str(cache), "--select", "OC203", ".")
+    assert first.codes() == [], first
+    awaiting = (tmp_path / "main.py").read_text().replace("helper.refresh(store)", "await helper.refresh(store)")
+    buffer = oc(tmp_path, "--cache-dir", str(cache), "--select", "OC203", "--stdin-filename", "main.py", "-",
+                stdin=awaiting.encode())
+    assert buffer.codes() == [("main.py", 8, "OC203")], buffer
+    (tmp_path / "main.py").write_text(awaiting)
+    again = oc(tmp_path, "--cache-dir", str(cache), "--select", "OC203", "main.py")
+    assert again.codes() == [("main.py", 8, "OC203")], again

@@ -40,6 +40,7 @@ from .resolution import (
     ast_level,
     awaits_first,
     is_lock,
+    rebinds,
     render_ast,
     runner_slot,
     runs_to_end,
@@ -317,6 +318,7 @@ class Outliner(Resolver):
         fn.decorators = tuple(decorators)
         fn.context_manager = manager
         fn.is_async = isinstance(node, ast.AsyncFunctionDef)
+        fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, name)
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
 

@@ -288,6 +288,12 @@ class ClassScope:
     line: int  # the class name's line
 
 
+def rebinds(table: scopesmod.ScopeTable, name: str) -> bool:
+    """Whether a scope binds ``name`` other than by its ``def`` statements
+    (``FunctionFacts.rebound``)."""
+    return table.bound.get(name, 0) > table.defined.get(name, 0)
+
+
 @dataclass
 class FunctionScope:
     """Everything the walk keeps for one function being walked (the module body is

@@ -45,7 +45,7 @@ from .expressions import (
 )
 from .imports import module_table
 from .positions import children
-from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, is_lock, reraising_manager
+from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, is_lock, rebinds, reraising_manager
 from .source import HugeDef
 
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -793,6 +793,7 @@ class Extractor(ExpressionWalker):
         fn.context_manager = manager
         fn.tail_line = 0 if manager else frame.names.tail_line
         fn.is_async = node.asynchronous is not None
+        fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, node.name.value)
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
 
