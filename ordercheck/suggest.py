@@ -137,8 +137,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None
     if first in ("record", "records") and RECORD_NOUN_WORDS & set(toks[1:]):
         return None  # `record_from_pk`, `record_exists`, `record_count`: "record" the noun (held-out sets 66, 76)
-    if toks[-1] in NOT_A_WRITE_LAST or toks[-1] in ("exists", "exist"):
-        return None  # (`commit_exists`: a predicate; held-out set 84, datalad)  # `commit_structure_validate`, `_commit_refresh_routine`: a check, a task (held-out set 76)
+    if toks[-1] in NOT_A_WRITE_LAST or (toks[-1] in ("exists", "exist") and "if" not in toks):
+        return None  # (`commit_exists`: a predicate, held-out set 84; `insert_if_not_exists` writes, a review)  # `commit_structure_validate`, `_commit_refresh_routine`: a check, a task (held-out set 76)
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
     if first == "begin" and len(toks) > 1 and not TRANSACTION_WORDS & set(toks[1:]):
@@ -215,7 +215,6 @@ class Suggestion:
     calls: int = 0
     example: Tuple[str, int, str] = ("", 0, "")
     plain: bool = False  # some receiver is a plain name (`store.save`), not an attribute
-    attribute: bool = False  # some receiver is an attribute (`self.store.save`)
     names: Tuple[str, ...] = ()  # the example call's callee text and qualified names
     # the functions outside test code (``test_code``) that use it: one used by tests
     # alone (a fake's `fake_store.save`, a fixture's helper) ranks after the others
@@ -258,6 +257,11 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     plain = "." not in receiver and not receiver.endswith(")")
     if name in CONTAINER_METHODS and not (set(split_tokens(last)) & LEDGERISH):
         return None  # `items.append(x)`, `self.children.append(x)`: a list
+    if plain and len(receiver) == 1:
+        # a one-letter local name is named exactly, in a group of its own: `*s.save`
+        # matched every receiver ending in `s` (`stats.save`; held-out set 82), and
+        # `self.s.save()` gets its own `*.s.save` (two reviews)
+        return ("=" + callee, callee, False)
     if plain:
         # a module imported by name (`events.emit`): its qualified name is the receiver type
         for q in call.qualnames:
@@ -333,7 +337,6 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     s = groups[(kind, key)] = Suggestion(kind, pattern, example=(facts.path, call.span.line, call.text),
                                                          names=(call.callee,) + tuple(call.qualnames))
                 s.plain = s.plain or plain
-                s.attribute = s.attribute or not plain
                 if not in_tests:
                     if not s.outside_tests:  # the example from the code it is for
                         s.example = (facts.path, call.span.line, call.text)
@@ -349,11 +352,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     out = []
     for (kind, key), s in groups.items():
         if not s.pattern:
-            # (a receiver of one letter, `s.save`, is named exactly: `*s.save` matched
-            # every receiver ending in `s`; held-out set 82. `*db.commit` keeps its
-            # `self.db.commit`)
-            short_plain = s.plain and not s.attribute and len(key.rsplit(".", 1)[0]) == 1
-            s.pattern = key if short_plain else ("*" if s.plain else "*.") + key
+            s.pattern = ("*" if s.plain else "*.") + key
         out.append(s)
     out = _fold_by_base(_fold_covered(out), all_facts)
     usable = set(settings.vocab.patterns)  # a class no rule can use goes last
@@ -593,27 +592,56 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         untyped: Optional[Tuple[str, Tuple[str, int, str]]] = None
         if not matched and bare is None and hint is None and owner:
             untyped = _untyped_receiver_call(kind, owner, parts[-1], calls_of, settings)
-        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=_with_code(bare_at, all_facts),
+        out.append(Unmatched(kind, pattern, hint, partly=matched, bare_call=_with_code(bare_at, calls_of, all_facts),
                              bare_pattern=bare or "",
-                             untyped_call=_with_code(untyped[1], all_facts) if untyped else None,
+                             untyped_call=_with_code(untyped[1], calls_of, all_facts) if untyped else None,
                              untyped_pattern=untyped[0] if untyped else ""))
     return out
 
 
-def _with_code(at: Optional[Tuple[str, int, str]], all_facts: Sequence[FileFacts]) -> Optional[Tuple[str, int, str]]:
+def _with_code(at: Optional[Tuple[str, int, str]], calls_of: Dict[str, List[Tuple[Tuple[str, int, str], Call]]],
+               all_facts: Sequence[FileFacts]) -> Optional[Tuple[str, int, str]]:
     """A hint's call with its code: a call of a file read as an outline has no text
-    (held-out set 85, amqtt-db's hint read "misses `` at ..."), so its line's is given,
-    from the facts or, failing them, the file."""
+    (held-out set 85, amqtt-db's hint read "misses `` at ..."), so it is cut from its
+    line, from the facts or, failing them, the file: from the call's column to the
+    parenthesis that closes its arguments, or to the line's end and "..." (a call
+    over several lines)."""
     if at is None or at[2]:
         return at
     path, line, _ = at
+    call = next((c for rows in calls_of.values() for a, c in rows if a is at), None)
     lines = next((f.lines for f in all_facts if f.path == path and f.lines), None)
     if lines is None:
         try:
             lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
             return at
-    return (path, line, lines[line - 1].strip()) if 0 < line <= len(lines) else at
+    if not 0 < line <= len(lines):
+        return at
+    text = lines[line - 1]
+    if call is not None:  # (the column is a byte offset, as ``ast`` gives it)
+        text = text.encode("utf-8")[call.span.col:].decode("utf-8", errors="replace")
+    return (path, line, _call_text(text.strip()))
+
+
+def _call_text(text: str) -> str:
+    """``text`` up to the parenthesis that closes its first call's arguments, else all
+    of it and "..." (the call goes on past the line)."""
+    depth = 0
+    quote = ""
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return text[: i + 1]
+    return text + " ..." if depth > 0 else text
 
 
 def _untyped_receiver_call(kind: str, owner: str, method: str,

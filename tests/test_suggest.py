@@ -1128,6 +1128,8 @@ def test_ml_state_that_is_no_persistence_is_no_suggestion():
     assert kind_of("update_seed_status") == "save" and kind_of("insert_seed_data") == "append"
     # held-out set 84 (datalad): a predicate is no save
     assert kind_of("commit_exists") is None and kind_of("commit_run") == "save"
+    # (a review) a write made on a condition is still a write
+    assert kind_of("insert_if_not_exists") == "append" and kind_of("save_if_not_exists") == "save"
 
 
 def test_a_capwords_name_is_a_verb_only_on_an_instance():
@@ -1178,7 +1180,8 @@ def f(b, s, books):
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted(r["pattern"] for r in rows) == ["*books.save_book", "b.save", "s.save_book"], rows
-    # (a review) where an attribute of that name makes the call too, the pattern keeps it
+    # (two reviews) where an attribute of that name makes the call too, it gets its own
+    # pattern, and the local name keeps its exact one (`*s.save_book` took `stats.save_book`)
     write(tmp_path, "n.py", """
 class C:
     def g(self, s):
@@ -1186,7 +1189,7 @@ class C:
         s.save_book()
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", "n.py").out)["suggestions"]
-    assert [r["pattern"] for r in rows] == ["*s.save_book"], rows
+    assert sorted(r["pattern"] for r in rows) == ["*.s.save_book", "s.save_book"], rows
 
 
 def test_the_untyped_call_hint_quotes_its_call_from_a_file_read_as_an_outline(tmp_path):
@@ -1217,3 +1220,25 @@ def run(data):
     assert hint == {"path": "pkg/use.py", "line": 7, "code": 'sa.add_packet("t", data)', "pattern": "sa.add_packet"}, hint
     text = oc(tmp_path, "suggest", "--config", "ordercheck.toml", ".").out
     assert 'misses `sa.add_packet("t", data)` at pkg/use.py:7' in text, text
+    # (a review) the call, not its line: an assignment, a comment, a call over lines
+    write(tmp_path, "pkg/use.py", """
+from pkg.db import make
+
+
+def run(data):
+    sa = make()
+    ok = sa.add_packet("t", data) and check(data)  # keep
+""")
+    out = json.loads(oc(tmp_path, "suggest", "--format", "json", "--config", "ordercheck.toml", ".").out)
+    assert out["unmatched"][0]["untyped_call"]["code"] == 'sa.add_packet("t", data)', out
+    write(tmp_path, "pkg/use.py", """
+from pkg.db import make
+
+
+def run(data):
+    sa = make()
+    sa.add_packet(
+        "t", data)
+""")
+    out = json.loads(oc(tmp_path, "suggest", "--format", "json", "--config", "ordercheck.toml", ".").out)
+    assert out["unmatched"][0]["untyped_call"]["code"] == "sa.add_packet( ...", out
