@@ -26,34 +26,33 @@ def _steps(found):
     return [(s.kind, s.text, s.via) for s in found.witness]
 
 
-def test_a_save_by_its_own_pattern_names_no_via(tmp_path):
-    write_tree(tmp_path, {"store.py": STORE, "main.py": """\
-        from store import Client
+MOVE = """\
+from store import Client
 
 
-        def move(client: Client, ledger, src, dst):
-            client.copy(src, dst)
-            ledger.append({"event": "moved"})
-        """})
-    found = tree_findings(tmp_path, select=["OC102"], table=TABLE)
+def move(client: Client, ledger, src, dst):
+    client.copy(src, dst)
+    ledger.append({"event": "moved"})
+"""
+
+
+def _move_findings(tmp_path, table):
+    """The OC102s of ``move`` over ``Client.copy``, whose helper saves two calls down."""
+    write_tree(tmp_path, {"store.py": STORE, "main.py": MOVE})
+    found = tree_findings(tmp_path, select=["OC102"], table=table)
     assert [(f.code, f.span.line) for f in found] == [("OC102", 6)]
+    return found
+
+
+def test_a_save_by_its_own_pattern_names_no_via(tmp_path):
+    found = _move_findings(tmp_path, TABLE)
     assert _steps(found[0])[0] == ("save", "client.copy(src, dst)", ""), _steps(found[0])
     assert not any("performed via" in r.message for r in found[0].related), found[0].related
 
 
 def test_a_save_its_helper_makes_still_names_the_via(tmp_path):
     # the same helper, not named by a pattern: the save is its summary's
-    table = {"extend-events": {"save": ["session.commit"], "append": ["ledger.append"]}}
-    write_tree(tmp_path, {"store.py": STORE, "main.py": """\
-        from store import Client
-
-
-        def move(client: Client, ledger, src, dst):
-            client.copy(src, dst)
-            ledger.append({"event": "moved"})
-        """})
-    found = tree_findings(tmp_path, select=["OC102"], table=table)
-    assert [(f.code, f.span.line) for f in found] == [("OC102", 6)]
+    found = _move_findings(tmp_path, {"extend-events": {"save": ["session.commit"], "append": ["ledger.append"]}})
     kind, _, via = _steps(found[0])[0]
     assert kind == "save" and via.startswith("Client.copy → Client._execute → session.commit()"), via
     assert any("save performed via Client.copy" in r.message for r in found[0].related), found[0].related
