@@ -43,6 +43,13 @@ SWL = ["OC201", "OC202", "OC203"]
 ALL_DEFAULT = ["OC101", "OC102", "OC103", "OC201", "OC202", "OC203", "OC301"]
 
 
+def witness_of(src: str, code: str) -> List[Tuple[str, int, str]]:
+    """``(kind, line, text)`` of each step of the one ``code`` finding in ``src``."""
+    found = [f for f in check_source(src) if f.code == code]
+    assert len(found) == 1, found
+    return [(s.kind, s.span.line, s.text) for s in found[0].witness]
+
+
 def cl(src: str, select: Optional[List[str]] = None, table: Optional[dict] = None,
        path: str = "example.py") -> List[Tuple[str, int]]:
     """``(code, line)`` of every finding in one dedented source text."""

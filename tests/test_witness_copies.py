@@ -9,17 +9,11 @@ python-watcher's service monitors). Also: an ``except`` clause the failure passe
 unmatched says so (held-out set 72)."""
 from __future__ import annotations
 
-from checkutil import check_source
-
-
-def _steps(src, code):
-    found = [f for f in check_source(src) if f.code == code]
-    assert len(found) == 1, found
-    return [(s.kind, s.span.line, s.text) for s in found[0].witness]
+from checkutil import check_source, witness_of
 
 
 def test_a_finally_rename_takes_the_normal_copys_witness():
-    steps = _steps("""\
+    steps = witness_of("""\
 import os
 
 
@@ -35,7 +29,7 @@ def replace(path, data, reload):
 
 
 def test_a_second_terminal_append_in_a_finally_takes_the_normal_copy():
-    steps = _steps("""\
+    steps = witness_of("""\
 def finish(ledger, rr, work):
     ledger.append_terminal(rr, "review_submitted")
     try:
@@ -47,7 +41,7 @@ def finish(ledger, rr, work):
 
 
 def test_a_swallowed_append_in_a_finally_takes_the_normal_copy():
-    steps = _steps("""\
+    steps = witness_of("""\
 def finish(ledger, run, work):
     try:
         work(run)
@@ -61,7 +55,7 @@ def finish(ledger, run, work):
 
 
 def test_a_loop_with_a_literal_flag_takes_one_round():
-    steps = _steps("""\
+    steps = witness_of("""\
 def monitor(store, services):
     for svc in services:
         changed = False
@@ -84,7 +78,7 @@ def monitor(store, services):
 
 
 def test_a_clause_the_failure_passes_unmatched_says_so():
-    steps = _steps("""\
+    steps = witness_of("""\
 def g(store, ledger, run, work):
     store.save(run)
     try:
@@ -104,7 +98,7 @@ def g(store, ledger, run, work):
 
 
 def test_the_clause_that_catches_has_no_mark():
-    steps = _steps("""\
+    steps = witness_of("""\
 def g(store, ledger, run, work):
     store.save(run)
     try:
@@ -145,7 +139,6 @@ def test_of_copies_as_short_the_one_no_failure_reaches_is_the_witness():
     # held-out set 83 (dotenv's `unset_key`): the loop raising into the manager, whose
     # exit renamed with the failure in flight, was shown where the loop's normal end
     # reaches the exit's normal copy as soon
-    from checkutil import check_source
 
     found = check_source(REWRITE, select=["OC301"])
     assert [(f.code, f.span.line) for f in found] == [("OC301", 20)]

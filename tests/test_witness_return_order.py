@@ -3,17 +3,11 @@ statement's own calls) is shown after its call's step: Python calls ``f`` and th
 returns (held-out set 40: django-logic's ``return _handle_success(...)``, whose witness
 showed the function leaving before the terminal append). When the call raises, the
 statement never returns and the witness shows no ``return``."""
-from checkutil import check_source
-
-
-def _steps(src, code):
-    found = [f for f in check_source(src) if f.code == code]
-    assert len(found) == 1, found
-    return [(s.kind, s.span.line, s.text) for s in found[0].witness]
+from checkutil import witness_of
 
 
 def test_the_return_step_follows_the_call_it_returns():
-    steps = _steps("""\
+    steps = witness_of("""\
 def finish(store, ledger, run):
     store.save(run)
     return ledger.append_terminal(run)
@@ -24,7 +18,7 @@ def finish(store, ledger, run):
 
 
 def test_a_return_whose_call_raises_is_no_step():
-    steps = _steps("""\
+    steps = witness_of("""\
 def finish(store, ledger, run):
     try:
         store.save(run)
@@ -42,19 +36,19 @@ def test_a_conditional_or_a_comprehension_in_the_value_and_a_handlers_verdict():
     """(A review.) The points of a conditional expression or a comprehension in the
     returned value are part of the statement; a handler left by `return f()` ends on
     the verdict that it is silent."""
-    assert _steps("""\
+    assert witness_of("""\
 def h(ledger, store, run, rec, c):
     store.save(run)
     return ledger.append_terminal(rec) if c else None
 """, "OC101")[1:] == [("terminal-append", 3, "ledger.append_terminal(rec)"),
                      ("return", 3, "return ledger.append_terminal(rec) if c else None")]
-    assert _steps("""\
+    assert witness_of("""\
 def k(ledger, store, run, recs):
     store.save(run)
     return [ledger.append_terminal(r) for r in recs]
 """, "OC101")[1:] == [("terminal-append", 3, "ledger.append_terminal(r)"),
                      ("return", 3, "return [ledger.append_terminal(r) for r in recs]")]
-    steps = _steps("""\
+    steps = witness_of("""\
 def f(ledger, rec, out):
     try:
         ledger.append(rec)
@@ -63,7 +57,7 @@ def f(ledger, rec, out):
 """, "OC202")
     # (held-out set 73) the verdict quotes the `return` that leaves, not its value's call
     assert steps[-1] == ("silent", 5, "return out.get(rec)  (leaves the handler silently)"), steps
-    steps = _steps("""\
+    steps = witness_of("""\
 def f(ledger, rec, out):
     try:
         ledger.append(rec)
