@@ -326,7 +326,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue  # its helper already does it, by its summary
                 if inert is not None and inert(facts.path, call):
                     continue  # its helper only sets fields in memory
-                if call.discarded and not call.awaited and dropped is not None and dropped(facts, fn, call):
+                if call.discarded and dropped is not None and dropped(facts, fn, call):
                     continue  # `self.save_token()` of an `async def`, not awaited: nothing of it runs
                 found = _pattern(call, name)
                 if found is None:
@@ -977,8 +977,7 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
             for f, fn in defs)
 
     def dropped(facts: FileFacts, fn: FunctionFacts, call: Call) -> bool:
-        key = cg.index.callee_key(facts, fn, call)
-        return key is not None and cg.index.plain_coroutine(key)
+        return cg.index.drops(call, cg.index.callee_key(facts, fn, call))
 
     return (suggest(all_facts, settings, report, carried, inert, dropped), len(report),
             unmatched_patterns(all_facts, settings, report),

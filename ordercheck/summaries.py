@@ -227,13 +227,18 @@ class ProjectIndex:
         the key in its file is an ``async def`` whose decorators keep it one
         (``KEEPS_COROUTINE``). Any other decorator may return a function that runs the
         coroutine itself (prefect's ``@sync_compatible``), so it is not known."""
-        path, qual = split_key(key)
-        facts = self.files.get(path)
-        if facts is None:
+        row = self.functions.get(key)
+        if row is None or not row[1].is_async:  # (one look for the common case: a `def`)
             return False
-        defs = [fn for fn in facts.functions if fn.qualname == qual]
-        return bool(defs) and all(fn.is_async and not fn.rebound and all(d in KEEPS_COROUTINE for d in fn.decorators)
-                                  for fn in defs)
+        qual = split_key(key)[1]
+        return all(fn.is_async and not fn.rebound and all(d in KEEPS_COROUTINE for d in fn.decorators)
+                   for fn in row[0].functions if fn.qualname == qual)
+
+    def drops(self, call: Call, key: Optional[str]) -> bool:
+        """Whether ``call`` of the function ``key`` makes a coroutine and drops it
+        unrun: a statement by itself, not awaited (``Call.discarded``), of a plain
+        ``async def`` (semantics §Summaries, "a coroutine dropped unrun")."""
+        return key is not None and call.discarded and not call.awaited and self.plain_coroutine(key)
 
     def bases(self, key: str) -> List[str]:
         """The project base classes of a class key, in order (others are opaque)."""
@@ -650,7 +655,7 @@ class ProjectIndex:
             if call.self_call != "self" or not call.callee.startswith("self.") or "." in name:
                 continue
             method = self.method(class_key, name)
-            if method is not None and call.discarded and not call.awaited and self.plain_coroutine(method):
+            if self.drops(call, method):
                 continue  # `self.flush()` of an `async def`, not awaited: nothing of it runs
             if method is not None and method != exit_ and method not in out:
                 out.append(method)
@@ -1203,7 +1208,7 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
     resolved: Dict[int, str] = {}
     for call in fn.calls:
         target = index.callee_key(facts, fn, call)
-        if target is not None and call.discarded and not call.awaited and index.plain_coroutine(target):
+        if index.drops(call, target):
             continue  # `self.refresh_token()` of an `async def`: a coroutine made and dropped, nothing of it runs
         if target is not None:
             edges.append((call.id, target))
