@@ -44,6 +44,7 @@ from .ir import (
     BROAD_TYPES,
     Call,
     Choice,
+    Fact,
     FunctionFacts,
     Handler,
     RaisePoint,
@@ -81,10 +82,31 @@ class HandlerRegion:
 # and ``KeyboardInterrupt``, ``GeneratorExit``): a clause naming only these lets
 # ``sys.exit()`` pass. Any other name may (``BaseException``, ``SystemExit``, a name
 # this module cannot see into).
+#: the built-in exception classes by name (``clause_catches``)
+_BUILTIN_EXC = {name: value for name, value in vars(builtins).items()
+                if isinstance(value, type) and issubclass(value, BaseException)}
 _NOT_EXIT = frozenset(
     name for name, value in vars(builtins).items()
     if isinstance(value, type) and issubclass(value, BaseException)
     and not issubclass(SystemExit, value))
+
+
+def clause_catches(h: Handler, types: Tuple[str, ...]) -> bool:
+    """Whether the ``except`` clause ``h`` surely catches an exception of one of
+    ``types`` (an inner clause's, as written and qualified): it is broad, names every
+    one of them, or names a built-in base class of each, all built-in."""
+    if h.broad:
+        return True
+    if not types:
+        return False
+    if all(t in h.types for t in types):
+        return True
+    bases = [_BUILTIN_EXC.get(t.removeprefix("builtins.")) for t in h.types]
+    for t in types:
+        cls = _BUILTIN_EXC.get(t.removeprefix("builtins."))
+        if cls is None or not any(b is not None and issubclass(cls, b) for b in bases):
+            return False
+    return True
 
 
 def may_catch_exit(h: Handler) -> bool:
@@ -123,6 +145,8 @@ class _ExceptFrame(_Frame):
     kind = FrameKind.EXCEPT
     first_handler: object
     exit_handler: object = None
+    try_node: object = None  # the ``try`` statement's node (every entry into the body passes it)
+    clauses: Tuple[Tuple[object, Handler], ...] = ()  # (entry node, clause), in order
 
 
 @dataclass
@@ -198,6 +222,9 @@ class _Builder:
         self.withs: Tuple[int, ...] = ()  # the ``with`` items (ids) around what is built
         self.ctx: Tuple[int, ...] = ()
         self.frames: List[_Frame] = []
+        # the ``except`` clause whose block is being built (None: none, or an exception
+        # of unknown type is being handled, as in a ``finally`` run by a failure)
+        self.handling: Optional[Handler] = None
         self.g.add_node(ENTRY, kind=NodeKind.ENTRY, line=fn.span.line, text=fn.qualname, ctx=())
         self.g.add_node(EXIT, kind=NodeKind.EXIT, line=None, text="EXIT", ctx=())
         self.g.add_node(RAISE, kind=NodeKind.RAISE, line=None, text="RAISE", ctx=())
@@ -350,6 +377,9 @@ class _Builder:
             return f.copies[way]
         region = self.new_region() if way == Way.RAISE else None
         saved = self._at(index, f.ctx + ((region,) if region else ()), f.withs)
+        handling = self.handling
+        if way == Way.RAISE:
+            self.handling = None  # (a bare ``raise`` there: which exception, unknown)
         entry = self.node(NodeKind.FINALLY, None, f"finally ({way})", way=way)
         f.copies[way] = entry
         if region:
@@ -369,6 +399,7 @@ class _Builder:
             else:
                 self.unwind([(p, EdgeKind.FINALLY) for p, _ in ends], way)
         self._restore(saved)
+        self.handling = handling
         return entry
 
     def with_exit(self, f: _WithFrame, index: int, way: Way) -> object:
@@ -626,8 +657,42 @@ class _Builder:
         if ends:
             point = node if ends == start else self._point(ends, "raise")
             self.g.nodes[point]["raise_stmt"] = True
+            if st.reraise and self.handling is not None and not self.handling.bare:
+                self._typed_raise(point, self.handling.types)
             self.unwind([(point, EdgeKind.EXCEPTION)], Way.RAISE)
         return []
+
+    def _typed_raise(self, point: object, types: Tuple[str, ...]) -> None:
+        """A ``raise`` of the exception an ``except T:`` clause handles raises a ``T``:
+        an enclosing ``except T:`` (or a clause naming a built-in base class of every
+        type, or a broad one) surely catches it, so the walk never goes past that clause
+        as if it did not match (held-out set 89, fastmcp: ``except TokenError: raise``
+        walked on past an outer ``except TokenError:`` into a silent ``except
+        Exception:``). The edges stay as they are (every other failure shares them); the
+        walk is pruned as correlated tests are (``feasible``), by a name no code can
+        write: leaving the point by its exception says it holds, leaving the catching
+        clause's entry as "does not match" says it does not, and entering the ``try``
+        body again forgets it. Only the first ``try`` out of the point counts, when no
+        ``finally`` or ``with`` exit runs before it (their exits run code that may
+        raise another exception)."""
+        for frame in reversed(self.frames):
+            if isinstance(frame, _LoopFrame):
+                continue
+            if not isinstance(frame, _ExceptFrame) or frame.try_node is None:
+                return
+            for entry, clause in frame.clauses:
+                if clause_catches(clause, types):
+                    if clause.broad:
+                        return  # (the chain ends there anyway)
+                    name = f"<raised {self.g.nodes[entry]['region']}>"
+                    self.g.nodes[point].setdefault("assume", {})[EdgeKind.EXCEPTION] = (Fact(name, "truth", True),)
+                    self.g.nodes[entry].setdefault("assume", {})[EdgeKind.EXCEPTION] = (Fact(name, "truth", False),)
+                    node = self.g.nodes[frame.try_node]
+                    if name not in node.get("writes", ()):
+                        node["writes"] = tuple(node.get("writes", ())) + (name,)
+                    self.g.graph["tested"].extend([(name,), (name,)])
+                    return
+            return
 
     def _assert(self, st: Stmt, node: object) -> Preds:
         start: Preds = [(node, EdgeKind.NORMAL)]
@@ -748,7 +813,7 @@ class _Builder:
         self.ctx = outer_ctx
         if entries:
             catcher = next((e for e, _, h in entries if may_catch_exit(h)), None)
-            self.frames.append(_ExceptFrame(entries[0][0], catcher))
+            self.frames.append(_ExceptFrame(entries[0][0], catcher, node, tuple((e, h) for e, _, h in entries)))
         body_ends = self.block(st.body, [(node, EdgeKind.NORMAL)])
         if entries:
             self.frames.pop()
@@ -774,7 +839,9 @@ class _Builder:
                 self.unwind([(kept, EdgeKind.EXCEPTION)], Way.RAISE)
                 self.frames.append(_ExceptFrame(kept, None))
             self.ctx = outer_ctx + (region,)
+            handling, self.handling = self.handling, (None if st.star else h)
             body_ends = self.block(h.body, [(e, EdgeKind.NORMAL)])
+            self.handling = handling
             if onward:
                 self.frames.pop()
             if st.star and body_ends:

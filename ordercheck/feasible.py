@@ -74,11 +74,17 @@ def tracked_names(g: nx.DiGraph, literals: bool = False) -> List[str]:
             counts[n] += 1
             order.setdefault(n, len(order))
     names = [n for n in sorted(order, key=order.__getitem__) if counts[n] >= 2 and n not in untracked]
+    # a re-raised exception's type (``cfg._typed_raise``: a name no code writes) only
+    # where the function's own names leave room
+    raised = [n for n in names if n.startswith("<")]
+    names = [n for n in names if not n.startswith("<")]
+    if len(names) > MAX_NAMES:
+        return []
     if not literals:
-        return names if len(names) <= MAX_NAMES else []
+        return (names + raised)[:MAX_NAMES]
     bound = literal_names(g)
     more = [n for n in sorted(order, key=order.__getitem__) if counts[n] == 1 and n in bound and n not in untracked]
-    return (names + more)[:MAX_NAMES]
+    return (names + more + raised)[:MAX_NAMES]
 
 
 def literal_names(g: nx.DiGraph) -> FrozenSet[str]:

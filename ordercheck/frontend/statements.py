@@ -335,7 +335,11 @@ class Extractor(ExpressionWalker):
         sp, text = self._small_head(line)
         ev = self.expr(node.exc)
         ev += self.expr(node.cause)
-        return Stmt(StmtKind.RAISE, sp, text, ev, True)
+        st = Stmt(StmtKind.RAISE, sp, text, ev, True)
+        handling = self.frame.handlers[-1][0] if self.frame.handlers else None
+        st.reraise = node.exc is None or (isinstance(node.exc, cst.Name) and handling is not None
+                                          and node.exc.value == handling)  # (`from x` changes no type)
+        return st
 
     def _assert(self, node: cst.Assert, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
