@@ -143,14 +143,14 @@ def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], par
     (``effects.carried_only``), never the manager call's own marker."""
     found = marker(call) if own else None
     if found is not None:
-        return f'terminal by "{found}"' if found else ""
+        return f"terminal by {found}" if found else ""
     if callee is None:
         return ""
     for _, origin in summ.via(callee, EventClass.TERMINAL_APPEND.value, part):
         # (a remembered summary's call is light: what the vocabulary said of it then)
         found = origin.marker if origin.marker is not None else marker(origin.call)
         if found is not None:
-            return f'terminal by "{found}" in `{contracts.short(origin.call.text)}`' if found else ""
+            return f"terminal by {found} in `{contracts.short(origin.call.text)}`" if found else ""
     return ""
 
 

@@ -54,6 +54,9 @@ class Call:
     # assignments that bind the plain names they read, and the callee's last component
     marker_runs: Tuple[Tuple[str, ...], ...] = ()
     own_run: Tuple[str, ...] = ()  # the event's own callee's last component, split (marker source 3)
+    # of ``marker_runs``, those of the assignments binding a plain name the arguments
+    # read: (name, the assignment's line, run), what a witness says a marker came by
+    bound_runs: Tuple[Tuple[str, int, Tuple[str, ...]], ...] = ()
     # its value, bound to a plain name, is an argument of another call of the function
     # (``state = exception_to_failed_state(exc)`` ... ``set_state(state)``): a record it
     # builds for that call; appending only through its summary, it carries no marker

@@ -12,7 +12,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .ir import Call
 from .kinds import OPEN_TERMINAL, OWN_MARKS, OWN_RENAME, OWN_TERMINAL, OWN_WRITE, EventClass
@@ -232,19 +232,48 @@ class Vocabulary:
 
     def marker_of(self, call: Call) -> Optional[str]:
         """The terminal marker ``carries_marker`` finds in the call, as its tokens read
-        (``"failed"``, ``"dead letter"``), or None: what a witness says made an
-        append terminal."""
+        and quoted (``"failed"``, ``"dead letter"``), or None: what a witness says made
+        an append terminal. A marker only an assignment's right-hand side gave (a plain
+        name the arguments read, one level deep) says so: ``"failed" from `outcome`,
+        line 12``, since nothing on the call's own line reads "failed"
+        (held-out set 89, pydantic-ai)."""
         # each run's marker, once each, in order: `event_status = DONE` and, in a
         # handler, `event_status = ERROR`, both read by `event_update(..., event_status)`,
         # make it terminal by either, whichever walk the witness takes (held-out set 71)
-        found = list(dict.fromkeys(" ".join(m) for m in (found_marker((run,), self._marker_tokens)
-                                                         for run in call.marker_runs) if m is not None))
+        direct = call.marker_runs[:len(call.marker_runs) - len(call.bound_runs)]
+        found: Dict[str, Optional[str]] = {}  # marker -> the name that gave it (None: the call)
+        lines: Dict[str, List[int]] = {}  # name -> the lines of its assignments that did
+        for run in direct:
+            m = found_marker((run,), self._marker_tokens)
+            if m is not None:
+                found.setdefault(" ".join(m), None)
+        for name, line, run in call.bound_runs:
+            m = found_marker((run,), self._marker_tokens)
+            if m is not None:
+                found.setdefault(" ".join(m), name)
+                if found[" ".join(m)] == name and line not in lines.setdefault(name, []):
+                    lines[name].append(line)
         if not found and call.own_run:
             own = found_marker((call.own_run,), self._marker_tokens)
-            found = [" ".join(own)] if own is not None else []
+            if own is not None:
+                found[" ".join(own)] = None
         if not found:
             return None
-        return '" or "'.join(found[:3] + (["..."] if len(found) > 3 else []))
+        shown = list(found.items())[:3]
+        groups: List[Tuple[Optional[str], List[str]]] = []  # markers of one source, in order
+        for marker, source in shown:
+            if groups and groups[-1][0] == source:
+                groups[-1][1].append(marker)
+            else:
+                groups.append((source, [marker]))
+        out = []
+        for source, ms in groups:
+            text = " or ".join(f'"{x}"' for x in ms)
+            if source is not None:
+                at = lines[source]
+                text += f" from `{source}`, line{'s' if len(at) > 1 else ''} {', '.join(map(str, at))}"
+            out.append(text)
+        return " or ".join(out + (['"..."'] if len(found) > 3 else []))
 
     def is_guard(self, run: Tuple[str, ...]) -> bool:
         """Whether an ``is_``/``has_`` predicate asks if a record already ended: what

@@ -206,7 +206,34 @@ def test_a_name_bound_to_two_markers_names_both():
         self._ledger.append(event_id, {'status': event_status})
     """
     assert steps(src) == {10: ["self._ledger.append(event_id, {'status': event_status}) "
-                               '(terminal by "completed" or "failed")']}
+                               '(terminal by "completed" or "failed" from `event_status`, lines 2, 8)']}
+
+
+def test_a_marker_of_an_assignment_names_the_name_and_its_line():
+    # (held-out set 89, pydantic-ai) nothing on the append's line reads "failed": the
+    # token came from the right-hand side of the assignment binding `outcome`
+    src = """\
+    def bound(self, run, failed):
+        outcome = self._compute(run, failed)
+        self._store.save(run)
+        self._ledger.append(run.id, outcome)
+
+    def both(self, run, failed):
+        outcome = self._compute(run, failed)
+        self._store.save(run)
+        self._ledger.append(run.id, outcome, "completed")
+
+    def own(self, run, failed):
+        outcome = self._compute(run, failed)
+        self._store.save(run)
+        self._ledger.append(run.id, "run_failed", outcome)
+    """
+    assert steps(src) == {
+        4: ['self._ledger.append(run.id, outcome) (terminal by "failed" from `outcome`, line 2)'],
+        9: ['self._ledger.append(run.id, outcome, "completed") (terminal by "completed" or "failed" from `outcome`, line 7)'],
+        # a marker the call's own arguments hold needs no "from"
+        14: ['self._ledger.append(run.id, "run_failed", outcome) (terminal by "failed")'],
+    }
 
 
 def test_more_than_three_markers_end_in_an_ellipsis():

@@ -309,7 +309,8 @@ class FunctionScope:
     # calls whose argument expressions read plain names, and those names (their marker
     # runs get the runs of the names' bindings when the function ends)
     marker_names: List[Tuple[Call, List[str]]] = field(default_factory=list)
-    bindings: Dict[str, List[Tuple[str, ...]]] = field(default_factory=dict)  # name -> marker runs
+    # name -> marker runs of its right-hand sides, each with the assignment's line
+    bindings: Dict[str, List[Tuple[Tuple[str, ...], int]]] = field(default_factory=dict)
     binding_reads: Dict[str, List[str]] = field(default_factory=dict)  # name -> names its right-hand sides read
     # `name = call(...)`: the call, the name, and the next call id when it was bound
     bound_values: List[Tuple[Call, str, int]] = field(default_factory=list)

@@ -234,7 +234,7 @@ class Extractor(ExpressionWalker):
                 walk = MarkerWalk(self.aliased_callee)
                 walk.expr(val)
                 for name in target_names(target):
-                    self.frame.bindings.setdefault(name, []).extend(walk.runs)
+                    self.frame.bindings.setdefault(name, []).extend((r, self.stmt_lines[0]) for r in walk.runs)
                     self.frame.binding_reads.setdefault(name, []).extend(walk.names + walk.roots)
 
     def _cancel_closure(self, name: str) -> None:
@@ -743,9 +743,11 @@ class Extractor(ExpressionWalker):
         """The ``FunctionFacts`` of a function whose walk ended (its scope popped)."""
         if frame.bindings:
             for call, names in frame.marker_names:
-                bound = [r for n in dict.fromkeys(names) if n in frame.bindings for r in frame.bindings[n]]
+                bound = [(n, line, r) for n in dict.fromkeys(names) if n in frame.bindings
+                         for r, line in frame.bindings[n]]
                 if bound:
-                    call.marker_runs = call.marker_runs + tuple(bound)
+                    call.marker_runs = call.marker_runs + tuple(r for _, _, r in bound)
+                    call.bound_runs = tuple(bound)
         for built, holder, bound_at in frame.bound_values:
             # the value reaches a later call's arguments as a plain name, before the name
             # is bound again (in source order)
