@@ -175,7 +175,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                   raises: Optional[Dict[object, FrozenSet[str]]] = None,
                   then: Optional[Tuple[int, Step]] = None, ends: FrozenSet[object] = frozenset(),
                   marker: Optional[Callable[[Call], Optional[str]]] = None,
-                  direct: Optional[Direct] = None) -> List[Step]:
+                  direct: Optional[Direct] = None,
+                  exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
@@ -185,7 +186,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     shown whatever the rule counts elsewhere (``Rule.counted``). ``marker``: the
     terminal marker a call carries (``Vocabulary.marker_of``), for a terminal append's
     step to say what made it terminal (``terminal_note``). ``direct``: the classes a
-    call matches by its own text (``Vocabulary.direct``; ``own_event``)."""
+    call matches by its own text (``Vocabulary.direct``; ``own_event``). ``exit_raises``:
+    a class manager's call whose ``__exit__`` alone raises some classes
+    (``effects.NodeSets.exit_raises``): its failing step is the exit's, "`Rec(conn)`
+    exits: save (raises)", with the exit's "via" (held-out set 93)."""
     steps: List[Step] = []
     relevant = rule.shown_classes()
     lines = facts_lines
@@ -232,16 +236,26 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             pass
         elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and cls & relevant:
             k = rule.step_kind(cls)
-            via, origin = (via_text(summ, callees[n], k, _part(g, n, raising=raising))
-                           if n in callees and not own_event(cls, k, data, direct) else ("", None))
+            at_exit = exit_raises.get(n) if raising and exit_raises else None
+            if at_exit is not None and k in at_exit[1]:
+                via, origin = via_text(summ, at_exit[0], k, "escape")
+            else:
+                at_exit = None
+                via, origin = (via_text(summ, callees[n], k, _part(g, n, raising=raising))
+                               if n in callees and not own_event(cls, k, data, direct) else ("", None))
             case = case_text(g, n, k)
             # what fingerprints read of the step (``Step.key``): the call's own text and
             # how its summary applied, as before witnesses said more (session 47)
             key = data["call"].text + (f" ({case})" if case else "") + (" (raises)" if raising else "")
             if k == EventClass.TERMINAL_APPEND and marker is not None:
-                made = terminal_note(data["call"], summ, callees.get(n), _part(g, n, raising=raising), marker)
+                if at_exit is not None:  # down the exit's code, never the manager call's words
+                    made = terminal_note(data["call"], summ, at_exit[0], "escape", marker, own=False)
+                else:
+                    made = terminal_note(data["call"], summ, callees.get(n), _part(g, n, raising=raising), marker)
                 case = f"{case}; {made}" if case and made else case or made
             text = call_shown(data["call"]) + (f" ({case})" if case else "")
+            if at_exit is not None:
+                text = f"`{data['call'].text}` exits: {k}" + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
             steps.append(Step(cast(Span, span), k, text, via, origin.path if origin is not None else "",
                               key if key != text else ""))  # (a call's span, on calls, raised and outcome points)
@@ -431,7 +445,8 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
 
 def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries,
                raises: Optional[Dict[object, FrozenSet[str]]] = None, committed: Optional[Committed] = None,
-               marker: Optional[Callable[[Call], Optional[str]]] = None, direct: Optional[Direct] = None) -> Finding:
+               marker: Optional[Callable[[Call], Optional[str]]] = None, direct: Optional[Direct] = None,
+               exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None) -> Finding:
     rule = hit.rule
     anchor = g.nodes[hit.anchor]
     span: Span = node_span(anchor)
@@ -439,12 +454,24 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     call: Optional[Call] = anchor.get("call") or anchor.get("manager")
     stmt_lines = rule.statement_lines(hit, call.stmt_lines if call is not None else (span.line, span.line))
     fmt, related = rule.message_fields(hit, g, classes)  # the kind's fields and related places
+    # a class manager whose ``__exit__`` alone raises the event: the message names the
+    # exit, as a sequence rule's does (held-out set 93, osxphotos' ``ExportRecord``)
+    at_exit = exit_raises.get(hit.anchor) if exit_raises and rule.escaping else None
+    exit_kind: Optional[str] = None
+    if at_exit is not None and call is not None and at_exit[1] & rule.shown_classes():
+        exit_kind = rule.step_kind(at_exit[1] & rule.shown_classes())
+        fmt["event_text"] = contracts.exit_text(anchor_text, call)
     if committed and rule.ordering:
         _name_committed(hit, g, classes, committed, fmt, related)
     if hit.handler is not None:
         h = hit.handler
         fmt.update(handler_line=h.span.line if h.span else span.line, handler=f"`{h.text.rstrip(':')}`" if h.text else "a handler")
     for node in (hit.first, hit.anchor):
+        if node == hit.anchor and exit_kind is not None and at_exit is not None:
+            via, origin = via_text(summ, at_exit[0], exit_kind, "escape")
+            if origin is not None:
+                related.append(Related(origin.call.span, f"{exit_kind} performed via {via}", origin.path))
+            continue
         if node is None or node not in callees:
             continue
         k = rule.step_kind(classes.get(node, frozenset()))
@@ -486,7 +513,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             silent = (inside[-1], Step(span_left, "silent", f"{text}  (leaves the handler silently)"))
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
                           then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None),
-                          marker=marker, direct=direct)
+                          marker=marker, direct=direct, exit_raises=exit_raises if rule.escaping else None)
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,

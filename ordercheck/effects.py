@@ -100,6 +100,10 @@ class NodeSets:
     raises: Dict[object, FrozenSet[str]] = field(default_factory=dict)
     callees: Dict[object, str] = field(default_factory=dict)
     parts: Dict[object, str] = field(default_factory=dict)
+    # a class manager's call in a ``with`` item: its ``__exit__`` (key) and the classes
+    # of ``raises`` whose failure only that exit raises (neither the constructor nor
+    # ``__enter__``): a witness and a message name the exit, not the call
+    exit_raises: Dict[object, Tuple[str, FrozenSet[str]]] = field(default_factory=dict)
 
 
 def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> FrozenSet[str]:
@@ -185,6 +189,12 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             part = "entry" if me is not None and me.kind == "generator" else "return"
             if raises:
                 out.raises[n] = raises
+                if me is not None and me.kind == "class" and me.exit_key.rsplit(".", 1)[-1] in ("__exit__", "__aexit__"):
+                    before = eff.escaping | (lookup(me.entry_key).escaping if me.entry_key else frozenset())
+                    at_exit = raises & vocab.classify(call, lookup(me.exit_key).escaping - NOT_CARRIED)
+                    at_exit -= vocab.classify(call, before - NOT_CARRIED)
+                    if at_exit:
+                        out.exit_raises[n] = (me.exit_key, at_exit)
             if me is not None and me.entry_key and cls and not cls & eff.on_return:
                 key = me.entry_key  # all it does comes from ``__enter__``: "via" names it
         elif kind == NodeKind.RAISED and data.get("exit_raised"):

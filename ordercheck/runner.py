@@ -307,7 +307,7 @@ def _findings(checked: FunctionCheck, facts: FileFacts, fn: FunctionFacts, summ:
     for hit in checked.hits:
         classes = diagnose.classes_for(hit.rule, sets.performs, checked.ordered)
         out.append(diagnose.to_finding(hit, checked.graph, facts, fn, classes, sets.callees, summ, sets.raises,
-                                       checked.committed, marker, direct))
+                                       checked.committed, marker, direct, sets.exit_raises))
     return out
 
 

@@ -1192,6 +1192,48 @@ class C:
     assert sorted(r["pattern"] for r in rows) == ["*.s.save_book", "s.save_book"], rows
 
 
+def test_a_receiver_of_a_known_class_is_one_row_however_written(tmp_path):
+    # held-out set 93, tasklib: `Task(b).save()`, `t = Task(b); t.save()` and
+    # `task.save()` were three rows (`Task().save`, `t.save`, `pkg.task.Task.save`) for
+    # one method; the class's qualified name takes all three
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/task.py", """
+class Task:
+    def __init__(self, backend):
+        self.backend = backend
+
+    def save(self):
+        self.backend.save_task(self)
+""")
+    write(tmp_path, "pkg/use.py", """
+from .task import Task
+
+
+def a(backend):
+    Task(backend).save()
+
+
+def b(backend):
+    t = Task(backend)
+    t.save()
+
+
+def c(backend):
+    task = Task(backend)
+    task.save()
+
+
+class Holder:
+    def __init__(self, task: Task):
+        self.task = task
+
+    def d(self):
+        self.task.save()
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert [(r["pattern"], r["functions"]) for r in rows] == [("pkg.task.Task.save", 4), ("*.backend.save_task", 1)], rows
+
+
 def test_the_untyped_call_hint_quotes_its_call_from_a_file_read_as_an_outline(tmp_path):
     # held-out set 85 (amqtt-db): the file of the untyped call holds no suggestion, so
     # `suggest` read it as an outline, which keeps no call text: "misses `` at ..."

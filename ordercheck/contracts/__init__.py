@@ -22,6 +22,7 @@ from .base import (
     Ordering,
     Rule,
     evaluate,
+    exit_text,
     expr_matches,
     expr_text,
     message_text,
@@ -35,6 +36,6 @@ KINDS = Rule.KINDS
 
 __all__ = [
     "KEEP", "KINDS", "MAX_SEGMENT", "ROLE_KEYS", "SEVERITIES", "ClassExpr", "Gap", "GraphInput", "Hit", "Ordering",
-    "Reach", "Rule", "evaluate", "expr_matches", "expr_text", "message_text", "node_span", "node_text",
+    "Reach", "Rule", "evaluate", "exit_text", "expr_matches", "expr_text", "message_text", "node_span", "node_text",
     "short",
 ]

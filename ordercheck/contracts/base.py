@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from ..cfg import HandlerRegion
-    from ..ir import Span
+    from ..ir import Call, Span
 
 ROLE_KEYS = ("first", "then", "barrier", "unless-after", "event")
 SEVERITIES = {"error": 1, "warning": 2, "info": 3, "hint": 4}
@@ -329,6 +329,12 @@ def message_text(data: dict, limit: Optional[int] = 60) -> str:
     manager = data.get("manager") if data.get("kind") == NodeKind.WITH_EXIT else None
     if manager is None:
         return text if limit is None else short(text, limit)
+    return exit_text(text, manager, limit)
+
+
+def exit_text(text: str, manager: Call, limit: Optional[int] = 60) -> str:
+    """``text``, the text of the ``with`` item ``manager``, as the exit method that runs
+    there: ``AutoCommit(ledger).__exit__`` (``message_text``)."""
     suffix = ".__aexit__" if manager.async_with else ".__exit__"
     if limit is None or len(text) + len(suffix) <= limit:
         return text + suffix
