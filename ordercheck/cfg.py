@@ -145,7 +145,7 @@ class _ExceptFrame(_Frame):
     kind = FrameKind.EXCEPT
     first_handler: object
     exit_handler: object = None
-    try_node: object = None  # the ``try`` statement's node (every entry into the body passes it)
+    try_node: object = None  # the ``try`` statement's node
     clauses: Tuple[Tuple[object, Handler], ...] = ()  # (entry node, clause), in order
 
 
@@ -671,8 +671,10 @@ class _Builder:
         Exception:``). The edges stay as they are (every other failure shares them); the
         walk is pruned as correlated tests are (``feasible``), by a name no code can
         write: leaving the point by its exception says it holds, leaving the catching
-        clause's entry as "does not match" says it does not, and entering the ``try``
-        body again forgets it. Only the first ``try`` out of the point counts, when no
+        clause's entry as "does not match" says it does not, and entering the body of
+        that clause or of one before it forgets it (``forgets``: the exception is
+        handled there, so the fact copies no node past the clauses). Only the first
+        ``try`` out of the point counts, when no
         ``finally`` or ``with`` exit runs before it (their exits run code that may
         raise another exception)."""
         for frame in reversed(self.frames):
@@ -687,9 +689,12 @@ class _Builder:
                     name = f"<raised {self.g.nodes[entry]['region']}>"
                     self.g.nodes[point].setdefault("assume", {})[EdgeKind.EXCEPTION] = (Fact(name, "truth", True),)
                     self.g.nodes[entry].setdefault("assume", {})[EdgeKind.EXCEPTION] = (Fact(name, "truth", False),)
-                    node = self.g.nodes[frame.try_node]
-                    if name not in node.get("writes", ()):
-                        node["writes"] = tuple(node.get("writes", ())) + (name,)
+                    for before, _ in frame.clauses:
+                        node = self.g.nodes[before]
+                        if name not in node.get("forgets", ()):
+                            node["forgets"] = tuple(node.get("forgets", ())) + (name,)
+                        if before == entry:
+                            break
                     self.g.graph["tested"].extend([(name,), (name,)])
                     return
             return

@@ -131,9 +131,14 @@ def _assume(facts, state: State, index: Dict[str, int]) -> Optional[State]:
         i = index.get(f.name)
         if i is None:
             continue
-        out[i] &= _FACT_MASK[(f.kind, f.value)]
-        if not out[i]:
+        mask = out[i] & _FACT_MASK[(f.kind, f.value)]
+        if not mask:
             return None
+        if f.value or not f.name.startswith("<"):
+            # (a re-raised exception's type, ``cfg._typed_raise``: "not of that type"
+            # only drops the walk that said it was, and tells nothing on: the
+            # other failures passing the clause stay one state)
+            out[i] = mask
     return tuple(out)
 
 
@@ -213,6 +218,7 @@ def prune_within(g: nx.DiGraph, limit: int, literals: bool = False) -> Optional[
         # way out of a loop that ran no round leaves the name as it was
         exhausted = raised if udata.get("loop") is not None else after
         assume = udata.get("assume")
+        forgets = udata.get("forgets")  # (an ``except`` clause entered: ``cfg._typed_raise``)
         for v, edata in g.succ[u].items():
             s2 = raised if edata["kind"] == EdgeKind.EXCEPTION else exhausted if edata["kind"] == EdgeKind.FALSE else after
             if assume and not edata.get("exception"):
@@ -223,6 +229,8 @@ def prune_within(g: nx.DiGraph, limit: int, literals: bool = False) -> Optional[
                         dropped = True
                         continue
                     s2 = assumed
+            if forgets and edata["kind"] != EdgeKind.EXCEPTION:
+                s2 = tuple(ANY if n in forgets else s2[i] for i, n in enumerate(names))
             vctx = nodes[v].get("ctx", ())
             vcopies: List[int] = []
             for r in vctx:

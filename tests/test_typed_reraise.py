@@ -157,3 +157,50 @@ def test_each_round_of_a_loop_forgets_the_last_reraise():
         "        except Exception:\n"
         "            pass\n")
     assert cl(src) == [("OC201", APPEND + 1)]
+
+
+def test_the_type_copies_no_node_past_the_clauses():
+    # the fact lives from the `raise` to the clauses that may take it: the clause that
+    # takes it is a region of its own in the product (its entry's state differs), but
+    # entering a clause's body forgets the fact, and "not of that type" tells nothing
+    # on, so nothing after the clauses is built twice
+    from pathlib import Path
+
+    from checkutil import settings_for
+
+    from ordercheck import feasible, runner
+
+    def product(raise_: str):
+        body = "\n".join(f"        ledger.note({i})" for i in range(40))
+        after = "\n".join(f"    ledger.later({i})" for i in range(40))
+        src = HEAD + (
+            "def refresh(ledger, run, dry):\n"
+            "    if dry:\n"
+            "        log.warning('dry')\n"
+            "    try:\n"
+            "        try:\n"
+            "            ledger.append_terminal(run)\n"
+            "        except TokenError:\n"
+            f"            {raise_}\n"
+            "    except TokenError:\n"
+            f"{body}\n"
+            "    except Exception:\n"
+            "        pass\n"
+            f"{after}\n"
+            "    if not dry:\n"
+            "        log.warning('wet')\n")
+        settings = settings_for()
+        facts = runner.read_facts(Path("m.py"), src.encode(), "m.py")
+        summ = runner.project_summaries([facts], settings)
+        fn = next(f for f in facts.functions if f.name == "refresh")
+        built = runner.function_graph(fn, "m.py", settings, summ)
+        return built, feasible.prune_correlated(built)
+
+    built, typed = product("raise")
+    assert "<raised" in " ".join(feasible.tracked_names(built))
+    _, untyped = product("raise RuntimeError('other')")
+    clause = next(d["region"] for _, d in built.nodes(data=True) if d.get("text") == "except TokenError:"
+                  and d.get("assume"))
+    body = sum(1 for _, d in built.nodes(data=True) if clause in d.get("ctx", ()))
+    # (`dry` doubles every node between its two tests, the clause's body included)
+    assert typed.number_of_nodes() <= untyped.number_of_nodes() + 2 * body + 4
