@@ -176,7 +176,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                   then: Optional[Tuple[int, Step]] = None, ends: FrozenSet[object] = frozenset(),
                   marker: Optional[Callable[[Call], Optional[str]]] = None,
                   direct: Optional[Direct] = None,
-                  exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None) -> List[Step]:
+                  exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None,
+                  dropped: FrozenSet[int] = frozenset()) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
@@ -189,7 +190,9 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     call matches by its own text (``Vocabulary.direct``; ``own_event``). ``exit_raises``:
     a class manager's call whose ``__exit__`` alone raises some classes
     (``effects.NodeSets.exit_raises``): its failing step is the exit's, "`Rec(conn)`
-    exits: save (raises)", with the exit's "via" (held-out set 93)."""
+    exits: save (raises)", with the exit's "via" (held-out set 93). ``dropped``: the
+    ids of calls that make a project coroutine and drop it unrun: an event by its own
+    pattern there says so, since the missing ``await`` is the bug (held-out set 95)."""
     steps: List[Step] = []
     relevant = rule.shown_classes()
     lines = facts_lines
@@ -247,6 +250,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             # what fingerprints read of the step (``Step.key``): the call's own text and
             # how its summary applied, as before witnesses said more (session 47)
             key = data["call"].text + (f" ({case})" if case else "") + (" (raises)" if raising else "")
+            if data["call"].id in dropped:
+                case = f"{case}; never awaited: its coroutine never runs" if case else "never awaited: its coroutine never runs"
             if k == EventClass.TERMINAL_APPEND and marker is not None:
                 if at_exit is not None:  # down the exit's code, never the manager call's words
                     made = terminal_note(data["call"], summ, at_exit[0], "escape", marker, own=False)
@@ -432,6 +437,20 @@ def _raises_into_own_point(g: nx.DiGraph, n: object, nxt: object, classes, relev
     return bool((cls if nxt in ends else rule.counted(cls)) & relevant)
 
 
+def _dropped(path: List[object], g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts,
+             summ: summod.Summaries) -> FrozenSet[int]:
+    """The calls on ``path`` that make a project coroutine and drop it unrun
+    (``ProjectIndex.drops``; semantics §Summaries): what they match by their own
+    pattern is still an event, and its step says the ``await`` is missing."""
+    out = set()
+    for n in path:
+        call = g.nodes[n].get("call") if not isinstance(n, contracts.Gap) else None
+        if call is not None and call.discarded and not call.awaited:
+            if summ.index.drops(call, summ.index.callee_key(facts, fn, call)):
+                out.add(call.id)
+    return frozenset(out)
+
+
 def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
     """The step standing for the nodes a long witness leaves out: where the path
     picks up again (docs/decisions.md, "Long witnesses")."""
@@ -513,7 +532,8 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             silent = (inside[-1], Step(span_left, "silent", f"{text}  (leaves the handler silently)"))
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
                           then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None),
-                          marker=marker, direct=direct, exit_raises=exit_raises if rule.escaping else None)
+                          marker=marker, direct=direct, exit_raises=exit_raises if rule.escaping else None,
+                          dropped=_dropped(hit.path, g, facts, fn, summ))
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,

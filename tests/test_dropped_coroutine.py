@@ -287,3 +287,31 @@ def test_an_editor_buffer_that_awaits_a_dropped_call_is_checked_again(tmp_path):
     (tmp_path / "main.py").write_text(awaiting)
     again = oc(tmp_path, "--cache-dir", str(cache), "--select", "OC203", "main.py")
     assert again.codes() == [("main.py", 8, "OC203")], again
+
+
+def test_an_event_by_its_own_pattern_that_is_never_awaited_says_so():
+    # held-out set 95 (authlib's async grants): the call's own pattern still makes it an
+    # append, but the step says the bug a user must fix is the missing `await`
+    from checkutil import check_source
+    src = """
+class Grant:
+    async def save_token(self, token):
+        await self.server.save_token(token)
+
+    async def delete_code(self, code):
+        await code.delete()
+
+    async def dropped(self, code, token):
+        await self.save_token(token)
+        self.delete_code(code)
+
+    async def awaited(self, code, token):
+        await self.save_token(token)
+        await self.delete_code(code)
+"""
+    table = {"extend-events": {"save": ["*.save_token"], "append": ["*.delete_code"]}}
+    found = {f.function: f for f in check_source(src, table=table, select=["OC102"])}
+    steps = {name: [s.text for s in f.witness if s.kind == "append"] for name, f in found.items()}
+    assert steps == {"Grant.dropped": ["self.delete_code(code) (never awaited: its coroutine never runs)"],
+                     "Grant.awaited": ["self.delete_code(code)"]}
+    assert found["Grant.dropped"].witness[1].key == "self.delete_code(code)"  # fingerprints as before
