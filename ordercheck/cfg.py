@@ -101,12 +101,21 @@ def clause_catches(h: Handler, types: Tuple[str, ...]) -> bool:
         return False
     if all(t in h.types for t in types):
         return True
-    bases = [_BUILTIN_EXC.get(t.removeprefix("builtins.")) for t in h.types]
+    bases = [_builtin_exception(t, h.types) for t in h.types]
     for t in types:
-        cls = _BUILTIN_EXC.get(t.removeprefix("builtins."))
+        cls = _builtin_exception(t, types)
         if cls is None or not any(b is not None and issubclass(cls, b) for b in bases):
             return False
     return True
+
+
+def _builtin_exception(name: str, names: Tuple[str, ...]) -> Optional[type]:
+    """The built-in exception class a clause's type name is, or None: a name the module
+    imports or defines (``from .errors import ConnectionError``: its qualified form is
+    among ``names``) is not the built-in, whatever it is called."""
+    if not name.startswith("builtins.") and any(n != name and n.endswith("." + name) for n in names):
+        return None
+    return _BUILTIN_EXC.get(name.removeprefix("builtins."))
 
 
 def may_catch_exit(h: Handler) -> bool:
@@ -159,6 +168,9 @@ class _FinallyFrame(_Frame):
     ctx: Tuple[int, ...]
     withs: Tuple[int, ...] = ()
     copies: Dict[Way, object] = field(default_factory=dict)
+    # the clause being handled where the ``try`` stands (a copy is built where a jump
+    # crosses the frame, perhaps inside a clause of a ``try`` in its body)
+    handling: Optional[Handler] = None
 
 
 @dataclass
@@ -378,8 +390,9 @@ class _Builder:
         region = self.new_region() if way == Way.RAISE else None
         saved = self._at(index, f.ctx + ((region,) if region else ()), f.withs)
         handling = self.handling
-        if way == Way.RAISE:
-            self.handling = None  # (a bare ``raise`` there: which exception, unknown)
+        # a bare ``raise`` there raises what the clause around the ``try`` handles, but
+        # on the way of a failure, the failure in flight (of a type unknown)
+        self.handling = None if way == Way.RAISE else f.handling
         entry = self.node(NodeKind.FINALLY, None, f"finally ({way})", way=way)
         f.copies[way] = entry
         if region:
@@ -804,7 +817,7 @@ class _Builder:
         outer_ctx = self.ctx
         fin = None
         if st.has_finally:
-            fin = _FinallyFrame(st, outer_ctx, self.withs)
+            fin = _FinallyFrame(st, outer_ctx, self.withs, handling=self.handling)
             self.frames.append(fin)
         entries = []
         for h in st.handlers:

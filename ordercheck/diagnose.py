@@ -132,6 +132,10 @@ def own_event(cls: FrozenSet[str], k: str, data: Optional[dict] = None, direct: 
 VIA_SHOWN = 6
 
 
+#: what ``Vocabulary.marker_of`` adds to a marker an assignment gave
+_PROVENANCE = re.compile(r" from `[^`]+`, lines? \d+(?:, \d+)*")
+
+
 def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], part: str,
                   marker: Callable[[Call], Optional[str]], own: bool = True) -> str:
     """What made an append terminal, as a witness step says it: the marker of the call
@@ -149,6 +153,10 @@ def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], par
     for _, origin in summ.via(callee, EventClass.TERMINAL_APPEND.value, part):
         # (a remembered summary's call is light: what the vocabulary said of it then)
         found = origin.marker if origin.marker is not None else marker(origin.call)
+        if found:
+            # ("from `outcome`, line 6" are the helper's lines, in its own file: the
+            # call the note names is where to look; a review)
+            found = _PROVENANCE.sub("", found)
         if found is not None:
             return f"terminal by {found} in `{contracts.short(origin.call.text)}`" if found else ""
     return ""

@@ -204,3 +204,160 @@ def test_the_type_copies_no_node_past_the_clauses():
     body = sum(1 for _, d in built.nodes(data=True) if clause in d.get("ctx", ()))
     # (`dry` doubles every node between its two tests, the clause's body included)
     assert typed.number_of_nodes() <= untyped.number_of_nodes() + 2 * body + 4
+
+
+# ---- soundness: every execution is a walk of the *pruned* graph (semantics §Graph)
+
+import sys  # noqa: E402
+
+import tracecheck as tc  # noqa: E402
+
+
+class _Typed(tc.Oracle):
+    """An oracle whose calls raise one of several types: a re-raise's type matters."""
+
+    TYPES = (tc.Boom, KeyError, ValueError)
+
+    def c(self, k: int = 0) -> int:
+        self._spend()
+        if self.r.random() < self.p:
+            raise self.r.choice(self.TYPES)(k)
+        return k
+
+
+def _run(fn, oracle):
+    code, lines = fn.__code__, []
+
+    def local(frame, event, arg):
+        if event == "line":
+            lines.append(frame.f_lineno)
+        return local
+
+    sys.settrace(lambda frame, event, arg: local if frame.f_code is code else None)
+    try:
+        fn(oracle)
+        how = "EXIT"
+    except Exception:  # (whatever the re-raise raises: KeyError, RuntimeError, UnboundLocalError)
+        how = "RAISE"
+    finally:
+        sys.settrace(None)
+    return lines, how
+
+
+REBOUND = {
+    "in an if": "if o.b():\n                e = ValueError('v')",
+    "a for target": "for e in [ValueError('v')]:\n                pass",
+    "a with target": "with o.cm() as e:\n                o.tick()",
+    "a walrus": "if (e := ValueError('v')) and o.b():\n                o.tick()",
+    "a nested except as": "try:\n                o.c(3)\n            except ValueError as e:\n                pass",
+}
+
+SHAPES = {f"rebound by {k}": f"""
+def f(o):
+    try:
+        try:
+            o.c(1)
+        except KeyError as e:
+            {v}
+            raise e
+    except KeyError:
+        o.c(2)
+    except Exception:
+        o.tick()
+""" for k, v in REBOUND.items()}
+SHAPES.update({
+    "a finally reached by return": """
+def f(o):
+    try:
+        try:
+            try:
+                o.c(1)
+            except KeyError:
+                return 1
+        finally:
+            raise
+    except KeyError:
+        o.c(2)
+    except Exception:
+        o.tick()
+""",
+    "a finally reached by break": """
+def f(o):
+    for i in o.it():
+        try:
+            try:
+                o.c(1)
+            except KeyError:
+                break
+        finally:
+            if o.b():
+                raise
+    try:
+        o.c(4)
+    except KeyError:
+        o.c(2)
+""",
+    "a finally inside the clause": """
+def f(o):
+    try:
+        try:
+            o.c(1)
+        except KeyError:
+            try:
+                o.c(3)
+            finally:
+                raise
+    except KeyError:
+        o.c(2)
+    except Exception:
+        o.tick()
+""",
+    "a plain re-raise": """
+def f(o):
+    try:
+        try:
+            o.c(1)
+        except KeyError:
+            o.tick()
+            raise
+    except LookupError:
+        o.c(2)
+    except Exception:
+        o.tick()
+""",
+})
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_every_execution_is_a_walk_of_the_pruned_graph(shape):
+    from ordercheck import feasible
+
+    src = SHAPES[shape]
+    g = feasible.prune_correlated(tc.graph_for(src))
+    ns = dict(tc.NAMESPACE)
+    exec(compile(src, "gen.py", "exec"), ns)
+    finals = tc.finally_ranges(src)
+    for seed in range(60):
+        lines, how = _run(ns["f"], _Typed(seed, 0.35))
+        assert tc.is_walk(g, lines, how, finals) is None, (seed, lines, how)
+
+
+def test_a_name_the_module_binds_is_not_the_builtin():
+    # a store client's own `ConnectionError` (redis', requests'): `except
+    # ConnectionRefusedError: raise` passes it, as Python shows
+    src = HEAD + (
+        "class ConnectionError(Exception):\n"
+        "    pass\n\n\n"
+        "def refresh(ledger, run):\n"
+        "    try:\n"
+        "        try:\n"
+        "            ledger.append_terminal(run)\n"
+        "        except ConnectionRefusedError:\n"
+        "            raise\n"
+        "        except Exception as e:\n"
+        "            log.warning('failed: %s', e)\n"
+        "    except ConnectionError:\n"
+        "        log.warning('store')\n"
+        "    except Exception:\n"
+        "        pass\n")
+    assert cl(src) == [("OC201", HEAD.count("\n") + 8)]

@@ -249,3 +249,19 @@ def test_more_than_three_markers_end_in_an_ellipsis():
     """
     got = steps(src)[8][0]
     assert got.endswith(' or "...")') and got.count(" or ") == 3, got
+
+
+def test_a_helpers_marker_names_no_line_of_the_helpers_file():
+    # (a review) "from `outcome`, line 3" would name a line of the helper, shown on the
+    # caller's step, perhaps in another file: the call the note names says where
+    src = """\
+    class Runtime:
+        def finish(self, run, flag):
+            outcome = "run_failed" if flag else "run_ok"
+            self._ledger.append(run.id, outcome)
+
+        def go(self, run, flag):
+            self._store.save(run)
+            self.finish(run, flag)
+    """
+    assert steps(src)[8] == ['self.finish(run, flag) (terminal by "failed" in `self._ledger.append(run.id, outcome)`)']

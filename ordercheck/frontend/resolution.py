@@ -318,6 +318,9 @@ class FunctionScope:
     local_functions: Dict[str, str] = field(default_factory=dict)  # name -> qualname
     untracked: Set[str] = field(default_factory=set)  # global/nonlocal names (no test facts)
     handlers: List[Tuple[Optional[str], int]] = field(default_factory=list)  # except clauses open: (`as` name, line)
+    # per clause open, its `as` name when nothing in the clause's block binds it again:
+    # `raise e` there raises the exception the clause caught (``Stmt.reraise``)
+    caught_names: List[Optional[str]] = field(default_factory=list)
     #: nested functions defined in a handler that close over its caught exception:
     #: name -> those handlers' lines (``def deliver(): fut.set_exception(e)``)
     closures: Dict[str, Set[int]] = field(default_factory=dict)

@@ -81,6 +81,49 @@ def _may_clear_reraise(call: "cst.Call", target: str, body: "cst.CSTNode") -> bo
     return False
 
 
+def binds(body: Any, name: str) -> bool:
+    """Whether anything in ``body`` (a clause's block, nested blocks included) may bind
+    ``name`` again: an assignment's, ``for``'s, ``with``'s, walrus's, comprehension's
+    or ``match``'s target, a nested ``except ... as`` (which also deletes the name at
+    its end), ``del``, an import, a ``def`` or ``class``, ``global``/``nonlocal``. Any
+    of them makes ``raise name`` raise something else than the caught exception."""
+    todo: List[Any] = [body]
+    while todo:
+        node = todo.pop()
+        targets: List[Any] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.Del)):
+            targets = [node.target]
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            targets = [node.asname.name]
+        elif isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and node.name is not None:
+            targets = [node.name.name]
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            targets = [node.name]
+        elif isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
+            targets = [a.asname.name if a.asname is not None else a.name for a in node.names]
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            targets = [item.name for item in node.names]
+        elif isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
+            targets = [node.name]
+        while targets:
+            t = targets.pop()
+            if isinstance(t, cst.Name) and t.value == name:
+                return True
+            if isinstance(t, (cst.Tuple, cst.List)):
+                targets.extend(e.value for e in t.elements)
+            elif isinstance(t, (cst.StarredElement, cst.Element)):
+                targets.append(t.value)
+            elif isinstance(t, cst.Attribute) and isinstance(node, (cst.Import, cst.ImportFrom)):
+                head: Any = t  # (`import e.x` binds `e`; `e.x = 1` binds nothing)
+                while isinstance(head, cst.Attribute):
+                    head = head.value
+                targets.append(head)
+        todo.extend(children(node))
+    return False
+
+
 class Extractor(ExpressionWalker):
     """Walks a libcst module once and fills ``FileFacts``."""
 
@@ -336,9 +379,9 @@ class Extractor(ExpressionWalker):
         ev = self.expr(node.exc)
         ev += self.expr(node.cause)
         st = Stmt(StmtKind.RAISE, sp, text, ev, True)
-        handling = self.frame.handlers[-1][0] if self.frame.handlers else None
-        st.reraise = node.exc is None or (isinstance(node.exc, cst.Name) and handling is not None
-                                          and node.exc.value == handling)  # (`from x` changes no type)
+        caught = self.frame.caught_names[-1] if self.frame.caught_names else None
+        st.reraise = node.exc is None or (isinstance(node.exc, cst.Name) and caught is not None
+                                          and node.exc.value == caught)  # (`from x` changes no type)
         return st
 
     def _assert(self, node: cst.Assert, line: cst.CSTNode) -> Stmt:
@@ -559,6 +602,7 @@ class Extractor(ExpressionWalker):
             broad = bare or any(t in BROAD_TYPES for t in types)
             name = h.name.name.value if h.name is not None and isinstance(h.name.name, cst.Name) else None
             self.frame.handlers.append((name, hsp.line))
+            self.frame.caught_names.append(name if name is not None and not binds(h.body, name) else None)
             depth = len(self.frame.handlers) - 1
 
             def rebound(st: Stmt, name: Optional[str] = name, line: int = hsp.line, depth: int = depth) -> None:
@@ -573,6 +617,7 @@ class Extractor(ExpressionWalker):
                 body = self.block(h.body, after=rebound)
             finally:
                 self.frame.handlers.pop()
+                self.frame.caught_names.pop()
             st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, body, name))
         st.orelse = self.block(node.orelse.body) if node.orelse else []
         if node.finalbody is not None:
