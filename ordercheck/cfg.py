@@ -91,31 +91,22 @@ _NOT_EXIT = frozenset(
     and not issubclass(SystemExit, value))
 
 
-def clause_catches(h: Handler, types: Tuple[str, ...]) -> bool:
-    """Whether the ``except`` clause ``h`` surely catches an exception of one of
-    ``types`` (an inner clause's, as written and qualified): it is broad, names every
-    one of them, or names a built-in base class of each, all built-in."""
+def clause_catches(h: Handler, inner: Handler) -> bool:
+    """Whether the ``except`` clause ``h`` surely catches the exception the clause
+    ``inner`` caught: it is broad, names every type ``inner`` names (as written or
+    qualified), or names a built-in base class of each, all surely built-in
+    (``Handler.builtins``: a module's own ``ConnectionError`` is none)."""
     if h.broad:
         return True
-    if not types:
+    if not inner.types:
         return False
-    if all(t in h.types for t in types):
+    if all(t in h.types for t in inner.types):
         return True
-    bases = [_builtin_exception(t, h.types) for t in h.types]
-    for t in types:
-        cls = _builtin_exception(t, types)
-        if cls is None or not any(b is not None and issubclass(cls, b) for b in bases):
-            return False
-    return True
-
-
-def _builtin_exception(name: str, names: Tuple[str, ...]) -> Optional[type]:
-    """The built-in exception class a clause's type name is, or None: a name the module
-    imports or defines (``from .errors import ConnectionError``: its qualified form is
-    among ``names``) is not the built-in, whatever it is called."""
-    if not name.startswith("builtins.") and any(n != name and n.endswith("." + name) for n in names):
-        return None
-    return _BUILTIN_EXC.get(name.removeprefix("builtins."))
+    bases = [_BUILTIN_EXC[b] for b in h.builtins if b is not None and b in _BUILTIN_EXC]
+    caught = [_BUILTIN_EXC.get(b) if b is not None else None for b in inner.builtins]
+    if not bases or not caught or any(c is None for c in caught):
+        return False
+    return all(any(issubclass(c, base) for base in bases) for c in caught if c is not None)
 
 
 def may_catch_exit(h: Handler) -> bool:
@@ -237,6 +228,9 @@ class _Builder:
         # the ``except`` clause whose block is being built (None: none, or an exception
         # of unknown type is being handled, as in a ``finally`` run by a failure)
         self.handling: Optional[Handler] = None
+        # ``except*`` clauses whose block is being built: an exception raised there
+        # leaves wrapped in an ``ExceptionGroup``, whatever its type
+        self.star_clauses = 0
         self.g.add_node(ENTRY, kind=NodeKind.ENTRY, line=fn.span.line, text=fn.qualname, ctx=())
         self.g.add_node(EXIT, kind=NodeKind.EXIT, line=None, text="EXIT", ctx=())
         self.g.add_node(RAISE, kind=NodeKind.RAISE, line=None, text="RAISE", ctx=())
@@ -670,12 +664,12 @@ class _Builder:
         if ends:
             point = node if ends == start else self._point(ends, "raise")
             self.g.nodes[point]["raise_stmt"] = True
-            if st.reraise and self.handling is not None and not self.handling.bare:
-                self._typed_raise(point, self.handling.types)
+            if st.reraise and self.handling is not None and not self.handling.bare and not self.star_clauses:
+                self._typed_raise(point, self.handling)
             self.unwind([(point, EdgeKind.EXCEPTION)], Way.RAISE)
         return []
 
-    def _typed_raise(self, point: object, types: Tuple[str, ...]) -> None:
+    def _typed_raise(self, point: object, inner: Handler) -> None:
         """A ``raise`` of the exception an ``except T:`` clause handles raises a ``T``:
         an enclosing ``except T:`` (or a clause naming a built-in base class of every
         type, or a broad one) surely catches it, so the walk never goes past that clause
@@ -696,7 +690,7 @@ class _Builder:
             if not isinstance(frame, _ExceptFrame) or frame.try_node is None:
                 return
             for entry, clause in frame.clauses:
-                if clause_catches(clause, types):
+                if clause_catches(clause, inner):
                     if clause.broad:
                         return  # (the chain ends there anyway)
                     name = f"<raised {self.g.nodes[entry]['region']}>"
@@ -858,7 +852,9 @@ class _Builder:
                 self.frames.append(_ExceptFrame(kept, None))
             self.ctx = outer_ctx + (region,)
             handling, self.handling = self.handling, (None if st.star else h)
+            self.star_clauses += st.star
             body_ends = self.block(h.body, [(e, EdgeKind.NORMAL)])
+            self.star_clauses -= st.star
             self.handling = handling
             if onward:
                 self.frames.pop()

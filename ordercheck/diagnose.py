@@ -258,7 +258,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             # what fingerprints read of the step (``Step.key``): the call's own text and
             # how its summary applied, as before witnesses said more (session 47)
             key = data["call"].text + (f" ({case})" if case else "") + (" (raises)" if raising else "")
-            if data["call"].id in dropped:
+            if data["call"].id in dropped and not raising:
                 case = f"{case}; never awaited: its coroutine never runs" if case else "never awaited: its coroutine never runs"
             if k == EventClass.TERMINAL_APPEND and marker is not None:
                 if at_exit is not None:  # down the exit's code, never the manager call's words

@@ -167,6 +167,9 @@ class Handler:
     broad: bool  # bare, Exception, BaseException, or a tuple holding one
     body: List["Stmt"]
     name: Optional[str] = None  # the `as` name
+    # per type the clause names, the built-in exception class it surely is (a name
+    # nothing in the module binds, no star import), else None (``cfg.clause_catches``)
+    builtins: Tuple[Optional[str], ...] = ()
 
 
 @dataclass

@@ -12,6 +12,7 @@ body arrive in chunks (``source``), each parsed and walked with its own position
 from __future__ import annotations
 
 import ast
+import builtins as builtins_module
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .. import lazy
@@ -107,6 +108,10 @@ def binds(body: Any, name: str) -> bool:
             targets = [item.name for item in node.names]
         elif isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
             targets = [node.name]
+        elif isinstance(node, cst.MatchMapping) and node.rest is not None:
+            targets = [node.rest]  # (`case {**e}:`)
+        elif type(node).__name__ == "TypeAlias":  # (`type e = int`, Python 3.12)
+            targets = [getattr(node, "name", None)]
         while targets:
             t = targets.pop()
             if isinstance(t, cst.Name) and t.value == name:
@@ -589,6 +594,7 @@ class Extractor(ExpressionWalker):
         for h in node.handlers:
             hsp = self._enter_stmt(h, h.type)
             types: List[str] = []
+            builtin: List[Optional[str]] = []
             bare = h.type is None
             if h.type is not None:
                 if isinstance(h.type, cst.Tuple):
@@ -598,6 +604,7 @@ class Extractor(ExpressionWalker):
                 for el in elts:
                     value = el.value if isinstance(el, cst.Element) else el
                     types.extend(self.exception_type_names(value, hsp.line))
+                    builtin.append(self.builtin_exception(value))
                 types = list(dict.fromkeys(types))
             broad = bare or any(t in BROAD_TYPES for t in types)
             name = h.name.name.value if h.name is not None and isinstance(h.name.name, cst.Name) else None
@@ -618,7 +625,8 @@ class Extractor(ExpressionWalker):
             finally:
                 self.frame.handlers.pop()
                 self.frame.caught_names.pop()
-            st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, body, name))
+            st.handlers.append(Handler(hsp, self.header_text(h), tuple(dict.fromkeys(types)), bare, broad, body, name,
+                                       tuple(builtin)))
         st.orelse = self.block(node.orelse.body) if node.orelse else []
         if node.finalbody is not None:
             st.has_finally = True
@@ -627,6 +635,24 @@ class Extractor(ExpressionWalker):
                                    whole.col16, whole.col16 + len("finally"))
             st.finalbody = self.block(node.finalbody.body, entered=True)
         return st
+
+    def builtin_exception(self, value: cst.CSTNode) -> Optional[str]:
+        """The built-in exception class an ``except`` clause's type surely is: a plain
+        name of one that nothing in the module or the enclosing scopes binds, with no
+        star import (which may bind anything), or ``builtins.X``; else None."""
+        if isinstance(value, cst.Name):
+            name = value.value
+            # (the import table, not ``facts.star_imports``: a function parsed alone
+            # fills no module facts)
+            if any(k.startswith("*") for k in self.import_tables.get(0, {})) or self._lookup(name) is not None:
+                return None
+        elif (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)
+              and value.value.value == "builtins" and self._lookup("builtins") is not None):
+            name = value.attr.value
+        else:
+            return None
+        found = getattr(builtins_module, name, None)
+        return name if isinstance(found, type) and issubclass(found, BaseException) else None
 
     def exception_type_names(self, value: cst.CSTNode, line: int) -> List[str]:
         """An ``except`` clause's type as written, import-qualified, through an alias
