@@ -75,8 +75,9 @@ def test_the_witness_of_a_true_finding_is_unchanged():
     assert any("except ValueError:  (does not match)" in s for s in steps), steps
 
 
-def test_a_bare_raise_in_a_nested_clause_raises_the_nested_exception():
-    src = HEAD + (
+def _nested(inner: str) -> str:
+    """The clause's block: a `try` of its own, whose clause does ``inner``, then `raise`."""
+    return HEAD + (
         "def refresh(ledger, run):\n"
         "    try:\n"
         "        try:\n"
@@ -85,7 +86,7 @@ def test_a_bare_raise_in_a_nested_clause_raises_the_nested_exception():
         "            try:\n"
         "                log.debug('cleanup')\n"
         "            except Exception:\n"
-        "                raise\n"  # the cleanup's failure, of any type
+        f"                {inner}\n"
         "            raise\n"
         "        except Exception as e:\n"
         "            log.warning('failed: %s', e)\n"
@@ -93,28 +94,15 @@ def test_a_bare_raise_in_a_nested_clause_raises_the_nested_exception():
         "        log.warning('token')\n"
         "    except Exception:\n"
         "        pass\n")
-    assert cl(src) == [("OC201", APPEND)]
+
+
+def test_a_bare_raise_in_a_nested_clause_raises_the_nested_exception():
+    # the cleanup's failure, of any type
+    assert cl(_nested("raise")) == [("OC201", APPEND)]
 
 
 def test_after_a_nested_try_the_clause_exception_is_raised_again():
-    src = HEAD + (
-        "def refresh(ledger, run):\n"
-        "    try:\n"
-        "        try:\n"
-        "            ledger.append_terminal(run)\n"
-        "        except TokenError:\n"
-        "            try:\n"
-        "                log.debug('cleanup')\n"
-        "            except Exception:\n"
-        "                log.warning('cleanup failed')\n"
-        "            raise\n"
-        "        except Exception as e:\n"
-        "            log.warning('failed: %s', e)\n"
-        "    except TokenError:\n"
-        "        log.warning('token')\n"
-        "    except Exception:\n"
-        "        pass\n")
-    assert cl(src) == []
+    assert cl(_nested("log.warning('cleanup failed')")) == []
 
 
 def test_a_finally_between_keeps_the_over_approximation():
