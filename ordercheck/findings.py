@@ -44,7 +44,7 @@ class Finding:
     related: List[Related] = field(default_factory=list)
     anchor_text: str = ""
     stmt_lines: tuple = ()
-    fingerprint: str = ""
+    fingerprint: str = ""  # ``stable_fingerprint`` from the project root (set by ``runner.fingerprint``)
     suppressed: Optional[str] = None  # the reason, when a suppression comment silenced it
     # a suppression on any line of ``stmt_lines`` covers it (an OC901's `def` header,
     # or the whole file), not only on their first and last
@@ -56,16 +56,6 @@ class Finding:
 
     def sort_key(self):
         return (self.path, self.span.line, self.span.col, self.code)
-
-    def compute_fingerprint(self, line_text: str) -> str:
-        """Stable across unrelated edits: rule, file, function and the anchored text,
-        not the line number."""
-        h = hashlib.sha256()
-        for part in (self.code, self.path.replace("\\", "/"), self.function, line_text.strip()):
-            h.update(part.encode("utf-8", "surrogatepass"))
-            h.update(b"\0")
-        self.fingerprint = h.hexdigest()[:32]
-        return self.fingerprint
 
     def event_texts(self) -> List[str]:
         """The witness's events as ``kind: text``, whitespace collapsed, in order."""

@@ -41,6 +41,7 @@ from typing import (
     Collection,
     Dict,
     FrozenSet,
+    Iterable,
     List,
     Mapping,
     Optional,
@@ -56,6 +57,7 @@ from . import focus as focusmod
 from . import project as projectmod
 from . import runcache as runcachemod
 from . import snapshot as snapshotmod
+from .config import relative_to_root
 from .findings import Finding
 from .ir import Call, FileFacts, FunctionFacts
 from .memos import WORD, FullFacts, GraphMemo, LazyFacts, SummaryMemo, UpgradedFacts, deep_digests, open_memos, run_key
@@ -335,14 +337,20 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
 def suppress(found: List[Finding], facts: FileFacts, rules: List[Rule], known: List[str]
              ) -> Tuple[List[Finding], List[Finding]]:
     """Phase 7. One file's findings after its suppression comments, and the findings
-    those comments silenced, each with its fingerprint (what a baseline matches)."""
+    those comments silenced."""
     unused_rule = next((r for r in rules if r.on_suppressions), None)
     silenced: List[Finding] = []
     found = suppression.apply(found, facts, known, unused_rule, silenced)
-    for f in found + silenced:
-        text = facts.lines[f.span.line - 1] if 0 < f.span.line <= len(facts.lines) else ""
-        f.compute_fingerprint(text)
     return found, silenced
+
+
+def fingerprint(findings: Iterable[Finding], root: Path) -> None:
+    """Each finding's identity (``Finding.fingerprint``, the ``data.fingerprint`` of
+    ``--format json`` and the language server): the one baselines and SARIF use, over
+    the file relative to the project root, so the same from any working directory
+    (held-out set 98). Set last, on findings read back from a cache too."""
+    for f in findings:
+        f.fingerprint = f.stable_fingerprint(relative_to_root(f.path, root))
 
 
 # --------------------------------------------------------------------------- runs of the phases
@@ -447,8 +455,10 @@ def analyse(all_facts: List[FileFacts], settings: Settings, suppressed: Optional
         if check_memo is not None and k is not None and not _failed(found + silenced):
             check_memo.put(k, found, silenced, classes, asked)
     findings.sort(key=Finding.sort_key)
+    fingerprint(findings, settings.config.root)
     if suppressed is not None:
         suppressed.sort(key=Finding.sort_key)
+        fingerprint(suppressed, settings.config.root)
     return findings
 
 

