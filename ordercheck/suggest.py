@@ -40,9 +40,18 @@ KINDS = ("save", "append", "transaction")
 #: the classes a callee's summary can already give a call (then no pattern is suggested for it)
 SUGGESTED = frozenset({"save", "append", "terminal-append"})
 
-# Receivers whose `append`/`insert` is a ledger's rather than a list's.
-LEDGERISH = {"ledger", "journal", "history", "audit", "outbox", "wal", "changelog", "trail",
-             "db", "store", "repo", "repository", "dao"}
+# Receivers whose `append`/`insert` is a ledger's rather than a list's: a ledger word
+# anywhere in the receiver's last name (`self.audit_log`), a storage word only as its
+# last word (`self.event_store`, not the list `self.db_native_fields`: held-out set 97).
+LEDGERISH = {"ledger", "journal", "history", "audit", "outbox", "wal", "changelog", "trail"}
+STORAGE = {"db", "store", "repo", "repository", "dao"}
+
+
+def ledgerish(last: str) -> bool:
+    """Whether a receiver's last name (``self.event_store`` → ``event_store``) reads
+    like a ledger's or a store's, so its ``append``/``insert`` is kept."""
+    tokens = split_tokens(last)
+    return bool(set(tokens) & LEDGERISH) or (bool(tokens) and tokens[-1] in STORAGE)
 # Names that read, wait or check: `get_event`, `wait_for_event` are no appends.
 READERS = {"get", "list", "fetch", "read", "load", "find", "query", "wait", "is", "has", "iter",
            "count", "validate", "check", "parse", "make", "build", "new", "to", "from", "on", "should",
@@ -247,7 +256,7 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     last = receiver.rsplit(".", 1)[-1]
     if set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS:
         return None
-    if call.receiver_type is not None and (name not in CONTAINER_METHODS or set(split_tokens(last)) & LEDGERISH):
+    if call.receiver_type is not None and (name not in CONTAINER_METHODS or ledgerish(last)):
         # a receiver of a known class, however written (`t.save()` for `t = Task(b)`,
         # `Task(b).save()`, `self.task.save()` for `self.task: Task`): the class's
         # qualified name, one row for one method (held-out set 93, tasklib: three rows)
@@ -255,7 +264,7 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         for q in call.qualnames:
             if q.endswith(f".{cls}.{name}"):
                 return (q, q, False)
-    if name == "append" and "." not in receiver and receiver.endswith(")") and not (set(split_tokens(last)) & LEDGERISH):
+    if name == "append" and "." not in receiver and receiver.endswith(")") and not ledgerish(last):
         return None  # `_get_metadata_list().append(x)`: a list a getter returns (held-out set 74; an `insert` may write)
     if "." not in receiver and receiver.endswith(")"):
         # a call written alone as the receiver (`getattr(self, "x").publish`) renders with
@@ -263,7 +272,7 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         # match `self.omnibus()`; its own text is the pattern (a review, session 41)
         return ("=" + callee, callee, False)
     plain = "." not in receiver and not receiver.endswith(")")
-    if name in CONTAINER_METHODS and not (set(split_tokens(last)) & LEDGERISH):
+    if name in CONTAINER_METHODS and not ledgerish(last):
         return None  # `items.append(x)`, `self.children.append(x)`: a list
     if plain and len(receiver) == 1:
         # a one-letter local name is named exactly, in a group of its own: `*s.save`

@@ -1284,3 +1284,19 @@ def run(data):
 """)
     out = json.loads(oc(tmp_path, "suggest", "--format", "json", "--config", "ordercheck.toml", ".").out)
     assert out["unmatched"][0]["untyped_call"]["code"] == "sa.add_packet( ...", out
+
+
+def test_a_list_named_with_a_storage_word_is_a_list(tmp_path):
+    # held-out set 97 (tortoise-orm's `self.db_native_fields.append`): a storage word
+    # counts only as the receiver's last word; a ledger word anywhere
+    write(tmp_path, "m.py", """
+class Meta:
+    def add(self, field, run):
+        self.db_native_fields.append(field)
+        self.store_keys.append(field)
+        self.event_store.append(run)
+        self.audit_log.append(run)
+        self._db.insert(run)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted(r["pattern"] for r in rows) == ["*._db.insert", "*.audit_log.append", "*.event_store.append"]
