@@ -185,7 +185,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                   marker: Optional[Callable[[Call], Optional[str]]] = None,
                   direct: Optional[Direct] = None,
                   exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None,
-                  dropped: FrozenSet[int] = frozenset()) -> List[Step]:
+                  dropped: FrozenSet[int] = frozenset(),
+                  committed_calls: Optional[Dict[object, List[Tuple[str, object]]]] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
@@ -294,8 +295,15 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             shown = [c for c in sorted(cls & relevant)]
             # (its ``__exit__`` raised, instead of the way out going on: what it does
             # took no effect, as a call's "(raises)" says; a held-out set, session 40)
+            key = mgrmod.exit_step_text(g, n, classes, shown) + (" (raises)" if kind == EdgeKind.EXCEPTION else "")
+            if kind != EdgeKind.EXCEPTION:
+                # the body's calls the commit stands for, where the reader finds them
+                # (held-out sets 97, 98: the witness named only the `with` line)
+                inner = dict((committed_calls or {}).get(n, ()))
+                shown = [f"{c} `{contracts.short(node_text(inner[c]))}` at line {node_span(inner[c]).line}"
+                         if c in inner else c for c in shown]
+            # (what fingerprints read is the text before the notes: ``Step.key``)
             text = mgrmod.exit_step_text(g, n, classes, shown) + (" (raises)" if kind == EdgeKind.EXCEPTION else "")
-            key = text  # (what fingerprints read, as before the note: ``Step.key``)
             if k == EventClass.TERMINAL_APPEND and marker is not None and data.get("manager") is not None:
                 # what made it terminal, down the manager's code (held-out set 65)
                 made = terminal_note(data["manager"], summ, callees.get(n), _part(g, n), marker, own=False)
@@ -488,8 +496,9 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     if at_exit is not None and call is not None and at_exit[1] & rule.shown_classes():
         exit_kind = rule.step_kind(at_exit[1] & rule.shown_classes())
         fmt["event_text"] = contracts.exit_text(anchor_text, call)
+    inner_calls: Dict[object, List[Tuple[str, object]]] = {}
     if committed and rule.ordering:
-        _name_committed(hit, g, classes, committed, fmt, related)
+        inner_calls = _name_committed(hit, g, classes, committed, fmt, related)
     if hit.handler is not None:
         h = hit.handler
         fmt.update(handler_line=h.span.line if h.span else span.line, handler=f"`{h.text.rstrip(':')}`" if h.text else "a handler")
@@ -541,7 +550,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
                           then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None),
                           marker=marker, direct=direct, exit_raises=exit_raises if rule.escaping else None,
-                          dropped=_dropped(hit.path, g, facts, fn, summ))
+                          dropped=_dropped(hit.path, g, facts, fn, summ), committed_calls=inner_calls)
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,
@@ -557,11 +566,14 @@ _TESTS = frozenset({StmtKind.IF, StmtKind.WHILE})
 
 
 def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Committed,
-                     fmt: Dict[str, object], related: List[Related]) -> None:
+                     fmt: Dict[str, object], related: List[Related]) -> Dict[object, List[Tuple[str, object]]]:
     """A transaction's commit stands for the calls of its body: the message names the
     call that performed the event (``self._ledger.append_terminal(...)`` at line 6),
     and a related place the manager that commits it ("committed by
-    `transaction.atomic()` at line 5"), not the manager's call alone."""
+    `transaction.atomic()` at line 5"), not the manager's call alone. Returns, per
+    commit node of the hit, the body calls it stands for, with their classes (its
+    witness step names them)."""
+    inner_calls: Dict[object, List[Tuple[str, object]]] = {}
     rule = hit.rule
     on_path = set(n for n in hit.path if not isinstance(n, contracts.Gap))
     for node, prefix in ((hit.first, "first"), (hit.anchor, "then")):
@@ -590,6 +602,9 @@ def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Commi
                           else r
                           for r in related]
         related.append(Related(node_span(manager), f"{k} committed here, by `{node_text(manager)}`"))
+        if (k, inner) not in inner_calls.setdefault(node, []):
+            inner_calls[node].append((k, inner))
+    return inner_calls
 
 
 #: what an OC901 says was lost (its ``{part}``)
