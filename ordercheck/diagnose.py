@@ -186,7 +186,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                   direct: Optional[Direct] = None,
                   exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None,
                   dropped: FrozenSet[int] = frozenset(),
-                  committed_calls: Optional[Dict[object, List[Tuple[str, object]]]] = None) -> List[Step]:
+                  committed_calls: Optional[Dict[object, List[Tuple[str, dict]]]] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
@@ -496,7 +496,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     if at_exit is not None and call is not None and at_exit[1] & rule.shown_classes():
         exit_kind = rule.step_kind(at_exit[1] & rule.shown_classes())
         fmt["event_text"] = contracts.exit_text(anchor_text, call)
-    inner_calls: Dict[object, List[Tuple[str, object]]] = {}
+    inner_calls: Dict[object, List[Tuple[str, dict]]] = {}
     if committed and rule.ordering:
         inner_calls = _name_committed(hit, g, classes, committed, fmt, related)
     if hit.handler is not None:
@@ -566,14 +566,14 @@ _TESTS = frozenset({StmtKind.IF, StmtKind.WHILE})
 
 
 def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Committed,
-                     fmt: Dict[str, object], related: List[Related]) -> Dict[object, List[Tuple[str, object]]]:
+                     fmt: Dict[str, object], related: List[Related]) -> Dict[object, List[Tuple[str, dict]]]:
     """A transaction's commit stands for the calls of its body: the message names the
     call that performed the event (``self._ledger.append_terminal(...)`` at line 6),
     and a related place the manager that commits it ("committed by
     `transaction.atomic()` at line 5"), not the manager's call alone. Returns, per
     commit node of the hit, the body calls it stands for, with their classes (its
     witness step names them)."""
-    inner_calls: Dict[object, List[Tuple[str, object]]] = {}
+    inner_calls: Dict[object, List[Tuple[str, dict]]] = {}
     rule = hit.rule
     on_path = set(n for n in hit.path if not isinstance(n, contracts.Gap))
     for node, prefix in ((hit.first, "first"), (hit.anchor, "then")):
