@@ -72,6 +72,9 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
 #: a name about a random generator's state, whatever its verb (`set_rng_state`); not
 #: `seed`, which a database's seeding writes share (`insert_seed_data`; a review)
 RANDOM_WORDS = {"rng", "random"}
+# A name about a warning tells the user something, it records nothing durable
+# (xarray's `emit_user_level_warning`, held-out set 100).
+WARNING_WORDS = {"warn", "warning", "warnings", "deprecation"}
 CONTAINER_METHODS = {"append", "insert"}
 # the verbs that make a `*_event(s)` name a write (`store_event`, `add_events`): others
 # read, test or convert one (`collect_events`, `step_accepts_event`, `as_event`,
@@ -133,6 +136,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
     if first == "commit" and toks[-1] in COMMIT_NOUNS:
         return None  # `commit_date_display`, `commit_hash`: a version-control commit (held-out set 69)
     if first in READERS or {"metric", "metrics", "is", "has"} & set(toks):
+        return None
+    if WARNING_WORDS & set(toks):  # `emit_user_level_warning`: a warning shown (held-out set 100)
         return None
     if RANDOM_WORDS & set(toks):  # `set_rng_state`, `save_random_state`: a generator's state (held-out set 79)
         return None

@@ -66,6 +66,9 @@ def test_names_read_as_kinds():
     assert kind_of("begin") == kind_of("atomic") == kind_of("begin_nested") == "transaction"
     for name in ("get_event", "wait_for_event", "record", "LoopAwareEvent", "load_state", "update", "items"):
         assert kind_of(name) is None, name
+    # held-out set 100: a warning shown is no append
+    assert kind_of("emit_user_level_warning") is None and kind_of("emit_deprecation") is None
+    assert kind_of("emit_warnings") is None and kind_of("emit_user_event") == "append"
     # held-out sets 53-55: a commit of a transaction saves; a statement builder and an
     # atomic file writer are no persistence calls of their own
     assert kind_of("commit_transaction") == kind_of("save_transaction") == "save"
