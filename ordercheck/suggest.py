@@ -207,6 +207,24 @@ def queryset_write(callee: str) -> Optional[str]:
     return "save" if last in QUERYSET_STEPS else None
 
 
+#: the plain write verbs a store's method reads as a save by (``store_write``)
+STORE_VERBS = {"write", "put", "set"}
+#: receivers of those verbs that hold durable state: the storage words and `storage`
+STORE_RECEIVERS = STORAGE | {"storage"}
+
+
+def store_write(callee: str) -> Optional[str]:
+    """``self._store.write(path, data)``, ``self.db.put(key, value)``: a plain write
+    verb, no persistence verb by itself (``kind_of`` leaves ``write`` out: a file's),
+    is a save on a receiver whose last word names a store (held-out set 101, ag2's
+    checkpoint store)."""
+    receiver, dot, name = callee.rpartition(".")
+    if not dot or name not in STORE_VERBS:
+        return None
+    tokens = split_tokens(receiver.rsplit(".", 1)[-1])
+    return "save" if tokens and tokens[-1] in STORE_RECEIVERS else None
+
+
 def _on_instance(call: Call) -> bool:
     """Whether a call's receiver is an instance, not a module a class may come from:
     ``self``/``cls`` or their attributes, or a local name no import binds (no
@@ -333,12 +351,13 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                         kinds_here.add("append")
                     if "save" in done:
                         kinds_here.add("save")
-                if mapped:
-                    continue  # already matched by the configured vocabulary
+                if mapped & SUGGESTED or "transaction" in mapped:
+                    continue  # already matched by the configured vocabulary (a file's
+                    # `write` class alone is no save: `self._store.write(...)` may be one)
                 name = call.callee.rsplit(".", 1)[-1]
                 if name.endswith(")"):
                     continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own
-                kind = kind_of(name, _on_instance(call)) or queryset_write(call.callee)
+                kind = kind_of(name, _on_instance(call)) or queryset_write(call.callee) or store_write(call.callee)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
                 if kind == "save" and with_item and split_tokens(name.lstrip("_"))[-1:] == ("transaction",):
                     kind = "transaction"  # `with db.commit_transaction():` is one (a review)

@@ -401,3 +401,43 @@ def test_a_namespace_reading_needs_a_folder_that_can_only_be_an_import_root(tmp_
     # below a src root the path names the file already: no other reading
     assert names(tmp_path / "w/cy_flow-1.0/cy/flow/x.py", [tmp_path / "w/cy_flow-1.0"]) == ("flow.x", ["cy.flow.x"])
     assert names(tmp_path / "w/tools/http/client.py", [tmp_path / "w"]) == ("tools.http.client", ["client"])
+
+
+def test_module_files_below_growing_roots_are_the_files_that_exist(tmp_path):
+    """``project._ModuleFiles`` (the import closure's lookups, held-out set 99) lists
+    each folder once and looks below new roots alone; what it answers is what a
+    ``stat`` of every candidate below every root answers, in the roots' order."""
+    import itertools
+    import os
+    import random
+
+    rng = random.Random(7)
+    names = ["a", "b", "c", "pkg", "Util"]
+    folders = [tmp_path / f"r{i}" for i in range(6)]
+    for r in folders:
+        for _ in range(12):
+            depth = rng.randint(1, 3)
+            rel = [rng.choice(names) for _ in range(depth)]
+            if rng.random() < 0.5:
+                (r.joinpath(*rel)).mkdir(parents=True, exist_ok=True)
+                (r.joinpath(*rel) / "__init__.py").write_text("")
+            else:
+                r.joinpath(*rel[:-1]).mkdir(parents=True, exist_ok=True)
+                if not r.joinpath(*rel).is_dir():
+                    r.joinpath(*rel[:-1], rel[-1] + ".py").write_text("")
+    (folders[0] / "a.py").mkdir(exist_ok=True)  # a folder named like a module is no file
+
+    def brute(pieces, upto):
+        rel = os.path.join(*pieces)
+        return [c for r in folders[:upto]
+                for c in (os.path.join(str(r), rel, "__init__.py"), os.path.join(str(r), rel + ".py"))
+                if os.path.isfile(c)]
+
+    wanted = [list(p) for n in (1, 2, 3) for p in itertools.product(names, repeat=n)]
+    below = project._ModuleFiles([str(folders[0]), str(folders[1])])
+    for upto in range(2, len(folders) + 1):
+        if upto > 2:
+            below.add(str(folders[upto - 1]))
+        for pieces in wanted:  # asked again after each new root: the new roots are seen
+            assert below.files(pieces) == brute(pieces, upto), (pieces, upto)
+    assert any(below.files(p) for p in wanted)
