@@ -39,6 +39,10 @@ class ScopeTable:
     constructed: Dict[str, Set[str]] = field(default_factory=dict)
     attr_annotated: Dict[str, Set[str]] = field(default_factory=dict)  # classes: self.x
     attr_constructed: Dict[str, Set[str]] = field(default_factory=dict)
+    #: classes: every ``self.x`` a method stores into (an assignment's target, tuple
+    #: targets, ``+=``, a ``for`` or ``with ... as`` target): a class-level alias of
+    #: that name may be shadowed on the instance, so ``self.x.m()`` is not expanded
+    attr_stored: Set[str] = field(default_factory=set)
     # `except T as e`: name -> the classes its clauses name, and how many clauses bind it
     # (a type only when they are all its bindings: ``type_of``)
     caught: Dict[str, Set[str]] = field(default_factory=dict)
@@ -356,6 +360,17 @@ def _annotated(table: "ScopeTable") -> Dict[str, str]:
     return out
 
 
+def _self_attrs(node: Optional[ast.AST], self_name: str) -> List[str]:
+    """The attributes of ``self_name`` an assignment target stores into."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
+        return [node.attr]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [a for el in node.elts for a in _self_attrs(el, self_name)]
+    if isinstance(node, ast.Starred):
+        return _self_attrs(node.value, self_name)
+    return []
+
+
 def _target_names(node: ast.AST) -> List[str]:
     if isinstance(node, ast.Name):
         return [node.id]
@@ -441,6 +456,10 @@ _BINDERS = frozenset(
      ast.For, ast.AsyncFor, ast.withitem, ast.ExceptHandler, ast.Import, ast.ImportFrom, ast.NamedExpr,
      ast.Delete, ast.Return, *_COMPS]
     + [getattr(ast, name) for name in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, name)])
+
+
+#: the binders whose targets may store into ``self.x``
+_STORERS = frozenset([ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.withitem])
 
 
 def _declarations(stmts: List[ast.stmt]) -> Iterator[Union[ast.Global, ast.Nonlocal]]:
@@ -556,6 +575,11 @@ class _Scanner:
                 if n.__class__ is _TRY_STAR:
                     self.group_handlers.update(id(h) for h in n.handlers)  # type: ignore[attr-defined]
                 continue  # (most nodes bind nothing: one set lookup instead of the chain below)
+            if method is not None and n.__class__ in _STORERS:
+                targets = (n.targets if isinstance(n, ast.Assign) else  # type: ignore[attr-defined]
+                           [n.optional_vars] if isinstance(n, ast.withitem) else [n.target])  # type: ignore[attr-defined]
+                for t in targets:
+                    method[0].attr_stored.update(_self_attrs(t, method[1]))
             fallback = id(n) in self.fallbacks
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if not fallback:

@@ -1,0 +1,70 @@
+"""A class-level alias used as a receiver (docs/decisions.md, "A class-level alias as
+a receiver"; held-out set 103, sqlitecollections' ``_driver_class = Driver``).
+
+``self._driver_class.commit_all(conn)`` runs ``Driver.commit_all``, as
+``D.commit_all(conn)`` does for a module-level ``D = Driver``: the call resolves and
+matches as the aliased text, through ``self`` and ``cls``. A method that stores the
+name on the instance (``self._driver_class = driver``) may hide the class's binding,
+so there the call stays as written.
+"""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl
+
+DRIVER = '''\
+class Driver:
+    @classmethod
+    def commit_all(cls, conn):
+        conn.commit()
+
+    @classmethod
+    def drop_table(cls, name, cur):
+        cur.execute("DROP TABLE " + name)
+
+
+'''
+TABLE = {"extend-events": {"save": ["conn.commit", "Driver.drop_table"]}}
+
+
+@pytest.mark.parametrize("receiver, decorator", [("self", ""), ("cls", "    @classmethod\n")])
+def test_a_class_alias_as_receiver_resolves_to_the_class(receiver, decorator):
+    src = DRIVER + (
+        "class Dict:\n"
+        "    _driver_class = Driver\n\n"
+        f"{decorator}"
+        f"    def keep({receiver}, journal, conn):\n"
+        f"        {receiver}._driver_class.commit_all(conn)\n"
+        "        journal.append(3)\n")
+    line = src.splitlines().index("        journal.append(3)") + 1
+    assert cl(src, table=TABLE) == [("OC102", line)]
+
+
+def test_a_class_alias_as_receiver_matches_as_the_aliased_text():
+    src = DRIVER + (
+        "class Dict:\n"
+        "    _driver_class = Driver\n\n"
+        "    def __del__(self):\n"
+        "        try:\n"
+        "            self._driver_class.drop_table('t', self.cur)\n"
+        "        except Exception:\n"
+        "            pass\n")
+    line = src.splitlines().index("            self._driver_class.drop_table('t', self.cur)") + 1
+    assert cl(src, table=TABLE) == [("OC203", line)]
+
+
+@pytest.mark.parametrize("store", [
+    "self._driver_class = driver",
+    "self._driver_class, self.n = driver, 1",
+    "self._driver_class: type = driver",
+])
+def test_a_name_the_instance_stores_is_not_expanded(store):
+    src = DRIVER + (
+        "class Dict:\n"
+        "    _driver_class = Driver\n\n"
+        "    def __init__(self, driver):\n"
+        f"        {store}\n\n"
+        "    def keep(self, journal, conn):\n"
+        "        self._driver_class.commit_all(conn)\n"
+        "        journal.append(3)\n")
+    assert cl(src, table=TABLE) == []
