@@ -241,7 +241,7 @@ def test_suggest_proposes_no_pattern_for_a_dropped_coroutine(tmp_path):
     write(tmp_path, "m.py", """
 class Auth:
     async def save_token(self, token):
-        self.db.write(token)
+        self.client.write(token)
 
     async def handle(self, token):
         self.save_token(token)
@@ -250,7 +250,7 @@ class Auth:
         await self.persist_token(token)
 
     async def persist_token(self, token):
-        self.db.write(token)
+        self.client.write(token)
 """)
     import json as _json
     rows = _json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
