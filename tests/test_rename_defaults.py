@@ -267,3 +267,18 @@ def test_a_users_own_pattern_still_names_a_console_named_file_and_a_table_rename
     table = {"extend-events": {"file-write": ["*.stdout.write"], "rename": ["*df.rename"]}}
     assert cl(src, select=["OC301"], table=table) == [("OC301", 9), ("OC301", 14)]
     assert cl(src, select=["OC301"]) == []
+
+
+def test_os_renames_is_a_rename():
+    # held-out set 102 (klepto): a temporary file written, then `os.renames` over the
+    # archive; `os.renames` moves with `os.rename` after making the target's folders
+    src = """
+        import os
+
+
+        def dump(filename, text):
+            with open(filename + ".tmp", "w") as f:
+                f.write(text)
+            os.renames(filename + ".tmp", filename)
+        """
+    assert cl(src, select=["OC301"]) == [("OC301", 8)]
