@@ -17,3 +17,28 @@ def test_the_silent_step_follows_the_point_it_names():
     [f] = check_source(src, select=["OC203"])
     steps = [(s.kind, s.span.line) for s in f.witness]
     assert steps == [("save", 4), ("except", 5), ("branch", 6), ("silent", 6), ("return", 8)], steps
+
+
+def test_a_plain_statement_around_the_last_call_is_named_whole():
+    # held-out set 102 (klepto): the handler `"error in populating %s" % str(filename)`
+    # was left at `str(filename)`, which reads as if `str` were the point
+    src = """
+        import os
+
+
+        def dump(filename, tmp, store, run):
+            try:
+                store.save(run)
+            except Exception:
+                "error in populating %s" % str(filename)
+            try:
+                store.save(run)
+            except Exception:
+                msg = describe(
+                    run,
+                )
+    """
+    found = check_source(src, select=["OC203"])
+    silent = [(s.span.line, s.text) for f in found for s in f.witness if s.kind == "silent"]
+    assert silent == [(9, '"error in populating %s" % str(filename)  (leaves the handler silently)'),
+                      (13, "msg = describe(run)  (leaves the handler silently)")], silent
