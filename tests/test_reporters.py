@@ -102,6 +102,20 @@ def test_text_shape_witness_and_frame():
     assert "\x1b[" in text.render([f], ["run.py"], color=True)
 
 
+def test_a_tab_indented_frame_keeps_its_indentation_and_its_carets():
+    # held-out set 99 (browser-use): each tab was shown as one space
+    src = "class Runtime:\n\tdef complete(self, run):\n\t\tself._store.save(run)\n\t\tx = 1;\tself._ledger.append_terminal(run.id)\n"
+    (f,) = check_source(src, dedent=False, path="run.py")
+    lines = text.render([f], ["run.py"], sources={"run.py": src.splitlines()}).splitlines()
+    [shown] = [l for l in lines if l.strip().startswith("4 |")]
+    caret = lines[lines.index(shown) + 1]
+    code = shown.split("| ", 1)[1]
+    assert code == "        x = 1;  self._ledger.append_terminal(run.id)"
+    start = shown.index("self._ledger")
+    assert caret.index("^") == start and caret.rstrip().endswith("^")
+    assert len(caret.rstrip()) - start == len("self._ledger.append_terminal(run.id)")
+
+
 # --------------------------------------------------------------------------- symlinked files
 
 

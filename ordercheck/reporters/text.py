@@ -33,14 +33,22 @@ def _width(text: str) -> int:
 _ZERO_WIDTH = frozenset(("Mn", "Me", "Cf"))
 
 
+#: the columns a tab stops at in a code frame (as ruff shows one by default)
+TAB = 4
+
+
 def _frame(f: Finding, lines: Optional[List[str]], paint: _Paint) -> List[str]:
     if not lines or not (0 < f.span.line <= len(lines)):
         return []
     ln = f.span.line
-    src = lines[ln - 1].rstrip("\n").expandtabs(1)
+    raw = lines[ln - 1].rstrip("\n")
+    # a tab to the next multiple of four columns, the carets measured the same way
+    # (held-out set 99: each tab was one space, a tab-indented frame flattened)
+    src = raw.expandtabs(TAB)
     width = len(str(ln))
-    end = f.span.end_col if f.span.end_line == ln else len(src)
-    carets = " " * _width(src[:f.span.col]) + "^" * max(1, _width(src[f.span.col:end]))
+    end = f.span.end_col if f.span.end_line == ln else len(raw)
+    before = _width(raw[:f.span.col].expandtabs(TAB))
+    carets = " " * before + "^" * max(1, _width(raw[:end].expandtabs(TAB)) - before)
     bar = paint("|", BLUE)
     return [
         f"  {' ' * width} {bar}",
