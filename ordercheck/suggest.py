@@ -72,6 +72,13 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
 #: a name about a random generator's state, whatever its verb (`set_rng_state`); not
 #: `seed`, which a database's seeding writes share (`insert_seed_data`; a review)
 RANDOM_WORDS = {"rng", "random"}
+# Words of a measurement: `record_latency`, `emit_timing` feed a metric, not a ledger
+# (held-out set 99, litellm).
+METRIC_WORDS = {"metric", "metrics", "latency", "duration", "timing", "timings", "histogram", "gauge"}
+# What a converter's name ends in after "to"/"as": `record_to_dict` builds a value
+# (held-out set 99, litellm); a save verb's `save_as_json` still writes.
+CONVERSION_TARGETS = {"dict", "json", "str", "string", "list", "tuple", "bytes", "df", "dataframe", "row", "rows",
+                      "model", "proto", "yaml", "text", "payload"}
 # A name about a warning tells the user something, it records nothing durable
 # (xarray's `emit_user_level_warning`, held-out set 100).
 WARNING_WORDS = {"warn", "warning", "warnings", "deprecation"}
@@ -135,8 +142,11 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # Qt's camelCase `setCheckState`, `insertRow`, `beginResetModel` (held-out set 69)
     if first == "commit" and toks[-1] in COMMIT_NOUNS:
         return None  # `commit_date_display`, `commit_hash`: a version-control commit (held-out set 69)
-    if first in READERS or {"metric", "metrics", "is", "has"} & set(toks):
+    if first in READERS or {"is", "has"} & set(toks) or METRIC_WORDS & set(toks):
         return None
+    if (len(toks) >= 3 and toks[-2] in ("to", "as") and toks[-1] in CONVERSION_TARGETS
+            and first not in ("save", "persist", "commit", "upsert", "write", "dump", "store")):
+        return None  # `record_to_dict`, `event_as_json`: a converter (held-out set 99)
     if WARNING_WORDS & set(toks):  # `emit_user_level_warning`: a warning shown (held-out set 100)
         return None
     if RANDOM_WORDS & set(toks):  # `set_rng_state`, `save_random_state`: a generator's state (held-out set 79)
@@ -230,6 +240,15 @@ def store_write(call: Call) -> Optional[str]:
         return None  # (the receiver's class, qualified: `contextvars.ContextVar.set`)
     tokens = split_tokens(receiver.rsplit(".", 1)[-1])
     return "save" if tokens and tokens[-1] in STORE_RECEIVERS else None
+
+
+def call_kind(call: Call, name: str) -> Optional[str]:
+    """The kind a call reads as by its name (``kind_of``), as a queryset's write
+    (``queryset_write``) or as a store's plain write (``store_write``): one reading
+    for ``suggest`` and for ``_whole_files``, which must read a file whole wherever
+    ``suggest`` may take an example from it (held-out set 105: a file whose only
+    suggestion was `singer.RecordMessage(...)` showed an empty example)."""
+    return kind_of(name, _on_instance(call)) or queryset_write(call.callee) or store_write(call)
 
 
 def _on_instance(call: Call) -> bool:
@@ -364,7 +383,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 name = call.callee.rsplit(".", 1)[-1]
                 if name.endswith(")"):
                     continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own
-                kind = kind_of(name, _on_instance(call)) or queryset_write(call.callee) or store_write(call)
+                kind = call_kind(call, name)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
                 if kind == "save" and with_item and split_tokens(name.lstrip("_"))[-1:] == ("transaction",):
                     kind = "transaction"  # `with db.commit_transaction():` is one (a review)
@@ -992,7 +1011,7 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     cg = resolve(all_facts)
     wanted = {key for facts in all_facts if facts.path in report and facts.error is None
               for fn in facts.functions for call in fn.calls
-              if kind_of(call.callee.rsplit(".", 1)[-1]) is not None
+              if call_kind(call, call.callee.rsplit(".", 1)[-1]) is not None
               for key in [cg.callees.get((facts.path, call.id))] if key is not None}
     # the helpers the configured appends call, to say which of them also save
     appends = _appends_by_pattern(all_facts, settings, report, cg.callees)
@@ -1059,7 +1078,7 @@ def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]
         for fn in facts.functions:
             for call in fn.calls:
                 name = call.callee.rsplit(".", 1)[-1]
-                kind = kind_of(name)
+                kind = call_kind(call, name)
                 event = bool(vocab.direct(call) & SUGGESTED)  # (a save or an append: a logger's call is no matter)
                 if kind is not None or event:  # (``run``'s summaries: the same callees)
                     key = cg.callees.get((facts.path, call.id))

@@ -1325,3 +1325,22 @@ class Hub:
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted((r["class"], r["pattern"]) for r in rows) == [("save", "*._kv_db.set"), ("save", "*._store.write")]
+
+
+def test_an_example_read_by_a_wider_reading_than_the_name_alone_shows_its_code(tmp_path):
+    # held-out set 105 (Singer taps): a file whose only suggestion is read as one by
+    # more than its name (a CapWords method on a receiver, a store's `write`) was not
+    # read whole, and its example showed no code
+    write(tmp_path, "m.py", """
+def build(rec, tap):
+    msg = tap.RecordMessage(stream="s", record=rec)
+    return msg
+""")
+    write(tmp_path, "n.py", """
+def keep(self, path, data):
+    self._store.write(path, data)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    texts = {r["pattern"]: r["example"]["text"] for r in rows}
+    assert texts == {"*tap.RecordMessage": 'tap.RecordMessage(stream="s", record=rec)',
+                     "*._store.write": "self._store.write(path, data)"}, rows
