@@ -387,9 +387,12 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             else:
                 if same and steps[-1].kind in _LEAVING:
                     steps.pop()  # (`return run` is where the handler is left: one step says both)
-                elif steps and _same_start(steps[-1].span, then[1].span) and (
+                elif steps and _starts_within(steps[-1].span, then[1].span) and (
                         steps[-1].kind == "loop" or steps[-1].text.endswith(", again)")):
-                    steps.pop()  # (the handler's last line going round the loop: left there, one step)
+                    # (the handler's last line going round the loop: left there, one step;
+                    # the silent step may quote the statement around the call that goes
+                    # round, `await asyncio.sleep(d)`)
+                    steps.pop()
                 steps.append(then[1])
     if leaving is not None:
         steps.append(leaving)
@@ -436,6 +439,12 @@ def _same_start(a: Span, b: Span) -> bool:
     """Two steps at one statement: a branch step's range is its header's, the
     statement's own step's the whole statement's (session 48)."""
     return (a.line, a.col) == (b.line, b.col)
+
+
+def _starts_within(a: Span, b: Span) -> bool:
+    """A step that starts where ``b`` does, or inside ``b`` on its first line (a call's
+    step within its statement's)."""
+    return a.line == b.line and (a.col == b.col or (b.col <= a.col and (b.end_line > b.line or a.col < b.end_col)))
 
 
 def _raises_into_own_point(g: nx.DiGraph, n: object, nxt: object, classes, relevant, rule: Rule,

@@ -42,3 +42,24 @@ def test_a_plain_statement_around_the_last_call_is_named_whole():
     silent = [(s.span.line, s.text) for f in found for s in f.witness if s.kind == "silent"]
     assert silent == [(9, '"error in populating %s" % str(filename)  (leaves the handler silently)'),
                       (13, "msg = describe(run)  (leaves the handler silently)")], silent
+
+
+def test_a_statement_that_goes_round_the_loop_is_one_step():
+    # the measured corpora (prefect's `states.py:121`): the handler's last statement,
+    # `await asyncio.sleep(d)`, is where the walk leaves it and goes round the loop:
+    # one silent step, not a loop step of its call before it
+    src = """
+        import asyncio
+
+
+        async def load(store, run, n):
+            for i in range(n):
+                try:
+                    store.save(run)
+                except Exception:
+                    await asyncio.sleep(1)
+    """
+    [f] = check_source(src, select=["OC203"])
+    assert [(s.kind, s.span.line, s.text) for s in f.witness][-2:] == [
+        ("except", 9, "except Exception:"),
+        ("silent", 10, "await asyncio.sleep(1)  (leaves the handler silently)")], f.witness
