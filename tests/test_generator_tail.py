@@ -95,3 +95,38 @@ def test_the_witness_says_the_tail_ran_on_the_loops_way_out(tmp_path):
     found = check_source(DRAIN)
     steps = [(s.kind, s.text) for s in found[0].witness]
     assert ("save", "self._drain(run) (saves after its last `yield`, when the loop has taken every item of `_drain`)") in steps
+
+
+def _around(shape: str) -> str:
+    heads = {
+        "try/finally": ("        try:\n", "        finally:\n            self._ledger.append(run)\n"),
+        "with": ("        with self._lock:\n", "            self._ledger.append(run)\n"),
+        "try/except": ("        try:\n", "        except ValueError:\n            self._ledger.append(run)\n"),
+    }
+    head, tail = heads[shape]
+    return (
+        "class Store:\n"
+        "    def put(self, run):\n"
+        f"{head}"
+        "            for rec in run.pending:\n"
+        "                yield rec\n"
+        f"{tail}\n"
+        "    def flush(self, run):\n"
+        "        for rec in self.put(run):\n"
+        "            self._store.save(rec)\n")
+
+
+def test_a_finally_or_a_with_after_the_last_yield_is_the_tail():
+    # held-out set 104 (tilecloud's `try: for ...: yield` / `finally: send`): the
+    # `finally` runs after the last `yield`, on the loop's way out, after the body's
+    # saves; as does the rest of a `with` body around the loop
+    for shape in ("try/finally", "with"):
+        src = _around(shape)
+        line = src.splitlines().index("        for rec in self.put(run):") + 1
+        assert cl(src) == [("OC102", line)], shape
+
+
+def test_a_handler_around_the_yield_is_no_tail():
+    # an `except` clause may run in the middle of the items: its append stands at the
+    # call, as before (before the body's first save: no finding)
+    assert cl(_around("try/except")) == []
