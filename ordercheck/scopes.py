@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union, cast
 
 
 @dataclass
@@ -810,9 +810,10 @@ def _tail_of(stmts: List[ast.stmt]) -> int:
             continue
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             return _tail_of(stmt.body)
-        if (isinstance(stmt, (ast.Try, *([_TRY_STAR] if _TRY_STAR else []))) and not stmt.handlers
-                and not stmt.orelse and not any(_holds_yield(s) for s in stmt.finalbody)):
-            return _tail_of(stmt.body)
+        if isinstance(stmt, ast.Try) or (_TRY_STAR is not None and isinstance(stmt, _TRY_STAR)):
+            t = cast(ast.Try, stmt)  # (a ``try*`` has the same fields)
+            if not t.handlers and not t.orelse and not any(_holds_yield(s) for s in t.finalbody):
+                return _tail_of(t.body)
         return getattr(stmt, "end_lineno", None) or stmt.lineno
     return 0
 
