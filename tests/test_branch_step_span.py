@@ -55,3 +55,24 @@ def test_a_loop_and_a_case_step_too():
     assert spans['case {"kind": "stop", "force": True}:  (false)'] == (6, 8, 7, 29)
     assert spans["for run in runs:  (false)"] == (2, 4, 2, 20)
     assert all(end_line - line <= 1 for line, _, end_line, _ in spans.values())
+
+
+def test_a_call_that_does_not_decide_the_test_shows_the_header():
+    # held-out set 104 (tilecloud's `while len(to_steal) + len(to_drop) < n:`): the
+    # last call of a comparison is not the test; the step covers the header, while a
+    # call that is the whole test (`if store.has_worker(session):`) keeps its range
+    got = branch_spans("""\
+        def step(store, ledger, a, b, n, items, run):
+            while len(a) + len(b) < n:
+                a.append(1)
+            if len(items) > 3:
+                store.save(run)
+            if not store.has_worker(items):
+                return None
+            ledger.append_record(run)
+        """)
+    assert got == [[
+        (2, 4, 2, 30, "while len(a) + len(b) < n:  (false)"),
+        (4, 4, 4, 22, "if len(items) > 3:  (true)"),
+        (6, 11, 6, 34, "if not store.has_worker(items):  (false)"),
+    ]], got
