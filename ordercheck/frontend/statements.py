@@ -855,7 +855,9 @@ class Extractor(ExpressionWalker):
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         saved_lines = self.stmt_lines
         frame = FunctionScope(qual, self.scopes.functions.get(name_span.line) or scopesmod.ScopeTable(), name_span.line,
-                              self.import_tables.get(name_span.line, {}), context_manager=manager)
+                              self.import_tables.get(name_span.line, {}), context_manager=manager,
+                              static=cls is not None and any(n in ("staticmethod", "builtins.staticmethod")
+                                                             for n in decorators))
         self.frames.append(frame)
         try:
             huge, self._huge = self._huge, None

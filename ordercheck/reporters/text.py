@@ -37,6 +37,24 @@ _ZERO_WIDTH = frozenset(("Mn", "Me", "Cf"))
 TAB = 4
 
 
+def _expand(text: str) -> str:
+    """``text`` with each tab as the spaces to the next tab stop, counted in terminal
+    columns (``_width``: after a wide character a tab stops two columns later)."""
+    if "\t" not in text:
+        return text
+    out: List[str] = []
+    col = 0
+    for ch in text:
+        if ch == "\t":
+            pad = TAB - col % TAB
+            out.append(" " * pad)
+            col += pad
+        else:
+            out.append(ch)
+            col += _width(ch)
+    return "".join(out)
+
+
 def _frame(f: Finding, lines: Optional[List[str]], paint: _Paint) -> List[str]:
     if not lines or not (0 < f.span.line <= len(lines)):
         return []
@@ -44,11 +62,11 @@ def _frame(f: Finding, lines: Optional[List[str]], paint: _Paint) -> List[str]:
     raw = lines[ln - 1].rstrip("\n")
     # a tab to the next multiple of four columns, the carets measured the same way
     # (held-out set 99: each tab was one space, a tab-indented frame flattened)
-    src = raw.expandtabs(TAB)
+    src = _expand(raw)
     width = len(str(ln))
     end = f.span.end_col if f.span.end_line == ln else len(raw)
-    before = _width(raw[:f.span.col].expandtabs(TAB))
-    carets = " " * before + "^" * max(1, _width(raw[:end].expandtabs(TAB)) - before)
+    before = _width(_expand(raw[:f.span.col]))
+    carets = " " * before + "^" * max(1, _width(_expand(raw[:end])) - before)
     bar = paint("|", BLUE)
     return [
         f"  {' ' * width} {bar}",
