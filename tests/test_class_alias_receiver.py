@@ -53,21 +53,14 @@ def test_a_class_alias_as_receiver_matches_as_the_aliased_text():
     assert cl(src, table=TABLE) == [("OC203", line)]
 
 
-@pytest.mark.parametrize("store", [
-    "self._driver_class = driver",
-    "self._driver_class, self.n = driver, 1",
-    "self._driver_class: type = driver",
-])
-def test_a_name_the_instance_stores_is_not_expanded(store):
-    src = DRIVER + (
-        "class Dict:\n"
-        "    _driver_class = Driver\n\n"
-        "    def __init__(self, driver):\n"
-        f"        {store}\n\n"
-        "    def keep(self, journal, conn):\n"
-        "        self._driver_class.commit_all(conn)\n"
-        "        journal.append(3)\n")
-    assert cl(src, table=TABLE) == []
+def _dict(before: str = "", keep_head: str = "    def keep(self, journal, conn):\n", bound: str = "Driver",
+          local: str = "") -> str:
+    """A class `Dict` whose `keep` commits through `self._driver_class` (bound to
+    ``bound`` at class level), then appends; ``before``: its methods before `keep`."""
+    return (DRIVER + NULL + "class Dict:\n"
+            f"    _driver_class = {bound}\n\n{before}{keep_head}{local}"
+            "        self._driver_class.commit_all(conn)\n"
+            "        journal.append(3)\n")
 
 
 NULL = '''\
@@ -80,37 +73,22 @@ class NullDriver:
 '''
 
 
+@pytest.mark.parametrize("store", [
+    "self._driver_class = driver",
+    "self._driver_class, self.n = driver, 1",
+    "self._driver_class: type = driver",
+    "self.ok = [d for self._driver_class in driver for d in (1,)]",
+])
+def test_a_name_the_instance_stores_is_not_expanded(store):
+    assert cl(_dict(f"    def __init__(self, driver):\n        {store}\n\n"), table=TABLE) == []
+
+
 def test_the_alias_names_what_the_class_body_sees_not_a_methods_local():
     # (a review) Python reads `_driver_class = NullDriver` where the class body runs:
     # the method's own `NullDriver = Driver` is another binding, no commit runs
-    src = DRIVER + NULL + (
-        "class Dict:\n"
-        "    _driver_class = NullDriver\n\n"
-        "    def keep(self, journal, conn):\n"
-        "        NullDriver = Driver\n"
-        "        self._driver_class.commit_all(conn)\n"
-        "        journal.append(3)\n")
-    assert cl(src, table=TABLE) == []
+    assert cl(_dict(bound="NullDriver", local="        NullDriver = Driver\n"), table=TABLE) == []
+    assert cl(_dict(), table=TABLE) != []  # (and with `Driver` bound, it commits)
 
 
 def test_a_staticmethods_first_parameter_is_no_self():
-    src = DRIVER + (
-        "class Dict:\n"
-        "    _driver_class = Driver\n\n"
-        "    @staticmethod\n"
-        "    def keep(self, journal, conn):\n"
-        "        self._driver_class.commit_all(conn)\n"
-        "        journal.append(3)\n")
-    assert cl(src, table=TABLE) == []
-
-
-def test_a_comprehension_target_stores_on_the_instance():
-    src = DRIVER + (
-        "class Dict:\n"
-        "    _driver_class = Driver\n\n"
-        "    def __init__(self, drivers):\n"
-        "        self.ok = [d for self._driver_class in drivers for d in (1,)]\n\n"
-        "    def keep(self, journal, conn):\n"
-        "        self._driver_class.commit_all(conn)\n"
-        "        journal.append(3)\n")
-    assert cl(src, table=TABLE) == []
+    assert cl(_dict(keep_head="    @staticmethod\n    def keep(self, journal, conn):\n"), table=TABLE) == []
