@@ -381,9 +381,10 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                         kinds_here.add("append")
                     if "save" in done:
                         kinds_here.add("save")
-                if mapped & SUGGESTED or "transaction" in mapped:
+                if mapped - {"file-write"}:
                     continue  # already matched by the configured vocabulary (a file's
-                    # `write` class alone is no save: `self._store.write(...)` may be one)
+                    # `write` class alone is no save: `self._store.write(...)` may be one;
+                    # a `surface` or `quiet` call, a metric's, stays out)
                 name = call.callee.rsplit(".", 1)[-1]
                 if name.endswith(")"):
                     continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own

@@ -1350,3 +1350,18 @@ def keep(self, path, data):
     texts = {r["pattern"]: r["example"]["text"] for r in rows}
     assert texts == {"*tap.RecordMessage": 'tap.RecordMessage(stream="s", record=rec)',
                      "*._store.write": "self._store.write(path, data)"}, rows
+
+
+def test_a_call_the_vocabulary_makes_a_surface_is_no_suggestion(tmp_path):
+    # (litellm's `metrics.record_backlog(...)`: a metric's, `surface` by `*metrics.*`;
+    # only a file's `write` class leaves a call open to a suggestion)
+    write(tmp_path, "m.py", """
+from app.metrics import record_backlog
+
+
+def tick(backlog, seconds, run, runs):
+    record_backlog(backlog, seconds)
+    runs.record_attempt(run)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert [r["pattern"] for r in rows] == ["*runs.record_attempt"], rows
