@@ -110,12 +110,16 @@ UPLOAD_WORDS = {"upload", "multipart", "large"}
 NOT_LEDGER_NOUNS = {"config", "configs", "option", "options", "opts", "version", "versions", "arg", "args",
                     "argument", "arguments", "param", "params", "parameter", "parameters", "path", "paths",
                     "header", "headers", "child", "children", "widget", "widgets", "menu", "column", "columns",
-                    "schema", "schemas", "layout", "suffix", "prefix", "requested"}
+                    "schema", "schemas", "layout", "suffix", "prefix", "requested",
+                    # a table's definition built (SQLAlchemy's `table.append_constraint`, set 109)
+                    "constraint", "constraints"}
 # what follows "record" when the word is a noun: a lookup, a predicate, a getter, a type
 RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batch", "batches", "class", "type",
                      "types", "metadata"}
 # the last word of a name that checks or runs a task rather than writing
-NOT_A_WRITE_LAST = {"validate", "validator", "validation", "routine", "loop"}
+NOT_A_WRITE_LAST = {"validate", "validator", "validation", "routine", "loop",
+                    # a GUI's or a form's handler of a click (`_save_button_clicked`, set 109)
+                    "clicked", "pressed", "toggled"}
 # what may follow a consumer's `ack` in a name that still acknowledges (`ack_sync`;
 # not `ack_deadline`, `ack_ids`, `ack_count`: a review)
 ACK_WORDS = {"sync", "async", "all", "message", "msg", "messages"}

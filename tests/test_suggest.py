@@ -75,6 +75,8 @@ def test_names_read_as_kinds():
     assert kind_of("save_warnings") == kind_of("persist_duration") == kind_of("save_as_json") == "save"
     assert kind_of("append_as_row") == kind_of("insert_as_rows") == kind_of("record_as_row") == "append"
     assert kind_of("save_metrics") is None  # (as before: a metric's, whatever the verb)
+    # held-out set 109: a button's handler, a table's constraint
+    assert kind_of("_save_button_clicked") is None and kind_of("append_constraint") is None
     # held-out sets 53-55: a commit of a transaction saves; a statement builder and an
     # atomic file writer are no persistence calls of their own
     assert kind_of("commit_transaction") == kind_of("save_transaction") == "save"
