@@ -52,6 +52,8 @@ def ledgerish(last: str) -> bool:
     like a ledger's or a store's, so its ``append``/``insert`` is kept."""
     tokens = split_tokens(last)
     return bool(set(tokens) & LEDGERISH) or (bool(tokens) and tokens[-1] in STORAGE)
+
+
 # Names that read, wait or check: `get_event`, `wait_for_event` are no appends.
 READERS = {"get", "list", "fetch", "read", "load", "find", "query", "wait", "is", "has", "iter",
            "count", "validate", "check", "parse", "make", "build", "new", "to", "from", "on", "should",
@@ -236,8 +238,6 @@ def queryset_write(callee: str) -> Optional[str]:
 STORE_VERBS = {"write", "put", "set"}
 #: receivers of those verbs that hold durable state: the storage words and `storage`
 STORE_RECEIVERS = STORAGE | {"storage"}
-
-
 #: modules whose classes hold a value in memory: `_current_storage.set(s)` of a
 #: `contextvars.ContextVar` names a store and writes none (dagster)
 IN_MEMORY_MODULES = ("builtins.", "contextvars.", "threading.", "asyncio.", "queue.", "collections.", "weakref.")
