@@ -40,8 +40,9 @@ class ScopeTable:
     attr_annotated: Dict[str, Set[str]] = field(default_factory=dict)  # classes: self.x
     attr_constructed: Dict[str, Set[str]] = field(default_factory=dict)
     #: classes: every ``self.x`` a method stores into (an assignment's target, tuple
-    #: targets, ``+=``, a ``for`` or ``with ... as`` target): a class-level alias of
-    #: that name may be shadowed on the instance, so ``self.x.m()`` is not expanded
+    #: targets, ``+=``, a ``for``, ``with ... as`` or comprehension target): a
+    #: class-level alias of that name may be shadowed on the instance, so
+    #: ``self.x.m()`` is not expanded
     attr_stored: Set[str] = field(default_factory=set)
     # `except T as e`: name -> the classes its clauses name, and how many clauses bind it
     # (a type only when they are all its bindings: ``type_of``)
