@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union, cast
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
 
 
 @dataclass
@@ -800,11 +800,12 @@ def _tail_line(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> int:
     """A generator function's last line of the last statement of its body that holds
     a ``yield`` of its own (not a nested function's, class's or lambda's): what its
     body does after that line runs only on the ``next()`` that finds it exhausted.
-    Inside a ``try`` that only has a ``finally`` (or a ``with``) around the ``yield``,
-    the last statement of its body that holds one: what follows it there, the
-    ``finally`` and the ``with``'s exit run after the last ``yield`` too (held-out set
-    104, tilecloud's ``try: for ...: yield`` / ``finally: send``). 0 when the function
-    yields nowhere."""
+    Inside a ``with`` around the ``yield``, the last statement of its body that holds
+    one: the rest of that body runs only on exhaustion too (held-out set 104). A
+    ``try``'s ``finally`` and the ``with``'s exit are no tail: they also run when the
+    consumer leaves the loop early and the generator is closed, a way out the
+    exhausted point is not on (a review), so they stand at the call as before. 0 when
+    the function yields nowhere."""
     return _tail_of(node.body)
 
 
@@ -814,10 +815,6 @@ def _tail_of(stmts: List[ast.stmt]) -> int:
             continue
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             return _tail_of(stmt.body)
-        if isinstance(stmt, ast.Try) or (_TRY_STAR is not None and isinstance(stmt, _TRY_STAR)):
-            t = cast(ast.Try, stmt)  # (a ``try*`` has the same fields)
-            if not t.handlers and not t.orelse and not any(_holds_yield(s) for s in t.finalbody):
-                return _tail_of(t.body)
         return getattr(stmt, "end_lineno", None) or stmt.lineno
     return 0
 

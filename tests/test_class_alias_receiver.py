@@ -92,3 +92,19 @@ def test_the_alias_names_what_the_class_body_sees_not_a_methods_local():
 
 def test_a_staticmethods_first_parameter_is_no_self():
     assert cl(_dict(keep_head="    @staticmethod\n    def keep(self, journal, conn):\n"), table=TABLE) == []
+
+
+def test_a_class_in_a_function_reads_the_functions_names():
+    # (a second review) the class body reads the function around it: `E = Driver`
+    # there is what `_driver_class = E` names
+    src = DRIVER + (
+        "def make():\n"
+        "    E = Driver\n\n"
+        "    class Dict:\n"
+        "        _driver_class = E\n\n"
+        "        def keep(self, journal, conn):\n"
+        "            self._driver_class.commit_all(conn)\n"
+        "            journal.append(3)\n\n"
+        "    return Dict\n")
+    line = src.splitlines().index("            journal.append(3)") + 1
+    assert cl(src, table=TABLE) == [("OC102", line)]

@@ -694,9 +694,10 @@ class Resolver:
                 if scope is None:
                     return out
                 table, here = scope
-                if through_class and table.is_function:
+                if through_class and here:
                     # (the class body bound the alias's text, not the method: its local
-                    # of that name is another binding; a review, session 52)
+                    # of that name is another binding; a review, session 52. A function
+                    # around the class is what the class body reads: followed)
                     return out
                 found = table.alias(head)
                 if found is None or (here and (found[1], found[2]) > (line, col)):
