@@ -13,7 +13,21 @@ import keyword
 import os
 from collections import deque
 from pathlib import Path
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, cast
+from typing import (
+    Callable,
+    Dict,
+    FrozenSet,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Protocol,
+    Sequence,
+    Set,
+    Tuple,
+    cast,
+)
 
 from .config import Config
 from .frontend.imports import module_name
@@ -332,7 +346,8 @@ def _deepest_first(roots: Sequence[Path]) -> List[str]:
 
 def import_closure(named: Sequence[Path], anchors: Sequence[Path],
                    admit: Callable[[Path], bool] = lambda p: True,
-                   sources: Optional[Mapping[Path, bytes]] = None) -> List[Path]:
+                   sources: Optional[Mapping[Path, bytes]] = None,
+                   memo: Optional["KnownImports"] = None) -> List[Path]:
     """The project of a run with no marker and no config: the files named and,
     transitively, the project files their imports name (as mypy follows imports),
     never the rest of the folder they sit in.
@@ -344,7 +359,8 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
     package. A file that does not parse adds nothing (it is an OC900 if named).
     ``sources``: the text of files open in an editor or read from stdin (absolute
     path → bytes), whose imports are read there rather than from the disk: a buffer
-    that gains an import before it is saved follows it (a review, session 41)."""
+    that gains an import before it is saved follows it (a review, session 41).
+    ``memo``: the imports of files read by earlier runs (``snapshot.ImportsMemo``)."""
     texts = {_abs(Path(k)): v for k, v in (sources or {}).items()}
     roots: List[Path] = [_abs(a) for a in anchors]
     rooted: Set[Path] = set(roots)
@@ -372,7 +388,13 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
         top = whole.parent
         for _ in range(len(parts) - (1 if f.stem != "__init__" else 0)):
             top = top.parent
-        imported = _imported(whole, parts, f.stem == "__init__", texts.get(whole))
+        package = f.stem == "__init__"
+        text = texts.get(whole)
+        if memo is not None and text is None:
+            imported = memo.imports(str(whole), ".".join(parts), package,
+                                    lambda: _imported(whole, parts, package))
+        else:
+            imported = _imported(whole, parts, package, text)
         anchors = [top]
         boundary = namespace_root(str(top))  # `.../cylc_flow-8.5.4/cylc/flow/y.py`: `cylc` a namespace
         if boundary is not None:  # package, and the wheel's folder an import root
@@ -395,6 +417,12 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
                         if admit(Path(cand)):
                             push(Path(cand))
     return out
+
+
+class KnownImports(Protocol):
+    """What ``import_closure`` asks of a memo of files' imports (``snapshot.ImportsMemo``)."""
+
+    def imports(self, path: str, module: str, package: bool, read: Callable[[], List[str]]) -> List[str]: ...
 
 
 class _ModuleFiles:

@@ -31,12 +31,13 @@ truncated one is ignored), and written atomically.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import cache as cachemod
 
@@ -106,6 +107,8 @@ class Snapshot:
 
     def __init__(self, cache_dir: Optional[Path], key: str) -> None:
         self.path = Path(cache_dir) / "snapshot" / key[:2] / f"{key}.json" if cache_dir is not None else None
+        self.cache_dir = cache_dir
+        self._imports: Optional[ImportsMemo] = None
         self.written = 0  # when the run that wrote the entry read began (ns)
         self.began = clock_ns()  # when this run began, before it looked at anything
         self.folders: Dict[str, List[int]] = {}
@@ -176,6 +179,13 @@ class Snapshot:
             return was[6], now
         return None, now
 
+    def imports(self) -> "ImportsMemo":
+        """The imports memo of the cache folder, read the first time it is asked for
+        (a run with no marker, whose project is an import closure)."""
+        if self._imports is None:
+            self._imports = ImportsMemo(self.cache_dir)
+        return self._imports
+
     # ------------------------------------------------------------------ writing
 
     def note_plan(self, rows: List[PlanRow], named: List[str], roots: Sequence[Path], folders: Sequence[str]) -> None:
@@ -201,6 +211,8 @@ class Snapshot:
         """Write the snapshot if anything changed: the plan (if one may be
         remembered), and the files seen by this run (a file no longer planned is
         forgotten)."""
+        if self._imports is not None:
+            self._imports.save()
         if set(self._fresh) != set(self.files):
             self.changed = True
         if self.path is None or not self.changed:
@@ -217,3 +229,83 @@ class Snapshot:
             cachemod.write_atomically(self.path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
         except OSError:
             return
+
+
+_IMPORTS_ROW = (int, int, int, int, int, str, bool, list)  # mtime, size, inode, ctime, seen; module, package, names
+
+
+class ImportsMemo:
+    """The imports each file names, remembered by its stat, for a run whose project is
+    the import closure of the files named (no marker, no config: ``project.import_closure``).
+
+    No plan can be remembered for such a run, since which files it reads depends on
+    their text; each run read the imports of every file it reached again (held-out set
+    99: 5.4 s of a 7.4 s one-file run on litellm's 2,752 files). The memo is one entry
+    per cache folder, shared by the runs that name different files (an editor's, a
+    pre-commit hook's): a file's row is reused while it has the (mtime, size, inode,
+    ctime) it had when it was read, under the same module name, by the racy rule of
+    ``settled`` (its ``seen``: when the run that read it began). The entry is named by
+    the cache's salt, the user's secret with it. A file's imports are
+    a list of absolute module names; which of them exist is looked up afresh each run.
+    Rows of files no run reaches any more are dropped once the memo holds more than
+    ``LIMIT`` of them."""
+
+    LIMIT = 50_000
+
+    def __init__(self, cache_dir: Optional[Path]) -> None:
+        # (named by the salt, which holds the user's secret: a cache folder written by
+        # another user or machine is never read, as every entry's key says)
+        name = hashlib.sha256(("imports\0" + cachemod.salt()).encode("utf-8", "surrogatepass")).hexdigest()
+        self.path = Path(cache_dir) / "imports" / f"{name}.json" if cache_dir is not None else None
+        self.began = clock_ns()
+        self.rows: Dict[str, list] = {}
+        self.fresh: Dict[str, list] = {}
+        self.changed = False
+        if self.path is not None:
+            self._load()
+
+    def _load(self) -> None:
+        assert self.path is not None
+        try:
+            raw = cachemod._read_entry(self.path)
+            data = json.loads(raw.decode("utf-8")) if raw is not None else None
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            return
+        if not (type(data) is dict and data.get("format") == FORMAT and type(data.get("rows")) is dict):
+            return
+        rows = data["rows"]
+        if all(type(v) is list and tuple(map(type, v)) == _IMPORTS_ROW and _strs(v[7]) for v in rows.values()):
+            self.rows = rows
+
+    def imports(self, path: str, module: str, package: bool, read: Callable[[], List[str]]) -> List[str]:
+        """The imports of the file at ``path`` (named ``module``; ``package``: an
+        ``__init__.py``): remembered, or ``read()`` and remembered."""
+        now = file_stat(path)
+        if now is None:
+            return read()
+        was = self.rows.get(path)
+        if (was is not None and was[:4] == now and was[5] == module and was[6] is package
+                and settled(now[3], was[4])):
+            self.fresh[path] = was
+            return list(was[7])
+        names = read()
+        self.fresh[path] = [*now, self.began, module, package, names]
+        self.changed = True
+        return names
+
+    def save(self) -> None:
+        """Write the memo if a file was read afresh: this run's rows over the ones read,
+        or this run's alone past ``LIMIT``."""
+        if self.path is None or not self.changed:
+            return
+        rows = {**self.rows, **self.fresh}
+        if len(rows) > self.LIMIT:
+            rows = self.fresh
+        try:
+            cachemod.prepare(self.path.parent.parent)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            cachemod.write_atomically(self.path, json.dumps({"format": FORMAT, "rows": rows},
+                                                            separators=(",", ":")).encode("utf-8"))
+        except OSError:
+            return
+        self.rows, self.changed = rows, False

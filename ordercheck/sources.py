@@ -886,7 +886,8 @@ def plan_project(paths: Sequence[Path], settings: Settings, buffers: Dict[str, b
             looked = None
             everything = projectmod.import_closure(named + [Path(n) for n in buffers], roots,
                                                    admit=lambda p: not is_excluded(p, config),
-                                                   sources={Path(n): data for n, data in buffers.items()})
+                                                   sources={Path(n): data for n, data in buffers.items()},
+                                                   memo=snapshot.imports() if snapshot is not None else None)
     # One entry per file (symlinks resolved), shown under the name the user named it
     # by, else the name the walk found first that is not a symlink (docs/decisions.md,
     # "Symlinked files"); the entries keep the walk's order.

@@ -121,7 +121,11 @@ RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batc
 # the last word of a name that checks or runs a task rather than writing
 NOT_A_WRITE_LAST = {"validate", "validator", "validation", "routine", "loop",
                     # a GUI's or a form's handler of a click (`_save_button_clicked`, set 109)
-                    "clicked", "pressed", "toggled"}
+                    "clicked", "pressed", "toggled",
+                    # a callback registered, not a write (durable-rules'
+                    # `set_get_idle_state_callback`, set 110)
+                    "callback", "callbacks", "hook", "hooks", "listener", "listeners",
+                    "observer", "observers", "subscriber", "subscribers"}
 # what may follow a consumer's `ack` in a name that still acknowledges (`ack_sync`;
 # not `ack_deadline`, `ack_ids`, `ack_count`: a review)
 ACK_WORDS = {"sync", "async", "all", "message", "msg", "messages"}

@@ -77,6 +77,9 @@ def test_names_read_as_kinds():
     assert kind_of("save_metrics") is None  # (as before: a metric's, whatever the verb)
     # held-out set 109: a button's handler, a table's constraint
     assert kind_of("_save_button_clicked") is None and kind_of("append_constraint") is None
+    # held-out set 110: a callback or a hook registered is no write
+    assert kind_of("set_get_idle_state_callback") is None and kind_of("append_hook") is None
+    assert kind_of("save_state_hooks") is None and kind_of("set_state") == "save"
     # held-out sets 53-55: a commit of a transaction saves; a statement builder and an
     # atomic file writer are no persistence calls of their own
     assert kind_of("commit_transaction") == kind_of("save_transaction") == "save"
