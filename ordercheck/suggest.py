@@ -217,6 +217,13 @@ QUERYSET_STEPS = {"filter()", "exclude()", "select_for_update()", "all()", "usin
 DJANGO_WRITES = frozenset({"update", "create", "bulk_create", "bulk_update", "update_or_create", "get_or_create"})
 
 
+#: a manager's methods that only add rows, and the last words of a model's name that make
+#: those rows a log's (`AccessFailureLog.objects.create(...)` appends an audit row;
+#: `AccessAttempt.objects.create(...)` saves state)
+DJANGO_INSERTS = frozenset({"create", "bulk_create"})
+LOG_MODELS = frozenset({"log", "logs", "history", "audit", "journal", "ledger", "outbox", "trail", "changelog"})
+# (not `event`: django-scheduler's `Event` is a calendar's, a state row)
+
 #: names of a Django model class other than its own (`self.model`, `apps.get_model(...)`)
 MODEL_NAMES = {"model", "_model", "model_class", "get_model"}
 
@@ -234,6 +241,8 @@ def queryset_write(callee: str) -> Optional[str]:
         # (or a model named otherwise: `self.model.objects`, `self._meta.model.objects`,
         # `apps.get_model(...).objects`; held-out set 108)
         owner = head.rsplit(".", 1)[-1]
+        if owner[:1].isupper() and name in DJANGO_INSERTS and split_tokens(owner)[-1] in LOG_MODELS:
+            return "append"  # (a new row of a log model: django-axes' `AccessFailureLog`, set 112)
         return "save" if owner[:1].isupper() or owner.split("(", 1)[0] in MODEL_NAMES else None
     return "save" if last in QUERYSET_STEPS else None
 
@@ -342,6 +351,13 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     plain = "." not in receiver and not receiver.endswith(")")
     if name in CONTAINER_METHODS and not ledgerish(last):
         return None  # `items.append(x)`, `self.children.append(x)`: a list
+    owner = receiver.rsplit(".", 2)[-2] if receiver.count(".") else receiver
+    if last == "objects" and name in DJANGO_WRITES and owner[:1].isupper() and receiver.count(".") <= 1:
+        # a model's manager (`AccessFailureLog.objects.create`): the model's own
+        # pattern, `*AccessFailureLog.objects.create` (its text, and its qualified name
+        # through any re-export), as `*.objects.create` would class every model's rows
+        # alike (a log model's rows are appended, the others' saved: held-out set 112)
+        return (f"{owner}.objects.{name}", "", True)
     if plain and len(receiver) == 1:
         # a one-letter local name is named exactly, in a group of its own: `*s.save`
         # matched every receiver ending in `s` (`stats.save`; held-out set 82), and

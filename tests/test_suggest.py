@@ -1186,6 +1186,38 @@ def test_django_manager_writes_are_saves():
         assert queryset_write(f"Rate.objects.filter().{name}") == "save", name
     for callee in ("rates.create", "objects.create", "self.client.create", "Rate.objects.get", "Rate.objects.delete"):
         assert queryset_write(callee) is None, callee
+    # held-out set 112 (django-axes): a new row of a log model is an append, an update of one a save
+    assert queryset_write("AccessFailureLog.objects.create") == queryset_write("models.AuditLog.objects.bulk_create") == "append"
+    assert queryset_write("Event.objects.create") == "save"  # (a calendar's event: django-scheduler)
+    assert queryset_write("AccessFailureLog.objects.update") == queryset_write("AccessAttempt.objects.create") == "save"
+    assert queryset_write("Catalog.objects.create") == queryset_write("self.model.objects.create") == "save"
+
+
+def test_a_django_models_manager_writes_are_suggested_per_model(tmp_path):
+    # held-out set 112, django-axes: `*.objects.create` classed the audit log's rows as
+    # saves, so a pasted block had no append and hid the one true OC102
+    write(tmp_path, "models.py", """
+class AccessAttempt:
+    pass
+class AccessFailureLog:
+    pass
+""")
+    write(tmp_path, "handlers.py", """
+from models import AccessAttempt, AccessFailureLog
+
+def user_login_failed(username):
+    AccessAttempt.objects.create(username=username)
+    AccessFailureLog.objects.create(username=username)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted((r["class"], r["pattern"]) for r in rows) == [
+        ("append", "*AccessFailureLog.objects.create"), ("save", "*AccessAttempt.objects.create")], rows
+    write(tmp_path, "ordercheck.toml", """
+[extend-events]
+save = ["*AccessAttempt.objects.create"]
+append = ["*AccessFailureLog.objects.create"]
+""")
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("handlers.py", 6, "OC102")]
 
 
 def test_a_one_letter_receiver_is_suggested_exactly(tmp_path):
