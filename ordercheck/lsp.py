@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from . import __version__, runner
 from . import config as configmod
 from . import project as projectmod
+from . import snapshot as snapshotmod
 from .config import CONFIG_NAMES
 from .errors import UsageError
 from .filepaths import location, root_relative
@@ -240,6 +241,7 @@ class Project:
         self.memo: dict = {}  # runner.run_buffers' memory of unchanged files, for these settings
         self.parsed: dict = {}  # and of unchanged buffers
         self.graph = GraphMemo({})  # and of their resolved calls (the pre-pass's call graph)
+        self.imports = snapshotmod.ImportsMemo(None)  # the closure's files' imports, by stat (in memory)
 
     def reload(self) -> Optional[str]:
         """Load the settings again. On error the last good settings stay (the first
@@ -280,8 +282,10 @@ class Project:
         (``project.import_closure``), never the rest of the folder, as the CLI reads
         such a project (docs/configuration.md)."""
         if self.unmarked():
+            self.imports.renew()
             read = projectmod.import_closure(list(documents), projectmod.src_roots(self.current().config, self.root),
-                                             admit=lambda p: not self.excluded(p), sources=texts)
+                                             admit=lambda p: not self.excluded(p), sources=texts,
+                                             memo=self.imports)
             return [p for p in read if p.is_file()]  # (a document not yet saved is its buffer alone)
         return runner.default_paths(self.current().config, self.root)
 

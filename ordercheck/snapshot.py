@@ -293,6 +293,14 @@ class ImportsMemo:
         self.changed = True
         return names
 
+    def renew(self) -> None:
+        """A new analysis by the same process (the language server, which keeps the
+        memo in memory): what the last one read is remembered, and what this one reads
+        is seen now."""
+        self.rows.update(self.fresh)
+        self.fresh = {}
+        self.began = clock_ns()
+
     def save(self) -> None:
         """Write the memo if a file was read afresh: this run's rows over the ones read,
         or this run's alone past ``LIMIT``."""

@@ -797,6 +797,39 @@ def test_the_server_ends_while_an_analysis_is_running(tmp_path, how):
     assert status == (0 if how == "exit" else 1), proc.stderr.read()[-500:]
 
 
+def test_an_unmarked_folders_closure_reads_only_changed_files_again(tmp_path, monkeypatch):
+    """(Session 53.) Each analysis of a document in a folder with no marker read the
+    imports of every file of its closure again; the server now keeps them in memory by
+    each file's stat (``snapshot.ImportsMemo``), and reads a changed file again."""
+    from ordercheck import project as projectmod
+    from ordercheck import snapshot
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    (loose / "helper.py").write_text("from deeper import note\n\ndef finish(store, run):\n    note(run)\n")
+    (loose / "deeper.py").write_text("def note(run):\n    pass\n")
+    (loose / "store.py").write_text("def put(store, run):\n    store.save(run)\n")
+    doc = loose / "caller.py"
+    doc.write_text(CALLER)
+    monkeypatch.chdir(tmp_path)
+    clock = [time.time_ns() + 3600 * 10**9]  # (every file older than the racy window)
+    monkeypatch.setattr(snapshot, "clock_ns", lambda: clock[0])
+    parsed: list = []
+    real = projectmod._imported
+    monkeypatch.setattr(projectmod, "_imported", lambda path, *a, **k: parsed.append(path.name) or real(path, *a, **k))
+    project = lsp.Project(lsp.guess_root(doc), guessed=True)
+    assert project.check({doc.as_uri(): (doc, CALLER)})[doc.as_uri()] == []
+    assert sorted(parsed) == ["caller.py", "deeper.py", "helper.py"]
+    parsed.clear()
+    assert project.check({doc.as_uri(): (doc, CALLER)})[doc.as_uri()] == []
+    assert parsed == ["caller.py"]  # (the buffer's text; the files on disk from memory)
+    parsed.clear()
+    (loose / "deeper.py").write_text("from store import put\n\ndef note(run):\n    put(run.store, run)\n")
+    clock[0] += 3600 * 10**9
+    found = project.check({doc.as_uri(): (doc, CALLER)})
+    assert [d["code"] for d in found[doc.as_uri()]] == ["OC101"]  # (through helper, deeper and store)
+    assert sorted(parsed) == ["caller.py", "deeper.py", "store.py"]
+
+
 def test_an_unsaved_import_in_a_buffer_of_an_unmarked_folder_is_followed(tmp_path, monkeypatch):
     """(A review, session 41.) The import closure was read from the disk: a buffer
     that gained `from helper import finish` before it was saved, or a new document
