@@ -380,7 +380,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     unread = len(unread_files(result))
     nothing = (len(result.files) > unread and not (NOTHING_MATCHED_CLASSES & result.event_classes))
     note = nothing_matched_note(len(result.files), unread, settings.config.table("extend-events"))
-    notes = [note] if nothing and fmt != "text" else []
+    notes = [note] if nothing else []  # (text: the summary line says so, the note goes to stderr)
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
     elif statistics:

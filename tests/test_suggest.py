@@ -238,6 +238,11 @@ def test_nothing_matched_note(tmp_path, quiet):
         assert r.err == ""
     else:
         assert "no `save` and no `append` event" in r.err and "ordercheck suggest" in r.err, r
+        # (held-out set 111) the summary line is no "All checks passed" above the note
+        assert r.out == ("No findings (1 file checked), but no state save or ledger append was "
+                         "recognised: see the note.\n"), r
+        write(tmp_path, "store.py", "def go(store, run):\n    store.save(run)\n")
+        assert oc(tmp_path, "--no-cache").out == "All checks passed (2 files checked).\n"
     assert "note" not in oc(tmp_path, "--no-cache", "--format", "json").err
 
 
