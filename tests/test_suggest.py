@@ -77,6 +77,9 @@ def test_names_read_as_kinds():
     assert kind_of("save_metrics") is None  # (as before: a metric's, whatever the verb)
     # held-out set 109: a button's handler, a table's constraint
     assert kind_of("_save_button_clicked") is None and kind_of("append_constraint") is None
+    # held-out set 113 (kafka-python): a measurement's overhead, a function made for later
+    assert kind_of("record_overhead") is None and kind_of("_record_exceptions_fn") is None
+    assert kind_of("record_errors") == "append"  # (by its name alone: its receiver decides, below)
     # held-out set 110: a callback or a hook registered is no write
     assert kind_of("set_get_idle_state_callback") is None and kind_of("append_hook") is None
     assert kind_of("save_state_hooks") is None and kind_of("set_state") == "save"
@@ -1223,6 +1226,35 @@ save = ["*AccessAttempt.objects.create"]
 append = ["*AccessFailureLog.objects.create"]
 """)
     assert oc(tmp_path, "--no-cache", ".").codes() == [("handlers.py", 6, "OC102")]
+
+
+def test_a_metrics_class_or_sensors_receiver_is_no_suggestion(tmp_path):
+    # held-out set 113, kafka-python: `self._sensors.record_errors(...)` on a
+    # `SenderMetrics` records a metric, not a ledger's row
+    write(tmp_path, "sender.py", """
+class SenderMetrics:
+    def record_errors(self, topic, n):
+        self.sensor.record(n)
+
+class Registry:
+    def record_errors(self, topic, n):
+        self.sensor.record(n)
+
+class Sender:
+    def __init__(self, metrics: SenderMetrics, registry: Registry, journal):
+        self.tracker = metrics
+        self._sensors = registry
+        self.registry = registry
+        self.journal = journal
+
+    def fail(self, batch):
+        self.tracker.record_errors(batch.topic, 1)
+        self._sensors.record_errors(batch.topic, 1)
+        self.registry.record_errors(batch.topic, 1)
+        self.journal.record_failure(batch.topic)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted(r["pattern"] for r in rows) == ["*.journal.record_failure", "sender.Registry.record_errors"], rows
 
 
 def test_a_one_letter_receiver_is_suggested_exactly(tmp_path):
