@@ -1257,6 +1257,24 @@ class Sender:
     assert sorted(r["pattern"] for r in rows) == ["*.journal.record_failure", "sender.Registry.record_errors"], rows
 
 
+def test_a_durability_layers_call_ranks_first(tmp_path):
+    # held-out set 111, weave: the write-ahead log's `acknowledge` (its commit point)
+    # ranked last of 30, used by one function against a busy `record_error`
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/durability/__init__.py", "")
+    write(tmp_path, "pkg/durability/wal.py", """
+class WALConsumer:
+    def acknowledge(self, n):
+        self.f.write(n)
+
+def drain(consumer: WALConsumer):
+    consumer.acknowledge(1)
+""")
+    write(tmp_path, "pkg/app.py", "".join(f"def f{i}(self):\n    self.tracker_of_runs.record_error(1)\n" for i in range(6)))
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert [r["pattern"] for r in rows] == ["pkg.durability.wal.WALConsumer.acknowledge", "*.tracker_of_runs.record_error"]
+
+
 def test_a_one_letter_receiver_is_suggested_exactly(tmp_path):
     # held-out set 82, piecash: `*s.save` matched every receiver ending in `s`
     write(tmp_path, "m.py", """
