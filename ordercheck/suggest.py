@@ -116,7 +116,11 @@ NOT_LEDGER_NOUNS = {"config", "configs", "option", "options", "opts", "version",
                     "header", "headers", "child", "children", "widget", "widgets", "menu", "column", "columns",
                     "schema", "schemas", "layout", "suffix", "prefix", "requested",
                     # a table's definition built (SQLAlchemy's `table.append_constraint`, set 109)
-                    "constraint", "constraints"}
+                    "constraint", "constraints",
+                    # text being built (apsw's `append_result_text`, `append_paragraph`,
+                    # `_append_input_description`; set 116)
+                    # (not `line`: a JSON-lines ledger's `_append_line(path, record)`)
+                    "text", "paragraph", "paragraphs", "description"}
 # what follows "record" when the word is a noun: a lookup, a predicate, a getter, a type
 RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batch", "batches", "class", "type",
                      "types", "metadata"}
