@@ -73,6 +73,9 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
                        "random", "rng",
                        # a metrics registry's sensors (kafka-python's `self._sensors.record_errors`, set 113)
                        "sensor", "sensors"}
+#: random generators' classes, by the qualified names of their methods: their state
+#: is no persistence whatever the receiver is called (`generator.set_state(s)`)
+RNG_CLASSES = ("torch.Generator.", "numpy.random.", "random.Random.", "jax.random.")
 #: a name about a random generator's state, whatever its verb (`set_rng_state`); not
 #: `seed`, which a database's seeding writes share (`insert_seed_data`; a review)
 RANDOM_WORDS = {"rng", "random"}
@@ -341,6 +344,8 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     last = receiver.rsplit(".", 1)[-1]
     if set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS:
         return None
+    if any(q.startswith(RNG_CLASSES) for q in call.qualnames):
+        return None  # a typed random generator (`gen: torch.Generator`; held-out set 115, accelerate)
     if any(set(split_tokens(q.rsplit(".", 2)[-2])) & NOT_RECEIVER_TOKENS
            for q in call.qualnames if q.count(".") >= 2 and q.rsplit(".", 2)[-2][:1].isupper()):
         return None  # the receiver's class is one (`self._sensors: SenderMetrics`; held-out set 113)

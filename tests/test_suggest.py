@@ -1174,16 +1174,18 @@ def test_suggest_reads_capwords_methods_on_instances_and_skips_generators(tmp_pa
     write(tmp_path, "m.py", """
 import numpy as np
 import grpc_pb2 as pb2
+import torch
 
 
 class Auth:
-    def login(self, f, rng):
+    def login(self, f, rng, generator: torch.Generator):
         self.gauth.SaveCredentials()
         f.SaveMetadata()
         pb2.SaveRequest(x=1)
         np.random.set_state(f)
         rng.set_state(f)
         self.rng.set_state(f)
+        generator.set_state(f)  # (held-out set 115, accelerate: by its class)
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted(r["pattern"] for r in rows) == ["*.gauth.SaveCredentials", "f.SaveMetadata"], rows
