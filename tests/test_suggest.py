@@ -1262,6 +1262,25 @@ class Sender:
     assert sorted(r["pattern"] for r in rows) == ["*.journal.record_failure", "sender.Registry.record_errors"], rows
 
 
+def test_ml_training_calls_that_persist_nothing_are_no_suggestions(tmp_path):
+    # held-out set 115 (accelerate, orbax, lightning): a metrics module's event, a
+    # profiler's range, a state dict loaded into memory
+    write(tmp_path, "ml.py", """
+import jax
+from torch.profiler import record_function
+from torch.distributed.checkpoint.state_dict import set_model_state_dict
+
+
+def step(model, sd, store, run):
+    jax.monitoring.record_event("/x")
+    with record_function("step"):
+        set_model_state_dict(model, sd)
+    store.set_job_state(run)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert [r["pattern"] for r in rows] == ["*store.set_job_state"], rows
+
+
 def test_a_durability_layers_call_ranks_first(tmp_path):
     # held-out set 111, weave: the write-ahead log's `acknowledge` (its commit point)
     # ranked last of 30, used by one function against a busy `record_error`
