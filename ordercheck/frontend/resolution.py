@@ -689,6 +689,8 @@ class Resolver:
                     # `persist = _save`, `_save` a method: the class body's own name, which
                     # the call reaches through `self`/`cls` as it reaches the alias
                     new = f"{head}.{new}"
+                else:
+                    through_class = True  # (`self._driver_class()`: the class body's text too)
             else:
                 scope = self._lookup(head)
                 if scope is None:
