@@ -264,11 +264,15 @@ def display_kind(node: Optional[ast.AST]) -> Optional[str]:
     return kind
 
 
-def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]:
+def value_type(node: Optional[ast.AST], params: Dict[str, str],
+               bases: Optional[Dict[str, List[str]]] = None) -> Optional[str]:
     """The class a value has when every way it can take names one class: a
     constructor call ``T(...)``, an annotated parameter, and ``p or T(...)`` /
     ``p if p is not None else T(...)`` over those (the default-argument idiom); an
-    operand of unknown class makes the whole unknown."""
+    operand of unknown class makes the whole unknown. ``bases``: the module's classes
+    and their bases as written; an operand of a class below another operand's class
+    there takes that base (``storage: Storage | None``, ``storage or MemoryStorage()``
+    with ``class MemoryStorage(Storage)``: a ``Storage``, as the parameter is)."""
     ctor = constructor_type(node)
     if ctor:
         return ctor
@@ -282,12 +286,26 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]
     options = [o for o in options if not _is_none(o)]
     if len(options) < 2:
         return None
-    found = [value_type(o, params) for o in options]
+    found = [value_type(o, params, bases) for o in options]
     if None in found:
         return None
     # ("": a parameter that defaults to None and names no class: the other operand's)
     typed = {f for f in found if f}
+    if len(typed) > 1 and bases:
+        return next((c for c in sorted(typed) if all(t == c or c in _ancestors(t, bases) for t in typed)), None)
     return typed.pop() if len(typed) == 1 else None
+
+
+def _ancestors(name: str, bases: Dict[str, List[str]]) -> Set[str]:
+    """The bases of a module's class, transitively, as written (a cycle ends it)."""
+    out: Set[str] = set()
+    todo = list(bases.get(name, ()))
+    while todo:
+        b = todo.pop()
+        if b not in out:
+            out.add(b)
+            todo.extend(bases.get(b, ()))
+    return out
 
 
 def _rebound(body: List[ast.stmt], name: str) -> bool:
@@ -498,12 +516,16 @@ class _Scanner:
         self.fallbacks: Set[int] = set()  # ``_import_fallbacks``: bindings that do not count
         # the clauses of an `except*`: their name binds an exception group, no `T`
         self.group_handlers: Set[int] = set()
+        self.bases: Dict[str, List[str]] = {}
 
     def module(self, tree: ast.Module) -> Scopes:
         table = ScopeTable()
         self.out.functions[0] = table
         self.out.module_classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
         self.out.class_lines = {n.name: n.lineno for n in tree.body if isinstance(n, ast.ClassDef)}
+        # (a module's classes and their bases, before any body is read: a class defined
+        # below the function that constructs it still counts, `value_type`)
+        self.bases = {n.name: [b for b in map(dotted, n.bases) if b] for n in tree.body if isinstance(n, ast.ClassDef)}
         self.fallbacks = _import_fallbacks(tree.body)
         self.body(tree.body, table, [table], None)
         return self.out
@@ -706,7 +728,7 @@ class _Scanner:
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
-            ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table))
+            ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table), self.bases)
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
             kind = display_kind(value)
@@ -716,7 +738,7 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = value_type(value, params)
+                ctor = value_type(value, params, self.bases)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
 

@@ -378,3 +378,38 @@ class Plain:
 """,
     })
     assert got == want, detail
+
+
+BREAKER = """\
+from typing import Optional
+
+class CircuitBreakerStorage:
+    def increment_counter(self):
+        raise NotImplementedError
+
+class CircuitBreaker:
+    def __init__(self, state_storage: Optional[CircuitBreakerStorage] = None):
+        self._state_storage = state_storage or CircuitMemoryStorage()
+
+    def fail(self, run):
+        self._state_storage.increment_counter()
+        self.ledger.append_entry(run.id, "failed")   # !OC101
+
+class CircuitMemoryStorage(CircuitBreakerStorage):
+    def increment_counter(self):
+        self._n += 1
+"""
+STORAGE = {"extend-events": {"save": ["*.CircuitBreakerStorage.increment_counter"]}}
+
+
+def test_or_default_of_a_subclass_types_the_base():
+    # (session 53, held-out set 119: pybreaker's `state_storage or
+    # CircuitMemoryStorage(...)` over a parameter annotated with the base) an instance
+    # of the subclass is one of the base: the base types the attribute, as the
+    # parameter's annotation does; the subclass is below it in this module
+    check(BREAKER, table=STORAGE)
+
+
+def test_or_default_of_an_unrelated_class_still_gives_no_type():
+    check(BREAKER.replace("class CircuitMemoryStorage(CircuitBreakerStorage):", "class CircuitMemoryStorage:")
+          .replace("   # !OC101", ""), table=STORAGE)
