@@ -88,6 +88,29 @@ def call_shown(call: Call) -> str:
     return f"{text} .{name}(...)" if text.endswith("...") else f"{text} ... .{name}(...)"
 
 
+def role_kind(rule: Rule, cls: FrozenSet[str], role: Optional[Tuple[str, ...]]) -> str:
+    """The class a step or a related place names an end of a hit by: of the classes
+    of the role it plays, the first it carries; else the rule's first role it
+    carries (``Rule.step_kind``)."""
+    if role:
+        for c in role:
+            if not c.startswith("!") and c in cls:
+                return c
+    return rule.step_kind(cls)
+
+
+def hit_roles(hit: "contracts.Hit") -> Dict[object, Tuple[str, ...]]:
+    """The role each end of a hit plays: its earlier event the rule's ``first``, its
+    anchor the ``then`` (an ordering) or the ``event``."""
+    rule = hit.rule
+    out: Dict[object, Tuple[str, ...]] = {}
+    if hit.first is not None:
+        out[hit.first] = tuple(rule.first)
+    if hit.anchor is not None and hit.anchor != hit.first:
+        out[hit.anchor] = tuple(rule.then or rule.event)
+    return out
+
+
 def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return") -> Tuple[str, Optional[summod.Origin]]:
     chain = summ.via(callee, cls, part)
     if not chain:
@@ -188,7 +211,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                   direct: Optional[Direct] = None,
                   exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None,
                   dropped: FrozenSet[int] = frozenset(),
-                  committed_calls: Optional[Dict[object, List[Tuple[str, dict]]]] = None) -> List[Step]:
+                  committed_calls: Optional[Dict[object, List[Tuple[str, dict]]]] = None,
+                  roles: Optional[Dict[object, Tuple[str, ...]]] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
@@ -203,8 +227,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     (``effects.NodeSets.exit_raises``): its failing step is the exit's, "`Rec(conn)`
     exits: save (raises)", with the exit's "via" (held-out set 93). ``dropped``: the
     ids of calls that make a project coroutine and drop it unrun: an event by its own
-    pattern there says so, since the missing ``await`` is the bug (held-out set 95)."""
+    pattern there says so, since the missing ``await`` is the bug (held-out set 95).
+    ``roles``: the classes of the role each of the hit's ends plays (``role_kind``)."""
     steps: List[Step] = []
+    roles = roles or {}
     relevant = rule.shown_classes()
     lines = facts_lines
     swallowing = g.graph.get("with_entries")  # once per graph, not per finding
@@ -249,7 +275,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         elif repeated:
             pass
         elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and cls & relevant:
-            k = rule.step_kind(cls)
+            k = role_kind(rule, cls, roles.get(n))
             at_exit = exit_raises.get(n) if raising and exit_raises else None
             if at_exit is not None and k in at_exit[1]:
                 via, origin = via_text(summ, at_exit[0], k, "escape")
@@ -292,7 +318,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                     steps.append(step)
         elif data["kind"] == NodeKind.WITH_EXIT and cls & relevant:
             # a project manager's exit or a transaction's commit
-            k = rule.step_kind(cls)
+            k = role_kind(rule, cls, roles.get(n))
             via, origin = via_text(summ, callees[n], k, _part(g, n)) if n in callees else ("", None)
             shown = [c for c in sorted(cls & relevant)]
             # (its ``__exit__`` raised, instead of the way out going on: what it does
@@ -507,6 +533,9 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     if at_exit is not None and call is not None and at_exit[1] & rule.shown_classes():
         exit_kind = rule.step_kind(at_exit[1] & rule.shown_classes())
         fmt["event_text"] = contracts.exit_text(anchor_text, call)
+    # the class each end of the hit is named by: the role it plays (a helper that
+    # removes and then saves is the `then` save at the anchor; held-out set 118)
+    roles = hit_roles(hit)
     inner_calls: Dict[object, List[Tuple[str, dict]]] = {}
     if committed and rule.ordering:
         inner_calls = _name_committed(hit, g, classes, committed, fmt, related)
@@ -521,7 +550,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             continue
         if node is None or node not in callees:
             continue
-        k = rule.step_kind(classes.get(node, frozenset()))
+        k = role_kind(rule, classes.get(node, frozenset()), roles.get(node))
         if own_event(classes.get(node, frozenset()), k, g.nodes[node], direct):
             continue  # (its own pattern makes it: nothing down its helpers is the event)
         via, origin = via_text(summ, callees[node], k, _part(g, node, rule if node == hit.anchor else None))
@@ -563,7 +592,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
                           then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None),
                           marker=marker, direct=direct, exit_raises=exit_raises if rule.escaping else None,
-                          dropped=_dropped(hit.path, g, facts, fn, summ), committed_calls=inner_calls)
+                          dropped=_dropped(hit.path, g, facts, fn, summ), committed_calls=inner_calls, roles=roles)
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,

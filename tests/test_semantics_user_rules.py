@@ -229,3 +229,40 @@ def test_requires_before_with_one_class_on_both_sides_reports_the_first(tmp_path
             self._store.save(run)
             self._store.save(run)
         """, select=["XY220"], table=table) == [("XY220", 2)]
+
+
+REMOVAL_RULE = '''\
+id = "UR101"
+name = "metadata-after-data-removed"
+severity = "warning"
+kind = "sequence"
+first = ["data-removal"]
+then = ["save"]
+message = "metadata saved by `{then_text}` after data removed at line {first_line}"
+explanation = """
+A metadata write after the data it names was removed.
+"""
+'''
+
+
+def test_an_anchor_that_performs_both_classes_is_named_by_its_role(tmp_path):
+    """(Session 53, held-out set 118, fastparquet with a user rule.) A helper that
+    removes and then saves, called after a removal: the finding stands at the helper
+    as the `then` save, and its step said `data-removal` with a "via" to the helper's
+    removal, so the witness never showed the save the message names."""
+    from checkutil import check_source
+    (tmp_path / "ur101.toml").write_text(REMOVAL_RULE)
+    table = {"rules": [str(tmp_path / "ur101.toml")], "events": {"data-removal": ["remove_with"]}}
+    src = (
+        "def remove_and_commit(remove_with, store, files, fmd):\n"
+        "    remove_with(files)\n"
+        "    store.save(fmd)\n"
+        "\n\n"
+        "def overwrite(remove_with, store, old, files, fmd):\n"
+        "    remove_with(old)\n"
+        "    remove_and_commit(remove_with, store, files, fmd)\n")
+    found = {f.span.line: f for f in check_source(src, table=table, select=["UR101"])}
+    f = found[8]
+    assert [(s.span.line, s.kind) for s in f.witness] == [(7, "data-removal"), (8, "save")], f.witness
+    assert f.witness[-1].via.endswith("store.save(fmd) at example.py:3"), f.witness[-1].via
+    assert any(r.span.line == 3 and r.message.startswith("save performed via") for r in f.related), f.related
