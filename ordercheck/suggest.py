@@ -89,9 +89,10 @@ MEASURE_WORDS = {"latency", "duration", "timing", "timings", "histogram", "gauge
 # What a converter's name ends in after "to"/"as": `record_to_dict` builds a value
 # (held-out set 99, litellm); a save verb's `save_as_json` still writes.
 CONVERSION_TARGETS = {"dict", "json", "str", "string", "list", "tuple", "bytes", "df", "dataframe",
-                      "model", "proto", "yaml", "text", "payload",
-                      # (investing-algorithm-framework's `_record_to_row`, set 121)
-                      "row", "rows", "obj", "object", "entity"}
+                      "model", "proto", "yaml", "text", "payload"}
+# ... and after "to" only: `_record_to_row` builds one (investing-algorithm-framework,
+# set 121), `record_as_row` records it as one (a review, session 52)
+CONVERSION_TO_TARGETS = {"row", "rows", "obj", "object", "entity"}
 # The verbs that write whatever follows them (`save_warnings`, `persist_duration`,
 # `save_as_json`): the measurement, warning and converter words above do not apply.
 SAVE_VERBS = {"save", "persist", "commit", "upsert", "write", "dump", "store"}
@@ -178,7 +179,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
     writes = first in SAVE_VERBS  # (`db.save_warnings`, `persist_duration` still write; a review)
     if first in READERS or {"metric", "metrics", "is", "has"} & set(toks) or (MEASURE_WORDS & set(toks) and not writes):
         return None
-    if (len(toks) >= 3 and toks[-2] in ("to", "as") and toks[-1] in CONVERSION_TARGETS
+    if (len(toks) >= 3 and ((toks[-2] in ("to", "as") and toks[-1] in CONVERSION_TARGETS)
+                            or (toks[-2] == "to" and toks[-1] in CONVERSION_TO_TARGETS))
             and not writes and first not in ("append", "insert")):
         return None  # `record_to_dict`, `event_as_json`: a converter (held-out set 99)
     if WARNING_WORDS & set(toks) and not writes:  # `emit_user_level_warning`: a warning shown (held-out set 100)
