@@ -37,3 +37,16 @@ def test_a_short_call_and_a_chain_keep_their_text():
                           "self.manager_for(self._nb.cells[index]).cell_complete(cell_index=index, more=1)")
     [f] = check_source(chained, table=TABLE, select=["OC103"])
     assert "`self.manager_for(self._nb.cells[index]).cell_complete(cel...`" in f.message, f.message
+
+
+def test_a_call_over_several_lines_cut_in_a_witness_says_so():
+    # (held-out set 122, pytask) the step showed the first lines joined up to a limit,
+    # ending in `id=entry.id,`, with no sign that the call went on
+    src = ("def f(store, journal, run, entry):\n    store.save(run)\n    journal.append(\n"
+           "        _JournalEntry(\n            lock_version=CURRENT_LOCKFILE_VERSION,\n"
+           "            id=entry.id,\n            state=entry.state,\n            depends_on=entry.depends_on,\n"
+           "            produces=entry.produces,\n        )\n    )\n")
+    [f] = check_source(src, select=["OC102"])
+    step = f.witness[-1]
+    assert step.text.startswith("journal.append(_JournalEntry(") and step.text.endswith(" ..."), step.text
+    assert "`journal.append(...)`" in f.message
