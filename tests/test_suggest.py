@@ -84,6 +84,10 @@ def test_names_read_as_kinds():
     # held-out set 116 (apsw): text being built is no ledger; a JSON-lines ledger's line is
     assert kind_of("append_result_text") is None and kind_of("_append_input_description") is None
     assert kind_of("append_paragraph") is None and kind_of("_append_line") == "append"
+    # held-out set 122 (pytask): a runtime's state file written is a save; a state dumped
+    # may be a dict returned (dspy's `dump_state`)
+    assert kind_of("write_lockfile") == kind_of("write_state") == kind_of("store_checkpoint") == "save"
+    assert kind_of("dump_state") is None and kind_of("write_index") is None
     # held-out set 121: a converter to a row; Qt's widget state returned as bytes
     assert kind_of("_record_to_row") is None and kind_of("saveState", method=True) is None
     assert kind_of("saveGeometry") is None and kind_of("save_to_row") == "save"
