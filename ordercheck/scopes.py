@@ -270,9 +270,11 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     constructor call ``T(...)``, an annotated parameter, and ``p or T(...)`` /
     ``p if p is not None else T(...)`` over those (the default-argument idiom); an
     operand of unknown class makes the whole unknown. ``bases``: the module's classes
-    and their bases as written; an operand of a class below another operand's class
-    there takes that base (``storage: Storage | None``, ``storage or MemoryStorage()``
-    with ``class MemoryStorage(Storage)``: a ``Storage``, as the parameter is)."""
+    and their bases as written; an operand of a class below every other operand's
+    class there types the whole (``storage: Storage | None``, ``storage or
+    MemoryStorage()`` with ``class MemoryStorage(Storage)``: a ``MemoryStorage``, the
+    default's class, which matches ``Storage``'s qualified names by its bases, as the
+    default of a parameter that names no class types the target)."""
     ctor = constructor_type(node)
     if ctor:
         return ctor
@@ -292,7 +294,9 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     # ("": a parameter that defaults to None and names no class: the other operand's)
     typed = {f for f in found if f}
     if len(typed) > 1 and bases:
-        return next((c for c in sorted(typed) if all(t == c or c in _ancestors(t, bases) for t in typed)), None)
+        # (the default's class, below the annotation's: its own methods run, and it
+        # matches the base's qualified names by its bases)
+        return next((c for c in sorted(typed) if all(t == c or t in _ancestors(c, bases) for t in typed)), None)
     return typed.pop() if len(typed) == 1 else None
 
 

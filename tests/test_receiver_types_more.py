@@ -402,12 +402,22 @@ class CircuitMemoryStorage(CircuitBreakerStorage):
 STORAGE = {"extend-events": {"save": ["*.CircuitBreakerStorage.increment_counter"]}}
 
 
-def test_or_default_of_a_subclass_types_the_base():
+def test_or_default_of_a_subclass_types_the_default():
     # (session 53, held-out set 119: pybreaker's `state_storage or
-    # CircuitMemoryStorage(...)` over a parameter annotated with the base) an instance
-    # of the subclass is one of the base: the base types the attribute, as the
-    # parameter's annotation does; the subclass is below it in this module
+    # CircuitMemoryStorage(...)` over a parameter annotated with the base) the
+    # default's class types the attribute, and matches the base's qualified names
     check(BREAKER, table=STORAGE)
+
+
+def test_or_default_of_a_subclass_runs_the_defaults_methods():
+    # (a review) a base whose method raises (a read-only store) must not hide the
+    # default's own method, which returns; nor a second assignment of the subclass
+    src = BREAKER.replace("        raise NotImplementedError", "        raise ReadOnly()")
+    src = src.replace("        self._n += 1", "        self.db.save(1)")
+    saves = {"extend-events": {"save": ["*.db.save"]}}
+    check(src, table=saves)
+    again = src.replace("    def fail(self, run):", "    def reset(self):\n        self._state_storage = CircuitMemoryStorage()\n\n    def fail(self, run):")
+    check(again, table=saves)
 
 
 def test_or_default_of_an_unrelated_class_still_gives_no_type():
