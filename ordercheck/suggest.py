@@ -71,7 +71,9 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
                        "profiler",
                        "metrics", "histogram", "counter", "gauge", "stats", "statsd", "logger", "logging", "handler",
                        # a random generator's state (`np.random.set_state`, `self.rng.set_state`; held-out set 79)
-                       "random", "rng"}
+                       "random", "rng",
+                       # a connection's heartbeat (nextcord's `self._keep_alive.ack()`; a review)
+                       "heartbeat", "keepalive", "alive"}
 #: random generators' classes, by the qualified names of their methods: their state
 #: is no persistence whatever the receiver is called (`generator.set_state(s)`)
 RNG_CLASSES = ("torch.Generator.", "numpy.random.", "random.Random.", "jax.random.")
@@ -79,7 +81,7 @@ RNG_CLASSES = ("torch.Generator.", "numpy.random.", "random.Random.", "jax.rando
 #: class, `SenderMetrics`, or a function's module, `torch.profiler`): narrower than the
 #: receiver words above, which a class name shares (`DatabaseHandler`, `SensorReading`: a review)
 METRICS_WORDS = frozenset({"metric", "metrics", "telemetry", "statsd", "histogram", "gauge", "monitoring",
-                           "profiler", "tracer", "tracing"})
+                           "profiler", "tracer", "tracing", "heartbeat", "keepalive", "alive"})
 #: the module words of a library's profiling or monitoring functions
 #: (`torch.profiler.record_function`, `jax.monitoring.record_event`): only these, as an
 #: observability product's own storage lives in its `tracing` or `telemetry` modules
