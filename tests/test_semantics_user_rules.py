@@ -266,3 +266,34 @@ def test_an_anchor_that_performs_both_classes_is_named_by_its_role(tmp_path):
     assert [(s.span.line, s.kind) for s in f.witness] == [(7, "data-removal"), (8, "save")], f.witness
     assert f.witness[-1].via.endswith("store.save(fmd) at example.py:3"), f.witness[-1].via
     assert any(r.span.line == 3 and r.message.startswith("save performed via") for r in f.related), f.related
+
+
+def test_an_earlier_event_that_performs_both_classes_is_named_by_its_role(tmp_path):
+    """(A review, session 53.) Its related place said "state saved here" whenever
+    the call also saved, whatever the rule's `first` role; its witness step said
+    the role's class. Also OC301's file-write end in a helper that saves."""
+    from checkutil import check_source
+    (tmp_path / "ur101.toml").write_text(REMOVAL_RULE)
+    table = {"rules": [str(tmp_path / "ur101.toml")], "events": {"data-removal": ["remove_with"]}}
+    src = (
+        "def remove_and_commit(remove_with, store, files, fmd):\n"
+        "    remove_with(files)\n"
+        "    store.save(fmd)\n"
+        "\n\n"
+        "def first_both(remove_with, store, files, fmd):\n"
+        "    remove_and_commit(remove_with, store, files, fmd)\n"
+        "    store.save(fmd)\n")
+    found = {f.span.line: f for f in check_source(src, table=table, select=["UR101"])}
+    assert [r.message.split(":")[0] for r in found[8].related if r.span.line == 7] == ["data-removal here"]
+    assert found[8].witness[0].kind == "data-removal"
+    oc301 = (
+        "import os\n\n\n"
+        "def write_and_save(store, path, data, run):\n"
+        "    with open(path, \"w\") as f:\n"
+        "        f.write(data)\n"
+        "    store.save(run)\n\n\n"
+        "def publish(store, path, data, run):\n"
+        "    write_and_save(store, path + \".tmp\", data, run)\n"
+        "    os.rename(path + \".tmp\", path)\n")
+    [f] = check_source(oc301, select=["OC301"])
+    assert [r.message.split(":")[0] for r in f.related if r.span.line == 11] == ["file-write here"], f.related

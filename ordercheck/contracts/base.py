@@ -384,9 +384,15 @@ class Ordering(Rule):
                                                f"{message_text(first, None)}"))
         return fmt, related
 
+    def first_kind(self, cls: FrozenSet[str]) -> str:
+        """The class the earlier event is named by: of the rule's `first` role, the
+        first class it carries, else ``step_kind``'s (its witness step says the same:
+        ``diagnose.role_kind``; held-out set 118 and a review)."""
+        return next((c for c in self.first if not c.startswith("!") and c in cls), None) or self.step_kind(cls)
+
     def first_role(self, cls: FrozenSet[str]) -> str:
         """What the related place of the earlier event says it did."""
-        return f"{self.step_kind(cls)} here"
+        return f"{self.first_kind(cls)} here"
 
 
 # ------------------------------------------------------------ every rule on one graph

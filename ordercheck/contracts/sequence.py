@@ -52,7 +52,7 @@ class Sequence(Ordering, kind="sequence"):
         return s
 
     def first_role(self, cls: FrozenSet[str]) -> str:
-        return "state saved here" if EventClass.SAVE in cls else super().first_role(cls)
+        return "state saved here" if self.first_kind(cls) == EventClass.SAVE else super().first_role(cls)
 
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
