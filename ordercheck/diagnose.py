@@ -639,7 +639,7 @@ def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Commi
         manager = g.nodes[node]
         fields = ("first",) if prefix == "first" else ("then", "event")
         for f in fields:
-            fmt[f"{f}_text"] = contracts.short(node_text(inner))
+            fmt[f"{f}_text"] = contracts.message_text(inner)  # (a long call by its callee, as elsewhere)
             fmt[f"{f}_line"] = node_span(inner).line
         if prefix == "first" and isinstance(hit.rule, contracts.Ordering):  # (its related place: the call itself)
             said = f"{hit.rule.first_role(classes.get(node, frozenset()))}: "

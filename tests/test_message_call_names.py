@@ -50,3 +50,22 @@ def test_a_call_over_several_lines_cut_in_a_witness_says_so():
     step = f.witness[-1]
     assert step.text.startswith("journal.append(_JournalEntry(") and step.text.endswith(" ..."), step.text
     assert "`journal.append(...)`" in f.message
+
+
+def test_a_chain_and_a_committed_call():
+    # (a review) the outermost call of a chain is not its first call's; a call a
+    # transaction commits is named as the same call outside one is
+    chain = ("def fluent(store, batch, run, key_one, value_one, key_two, value_two):\n"
+             "    store.save(run)\n"
+             "    batch.put(key_one, value_one).put(key_two, value_two).put(key_two, value_two)\n")
+    table = {"extend-events": {"append": ["*.put"]}}
+    messages = [f.message for f in check_source(chain, table=table, select=["OC102"])]
+    assert not any("`batch.put(...)`" in m for m in messages), messages
+    assert any("`batch.put(key_one, value_one).put(key_two, value_two).put...`" in m for m in messages), messages
+    committed = ("from django.db import transaction\n\n\n"
+                 "def t(store, ledger, run, some_really_long_argument_name_number_one, another_long_argument):\n"
+                 "    store.save(run)\n"
+                 "    with transaction.atomic():\n"
+                 "        ledger.append(some_really_long_argument_name_number_one, another_long_argument)\n")
+    [f] = check_source(committed, select=["OC102"])
+    assert "ledger append `ledger.append(...)`" in f.message, f.message

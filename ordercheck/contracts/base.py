@@ -344,7 +344,7 @@ def _call_head(text: str, call: Optional[Call], limit: int) -> Optional[str]:
     117: the messages of two such calls said neither's name whole). Only when the
     text's first parenthesis holds the call's own arguments (`a.b(c).d(e)` stays cut)."""
     head = text.split("(", 1)[0]
-    if (call is None or "(" not in text or len(head) + 5 > limit or not _DOTTED_HEAD.match(head)
+    if (call is None or "(" not in text or "(" in call.callee or len(head) + 5 > limit or not _DOTTED_HEAD.match(head)
             or head.rsplit(".", 1)[-1].removeprefix("await ") != call.callee.rsplit(".", 1)[-1]):
         return None
     return head + "(...)"
