@@ -1329,6 +1329,7 @@ def step(model, sd, store, run, batch, df):
         set_model_state_dict(model, sd)
     store.set_job_state(run)
     batch.dataframe.persist()  # (held-out set 117: Spark caches it; `*.dataframe.persist`)
+    batch.pipe.hset("k", "f", 1)  # (held-out set 124: a pipeline's buffered command)
     df.persist()
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
