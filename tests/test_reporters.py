@@ -208,3 +208,14 @@ def test_a_tab_after_a_wide_character_stops_at_a_column_of_four():
     shown = _expand('    x = "日本";\tjournal.append(3)')
     assert _width(shown[:shown.index("journal")]) % 4 == 0
     assert _expand("a\tb") == "a   b" and _expand("\t\tc") == "        c"
+
+
+def test_github_annotation_says_what_made_the_call_terminal():
+    # (held-out set 126) an annotation shows the message alone: a flush called a
+    # "terminal ledger append" with nothing to say why
+    from checkutil import check_source
+    src = ("def flush(store, run, journal):\n    store.save(run)\n    self_dump_failed_trace(journal, run)\n\n\n"
+           "def self_dump_failed_trace(journal, run):\n    journal.append(run)\n")
+    found = check_source(src, select=["OC101"])
+    out = github.render(found, ["example.py"])
+    assert out.rstrip().endswith('records the end (terminal by "failed")'), out

@@ -16,12 +16,24 @@ def _prop(s: str) -> str:
     return _data(s).replace(":", "%3A").replace(",", "%2C")
 
 
+def _why_terminal(f: Finding) -> str:
+    """What made the anchored call terminal, as its witness step says ("terminal by
+    "failed" in `self._dump_failed_trace(...)`"): an annotation shows the message
+    alone (held-out set 126: a pull request read a flush called a terminal ledger
+    append with nothing to say why)."""
+    for s in reversed(f.witness):
+        at = s.text.rfind("terminal by ") if s.span is not None and s.span.line == f.span.line else -1
+        if at > 0 and s.text.endswith(")"):  # (the step's last parenthesis: `(...; terminal by "x")`)
+            return f" ({s.text[at:-1]})"
+    return ""
+
+
 def render(findings: List[Finding], files: List[str], notes: Sequence[str] = (), **_) -> str:
     lines = [f"::notice title=ordercheck::{_data(n)}" for n in notes]
     for f in findings:
         lines.append(
             f"::{LEVEL.get(f.severity, 'warning')} file={_prop(f.path)},line={f.span.line},"
             f"col={f.span.col + 1},endLine={f.span.end_line},endColumn={f.span.end_col + 1},"
-            f"title={_prop(f.code)}::{_data(f.message)}"
+            f"title={_prop(f.code)}::{_data(f.message + _why_terminal(f))}"
         )
     return "\n".join(lines) + ("\n" if lines else "")
