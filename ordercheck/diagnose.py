@@ -83,7 +83,7 @@ def call_shown(call: Call) -> str:
     text = call.text
     name = call.callee.rsplit(".", 1)[-1]
     cut = text.endswith("...") or call.span.end_line > call.span.line  # (joined lines stop at the limit too)
-    if cut and not text.endswith(("...", ")")):
+    if cut and not text.endswith("...") and (not text.endswith(")") or text.count("(") > text.count(")")):
         # a call over several lines cut at its first one's end says so (held-out set 122:
         # `journal.append(_JournalEntry(lock_version=..., id=entry.id,` read as whole)
         text += " ..."

@@ -264,17 +264,13 @@ def display_kind(node: Optional[ast.AST]) -> Optional[str]:
     return kind
 
 
-def value_type(node: Optional[ast.AST], params: Dict[str, str],
-               bases: Optional[Dict[str, List[str]]] = None) -> Optional[str]:
+def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]:
     """The class a value has when every way it can take names one class: a
     constructor call ``T(...)``, an annotated parameter, and ``p or T(...)`` /
     ``p if p is not None else T(...)`` over those (the default-argument idiom); an
-    operand of unknown class makes the whole unknown. ``bases``: the module's classes
-    and their bases as written; an operand of a class below every other operand's
-    class there types the whole (``storage: Storage | None``, ``storage or
-    MemoryStorage()`` with ``class MemoryStorage(Storage)``: a ``MemoryStorage``, the
-    default's class, which matches ``Storage``'s qualified names by its bases, as the
-    default of a parameter that names no class types the target)."""
+    operand of unknown class makes the whole unknown, and so do operands of two
+    classes, one a subclass of the other (docs/decisions.md, "Receiver types": either
+    class alone loses the other's paths)."""
     ctor = constructor_type(node)
     if ctor:
         return ctor
@@ -288,28 +284,12 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     options = [o for o in options if not _is_none(o)]
     if len(options) < 2:
         return None
-    found = [value_type(o, params, bases) for o in options]
+    found = [value_type(o, params) for o in options]
     if None in found:
         return None
     # ("": a parameter that defaults to None and names no class: the other operand's)
     typed = {f for f in found if f}
-    if len(typed) > 1 and bases:
-        # (the default's class, below the annotation's: its own methods run, and it
-        # matches the base's qualified names by its bases)
-        return next((c for c in sorted(typed) if all(t == c or t in _ancestors(c, bases) for t in typed)), None)
     return typed.pop() if len(typed) == 1 else None
-
-
-def _ancestors(name: str, bases: Dict[str, List[str]]) -> Set[str]:
-    """The bases of a module's class, transitively, as written (a cycle ends it)."""
-    out: Set[str] = set()
-    todo = list(bases.get(name, ()))
-    while todo:
-        b = todo.pop()
-        if b not in out:
-            out.add(b)
-            todo.extend(bases.get(b, ()))
-    return out
 
 
 def _rebound(body: List[ast.stmt], name: str) -> bool:
@@ -520,16 +500,12 @@ class _Scanner:
         self.fallbacks: Set[int] = set()  # ``_import_fallbacks``: bindings that do not count
         # the clauses of an `except*`: their name binds an exception group, no `T`
         self.group_handlers: Set[int] = set()
-        self.bases: Dict[str, List[str]] = {}
 
     def module(self, tree: ast.Module) -> Scopes:
         table = ScopeTable()
         self.out.functions[0] = table
         self.out.module_classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
         self.out.class_lines = {n.name: n.lineno for n in tree.body if isinstance(n, ast.ClassDef)}
-        # (a module's classes and their bases, before any body is read: a class defined
-        # below the function that constructs it still counts, `value_type`)
-        self.bases = {n.name: [b for b in map(dotted, n.bases) if b] for n in tree.body if isinstance(n, ast.ClassDef)}
         self.fallbacks = _import_fallbacks(tree.body)
         self.body(tree.body, table, [table], None)
         return self.out
@@ -732,7 +708,7 @@ class _Scanner:
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
-            ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table), self.bases)
+            ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
             kind = display_kind(value)
@@ -742,7 +718,7 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = value_type(value, params, self.bases)
+                ctor = value_type(value, params)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
 

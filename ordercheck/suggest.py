@@ -333,8 +333,9 @@ def pipeline_write(call: Call, name: str) -> Optional[str]:
     receiver, dot, _ = call.callee.rpartition(".")
     if not dot or split_tokens(receiver.rsplit(".", 1)[-1])[-1:] not in [(w,) for w in PIPELINE_RECEIVERS]:
         return None
-    if name == "execute":
-        return "save"
+    if name == "execute":  # (a Redis pipeline's, by its class: a project's `DataPipeline.execute()`
+        # or an untyped `pipe` is none; a review)
+        return "save" if any(q.startswith("redis.") for q in call.qualnames) else ""
     return "" if name in REDIS_COMMANDS else None
 
 

@@ -69,3 +69,16 @@ def test_a_chain_and_a_committed_call():
                  "        ledger.append(some_really_long_argument_name_number_one, another_long_argument)\n")
     [f] = check_source(committed, select=["OC102"])
     assert "ledger append `ledger.append(...)`" in f.message, f.message
+
+
+def test_a_cut_right_after_an_inner_call_still_says_so():
+    # (a review) the joined lines stopped right after an inner call's `)`: the text
+    # ended in ")" though the outer call went on
+    from ordercheck.diagnose import call_shown
+    from ordercheck.ir import Call, Span
+    call = Call(id=1, callee="journal.append", qualnames=(), span=Span(3, 4, 6, 5),
+                text="journal.append(entry_for(run_identifier_of_some_length)", stmt_lines=(3, 6))
+    assert call_shown(call).endswith(" ..."), call_shown(call)
+    whole = Call(id=2, callee="journal.append", qualnames=(), span=Span(3, 4, 4, 5),
+                 text="journal.append(entry_for(x), y)", stmt_lines=(3, 4))
+    assert call_shown(whole) == "journal.append(entry_for(x), y)"

@@ -385,7 +385,7 @@ from typing import Optional
 
 class CircuitBreakerStorage:
     def increment_counter(self):
-        raise NotImplementedError
+        raise ReadOnly()
 
 class CircuitBreaker:
     def __init__(self, state_storage: Optional[CircuitBreakerStorage] = None):
@@ -393,33 +393,19 @@ class CircuitBreaker:
 
     def fail(self, run):
         self._state_storage.increment_counter()
-        self.ledger.append_entry(run.id, "failed")   # !OC101
+        self.ledger.append_entry(run.id, "failed")
 
 class CircuitMemoryStorage(CircuitBreakerStorage):
     def increment_counter(self):
-        self._n += 1
+        raise Full()
 """
-STORAGE = {"extend-events": {"save": ["*.CircuitBreakerStorage.increment_counter"]}}
 
 
-def test_or_default_of_a_subclass_types_the_default():
-    # (session 53, held-out set 119: pybreaker's `state_storage or
-    # CircuitMemoryStorage(...)` over a parameter annotated with the base) the
-    # default's class types the attribute, and matches the base's qualified names
-    check(BREAKER, table=STORAGE)
-
-
-def test_or_default_of_a_subclass_runs_the_defaults_methods():
-    # (a review) a base whose method raises (a read-only store) must not hide the
-    # default's own method, which returns; nor a second assignment of the subclass
-    src = BREAKER.replace("        raise NotImplementedError", "        raise ReadOnly()")
-    src = src.replace("        self._n += 1", "        self.db.save(1)")
-    saves = {"extend-events": {"save": ["*.db.save"]}}
-    check(src, table=saves)
-    again = src.replace("    def fail(self, run):", "    def reset(self):\n        self._state_storage = CircuitMemoryStorage()\n\n    def fail(self, run):")
-    check(again, table=saves)
-
-
-def test_or_default_of_an_unrelated_class_still_gives_no_type():
-    check(BREAKER.replace("class CircuitMemoryStorage(CircuitBreakerStorage):", "class CircuitMemoryStorage:")
-          .replace("   # !OC101", ""), table=STORAGE)
+def test_or_default_of_a_subclass_gives_no_type():
+    # (session 53, held-out set 119, and three reviews) `state_storage or
+    # CircuitMemoryStorage()` over a parameter annotated with its base: typed as the
+    # base, a base whose method raises hid the default's path; typed as the default,
+    # a default whose override raises hid a passed-in base's. Either class alone
+    # loses the other's paths: no type, as for operands of two classes
+    check(BREAKER.replace('"failed")', '"failed")   # !OC101'),
+          table={"extend-events": {"save": ["*.increment_counter"]}})

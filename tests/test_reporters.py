@@ -219,3 +219,12 @@ def test_github_annotation_says_what_made_the_call_terminal():
     found = check_source(src, select=["OC101"])
     out = github.render(found, ["example.py"])
     assert out.rstrip().endswith('records the end (terminal by "failed")'), out
+
+
+def test_github_annotation_of_a_plain_append_says_nothing_of_terminal():
+    # (a review) a plain append whose own text says "terminal by" is no terminal append
+    from checkutil import check_source
+    src = 'def f(store, journal, run):\n    store.save(run)\n    journal.append("terminal by user")\n'
+    found = check_source(src, select=["OC102"])
+    out = github.render(found, ["example.py"])
+    assert out.rstrip().endswith("lacks the transition"), out

@@ -22,9 +22,11 @@ def _why_terminal(f: Finding) -> str:
     alone (held-out set 126: a pull request read a flush called a terminal ledger
     append with nothing to say why)."""
     for s in reversed(f.witness):
-        at = s.text.rfind("terminal by ") if s.span is not None and s.span.line == f.span.line else -1
+        if s.kind != "terminal-append" or s.span is None or s.span.line != f.span.line:
+            continue  # (a plain append's own text may say "terminal by": a review)
+        at = max(s.text.rfind("(terminal by "), s.text.rfind("; terminal by "))
         if at > 0 and s.text.endswith(")"):  # (the step's last parenthesis: `(...; terminal by "x")`)
-            return f" ({s.text[at:-1]})"
+            return f" ({s.text[at:-1].lstrip('(; ')})"
     return ""
 
 
