@@ -88,6 +88,16 @@ def file_stat(path: "str | Path") -> Optional[List[int]]:
     return [st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns]
 
 
+def _read_json(path: Path) -> object:
+    """An entry's JSON, or None when it cannot be read or parsed (a planted FIFO, a
+    symlink, garbage: ``cache._read_entry``); the caller validates its shape."""
+    try:
+        raw = cachemod._read_entry(path)
+        return json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
 def _ints(v: object, n: int) -> bool:
     return type(v) is list and len(v) == n and all(type(x) is int for x in v)
 
@@ -125,11 +135,7 @@ class Snapshot:
 
     def _load(self) -> None:
         assert self.path is not None
-        try:
-            raw = cachemod._read_entry(self.path)
-            data = json.loads(raw.decode("utf-8")) if raw is not None else None
-        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-            return
+        data = _read_json(self.path)
         if not (type(data) is dict and data.get("format") == FORMAT and type(data.get("written")) is int):
             return
         folders, files, plan = data.get("folders"), data.get("files"), data.get("plan")
@@ -266,11 +272,7 @@ class ImportsMemo:
 
     def _load(self) -> None:
         assert self.path is not None
-        try:
-            raw = cachemod._read_entry(self.path)
-            data = json.loads(raw.decode("utf-8")) if raw is not None else None
-        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-            return
+        data = _read_json(self.path)
         if not (type(data) is dict and data.get("format") == FORMAT and type(data.get("rows")) is dict):
             return
         rows = data["rows"]

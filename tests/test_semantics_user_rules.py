@@ -245,23 +245,27 @@ A metadata write after the data it names was removed.
 '''
 
 
+def _removals(tmp_path, caller: str) -> dict:
+    """UR101's findings, by line, on a helper that removes and then saves (lines 1-3)
+    and ``caller`` below it (from line 6)."""
+    from checkutil import check_source
+    (tmp_path / "ur101.toml").write_text(REMOVAL_RULE)
+    table = {"rules": [str(tmp_path / "ur101.toml")], "events": {"data-removal": ["remove_with"]}}
+    src = ("def remove_and_commit(remove_with, store, files, fmd):\n"
+           "    remove_with(files)\n"
+           "    store.save(fmd)\n"
+           "\n\n" + caller)
+    return {f.span.line: f for f in check_source(src, table=table, select=["UR101"])}
+
+
 def test_an_anchor_that_performs_both_classes_is_named_by_its_role(tmp_path):
     """(Session 53, held-out set 118, fastparquet with a user rule.) A helper that
     removes and then saves, called after a removal: the finding stands at the helper
     as the `then` save, and its step said `data-removal` with a "via" to the helper's
     removal, so the witness never showed the save the message names."""
-    from checkutil import check_source
-    (tmp_path / "ur101.toml").write_text(REMOVAL_RULE)
-    table = {"rules": [str(tmp_path / "ur101.toml")], "events": {"data-removal": ["remove_with"]}}
-    src = (
-        "def remove_and_commit(remove_with, store, files, fmd):\n"
-        "    remove_with(files)\n"
-        "    store.save(fmd)\n"
-        "\n\n"
-        "def overwrite(remove_with, store, old, files, fmd):\n"
-        "    remove_with(old)\n"
-        "    remove_and_commit(remove_with, store, files, fmd)\n")
-    found = {f.span.line: f for f in check_source(src, table=table, select=["UR101"])}
+    found = _removals(tmp_path, "def overwrite(remove_with, store, old, files, fmd):\n"
+                                "    remove_with(old)\n"
+                                "    remove_and_commit(remove_with, store, files, fmd)\n")
     f = found[8]
     assert [(s.span.line, s.kind) for s in f.witness] == [(7, "data-removal"), (8, "save")], f.witness
     assert f.witness[-1].via.endswith("store.save(fmd) at example.py:3"), f.witness[-1].via
@@ -273,17 +277,9 @@ def test_an_earlier_event_that_performs_both_classes_is_named_by_its_role(tmp_pa
     the call also saved, whatever the rule's `first` role; its witness step said
     the role's class. Also OC301's file-write end in a helper that saves."""
     from checkutil import check_source
-    (tmp_path / "ur101.toml").write_text(REMOVAL_RULE)
-    table = {"rules": [str(tmp_path / "ur101.toml")], "events": {"data-removal": ["remove_with"]}}
-    src = (
-        "def remove_and_commit(remove_with, store, files, fmd):\n"
-        "    remove_with(files)\n"
-        "    store.save(fmd)\n"
-        "\n\n"
-        "def first_both(remove_with, store, files, fmd):\n"
-        "    remove_and_commit(remove_with, store, files, fmd)\n"
-        "    store.save(fmd)\n")
-    found = {f.span.line: f for f in check_source(src, table=table, select=["UR101"])}
+    found = _removals(tmp_path, "def first_both(remove_with, store, files, fmd):\n"
+                                "    remove_and_commit(remove_with, store, files, fmd)\n"
+                                "    store.save(fmd)\n")
     assert [r.message.split(":")[0] for r in found[8].related if r.span.line == 7] == ["data-removal here"]
     assert found[8].witness[0].kind == "data-removal"
     oc301 = (
