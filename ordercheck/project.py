@@ -249,11 +249,44 @@ def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
         if dotted and dotted not in by_root:
             by_root.append(dotted)
     regular = _is_package(folder)
-    primary = by_package if regular or not by_root else by_root[0]
+    inside = _inside_package_readings(folder, by_package, roots)
+    primary = by_package if regular else (by_root or inside or [by_package])[0]
     readings = _namespace_readings(folder, by_package, _deepest_first(roots))
-    aliases = [n for n in [by_package, *by_root, *readings] if n != primary]
+    aliases = [n for n in [by_package, *by_root, *inside, *readings] if n != primary]
     return primary, list(dict.fromkeys(aliases))
 
+
+def _inside_package_readings(folder: str, by_package: str, roots: Sequence[Path]) -> List[str]:
+    """The names Python gives a file whose top package (or, for a file in a plain
+    folder, the file itself) sits in plain folders (no ``__init__.py``) inside a regular
+    package: ``pkgx/sub/helper.py`` with ``pkgx/__init__.py`` is imported as
+    ``pkgx.sub.helper`` (``sub`` a namespace portion of ``pkgx``'s path) wherever the
+    ``src`` roots are (prefect-aws ships ``prefect_aws/observers/`` so; held-out set
+    125). At most ``NAMESPACE_DEPTH`` plain folders, each named as an identifier; each
+    of the package's own names leads one reading. None when no package is that near."""
+    if not all(_importable(p) for p in by_package.split(".")):
+        return []
+    top = folder
+    while _is_package(top):
+        parent = os.path.dirname(top)
+        if parent == top:
+            return []
+        top = parent
+    parts = [by_package]
+    for _ in range(NAMESPACE_DEPTH):
+        base = os.path.basename(top)
+        if not _importable(base):
+            return []
+        parts.insert(0, base)
+        parent = os.path.dirname(top)
+        if parent == top:
+            return []
+        top = parent
+        if _is_package(top):
+            package, others = module_names(Path(top, "__init__.py"), roots)
+            rest = ".".join(parts)
+            return [f"{n}.{rest}" for n in (package, *others)]
+    return []
 
 #: how many folders above a file's top package may be namespace packages
 #: (``google/cloud/storage/x.py``: two)

@@ -397,10 +397,69 @@ def test_a_namespace_reading_needs_a_folder_that_can_only_be_an_import_root(tmp_
     assert names(tmp_path / "w/tools/http/client.py", elsewhere) == ("client", [])
     assert names(tmp_path / "w/services/api/app/models.py", elsewhere) == ("models", [])
     assert names(tmp_path / "w/x-1/class/pkg2/m.py", elsewhere) == ("pkg2.m", [])  # a keyword is no package
-    assert names(tmp_path / "w/y-1/top/ns/pkg3/m.py", elsewhere) == ("pkg3.m", [])  # a regular package above
+    # a regular package above ends the namespace search; Python names the file through
+    # it (`top.ns` a namespace portion of `top`): test_plain_folders_inside_a_package_...
+    assert names(tmp_path / "w/y-1/top/ns/pkg3/m.py", elsewhere) == ("pkg3.m", ["top.ns.pkg3.m"])
     # below a src root the path names the file already: no other reading
     assert names(tmp_path / "w/cy_flow-1.0/cy/flow/x.py", [tmp_path / "w/cy_flow-1.0"]) == ("flow.x", ["cy.flow.x"])
     assert names(tmp_path / "w/tools/http/client.py", [tmp_path / "w"]) == ("tools.http.client", ["client"])
+
+
+def test_plain_folders_inside_a_package_are_named_as_python_names_them(tmp_path):
+    """Held-out set 125: `pkgx/sub/helper.py` with `pkgx/__init__.py` and no
+    `sub/__init__.py` is `pkgx.sub.helper` to Python (a namespace portion inside a
+    regular package), wherever the roots are; it was named `helper`, so `from
+    pkgx.sub.helper import finish` resolved to nothing. At most three plain folders,
+    each an identifier; the package's own aliases lead readings too."""
+    _touch(tmp_path, "w/proj-x/pkgx/__init__.py", "w/proj-x/pkgx/sub/helper.py",
+           "w/proj-x/pkgx/a/b/c/deep.py", "w/proj-x/pkgx/a/b/c/d/deeper.py",
+           "w/proj-x/pkgx/my-scripts/run.py", "w/proj-x/plain/alone.py",
+           "w/cy_flow-1.0/cy/flow/__init__.py", "w/cy_flow-1.0/cy/flow/tests/test_x.py")
+    elsewhere = [tmp_path / "elsewhere"]
+    names = project.module_names
+    assert names(tmp_path / "w/proj-x/pkgx/sub/helper.py", elsewhere) == ("pkgx.sub.helper", ["helper"])
+    assert names(tmp_path / "w/proj-x/pkgx/a/b/c/deep.py", elsewhere) == ("pkgx.a.b.c.deep", ["deep"])
+    assert names(tmp_path / "w/proj-x/pkgx/a/b/c/d/deeper.py", elsewhere) == ("deeper", [])  # four: too deep
+    assert names(tmp_path / "w/proj-x/pkgx/my-scripts/run.py", elsewhere) == ("run", [])  # no identifier
+    # no package above: only the namespace reading below a folder no import can name
+    assert names(tmp_path / "w/proj-x/plain/alone.py", elsewhere) == ("alone", ["plain.alone"])
+    assert names(tmp_path / "w/cy_flow-1.0/cy/flow/tests/test_x.py", elsewhere) == (
+        "flow.tests.test_x", ["test_x", "cy.flow.tests.test_x"])
+    # a root's reading stays the name; Python's is an alias
+    assert names(tmp_path / "w/proj-x/pkgx/sub/helper.py", [tmp_path / "w/proj-x"]) == (
+        "pkgx.sub.helper", ["helper"])
+    assert names(tmp_path / "w/proj-x/plain/alone.py", [tmp_path / "w/proj-x"]) == ("plain.alone", ["alone"])
+
+
+PLAIN_SUBPACKAGE = {
+    # an unpacked wheel: `pkgx` a regular package, `pkgx/sub/` a plain folder (no
+    # __init__.py), as prefect-aws ships `prefect_aws/observers/`; nothing marks a project
+    "proj-x/pkgx/__init__.py": "",
+    "proj-x/pkgx/sub/helper.py": """
+        def finish(store, run):
+            store.save_state(run)
+    """,
+    "proj-x/pkgx/main.py": """
+        from pkgx.sub.helper import finish
+
+
+        def complete(store, ledger, run):
+            finish(store, run)
+            ledger.append_record(run)
+    """,
+}
+
+
+@pytest.mark.parametrize("named", ["proj-x", "proj-x/pkgx/main.py"])
+def test_an_import_of_a_plain_folder_inside_a_package_resolves(tmp_path, named):
+    """The helper's save crosses into `main.py` from a run in the folder above the
+    unpacked wheel, of the folder or of the one file (held-out set 125: missed in both)."""
+    for rel, text in PLAIN_SUBPACKAGE.items():
+        write(tmp_path, rel, text)
+    r = oc(tmp_path, "--no-cache", "--isolated", named)
+    assert r.code == 1, r.out + r.err
+    assert "proj-x/pkgx/main.py:7:5: OC102" in r.out
+    assert "(via finish → store.save_state(run) at proj-x/pkgx/sub/helper.py:3)" in r.out
 
 
 def test_module_files_below_growing_roots_are_the_files_that_exist(tmp_path):
