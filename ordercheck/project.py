@@ -263,7 +263,9 @@ def _inside_package_readings(folder: str, by_package: str, roots: Sequence[Path]
     ``pkgx.sub.helper`` (``sub`` a namespace portion of ``pkgx``'s path) wherever the
     ``src`` roots are (prefect-aws ships ``prefect_aws/observers/`` so; held-out set
     125). At most ``NAMESPACE_DEPTH`` plain folders, each named as an identifier; each
-    of the package's own names leads one reading. None when no package is that near."""
+    of the package's own names leads one reading. None when no package is that near,
+    or a ``src`` root comes first (a root is asked, no folder above it: a run's
+    snapshot depends on the listings of the folders asked)."""
     if not all(_importable(p) for p in by_package.split(".")):
         return []
     top = folder
@@ -273,10 +275,11 @@ def _inside_package_readings(folder: str, by_package: str, roots: Sequence[Path]
             return []
         top = parent
     parts = [by_package]
+    at_roots = set(_deepest_first(roots))
     for _ in range(NAMESPACE_DEPTH):
         base = os.path.basename(top)
-        if not _importable(base):
-            return []
+        if top in at_roots or not _importable(base):
+            return []  # (a root's own package is asked; nothing above it: ``snapshot``)
         parts.insert(0, base)
         parent = os.path.dirname(top)
         if parent == top:

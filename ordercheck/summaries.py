@@ -580,6 +580,9 @@ class ProjectIndex:
             typed = self.receiver_method(facts, call)
             if typed is not None:
                 return typed
+        through_class = self.class_attr_typing(facts, call)  # `Content.objects.m()`
+        if through_class is not None and through_class[1] is not None:
+            return self.member(through_class[1], parts[-1])
         if not all(p.isidentifier() for p in parts):
             return None
         if len(parts) == 1:
@@ -682,7 +685,10 @@ class ProjectIndex:
             for name, typed in cls.attr_types:
                 if name == attr:
                     facts = self.files.get(split_key(k)[0])
-                    return typed, self.class_key(facts, typed) if facts is not None else None
+                    found = self.class_key(facts, typed) if facts is not None else None
+                    if found is None:  # (qualified by that file's imports already)
+                        found = self.resolve_qualified(typed)
+                    return typed, found if found in self.classes else None
         return None
 
     def inherited_attr_class(self, class_key: str, attr: str) -> Optional[str]:
@@ -974,6 +980,8 @@ class ProjectIndex:
                 if "." in call.callee and call.receiver_type is None and not call.self_call:
                     extra += tuple(n for n in self.class_by_name_names(facts, call)
                                    if n not in call.qualnames and n not in extra)
+                    extra += tuple(n for n in self.class_attr_names(facts, call)
+                                   if n not in call.qualnames and n not in extra)
                 extra += tuple(n for n in self.imported_instance_names(facts, call)
                                if n not in call.qualnames and n not in extra)
                 if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
@@ -1060,6 +1068,32 @@ class ProjectIndex:
             return ()
         key = self.class_key(facts, ".".join(parts[:-1]))
         return self.inherited_names(key, parts[-1]) if key is not None else ()
+
+    def class_attr_typing(self, facts: FileFacts, call: Call) -> Optional[Tuple[str, Optional[str]]]:
+        """How ``C.attr.m()`` (``mod.C.attr.m()``) types ``attr`` when ``C`` names a
+        project class whose MRO types it (``objects = ContentManager()`` in Django's
+        ``class Content(Model)``; held-out set 123): (the type as that class's file
+        qualifies it, the project class key it names or None). The attribute is read
+        through the class, as ``self.attr`` is through an instance."""
+        if call.aug or call.local_head or call.receiver_type is not None or call.self_call or call.invokes:
+            return None
+        parts = call.callee.split(".")
+        if len(parts) < 3 or not all(p.isidentifier() for p in parts):
+            return None
+        key = self.class_key(facts, ".".join(parts[:-2]))
+        return self._attr_typing(key, parts[-2]) if key is not None else None
+
+    def class_attr_names(self, facts: FileFacts, call: Call) -> Tuple[str, ...]:
+        """``module.T.m`` (and its bases' names) for ``C.attr.m()`` where ``C``'s
+        ``attr`` is of class ``T`` (``class_attr_typing``): a receiver of known type."""
+        got = self.class_attr_typing(facts, call)
+        if got is None:
+            return ()
+        typed, found = got
+        method = call.callee.rsplit(".", 1)[-1]
+        if found is not None:
+            return (f"{self.class_qualname(found)}.{method}",) + self.inherited_names(found, method)
+        return (f"{typed}.{method}",) if "." in typed else ()
 
     def imported_alias_names(self, full: str) -> Tuple[str, ...]:
         """What ``pkg.log.loud`` stands for when ``pkg/log.py`` binds ``loud =

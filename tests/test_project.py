@@ -429,6 +429,8 @@ def test_plain_folders_inside_a_package_are_named_as_python_names_them(tmp_path)
     assert names(tmp_path / "w/proj-x/pkgx/sub/helper.py", [tmp_path / "w/proj-x"]) == (
         "pkgx.sub.helper", ["helper"])
     assert names(tmp_path / "w/proj-x/plain/alone.py", [tmp_path / "w/proj-x"]) == ("plain.alone", ["alone"])
+    # no folder above a root is asked (a snapshot depends on the folders asked)
+    assert names(tmp_path / "w/proj-x/pkgx/sub/helper.py", [tmp_path / "w/proj-x/pkgx/sub"]) == ("helper", [])
 
 
 PLAIN_SUBPACKAGE = {

@@ -409,3 +409,96 @@ def test_or_default_of_a_subclass_gives_no_type():
     # loses the other's paths: no type, as for operands of two classes
     check(BREAKER.replace('"failed")', '"failed")   # !OC101'),
           table={"extend-events": {"save": ["*.increment_counter"]}})
+
+
+MANAGER_PROJECT = {
+    "app/__init__.py": "",
+    "app/managers.py": """\
+class ContentManager:
+    def create_content_if_changed(self, page, body):
+        return None
+
+    def publish(self, page):
+        page.save()
+""",
+    "app/models.py": """\
+from app.managers import ContentManager
+
+def make_manager():
+    return ContentManager()
+
+class Content:
+    objects = ContentManager()
+    others = make_manager()
+
+def same_file(page, ledger):
+    page.save()
+    Content.objects.create_content_if_changed(page, "x")   # !OC102
+    Content.others.create_content_if_changed(page, "x")
+""",
+    "app/views.py": """\
+from app import models
+from app.models import Content
+
+class Draft(Content):
+    pass
+
+def other_file(page):
+    page.save()
+    Content.objects.create_content_if_changed(page, "x")   # !OC102
+
+def through_the_module(page):
+    page.save()
+    models.Content.objects.create_content_if_changed(page, "x")   # !OC102
+
+def through_a_subclass(page):
+    page.save()
+    Draft.objects.create_content_if_changed(page, "x")   # !OC102
+
+def a_local_named_like_the_class(page, get):
+    Content = get()
+    page.save()
+    Content.objects.create_content_if_changed(page, "x")
+
+def published_then_recorded(page, ledger):
+    Content.objects.publish(page)
+    ledger.append_record(page)   # !OC102
+""",
+}
+
+
+def test_a_class_attribute_read_through_the_class_is_typed(tmp_path):
+    """Held-out set 123 (Django): `objects = ContentManager()` in a model's body types
+    `Content.objects`, so `Content.objects.m()` matches `*.ContentManager.m` and runs
+    `ContentManager.m`, in the class's file and in any file that imports the class
+    (also through its module or a subclass). An attribute bound to no class's
+    constructor, and a local that shadows the class's name, give no type."""
+    from conformance import run_files
+    table = {"extend-events": {"save": ["page.save"], "append": ["*.ContentManager.create_content_if_changed"]}}
+    got, want, detail = run_files(tmp_path, MANAGER_PROJECT, table=table)
+    assert got == want, detail
+
+
+def test_a_class_level_constructor_types_the_attribute_in_a_subclass_of_another_file(tmp_path):
+    """The class-level binding is the class's typed attribute for `self.x` too, so a
+    subclass in another file reads it (as an annotated `__init__` parameter was)."""
+    from conformance import run_files
+    got, want, detail = run_files(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/journal.py": JOURNAL,
+        "pkg/base.py": """\
+from pkg.journal import RunJournal
+
+class BaseRuntime:
+    journal = RunJournal()
+""",
+        "pkg/runtime.py": """\
+from pkg.base import BaseRuntime
+
+class Runtime(BaseRuntime):
+    def complete(self, run):
+        self._store.save(run)
+        self.journal.record(run, "run_completed")   # !OC101
+""",
+    })
+    assert got == want, detail

@@ -562,9 +562,12 @@ class Resolver:
         return self.type_qualname(written) or written
 
     def class_attr_types(self, table: scopesmod.ScopeTable, class_line: int) -> Tuple[Tuple[str, str], ...]:
-        """A class's typed ``self.x`` (``ClassFacts.attr_types``)."""
+        """A class's typed ``self.x`` (``ClassFacts.attr_types``); also a class-level
+        annotation or constructor assignment (``objects = ContentManager()``), read
+        through an instance or through the class (``Content.objects.m()``)."""
         out = []
-        for attr in sorted(set(table.attr_annotated) | set(table.attr_constructed)):
+        names = set(table.attr_annotated) | set(table.attr_constructed) | set(table.annotated) | set(table.constructed)
+        for attr in sorted(names):
             written = table.attr_type(attr)
             if written is not None:
                 written = self.expand_alias(written, class_line)
