@@ -266,6 +266,8 @@ class Outliner(Resolver):
         self.withs[-1].append(st)  # preorder: before the `with` statements inside it
         for item in node.items:
             expr = item.context_expr
+            while isinstance(expr, ast.Await):  # `async with await s.start_transaction():`
+                expr = expr.value
             manager: Optional[Call] = None
             if isinstance(expr, ast.Call):
                 manager = self.call(expr)

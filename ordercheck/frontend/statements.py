@@ -58,6 +58,13 @@ else:
 StatementHandler = Callable[[Any, Any], Optional[Stmt]]
 
 
+def _awaited(node: "cst.BaseExpression") -> "cst.BaseExpression":
+    """The expression under any ``await`` (``await s.start_transaction()``)."""
+    while isinstance(node, cst.Await):
+        node = node.expression
+    return node
+
+
 def _may_clear_reraise(call: "cst.Call", target: str, body: "cst.CSTNode") -> bool:
     """Whether a re-raising manager may end without re-raising: given a ``reraise``
     argument other than ``True`` (``save_and_reraise_exception(reraise=False)``, or
@@ -678,32 +685,35 @@ class Extractor(ExpressionWalker):
         for item in node.items:
             ev = self.expr(item.item)
             manager = None
-            if isinstance(item.item, cst.Call):
+            # `async with await s.start_transaction():` (pymongo's async sessions): the
+            # awaited call gives the manager; `await` is dropped as in matching
+            expr = _awaited(item.item)
+            if isinstance(expr, cst.Call):
                 # the manager call is the last event of its own item expression
                 manager = ev[-1] if ev and isinstance(ev[-1], Call) else None
                 if manager is not None and manager.suppress_types is None and manager.qualnames:
                     # an imported name may be ``contextlib.suppress`` under another name
                     # (``from .util import ignore``), which only the project phase knows
-                    manager.suppress_types = self.argument_types(item.item)
+                    manager.suppress_types = self.argument_types(expr)
             else:
-                manager = self._instance_manager(item.item)
+                manager = self._instance_manager(expr)
                 if manager is not None:
                     ev = ev + [manager]
             if manager is not None and node.asynchronous is not None:
                 manager.async_with = True
-            func = item.item.func if isinstance(item.item, cst.Call) else item.item
+            func = expr.func if isinstance(expr, cst.Call) else expr
             target = item.asname.name.value if item.asname is not None and isinstance(item.asname.name, cst.Name) else ""
-            reraises = (manager is not None and isinstance(item.item, cst.Call)
+            reraises = (manager is not None and isinstance(expr, cst.Call)
                         and reraising_manager(manager.callee, manager.qualnames)
-                        and not _may_clear_reraise(item.item, target, node.body))
+                        and not _may_clear_reraise(expr, target, node.body))
             st.items.append(WithItem(ev, manager, is_lock(render_callee(func)), target, reraises))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
         # a closure's rebinding in the body follows the `def` on every path through the
         # `with`, unless a manager can swallow what the body raised before it
         # (`contextlib.suppress`; a project manager that suppresses is a limit)
-        suppressing = any(render_callee(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith("suppress")
-                          for i in node.items)
+        suppressing = any(render_callee(e.func if isinstance(e, cst.Call) else e).endswith("suppress")
+                          for e in map(_awaited, (i.item for i in node.items)))
         st.body = self.block(node.body, entered=not suppressing)
         return st
 
