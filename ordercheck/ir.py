@@ -262,7 +262,7 @@ class Stmt:
     # lines of the `except` clauses whose exception flows into a return or yield value,
     # an assignment's right-hand side or a walrus of this statement (its header)
     hands_on: Tuple[int, ...] = ()
-    yields: bool = False  # a simple statement holding a ``yield`` (context-manager generators only)
+    yields: bool = False  # a simple statement holding a ``yield`` (``cfg``: a way back to the consumer)
     # a ``raise`` of the exception its ``except`` clause handles: bare, or of the
     # clause's ``as`` name while it still holds it (``cfg``: an outer clause of the
     # same type catches it for sure)

@@ -136,3 +136,54 @@ def test_a_finally_or_a_handler_around_the_yield_is_no_tail():
         "        for rec in self.put(run):\n            self._store.save(rec)\n",
         "        self._store.save(run)\n        for rec in self.put(run):\n            break\n")
     assert [c for c, _ in cl(src)] == ["OC102"], src
+
+
+FOREVER = '''
+class KombuManager:
+    def _listen(self, queue):
+        while True:
+            message = queue.get(block=True)
+            message.ack()
+            yield message.payload
+
+    def _ack_after(self, queue):
+        while True:
+            message = queue.get(block=True)
+            yield message.payload
+            message.ack()
+
+    def _never_yields(self, queue):
+        while True:
+            message = queue.get(block=True)
+            message.ack()
+
+    def relay(self, queue):
+        for payload in self._listen(queue):
+            self._publish(payload)
+
+    def relay_next(self, queue):
+        it = self._listen(queue)
+        self._publish(next(it))
+
+    def relay_after(self, queue):
+        for payload in self._ack_after(queue):
+            self._publish(payload)
+
+    def _publish(self, data):
+        self.producer.publish(data)
+
+    def drain(self, queue):
+        self._never_yields(queue)
+        self._publish(None)
+'''
+
+
+def test_a_generator_whose_body_never_ends_still_runs_what_comes_before_its_yield():
+    """Held-out set 128 (python-socketio's `kombu_manager._listen`): a `while True:`
+    consumer reaches no EXIT, and its ack before the `yield` was lost at the call; the
+    consumer gets control back at every `yield`, so the ack stands at the call as
+    for a loop that ends. An ack after the `yield` runs before the next item is
+    pulled, so it stands there too (`relay_after`); a loop that never yields is no
+    generator and never returns (nothing after its call)."""
+    table = {"extend-events": {"save": ["message.ack"], "append": ["*.producer.publish"]}}
+    assert cl(FOREVER, table=table) == [("OC102", 22), ("OC102", 26), ("OC102", 30)]

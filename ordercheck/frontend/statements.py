@@ -244,7 +244,7 @@ class Extractor(ExpressionWalker):
     def _small_into(self, out: List[Stmt], small: cst.BaseSmallStatement, line: cst.CSTNode) -> None:
         st = self.small(small, line)  # type: ignore[arg-type]
         if st is not None:
-            if self.frame.context_manager and st.kind == StmtKind.SIMPLE and has_yield(small):
+            if st.kind == StmtKind.SIMPLE and has_yield(small):
                 st.yields = True
             out.append(st)
 
