@@ -321,6 +321,11 @@ class ClassFacts:
     # the body binds ``__bool__`` or ``__len__`` (a ``def``, an assignment, an import):
     # an instance may be falsy (``ProjectIndex.always_truthy``)
     truth: bool = False
+    # (attribute, its class) for each class-level binding the body types (``objects =
+    # ContentManager()``, ``objects: ContentManager``): what ``C.objects`` is when read
+    # through the class (``ProjectIndex.class_attr_typing``), where an instance's
+    # ``self.x`` typing does not count
+    class_types: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclass

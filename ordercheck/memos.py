@@ -571,8 +571,9 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 6  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
-# 4: a module's ``__all__``; 5: a function's ``async``; 6: its name bound again (``rebound``)
+GRAPH_FORMAT = 7  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+# 4: a module's ``__all__``; 5: a function's ``async``; 6: its name bound again (``rebound``);
+# 7: a class's class-level types (``class_types``)
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -585,7 +586,7 @@ def stub_record(facts: FileFacts) -> list:
           fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async, fn.rebound]
          for fn in facts.functions],
         [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth,
-          [list(a) for a in c.aliases]] for c in facts.classes],
+          [list(a) for a in c.aliases], [list(t) for t in c.class_types]] for c in facts.classes],
         [[s.line, None if s.codes is None else list(s.codes), s.reason, s.col] for s in facts.suppressions],
         sorted(facts.aliases.items()),
         None if facts.exports is None else list(facts.exports),
@@ -707,8 +708,9 @@ def stub_facts(path: str, record: list) -> FileFacts:
                                  returns=returns, decorators=tuple(decorators), is_async=is_async, rebound=rebound)
                    for q, n, c, local, cm, returns, decorators, exits, is_async, rebound in functions],
         classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs),
-                            aliases=tuple(tuple(a) for a in aliases), truth=truth)
-                 for q, bases, methods, attrs, truth, aliases in classes],
+                            aliases=tuple(tuple(a) for a in aliases), truth=truth,
+                            class_types=tuple((a, t) for a, t in class_types))
+                 for q, bases, methods, attrs, truth, aliases, class_types in classes],
         suppressions=[Suppression(line, None if codes is None else tuple(codes), reason, col)
                       for line, codes, reason, col in sups],
         outline=True)

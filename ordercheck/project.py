@@ -424,6 +424,12 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
         top = whole.parent
         for _ in range(len(parts) - (1 if f.stem != "__init__" else 0)):
             top = top.parent
+        if not _is_package(str(whole.parent)):
+            # a plain folder inside a regular package (`pkgx/sub/caller.py`): Python's
+            # name, through the package, is what `from ..core import x` is relative to
+            inside = _inside_package_readings(str(whole.parent), f.stem, roots)
+            if inside:
+                parts = inside[0].split(".")
         package = f.stem == "__init__"
         text = texts.get(whole)
         if memo is not None and text is None:

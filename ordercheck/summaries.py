@@ -684,12 +684,16 @@ class ProjectIndex:
                 continue
             for name, typed in cls.attr_types:
                 if name == attr:
-                    facts = self.files.get(split_key(k)[0])
-                    found = self.class_key(facts, typed) if facts is not None else None
-                    if found is None:  # (qualified by that file's imports already)
-                        found = self.resolve_qualified(typed)
-                    return typed, found if found in self.classes else None
+                    return typed, self._typed_class(k, typed)
         return None
+
+    def _typed_class(self, class_key: str, typed: str) -> Optional[str]:
+        """The project class a type written in ``class_key``'s file names, or None."""
+        facts = self.files.get(split_key(class_key)[0])
+        found = self.class_key(facts, typed) if facts is not None else None
+        if found is None:  # (qualified by that file's imports already)
+            found = self.resolve_qualified(typed)
+        return found if found in self.classes else None
 
     def inherited_attr_class(self, class_key: str, attr: str) -> Optional[str]:
         """The project class of ``self.attr`` as the first class of the MRO that types
@@ -1081,7 +1085,28 @@ class ProjectIndex:
         if len(parts) < 3 or not all(p.isidentifier() for p in parts):
             return None
         key = self.class_key(facts, ".".join(parts[:-2]))
-        return self._attr_typing(key, parts[-2]) if key is not None else None
+        if key is None or self._is_enum(key):
+            return None  # (an enum's `Channel.MAIN` is a member of the enum, whatever its value)
+        attr = parts[-2]
+        for k in self.mro(key):
+            cls = self.classes.get(k)
+            if cls is None:
+                continue
+            for name, typed in cls.class_types:
+                if name == attr:
+                    return typed, self._typed_class(k, typed)
+            if attr in cls.methods or any(a[0] == attr for a in cls.aliases):
+                return None  # the first class that binds it binds no instance of a known class
+        return None
+
+    def _is_enum(self, class_key: str) -> bool:
+        """Whether a project class is an enum (a base along its MRO is one of
+        ``enum``'s, or Django's choices): its class attributes are its members."""
+        for k in self.mro(class_key):
+            cls = self.classes.get(k)
+            if cls is not None and any(b.rsplit(".", 1)[-1] in ENUM_BASES for b in cls.bases):
+                return True
+        return False
 
     def class_attr_names(self, facts: FileFacts, call: Call) -> Tuple[str, ...]:
         """``module.T.m`` (and its bases' names) for ``C.attr.m()`` where ``C``'s
@@ -1137,6 +1162,11 @@ class ProjectIndex:
             return (self.method(key, "__init__") or self.method(key, "__post_init__")
                     or self.method(key, "__attrs_post_init__"))
         return None
+
+
+#: the bases that make a class an enum (``enum``'s, Django's choices)
+ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum",
+                        "Choices", "TextChoices", "IntegerChoices"})
 
 
 @dataclass

@@ -464,6 +464,29 @@ def test_an_import_of_a_plain_folder_inside_a_package_resolves(tmp_path, named):
     assert "(via finish → store.save_state(run) at proj-x/pkgx/sub/helper.py:3)" in r.out
 
 
+def test_a_relative_import_out_of_a_plain_folder_resolves_alone_as_in_the_whole_run(tmp_path):
+    """A review, session 54: `from ..core import persist` in `pkgx/sub/helper.py`
+    (`sub` a plain folder) is relative to `pkgx.sub`; the import closure of a one-file
+    run named the helper `helper` and never followed it, so the cross-file finding a
+    run of the folder reports was lost."""
+    files = {
+        "proj/wheel-1.0/pkgx/__init__.py": "",
+        "proj/wheel-1.0/pkgx/core.py": "def persist(run):\n    run.save()\n",
+        "proj/wheel-1.0/pkgx/sub/helper.py": "from ..core import persist\n\n\ndef finish(run):\n    persist(run)\n",
+        "proj/wheel-1.0/pkgx/sub/caller.py": ("from .helper import finish\n\n\ndef go(ledger, run):\n"
+                                            "    finish(run)\n    ledger.append(run)\n"),
+    }
+    for rel, text in files.items():
+        write(tmp_path, rel, text)
+    write(tmp_path, "cfg/ordercheck.toml", '[extend-events]\nsave = ["*.save"]\nappend = ["*.append"]\n')
+    wheel = tmp_path / "proj" / "wheel-1.0"
+    opts = ["--no-cache", "--config", "../../cfg/ordercheck.toml"]
+    whole = oc(wheel, *opts, "pkgx")
+    alone = oc(wheel, *opts, "pkgx/sub/caller.py")
+    assert "pkgx/sub/caller.py:6:5: OC102" in whole.out, whole.out + whole.err
+    assert "pkgx/sub/caller.py:6:5: OC102" in alone.out, alone.out + alone.err
+
+
 def test_module_files_below_growing_roots_are_the_files_that_exist(tmp_path):
     """``project._ModuleFiles`` (the import closure's lookups, held-out set 99) lists
     each folder once and looks below new roots alone; what it answers is what a

@@ -502,3 +502,76 @@ class Runtime(BaseRuntime):
 """,
     })
     assert got == want, detail
+
+
+CLASS_READS = """\
+from enum import Enum
+
+
+class Journal:
+    def record(self, run):
+        return None
+
+
+class Other:
+    def record(self, run):
+        return None
+
+
+def make_other():
+    return Other()
+
+
+class Channel(Enum):
+    MAIN = Journal()
+
+    def record(self, run):
+        return None
+
+
+class Base:
+    journal = Journal()
+
+
+class Sub(Base):
+    journal = make_other()
+
+
+class Deeper(Base):
+    pass
+
+
+class Shadow:
+    journal = Other()
+
+    def __init__(self):
+        self.journal = Journal()
+
+
+def enum_member(page, run):
+    page.save()
+    Channel.MAIN.record(run)
+
+
+def rebound_in_a_subclass(page, run):
+    page.save()
+    Sub.journal.record(run)
+
+
+def inherited_from_a_base(page, run):
+    page.save()
+    Deeper.journal.record(run)   # !OC102
+
+
+def shadowed_on_instances_only(page, run):
+    page.save()
+    Shadow.journal.record(run)
+"""
+
+
+def test_a_read_through_the_class_looks_up_as_python_does():
+    """A review, session 54: an enum's member is the enum's (`Channel.MAIN` runs
+    `Channel.record`); the first class of the MRO that binds the name decides (`Sub`'s
+    untyped rebinding hides `Base`'s `Journal()`); and a class read sees the class
+    body's binding, not the instances' `self.journal` of `__init__`."""
+    check(CLASS_READS, table={"extend-events": {"save": ["page.save"], "append": ["*.Journal.record"]}})

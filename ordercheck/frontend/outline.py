@@ -344,11 +344,12 @@ class Outliner(Resolver):
         for child in node.body:
             self.visit(child)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, line)
+        class_types = self.class_attr_types(self.frame.classes[-1].names, line, class_level=True)
         aliases = self.class_aliases(self.frame.classes[-1].names, line, methods)
         truth = bool({"__bool__", "__len__"} & set(self.frame.classes[-1].names.bound))
         self.frame.classes.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases,
-                                             truth))
+                                             truth, class_types))
 
 
 _TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))  # ``try``/``except*`` (3.11+)

@@ -561,14 +561,19 @@ class Resolver:
         written = self.expand_alias(written, frame.line)
         return self.type_qualname(written) or written
 
-    def class_attr_types(self, table: scopesmod.ScopeTable, class_line: int) -> Tuple[Tuple[str, str], ...]:
-        """A class's typed ``self.x`` (``ClassFacts.attr_types``); also a class-level
-        annotation or constructor assignment (``objects = ContentManager()``), read
-        through an instance or through the class (``Content.objects.m()``)."""
+    def class_attr_types(self, table: scopesmod.ScopeTable, class_line: int,
+                         class_level: bool = False) -> Tuple[Tuple[str, str], ...]:
+        """A class's typed ``self.x`` (``ClassFacts.attr_types``), a class-level
+        annotation or constructor assignment (``objects = ContentManager()``) among
+        them, as an instance reads it; with ``class_level``, the class-level ones
+        alone (``ClassFacts.class_types``), as a read through the class sees them
+        (``Content.objects.m()``)."""
         out = []
-        names = set(table.attr_annotated) | set(table.attr_constructed) | set(table.annotated) | set(table.constructed)
+        names = set(table.annotated) | set(table.constructed)
+        if not class_level:
+            names |= set(table.attr_annotated) | set(table.attr_constructed)
         for attr in sorted(names):
-            written = table.attr_type(attr)
+            written = table.type_of(attr) if class_level else table.attr_type(attr)
             if written is not None:
                 written = self.expand_alias(written, class_line)
                 out.append((attr, self.type_qualname(written) or written))

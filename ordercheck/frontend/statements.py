@@ -807,11 +807,12 @@ class Extractor(ExpressionWalker):
         methods = class_methods(node.body)
         body = self.block(node.body)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, class_line)
+        class_types = self.class_attr_types(self.frame.classes[-1].names, class_line, class_level=True)
         aliases = self.class_aliases(self.frame.classes[-1].names, class_line, methods)
         truth = bool({"__bool__", "__len__"} & set(self.frame.classes[-1].names.bound))
         self.frame.classes.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases,
-                                             truth))
+                                             truth, class_types))
         st = Stmt(StmtKind.CLASS, sp, self.header_text(node), ev, True)
         st.writes = (node.name.value,)
         st.body = body  # a class body runs inline, where it is defined
