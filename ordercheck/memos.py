@@ -769,8 +769,8 @@ def _record_ok(r: object) -> bool:
                 and type(f[9]) is bool
                 for f in functions)
             and type(classes) is list and all(
-                type(c) is list and len(c) == 6 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
-                and type(c[4]) is bool and type(c[5]) is list and all(_strs(a) and a for a in c[5])
+                type(c) is list and len(c) == 7 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])
+                and type(c[4]) is bool and type(c[5]) is list and all(_strs(a) and a for a in c[5]) and _pairs(c[6])
                 for c in classes)
             and type(sups) is list and all(
                 type(s) is list and len(s) == 4 and type(s[0]) is int and (s[1] is None or _strs(s[1]))

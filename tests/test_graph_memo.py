@@ -578,6 +578,8 @@ def test_a_stub_stands_for_its_file_in_the_project_index(tmp_path):
         assert (got.returns, got.decorators) == (want.returns, want.decorators)
     assert any(fn.returns and fn.decorators for fn in again.functions)
     assert [c.aliases for c in again.classes] == [c.aliases for c in facts.classes] and again.classes[0].aliases
+    # (session 54) the class-level types a read through the class looks up
+    assert [c.class_types for c in again.classes] == [c.class_types for c in facts.classes] == [(("store", "pkg.db.Store"),)]
     assert again.suppressions and again.suppressions[0].codes == ("OC101",)
 
 
