@@ -171,9 +171,13 @@ NOT_A_RECEIVER = {"list", "dict", "set", "str", "bytes", "heapq", "bisect", "sys
 #: what a `mark_*` name marks when it tracks changes in memory (mongoengine's
 #: `self._mark_as_changed(key)`, set 127), not a row's state (`mark_as_failure`)
 DIRTY_WORDS = {"changed", "unchanged", "dirty", "clean", "modified", "touched", "stale"}
-#: what follows `insert` in a name that reads a position or a key, not a write
-#: (sqlobject's `self.insert_id(conn)`, the last row's id; set 131)
-INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position", "index", "point", "mode"}
+#: the one word after `insert`/`append` in a name that reads a key or a place, not a
+#: write (sqlobject's `self.insert_id(conn)`, the last row's id; set 131); only as the
+#: name's second and last word (buku's `append_tag_at_index` writes: a review)
+INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position"}
+#: the words that make a `*_log` name no `<verb>_<noun>_log` (`_write_to_flow_log`
+#: hands a logger a message, `_write_and_log` writes and logs it: a review)
+LOG_FUNCTION_WORDS = {"to", "and", "or", "from", "with", "for", "in", "into", "on", "then"}
 #: the words of a `<verb>_<noun>_log` name that log a message, not a ledger's row
 LOG_LEVEL_WORDS = {"debug", "info", "error", "errors", "warning", "warn", "trace", "console", "std", "stdout",
                    "stderr", "level", "file", "message", "messages"}
@@ -251,10 +255,10 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # PyTorch's `set_model_state_dict`: a state dict loaded into memory (held-out set 115)
     if first == "set" and any("state" in t for t in toks[1:]):
         return "save"
-    if first in ("insert", "append") and len(toks) > 1 and toks[-1] in INSERT_NOUNS:
+    if first in ("insert", "append") and len(toks) == 2 and toks[-1] in INSERT_NOUNS:
         return None  # `insert_id`, `insert_position`: a key or a place read (held-out set 131)
     if (len(toks) >= 3 and first in LOG_ROW_VERBS and toks[-1] == "log"
-            and not LOG_LEVEL_WORDS & set(toks[1:-1])):
+            and not (LOG_LEVEL_WORDS | LOG_FUNCTION_WORDS) & set(toks[1:-1])):
         return "append"  # `create_operation_log`, `update_audit_log`: a log's row (held-out set 130)
     if first == "append" and NOT_LEDGER_NOUNS & set(toks[1:]):
         return None  # `_append_config_options`, `_append_versions_from_app`: a structure built (held-out set 71)
@@ -430,9 +434,11 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         return None
     if name == "persist" and split_tokens(last)[-1:] in (("df",), ("dataframe",), ("rdd",), ("ddf",), ("frame",)):
         return None  # Spark's or Dask's `df.persist()`: a frame cached in memory (held-out set 117)
-    if (name == "save" and split_tokens(last)[-1:] and split_tokens(last)[-1] in IMAGE_WORDS
+    if (name == "save" and "." not in receiver and split_tokens(last)[-1:] and split_tokens(last)[-1] in IMAGE_WORDS
             and _POSITIONAL_FIRST.match(call.text[len(callee):] if call.text.startswith(callee) else "")):
-        return None  # `img.save(io, "PNG")`: a picture written (held-out set 127)
+        # `img.save(io, "PNG")`: a picture written (held-out set 127); a local only, as a
+        # model's file field, `profile.photo.save(name, content)`, saves the row too (a review)
+        return None
     if split_tokens(last) == ("sensors",):
         return None  # a metrics registry's sensors (kafka-python's `self._sensors.record_errors`, set 113)
     if any(q.startswith(RNG_CLASSES) for q in call.qualnames):

@@ -676,15 +676,36 @@ class ProjectIndex:
         return self.member(key, name)
 
     def _attr_typing(self, class_key: str, attr: str) -> Optional[Tuple[str, Optional[str]]]:
-        """How the first class of the MRO that types ``self.attr`` types it: (the type
-        as that class's file qualifies it, the project class key it names or None)."""
-        for k in self.mro(class_key):
+        """How ``self.attr`` of an instance of ``class_key`` is typed, as Python finds
+        the attribute: what a class of the MRO stores on ``self`` first, else the
+        class attribute of the first class that binds the name in its body
+        (``_class_level_typing``): (the type as that class's file qualifies it, the
+        project class key it names or None)."""
+        order = self.mro(class_key)
+        for k in order:
             cls = self.classes.get(k)
             if cls is None:
                 continue
             for name, typed in cls.attr_types:
+                # (a name typed both ways alike is read as the class attribute)
+                if name == attr and (attr, typed) not in cls.class_types:
+                    return typed, self._typed_class(k, typed)
+        return self._class_level_typing(order, attr)
+
+    def _class_level_typing(self, order: List[str], attr: str) -> Optional[Tuple[str, Optional[str]]]:
+        """The class attribute ``attr`` along an MRO: the first class that binds the
+        name in its body decides, by a class-level constructor or annotation
+        (``ClassFacts.class_types``); any other binding of it there (``journal =
+        make_other()``, a method) hides the bases' (a review, session 54)."""
+        for k in order:
+            cls = self.classes.get(k)
+            if cls is None:
+                continue
+            for name, typed in cls.class_types:
                 if name == attr:
                     return typed, self._typed_class(k, typed)
+            if attr in cls.methods or any(a[0] == attr for a in cls.aliases):
+                return None
         return None
 
     def _typed_class(self, class_key: str, typed: str) -> Optional[str]:
@@ -1087,17 +1108,7 @@ class ProjectIndex:
         key = self.class_key(facts, ".".join(parts[:-2]))
         if key is None or self._is_enum(key):
             return None  # (an enum's `Channel.MAIN` is a member of the enum, whatever its value)
-        attr = parts[-2]
-        for k in self.mro(key):
-            cls = self.classes.get(k)
-            if cls is None:
-                continue
-            for name, typed in cls.class_types:
-                if name == attr:
-                    return typed, self._typed_class(k, typed)
-            if attr in cls.methods or any(a[0] == attr for a in cls.aliases):
-                return None  # the first class that binds it binds no instance of a known class
-        return None
+        return self._class_level_typing(self.mro(key), parts[-2])
 
     def _is_enum(self, class_key: str) -> bool:
         """Whether a project class is an enum (a base along its MRO is one of

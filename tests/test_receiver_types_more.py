@@ -3,6 +3,7 @@ defaults, with, inheritance, self"): a class through an alias, the ``p or T()``
 default idiom, ``with T(...) as x``, ``T().m()`` and attributes a base class of the same module
 types; ``self`` is no typed receiver. Each case has its counterpart that must stay
 silent."""
+import pytest
 from conformance import run_case
 
 JOURNAL = """\
@@ -575,3 +576,79 @@ def test_a_read_through_the_class_looks_up_as_python_does():
     untyped rebinding hides `Base`'s `Journal()`); and a class read sees the class
     body's binding, not the instances' `self.journal` of `__init__`."""
     check(CLASS_READS, table={"extend-events": {"save": ["page.save"], "append": ["*.Journal.record"]}})
+
+
+SELF_READS = {
+    "pkg/__init__.py": "",
+    "pkg/journal.py": """\
+class Journal:
+    def record(self, run):
+        self._rows.append_entry(run.id)
+
+
+class Other:
+    def record(self, run):
+        return None
+
+
+def make_other():
+    return Other()
+""",
+    "pkg/base.py": """\
+from pkg.journal import Journal
+
+
+class Base:
+    journal = Journal()
+
+
+class Holder:
+    def __init__(self, journal: Journal):
+        self.journal = journal
+""",
+    "pkg/sub.py": """\
+from pkg.base import Base, Holder
+from pkg.journal import make_other
+
+
+class Sub(Base):
+    journal = make_other()
+
+    def complete(self, run):
+        self._store.save(run)
+        self.journal.record(run)
+
+
+class Kept(Base):
+    def complete(self, run):
+        self._store.save(run)
+        self.journal.record(run)   # !OC102
+
+
+class Defaulted(Holder):
+    journal = None
+
+    def complete(self, run):
+        self._store.save(run)
+        self.journal.record(run)   # !OC102
+""",
+}
+
+
+@pytest.mark.parametrize("layout", ["files", "one-module"])
+def test_self_attr_reads_as_python_finds_the_attribute(tmp_path, layout):
+    """A review, session 54: a subclass's untyped class-level rebinding hides a base's
+    class-level `Journal()` (`Sub`), the base's typing stands where nothing rebinds it
+    (`Kept`), and what a base's `__init__` stores on the instance is found before any
+    class attribute, a subclass's `journal = None` default included (`Defaulted`); in
+    one module as across files."""
+    from conformance import run_files
+    files = dict(SELF_READS)
+    if layout == "one-module":
+        body = "\n\n".join(files[k].replace("from pkg.journal import Journal\n", "")
+                           .replace("from pkg.base import Base, Holder\n", "")
+                           .replace("from pkg.journal import make_other\n", "")
+                           for k in ("pkg/journal.py", "pkg/base.py", "pkg/sub.py"))
+        files = {"pkg/__init__.py": "", "pkg/all.py": body}
+    got, want, detail = run_files(tmp_path, files, table={"extend-events": {"append": ["*.Journal.record"]}})
+    assert got == want, detail

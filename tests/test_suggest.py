@@ -1571,9 +1571,10 @@ def test_names_that_track_changes_read_keys_or_log_a_message_are_no_writes():
     assert kind_of("_mark_as_changed") is None and kind_of("mark_dirty") is None
     assert kind_of("mark_as_failure") == "save" and kind_of("mark_as_done") == "save" and kind_of("mark_as") == "save"
     assert kind_of("insert_id") is None and kind_of("insert_position") is None
-    assert kind_of("insert_run") == "append"
+    assert kind_of("insert_run") == kind_of("append_tag_at_index") == kind_of("append_index") == "append"
     assert kind_of("create_operation_log") == kind_of("update_audit_log") == "append"
     assert kind_of("write_error_log") is None and kind_of("create_log") is None
+    assert kind_of("_write_to_flow_log") is None and kind_of("_write_and_log") is None
     assert kind_of("update_log_level") is None
 
 
@@ -1583,13 +1584,15 @@ def test_an_image_written_and_a_sql_dialect_are_no_suggestions(tmp_path):
     # an image and saved with no positional argument is still a save
     write(tmp_path, "m.py", """
 class Field:
-    def put(self, img, io, photo, fmt):
+    def put(self, img, io, photo, fmt, name, content, thumbnail):
         img.save(io, fmt)
-        self.thumbnail.save(io, format=fmt)
+        thumbnail.save(io, format=fmt)
         photo.save()
         photo.save(update_fields=["title"])
+        self.profile.avatar_image.save(name, content)
         self.dialect.insert_empty(self.table)
         self._db.insert(self.table)
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
-    assert sorted((r["class"], r["pattern"]) for r in rows) == [("append", "*._db.insert"), ("save", "*photo.save")]
+    assert sorted((r["class"], r["pattern"]) for r in rows) == [
+        ("append", "*._db.insert"), ("save", "*.avatar_image.save"), ("save", "*photo.save")]
