@@ -489,6 +489,14 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     return (f"{last}.{name}", "", plain)
 
 
+def _metrics_class(class_name: Optional[str]) -> bool:
+    """Whether a class's name says it measures, traces or profiles (``SenderMetrics``,
+    ``MetricsEmitter``), and names no store (``TracingStorage``): its own methods'
+    calls through ``self`` feed a metric, as a receiver of that class's do."""
+    words = set(split_tokens(class_name.rsplit(".", 1)[-1])) if class_name else set()
+    return bool(words & METRICS_WORDS) and not words & STORE_RECEIVERS
+
+
 def _key(call: Call) -> str:
     return call.callee
 
@@ -549,6 +557,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue  # its helper only sets fields in memory
                 if call.discarded and dropped is not None and dropped(facts, fn, call):
                     continue  # `self.save_token()` of an `async def`, not awaited: nothing of it runs
+                if call.self_call in ("self", "cls") and _metrics_class(fn.class_name):
+                    continue  # a metrics class's own `self.emit(...)` (feapder's `MetricsEmitter`; set 135)
                 found = _pattern(call, name)
                 if found is None:
                     continue

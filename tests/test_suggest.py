@@ -1596,3 +1596,24 @@ class Field:
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted((r["class"], r["pattern"]) for r in rows) == [
         ("append", "*._db.insert"), ("save", "*.avatar_image.save"), ("save", "*photo.save")]
+
+
+def test_a_metrics_classs_own_calls_through_self_are_no_suggestion(tmp_path):
+    # held-out set 135 (feapder's `MetricsEmitter.emit_any` calling `self.emit(...)`):
+    # a receiver typed as the metrics class was left out, its own `self` calls were not;
+    # a store's class with a metrics word keeps them
+    write(tmp_path, "m.py", """
+class MetricsEmitter:
+    def emit(self, point):
+        self.points.append(point)
+
+    def emit_any(self, name, value):
+        self.emit((name, value))
+
+
+class MetricsStore:
+    def keep(self, row):
+        self.insert_row(row)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted((r["class"], r["pattern"]) for r in rows) == [("append", "*.insert_row")]
