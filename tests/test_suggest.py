@@ -1617,3 +1617,32 @@ class MetricsStore:
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted((r["class"], r["pattern"]) for r in rows) == [("append", "*.insert_row")]
+
+
+def test_qt_signals_and_check_states_are_no_suggestions(tmp_path):
+    # held-out set 136 (vorta): in a project that imports a Qt binding, `x.emit(...)`
+    # is a signal emitted, also in a file that imports none; a check box's state set
+    # is no save (`set_checkpoint_state` still is)
+    assert kind_of("_set_all_wifi_check_state") is None and kind_of("set_checkstate_recursively") is None
+    assert kind_of("set_checkpoint_state") == "save"
+    write(tmp_path, "app/__init__.py", "")
+    write(tmp_path, "app/window.py", """
+from PyQt6 import QtCore
+
+
+class Window:
+    def done(self, result):
+        self.result.emit(result)
+""")
+    write(tmp_path, "app/job.py", """
+class Job:
+    def run(self, result):
+        self.app.backup_finished_event.emit(result)
+        self.repo.insert_row(result)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted((r["class"], r["pattern"]) for r in rows) == [("append", "*.repo.insert_row")]
+    # (no Qt binding imported: an `emit` is suggested as before)
+    (tmp_path / "app" / "window.py").write_text("def done(bus, result):\n    bus.emit(result)\n")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert ("append", "*.backup_finished_event.emit") in {(r["class"], r["pattern"]) for r in rows}
