@@ -392,39 +392,25 @@ class Scopes:
     class_lines: Dict[str, int] = field(default_factory=dict)  # top-level class name -> its line
     class_bases: Dict[int, List[str]] = field(default_factory=dict)  # class line -> its bases, dotted
 
-    def attr_type(self, class_line: int, name: str) -> Optional[str]:
-        """The class of ``self.name`` in a class of this module, as Python finds the
-        attribute on an instance: what a method of the class or of a base of this
-        module stores on ``self`` first (an attribute a base's ``__init__`` types is the
-        subclass instance's too), else the class attribute of the first class that
-        binds the name in its body (a subclass's untyped ``journal = make_other()``
-        hides a base's ``journal = Journal()``; a review, session 54)."""
-        order = self._lineage(class_line)
-        for line in order:
-            table = self.classes[line]
-            found = _one(table.attr_annotated.get(name)) or _one(table.attr_constructed.get(name))
-            if found is not None:
-                return found
-        for line in order:
-            table = self.classes[line]
-            found = table.type_of(name)
-            if found is not None or name in table.bound:
-                return found
+    def attr_type(self, class_line: int, name: str, depth: int = 0) -> Optional[str]:
+        """The class of ``self.name`` in a class of this module: its own, else the
+        first base of this module that knows it (an attribute a base's ``__init__``
+        types is the subclass instance's too). (Not Python's instance lookup: a
+        subclass's untyped class-level rebinding does not hide a base's typing, and
+        bases are followed depth-first; docs/decisions.md "Receiver types", session 54.)"""
+        table = self.classes.get(class_line)
+        if table is None or depth > 20:
+            return None
+        found = table.attr_type(name)
+        if found is not None:
+            return found
+        for base in self.class_bases.get(class_line, ()):
+            line = self.class_lines.get(base)
+            if line is not None and line != class_line:
+                found = self.attr_type(line, name, depth + 1)
+                if found is not None:
+                    return found
         return None
-
-    def _lineage(self, class_line: int) -> List[int]:
-        """A class of this module and its bases of this module, depth-first in the
-        order written (each once)."""
-        out: List[int] = []
-        todo = [class_line]
-        while todo and len(out) < 40:
-            line = todo.pop()
-            if line in out or line not in self.classes:
-                continue
-            out.append(line)
-            bases = [self.class_lines.get(b) for b in self.class_bases.get(line, ())]
-            todo.extend(reversed([b for b in bases if b is not None]))
-        return out
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

@@ -676,21 +676,19 @@ class ProjectIndex:
         return self.member(key, name)
 
     def _attr_typing(self, class_key: str, attr: str) -> Optional[Tuple[str, Optional[str]]]:
-        """How ``self.attr`` of an instance of ``class_key`` is typed, as Python finds
-        the attribute: what a class of the MRO stores on ``self`` first, else the
-        class attribute of the first class that binds the name in its body
-        (``_class_level_typing``): (the type as that class's file qualifies it, the
-        project class key it names or None)."""
-        order = self.mro(class_key)
-        for k in order:
+        """How the first class of the MRO that types ``self.attr`` types it: (the type
+        as that class's file qualifies it, the project class key it names or None). As
+        the front end reads one module (``scopes.Scopes.attr_type``): a class's typing
+        by a method's store or a class-level binding alike, an untyped rebinding
+        hiding nothing (a limit, docs/decisions.md "Receiver types", session 54)."""
+        for k in self.mro(class_key):
             cls = self.classes.get(k)
             if cls is None:
                 continue
             for name, typed in cls.attr_types:
-                # (a name typed both ways alike is read as the class attribute)
-                if name == attr and (attr, typed) not in cls.class_types:
+                if name == attr:
                     return typed, self._typed_class(k, typed)
-        return self._class_level_typing(order, attr)
+        return None
 
     def _class_level_typing(self, order: List[str], attr: str) -> Optional[Tuple[str, Optional[str]]]:
         """The class attribute ``attr`` along an MRO: the first class that binds the

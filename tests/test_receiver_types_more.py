@@ -608,15 +608,6 @@ class Holder:
 """,
     "pkg/sub.py": """\
 from pkg.base import Base, Holder
-from pkg.journal import make_other
-
-
-class Sub(Base):
-    journal = make_other()
-
-    def complete(self, run):
-        self._store.save(run)
-        self.journal.record(run)
 
 
 class Kept(Base):
@@ -637,11 +628,11 @@ class Defaulted(Holder):
 
 @pytest.mark.parametrize("layout", ["files", "one-module"])
 def test_self_attr_reads_as_python_finds_the_attribute(tmp_path, layout):
-    """A review, session 54: a subclass's untyped class-level rebinding hides a base's
-    class-level `Journal()` (`Sub`), the base's typing stands where nothing rebinds it
-    (`Kept`), and what a base's `__init__` stores on the instance is found before any
-    class attribute, a subclass's `journal = None` default included (`Defaulted`); in
-    one module as across files."""
+    """Reviews, session 54: a base's class-level `Journal()` types the subclass's
+    `self.journal` (`Kept`), and what a base's `__init__` stores on the instance stands
+    under a subclass's `journal = None` default (`Defaulted`); in one module as across
+    files. (A subclass's untyped rebinding, `journal = make_other()`, does not hide a
+    base's typing: a limit, docs/decisions.md "Receiver types".)"""
     from conformance import run_files
     files = dict(SELF_READS)
     if layout == "one-module":
@@ -651,4 +642,86 @@ def test_self_attr_reads_as_python_finds_the_attribute(tmp_path, layout):
                            for k in ("pkg/journal.py", "pkg/base.py", "pkg/sub.py"))
         files = {"pkg/__init__.py": "", "pkg/all.py": body}
     got, want, detail = run_files(tmp_path, files, table={"extend-events": {"append": ["*.Journal.record"]}})
+    assert got == want, detail
+
+
+KEPT_TYPINGS = {
+    "app/__init__.py": "",
+    "app/journal.py": """\
+class Journal:
+    def record(self, run):
+        return None
+
+
+class Other:
+    def record(self, run):
+        return None
+""",
+    "app/base.py": """\
+from dataclasses import dataclass
+from typing import Optional
+
+from .journal import Journal, Other
+
+
+@dataclass
+class Field:
+    journal: Journal
+
+
+class Declared:
+    journal: Journal
+
+    def __init__(self, journal: Journal):
+        self.journal = journal
+
+
+class Base:
+    def __init__(self):
+        self.journal = Other()
+
+
+class Mid(Base):
+    journal: Optional[Journal] = None
+
+    def __init__(self, journal: Journal):
+        super().__init__()
+        self.journal = journal
+""",
+    "app/sub.py": """\
+from .base import Declared, Field, Mid
+
+
+class FromField(Field):
+    journal = None
+
+    def finish(self, page, run):
+        page.save()
+        self.journal.record(run)   # !OC102
+
+
+class FromDeclared(Declared):
+    journal = None
+
+    def finish(self, page, run):
+        page.save()
+        self.journal.record(run)   # !OC102
+
+
+class FromMid(Mid):
+    def finish(self, page, run):
+        page.save()
+        self.journal.record(run)   # !OC102
+""",
+}
+
+
+def test_a_subclass_default_or_a_base_store_keeps_the_typing_across_files(tmp_path):
+    """A third review, session 54: a first-binder lookup for `self.x` lost these three
+    (a dataclass field, a declared and stored attribute under a subclass's `journal =
+    None`, a class's own store over its base's `Other()`); it was undone, and they
+    are pinned."""
+    from conformance import run_files
+    got, want, detail = run_files(tmp_path, KEPT_TYPINGS,
+                                  table={"extend-events": {"save": ["page.save"], "append": ["*.Journal.record"]}})
     assert got == want, detail
