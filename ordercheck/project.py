@@ -266,14 +266,9 @@ def _inside_package_readings(folder: str, by_package: str, roots: Sequence[Path]
     of the package's own names leads one reading. None when no package is that near,
     or a ``src`` root comes first (a root is asked, no folder above it: a run's
     snapshot depends on the listings of the folders asked)."""
-    if not all(_importable(p) for p in by_package.split(".")):
+    top = _top_holder(folder, by_package)
+    if top is None:
         return []
-    top = folder
-    while _is_package(top):
-        parent = os.path.dirname(top)
-        if parent == top:
-            return []
-        top = parent
     parts = [by_package]
     at_roots = set(_deepest_first(roots))
     for _ in range(NAMESPACE_DEPTH):
@@ -290,6 +285,22 @@ def _inside_package_readings(folder: str, by_package: str, roots: Sequence[Path]
             rest = ".".join(parts)
             return [f"{n}.{rest}" for n in (package, *others)]
     return []
+
+
+def _top_holder(folder: str, by_package: str) -> Optional[str]:
+    """The folder holding the top package of a file in ``folder`` (its own folder when
+    that is no package), or None when its package name has a part no import can name
+    or the packages reach the file system's root."""
+    if not all(_importable(p) for p in by_package.split(".")):
+        return None
+    top = folder
+    while _is_package(top):
+        parent = os.path.dirname(top)
+        if parent == top:
+            return None
+        top = parent
+    return top
+
 
 #: how many folders above a file's top package may be namespace packages
 #: (``google/cloud/storage/x.py``: two)
@@ -336,14 +347,9 @@ def _namespace_readings(folder: str, by_package: str, roots: Sequence[str]) -> L
     also ``cylc.flow.x``, so ``from cylc.flow.x import f`` resolves wherever the ``src``
     roots are (a config kept in another folder). An alias only: it never shadows a
     module's own name."""
-    if not all(_importable(p) for p in by_package.split(".")):
+    top = _top_holder(folder, by_package)
+    if top is None:
         return []
-    top = folder
-    while _is_package(top):
-        parent = os.path.dirname(top)
-        if parent == top:
-            return []
-        top = parent
     found = namespace_root(top, roots)
     return [".".join([*found[1], by_package])] if found is not None else []
 
