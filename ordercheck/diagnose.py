@@ -406,7 +406,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             # `save_and_reraise_exception()`'s exit hands the failure on, as a `raise`
             # there would (docs/decisions.md "A manager that re-raises what is being handled")
             steps.append(Step(node_span(data), "raise", f"{data['text']}  (re-raises)"))
-        elif kind == EdgeKind.EXCEPTION and data["kind"] == NodeKind.WITH_EXIT and span is not None:
+        elif (kind == EdgeKind.EXCEPTION and data["kind"] == NodeKind.WITH_EXIT and span is not None
+              and data.get("way") != Way.RAISE):  # (not the copy that passes a failure on: a review)
             # a `with` exit that is no event raised (a file's `close()` flushing, a
             # library's manager; held-out set 136, elyra's `secure_write`): the way the
             # path leaves, after the body's events took effect, as a call's `raises` says

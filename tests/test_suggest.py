@@ -1642,6 +1642,26 @@ class Job:
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted((r["class"], r["pattern"]) for r in rows) == [("append", "*.repo.insert_row")]
+    # (a review) a receiver of a project class, or named as a ledger, is no signal
+    write(tmp_path, "app/store.py", """
+class EventStore:
+    def emit(self, event):
+        with open("events.jsonl", "a") as f:
+            f.write(event)
+
+
+class Runtime:
+    def __init__(self):
+        self.events = EventStore()
+
+    def finish(self, run, event_ledger):
+        self.events.emit(run)
+        event_ledger.emit(run)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted((r["class"], r["pattern"]) for r in rows) == [
+        ("append", "*.repo.insert_row"), ("append", "*event_ledger.emit"), ("append", "app.store.EventStore.emit")]
+    (tmp_path / "app" / "store.py").unlink()
     # (no Qt binding imported: an `emit` is suggested as before)
     (tmp_path / "app" / "window.py").write_text("def done(bus, result):\n    bus.emit(result)\n")
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]

@@ -186,3 +186,53 @@ def via_with(path, data):
                      ("rename", 9, 'os.rename(path + ".bak", path)')], steps
     # (a structure step: the finding's identity is as before)
     assert "raises" in Finding.STRUCTURE
+
+
+def test_a_with_exit_that_passes_a_failure_on_is_no_raising_step():
+    # (a review) the exit's copy that runs with a failure already in flight (a lock
+    # around a raising body, the outer `with` of a raising inner exit, one statement of
+    # several items) passes it on: only the exit that raised on its own is a step
+    src = """\
+import os
+
+
+def nested(path, data, lock):
+    try:
+        with lock:
+            with open(path + ".tmp", "w") as f:
+                f.write(data)
+    except OSError:
+        os.rename(path + ".bak", path)
+
+
+def several(path, data, lock):
+    try:
+        with lock, open(path + ".tmp", "w") as f:
+            f.write(data)
+    except OSError:
+        os.rename(path + ".bak", path)
+
+
+def lock_body_raise(path, data, lock, fh):
+    try:
+        with lock:
+            fh.write(data)
+            raise OSError("x")
+    except OSError:
+        os.rename(path + ".bak", path)
+"""
+    got = {f.function: [(s.kind, s.span.line) for s in f.witness] for f in check_source(src) if f.code == "OC301"}
+    assert got == {
+        "nested": [("file-write", 8), ("raises", 7), ("except", 9), ("rename", 10)],
+        "several": [("file-write", 16), ("raises", 15), ("except", 17), ("rename", 18)],
+        "lock_body_raise": [("file-write", 24), ("raise", 25), ("except", 26), ("rename", 27)],
+    }, got
+    saves = [f for f in check_source("""\
+def keep(store, run, lock):
+    try:
+        with lock:
+            store.save(run)
+    except Exception:
+        pass
+""") if f.code == "OC203"]
+    assert [s.kind for s in saves[0].witness] == ["save", "except", "silent"], saves[0].witness
