@@ -136,6 +136,18 @@ def test_a_handler_left_by_a_tests_branch_is_left_at_its_end_not_at_the_tests_ca
     assert branch and branch[-1].text.endswith("(false)")
 
 
+def test_a_handler_left_by_a_wrapped_tests_branch_is_left_at_its_end():
+    """(Held-out set 140's zigpy-deconz.) With the test wrapped over lines, its call
+    stands below the `if` line, and the silent step named it."""
+    src = ("\n\n\n\ndef a(store, info):\n    try:\n        store.save(info)\n"
+           "    except Exception:\n        if not (\n            info.get('quick', False)\n"
+           "            or info.counter == 0\n        ):\n            raise\n")
+    [f] = check_source(src, select=["OC203"])
+    silent = [s for s in f.witness if s.kind == "silent"]
+    assert [s.text for s in silent] == ["(the handler's end)  (leaves the handler silently)"], f.witness
+    assert silent[0].span.line == 9, f.witness
+
+
 def test_a_statement_that_leaves_the_handler_is_one_step():
     """(A conformance probe, session 36.) A `return` in a `finally` was shown twice:
     as a `return` step and as the `silent` step at the same line."""
