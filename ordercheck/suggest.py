@@ -151,7 +151,12 @@ NOT_LEDGER_NOUNS = {"config", "configs", "option", "options", "opts", "version",
                     "text", "paragraph", "paragraphs", "description"}
 # what follows "record" when the word is a noun: a lookup, a predicate, a getter, a type
 RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batch", "batches", "class", "type",
-                     "types", "metadata"}
+                     "types", "metadata",
+                     # a record's expression evaluated (trytond's `_record_eval_pyson`, set 143)
+                     "eval", "evaluate"}
+# the first word of a `*_transaction` name that reads or switches one, not opens it
+# (trytond's `Transaction().set_current_transaction(t)`, set 143)
+TRANSACTION_ACCESSORS = {"set", "get", "current", "is", "has", "in", "use", "switch"}
 # the last word of a name that checks or runs a task rather than writing
 NOT_A_WRITE_LAST = {"validate", "validator", "validation", "routine", "loop",
                     # a GUI's or a form's handler of a click (`_save_button_clicked`, set 109)
@@ -239,7 +244,7 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return "save"
     if first == "begin" and len(toks) > 1 and not TRANSACTION_WORDS & set(toks[1:]):
         return None  # `begin_placeholder_mode`: a mode entered, no transaction (held-out set 64)
-    if first in ("begin", "atomic", "transaction") or toks[-1] == "transaction":
+    if first in ("begin", "atomic", "transaction") or (toks[-1] == "transaction" and first not in TRANSACTION_ACCESSORS):
         return "transaction"
     if first == "mark" and set(toks[1:]) - {"as"} and set(toks[1:]) - {"as"} <= DIRTY_WORDS:
         return None  # `_mark_as_changed`, `mark_dirty`: changes tracked in memory (held-out set 127)

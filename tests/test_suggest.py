@@ -117,6 +117,10 @@ def test_names_read_as_kinds():
     assert kind_of("hset") == kind_of("hmset") == "save"
     # held-out set 64: hummingbot's `begin_placeholder_mode` is a UI mode
     assert kind_of("begin_placeholder_mode") is None and kind_of("begin_write") == "transaction"
+    # held-out set 143: trytond's context switch and a record's expression evaluated
+    for name in ("set_current_transaction", "get_transaction", "current_transaction", "_record_eval_pyson"):
+        assert kind_of(name) is None, name
+    assert kind_of("start_transaction") == "transaction"
     # held-out set 69: Qt's camelCase widget and model methods, a git commit's fields
     for name in ("setCheckState", "insertRow", "beginResetModel", "commit_date_display", "commit_hash"):
         assert kind_of(name) is None, name
