@@ -648,10 +648,13 @@ class _Scanner:
                             table.deleted[name] = table.deleted.get(name, 0) + 1
             elif isinstance(n, ast.Return):
                 if table.is_function:
-                    # `return cls(...)` in a classmethod: the class itself (`-> Self`)
+                    # `return cls(...)` in a classmethod: the class itself (`-> Self`);
+                    # `return self` in a method, the instance (trytond's `with
+                    # Transaction().start(db, user):` runs Transaction's exit; set 143)
                     made = n.value
-                    own = isinstance(made, ast.Call) and isinstance(made.func, ast.Name) \
-                        and made.func.id == "cls"
+                    own = (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)
+                           and made.func.id == "cls") or (
+                        isinstance(made, ast.Name) and method is not None and made.id == method[1])
                     table.returned.add("Self" if own else constructor_type(made))
             elif isinstance(n, _COMPS):
                 pass  # comprehension targets are the comprehension's own

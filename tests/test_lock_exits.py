@@ -334,6 +334,44 @@ def test_a_lock_from_a_classmethod_factory_or_an_unannotated_property_runs_its_e
     assert cl(src, ["OC102"]) == [("OC102", 29), ("OC102", 36), ("OC102", 43)]
 
 
+def test_a_with_over_a_method_returning_self_runs_the_instances_exit():
+    # (held-out set 143, trytond's `with Transaction().start(db, user):`) a method whose
+    # every `return` is `return self` gives the instance it is called on, as `-> Self`
+    # does: the class's exit (a commit through `stop`) runs at the `with`'s end
+    src = """
+        class Transaction:
+            def start(self, db):
+                self.db = db
+                return self
+
+            def maybe(self, db):
+                if db:
+                    return self
+                return None
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, typ, value, tb):
+                self.stop(typ is None)
+
+            def stop(self, commit):
+                if commit:
+                    self.db.save_state()
+
+        def run(ledger, db):
+            with Transaction().start(db):
+                pass
+            ledger.append_event("done")
+
+        def other(ledger, db):
+            with Transaction().maybe(db):
+                pass
+            ledger.append_event("done")
+    """
+    assert cl(src, ["OC102"]) == [("OC102", 25)]
+
+
 def test_an_inherited_self_factory_called_on_a_subclass_makes_the_subclass():
     # (a review, session 33) `SubLock.at(path)` runs `StateLock.at`, whose `-> Self` is
     # the class it is called on: the subclass's own exit (a save) runs at the `with`'s end
