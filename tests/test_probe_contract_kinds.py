@@ -5,6 +5,7 @@ never returns has no normal successor in any contract, and the precision decisio
 about terminal records stay with terminal records. Each expectation was decided from
 the contract's text; each case has a counterpart."""
 
+import pytest
 from checkutil import cl
 
 EVENTS = {"ca": ["a"], "cb": ["b"], "cc": ["c"]}
@@ -226,6 +227,35 @@ def test_a_method_that_is_not_implemented_is_no_dead_end(tmp_path):
 
             def fail(self, job):
                 raise RuntimeError("no")
+
+            def other(self, job):
+                a()
+                self.fail(job)
+                b()
+        """, select=["SQ1"], table=table) == [("SQ1", 8)]
+
+
+@pytest.mark.parametrize("raised", ["Exception('process_remote_batch not implemented')",
+                                    'Exception("needs to be implemented")',
+                                    'RuntimeError("subclasses must override this")',
+                                    'TypeError(f"{type(self).__name__} should be overridden")'])
+def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, raised):
+    """(Held-out set 144, pgq's consumer hooks.) A hook's placeholder raising a plain
+    exception that says so is "an override runs here" too; a method raising any other
+    message still never returns."""
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"])
+    assert cl(f"""\
+        class Worker:
+            def run(self, job):
+                raise {raised}
+
+            def submit(self, job):
+                a()
+                self.run(job)
+                b()
+
+            def fail(self, job):
+                raise RuntimeError("cannot override a locked job")
 
             def other(self, job):
                 a()
