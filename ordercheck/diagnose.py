@@ -386,7 +386,10 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 # both, a held-out set, session 41)
                 steps.append(_branch_step(shared, n, f"{outcome}, again", data, span, lines))
             else:
-                steps.append(Step(data.get("header_span") or span, "loop", f"{data['text']}  (then round the loop)"))
+                # (a `with` ending the loop's body goes round from its exit: said so,
+                # held-out set 146, a `with` line read as the loop)
+                exit_of = "its exit, " if data["kind"] == NodeKind.WITH_EXIT else ""
+                steps.append(Step(data.get("header_span") or span, "loop", f"{data['text']}  ({exit_of}then round the loop)"))
         elif (data["kind"] == NodeKind.STMT and data.get("stmt") in (StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE)
               and span is not None and kind != EdgeKind.EXCEPTION):
             step = Step(span, str(data["stmt"]), data["text"])  # (a StmtKind: a step holds its string)

@@ -112,3 +112,19 @@ def test_a_plain_statement_that_ends_a_loops_body_says_the_loop_goes_round():
             return 0
     ''', select=["OC102"])
     assert ("loop", 8, 't.note = "closed"  (then round the loop)') in steps(f), steps(f)
+
+
+def test_a_with_that_ends_a_loops_body_goes_round_from_its_exit():
+    """(Held-out set 146, kolibri's `finalize_file`.) The loop step stood on the inner
+    `with` line as if it were the loop; it says the walk goes round from its exit."""
+    (f,) = check_source('''
+        import os, shutil
+
+        def finalize(chunks, tmp, target):
+            with open(tmp, "wb") as out:
+                for chunk in chunks:
+                    with open(chunk, "rb") as part:
+                        shutil.copyfileobj(part, out)
+            os.replace(tmp, target)
+    ''', select=["OC301"])
+    assert ("loop", 7, 'with open(chunk, "rb") as part:  (its exit, then round the loop)') in steps(f), steps(f)
