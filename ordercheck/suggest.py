@@ -569,10 +569,13 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue  # its helper only sets fields in memory
                 if call.discarded and dropped is not None and dropped(facts, fn, call):
                     continue  # `self.save_token()` of an `async def`, not awaited: nothing of it runs
-                if (name == "emit" and qt_project and "." in call.callee and call.receiver_type is None
-                        and not ledgerish(call.callee.rsplit(".", 2)[-2])):
+                if (name == "emit" and qt_project and "." in call.callee
+                        and (call.receiver_type is None and not ledgerish(call.callee.rsplit(".", 2)[-2])
+                             or any(q.split(".", 1)[0] in QT_MODULES for q in call.qualnames))):
                     # a Qt signal emitted (`self.app.backup_finished_event.emit()`; vorta, set
-                    # 136); not a receiver of a known class or named as a ledger (a review)
+                    # 136); not a receiver of a known class or named as a ledger (a review),
+                    # unless the class is Qt's own (`error_raised = QtCore.Signal(Exception)`,
+                    # a class-level signal; happi, set 139)
                     continue
                 if call.self_call in ("self", "cls") and _metrics_class(fn.class_name):
                     continue  # a metrics class's own `self.emit(...)` (feapder's `MetricsEmitter`; set 135)

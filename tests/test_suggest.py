@@ -1662,10 +1662,22 @@ class Runtime:
         self.events.emit(run)
         event_ledger.emit(run)
 """)
+    # (held-out set 139, happi) a class-level signal is typed, by Qt's own class
+    write(tmp_path, "app/helpers.py", """
+from qtpy import QtCore
+
+
+class Worker(QtCore.QObject):
+    returned = QtCore.Signal(object)
+
+    def run(self, value):
+        self.returned.emit(value)
+""")
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted((r["class"], r["pattern"]) for r in rows) == [
         ("append", "*.repo.insert_row"), ("append", "*event_ledger.emit"), ("append", "app.store.EventStore.emit")]
     (tmp_path / "app" / "store.py").unlink()
+    (tmp_path / "app" / "helpers.py").unlink()
     # (no Qt binding imported: an `emit` is suggested as before)
     (tmp_path / "app" / "window.py").write_text("def done(bus, result):\n    bus.emit(result)\n")
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
