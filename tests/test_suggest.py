@@ -1682,3 +1682,23 @@ class Worker(QtCore.QObject):
     (tmp_path / "app" / "window.py").write_text("def done(bus, result):\n    bus.emit(result)\n")
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert ("append", "*.backup_finished_event.emit") in {(r["class"], r["pattern"]) for r in rows}
+
+
+def test_a_package_named_for_monitoring_keeps_its_suggestions(tmp_path):
+    # held-out set 147 (django-error-monitor's `ai_monitoring`): a profiler's or a
+    # monitoring module's own function is none, a package above the call's module is
+    # no such module
+    write(tmp_path, "uptime_monitoring/__init__.py", "")
+    write(tmp_path, "uptime_monitoring/models.py", "class CheckResult:\n    objects = None\n")
+    write(tmp_path, "uptime_monitoring/monitoring.py", "def record_check(x):\n    return x\n")
+    write(tmp_path, "uptime_monitoring/services.py", """
+from .models import CheckResult
+from . import monitoring
+
+
+def record(check, ok):
+    CheckResult.objects.create(check=check, ok=ok)
+    monitoring.record_check(check)
+""")
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted(r["pattern"] for r in rows) == ["*.objects.create"], rows
