@@ -264,6 +264,12 @@ def display_kind(node: Optional[ast.AST]) -> Optional[str]:
     return kind
 
 
+#: the methods by which only a `pathlib` path makes another (`PurePath.with_suffix`),
+#: and the class their value is taken for, fully qualified whatever the file imports
+PATH_DERIVERS = frozenset({"with_suffix", "with_name", "with_stem", "with_segments"})
+PATH_TYPE = "pathlib.Path"
+
+
 def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]:
     """The class a value has when every way it can take names one class: a
     constructor call ``T(...)``, an annotated parameter, and ``p or T(...)`` /
@@ -274,6 +280,10 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]
     ctor = constructor_type(node)
     if ctor:
         return ctor
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PATH_DERIVERS:
+        # `tmp = path.with_suffix(".tmp")`: only a path has these, and it makes a path
+        # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags)
+        return PATH_TYPE
     if isinstance(node, ast.Name):
         return params.get(node.id)
     options: List[ast.AST] = []

@@ -788,8 +788,8 @@ class Resolver:
     def type_qualname(self, written: str) -> Optional[str]:
         """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
         ``<this module>.RunStore`` for a class defined at the top of this module."""
-        if written.startswith("builtins."):
-            return written  # a function's fresh list, dict or set (``scopes.display_kind``)
+        if written.startswith("builtins.") or written == scopesmod.PATH_TYPE:
+            return written  # a function's fresh list, dict or set (``scopes.display_kind``); a derived path
         qn = self.qualified_text(written)
         if qn:
             return qn[0]

@@ -1,0 +1,53 @@
+"""A path made from a path (`tmp = path.with_suffix(".tmp")`) is a `pathlib.Path`:
+only a path has `with_suffix`, `with_name`, `with_stem`, `with_segments`, so its
+`replace` is a rename (held-out set 145: rosbags writes `metadata.yaml` so, unsynced;
+docs/decisions.md "A path derived from a path")."""
+import pytest
+from checkutil import cl
+
+SRC = """\
+def save(dst, data):
+    tmp = {made}
+    tmp.write_bytes(data)
+    tmp.replace(dst)
+"""
+
+
+@pytest.mark.parametrize("made", ['dst.with_suffix(".tmp")', 'dst.with_name(dst.name + ".tmp")',
+                                  'dst.with_stem("x")', 'self_path.parent.with_name("x")'])
+def test_a_derived_paths_replace_is_a_rename(made):
+    assert cl(SRC.format(made=made), ["OC301"]) == [("OC301", 4)]
+
+
+@pytest.mark.parametrize("made", ['dst + ".tmp"', 'dst.replace(".txt", ".tmp")', 'make_tmp(dst)'])
+def test_anything_else_is_not_known_to_be_a_path(made):
+    assert cl(SRC.format(made=made), ["OC301"]) == []
+
+
+def test_an_attribute_bound_to_a_derived_path_is_one_too():
+    src = """\
+class Writer:
+    def __init__(self, path):
+        self.tmp = path.with_suffix(".tmp")
+
+    def close(self, path, text):
+        self.tmp.write_text(text)
+        self.tmp.replace(path)
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 7)]
+
+
+def test_a_synced_derived_path_is_no_finding():
+    src = """\
+import os
+
+
+def save(dst, data):
+    tmp = dst.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    tmp.replace(dst)
+"""
+    assert cl(src, ["OC301"]) == []
