@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
@@ -336,24 +335,12 @@ def node_origin(g: nx.DiGraph, n: object, cls: str, part: str, ns: NodeSets, pat
 _APPEND_CLASSES = frozenset({EventClass.APPEND.value, EventClass.TERMINAL_APPEND.value})
 
 
-_NOT_IMPLEMENTED = re.compile(
-    r"raise\s+(?:builtins\.)?NotImplementedError\b"
-    # a hook's placeholder in its own words, whatever the exception: pgq's
-    # `raise Exception('process_remote_batch not implemented')`, "needs to be
-    # implemented", "subclasses must override" (held-out set 144)
-    r"|raise\s+[\w.]+\(\s*[rRuUfF]?[\"'][^\"']*?"
-    r"(?:\bnot\s+(?:yet\s+)?implemented|\bbe\s+implemented|\bimplement\s+(?:it|this|me)\b"
-    r"|\b(?:must|should|to)\s+(?:be\s+)?overrid|\boverridden\b|\boverride\s+(?:it|this|me)\b)",
-    re.IGNORECASE)
-
-
 def _abstract(fn: FunctionFacts) -> bool:
     """A method that only says "not implemented here" (a statement of its body raises
     ``NotImplementedError``, or an exception whose message says so): a call of it runs
     an override, in the project or not, so its always raising is no ``no-return``
     (docs/decisions.md "A helper that never returns")."""
-    return fn.class_name is not None and any(
-        st.kind == StmtKind.RAISE and _NOT_IMPLEMENTED.match(st.text) for st in fn.body)
+    return fn.class_name is not None and any(st.kind == StmtKind.RAISE and st.placeholder for st in fn.body)
 
 
 def _never_returns(fn: FunctionFacts) -> bool:

@@ -267,6 +267,10 @@ class Stmt:
     # clause's ``as`` name while it still holds it (``cfg``: an outer clause of the
     # same type catches it for sure)
     reraise: bool = False
+    # a ``raise`` that says "not implemented here": ``NotImplementedError``, or an
+    # exception whose message says so (``frontend.statements.says_not_implemented``);
+    # a method holding one is a hook an override replaces, no dead end
+    placeholder: bool = False
 
 
 @dataclass

@@ -62,6 +62,10 @@ class ScopeTable:
     #: its `return` statements constructs (``return StateLock()``)
     returns: Optional[str] = None
     returned: Set[Optional[str]] = field(default_factory=set)  # (what each `return` constructs)
+    #: an instance method's first parameter (not a ``staticmethod``'s or a
+    #: ``classmethod``'s): ``return self`` gives the instance (``"Self"``)
+    instance: Optional[str] = None
+    returns_self: bool = False  # (some `return` is `return <instance>`)
     #: a generator function: the last line of the last statement of its body holding
     #: a ``yield`` (``ir.FunctionFacts.tail_line``); 0 for any other function
     tail_line: int = 0
@@ -282,8 +286,10 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]
         return ctor
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PATH_DERIVERS:
         # `tmp = path.with_suffix(".tmp")`: only a path has these, and it makes a path
-        # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags)
-        return PATH_TYPE
+        # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags),
+        # unless the receiver is known to be of another class (`base: Template`; a review)
+        known = value_type(node.func.value, params)
+        return PATH_TYPE if not known or known.rsplit(".", 1)[-1].endswith("Path") else None
     if isinstance(node, ast.Name):
         return params.get(node.id)
     options: List[ast.AST] = []
@@ -550,6 +556,9 @@ class _Scanner:
         if cls is not None and params and params[0] in list(args.posonlyargs) + list(args.args):
             self_name = params[0].arg
         method = (cls, self_name, annotated_params) if cls is not None and self_name else None
+        if method is not None and not any((dotted(d) or "").rsplit(".", 1)[-1] in ("staticmethod", "classmethod")
+                                          for d in node.decorator_list):
+            table.instance = self_name
         # declarations first: they say where this function's bindings go
         for n in _declarations(node.body):
             table.declared_outer.update(n.names)
@@ -558,6 +567,8 @@ class _Scanner:
         self.body(node.body, table, chain + [table], method)
         if self.yields:
             table.tail_line = _tail_line(node)
+        if table.returns_self and not (node.body and isinstance(node.body[-1], (ast.Return, ast.Raise))):
+            table.returned.add(None)  # (`return self` on one way, None off the end: no one class)
         if table.returns is None and len(table.returned) == 1:
             table.returns = next(iter(table.returned))
 
@@ -662,9 +673,9 @@ class _Scanner:
                     # `return self` in a method, the instance (trytond's `with
                     # Transaction().start(db, user):` runs Transaction's exit; set 143)
                     made = n.value
-                    own = (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)
-                           and made.func.id == "cls") or (
-                        isinstance(made, ast.Name) and method is not None and made.id == method[1])
+                    own = isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "cls"
+                    if isinstance(made, ast.Name) and table.instance is not None and made.id == table.instance:
+                        own = table.returns_self = True
                     table.returned.add("Self" if own else constructor_type(made))
             elif isinstance(n, _COMPS):
                 pass  # comprehension targets are the comprehension's own

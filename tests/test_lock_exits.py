@@ -372,6 +372,47 @@ def test_a_with_over_a_method_returning_self_runs_the_instances_exit():
     assert cl(src, ["OC102"]) == [("OC102", 25)]
 
 
+def test_only_an_instance_methods_return_self_on_every_way_gives_the_instance():
+    # (a review) a staticmethod's first parameter is no instance, a classmethod's
+    # `return cls` is the class, and a method that may fall off its end returns None
+    src = """
+        class Store:
+            @staticmethod
+            def checked(conn):
+                return conn
+
+            @classmethod
+            def klass(cls, conn):
+                return cls
+
+            def start(self, db):
+                if db:
+                    return self
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, typ, value, tb):
+                self.db.save_state()
+
+        def a(ledger, conn):
+            with Store.checked(conn):
+                pass
+            ledger.append_event("done")
+
+        def b(ledger, conn):
+            with Store.klass(conn):
+                pass
+            ledger.append_event("done")
+
+        def c(ledger, conn):
+            with Store().start(conn):
+                pass
+            ledger.append_event("done")
+    """
+    assert cl(src, ["OC102"]) == []
+
+
 def test_an_inherited_self_factory_called_on_a_subclass_makes_the_subclass():
     # (a review, session 33) `SubLock.at(path)` runs `StateLock.at`, whose `-> Self` is
     # the class it is called on: the subclass's own exit (a save) runs at the `with`'s end

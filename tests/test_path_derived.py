@@ -51,3 +51,33 @@ def save(dst, data):
     tmp.replace(dst)
 """
     assert cl(src, ["OC301"]) == []
+
+
+def test_a_receiver_of_another_known_class_makes_no_path():
+    """(A review.) A project class's own `with_name` returns that class: its `replace`
+    is a text substitution; a receiver annotated as a path still makes a path."""
+    src = """\
+from pathlib import Path
+
+
+class Template:
+    def with_name(self, name):
+        return Template()
+
+    def replace(self, old, new):
+        return Template()
+
+
+def render(base: Template, out):
+    tpl = base.with_name("report")
+    with open(out, "w") as f:
+        f.write("x")
+    tpl.replace("{{date}}", "today")
+
+
+def save(dst: Path, data):
+    tmp = dst.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(dst)
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 22)]

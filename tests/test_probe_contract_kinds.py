@@ -238,7 +238,11 @@ def test_a_method_that_is_not_implemented_is_no_dead_end(tmp_path):
 @pytest.mark.parametrize("raised", ["Exception('process_remote_batch not implemented')",
                                     'Exception("needs to be implemented")',
                                     'RuntimeError("subclasses must override this")',
-                                    'TypeError(f"{type(self).__name__} should be overridden")'])
+                                    'TypeError(f"{type(self).__name__} should be overridden")',
+                                    # (a review) a long message, adjacent literals
+                                    'Exception("the remote batch hook of this consumer class, '
+                                    'process_remote_batch, is not implemented")',
+                                    'Exception("process_remote_batch " "not implemented")'])
 def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, raised):
     """(Held-out set 144, pgq's consumer hooks.) A hook's placeholder raising a plain
     exception that says so is "an override runs here" too; a method raising any other
@@ -262,3 +266,23 @@ def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, ra
                 self.fail(job)
                 b()
         """, select=["SQ1"], table=table) == [("SQ1", 8)]
+
+
+@pytest.mark.parametrize("raised", ['FileExistsError(f"{path} exists, refusing to override it")',
+                                    'ValueError("the setting was overridden by the environment")',
+                                    'ValueError("this cannot be implemented on Windows")',
+                                    'RuntimeError("cannot override this job")'])
+def test_an_error_that_only_mentions_the_words_still_never_returns(tmp_path, raised):
+    """(A review.) A real error whose message names implementing or overriding keeps
+    the method a dead end."""
+    table = rule(tmp_path, "sequence", first=["ca"], then=["cb"])
+    assert cl(f"""\
+        class Worker:
+            def fail(self, job):
+                raise {raised}
+
+            def other(self, job):
+                a()
+                self.fail(job)
+                b()
+        """, select=["SQ1"], table=table) == []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import builtins as builtins_module
+import re
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .. import lazy
@@ -391,6 +392,7 @@ class Extractor(ExpressionWalker):
         ev = self.expr(node.exc)
         ev += self.expr(node.cause)
         st = Stmt(StmtKind.RAISE, sp, text, ev, True)
+        st.placeholder = node.exc is not None and says_not_implemented(node.exc)
         caught = self.frame.caught_names[-1] if self.frame.caught_names else None
         st.reraise = node.exc is None or (isinstance(node.exc, cst.Name) and caught is not None
                                           and node.exc.value == caught)  # (`from x` changes no type)
@@ -1249,3 +1251,43 @@ def literal_truth(value: cst.BaseExpression) -> int:
             return _FALSY | _TRUTHY
     return 0
 
+
+#: a hook's placeholder in its own words, whatever the exception: pgq's
+#: `raise Exception('process_remote_batch not implemented')`, "needs to be
+#: implemented", "subclasses must override this" (held-out set 144); not an error that
+#: only mentions the words ("cannot be implemented", "refusing to override it", "was
+#: overridden by the environment"; a review)
+_PLACEHOLDER_WORDS = re.compile(
+    r"\bnot\s+(?:yet\s+)?(?:been\s+)?implemented\b"
+    r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+be\s+(?:implemented|overridden|overriden)\b"
+    r"|\b(?:must|should|please)\s+(?:override|implement)\b"
+    r"|\bnot\s+overridden\b|\babstract\s+method\b",
+    re.IGNORECASE)
+
+
+def says_not_implemented(exc: cst.BaseExpression) -> bool:
+    """Whether a raised exception says "not implemented here": ``NotImplementedError``
+    (called or not), or an exception built with a message that says so, its string
+    literals and f-strings' text read whole however the call is wrapped or split into
+    adjacent literals (``ir.Stmt.placeholder``; docs/decisions.md "A helper that never
+    returns")."""
+    func = exc.func if isinstance(exc, cst.Call) else exc
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if name == "NotImplementedError":
+        return True
+    if not isinstance(exc, cst.Call):
+        return False
+    words: List[str] = []
+    stack: List[cst.CSTNode] = [a.value for a in exc.args]
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, cst.SimpleString):
+            value = node.evaluated_value
+            words.append(value if isinstance(value, str) else value.decode("latin-1"))
+        elif isinstance(node, cst.ConcatenatedString):
+            stack[:0] = [node.left, node.right]
+        elif isinstance(node, cst.FormattedString):
+            words.extend(p.value if isinstance(p, cst.FormattedStringText) else " x " for p in node.parts)
+        elif isinstance(node, cst.BinaryOperation):  # `"..." + name + "..."`, `"... %s" % x`
+            stack[:0] = [node.left, node.right]
+    return bool(_PLACEHOLDER_WORDS.search(" ".join(words)))
