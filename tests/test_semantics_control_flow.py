@@ -222,6 +222,28 @@ def test_sys_exit_imported_by_name_passes_a_narrow_handler():
         """, select=SEQ) == []
 
 
+def test_sites_exit_and_quit_raise_system_exit_unless_a_name_is_bound():
+    # (held-out set 151, faraday's handlers end in `exit(1)`) `site`'s helpers raise
+    # SystemExit as `sys.exit()` does: the handler is not silent, and the call has no
+    # normal successor; a parameter or a function named so is another callable
+    src = """\
+        def a(store, run):
+            try:
+                store.save(run)
+            except Exception:
+                print("could not save")
+                {call}
+
+        def b(store, run, exit, quit):
+            try:
+                store.save(run)
+            except Exception:
+                {call}
+        """
+    for call in ("exit(1)", "quit()"):
+        assert cl(src.format(call=call)) == [("OC203", 10)], call
+
+
 def test_raise_in_try_body_after_save_reaches_handler_with_save_done():
     assert cl("""\
         def step(self, run, rec):

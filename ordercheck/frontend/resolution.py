@@ -24,7 +24,10 @@ _HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 LOCAL_TO_COMPREHENSION = -1
 _CTOR_RECEIVER = re.compile(r"^([A-Za-z_][\w.]*)\(\)\.[A-Za-z_]\w*$")  # `RunStore().save`
 
-EXIT_CALLS = ("sys.exit", "os._exit")  # (`exit()`/`quit()` are site helpers: not exits)
+EXIT_CALLS = ("sys.exit", "os._exit")
+#: `site`'s `exit()`/`quit()`: they raise `SystemExit` as `sys.exit()` does, where no
+#: module or function binds the name (held-out set 151: faraday's handlers end so)
+SITE_EXITS = ("exit", "quit")
 
 CONTEXT_MANAGER_DECORATORS = {
     "contextmanager", "asynccontextmanager",
@@ -420,6 +423,8 @@ class Resolver:
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
                 exits = name
+        if exits is None and callee in SITE_EXITS and not qn and self._lookup(callee) is None:
+            exits = "sys.exit"
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
