@@ -504,6 +504,27 @@ class ProjectIndex:
         found = self.class_key(facts, fn.returns) or self.resolve_qualified(fn.returns)
         return found if found in self.classes else None
 
+    def returned_manager(self, key: str) -> Optional[str]:
+        """The project ``@contextmanager`` generator a function hands on: its body is
+        one ``return`` of a call of it (``def connect(self): return
+        self.meta_store.connect()``), a docstring aside. ``with driver.connect():``
+        then enters that generator, its code after the ``yield`` at the ``with``'s exit
+        (held-out set 149, terracotta's driver; docs/decisions.md "A function that
+        hands on a context manager"). Anything else the function does would be lost at
+        the entry, so any other statement, or a call in the return's arguments, gives
+        None."""
+        facts, fn = self.functions[key]
+        body = [st for st in fn.body if not (st.kind == StmtKind.SIMPLE and not st.events)]
+        if len(body) != 1 or body[0].kind != StmtKind.RETURN or len(body[0].events) != 1:
+            return None
+        call = body[0].events[0]
+        if not isinstance(call, Call):
+            return None
+        target = self.callee_key(facts, fn, call)
+        if target is None or target not in self.functions or not self.functions[target][1].context_manager:
+            return None
+        return target
+
     def property_class(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
         """For ``with self.x:`` (``self.x.__enter__``) where ``x`` is a property of the
         class (along its MRO): the project class its getter's annotation returns."""
@@ -1303,6 +1324,10 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
         target = resolved.get(call.id)
         if target is not None and index.functions[target][1].context_manager:
             entered.append((call.id, target))
+            continue
+        handed = index.returned_manager(target) if target is not None and target in index.functions else None
+        if handed is not None:  # `def connect(self): return self.meta_store.connect()`
+            entered.append((call.id, handed))
             continue
         cls = index.called_class(facts, fn, call)
         if cls is None and target is not None and not call.callee.endswith(".__enter__"):

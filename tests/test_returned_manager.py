@@ -1,0 +1,59 @@
+"""A function whose body only returns a project context manager's call hands that
+manager on: `with driver.connect():` enters it, and its code after the `yield` runs
+at the `with`'s exit (held-out set 149, terracotta's driver over its meta store;
+docs/decisions.md "A function that hands on a context manager")."""
+from checkutil import cl, tree_findings, write_tree
+
+STORE = """\
+import contextlib
+
+
+class MetaStore:
+    @contextlib.contextmanager
+    def connect(self):
+        yield self
+        self.connection.commit()
+
+
+class Driver:
+    def __init__(self):
+        self.meta_store = MetaStore()
+
+    def connect(self):
+        \"\"\"The store's connection.\"\"\"
+        return self.meta_store.connect()
+
+    def busy(self):
+        self.check()
+        return self.meta_store.connect()
+
+    def insert(self, keys):
+        with self.connect():
+            self._ledger.append(keys)
+
+    def insert_after(self, keys):
+        with self.connect():
+            pass
+        self._ledger.append(keys)
+
+    def insert_busy(self, keys):
+        with self.busy():
+            self._ledger.append(keys)
+"""
+TABLE = {"extend-events": {"save": ["*.connection.commit"], "append": ["*._ledger.append"]}}
+
+
+def test_a_with_over_a_function_that_returns_a_manager_commits_at_its_exit():
+    # insert: the commit is at the exit, after the append (no finding); insert_after:
+    # before it; insert_busy: the function does more than hand the manager on, so the
+    # generator's events stand at its call, as for any generator called (documented)
+    assert cl(STORE, ["OC102"], table=TABLE) == [("OC102", 30), ("OC102", 34)]
+
+
+def test_the_manager_handed_on_from_another_file(tmp_path):
+    write_tree(tmp_path, {
+        "store.py": STORE.split("class Driver:")[0],
+        "driver.py": "from store import MetaStore\n\n\nclass Driver:" + STORE.split("class Driver:")[1],
+    })
+    found = sorted((f.path.rsplit("/", 1)[-1], f.span.line) for f in tree_findings(tmp_path, ["OC102"], table=TABLE))
+    assert found == [("driver.py", 23), ("driver.py", 27)], found
