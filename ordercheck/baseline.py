@@ -80,7 +80,9 @@ def write(path: Path, findings: Sequence[Finding], root: Path) -> int:
     """Record ``findings`` in ``path``; returns how many findings were recorded."""
     entries = record(findings, root)
     try:
-        atomic_write(path, dumps(entries).encode("utf-8"))
+        # (a file name that is no UTF-8 is a lone surrogate here: written as JSON's
+        # `\udcff` escape, which reads back as the same name; a surfaces probe)
+        atomic_write(path, dumps(entries).encode("utf-8", "backslashreplace"))
     except OSError as exc:
         raise UsageError(f"cannot write the baseline: {exc.strerror or exc}", str(path), "--write-baseline") from None
     return sum(e.count for e in entries)

@@ -62,6 +62,22 @@ def test_write_then_read_hides_everything_and_the_file_is_stable(project):
     assert "All checks passed" in after.out
 
 
+def test_a_file_name_that_is_no_utf8_is_recorded_and_hidden(project):
+    """(A surfaces probe.) Writing the baseline failed on a file named with a byte
+    that is no UTF-8 (an internal error, exit 2, no baseline)."""
+    import os
+
+    name = os.fsdecode(b"src/x\xff.py")
+    write(project, name, OLD)
+    before = oc(project, "--no-cache", "src")
+    assert len(before.findings()) == 6 and before.code == 1, before
+    w = oc(project, "--no-cache", "src", "--write-baseline", "base.json")
+    assert w.code == 0, w
+    json.loads((project / "base.json").read_bytes().decode("utf-8"))  # (valid UTF-8 JSON)
+    after = oc(project, "--no-cache", "src", "--baseline", "base.json")
+    assert after.code == 0 and after.findings() == [], after
+
+
 def test_unrelated_edits_keep_old_findings_hidden_and_new_ones_reported(project):
     oc(project, "--no-cache", "src", "--write-baseline", "base.json")
     edited = (
