@@ -308,6 +308,11 @@ class FunctionFacts:
     # statement of its body that holds a ``yield`` (what runs after it runs only when a
     # consumer's ``next()`` finds it exhausted); 0 for any other function
     tail_line: int = 0
+    # the one call a function's body returns, doing nothing else (a docstring aside):
+    # ``def connect(self): return self.meta_store.connect()``. A ``with`` over the
+    # function's call enters what that call makes, when it is a project context
+    # manager (``summaries.ProjectIndex.returned_manager``); a stub keeps it
+    handed: Optional[Call] = None
 
 
 @dataclass

@@ -571,9 +571,9 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 7  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+GRAPH_FORMAT = 8  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
 # 4: a module's ``__all__``; 5: a function's ``async``; 6: its name bound again (``rebound``);
-# 7: a class's class-level types (``class_types``)
+# 7: a class's class-level types (``class_types``); 8: the call a function hands on (``handed``)
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -583,7 +583,7 @@ def stub_record(facts: FileFacts) -> list:
     return [
         facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
         [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager,
-          fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async, fn.rebound]
+          fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async, fn.rebound, handed_row(fn.handed)]
          for fn in facts.functions],
         [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth,
           [list(a) for a in c.aliases], [list(t) for t in c.class_types]] for c in facts.classes],
@@ -705,8 +705,9 @@ def stub_facts(path: str, record: list) -> FileFacts:
         exports=None if exports is None else list(exports),
         aliases=dict(names),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
-                                 returns=returns, decorators=tuple(decorators), is_async=is_async, rebound=rebound)
-                   for q, n, c, local, cm, returns, decorators, exits, is_async, rebound in functions],
+                                 returns=returns, decorators=tuple(decorators), is_async=is_async, rebound=rebound,
+                                 handed=_handed(handed))
+                   for q, n, c, local, cm, returns, decorators, exits, is_async, rebound, handed in functions],
         classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs),
                             aliases=tuple(tuple(a) for a in aliases), truth=truth,
                             class_types=tuple((a, t) for a, t in class_types))
@@ -743,6 +744,28 @@ def _stub_calls(texts: List[str]) -> List[Call]:
                  discarded=text.startswith(DROPPED)) for i, text in enumerate(texts)]
 
 
+def handed_row(call: Optional[Call]) -> Optional[list]:
+    """What resolving ``FunctionFacts.handed`` reads of the call (``callee_key``)."""
+    if call is None:
+        return None
+    return [call.callee, list(call.qualnames), call.receiver_type, call.invokes, call.self_call, call.aug,
+            call.local_head]
+
+
+def _handed(row: Optional[list]) -> Optional[Call]:
+    if row is None:
+        return None
+    callee, qualnames, receiver, invokes, self_call, aug, local_head = row
+    return Call(-1000, callee, tuple(qualnames), _NO_SPAN, "", (0, 0), receiver_type=receiver, invokes=invokes,
+                self_call=self_call, aug=aug, local_head=local_head)
+
+
+def _handed_ok(v: object) -> bool:
+    return v is None or (type(v) is list and len(v) == 7 and _is_str(v[0]) and _strs(v[1])
+                         and all(x is None or _is_str(x) for x in v[2:5]) and type(v[5]) is bool
+                         and type(v[6]) is int)
+
+
 def _is_str(v: object) -> bool:
     return type(v) is str
 
@@ -763,10 +786,10 @@ def _record_ok(r: object) -> bool:
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
             and (exports is None or _strs(exports))
             and type(functions) is list and all(
-                type(f) is list and len(f) == 10 and _is_str(f[0]) and _is_str(f[1])
+                type(f) is list and len(f) == 11 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool
                 and (f[5] is None or _is_str(f[5])) and _strs(f[6]) and _strs(f[7]) and type(f[8]) is bool
-                and type(f[9]) is bool
+                and type(f[9]) is bool and _handed_ok(f[10])
                 for f in functions)
             and type(classes) is list and all(
                 type(c) is list and len(c) == 7 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])

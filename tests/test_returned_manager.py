@@ -57,3 +57,39 @@ def test_the_manager_handed_on_from_another_file(tmp_path):
     })
     found = sorted((f.path.rsplit("/", 1)[-1], f.span.line) for f in tree_findings(tmp_path, ["OC102"], table=TABLE))
     assert found == [("driver.py", 23), ("driver.py", 27)], found
+
+
+def test_a_warm_run_reads_the_handed_manager_from_the_cache(tmp_path):
+    """(A review.) With the factory's file read from the cache (an index stub, whose
+    bodies are gone), the `with` ran the generator whole at the call again."""
+    from cliutil import oc, write
+
+    write(tmp_path, "pyproject.toml", "[tool.ordercheck.extend-events]\n"
+          'save = ["*.connection.commit"]\nappend = ["*._ledger.append"]\n')
+    write(tmp_path, "store.py", STORE.split("class Driver:")[0]
+          + "\n\nclass Driver:\n    def __init__(self):\n        self.meta_store = MetaStore()\n\n"
+          "    def connect(self):\n        return self.meta_store.connect()\n")
+    write(tmp_path, "app.py", """\
+from store import Driver
+
+
+class App:
+    def __init__(self):
+        self.driver = Driver()
+
+    def insert(self, keys):
+        with self.driver.connect():
+            self._ledger.append(keys)
+
+    def insert_after(self, keys):
+        with self.driver.connect():
+            pass
+        self._ledger.append(keys)
+""")
+    cache = ["--select", "OC102", "--cache-dir", str(tmp_path / "c")]
+    runs = [oc(tmp_path, *cache, ".")]
+    with open(tmp_path / "app.py", "a") as f:
+        f.write("# edited\n")
+    runs += [oc(tmp_path, *cache, "."), oc(tmp_path, *cache, "app.py")]
+    for r in runs:
+        assert [(p.rsplit("/", 1)[-1], line) for p, line, *_ in r.findings()] == [("app.py", 15)], r.out + r.err

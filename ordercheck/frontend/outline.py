@@ -323,6 +323,7 @@ class Outliner(Resolver):
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, name)
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
+        fn.handed = _handed_call(node, fn.calls)
 
     def klass(self, node: ast.ClassDef) -> None:
         for d in node.decorator_list:
@@ -411,3 +412,19 @@ LEAF_TYPES = frozenset(
 )
 
 __all__ = ["outline", "Outliner"]
+
+
+def _handed_call(node: FunctionNode, calls: List[Call]) -> Optional[Call]:
+    """``FunctionFacts.handed`` as the libcst walk gives it (``statements.handed_call``):
+    a body that is one ``return`` of one call, a docstring aside."""
+    body = list(node.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, (str, bytes)):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+        return None
+    value = body[0].value
+    if sum(isinstance(n, ast.Call) for n in ast.walk(value)) != 1:
+        return None
+    own = [c for c in calls if c.span.line == value.lineno]
+    return own[0] if len(own) == 1 else None

@@ -888,6 +888,7 @@ class Extractor(ExpressionWalker):
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, node.name.value)
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
+        fn.handed = handed_call(fn.body)
 
     def _chunked_body(self, huge: HugeDef) -> List[Stmt]:
         """The body of a huge function, parsed a group of whole statements at a time
@@ -1291,3 +1292,18 @@ def says_not_implemented(exc: cst.BaseExpression) -> bool:
         elif isinstance(node, cst.BinaryOperation):  # `"..." + name + "..."`, `"... %s" % x`
             stack[:0] = [node.left, node.right]
     return bool(_PLACEHOLDER_WORDS.search(" ".join(words)))
+
+
+def _docstring(st: Stmt) -> bool:
+    """A statement that is a string literal alone (a docstring)."""
+    return st.kind == StmtKind.SIMPLE and not st.events and st.text.lstrip("rRuUbB")[:1] in ("'", '"')
+
+
+def handed_call(body: List[Stmt]) -> Optional[Call]:
+    """``FunctionFacts.handed``: the call of a body that is one ``return`` of one call
+    (nothing else called in it), a docstring aside."""
+    rest = body[1:] if body and _docstring(body[0]) else body
+    if len(rest) != 1 or rest[0].kind != StmtKind.RETURN or len(rest[0].events) != 1:
+        return None
+    call = rest[0].events[0]
+    return call if isinstance(call, Call) else None
