@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
 
 
 @dataclass
@@ -65,6 +65,9 @@ class ScopeTable:
     #: an instance method's first parameter (not a ``staticmethod``'s or a
     #: ``classmethod``'s): ``return self`` gives the instance (``"Self"``)
     instance: Optional[str] = None
+    #: names bound to a path made from a plain name (``tmp = base.with_suffix(...)``):
+    #: name -> those receivers, looked at once the scope is walked (``_known_type``)
+    derived: Dict[str, Set[str]] = field(default_factory=dict)
     returns_self: bool = False  # (some `return` is `return <instance>`)
     #: a generator function: the last line of the last statement of its body holding
     #: a ``yield`` (``ir.FunctionFacts.tail_line``); 0 for any other function
@@ -274,7 +277,8 @@ PATH_DERIVERS = frozenset({"with_suffix", "with_name", "with_stem", "with_segmen
 PATH_TYPE = "pathlib.Path"
 
 
-def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]:
+def value_type(node: Optional[ast.AST], params: Dict[str, str],
+               receiver: Optional[Callable[[ast.AST], Optional[str]]] = None) -> Optional[str]:
     """The class a value has when every way it can take names one class: a
     constructor call ``T(...)``, an annotated parameter, and ``p or T(...)`` /
     ``p if p is not None else T(...)`` over those (the default-argument idiom); an
@@ -288,8 +292,10 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]
         # `tmp = path.with_suffix(".tmp")`: only a path has these, and it makes a path
         # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags),
         # unless the receiver is known to be of another class (`base: Template`; a review)
-        known = value_type(node.func.value, params)
-        return PATH_TYPE if not known or known.rsplit(".", 1)[-1].endswith("Path") else None
+        on = node.func.value
+        known = value_type(on, params) or (receiver(on) if receiver is not None else None)
+        # (a path's own types say so: `Path`, `os.PathLike`, `PathOrStr`; a second review)
+        return PATH_TYPE if not known or "path" in known.lower() else None
     if isinstance(node, ast.Name):
         return params.get(node.id)
     options: List[ast.AST] = []
@@ -300,12 +306,34 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str]) -> Optional[str]
     options = [o for o in options if not _is_none(o)]
     if len(options) < 2:
         return None
-    found = [value_type(o, params) for o in options]
+    found = [value_type(o, params, receiver) for o in options]
     if None in found:
         return None
     # ("": a parameter that defaults to None and names no class: the other operand's)
     typed = {f for f in found if f}
     return typed.pop() if len(typed) == 1 else None
+
+
+def _falls_through(body: List[ast.stmt]) -> bool:
+    """Whether a block may end by running off its last statement (no ``return`` or
+    ``raise`` on that way): an ``if``'s branches, a ``try``'s body (or ``else``) and its
+    handlers, a ``with``'s body are looked into; a loop, a ``match`` and anything else
+    may (a second review: `if ...: return self` / `else: return self` gave nothing)."""
+    if not body:
+        return True
+    last = body[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return False
+    if isinstance(last, ast.If):
+        return _falls_through(last.body) or _falls_through(last.orelse)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return _falls_through(last.body)
+    if isinstance(last, ast.Try) or type(last).__name__ == "TryStar":
+        if last.finalbody and not _falls_through(last.finalbody):  # type: ignore[attr-defined]
+            return False
+        main = last.orelse if last.orelse else last.body  # type: ignore[attr-defined]
+        return _falls_through(main) or any(_falls_through(h.body) for h in last.handlers)  # type: ignore[attr-defined]
+    return True
 
 
 def _rebound(body: List[ast.stmt], name: str) -> bool:
@@ -369,6 +397,21 @@ def _says_nothing(annotation: Optional[ast.AST]) -> bool:
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         return all(_is_none(o) or _says_nothing(o) for o in _union_members(annotation))
     return False
+
+
+def _known_type(node: ast.AST, table: "ScopeTable", method) -> Optional[str]:
+    """The one class the walk so far knows a receiver is of: a name constructed in the
+    scope (``base = Template(...)``), or ``self.x`` annotated or constructed in the
+    class (``method``: the class's table, ``self``'s name, ...); None when not one."""
+    if isinstance(node, ast.Name):
+        types = table.annotated.get(node.id) or table.constructed.get(node.id) or set()
+        return next(iter(types)) if len(types) == 1 else None
+    if (method is not None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id == method[1]):
+        cls = method[0]
+        types = cls.attr_annotated.get(node.attr) or cls.attr_constructed.get(node.attr) or set()
+        return next(iter(types)) if len(types) == 1 else None
+    return None
 
 
 def _annotated(table: "ScopeTable") -> Dict[str, str]:
@@ -567,7 +610,13 @@ class _Scanner:
         self.body(node.body, table, chain + [table], method)
         if self.yields:
             table.tail_line = _tail_line(node)
-        if table.returns_self and not (node.body and isinstance(node.body[-1], (ast.Return, ast.Raise))):
+        for name, receivers in table.derived.items():
+            # (the walk is in no order: `base = Template(...)` may come after `tpl =
+            # base.with_name(...)` in it; a second review)
+            known = [_known_type(ast.Name(r), table, None) for r in receivers]
+            if any(k and "path" not in k.lower() for k in known):
+                table.constructed.get(name, set()).discard(PATH_TYPE)
+        if table.returns_self and _falls_through(node.body):
             table.returned.add(None)  # (`return self` on one way, None off the end: no one class)
         if table.returns is None and len(table.returned) == 1:
             table.returns = next(iter(table.returned))
@@ -734,9 +783,13 @@ class _Scanner:
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
-            ctor = None if isinstance(value, ast.Name) else value_type(value, _annotated(table))
+            ctor = None if isinstance(value, ast.Name) else value_type(
+                value, _annotated(table), lambda n: _known_type(n, table, method))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
+            if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                    and isinstance(value.func.value, ast.Name)):
+                table.derived.setdefault(target.id, set()).add(value.func.value.id)
             kind = display_kind(value)
             if kind is not None and table.is_function and target.id not in table.declared_outer:
                 count, kinds = table.displays.get(target.id, (0, frozenset()))
@@ -744,7 +797,7 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = value_type(value, params)
+                ctor = value_type(value, params, lambda n: _known_type(n, table, method))
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
 

@@ -413,6 +413,43 @@ def test_only_an_instance_methods_return_self_on_every_way_gives_the_instance():
     assert cl(src, ["OC102"]) == []
 
 
+def test_a_method_that_returns_self_on_every_branch_gives_the_instance():
+    # (a second review) `if`/`else` both returning self, a `try` whose handler raises
+    src = """
+        class Tx:
+            def start(self, db):
+                if db is None:
+                    return self
+                else:
+                    self.db = db
+                    return self
+
+            def begin(self, db):
+                try:
+                    self.db = db.connect()
+                    return self
+                except OSError:
+                    raise
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.db.save_state()
+
+        def a(ledger, db):
+            with Tx().start(db):
+                pass
+            ledger.append_event("done")
+
+        def b(ledger, db):
+            with Tx().begin(db):
+                pass
+            ledger.append_event("done")
+    """
+    assert cl(src, ["OC102"]) == [("OC102", 26), ("OC102", 31)]
+
+
 def test_an_inherited_self_factory_called_on_a_subclass_makes_the_subclass():
     # (a review, session 33) `SubLock.at(path)` runs `StateLock.at`, whose `-> Self` is
     # the class it is called on: the subclass's own exit (a save) runs at the `with`'s end

@@ -81,3 +81,53 @@ def save(dst: Path, data):
     tmp.replace(dst)
 """
     assert cl(src, ["OC301"]) == [("OC301", 22)]
+
+
+def test_a_receiver_constructed_as_another_class_or_typed_as_a_path_alias():
+    """(A second review.) A local or an attribute constructed as another class makes no
+    path; a path-like annotation (`os.PathLike`, `PathOrStr`) still does."""
+    src = """\
+import os
+from typing import Union
+from pathlib import Path
+
+PathOrStr = Union[str, Path]
+
+
+class Template:
+    def with_name(self, name):
+        return Template()
+
+    def replace(self, old, new):
+        return Template()
+
+
+class Report:
+    def __init__(self):
+        self.base = Template()
+
+    def render(self, data):
+        tpl = self.base.with_name("report")
+        tpl.write_text(data)
+        tpl.replace("{{date}}", "today")
+
+
+def render_local(data):
+    base = Template()
+    tpl = base.with_name("report")
+    tpl.write_text(data)
+    tpl.replace("{{date}}", "today")
+
+
+def save(path: os.PathLike, data):
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(data)
+    tmp.replace(path)
+
+
+def save_alias(path: PathOrStr, data):
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(data)
+    tmp.replace(path)
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 36), ("OC301", 42)]

@@ -271,7 +271,11 @@ def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, ra
 @pytest.mark.parametrize("raised", ['FileExistsError(f"{path} exists, refusing to override it")',
                                     'ValueError("the setting was overridden by the environment")',
                                     'ValueError("this cannot be implemented on Windows")',
-                                    'RuntimeError("cannot override this job")'])
+                                    'RuntimeError("cannot override this job")',
+                                    # (a second review) a setting, an admin, an HTTP status
+                                    'ValueError("you must override the default in production")',
+                                    'ValueError("must be overridden by the admin cannot be changed")',
+                                    'HTTPError("501 Not Implemented")'])
 def test_an_error_that_only_mentions_the_words_still_never_returns(tmp_path, raised):
     """(A review.) A real error whose message names implementing or overriding keeps
     the method a dead end."""

@@ -348,6 +348,7 @@ class Resolver:
     facts: FileFacts
     scopes: scopesmod.Scopes
     frames: List[FunctionScope]
+    import_tables: Dict[int, Dict[str, str]]  # def line (0: the module) -> its import table
     #: the names the comprehensions being walked bind (their ``for`` targets), innermost
     #: last: each comprehension is a scope of its own, as in Python 3
     comprehension_names: List[FrozenSet[str]]
@@ -423,8 +424,9 @@ class Resolver:
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
                 exits = name
-        if exits is None and callee in SITE_EXITS and not qn and self._lookup(callee) is None:
-            exits = "sys.exit"
+        if (exits is None and callee in SITE_EXITS and not qn and self._lookup(callee) is None
+                and not any(k.startswith("*") for k in self.import_tables.get(0, {}))):
+            exits = "sys.exit"  # (a star import may bind the name: a review)
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,

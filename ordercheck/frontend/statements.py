@@ -1260,10 +1260,19 @@ def literal_truth(value: cst.BaseExpression) -> int:
 #: overridden by the environment"; a review)
 _PLACEHOLDER_WORDS = re.compile(
     r"\bnot\s+(?:yet\s+)?(?:been\s+)?implemented\b"
-    r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+be\s+(?:implemented|overridden|overriden)\b"
-    r"|\b(?:must|should|please)\s+(?:override|implement)\b"
-    r"|\bnot\s+overridden\b|\babstract\s+method\b",
+    # "must be implemented", "should be overridden", ending the message or followed by
+    # who implements it ("by subclasses", "in a subclass"); not "by the admin"
+    r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:implemented|overridden|overriden)"
+    r"(?=\s*(?:$|[.!:;,)(]|(?:in|by)\s+(?:a\s+|the\s+|each\s+|every\s+|any\s+)?"
+    r"(?:sub-?class|child|derived|concrete|implementation)))"
+    # "subclasses must override this": who must, said ("you must override the default"
+    # is a setting)
+    r"|\b(?:sub-?class(?:es)?|child\s+class(?:es)?|derived\s+class(?:es)?|implementations?)\s+"
+    r"(?:must|should|needs?\s+to|ha(?:s|ve)\s+to)\s+(?:override|implement)\b"
+    r"|\bnot\s+overridden\b|\babstract\s+method\b|\bplease\s+(?:override|implement)\b",
     re.IGNORECASE)
+#: an HTTP status's reason ("501 Not Implemented"): a server's answer, not a hook's
+_HTTP_501 = re.compile(r"\b501\b")
 
 
 def says_not_implemented(exc: cst.BaseExpression) -> bool:
@@ -1291,7 +1300,8 @@ def says_not_implemented(exc: cst.BaseExpression) -> bool:
             words.extend(p.value if isinstance(p, cst.FormattedStringText) else " x " for p in node.parts)
         elif isinstance(node, cst.BinaryOperation):  # `"..." + name + "..."`, `"... %s" % x`
             stack[:0] = [node.left, node.right]
-    return bool(_PLACEHOLDER_WORDS.search(" ".join(words)))
+    message = " ".join(words)
+    return bool(_PLACEHOLDER_WORDS.search(message)) and not _HTTP_501.search(message)
 
 
 def _docstring(st: Stmt) -> bool:
