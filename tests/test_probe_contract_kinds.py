@@ -242,7 +242,10 @@ def test_a_method_that_is_not_implemented_is_no_dead_end(tmp_path):
                                     # (a review) a long message, adjacent literals
                                     'Exception("the remote batch hook of this consumer class, '
                                     'process_remote_batch, is not implemented")',
-                                    'Exception("process_remote_batch " "not implemented")'])
+                                    'Exception("process_remote_batch " "not implemented")',
+                                    # (held-out set 153, buildstream's plugin hooks)
+                                    'ImplError("plugin {} not implemented: run()".format(self))',
+                                    'ImplError("plugin \'{}\' does not implement run()".format(self))'])
 def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, raised):
     """(Held-out set 144, pgq's consumer hooks.) A hook's placeholder raising a plain
     exception that says so is "an override runs here" too; a method raising any other

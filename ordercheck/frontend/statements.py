@@ -1260,6 +1260,8 @@ def literal_truth(value: cst.BaseExpression) -> int:
 #: overridden by the environment"; a review)
 _PLACEHOLDER_WORDS = re.compile(
     r"\bnot\s+(?:yet\s+)?(?:been\s+)?implemented\b"
+    # "plugin 'x' does not implement configure()" (buildstream's hooks; set 153)
+    r"|\b(?:does|do)\s+not\s+implement\b|\b(?:doesn't|don't)\s+implement\b"
     # "must be implemented", "should be overridden", ending the message or followed by
     # who implements it ("by subclasses", "in a subclass"); not "by the admin"
     r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:implemented|overridden|overriden)"
@@ -1300,6 +1302,9 @@ def says_not_implemented(exc: cst.BaseExpression) -> bool:
             words.extend(p.value if isinstance(p, cst.FormattedStringText) else " x " for p in node.parts)
         elif isinstance(node, cst.BinaryOperation):  # `"..." + name + "..."`, `"... %s" % x`
             stack[:0] = [node.left, node.right]
+        elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+              and node.func.attr.value == "format"):  # `"... {} not implemented".format(x)` (set 153)
+            stack[:0] = [node.func.value]
     message = " ".join(words)
     return bool(_PLACEHOLDER_WORDS.search(message)) and not _HTTP_501.search(message)
 
