@@ -278,7 +278,7 @@ PATH_TYPE = "pathlib.Path"
 
 
 def value_type(node: Optional[ast.AST], params: Dict[str, str],
-               receiver: Optional[Callable[[ast.AST], Optional[str]]] = None) -> Optional[str]:
+               receiver: Optional[Callable[[ast.AST], bool]] = None) -> Optional[str]:
     """The class a value has when every way it can take names one class: a
     constructor call ``T(...)``, an annotated parameter, and ``p or T(...)`` /
     ``p if p is not None else T(...)`` over those (the default-argument idiom); an
@@ -293,9 +293,10 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
         # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags),
         # unless the receiver is known to be of another class (`base: Template`; a review)
         on = node.func.value
-        known = value_type(on, params) or (receiver(on) if receiver is not None else None)
-        # (a path's own types say so: `Path`, `os.PathLike`, `PathOrStr`; a second review)
-        return PATH_TYPE if not known or "path" in known.lower() else None
+        if receiver is not None:  # (the walk's: a class it knows is no path's, else None)
+            return None if receiver(on) else PATH_TYPE
+        known = value_type(on, params)
+        return PATH_TYPE if not known or "path" in known.rsplit(".", 1)[-1].lower() else None
     if isinstance(node, ast.Name):
         return params.get(node.id)
     options: List[ast.AST] = []
@@ -559,6 +560,7 @@ class _Scanner:
         self.walrus = walrus
         self.yields = yields  # (a module whose text holds no `yield` has no generator)
         self.fallbacks: Set[int] = set()  # ``_import_fallbacks``: bindings that do not count
+        self.imported_names: Set[str] = set()  # (``module``: what the file's imports bind)
         # the clauses of an `except*`: their name binds an exception group, no `T`
         self.group_handlers: Set[int] = set()
 
@@ -567,6 +569,9 @@ class _Scanner:
         self.out.functions[0] = table
         self.out.module_classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
         self.out.class_lines = {n.name: n.lineno for n in tree.body if isinstance(n, ast.ClassDef)}
+        # (every name an import binds anywhere in the file: the walk is in no order)
+        self.imported_names = {_imported_as(a) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+                               for a in n.names if a.name != "*"}
         self.fallbacks = _import_fallbacks(tree.body)
         self.body(tree.body, table, [table], None)
         return self.out
@@ -614,7 +619,7 @@ class _Scanner:
             # (the walk is in no order: `base = Template(...)` may come after `tpl =
             # base.with_name(...)` in it; a second review)
             known = [_known_type(ast.Name(r), table, None) for r in receivers]
-            if any(k and "path" not in k.lower() for k in known):
+            if any(k and self._no_path_class(k, chain + [table]) for k in known):
                 table.constructed.get(name, set()).discard(PATH_TYPE)
         if table.returns_self and _falls_through(node.body):
             table.returned.add(None)  # (`return self` on one way, None off the end: no one class)
@@ -769,6 +774,18 @@ class _Scanner:
             for t, v in pairs:
                 self._single(t, v, n.lineno, _end_of(n), table, method, chain)
 
+    def _no_path_class(self, written: Optional[str], chain: List[ScopeTable]) -> bool:
+        """Whether ``written`` names a class, one this module defines or imports, whose
+        name says no path (``Template``, ``xpathtpl.Template``): its ``with_name`` is its
+        own. A name of a path (``Path``, ``os.PathLike``, ``PathOrStr``), or one that may
+        be an alias of one (``Location = Union[str, Path]``, a ``TypeVar``), is not
+        (docs/decisions.md "A path derived from a path"; a third review)."""
+        if not written or "path" in written.rsplit(".", 1)[-1].lower():
+            return False
+        if "." in written:
+            return written.split(".", 1)[0] in self.imported_names
+        return written in self.out.class_lines or written in self.imported_names
+
     def _owner(self, name: str, table: ScopeTable, chain: List[ScopeTable]) -> ScopeTable:
         """The table a name's binding belongs to (``_bind``: the module's for a
         ``global``, the enclosing function's for a ``nonlocal``)."""
@@ -784,7 +801,7 @@ class _Scanner:
                 table.alias_bindings[target.id] = (text, *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
             ctor = None if isinstance(value, ast.Name) else value_type(
-                value, _annotated(table), lambda n: _known_type(n, table, method))
+                value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method), chain))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
             if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
@@ -797,7 +814,7 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = value_type(value, params, lambda n: _known_type(n, table, method))
+                ctor = value_type(value, params, lambda n: self._no_path_class(_known_type(n, table, method), chain))
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
 

@@ -131,3 +131,44 @@ def save_alias(path: PathOrStr, data):
     tmp.replace(path)
 """
     assert cl(src, ["OC301"]) == [("OC301", 36), ("OC301", 42)]
+
+
+def test_a_class_from_a_module_named_for_paths_or_an_alias_of_a_path():
+    """(A third review.) The class's own name decides, not its module's
+    (`xpathtpl.Template` is no path); an alias or a type variable that may stand for a
+    path (`Location = Union[str, Path]`, `TypeVar("P", bound=Path)`) is not known to be
+    another class."""
+    src = """\
+import xpathtpl
+from pathlib import Path
+from typing import TypeVar, Union
+
+Location = Union[str, Path]
+P = TypeVar("P", bound=Path)
+
+
+def render_param(base: xpathtpl.Template, data):
+    tpl = base.with_name("report")
+    tpl.write_text(data)
+    tpl.replace("{{date}}", "today")
+
+
+def render_local(data):
+    base = xpathtpl.Template("{{date}}")
+    tpl = base.with_name("report")
+    tpl.write_text(data)
+    tpl.replace("{{date}}", "today")
+
+
+def save(dest: Location, data):
+    tmp = dest.with_suffix(".tmp")
+    tmp.write_text(data)
+    tmp.replace(dest)
+
+
+def save_var(dest: P, data):
+    tmp = dest.with_suffix(".tmp")
+    tmp.write_text(data)
+    tmp.replace(dest)
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 25), ("OC301", 31)]

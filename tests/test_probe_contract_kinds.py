@@ -245,7 +245,11 @@ def test_a_method_that_is_not_implemented_is_no_dead_end(tmp_path):
                                     'Exception("process_remote_batch " "not implemented")',
                                     # (held-out set 153, buildstream's plugin hooks)
                                     'ImplError("plugin {} not implemented: run()".format(self))',
-                                    'ImplError("plugin \'{}\' does not implement run()".format(self))'])
+                                    'ImplError("plugin \'{}\' does not implement run()".format(self))',
+                                    # (a third review)
+                                    'Exception("run must be implemented in your subclass")',
+                                    'Exception(f"{type(self).__name__} must implement run()")',
+                                    'Exception("run needs to be implemented by each backend")'])
 def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, raised):
     """(Held-out set 144, pgq's consumer hooks.) A hook's placeholder raising a plain
     exception that says so is "an override runs here" too; a method raising any other
@@ -278,7 +282,11 @@ def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, ra
                                     # (a second review) a setting, an admin, an HTTP status
                                     'ValueError("you must override the default in production")',
                                     'ValueError("must be overridden by the admin cannot be changed")',
-                                    'HTTPError("501 Not Implemented")'])
+                                    'HTTPError("501 Not Implemented")',
+                                    # (a third review)
+                                    'ValueError("the default password must be overridden: set APP_PASSWORD")',
+                                    'HTTPError(f"{resp.status} Not Implemented")',
+                                    'TypeError("Can\'t instantiate abstract class X with abstract method save")'])
 def test_an_error_that_only_mentions_the_words_still_never_returns(tmp_path, raised):
     """(A review.) A real error whose message names implementing or overriding keeps
     the method a dead end."""

@@ -93,3 +93,33 @@ class App:
     runs += [oc(tmp_path, *cache, "."), oc(tmp_path, *cache, "app.py")]
     for r in runs:
         assert [(p.rsplit("/", 1)[-1], line) for p, line, *_ in r.findings()] == [("app.py", 15)], r.out + r.err
+
+
+HANDED_CASES = {
+    "plain": ("return self.store.connect()", True),
+    "docstring": ('"""Doc."""\n    return self.store.connect()', True),
+    "parenthesised docstring": ('("Doc.")\n    return self.store.connect()', True),
+    "lambda argument": ("return self.store.connect(lambda: other())", True),
+    "await": ("return await self.store.connect()", False),
+    "list": ("return [self.store.connect()]", False),
+    "not": ("return not self.store.connect()", False),
+    "or": ("return self.store.connect() or None", False),
+    "attribute": ("return self.store.connect().inner", False),
+    "walrus": ("return (c := self.store.connect())", False),
+    "two calls": ("return self.store.connect(make())", False),
+    "more": ("self.check()\n    return self.store.connect()", False),
+}
+
+
+def test_both_front_ends_hand_on_the_same_call():
+    """(A third review.) The libcst walk handed on a call inside a list, `not`, `or`,
+    `await` or a walrus, which the outline did not."""
+    from ordercheck import frontend
+
+    for name, (body, handed) in HANDED_CASES.items():
+        src = f"async def f(self):\n    {body}\n".encode()
+        whole = frontend.extract("m.py", src, "m")
+        outline = frontend.outline("m.py", src, "m")
+        got = [(fn.handed.callee if fn.handed else None) for fn in (whole.functions[0], outline.functions[0])]
+        want = "self.store.connect" if handed else None
+        assert got == [want, want], (name, got)

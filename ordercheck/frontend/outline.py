@@ -424,7 +424,20 @@ def _handed_call(node: FunctionNode, calls: List[Call]) -> Optional[Call]:
     if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
         return None
     value = body[0].value
-    if sum(isinstance(n, ast.Call) for n in ast.walk(value)) != 1:
+    if _calls_outside_lambdas(value) != 1:  # (a lambda's body does not run there)
         return None
     own = [c for c in calls if c.span.line == value.lineno]
     return own[0] if len(own) == 1 else None
+
+
+def _calls_outside_lambdas(node: ast.AST) -> int:
+    """The calls an expression makes where it stands (not in a lambda's body)."""
+    count, stack = 0, [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Lambda):
+            stack.extend(d for d in (*n.args.defaults, *n.args.kw_defaults) if d is not None)
+            continue
+        count += isinstance(n, ast.Call)
+        stack.extend(ast.iter_child_nodes(n))
+    return count

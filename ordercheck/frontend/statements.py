@@ -1262,19 +1262,22 @@ _PLACEHOLDER_WORDS = re.compile(
     r"\bnot\s+(?:yet\s+)?(?:been\s+)?implemented\b"
     # "plugin 'x' does not implement configure()" (buildstream's hooks; set 153)
     r"|\b(?:does|do)\s+not\s+implement\b|\b(?:doesn't|don't)\s+implement\b"
-    # "must be implemented", "should be overridden", ending the message or followed by
-    # who implements it ("by subclasses", "in a subclass"); not "by the admin"
-    r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:implemented|overridden|overriden)"
-    r"(?=\s*(?:$|[.!:;,)(]|(?:in|by)\s+(?:a\s+|the\s+|each\s+|every\s+|any\s+)?"
-    r"(?:sub-?class|child|derived|concrete|implementation)))"
+    # "must be implemented (by each backend)", "X must implement run()"
+    r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+(?:be\s+implemented|implement)\b"
+    # "should be overridden" ending the message, or followed by who does it ("in your
+    # subclass"); not "must be overridden by the admin" nor "...: set APP_PASSWORD"
+    r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:overridden|overriden)"
+    r"(?=\s*[.!]?\s*$|\s+(?:in|by)\s+(?:(?:a|an|the|your|each|every|any)\s+)?"
+    r"(?:sub-?class|child|derived|concrete|implementation))"
     # "subclasses must override this": who must, said ("you must override the default"
     # is a setting)
     r"|\b(?:sub-?class(?:es)?|child\s+class(?:es)?|derived\s+class(?:es)?|implementations?)\s+"
-    r"(?:must|should|needs?\s+to|ha(?:s|ve)\s+to)\s+(?:override|implement)\b"
-    r"|\bnot\s+overridden\b|\babstract\s+method\b|\bplease\s+(?:override|implement)\b",
+    r"(?:must|should|needs?\s+to|ha(?:s|ve)\s+to)\s+override\b"
+    r"|\bnot\s+overridden\b|\bplease\s+(?:override|implement)\b",
     re.IGNORECASE)
-#: an HTTP status's reason ("501 Not Implemented"): a server's answer, not a hook's
-_HTTP_501 = re.compile(r"\b501\b")
+#: an HTTP status's reason ("501 Not Implemented", `f"{resp.status} Not Implemented"`):
+#: a server's answer, not a hook's (its capitals, or the code)
+_HTTP_501 = re.compile(r"\b501\b|Not Implemented\b")
 
 
 def says_not_implemented(exc: cst.BaseExpression) -> bool:
@@ -1311,7 +1314,7 @@ def says_not_implemented(exc: cst.BaseExpression) -> bool:
 
 def _docstring(st: Stmt) -> bool:
     """A statement that is a string literal alone (a docstring)."""
-    return st.kind == StmtKind.SIMPLE and not st.events and st.text.lstrip("rRuUbB")[:1] in ("'", '"')
+    return st.kind == StmtKind.SIMPLE and not st.events and st.text.lstrip("(").lstrip("rRuUbB")[:1] in ("'", '"')
 
 
 def handed_call(body: List[Stmt]) -> Optional[Call]:
@@ -1321,4 +1324,6 @@ def handed_call(body: List[Stmt]) -> Optional[Call]:
     if len(rest) != 1 or rest[0].kind != StmtKind.RETURN or len(rest[0].events) != 1:
         return None
     call = rest[0].events[0]
-    return call if isinstance(call, Call) else None
+    # (the call is the whole value: not `[f()]`, `not f()`, `await f()`, `f().x`; the
+    # outline reads the same, a review)
+    return call if isinstance(call, Call) and rest[0].text == f"return {call.text}" else None
