@@ -594,8 +594,10 @@ def stub_record(facts: FileFacts) -> list:
 
 
 def _exports(record: list) -> list:
-    """A record less its suppressions."""
-    return record[:6] + record[7:]
+    """A record less its suppressions and the calls its functions hand on
+    (``FunctionFacts.handed``: a body's edit; the project phase reads it of the
+    current stub, and a ``with`` over it is part of its caller's manager rows)."""
+    return record[:4] + [[f[:10] for f in record[4]]] + record[5:6] + record[7:]
 
 
 def exports_digest(record: Optional[list]) -> Optional[str]:

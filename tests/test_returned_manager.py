@@ -123,3 +123,35 @@ def test_both_front_ends_hand_on_the_same_call():
         got = [(fn.handed.callee if fn.handed else None) for fn in (whole.functions[0], outline.functions[0])]
         want = "self.store.connect" if handed else None
         assert got == [want, want], (name, got)
+
+
+def test_a_warm_run_follows_the_factory_when_it_stops_or_starts_handing_on(tmp_path):
+    """The call a function hands on is no export (an edit of a body keeps the other
+    files' resolution): the project phase reads it of the current stub."""
+    from cliutil import oc, write
+
+    write(tmp_path, "pyproject.toml", "[tool.ordercheck.extend-events]\n"
+          'save = ["*.connection.commit"]\nappend = ["*._ledger.append"]\n')
+    head = STORE.split("class Driver:")[0] + "\n\nclass Driver:\n    def __init__(self):\n        self.meta_store = MetaStore()\n\n"
+    handing = head + "    def connect(self):\n        return self.meta_store.connect()\n"
+    busy = head + "    def connect(self):\n        self.check()\n        return self.meta_store.connect()\n"
+    write(tmp_path, "app.py", """\
+from store import Driver
+
+
+class App:
+    def __init__(self):
+        self.driver = Driver()
+
+    def insert(self, keys):
+        with self.driver.connect():
+            self._ledger.append(keys)
+""")
+    cache = ["--select", "OC102", "--cache-dir", str(tmp_path / "c")]
+    for text, expected in ((handing, []), (busy, [10]), (handing, [])):
+        (tmp_path / "store.py").write_text(text)
+        for named in (".", "app.py"):
+            warm = oc(tmp_path, *cache, named)
+            cold = oc(tmp_path, "--select", "OC102", "--no-cache", named)
+            assert [line for _, line, *_ in warm.findings()] == expected, (named, warm.out + warm.err)
+            assert warm.findings() == cold.findings(), named
