@@ -400,19 +400,23 @@ def _says_nothing(annotation: Optional[ast.AST]) -> bool:
     return False
 
 
-def _known_type(node: ast.AST, table: "ScopeTable", method) -> Optional[str]:
-    """The one class the walk so far knows a receiver is of: a name constructed in the
-    scope (``base = Template(...)``), or ``self.x`` annotated or constructed in the
-    class (``method``: the class's table, ``self``'s name, ...); None when not one."""
+def _known_type(node: ast.AST, table: "ScopeTable", method) -> Optional[Tuple[str, bool]]:
+    """The one class the walk so far knows a receiver is of, and whether a constructor
+    call says so (``True``: ``base = Template(...)``, ``Template(...).with_name(x)``) or
+    an annotation (``False``: ``base: Template``), for a name of the scope or ``self.x``
+    of the class (``method``: the class's table, ``self``'s name, ...); None when not one."""
+    if isinstance(node, ast.Call):  # `Template("...").with_name(x)` (a fourth review)
+        made = constructor_type(node)
+        return (made, True) if made else None
     if isinstance(node, ast.Name):
-        types = table.annotated.get(node.id) or table.constructed.get(node.id) or set()
-        return next(iter(types)) if len(types) == 1 else None
-    if (method is not None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-            and node.value.id == method[1]):
-        cls = method[0]
-        types = cls.attr_annotated.get(node.attr) or cls.attr_constructed.get(node.attr) or set()
-        return next(iter(types)) if len(types) == 1 else None
-    return None
+        annotated, constructed = table.annotated.get(node.id, set()), table.constructed.get(node.id, set())
+    elif (method is not None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+          and node.value.id == method[1]):
+        annotated, constructed = method[0].attr_annotated.get(node.attr, set()), method[0].attr_constructed.get(node.attr, set())
+    else:
+        return None
+    types = annotated or constructed
+    return (next(iter(types)), not annotated) if len(types) == 1 else None
 
 
 def _annotated(table: "ScopeTable") -> Dict[str, str]:
@@ -560,7 +564,7 @@ class _Scanner:
         self.walrus = walrus
         self.yields = yields  # (a module whose text holds no `yield` has no generator)
         self.fallbacks: Set[int] = set()  # ``_import_fallbacks``: bindings that do not count
-        self.imported_names: Set[str] = set()  # (``module``: what the file's imports bind)
+        self.imported_names: Dict[str, str] = {}  # (``module``: what the file's imports bind, to what)
         # the clauses of an `except*`: their name binds an exception group, no `T`
         self.group_handlers: Set[int] = set()
 
@@ -570,8 +574,10 @@ class _Scanner:
         self.out.module_classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
         self.out.class_lines = {n.name: n.lineno for n in tree.body if isinstance(n, ast.ClassDef)}
         # (every name an import binds anywhere in the file: the walk is in no order)
-        self.imported_names = {_imported_as(a) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-                               for a in n.names if a.name != "*"}
+        # (every name an import binds anywhere in the file, to the name it imports: the
+        # walk is in no order; `from pathlib import Path as P` binds `P` to `Path`)
+        self.imported_names = {_imported_as(a): a.name for n in ast.walk(tree)
+                               if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names if a.name != "*"}
         self.fallbacks = _import_fallbacks(tree.body)
         self.body(tree.body, table, [table], None)
         return self.out
@@ -619,7 +625,7 @@ class _Scanner:
             # (the walk is in no order: `base = Template(...)` may come after `tpl =
             # base.with_name(...)` in it; a second review)
             known = [_known_type(ast.Name(r), table, None) for r in receivers]
-            if any(k and self._no_path_class(k, chain + [table]) for k in known):
+            if any(self._no_path_class(k) for k in known):
                 table.constructed.get(name, set()).discard(PATH_TYPE)
         if table.returns_self and _falls_through(node.body):
             table.returned.add(None)  # (`return self` on one way, None off the end: no one class)
@@ -774,17 +780,24 @@ class _Scanner:
             for t, v in pairs:
                 self._single(t, v, n.lineno, _end_of(n), table, method, chain)
 
-    def _no_path_class(self, written: Optional[str], chain: List[ScopeTable]) -> bool:
-        """Whether ``written`` names a class, one this module defines or imports, whose
-        name says no path (``Template``, ``xpathtpl.Template``): its ``with_name`` is its
-        own. A name of a path (``Path``, ``os.PathLike``, ``PathOrStr``), or one that may
-        be an alias of one (``Location = Union[str, Path]``, a ``TypeVar``), is not
-        (docs/decisions.md "A path derived from a path"; a third review)."""
-        if not written or "path" in written.rsplit(".", 1)[-1].lower():
+    def _no_path_class(self, known: Optional[Tuple[str, bool]]) -> bool:
+        """Whether a receiver known to be of a class (``_known_type``: the class, and
+        whether a constructor call says so) is of one whose ``with_name`` is its own: a
+        class whose own name says no path, constructed (``Template(...)``), defined in
+        the file, or named through its module (``xpathtpl.Template``). A name of a
+        path (``Path``, ``os.PathLike``, ``PathOrStr``, ``P`` of ``from pathlib import
+        Path as P``), or one an annotation takes from an import or the file's own
+        assignments, which may be an alias of one (``Location = Union[str, Path]``, a
+        ``TypeVar``), is not (docs/decisions.md "A path derived from a path"; reviews)."""
+        if known is None:
             return False
-        if "." in written:
-            return written.split(".", 1)[0] in self.imported_names
-        return written in self.out.class_lines or written in self.imported_names
+        written, constructed = known
+        original = self.imported_names.get(written, written)  # (`P` of `from pathlib import Path as P`)
+        if "path" in written.rsplit(".", 1)[-1].lower() or "path" in original.rsplit(".", 1)[-1].lower():
+            return False
+        if constructed or "." in written and written.split(".", 1)[0] in self.imported_names:
+            return True
+        return written in self.out.class_lines
 
     def _owner(self, name: str, table: ScopeTable, chain: List[ScopeTable]) -> ScopeTable:
         """The table a name's binding belongs to (``_bind``: the module's for a
@@ -801,7 +814,7 @@ class _Scanner:
                 table.alias_bindings[target.id] = (text, *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
             ctor = None if isinstance(value, ast.Name) else value_type(
-                value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method), chain))
+                value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
             if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
@@ -814,7 +827,7 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = value_type(value, params, lambda n: self._no_path_class(_known_type(n, table, method), chain))
+                ctor = value_type(value, params, lambda n: self._no_path_class(_known_type(n, table, method)))
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
 

@@ -172,3 +172,40 @@ def save_var(dest: P, data):
     tmp.replace(dest)
 """
     assert cl(src, ["OC301"]) == [("OC301", 25), ("OC301", 31)]
+
+
+def test_an_imported_path_under_another_name_and_a_constructed_receiver():
+    """(A fourth review.) `P` of `from pathlib import Path as P` and an imported name
+    that may be an alias of a path still make a path; a receiver constructed as a class
+    whose name says no path, inline or not, makes none."""
+    src = """\
+from pathlib import Path as P
+from mytypes import Location
+from tpl import Template
+
+
+def save_alias(dest: P, data):
+    tmp = dest.with_suffix(".tmp")
+    tmp.write_text(data)
+    tmp.replace(dest)
+
+
+def save_imported_alias(dest: Location, data):
+    tmp = dest.with_suffix(".tmp")
+    tmp.write_text(data)
+    tmp.replace(dest)
+
+
+def save_constructed_alias(name, data):
+    dest = P(name)
+    tmp = dest.with_suffix(".tmp")
+    tmp.write_text(data)
+    tmp.replace(dest)
+
+
+def render(data):
+    tpl = Template("{{date}}").with_name("report")
+    tpl.write_text(data)
+    tpl.replace("{{date}}", "today")
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 9), ("OC301", 15), ("OC301", 22)]

@@ -249,7 +249,10 @@ def test_a_method_that_is_not_implemented_is_no_dead_end(tmp_path):
                                     # (a third review)
                                     'Exception("run must be implemented in your subclass")',
                                     'Exception(f"{type(self).__name__} must implement run()")',
-                                    'Exception("run needs to be implemented by each backend")'])
+                                    'Exception("run needs to be implemented by each backend")',
+                                    # (a fourth review)
+                                    'Exception("Abstract method")', 'RuntimeError("Not Implemented")',
+                                    'Exception("This is an abstract method, override it")'])
 def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, raised):
     """(Held-out set 144, pgq's consumer hooks.) A hook's placeholder raising a plain
     exception that says so is "an override runs here" too; a method raising any other
@@ -286,7 +289,10 @@ def test_a_method_whose_message_says_not_implemented_is_no_dead_end(tmp_path, ra
                                     # (a third review)
                                     'ValueError("the default password must be overridden: set APP_PASSWORD")',
                                     'HTTPError(f"{resp.status} Not Implemented")',
-                                    'TypeError("Can\'t instantiate abstract class X with abstract method save")'])
+                                    'TypeError("Can\'t instantiate abstract class X with abstract method save")',
+                                    # (a fourth review) a protocol's method
+                                    'TypeError("X does not implement __fspath__")',
+                                    'TypeError("the key function must implement __lt__")'])
 def test_an_error_that_only_mentions_the_words_still_never_returns(tmp_path, raised):
     """(A review.) A real error whose message names implementing or overriding keeps
     the method a dead end."""

@@ -97,6 +97,8 @@ class App:
 
 HANDED_CASES = {
     "plain": ("return self.store.connect()", True),
+    "parenthesised": ("return (\n        self.store.connect()\n    )", True),
+    "two spaces": ("return  self.store.connect()", True),
     "docstring": ('"""Doc."""\n    return self.store.connect()', True),
     "parenthesised docstring": ('("Doc.")\n    return self.store.connect()', True),
     "lambda argument": ("return self.store.connect(lambda: other())", True),

@@ -1261,9 +1261,10 @@ def literal_truth(value: cst.BaseExpression) -> int:
 _PLACEHOLDER_WORDS = re.compile(
     r"\bnot\s+(?:yet\s+)?(?:been\s+)?implemented\b"
     # "plugin 'x' does not implement configure()" (buildstream's hooks; set 153)
-    r"|\b(?:does|do)\s+not\s+implement\b|\b(?:doesn't|don't)\s+implement\b"
+    r"|\b(?:does|do)\s+not\s+implement\b(?!\s+__)|\b(?:doesn't|don't)\s+implement\b(?!\s+__)"
     # "must be implemented (by each backend)", "X must implement run()"
-    r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+(?:be\s+implemented|implement)\b"
+    # (not a protocol's method: "must implement __lt__", "does not implement __fspath__")
+    r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+(?:be\s+implemented|implement\b(?!\s+__))"
     # "should be overridden" ending the message, or followed by who does it ("in your
     # subclass"); not "must be overridden by the admin" nor "...: set APP_PASSWORD"
     r"|\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:overridden|overriden)"
@@ -1273,11 +1274,15 @@ _PLACEHOLDER_WORDS = re.compile(
     # is a setting)
     r"|\b(?:sub-?class(?:es)?|child\s+class(?:es)?|derived\s+class(?:es)?|implementations?)\s+"
     r"(?:must|should|needs?\s+to|ha(?:s|ve)\s+to)\s+override\b"
-    r"|\bnot\s+overridden\b|\bplease\s+(?:override|implement)\b",
+    r"|\bnot\s+overridden\b|\bplease\s+(?:override|implement)\b"
+    # "abstract method" (not Python's own "Can't instantiate abstract class X with
+    # abstract method save": ``_NOT_A_HOOK``)
+    r"|\babstract\s+method\b",
     re.IGNORECASE)
-#: an HTTP status's reason ("501 Not Implemented", `f"{resp.status} Not Implemented"`):
-#: a server's answer, not a hook's (its capitals, or the code)
-_HTTP_501 = re.compile(r"\b501\b|Not Implemented\b")
+#: what makes such words no hook's: an HTTP status's reason ("501 Not Implemented",
+#: `f"{resp.status} Not Implemented"`: a value before it), Python's own error for an
+#: abstract class instantiated
+_NOT_A_HOOK = re.compile(r"\b501\b|\x00\s*Not\s+Implemented\b|instantiate\s+abstract\s+class")
 
 
 def says_not_implemented(exc: cst.BaseExpression) -> bool:
@@ -1302,14 +1307,15 @@ def says_not_implemented(exc: cst.BaseExpression) -> bool:
         elif isinstance(node, cst.ConcatenatedString):
             stack[:0] = [node.left, node.right]
         elif isinstance(node, cst.FormattedString):
-            words.extend(p.value if isinstance(p, cst.FormattedStringText) else " x " for p in node.parts)
+            # (an expression's value is unknown: a mark no wording holds)
+            words.extend(p.value if isinstance(p, cst.FormattedStringText) else " \x00 " for p in node.parts)
         elif isinstance(node, cst.BinaryOperation):  # `"..." + name + "..."`, `"... %s" % x`
             stack[:0] = [node.left, node.right]
         elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
               and node.func.attr.value == "format"):  # `"... {} not implemented".format(x)` (set 153)
             stack[:0] = [node.func.value]
     message = " ".join(words)
-    return bool(_PLACEHOLDER_WORDS.search(message)) and not _HTTP_501.search(message)
+    return bool(_PLACEHOLDER_WORDS.search(message)) and not _NOT_A_HOOK.search(message)
 
 
 def _docstring(st: Stmt) -> bool:
@@ -1326,4 +1332,9 @@ def handed_call(body: List[Stmt]) -> Optional[Call]:
     call = rest[0].events[0]
     # (the call is the whole value: not `[f()]`, `not f()`, `await f()`, `f().x`; the
     # outline reads the same, a review)
-    return call if isinstance(call, Call) and rest[0].text == f"return {call.text}" else None
+    if not isinstance(call, Call) or not rest[0].text.startswith("return"):
+        return None
+    value = " ".join(rest[0].text[len("return"):].split())
+    while value.startswith("(") and value.endswith(")") and value[1:-1] != call.text:
+        value = value[1:-1].strip()  # (`return (` / `f()` / `)`: a review)
+    return call if value in (call.text, f"({call.text})") else None
