@@ -59,17 +59,21 @@ def test_the_manager_handed_on_from_another_file(tmp_path):
     assert found == [("driver.py", 23), ("driver.py", 27)], found
 
 
-def test_a_warm_run_reads_the_handed_manager_from_the_cache(tmp_path):
-    """(A review.) With the factory's file read from the cache (an index stub, whose
-    bodies are gone), the `with` ran the generator whole at the call again."""
-    from cliutil import oc, write
+PYPROJECT = """\
+[tool.ordercheck.extend-events]
+save = ["*.connection.commit"]
+append = ["*._ledger.append"]
+"""
+#: the store's generator and a driver that only hands it on
+HANDING = STORE.split("class Driver:")[0] + """
+class Driver:
+    def __init__(self):
+        self.meta_store = MetaStore()
 
-    write(tmp_path, "pyproject.toml", "[tool.ordercheck.extend-events]\n"
-          'save = ["*.connection.commit"]\nappend = ["*._ledger.append"]\n')
-    write(tmp_path, "store.py", STORE.split("class Driver:")[0]
-          + "\n\nclass Driver:\n    def __init__(self):\n        self.meta_store = MetaStore()\n\n"
-          "    def connect(self):\n        return self.meta_store.connect()\n")
-    write(tmp_path, "app.py", """\
+    def connect(self):
+        return self.meta_store.connect()
+"""
+APP = """\
 from store import Driver
 
 
@@ -80,7 +84,17 @@ class App:
     def insert(self, keys):
         with self.driver.connect():
             self._ledger.append(keys)
+"""
 
+
+def test_a_warm_run_reads_the_handed_manager_from_the_cache(tmp_path):
+    """(A review.) With the factory's file read from the cache (an index stub, whose
+    bodies are gone), the `with` ran the generator whole at the call again."""
+    from cliutil import oc, write
+
+    write(tmp_path, "pyproject.toml", PYPROJECT)
+    write(tmp_path, "store.py", HANDING)
+    write(tmp_path, "app.py", APP + """
     def insert_after(self, keys):
         with self.driver.connect():
             pass
@@ -132,25 +146,11 @@ def test_a_warm_run_follows_the_factory_when_it_stops_or_starts_handing_on(tmp_p
     files' resolution): the project phase reads it of the current stub."""
     from cliutil import oc, write
 
-    write(tmp_path, "pyproject.toml", "[tool.ordercheck.extend-events]\n"
-          'save = ["*.connection.commit"]\nappend = ["*._ledger.append"]\n')
-    head = STORE.split("class Driver:")[0] + "\n\nclass Driver:\n    def __init__(self):\n        self.meta_store = MetaStore()\n\n"
-    handing = head + "    def connect(self):\n        return self.meta_store.connect()\n"
-    busy = head + "    def connect(self):\n        self.check()\n        return self.meta_store.connect()\n"
-    write(tmp_path, "app.py", """\
-from store import Driver
-
-
-class App:
-    def __init__(self):
-        self.driver = Driver()
-
-    def insert(self, keys):
-        with self.driver.connect():
-            self._ledger.append(keys)
-""")
+    write(tmp_path, "pyproject.toml", PYPROJECT)
+    busy = HANDING.replace("        return self.meta_store.connect()", "        self.check()\n        return self.meta_store.connect()")
+    write(tmp_path, "app.py", APP)
     cache = ["--select", "OC102", "--cache-dir", str(tmp_path / "c")]
-    for text, expected in ((handing, []), (busy, [10]), (handing, [])):
+    for text, expected in ((HANDING, []), (busy, [10]), (HANDING, [])):
         (tmp_path / "store.py").write_text(text)
         for named in (".", "app.py"):
             warm = oc(tmp_path, *cache, named)
