@@ -159,6 +159,11 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             continue
         key = callees.get((path, call.id))
         eff = lookup(key) if key is not None else NO_EFFECTS
+        if call.detached:
+            # `asyncio.create_task(self._persist(run))`: the body runs as a task of its
+            # own, whatever way it ends, and nothing it raises comes out here
+            # (docs/decisions.md "A coroutine run as a detached task")
+            eff = Effects(eff.on_return | eff.on_raise, contained=True)
         if kind == NodeKind.CALL:
             carried = eff.on_return - NOT_CARRIED
             if NO_RETURN_AWAITED in carried:  # a coroutine's body runs only awaited
@@ -178,7 +183,7 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             # a class manager's ``__enter__`` and ``__exit__`` failures raise out of the
             # ``with`` into the same handlers as its entry (semantics §Events, §Contracts)
             raising = eff.escaping | (me.escaping if me is not None else frozenset())
-            raises = vocab.classify(call, raising - NOT_CARRIED)
+            raises = vocab.classify(call, raising - NOT_CARRIED) if not call.detached else frozenset()
             if key is not None and raises:
                 raises -= caught_inside(eff)
                 if eff.contained and me is None:

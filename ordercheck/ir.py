@@ -85,6 +85,11 @@ class Call:
     # ``async def`` there runs nothing of its body (docs/decisions.md "A coroutine
     # dropped unrun"; ``summaries.plain_coroutine``)
     discarded: bool = False
+    # the first argument of a call that runs it as a task of its own
+    # (``asyncio.create_task(self._persist(run))``): the coroutine's failures go to the
+    # task and never raise here; what it does, however it ends, may happen
+    # (docs/decisions.md "A coroutine run as a detached task")
+    detached: bool = False
     # the manager of an ``async with`` item: Python calls ``__aenter__``/``__aexit__``
     async_with: bool = False
     exits: Optional[str] = None  # "sys.exit" / "os._exit"

