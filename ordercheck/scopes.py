@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union, cast
 
 
 @dataclass
@@ -35,6 +35,10 @@ class ScopeTable:
     defined: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the ``def`` statements
     imported: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the import statements
     alias_bindings: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)  # name -> (text, end line, end col)
+    #: a name bound to a tuple of dotted names (``report_exceptions = (RequestException,
+    #: socket.error)``): name -> (their texts, end line, end col); an ``except`` clause
+    #: that names it catches each (``tuple_alias``)
+    tuple_bindings: Dict[str, Tuple[Tuple[str, ...], int, int]] = field(default_factory=dict)
     annotated: Dict[str, Set[str]] = field(default_factory=dict)
     constructed: Dict[str, Set[str]] = field(default_factory=dict)
     attr_annotated: Dict[str, Set[str]] = field(default_factory=dict)  # classes: self.x
@@ -79,6 +83,12 @@ class ScopeTable:
     def alias(self, name: str) -> Optional[Tuple[str, int, int]]:
         if self.bound.get(name) == 1 and name in self.alias_bindings:
             return self.alias_bindings[name]
+        return None
+
+    def tuple_alias(self, name: str) -> Optional[Tuple[Tuple[str, ...], int, int]]:
+        """The dotted names of the one tuple a name is bound to, bound only there."""
+        if self.bound.get(name) == 1 and name in self.tuple_bindings:
+            return self.tuple_bindings[name]
         return None
 
     def alias_beside_defs(self, name: str) -> Optional[Tuple[str, int, int]]:
@@ -275,6 +285,13 @@ def display_kind(node: Optional[ast.AST]) -> Optional[str]:
 #: and the class their value is taken for, fully qualified whatever the file imports
 PATH_DERIVERS = frozenset({"with_suffix", "with_name", "with_stem", "with_segments"})
 PATH_TYPE = "pathlib.Path"
+#: what ``logging.getLogger(...)`` gives, whatever the name it is kept under (``lgr =
+#: logging.getLogger(__name__)``: heudiconv; held-out set 159), fully qualified: its
+#: ``lgr.warning(...)`` is ``logging.Logger.warning`` for the ``*Logger.warning``
+#: patterns of ``surface`` and ``quiet`` (docs/decisions.md "A logger by its factory")
+LOGGER_TYPE = "logging.Logger"
+#: already qualified, whatever the file imports (``resolution.type_qualname``)
+QUALIFIED_TYPES = frozenset({PATH_TYPE, LOGGER_TYPE})
 
 
 def value_type(node: Optional[ast.AST], params: Dict[str, str],
@@ -288,6 +305,8 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     ctor = constructor_type(node)
     if ctor:
         return ctor
+    if isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "getLogger":
+        return LOGGER_TYPE
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PATH_DERIVERS:
         # `tmp = path.with_suffix(".tmp")`: only a path has these, and it makes a path
         # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags),
@@ -812,6 +831,10 @@ class _Scanner:
             text = dotted(value)
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, *end)
+            elif isinstance(value, ast.Tuple) and value.elts and target.id not in table.declared_outer:
+                items = [dotted(e) for e in value.elts]
+                if all(items):
+                    table.tuple_bindings[target.id] = (tuple(cast(str, i) for i in items), *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
             ctor = None if isinstance(value, ast.Name) else value_type(
                 value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)))

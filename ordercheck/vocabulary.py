@@ -20,6 +20,10 @@ from .markers import found_marker, split_tokens
 from .patterns import literal_subscripts
 from .resources import vocab_dir
 
+#: the class a ``with`` item over an object of no known class may match by its text
+#: (``Call.bare_enter``): a transaction, which only a ``with`` makes one
+_WITH_ITEM_ONLY = frozenset({EventClass.TRANSACTION.value})
+
 #: what an idempotency guard's predicate asks, whatever the configured markers
 #: (``is_finished``, ``is_final``, ``is_done``, ``is_terminal``, ``is_completed``)
 GUARD_WORDS = frozenset({"final", "finished", "done", "terminal", "terminated", "complete", "completed", "ended"})
@@ -187,9 +191,12 @@ class Vocabulary:
         if call.aug:  # semantics §Events: `+=` on an attribute, subscript or global/nonlocal name is a surface (a counter)
             return frozenset({EventClass.SURFACE.value}) if call.callee == "+=" else frozenset()
         if call.bare_enter:  # (``Call.bare_enter``: by the class the project phase found, if any)
+            # and a transaction by the item as written (`async with self._db:` over a
+            # connection whose `with` commits; docs/decisions.md "A with over an instance")
+            own = self._match((call.callee.rsplit(".", 1)[0],)) & _WITH_ITEM_ONLY
             if not call.typed:
-                return frozenset()
-            return self.canonical(self._match(call.typed))
+                return self.canonical(own) if own else frozenset()
+            return self.canonical(self._match(call.typed) | own)
         key = (call.callee, call.qualnames + call.typed if call.typed else call.qualnames)
         known = self._direct.get(key)
         if known is None:

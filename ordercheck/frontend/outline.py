@@ -283,6 +283,7 @@ class Outliner(Resolver):
                 if names is not None:
                     manager = self._call(names.callee, names.qualnames, expr, names.receiver_type)
                     manager.self_call, manager.bare_enter = names.self_call, names.receiver_type is None
+                    manager.local_head = names.local_head
             if manager is not None and isinstance(node, ast.AsyncWith):
                 manager.async_with = True
             target = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else ""

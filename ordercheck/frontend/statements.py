@@ -476,6 +476,7 @@ class Extractor(ExpressionWalker):
             stmt_lines=self.stmt_lines,
             receiver_type=names.receiver_type,
             self_call=names.self_call,
+            local_head=names.local_head,
             bare_enter=names.receiver_type is None,
         )
         self.next_call += 1
@@ -668,8 +669,10 @@ class Extractor(ExpressionWalker):
         (``BROAD = Exception``: broad; semantics §Aliases) and, for a class at the top
         of this module, as ``module.T`` (``swallow-types = ["*.TransientError"]``, as
         receiver patterns match it; a conformance probe, session 31)."""
-        text = render_callee(value)
-        out = [text, *self.qualified(value)]
+        return self._type_names(render_callee(value), line, 2)
+
+    def _type_names(self, text: str, line: int, depth: int) -> List[str]:
+        out = [text, *self.qualified_text(text)]
         # (the clause's line: an alias bound before the `except` line applies; asking
         # the type's own position would cost libcst's position pass)
         chain = self.alias_chain(text, line, 0)
@@ -679,6 +682,15 @@ class Extractor(ExpressionWalker):
             typed = self.type_qualname(chain[-1])
             if typed:
                 out.append(typed)
+        if depth and chain[-1].isidentifier():
+            # `except report_exceptions:` over `report_exceptions = (RequestException,
+            # socket.error)`: each of the tuple's types, as if written in the clause
+            # (docs/decisions.md "An except clause over a tuple's name"; held-out set 160)
+            scope = self._lookup(chain[-1])
+            found = scope[0].tuple_alias(chain[-1]) if scope is not None else None
+            if found is not None and not (scope is not None and scope[1] and (found[1], found[2]) > (line, 0)):
+                for item in found[0]:
+                    out += self._type_names(item, line, depth - 1)
         return out
 
     def _with(self, node: cst.With, line: cst.CSTNode) -> Stmt:

@@ -1,0 +1,208 @@
+"""Three gaps held-out sets 158 to 162 found, each where the contract is silent
+(docs/decisions.md, session 56):
+
+- a ``with`` over an object of no known class (``with conn:``, ``async with self._db:``)
+  is a transaction when a ``transaction`` pattern names the item as written
+  (sqlite3's connection commits its body at the ``with``'s end);
+- ``except report_exceptions:`` over a name bound to a tuple of types catches each of
+  them (broad when one is, a ``swallow-types`` entry when one is listed);
+- ``logging.getLogger(...)`` gives a ``logging.Logger``, whatever the name it is kept
+  under (``lgr.warning`` is loud, ``lgr.debug`` quiet).
+"""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl, write_tree
+from cliutil import oc
+
+from ordercheck import frontend
+
+EVENTS = {"save": ["*.save_run"], "append": ["*.append_record"]}
+
+
+def _txn(*patterns):
+    return {"extend-events": dict(EVENTS, transaction=list(patterns))}
+
+
+# --------------------------------------------------------------------------- with conn:
+
+SQLITE = """
+import sqlite3
+
+
+def write(path, store, ledger, run, rec):
+    conn = sqlite3.connect(path)
+    with conn:
+        store.save_run(run)
+        ledger.append_record(rec)
+"""
+
+INSTANCE = """
+class YStore:
+    def __init__(self, db, store, ledger):
+        self._db = db
+        self.store = store
+        self.ledger = ledger
+
+    async def write(self, run, rec):
+        async with self._db:
+            self.store.save_run(run)
+            self.ledger.append_record(rec)
+"""
+
+
+@pytest.mark.parametrize("src, pattern", [(SQLITE, "conn"), (INSTANCE, "self._db"), (INSTANCE, "*._db")])
+def test_a_with_over_an_untyped_object_named_a_transaction_commits_at_once(src, pattern):
+    assert cl(src, select=["OC102"], table={"extend-events": EVENTS}) == [("OC102", 9 if src is SQLITE else 11)]
+    assert cl(src, select=["OC102"], table=_txn(pattern)) == []
+
+
+def test_the_item_is_only_ever_a_transaction_by_its_text():
+    # a `save` or `append` pattern that names the item's text makes no event of it
+    src = SQLITE.replace("store.save_run(run)\n        ", "")
+    table = {"extend-events": {"save": ["conn", "conn.__enter__"], "append": ["*.append_record"]}}
+    assert cl(src, select=["OC102"], table=table) == []
+
+
+def test_a_parameter_of_a_module_instances_name_is_still_not_that_instance():
+    # the function's own name hides the module's: nothing resolves, a pattern still may
+    src = SQLITE.replace("def write(path, store", "def write(conn, store").replace(
+        "    conn = sqlite3.connect(path)\n", "")
+    assert cl(src, select=["OC102"], table=_txn("conn")) == []
+    assert cl(src, select=["OC102"], table={"extend-events": EVENTS}) == [("OC102", 8)]
+
+
+def test_a_module_level_connection_is_not_named_by_its_text():
+    # only a function's own name (or `self.x`) is read this way: a module's `conn` may
+    # be anything the module rebinds, and an imported one is typed by its module
+    src = """
+import sqlite3
+
+conn = sqlite3.connect("db")
+
+
+def write(store, ledger, run, rec):
+    with conn:
+        store.save_run(run)
+        ledger.append_record(rec)
+"""
+    assert cl(src, select=["OC102"], table=_txn("conn")) == [("OC102", 10)]
+
+
+def test_the_outline_and_the_whole_read_enter_the_same_items():
+    src = SQLITE.encode() + b"""
+
+def other(lock, ledger):
+    with lock, open("f") as fh:
+        ledger.append_record(fh)
+"""
+    whole = frontend.extract("m.py", src)
+    outline = frontend.outline("m.py", src)
+    entered = lambda facts: sorted((c.callee, c.local_head) for fn in facts.functions  # noqa: E731
+                                   for c in fn.calls if c.bare_enter)
+    assert entered(whole) == entered(outline) == [("conn.__enter__", 1), ("lock.__enter__", 1)]
+
+
+def test_a_warm_one_file_run_agrees(tmp_path):
+    write_tree(tmp_path, {
+        "pyproject.toml": ('[tool.ordercheck.extend-events]\nsave = ["*.save_run"]\n'
+                           'append = ["*.append_record"]\ntransaction = ["conn"]\n'),
+        "app.py": SQLITE,
+    })
+    cache = tmp_path / "cache"
+    assert oc(tmp_path, "--cache-dir", str(cache), "--select", "OC102", ".").codes() == []
+    assert oc(tmp_path, "--cache-dir", str(cache), "--select", "OC102", "app.py").codes() == []
+
+
+# --------------------------------------------------------------------------- except NAME:
+
+REPORT = """
+import socket
+
+import requests
+
+report_exceptions = {types}
+
+
+def try_push(store, run, log):
+    try:
+        store.save_run(run)
+    except report_exceptions:
+        log.debug("could not report")
+"""
+
+
+@pytest.mark.parametrize("types, swallow, found", [
+    ("(requests.exceptions.RequestException, socket.error)", ["requests.exceptions.RequestException"], True),
+    ("(requests.exceptions.RequestException, socket.error)", ["socket.error"], True),
+    ("(requests.exceptions.RequestException, socket.error)", [], False),
+    ("(ConnectionError, Exception)", [], True),             # a tuple holding a broad type is broad
+    ("(ConnectionError, OSError)", [], False),
+    ("requests.exceptions.RequestException", ["requests.exceptions.RequestException"], True),  # (an alias, as before)
+])
+def test_an_except_over_a_tuples_name_catches_each_of_its_types(types, swallow, found):
+    table = {"extend-events": EVENTS, "swallow-types": swallow}
+    got = cl(REPORT.replace("{types}", types), select=["OC203"], table=table)
+    assert got == ([("OC203", 11)] if found else [])
+
+
+def test_a_tuple_bound_twice_or_after_the_clause_names_nothing():
+    twice = REPORT.replace("{types}", "(ConnectionError, Exception)") + "\nreport_exceptions = (OSError,)\n"
+    assert cl(twice, select=["OC203"], table={"extend-events": EVENTS}) == []
+    local_after = """
+def try_push(store, run, log):
+    try:
+        store.save_run(run)
+    except retry:
+        log.debug("could not report")
+    retry = (ConnectionError, Exception)
+"""
+    assert cl(local_after, select=["OC203"], table={"extend-events": EVENTS}) == []
+
+
+def test_a_functions_own_tuple_of_types_counts_before_the_clause():
+    src = """
+def try_push(store, run, log):
+    retry = (ConnectionError, Exception)
+    try:
+        store.save_run(run)
+    except retry:
+        log.debug("could not report")
+"""
+    assert cl(src, select=["OC203"], table={"extend-events": EVENTS}) == [("OC203", 5)]
+
+
+# --------------------------------------------------------------------------- lgr = getLogger()
+
+LOGGED = """
+import logging
+from logging import getLogger
+
+lgr = logging.getLogger(__name__)
+other = getLogger("x")
+
+
+class Converter:
+    def __init__(self):
+        self.lg = logging.getLogger(__name__)
+
+    def convert(self, store, res):
+        try:
+            store.save_run(res)
+        except Exception as exc:
+            {handler}
+"""
+
+
+@pytest.mark.parametrize("handler, found", [
+    ("lgr.warning('could not save %s', exc)", False),
+    ("lgr.error('could not save')", False),
+    ("other.exception('could not save')", False),
+    ("self.lg.critical('could not save')", False),
+    ("lgr.debug('could not save: %s', exc)", True),   # quiet: the exception is not handed on
+    ("self.lg.info('could not save: %s', exc)", True),
+    ("lgr.debug('could not save')", True),
+])
+def test_a_logger_from_get_logger_is_a_logger_whatever_its_name(handler, found):
+    got = cl(LOGGED.replace("{handler}", handler), select=["OC203"], table={"extend-events": EVENTS})
+    assert got == ([("OC203", 15)] if found else [])
