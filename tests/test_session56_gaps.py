@@ -273,3 +273,50 @@ async def caller(store, ledger, conf, changed):
         await ledger.append_record("pre")
 """
     assert cl(src, select=["OC102"], table={"extend-events": {"append": ["*.append_record"]}}) == []
+
+
+# --------------------------------------------------------------------------- into a buffer
+
+BUFFERED = """
+import io
+import json
+import os
+import pickle
+from io import BytesIO, StringIO
+
+
+def encode(record, conf, src, dst):
+    {write}
+    os.replace(src, dst)
+"""
+
+
+@pytest.mark.parametrize("write, found", [
+    ("buf = io.BytesIO()\n    pickle.dump(record, buf)", False),
+    ("buf = BytesIO()\n    conf.write(outfile=buf)", False),
+    ("buf = StringIO()\n    json.dump(record, fp=buf)", False),
+    ("buf = io.StringIO()\n    print(record, file=buf)", False),
+    ("pickle.dump(record, io.BytesIO())", False),
+    ("with BytesIO() as f:\n        pickle.dump(record, f)", False),
+    ("buf: io.BytesIO = make()\n    pickle.dump(record, buf)", False),
+    # a file is still a file
+    ("f = open(src, 'wb')\n    pickle.dump(record, f)", True),
+    ("with open(src, 'w') as f:\n        json.dump(record, fp=f)", True),
+    ("with open(src, 'w') as f:\n        print(record, file=f)", True),
+    # a buffer written *into* a file is data, not the destination
+    ("buf = io.BytesIO()\n    f = open(src, 'wb')\n    f.write(buf)", True),
+])
+def test_a_write_into_an_in_memory_buffer_is_no_file_write(write, found):
+    got = cl(BUFFERED.replace("{write}", write), select=["OC301"])
+    assert [c for c, _ in got] == (["OC301"] if found else [])
+
+
+def test_the_outline_and_the_whole_read_name_a_buffers_writes_alike():
+    src = BUFFERED.replace("{write}", "buf = io.BytesIO()\n    pickle.dump(record, buf)\n"
+                           "    conf.write(outfile=StringIO())\n    print(1, file=buf)").encode()
+    whole = frontend.extract("m.py", src)
+    outline = frontend.outline("m.py", src)
+    named = lambda facts: sorted((c.callee, tuple(sorted(c.qualnames))) for fn in facts.functions  # noqa: E731
+                                 for c in fn.calls)
+    assert named(whole) == named(outline)
+    assert {q for _, qs in named(whole) for q in qs} >= {"io.BytesIO.write", "io.StringIO.write"}

@@ -31,6 +31,7 @@ from .resolution import (
     Resolver,
     alternatives,
     awaits_first,
+    destination,
     detaches_first,
     runner_slot,
     runs_to_end,
@@ -459,8 +460,9 @@ class ExpressionWalker(Resolver):
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
         names = self.call_names(render_callee(func), line, at, cst_level(node), cst_alternatives(func),
-                                next((render_callee(a.value) for a in node.args
-                                      if a.keyword is not None and a.keyword.value == "file"), None))
+                                destination(render_callee(func),
+                                            {a.keyword.value: render_callee(a.value) for a in node.args if a.keyword is not None},
+                                            _positional(node.args, 1) and render_callee(cast("cst.BaseExpression", _positional(node.args, 1)))))
         lead = _positional(node.args, 0)
         if table_rename(names.callee, [a.keyword.value for a in node.args if a.keyword is not None],
                         isinstance(lead, (cst.Dict, cst.DictComp))):

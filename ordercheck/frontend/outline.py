@@ -39,6 +39,7 @@ from .resolution import (
     ast_args_level,
     ast_level,
     awaits_first,
+    destination,
     detaches_first,
     is_lock,
     rebinds,
@@ -194,7 +195,9 @@ class Outliner(Resolver):
                 self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),
                                 ast_alternatives(node.func),
-                                next((render_ast(k.value) for k in node.keywords if k.arg == "file"), None))
+                                destination(render_ast(node.func),
+                                            {k.arg: render_ast(k.value) for k in node.keywords if k.arg is not None},
+                                            _positional(node.args, 1) and render_ast(cast(ast.expr, _positional(node.args, 1)))))
         lead = _positional(node.args, 0)
         if table_rename(names.callee, [k.arg for k in node.keywords if k.arg is not None],
                         isinstance(lead, (ast.Dict, ast.DictComp))):
