@@ -146,7 +146,10 @@ def python_files(targets: list[Path]) -> list[Path]:
             out.append(t)
             continue
         for dirpath, dirnames, filenames in os.walk(t):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+            # (a package named `build` or `dist`, with its `__init__.py`, is walked, as
+            # ordercheck walks it: ordercheck/sources.py ``PACKAGE_NAMES``)
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS or (
+                d in ("build", "dist") and (Path(dirpath) / d / "__init__.py").is_file()))
             out.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(".py"))
     return out
 

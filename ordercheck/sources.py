@@ -198,7 +198,7 @@ def collect_files(paths: Sequence[Path], config: configmod.Config, force_exclude
             keep = []
             for name in sorted(dirnames):
                 sub = d / name
-                if is_suspect(name):
+                if is_suspect(name, sub):
                     continue
                 if is_virtualenv(sub):
                     note(os.path.abspath(sub))  # (one that is walked is noted as it is walked)
@@ -278,8 +278,17 @@ class Included:
         return bool(self.globs) and self._rel(real) is not None
 
 
-def is_suspect(folder_name: str) -> bool:
-    """A folder no walk of a project enters by its name (``SKIP_DIRS``, ``*.egg-info``)."""
+#: usual suspects that a package of the project may be named: ``ase/build/`` (with its
+#: ``__init__.py``) is ase's own code, imported as ``ase.build``, where a build's output
+#: holds none (docs/decisions.md "A package named build"; held-out set 157)
+PACKAGE_NAMES = frozenset({"build", "dist"})
+
+
+def is_suspect(folder_name: str, folder: Optional[Path] = None) -> bool:
+    """A folder no walk of a project enters by its name (``SKIP_DIRS``, ``*.egg-info``),
+    unless it is a package (``PACKAGE_NAMES``, ``folder`` given: it holds ``__init__.py``)."""
+    if folder_name in PACKAGE_NAMES and folder is not None and (folder / "__init__.py").is_file():
+        return False
     return folder_name in SKIP_DIRS or folder_name.endswith(".egg-info")
 
 
@@ -308,7 +317,7 @@ def force_excluded(path: Path, config: configmod.Config) -> bool:
     parts = rel.split("/")
     here = config.root
     for depth, name in enumerate(parts if _is_dir(path) else parts[:-1], 1):
-        if is_suspect(name):
+        if is_suspect(name, here / name):
             return True
         if config.exclude and path_matches("/".join(parts[:depth]), config.exclude):
             return True  # a folder the walk prunes (`exclude = ["tests"]` for `pkg/tests/t.py`)

@@ -552,6 +552,24 @@ def test_walk_skips_usual_suspects_and_pyi(tree):
     ]
 
 
+@pytest.mark.parametrize("name", ["build", "dist"])
+def test_a_package_named_like_a_build_folder_is_walked(tree, name):
+    # ase's own `ase/build/` (docs/decisions.md "A package named build"): with its
+    # `__init__.py` it is the project's code; without one it is a build's output
+    write(tree, f"pkg/{name}/__init__.py", "")
+    r = oc(tree, "-q", ".")
+    assert r.findings() == [
+        (f"pkg/{name}/y.py", 4, 9, "OC101"),
+        ("pkg/legacy/old.py", 4, 9, "OC101"),
+        ("pkg/mod.py", 4, 9, "OC101"),
+    ], r
+    # named alone, with --force-exclude (pre-commit), it is checked too
+    alone = oc(tree, "-q", "--force-exclude", f"pkg/{name}/y.py")
+    assert alone.findings() == [(f"pkg/{name}/y.py", 4, 9, "OC101")], alone
+    skipped = oc(tree, "-q", "--force-exclude", f"{name}/x.py")
+    assert skipped.findings() == [], skipped
+
+
 def test_walk_default_path_is_cwd(tree):
     r = oc(tree, "-q")
     assert r.findings() == [
