@@ -320,3 +320,41 @@ def test_the_outline_and_the_whole_read_name_a_buffers_writes_alike():
                                  for c in fn.calls)
     assert named(whole) == named(outline)
     assert {q for _, qs in named(whole) for q in qs} >= {"io.BytesIO.write", "io.StringIO.write"}
+
+
+# --------------------------------------------------------------------------- a manager hands on
+
+MANAGED = """
+import logging
+from contextlib import contextmanager
+
+logger = logging.getLogger(__name__)
+
+
+@contextmanager
+def collect(errors):
+    try:
+        yield
+    except Exception as e:
+        {handler}
+
+
+def f(ledger, rec, errors):
+    with collect(errors):
+        ledger.append(rec)
+"""
+
+
+@pytest.mark.parametrize("handler, found", [
+    ("errors.append(e)", False),                       # handed on: not silent
+    ("errors.append(str(e))", False),
+    ("logger.warning('lost %s', e)", False),            # reported, as before
+    ("logger.debug('lost %s', e)", True),               # quiet: still silent
+    ("pass", True),
+    ("if errors is None:\n            return\n        errors.append(e)", True),  # one way is silent
+    ("errors.append(len(errors))", True),               # not the exception
+])
+def test_a_generator_manager_that_hands_the_exception_on_is_not_silent(handler, found):
+    src = MANAGED.replace("{handler}", handler)
+    got = cl(src, select=["OC202"])
+    assert got == ([("OC202", src.splitlines().index("        ledger.append(rec)") + 1)] if found else [])
