@@ -358,3 +358,31 @@ def test_a_generator_manager_that_hands_the_exception_on_is_not_silent(handler, 
     src = MANAGED.replace("{handler}", handler)
     got = cl(src, select=["OC202"])
     assert got == ([("OC202", src.splitlines().index("        ledger.append(rec)") + 1)] if found else [])
+
+
+# --------------------------------------------------------------------------- an earlier pass
+
+def test_a_message_says_when_the_earlier_event_ran_on_an_earlier_pass_of_a_loop(tmp_path):
+    from cliutil import write
+    write(tmp_path, "m.py", """\
+import os
+import shutil
+
+
+def rotate(paths, data):
+    for p in paths:
+        shutil.move(p + ".tmp", p)
+        with open(p + ".tmp", "w") as f:
+            f.write(data)
+
+
+def plain(path, data):
+    with open(path + ".tmp", "w") as f:
+        f.write(data)
+    os.replace(path + ".tmp", path)
+""")
+    r = oc(tmp_path, "--isolated", "--no-cache", "-q", "--select", "OC301", "m.py")
+    lines = sorted(r.out.splitlines())
+    assert [line.split(" ", 2)[:2] for line in lines] == [["m.py:15:5:", "OC301"], ["m.py:7:9:", "OC301"]], r
+    assert "after the file write at line 14 with no fsync" in lines[0]
+    assert "after the file write at line 9 (on an earlier pass of the loop) with no fsync" in lines[1]
