@@ -386,3 +386,46 @@ def plain(path, data):
     assert [line.split(" ", 2)[:2] for line in lines] == [["m.py:15:5:", "OC301"], ["m.py:7:9:", "OC301"]], r
     assert "after the file write at line 14 with no fsync" in lines[0]
     assert "after the file write at line 9 (on an earlier pass of the loop) with no fsync" in lines[1]
+
+
+# --------------------------------------------------------------------------- retry(f)(x)
+
+RETRIED = """
+from functools import wraps
+
+import tenacity
+
+
+def mongo_retry(f):
+    @wraps(f)
+    def f_retry(*args, **kwargs):
+        return f(*args, **kwargs)
+    return f_retry
+
+
+class ChunkStore:
+    def write(self, run, rec):
+        {save}
+        self._ledger.append(rec)
+"""
+
+
+@pytest.mark.parametrize("save, found", [
+    ("mongo_retry(self._store.save)(run)", True),
+    ("tenacity.retry(stop=tenacity.stop_after_attempt(3))(self._store.save)(run)", True),
+    ("with_retries(self._store.save, 3)(run)", True),
+    ("timed(self._store.save)(run)", False),       # any other wrapper: not known to call it
+    ("mongo_retry(self._store.load)(run)", False),
+])
+def test_a_retry_wrapper_applied_inline_calls_the_callable(save, found):
+    got = cl(RETRIED.replace("{save}", save), select=["OC102"])
+    assert got == ([("OC102", 17)] if found else [])
+
+
+def test_the_outline_and_the_whole_read_a_retry_wrapper_alike():
+    src = RETRIED.replace("{save}", "mongo_retry(self._store.save)(run)").encode()
+    whole = frontend.extract("m.py", src)
+    outline = frontend.outline("m.py", src)
+    named = lambda facts: sorted(c.callee for fn in facts.functions for c in fn.calls)  # noqa: E731
+    assert named(whole) == named(outline)
+    assert "self._store.save" in named(whole)
