@@ -667,12 +667,7 @@ class _Builder:
         self._may_raise(st, node)
         if st.returns is not None:
             self.g.nodes[node]["returns"] = st.returns
-        ends = self.chain(st.events, [(node, EdgeKind.NORMAL)])
-        if st.returned_call is not None:
-            for p, _ in ends:  # (`effects.graph_effects`: its conditional effects are ours)
-                if getattr(self.g.nodes[p].get("call"), "id", None) == st.returned_call:
-                    self.g.nodes[p]["returned"] = st.returned_negated
-        self.unwind(ends, Way.RETURN)
+        self.unwind(self.chain(st.events, [(node, EdgeKind.NORMAL)]), Way.RETURN)
         return []
 
     def _raise(self, st: Stmt, node: object) -> Preds:

@@ -103,10 +103,6 @@ class NodeSets:
     # of ``raises`` whose failure only that exit raises (neither the constructor nor
     # ``__enter__``): a witness and a message name the exit, not the call
     exit_raises: Dict[object, Tuple[str, FrozenSet[str]]] = field(default_factory=dict)
-    # a call whose value the function returns (``return update(...)``): the classes
-    # its callee performs only when it returns True, and only when False, as the
-    # function's own return value tells (swapped under ``not``)
-    returned: Dict[object, Tuple[FrozenSet[str], FrozenSet[str]]] = field(default_factory=dict)
 
 
 def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> FrozenSet[str]:
@@ -174,9 +170,6 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                 carried = carried - {NO_RETURN_AWAITED} | ({NO_RETURN} if call.awaited else set())
             if any(g.nodes[s].get("kind") == NodeKind.OUTCOME for s in g.successors(n)):
                 carried -= eff.conditional  # they travel on the branches
-            elif "returned" in data and eff.conditional:
-                true, false = eff.when_true - NOT_CARRIED, eff.when_false - NOT_CARRIED
-                out.returned[n] = (false, true) if data["returned"] else (true, false)
             if data.get("consumed"):
                 carried -= eff.exhausted  # a generator's tail: on its ``for``'s way out
             me = managers(path, call) if managers is not None and "with_id" in data else None
@@ -280,19 +273,6 @@ def escaping_points(g: nx.DiGraph) -> Set[object]:
                 if r is not None and r.kind in (RegionKind.EXCEPT, RegionKind.FINALLY):
                     flight.add_edge(r.entry, v)
     return nx.ancestors(flight, RAISE) | {RAISE}
-
-
-def _returned_ending(conditional: Tuple[FrozenSet[str], FrozenSet[str]], cls: str) -> Set[str]:
-    """How the function ends after a call whose value it returns performed ``cls``:
-    as the call does (``T`` when the callee performs it only when it returns True,
-    ``F`` only when False), else ``O``. An append's terminal mark is the call site's,
-    so the two append classes go together (docs/decisions.md "Conditional effects
-    through a returned call")."""
-    true, false = conditional
-    for mark, classes in (("T", true), ("F", false)):
-        if cls in classes or (cls in _APPENDS and classes & _APPENDS):
-            return {mark}
-    return {"O"}
 
 
 def _endings(g: nx.DiGraph, reach: Set[object], to_exit: Set[object]) -> Callable[[object], Set[str]]:
@@ -495,7 +475,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
             performers[near_mark] = sorted((n for n in own if n in exiting), key=_order)
     when_true: Set[str] = set()
     when_false: Set[str] = set()
-    if on_return and (ns.returned or any("returns" in d for _, d in g.nodes(data=True))):
+    if on_return and any("returns" in d for _, d in g.nodes(data=True)):
         endings = _endings(g, reach, to_exit)
         for cls, nodes in performers.items():
             ends: Set[str] = set()
@@ -504,7 +484,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 # the ``return``s they reach before it tell how (docs/decisions.md,
                 # "What a transaction commits")
                 for m in lifted_from.get((n, cls), [n]):
-                    ends |= _returned_ending(ns.returned[m], cls) if m in ns.returned else endings(m)
+                    ends |= endings(m)
             if ends == {"T"}:
                 when_true.add(cls)
             elif ends == {"F"}:

@@ -238,12 +238,6 @@ class Stmt:
     star: bool = False  # ``try``/``except*``: every matching clause runs, in order
     finally_span: Optional[Span] = None  # the `finally:` clause of a try
     returns: Optional[bool] = None  # ``return True`` / ``return False`` (a constant)
-    # ``return f(...)`` (``await`` and ``not`` allowed): the id of the call that is the
-    # whole value, and whether it is negated; what the callee does only when it returns
-    # True, the function does only when it returns True (docs/decisions.md
-    # "Conditional effects through a returned call")
-    returned_call: Optional[int] = None
-    returned_negated: bool = False
     test_call: Optional[int] = None  # if/while: id of the call that is the whole test
     iter_call: Optional[int] = None  # for: id of the call that is the whole iterable
     test_negated: bool = False  # ... under ``not``

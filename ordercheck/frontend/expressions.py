@@ -462,7 +462,7 @@ class ExpressionWalker(Resolver):
         names = self.call_names(render_callee(func), line, at, cst_level(node), cst_alternatives(func),
                                 destination(render_callee(func),
                                             {a.keyword.value: render_callee(a.value) for a in node.args if a.keyword is not None},
-                                            _positional(node.args, 1) and render_callee(cast("cst.BaseExpression", _positional(node.args, 1)))))
+                                            _text_or_none(_positional(node.args, 1))))
         lead = _positional(node.args, 0)
         if table_rename(names.callee, [a.keyword.value for a in node.args if a.keyword is not None],
                         isinstance(lead, (cst.Dict, cst.DictComp))):
@@ -779,6 +779,10 @@ class Handoff:
 
     target: Union[str, "cst.Lambda"]
     arguments: List["cst.Arg"]
+
+
+def _text_or_none(node: Optional["cst.BaseExpression"]) -> Optional[str]:
+    return render_callee(node) if node is not None else None
 
 
 def _positional(args: Sequence["cst.Arg"], index: int) -> Optional["cst.BaseExpression"]:

@@ -197,7 +197,7 @@ class Outliner(Resolver):
                                 ast_alternatives(node.func),
                                 destination(render_ast(node.func),
                                             {k.arg: render_ast(k.value) for k in node.keywords if k.arg is not None},
-                                            _positional(node.args, 1) and render_ast(cast(ast.expr, _positional(node.args, 1)))))
+                                            _text_or_none(_positional(node.args, 1))))
         lead = _positional(node.args, 0)
         if table_rename(names.callee, [k.arg for k in node.keywords if k.arg is not None],
                         isinstance(lead, (ast.Dict, ast.DictComp))):
@@ -385,6 +385,10 @@ def class_methods(body: List[ast.stmt], top: bool = True) -> List[str]:
             rebound = {t.id for t in st.targets if isinstance(t, ast.Name)}
             names = [n for n in names if n not in rebound]
     return names
+
+
+def _text_or_none(node: Optional[ast.expr]) -> Optional[str]:
+    return render_ast(node) if node is not None else None
 
 
 def _positional(args: List[ast.expr], index: int) -> Optional[ast.expr]:

@@ -385,12 +385,6 @@ class Extractor(ExpressionWalker):
         st = Stmt(StmtKind.RETURN, sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
         if isinstance(node.value, cst.Name) and node.value.value in ("True", "False"):
             st.returns = node.value.value == "True"
-        elif node.value is not None:
-            # `return update(store, conf)`: a call that is the whole value (not an
-            # `and`/`or` of one: ``_test_call``'s plain case)
-            called, negated, chain, _ = _test_call(node.value, st.events)
-            if called is not None and chain is None:
-                st.returned_call, st.returned_negated = called, negated
         return st
 
     def _raise(self, node: cst.Raise, line: cst.CSTNode) -> Stmt:
