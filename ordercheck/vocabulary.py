@@ -21,8 +21,10 @@ from .patterns import literal_subscripts
 from .resources import vocab_dir
 
 #: the class a ``with`` item over an object of no known class may match by its text
-#: (``Call.bare_enter``): a transaction, which only a ``with`` makes one
-_WITH_ITEM_ONLY = frozenset({EventClass.TRANSACTION.value})
+#: (``Call.bare_enter``): a transaction, which only a ``with`` makes one, by the
+#: configuration's own patterns (``Vocabulary.item_transactions``)
+TRANSACTION = EventClass.TRANSACTION.value
+_WITH_ITEM_ONLY = frozenset({TRANSACTION})
 
 #: what an idempotency guard's predicate asks, whatever the configured markers
 #: (``is_finished``, ``is_final``, ``is_done``, ``is_terminal``, ``is_completed``)
@@ -143,10 +145,15 @@ class Vocabulary:
     # not of the class: ``load_default_scoped_excludes``); the class's other patterns
     # are a configuration's own, and match as written
     scoped: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = field(default_factory=dict)
+    # the configuration's own ``transaction`` patterns (not the defaults): those alone
+    # may name a ``with`` item over an object of no known class (``with conn:``), §2
+    # counting "a ``with`` over a call" of the class (``direct``)
+    item_transactions: Tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self._compiled = {name: _compile(p) for name, p in self.patterns.items()}
         self._excluded = {name: _compile(p) for name, p in self.excludes.items() if p}
+        self._items = _compile(self.item_transactions)
         self._scoped = {}
         for name, (defaults, excluded) in self.scoped.items():
             own = tuple(p for p in self.patterns.get(name, ()) if p not in defaults)
@@ -183,8 +190,9 @@ class Vocabulary:
         replaced = set(dict(events or {}))
         scoped = {name: (defaults.get(name, ()), excluded) for name, excluded in load_default_scoped_excludes().items()
                   if name not in replaced and defaults.get(name)}
+        own_transactions = tuple(p for p in patterns.get(TRANSACTION, ()) if p not in defaults.get(TRANSACTION, ()))
         return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions,
-                   load_default_excludes(), scoped)
+                   load_default_excludes(), scoped, own_transactions)
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
@@ -193,7 +201,8 @@ class Vocabulary:
         if call.bare_enter:  # (``Call.bare_enter``: by the class the project phase found, if any)
             # and a transaction by the item as written (`async with self._db:` over a
             # connection whose `with` commits; docs/decisions.md "A with over an instance")
-            own = self._match((call.callee.rsplit(".", 1)[0],)) & _WITH_ITEM_ONLY
+            item = call.callee.rsplit(".", 1)[0]
+            own = _WITH_ITEM_ONLY if self._items is not None and self._items.match(item) else frozenset()
             if not call.typed:
                 return self.canonical(own) if own else frozenset()
             return self.canonical(self._match(call.typed) | own)
