@@ -113,6 +113,10 @@ def may_catch_exit(h: Handler) -> bool:
     """Whether an ``except`` clause may catch ``sys.exit()``'s ``SystemExit``."""
     if h.bare or not h.types:
         return True
+    if h.builtins and all(b is not None for b in h.builtins):
+        # every type surely built in, also through a tuple's name (`except ERRS:` over
+        # `ERRS = (Exception,)`: a review, session 56)
+        return any(b not in _NOT_EXIT for b in h.builtins)
     return any(t.removeprefix("builtins.") not in _NOT_EXIT for t in h.types)
 
 

@@ -290,23 +290,31 @@ PATH_TYPE = "pathlib.Path"
 #: ``lgr.warning(...)`` is ``logging.Logger.warning`` for the ``*Logger.warning``
 #: patterns of ``surface`` and ``quiet`` (docs/decisions.md "A logger by its factory")
 LOGGER_TYPE = "logging.Logger"
+#: the calls whose value is a logger: the factory, a logger's child
+#: (`logging.getLogger(__name__).getChild("x")`) and an adapter, whose methods are a
+#: logger's (`logging.LoggerAdapter(log, extra)`; held-out set 171)
+LOGGER_MAKERS = frozenset({"getLogger", "getChild", "LoggerAdapter"})
 #: already qualified, whatever the file imports (``resolution.type_qualname``)
 QUALIFIED_TYPES = frozenset({PATH_TYPE, LOGGER_TYPE})
 
 
 def value_type(node: Optional[ast.AST], params: Dict[str, str],
-               receiver: Optional[Callable[[ast.AST], bool]] = None) -> Optional[str]:
+               receiver: Optional[Callable[[ast.AST], bool]] = None,
+               imported: Optional[Dict[str, str]] = None) -> Optional[str]:
     """The class a value has when every way it can take names one class: a
     constructor call ``T(...)``, an annotated parameter, and ``p or T(...)`` /
     ``p if p is not None else T(...)`` over those (the default-argument idiom); an
     operand of unknown class makes the whole unknown, and so do operands of two
     classes, one a subclass of the other (docs/decisions.md, "Receiver types": either
     class alone loses the other's paths)."""
+    if isinstance(node, ast.Call):
+        func = dotted(node.func) or (node.func.attr if isinstance(node.func, ast.Attribute) else "")
+        # (through an import's own name: `from logging import getLogger as get_log`)
+        if func.rsplit(".", 1)[-1] in LOGGER_MAKERS or (imported or {}).get(func, "").rsplit(".", 1)[-1] in LOGGER_MAKERS:
+            return LOGGER_TYPE
     ctor = constructor_type(node)
     if ctor:
         return ctor
-    if isinstance(node, ast.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "getLogger":
-        return LOGGER_TYPE
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PATH_DERIVERS:
         # `tmp = path.with_suffix(".tmp")`: only a path has these, and it makes a path
         # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags),
@@ -326,7 +334,7 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     options = [o for o in options if not _is_none(o)]
     if len(options) < 2:
         return None
-    found = [value_type(o, params, receiver) for o in options]
+    found = [value_type(o, params, receiver, imported) for o in options]
     if None in found:
         return None
     # ("": a parameter that defaults to None and names no class: the other operand's)
@@ -837,7 +845,8 @@ class _Scanner:
                     table.tuple_bindings[target.id] = (tuple(cast(str, i) for i in items), *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
             ctor = None if isinstance(value, ast.Name) else value_type(
-                value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)))
+                value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)),
+                self.imported_names)
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
             if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
@@ -850,7 +859,8 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = value_type(value, params, lambda n: self._no_path_class(_known_type(n, table, method)))
+                ctor = value_type(value, params, lambda n: self._no_path_class(_known_type(n, table, method)),
+                                  self.imported_names)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
 

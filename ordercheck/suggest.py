@@ -27,6 +27,7 @@ from .patterns import literal_subscripts
 from .settings import Settings
 from .sources import plan_project, read_plan, read_wanted
 from .summaries import ProjectIndex, resolve, split_key, with_managers
+from .vocabulary import item_names
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -829,6 +830,10 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         for fn in facts.functions:
             decorators.update(fn.decorators)
             for call in fn.calls:
+                if call.bare_enter:
+                    # `with conn:` (a `with` item of no known class) is named by its text,
+                    # as a `transaction` pattern matches it (``Vocabulary.item_names``)
+                    decorators.update(item_names(call))
                 names.add(call.callee)
                 calls_of.setdefault(call.callee, []).append(((facts.path, call.span.line, call.text), call))
                 names.update(call.qualnames)

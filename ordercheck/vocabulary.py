@@ -26,6 +26,18 @@ from .resources import vocab_dir
 TRANSACTION = EventClass.TRANSACTION.value
 _WITH_ITEM_ONLY = frozenset({TRANSACTION})
 
+def item_names(call: Call) -> Tuple[str, ...]:
+    """The texts a ``with`` item over an object of no known class (``Call.bare_enter``)
+    is named by for a ``transaction`` pattern: as written (``conn`` of ``conn =
+    self._conn``) and what it stands for (``self._conn``). Only a function's own name
+    or ``self.x`` (``local_head``, ``self_call``): an imported instance is typed by its
+    module, never named by its text (docs/decisions.md "A with over an object named a
+    transaction")."""
+    if not (call.local_head or call.self_call == "self"):
+        return ()
+    return tuple(dict.fromkeys((call.text, call.callee.rsplit(".", 1)[0])))
+
+
 #: what an idempotency guard's predicate asks, whatever the configured markers
 #: (``is_finished``, ``is_final``, ``is_done``, ``is_terminal``, ``is_completed``)
 GUARD_WORDS = frozenset({"final", "finished", "done", "terminal", "terminated", "complete", "completed", "ended"})
@@ -201,8 +213,7 @@ class Vocabulary:
         if call.bare_enter:  # (``Call.bare_enter``: by the class the project phase found, if any)
             # and a transaction by the item as written (`async with self._db:` over a
             # connection whose `with` commits; docs/decisions.md "A with over an instance")
-            item = call.callee.rsplit(".", 1)[0]
-            own = _WITH_ITEM_ONLY if self._items is not None and self._items.match(item) else frozenset()
+            own = _WITH_ITEM_ONLY if self._items is not None and self._items.any(item_names(call)) else frozenset()
             if not call.typed:
                 return self.canonical(own) if own else frozenset()
             return self.canonical(self._match(call.typed) | own)

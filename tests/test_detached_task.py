@@ -35,7 +35,6 @@ def _codes(caller: str, select=("OC102", "OC203")):
     "asyncio.get_running_loop().create_task(self._persist(run))",
     "self._loop.create_task(self._persist(run))",
     "asyncio.run_coroutine_threadsafe(self._persist(run), self._loop)",
-    "task = asyncio.create_task(self._persist(run))",
 ])
 def test_a_detached_task_cannot_fail_into_the_callers_handler(how):
     assert _codes(f"""async def handle(self, run):
@@ -78,6 +77,14 @@ async def handle(store, run):
     ("await asyncio.wait_for(self._persist(run), 5)", 11),
     ("tg.create_task(self._persist(run))", 11),             # a task group raises it at its exit
     ("self.create_task(self._persist(run))", 11),           # a project's own method: not known
+    # the task awaited or kept, which may take its failure back here (a review)
+    ("await asyncio.create_task(self._persist(run))", 11),
+    ("await asyncio.ensure_future(self._persist(run))", 11),
+    ("await asyncio.gather(asyncio.create_task(self._persist(run)))", 11),
+    ("t = asyncio.create_task(self._persist(run))\n            await t", 11),
+    ("asyncio.run_coroutine_threadsafe(self._persist(run), self._loop).result()", 11),
+    ("self._loop.run_until_complete(self._loop.create_task(self._persist(run)))", 11),
+    ("tasks = [asyncio.create_task(self._persist(r)) for r in run]\n            await asyncio.gather(*tasks)", 11),
 ])
 def test_what_is_awaited_or_grouped_still_fails_into_the_handler(how, line):
     assert _codes(f"""async def handle(self, run, tg):

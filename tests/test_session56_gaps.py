@@ -402,3 +402,81 @@ def test_the_outline_and_the_whole_read_a_retry_wrapper_alike():
     named = lambda facts: sorted(c.callee for fn in facts.functions for c in fn.calls)  # noqa: E731
     assert named(whole) == named(outline)
     assert "self._store.save" in named(whole)
+
+
+# --------------------------------------------------------------------------- a review's cases
+
+def test_an_alias_of_the_item_is_named_as_written_and_as_what_it_stands_for():
+    src = """
+class S:
+    def write(self, store, ledger, run, rec):
+        conn = self._conn
+        with conn:
+            store.save_run(run)
+            ledger.append_record(rec)
+"""
+    assert cl(src, select=["OC102"], table=_txn("conn")) == []
+    assert cl(src, select=["OC102"], table=_txn("self._conn")) == []
+
+
+def test_an_imported_instance_is_never_named_by_its_text(tmp_path):
+    from checkutil import run_tree
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/db.py": "class Session:\n    def __enter__(self):\n        return self\n\n"
+                     "    def __exit__(self, *a):\n        return False\n\n\ndb_session = Session()\n",
+        "pkg/m.py": "from .db import db_session\n\n\ndef write(store, ledger, run, rec):\n"
+                    "    with db_session:\n        store.save_run(run)\n        ledger.append_record(rec)\n",
+    })
+    assert run_tree(tmp_path, select=["OC102"], table=_txn("db_session")) == [("pkg/m.py", 7, "OC102")]
+
+
+def test_suggest_counts_a_pattern_that_names_a_with_item_as_used(tmp_path):
+    import json as _json
+    write_tree(tmp_path, {
+        "pyproject.toml": ('[tool.ordercheck.extend-events]\nsave = ["*.save_run"]\n'
+                           'append = ["*.append_record"]\ntransaction = ["conn", "*._db", "*.nothing_here"]\n'),
+        "app.py": SQLITE + INSTANCE,
+    })
+    rows = _json.loads(oc(tmp_path, "suggest", "--format", "json", ".").out)["unmatched"]
+    assert [r["pattern"] for r in rows] == ["*.nothing_here"], rows
+
+
+def test_a_tuples_name_of_exception_lets_sys_exit_through():
+    src = """
+import sys
+
+ERRS = (Exception,)
+
+
+def named(store, ledger, run, rec):
+    store.save_run(run)
+    try:
+        sys.exit(1)
+    except ERRS:
+        ledger.append_record(rec)
+"""
+    assert cl(src, select=["OC102"], table={"extend-events": EVENTS}) == []
+    assert cl(src.replace("ERRS = (Exception,)", "ERRS = (BaseException,)"), select=["OC102"],
+              table={"extend-events": EVENTS}) == [("OC102", 12)]
+
+
+@pytest.mark.parametrize("made", [
+    "from logging import getLogger as get_log\nlg = get_log(__name__)",
+    "lg = logging.getLogger(__name__).getChild('x')",
+    "lg = logging.LoggerAdapter(logging.getLogger(__name__), {})",
+])
+def test_a_logger_by_an_imported_factory_a_child_or_an_adapter(made):
+    src = f"""
+import logging
+{made}
+
+
+def a(store, run):
+    try:
+        store.save_run(run)
+    except Exception:
+        lg.warning("lost")
+"""
+    assert cl(src, select=["OC203"], table={"extend-events": EVENTS}) == []
+    assert cl(src.replace("lg.warning", "lg.debug"), select=["OC203"], table={"extend-events": EVENTS}) != []

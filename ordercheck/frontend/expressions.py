@@ -223,6 +223,7 @@ class ExpressionWalker(Resolver):
         # per statement: its first and last line, and (correlated tests, handing on)
         self.stmt_lines: Tuple[int, int] = (1, 1)
         self._calls_here: Dict[int, Call] = {}  # id(cst.Call) -> Call, inside handlers
+        self.scheduled_leads: Dict[int, Call] = {}  # (``Resolver.mark_discarded``)
         self._w: List[str] = []  # names a walrus rebinds in the expressions walked
         self._handed_lambdas: set = set()  # ids of the lambdas a runner runs here (``handed_callable``)
         self._m: List[str] = []  # receivers of method calls in the expressions walked
@@ -434,7 +435,7 @@ class ExpressionWalker(Resolver):
         chain = self.alias_chain(render_callee(node.func), *self.byte_pos(node))
         return chain[-1] if len(chain) > 1 else None
 
-    def _call(self, node: cst.Call, seq: ExprSeq, awaited: bool = False, detached: bool = False) -> None:
+    def _call(self, node: cst.Call, seq: ExprSeq, awaited: bool = False) -> Call:
         func = node.func
         # the callee's own sub-expressions first (``get_store().save``), then the
         # positional and starred arguments, then keyword and ``**`` arguments, as
@@ -446,14 +447,15 @@ class ExpressionWalker(Resolver):
         lead = _positional(node.args, 0)
         first = lead if awaited else None
         through = isinstance(first, cst.Call) and awaits_first(self.call_names(render_callee(func), line, at), True)
-        detaching = isinstance(lead, cst.Call) and not through and detaches_first(
+        detaching = isinstance(lead, cst.Call) and not awaited and detaches_first(
             self.call_names(render_callee(func), line, at))
+        scheduled: Optional[Call] = None
         for arg in node.args:
             if arg.keyword is None and arg.star != "**":
                 if through and arg.value is first:
                     self._call(cast("cst.Call", first), seq, awaited=True)
                 elif detaching and arg.value is lead:  # `asyncio.create_task(self._persist(run))`
-                    self._call(cast("cst.Call", lead), seq, detached=True)
+                    scheduled = self._call(cast("cst.Call", lead), seq)
                 else:
                     self._expr(arg.value, seq)
         for arg in node.args:
@@ -514,7 +516,6 @@ class ExpressionWalker(Resolver):
             # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
             awaited=awaited if handoff is None else isinstance(func, cst.Call) and runs_to_end(
                 self.call_names(render_callee(func.func), line, at)),
-            detached=detached,
         )
         self.next_call += 1
         if self.frames:
@@ -526,7 +527,11 @@ class ExpressionWalker(Resolver):
             self._m.append(owner)  # `x.append(...)` (or `add(...)` for `add = x.append`) may change what `x` is worth
         if self.frames and self.frame.handlers:
             self._calls_here[id(node)] = call
+        if scheduled is not None:
+            # (detached only when this call's task is dropped: ``mark_discarded``)
+            self.scheduled_leads[call.id] = scheduled
         seq.append(call)
+        return call
 
     def handed_callable(self, node: cst.Call, names: CallNames, awaited: bool, line: int,
                         col: int) -> Optional["Handoff"]:

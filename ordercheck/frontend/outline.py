@@ -88,6 +88,7 @@ class Outliner(Resolver):
         self.comprehension_names: List[FrozenSet[str]] = []
         self.withs: List[List[Stmt]] = []  # per frame: its `with` skeleton, in preorder
         self.next_call = 0
+        self.scheduled_leads: Dict[int, Call] = {}  # (``Resolver.mark_discarded``)
 
     def module(self) -> None:
         self.facts.imports, self.facts.star_imports, frame_imports = module_table(self.import_tables.get(0, {}))
@@ -184,13 +185,14 @@ class Outliner(Resolver):
         first = lead if awaited else None
         through = isinstance(first, ast.Call) and awaits_first(
             self.call_names(render_ast(node.func), node.lineno, node.col_offset), True)
-        detaching = isinstance(lead, ast.Call) and not through and detaches_first(
+        detaching = isinstance(lead, ast.Call) and not awaited and detaches_first(
             self.call_names(render_ast(node.func), node.lineno, node.col_offset))
+        scheduled: Optional[Call] = None
         for child in scopesmod.child_nodes(node):
             if through and child is first:  # `await asyncio.wait_for(asyncio.to_thread(f), 5)`
                 self.call(cast(ast.Call, first), awaited=True)
             elif detaching and child is lead:  # `asyncio.create_task(self._persist(run))`
-                self.call(cast(ast.Call, lead)).detached = True
+                scheduled = self.call(cast(ast.Call, lead))
             else:
                 self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),
@@ -213,13 +215,15 @@ class Outliner(Resolver):
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         call.awaited = awaited if handed is None else isinstance(node.func, ast.Call) and runs_to_end(
             self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
+        if scheduled is not None:  # (detached only when this call's task is dropped: ``mark_discarded``)
+            self.scheduled_leads[call.id] = scheduled
         return call
 
     def expression(self, node: ast.Expr) -> None:
         """An expression statement: a call that is its whole value is dropped
         (``Call.discarded``), as the libcst walk marks it."""
         if isinstance(node.value, ast.Call):
-            self.call(node.value).discarded = True
+            self.mark_discarded(self.call(node.value))
         else:
             self.visit(node.value)
 

@@ -522,7 +522,7 @@ class Extractor(ExpressionWalker):
         sp, text = self._small_head(line)
         seq = self.expr(node.value)
         if isinstance(node.value, cst.Call) and seq and isinstance(seq[-1], Call):
-            seq[-1].discarded = True  # (the statement's own call is the last of its sequence)
+            self.mark_discarded(seq[-1])  # (the statement's own call is the last of its sequence)
         return Stmt(StmtKind.SIMPLE, sp, text, seq, self.raises_outside_calls(node.value))
 
     def _lazy_import(self, node: cst.BaseSmallStatement, line: cst.CSTNode) -> Stmt:
@@ -614,7 +614,11 @@ class Extractor(ExpressionWalker):
                 for el in elts:
                     value = el.value if isinstance(el, cst.Element) else el
                     types.extend(self.exception_type_names(value, hsp.line))
-                    builtin.append(self.builtin_exception(value))
+                    items = self._tuple_items(value, hsp.line)
+                    if items is not None:  # `except ERRS:` over `ERRS = (Exception,)`: each item's
+                        builtin.extend(self._builtin_by_name(t) for t in items)
+                    else:
+                        builtin.append(self.builtin_exception(value))
                 types = list(dict.fromkeys(types))
             broad = bare or any(t in BROAD_TYPES for t in types)
             name = h.name.name.value if h.name is not None and isinstance(h.name.name, cst.Name) else None
@@ -645,6 +649,25 @@ class Extractor(ExpressionWalker):
                                    whole.col16, whole.col16 + len("finally"))
             st.finalbody = self.block(node.finalbody.body, entered=True)
         return st
+
+    def _tuple_items(self, value: cst.CSTNode, line: int) -> Optional[Tuple[str, ...]]:
+        """The types of the tuple a plain name of an ``except`` clause is bound to, once
+        (``scopes.ScopeTable.tuple_alias``, bound before the clause in its own scope),
+        else None."""
+        if not isinstance(value, cst.Name):
+            return None
+        scope = self._lookup(value.value)
+        found = scope[0].tuple_alias(value.value) if scope is not None else None
+        if found is None or (scope is not None and scope[1] and (found[1], found[2]) > (line, 0)):
+            return None
+        return found[0]
+
+    def _builtin_by_name(self, text: str) -> Optional[str]:
+        """``builtin_exception`` of a type written as text (a tuple's item)."""
+        if "." in text or any(k.startswith("*") for k in self.import_tables.get(0, {})) or self._lookup(text) is not None:
+            return None
+        found = getattr(builtins_module, text, None)
+        return text if isinstance(found, type) and issubclass(found, BaseException) else None
 
     def builtin_exception(self, value: cst.CSTNode) -> Optional[str]:
         """The built-in exception class an ``except`` clause's type surely is: a plain
@@ -686,11 +709,8 @@ class Extractor(ExpressionWalker):
             # `except report_exceptions:` over `report_exceptions = (RequestException,
             # socket.error)`: each of the tuple's types, as if written in the clause
             # (docs/decisions.md "An except clause over a tuple's name"; held-out set 160)
-            scope = self._lookup(chain[-1])
-            found = scope[0].tuple_alias(chain[-1]) if scope is not None else None
-            if found is not None and not (scope is not None and scope[1] and (found[1], found[2]) > (line, 0)):
-                for item in found[0]:
-                    out += self._type_names(item, line, depth - 1)
+            for item in self._tuple_items(cst.Name(chain[-1]), line) or ():
+                out += self._type_names(item, line, depth - 1)
         return out
 
     def _with(self, node: cst.With, line: cst.CSTNode) -> Stmt:
