@@ -480,3 +480,17 @@ def a(store, run):
 """
     assert cl(src, select=["OC203"], table={"extend-events": EVENTS}) == []
     assert cl(src.replace("lg.warning", "lg.debug"), select=["OC203"], table={"extend-events": EVENTS}) != []
+
+
+@pytest.mark.parametrize("report, found", [("self.log.failure('lost')", False), ("self.log.info('lost')", True)])
+def test_twisteds_log_failure_is_a_report(report, found):
+    src = f"""
+class Server:
+    def save(self, store, run):
+        try:
+            store.save_run(run)
+        except Exception:
+            {report}
+"""
+    got = cl(src, select=["OC203"], table={"extend-events": EVENTS})
+    assert got == ([("OC203", 5)] if found else [])
