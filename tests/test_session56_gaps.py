@@ -494,3 +494,45 @@ class Server:
 """
     got = cl(src, select=["OC203"], table={"extend-events": EVENTS})
     assert got == ([("OC203", 5)] if found else [])
+
+
+def test_the_earlier_pass_is_a_field_of_its_own_and_not_after_the_loop(tmp_path):
+    # (a held-out set, 170) `{first_line}` stays a number for a user's `{first_line:d}`,
+    # and an anchor after the loop (or in its `else`) is after the earlier event anyway
+    from cliutil import write
+    write(tmp_path, "pyproject.toml", '[tool.ordercheck]\nrules = ["r/*.toml"]\nextend-select = ["UR001"]\n')
+    write(tmp_path, "r/x.toml", """\
+id = "UR001"
+name = "rename-after-write-numbered"
+severity = "warning"
+kind = "sequence"
+first = ["file-write"]
+then = ["rename"]
+unless-after = ["fsync"]
+message = "rename at {then_line:d} after {first_line:d}{first_pass}"
+""")
+    write(tmp_path, "m.py", """\
+import shutil
+
+
+def rotate(paths, data):
+    for p in paths:
+        shutil.move(p + ".tmp", p)
+        with open(p + ".tmp", "w") as f:
+            f.write(data)
+
+
+def after(paths, data, out):
+    for p in paths:
+        with open(p, "w") as f:
+            f.write(data)
+    else:
+        shutil.move(out + ".tmp", out)
+    shutil.move(out + ".tmp", out)
+""")
+    r = oc(tmp_path, "--no-cache", "-q", "--select", "UR001", "m.py")
+    assert sorted(r.out.splitlines()) == [
+        "m.py:16:9: UR001 rename at 16 after 14",
+        "m.py:17:5: UR001 rename at 17 after 14",
+        "m.py:6:9: UR001 rename at 6 after 8 (on an earlier pass of the loop)",
+    ], r

