@@ -113,34 +113,18 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     if caught == ():
         suppress = False  # only ``suppress()`` with no type around the ``yield``: nothing
     catches = caught or ()
-    # a clause that hands the thrown exception on (``errors.append(e)``, ``return e``)
-    # is as loud as one that reports it (docs/decisions.md "Handing the exception on":
-    # a blind probe, session 56)
-    handed = {n for n in after_raise if _hands_on(g.nodes[n], performs.get(n))} if suppress and not catches else set()
-    if suppress and not catches and (SURFACE in raised or handed):
+    if suppress and not catches and SURFACE in raised:
         # swallowing every exception, the exit is loud only when every way that a
         # broad clause (not a narrow one) swallows surfaces (``except KeyError:
         # logger.warning(...)`` beside a silent ``except Exception: pass`` is silent)
-        loud = {n for n in raised_nodes if SURFACE in performs.get(n, ())} | handed
+        loud = {n for n in raised_nodes if SURFACE in performs.get(n, ())}
         narrow = _narrow_clauses(g)
         unheard = nx.subgraph_view(g, filter_edge=lambda u, v: (u not in loud or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION)
                                    and (u not in narrow or _carries_on(g, u, v)))
-        raised = raised - {SURFACE} if EXIT in _forward(unheard, thrown, stop) else raised | {SURFACE}
+        if EXIT in _forward(unheard, thrown, stop):
+            raised = raised - {SURFACE}
     return ManagerEffects("generator", entry, normal, raised, suppress, key, entry_raised=entry_raised,
                           catches=catches, normal_raised=normal_raised)
-
-
-def _hands_on(d: dict, cls: Optional[FrozenSet[str]]) -> bool:
-    """Whether a generator's node hands a caught exception on (``contracts.handlers.handing_on``:
-    a statement that returns, yields or stores it, a call it is given that is no
-    ``quiet`` one)."""
-    if d.get("hands_on"):
-        return True
-    call = d.get("call")
-    return bool(call is not None and call.hands_on and not (cls and cls <= _QUIET))
-
-
-_QUIET = frozenset({EventClass.QUIET.value})
 
 
 def _narrow_clauses(g: nx.DiGraph) -> Dict[object, Tuple[str, ...]]:
