@@ -255,6 +255,7 @@ import io
 import json
 import os
 import pickle
+import sys
 from io import BytesIO, StringIO
 
 
@@ -278,6 +279,11 @@ def encode(record, conf, src, dst):
     ("with open(src, 'w') as f:\n        print(record, file=f)", True),
     # a buffer written *into* a file is data, not the destination
     ("buf = io.BytesIO()\n    f = open(src, 'wb')\n    f.write(buf)", True),
+    # (a review) a name bound to a buffer on one way and a file on another is a file
+    ("if record:\n        f = io.BytesIO()\n    else:\n        f = open(src, 'wb')\n    pickle.dump(record, f)", True),
+    # the console is no file, whoever writes it
+    ("json.dump(record, sys.stdout)", False),
+    ("print(record, file=sys.stderr)", False),
 ])
 def test_a_write_into_an_in_memory_buffer_is_no_file_write(write, found):
     got = cl(BUFFERED.replace("{write}", write), select=["OC301"])
@@ -385,6 +391,12 @@ class ChunkStore:
     ("with_retries(self._store.save, 3)(run)", True),
     ("timed(self._store.save)(run)", False),       # any other wrapper: not known to call it
     ("mongo_retry(self._store.load)(run)", False),
+    ("auto_retry(self._store.save)(run)", True),
+    ("withRetry(self._store.save)(run)", True),
+    # (a review) a wrapper that queues it for later, or counts, runs nothing now
+    ("schedule_retry(self._store.save)(run)", False),
+    ("retry_later(self._store.save, delay=30)(run)", False),
+    ("self.retry_count(self._store.save)(run)", False),
 ])
 def test_a_retry_wrapper_applied_inline_calls_the_callable(save, found):
     got = cl(RETRIED.replace("{save}", save), select=["OC102"])

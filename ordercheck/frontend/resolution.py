@@ -248,6 +248,14 @@ def destination(callee: str, keywords: Dict[str, str], second: Optional[str]) ->
     return found
 
 
+#: a wrapper's name that says it retries what it is handed (``wraps_callable``), and
+#: the words that say it runs it some other time, or is no wrapper at all
+RETRY_WORDS = frozenset({"retry", "retries", "retrying", "retried", "retryable"})
+NOT_RUNNING_NOW = frozenset({"schedule", "scheduled", "later", "count", "counter", "queue", "enqueue", "delay",
+                             "delayed", "defer", "deferred", "after", "policy", "state", "config", "settings",
+                             "backoff", "max", "limit", "number", "num"})
+
+
 def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
     """Where the callable stands among a runner's positional arguments
     (``AWAITED_RUNNERS``), when the call is one and is awaited; else None."""
@@ -275,8 +283,12 @@ def wraps_callable(names: "CallNames", awaited: bool) -> bool:
     # a retry wrapper applied where it is called (`mongo_retry(self._symbols.update_one)(doc)`,
     # tenacity's `retry(stop=...)(f)(x)`): it calls the callable now, again on a failure
     # (held-out set 167, arctic; docs/decisions.md "A retry wrapper applied inline")
-    last = names.callee.rsplit(".", 1)[-1].lower()
-    return any(word in last for word in ("retry", "retries", "retrying"))
+    words = [w for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])", names.callee.rsplit(".", 1)[-1].split("(")[0]) if w]
+    words = [w.lower() for w in words]
+    # (the wrapper's own words say it runs the callable, again on a failure; not one
+    # that queues it for later or counts: `schedule_retry(f)`, `retry_later(f)`,
+    # `retry_count(f)`; a review)
+    return bool(words) and any(w in RETRY_WORDS for w in words) and not set(words) & NOT_RUNNING_NOW
 
 
 def alternatives(options: Sequence[str], attrs: Sequence[str]) -> Tuple[str, ...]:
@@ -477,6 +489,11 @@ class Resolver:
                 qn = tuple(dict.fromkeys(qn + (names.callee,) + names.qualnames))
                 receiver = receiver or names.receiver_type
         buffer = self._in_memory(stream, line, col) if stream is not None else None
+        streams = (stream,) + self.qualified_text(stream) if stream is not None else ()
+        if any(s in ("sys.stdout", "sys.stderr") for s in streams) and not self._builtin_print(callee, qn):
+            # `json.dump(x, sys.stdout)`, `yaml.safe_dump(x, stream=sys.stderr)`: the
+            # console, as `sys.stdout.write(...)` is (rules/vocab/file-io.toml; a review)
+            qn = tuple(dict.fromkeys(qn + tuple(f"{s}.write" for s in streams)))
         if buffer is not None:
             # `pickle.dump(obj, buf)`, `conf.write(outfile=buf)`, `print(x, file=buf)` over
             # `buf = io.BytesIO()`: written as `buf.write(...)` is, which is no file's
@@ -502,10 +519,18 @@ class Resolver:
                          method, invokes, level_from)
 
     def _in_memory(self, stream: str, line: int, col: int) -> Optional[str]:
-        """``io.BytesIO``/``io.StringIO`` when the stream a call writes is known to be one
-        (``buf = io.BytesIO()``, ``io.StringIO()`` written in the call, an annotation)."""
+        """``io.BytesIO``/``io.StringIO`` when the stream a call writes is known to be one:
+        ``io.StringIO()`` written in the call, or a function's name bound once
+        (``buf = io.BytesIO()``, ``with BytesIO() as f``, an annotation). A name bound
+        twice may be a file on another way (``f = io.BytesIO() if mem else open(p)``
+        written as an ``if``), and ``self.out`` may be set to a file by another method:
+        a write then (a review, session 56)."""
         if not stream or "[" in stream:
             return None
+        if not stream.endswith("()"):
+            scope = self._lookup(stream) if stream.isidentifier() else None
+            if scope is None or scope[0].bound.get(stream) != 1:
+                return None
         found = self.chain_receiver_type(self.alias_chain(stream + ".write", line, col), line, col)
         typed = self.type_qualname(found) if found is not None else None
         return typed if typed in IN_MEMORY_STREAMS else None
