@@ -307,11 +307,8 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     operand of unknown class makes the whole unknown, and so do operands of two
     classes, one a subclass of the other (docs/decisions.md, "Receiver types": either
     class alone loses the other's paths)."""
-    if isinstance(node, ast.Call):
-        func = dotted(node.func) or (node.func.attr if isinstance(node.func, ast.Attribute) else "")
-        # (through an import's own name: `from logging import getLogger as get_log`)
-        if func.rsplit(".", 1)[-1] in LOGGER_MAKERS or (imported or {}).get(func, "").rsplit(".", 1)[-1] in LOGGER_MAKERS:
-            return LOGGER_TYPE
+    if isinstance(node, ast.Call) and _makes_logger(node, imported or {}):
+        return LOGGER_TYPE
     ctor = constructor_type(node)
     if ctor:
         return ctor
@@ -340,6 +337,24 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     # ("": a parameter that defaults to None and names no class: the other operand's)
     typed = {f for f in found if f}
     return typed.pop() if len(typed) == 1 else None
+
+
+def _makes_logger(node: ast.Call, imported: Dict[str, str]) -> bool:
+    """``getLogger(...)`` (also under an import's own name: ``from logging import
+    getLogger as get_log``), ``LoggerAdapter(...)``, and ``getChild(...)`` of a logger:
+    of such a call, or of a receiver named for a log (``self.log.getChild("x")``); a
+    project's own ``Tree().getChild(...)`` is none (a review)."""
+    func = node.func
+    text = dotted(func) or ""
+    last = text.rsplit(".", 1)[-1] if text else (func.attr if isinstance(func, ast.Attribute) else "")
+    last = last if last in LOGGER_MAKERS else imported.get(text, "").rsplit(".", 1)[-1]
+    if last != "getChild":
+        return last in LOGGER_MAKERS
+    receiver = func.value if isinstance(func, ast.Attribute) else None
+    if isinstance(receiver, ast.Call):
+        return _makes_logger(receiver, imported)
+    name = (dotted(receiver) or "").rsplit(".", 1)[-1].lower() if receiver is not None else ""
+    return name.endswith(("log", "logger"))
 
 
 def _falls_through(body: List[ast.stmt]) -> bool:
@@ -482,6 +497,12 @@ class Scopes:
     module_classes: Set[str] = field(default_factory=set)  # top-level class names
     class_lines: Dict[str, int] = field(default_factory=dict)  # top-level class name -> its line
     class_bases: Dict[int, List[str]] = field(default_factory=dict)  # class line -> its bases, dotted
+    #: (line, byte column) of the calls whose value, a task, is kept or taken back where
+    #: it is made: bound to a plain name (``t = create_task(f())``, then ``await t``),
+    #: the receiver of ``.result()``/``.exception()``, an argument of a call that
+    #: waits for it (``run_until_complete``, ``gather``, ``wait_for``, ``shield``);
+    #: a task scheduled there is no detached one (``kept_tasks``)
+    kept_values: Set[Tuple[int, int]] = field(default_factory=set)
 
     def attr_type(self, class_line: int, name: str, depth: int = 0) -> Optional[str]:
         """The class of ``self.name`` in a class of this module: its own, else the
@@ -937,7 +958,46 @@ def scan(tree: ast.Module, text: Optional[str] = None) -> Scopes:
     """Aliases and types of every scope of a module. ``text``: the module's source,
     when known; without a ``:=`` in it no expression is walked (``_Scanner._walk``),
     without a ``yield`` no function is searched for one."""
-    return _Scanner(walrus=text is None or ":=" in text, yields=text is None or "yield" in text).module(tree)
+    out = _Scanner(walrus=text is None or ":=" in text, yields=text is None or "yield" in text).module(tree)
+    if text is None or any(w in text for w in _SCHEDULING_WORDS):
+        out.kept_values = kept_tasks(tree)
+    return out
+
+
+_SCHEDULING_WORDS = ("create_task", "ensure_future", "run_coroutine_threadsafe")
+#: what takes a task's failure back where the task is made (``kept_tasks``)
+TAKE_BACK_METHODS = frozenset({"result", "exception"})
+TAKE_BACK_CALLS = frozenset({"run_until_complete", "gather", "wait_for", "shield"})
+
+
+def kept_tasks(tree: ast.Module) -> Set[Tuple[int, int]]:
+    """``Scopes.kept_values``: the positions of the calls whose value is kept in a plain
+    name (not ``_``) or taken back at once. A task made anywhere else (a statement by
+    itself, ``_ = ...``, an attribute, ``background.add(...)``,
+    ``.add_done_callback(cb)``, a list) is dropped by the code that made it
+    (docs/decisions.md "A coroutine run as a detached task")."""
+    out: Set[Tuple[int, int]] = set()
+    for n in ast.walk(tree):
+        values: List[ast.AST] = []
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id != "_" and n.value is not None:
+                values.append(n.value)
+        elif isinstance(n, ast.Call):
+            func = n.func
+            if isinstance(func, ast.Attribute) and func.attr in TAKE_BACK_METHODS:
+                values.append(func.value)
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name in TAKE_BACK_CALLS:
+                values.extend(a.value if isinstance(a, ast.Starred) else a for a in n.args)
+        for v in values:
+            # (a list of tasks kept in a name is kept too: `tasks = [create_task(f(x)) for
+            # x in xs]`, then `await asyncio.gather(*tasks)`)
+            if isinstance(v, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+                v = v.elt
+            items = v.elts if isinstance(v, (ast.List, ast.Tuple, ast.Set)) else [v]
+            out.update((i.lineno, i.col_offset) for i in items if isinstance(i, ast.Call))
+    return out
 
 
 def _tail_line(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> int:

@@ -202,7 +202,9 @@ class Vocabulary:
         replaced = set(dict(events or {}))
         scoped = {name: (defaults.get(name, ()), excluded) for name, excluded in load_default_scoped_excludes().items()
                   if name not in replaced and defaults.get(name)}
-        own_transactions = tuple(p for p in patterns.get(TRANSACTION, ()) if p not in defaults.get(TRANSACTION, ()))
+        # (a pattern the configuration writes counts, even one the defaults hold too: a review)
+        own_transactions = tuple(dict.fromkeys(tuple(dict(events or {}).get(TRANSACTION, ()))
+                                               + tuple(dict(extend_events or {}).get(TRANSACTION, ()))))
         return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions,
                    load_default_excludes(), scoped, own_transactions)
 

@@ -35,6 +35,12 @@ def _codes(caller: str, select=("OC102", "OC203")):
     "asyncio.get_running_loop().create_task(self._persist(run))",
     "self._loop.create_task(self._persist(run))",
     "asyncio.run_coroutine_threadsafe(self._persist(run), self._loop)",
+    # dropped otherwise than as a statement (a review): detached too
+    "asyncio.create_task(self._persist(run)).add_done_callback(print)",
+    "self._background.add(asyncio.create_task(self._persist(run)))",
+    "_ = asyncio.create_task(self._persist(run))",
+    "self._task = asyncio.create_task(self._persist(run))",
+    "asyncio.create_task(self._persist(run)).cancel()",
 ])
 def test_a_detached_task_cannot_fail_into_the_callers_handler(how):
     assert _codes(f"""async def handle(self, run):

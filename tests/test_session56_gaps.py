@@ -544,3 +544,58 @@ def after(paths, data, out):
         "m.py:17:5: UR001 rename at 17 after 14",
         "m.py:6:9: UR001 rename at 6 after 8 (on an earlier pass of the loop)",
     ], r
+
+
+def test_a_configured_transaction_pattern_names_an_item_even_when_a_default_holds_it():
+    # (a review) `*.transaction` written by the configuration is its own pattern too
+    src = INSTANCE.replace("self._db", "self.transaction")
+    assert cl(src, select=["OC102"], table=_txn("*.transaction")) == []
+    assert cl(src, select=["OC102"], table={"events": {"save": ["*.save_run"], "append": ["*.append_record"],
+                                                       "transaction": ["*.transaction"]}}) == []
+
+
+def test_a_projects_own_get_child_is_no_logger():
+    src = """
+import logging
+
+
+class Tree:
+    def getChild(self, name):
+        return Node()
+
+
+class Node:
+    def warning(self, msg):
+        self.notes = [msg]
+
+
+def a(store, run):
+    node = Tree().getChild("runs")
+    try:
+        store.save_run(run)
+    except Exception:
+        node.warning("lost")
+
+
+def b(store, run, log):
+    child = log.getChild("runs")
+    try:
+        store.save_run(run)
+    except Exception:
+        child.warning("lost")
+"""
+    assert cl(src, select=["OC203"], table={"extend-events": EVENTS}) == [("OC203", 18)]
+
+
+@pytest.mark.parametrize("receiver, found", [("backlog", True), ("self.catalog", True), ("self.log", False),
+                                             ("audit_log", False)])
+def test_only_a_logs_failure_is_a_report(receiver, found):
+    src = f"""
+def save(store, run, backlog, audit_log):
+    try:
+        store.save_run(run)
+    except Exception:
+        {receiver}.failure(run)
+"""
+    got = cl(src, select=["OC203"], table={"extend-events": EVENTS})
+    assert got == ([("OC203", 4)] if found else [])

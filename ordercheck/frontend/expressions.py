@@ -223,7 +223,6 @@ class ExpressionWalker(Resolver):
         # per statement: its first and last line, and (correlated tests, handing on)
         self.stmt_lines: Tuple[int, int] = (1, 1)
         self._calls_here: Dict[int, Call] = {}  # id(cst.Call) -> Call, inside handlers
-        self.scheduled_leads: Dict[int, Call] = {}  # (``Resolver.mark_discarded``)
         self._w: List[str] = []  # names a walrus rebinds in the expressions walked
         self._handed_lambdas: set = set()  # ids of the lambdas a runner runs here (``handed_callable``)
         self._m: List[str] = []  # receivers of method calls in the expressions walked
@@ -447,15 +446,14 @@ class ExpressionWalker(Resolver):
         lead = _positional(node.args, 0)
         first = lead if awaited else None
         through = isinstance(first, cst.Call) and awaits_first(self.call_names(render_callee(func), line, at), True)
-        detaching = isinstance(lead, cst.Call) and not awaited and detaches_first(
-            self.call_names(render_callee(func), line, at))
-        scheduled: Optional[Call] = None
+        detaching = (isinstance(lead, cst.Call) and not awaited and (line, at) not in self.scopes.kept_values
+                     and detaches_first(self.call_names(render_callee(func), line, at)))
         for arg in node.args:
             if arg.keyword is None and arg.star != "**":
                 if through and arg.value is first:
                     self._call(cast("cst.Call", first), seq, awaited=True)
                 elif detaching and arg.value is lead:  # `asyncio.create_task(self._persist(run))`
-                    scheduled = self._call(cast("cst.Call", lead), seq)
+                    self._call(cast("cst.Call", lead), seq).detached = True
                 else:
                     self._expr(arg.value, seq)
         for arg in node.args:
@@ -527,9 +525,6 @@ class ExpressionWalker(Resolver):
             self._m.append(owner)  # `x.append(...)` (or `add(...)` for `add = x.append`) may change what `x` is worth
         if self.frames and self.frame.handlers:
             self._calls_here[id(node)] = call
-        if scheduled is not None:
-            # (detached only when this call's task is dropped: ``mark_discarded``)
-            self.scheduled_leads[call.id] = scheduled
         seq.append(call)
         return call
 

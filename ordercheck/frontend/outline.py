@@ -88,7 +88,6 @@ class Outliner(Resolver):
         self.comprehension_names: List[FrozenSet[str]] = []
         self.withs: List[List[Stmt]] = []  # per frame: its `with` skeleton, in preorder
         self.next_call = 0
-        self.scheduled_leads: Dict[int, Call] = {}  # (``Resolver.mark_discarded``)
 
     def module(self) -> None:
         self.facts.imports, self.facts.star_imports, frame_imports = module_table(self.import_tables.get(0, {}))
@@ -185,14 +184,14 @@ class Outliner(Resolver):
         first = lead if awaited else None
         through = isinstance(first, ast.Call) and awaits_first(
             self.call_names(render_ast(node.func), node.lineno, node.col_offset), True)
-        detaching = isinstance(lead, ast.Call) and not awaited and detaches_first(
-            self.call_names(render_ast(node.func), node.lineno, node.col_offset))
-        scheduled: Optional[Call] = None
+        detaching = (isinstance(lead, ast.Call) and not awaited
+                     and (node.lineno, node.col_offset) not in self.scopes.kept_values
+                     and detaches_first(self.call_names(render_ast(node.func), node.lineno, node.col_offset)))
         for child in scopesmod.child_nodes(node):
             if through and child is first:  # `await asyncio.wait_for(asyncio.to_thread(f), 5)`
                 self.call(cast(ast.Call, first), awaited=True)
             elif detaching and child is lead:  # `asyncio.create_task(self._persist(run))`
-                scheduled = self.call(cast(ast.Call, lead))
+                self.call(cast(ast.Call, lead)).detached = True
             else:
                 self.visit(child)
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),
@@ -215,8 +214,6 @@ class Outliner(Resolver):
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         call.awaited = awaited if handed is None else isinstance(node.func, ast.Call) and runs_to_end(
             self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
-        if scheduled is not None:  # (detached only when this call's task is dropped: ``mark_discarded``)
-            self.scheduled_leads[call.id] = scheduled
         return call
 
     def expression(self, node: ast.Expr) -> None:

@@ -408,21 +408,10 @@ class Resolver:
     #: the names the comprehensions being walked bind (their ``for`` targets), innermost
     #: last: each comprehension is a scope of its own, as in Python 3
     comprehension_names: List[FrozenSet[str]]
-    #: a scheduling call's id -> the coroutine call it hands a task (``detaches_first``):
-    #: detached when the scheduling call's task is dropped (``mark_discarded``)
-    scheduled_leads: Dict[int, Call]
 
     def mark_discarded(self, call: Call) -> None:
-        """An expression statement's whole value (``Call.discarded``). A scheduling
-        call dropped so, its task kept nowhere and not awaited
-        (``asyncio.create_task(self._persist(run))``), detaches its coroutine: what the
-        coroutine raises goes to the task (``Call.detached``); a task kept (``t =
-        create_task(f())``, then ``await t``), awaited or handed on is not detached
-        (docs/decisions.md "A coroutine run as a detached task")."""
+        """An expression statement's whole value (``Call.discarded``)."""
         call.discarded = True
-        lead = self.scheduled_leads.get(call.id)
-        if lead is not None and not call.awaited:
-            lead.detached = True
 
     @property
     def frame(self) -> FunctionScope:
