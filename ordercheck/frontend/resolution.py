@@ -482,7 +482,10 @@ class Resolver:
         if any(s in ("sys.stdout", "sys.stderr") for s in streams) and not self._builtin_print(callee, qn):
             # `json.dump(x, sys.stdout)`, `yaml.safe_dump(x, stream=sys.stderr)`: the
             # console, as `sys.stdout.write(...)` is (rules/vocab/file-io.toml; a review)
-            qn = tuple(dict.fromkeys(qn + tuple(f"{s}.write" for s in streams)))
+            # (named `sys.stdout.dump`, not `.write`: held back from `file-write` by its
+            # `sys.stdout.*` exclusion, and no `surface` as `sys.stderr.write` is)
+            method = callee.rsplit(".", 1)[-1].split("(")[0]
+            qn = tuple(dict.fromkeys(qn + tuple(f"{s}.{method}" for s in streams if s in ("sys.stdout", "sys.stderr"))))
         if buffer is not None:
             # `pickle.dump(obj, buf)`, `conf.write(outfile=buf)`, `print(x, file=buf)` over
             # `buf = io.BytesIO()`: written as `buf.write(...)` is, which is no file's
