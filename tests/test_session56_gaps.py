@@ -337,19 +337,17 @@ def test_a_generator_manager_that_hands_the_exception_on_is_still_silent_at_its_
 
 # --------------------------------------------------------------------------- an earlier pass
 
-def test_a_message_says_when_the_earlier_event_ran_on_an_earlier_pass_of_a_loop(tmp_path):
-    from cliutil import write
-    write(tmp_path, "m.py", """\
-import os
-import shutil
-
-
+ROTATE = """\
 def rotate(paths, data):
     for p in paths:
         shutil.move(p + ".tmp", p)
         with open(p + ".tmp", "w") as f:
             f.write(data)
+"""
 
+def test_a_message_says_when_the_earlier_event_ran_on_an_earlier_pass_of_a_loop(tmp_path):
+    from cliutil import write
+    write(tmp_path, "m.py", "import os\nimport shutil\n\n\n" + ROTATE + """
 
 def plain(path, data):
     with open(path + ".tmp", "w") as f:
@@ -519,16 +517,7 @@ then = ["rename"]
 unless-after = ["fsync"]
 message = "rename at {then_line:d} after {first_line:d}{first_pass}"
 """)
-    write(tmp_path, "m.py", """\
-import shutil
-
-
-def rotate(paths, data):
-    for p in paths:
-        shutil.move(p + ".tmp", p)
-        with open(p + ".tmp", "w") as f:
-            f.write(data)
-
+    write(tmp_path, "m.py", "import shutil\n\n\n" + ROTATE + """
 
 def after(paths, data, out):
     for p in paths:
