@@ -352,9 +352,9 @@ def _makes_logger(node: ast.Call, imported: Dict[str, str]) -> bool:
         return last in LOGGER_MAKERS
     receiver = func.value if isinstance(func, ast.Attribute) else None
     if isinstance(receiver, ast.Call):
-        return _makes_logger(receiver, imported)
-    name = (dotted(receiver) or "").rsplit(".", 1)[-1].lower() if receiver is not None else ""
-    return name.endswith(("log", "logger"))
+        # `getLogger(...).getChild(...)`; a project's `Tree().getChild(...)` is none (a review)
+        return _makes_logger(receiver, imported) or constructor_type(receiver) is None
+    return True  # (`base.getChild("x")`, `logging.root.getChild(...)`: a logger's child)
 
 
 def _falls_through(body: List[ast.stmt]) -> bool:
@@ -965,9 +965,14 @@ def scan(tree: ast.Module, text: Optional[str] = None) -> Scopes:
 
 
 _SCHEDULING_WORDS = ("create_task", "ensure_future", "run_coroutine_threadsafe")
-#: what takes a task's failure back where the task is made (``kept_tasks``)
-TAKE_BACK_METHODS = frozenset({"result", "exception"})
-TAKE_BACK_CALLS = frozenset({"run_until_complete", "gather", "wait_for", "shield"})
+#: what takes a task's failure back where the task is made (``kept_tasks``): its
+#: ``.result()`` (``.exception()`` returns it), and the calls that wait for it
+#: (``asyncio.wait`` raises none, but its tasks' ``.result()`` then does: kept)
+TAKE_BACK_METHODS = frozenset({"result"})
+TAKE_BACK_CALLS = frozenset({"run_until_complete", "gather", "wait_for", "shield", "wait", "as_completed"})
+#: a list's methods that keep a task in it (``tasks.append(create_task(...))``, then
+#: ``await gather(*tasks)``); a set's ``add`` is the background-task idiom: dropped
+KEEPING_METHODS = frozenset({"append", "extend", "insert"})
 
 
 def kept_tasks(tree: ast.Module) -> Set[Tuple[int, int]]:
@@ -981,23 +986,54 @@ def kept_tasks(tree: ast.Module) -> Set[Tuple[int, int]]:
         values: List[ast.AST] = []
         if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-            if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id != "_" and n.value is not None:
+            if n.value is not None and any(_names_a_local(t) for t in targets):
                 values.append(n.value)
+        elif isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) and n.value is not None:
+            values.append(n.value)  # (a helper's task, its caller's to await: a review)
         elif isinstance(n, ast.Call):
             func = n.func
             if isinstance(func, ast.Attribute) and func.attr in TAKE_BACK_METHODS:
                 values.append(func.value)
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if name in TAKE_BACK_CALLS:
+            if name in TAKE_BACK_CALLS or (name in KEEPING_METHODS and isinstance(func, ast.Attribute)):
                 values.extend(a.value if isinstance(a, ast.Starred) else a for a in n.args)
-        for v in values:
-            # (a list of tasks kept in a name is kept too: `tasks = [create_task(f(x)) for
-            # x in xs]`, then `await asyncio.gather(*tasks)`)
+        stack = list(values)
+        while stack:
+            v = stack.pop()
+            # (tasks kept in a name's list, tuple, dict or comprehension are kept too:
+            # `tasks = [create_task(f(x)) for x in xs]`, `t1, t2 = create_task(a()),
+            # create_task(b())`, `t = create_task(f()) if go else None`)
             if isinstance(v, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-                v = v.elt
-            items = v.elts if isinstance(v, (ast.List, ast.Tuple, ast.Set)) else [v]
-            out.update((i.lineno, i.col_offset) for i in items if isinstance(i, ast.Call))
+                stack.append(v.elt)
+            elif isinstance(v, ast.DictComp):
+                stack.append(v.value)
+            elif isinstance(v, (ast.List, ast.Tuple, ast.Set)):
+                stack.extend(v.elts)
+            elif isinstance(v, ast.Dict):
+                stack.extend(v.values)
+            elif isinstance(v, ast.IfExp):
+                stack.extend((v.body, v.orelse))
+            elif isinstance(v, ast.Await):
+                stack.append(v.value)
+            elif isinstance(v, ast.Call) and _schedules(v):
+                out.add((v.lineno, v.col_offset))
     return out
+
+
+def _names_a_local(target: ast.AST) -> bool:
+    """A plain name other than ``_``, or a tuple or list of targets holding one."""
+    if isinstance(target, ast.Name):
+        return target.id != "_"
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return any(_names_a_local(t) for t in target.elts)
+    return False
+
+
+def _schedules(call: ast.Call) -> bool:
+    """A call whose own name is a scheduler's (the front ends decide which are)."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in _SCHEDULING_WORDS
 
 
 def _tail_line(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> int:

@@ -167,3 +167,45 @@ def test_one_file_and_warm_runs_agree_with_a_whole_run(tmp_path):
     (tmp_path / "worker.py").write_text(awaiting)
     again = oc(tmp_path, "--cache-dir", str(cache), "--select", "OC203", "main.py")
     assert again.codes() == [("main.py", 6, "OC203")], again
+
+
+@pytest.mark.parametrize("caller", [
+    "await self.start(run)",
+    "self.start(run).result()",
+])
+def test_a_task_a_helper_returns_is_its_callers_to_take_back(caller):
+    # (a fourth review) `return asyncio.create_task(...)`: the caller awaits it
+    assert _codes(f"""def start(self, run):
+        return asyncio.create_task(self._persist(run))
+
+    async def handle(self, run):
+        try:
+            {caller}
+        except Exception:
+            return None
+    """, select=["OC203"]) == [("OC203", 14)]
+
+
+@pytest.mark.parametrize("how", [
+    "t1, t2 = asyncio.create_task(self._persist(run)), asyncio.create_task(self._persist(run))\n            await t1",
+    "tasks = []\n            tasks.append(asyncio.create_task(self._persist(run)))\n            await asyncio.gather(*tasks)",
+    "t = asyncio.create_task(self._persist(run)) if run else None\n            await t",
+    "for fut in asyncio.as_completed([asyncio.create_task(self._persist(run))]):\n                await fut",
+])
+def test_more_ways_of_keeping_a_task(how):
+    got = _codes(f"""async def handle(self, run):
+        try:
+            {how}
+        except Exception:
+            return None
+    """, select=["OC203"])
+    assert got and all(code == "OC203" for code, _ in got)
+
+
+def test_a_futures_exception_takes_nothing_back():
+    assert _codes("""async def handle(self, run):
+        try:
+            asyncio.ensure_future(self._persist(run)).exception()
+        except Exception:
+            return None
+    """, select=["OC203"]) == []

@@ -395,6 +395,7 @@ class ChunkStore:
     ("schedule_retry(self._store.save)(run)", False),
     ("retry_later(self._store.save, delay=30)(run)", False),
     ("self.retry_count(self._store.save)(run)", False),
+    ("retry_with_backoff(self._store.save)(run)", True),   # (a fourth review) runs it now
 ])
 def test_a_retry_wrapper_applied_inline_calls_the_callable(save, found):
     got = cl(RETRIED.replace("{save}", save), select=["OC102"])
@@ -588,3 +589,20 @@ def save(store, run, backlog, audit_log):
 """
     got = cl(src, select=["OC203"], table={"extend-events": EVENTS})
     assert got == ([("OC203", 4)] if found else [])
+
+
+@pytest.mark.parametrize("made", ["base = logging.getLogger(__name__)\nlg = base.getChild('x')",
+                                  "lg = logging.root.getChild('x')"])
+def test_a_child_of_a_logger_in_a_name_is_a_logger(made):
+    src = f"""
+import logging
+{made}
+
+
+def a(store, run):
+    try:
+        store.save_run(run)
+    except Exception:
+        lg.warning("lost")
+"""
+    assert cl(src, select=["OC203"], table={"extend-events": EVENTS}) == []

@@ -252,8 +252,7 @@ def destination(callee: str, keywords: Dict[str, str], second: Optional[str]) ->
 #: the words that say it runs it some other time, or is no wrapper at all
 RETRY_WORDS = frozenset({"retry", "retries", "retrying", "retried", "retryable"})
 NOT_RUNNING_NOW = frozenset({"schedule", "scheduled", "later", "count", "counter", "queue", "enqueue", "delay",
-                             "delayed", "defer", "deferred", "after", "policy", "state", "config", "settings",
-                             "backoff", "max", "limit", "number", "num"})
+                             "delayed", "defer", "deferred", "after"})
 
 
 def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
