@@ -472,6 +472,9 @@ def named(store, ledger, run, rec):
     "from logging import getLogger as get_log\nlg = get_log(__name__)",
     "lg = logging.getLogger(__name__).getChild('x')",
     "lg = logging.LoggerAdapter(logging.getLogger(__name__), {})",
+    # (a fourth review) a child of a logger held in a name
+    "base = logging.getLogger(__name__)\nlg = base.getChild('x')",
+    "lg = logging.root.getChild('x')",
 ])
 def test_a_logger_by_an_imported_factory_a_child_or_an_adapter(made):
     src = f"""
@@ -589,20 +592,3 @@ def save(store, run, backlog, audit_log):
 """
     got = cl(src, select=["OC203"], table={"extend-events": EVENTS})
     assert got == ([("OC203", 4)] if found else [])
-
-
-@pytest.mark.parametrize("made", ["base = logging.getLogger(__name__)\nlg = base.getChild('x')",
-                                  "lg = logging.root.getChild('x')"])
-def test_a_child_of_a_logger_in_a_name_is_a_logger(made):
-    src = f"""
-import logging
-{made}
-
-
-def a(store, run):
-    try:
-        store.save_run(run)
-    except Exception:
-        lg.warning("lost")
-"""
-    assert cl(src, select=["OC203"], table={"extend-events": EVENTS}) == []
