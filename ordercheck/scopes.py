@@ -982,12 +982,15 @@ def kept_tasks(tree: ast.Module) -> Set[Tuple[int, int]]:
     ``.add_done_callback(cb)``, a list) is dropped by the code that made it
     (docs/decisions.md "A coroutine run as a detached task")."""
     out: Set[Tuple[int, int]] = set()
+    scope_of = _scope_of_assignments(tree)
     for n in ast.walk(tree):
         values: List[ast.AST] = []
         if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             if n.value is not None and any(_names_a_local(t) for t in targets):
-                values.append(n.value)
+                one = targets[0] if len(targets) == 1 and isinstance(targets[0], ast.Name) else None
+                if one is None or not _only_dropped(scope_of.get(id(n), tree), one.id):
+                    values.append(n.value)
         elif isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) and n.value is not None:
             values.append(n.value)  # (a helper's task, its caller's to await: a review)
         elif isinstance(n, ast.Call):
@@ -1018,6 +1021,52 @@ def kept_tasks(tree: ast.Module) -> Set[Tuple[int, int]]:
             elif isinstance(v, ast.Call) and _schedules(v):
                 out.add((v.lineno, v.col_offset))
     return out
+
+
+#: what a task's name may be used for and the task still be dropped (the asyncio docs'
+#: ``task = create_task(f()); background.add(task);
+#: task.add_done_callback(background.discard)``): held in a set or an attribute,
+#: given a callback, a name, cancelled or asked how it ended without its failure
+DROPPING_HOLDERS = frozenset({"add", "discard", "remove"})
+DROPPING_METHODS = frozenset({
+    "add_done_callback", "remove_done_callback", "set_name", "get_name", "cancel", "cancelled", "done",
+    "exception",
+})
+
+
+def _scope_of_assignments(tree: ast.Module) -> Dict[int, ast.AST]:
+    """The function (or the module) each assignment of the module stands in, by id."""
+    out: Dict[int, ast.AST] = {}
+    stack: List[Tuple[ast.AST, ast.AST]] = [(tree, tree)]
+    while stack:
+        n, scope = stack.pop()
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+            out[id(n)] = scope
+        inner = n if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else scope
+        stack.extend((c, inner) for c in ast.iter_child_nodes(n))
+    return out
+
+
+def _only_dropped(scope: ast.AST, name: str) -> bool:
+    """Whether every read of ``name`` in ``scope`` (nested functions included: a
+    closure may await it) drops the task it holds: none at all, an argument of a
+    set's ``add``/``discard``/``remove``, the receiver of a method in
+    ``DROPPING_METHODS``, or the value stored in an attribute or an item (as a task
+    made straight into one is: docs/decisions.md "A coroutine run as a detached
+    task"). Any other read may take the task back: kept."""
+    dropping: Set[int] = set()
+    reads: List[ast.Name] = []
+    for n in ast.walk(scope):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == name:
+            reads.append(n)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            if n.func.attr in DROPPING_HOLDERS and len(n.args) == 1:
+                dropping.add(id(n.args[0]))
+            if n.func.attr in DROPPING_METHODS:
+                dropping.add(id(n.func.value))
+        elif isinstance(n, ast.Assign) and all(isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
+            dropping.add(id(n.value))
+    return all(id(r) in dropping for r in reads)
 
 
 def _names_a_local(target: ast.AST) -> bool:

@@ -41,6 +41,11 @@ def _codes(caller: str, select=("OC102", "OC203")):
     "_ = asyncio.create_task(self._persist(run))",
     "self._task = asyncio.create_task(self._persist(run))",
     "asyncio.create_task(self._persist(run)).cancel()",
+    # bound to a name that only drops it (the asyncio docs' background-task idiom)
+    "task = asyncio.create_task(self._persist(run))\n            self._bg.add(task)\n"
+    "            task.add_done_callback(self._bg.discard)",
+    "task = asyncio.create_task(self._persist(run))\n            self._tasks[run] = task",
+    "task = asyncio.ensure_future(self._persist(run))",
 ])
 def test_a_detached_task_cannot_fail_into_the_callers_handler(how):
     assert _codes(f"""async def handle(self, run):
@@ -191,6 +196,11 @@ def test_a_task_a_helper_returns_is_its_callers_to_take_back(caller):
     "tasks = []\n            tasks.append(asyncio.create_task(self._persist(run)))\n            await asyncio.gather(*tasks)",
     "t = asyncio.create_task(self._persist(run)) if run else None\n            await t",
     "for fut in asyncio.as_completed([asyncio.create_task(self._persist(run))]):\n                await fut",
+    # a name read otherwise than to drop the task may take it back
+    "task = asyncio.create_task(self._persist(run))\n            self._bg.add(task)\n            return task",
+    "task = asyncio.create_task(self._persist(run))\n            self.watch(task)",
+    "task = asyncio.create_task(self._persist(run))\n            task.add_done_callback(print)\n"
+    "            await asyncio.wait([task])",
 ])
 def test_more_ways_of_keeping_a_task(how):
     got = _codes(f"""async def handle(self, run):
