@@ -21,10 +21,12 @@ LIST_KEYS = (
     "include", "exclude", "select", "ignore", "extend-select", "extend-ignore",
     "rules", "swallow-types", "terminal-markers", "src",
 )
-TABLE_KEYS = ("events", "extend-events", "per-file-ignores")
+TABLE_KEYS = ("events", "extend-events", "exclude-events", "per-file-ignores")
 SCALAR_KEYS = {"cache-dir": str}
 _SCALAR_NAMES = {str: "a string (a folder's path)"}
 KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + tuple(SCALAR_KEYS)
+#: the tables keyed by event class
+EVENT_TABLES = ("events", "extend-events", "exclude-events")
 CODE_KEYS = ("select", "ignore", "extend-select", "extend-ignore")
 GLOB_KEYS = ("include", "exclude", "swallow-types")
 
@@ -47,6 +49,7 @@ class Config:
     terminal_markers: Optional[List[str]] = None
     events: Dict[str, List[str]] = field(default_factory=dict)
     extend_events: Dict[str, List[str]] = field(default_factory=dict)
+    exclude_events: Dict[str, List[str]] = field(default_factory=dict)  # calls never of the class
     per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
     cache_dir: Optional[str] = None
     # the keys were read from a `[tool.ordercheck]` table (a pyproject, or a named
@@ -251,7 +254,7 @@ def parse(table: dict, path: Optional[Path], tool_layout: Optional[bool] = None)
                 raise UsageError("must be a table", file, key)
             parsed: Dict[str, List[str]] = {}
             for sub, pats in value.items():
-                if key in ("events", "extend-events") and sub in KNOWN_KEYS and not isinstance(pats, list):
+                if key in EVENT_TABLES and sub in KNOWN_KEYS and not isinstance(pats, list):
                     raise UsageError(top_level_hint(sub, key).strip(" ()"), file, f"{key}.{sub}")
                 items = _check_list(pats, file, f"{key}.{sub}")
                 if key == "per-file-ignores":

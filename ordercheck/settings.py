@@ -131,7 +131,7 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     config = _with_excludes(config, overrides)
     selected = layered_codes(rules, [(config.select, config.extend_select, config.ignore + config.extend_ignore),
                                      (overrides.select, overrides.extend_select, overrides.ignore)])
-    vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers)
+    vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers, config.exclude_events)
     root = path.parent if discovered and path is not None else None
     check_event_classes(config, rules, vocab)
     return Settings(config, rules, vocab, selected, root)
@@ -229,7 +229,8 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
                         hint = (f"did you mean `{close[0]}`, which {file} defines and no rule uses? "
                                 "one of the two names is a typo")
                     raise UsageError(f"unknown event class {name!r} ({hint})", r.source, role)
-    for key, table in (("events", config.events), ("extend-events", config.extend_events)):
+    for key, table in (("events", config.events), ("extend-events", config.extend_events),
+                       ("exclude-events", config.exclude_events)):
         for name in table:
             if name not in used and name not in BUILTIN_CLASSES:
                 close = difflib.get_close_matches(name, sorted(used | set(BUILTIN_CLASSES)), n=1)

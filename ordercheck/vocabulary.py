@@ -192,7 +192,12 @@ class Vocabulary:
         events: Optional[Mapping[str, Sequence[str]]] = None,
         extend_events: Optional[Mapping[str, Sequence[str]]] = None,
         markers: Optional[Sequence[str]] = None,
+        exclude_events: Optional[Mapping[str, Sequence[str]]] = None,
     ) -> "Vocabulary":
+        """The default classes, with a configuration's ``events`` (replacing a class's
+        patterns), ``extend-events`` (adding to them) and ``exclude-events`` (calls
+        never of the class, whatever pattern matches them: as a default class's own
+        ``exclude``, ``TRACER.log``'s ``self._output.write`` to a console stream)."""
         defaults, default_markers, descriptions = load_default_vocab()
         patterns = dict(defaults)
         for name, pats in dict(events or {}).items():
@@ -205,8 +210,11 @@ class Vocabulary:
         # (a pattern the configuration writes counts, even one the defaults hold too: a review)
         own_transactions = tuple(dict.fromkeys(tuple(dict(events or {}).get(TRANSACTION, ()))
                                                + tuple(dict(extend_events or {}).get(TRANSACTION, ()))))
+        excludes = dict(load_default_excludes())
+        for name, pats in dict(exclude_events or {}).items():
+            excludes[name] = excludes.get(name, ()) + tuple(pats)
         return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions,
-                   load_default_excludes(), scoped, own_transactions)
+                   excludes, scoped, own_transactions)
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""
