@@ -457,3 +457,31 @@ def test_quiet_reraise_into_a_silent_outer_handler_is_swallowed():
                 pass
         ''', select=["OC203"])
     assert codes_lines(findings) == [("OC203", 5)]
+
+
+def test_a_report_that_raises_into_a_returning_finally_is_no_finding():
+    # (held-out set 178, decisions.md "A loud inner handler that re-raises into a silent
+    # outer one"): the logging call's own failure caught further out is a double fault;
+    # a failure that leaves the clause before any report is not
+    findings = check_source('''
+        import logging
+        import traceback
+        logger = logging.getLogger(__name__)
+
+        def f(store, run):
+            try:
+                store.save(run)
+            except Exception as err:
+                logger.error("failed: %s", err)
+            finally:
+                return {"status": "done"}
+
+        def g(store, run):
+            try:
+                store.save(run)
+            except Exception:
+                logger.error(traceback.format_exc())
+            finally:
+                return {"status": "done"}
+        ''', select=["OC203"])
+    assert codes_lines(findings) == [("OC203", 16)]
