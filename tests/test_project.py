@@ -3,6 +3,7 @@ buffer on standard input) gets exactly the findings the whole-project run gives 
 because summaries always cover the whole project; module names follow the ``src``
 roots (namespace packages included); ``--force-exclude`` applies ``exclude`` to named
 files."""
+import json
 import textwrap
 from pathlib import Path
 
@@ -590,3 +591,36 @@ def test_module_files_below_growing_roots_are_the_files_that_exist(tmp_path):
         for pieces in wanted:  # asked again after each new root: the new roots are seen
             assert below.files(pieces) == brute(pieces, upto), (pieces, upto)
     assert any(below.files(p) for p in wanted)
+
+
+def test_a_plain_folder_inside_a_package_is_named_through_it_below_a_root_that_is_the_package(tmp_path):
+    """Held-out set 178 (crawl4ai checked from inside `crawl4ai/`): the root's reading
+    (`components.mon`) was the name, so `suggest` offered one method under two names,
+    a local class's and the package's relative import's."""
+    files = {
+        "pkgx/__init__.py": "",
+        "pkgx/components/mon.py": """
+            class Monitor:
+                def update_status(self, s):
+                    self.db.save(s)
+
+
+            def demo():
+                m = Monitor()
+                m.update_status("x")
+        """,
+        "pkgx/disp.py": """
+            from .components.mon import Monitor
+
+
+            def run():
+                Monitor().update_status("P")
+        """,
+    }
+    for rel, text in files.items():
+        write(tmp_path, rel, text)
+    root = tmp_path / "pkgx"
+    assert project.module_names(root / "components/mon.py", [root])[0] == "pkgx.components.mon"
+    r = oc(root, "--no-cache", "--isolated", "suggest", "--format", "json", ".")
+    patterns = [s["pattern"] for s in json.loads(r.out)["suggestions"] if "update_status" in s["pattern"]]
+    assert patterns == ["pkgx.components.mon.Monitor.update_status"], r
