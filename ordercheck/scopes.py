@@ -33,6 +33,7 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tup
 class ScopeTable:
     bound: Dict[str, int] = field(default_factory=dict)
     defined: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the ``def`` statements
+    class_name: Optional[str] = None  # a class's table: the class's own name
     imported: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the import statements
     alias_bindings: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)  # name -> (text, end line, end col)
     #: a name bound to a tuple of dotted names (``report_exceptions = (RequestException,
@@ -251,14 +252,39 @@ def _is_none(node: ast.AST) -> bool:
 
 
 def constructor_type(node: Optional[ast.AST]) -> Optional[str]:
-    """``T(...)`` (a CapWords callee, possibly dotted) → "T"."""
+    """``T(...)`` (a CapWords callee, possibly dotted) → "T". A relation field is no
+    constructor of what its attribute holds (``RELATION_FIELDS``)."""
     if isinstance(node, ast.Await):
         return None
     if isinstance(node, ast.Call):
         text = dotted(node.func)
+        if text and text.rsplit(".", 1)[-1] in RELATION_FIELDS:
+            return _related_model(node)
         if text and _cap_words(text.rsplit(".", 1)[-1]):
             return text
     return None
+
+
+#: the ORM fields whose attribute, on an instance, is the related model's object, not
+#: the field (a descriptor): Django's ``mailbox = models.ForeignKey(Mailbox, ...)``
+#: makes ``self.mailbox`` a ``Mailbox`` (held-out set 177, django-mailbox). Not
+#: ``ManyToManyField`` (its attribute is a manager of many)
+RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField", "ParentalKey"})
+
+
+def _related_model(call: ast.Call) -> Optional[str]:
+    """The class a relation field names: its first argument or ``to=``, a class as
+    written (``Mailbox``, ``models_mod.Mailbox``) or a string naming one
+    (``"Mailbox"``, ``"mail.Mailbox"``: the last part, resolved as a name of the
+    module would be). None for ``"self"`` and anything else: no class."""
+    target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "to"), None)
+    if isinstance(target, ast.Constant) and isinstance(target.value, str):
+        name = target.value.rsplit(".", 1)[-1]
+        return name if name.isidentifier() and name != "self" and _cap_words(name) else None
+    text = dotted(target) if target is not None else None
+    last = text.rsplit(".", 1)[-1] if text else ""
+    # (`settings.AUTH_USER_MODEL` is a setting's string, no class)
+    return text if text and _cap_words(last) and not last.isupper() else None
 
 
 #: bare annotations that name a built-in container (``rows: list = []``)
@@ -793,7 +819,7 @@ class _Scanner:
                 self._bind(n.rest, table, chain)  # type: ignore[attr-defined]  # (as above)
 
     def klass(self, node: ast.ClassDef, chain: List[ScopeTable]) -> None:
-        table = ScopeTable()
+        table = ScopeTable(class_name=node.name)
         self.out.classes[node.lineno] = table
         self.out.class_bases[node.lineno] = [b for b in map(dotted, node.bases) if b]
         for n in node.body:
@@ -865,7 +891,7 @@ class _Scanner:
                 if all(items):
                     table.tuple_bindings[target.id] = (tuple(cast(str, i) for i in items), *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
-            ctor = None if isinstance(value, ast.Name) else value_type(
+            ctor = None if isinstance(value, ast.Name) else _own_class(value, method) or value_type(
                 value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)),
                 self.imported_names)
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
@@ -880,8 +906,8 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = value_type(value, params, lambda n: self._no_path_class(_known_type(n, table, method)),
-                                  self.imported_names)
+                ctor = _own_class(value, method) or value_type(
+                    value, params, lambda n: self._no_path_class(_known_type(n, table, method)), self.imported_names)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
 
@@ -940,6 +966,23 @@ def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:
                 if names and all(name in runs for name in names):
                     out.add(id(n))
     return out
+
+
+def _own_class(value: ast.AST, method) -> Optional[str]:
+    """The method's own class, for a value that constructs one: ``self.__class__(...)``,
+    ``type(self)(...)``, ``cls(...)`` in a classmethod (CodernityDB's ``compact``
+    builds its new index so; held-out set 179). A subclass's instance is read as the
+    class's, as ``-> Self`` is (docs/decisions.md "Receiver types")."""
+    if method is None or not isinstance(value, ast.Call):
+        return None
+    cls, self_name, _ = method
+    func = value.func
+    own = (isinstance(func, ast.Name) and func.id == self_name and self_name == "cls"
+           or isinstance(func, ast.Attribute) and func.attr == "__class__"
+           and isinstance(func.value, ast.Name) and func.value.id == self_name
+           or isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "type"
+           and len(func.args) == 1 and isinstance(func.args[0], ast.Name) and func.args[0].id == self_name)
+    return cls.class_name if own else None
 
 
 def _imported_as(alias: ast.alias) -> str:

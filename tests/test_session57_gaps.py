@@ -1,0 +1,97 @@
+"""Gaps held-out sets 176 to 179 found where the contract is silent (docs/decisions.md,
+session 57):
+
+- a Django relation field (``mailbox = models.ForeignKey(Mailbox, ...)``) types the
+  attribute as the related model, not the field (a descriptor);
+- ``other = self.__class__(...)``, ``type(self)(...)`` and a classmethod's ``cls(...)``
+  are of the class itself.
+"""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl
+
+TABLE = {"extend-events": {"save": ["self.save"], "append": ["Log.objects.create"]}}
+
+MODELS = """
+from django.db import models
+
+
+class Log(models.Model):
+    pass
+
+
+class Mailbox(models.Model):
+    def record_outgoing_message(self, m):
+        Log.objects.create(message=m)
+
+
+class Message(models.Model):
+    mailbox = {field}
+
+    def reply(self, m):
+        self.save()
+        return self.mailbox.record_outgoing_message(m)
+"""
+
+
+@pytest.mark.parametrize("field", [
+    "models.ForeignKey(Mailbox, on_delete=models.CASCADE)",
+    "models.ForeignKey(to=Mailbox, on_delete=models.CASCADE)",
+    "models.OneToOneField(Mailbox, on_delete=models.CASCADE)",
+    'models.ForeignKey("Mailbox", on_delete=models.CASCADE)',
+    'models.ForeignKey("mail.Mailbox", on_delete=models.CASCADE)',
+])
+def test_a_relation_field_is_of_the_related_model(field):
+    # (held-out set 177, django-mailbox's `Message.reply`)
+    assert cl(MODELS.replace("{field}", field), select=["OC102"], table=TABLE) == [("OC102", 19)]
+
+
+@pytest.mark.parametrize("field", [
+    'models.ForeignKey("self", on_delete=models.CASCADE)',
+    "models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)",
+    "models.ManyToManyField(Mailbox)",
+])
+def test_a_relation_to_no_known_class_types_nothing(field):
+    assert cl(MODELS.replace("{field}", field), select=["OC102"], table=TABLE) == []
+
+
+INDEX = """
+import os
+import shutil
+
+
+class Index:
+    def __init__(self, path):
+        self.path = path
+        self.f = open(path, "ab")
+
+    def close_index(self):
+        self.f.flush()
+        os.fsync(self.f.fileno())
+        self.f.close()
+
+    {decorator}
+    def compact({me}):
+        other = {make}
+        other.f.write(b"data")
+        other.close_index()
+        shutil.move(other.path, "dst")
+"""
+
+
+@pytest.mark.parametrize("me, decorator, make", [
+    ("self", "", 'self.__class__("x")'),
+    ("self", "", 'type(self)("x")'),
+    ("cls", "@classmethod", 'cls("x")'),
+    ("self", "", 'Index("x")'),
+])
+def test_an_instance_of_the_class_itself_is_typed(me, decorator, make):
+    # (held-out set 179, CodernityDB's `compact`): `close_index` fsyncs the written file
+    src = INDEX.replace("{me}", me).replace("{decorator}", decorator).replace("{make}", make)
+    assert cl(src, select=["OC301"]) == []
+
+
+def test_an_unknown_class_is_still_unknown():
+    src = INDEX.replace("{me}", "self").replace("{decorator}", "").replace("{make}", 'self.factory("x")')
+    assert cl(src, select=["OC301"]) == [("OC301", 21)]
