@@ -30,9 +30,8 @@ from .errors import UsageError
 from .filepaths import location
 from .project import common_start, explicit_config_root, find_root, is_marked
 from .reporters import FORMATS
-from .reporters.text import json_statistics
+from .reporters.text import json_statistics, summary_line
 from .reporters.text import statistics as text_statistics
-from .reporters.text import summary_line
 
 # libcst and networkx stay unimported unless a run needs them (a warm run does not)
 if TYPE_CHECKING:  # the real modules, for the type checker

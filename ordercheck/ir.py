@@ -123,6 +123,24 @@ class Call:
     # (``summaries.ProjectIndex.typed_through_base``), matched like ``qualnames``; no
     # file's facts hold it (not an ``__init__`` field: the cache never stores it)
     typed: Tuple[str, ...] = field(default=(), init=False)
+    # the text of its first positional argument when that is a name or an attribute
+    # chain (``os.replace`` of ``self._run_safely(os.replace, tmp, dst)``): what runs
+    # when the callee is a project helper that calls its first parameter
+    # (``FunctionFacts.runs_param``; docs/decisions.md "A callable handed to a project
+    # helper")
+    ref: Optional[str] = None
+
+
+def runs_first_param(fn: "FunctionFacts", positional: Tuple[str, ...]) -> bool:
+    """``FunctionFacts.runs_param`` of a function whose parameters a positional
+    argument can reach are ``positional`` (``self`` or ``cls`` first in a method that
+    is no ``staticmethod``): a call in its own body (not a nested function's) of the
+    first one by name."""
+    skip = 1 if fn.class_name and not any(d.rsplit(".", 1)[-1] == "staticmethod" for d in fn.decorators) else 0
+    if len(positional) <= skip:
+        return False
+    first = positional[skip]
+    return any(c.callee == first and c.local_head == 1 for c in fn.calls)
 
 
 def is_contextlib_suppress(call: Call) -> bool:
@@ -318,6 +336,10 @@ class FunctionFacts:
     # function's call enters what that call makes, when it is a project context
     # manager (``summaries.ProjectIndex.returned_manager``); a stub keeps it
     handed: Optional[Call] = None
+    # its body calls its first positional parameter (after ``self``/``cls``) by name,
+    # ``def _run_safely(self, fn, *args): return fn(*args)``: a call of it runs the
+    # callable it is handed there (``runs_first_param``); a stub keeps it
+    runs_param: bool = False
 
 
 @dataclass

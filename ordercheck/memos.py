@@ -571,9 +571,10 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 8  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+GRAPH_FORMAT = 9  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
 # 4: a module's ``__all__``; 5: a function's ``async``; 6: its name bound again (``rebound``);
-# 7: a class's class-level types (``class_types``); 8: the call a function hands on (``handed``)
+# 7: a class's class-level types (``class_types``); 8: the call a function hands on (``handed``);
+# 9: a function that runs its first parameter (``runs_param``)
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -583,7 +584,8 @@ def stub_record(facts: FileFacts) -> list:
     return [
         facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
         [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager,
-          fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async, fn.rebound, handed_row(fn.handed)]
+          fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async, fn.rebound, handed_row(fn.handed),
+          fn.runs_param]
          for fn in facts.functions],
         [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth,
           [list(a) for a in c.aliases], [list(t) for t in c.class_types]] for c in facts.classes],
@@ -597,7 +599,7 @@ def _exports(record: list) -> list:
     """A record less its suppressions and the calls its functions hand on
     (``FunctionFacts.handed``: a body's edit; the project phase reads it of the
     current stub, and a ``with`` over it is part of its caller's manager rows)."""
-    return record[:4] + [[f[:10] for f in record[4]]] + record[5:6] + record[7:]
+    return record[:4] + [[f[:10] + f[11:] for f in record[4]]] + record[5:6] + record[7:]
 
 
 def exports_digest(record: Optional[list]) -> Optional[str]:
@@ -624,7 +626,7 @@ def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[
         functions.append([
             fn.qualname,
             [[c.callee, list(c.qualnames), c.receiver_type, c.invokes, c.self_call, c.aug, c.exits, c.local_head,
-              c.awaited, c.discarded, c.detached]  # (a dropped coroutine resolves to nothing: ``summaries._resolve_function``)
+              c.awaited, c.discarded, c.detached, c.ref]  # (a dropped coroutine resolves to nothing: ``summaries._resolve_function``)
              for c in fn.calls],
             [[at.get(m.id), m.callee, list(m.qualnames), m.receiver_type, m.self_call] for m in with_managers(fn.body)],
         ])
@@ -708,8 +710,8 @@ def stub_facts(path: str, record: list) -> FileFacts:
         aliases=dict(names),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
                                  returns=returns, decorators=tuple(decorators), is_async=is_async, rebound=rebound,
-                                 handed=_handed(handed))
-                   for q, n, c, local, cm, returns, decorators, exits, is_async, rebound, handed in functions],
+                                 handed=_handed(handed), runs_param=runs_param)
+                   for q, n, c, local, cm, returns, decorators, exits, is_async, rebound, handed, runs_param in functions],
         classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs),
                             aliases=tuple(tuple(a) for a in aliases), truth=truth,
                             class_types=tuple((a, t) for a, t in class_types))
@@ -788,10 +790,10 @@ def _record_ok(r: object) -> bool:
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
             and (exports is None or _strs(exports))
             and type(functions) is list and all(
-                type(f) is list and len(f) == 11 and _is_str(f[0]) and _is_str(f[1])
+                type(f) is list and len(f) == 12 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool
                 and (f[5] is None or _is_str(f[5])) and _strs(f[6]) and _strs(f[7]) and type(f[8]) is bool
-                and type(f[9]) is bool and _handed_ok(f[10])
+                and type(f[9]) is bool and _handed_ok(f[10]) and type(f[11]) is bool
                 for f in functions)
             and type(classes) is list and all(
                 type(c) is list and len(c) == 7 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])

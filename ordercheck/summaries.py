@@ -199,6 +199,7 @@ class ProjectIndex:
     _head_set: Optional[FrozenSet[str]] = None
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
+    _runners: Optional[FrozenSet[str]] = None  # ``handed_ref``: the names of functions that run their first parameter
     # the project names ``swallow_types_for`` was asked about while one file is checked,
     # with its answers (set by the runner around ``check_file``; None: not noted)
     swallow_asked: Optional[Dict[str, bool]] = None
@@ -233,6 +234,33 @@ class ProjectIndex:
         qual = split_key(key)[1]
         return all(fn.is_async and not fn.rebound and all(d in KEEPS_COROUTINE for d in fn.decorators)
                    for fn in row[0].functions if fn.qualname == qual)
+
+    def handed_ref(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[Call]:
+        """The call of the callable handed to a project helper that runs its first
+        parameter (``FunctionFacts.runs_param``): ``self._run_safely(os.replace, tmp,
+        dst)`` runs ``os.replace`` there, and ``self._retry(self._write, path)`` runs
+        ``self._write`` (docs/decisions.md "A callable handed to a project helper"). The
+        callable's text read as a call's callee would be: import-qualified through the
+        module's imports, ``self``/``cls`` as written in a method, a parameter's name as
+        the function's own. None for any other call."""
+        if call.ref is None or call.aug:
+            return None
+        runners = self._runners
+        if runners is None:
+            runners = self._runners = frozenset(fn.name for _, fn in self.functions.values() if fn.runs_param)
+        if call.callee.rsplit(".", 1)[-1] not in runners:
+            return None
+        target = self.callee_key(facts, fn, call)
+        if target is None or not self.functions[target][1].runs_param:
+            return None
+        text = call.ref
+        head, _, rest = text.partition(".")
+        own = head in ("self", "cls") and fn.class_name is not None and fn.params[:1] == (head,)
+        qualified = facts.imports.get(head) if not own and head not in fn.params else None
+        qualnames = (f"{qualified}.{rest}" if rest else qualified,) if qualified else ()
+        return Call(call.id, text, qualnames, call.span, call.text, call.stmt_lines,
+                    self_call=head if own else None, local_head=1 if head in fn.params and not own else 0,
+                    awaited=call.awaited)
 
     def drops(self, call: Call, key: Optional[str]) -> bool:
         """Whether ``call`` of the function ``key`` makes a coroutine and drops it
@@ -1034,6 +1062,9 @@ class ProjectIndex:
                                    if n not in call.qualnames and n not in extra)
                 extra += tuple(n for n in self.imported_instance_names(facts, call)
                                if n not in call.qualnames and n not in extra)
+                ref = self.handed_ref(facts, fn, call) if call.ref is not None else None
+                if ref is not None:  # `self._run_safely(os.replace, ...)` matches as `os.replace` too
+                    extra += tuple(n for n in (ref.callee, *ref.qualnames) if n not in call.qualnames and n not in extra)
                 if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
                     extra += tuple(n[: -len("log")] + call.level for n in extra if n.endswith(".log"))
                     extra += tuple(n for n in self.forwarded_level_names(facts, fn, call)
@@ -1308,6 +1339,9 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
     resolved: Dict[int, str] = {}
     for call in fn.calls:
         target = index.callee_key(facts, fn, call)
+        ref = index.handed_ref(facts, fn, call) if call.ref is not None and target is not None else None
+        if ref is not None:  # (the helper runs what it is handed: that callable's summary)
+            target = index.callee_key(facts, fn, ref) or target
         if index.drops(call, target):
             continue  # `self.refresh_token()` of an `async def`: a coroutine made and dropped, nothing of it runs
         if target is not None:

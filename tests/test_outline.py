@@ -125,6 +125,25 @@ HARD = {
                 journal_args.append(run)
             inner()
     ''',
+    "runs_its_parameter": '''
+        import os
+        class Box:
+            def safely(self, fn, *args):
+                return fn(*args)
+            @staticmethod
+            def quiet(fn):
+                fn()
+            @classmethod
+            def kept(cls, fn):
+                cls.later = fn
+            def put(self, tmp, dst, items):
+                self.safely(os.replace, tmp, dst)
+                self.safely(self.put, items[0].x, dst)
+                Box.quiet(f().x)
+                run(*items)
+        def run(fn, /, *args):
+            fn(*args)
+    ''',
     "handed_callables": '''
         import asyncio, functools
         from asyncio import to_thread
@@ -178,7 +197,7 @@ def test_a_handed_callable_is_the_call_in_the_outline_too():
 
 
 def _names(call):
-    return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits, call.awaited)
+    return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits, call.awaited, call.ref)
 
 
 @pytest.mark.parametrize("text", _sources())
@@ -194,8 +213,8 @@ def test_an_outline_knows_every_call_the_libcst_walk_records(text):
     assert out.outline and not out.lines
     assert [f.qualname for f in out.functions] == [f.qualname for f in light.functions]
     for a, b in zip(light.functions, out.functions):
-        assert (a.name, a.class_name, a.local_functions, a.decorators, a.context_manager) == \
-               (b.name, b.class_name, b.local_functions, b.decorators, b.context_manager), a.qualname
+        assert (a.name, a.class_name, a.local_functions, a.decorators, a.context_manager, a.runs_param) == \
+               (b.name, b.class_name, b.local_functions, b.decorators, b.context_manager, b.runs_param), a.qualname
         missing = {_names(c) for c in a.calls if not c.aug} - {_names(c) for c in b.calls}
         assert not missing, f"{a.qualname}: the outline misses {sorted(missing, key=str)}"
         assert [_names(c) for c in with_managers(a.body)] == [_names(c) for c in with_managers(b.body)], a.qualname

@@ -498,6 +498,8 @@ class ExpressionWalker(Resolver):
             qualnames=qn,
             span=self.span(node),
             text=self.text(node),
+            ref=None if handoff is not None or not isinstance(lead, (cst.Name, cst.Attribute)) else _ref_text(
+                render_callee(lead)),
             stmt_lines=self.stmt_lines,
             marker_runs=tuple(runs),
             own_run=callee_run(callee),
@@ -783,6 +785,11 @@ class Handoff:
 
 def _text_or_none(node: Optional["cst.BaseExpression"]) -> Optional[str]:
     return render_callee(node) if node is not None else None
+
+
+def _ref_text(text: str) -> Optional[str]:
+    """``Call.ref``'s text: a dotted name (none for ``a[0].b``, ``f().x``)."""
+    return text if all(p.isidentifier() for p in text.split(".")) else None
 
 
 def _positional(args: Sequence["cst.Arg"], index: int) -> Optional["cst.BaseExpression"]:

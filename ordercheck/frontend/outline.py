@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, Union, cast
 
 from .. import scopes as scopesmod
-from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem
+from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem, runs_first_param
 from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_exports, module_name, module_table
@@ -211,6 +211,9 @@ class Outliner(Resolver):
             self.visit(cast(ast.Lambda, handed[0]).body)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
+        if handed is None and isinstance(lead, (ast.Name, ast.Attribute)):
+            text = render_ast(lead)
+            call.ref = text if all(p.isidentifier() for p in text.split(".")) else None
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         call.awaited = awaited if handed is None else isinstance(node.func, ast.Call) and runs_to_end(
             self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
@@ -329,6 +332,7 @@ class Outliner(Resolver):
         col = node.col_offset
         fn = self._end(frame, name, cls, Span(node.lineno, col, node.lineno, col), params)
         fn.decorators = tuple(decorators)
+        fn.runs_param = runs_first_param(fn, tuple(p.arg for p in [*a.posonlyargs, *a.args]))
         fn.context_manager = manager
         fn.is_async = isinstance(node, ast.AsyncFunctionDef)
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, name)

@@ -1,0 +1,125 @@
+"""A callable handed to a project helper that calls its first parameter runs there:
+``self._run_safely(os.replace, tmp, dst)`` is a rename, ``self._retry(self._write,
+path)`` carries what ``_write`` does (docs/decisions.md "A callable handed to a project
+helper"; held-out set 179, cachelib's ``FileSystemCache``)."""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl, write_tree
+from cliutil import oc
+
+TABLE = {"extend-events": {"save": ["*store.save"], "append": ["*ledger.append"]}}
+
+CACHE = """
+import os
+
+
+class Cache:
+    {helper}
+
+    def _write(self, tmp, data):
+        with open(tmp, "w") as f:
+            f.write(data)
+
+    def put(self, tmp, dst, data):
+        with open(tmp, "w") as f:
+            f.write(data)
+        self._run_safely(os.replace, tmp, dst)
+
+    def put2(self, tmp, dst, data):
+        self._run_safely(self._write, tmp, data)
+        os.replace(tmp, dst)
+
+    def put3(self, store, ledger, run):
+        self._run_safely(store.save, run)
+        ledger.append(run)
+"""
+
+RUNS = """def _run_safely(self, fn, *args):
+        for _ in range(3):
+            try:
+                return fn(*args)
+            except PermissionError:
+                pass
+        return None"""
+
+
+def _codes(helper: str):
+    return cl(CACHE.replace("{helper}", helper), select=["OC102", "OC301"], table=TABLE)
+
+
+def test_the_handed_callable_runs_at_the_helpers_call():
+    assert _codes(RUNS) == [("OC102", 29), ("OC301", 21), ("OC301", 25)]
+
+
+@pytest.mark.parametrize("helper", [
+    # kept for later, not run
+    "def _run_safely(self, fn, *args):\n        self._later.append((fn, args))",
+    # the callable is its second parameter
+    "def _run_safely(self, name, fn, *args):\n        return fn(*args)",
+    # run by a function it makes, not by the helper
+    "def _run_safely(self, fn, *args):\n        def go():\n            return fn(*args)\n        return go",
+])
+def test_a_helper_that_does_not_run_its_first_parameter_carries_nothing_of_it(helper):
+    assert _codes(helper) == []
+
+
+def test_a_module_function_and_a_staticmethod_run_what_they_are_handed():
+    src = """
+import os
+
+
+def retry(fn, *args):
+    return fn(*args)
+
+
+class Box:
+    @staticmethod
+    def safely(fn, *args):
+        return fn(*args)
+
+    def put(self, tmp, dst):
+        with open(tmp, "w") as f:
+            f.write("x")
+        retry(os.replace, tmp, dst)
+
+    def put2(self, tmp, dst):
+        with open(tmp, "w") as f:
+            f.write("x")
+        Box.safely(os.rename, tmp, dst)
+"""
+    assert cl(src, select=["OC301"]) == [("OC301", 17), ("OC301", 22)]
+
+
+FILES = {
+    "pyproject.toml": '[tool.ordercheck.extend-events]\nsave = ["*store.save"]\nappend = ["*ledger.append"]\n',
+    "util.py": """\
+        def retrying(fn, *args):
+            for _ in range(3):
+                try:
+                    return fn(*args)
+                except OSError:
+                    continue
+        """,
+    "main.py": """\
+        from util import retrying
+
+
+        def step(store, ledger, run):
+            retrying(store.save, run)
+            ledger.append(run)
+        """,
+}
+
+
+def test_across_files_alone_and_warm_as_in_a_whole_run(tmp_path):
+    write_tree(tmp_path, FILES)
+    cache = str(tmp_path / "cache")
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("main.py", 6, "OC102")]
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == [("main.py", 6, "OC102")]
+    assert oc(tmp_path, "--cache-dir", cache, "main.py").codes() == [("main.py", 6, "OC102")]
+    assert oc(tmp_path, "--no-cache", "main.py").codes() == [("main.py", 6, "OC102")]
+    # the helper no longer runs what it is handed: the warm run of the caller follows
+    (tmp_path / "util.py").write_text("def retrying(fn, *args):\n    return None\n")
+    assert oc(tmp_path, "--cache-dir", cache, "main.py").codes() == []
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == []
