@@ -259,6 +259,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     # step comes after theirs, as Python calls `f` and then returns; dropped when one
     # of them raises (the statement never completes)
     leaving: Optional[Step] = None
+    # a `swallowed` witness: what reports before the failing event is no part of the
+    # handler's silence (held-out set 179: a `warnings.warn` two calls down, before the
+    # `try`, read as "surface" in a "fails silently" finding)
+    loud_only = frozenset(rule.loud)
+    start = next((i for i, n in enumerate(path) if n in ends), 0) if rule.escaping and loud_only else 0
     for i, n in enumerate(path):
         if isinstance(n, contracts.Gap):
             steps.append(_gap_step(g, path, i))
@@ -287,6 +292,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             # its ``raised`` point next carries, "saves, then raises": one step, that one)
             pass
         elif repeated:
+            pass
+        elif i < start and cls & relevant <= loud_only:
             pass
         elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and cls & relevant:
             k = role_kind(rule, cls, roles.get(n))

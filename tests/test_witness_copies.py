@@ -145,3 +145,29 @@ def test_of_copies_as_short_the_one_no_failure_reaches_is_the_witness():
     kinds = [s.kind for s in found[0].witness]
     assert "raises" not in kinds and "suppress" not in kinds, found[0].witness
     assert kinds[-1] == "rename", found[0].witness
+
+
+def test_a_report_before_the_swallowed_event_is_no_step():
+    # (held-out set 179, cachelib): a warning two calls down before the `try` read as
+    # "surface" in a "fails silently" witness
+    steps = witness_of("""\
+import logging
+import warnings
+log = logging.getLogger(__name__)
+
+
+def _norm(t):
+    warnings.warn("deprecated", DeprecationWarning)
+    return t
+
+
+def put(ledger, run, t):
+    t = _norm(t)
+    log.warning("putting")
+    try:
+        ledger.append(run)
+    except Exception:
+        return False
+    return True
+""", "OC202")
+    assert [(k, line) for k, line, _ in steps] == [("append", 15), ("except", 16), ("silent", 17)], steps
