@@ -293,7 +293,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             pass
         elif repeated:
             pass
-        elif i < start and cls & relevant <= loud_only:
+        elif i < start and cls & relevant and cls & relevant <= loud_only:
             pass
         elif data["kind"] in (NodeKind.CALL, NodeKind.RAISED, NodeKind.OUTCOME, NodeKind.EXHAUSTED) and cls & relevant:
             k = role_kind(rule, cls, roles.get(n))
@@ -310,6 +310,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             key = data["call"].text + (f" ({case})" if case else "") + (" (raises)" if raising else "")
             if data["call"].id in dropped and not raising:
                 case = f"{case}; never awaited: its coroutine never runs" if case else "never awaited: its coroutine never runs"
+            elif data["call"].detached and not raising:
+                # (held-out set 180: "after the state save" read as if the task had run
+                # there; it may, or may run after what follows: §2 keeps it at its call)
+                note = "scheduled as a task: it may run here or later"
+                case = f"{case}; {note}" if case else note
             if k == EventClass.TERMINAL_APPEND and marker is not None:
                 if at_exit is not None:  # down the exit's code, never the manager call's words
                     made = terminal_note(data["call"], summ, at_exit[0], "escape", marker, own=False)

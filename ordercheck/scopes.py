@@ -34,6 +34,9 @@ class ScopeTable:
     bound: Dict[str, int] = field(default_factory=dict)
     defined: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the ``def`` statements
     class_name: Optional[str] = None  # a class's table: the class's own name
+    # a function's table: its body calls its first positional parameter and lets that
+    # call's failure out (``_runs_first_param``; ``FunctionFacts.runs_param``)
+    runs_param: bool = False
     imported: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the import statements
     alias_bindings: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)  # name -> (text, end line, end col)
     #: a name bound to a tuple of dotted names (``report_exceptions = (RequestException,
@@ -204,7 +207,7 @@ def annotation_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
         return annotation_type(inner, depth + 1)
     text = dotted(node)
     if text is not None:
-        return None if _names_nothing(text) else text
+        return None if names_nothing(text) else text
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         options = [o for o in _union_members(node) if not _is_none(o)]
         return annotation_type(options[0], depth + 1) if len(options) == 1 else None
@@ -241,7 +244,7 @@ _NO_INSTANCE_OF_ITS_OWN = frozenset((
 ))
 
 
-def _names_nothing(text: str) -> bool:
+def names_nothing(text: str) -> bool:
     """``None``, ``object`` and ``Any`` however typing is imported (``typing.Any``,
     ``tp.Any`` of ``import typing as tp``, ``typing_extensions.Any``; held-out set 176:
     exca's ``tp.Any`` was a class, ``typing.Any.save`` in ``suggest``)."""
@@ -467,7 +470,7 @@ def _says_nothing(annotation: Optional[ast.AST]) -> bool:
             return False
     text = dotted(annotation)
     if text is not None:
-        return text != "None" and _names_nothing(text)
+        return text != "None" and names_nothing(text)
     if isinstance(annotation, ast.Subscript) and (dotted(annotation.value) or "").rsplit(".", 1)[-1] == "Optional":
         return _says_nothing(annotation.slice)
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
@@ -646,6 +649,7 @@ class _Scanner:
         self.yields = yields  # (a module whose text holds no `yield` has no generator)
         self.fallbacks: Set[int] = set()  # ``_import_fallbacks``: bindings that do not count
         self.imported_names: Dict[str, str] = {}  # (``module``: what the file's imports bind, to what)
+        self._classes: List[str] = []  # the classes being read, outermost first (``klass``)
         # the clauses of an `except*`: their name binds an exception group, no `T`
         self.group_handlers: Set[int] = set()
 
@@ -666,6 +670,7 @@ class _Scanner:
     def function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], chain: List[ScopeTable],
                  cls: Optional[ScopeTable]) -> None:
         table = ScopeTable(is_function=True, returns=annotation_type(node.returns))
+        table.runs_param = _runs_first_param(node, cls is not None)
         self.out.functions[node.lineno] = table
         args = node.args
         params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
@@ -826,7 +831,10 @@ class _Scanner:
                 self._bind(n.rest, table, chain)  # type: ignore[attr-defined]  # (as above)
 
     def klass(self, node: ast.ClassDef, chain: List[ScopeTable]) -> None:
-        table = ScopeTable(class_name=node.name)
+        # (a nested class's bare name is no name of it: `Outer.Index` is not a top-level
+        # `Index`; its own class is left unknown: a review)
+        table = ScopeTable(class_name=node.name if len(chain) == 1 and not self._classes else None)
+        self._classes.append(node.name)
         self.out.classes[node.lineno] = table
         self.out.class_bases[node.lineno] = [b for b in map(dotted, node.bases) if b]
         for n in node.body:
@@ -846,6 +854,7 @@ class _Scanner:
             else:
                 # the class body's own statements bind class attributes
                 self.body([n], table, chain + [table], None)
+        self._classes.pop()
         for name, types in table.annotated.items():  # class-level `x: T` types `self.x`
             table.attr_annotated.setdefault(name, set()).update(types)
 
@@ -975,6 +984,46 @@ def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:
     return out
 
 
+def _runs_first_param(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], method: bool) -> bool:
+    """Whether a function's own body (not a nested function's, class's or lambda's)
+    calls its first positional parameter by name (after ``self``/``cls`` in a method
+    that is no ``staticmethod``; never ``*args``), at least once outside the body of a
+    ``try`` with a bare or broad clause: what it is handed runs there and its failure
+    may come out (docs/decisions.md "A callable handed to a project helper"). One that
+    catches every failure of the callable (`try: return fn(*a)` / `except Exception:
+    logger.error(...)`) reports it itself: not read so (a review)."""
+    a = node.args
+    positional = [p.arg for p in (*a.posonlyargs, *a.args)]
+    static = any((dotted(d) or "").rsplit(".", 1)[-1] == "staticmethod" for d in node.decorator_list)
+    skip = 1 if method and not static else 0
+    if len(positional) <= skip:
+        return False
+    first = positional[skip]
+    stack: List[Tuple[ast.AST, bool]] = [(s, False) for s in node.body]
+    while stack:
+        n, caught = stack.pop()
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == first and not caught:
+            return True
+        if isinstance(n, _SCOPES):
+            continue
+        if isinstance(n, ast.Try) or type(n).__name__ == "TryStar":
+            broad = any(h.type is None or _broad_type(h.type) for h in n.handlers)  # type: ignore[attr-defined]
+            stack.extend((s, caught or broad) for s in n.body)  # type: ignore[attr-defined]
+            stack.extend((s, caught) for part in (n.handlers, n.orelse, n.finalbody)  # type: ignore[attr-defined]
+                         for s in part)
+            continue
+        stack.extend((c, caught) for c in ast.iter_child_nodes(n))
+    return False
+
+
+def _broad_type(node: ast.AST) -> bool:
+    """An ``except`` clause's type that catches every failure: ``Exception``,
+    ``BaseException`` (dotted through ``builtins`` too), or a tuple holding one."""
+    if isinstance(node, ast.Tuple):
+        return any(_broad_type(e) for e in node.elts)
+    return (dotted(node) or "").rsplit(".", 1)[-1] in ("Exception", "BaseException")
+
+
 def _own_class(value: ast.AST, method) -> Optional[str]:
     """The method's own class, for a value that constructs one: ``self.__class__(...)``,
     ``type(self)(...)``, ``cls(...)`` in a classmethod (CodernityDB's ``compact``
@@ -984,11 +1033,14 @@ def _own_class(value: ast.AST, method) -> Optional[str]:
         return None
     cls, self_name, _ = method
     func = value.func
+    # (`type(cls)(...)` and `cls.__class__(...)` in a classmethod make the metaclass's
+    # instance: only an instance's class is the class; a review)
     own = (isinstance(func, ast.Name) and func.id == self_name and self_name == "cls"
-           or isinstance(func, ast.Attribute) and func.attr == "__class__"
+           or self_name != "cls" and isinstance(func, ast.Attribute) and func.attr == "__class__"
            and isinstance(func.value, ast.Name) and func.value.id == self_name
-           or isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "type"
-           and len(func.args) == 1 and isinstance(func.args[0], ast.Name) and func.args[0].id == self_name)
+           or self_name != "cls" and isinstance(func, ast.Call) and isinstance(func.func, ast.Name)
+           and func.func.id == "type" and len(func.args) == 1 and isinstance(func.args[0], ast.Name)
+           and func.args[0].id == self_name)
     return cls.class_name if own else None
 
 
@@ -1106,16 +1158,29 @@ def _only_dropped(scope: ast.AST, name: str) -> bool:
     task"). Any other read may take the task back: kept."""
     dropping: Set[int] = set()
     reads: List[ast.Name] = []
+    holders: Set[str] = set()  # the plain names of the sets that hold it
+    holder_reads: Dict[str, List[int]] = {}
+    holding: Set[int] = set()  # a holder's reads as a receiver of `add`/`discard`/`remove`
     for n in ast.walk(scope):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == name:
-            reads.append(n)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            if n.id == name:
+                reads.append(n)
+            holder_reads.setdefault(n.id, []).append(id(n))
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            if n.func.attr in DROPPING_HOLDERS:
+                holding.add(id(n.func.value))
             if n.func.attr in DROPPING_HOLDERS and len(n.args) == 1:
                 dropping.add(id(n.args[0]))
+                if isinstance(n.args[0], ast.Name) and n.args[0].id == name and isinstance(n.func.value, ast.Name):
+                    holders.add(n.func.value.id)
             if n.func.attr in DROPPING_METHODS:
                 dropping.add(id(n.func.value))
         elif isinstance(n, ast.Assign) and all(isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
             dropping.add(id(n.value))
+    # (a set of tasks the function reads otherwise, `await gather(*tasks)`, takes them
+    # back: only one it only adds to and discards from drops them; a review)
+    if any(r not in holding for h in holders for r in holder_reads.get(h, ())):
+        return False
     return all(id(r) in dropping for r in reads)
 
 

@@ -565,6 +565,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     kind = "transaction"  # `with db.commit_transaction():` is one (a review)
                 if kind is None or (kind == "transaction" and not with_item):
                     continue
+                if vocab.excludes_call(kind, call):
+                    continue  # the configuration says it is never one (`[exclude-events]`; a review)
                 if kind in through or (kind == "append" and "terminal-append" in through):
                     continue  # its helper already does it, by its summary
                 if inert is not None and inert(facts.path, call):

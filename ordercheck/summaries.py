@@ -238,11 +238,11 @@ class ProjectIndex:
     def handed_ref(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[Call]:
         """The call of the callable handed to a project helper that runs its first
         parameter (``FunctionFacts.runs_param``): ``self._run_safely(os.replace, tmp,
-        dst)`` runs ``os.replace`` there, and ``self._retry(self._write, path)`` runs
-        ``self._write`` (docs/decisions.md "A callable handed to a project helper"). The
-        callable's text read as a call's callee would be: import-qualified through the
-        module's imports, ``self``/``cls`` as written in a method, a parameter's name as
-        the function's own. None for any other call."""
+        dst)`` runs ``os.replace`` there (docs/decisions.md "A callable handed to a
+        project helper"): the call matches as it too. The callable's text read as a
+        call's callee would be: import-qualified through the module's imports,
+        ``self``/``cls`` as written in a method, a parameter's name as the function's
+        own. None for any other call, and for a helper's coroutine made and dropped."""
         if call.ref is None or call.aug:
             return None
         runners = self._runners
@@ -251,8 +251,8 @@ class ProjectIndex:
         if call.callee.rsplit(".", 1)[-1] not in runners:
             return None
         target = self.callee_key(facts, fn, call)
-        if target is None or not self.functions[target][1].runs_param:
-            return None
+        if target is None or not self.functions[target][1].runs_param or self.drops(call, target):
+            return None  # (an `async def` helper called and not awaited runs nothing: a review)
         text = call.ref
         head, _, rest = text.partition(".")
         own = head in ("self", "cls") and fn.class_name is not None and fn.params[:1] == (head,)
@@ -1339,9 +1339,6 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
     resolved: Dict[int, str] = {}
     for call in fn.calls:
         target = index.callee_key(facts, fn, call)
-        ref = index.handed_ref(facts, fn, call) if call.ref is not None and target is not None else None
-        if ref is not None:  # (the helper runs what it is handed: that callable's summary)
-            target = index.callee_key(facts, fn, ref) or target
         if index.drops(call, target):
             continue  # `self.refresh_token()` of an `async def`: a coroutine made and dropped, nothing of it runs
         if target is not None:

@@ -233,6 +233,13 @@ class Vocabulary:
             known = self._direct[key] = self.canonical(self._match((call.callee,) + key[1]))
         return known
 
+    def excludes_call(self, cls_name: str, call: Call) -> bool:
+        """Whether ``call`` is never of the class by its names (a default class's
+        ``exclude``, a configuration's ``[exclude-events]``): ``suggest`` proposes no
+        pattern for it there."""
+        ex = self._excluded.get(cls_name)
+        return ex is not None and ex.any((call.callee,) + call.qualnames + call.typed)
+
     def _match(self, names: Tuple[str, ...]) -> FrozenSet[str]:
         if self._matches_any is None or not self._matches_any.any(names):
             return frozenset()

@@ -199,6 +199,8 @@ def test_a_task_a_helper_returns_is_its_callers_to_take_back(caller):
     # a name read otherwise than to drop the task may take it back
     "task = asyncio.create_task(self._persist(run))\n            self._bg.add(task)\n            return task",
     "task = asyncio.create_task(self._persist(run))\n            self.watch(task)",
+    "tasks = set()\n            task = asyncio.create_task(self._persist(run))\n            tasks.add(task)\n"
+    "            await asyncio.gather(*tasks)",
     "task = asyncio.create_task(self._persist(run))\n            task.add_done_callback(print)\n"
     "            await asyncio.wait([task])",
 ])

@@ -88,3 +88,17 @@ def test_a_table_is_required(tmp_path):
     _project(tmp_path, '[tool.ordercheck]\nexclude-events = ["*._output.write"]\n')
     r = oc(tmp_path, ".")
     assert r.code == 2 and "exclude-events" in r.err and "must be a table" in r.err, r
+
+
+def test_suggest_proposes_no_call_the_table_excludes(tmp_path):
+    # (a review): a pattern `suggest` proposed and the configuration excluded came back
+    write_tree(tmp_path, {
+        "pyproject.toml": '[tool.ordercheck.exclude-events]\nsave = ["*.db.persist_row"]\n',
+        "run.py": """\
+            def step(self, run):
+                self.db.persist_row(run)
+                self.db.upsert_row(run)
+            """,
+    })
+    r = oc(tmp_path, "suggest", ".")
+    assert "upsert_row" in r.out and "persist_row" not in r.out, r

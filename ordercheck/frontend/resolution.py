@@ -891,7 +891,13 @@ class Resolver:
         elif len(parts) == 3 and parts[0] in ("self", "cls"):
             found = self._self_class_scope()
             written = self.scopes.attr_type(found.line, parts[1]) if found is not None else None
-        return self.expand_alias(written, line, col) if written is not None else None
+        if written is None:
+            return None
+        # (`from typing import Any as A`: `A` names no class either; a review)
+        qualified = self.qualified_text(written) if "." not in written else ()
+        if qualified and scopesmod.names_nothing(qualified[0]):
+            return None
+        return self.expand_alias(written, line, col)
 
     def type_qualname(self, written: str) -> Optional[str]:
         """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
