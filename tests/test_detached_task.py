@@ -6,7 +6,7 @@ detached task"; held-out set 161, hydrogram's ``Session.start``)."""
 from __future__ import annotations
 
 import pytest
-from checkutil import cl, write_tree
+from checkutil import check_source, cl, write_tree
 from cliutil import oc
 
 from ordercheck import frontend
@@ -221,3 +221,14 @@ def test_a_futures_exception_takes_nothing_back():
         except Exception:
             return None
     """, select=["OC203"]) == []
+
+
+def test_the_witness_says_a_task_may_run_later():
+    # (held-out set 180): "after the state save at line 11" read as if the task had run there
+    src = WORKER.replace("{caller}", """async def handle(self, run):
+        asyncio.create_task(self._persist(run))
+        self.ledger.append(run)
+    """)
+    found = [f for f in check_source(src, select=["OC102"], table=TABLE)]
+    assert [f.span.line for f in found] == [11], found
+    assert "scheduled as a task: it may run here or later" in found[0].witness[0].text, found[0].witness
