@@ -76,6 +76,9 @@ class ScopeTable:
     #: names bound to a path made from a plain name (``tmp = base.with_suffix(...)``):
     #: name -> those receivers, looked at once the scope is walked (``_known_type``)
     derived: Dict[str, Set[str]] = field(default_factory=dict)
+    #: names bound to a path joined onto a plain name (``tmp = path.parent / name``):
+    #: name -> that name, looked at once the scope is walked (``_joined_base``)
+    joined: Dict[str, Set[str]] = field(default_factory=dict)
     returns_self: bool = False  # (some `return` is `return <instance>`)
     #: a generator function: the last line of the last statement of its body holding
     #: a ``yield`` (``ir.FunctionFacts.tail_line``); 0 for any other function
@@ -713,6 +716,7 @@ class _Scanner:
             known = [_known_type(ast.Name(r), table, None) for r in receivers]
             if any(self._no_path_class(k) for k in known):
                 table.constructed.get(name, set()).discard(PATH_TYPE)
+        self._type_joined(table, method)
         if table.returns_self and _falls_through(node.body):
             table.returned.add(None)  # (`return self` on one way, None off the end: no one class)
         if table.returns is None and len(table.returned) == 1:
@@ -889,6 +893,28 @@ class _Scanner:
             return True
         return written in self.out.class_lines
 
+    def _type_joined(self, table: ScopeTable, method) -> None:
+        """``tmp = path.parent / name`` where ``path`` is a path (``path = Path(p)``,
+        ``path: Path``, a derived or joined path itself) is a ``pathlib.Path`` too: a
+        path's ``parent`` is one and ``/`` onto one makes one (held-out set 181:
+        bengal's ``atomic_write_text``; docs/decisions.md "A path derived from a
+        path"). Only a name bound that one way, whose base is one name of a path's
+        class; a number divides too, so an unknown base types nothing."""
+        grew = bool(table.joined)
+        while grew:
+            grew = False
+            for name, bases in table.joined.items():
+                if len(bases) != 1 or PATH_TYPE in table.constructed.get(name, ()):
+                    continue
+                known = _known_type(ast.Name(next(iter(bases))), table, method)
+                if known is None:
+                    continue
+                written = known[0]
+                original = self.imported_names.get(written, written)
+                if written == PATH_TYPE or original.rsplit(".", 1)[-1] in _PATH_CLASSES:
+                    table.constructed.setdefault(name, set()).add(PATH_TYPE)
+                    grew = True
+
     def _owner(self, name: str, table: ScopeTable, chain: List[ScopeTable]) -> ScopeTable:
         """The table a name's binding belongs to (``_bind``: the module's for a
         ``global``, the enclosing function's for a ``nonlocal``)."""
@@ -915,6 +941,9 @@ class _Scanner:
             if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
                     and isinstance(value.func.value, ast.Name)):
                 table.derived.setdefault(target.id, set()).add(value.func.value.id)
+            base = _joined_base(value) if not ctor and table.is_function else None
+            if base is not None and target.id not in table.declared_outer:
+                table.joined.setdefault(target.id, set()).add(base)
             kind = display_kind(value)
             if kind is not None and table.is_function and target.id not in table.declared_outer:
                 count, kinds = table.displays.get(target.id, (0, frozenset()))
@@ -1022,6 +1051,27 @@ def _broad_type(node: ast.AST) -> bool:
     if isinstance(node, ast.Tuple):
         return any(_broad_type(e) for e in node.elts)
     return (dotted(node) or "").rsplit(".", 1)[-1] in ("Exception", "BaseException")
+
+
+#: pathlib's classes (and anyio's, trio's ``Path``) by their own name: ``/`` onto one
+#: makes a path (``Scanner._type_joined``)
+_PATH_CLASSES = frozenset({"Path", "PurePath", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"})
+
+
+def _joined_base(value: ast.AST) -> Optional[str]:
+    """The plain name a ``/`` chain starts from, through ``.parent``: ``path.parent /
+    f".{name}.tmp"`` → ``path``; None for anything else."""
+    if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div)):
+        return None
+    left = value.left
+    while True:
+        if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Div):
+            left = left.left
+        elif isinstance(left, ast.Attribute) and left.attr == "parent":
+            left = left.value
+        else:
+            break
+    return left.id if isinstance(left, ast.Name) else None
 
 
 def _own_class(value: ast.AST, method) -> Optional[str]:

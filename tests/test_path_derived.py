@@ -209,3 +209,35 @@ def render(data):
     tpl.replace("{{date}}", "today")
 """
     assert cl(src, ["OC301"]) == [("OC301", 9), ("OC301", 15), ("OC301", 22)]
+
+
+JOINED = """\
+from pathlib import Path
+
+
+def atomic_write_text({params}):
+    {bind}
+    tmp = {made}
+    tmp.write_text(content, encoding="utf-8")
+    tmp.replace(path)
+"""
+
+
+@pytest.mark.parametrize("params, bind, made", [
+    ("path, content", "path = Path(path)", 'path.parent / f".{path.name}.tmp"'),
+    ("path: Path, content", "pass", 'path.parent / "tmp" / path.name'),
+    ("path: Path, content", "pass", 'path / "x"'),
+    ("path: Path, content", "base = path.parent / 'tmp'", 'base / "x"'),
+])
+def test_a_path_joined_onto_a_path_is_one(params, bind, made):
+    # (held-out set 181, bengal's `atomic_write_text`)
+    assert cl(JOINED.format(params=params, bind=bind, made=made), ["OC301"]) == [("OC301", 8)]
+
+
+@pytest.mark.parametrize("params, bind, made", [
+    ("path, content", "pass", 'path.parent / "x"'),          # nothing types `path`
+    ("path: int, content", "pass", 'path / 2'),              # a number divides too
+    ("path: str, content", "pass", 'path / "x"'),
+])
+def test_a_join_onto_anything_else_is_not(params, bind, made):
+    assert cl(JOINED.format(params=params, bind=bind, made=made), ["OC301"]) == []
