@@ -479,6 +479,21 @@ def test_per_file_ignores(tmp_path):
     ], r
 
 
+@pytest.mark.parametrize("glob", ["tests", "*tests", "unit"])
+def test_per_file_ignores_match_a_folder_a_file_lies_in(tmp_path, glob):
+    # (held-out set 183): `exclude = ["tests"]` prunes `pkg/tests/`, and the same name
+    # under per-file-ignores matched no file there, silently
+    write(tmp_path, "ordercheck.toml", f'[per-file-ignores]\n"{glob}" = ["OC1"]\n')
+    write(tmp_path, "pkg/a.py", TEST_LIKE)
+    write(tmp_path, "pkg/tests/unit/test_b.py", TEST_LIKE)
+    r = oc(tmp_path, "-q", ".")
+    assert r.codes() == [
+        ("pkg/a.py", 4, "OC101"),
+        ("pkg/a.py", 8, "OC203"),
+        ("pkg/tests/unit/test_b.py", 8, "OC203"),
+    ], r
+
+
 def test_per_file_ignores_relative_to_config_folder(tmp_path):
     write(tmp_path, "proj/pyproject.toml", '[tool.ordercheck.per-file-ignores]\n"tests/**" = ["OC101", "OC203"]\n')
     write(tmp_path, "proj/tests/test_a.py", TEST_LIKE)
