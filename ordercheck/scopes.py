@@ -653,6 +653,7 @@ class _Scanner:
         self.fallbacks: Set[int] = set()  # ``_import_fallbacks``: bindings that do not count
         self.imported_names: Dict[str, str] = {}  # (``module``: what the file's imports bind, to what)
         self._classes: List[str] = []  # the classes being read, outermost first (``klass``)
+        self._joined_later: List[tuple] = []  # (``_type_joined``'s arguments, per function)
         # the clauses of an `except*`: their name binds an exception group, no `T`
         self.group_handlers: Set[int] = set()
 
@@ -668,6 +669,8 @@ class _Scanner:
                                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names if a.name != "*"}
         self.fallbacks = _import_fallbacks(tree.body)
         self.body(tree.body, table, [table], None)
+        for args in self._joined_later:  # (outermost first: an enclosing join is typed before its use)
+            self._type_joined(*args)
         return self.out
 
     def function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], chain: List[ScopeTable],
@@ -716,7 +719,8 @@ class _Scanner:
             known = [_known_type(ast.Name(r), table, None) for r in receivers]
             if any(self._no_path_class(k) for k in known):
                 table.constructed.get(name, set()).discard(PATH_TYPE)
-        self._type_joined(table, method)
+        if table.joined:  # (once every scope is walked: an enclosing one's names too)
+            self._joined_later.append((table, method, chain))
         if table.returns_self and _falls_through(node.body):
             table.returned.add(None)  # (`return self` on one way, None off the end: no one class)
         if table.returns is None and len(table.returned) == 1:
@@ -893,7 +897,7 @@ class _Scanner:
             return True
         return written in self.out.class_lines
 
-    def _type_joined(self, table: ScopeTable, method) -> None:
+    def _type_joined(self, table: ScopeTable, method, chain: List[ScopeTable]) -> None:
         """``tmp = path.parent / name`` where ``path`` is a path (``path = Path(p)``,
         ``path: Path``, a derived or joined path itself) is a ``pathlib.Path`` too: a
         path's ``parent`` is one and ``/`` onto one makes one (held-out set 181:
@@ -906,11 +910,17 @@ class _Scanner:
             for name, bases in table.joined.items():
                 if len(bases) != 1 or PATH_TYPE in table.constructed.get(name, ()):
                     continue
-                known = _known_type(ast.Name(next(iter(bases))), table, method)
+                base = next(iter(bases))
+                # (a base the function does not bind is an enclosing scope's or the
+                # module's: `ROOT = Path(...)` at the top of the file; a review)
+                owner = table if base in table.bound else next((t for t in reversed(chain) if base in t.bound), None)
+                known = _known_type(ast.Name(base), owner, method) if owner is not None else None
                 if known is None:
                     continue
                 written = known[0]
                 original = self.imported_names.get(written, written)
+                if written in self.out.class_lines:
+                    continue  # a class of the file's own named `Path` (a JSON pointer's; a review)
                 if written == PATH_TYPE or original.rsplit(".", 1)[-1] in _PATH_CLASSES:
                     table.constructed.setdefault(name, set()).add(PATH_TYPE)
                     grew = True
@@ -933,7 +943,7 @@ class _Scanner:
                 if all(items):
                     table.tuple_bindings[target.id] = (tuple(cast(str, i) for i in items), *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
-            ctor = None if isinstance(value, ast.Name) else _own_class(value, method) or value_type(
+            ctor = None if isinstance(value, ast.Name) else _own_class(value, method, table.instance) or value_type(
                 value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)),
                 self.imported_names)
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
@@ -951,7 +961,7 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                ctor = _own_class(value, method) or value_type(
+                ctor = _own_class(value, method, table.instance) or value_type(
                     value, params, lambda n: self._no_path_class(_known_type(n, table, method)), self.imported_names)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
@@ -1016,11 +1026,10 @@ def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:
 def _runs_first_param(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], method: bool) -> bool:
     """Whether a function's own body (not a nested function's, class's or lambda's)
     calls its first positional parameter by name (after ``self``/``cls`` in a method
-    that is no ``staticmethod``; never ``*args``), at least once outside the body of a
-    ``try`` with a bare or broad clause: what it is handed runs there and its failure
-    may come out (docs/decisions.md "A callable handed to a project helper"). One that
-    catches every failure of the callable (`try: return fn(*a)` / `except Exception:
-    logger.error(...)`) reports it itself: not read so (a review)."""
+    that is no ``staticmethod``; never ``*args``): what it is handed runs there
+    (docs/decisions.md "A callable handed to a project helper"). Whether its failure
+    comes out is the helper's summary's to say (``Effects.contained``: a helper that
+    catches and reports every failure raises none into its caller; two reviews)."""
     a = node.args
     positional = [p.arg for p in (*a.posonlyargs, *a.args)]
     static = any((dotted(d) or "").rsplit(".", 1)[-1] == "staticmethod" for d in node.decorator_list)
@@ -1028,29 +1037,22 @@ def _runs_first_param(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], method
     if len(positional) <= skip:
         return False
     first = positional[skip]
-    stack: List[Tuple[ast.AST, bool]] = [(s, False) for s in node.body]
+    stack: List[ast.AST] = list(node.body)
     while stack:
-        n, caught = stack.pop()
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == first and not caught:
+        n = stack.pop()
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == first:
             return True
-        if isinstance(n, _SCOPES):
-            continue
-        if isinstance(n, ast.Try) or type(n).__name__ == "TryStar":
-            broad = any(h.type is None or _broad_type(h.type) for h in n.handlers)  # type: ignore[attr-defined]
-            stack.extend((s, caught or broad) for s in n.body)  # type: ignore[attr-defined]
-            stack.extend((s, caught) for part in (n.handlers, n.orelse, n.finalbody)  # type: ignore[attr-defined]
-                         for s in part)
-            continue
-        stack.extend((c, caught) for c in ast.iter_child_nodes(n))
+        if isinstance(n, (ast.With, ast.AsyncWith)) and any(_suppresses_all(i.context_expr) for i in n.items):
+            continue  # (`with suppress(Exception): fn()`: nothing of it comes out; a review)
+        if not isinstance(n, _SCOPES):
+            stack.extend(ast.iter_child_nodes(n))
     return False
 
 
-def _broad_type(node: ast.AST) -> bool:
-    """An ``except`` clause's type that catches every failure: ``Exception``,
-    ``BaseException`` (dotted through ``builtins`` too), or a tuple holding one."""
-    if isinstance(node, ast.Tuple):
-        return any(_broad_type(e) for e in node.elts)
-    return (dotted(node) or "").rsplit(".", 1)[-1] in ("Exception", "BaseException")
+def _suppresses_all(expr: ast.AST) -> bool:
+    """``contextlib.suppress(Exception)`` (or ``BaseException``) as a ``with`` item."""
+    return (isinstance(expr, ast.Call) and (dotted(expr.func) or "").rsplit(".", 1)[-1] == "suppress"
+            and any((dotted(a) or "").rsplit(".", 1)[-1] in ("Exception", "BaseException") for a in expr.args))
 
 
 #: pathlib's classes (and anyio's, trio's ``Path``) by their own name: ``/`` onto one
@@ -1074,7 +1076,13 @@ def _joined_base(value: ast.AST) -> Optional[str]:
     return left.id if isinstance(left, ast.Name) else None
 
 
-def _own_class(value: ast.AST, method) -> Optional[str]:
+def _is_classmethod_name(name: str) -> bool:
+    """A classmethod's first parameter as written (``cls``, ``klass``, ``kls``): its
+    call constructs the class (a staticmethod has no such parameter)."""
+    return name in ("cls", "klass", "kls", "mcs")
+
+
+def _own_class(value: ast.AST, method, instance: Optional[str]) -> Optional[str]:
     """The method's own class, for a value that constructs one: ``self.__class__(...)``,
     ``type(self)(...)``, ``cls(...)`` in a classmethod (CodernityDB's ``compact``
     builds its new index so; held-out set 179). A subclass's instance is read as the
@@ -1083,12 +1091,14 @@ def _own_class(value: ast.AST, method) -> Optional[str]:
         return None
     cls, self_name, _ = method
     func = value.func
-    # (`type(cls)(...)` and `cls.__class__(...)` in a classmethod make the metaclass's
-    # instance: only an instance's class is the class; a review)
-    own = (isinstance(func, ast.Name) and func.id == self_name and self_name == "cls"
-           or self_name != "cls" and isinstance(func, ast.Attribute) and func.attr == "__class__"
+    # (`instance`: the method's own instance name, None in a classmethod or a
+    # staticmethod. `type(cls)(...)` and `cls.__class__(...)` in a classmethod make the
+    # metaclass's instance, whatever the parameter is called: two reviews)
+    of_instance = instance is not None and instance == self_name
+    own = (isinstance(func, ast.Name) and func.id == self_name and not of_instance and _is_classmethod_name(self_name)
+           or of_instance and isinstance(func, ast.Attribute) and func.attr == "__class__"
            and isinstance(func.value, ast.Name) and func.value.id == self_name
-           or self_name != "cls" and isinstance(func, ast.Call) and isinstance(func.func, ast.Name)
+           or of_instance and isinstance(func, ast.Call) and isinstance(func.func, ast.Name)
            and func.func.id == "type" and len(func.args) == 1 and isinstance(func.args[0], ast.Name)
            and func.args[0].id == self_name)
     return cls.class_name if own else None
@@ -1216,9 +1226,11 @@ def _only_dropped(scope: ast.AST, name: str) -> bool:
             if n.id == name:
                 reads.append(n)
             holder_reads.setdefault(n.id, []).append(id(n))
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-            if n.func.attr in DROPPING_HOLDERS:
-                holding.add(id(n.func.value))
+        elif isinstance(n, ast.Attribute) and n.attr in DROPPING_HOLDERS:
+            # (`background.add(task)`, and `task.add_done_callback(background.discard)`:
+            # the asyncio docs' idiom hands the set's `discard` on uncalled; a review)
+            holding.add(id(n.value))
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             if n.func.attr in DROPPING_HOLDERS and len(n.args) == 1:
                 dropping.add(id(n.args[0]))
                 if isinstance(n.args[0], ast.Name) and n.args[0].id == name and isinstance(n.func.value, ast.Name):

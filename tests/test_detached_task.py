@@ -46,6 +46,9 @@ def _codes(caller: str, select=("OC102", "OC203")):
     "            task.add_done_callback(self._bg.discard)",
     "task = asyncio.create_task(self._persist(run))\n            self._tasks[run] = task",
     "task = asyncio.ensure_future(self._persist(run))",
+    # the asyncio docs' idiom with a local set, its `discard` handed on uncalled (a review)
+    "tasks = set()\n            task = asyncio.create_task(self._persist(run))\n            tasks.add(task)\n"
+    "            task.add_done_callback(tasks.discard)",
 ])
 def test_a_detached_task_cannot_fail_into_the_callers_handler(how):
     assert _codes(f"""async def handle(self, run):

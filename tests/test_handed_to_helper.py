@@ -174,3 +174,60 @@ def test_what_the_helper_catches_and_reports_and_what_it_never_runs():
     # fails nothing into its caller's handler; an `async def` helper not awaited runs
     # nothing; a helper's own save stays when it is handed a project function
     assert cl(REVIEW, select=["OC101", "OC102", "OC203"], table=TABLE) == [("OC101", 37)]
+
+
+HELPERS = """
+import contextlib
+import logging
+import os
+
+logger = logging.getLogger(__name__)
+
+
+class Runner:
+    def _retry(self, fn, *args):
+        try:
+            return fn(*args)
+        except Exception:
+            logger.warning("retrying")
+            raise
+
+    def _quiet(self, fn, *args):
+        with contextlib.suppress(Exception):
+            return fn(*args)
+
+    def _logged(self, fn, *args):
+        try:
+            return fn(*args)
+        except Exception:
+            logger.error("persisting failed")
+
+    def rename(self, tmp, dst):
+        with open(tmp, "w") as f:
+            f.write("x")
+        self._retry(os.replace, tmp, dst)
+
+    def reraised(self, run):
+        try:
+            self._retry(self.store.save, run)
+        except Exception:
+            pass
+
+    def suppressed(self, run):
+        try:
+            self._quiet(self.store.save, run)
+        except Exception:
+            pass
+
+    def logged(self, run):
+        self._logged(self.store.save, run)
+        self.ledger.append_terminal(run, "COMPLETED")
+"""
+
+
+def test_a_helper_that_reraises_lets_the_failure_out_and_one_that_reports_keeps_the_event():
+    # (a second review): the retry helper re-raises, so the rename is one and the save's
+    # failure reaches the caller's silent handler; a helper that suppresses or logs every
+    # failure raises none, and what the callable does on return still counts
+    assert cl(HELPERS, select=["OC101", "OC203", "OC301"], table=TABLE) == [
+        ("OC101", 46), ("OC203", 34), ("OC301", 30)]

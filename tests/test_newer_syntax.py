@@ -115,10 +115,14 @@ PEP758 = """\
     ("except ValueError, TypeError:", True),
     ("except errors.Timeout, OSError:", True),
     ("except Exception, e:", False),  # Python 2's binding: no newer grammar
+    ("except Exception, Err:", False),  # ... whose bound name the body reads (a review)
 ])
 def test_unparenthesized_exception_types_are_named(tmp_path, clause, hinted):
     # (held-out set 181, bengal: 92 bare OC900s on Python 3.14's `except A, B:`)
-    write(tmp_path, "m.py", PEP758.replace("except ValueError, TypeError:", clause))
+    text = PEP758.replace("except ValueError, TypeError:", clause)
+    if "Err:" in clause:
+        text = text.replace('ledger.append_record({"status": "failed"})', 'ledger.append_record(Err)')
+    write(tmp_path, "m.py", text)
     run = oc(tmp_path, "--no-cache", "--format", "json", "m.py")
     found = _diagnostics(run)
     if sys.version_info >= (3, 14) and hinted:  # this Python reads `except A, B:` (PEP 758)

@@ -241,3 +241,52 @@ def test_a_path_joined_onto_a_path_is_one(params, bind, made):
 ])
 def test_a_join_onto_anything_else_is_not(params, bind, made):
     assert cl(JOINED.format(params=params, bind=bind, made=made), ["OC301"]) == []
+
+
+def test_a_join_onto_a_module_path_or_an_enclosing_functions_is_one():
+    # (a second review): `ROOT = Path(...)` at the top of the module, a `base` bound in
+    # the enclosing function
+    src = """\
+from pathlib import Path
+
+ROOT = Path("/var/lib/app")
+
+
+def joined(data):
+    tmp = ROOT / "state.tmp"
+    tmp.write_text(data)
+    tmp.replace(ROOT / "state")
+
+
+def outer(p):
+    base = Path(p)
+
+    def inner(data):
+        tmp = base / "state.tmp"
+        tmp.write_text(data)
+        tmp.replace(base / "state")
+    return inner
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 9), ("OC301", 18)]
+
+
+def test_a_join_onto_the_modules_own_path_class_is_not_pathlibs():
+    src = """\
+class Path:
+    def __init__(self, text):
+        self.text = text
+
+    def __truediv__(self, part):
+        return Path(self.text + "/" + str(part))
+
+    def replace(self, old, new):
+        return Path(self.text.replace(old, new))
+
+
+def joined(out, data):
+    root = Path("/runs")
+    ptr = root / "items"
+    out.write(data)
+    return ptr.replace("items", "jobs")
+"""
+    assert cl(src, ["OC301"]) == []

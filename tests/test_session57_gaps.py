@@ -204,3 +204,26 @@ def test_a_nested_class_and_a_metaclass_are_not_the_modules_class(make):
     found = check_source(NESTED.replace("{make}", make).replace("{{}}", "{}"), select=["OC301"])
     assert [(f.code, f.span.line) for f in found] == [("OC301", 21), ("OC301", 30)]
     assert not any("close_index" in s.text for f in found for s in f.witness), found
+
+
+def test_a_classmethods_metaclass_call_is_not_the_class_whatever_its_parameter_is_called():
+    src = INDEX.replace("{me}", "klass").replace("{decorator}", "@classmethod").replace("{make}", 'type(klass)("x")')
+    assert cl(src, select=["OC301"]) == [("OC301", 21)]
+    src = INDEX.replace("{me}", "klass").replace("{decorator}", "@classmethod").replace("{make}", 'klass("x")')
+    assert cl(src, select=["OC301"]) == []
+
+
+def test_a_projects_own_errback_method_hands_nothing_on():
+    src = """
+class Job:
+    def errback(self):
+        self.state = "retry"
+
+    def create(self, store, run):
+        try:
+            store.save(run)
+        except Exception:
+            self.errback()
+        return run
+"""
+    assert cl(src, select=["OC203"]) == [("OC203", 8)]

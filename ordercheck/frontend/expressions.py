@@ -627,7 +627,8 @@ class ExpressionWalker(Resolver):
             names = self._call_names_of(node)
             if any(n in _EXC_SOURCES for n in names) or (not node.args and any(n in _BARE_EXC_SOURCES for n in names)):
                 return {self.frame.handlers[-1][1]}
-            if not node.args and names[0].rsplit(".", 1)[-1] == "errback":
+            if (not node.args and names[0].rsplit(".", 1)[-1] == "errback"
+                    and names[0].split(".", 1)[0] not in ("self", "cls") and "." in names[0]):
                 # Twisted's `d.errback()`: the deferred's errbacks get the exception
                 # being handled, as `d.errback(Failure())` gives them (held-out set 182)
                 call = self._calls_here.get(id(node))

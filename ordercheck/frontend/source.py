@@ -381,12 +381,22 @@ _NEWER_NODES = ("TypeAlias", "TypeParameters", "TemplatedString")  # (libcst's n
 def _newer_construct(node: "cst.CSTNode", module: "cst.Module") -> bool:
     if type(node).__name__ in _NEWER_NODES:
         return True
-    if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and _unparenthesized_types(node.type):
+    if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and _unparenthesized_types(node.type) \
+            and not _binds_in_body(node, module):
         return True
     if not isinstance(node, cst.FormattedString):
         return False
     quote = node.start.lstrip("fFrRbB")
     return any(_newer_in_braces(part, quote, module, 0) for part in node.parts)
+
+
+def _binds_in_body(handler: "cst.CSTNode", module: "cst.Module") -> bool:
+    """Python 2's ``except Exception, Err:`` binds its last name, which the clause's
+    body then reads (``print Err``): that name as a word of the body (a review)."""
+    last = handler.type.elements[-1].value  # type: ignore[attr-defined]
+    if not isinstance(last, cst.Name):
+        return False
+    return re.search(rf"\b{re.escape(last.value)}\b", module.code_for_node(handler.body)) is not None
 
 
 def _unparenthesized_types(node: Optional["cst.BaseExpression"]) -> bool:
