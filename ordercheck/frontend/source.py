@@ -396,7 +396,8 @@ def _binds_in_body(handler: "cst.CSTNode", module: "cst.Module") -> bool:
     last = handler.type.elements[-1].value  # type: ignore[attr-defined]
     if not isinstance(last, cst.Name):
         return False
-    return re.search(rf"\b{re.escape(last.value)}\b", module.code_for_node(handler.body)) is not None
+    body = module.code_for_node(handler.body)  # type: ignore[attr-defined]
+    return re.search(rf"\b{re.escape(last.value)}\b", body) is not None
 
 
 def _unparenthesized_types(node: Optional["cst.BaseExpression"]) -> bool:
