@@ -654,6 +654,7 @@ class _Scanner:
         self.imported_names: Dict[str, str] = {}  # (``module``: what the file's imports bind, to what)
         self._classes: List[str] = []  # the classes being read, outermost first (``klass``)
         self._joined_later: List[tuple] = []  # (``_type_joined``'s arguments, per function)
+        self.imported_from: Dict[str, str] = {}
         # the clauses of an `except*`: their name binds an exception group, no `T`
         self.group_handlers: Set[int] = set()
 
@@ -667,9 +668,16 @@ class _Scanner:
         # walk is in no order; `from pathlib import Path as P` binds `P` to `Path`)
         self.imported_names = {_imported_as(a): a.name for n in ast.walk(tree)
                                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names if a.name != "*"}
+        # (the module each name a `from` import binds comes from: ``_type_joined``)
+        self.imported_from = {_imported_as(a): n.module or "" for n in ast.walk(tree)
+                              if isinstance(n, ast.ImportFrom) for a in n.names if a.name != "*"}
         self.fallbacks = _import_fallbacks(tree.body)
         self.body(tree.body, table, [table], None)
-        for args in self._joined_later:  # (outermost first: an enclosing join is typed before its use)
+        # (outermost first: an enclosing join is typed before its use; a function's
+        # entry is added when its walk ends, so an inner one's comes first: reversed)
+        if table.joined:
+            self._type_joined(table, None, [])
+        for args in reversed(self._joined_later):
             self._type_joined(*args)
         return self.out
 
@@ -702,8 +710,8 @@ class _Scanner:
         if cls is not None and params and params[0] in list(args.posonlyargs) + list(args.args):
             self_name = params[0].arg
         method = (cls, self_name, annotated_params) if cls is not None and self_name else None
-        if method is not None and not any((dotted(d) or "").rsplit(".", 1)[-1] in ("staticmethod", "classmethod")
-                                          for d in node.decorator_list):
+        if method is not None and node.name not in _IMPLICIT_CLASS_METHODS and not any(
+                (dotted(d) or "").rsplit(".", 1)[-1] in ("staticmethod", "classmethod") for d in node.decorator_list):
             table.instance = self_name
         # declarations first: they say where this function's bindings go
         for n in _declarations(node.body):
@@ -921,6 +929,8 @@ class _Scanner:
                 original = self.imported_names.get(written, written)
                 if written in self.out.class_lines:
                     continue  # a class of the file's own named `Path` (a JSON pointer's; a review)
+                if self.imported_from.get(written.split(".", 1)[0], "pathlib").split(".", 1)[0] not in PATH_MODULES:
+                    continue  # (`from pkg.pointer import Path`: not pathlib's; a review)
                 if written == PATH_TYPE or original.rsplit(".", 1)[-1] in _PATH_CLASSES:
                     table.constructed.setdefault(name, set()).add(PATH_TYPE)
                     grew = True
@@ -951,7 +961,7 @@ class _Scanner:
             if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
                     and isinstance(value.func.value, ast.Name)):
                 table.derived.setdefault(target.id, set()).add(value.func.value.id)
-            base = _joined_base(value) if not ctor and table.is_function else None
+            base = _joined_base(value) if not ctor and not isinstance(value, ast.Name) else None
             if base is not None and target.id not in table.declared_outer:
                 table.joined.setdefault(target.id, set()).add(base)
             kind = display_kind(value)
@@ -1042,22 +1052,17 @@ def _runs_first_param(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], method
         n = stack.pop()
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == first:
             return True
-        if isinstance(n, (ast.With, ast.AsyncWith)) and any(_suppresses_all(i.context_expr) for i in n.items):
-            continue  # (`with suppress(Exception): fn()`: nothing of it comes out; a review)
         if not isinstance(n, _SCOPES):
             stack.extend(ast.iter_child_nodes(n))
     return False
 
 
-def _suppresses_all(expr: ast.AST) -> bool:
-    """``contextlib.suppress(Exception)`` (or ``BaseException``) as a ``with`` item."""
-    return (isinstance(expr, ast.Call) and (dotted(expr.func) or "").rsplit(".", 1)[-1] == "suppress"
-            and any((dotted(a) or "").rsplit(".", 1)[-1] in ("Exception", "BaseException") for a in expr.args))
-
 
 #: pathlib's classes (and anyio's, trio's ``Path``) by their own name: ``/`` onto one
 #: makes a path (``Scanner._type_joined``)
 _PATH_CLASSES = frozenset({"Path", "PurePath", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"})
+#: the modules whose ``Path`` is a path (``from anyio import Path``)
+PATH_MODULES = frozenset({"pathlib", "anyio", "trio", "upath", "pathlib2"})
 
 
 def _joined_base(value: ast.AST) -> Optional[str]:
@@ -1074,6 +1079,10 @@ def _joined_base(value: ast.AST) -> Optional[str]:
         else:
             break
     return left.id if isinstance(left, ast.Name) else None
+
+
+#: methods Python makes class or static methods without a decorator
+_IMPLICIT_CLASS_METHODS = frozenset({"__init_subclass__", "__class_getitem__", "__new__"})
 
 
 def _is_classmethod_name(name: str) -> bool:

@@ -263,3 +263,34 @@ class Registry:
     table = {"terminal-markers": ["deregister"], "extend-events": {"append": ["create_tag", "push_tag"]}}
     # (called for its effect, the helper's terminal append is its call's: OC103 there)
     assert cl(src, select=["OC103"], table=table) == [("OC103", 26)]
+
+
+def test_the_third_reviews_cases():
+    # a Deferred kept in an attribute receives the failure; a typed project `Job` does not
+    src = """
+from twisted.internet import defer
+
+
+class Job:
+    def errback(self):
+        self.state = "retry"
+
+
+class Saver:
+    def __init__(self, store):
+        self.store = store
+        self.d = defer.Deferred()
+
+    def finish(self, run):
+        try:
+            self.store.save(run)
+        except Exception:
+            self.d.errback()
+
+    def other(self, run, job: Job):
+        try:
+            self.store.save(run)
+        except Exception:
+            job.errback()
+"""
+    assert cl(src, select=["OC203"]) == [("OC203", 23)]

@@ -627,14 +627,16 @@ class ExpressionWalker(Resolver):
             names = self._call_names_of(node)
             if any(n in _EXC_SOURCES for n in names) or (not node.args and any(n in _BARE_EXC_SOURCES for n in names)):
                 return {self.frame.handlers[-1][1]}
-            if (not node.args and names[0].rsplit(".", 1)[-1] == "errback"
-                    and names[0].split(".", 1)[0] not in ("self", "cls") and "." in names[0]):
+            if (not node.args and "." in names[0] and names[0].rsplit(".", 1)[-1] == "errback"
+                    and names[0].rsplit(".", 1)[0] not in ("self", "cls")
+                    and not any(_of_other_class(n) for n in names[1:])):
                 # Twisted's `d.errback()`: the deferred's errbacks get the exception
                 # being handled, as `d.errback(Failure())` gives them (held-out set 182)
                 call = self._calls_here.get(id(node))
-                if call is not None:
+                typed = call.receiver_type if call is not None else None
+                if call is not None and (typed is None or typed.rsplit(".", 1)[-1] == "Deferred"):
                     call.hands_on = (self.frame.handlers[-1][1],)
-                return set()
+                    return set()
             receiver = self._carried(node.func.value) if isinstance(node.func, cst.Attribute) else set()
             args: set = set()
             for a in node.args:
@@ -795,6 +797,13 @@ class Handoff:
 
 def _text_or_none(node: Optional["cst.BaseExpression"]) -> Optional[str]:
     return render_callee(node) if node is not None else None
+
+
+def _of_other_class(name: str) -> bool:
+    """A qualified method name (``pkg.jobs.Job.errback``) of a class other than
+    Twisted's ``Deferred``: a project's own ``errback`` (a review)."""
+    parts = name.split(".")
+    return len(parts) >= 3 and parts[-2][:1].isupper() and parts[-2] != "Deferred"
 
 
 def _ref_text(text: str) -> Optional[str]:

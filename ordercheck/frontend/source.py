@@ -396,8 +396,27 @@ def _binds_in_body(handler: "cst.CSTNode", module: "cst.Module") -> bool:
     last = handler.type.elements[-1].value  # type: ignore[attr-defined]
     if not isinstance(last, cst.Name):
         return False
-    body = module.code_for_node(handler.body)  # type: ignore[attr-defined]
-    return re.search(rf"\b{re.escape(last.value)}\b", body) is not None
+    # (a name read as a value: not a comment's word, not the class a `raise B(...)` or
+    # `isinstance(x, B)` names, which PEP 758's clause would do too; a review)
+    stack: List[cst.CSTNode] = [handler.body]  # type: ignore[attr-defined]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call):
+            checks = isinstance(n.func, cst.Name) and n.func.value in ("isinstance", "issubclass")
+            stack.extend(a.value for a in n.args if not (checks and _names_class(a.value, last.value)))
+            if not isinstance(n.func, cst.Name):
+                stack.append(n.func)
+            continue
+        if isinstance(n, cst.Raise):
+            continue
+        if isinstance(n, cst.Name) and n.value == last.value:
+            return True
+        stack.extend(n.children)
+    return False
+
+
+def _names_class(node: "cst.CSTNode", name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 def _unparenthesized_types(node: Optional["cst.BaseExpression"]) -> bool:
