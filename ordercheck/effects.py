@@ -110,9 +110,6 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
     conditional effects): the call's own patterns do not apply, its terminal markers
     do (a carried ``append`` with a marker at the call site is terminal)."""
     out = set(carried) - OWN_MARKS
-    if call.builds and "terminal-append" in out:  # (a record built for another call: ``classify``)
-        out.discard("terminal-append")
-        out.add("append")
     if "append" in out and not call.builds and vocab.carries_marker(call):
         if "terminal-append" not in out:
             out.add(mgrmod.OPEN_TERMINAL)  # made terminal here, outside any guard of the callee

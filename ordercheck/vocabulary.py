@@ -338,11 +338,6 @@ class Vocabulary:
         built = call.builds and EventClass.APPEND not in direct and EventClass.TERMINAL_APPEND not in direct
         promoted = marked = False
         classes -= OWN_MARKS  # (a node's own marks: never carried)
-        if built and EventClass.TERMINAL_APPEND in classes:
-            # (what its helper's terminal append makes it is the receiving call's too:
-            # "no longer terminal at its call"; held-out set 185, gto's `deregister`)
-            classes.discard(EventClass.TERMINAL_APPEND.value)
-            classes.add(EventClass.APPEND.value)
         if EventClass.FILE_WRITE in direct:
             classes.add(OWN_WRITE)  # the call itself writes a file
         if EventClass.RENAME in direct:

@@ -229,42 +229,6 @@ class Job:
     assert cl(src, select=["OC203"]) == [("OC203", 8)]
 
 
-def test_a_record_built_for_another_call_is_no_terminal_append_through_its_helper_either():
-    # (held-out set 185, gto's `deregister`): the helper appends the terminal record and
-    # returns the tag the next call pushes; docs/decisions.md "A record built for
-    # another call": such a helper "is no longer terminal at its call"
-    src = """
-DEREGISTER = "deregister"
-
-
-def name_tag(action, name):
-    return f"{name}@{action}"
-
-
-class Manager:
-    def drop(self, name):
-        tag = name_tag(DEREGISTER, name)
-        create_tag(tag)
-        return tag
-
-
-class Registry:
-    def __init__(self):
-        self.mgr = Manager()
-
-    def deregister(self, name):
-        tag = self.mgr.drop(name)
-        push_tag(tag_name=tag, action=DEREGISTER)
-
-    def deregister_twice(self, name):
-        self.mgr.drop(name)
-        push_tag(tag_name=name_tag(DEREGISTER, name))
-"""
-    table = {"terminal-markers": ["deregister"], "extend-events": {"append": ["create_tag", "push_tag"]}}
-    # (called for its effect, the helper's terminal append is its call's: OC103 there)
-    assert cl(src, select=["OC103"], table=table) == [("OC103", 26)]
-
-
 def test_the_third_reviews_cases():
     # a Deferred kept in an attribute receives the failure; a typed project `Job` does not
     src = """
