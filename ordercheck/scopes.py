@@ -668,8 +668,9 @@ class _Scanner:
         # walk is in no order; `from pathlib import Path as P` binds `P` to `Path`)
         self.imported_names = {_imported_as(a): a.name for n in ast.walk(tree)
                                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names if a.name != "*"}
-        # (the module each name a `from` import binds comes from: ``_type_joined``)
-        self.imported_from = {_imported_as(a): n.module or "" for n in ast.walk(tree)
+        # (the module each name a module-level `from` import binds comes from:
+        # ``_type_joined``; a function's own import is its own: a review)
+        self.imported_from = {_imported_as(a): n.module or "" for n in _module_level(tree)
                               if isinstance(n, ast.ImportFrom) for a in n.names if a.name != "*"}
         self.fallbacks = _import_fallbacks(tree.body)
         self.body(tree.body, table, [table], None)
@@ -929,8 +930,8 @@ class _Scanner:
                 original = self.imported_names.get(written, written)
                 if written in self.out.class_lines:
                     continue  # a class of the file's own named `Path` (a JSON pointer's; a review)
-                if self.imported_from.get(written.split(".", 1)[0], "pathlib").split(".", 1)[0] not in PATH_MODULES:
-                    continue  # (`from pkg.pointer import Path`: not pathlib's; a review)
+                if _path_module(written, self.imported_from, self.imported_names) not in PATH_MODULES:
+                    continue  # (`from pkg.pointer import Path`, `pp.Path`: not pathlib's; two reviews)
                 if written == PATH_TYPE or original.rsplit(".", 1)[-1] in _PATH_CLASSES:
                     table.constructed.setdefault(name, set()).add(PATH_TYPE)
                     grew = True
@@ -1061,6 +1062,29 @@ def _runs_first_param(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], method
 #: pathlib's classes (and anyio's, trio's ``Path``) by their own name: ``/`` onto one
 #: makes a path (``Scanner._type_joined``)
 _PATH_CLASSES = frozenset({"Path", "PurePath", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"})
+def _module_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    """The module's own statements, inside its top-level ``if``/``try`` blocks too."""
+    stack: List[ast.stmt] = list(tree.body)
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (ast.If, ast.Try)) or type(n).__name__ == "TryStar":
+            for part in ("body", "orelse", "finalbody"):
+                stack.extend(getattr(n, part, []))
+            stack.extend(s for h in getattr(n, "handlers", []) for s in h.body)
+
+
+def _path_module(written: str, imported_from: Dict[str, str], imported: Dict[str, str]) -> str:
+    """The top module a class as written comes from: ``Path`` of ``from pkg.pointer
+    import Path`` → ``pkg``, ``pp.Path`` of ``import pkg.pointer as pp`` → ``pkg``; a
+    name no module-level import binds is taken for pathlib's (the walk's own ``Path``
+    types came from ``Path(...)``)."""
+    if "." in written:
+        head = written.split(".", 1)[0]
+        return imported.get(head, head).split(".", 1)[0]
+    return imported_from.get(written, "pathlib").split(".", 1)[0]
+
+
 #: the modules whose ``Path`` is a path (``from anyio import Path``)
 PATH_MODULES = frozenset({"pathlib", "anyio", "trio", "upath", "pathlib2"})
 

@@ -116,6 +116,7 @@ PEP758 = """\
     ("except errors.Timeout, OSError:", True),
     ("except Exception, e:", False),  # Python 2's binding: no newer grammar
     ("except Exception, Err:", False),  # ... whose bound name the body reads (a review)
+    ("except Exception, Err:\n            raise Wrapped(Err)\n        except ValueError, Wrapped:", False),
 ])
 def test_unparenthesized_exception_types_are_named(tmp_path, clause, hinted):
     # (held-out set 181, bengal: 92 bare OC900s on Python 3.14's `except A, B:`)

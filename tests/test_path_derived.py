@@ -290,3 +290,32 @@ def joined(out, data):
     return ptr.replace("items", "jobs")
 """
     assert cl(src, ["OC301"]) == []
+
+
+def test_a_join_onto_a_path_class_of_another_module_imported_whole_is_not_pathlibs():
+    # (a fourth review): `pp.Path` of `import pkg.pointer as pp`; and a function's own
+    # `from pkg.pointer import Path` decides nothing for the module's pathlib joins
+    src = """\\
+import pkg.pointer as pp
+from pathlib import Path
+
+
+def joined(out, data):
+    root = pp.Path("/runs")
+    ptr = root / "items"
+    out.write(data)
+    return ptr.replace("items", "jobs")
+
+
+def pointer_of(x):
+    from pkg.pointer import Path
+    return Path(x)
+
+
+def real(p, data):
+    base = Path(p)
+    tmp = base / "x.tmp"
+    tmp.write_text(data)
+    tmp.replace(base / "x")
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 22)]

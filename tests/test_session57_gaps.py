@@ -258,3 +258,16 @@ class Saver:
             job.errback()
 """
     assert cl(src, select=["OC203"]) == [("OC203", 23)]
+
+
+
+@pytest.mark.parametrize("name, other", [
+    ("pkg.state.PENDING.errback", False),                      # a module's Deferred instance
+    ("twisted.internet.defer.DeferredList.errback", False),   # a Deferred subclass
+    ("twisted.internet.defer.Deferred.errback", False),
+    ("pkg.jobs.Job.errback", True),                            # a project's own method
+])
+def test_whose_errback_hands_the_failure_on(name, other):
+    # (a fourth review: `PENDING.errback()` imported, `DeferredList`)
+    from ordercheck.frontend.expressions import _of_other_class
+    assert _of_other_class(name) is other

@@ -634,7 +634,7 @@ class ExpressionWalker(Resolver):
                 # being handled, as `d.errback(Failure())` gives them (held-out set 182)
                 call = self._calls_here.get(id(node))
                 typed = call.receiver_type if call is not None else None
-                if call is not None and (typed is None or typed.rsplit(".", 1)[-1] == "Deferred"):
+                if call is not None and (typed is None or "Deferred" in typed.rsplit(".", 1)[-1]):
                     call.hands_on = (self.frame.handlers[-1][1],)
                     return set()
             receiver = self._carried(node.func.value) if isinstance(node.func, cst.Attribute) else set()
@@ -803,7 +803,9 @@ def _of_other_class(name: str) -> bool:
     """A qualified method name (``pkg.jobs.Job.errback``) of a class other than
     Twisted's ``Deferred``: a project's own ``errback`` (a review)."""
     parts = name.split(".")
-    return len(parts) >= 3 and parts[-2][:1].isupper() and parts[-2] != "Deferred"
+    owner = parts[-2] if len(parts) >= 3 else ""
+    # (a constant's name, `PENDING`, is an instance; `DeferredList` a Deferred: a review)
+    return owner[:1].isupper() and not owner.isupper() and "Deferred" not in owner
 
 
 def _ref_text(text: str) -> Optional[str]:

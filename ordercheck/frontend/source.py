@@ -403,19 +403,20 @@ def _binds_in_body(handler: "cst.CSTNode", module: "cst.Module") -> bool:
         n = stack.pop()
         if isinstance(n, cst.Call):
             checks = isinstance(n.func, cst.Name) and n.func.value in ("isinstance", "issubclass")
-            stack.extend(a.value for a in n.args if not (checks and _names_class(a.value, last.value)))
+            # (the class an `isinstance` asks about, alone or in a tuple, is no value read)
+            stack.extend(a.value for i, a in enumerate(n.args) if not (checks and i == 1))
             if not isinstance(n.func, cst.Name):
                 stack.append(n.func)
             continue
-        if isinstance(n, cst.Raise):
-            continue
+        if isinstance(n, cst.Raise) and _names_class(n.exc, last.value):
+            continue  # (`raise B`: the class raised; `raise Wrapped(Err)` reads `Err`)
         if isinstance(n, cst.Name) and n.value == last.value:
             return True
         stack.extend(n.children)
     return False
 
 
-def _names_class(node: "cst.CSTNode", name: str) -> bool:
+def _names_class(node: Optional["cst.CSTNode"], name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
 
 
