@@ -131,6 +131,19 @@ class Call:
     ref: Optional[str] = None
 
 
+def runs_first_param(fn: "FunctionFacts", positional: Tuple[str, ...]) -> bool:
+    """``FunctionFacts.runs_param`` of a function whose parameters a positional
+    argument can reach are ``positional`` (``self``/``cls`` first in a method that is no
+    ``staticmethod``; never ``*args``): a call of its own (not a nested function's) of
+    the first one by name (docs/decisions.md "A callable handed to a project helper").
+    Read off the calls the front end recorded: no walk of its own."""
+    skip = 1 if fn.class_name and not any(d.rsplit(".", 1)[-1] == "staticmethod" for d in fn.decorators) else 0
+    if len(positional) <= skip:
+        return False
+    first = positional[skip]
+    return any(c.callee == first and c.local_head == 1 for c in fn.calls)
+
+
 def is_contextlib_suppress(call: Call) -> bool:
     """Whether a call is ``contextlib.suppress(...)``: by its text, its import-qualified
     names, or the name a project module re-exports it under (``Call.typed``). The front
@@ -326,8 +339,8 @@ class FunctionFacts:
     handed: Optional[Call] = None
     # its body calls its first positional parameter (after ``self``/``cls``) by name,
     # ``def _run_safely(self, fn, *args): return fn(*args)``, and lets that call's
-    # failure out: a call of it runs the callable it is handed there
-    # (``scopes._runs_first_param``); a stub keeps it
+    # a call of it runs the callable it is handed there (``runs_first_param``); a
+    # stub keeps it
     runs_param: bool = False
 
 

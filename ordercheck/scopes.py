@@ -34,9 +34,6 @@ class ScopeTable:
     bound: Dict[str, int] = field(default_factory=dict)
     defined: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the ``def`` statements
     class_name: Optional[str] = None  # a class's table: the class's own name
-    # a function's table: its body calls its first positional parameter and lets that
-    # call's failure out (``_runs_first_param``; ``FunctionFacts.runs_param``)
-    runs_param: bool = False
     imported: Dict[str, int] = field(default_factory=dict)  # of ``bound``: the import statements
     alias_bindings: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)  # name -> (text, end line, end col)
     #: a name bound to a tuple of dotted names (``report_exceptions = (RequestException,
@@ -685,7 +682,6 @@ class _Scanner:
     def function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], chain: List[ScopeTable],
                  cls: Optional[ScopeTable]) -> None:
         table = ScopeTable(is_function=True, returns=annotation_type(node.returns))
-        table.runs_param = _runs_first_param(node, cls is not None)
         self.out.functions[node.lineno] = table
         args = node.args
         params = list(args.posonlyargs) + list(args.args) + list(args.kwonlyargs)
@@ -1032,30 +1028,6 @@ def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:
                 if names and all(name in runs for name in names):
                     out.add(id(n))
     return out
-
-
-def _runs_first_param(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], method: bool) -> bool:
-    """Whether a function's own body (not a nested function's, class's or lambda's)
-    calls its first positional parameter by name (after ``self``/``cls`` in a method
-    that is no ``staticmethod``; never ``*args``): what it is handed runs there
-    (docs/decisions.md "A callable handed to a project helper"). Whether its failure
-    comes out is the helper's summary's to say (``Effects.contained``: a helper that
-    catches and reports every failure raises none into its caller; two reviews)."""
-    a = node.args
-    positional = [p.arg for p in (*a.posonlyargs, *a.args)]
-    static = any((dotted(d) or "").rsplit(".", 1)[-1] == "staticmethod" for d in node.decorator_list)
-    skip = 1 if method and not static else 0
-    if len(positional) <= skip:
-        return False
-    first = positional[skip]
-    stack: List[ast.AST] = list(node.body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == first:
-            return True
-        if not isinstance(n, _SCOPES):
-            stack.extend(ast.iter_child_nodes(n))
-    return False
 
 
 

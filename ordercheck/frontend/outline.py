@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, Union, cast
 
 from .. import scopes as scopesmod
-from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem
+from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem, runs_first_param
 from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_exports, module_name, module_table
@@ -332,7 +332,7 @@ class Outliner(Resolver):
         col = node.col_offset
         fn = self._end(frame, name, cls, Span(node.lineno, col, node.lineno, col), params)
         fn.decorators = tuple(decorators)
-        fn.runs_param = frame.names.runs_param
+        fn.runs_param = runs_first_param(fn, tuple(p.arg for p in [*a.posonlyargs, *a.args]))
         fn.context_manager = manager
         fn.is_async = isinstance(node, ast.AsyncFunctionDef)
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, name)

@@ -32,6 +32,7 @@ from ..ir import (
     Span,
     Stmt,
     WithItem,
+    runs_first_param,
     utf16_col,
 )
 from ..kinds import StmtKind
@@ -914,7 +915,8 @@ class Extractor(ExpressionWalker):
         fn.positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params)) + (
             (node.params.star_arg.name.value,) if isinstance(node.params.star_arg, cst.Param) else ())
         fn.decorators = tuple(decorators)
-        fn.runs_param = frame.names.runs_param
+        fn.runs_param = runs_first_param(fn, tuple(p.name.value for p in (*node.params.posonly_params,
+                                                                            *node.params.params)))
         fn.context_manager = manager
         fn.tail_line = 0 if manager else frame.names.tail_line
         fn.is_async = node.asynchronous is not None
