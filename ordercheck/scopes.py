@@ -652,6 +652,7 @@ class _Scanner:
         self._classes: List[str] = []  # the classes being read, outermost first (``klass``)
         self._joined_later: List[tuple] = []  # (``_type_joined``'s arguments, per function)
         self.imported_from: Dict[str, str] = {}
+        self.managers_yield: Dict[str, str] = {}  # (``_managers_yield``)
         # the clauses of an `except*`: their name binds an exception group, no `T`
         self.group_handlers: Set[int] = set()
 
@@ -670,6 +671,7 @@ class _Scanner:
         self.imported_from = {_imported_as(a): n.module or "" for n in _module_level(tree)
                               if isinstance(n, ast.ImportFrom) for a in n.names if a.name != "*"}
         self.fallbacks = _import_fallbacks(tree.body)
+        self.managers_yield = _managers_yield(tree)
         self.body(tree.body, table, [table], None)
         # (outermost first: an enclosing join is typed before its use; a function's
         # entry is added when its walk ends, so an inner one's comes first: reversed)
@@ -795,10 +797,12 @@ class _Scanner:
             elif isinstance(n, ast.withitem) and n.optional_vars is not None:
                 for name in _target_names(n.optional_vars):
                     self._bind(name, table, chain)
-                ctor = constructor_type(n.context_expr)
+                ctor = constructor_type(n.context_expr) or self._yielded(n.context_expr, method)
                 if ctor and isinstance(n.optional_vars, ast.Name):
                     # `with Session(engine) as session:` -- `__enter__` returns the
-                    # object itself (docs/decisions.md "Receiver types: with, or, inheritance")
+                    # object itself (docs/decisions.md "Receiver types: with, or, inheritance");
+                    # `with claim_session() as claim:` over the file's own
+                    # `@contextmanager` annotated `-> Iterator[Claim]` yields a `Claim`
                     table.constructed.setdefault(n.optional_vars.id, set()).add(ctor)
             elif isinstance(n, ast.ExceptHandler) and n.name:
                 self._bind(n.name, table, chain)
@@ -932,6 +936,22 @@ class _Scanner:
                     table.constructed.setdefault(name, set()).add(PATH_TYPE)
                     grew = True
 
+    def _yielded(self, expr: ast.AST, method) -> Optional[str]:
+        """The class a ``with`` item's call of the file's own ``@contextmanager``
+        generator yields, as its return annotation says (``-> Iterator[Claim]``,
+        ``Generator[Claim, None, None]``, ``AsyncIterator[...]``; held-out set 176:
+        exca's ``inflight_session``): a module-level function called by its name, or a
+        method of the class being read called on ``self``. None otherwise."""
+        if not isinstance(expr, ast.Call):
+            return None
+        func = expr.func
+        if isinstance(func, ast.Name):
+            return self.managers_yield.get(func.id)
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and method is not None
+                and func.value.id == method[1] and self._classes):
+            return self.managers_yield.get(f"{self._classes[-1]}.{func.attr}")
+        return None
+
     def _owner(self, name: str, table: ScopeTable, chain: List[ScopeTable]) -> ScopeTable:
         """The table a name's binding belongs to (``_bind``: the module's for a
         ``global``, the enclosing function's for a ``nonlocal``)."""
@@ -1034,6 +1054,38 @@ def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:
 #: pathlib's classes (and anyio's, trio's ``Path``) by their own name: ``/`` onto one
 #: makes a path (``Scanner._type_joined``)
 _PATH_CLASSES = frozenset({"Path", "PurePath", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"})
+#: what a generator's return annotation says it yields: the first of its arguments
+_YIELDING = frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator", "Iterable", "AsyncIterable"})
+
+
+def _managers_yield(tree: ast.Module) -> Dict[str, str]:
+    """The module's own ``@contextmanager``/``@asynccontextmanager`` generators (at the
+    top, and the methods of its top-level classes as ``Class.m``) whose return
+    annotation names what they yield (``-> Iterator[Claim]``): name -> that class."""
+    out: Dict[str, str] = {}
+    for node in tree.body:
+        defs = [(node, "")] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else (
+            [(n, node.name + ".") for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            if isinstance(node, ast.ClassDef) else [])
+        for fn, prefix in defs:
+            if not any((dotted(d) or "").rsplit(".", 1)[-1] in ("contextmanager", "asynccontextmanager")
+                       for d in fn.decorator_list):
+                continue
+            ann = fn.returns
+            if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+                try:
+                    ann = ast.parse(ann.value.strip(), mode="eval").body
+                except (SyntaxError, ValueError):
+                    continue
+            if not isinstance(ann, ast.Subscript) or (dotted(ann.value) or "").rsplit(".", 1)[-1] not in _YIELDING:
+                continue
+            first = ann.slice.elts[0] if isinstance(ann.slice, ast.Tuple) and ann.slice.elts else ann.slice
+            made = annotation_type(first)
+            if made:
+                out[prefix + fn.name] = made
+    return out
+
+
 def _module_level(tree: ast.Module) -> Iterator[ast.stmt]:
     """The module's own statements, inside its top-level ``if``/``try`` blocks too."""
     stack: List[ast.stmt] = list(tree.body)

@@ -271,3 +271,49 @@ def test_whose_errback_hands_the_failure_on(name, other):
     # (a fourth review: `PENDING.errback()` imported, `DeferredList`)
     from ordercheck.frontend.expressions import _of_other_class
     assert _of_other_class(name) is other
+
+
+CLAIMS = """
+import contextlib
+import typing as tp
+
+
+class InflightClaim:
+    def record_worker_info(self, job):
+        pass
+
+
+{decorator}
+def inflight_session(reg) -> {returns}:
+    yield InflightClaim()
+
+
+class Submitter:
+    {decorator}
+    def _session(self, reg) -> {returns}:
+        yield InflightClaim()
+
+    def submit(self, reg, store, job):
+        with self._session(reg) as claim:
+            store.write_status(job)
+            claim.record_worker_info(job)
+
+
+def submit(reg, store, job):
+    with inflight_session(reg) as claim:
+        store.write_status(job)
+        claim.record_worker_info(job)
+"""
+
+
+@pytest.mark.parametrize("decorator, returns, found", [
+    ("@contextlib.contextmanager", "tp.Iterator[InflightClaim]", [("OC102", 24), ("OC102", 30)]),
+    ("@contextlib.contextmanager", '"Generator[InflightClaim, None, None]"', [("OC102", 24), ("OC102", 30)]),
+    ("", "tp.Iterator[InflightClaim]", []),                   # no manager: `with` over a generator fails
+    ("@contextlib.contextmanager", "tp.Iterator[tp.Any]", []),
+])
+def test_a_managers_annotation_types_what_it_yields(decorator, returns, found):
+    # (held-out set 176, exca's `inflight_session`, in one file)
+    table = {"extend-events": {"save": ["*.write_status"], "append": ["*.InflightClaim.record_worker_info"]}}
+    src = CLAIMS.replace("{decorator}", decorator).replace("{returns}", returns)
+    assert cl(src, select=["OC102"], table=table) == found
