@@ -518,6 +518,12 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     return eff, origins
 
 
+def _set_rows(e: Effects) -> list:
+    """An ``Effects`` as memo key rows (``memos``' own form)."""
+    return [sorted(e.on_return), sorted(e.on_raise), sorted(e.escaping), sorted(e.when_true), sorted(e.when_false),
+            e.contained, sorted(e.exhausted)]
+
+
 def _contained(g: nx.DiGraph, reach: Set[object], flight: Set[object]) -> bool:
     """Whether the function stops every failure of its own (``Effects.contained``):
     some node it reaches outside its ``except`` clauses (a call, an attribute's raise
@@ -731,7 +737,13 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             continue
         inside = set(members)
         single = len(members) == 1 and not cg.graph.has_edge(members[0], members[0])
-        extras = {m: manager_rows(m) for m in members} if memo is not None else {}
+        # the wrappers project decorators put around a member (docs/decisions.md "A
+        # project decorator's wrapper"): what they do, a call of the member does
+        wrapped = {m: tuple(dict.fromkeys(w for facts, fn in cg.defs.get(m, ()) if fn.decorators
+                                          for w in cg.index.wrappers_of(facts, fn))) for m in members}
+        extras = {m: manager_rows(m) + [["wrapper", w, None if w in inside else _set_rows(effects.get(w, NO_EFFECTS))]
+                                        for w in wrapped[m]]
+                  for m in members} if memo is not None else {}
         if memo is not None:
             if single:
                 got = memo.lookup(members[0], cg, effects, extras[members[0]])
@@ -813,6 +825,14 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     elif len(dead) > 1:  # an `async def` and a `def`: a call not awaited may return (a review)
                         dead = frozenset({NO_RETURN_AWAITED})
                     total = Effects(total.on_return - NO_RETURN_MARKS | dead, total.on_raise, total.escaping)
+                for w in wrapped[m]:
+                    # (in any order around the body: a caller sees the call as one node;
+                    # what the wrapper always does is no conditional effect of the body)
+                    we = lookup(w)
+                    total = Effects(total.on_return | we.on_return, total.on_raise | we.on_raise,
+                                    total.escaping | we.escaping, total.when_true - we.on_return,
+                                    total.when_false - we.on_return, exhausted=total.exhausted)
+                    contained = contained and we.contained
                 old = effects.get(m, NO_EFFECTS)
                 grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,
                                 old.escaping | total.escaping, total.when_true, total.when_false,

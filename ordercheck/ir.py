@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import sys
 from dataclasses import field
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from .kinds import StmtKind
 
@@ -142,6 +142,33 @@ def runs_first_param(fn: "FunctionFacts", positional: Tuple[str, ...]) -> bool:
         return False
     first = positional[skip]
     return any(c.callee == first and c.local_head == 1 for c in fn.calls)
+
+
+def returned_wrapper(fn: "FunctionFacts", positional: Tuple[str, ...], returned: Iterable[str],
+                     nested: Callable[[str], Optional["FunctionFacts"]]) -> Optional[str]:
+    """``FunctionFacts.wrapper`` of a function whose parameters a positional argument
+    can reach are ``positional`` and whose own ``return`` statements name ``returned``
+    (``returned_names``): the qualname of a function nested in it that it returns and
+    that calls its first positional parameter (or, in a class, its second) as the function
+    enclosing it binds it (``def action(fn): def wrapper(self, *a): fn(self, *a);
+    self.save(); return wrapper``). A decorator factory (``def action(name): def
+    deco(fn): ...; return deco``) has its returned decorator's wrapper. ``nested``:
+    the facts of a nested function by qualname, made before the function's own
+    (docs/decisions.md "A project decorator's wrapper")."""
+    # (a function of a class body used there as a decorator has no ``self``: its
+    # first parameter is the function, as for a method's second)
+    skip = 1 if fn.class_name and not any(d.rsplit(".", 1)[-1] == "staticmethod" for d in fn.decorators) else 0
+    firsts = positional[:skip + 1]
+    for name in returned:
+        qual = fn.local_functions.get(name)
+        inner = nested(qual) if qual is not None else None
+        if inner is None:
+            continue
+        if any(c.callee in firsts and c.local_head == 2 for c in inner.calls):
+            return qual
+        if inner.wrapper is not None:
+            return inner.wrapper
+    return None
 
 
 def is_contextlib_suppress(call: Call) -> bool:
@@ -342,6 +369,10 @@ class FunctionFacts:
     # a call of it runs the callable it is handed there (``runs_first_param``); a
     # stub keeps it
     runs_param: bool = False
+    # a decorator: the qualname of the nested function it returns that runs the
+    # function it decorates (``returned_wrapper``): a call of a function it decorates
+    # runs that wrapper's body around its own; a stub keeps it
+    wrapper: Optional[str] = None
 
 
 @dataclass

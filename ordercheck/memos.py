@@ -571,10 +571,10 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 9  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+GRAPH_FORMAT = 10  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
 # 4: a module's ``__all__``; 5: a function's ``async``; 6: its name bound again (``rebound``);
 # 7: a class's class-level types (``class_types``); 8: the call a function hands on (``handed``);
-# 9: a function that runs its first parameter (``runs_param``)
+# 9: a function that runs its first parameter (``runs_param``); 10: a decorator's wrapper (``wrapper``)
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -585,7 +585,7 @@ def stub_record(facts: FileFacts) -> list:
         facts.module, list(facts.module_aliases), sorted(facts.imports.items()), list(facts.star_imports),
         [[fn.qualname, fn.name, fn.class_name, sorted(fn.local_functions.items()), fn.context_manager,
           fn.returns, list(fn.decorators), exit_self_calls(fn), fn.is_async, fn.rebound, handed_row(fn.handed),
-          fn.runs_param]
+          fn.runs_param, fn.wrapper]
          for fn in facts.functions],
         [[c.qualname, list(c.bases), list(c.methods), [list(t) for t in c.attr_types], c.truth,
           [list(a) for a in c.aliases], [list(t) for t in c.class_types]] for c in facts.classes],
@@ -710,8 +710,9 @@ def stub_facts(path: str, record: list) -> FileFacts:
         aliases=dict(names),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
                                  returns=returns, decorators=tuple(decorators), is_async=is_async, rebound=rebound,
-                                 handed=_handed(handed), runs_param=runs_param)
-                   for q, n, c, local, cm, returns, decorators, exits, is_async, rebound, handed, runs_param in functions],
+                                 handed=_handed(handed), runs_param=runs_param, wrapper=wrapper)
+                   for q, n, c, local, cm, returns, decorators, exits, is_async, rebound, handed, runs_param, wrapper
+                   in functions],
         classes=[ClassFacts(q, tuple(bases), tuple(methods), tuple((a, t) for a, t in attrs),
                             aliases=tuple(tuple(a) for a in aliases), truth=truth,
                             class_types=tuple((a, t) for a, t in class_types))
@@ -790,10 +791,11 @@ def _record_ok(r: object) -> bool:
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
             and (exports is None or _strs(exports))
             and type(functions) is list and all(
-                type(f) is list and len(f) == 12 and _is_str(f[0]) and _is_str(f[1])
+                type(f) is list and len(f) == 13 and _is_str(f[0]) and _is_str(f[1])
                 and (f[2] is None or _is_str(f[2])) and _pairs(f[3]) and type(f[4]) is bool
                 and (f[5] is None or _is_str(f[5])) and _strs(f[6]) and _strs(f[7]) and type(f[8]) is bool
                 and type(f[9]) is bool and _handed_ok(f[10]) and type(f[11]) is bool
+                and (f[12] is None or _is_str(f[12]))
                 for f in functions)
             and type(classes) is list and all(
                 type(c) is list and len(c) == 7 and _is_str(c[0]) and _strs(c[1]) and _strs(c[2]) and _pairs(c[3])

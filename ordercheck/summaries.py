@@ -532,6 +532,30 @@ class ProjectIndex:
         found = self.class_key(facts, fn.returns) or self.resolve_qualified(fn.returns)
         return found if found in self.classes else None
 
+    def wrappers_of(self, facts: FileFacts, fn: FunctionFacts) -> Tuple[str, ...]:
+        """The keys of the wrappers a function's project decorators put around it
+        (``FunctionFacts.wrapper``): ``@action`` over ``def action(fn): def g(self, *a):
+        fn(self, *a); self._add_update(...); return g`` runs ``g`` at each call of the
+        method, its own body where ``g`` calls ``fn`` (docs/decisions.md "A project
+        decorator's wrapper"). A decorator is resolved as written where the ``def``
+        stands: the module's own function, one of the class body's, or an import."""
+        out: List[str] = []
+        for name in fn.decorators:
+            key = None
+            if fn.class_name is not None and "." not in name:
+                own = fkey(facts.path, f"{fn.class_name}.{name}")
+                key = own if own in self.functions else None
+            if key is None:
+                key = self.resolve_name(facts, name) if "." not in name or name.split(".")[0] in facts.imports \
+                    else self.resolve_qualified(name)
+            row = self.functions.get(key) if key is not None else None
+            if row is None or row[1].wrapper is None:
+                continue
+            wrapper = fkey(row[0].path, row[1].wrapper)
+            if wrapper in self.functions and wrapper not in out:
+                out.append(wrapper)
+        return tuple(out)
+
     def returned_manager(self, key: str) -> Optional[str]:
         """The project ``@contextmanager`` generator a function hands on: its body is
         one ``return`` of a call of it (``def connect(self): return
@@ -1305,7 +1329,9 @@ def resolve_file(index: ProjectIndex, facts: FileFacts, unresolved: Optional[Dic
     The engine failing on one function (a bug of ours) leaves that function's calls
     unresolved, matched by their text only, and goes on; ``unresolved`` gets its key
     and the error, for its OC901 (failing on the file's typed names: each of its
-    functions)."""
+    functions). The manager methods' keys also hold the wrappers the function's
+    project decorators put around it (``ProjectIndex.wrappers_of``): edges of the
+    call graph, as those are."""
     rows = []
     failure: Optional[str] = None
     try:
@@ -1348,6 +1374,8 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
     # generator (already an edge) or its class's __enter__ and __exit__
     entered: List[Tuple[int, str]] = []
     manager_edges: List[str] = []
+    # a project decorator's wrapper runs around the function at each call of it
+    manager_edges.extend(index.wrappers_of(facts, fn) if fn.decorators else ())
     for call in with_managers(fn.body):
         target = resolved.get(call.id)
         if target is not None and index.functions[target][1].context_manager:
@@ -1458,6 +1486,13 @@ class Summaries:
                 if origin is not None:
                     break
             if origin is None:
+                # what a project decorator's wrapper does (``ProjectIndex.wrappers_of``)
+                row = self.index.functions.get(key)
+                wrappers = self.index.wrappers_of(*row) if row is not None and row[1].decorators else ()
+                found = [w for w in wrappers if (part, cls) in self.origins.get(w, {})]
+                if found:
+                    key = found[0]
+                    continue
                 break
             out.append((key, origin))
             key, part = origin.callee, origin.part

@@ -144,6 +144,41 @@ HARD = {
         def run(fn, /, *args):
             fn(*args)
     ''',
+    "decorator_wrappers": '''
+        import functools
+        def action(fn):
+            @functools.wraps(fn)
+            def wrapper(self, *a):
+                out = fn(self, *a)
+                self.save()
+                return out
+            if DEBUG:
+                return functools.update_wrapper(wrapper, fn)
+            return wrapper
+        def factory(name):
+            def deco(fn):
+                async def inner(*a):
+                    return await fn(*a)
+                return functools.wraps(fn)(inner)
+            return deco
+        class Box:
+            def _saving(fn):
+                def go(self):
+                    fn(self)
+                return go
+            def method(self, fn):
+                def run():
+                    fn()
+                return run
+            @_saving
+            @action
+            def put(self):
+                pass
+        def keeps(fn):
+            def later():
+                fn()
+            return fn
+    ''',
     "handed_callables": '''
         import asyncio, functools
         from asyncio import to_thread
@@ -213,8 +248,10 @@ def test_an_outline_knows_every_call_the_libcst_walk_records(text):
     assert out.outline and not out.lines
     assert [f.qualname for f in out.functions] == [f.qualname for f in light.functions]
     for a, b in zip(light.functions, out.functions):
-        assert (a.name, a.class_name, a.local_functions, a.decorators, a.context_manager, a.runs_param) == \
-               (b.name, b.class_name, b.local_functions, b.decorators, b.context_manager, b.runs_param), a.qualname
+        assert (a.name, a.class_name, a.local_functions, a.decorators, a.context_manager, a.runs_param,
+                a.wrapper) == \
+               (b.name, b.class_name, b.local_functions, b.decorators, b.context_manager, b.runs_param,
+                b.wrapper), a.qualname
         missing = {_names(c) for c in a.calls if not c.aug} - {_names(c) for c in b.calls}
         assert not missing, f"{a.qualname}: the outline misses {sorted(missing, key=str)}"
         assert [_names(c) for c in with_managers(a.body)] == [_names(c) for c in with_managers(b.body)], a.qualname

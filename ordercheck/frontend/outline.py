@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, Union, cast
 
 from .. import scopes as scopesmod
-from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem, runs_first_param
+from ..ir import Call, ClassFacts, FileFacts, FunctionFacts, Span, Stmt, WithItem, returned_wrapper, runs_first_param
 from ..kinds import StmtKind
 from .comments import find_suppressions
 from .imports import import_tables, module_exports, module_name, module_table
@@ -339,6 +339,19 @@ class Outliner(Resolver):
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
         fn.handed = _handed_call(node, fn.calls)
+        if frame.local_functions:
+            returned = [n for r in _own_returns(node) for n in returned_names(r)]
+            if returned:
+                positional = tuple(p.arg for p in [*a.posonlyargs, *a.args]) + ((a.vararg.arg,) if a.vararg else ())
+                fn.wrapper = returned_wrapper(fn, positional, returned, self._function_named)
+
+    def _function_named(self, qualname: str) -> Optional[FunctionFacts]:
+        """The facts of a function of the file made already (a nested one, the last of
+        that name)."""
+        for fn in reversed(self.facts.functions):
+            if fn.qualname == qualname:
+                return fn
+        return None
 
     def klass(self, node: ast.ClassDef) -> None:
         for d in node.decorator_list:
@@ -447,6 +460,36 @@ def _handed_call(node: FunctionNode, calls: List[Call]) -> Optional[Call]:
         return None
     own = [c for c in calls if c.span.line == value.lineno]
     return own[0] if len(own) == 1 else None
+
+
+def _own_returns(node: FunctionNode) -> List[ast.expr]:
+    """The values of a function's own ``return`` statements (not a nested function's
+    or class's)."""
+    out: List[ast.expr] = []
+    stack: List[ast.AST] = list(node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Return):
+            if n.value is not None:
+                out.append(n.value)
+        elif not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def returned_names(value: ast.expr) -> List[str]:
+    """``statements.returned_names`` of an ``ast`` value."""
+    if isinstance(value, ast.Name):
+        return [value.id]
+    if not isinstance(value, ast.Call):
+        return []
+    out = returned_names(value.func) if isinstance(value.func, ast.Call) else []
+    for arg in value.args:
+        if isinstance(arg, ast.Name):
+            out.append(arg.id)
+        elif isinstance(arg, ast.Call):
+            out.extend(returned_names(arg))
+    return out
 
 
 def _calls_outside_lambdas(node: ast.AST) -> int:

@@ -389,6 +389,9 @@ class FunctionScope:
     blocks: List[int] = field(default_factory=list)
     closure_blocks: Dict[str, Tuple[int, ...]] = field(default_factory=dict)
     classes: List[ClassScope] = field(default_factory=list)  # class bodies open, innermost last
+    # names its own ``return`` statements return (``ir.returned_wrapper``): ``return
+    # wrapper``, ``return functools.wraps(fn)(wrapper)``, ``return update_wrapper(wrapper, fn)``
+    returned: List[str] = field(default_factory=list)
 
     @property
     def is_module(self) -> bool:

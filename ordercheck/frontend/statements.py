@@ -32,6 +32,7 @@ from ..ir import (
     Span,
     Stmt,
     WithItem,
+    returned_wrapper,
     runs_first_param,
     utf16_col,
 )
@@ -384,6 +385,8 @@ class Extractor(ExpressionWalker):
     def _return(self, node: cst.Return, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
         st = Stmt(StmtKind.RETURN, sp, text, self.expr(node.value), self.raises_outside_calls(node.value))
+        if node.value is not None and self.frame.local_functions:
+            self.frame.returned.extend(returned_names(node.value))
         if isinstance(node.value, cst.Name) and node.value.value in ("True", "False"):
             st.returns = node.value.value == "True"
         return st
@@ -924,6 +927,16 @@ class Extractor(ExpressionWalker):
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
         fn.handed = handed_call(fn.body)
+        if frame.returned:
+            fn.wrapper = returned_wrapper(fn, fn.positional, frame.returned, self._function_named)
+
+    def _function_named(self, qualname: str) -> Optional[FunctionFacts]:
+        """The facts of a function of the file made already (a nested one, the last of
+        that name)."""
+        for fn in reversed(self.facts.functions):
+            if fn.qualname == qualname:
+                return fn
+        return None
 
     def _chunked_body(self, huge: HugeDef) -> List[Stmt]:
         """The body of a huge function, parsed a group of whole statements at a time
@@ -1356,6 +1369,25 @@ def says_not_implemented(exc: cst.BaseExpression) -> bool:
 def _docstring(st: Stmt) -> bool:
     """A statement that is a string literal alone (a docstring)."""
     return st.kind == StmtKind.SIMPLE and not st.events and st.text.lstrip("(").lstrip("rRuUbB")[:1] in ("'", '"')
+
+
+def returned_names(value: cst.BaseExpression) -> List[str]:
+    """The plain names a ``return`` returns as a function (``FunctionScope.returned``):
+    the value itself, or a positional argument of the call it is, through calls of
+    calls (``functools.wraps(fn)(wrapper)``); the outline reads the same
+    (``outline.returned_names``)."""
+    if isinstance(value, cst.Name):
+        return [value.value]
+    if not isinstance(value, cst.Call):
+        return []
+    out = returned_names(value.func) if isinstance(value.func, cst.Call) else []
+    for arg in value.args:
+        if arg.keyword is None and not arg.star:
+            if isinstance(arg.value, cst.Name):
+                out.append(arg.value.value)
+            elif isinstance(arg.value, cst.Call):
+                out.extend(returned_names(arg.value))
+    return out
 
 
 def handed_call(body: List[Stmt]) -> Optional[Call]:

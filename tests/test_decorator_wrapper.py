@@ -1,0 +1,226 @@
+"""A project decorator's wrapper runs around the function it decorates: a call of the
+decorated function carries what the wrapper does (docs/decisions.md "A project
+decorator's wrapper"; held-out set 186, django-fsm-ticket's ``@action``, which saves a
+ticket's update after every transition method)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from checkutil import check_source, cl, write_tree
+from cliutil import oc
+
+from ordercheck import frontend, runner
+
+TABLE = {"extend-events": {"save": ["*store.save"], "append": ["*history.append"]}}
+SEQ = ["OC101", "OC102"]
+
+ACTION = '''
+import functools
+
+
+def action(fn):
+    @functools.wraps(fn)
+    def wrapper(self, *args, **kwargs):
+        result = fn(self, *args, **kwargs)
+        self.history.append({"event": "ticket_changed"})
+        return result
+    return wrapper
+
+
+class Ticket:
+    @action
+    def close(self):
+        self.status = "closed"
+
+
+def finish(t: Ticket, store):
+    store.save(t)
+    t.close()
+'''
+
+
+def test_a_call_of_the_decorated_method_carries_its_wrappers_append():
+    assert cl(ACTION, select=SEQ, table=TABLE) == [("OC102", 22)]
+
+
+def test_the_witness_goes_through_the_wrapper():
+    found = [f for f in check_source(ACTION, table=TABLE, select=SEQ) if f.code == "OC102"]
+    assert len(found) == 1
+    steps = {s.span.line: s for s in found[0].witness}
+    assert "action.<locals>.wrapper" in steps[22].via and "self.history.append" in steps[22].via
+
+
+def test_a_decorator_factory_carries_its_inner_wrapper():
+    src = '''
+    def transition(name):
+        def deco(fn):
+            def inner(self, *a):
+                out = fn(self, *a)
+                self.store.save(self)
+                return out
+            return inner
+        return deco
+
+
+    class Ticket:
+        @transition("open")
+        def reopen(self):
+            self.status = "open"
+
+
+    def again(t: Ticket):
+        t.reopen()
+        t.history.append({"event": "reopened"})
+    '''
+    assert cl(src, select=SEQ, table=TABLE) == [("OC102", 20)]
+
+
+def test_a_decorator_defined_in_the_class_body():
+    src = '''
+    class Ticket:
+        def _saving(fn):
+            def go(self, *a):
+                fn(self, *a)
+                self.store.save(self)
+            return go
+
+        @_saving
+        def reopen(self):
+            self.status = "open"
+
+        def again(self):
+            self.reopen()
+            self.history.append({"event": "reopened"})
+    '''
+    assert cl(src, select=SEQ, table=TABLE) == [("OC102", 15)]
+
+
+@pytest.mark.parametrize("decorator", [
+    # registers the function and returns it: nothing runs around it
+    "def action(fn):\n    REGISTRY.append(fn)\n    return fn",
+    # returns a function that never calls the one it decorates
+    "def action(fn):\n    def stub(self):\n        self.history.append({'event': 'x'})\n    return fn",
+    # its nested function calls the decorated one but is not what it returns
+    "def action(fn):\n    def later(self):\n        fn(self)\n        self.history.append({'event': 'x'})\n"
+    "    HOOKS.append(later)\n    return fn",
+])
+def test_a_decorator_that_puts_nothing_around_the_function_carries_nothing(decorator):
+    src = decorator + '''
+
+
+class Ticket:
+    @action
+    def close(self):
+        self.status = "closed"
+
+
+def finish(t: Ticket, store):
+    store.save(t)
+    t.close()
+'''
+    assert cl(src, select=SEQ, table=TABLE) == []
+
+
+def test_what_the_wrapper_always_does_is_no_conditional_effect_of_the_body():
+    # the body saves only when it returns True; its wrapper saves whatever it returns,
+    # so the false branch holds a save too
+    src = '''
+    def saving(fn):
+        def go(self, *a):
+            ok = fn(self, *a)
+            self.store.save(self)
+            return ok
+        return go
+
+
+    class Ticket:
+        @saving
+        def try_close(self) -> bool:
+            if self.open:
+                self.store.save(self)
+                return True
+            return False
+
+
+    def close_or_log(t: Ticket):
+        if not t.try_close():
+            t.history.append({"event": "close_refused"})
+    '''
+    assert cl(src, select=SEQ, table=TABLE) == [("OC102", 21)]
+    plain = src.replace("        @saving\n", "")
+    assert cl(plain, select=SEQ, table=TABLE) == []
+
+
+def test_the_outline_and_the_whole_read_agree_on_the_wrapper():
+    src = ACTION + '''
+
+def transition(name):
+    def deco(fn):
+        def inner(self, *a):
+            return fn(self, *a)
+        return functools.update_wrapper(inner, fn)
+    return deco
+
+
+def register(fn):
+    def unused():
+        fn()
+    return fn
+'''
+    whole = runner.read_facts(Path("m.py"), src.encode(), "m.py")
+    out = frontend.outline("m.py", src.encode())
+    got = {f.qualname: f.wrapper for f in whole.functions}
+    assert got == {f.qualname: f.wrapper for f in out.functions}
+    assert got["action"] == "action.<locals>.wrapper"
+    assert got["transition"] == "transition.<locals>.deco.<locals>.inner"
+    assert got["register"] is None and got["Ticket.close"] is None
+
+
+FILES = {
+    "ordercheck.toml": '[extend-events]\nsave = ["*store.save"]\nappend = ["*history.append"]\n',
+    "pkg/__init__.py": "",
+    "pkg/util.py": """\
+        import functools
+
+
+        def action(fn):
+            @functools.wraps(fn)
+            def wrapper(self, *args, **kwargs):
+                result = fn(self, *args, **kwargs)
+                self.history.append({"event": "ticket_changed"})
+                return result
+            return wrapper
+        """,
+    "pkg/models.py": """\
+        from .util import action
+
+
+        class Ticket:
+            @action
+            def close(self):
+                self.status = "closed"
+        """,
+    "pkg/service.py": """\
+        from .models import Ticket
+
+
+        def finish(t: Ticket, store):
+            store.save(t)
+            t.close()
+        """,
+}
+
+
+def test_across_files_alone_warm_and_after_an_edit_of_the_decorator(tmp_path):
+    write_tree(tmp_path, FILES)
+    cache = str(tmp_path / "cache")
+    want = [("pkg/service.py", 6, "OC102")]
+    assert oc(tmp_path, "--no-cache", "pkg").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, "pkg").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, "pkg/service.py").codes() == want
+    assert oc(tmp_path, "--no-cache", "pkg/service.py").codes() == want
+    util = tmp_path / "pkg/util.py"
+    util.write_text(util.read_text().replace('self.history.append({"event": "ticket_changed"})', "pass"))
+    assert oc(tmp_path, "--cache-dir", cache, "pkg/service.py").codes() == []
+    assert oc(tmp_path, "--cache-dir", cache, "pkg").codes() == []
