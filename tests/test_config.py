@@ -494,6 +494,21 @@ def test_per_file_ignores_match_a_folder_a_file_lies_in(tmp_path, glob):
     ], r
 
 
+def test_per_file_ignores_by_a_folder_name_under_a_config_kept_elsewhere(tmp_path):
+    # (held-out set 190): `--config configs/x.toml` over a package elsewhere;
+    # `exclude = ["tests"]` pruned `pkg/tests/`, the same name under per-file-ignores
+    # matched nothing there; a glob with a `/` is still the config folder's
+    write(tmp_path, "configs/x.toml", '[per-file-ignores]\n"tests" = ["OC1"]\n"pkg/a.py" = ["OC2"]\n')
+    write(tmp_path, "src/pkg/a.py", TEST_LIKE)
+    write(tmp_path, "src/pkg/tests/unit/test_b.py", TEST_LIKE)
+    r = oc(tmp_path / "src", "-q", "--config", str(tmp_path / "configs/x.toml"), ".")
+    assert r.codes() == [
+        ("pkg/a.py", 4, "OC101"),
+        ("pkg/a.py", 8, "OC203"),
+        ("pkg/tests/unit/test_b.py", 8, "OC203"),
+    ], r
+
+
 def test_per_file_ignores_relative_to_config_folder(tmp_path):
     write(tmp_path, "proj/pyproject.toml", '[tool.ordercheck.per-file-ignores]\n"tests/**" = ["OC101", "OC203"]\n')
     write(tmp_path, "proj/tests/test_a.py", TEST_LIKE)

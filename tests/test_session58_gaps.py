@@ -1,0 +1,187 @@
+"""Gaps held-out sets 188 to 192 found (session 58), each with the case that shows it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from checkutil import cl, write_tree
+from cliutil import oc
+
+DJANGO = {"events": {"save": ["*.Appointment.save"], "append": ["*.History.save"]}}
+
+
+@pytest.mark.parametrize("fetch", [
+    "get_object_or_404(History, pk=pk)",
+    "shortcuts.get_object_or_404(History, pk=pk)",
+    "History.objects.get(pk=pk)",
+    "History.objects.create(pk=pk)",
+    "History.objects.filter(pk=pk).order_by('-id').first()",
+    "History._default_manager.select_related('x').latest('id')",
+    "models.History.objects.last()",
+    "await History.objects.aget(pk=pk)",
+    "await aget_object_or_404(History, pk=pk)",
+])
+def test_a_django_model_fetched_through_its_manager_is_of_the_model(fetch):
+    # held-out set 190 (django-appointment): `get_object_or_404(Model, ...)` and
+    # `Model.objects.get(...)` made no receiver of the model, so `*.Model.save` missed
+    src = f'''
+    from django import shortcuts
+    from django.shortcuts import get_object_or_404, aget_object_or_404
+    from app import models
+    from app.models import Appointment, History
+
+
+    async def reschedule(pk):
+        appt = Appointment(pk=pk)
+        hist = {fetch}
+        appt.save()
+        hist.save()
+    '''
+    assert cl(src, select=["OC102"], table=DJANGO) == [("OC102", 12)]
+
+
+@pytest.mark.parametrize("fetch", [
+    "History.objects.get_or_create(pk=pk)",  # a pair
+    "History.objects.filter(pk=pk)",  # a query set
+    "History.objects.aget(pk=pk)",  # a coroutine, not awaited
+    "get_object_or_404(history_model, pk=pk)",  # no class named
+    "History.objects.filter(pk=pk).count()",
+    "History.registry.get(pk)",  # no Django manager
+])
+def test_what_a_fetch_of_no_one_object_returns_is_not_the_model(fetch):
+    src = f'''
+    from django.shortcuts import get_object_or_404
+    from app.models import Appointment, History
+
+
+    async def reschedule(pk, history_model):
+        appt = Appointment(pk=pk)
+        hist = {fetch}
+        appt.save()
+        hist.save()
+    '''
+    assert cl(src, select=["OC102"], table=DJANGO) == []
+
+
+def test_suggest_proposes_a_save_of_a_project_module_named_like_machinery(tmp_path):
+    # held-out set 189 (inventory-md): `from . import parser` then
+    # `parser.save_json(data, path)`, its state write, was never proposed: `parser`
+    # is a receiver token of argparse's objects; an argparse parser still is none
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/parser.py": "import json\n\n\ndef save_json(data, path):\n    with open(path, 'w') as f:\n"
+                         "        json.dump(data, f)\n",
+        "pkg/api.py": """\
+            import argparse
+
+            from pkg import parser
+
+
+            def add_item(data, path):
+                parser.save_json(data, path)
+
+
+            def main():
+                parser = argparse.ArgumentParser()
+                parser.save_defaults()
+                args = parser.parse_args()
+                cli.parser.save_state(args)
+            """,
+    })
+    r = oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".")
+    assert r.code == 0, r
+    patterns = {row["pattern"] for row in json.loads(r.out)["suggestions"]}
+    assert "pkg.parser.save_json" in patterns
+    assert not any("save_defaults" in p or "save_state" in p for p in patterns), patterns
+
+
+def test_suggest_reads_an_async_prefixed_verb_as_the_verb():
+    # held-out set 190 (gcal-sync): `self._store.async_save(data)`, its only
+    # persistence, gave "Nothing to suggest"
+    from ordercheck.suggest import kind_of
+    assert kind_of("async_save") == kind_of("aio_commit") == "save"
+    assert kind_of("async_append_event") == "append"
+    assert kind_of("async_load") is None and kind_of("async_") is None and kind_of("asyncio_save") is None
+
+
+def test_suggest_reads_a_record_class_as_no_append():
+    # held-out set 188 (invenio-files-rest): `self.record_cls(data)` builds a record
+    # object in memory; it was proposed as a ledger append
+    from ordercheck.suggest import kind_of
+    for name in ("record_cls", "record_klass", "record_factory", "record_model"):
+        assert kind_of(name) is None, name
+    assert kind_of("record_transition") == kind_of("record_step") == "append"
+
+
+STAR = {
+    "ordercheck.toml": '[extend-events]\nappend = ["*.AuditService.record"]\nsave = ["store.save"]\n',
+    "app/__init__.py": "",
+    "app/services.py": """\
+        class AuditService:
+            def record(self, run_id, event):
+                pass
+
+
+        class Closer:
+            def __init__(self, ledger, run_id):
+                ledger.append({"run": run_id, "event": "CEREMONY_COMPLETED"})
+        """,
+    "app/stage.py": """\
+        from .services import *
+
+
+        def close(store, c, ledger):
+            audit = AuditService(ledger)
+            store.save(c)
+            audit.record(c.id, "CEREMONY_COMPLETED")
+
+
+        def close2(store, c, audit: AuditService):
+            store.save(c)
+            audit.record(c.id, "CEREMONY_COMPLETED")
+
+
+        def close3(store, c, ledger):
+            store.save(c)
+            AuditService(ledger).record(c.id, "CEREMONY_COMPLETED")
+        """,
+}
+
+
+def test_a_class_a_star_import_binds_types_its_instances(tmp_path):
+    # held-out set 192 (django-fobi re-exports its views so): `from .services import *`
+    # made `AuditService(...)` a call of the class, but neither `audit =
+    # AuditService(...)` nor `audit: AuditService` typed `audit`
+    write_tree(tmp_path, STAR)
+    want = [("app/stage.py", 7, "OC101"), ("app/stage.py", 12, "OC101"), ("app/stage.py", 17, "OC101")]
+    cache = str(tmp_path / "cache")
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, "app/stage.py").codes() == want
+    # `__all__` decides what the star binds: a class it leaves out is not bound
+    services = tmp_path / "app/services.py"
+    services.write_text('__all__ = ["Closer"]\n' + services.read_text())
+    assert oc(tmp_path, "--cache-dir", cache, "app/stage.py").codes() == []
+
+
+def test_suggest_reads_a_document_stores_writes_in_place_as_saves():
+    # held-out set 192 (electionguard): pymongo's `update_one` was never proposed
+    from ordercheck.suggest import kind_of
+    for name in ("update_one", "update_many", "replace_one", "find_one_and_update", "find_one_and_replace"):
+        assert kind_of(name, True) == "save", name
+    assert kind_of("update_once") is None and kind_of("find_one") is None
+
+
+def test_an_upper_case_logger_at_warning_or_critical_is_loud():
+    # held-out set 192 (electionguard's `LOG` facade): `LOG.critical`, `LOG.warn`,
+    # `LOGGER.critical` left their handlers silent
+    for call in ("self.LOG.critical", "LOG.warn", "LOGGER.critical", "self.LOGGER.warn"):
+        src = f'''
+        def finish(ledger, run):
+            try:
+                ledger.append({{"event": "run_completed"}})
+            except Exception:
+                {call}("lost the terminal record")
+        '''
+        assert cl(src, select=["OC201"]) == [], call
+    assert cl(src.replace(call, "LOGGER.info"), select=["OC201"]) == [("OC201", 4)]
