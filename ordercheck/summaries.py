@@ -405,12 +405,11 @@ class ProjectIndex:
         resolved, its instances' methods did not)."""
         key = self.resolve_name(facts, name)
         if key is None and facts.star_imports and name.isidentifier():
-            cached = self._starred_classes.get((facts.path, name), False)
-            if cached is False:
-                cached = self._starred_classes[(facts.path, name)] = next(
+            if (facts.path, name) not in self._starred_classes:
+                self._starred_classes[(facts.path, name)] = next(
                     (k for k in (self.resolve_qualified(f"{s}.{name}") for s in facts.star_imports
                                  if self.star_binds(s, name)) if k), None)
-            key = cached
+            key = self._starred_classes[(facts.path, name)]
         return key if key in self.classes else None
 
     def resolve_qualified(self, full: str, depth: int = 0,
