@@ -141,7 +141,11 @@ class MarkerWalk:
         elif isinstance(node, cst.Lambda):
             return  # not evaluated here
         elif isinstance(node, cst.Subscript):
-            self._chain(node.value)
+            # the subscripted value is an argument expression too: `FAILED_STATES[0]`
+            # names a record as `FAILED_STATES` does (§2 "a name standing alone"; a
+            # blind probe of session 58); only an attribute chain's or a callee's
+            # receiver gives no token
+            self.expr(node.value)
             for element in node.slice:
                 if isinstance(element.slice, cst.Index):
                     self.expr(element.slice.value)

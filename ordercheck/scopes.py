@@ -750,7 +750,7 @@ class _Scanner:
         if cls is not None and params and params[0] in list(args.posonlyargs) + list(args.args):
             self_name = params[0].arg
         method = (cls, self_name, annotated_params) if cls is not None and self_name else None
-        if method is not None and node.name not in _IMPLICIT_CLASS_METHODS and not any(
+        if method is not None and node.name not in IMPLICIT_CLASS_METHODS and not any(
                 (dotted(d) or "").rsplit(".", 1)[-1] in ("staticmethod", "classmethod") for d in node.decorator_list):
             table.instance = self_name
         # declarations first: they say where this function's bindings go
@@ -1171,10 +1171,10 @@ def _joined_base(value: ast.AST) -> Optional[str]:
 
 
 #: methods Python makes class or static methods without a decorator
-_IMPLICIT_CLASS_METHODS = frozenset({"__init_subclass__", "__class_getitem__", "__new__"})
+IMPLICIT_CLASS_METHODS = frozenset({"__init_subclass__", "__class_getitem__", "__new__"})
 
 
-def _is_classmethod_name(name: str) -> bool:
+def is_classmethod_name(name: str) -> bool:
     """A classmethod's first parameter as written (``cls``, ``klass``, ``kls``): its
     call constructs the class (a staticmethod has no such parameter)."""
     return name in ("cls", "klass", "kls", "mcs")
@@ -1193,7 +1193,7 @@ def _own_class(value: ast.AST, method, instance: Optional[str]) -> Optional[str]
     # staticmethod. `type(cls)(...)` and `cls.__class__(...)` in a classmethod make the
     # metaclass's instance, whatever the parameter is called: two reviews)
     of_instance = instance is not None and instance == self_name
-    own = (isinstance(func, ast.Name) and func.id == self_name and not of_instance and _is_classmethod_name(self_name)
+    own = (isinstance(func, ast.Name) and func.id == self_name and not of_instance and is_classmethod_name(self_name)
            or of_instance and isinstance(func, ast.Attribute) and func.attr == "__class__"
            and isinstance(func.value, ast.Name) and func.value.id == self_name
            or of_instance and isinstance(func, ast.Call) and isinstance(func.func, ast.Name)

@@ -185,3 +185,58 @@ def test_an_upper_case_logger_at_warning_or_critical_is_loud():
         '''
         assert cl(src, select=["OC201"]) == [], call
     assert cl(src.replace(call, "LOGGER.info"), select=["OC201"]) == [("OC201", 4)]
+
+
+OWN_CLASS = '''
+class Recorder:
+    def __init__(self, ledger, run):
+        ledger.append(run)
+
+    def clone(self, store, ledger, run):
+        store.save(run)
+        self.__class__(ledger, run)
+
+    def clone2(self, store, ledger, run):
+        store.save(run)
+        type(self)(ledger, run)
+
+    @classmethod
+    def create(cls, store, ledger, run):
+        store.save(run)
+        cls(ledger, run)
+
+    @staticmethod
+    def make(cls, store, ledger, run):
+        store.save(run)
+        cls(ledger, run)
+
+    def other(self, store, ledger, run, cls):
+        store.save(run)
+        cls(ledger, run)
+        type(ledger)(run)
+'''
+
+
+def test_a_method_constructing_its_own_class_carries_its_init():
+    # a blind probe of session 58: `cls(...)`, `self.__class__(...)`, `type(self)(...)`
+    # carried nothing of `__init__` ("calling a project class carries its `__init__`'s
+    # summary"); a staticmethod's `cls` and a parameter named so are anything
+    assert cl(OWN_CLASS, select=["OC102"]) == [("OC102", 8), ("OC102", 12), ("OC102", 17)]
+
+
+@pytest.mark.parametrize("arg,code", [
+    ("FAILED_STATES[0]", "OC101"),  # a name standing alone, subscripted
+    ("RunFailed[int]", "OC101"),
+    ("events.RUN_FAILED[0]", "OC101"),  # the last component of an attribute
+    ("states[0]", "OC102"),  # a lower-case name: one whole token
+    ("self.events[-1]", "OC102"),
+    ("STATES[FAILED]", "OC101"),  # (the index, as before)
+])
+def test_a_subscripted_name_gives_its_tokens(arg, code):
+    # a blind probe of session 58: `ledger.append(FAILED_STATES[0])` carried no marker
+    src = f'''
+    def step(self, run, ledger, events, states):
+        self._store.save(run)
+        ledger.append({arg})
+    '''
+    assert cl(src, select=["OC101", "OC102"]) == [(code, 4)]
