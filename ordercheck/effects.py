@@ -57,6 +57,7 @@ from .summaries import (
     ProjectIndex,
     Summaries,
     async_key,
+    fkey,
     resolve,
     with_managers,
 )
@@ -521,7 +522,29 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
 def _set_rows(e: Effects) -> list:
     """An ``Effects`` as memo key rows (``memos``' own form)."""
     return [sorted(e.on_return), sorted(e.on_raise), sorted(e.escaping), sorted(e.when_true), sorted(e.when_false),
-            e.contained, sorted(e.exhausted)]
+            e.contained, sorted(e.exhausted), sorted(e.always)]
+
+
+def always_performed(g: nx.DiGraph, ns: NodeSets) -> FrozenSet[str]:
+    """The classes a function performs on every normal way from its entry to its exit
+    (``Effects.always``): those of the nodes that dominate EXIT over the normal edges.
+    A wrapper that commits only when no session was handed in (Airflow's
+    ``@provide_session``: ``if "session" in kwargs: return func(...)``) has none."""
+    normal: nx.DiGraph = nx.DiGraph()
+    normal.add_node(ENTRY)
+    normal.add_edges_from((u, v) for u, v, d in g.edges(data=True)
+                          if d.get("kind") != EdgeKind.EXCEPTION and not d.get("exception"))
+    if EXIT not in normal or not nx.has_path(normal, ENTRY, EXIT):
+        return frozenset()
+    idom = nx.immediate_dominators(normal, ENTRY)
+    out: Set[str] = set()
+    n: object = EXIT
+    while True:
+        out |= ns.performs.get(n, frozenset())
+        if n == ENTRY or idom.get(n, n) == n:
+            break
+        n = idom[n]
+    return frozenset(out) - NOT_CARRIED
 
 
 def _contained(g: nx.DiGraph, reach: Set[object], flight: Set[object]) -> bool:
@@ -730,6 +753,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     rows.append([call.id] + me.key_row())
         return rows
 
+    # the decorators' wrappers (``Effects.always``)
+    wrappers = {fkey(facts.path, fn.wrapper) for facts, fn in cg.index.functions.values() if fn.wrapper}
     cond = nx.condensation(cg.graph)
     for comp in reversed(list(nx.topological_sort(cond))):
         members = sorted(cond.nodes[comp]["members"])
@@ -738,7 +763,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         inside = set(members)
         single = len(members) == 1 and not cg.graph.has_edge(members[0], members[0])
         # the wrappers project decorators put around a member (docs/decisions.md "A
-        # project decorator's wrapper"): what they do, a call of the member does
+        # project decorator's wrapper"): what they always do, a call of the member does
         wrapped = {m: tuple(dict.fromkeys(w for facts, fn in cg.defs.get(m, ()) if fn.decorators
                                           for w in cg.index.wrappers_of(facts, fn))) for m in members}
         extras = {m: manager_rows(m) + [["wrapper", w, None if w in inside else _set_rows(effects.get(w, NO_EFFECTS))]
@@ -787,6 +812,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     had = truthy.get(m)
                     truthy[m] = caught if had is None else (had + caught if had and caught else ())
                 graphs.setdefault(m, []).append((facts, fn, g))
+        always_of: Dict[str, FrozenSet[str]] = {}
         changed = True
         while changed:
             changed = False
@@ -798,9 +824,11 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 for facts, fn, g in graphs.get(m, ()):
                     if g is not None:
                         try:
-                            eff, found = depth.retrying(
-                                lambda g=g, facts=facts: graph_effects(
-                                    g, facts.path, node_sets(g, facts.path, vocab, cg.callees, lookup, managers), vocab))
+                            ns = depth.retrying(node_sets, g, facts.path, vocab, cg.callees, lookup, managers)
+                            eff, found = depth.retrying(graph_effects, g, facts.path, ns, vocab)
+                            if m in wrappers:  # (several definitions: what each always does)
+                                kept = always_performed(g, ns)
+                                always_of[m] = kept if m not in always_of else always_of[m] & kept
                         except Exception as exc:  # as above
                             fail(m, exc)
                             g = None
@@ -827,16 +855,16 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     total = Effects(total.on_return - NO_RETURN_MARKS | dead, total.on_raise, total.escaping)
                 for w in wrapped[m]:
                     # (in any order around the body: a caller sees the call as one node;
-                    # what the wrapper always does is no conditional effect of the body)
-                    we = lookup(w)
-                    total = Effects(total.on_return | we.on_return, total.on_raise | we.on_raise,
-                                    total.escaping | we.escaping, total.when_true - we.on_return,
-                                    total.when_false - we.on_return, exhausted=total.exhausted)
-                    contained = contained and we.contained
+                    # what the wrapper always does is no conditional effect of the body,
+                    # and its failure may come out of the call)
+                    always = effects.get(w, NO_EFFECTS).always
+                    total = Effects(total.on_return | always, total.on_raise, total.escaping | always,
+                                    total.when_true - always, total.when_false - always, exhausted=total.exhausted)
+                    contained = contained and not always
                 old = effects.get(m, NO_EFFECTS)
                 grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,
                                 old.escaping | total.escaping, total.when_true, total.when_false,
-                                contained, total.exhausted)
+                                contained, total.exhausted, always_of.get(m, frozenset()))
                 if (grown.on_return, grown.on_raise, grown.escaping) != (old.on_return, old.on_raise, old.escaping):
                     changed = True
                 effects[m] = grown

@@ -52,7 +52,7 @@ else:
 
 def _sets(e) -> list:
     return [sorted(e.on_return), sorted(e.on_raise), sorted(e.escaping), sorted(e.when_true), sorted(e.when_false),
-            e.contained, sorted(e.exhausted)]
+            e.contained, sorted(e.exhausted), sorted(e.always)]
 
 
 def _digest(value: object) -> str:
@@ -213,11 +213,12 @@ class SummaryMemo:
             if manager is not None and not _manager_ok(manager):
                 return None
             sets = entry[1]
-            if type(sets) is not list or len(sets) != 7 or type(sets[5]) is not bool or not all(
+            if type(sets) is not list or len(sets) != 8 or type(sets[5]) is not bool or not all(
                     type(x) is list and all(type(c) is str for c in x) for x in sets[:5] + sets[6:]):
                 return None
             on_return, on_raise, escaping, when_true, when_false = (frozenset(x) for x in sets[:5])
-            eff = summod.Effects(on_return, on_raise, escaping, when_true, when_false, sets[5], frozenset(sets[6]))
+            eff = summod.Effects(on_return, on_raise, escaping, when_true, when_false, sets[5], frozenset(sets[6]),
+                                 frozenset(sets[7]))
             calls = {call.id: call for facts, fn in cg.defs.get(m, ()) for call in fn.calls}
             table: Dict[Tuple[str, str], summod.Origin] = {}
             for row in entry[2]:

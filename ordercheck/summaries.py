@@ -108,6 +108,10 @@ class Effects:
     when_false: FrozenSet[str] = frozenset()
     contained: bool = False
     exhausted: FrozenSet[str] = frozenset()
+    # a decorator's wrapper (``FunctionFacts.wrapper``): the classes of ``on_return`` it
+    # performs on every way to its normal exit, which a call of a function it decorates
+    # carries (docs/decisions.md "A project decorator's wrapper"); empty for any other
+    always: FrozenSet[str] = frozenset()
 
     def part(self, name: str) -> FrozenSet[str]:
         return {
