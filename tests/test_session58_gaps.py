@@ -294,3 +294,36 @@ def test_suggest_reads_questions_about_a_commit_and_a_place_as_no_write():
     for name in ("commit_already_fetched", "commit_reachable_from_ref", "insert_at_key", "append_at_index"):
         assert kind_of(name) is None, name
     assert kind_of("commit_run") == "save" and kind_of("append_tag_at_index") == "append"
+
+
+def test_suggest_folds_a_typed_method_into_the_text_pattern_that_covers_its_calls(tmp_path):
+    # held-out set 190 (calcure): `event_saver_csv.save()` through an untyped parameter
+    # and through a local typed `EventSaverCSV` were two lines, by text and qualified
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/savers.py": "class EventSaverCSV:\n    def save(self):\n        pass\n",
+        "pkg/main.py": """\
+            from pkg.savers import EventSaverCSV
+
+
+            def from_args(event_saver_csv):
+                event_saver_csv.save()
+
+
+            def main(events):
+                event_saver_csv = EventSaverCSV(events)
+                event_saver_csv.save()
+                other = EventSaverCSV(events)
+                other.save()
+            """,
+    })
+    r = oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".")
+    rows = {row["pattern"]: row for row in json.loads(r.out)["suggestions"]}
+    # (the typed `other.save()` is no call of the text pattern: its line stays)
+    assert set(rows) == {"*event_saver_csv.save", "pkg.savers.EventSaverCSV.save"}, rows
+    main = tmp_path / "pkg/main.py"
+    main.write_text(main.read_text().replace("    other = EventSaverCSV(events)\n    other.save()\n", ""))
+    r = oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".")
+    rows = {row["pattern"]: row for row in json.loads(r.out)["suggestions"]}
+    assert set(rows) == {"*event_saver_csv.save"}, rows
+    assert rows["*event_saver_csv.save"]["functions"] == 2
