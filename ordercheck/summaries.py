@@ -204,7 +204,7 @@ class ProjectIndex:
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
     _runners: Optional[FrozenSet[str]] = None  # ``handed_ref``: the names of functions that run their first parameter
-    _starred_classes: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``class_key``'s star lookups
+    _starred: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_key``'s answers
     # the project names ``swallow_types_for`` was asked about while one file is checked,
     # with its answers (set by the runner around ``check_file``; None: not noted)
     swallow_asked: Optional[Dict[str, bool]] = None
@@ -237,8 +237,15 @@ class ProjectIndex:
         if row is None or not row[1].is_async:  # (one look for the common case: a `def`)
             return False
         qual = split_key(key)[1]
-        return all(fn.is_async and not fn.rebound and all(d in KEEPS_COROUTINE for d in fn.decorators)
+        return all(fn.is_async and not fn.rebound and all(d in KEEPS_COROUTINE or self._async_wrapper(row[0], fn, d)
+                                                          for d in fn.decorators)
                    for fn in row[0].functions if fn.qualname == qual)
+
+    def _async_wrapper(self, facts: FileFacts, fn: FunctionFacts, name: str) -> bool:
+        """Whether the decorator ``name`` puts an ``async def`` wrapper around ``fn``: a
+        call of the function still only makes a coroutine (a review of session 58)."""
+        wrapper = self.decorator_wrapper(facts, fn, name)
+        return wrapper is not None and self.functions[wrapper][1].is_async
 
     def handed_ref(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[Call]:
         """The call of the callable handed to a project helper that runs its first
@@ -408,12 +415,8 @@ class ProjectIndex:
         ``audit: AuditService``; held-out set 192, a fault: a constructor call of it
         resolved, its instances' methods did not)."""
         key = self.resolve_name(facts, name)
-        if key is None and facts.star_imports and name.isidentifier():
-            if (facts.path, name) not in self._starred_classes:
-                self._starred_classes[(facts.path, name)] = next(
-                    (k for k in (self.resolve_qualified(f"{s}.{name}") for s in facts.star_imports
-                                 if self.star_binds(s, name)) if k), None)
-            key = self._starred_classes[(facts.path, name)]
+        if key is None and name.isidentifier():
+            key = self.star_key(facts, name)
         return key if key in self.classes else None
 
     def resolve_qualified(self, full: str, depth: int = 0,
@@ -551,24 +554,41 @@ class ProjectIndex:
         (``FunctionFacts.wrapper``): ``@action`` over ``def action(fn): def g(self, *a):
         fn(self, *a); self._add_update(...); return g`` runs ``g`` at each call of the
         method, its own body where ``g`` calls ``fn`` (docs/decisions.md "A project
-        decorator's wrapper"). A decorator is resolved as written where the ``def``
-        stands: the module's own function, one of the class body's, or an import."""
-        out: List[str] = []
-        for name in fn.decorators:
-            key = None
-            if fn.class_name is not None and "." not in name:
-                own = fkey(facts.path, f"{fn.class_name}.{name}")
-                key = own if own in self.functions else None
-            if key is None:
-                key = self.resolve_name(facts, name) if "." not in name or name.split(".")[0] in facts.imports \
-                    else self.resolve_qualified(name)
-            row = self.functions.get(key) if key is not None else None
-            if row is None or row[1].wrapper is None:
-                continue
-            wrapper = fkey(row[0].path, row[1].wrapper)
-            if wrapper in self.functions and wrapper not in out:
-                out.append(wrapper)
-        return tuple(out)
+        decorator's wrapper")."""
+        found = (self.decorator_wrapper(facts, fn, name) for name in fn.decorators)
+        return tuple(dict.fromkeys(w for w in found if w is not None))
+
+    def decorator_wrapper(self, facts: FileFacts, fn: FunctionFacts, name: str) -> Optional[str]:
+        """The key of the wrapper the decorator ``name`` (one spelling of it:
+        ``FunctionFacts.decorators``) puts around ``fn``, or None. A decorator is
+        resolved as written where the ``def`` stands: a function of the class body, the
+        module's own (``Helpers.appending`` too), an import, a star import's."""
+        key = None
+        if fn.class_name is not None and "." not in name:
+            own = fkey(facts.path, f"{fn.class_name}.{name}")
+            key = own if own in self.functions else None
+        if key is None:
+            key = self.resolve_name(facts, name)
+        if key is None and "." in name:
+            key = self.resolve_qualified(name)
+        if key is None and name.isidentifier():
+            key = self.star_key(facts, name)
+        row = self.functions.get(key) if key is not None else None
+        if row is None or row[1].wrapper is None:
+            return None
+        wrapper = fkey(row[0].path, row[1].wrapper)
+        return wrapper if wrapper in self.functions else None
+
+    def star_key(self, facts: FileFacts, name: str) -> Optional[str]:
+        """The function or class key a plain name of ``facts`` is bound to by one of its
+        star imports (what the module's ``__all__`` lists, or its public names)."""
+        if not facts.star_imports:
+            return None
+        if (facts.path, name) not in self._starred:
+            self._starred[(facts.path, name)] = next(
+                (k for k in (self.resolve_qualified(f"{s}.{name}") for s in facts.star_imports
+                             if self.star_binds(s, name)) if k), None)
+        return self._starred[(facts.path, name)]
 
     def returned_manager(self, key: str) -> Optional[str]:
         """The project ``@contextmanager`` generator a function hands on: its body is

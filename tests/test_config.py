@@ -507,6 +507,11 @@ def test_per_file_ignores_by_a_folder_name_under_a_config_kept_elsewhere(tmp_pat
         ("pkg/a.py", 8, "OC203"),
         ("pkg/tests/unit/test_b.py", 8, "OC203"),
     ], r
+    # (a review: the folders above the working one are not the project's; a project
+    # kept under a `tests` folder keeps its findings)
+    write(tmp_path, "tests/proj/pkg/a.py", TEST_LIKE)
+    r = oc(tmp_path / "tests" / "proj", "-q", "--config", str(tmp_path / "configs/x.toml"), ".")
+    assert r.codes() == [("pkg/a.py", 4, "OC101"), ("pkg/a.py", 8, "OC203")], r
 
 
 def test_per_file_ignores_relative_to_config_folder(tmp_path):

@@ -261,3 +261,131 @@ def test_what_the_wrapper_does_only_on_some_ways_is_not_carried():
                 return func(*args, **kwargs)
 ''', "")
     assert cl(always, select=SEQ, table=TABLE) == [("OC102", 23)]
+
+
+def test_a_wrapper_that_reports_its_own_failure_raises_none_of_it_into_callers():
+    # a review: the wrapper's append, caught and warned of inside it, is no failure of
+    # the call (a plain helper's is none either)
+    src = '''
+    import logging
+
+    log = logging.getLogger(__name__)
+
+
+    def audited(fn):
+        def wrapper(self, *a):
+            out = fn(self, *a)
+            try:
+                self.history.append({"event": "ticket_completed"})
+            except Exception:
+                log.warning("audit failed")
+            return out
+        return wrapper
+
+
+    class Ticket:
+        @audited
+        def close(self):
+            self.status = "closed"
+
+
+    def finish(t: Ticket):
+        try:
+            t.close()
+        except Exception:
+            pass
+    '''
+    assert cl(src, select=["OC201", "OC202", "OC203"], table=TABLE) == []
+    loud = src.replace('                log.warning("audit failed")\n', '                raise\n')
+    assert cl(loud, select=["OC201", "OC202", "OC203"], table=TABLE) == [("OC201", 26)]
+
+
+def test_an_async_wrapper_not_awaited_runs_nothing():
+    # a review: the call of a method whose wrapper is an `async def` makes a coroutine;
+    # dropped, nothing of the wrapper runs (a wrapper that is a plain `def` runs at once)
+    src = '''
+    def asave(fn):
+        async def wrapper(self, *a):
+            r = await fn(self, *a)
+            self.history.append({"event": "x"})
+            return r
+        return wrapper
+
+
+    def sync_over_async(fn):
+        def wrapper(self, *a):
+            coro = fn(self, *a)
+            self.history.append({"event": "x"})
+            return coro
+        return wrapper
+
+
+    class Ticket:
+        @asave
+        async def aclose(self):
+            pass
+
+        @sync_over_async
+        async def mixed(self):
+            pass
+
+
+    async def dropped(t: Ticket, store):
+        store.save(t)
+        t.aclose()
+
+
+    async def awaited(t: Ticket, store):
+        store.save(t)
+        await t.aclose()
+
+
+    async def plain(t: Ticket, store):
+        store.save(t)
+        t.mixed()
+    '''
+    assert cl(src, select=SEQ, table=TABLE) == [("OC102", 35), ("OC102", 40)]
+
+
+def test_a_decorator_through_a_star_import_or_a_class_of_the_module(tmp_path):
+    # a review: `from .deco import *` then `@action`; `@Helpers.appending`
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*store.save"]\nappend = ["*history.append"]\n',
+        "pkg/__init__.py": "",
+        "pkg/deco.py": """\
+            def action(fn):
+                def wrapper(self, *a):
+                    fn(self, *a)
+                    self.history.append({"event": "changed"})
+                return wrapper
+            """,
+        "pkg/models.py": """\
+            from .deco import *
+
+
+            class Helpers:
+                @staticmethod
+                def appending(fn):
+                    def go(self):
+                        fn(self)
+                        self.history.append({"event": "changed"})
+                    return go
+
+
+            class Ticket:
+                @action
+                def close(self):
+                    pass
+
+                @Helpers.appending
+                def reopen(self):
+                    pass
+
+
+            def finish(t: Ticket, store):
+                store.save(t)
+                t.close()
+                t.reopen()
+            """,
+    })
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("pkg/models.py", 25, "OC102"), ("pkg/models.py", 26, "OC102")]

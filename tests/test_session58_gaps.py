@@ -327,3 +327,29 @@ def test_suggest_folds_a_typed_method_into_the_text_pattern_that_covers_its_call
     rows = {row["pattern"]: row for row in json.loads(r.out)["suggestions"]}
     assert set(rows) == {"*event_saver_csv.save"}, rows
     assert rows["*event_saver_csv.save"]["functions"] == 2
+
+
+@pytest.mark.parametrize("arg", ["jobs.failed[0].to_record()", "CANCELLED_JOBS[k].to_record()",
+                                 "reasons.FAILED[0].record"])
+def test_a_subscript_in_a_receiver_gives_no_token(arg):
+    # a review of session 58: the subscripted value is part of the chain there (§2:
+    # the other components of an attribute chain give no token)
+    src = f'''
+    def step(self, run, ledger, jobs, k, reasons):
+        self._store.save(run)
+        ledger.append({arg})
+    '''
+    assert cl(src, select=["OC101", "OC102"]) == [("OC102", 4)]
+
+
+def test_suggest_keeps_a_projects_own_tracing_module_out_and_home_assistant_state():
+    # a review of session 58: the module exception is for `parser`-like names only;
+    # Home Assistant's `async_write_ha_state` is an entity's state in memory
+    from ordercheck.ir import Call, Span
+    from ordercheck.suggest import _pattern, kind_of
+    at = Span(1, 0, 1, 1)
+    traced = Call(1, "telemetry.record_event", ("pkg.telemetry.record_event",), at, "telemetry.record_event()", (1, 1))
+    assert _pattern(traced, "record_event") is None
+    parsed = Call(2, "parser.save_json", ("pkg.parser.save_json",), at, "parser.save_json()", (1, 1))
+    assert _pattern(parsed, "save_json") is not None
+    assert kind_of("async_write_ha_state") is None and kind_of("write_ha_state") is None
