@@ -353,3 +353,23 @@ def test_suggest_keeps_a_projects_own_tracing_module_out_and_home_assistant_stat
     parsed = Call(2, "parser.save_json", ("pkg.parser.save_json",), at, "parser.save_json()", (1, 1))
     assert _pattern(parsed, "save_json") is not None
     assert kind_of("async_write_ha_state") is None and kind_of("write_ha_state") is None
+
+
+def test_a_pair_in_the_two_branches_of_a_loop_body_is_on_an_earlier_pass():
+    # held-out set 194 (pretix-adyen's webhook): the save in the `if` branch and the log
+    # in the `else` one meet only across passes; the message read as the same pass
+    src = '''
+    def webhook(items):
+        for item in items:
+            if item.success:
+                item.payment.save()
+            else:
+                item.order.log_action("payment.event")
+        else:
+            item.order.log_action("done.event")
+    '''
+    table = {"extend-events": {"save": ["*.payment.save"], "append": ["*.log_action"]}}
+    found = {f.span.line: f.message for f in check_source(src, table=table, select=["OC102"])}
+    assert sorted(found) == [7, 9]
+    assert "(on an earlier pass of the loop)" in found[7]
+    assert "earlier pass" not in found[9]
