@@ -19,7 +19,7 @@ from .patterns import literal_subscripts
 
 LIST_KEYS = (
     "include", "exclude", "select", "ignore", "extend-select", "extend-ignore",
-    "rules", "swallow-types", "terminal-markers", "src",
+    "rules", "swallow-types", "terminal-markers", "src", "transaction-functions",
 )
 TABLE_KEYS = ("events", "extend-events", "exclude-events", "per-file-ignores")
 SCALAR_KEYS = {"cache-dir": str}
@@ -28,7 +28,7 @@ KNOWN_KEYS = LIST_KEYS + TABLE_KEYS + tuple(SCALAR_KEYS)
 #: the tables keyed by event class
 EVENT_TABLES = ("events", "extend-events", "exclude-events")
 CODE_KEYS = ("select", "ignore", "extend-select", "extend-ignore")
-GLOB_KEYS = ("include", "exclude", "swallow-types")
+GLOB_KEYS = ("include", "exclude", "swallow-types", "transaction-functions")
 
 
 @dataclass
@@ -46,6 +46,9 @@ class Config:
     extend_ignore: List[str] = field(default_factory=list)
     rules: List[str] = field(default_factory=list)
     swallow_types: List[str] = field(default_factory=list)
+    # functions (``module.qualname`` globs) whose body a framework runs inside a
+    # transaction (a request's, a hook's): as under ``@transaction.atomic``
+    transaction_functions: List[str] = field(default_factory=list)
     terminal_markers: Optional[List[str]] = None
     events: Dict[str, List[str]] = field(default_factory=dict)
     extend_events: Dict[str, List[str]] = field(default_factory=dict)

@@ -61,7 +61,7 @@ from .summaries import (
     resolve,
     with_managers,
 )
-from .vocabulary import Vocabulary
+from .vocabulary import DECLARED_TRANSACTION, Vocabulary
 
 LOG = logging.getLogger("ordercheck")  # an internal error's traceback (the CLI's -v shows it)
 
@@ -594,11 +594,12 @@ def _fallback(facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, cg: CallGr
 
 
 def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
-                  managers: Optional[Managers] = None) -> nx.DiGraph:
-    """A graph for the summary pass: a point at every resolved call."""
+                  managers: Optional[Managers] = None, module: str = "") -> nx.DiGraph:
+    """A graph for the summary pass: a point at every resolved call (``module``: the
+    function's module's name, for ``transaction-functions``)."""
     resolved = lambda call: (path, call.id) in callees  # noqa: E731
     return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved, on_iter=resolved,
-                     is_guard=vocab.is_guard, around=decorator_transaction(fn, vocab),
+                     is_guard=vocab.is_guard, around=decorator_transaction(fn, vocab, module),
                      project_manager=lambda call: managers is not None and managers(path, call) is not None)
 
 
@@ -606,15 +607,20 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
 DECORATOR_CALL = -1
 
 
-def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary) -> Optional[Call]:
+def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary, module: str = "") -> Optional[Call]:
     """A decorator of the ``transaction`` class (``@transaction.atomic``,
     ``@transaction.atomic(using="db")``, ``@db.atomic()``), as a call that stands at the
     function's name: the body runs inside that transaction, as under ``with
-    transaction.atomic():`` (docs/decisions.md, "A transaction as a decorator")."""
+    transaction.atomic():`` (docs/decisions.md, "A transaction as a decorator"). So does
+    a transaction the configuration says a framework opens around the function
+    (``transaction-functions``: a request's, a hook's; "A transaction a framework opens")."""
     for name in fn.decorators:
         call = Call(DECORATOR_CALL, name, (), fn.span, f"@{name}", (fn.span.line, fn.span.line))
         if mgrmod.TRANSACTION in vocab.direct(call):
             return call
+    if vocab.transaction_functions and vocab.declared_transaction(module, fn.qualname):
+        return Call(DECORATOR_CALL, DECLARED_TRANSACTION, (), fn.span, "(run in a transaction: transaction-functions)",
+                    (fn.span.line, fn.span.line))
     return None
 
 
@@ -799,7 +805,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 caught: Optional[Tuple[str, ...]] = None
                 try:
                     # (a function nested too deeply for the default recursion limit: again, deeply)
-                    built = depth.retrying(summary_graph, fn, facts.path, vocab, cg.callees, managers)
+                    built = depth.retrying(summary_graph, fn, facts.path, vocab, cg.callees, managers, facts.module)
                     g = depth.retrying(prune, built) if prune is not None else built
                     if fn.name in ("__exit__", "__aexit__"):
                         caught = mgrmod.exit_catches(g, fn, facts.imports)
@@ -929,7 +935,7 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
         on_iter=lambda call: bool(eff(call).exhausted - NOT_CARRIED),
         is_guard=vocab.is_guard,
-        around=decorator_transaction(fn, vocab),
+        around=decorator_transaction(fn, vocab, summ.index.files[path].module if path in summ.index.files else ""),
         project_manager=lambda call: summ.manager_of(path, call) is not None,
     )
     facts = summ.index.files.get(path)

@@ -131,7 +131,8 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     config = _with_excludes(config, overrides)
     selected = layered_codes(rules, [(config.select, config.extend_select, config.ignore + config.extend_ignore),
                                      (overrides.select, overrides.extend_select, overrides.ignore)])
-    vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers, config.exclude_events)
+    vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers, config.exclude_events,
+                             config.transaction_functions)
     root = path.parent if discovered and path is not None else None
     check_event_classes(config, rules, vocab)
     return Settings(config, rules, vocab, selected, root)

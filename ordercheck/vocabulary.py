@@ -24,6 +24,9 @@ from .resources import vocab_dir
 #: (``Call.bare_enter``): a transaction, which only a ``with`` makes one, by the
 #: configuration's own patterns (``Vocabulary.item_transactions``)
 TRANSACTION = EventClass.TRANSACTION.value
+#: the callee of the stand-in call of a transaction the configuration says a framework
+#: opens around a function (``transaction-functions``): no call of a file has it
+DECLARED_TRANSACTION = "<transaction-functions>"
 _WITH_ITEM_ONLY = frozenset({TRANSACTION})
 
 def item_names(call: Call) -> Tuple[str, ...]:
@@ -161,6 +164,9 @@ class Vocabulary:
     # may name a ``with`` item over an object of no known class (``with conn:``), §2
     # counting "a ``with`` over a call" of the class (``direct``)
     item_transactions: Tuple[str, ...] = ()
+    # ``transaction-functions``: ``module.qualname`` globs of functions a framework runs
+    # inside a transaction (``declared_transaction``)
+    transaction_functions: Tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self._compiled = {name: _compile(p) for name, p in self.patterns.items()}
@@ -193,6 +199,7 @@ class Vocabulary:
         extend_events: Optional[Mapping[str, Sequence[str]]] = None,
         markers: Optional[Sequence[str]] = None,
         exclude_events: Optional[Mapping[str, Sequence[str]]] = None,
+        transaction_functions: Sequence[str] = (),
     ) -> "Vocabulary":
         """The default classes, with a configuration's ``events`` (replacing a class's
         patterns), ``extend-events`` (adding to them) and ``exclude-events`` (calls
@@ -213,8 +220,17 @@ class Vocabulary:
         excludes = dict(load_default_excludes())
         for name, pats in dict(exclude_events or {}).items():
             excludes[name] = excludes.get(name, ()) + tuple(pats)
+        if transaction_functions:  # the stand-in of such a function's transaction
+            patterns[TRANSACTION] = patterns.get(TRANSACTION, ()) + (DECLARED_TRANSACTION,)
         return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions,
-                   excludes, scoped, own_transactions)
+                   excludes, scoped, own_transactions, tuple(transaction_functions))
+
+    def declared_transaction(self, module: str, qualname: str) -> bool:
+        """Whether the configuration says a framework runs the function ``module.qualname``
+        inside a transaction (``transaction-functions``; docs/decisions.md "A transaction a
+        framework opens")."""
+        name = f"{module}.{qualname}" if module else qualname
+        return any(fnmatch.fnmatchcase(name, p) for p in self.transaction_functions)
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""

@@ -18,7 +18,8 @@ def settings_for(table: Optional[dict] = None, select: Optional[List[str]] = Non
     configmod.validate_codes(cfg, list(rules))
     chosen = select if select is not None else (cfg.select or ["ALL"])
     selected = runner.select_codes(rules, chosen, cfg.extend_select, cfg.ignore)
-    vocab = Vocabulary.build(cfg.events, cfg.extend_events, cfg.terminal_markers)
+    vocab = Vocabulary.build(cfg.events, cfg.extend_events, cfg.terminal_markers, cfg.exclude_events,
+                             cfg.transaction_functions)
     return runner.Settings(cfg, rules, vocab, selected)
 
 
