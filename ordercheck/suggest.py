@@ -195,6 +195,8 @@ DIRTY_WORDS = {"changed", "unchanged", "dirty", "clean", "modified", "touched", 
 #: write (sqlobject's `self.insert_id(conn)`, the last row's id; set 131); only as the
 #: name's second and last word (buku's `append_tag_at_index` writes: a review)
 INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position"}
+#: the places an `insert_*`/`append_*` of a tree names (a document's nodes, in memory)
+TREE_PLACES = {"before", "after", "child", "children", "sibling"}
 #: the places an `insert_at_*` names alone (healthchain's `insert_at_key`): no record
 INSERT_PLACES = {"key", "index", "position", "pos", "path", "offset", "idx"}
 #: the words that make a `*_log` name no `<verb>_<noun>_log` (`_write_to_flow_log`
@@ -288,6 +290,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return "save"
     if first in ("insert", "append") and len(toks) == 2 and toks[-1] in INSERT_NOUNS:
         return None  # `insert_id`, `insert_position`: a key or a place read (held-out set 131)
+    if first in ("insert", "append") and len(toks) == 2 and toks[1] in TREE_PLACES:
+        return None  # BeautifulSoup's `insert_before`, a DOM's `append_child`: a tree in memory (set 197)
     if first in ("insert", "append") and toks[1:2] == ("at",) and set(toks[2:]) <= INSERT_PLACES:
         return None  # `insert_at_key(d, k, v)`: a place in a structure in memory (held-out set 191)
     if (len(toks) >= 3 and first in LOG_ROW_VERBS and toks[-1] == "log"

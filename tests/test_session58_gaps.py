@@ -416,3 +416,11 @@ def test_transaction_functions_must_be_a_list_of_globs(tmp_path):
     write_tree(tmp_path, {"ordercheck.toml": 'transaction-functions = "pkg.*"\n', "a.py": "x = 1\n"})
     r = oc(tmp_path, "a.py")
     assert r.code == 2 and "transaction-functions" in r.err, r
+
+
+def test_suggest_reads_a_trees_insert_before_as_no_append():
+    # held-out set 197 (fanficfare's BeautifulSoup edits)
+    from ordercheck.suggest import kind_of
+    for name in ("insert_before", "insert_after", "append_child", "insert_children"):
+        assert kind_of(name) is None, name
+    assert kind_of("insert_event") == kind_of("append_tag_at_index") == "append"
