@@ -26,7 +26,7 @@ from .markers import split_tokens
 from .patterns import literal_subscripts
 from .settings import Settings
 from .sources import plan_project, read_plan, read_wanted
-from .summaries import ProjectIndex, resolve, split_key, with_managers
+from .summaries import CallGraph, ProjectIndex, resolve, split_key, with_managers
 from .vocabulary import item_names
 
 if TYPE_CHECKING:
@@ -548,7 +548,8 @@ def _key(call: Call) -> str:
 def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional[Set[str]] = None,
             carried: Optional[Callable[[str, Call], FrozenSet[str]]] = None,
             inert: Optional[Callable[[str, Call], bool]] = None,
-            dropped: Optional[Callable[[FileFacts, FunctionFacts, Call], bool]] = None) -> List[Suggestion]:
+            dropped: Optional[Callable[[FileFacts, FunctionFacts, Call], bool]] = None,
+            atomic: Optional[Callable[[str, Call], bool]] = None) -> List[Suggestion]:
     """Ranked suggestions from the facts of ``report`` (default: every file).
     ``carried``: the classes a call's project callee performs by its summary (a call
     that already saves or appends through a helper is no suggestion: a pattern on it
@@ -556,7 +557,9 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     calls nothing at all (``def _set_state(self, s): self.state = s``: it cannot
     write anywhere, whatever its name says; held-out set 50). ``dropped``: whether a
     call makes a coroutine of a project ``async def`` and drops it unrun
-    (``Call.discarded``): a pattern on it would bring back what the drop took away."""
+    (``Call.discarded``): a pattern on it would bring back what the drop took away.
+    ``atomic``: whether a call's project callee writes a file and renames it into place
+    itself (``atomic_writers``): a state file replaced whole, a save whatever its name."""
     vocab = settings.vocab
     groups: Dict[Tuple[str, str], Suggestion] = {}
     reported = [f.path for f in all_facts if f.error is None and (report is None or f.path in report)]
@@ -593,6 +596,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 if name.endswith(")"):
                     continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own
                 kind = call_kind(call, name)
+                if kind is None and atomic is not None and atomic(facts.path, call):
+                    kind = "save"  # smart-fetch's `self._write()`: json.dump, fsync, os.replace (held-out set 191)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
                 if kind == "save" and with_item and split_tokens(name.lstrip("_"))[-1:] == ("transaction",):
                     kind = "transaction"  # `with db.commit_transaction():` is one (a review)
@@ -1276,10 +1281,11 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     # what helpers already do, by their summaries: only those of the project callees of
     # the calls a name could make a suggestion (and what they call), not the project's
     cg = resolve(all_facts)
+    writers = atomic_writers(cg, settings)
     wanted = {key for facts in all_facts if facts.path in report and facts.error is None
               for fn in facts.functions for call in fn.calls
-              if call_kind(call, call.callee.rsplit(".", 1)[-1]) is not None
-              for key in [cg.callees.get((facts.path, call.id))] if key is not None}
+              for key in [cg.callees.get((facts.path, call.id))]
+              if key is not None and (key in writers or call_kind(call, call.callee.rsplit(".", 1)[-1]) is not None)}
     # the helpers the configured appends call, to say which of them also save
     appends = _appends_by_pattern(all_facts, settings, report, cg.callees)
     wanted |= {key for calls in appends.values() for _, _, key in calls}
@@ -1313,7 +1319,10 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     def dropped(facts: FileFacts, fn: FunctionFacts, call: Call) -> bool:
         return cg.index.drops(call, cg.index.callee_key(facts, fn, call))
 
-    return (suggest(all_facts, settings, report, carried, inert, dropped), len(report),
+    def atomic(path: str, call: Call) -> bool:
+        return cg.callees.get((path, call.id)) in writers
+
+    return (suggest(all_facts, settings, report, carried, inert, dropped, atomic), len(report),
             unmatched_patterns(all_facts, settings, report),
             also_saves(appends, cg.defs, settings, saves, summ.callees))
 
@@ -1332,6 +1341,7 @@ def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]
         if facts.error is None:
             index.with_typed_names(facts)
     cg = resolve(outlines)
+    writers = atomic_writers(cg, settings)
     vocab = settings.vocab
     configured = _configured(settings)
     methods = {pattern.rsplit(".", 1)[-1] for _, pattern in configured if "." in pattern}
@@ -1346,6 +1356,8 @@ def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]
             for call in fn.calls:
                 name = call.callee.rsplit(".", 1)[-1]
                 kind = call_kind(call, name)
+                if kind is None and cg.callees.get((facts.path, call.id)) in writers:
+                    kind = "save"  # (``atomic_writers``)
                 event = bool(vocab.direct(call) & SUGGESTED)  # (a save or an append: a logger's call is no matter)
                 if kind is not None or event:  # (``run``'s summaries: the same callees)
                     key = cg.callees.get((facts.path, call.id))
@@ -1360,6 +1372,26 @@ def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]
             keys |= nx.descendants(cg.graph, key)
     files |= {split_key(key)[0] for key in keys}
     return files
+
+
+def atomic_writers(cg: CallGraph, settings: Settings) -> Set[str]:
+    """The project functions that write a file and rename it into place by their own
+    calls (a `file-write` and a `rename` of the vocabulary: `json.dump(...)`, then
+    `os.replace(tmp, path)`): each replaces a state file whole, which is a save
+    whatever the function is called (held-out set 191: smart-fetch's `_write`, behind
+    `mark_done` and `set_bulk_status_url`, was never proposed). Read off the calls,
+    with no summary: one level, the helper that does it."""
+    vocab = settings.vocab
+    out: Set[str] = set()
+    for key, defs in cg.defs.items():
+        for _, fn in defs:
+            found: Set[str] = set()
+            for call in fn.calls:
+                found |= vocab.direct(call)
+            if {"file-write", "rename"} <= found:
+                out.add(key)
+                break
+    return out
 
 
 def _stub(fn: FunctionFacts) -> bool:

@@ -424,3 +424,33 @@ def test_suggest_reads_a_trees_insert_before_as_no_append():
     for name in ("insert_before", "insert_after", "append_child", "insert_children"):
         assert kind_of(name) is None, name
     assert kind_of("insert_event") == kind_of("append_tag_at_index") == "append"
+
+
+def test_suggest_proposes_a_helper_that_replaces_a_file_whole(tmp_path):
+    # held-out set 191 (smart-fetch): `_write` dumps JSON and renames it into place;
+    # its callers' `self._write()` was never proposed ("Nothing to suggest")
+    write_tree(tmp_path, {
+        "lifecycle.py": """\
+            import json
+            import os
+
+
+            class OutputMetadata:
+                def _write(self):
+                    with open(self._path + ".tmp", "w") as f:
+                        json.dump(self._contents, f)
+                    os.replace(self._path + ".tmp", self._path)
+
+                def _dump(self):
+                    with open(self._path, "w") as f:
+                        json.dump(self._contents, f)
+
+                def mark_done(self, tag):
+                    self._contents[tag] = True
+                    self._write()
+                    self._dump()
+            """,
+    })
+    r = oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".")
+    rows = {row["pattern"]: row["class"] for row in json.loads(r.out)["suggestions"]}
+    assert rows == {"*._write": "save"}, rows
