@@ -226,7 +226,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                   exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None,
                   dropped: FrozenSet[int] = frozenset(),
                   committed_calls: Optional[Dict[object, List[Tuple[str, dict]]]] = None,
-                  roles: Optional[Dict[object, Tuple[str, ...]]] = None) -> List[Step]:
+                  roles: Optional[Dict[object, Tuple[str, ...]]] = None,
+                  tail: Optional[Tuple[int, str]] = None) -> List[Step]:
     """One step per event and branch point of ``path``. ``raises``: the classes whose
     failure each node can raise (``effects.NodeSets.raises``): a call the path leaves
     by its exceptional edge is a step for those too (a project manager's exit code,
@@ -242,8 +243,13 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
     exits: save (raises)", with the exit's "via" (held-out set 93). ``dropped``: the
     ids of calls that make a project coroutine and drop it unrun: an event by its own
     pattern there says so, since the missing ``await`` is the bug (held-out set 95).
-    ``roles``: the classes of the role each of the hit's ends plays (``role_kind``)."""
+    ``roles``: the classes of the role each of the hit's ends plays (``role_kind``).
+    ``tail``: where the path goes on from the anchored event to the exit (an
+    ``unless-after`` rule's proof that no later event covers it) and what its first step
+    says of that (held-out sets 188 and 196: the steps after the anchor, line numbers
+    going back round a loop, read as unexplained)."""
     steps: List[Step] = []
+    tail_at: Optional[int] = None
     roles = roles or {}
     relevant = rule.shown_classes()
     lines = facts_lines
@@ -272,6 +278,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
         if leaving is not None and not _of_statement(data, leaving):
             steps.append(leaving)
             leaving = None
+        if tail is not None and i == tail[0]:
+            tail_at = len(steps)
         span: Optional[Span] = data.get("span")  # (None at the points, ``finally`` copies and re-raises)
         nxt = path[i + 1] if i + 1 < len(path) else None
         kind = g.edges[n, nxt]["kind"] if nxt is not None and g.has_edge(n, nxt) else None
@@ -459,6 +467,15 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 steps.append(then[1])
     if leaving is not None:
         steps.append(leaving)
+    if (tail is not None and tail_at is not None and 0 < tail_at < len(steps)
+            and steps[tail_at].kind in ("branch", "loop")
+            and steps[tail_at].span.line < steps[tail_at - 1].span.line):
+        # (where the way out goes back up, round a loop: a `return` right after the
+        # event needs no words; its key keeps the step's own text: a baseline's
+        # fingerprint reads that)
+        step = steps[tail_at]
+        steps[tail_at] = Step(step.span, step.kind, f"{step.text}  ({tail[1]})", step.via, step.via_path,
+                              step.key or step.text)
     return steps
 
 
@@ -632,12 +649,25 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     steps = witness_steps(g, hit.path, classes, callees, rule, summ, facts.lines, raises if rule.escaping else None,
                           then=silent, ends=frozenset(n for n in (hit.first, hit.anchor) if n is not None),
                           marker=marker, direct=direct, exit_raises=exit_raises if rule.escaping else None,
-                          dropped=_dropped(hit.path, g, facts, fn, summ), committed_calls=inner_calls, roles=roles)
+                          dropped=_dropped(hit.path, g, facts, fn, summ), committed_calls=inner_calls, roles=roles,
+                          tail=_tail(hit, rule))
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=related,
         anchor_text=anchor_text, stmt_lines=stmt_lines,
     )
+
+
+def _tail(hit: contracts.Hit, rule: Rule) -> Optional[Tuple[int, str]]:
+    """Where an ``unless-after`` rule's witness goes on past its anchored event to the
+    exit, and the words its first step there says (``witness_steps``' ``tail``)."""
+    unless = [c for c in getattr(rule, "unless_after", ()) if not c.startswith("!")]
+    if not unless or hit.anchor not in hit.path:
+        return None
+    at = len(hit.path) - hit.path[::-1].index(hit.anchor)
+    if at >= len(hit.path) - 1:
+        return None  # (the anchored event is the last step before the exit)
+    return at, f"then on to the exit with no {' or '.join(unless)} after it"
 
 
 #: the steps of a statement that leaves a block, which a handler's silent step can repeat

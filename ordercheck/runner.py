@@ -319,6 +319,16 @@ def _failed(findings: List[Finding]) -> bool:
     return any(f.code == "OC901" for f in findings)
 
 
+def _folders_below(path: Path, root: Path) -> List[str]:
+    """The folders ``path`` lies in below ``root``, each as `/`-rooted text (only a glob
+    without `/` matches them, by name), through symlinks on either side."""
+    try:
+        inner = Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
+    except ValueError:
+        return []
+    return ["/" + "/".join(inner.parts[:depth]) for depth in range(1, len(inner.parts))]
+
+
 def rules_for(path: str, settings: Settings) -> List[Rule]:
     """The rules in force for one file: the selected ones less its ``per-file-ignores``."""
     config = settings.config
@@ -328,15 +338,15 @@ def rules_for(path: str, settings: Settings) -> List[Rule]:
         parts = rel.split("/")
         # the file, or a folder it lies in, as `exclude` prunes a folder of a walk
         # (`"tests" = ["OC1"]` covers `pkg/tests/test_x.py`; held-out set 183)
-        # (a file outside the config's folder, `--config elsewhere/x.toml`, is matched
-        # by its absolute path, and by the folders it lies in below the working
-        # folder, which a glob without `/` matches by name, as a walk of `.` prunes
-        # them with `exclude`: held-out set 190; not the folders above it: a review)
-        first = 1
+        held = [rel] + ["/".join(parts[:depth]) for depth in range(1, len(parts))]
         if rel.startswith("/") or ":" in parts[0]:
-            here = Path(os.path.abspath(".")).as_posix().rstrip("/").split("/")
-            first = len(here) + 1 if parts[:len(here)] == here else len(parts)
-        held = [rel] + ["/".join(parts[:depth]) for depth in range(first, len(parts))]
+            # a file outside the config's folder (`--config elsewhere/x.toml`) is matched
+            # by its absolute path, and by the folders it lies in below its project's
+            # root (`project.find_root`: a `pyproject.toml` or `.git` above it, else the
+            # working folder), which a glob without `/` matches by name, as a walk of the
+            # project prunes them with `exclude` (held-out set 190); not the folders above
+            # the project (a review), and the same from any working folder inside it
+            held = [rel] + _folders_below(Path(path), projectmod.find_root(Path(path)))
         for pattern, codes in config.per_file_ignores.items():
             if any(path_matches(p, [pattern]) for p in held):
                 ignored.extend(codes)

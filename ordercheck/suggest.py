@@ -195,6 +195,10 @@ DIRTY_WORDS = {"changed", "unchanged", "dirty", "clean", "modified", "touched", 
 #: write (sqlobject's `self.insert_id(conn)`, the last row's id; set 131); only as the
 #: name's second and last word (buku's `append_tag_at_index` writes: a review)
 INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position"}
+#: Home Assistant's writes of an entity's state to its state machine, in memory (not a
+#: cluster's `persist_ha_state`, a high-availability state saved: a second review)
+HOME_ASSISTANT_STATE = {"async_write_ha_state", "write_ha_state", "schedule_update_ha_state",
+                        "async_schedule_update_ha_state"}
 #: the places an `insert_*`/`append_*` of a tree names (a document's nodes, in memory)
 TREE_PLACES = {"before", "after", "child", "children", "sibling"}
 #: the places an `insert_at_*` names alone (healthchain's `insert_at_key`): no record
@@ -230,7 +234,7 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
     first = toks[0]
     if bare in DOCUMENT_WRITES:  # a document store's write in place (pymongo; held-out set 192)
         return "save"
-    if "ha" in toks[1:3] and toks[-1] == "state":
+    if bare in HOME_ASSISTANT_STATE:
         return None  # Home Assistant's `async_write_ha_state()`: an entity's state in memory (a review)
     if first in ("async", "aio") and len(toks) > 1 and bare.startswith(f"{first}_"):
         # `self._store.async_save(data)`: the async form of the verb (held-out set 190, gcal-sync)
@@ -726,14 +730,28 @@ def _fold_covered(found: List[Suggestion]) -> List[Suggestion]:
         if home is None:
             kept.append(s)
             continue
-        if s.outside_tests and not home.outside_tests:
-            home.example, home.names = s.example, s.names
-        home.functions |= s.functions
-        home.meets |= s.meets
-        home.outside_tests |= s.outside_tests
-        home.calls += s.calls
-        home.callees |= s.callees
+        _merge(home, s)
+    # (a text pattern shorter than the qualified one it covers came first: fold it the
+    # other way too, `s.S.save` under `*event_saver.save`; a second review)
+    for s in list(kept):
+        home = next((k for k in kept if k is not s and k.kind == s.kind and k.pattern.startswith("*")
+                     and not s.pattern.startswith("*") and s.callees
+                     and all(fnmatch.fnmatchcase(c, k.pattern) for c in s.callees)), None)
+        if home is not None:
+            _merge(home, s)
+            kept.remove(s)
     return kept
+
+
+def _merge(home: Suggestion, s: Suggestion) -> None:
+    """Fold ``s`` into ``home`` (``_fold_covered``)."""
+    if s.outside_tests and not home.outside_tests:
+        home.example, home.names = s.example, s.names
+    home.functions |= s.functions
+    home.meets |= s.meets
+    home.outside_tests |= s.outside_tests
+    home.calls += s.calls
+    home.callees |= s.callees
 
 
 #: the classes that several suggestions' classes share so commonly that they name none

@@ -234,11 +234,12 @@ class ProjectIndex:
         (``KEEPS_COROUTINE``). Any other decorator may return a function that runs the
         coroutine itself (prefect's ``@sync_compatible``), so it is not known."""
         row = self.functions.get(key)
-        if row is None or not row[1].is_async:  # (one look for the common case: a `def`)
+        if row is None or not (row[1].is_async or row[1].decorators):  # (one look for the common case: a `def`)
             return False
         qual = split_key(key)[1]
-        return all(fn.is_async and not fn.rebound and all(d in KEEPS_COROUTINE or self._async_wrapper(row[0], fn, d)
-                                                          for d in fn.decorators)
+        return all((fn.is_async or any(self._async_wrapper(row[0], fn, d) for d in fn.decorators))
+                   and not fn.rebound and all(d in KEEPS_COROUTINE or self._async_wrapper(row[0], fn, d)
+                                              for d in fn.decorators)
                    for fn in row[0].functions if fn.qualname == qual)
 
     def _async_wrapper(self, facts: FileFacts, fn: FunctionFacts, name: str) -> bool:

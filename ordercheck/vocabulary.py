@@ -230,7 +230,11 @@ class Vocabulary:
         inside a transaction (``transaction-functions``; docs/decisions.md "A transaction a
         framework opens")."""
         name = f"{module}.{qualname}" if module else qualname
-        return any(fnmatch.fnmatchcase(name, p) for p in self.transaction_functions)
+        # (a nested function runs where it is called, maybe after the commit, as an
+        # `on_commit` callback does: only a glob that names `<locals>` matches one; a
+        # second review)
+        return any(fnmatch.fnmatchcase(name, p) for p in self.transaction_functions
+                   if "<locals>" not in qualname or "<locals>" in p)
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""

@@ -454,3 +454,120 @@ def test_suggest_proposes_a_helper_that_replaces_a_file_whole(tmp_path):
     r = oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".")
     rows = {row["pattern"]: row["class"] for row in json.loads(r.out)["suggestions"]}
     assert rows == {"*._write": "save"}, rows
+
+
+def test_earlier_pass_words_in_a_while_loop_and_under_a_correlated_test():
+    # a second review: a `while` loop's body had no `loops` mark, and correlated tests
+    # copy the loop's head: the words were lost in both
+    src = '''
+    def drain(queue, store, ledger):
+        while queue:
+            run = queue.pop()
+            if run.done:
+                ledger.append(run)
+            else:
+                store.save(run)
+
+
+    def each(runs, store, ledger):
+        for run in runs:
+            done = run.done
+            if done:
+                ledger.append(run)
+            if not done:
+                store.save(run)
+    '''
+    found = {f.span.line: f.message for f in check_source(src, select=["OC102"])}
+    assert sorted(found) == [6, 15], found
+    assert all("(on an earlier pass of the loop)" in m for m in found.values()), found
+
+
+def test_a_nested_function_is_no_transaction_function_unless_named_so(tmp_path):
+    # a second review: `myapp.views.*` took an `on_commit` callback defined in a view
+    write_tree(tmp_path, {
+        "ordercheck.toml": 'transaction-functions = ["app.views.*"]\n'
+                           '[extend-events]\nsave = ["*.save"]\nappend = ["*.add_log"]\n',
+        "app/__init__.py": "",
+        "app/views.py": """\
+            def confirm(request, appt, history, transaction):
+                def after_commit():
+                    appt.save()
+                    history.add_log("confirmed")
+                transaction.on_commit(after_commit)
+                appt.save()
+                history.add_log("asked")
+            """,
+    })
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("app/views.py", 4, "OC102")]
+
+
+def test_a_plain_def_an_async_wrapper_decorates_makes_a_coroutine():
+    # a second review: dropped unawaited, nothing of the wrapper runs
+    src = '''
+    def asave(fn):
+        async def wrapper(self, *a):
+            r = fn(self, *a)
+            self.history.append({"event": "x"})
+            return r
+        return wrapper
+
+
+    class Ticket:
+        @asave
+        def close(self):
+            pass
+
+
+    async def dropped(t: Ticket, store):
+        store.save(t)
+        t.close()
+
+
+    async def awaited(t: Ticket, store):
+        store.save(t)
+        await t.close()
+    '''
+    table = {"extend-events": {"save": ["*store.save"], "append": ["*history.append"]}}
+    assert cl(src, select=["OC102"], table=table) == [("OC102", 23)]
+
+
+def test_suggest_keeps_a_clusters_ha_state_and_folds_a_shorter_qualified_pattern(tmp_path):
+    # a second review: `persist_ha_state` (high availability) is a save; `s.S.save`,
+    # shorter than `*event_saver.save`, folds into it too
+    from ordercheck.suggest import kind_of
+    assert kind_of("persist_ha_state") == "save" and kind_of("async_write_ha_state") is None
+    write_tree(tmp_path, {
+        "s.py": "class S:\n    def save(self):\n        pass\n",
+        "main.py": """\
+            from s import S
+
+
+            def a(event_saver):
+                event_saver.save()
+
+
+            def b():
+                event_saver = S()
+                event_saver.save()
+            """,
+    })
+    r = oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".")
+    rows = {row["pattern"]: row["functions"] for row in json.loads(r.out)["suggestions"]}
+    assert rows == {"*event_saver.save": 2}, rows
+
+
+def test_per_file_ignores_from_inside_a_marked_project_kept_elsewhere(tmp_path):
+    # a second review: the folders below the project's root (its `pyproject.toml`),
+    # the same from any working folder inside it
+    write_tree(tmp_path, {
+        "cfg/x.toml": '[per-file-ignores]\n"tests" = ["OC1"]\n',
+        "proj/pyproject.toml": "",
+        "proj/pkg/tests/t.py": """\
+            def f(store, ledger):
+                store.save(1)
+                ledger.append(2)
+            """,
+    })
+    config = str(tmp_path / "cfg/x.toml")
+    assert oc(tmp_path / "proj", "--no-cache", "--config", config, ".").codes() == []
+    assert oc(tmp_path / "proj/pkg/tests", "--no-cache", "--config", config, "t.py").codes() == []

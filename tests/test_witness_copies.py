@@ -73,7 +73,8 @@ def monitor(store, services):
         ("save", 7, "store.save(svc)"),
         ("branch", 8, "if svc.failed:  (true)"),
         ("append", 9, "svc.ledger.append(svc.id)"),
-        ("branch", 2, "for svc in services:  (false)"),
+        # (the way out goes back up to the loop's head: the step says why it is shown)
+        ("branch", 2, "for svc in services:  (false)  (then on to the exit with no save after it)"),
     ]
 
 

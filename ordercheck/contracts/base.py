@@ -405,18 +405,26 @@ class Ordering(Rule):
 
 def _round_the_loop(g: nx.DiGraph, path: List[object], first: object, anchor: object) -> bool:
     """Whether the witness goes round a loop (a back edge) between the earlier event
-    and the anchored one, and the anchored one stands in that loop's body (``loops``):
-    the earlier one ran on an earlier pass. An anchor the loop's way out reaches (its
-    `else`, a `with` exit around the loop that renames: held-out sets 170, 191) is
-    after the earlier event anyway."""
+    and the anchored one, and the anchored one stands in that loop's body: the earlier
+    one ran on an earlier pass. After its last way back to the loop's head the walk
+    enters the body again (the head's true edge: a `for`'s or a `while`'s, also in a
+    graph whose correlated tests copied the head) and the anchor lies within the loop's
+    lines. An anchor the loop's way out reaches (its `else`, a `with` exit around the
+    loop that renames: held-out sets 170, 191) is after the earlier event anyway."""
     try:
         end = len(path) - 1 - path[::-1].index(anchor)
         start = max(i for i in range(end) if path[i] == first)
     except ValueError:
         return False
-    heads = [v for u, v in zip(path[start:end], path[start + 1:end + 1])
-             if g.has_edge(u, v) and g.edges[u, v].get("kind") == EdgeKind.LOOP]
-    return bool(heads) and heads[-1] in g.nodes[anchor].get("loops", ())
+    back = [i + 1 for i in range(start, end)
+            if g.has_edge(path[i], path[i + 1]) and g.edges[path[i], path[i + 1]].get("kind") == EdgeKind.LOOP]
+    if not back:
+        return False
+    at = back[-1]
+    if at >= end or not g.has_edge(path[at], path[at + 1]) or g.edges[path[at], path[at + 1]].get("kind") != EdgeKind.TRUE:
+        return False
+    loop, here = g.nodes[path[at]].get("span"), node_span(g.nodes[anchor])
+    return loop is None or here is None or loop.line <= here.line <= loop.end_line
 
 
 # ------------------------------------------------------------ every rule on one graph
