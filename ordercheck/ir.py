@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import sys
 from dataclasses import field
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 from .kinds import StmtKind
 
@@ -169,6 +169,17 @@ def returned_wrapper(fn: "FunctionFacts", positional: Tuple[str, ...], returned:
         if inner.wrapper is not None:
             return inner.wrapper
     return None
+
+
+def rebound_names(body: List["Stmt"]) -> Set[str]:
+    """The plain names some statement of ``body`` (nested blocks included) binds."""
+    out: Set[str] = set()
+    for st in body:
+        out.update(st.writes)
+        out.update(st.early_writes)
+        for part in (st.body, st.orelse, st.finalbody, *(h.body for h in st.handlers), *(c.body for c in st.cases)):
+            out |= rebound_names(part)
+    return out
 
 
 def is_contextlib_suppress(call: Call) -> bool:

@@ -31,7 +31,7 @@ import networkx as nx
 from . import kinds
 from .cfg import ENTRY, EXIT, RAISE, normal_first
 from .frontend.source import parse_ast
-from .ir import FunctionFacts, Stmt
+from .ir import FunctionFacts, Stmt, rebound_names
 from .kinds import EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
 from .summaries import ManagerEffects
 
@@ -525,7 +525,7 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
     # None: return True``, what follows ``if exc_type is not None: ...; return
     # False``) is never taken then, unless the function (or a nested one, through
     # ``nonlocal``) binds the name again
-    exc_params = (frozenset(fn.positional[1:4]) - _rebound(fn.body) - set(fn.untracked)
+    exc_params = (frozenset(fn.positional[1:4]) - rebound_names(fn.body) - set(fn.untracked)
                   if fn is not None and fn.positional else None)
     reach = nx.descendants(nx.restricted_view(g, [], list(_no_exception_branches(g, exc_params)))
                            if exc_params else g, ENTRY)
@@ -548,17 +548,6 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
             return ()
         types.extend(named)
     return tuple(dict.fromkeys(types)) if any_true else None
-
-
-def _rebound(body: List[Stmt]) -> Set[str]:
-    """The plain names some statement of ``body`` (nested blocks included) binds."""
-    out: Set[str] = set()
-    for st in body:
-        out.update(st.writes)
-        out.update(st.early_writes)
-        for part in (st.body, st.orelse, st.finalbody, *(h.body for h in st.handlers), *(c.body for c in st.cases)):
-            out |= _rebound(part)
-    return out
 
 
 def _no_exception_branches(g: nx.DiGraph, params: FrozenSet[str]) -> Iterable[Tuple[object, object]]:

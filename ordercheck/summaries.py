@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, 
 
 from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
-from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt
+from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt, rebound_names
 from .kinds import StmtKind
 from .scopes import BESIDE_DEFS, IMPLICIT_CLASS_METHODS, is_classmethod_name
 
@@ -1305,6 +1305,8 @@ def constructs_own_class(fn: FunctionFacts, call: Call) -> bool:
     decorators = {d.rsplit(".", 1)[-1] for d in fn.decorators}
     if "staticmethod" in decorators:
         return False
+    if first in rebound_names(fn.body):
+        return False  # `cls = REGISTRY[name]; cls(...)`: another class (a review)
     if "classmethod" in decorators or fn.name in IMPLICIT_CLASS_METHODS:
         return call.callee == first and is_classmethod_name(first)
     return call.callee == f"{first}.__class__" or (
