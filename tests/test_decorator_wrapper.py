@@ -329,10 +329,15 @@ def test_an_async_wrapper_not_awaited_runs_nothing():
         async def mixed(self):
             pass
 
+        @asave
+        def plain(self):  # (a plain `def` under an `async def` wrapper: a second review)
+            pass
+
 
     async def dropped(t: Ticket, store):
         store.save(t)
         t.aclose()
+        t.plain()
 
 
     async def awaited(t: Ticket, store):
@@ -344,7 +349,7 @@ def test_an_async_wrapper_not_awaited_runs_nothing():
         store.save(t)
         t.mixed()
     '''
-    assert cl(src, select=SEQ, table=TABLE) == [("OC102", 35), ("OC102", 40)]
+    assert cl(src, select=SEQ, table=TABLE) == [("OC102", 40), ("OC102", 45)]
 
 
 def test_a_decorator_through_a_star_import_or_a_class_of_the_module(tmp_path):

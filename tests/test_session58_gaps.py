@@ -508,36 +508,6 @@ def test_a_nested_function_is_no_transaction_function_unless_named_so(tmp_path):
     assert oc(tmp_path, "--no-cache", ".").codes() == [("app/views.py", 4, "OC102")]
 
 
-def test_a_plain_def_an_async_wrapper_decorates_makes_a_coroutine():
-    # a second review: dropped unawaited, nothing of the wrapper runs
-    src = '''
-    def asave(fn):
-        async def wrapper(self, *a):
-            r = fn(self, *a)
-            self.history.append({"event": "x"})
-            return r
-        return wrapper
-
-
-    class Ticket:
-        @asave
-        def close(self):
-            pass
-
-
-    async def dropped(t: Ticket, store):
-        store.save(t)
-        t.close()
-
-
-    async def awaited(t: Ticket, store):
-        store.save(t)
-        await t.close()
-    '''
-    table = {"extend-events": {"save": ["*store.save"], "append": ["*history.append"]}}
-    assert cl(src, select=["OC102"], table=table) == [("OC102", 23)]
-
-
 def test_suggest_keeps_a_clusters_ha_state_and_folds_a_shorter_qualified_pattern(tmp_path):
     # a second review: `persist_ha_state` (high availability) is a save; `s.S.save`,
     # shorter than `*event_saver.save`, folds into it too

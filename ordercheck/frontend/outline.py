@@ -343,15 +343,7 @@ class Outliner(Resolver):
             returned = [n for r in _own_returns(node) for n in returned_names(r)]
             if returned:
                 positional = tuple(p.arg for p in [*a.posonlyargs, *a.args]) + ((a.vararg.arg,) if a.vararg else ())
-                fn.wrapper = returned_wrapper(fn, positional, returned, self._function_named)
-
-    def _function_named(self, qualname: str) -> Optional[FunctionFacts]:
-        """The facts of a function of the file made already (a nested one, the last of
-        that name)."""
-        for fn in reversed(self.facts.functions):
-            if fn.qualname == qualname:
-                return fn
-        return None
+                fn.wrapper = returned_wrapper(fn, positional, returned, self.function_named)
 
     def klass(self, node: ast.ClassDef) -> None:
         for d in node.decorator_list:

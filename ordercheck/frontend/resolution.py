@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import scopes as scopesmod
-from ..ir import Call, FileFacts
+from ..ir import Call, FileFacts, FunctionFacts
 from .imports import SHADOWED
 
 _HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -414,6 +414,14 @@ class Resolver:
     def mark_discarded(self, call: Call) -> None:
         """An expression statement's whole value (``Call.discarded``)."""
         call.discarded = True
+
+    def function_named(self, qualname: str) -> Optional[FunctionFacts]:
+        """The facts of a function of the file made already (a nested one, the last of
+        that name: ``ir.returned_wrapper``'s ``nested``)."""
+        for fn in reversed(self.facts.functions):
+            if fn.qualname == qualname:
+                return fn
+        return None
 
     @property
     def frame(self) -> FunctionScope:

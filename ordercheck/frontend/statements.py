@@ -928,15 +928,7 @@ class Extractor(ExpressionWalker):
         fn.typed = self.typed_names(frame)
         fn.handed = handed_call(fn.body)
         if frame.returned:
-            fn.wrapper = returned_wrapper(fn, fn.positional, frame.returned, self._function_named)
-
-    def _function_named(self, qualname: str) -> Optional[FunctionFacts]:
-        """The facts of a function of the file made already (a nested one, the last of
-        that name)."""
-        for fn in reversed(self.facts.functions):
-            if fn.qualname == qualname:
-                return fn
-        return None
+            fn.wrapper = returned_wrapper(fn, fn.positional, frame.returned, self.function_named)
 
     def _chunked_body(self, huge: HugeDef) -> List[Stmt]:
         """The body of a huge function, parsed a group of whole statements at a time
