@@ -519,12 +519,6 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     return eff, origins
 
 
-def _set_rows(e: Effects) -> list:
-    """An ``Effects`` as memo key rows (``memos``' own form)."""
-    return [sorted(e.on_return), sorted(e.on_raise), sorted(e.escaping), sorted(e.when_true), sorted(e.when_false),
-            e.contained, sorted(e.exhausted), sorted(e.always)]
-
-
 def always_performed(g: nx.DiGraph, ns: NodeSets) -> FrozenSet[str]:
     """The classes a function performs on every normal way from its entry to its exit
     (``Effects.always``): those of the nodes that dominate EXIT over the normal edges.
@@ -772,7 +766,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         # project decorator's wrapper"): what they always do, a call of the member does
         wrapped = {m: tuple(dict.fromkeys(w for facts, fn in cg.defs.get(m, ()) if fn.decorators
                                           for w in cg.index.wrappers_of(facts, fn))) for m in members}
-        extras = {m: manager_rows(m) + [["wrapper", w, None if w in inside else _set_rows(effects.get(w, NO_EFFECTS))]
+        extras = {m: manager_rows(m) + [["wrapper", w, None if w in inside else effects.get(w, NO_EFFECTS).rows()]
                                         for w in wrapped[m]]
                   for m in members} if memo is not None else {}
         if memo is not None:

@@ -51,8 +51,7 @@ else:
     summod = lazy.module("ordercheck.summaries", globals(), "summod")
 
 def _sets(e) -> list:
-    return [sorted(e.on_return), sorted(e.on_raise), sorted(e.escaping), sorted(e.when_true), sorted(e.when_false),
-            e.contained, sorted(e.exhausted), sorted(e.always)]
+    return e.rows()
 
 
 def _digest(value: object) -> str:

@@ -113,6 +113,11 @@ class Effects:
     # carries (docs/decisions.md "A project decorator's wrapper"); empty for any other
     always: FrozenSet[str] = frozenset()
 
+    def rows(self) -> list:
+        """The summary as plain JSON rows (a memo's key and its stored value)."""
+        return [sorted(self.on_return), sorted(self.on_raise), sorted(self.escaping), sorted(self.when_true),
+                sorted(self.when_false), self.contained, sorted(self.exhausted), sorted(self.always)]
+
     def part(self, name: str) -> FrozenSet[str]:
         return {
             "return": self.on_return, "raise": self.on_raise, "escape": self.escaping,
