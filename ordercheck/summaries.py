@@ -208,6 +208,7 @@ class ProjectIndex:
     _head_set: Optional[FrozenSet[str]] = None
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
+    _mixin_super: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``mixin_super``'s answers
     _runners: Optional[FrozenSet[str]] = None  # ``handed_ref``: the names of functions that run their first parameter
     _starred: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_key``'s answers
     # the project names ``swallow_types_for`` was asked about while one file is checked,
@@ -384,6 +385,47 @@ class ProjectIndex:
                 if alias[0] == name:
                     return self._alias_function(k, alias) if len(alias) > 1 else None
         return None
+
+    def mixin_super(self, owner: str, name: str) -> Optional[str]:
+        """``super().name()`` in a mixin: a class whose own MRO binds ``name`` nowhere after
+        it (its bases are project classes or plain ones: ``object``, ``ABC``,
+        ``Generic[T]``) runs what comes after it in the MRO of the project class that
+        combines it (``class Proc(DeferrableMixin, CSVProcessor)``). The function is
+        taken when every project class combining the mixin finds the same one; classes
+        that disagree, or one finding nothing, leave the call unresolved, as before
+        (docs/decisions.md, "``super()`` in a mixin")."""
+        memo = (owner, name)
+        if memo in self._mixin_super:
+            return self._mixin_super[memo]
+        found: Optional[str] = None
+        own = self.mro(owner)
+        plain = all(self._plain_base(k, b) for k in own for b in self.classes[k].bases if self._base_outside(k, b)) \
+            if all(k in self.classes for k in own) else False
+        if plain and not any(self._binds(k, name) for k in own[1:]):
+            targets = set()
+            for k in self.classes:
+                order = self.mro(k) if k != owner else []
+                if owner not in order:
+                    continue
+                after = order[order.index(owner) + 1:]
+                binder = next((c for c in after if self._binds(c, name)), None)
+                targets.add(self.member(binder, name) if binder is not None else None)
+                if len(targets) > 1:
+                    break
+            found = next(iter(targets)) if len(targets) == 1 else None
+        self._mixin_super[memo] = found
+        return found
+
+    def _binds(self, class_key: str, name: str) -> bool:
+        """The class binds ``name`` itself, by a method or a class-level alias."""
+        cls = self.classes.get(class_key)
+        return cls is not None and (name in cls.methods or any(a[0] == name for a in cls.aliases))
+
+    @staticmethod
+    def _plain_base(key: str, base: str) -> bool:
+        """``base``, a class from outside the project, defines no method of a project's
+        own (``object``, ``ABC``, ``Generic[T]``, ``Protocol``)."""
+        return base.split("[", 1)[0] in _PLAIN_BASES | {"Protocol", "typing.Protocol"}
 
     def inherited_alias(self, class_key: str, name: str, skip_self: bool = False) -> Optional[Tuple[str, Tuple[str, ...]]]:
         """(the class key, its alias entry) of the class-level alias ``name`` that
@@ -683,7 +725,7 @@ class ProjectIndex:
         if call.self_call in ("self", "cls") and len(parts) == 2 and owner:
             return self.member(owner, parts[1])
         if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
-            return self.member(owner, parts[1], skip_self=True)
+            return self.member(owner, parts[1], skip_self=True) or self.mixin_super(owner, parts[1])
         if call.self_call in ("self", "cls") and len(parts) == 3 and call.receiver_type is None and owner:
             inherited = self.inherited_attr_class(owner, parts[1])  # typed by a base in another file
             if inherited is not None:
