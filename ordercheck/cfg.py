@@ -191,6 +191,10 @@ class _WithFrame(_Frame):
     withs: Tuple[int, ...] = ()  # the ``with`` items around the statement
     lock: bool = False  # a lock (``WithItem.lock``): releasing it cannot raise
     reraises: bool = False  # its exit re-raises what is being handled (``WithItem.reraises``)
+    # a test's manager whose body must raise (``WithItem.expects_raise``): what the body
+    # raises goes on after the statement, caught by no handler a contract reads (the
+    # test expects it: nothing is lost), and a body that ends normally raises at the exit
+    expects: bool = False
 
 
 #: what a ``with`` item's manager swallows (``build``'s ``is_suppressor``): True, every
@@ -416,11 +420,14 @@ class _Builder:
     def with_exit(self, f: _WithFrame, index: int, way: Way) -> object:
         if way in f.copies:
             return f.copies[way]
-        region = self.new_region() if way == Way.RAISE and f.suppress else None
+        region = self.new_region() if way == Way.RAISE and f.suppress and not f.expects else None
         saved = self._at(index, f.ctx + ((region,) if region else ()), f.withs)
         exit_node = self._with_exit_node(f, way)
         f.copies[way] = exit_node
-        if way == Way.RAISE:
+        if way == Way.RAISE and f.expects:
+            f.swallowed.append(exit_node)
+            self.unwind([(exit_node, EdgeKind.EXCEPTION)], Way.RAISE)  # (another type goes on)
+        elif way == Way.RAISE:
             if region:
                 broad = f.suppress_all or any(t in BROAD_TYPES for t in f.types)
                 self.g.graph["handlers"][region] = HandlerRegion(
@@ -915,13 +922,14 @@ class _Builder:
                 types = caught
             elif known and m is not None:
                 types = m.suppress_types or ()
-            suppress = suppress_all or known or narrow
+            expects = item.expects_raise and not suppress_all and not narrow
+            suppress = suppress_all or known or narrow or expects
             self.with_ids += 1
             w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, target=item.target, with_id=self.with_ids,
                            withs=self.withs, project_narrow=narrow,
                            # (a project manager named like a lock runs its own exit code)
                            lock=item.lock and not (m is not None and self.project_manager(m)),
-                           reraises=item.reraises)
+                           reraises=item.reraises, expects=expects)
             if m is not None:
                 for p, _ in preds:
                     # by id, not identity: facts read back from the cache hold the
@@ -942,6 +950,9 @@ class _Builder:
                 self.connect(ends, exit_node)
                 if w.reraises:  # (``with_exit``)
                     self.g.nodes[exit_node]["raise_stmt"] = True
+                    self.raise_from(exit_node)
+                    ends = []
+                elif w.expects:  # the test fails: ``AssertionError`` out of the exit
                     self.raise_from(exit_node)
                     ends = []
                 else:

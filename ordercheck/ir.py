@@ -254,6 +254,9 @@ class WithItem:
     # a manager that re-raises the exception being handled at its exit, and nothing in
     # the block can stop it (``frontend.resolution.RERAISING_MANAGERS``)
     reraises: bool = False
+    # a test's manager whose body must raise (``frontend.resolution.expecting_manager``):
+    # what the body raises is caught there, and a body that ends normally fails the test
+    expects_raise: bool = False
 
 
 @dataclass

@@ -173,6 +173,22 @@ def table_rename(callee: str, keywords: Sequence[str], first_is_mapping: bool) -
         first_is_mapping or any(k in TABLE_RENAME_KEYWORDS for k in keywords))
 
 
+#: test managers whose body must raise (the test fails at their exit when it ends
+#: normally) and which catch what it raises: ``with pytest.raises(E):``, unittest's
+#: ``with self.assertRaises(E):`` and its kin, Django's ``assertRaisesMessage``
+#: (docs/decisions.md "A body that must raise")
+EXPECTING_METHODS = frozenset({"assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "assertRaisesMessage"})
+EXPECTING_FUNCTIONS = frozenset({"pytest.raises", "_pytest.python_api.raises", "_pytest.raises.raises"})
+
+
+def expecting_manager(callee: str, qualnames: Sequence[str]) -> bool:
+    """Whether a ``with`` item's manager call asserts that its body raises."""
+    head, _, last = callee.rpartition(".")
+    if last in EXPECTING_METHODS and head in ("self", "cls"):
+        return True
+    return any(name in EXPECTING_FUNCTIONS for name in (callee, *qualnames))
+
+
 def reraising_manager(callee: str, qualnames: Sequence[str]) -> bool:
     """Whether a ``with`` item's manager call is a ``RERAISING_MANAGERS`` one."""
     return any(name.rpartition(".")[2] in RERAISING_MANAGERS for name in (callee, *qualnames))

@@ -49,7 +49,7 @@ from .expressions import (
 )
 from .imports import module_table
 from .positions import children
-from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, is_lock, rebinds, reraising_manager
+from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, expecting_manager, is_lock, rebinds, reraising_manager
 from .source import HugeDef
 
 if TYPE_CHECKING:  # the real modules, for the type checker
@@ -744,7 +744,8 @@ class Extractor(ExpressionWalker):
             reraises = (manager is not None and isinstance(expr, cst.Call)
                         and reraising_manager(manager.callee, manager.qualnames)
                         and not _may_clear_reraise(expr, target, node.body))
-            st.items.append(WithItem(ev, manager, is_lock(render_callee(func)), target, reraises))
+            expects = manager is not None and isinstance(expr, cst.Call) and expecting_manager(manager.callee, manager.qualnames)
+            st.items.append(WithItem(ev, manager, is_lock(render_callee(func)), target, reraises, expects))
         self._header(st, [item.item for item in node.items],
                      [item.asname.name for item in node.items if item.asname is not None])
         # a closure's rebinding in the body follows the `def` on every path through the
