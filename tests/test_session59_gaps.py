@@ -105,3 +105,58 @@ def test_it(store, ledger, run):
     store.save(run)
 '''
     assert cl(src, select=["OC101", "OC102"]) == []
+
+
+WALRUS = '''
+def apply(store, ledger, dev):
+    if {test}:
+        store.save(dev)
+    if {later}:
+        ledger.append_record({{"dev": dev}})
+'''
+
+
+@pytest.mark.parametrize("test,later", [
+    ("cfg := dev.cfg", "not cfg"),
+    ("(cfg := dev.cfg)", "not cfg"),
+    ("not (cfg := dev.cfg)", "cfg"),
+    ("(cfg := dev.cfg) and dev.ok", "not cfg"),
+    ("(cfg := dev.cfg) is None", "cfg is not None"),
+    ("(cfg := dev.cfg) is not None", "cfg is None"),
+])
+def test_a_walrus_test_tells_the_name_it_binds(test, later):
+    # held-out set 205 (netbox-config-diff binds and tests so throughout): the second
+    # test contradicts the first about the value the walrus bound
+    assert cl(WALRUS.format(test=test, later=later), select=["OC102"]) == []
+
+
+@pytest.mark.parametrize("test,later", [
+    ("cfg := dev.cfg", "cfg"),  # the same fact: a feasible walk
+    ("(cfg := dev.cfg) and not (cfg := other())", "not cfg"),  # bound twice: the last value is falsy
+    ("(cfg := dev.cfg) or dev.ok", "not cfg"),  # a true `or` tells nothing
+    ("(cfg := dev.cfg) == 3", "not cfg"),  # any other test tells nothing
+])
+def test_a_walrus_test_that_tells_nothing_contradicting(test, later):
+    assert cl(WALRUS.format(test=test, later=later), select=["OC102"]) == [("OC102", 6)]
+
+
+def test_a_walrus_in_a_while_test_holds_in_the_body():
+    src = '''
+def drain(store, ledger, q):
+    while job := q.get():
+        store.save(job)
+        if not job:
+            ledger.append_record({"j": 1})
+'''
+    assert cl(src, select=["OC102"]) == []
+
+
+def test_a_walrus_in_a_conditional_expression_tells_nothing():
+    # (only a statement's test: its writes come before its branches)
+    src = '''
+def apply(store, ledger, dev):
+    x = store.save(dev) if (cfg := dev.cfg) else None
+    if not cfg:
+        ledger.append_record({"dev": dev})
+'''
+    assert cl(src, select=["OC102"]) == [("OC102", 5)]

@@ -568,12 +568,12 @@ class ExpressionWalker(Resolver):
 
     # ---- aliases and receiver types (semantics §Events)
 
-    def tested(self, test: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
+    def tested(self, test: cst.BaseExpression, walrus: bool = False) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
         """What a test tells about plain names (``test_facts``); a name the function
         does not bind (a module global, an imported constant, an enclosing function's
         variable) is no local, so no fact about it is ever tracked: any call may
         rebind it (semantics §Contracts "plain local names")."""
-        told = test_facts(test)
+        told = test_facts(test, walrus)
         if self.frames:
             frame = self.frame
             for facts in told:
@@ -932,35 +932,61 @@ def bound_names(target: cst.CSTNode, writes: List[str], mutates: List[str]) -> N
 _CONSTANTS = {"True", "False", "None"}
 
 
-def unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Sequence[str]):
+def unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Sequence[str],
+              fresh: FrozenSet[str] = frozenset()):
     """A test's facts without those about names a walrus in the test (or in the
-    branches of a conditional expression) rebinds: the fact may be about the old value."""
+    branches of a conditional expression) rebinds: the fact may be about the old value.
+    ``fresh``: names whose facts a walrus test itself tells (``if job := take():``,
+    ``walrus_targets``): kept when the test binds the name once and tells one fact
+    of it on the side, which is then of the new value."""
     if not written:
         return told
     gone = set(written)
-    return tuple(tuple(f for f in side if f.name not in gone) for side in told)
+    kept = {n for n in fresh if written.count(n) == 1}
+    return tuple(tuple(f for f in side if f.name not in gone
+                       or (f.name in kept and sum(g.name == f.name for g in side) == 1)) for side in told)
 
 
-def test_facts(node: cst.BaseExpression) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
+def walrus_targets(node: cst.BaseExpression) -> FrozenSet[str]:
+    """The names a test's walrus binds where ``test_facts(node, walrus=True)`` reads
+    it as telling their truth (under ``not``, ``and``, ``or``, parentheses)."""
+    if isinstance(node, cst.NamedExpr):
+        return frozenset({node.target.value}) if isinstance(node.target, cst.Name) else frozenset()
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return walrus_targets(node.expression)
+    if isinstance(node, cst.BooleanOperation):
+        return walrus_targets(node.left) | walrus_targets(node.right)
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and isinstance(node.left, cst.NamedExpr):
+        return walrus_targets(node.left)
+    return frozenset()
+
+
+def test_facts(node: cst.BaseExpression, walrus: bool = False) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:
     """What a test tells about plain names on its true and its false branch (semantics §Contracts):
     ``name`` / ``not name``, ``name is None`` / ``name is not None``; a true ``A and
-    B`` tells both, a false ``A or B`` tells both false; anything else tells nothing."""
+    B`` tells both, a false ``A or B`` tells both false; anything else tells nothing.
+    ``walrus``: a statement's test, where ``name := value`` tells the truth of the
+    name it binds as ``name`` would, once bound (docs/decisions.md "A walrus test")."""
     if isinstance(node, cst.Name):
         if node.value in _CONSTANTS:
             return (), ()
         return (Fact(node.value, "truth", True),), (Fact(node.value, "truth", False),)
+    if walrus and isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+        return test_facts(node.target)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-        t, f = test_facts(node.expression)
+        t, f = test_facts(node.expression, walrus)
         return f, t
     if isinstance(node, cst.BooleanOperation):
-        lt, lf = test_facts(node.left)
-        rt, rf = test_facts(node.right)
+        lt, lf = test_facts(node.left, walrus)
+        rt, rf = test_facts(node.right, walrus)
         if isinstance(node.operator, cst.And):
             return lt + rt, ()
         return (), lf + rf
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
         comp = node.comparisons[0]
         left, right = node.left, comp.comparator
+        if walrus and isinstance(left, cst.NamedExpr) and isinstance(left.target, cst.Name):
+            left = left.target  # `if (m := pattern.match(s)) is not None:`
         if isinstance(right, cst.Name) and right.value == "None" and isinstance(left, cst.Name):
             name = left.value
         elif isinstance(left, cst.Name) and left.value == "None" and isinstance(right, cst.Name):

@@ -46,6 +46,7 @@ from .expressions import (
     render_callee,
     target_names,
     unwritten,
+    walrus_targets,
 )
 from .imports import module_table
 from .positions import children
@@ -405,7 +406,7 @@ class Extractor(ExpressionWalker):
     def _assert(self, node: cst.Assert, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
         st = Stmt(StmtKind.ASSERT, sp, text, self.expr(node.test), True, message=self.expr(node.msg))
-        st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(self.tested(node.test, walrus=True), self._w, walrus_targets(node.test))
         return st
 
     def _break(self, node: cst.Break, line: cst.CSTNode) -> Stmt:
@@ -562,7 +563,7 @@ class Extractor(ExpressionWalker):
         st.test_call, st.test_negated, st.test_chain, st.test_operand_negated = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
-        st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(self.tested(node.test, walrus=True), self._w, walrus_targets(node.test))
         st.infinite = _is_true_constant(node.test)  # `if True:` has no false branch
         st.never = _is_false_constant(node.test)  # `if False:` no true one
         st.body = self.block(node.body)
@@ -582,7 +583,7 @@ class Extractor(ExpressionWalker):
         st.test_call, st.test_negated, st.test_chain, st.test_operand_negated = _test_call(node.test, ev)
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
-        st.true_facts, st.false_facts = unwritten(self.tested(node.test), self._w)
+        st.true_facts, st.false_facts = unwritten(self.tested(node.test, walrus=True), self._w, walrus_targets(node.test))
         st.never = _is_false_constant(node.test)  # `while 0:` never runs its body
         st.body = self.block(node.body)
         st.orelse = self.block(node.orelse.body) if node.orelse else []
