@@ -50,7 +50,15 @@ from .expressions import (
 )
 from .imports import module_table
 from .positions import children
-from .resolution import CONTEXT_MANAGER_DECORATORS, ClassScope, FunctionScope, expecting_manager, is_lock, rebinds, reraising_manager
+from .resolution import (
+    CONTEXT_MANAGER_DECORATORS,
+    ClassScope,
+    FunctionScope,
+    expecting_manager,
+    is_lock,
+    rebinds,
+    reraising_manager,
+)
 from .source import HugeDef
 
 if TYPE_CHECKING:  # the real modules, for the type checker
