@@ -160,3 +160,24 @@ def apply(store, ledger, dev):
         ledger.append_record({"dev": dev})
 '''
     assert cl(src, select=["OC102"]) == [("OC102", 5)]
+
+
+SQLITE = {"extend-events": {"save": ["*.upsert"], "transaction": ["conn", "db.conn"]}}
+
+
+@pytest.mark.parametrize("bind,item", [
+    ("conn = db.conn", "conn"),  # an alias of a parameter's attribute (a fault: not read as one)
+    ("", "db.conn"),  # sqlite_utils' `with db.conn:` (a gap: only a name or `self.x` could be named)
+])
+def test_a_with_over_an_attribute_of_a_parameter_can_be_named_a_transaction(bind, item):
+    # held-out set 208 (dogsheep-photos writes its rows in `with db.conn:`)
+    src = f'''
+def copy(db, uploads, journal, row):
+    uploads.upsert(row)
+    {bind}
+    with {item}:
+        journal.append_event({{"kind": "copied"}})
+'''
+    assert cl(src, select=["OC102"], table=SQLITE) == [("OC102", 5)]
+    unnamed = {"extend-events": {"save": ["*.upsert"]}}
+    assert cl(src, select=["OC102"], table=unnamed) == [("OC102", 6)]

