@@ -1045,11 +1045,16 @@ class AlsoSaves:
     call: Tuple[str, int, str]
     helper: str
     save: Optional[Tuple[str, int, str]] = None
+    #: the save pattern that matches the call itself (``direct_overlaps``; ``helper`` is
+    #: then empty): the call is both classes by its own names
+    by: str = ""
 
     def row(self) -> dict:
         path, line, text = self.call
         out: dict = {"class": self.kind, "pattern": self.pattern, "helper": self.helper,
                      "call": {"path": path, "line": line, "code": text}}
+        if self.by:
+            out["save_pattern"] = self.by
         if self.save is not None:
             path, line, text = self.save
             out["save"] = {"path": path, "line": line, "code": text}
@@ -1117,6 +1122,36 @@ def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str
             site = _save_site(key, defs, settings, saves, callees)
             out.append(AlsoSaves(kind, pattern, (facts.path, call.span.line, call.text), split_key(key)[1], site))
             break
+    return out
+
+
+def direct_overlaps(all_facts: Sequence[FileFacts], settings: Settings, report: Set[str]) -> List[AlsoSaves]:
+    """The configured append patterns some of whose calls a ``save`` pattern matches
+    too, by the call's own names (held-out set 209: `*.ModeratedObject.save` named the
+    append and Django's `django.db.models.Model.save` the save, and `ModeratedObject` is
+    a model): such a call carries both classes, its own save covers its append, and
+    OC101/OC102 are silent there whatever the order. One row per pattern, its first
+    such call and the save pattern (``AlsoSaves.by``)."""
+    appends = _configured(settings, ("append", "terminal-append"))
+    saves = settings.vocab.patterns.get("save", ())
+    out: List[AlsoSaves] = []
+    if not appends or not saves:
+        return out
+    seen: Set[Tuple[str, str]] = set()
+    for facts in all_facts:
+        if facts.error is not None or facts.path not in report:
+            continue
+        for fn in facts.functions:
+            for call in fn.calls:
+                if call.aug:
+                    continue
+                names = (call.callee,) + call.qualnames + call.typed
+                for pair in appends:
+                    if pair in seen or not matches(pair[1], names) or "save" not in settings.vocab.direct(call):
+                        continue
+                    by = next((p for p in saves if matches(p, names)), "")
+                    seen.add(pair)
+                    out.append(AlsoSaves(pair[0], pair[1], (facts.path, call.span.line, call.text), "", by=by or "save"))
     return out
 
 
@@ -1256,9 +1291,22 @@ def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequ
 
 def render_also_saves(saving: Sequence[AlsoSaves]) -> List[str]:
     """Comment lines naming the configured append patterns whose calls also save."""
+    both = [a for a in saving if a.by]
+    saving = [a for a in saving if not a.by]
+    lines = []
+    if both:
+        lines += ["", f"# {len(both)} configured append pattern(s) match calls a save pattern matches too: such a",
+                  "# call is both classes, never ordered against a save (its own save covers its append),",
+                  "# so OC101/OC102 stay silent there. Name the state's saves more narrowly, or take the",
+                  "# record's calls out of the save class (`[exclude-events]` save = [the append pattern]):"]
+        width = max(len(a.pattern) for a in both) + 2
+        for a in both:
+            path, line, text = a.call
+            lines.append(f"#   {a.kind:<15} {a.pattern:<{width}} called at {path}:{line}  {text}")
+            lines.append(f"#   {'':<15} {'':<{width}} also a save by `{a.by}`")
     if not saving:
-        return []
-    lines = ["", f"# {len(saving)} configured append pattern(s) call a helper that also saves: such a call is",
+        return lines
+    lines += ["", f"# {len(saving)} configured append pattern(s) call a helper that also saves: such a call is",
              "# never ordered against a save (its own save covers its append), so OC101/OC102 stay",
              "# silent there. If the helper's save is the ledger record itself, name the state's",
              "# own saving calls instead of the call they share:"]
@@ -1342,7 +1390,7 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
 
     return (suggest(all_facts, settings, report, carried, inert, dropped, atomic), len(report),
             unmatched_patterns(all_facts, settings, report),
-            also_saves(appends, cg.defs, settings, saves, summ.callees))
+            direct_overlaps(all_facts, settings, report) + also_saves(appends, cg.defs, settings, saves, summ.callees))
 
 
 def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]) -> Set[str]:

@@ -1702,3 +1702,43 @@ def record(check, ok):
 """)
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted(r["pattern"] for r in rows) == ["*.objects.create"], rows
+
+
+def test_suggest_names_a_configured_append_a_save_pattern_also_matches(tmp_path):
+    """(Held-out set 209, session 59.) django-moderation's record is named an append
+    (`*.ModeratedObject.save`) and every model's save a save
+    (`django.db.models.Model.save`): the record's own call is both classes, its save
+    covers its append, and OC102 was silent with nothing said. `suggest` names the
+    pattern, the call and the save pattern; taking the record out of the save class
+    (`[exclude-events]`) gives the finding."""
+    write(tmp_path, "ordercheck.toml",
+          '[extend-events]\nsave = ["django.db.models.Model.save"]\nappend = ["*.ModeratedObject.save"]\n')
+    write(tmp_path, "app/models.py", """
+        from django.db import models
+
+
+        class ModeratedObject(models.Model):
+            pass
+
+
+        class Page(models.Model):
+            pass
+
+
+        def moderate(page: Page, pk):
+            page.save()
+            record = ModeratedObject(pk=pk)
+            record.save()
+    """)
+    got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["also_saves"]
+    assert [(r["class"], r["pattern"], r["helper"], r["call"]["line"], r["save_pattern"]) for r in got] == [
+        ("append", "*.ModeratedObject.save", "", 16, "django.db.models.Model.save")]
+    text = oc(tmp_path, "suggest", "--no-cache").out
+    assert "match calls a save pattern matches too" in text
+    assert "also a save by `django.db.models.Model.save`" in text
+    assert oc(tmp_path, "--no-cache", "app").codes() == []
+    write(tmp_path, "ordercheck.toml",
+          '[extend-events]\nsave = ["django.db.models.Model.save"]\nappend = ["*.ModeratedObject.save"]\n'
+          '\n[exclude-events]\nsave = ["*.ModeratedObject.save"]\n')
+    assert oc(tmp_path, "--no-cache", "app").codes() == [("app/models.py", 16, "OC102")]
+    assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["also_saves"] == []
