@@ -181,3 +181,22 @@ def copy(db, uploads, journal, row):
     assert cl(src, select=["OC102"], table=SQLITE) == [("OC102", 5)]
     unnamed = {"extend-events": {"save": ["*.upsert"]}}
     assert cl(src, select=["OC102"], table=unnamed) == [("OC102", 6)]
+
+
+@pytest.mark.parametrize("count,silent", [
+    ("self.errors = self.errors + 1", False),  # `+=` spelled out: a count (held-out set 210)
+    ("self.stats['failed'] = self.stats['failed'] + 1", False),
+    ("self.errors += 1", False),
+    ("n = n + 1", True),  # a plain local: no count that outlives the function
+    ("self.errors = other.errors + 1", True),  # another value: an attribute set
+    ("self.errors = self.errors - 1", True),
+])
+def test_a_count_spelled_out_in_a_handler_reports_the_failure(count, silent):
+    src = f'''
+def push(self, store, run, n):
+    try:
+        store.save(run)
+    except Exception:
+        {count}
+'''
+    assert cl(src, select=["OC203"]) == ([("OC203", 4)] if silent else [])

