@@ -22,7 +22,7 @@ import logging
 from collections import deque
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
@@ -209,6 +209,7 @@ class ProjectIndex:
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
     _mixin_super: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``mixin_super``'s answers
+    _combiners: Optional[Dict[str, List[str]]] = None  # ``combiners``
     _runners: Optional[FrozenSet[str]] = None  # ``handed_ref``: the names of functions that run their first parameter
     _starred: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_key``'s answers
     # the project names ``swallow_types_for`` was asked about while one file is checked,
@@ -389,43 +390,60 @@ class ProjectIndex:
     def mixin_super(self, owner: str, name: str) -> Optional[str]:
         """``super().name()`` in a mixin: a class whose own MRO binds ``name`` nowhere after
         it (its bases are project classes or plain ones: ``object``, ``ABC``,
-        ``Generic[T]``) runs what comes after it in the MRO of the project class that
-        combines it (``class Proc(DeferrableMixin, CSVProcessor)``). The function is
-        taken when every project class combining the mixin finds the same one; classes
-        that disagree, or one finding nothing, leave the call unresolved, as before
-        (docs/decisions.md, "``super()`` in a mixin")."""
+        ``Generic[T]``, ``Protocol``) runs what comes after it in the MRO of the project
+        class that combines it (``class Proc(DeferrableMixin, CSVProcessor)``). The
+        function is taken when every project class combining the mixin finds the same
+        one. One whose MRO holds a class from outside the project that is not plain
+        (``P(Mixin, lib.Base, Defaults)``: the library's class may come first) finds an
+        unknown, and ``object``'s own methods (``__init__``) are a target of their own:
+        either leaves the call unresolved, as do classes that disagree. A class that
+        finds nothing at all (another mixin, ``class Outer(Inner): pass``) cannot run
+        the call, and is not asked (docs/decisions.md, "``super()`` in a mixin")."""
         memo = (owner, name)
         if memo in self._mixin_super:
             return self._mixin_super[memo]
         found: Optional[str] = None
         own = self.mro(owner)
-        plain = all(self._plain_base(k, b) for k in own for b in self.classes[k].bases if self._base_outside(k, b)) \
-            if all(k in self.classes for k in own) else False
-        if plain and not any(self._binds(k, name) for k in own[1:]):
-            targets = set()
-            for k in self.classes:
-                order = self.mro(k) if k != owner else []
-                if owner not in order:
-                    continue
+        if self._plain_mro(own) and not any(self._binds(k, name) for k in own[1:]):
+            targets: Set[Optional[str]] = set()
+            for k in self.combiners().get(owner, ()):
+                order = self.mro(k)
                 after = order[order.index(owner) + 1:]
                 binder = next((c for c in after if self._binds(c, name)), None)
-                targets.add(self.member(binder, name) if binder is not None else None)
+                if not self._plain_mro(order):
+                    targets.add(None)  # (an unknown: a library class may bind it first)
+                elif binder is not None:
+                    targets.add(self.member(binder, name))
+                elif name in _OBJECT_NAMES:
+                    targets.add(None)  # `object.__init__`: no project function
                 if len(targets) > 1:
                     break
             found = next(iter(targets)) if len(targets) == 1 else None
         self._mixin_super[memo] = found
         return found
 
+    def combiners(self) -> Dict[str, List[str]]:
+        """By class key, the other project classes whose MRO holds it (computed once:
+        each class's MRO read once, however many ``super()`` calls ask)."""
+        if self._combiners is None:
+            out: Dict[str, List[str]] = {}
+            for k in self.classes:
+                for c in self.mro(k)[1:]:
+                    out.setdefault(c, []).append(k)
+            self._combiners = out
+        return self._combiners
+
+    def _plain_mro(self, order: Sequence[str]) -> bool:
+        """Every base from outside the project of the classes ``order`` names is plain
+        (``_MIXIN_PLAIN``): the project MRO is the whole MRO, as far as methods go."""
+        return all(k in self.classes and all(b.split("[", 1)[0] in _MIXIN_PLAIN for b in self.classes[k].bases
+                                              if self._base_outside(k, b))
+                   for k in order)
+
     def _binds(self, class_key: str, name: str) -> bool:
         """The class binds ``name`` itself, by a method or a class-level alias."""
         cls = self.classes.get(class_key)
         return cls is not None and (name in cls.methods or any(a[0] == name for a in cls.aliases))
-
-    @staticmethod
-    def _plain_base(key: str, base: str) -> bool:
-        """``base``, a class from outside the project, defines no method of a project's
-        own (``object``, ``ABC``, ``Generic[T]``, ``Protocol``)."""
-        return base.split("[", 1)[0] in _PLAIN_BASES | {"Protocol", "typing.Protocol"}
 
     def inherited_alias(self, class_key: str, name: str, skip_self: bool = False) -> Optional[Tuple[str, Tuple[str, ...]]]:
         """(the class key, its alias entry) of the class-level alias ``name`` that
@@ -1519,6 +1537,12 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
 
 
 #: bases that give an instance no ``__bool__``/``__len__`` of their own
+#: bases from outside the project that bind no method a project class defines
+#: (``ProjectIndex.mixin_super``); ``Exception`` binds ``__init__``, ``__str__``...
+_MIXIN_PLAIN = frozenset({"object", "builtins.object", "ABC", "abc.ABC", "Generic", "typing.Generic",
+                          "Protocol", "typing.Protocol"})
+#: what every class gets from ``object`` (``super().__init__()`` in a mixin may run it)
+_OBJECT_NAMES = frozenset(dir(object))
 _PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Exception",
                           "builtins.object", "builtins.Exception"})
 

@@ -127,3 +127,70 @@ def test_across_files_alone_warm_and_after_the_combining_class_changes(tmp_path)
     assert oc(tmp_path, "--cache-dir", cache, "pkg").codes() == []
     combined.write_text(combined.read_text().replace("(DeferrableMixin)", "(DeferrableMixin, CSVProcessor)"))
     assert oc(tmp_path, "--cache-dir", cache, "pkg/mixins.py").codes() == want
+
+
+def test_a_library_class_in_the_combining_mro_leaves_it_unresolved():
+    # a review: `Proc(AuditMixin, BatchProcessor, LocalDefaults)`: the library's
+    # `BatchProcessor` comes between, and may bind `commit` itself
+    src = MIXIN.replace("class DeferrableProcessor(DeferrableMixin, CSVProcessor):",
+                        "class DeferrableProcessor(DeferrableMixin, thirdparty.BatchProcessor, CSVProcessor):")
+    assert cl(src, select=SEQ) == []
+
+
+def test_a_mixin_extended_by_another_mixin_is_resolved_through_their_users():
+    # a review: `Outer(Inner)` finds nothing after `Inner` and cannot run the call: not asked
+    src = MIXIN.replace("class DeferrableProcessor(DeferrableMixin, CSVProcessor):\n    pass\n", '''class Outer(DeferrableMixin):
+    pass
+
+
+class DeferrableProcessor(Outer, CSVProcessor):
+    pass
+''')
+    assert cl(src, select=SEQ) == [("OC102", 13)]
+
+
+def test_objects_own_method_is_a_target_of_its_own():
+    # `super().__init__()` in a mixin runs `object.__init__` for a class with nothing
+    # after the mixin: with another class running a project `__init__`, they disagree
+    src = '''
+class Saver:
+    def __init__(self):
+        self._store.save_state(self)
+
+
+class Audit:
+    def __init__(self):
+        super().__init__()
+        self._ledger.append_record("created")
+
+
+class Saved(Audit, Saver):
+    pass
+'''
+    assert cl(src, select=SEQ) == [("OC102", 10)]
+    alone = src + '''
+
+class Plain(Audit):
+    pass
+'''
+    assert cl(alone, select=SEQ) == []
+
+
+def test_an_exceptions_super_init_is_no_mixin():
+    # `Exception` binds `__init__`: the class's own MRO decides (nothing of the project)
+    src = '''
+class Saver:
+    def __init__(self, m):
+        self._store.save_state(m)
+
+
+class Failed(Exception):
+    def __init__(self, m):
+        super().__init__(m)
+        self._ledger.append_record("failed")
+
+
+class Both(Failed, Saver):
+    pass
+'''
+    assert cl(src, select=SEQ) == []
