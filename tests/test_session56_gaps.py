@@ -58,10 +58,11 @@ def test_a_with_over_an_untyped_object_named_a_transaction_commits_at_once(src, 
 
 
 @pytest.mark.parametrize("item, nameable", [("self.transaction", True), ("self.atomic", True),
-                                            ("db.begin", False)])  # (an attribute of a local: not read)
+                                            ("db.begin", True)])  # (an attribute of a parameter: since session 59)
 def test_the_default_patterns_never_name_an_item_that_is_no_call(item, nameable):
     # §2: "a `with` over a call of the `transaction` class"; only a configuration's
-    # own pattern names an item of no known class (a function's name or `self.x`)
+    # own pattern names an item of no known class (a function's name, an attribute of
+    # one, or `self.x`)
     src = INSTANCE.replace("self._db", item).replace("def write(self, run, rec)", "def write(self, run, rec, db)")
     assert cl(src, select=["OC102"], table={"extend-events": EVENTS}) == [("OC102", 11)]
     assert cl(src, select=["OC102"], table=_txn(item)) == ([] if nameable else [("OC102", 11)])
