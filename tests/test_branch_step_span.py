@@ -53,7 +53,7 @@ def test_a_loop_and_a_case_step_too():
         """)
     spans = {s[4]: s[:4] for steps in got for s in steps}
     assert spans['case {"kind": "stop", "force": True}:  (false)'] == (6, 8, 7, 29)
-    assert spans["for run in runs:  (false)"] == (2, 4, 2, 20)
+    assert spans["for run in runs:  (no more items)"] == (2, 4, 2, 20)
     assert all(end_line - line <= 1 for line, _, end_line, _ in spans.values())
 
 

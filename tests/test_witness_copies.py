@@ -67,14 +67,14 @@ def monitor(store, services):
             svc.ledger.append(svc.id)
 """, "OC102")
     assert steps == [
-        ("branch", 2, "for svc in services:  (true)"),
+        ("branch", 2, "for svc in services:  (takes an item)"),
         ("branch", 4, "if svc.changed:  (true)"),
         ("branch", 6, "if changed:  (true)"),
         ("save", 7, "store.save(svc)"),
         ("branch", 8, "if svc.failed:  (true)"),
         ("append", 9, "svc.ledger.append(svc.id)"),
         # (the way out goes back up to the loop's head: the step says why it is shown)
-        ("branch", 2, "for svc in services:  (false)  (then on to the exit with no save after it)"),
+        ("branch", 2, "for svc in services:  (no more items)  (then on to the exit with no save after it)"),
     ]
 
 

@@ -39,7 +39,7 @@ def test_a_wrapped_test_is_joined_up_to_its_colon(tmp_path):
     assert _steps(tmp_path) == [
         (1, "if (a.ready and b.ok):  (true)"),  # (0-based lines, as in an editor's range)
         (9, "while (a.more(1)):  (false)"),  # a call decides the test: still the header
-        (13, "for item in [run.items]:  (false)"),
+        (13, "for item in [run.items]:  (no more items)"),
     ]
 
 
