@@ -178,12 +178,17 @@ async def test_open_change_fix_close_and_code_action(tmp_path):
 
         # a burst of changes is checked once, after the pause, on the last buffer
         before = len(client.published)
+        started = time.monotonic()
         for version in range(10, 16):
             replace_all(client, run, FIXED if version % 2 else INVERTED, version)
             await asyncio.sleep(0.01)
+        burst = time.monotonic() - started
         await diagnostics_for(client, uri, lambda d: len(d) == 0)
         await asyncio.sleep(lsp.DEBOUNCE + 0.3)
-        assert client.published[before:] == [(uri, 15, 0)]
+        if burst < lsp.DEBOUNCE / 2:
+            assert client.published[before:] == [(uri, 15, 0)]
+        else:  # (a loaded machine: the burst outlasted the pause, so more than one check ran)
+            assert client.published[-1] == (uri, 15, 0)
 
         # a change to the fixed form: cleared; back to the inverted form: published again
         replace_all(client, run, INVERTED, 23)
