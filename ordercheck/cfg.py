@@ -197,6 +197,11 @@ class _WithFrame(_Frame):
     expects: bool = False
 
 
+#: the statements whose failure, if any, the graph already shows (a ``pass``, a way out
+#: of the block, a ``raise``): a test manager's body ending so needs no point that raises
+_NEVER_RAISE_UNSEEN = frozenset({StmtKind.PASS, StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE, StmtKind.RAISE})
+
+
 #: what a ``with`` item's manager swallows (``build``'s ``is_suppressor``): True, every
 #: exception (a ``suppressor``); a tuple of exception types, only those (a project
 #: manager that catches narrowly around its ``yield``, or whose ``__exit__`` returns
@@ -947,14 +952,19 @@ class _Builder:
             pushed.append(w)
             # what follows (later items, the body) runs inside this item
             self.withs = self.withs + (w.with_id,)
-            if expects:
-                # the body raises (the test says so), even where the graph sees nothing
-                # that can (`total / 0`, a name): the way on after the statement exists
-                # whatever the body holds (a review: it was unreachable)
-                point = self.node(NodeKind.POINT, None, "the body raises")
-                self.connect(preds, point)
+        last = st.body[-1] if st.body else None
+        if any(w.expects for w in pushed) and last is not None and last.kind not in _NEVER_RAISE_UNSEEN:
+            # the body raises (the test says so), even where the graph sees nothing that
+            # can (`total / 0`, a name): its last statement may, after the others ran
+            # (two reviews: what follows was unreachable, then a save before it lost)
+            ends = self.block(st.body[:-1], preds)
+            if ends:
+                point = self.node(NodeKind.POINT, None, "the body's last statement raises")
+                self.connect(ends, point)
                 self.unwind([(point, EdgeKind.EXCEPTION)], Way.RAISE)
-        ends = self.block(st.body, preds)
+            ends = self.block([last], ends)
+        else:
+            ends = self.block(st.body, preds)
         for w in reversed(pushed):
             self.frames.pop()
             self.withs = w.withs

@@ -1147,8 +1147,9 @@ def direct_overlaps(all_facts: Sequence[FileFacts], settings: Settings, report: 
                     continue
                 names = (call.callee,) + call.qualnames + call.typed
                 for pair in appends:
-                    if pair in seen or not matches(pair[1], names) or "save" not in settings.vocab.direct(call):
-                        continue
+                    direct = settings.vocab.direct(call)
+                    if pair in seen or not matches(pair[1], names) or "save" not in direct or pair[0] not in direct:
+                        continue  # (an append `[exclude-events]` takes out is no overlap: a review)
                     by = next((p for p in saves if matches(p, names)), "")
                     seen.add(pair)
                     out.append(AlsoSaves(pair[0], pair[1], (facts.path, call.span.line, call.text), "", by=by or "save"))

@@ -210,6 +210,7 @@ class ProjectIndex:
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
     _mixin_super: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``mixin_super``'s answers
     _combiners: Optional[Dict[str, List[str]]] = None  # ``combiners``
+    _plain: Dict[str, bool] = field(default_factory=dict)  # ``_plain_class``'s answers
     _runners: Optional[FrozenSet[str]] = None  # ``handed_ref``: the names of functions that run their first parameter
     _starred: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_key``'s answers
     # the project names ``swallow_types_for`` was asked about while one file is checked,
@@ -408,12 +409,11 @@ class ProjectIndex:
             targets: Set[Optional[str]] = set()
             for k in self.combiners().get(owner, ()):
                 order = self.mro(k)
-                after = order[order.index(owner) + 1:]
-                binder = next((c for c in after if self._binds(c, name)), None)
-                if not self._plain_mro(order):
+                at = next((i for i in range(order.index(owner) + 1, len(order)) if self._binds(order[i], name)), None)
+                if not self._plain_before(order, at):
                     targets.add(None)  # (an unknown: a library class may bind it first)
-                elif binder is not None:
-                    targets.add(self.member(binder, name))
+                elif at is not None:
+                    targets.add(self.member(order[at], name))
                 elif name in _OBJECT_NAMES:
                     targets.add(None)  # `object.__init__`: no project function
                 if len(targets) > 1:
@@ -436,9 +436,40 @@ class ProjectIndex:
     def _plain_mro(self, order: Sequence[str]) -> bool:
         """Every base from outside the project of the classes ``order`` names is plain
         (``_MIXIN_PLAIN``): the project MRO is the whole MRO, as far as methods go."""
-        return all(k in self.classes and all(b.split("[", 1)[0] in _MIXIN_PLAIN for b in self.classes[k].bases
-                                              if self._base_outside(k, b))
-                   for k in order)
+        return all(self._plain_class(k) for k in order)
+
+    def _plain_before(self, order: Sequence[str], at: Optional[int]) -> bool:
+        """No class from outside the project that is not plain can come before
+        ``order[at]`` (the binder; None: none) in the MRO ``order`` of project classes.
+        A library base comes after its own class, and after the bases listed before it
+        (C3's local order): only one of a class before the binder, listed before any
+        base that leads to the binder, may (two reviews: `P(Mixin, lib.Base,
+        Defaults)` may run the library's method; `P(Mixin, Defaults, Thread)` and a
+        binder that is a `models.Model` do not)."""
+        binder = order[at] if at is not None else None
+        for c in order[:at]:
+            if self._plain_class(c):
+                continue
+            facts = self.files[split_key(c)[0]]
+            led = False  # a base listed so far leads to the binder
+            for b in self.classes[c].bases:
+                target = self.class_key(facts, b) or (self.resolve_qualified(b) if "." in b else None)
+                if target is None or target not in self.classes:
+                    if not led and b.split("[", 1)[0] not in _MIXIN_PLAIN:
+                        return False
+                elif binder is not None and (target == binder or binder in self.mro(target)):
+                    led = True
+        return True
+
+    def _plain_class(self, key: str) -> bool:
+        """The class's bases from outside the project are plain ones (once per class:
+        a review timed a 1,500-deep chain asking it of every class again)."""
+        got = self._plain.get(key)
+        if got is None:
+            cls = self.classes.get(key)
+            got = self._plain[key] = cls is not None and all(
+                b.split("[", 1)[0] in _MIXIN_PLAIN for b in cls.bases if self._base_outside(key, b))
+        return got
 
     def _binds(self, class_key: str, name: str) -> bool:
         """The class binds ``name`` itself, by a method or a class-level alias."""

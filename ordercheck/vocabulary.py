@@ -32,8 +32,9 @@ _WITH_ITEM_ONLY = frozenset({TRANSACTION})
 def item_names(call: Call) -> Tuple[str, ...]:
     """The texts a ``with`` item over an object of no known class (``Call.bare_enter``)
     is named by for a ``transaction`` pattern: as written (``conn`` of ``conn =
-    self._conn``) and what it stands for (``self._conn``). Only a function's own name
-    or ``self.x`` (``local_head``, ``self_call``): an imported instance is typed by its
+    self._conn``) and what it stands for (``self._conn``). Only a function's own name,
+    ``self.x`` or an attribute of either (``local_head``, ``self_call``): an imported
+    instance is typed by its
     module, never named by its text (docs/decisions.md "A with over an object named a
     transaction")."""
     if not (call.local_head or call.self_call == "self"):

@@ -194,3 +194,12 @@ class Both(Failed, Saver):
     pass
 '''
     assert cl(src, select=SEQ) == []
+
+
+def test_a_library_class_after_the_binder_is_no_unknown():
+    # a second review: a `models.Model` base of the binder itself, or a `Thread` listed
+    # after it, comes after the binder in the MRO
+    model = MIXIN.replace("class CSVProcessor:", "class CSVProcessor(models.Model):")
+    assert cl(model, select=SEQ) == [("OC102", 13)]
+    thread = MIXIN.replace("(DeferrableMixin, CSVProcessor)", "(DeferrableMixin, CSVProcessor, threading.Thread)")
+    assert cl(thread, select=SEQ) == [("OC102", 13)]

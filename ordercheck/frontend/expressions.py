@@ -950,48 +950,21 @@ def unwritten(told: Tuple[Tuple["Fact", ...], Tuple["Fact", ...]], written: Sequ
 def walrus_targets(node: cst.BaseExpression) -> FrozenSet[str]:
     """The names a test's walrus binds where ``test_facts(node, walrus=True)`` reads
     it as telling their truth (under ``not``, ``and``, ``or``, parentheses, and
-    ``is None``/``is not None``), and that the test does not read before binding it:
-    in ``left and (left := f()) == 0`` the fact is of the old ``left`` (a review);
-    ``(job := q.get()) and job.ok`` reads the new one."""
-    found = _walrus_told(node)
-    return frozenset(n for n in found if not _read_before_bound(node, n))
-
-
-def _walrus_told(node: cst.BaseExpression) -> FrozenSet[str]:
+    ``is None``/``is not None``). What the walrus's own value reads does not matter
+    (``if payload := clean(payload):`` tells the new ``payload``); a fact of the old
+    value elsewhere in the test (``left and (left := f())``) makes two facts of the
+    name on one side, which ``unwritten`` drops (two reviews)."""
     if isinstance(node, cst.NamedExpr):
         return frozenset({node.target.value}) if isinstance(node.target, cst.Name) else frozenset()
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-        return _walrus_told(node.expression)
+        return walrus_targets(node.expression)
     if isinstance(node, cst.BooleanOperation):
-        return _walrus_told(node.left) | _walrus_told(node.right)
+        return walrus_targets(node.left) | walrus_targets(node.right)
     if (isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and isinstance(node.left, cst.NamedExpr)
             and isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot))
             and isinstance(node.comparisons[0].comparator, cst.Name) and node.comparisons[0].comparator.value == "None"):
-        return _walrus_told(node.left)
+        return walrus_targets(node.left)
     return frozenset()
-
-
-def _read_before_bound(node: cst.CSTNode, name: str) -> bool:
-    """Whether ``node``, walked in source order (Python's order for the operands of
-    ``and``/``or``, comparisons and calls), reads the plain name ``name`` before a
-    walrus binds it (its own value included: ``(n := n + 1)``)."""
-    stack: List[cst.CSTNode] = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Name):
-            if n.value == name:
-                return True
-            continue
-        if isinstance(n, cst.NamedExpr):
-            if isinstance(n.target, cst.Name) and n.target.value == name:
-                return _read_before_bound(n.value, name)
-            stack.append(n.value)
-            continue
-        if isinstance(n, (cst.Attribute, cst.Arg)):  # (`dev.cfg` and `f(cfg=1)` read no name `cfg`)
-            stack.append(n.value)
-            continue
-        stack.extend(reversed(n.children))
-    return False
 
 
 def test_facts(node: cst.BaseExpression, walrus: bool = False) -> Tuple[Tuple[Fact, ...], Tuple[Fact, ...]]:

@@ -617,10 +617,11 @@ class Resolver:
                 # `with self:` in a method: the class's own `__enter__`/`__exit__`,
                 # found through its MRO as `self.m()` is (beets' `with self as state:`)
                 return CallNames("self.__enter__", (), None, None, "self")
-            if len(parts) == 3 and parts[0] == "self" and self._self_class_scope() is not None:
+            if len(parts) >= 3 and parts[0] == "self" and self._self_class_scope() is not None:
                 # `with self._lock:` where only a base class (in another file, maybe)
                 # types `_lock`: the project phase reads the type through the MRO
-                # (``ProjectIndex.receiver_class_of``); no project manager, no effect
+                # (``ProjectIndex.receiver_class_of``); no project manager, no effect.
+                # (`with self.db.conn:` too: a `transaction` pattern may name it; a review)
                 return CallNames(callee, (), None, None, "self")
             if parts[0] not in ("self", "cls") and self._imported_once(parts[0]):
                 # `with db_session:` (or `with pkg.runtime.db_session:`) over a name
