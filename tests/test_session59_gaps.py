@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from checkutil import cl
+from checkutil import check_source, cl
 
 EXPECTING = [
     ("import pytest\n", "pytest.raises(StoreError)"),
@@ -341,3 +341,26 @@ def test_it(store, ledger, run):
     ledger.append_event(run, "started")
 '''
     assert cl(src, select=["OC102"]) == []
+
+
+def test_the_way_out_back_up_is_said_after_a_test_below_the_anchor():
+    # held-out set 217 (mongo-connector's oplog loop): the step after the append is a
+    # test below it, then the loop's head; the head is where the way goes back up
+    src = '''
+class OplogThread:
+    def run(self, cursor, docman):
+        last_ts = None
+        for n, entry in enumerate(cursor):
+            docman.upsert(entry)
+            last_ts = entry["ts"]
+            if n % 10 == 1:
+                self.update_checkpoint(last_ts)
+                last_ts = None
+        if last_ts is not None:
+            self.update_checkpoint(last_ts)
+'''
+    table = {"extend-events": {"save": ["*.update_checkpoint"], "append": ["*.upsert"]}}
+    [f] = [f for f in check_source(src, table=table, select=["OC102"])]
+    said = [s for s in f.witness if "then on to the exit" in s.text]
+    assert [(s.span.line, s.kind) for s in said] == [(5, "branch")]
+    assert said[0].text.startswith("for n, entry in enumerate(cursor):  (no more items)")
