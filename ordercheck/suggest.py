@@ -477,6 +477,15 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     # `from . import parser` then `parser.save_json(data, path)`; held-out set 189)
     module = call.receiver_type is None and any(
         q != callee and q.endswith(f".{last}.{name}") for q in call.qualnames)
+    if name in CONTAINER_METHODS and receiver.endswith("[]"):
+        # an element of a container (`db[key].append(year)`, `self.db["k"][key].append(ref)`):
+        # a list in memory, however the container is named (held-out sets 203 and 219),
+        # unless it is a ledger's (`self.journals[run_id].append(r)`)
+        base = receiver
+        while base.endswith("[]"):
+            base = base[:-2]
+        if not set(split_tokens(base.rsplit(".", 1)[-1])) & LEDGERISH:
+            return None
     machinery = set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS
     if machinery and not (module and machinery <= OBJECT_ONLY_TOKENS):
         return None  # (a project's own `telemetry` or `tracer` module is machinery too: a review)

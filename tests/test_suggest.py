@@ -1747,3 +1747,26 @@ def test_suggest_names_a_configured_append_a_save_pattern_also_matches(tmp_path)
           '[extend-events]\nsave = ["django.db.models.Model.save"]\nappend = ["*.ModeratedObject.save"]\n'
           '\n[exclude-events]\nappend = ["*.ModeratedObject.save"]\n')
     assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["also_saves"] == []
+
+
+def test_an_element_of_a_container_is_no_append(tmp_path):
+    """(Held-out sets 203 and 219.) `db[key].append(year)` of a dict of lists built in
+    memory (cve-bin-tool), `self.db["k"][key].append(ref)` (pysaml2): no ledger. A
+    container named like a ledger's still is one (`self.trail[run].append(r)`)."""
+    write(tmp_path, "m.py", """
+        def load(rows, store):
+            db = {}
+            for key, year in rows:
+                db[key] = []
+                db[key].append(year)
+            store.save(db)
+
+
+        class Index:
+            def add(self, key, ref, store):
+                self.db["k"][key].append(ref)
+                self.trail[key].append(ref)
+                store.save(ref)
+    """)
+    got = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", "--no-cache").out)["suggestions"]
+    assert [s["pattern"] for s in got if s["class"] == "append"] == ["*.trail[].append"]
