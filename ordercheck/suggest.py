@@ -1300,35 +1300,41 @@ def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequ
 
 
 def render_also_saves(saving: Sequence[AlsoSaves]) -> List[str]:
-    """Comment lines naming the configured append patterns whose calls also save."""
+    """Comment lines naming the configured append patterns whose calls also save: by a
+    save pattern of their own (``direct_overlaps``), then through a helper."""
     both = [a for a in saving if a.by]
-    saving = [a for a in saving if not a.by]
-    lines = []
-    if both:
-        lines += ["", f"# {len(both)} configured append pattern(s) match calls a save pattern matches too: such a",
-                  "# call is both classes, never ordered against a save (its own save covers its append),",
-                  "# so OC101/OC102 stay silent there. Name the state's saves more narrowly, or take the",
-                  "# record's calls out of the save class (`[exclude-events]` save = [the append pattern]):"]
-        width = max(len(a.pattern) for a in both) + 2
-        for a in both:
-            path, line, text = a.call
-            lines.append(f"#   {a.kind:<15} {a.pattern:<{width}} called at {path}:{line}  {text}")
-            lines.append(f"#   {'':<15} {'':<{width}} also a save by `{a.by}`")
-    if not saving:
-        return lines
-    lines += ["", f"# {len(saving)} configured append pattern(s) call a helper that also saves: such a call is",
-             "# never ordered against a save (its own save covers its append), so OC101/OC102 stay",
-             "# silent there. If the helper's save is the ledger record itself, name the state's",
-             "# own saving calls instead of the call they share:"]
-    width = max(len(a.pattern) for a in saving) + 2
-    for a in saving:
+    helped = [a for a in saving if not a.by]
+    return _overlap_block(both, [
+        f"# {len(both)} configured append pattern(s) match calls a save pattern matches too: such a",
+        "# call is both classes, never ordered against a save (its own save covers its append),",
+        "# so OC101/OC102 stay silent there. Name the state's saves more narrowly, or take the",
+        "# record's calls out of the save class (`[exclude-events]` save = [the append pattern]):"],
+        lambda a: f"also a save by `{a.by}`") + _overlap_block(helped, [
+            f"# {len(helped)} configured append pattern(s) call a helper that also saves: such a call is",
+            "# never ordered against a save (its own save covers its append), so OC101/OC102 stay",
+            "# silent there. If the helper's save is the ledger record itself, name the state's",
+            "# own saving calls instead of the call they share:"], _helper_saves)
+
+
+def _helper_saves(a: AlsoSaves) -> str:
+    where = f"runs `{a.helper}`"
+    if a.save is not None:
+        spath, sline, stext = a.save
+        where += f", which saves at {spath}:{sline}  {stext}"
+    return where
+
+
+def _overlap_block(rows: Sequence[AlsoSaves], header: List[str], second: Callable[[AlsoSaves], str]) -> List[str]:
+    """A block of ``render_also_saves``: its header, then two lines per pattern (the
+    call, and what else it is)."""
+    if not rows:
+        return []
+    width = max(len(a.pattern) for a in rows) + 2
+    lines = [""] + header
+    for a in rows:
         path, line, text = a.call
         lines.append(f"#   {a.kind:<15} {a.pattern:<{width}} called at {path}:{line}  {text}")
-        where = f"#   {'':<15} {'':<{width}} runs `{a.helper}`"
-        if a.save is not None:
-            spath, sline, stext = a.save
-            where += f", which saves at {spath}:{sline}  {stext}"
-        lines.append(where)
+        lines.append(f"#   {'':<15} {'':<{width}} {second(a)}")
     return lines
 
 
