@@ -202,6 +202,16 @@ class _WithFrame(_Frame):
 _NEVER_RAISE_UNSEEN = frozenset({StmtKind.PASS, StmtKind.RETURN, StmtKind.BREAK, StmtKind.CONTINUE, StmtKind.RAISE})
 
 
+def _never_raises_unseen(st: Stmt) -> bool:
+    """A statement the graph shows whole: a ``pass``, a way out of the block, a
+    ``raise``, or one with no call that binds literals only or is ``...`` (`saved =
+    True`: a third review)."""
+    if st.kind in _NEVER_RAISE_UNSEEN:
+        return True
+    return st.kind == StmtKind.SIMPLE and not st.events and not st.can_raise and (
+        bool(st.literals) or st.text.strip() in ("...", "Ellipsis"))
+
+
 #: what a ``with`` item's manager swallows (``build``'s ``is_suppressor``): True, every
 #: exception (a ``suppressor``); a tuple of exception types, only those (a project
 #: manager that catches narrowly around its ``yield``, or whose ``__exit__`` returns
@@ -953,7 +963,7 @@ class _Builder:
             # what follows (later items, the body) runs inside this item
             self.withs = self.withs + (w.with_id,)
         last = st.body[-1] if st.body else None
-        if any(w.expects for w in pushed) and last is not None and last.kind not in _NEVER_RAISE_UNSEEN:
+        if any(w.expects for w in pushed) and last is not None and not _never_raises_unseen(last):
             # the body raises (the test says so), even where the graph sees nothing that
             # can (`total / 0`, a name): its last statement may, after the others ran
             # (two reviews: what follows was unreachable, then a save before it lost)

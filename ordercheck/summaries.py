@@ -211,6 +211,7 @@ class ProjectIndex:
     _mixin_super: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``mixin_super``'s answers
     _combiners: Optional[Dict[str, List[str]]] = None  # ``combiners``
     _plain: Dict[str, bool] = field(default_factory=dict)  # ``_plain_class``'s answers
+    _after_memo: Dict[Tuple[str, Optional[str]], bool] = field(default_factory=dict)  # ``_library_after``'s
     _runners: Optional[FrozenSet[str]] = None  # ``handed_ref``: the names of functions that run their first parameter
     _starred: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_key``'s answers
     # the project names ``swallow_types_for`` was asked about while one file is checked,
@@ -447,19 +448,29 @@ class ProjectIndex:
         Defaults)` may run the library's method; `P(Mixin, Defaults, Thread)` and a
         binder that is a `models.Model` do not)."""
         binder = order[at] if at is not None else None
-        for c in order[:at]:
-            if self._plain_class(c):
-                continue
-            facts = self.files[split_key(c)[0]]
-            led = False  # a base listed so far leads to the binder
-            for b in self.classes[c].bases:
-                target = self.class_key(facts, b) or (self.resolve_qualified(b) if "." in b else None)
-                if target is None or target not in self.classes:
-                    if not led and b.split("[", 1)[0] not in _MIXIN_PLAIN:
-                        return False
-                elif binder is not None and (target == binder or binder in self.mro(target)):
-                    led = True
-        return True
+        return all(self._plain_class(c) or self._library_after(c, binder) for c in order[:at])
+
+    def _library_after(self, key: str, binder: Optional[str]) -> bool:
+        """Every base of ``key`` from outside the project that is not plain comes after
+        ``binder`` in C3's order: a base listed before it leads to the binder and none
+        listed after it does (in a diamond, `P(CSV, Connection, JSON)` with `CSV(Base)`
+        and `JSON(Base)`, `Base` comes after `JSON`, so after `Connection`: a third
+        review). Answers kept per (class, binder)."""
+        memo = (key, binder)
+        got = self._after_memo.get(memo)
+        if got is not None:
+            return got
+        facts = self.files[split_key(key)[0]]
+        leads: List[Optional[bool]] = []  # per base: None a library's not plain, else whether it leads to the binder
+        for b in self.classes[key].bases:
+            target = self.class_key(facts, b) or (self.resolve_qualified(b) if "." in b else None)
+            if target is None or target not in self.classes:
+                leads.append(False if b.split("[", 1)[0] in _MIXIN_PLAIN else None)
+            else:
+                leads.append(binder is not None and (target == binder or binder in self.mro(target)))
+        got = all(any(leads[:i]) and not any(leads[i + 1:]) for i, lead in enumerate(leads) if lead is None)
+        self._after_memo[memo] = got
+        return got
 
     def _plain_class(self, key: str) -> bool:
         """The class's bases from outside the project are plain ones (once per class:

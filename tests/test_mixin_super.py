@@ -203,3 +203,33 @@ def test_a_library_class_after_the_binder_is_no_unknown():
     assert cl(model, select=SEQ) == [("OC102", 13)]
     thread = MIXIN.replace("(DeferrableMixin, CSVProcessor)", "(DeferrableMixin, CSVProcessor, threading.Thread)")
     assert cl(thread, select=SEQ) == [("OC102", 13)]
+
+
+def test_a_library_base_before_a_later_way_to_the_binder_is_an_unknown():
+    # a third review: in `P(Mixin, CSV, Connection, JSON)` with `CSV(Base)`, `JSON(Base)`,
+    # `Base` comes after `JSON`, so after the library's `Connection`
+    src = '''
+class Base:
+    def commit(self):
+        self._store.save_state(self)
+
+
+class CSV(Base):
+    pass
+
+
+class JSON(Base):
+    pass
+
+
+class AuditMixin:
+    def commit(self):
+        super().commit()
+        self._ledger.append_record("commit")
+
+
+class P(AuditMixin, CSV, sqlite3.Connection, JSON):
+    pass
+'''
+    assert cl(src, select=SEQ) == []
+    assert cl(src.replace("sqlite3.Connection, JSON", "JSON, sqlite3.Connection"), select=SEQ) == [("OC102", 18)]

@@ -364,3 +364,19 @@ class OplogThread:
     said = [s for s in f.witness if "then on to the exit" in s.text]
     assert [(s.span.line, s.kind) for s in said] == [(5, "branch")]
     assert said[0].text.startswith("for n, entry in enumerate(cursor):  (no more items)")
+
+
+@pytest.mark.parametrize("last", ["saved = True", "..."])
+def test_a_last_statement_that_cannot_raise_leads_nowhere_after_it(last):
+    # a third review: a literal bound, or `...`, raises nothing unseen
+    src = f'''
+import pytest
+
+
+def test_it(store, ledger, run):
+    with pytest.raises(StoreError):
+        store.save(run)
+        {last}
+    ledger.append_event(run, "started")
+'''
+    assert cl(src, select=["OC102"]) == []
