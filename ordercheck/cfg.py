@@ -208,6 +208,8 @@ def _never_raises_unseen(st: Stmt) -> bool:
     True`: a third review)."""
     if st.kind in _NEVER_RAISE_UNSEEN:
         return True
+    if st.events and isinstance(st.events[-1], Call) and st.events[-1].exits:
+        return True  # (`pytest.fail("no raise")`, `sys.exit(1)`: its way out is drawn)
     return st.kind == StmtKind.SIMPLE and not st.events and not st.can_raise and (
         bool(st.literals) or st.text.strip() in ("...", "Ellipsis"))
 
@@ -386,7 +388,9 @@ class _Builder:
             if isinstance(frame, _FinallyFrame):
                 self.connect(preds, self.finally_copy(frame, index, Way.EXIT))
                 return
-            if self.CROSS[frame.kind](self, frame, index, preds, Way.RAISE):
+            # (a test's `pytest.raises` catches no `BaseException`: the exit passes it)
+            way = Way.EXIT if isinstance(frame, _WithFrame) and frame.expects else Way.RAISE
+            if self.CROSS[frame.kind](self, frame, index, preds, way):
                 return
         self.connect(preds, RAISE)
 
@@ -463,7 +467,7 @@ class _Builder:
                     ctx = self.g.nodes[exit_node]["ctx"]
                     self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if r == region
                                                            or all(r in self.g.nodes[t]["ctx"] for t in targets))
-        elif f.expects:
+        elif f.expects and way != Way.EXIT:
             # a test's `pytest.raises` left by `return`/`break`/`continue`: the body
             # raised nothing, so the test fails at the exit (as at its normal end)
             self.unwind([(exit_node, EdgeKind.EXCEPTION)], Way.RAISE)

@@ -380,3 +380,28 @@ def test_it(store, ledger, run):
     ledger.append_event(run, "started")
 '''
     assert cl(src, select=["OC102"]) == []
+
+
+def test_pytest_fail_closing_a_body_that_must_raise_ends_the_test():
+    # a review: `pytest.fail(...)` raises a `BaseException` (an `OutcomeException`):
+    # neither `pytest.raises(StoreError)` nor an `except Exception` catches it
+    src = '''
+import pytest
+
+
+def test_it(store, ledger, run):
+    with pytest.raises(StoreError):
+        store.save(run)
+        pytest.fail("the save should have raised")
+    ledger.append_event(run, "started")
+
+
+def test_caught(store, ledger, run):
+    try:
+        store.save(run)
+        pytest.fail("the save should have raised")
+    except Exception:
+        pass
+    ledger.append_event(run, "started")
+'''
+    assert cl(src, select=["OC102"]) == []

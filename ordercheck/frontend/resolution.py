@@ -28,6 +28,11 @@ EXIT_CALLS = ("sys.exit", "os._exit")
 #: `site`'s `exit()`/`quit()`: they raise `SystemExit` as `sys.exit()` does, where no
 #: module or function binds the name (held-out set 151: faraday's handlers end so)
 SITE_EXITS = ("exit", "quit")
+#: pytest's outcomes raise an ``OutcomeException``, a ``BaseException`` as ``SystemExit``
+#: is: they go past ``except Exception`` (and a ``pytest.raises`` of an ``Exception``) as
+#: ``sys.exit()`` does (a review of session 59: `pytest.fail("no raise")` closing a
+#: `pytest.raises` body)
+TEST_OUTCOMES = frozenset({"pytest.fail", "pytest.skip", "pytest.exit", "pytest.xfail"})
 
 CONTEXT_MANAGER_DECORATORS = {
     "contextmanager", "asynccontextmanager",
@@ -528,6 +533,8 @@ class Resolver:
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
                 exits = name
+            elif name in TEST_OUTCOMES and exits is None:
+                exits = "sys.exit"
         if (exits is None and callee in SITE_EXITS and not qn and self._lookup(callee) is None
                 and not any(k.startswith("*") for k in self.import_tables.get(0, {}))):
             exits = "sys.exit"  # (a star import may bind the name: a review)
