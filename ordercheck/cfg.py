@@ -538,7 +538,8 @@ class _Builder:
                     self.g.graph["tested"].append(tuple(sorted({f.name for told in item.facts for f in told})))
                 preds = _dedupe(out)
             elif isinstance(item, RaisePoint):
-                p = self.node(NodeKind.POINT, None, "may raise")
+                p = self.node(NodeKind.POINT, None, "may raise", **(
+                    {"raising": (item.span, item.text)} if item.span is not None else {}))
                 self.connect(preds, p)
                 self.raise_from(p)
                 preds = [(p, EdgeKind.NORMAL)]

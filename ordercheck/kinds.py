@@ -185,3 +185,14 @@ NO_RETURN = "no-return"
 #: (``effects.node_sets``)
 NO_RETURN_AWAITED = "no-return-awaited"
 NO_RETURN_MARKS = frozenset({NO_RETURN, NO_RETURN_AWAITED})
+
+#: a mark, not an event class: the callee hands the exception its caller's handler is
+#: running on (``sys.exc_info()``, ``traceback.format_exc()`` in its body, outside its
+#: own handlers, flowing into a return or yield value, an assignment, or a call that is
+#: not ``quiet``). A call of it in a handler hands that handler's exception on, as the
+#: expression written there would (docs/decisions.md "A helper that hands the running
+#: exception on"). Carried on the normal way out, through helpers, except from a call
+#: inside the helper's own ``except`` (which runs that clause's exception).
+HANDS_ON = "hands-on-running"
+#: the line a frontend gives the exception a function's caller is handling
+RUNNING_LINE = -1

@@ -79,7 +79,7 @@ def test_passed_on_uncalled_it_hands_nothing_on():
     assert cl(src, ["OC202"]) == [("OC202", 8), ("OC202", 17), ("OC202", 24), ("OC202", 31)]
 
 
-def test_a_def_outside_the_handler_is_a_call_like_any_other():
+def test_a_def_outside_the_handler_hands_on_by_its_summary():
     src = """
         import traceback
 
@@ -94,8 +94,11 @@ def test_a_def_outside_the_handler_is_a_call_like_any_other():
             except Exception:
                 out.append(describe())
     """
-    # a module-level helper is a call like any other: its result is no value the handler holds
-    assert cl(src, ["OC202"]) == [("OC202", 11)]
+    # a module-level helper that returns the running exception hands it on where it is
+    # called, as the nested def does (docs/decisions.md "A helper that hands the running
+    # exception on", session 60); one that returns anything else is a call like any other
+    assert cl(src, ["OC202"]) == []
+    assert cl(src.replace("return traceback.format_exc()", "return 'failed'"), ["OC202"]) == [("OC202", 11)]
 
 
 def test_it_gives_the_exception_of_the_handler_where_it_is_called():

@@ -236,3 +236,24 @@ def keep(store, run, lock):
         pass
 """) if f.code == "OC203"]
     assert [s.kind for s in saves[0].witness] == ["save", "except", "silent"], saves[0].witness
+
+
+def test_an_attribute_of_an_events_result_that_raises_is_a_step():
+    """``network.submit(batch).get()``: the ``.get`` looked up on the append's result may
+    raise after the append took effect; the witness says so rather than going from the
+    append to the ``except`` (held-out set 225, a pykka future)."""
+    f = _oc102("""\
+def scrobble_many(store, ledger, batches, log):
+    for batch in batches:
+        try:
+            ledger.append(batch).get()
+        except Exception as exc:
+            log.exception("failed: %s", exc)
+            break
+        store.save(batch).result
+""")
+    steps = [(s.kind, s.span.line, s.text) for s in f.witness]
+    assert steps[-4:] == [("append", 4, "ledger.append(batch)"), ("raises", 4, "ledger.append(batch).get"),
+                          ("except", 5, "except Exception as exc:"), ("break", 7, "break")], steps
+    raising = f.witness[-3]
+    assert (raising.span.col, raising.span.end_col) == (12, 36)

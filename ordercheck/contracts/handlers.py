@@ -8,7 +8,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import lazy
-from ..kinds import NO_RETURN, EdgeKind, EventClass, NodeKind, RegionKind
+from ..kinds import HANDS_ON, NO_RETURN, EdgeKind, EventClass, NodeKind, RegionKind
 from .paths import Classes, exception_successors, shortest
 
 if TYPE_CHECKING:
@@ -38,12 +38,20 @@ def handing_on(g: nx.DiGraph, classes: Classes) -> Dict[object, Tuple[int, ...]]
     and calls that receive it unless they are ``quiet`` (by pattern, or a project
     helper whose only effects are quiet)."""
     out: Dict[object, Tuple[int, ...]] = {}
+    regions = g.graph.get("handlers", {})
     for n, d in g.nodes(data=True):
         if d.get("hands_on"):
             out[n] = d["hands_on"]
         call = d.get("call")
         if call is not None and call.hands_on and not is_quiet(classes.get(n)):
             out[n] = call.hands_on
+        if HANDS_ON in classes.get(n, ()):
+            # a helper that hands on the exception its caller is handling: the
+            # innermost `except` clause this call stands in (``kinds.HANDS_ON``)
+            running = [regions[r].span.line for r in d.get("ctx", ())
+                       if r in regions and regions[r].kind == RegionKind.EXCEPT and regions[r].span is not None]
+            if running:
+                out[n] = tuple(sorted(set(out.get(n, ())) | {running[-1]}))
     return out
 
 

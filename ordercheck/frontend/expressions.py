@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Sequ
 from .. import lazy
 from .. import scopes as scopesmod
 from ..ir import Call, Choice, ExprSeq, Fact, FileFacts, RaisePoint, Repeat, Span, utf16_col
+from ..kinds import RUNNING_LINE
 from ..markers import argument_runs, callee_run, expression_runs
 from .positions import children, positions_of
 from .resolution import (
@@ -353,14 +354,14 @@ class ExpressionWalker(Resolver):
             before = len(seq)
             self._expr(node.value, seq)
             if len(seq) > before:
-                seq.append(RaisePoint(self.pos(node)[2]))
+                seq.append(RaisePoint(self.pos(node)[2], self.span(node), self.text(node)))
         elif isinstance(node, cst.Subscript):
             before = len(seq)
             self._expr(node.value, seq)
             for el in node.slice:
                 self._expr(el, seq)
             if len(seq) > before:
-                seq.append(RaisePoint(self.pos(node)[2]))
+                seq.append(RaisePoint(self.pos(node)[2], self.span(node), self.text(node)))
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return
         elif isinstance(node, cst.Await) and isinstance(node.expression, cst.Call):
@@ -864,7 +865,7 @@ _EXC_SOURCES = {"sys.exc_info", "sys.exception", "traceback.format_exc"}
 _BARE_EXC_SOURCES = {"twisted.python.failure.Failure", "twisted.internet.defer.fail"}
 #: in a closure's handler lines: its body calls one of ``_EXC_SOURCES``, which give the
 #: exception of the handler running where it is called (``_at_call``)
-RUNNING_HANDLER = -1
+RUNNING_HANDLER = RUNNING_LINE
 _EXC_CONVERSIONS = {"str", "repr", "format", "ascii", "traceback.format_exception",
                     "traceback.format_exception_only",
                     # binds arguments for a later call: what it binds flows into whatever

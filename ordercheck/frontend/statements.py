@@ -39,6 +39,7 @@ from ..ir import (
 from ..kinds import StmtKind
 from ..markers import MarkerWalk, split_tokens
 from .expressions import (
+    RUNNING_HANDLER,
     ExpressionWalker,
     bound_names,
     has_yield,
@@ -486,7 +487,7 @@ class Extractor(ExpressionWalker):
         if not target_raises or not ev:
             return self.raises_outside_calls(value) or bool(target_raises)
         if not isinstance(ev[-1], RaisePoint):
-            ev.append(RaisePoint(self.pos(target_raises[-1])[2]))
+            ev.append(RaisePoint(self.pos(target_raises[-1])[2], self.span(target_raises[-1]), self.text(target_raises[-1])))
         return self.raises_outside_calls(value)
 
     def _ann_assign(self, node: cst.AnnAssign, line: cst.CSTNode) -> Stmt:
@@ -935,7 +936,13 @@ class Extractor(ExpressionWalker):
                               self.import_tables.get(name_span.line, {}), context_manager=manager,
                               static=cls is not None and any(n in ("staticmethod", "builtins.staticmethod")
                                                              for n in decorators))
+        nested = not self.frame.is_module  # (a nested def's calls are read as closures: ``_captured``)
         self.frames.append(frame)
+        if not nested and self._reads_running(node):
+            # the exception of the caller's handler running where this is called: handed
+            # on here, the call hands it on there (``effects.HANDS_ON``; docs/decisions.md
+            # "A helper that hands the running exception on")
+            frame.handlers.append((None, RUNNING_HANDLER))
         try:
             huge, self._huge = self._huge, None
             body = self.block(node.body) if huge is None else self._chunked_body(huge)
@@ -957,6 +964,14 @@ class Extractor(ExpressionWalker):
         fn.handed = handed_call(fn.body)
         if frame.returned:
             fn.wrapper = returned_wrapper(fn, fn.positional, frame.returned, self.function_named)
+
+    def _reads_running(self, node: cst.FunctionDef) -> bool:
+        """Whether the text of ``node`` may ask for the exception being handled
+        (``sys.exc_info()``, ``sys.exception()``, ``traceback.format_exc()``): only such
+        a function is walked as if in its caller's handler (a text test, so other
+        functions pay nothing)."""
+        sp = self.span(node)
+        return any(_RUNNING_TEXT.search(line) for line in self.lines[max(0, sp.line - 1):sp.end_line])
 
     def _chunked_body(self, huge: HugeDef) -> List[Stmt]:
         """The body of a huge function, parsed a group of whole statements at a time
@@ -1326,6 +1341,8 @@ def literal_truth(value: cst.BaseExpression) -> int:
 #: implemented", "subclasses must override this" (held-out set 144); not an error that
 #: only mentions the words ("cannot be implemented", "refusing to override it", "was
 #: overridden by the environment"; a review)
+#: the text of a function that may ask for the exception being handled (``_reads_running``)
+_RUNNING_TEXT = re.compile(r"exc_info|format_exc|exception\s*\(")
 _PLACEHOLDER_WORDS = re.compile(
     r"\bnot\s+(?:yet\s+)?(?:been\s+)?implemented\b"
     # "plugin 'x' does not implement configure()" (buildstream's hooks; set 153)
