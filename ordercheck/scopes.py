@@ -192,6 +192,10 @@ def _cap_words(name: str) -> bool:
     return bool(core) and core[0].isupper()
 
 
+#: decorators that hand the function click's ``Context`` as its first argument
+CONTEXT_PASSERS = frozenset({"click.pass_context"})
+
+
 def annotation_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
     """The class an annotation names: ``T``, ``Optional[T]``, ``T | None``,
     ``Union[T, None]``, ``"T"``, ``Annotated[T, ...]`` (and pydantic's
@@ -746,6 +750,12 @@ class _Scanner:
                 # the default-argument idiom, typed by its default (``value_type``)
                 table.defaulted.add(a.arg)
                 annotated_params[a.arg] = ""
+        if positional and positional[0].annotation is None and any(
+                dotted(d) in CONTEXT_PASSERS for d in node.decorator_list):
+            # `@click.pass_context def cmd(ctx, ...)`: click hands it its `Context`
+            # (``frontend.resolution.LIBRARY_EXITS``: `ctx.fail(...)` ends the program)
+            table.annotated.setdefault(positional[0].arg, set()).add("click.Context")
+            annotated_params[positional[0].arg] = "click.Context"
         self_name = None
         if cls is not None and params and params[0] in list(args.posonlyargs) + list(args.args):
             self_name = params[0].arg

@@ -33,6 +33,21 @@ SITE_EXITS = ("exit", "quit")
 #: ``sys.exit()`` does (a review of session 59: `pytest.fail("no raise")` closing a
 #: `pytest.raises` body)
 TEST_OUTCOMES = frozenset({"pytest.fail", "pytest.skip", "pytest.exit", "pytest.xfail"})
+#: library calls that print a message and end the program as ``sys.exit()`` does:
+#: argparse's ``parser.error(...)`` (stderr, status 2) and ``parser.exit(...)``, and
+#: click's ``ctx.fail(...)``, ``ctx.abort()``, ``ctx.exit()`` (a ``UsageError``, an
+#: ``Abort``, an ``Exit`` that click's main turns into the exit; held-out set 226: CLIs
+#: end a handler of a failed save so). By the receiver's class: ``parser =
+#: argparse.ArgumentParser(...)``, ``ctx: click.Context`` or ``@click.pass_context``'s
+#: first parameter (``scopes``).
+LIBRARY_EXITS = frozenset({
+    "argparse.ArgumentParser.error", "argparse.ArgumentParser.exit",
+    "click.Context.fail", "click.Context.abort", "click.Context.exit",
+    "click.core.Context.fail", "click.core.Context.abort", "click.core.Context.exit",
+})
+#: calls that print as the builtin ``print`` does, to ``file=`` (click's ``echo`` and
+#: ``secho``; ``err=True`` is standard error: ``destination``)
+PRINTERS = frozenset({"builtins.print", "click.echo", "click.secho", "click.utils.echo", "click.termui.secho"})
 
 CONTEXT_MANAGER_DECORATORS = {
     "contextmanager", "asynccontextmanager",
@@ -264,6 +279,8 @@ def destination(callee: str, keywords: Dict[str, str], second: Optional[str]) ->
     """The text of the stream a call writes, when it is handed one (``DESTINATION_KEYWORDS``,
     or a ``DUMPERS`` call's second positional argument); else None."""
     found = next((keywords[k] for k in DESTINATION_KEYWORDS if k in keywords), None)
+    if found is None and keywords.get("err") == "True" and callee.rpartition(".")[2] in ("echo", "secho"):
+        found = "sys.stderr"  # click's `echo(msg, err=True)` (``PRINTERS``)
     if found is None and callee.rpartition(".")[2] in DUMPERS:
         found = second or None
     return found
@@ -533,7 +550,7 @@ class Resolver:
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
                 exits = name
-            elif name in TEST_OUTCOMES and exits is None:
+            elif (name in TEST_OUTCOMES or name in LIBRARY_EXITS) and exits is None:
                 exits = "sys.exit"
         if (exits is None and callee in SITE_EXITS and not qn and self._lookup(callee) is None
                 and not any(k.startswith("*") for k in self.import_tables.get(0, {}))):
@@ -564,8 +581,8 @@ class Resolver:
         """Whether a call is of the builtin ``print``: ``builtins.print`` by name or
         by import, or ``print`` that no function and no module binds (a module's own
         ``def print``, ``from rich import print`` are other functions; a review)."""
-        if callee == "builtins.print" or "builtins.print" in qn:
-            return True
+        if callee in PRINTERS or any(q in PRINTERS for q in qn):
+            return True  # (click's `echo` prints as `print` does)
         return callee == "print" and not qn and self._lookup("print") is None
 
     def invoked_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
