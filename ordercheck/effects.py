@@ -635,6 +635,23 @@ def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary, module: str = ""
     return None
 
 
+#: a generator's caught type that is one of its own parameters (``except exceptions:``
+#: in ``def suppress(*exceptions)``): the types its call names (``suppressor``)
+PARAMETER_TYPES = "<the call's arguments>"
+
+
+def _caught_by_parameter(me: ManagerEffects, fn: FunctionFacts) -> ManagerEffects:
+    """A generator whose clause around the ``yield`` names its own parameter catches
+    what the ``with`` hands it: ``with quiet(Exception):`` over ``def quiet(*exceptions):
+    try: yield / except exceptions: log.debug(...)`` swallows every exception, as
+    ``contextlib.suppress(Exception)`` does (held-out set 227, codecarbon's ``suppress``).
+    The type is marked here and read at each call (``suppressor``)."""
+    if not me.catches or not any(t in fn.params for t in me.catches):
+        return me
+    return dataclasses.replace(me, catches=tuple(dict.fromkeys(
+        PARAMETER_TYPES if t in fn.params else t for t in me.catches)))
+
+
 def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], cfg.Catch]:
     """``cfg.build``'s ``is_suppressor``: what a project context manager swallows of the
     body's exception (everything, or the types it catches narrowly), or, for any
@@ -648,7 +665,14 @@ def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Ca
     def is_suppressor(call: Call) -> cfg.Catch:
         me = managers(path, call)
         if me is not None:
-            return me.catch
+            caught = me.catch
+            if isinstance(caught, tuple) and PARAMETER_TYPES in caught:
+                # (the call's own arguments, as written and import-qualified; none
+                # known: the parameter's name, a narrow type as before)
+                given = call.suppress_types or ()
+                caught = tuple(dict.fromkeys(t for c in caught for t in (given if c == PARAMETER_TYPES else (c,))))
+                return caught or False
+            return caught
         return vocab.is_suppressor(call)
 
     return is_suppressor
@@ -904,6 +928,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         me = mgrmod.generator_effects(g, ns.performs, m, where)
                         if me is not None:
                             me = _committed_at_exit(me, g, ns, m, where)
+                            me = _caught_by_parameter(me, fn)
                     except Exception as exc:  # as above: entered as an unknown manager
                         fail(m, exc)
                         continue

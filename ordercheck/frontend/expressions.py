@@ -466,7 +466,7 @@ class ExpressionWalker(Resolver):
                                             _text_or_none(_positional(node.args, 1))))
         lead = _positional(node.args, 0)
         if table_rename(names.callee, [a.keyword.value for a in node.args if a.keyword is not None],
-                        isinstance(lead, (cst.Dict, cst.DictComp))):
+                        isinstance(lead, (cst.Dict, cst.DictComp)) or (isinstance(lead, cst.Name) and lead.value == "None")):
             names = dataclasses.replace(names, qualnames=names.qualnames + (TABLE_RENAME,))
         handoff = self.handed_callable(node, names, awaited, line, at)
         if handoff is not None and isinstance(handoff.target, str):

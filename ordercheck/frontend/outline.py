@@ -201,7 +201,7 @@ class Outliner(Resolver):
                                             _text_or_none(_positional(node.args, 1))))
         lead = _positional(node.args, 0)
         if table_rename(names.callee, [k.arg for k in node.keywords if k.arg is not None],
-                        isinstance(lead, (ast.Dict, ast.DictComp))):
+                        isinstance(lead, (ast.Dict, ast.DictComp)) or (isinstance(lead, ast.Constant) and lead.value is None)):
             names = dataclasses.replace(names, qualnames=names.qualnames + (TABLE_RENAME,))
         handed = self.handed_callable(node, names, awaited)
         if handed is not None and isinstance(handed[0], str):

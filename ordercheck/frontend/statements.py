@@ -757,9 +757,11 @@ class Extractor(ExpressionWalker):
             if isinstance(expr, cst.Call):
                 # the manager call is the last event of its own item expression
                 manager = ev[-1] if ev and isinstance(ev[-1], Call) else None
-                if manager is not None and manager.suppress_types is None and manager.qualnames:
+                if manager is not None and manager.suppress_types is None and (manager.qualnames or expr.args):
                     # an imported name may be ``contextlib.suppress`` under another name
-                    # (``from .util import ignore``), which only the project phase knows
+                    # (``from .util import ignore``), which only the project phase knows;
+                    # a project generator may catch what its arguments name
+                    # (``effects.PARAMETER_TYPES``)
                     manager.suppress_types = self.argument_types(expr)
             else:
                 manager = self._instance_manager(expr)
