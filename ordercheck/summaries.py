@@ -1302,7 +1302,9 @@ class ProjectIndex:
         if key not in self.functions and key not in self.classes:
             if len(parts) < 2 or fkey(facts.path, parts[0]) not in self.classes:
                 return ()  # (`RunStore.create` of an inherited `create`: still the class's name)
-        return (f"{facts.module}.{call.callee}",)
+        # (under each import name of its module too: a namespace package's longer name,
+        # as code that imports it names it; held-out set 221, ampel's `insert_trouble`)
+        return tuple(f"{m}.{call.callee}" for m in (facts.module, *facts.module_aliases))
 
     def class_by_name_names(self, facts: FileFacts, call: Call) -> Tuple[str, ...]:
         """``module.B.m`` for every base ``B`` of a project class called by its name,

@@ -403,6 +403,32 @@ def test_a_class_in_a_namespace_package_matches_by_each_of_its_names_and_its_bas
         assert [r["pattern"] for r in rows if r["class"] == "append"] == ["nspkg.sub.base.Transport.emit"], rows
 
 
+@pytest.mark.parametrize("named", ["w-1.0", "w-1.0/nspkg/log/utils.py"])
+def test_a_function_in_a_namespace_package_matches_in_its_own_module_by_its_import_name(tmp_path, named):
+    """Held-out set 221 (ampel-core: `ampel/` has no `__init__.py`): a function called in
+    its own module has every name its module is known by, as where it is imported; the
+    long name matched the importers' calls only, and the handler in its own module was
+    read as silent."""
+    handler = """
+        try:
+            ledger.append(rec)
+        except Exception:
+            insert_trouble({"msg": "lost"}, db)
+    """
+    write(tmp_path, "w-1.0/nspkg/log/__init__.py", "")
+    write(tmp_path, "w-1.0/nspkg/log/utils.py", "def insert_trouble(doc, db):\n    db.insert_one(doc)\n\n\n"
+          "def record(ledger, rec, db):" + textwrap.indent(textwrap.dedent(handler), "    "))
+    write(tmp_path, "w-1.0/nspkg/worker.py", "from nspkg.log.utils import insert_trouble\n\n\n"
+          "def work(ledger, rec, db):" + textwrap.indent(textwrap.dedent(handler), "    "))
+    write(tmp_path, "configs/c.toml", 'select = ["OC202"]\n[extend-events]\nsurface = ["nspkg.log.utils.insert_trouble"]\n')
+    r = oc(tmp_path, "--no-cache", "--config", "configs/c.toml", named)
+    assert r.codes() == [], r.out + r.err
+    # and without the pattern, both handlers are silent
+    write(tmp_path, "configs/c.toml", 'select = ["OC202"]\n')
+    r = oc(tmp_path, "--no-cache", "--config", "configs/c.toml", named)
+    assert [c for _, _, c in r.codes()] == (["OC202", "OC202"] if named == "w-1.0" else ["OC202"]), r.out
+
+
 PLAIN_TESTS_IN_PACKAGE = {
     # an unpacked sdist: `pkg` a regular package, its `tests/` a plain folder (no
     # __init__.py), as opsdroid ships its connector tests; nothing marks a project
