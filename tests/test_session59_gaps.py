@@ -192,6 +192,9 @@ def copy(db, uploads, journal, row):
     ("n = n + 1", True),  # a plain local: no count that outlives the function
     ("self.errors = other.errors + 1", True),  # another value: an attribute set
     ("self.errors = self.errors - 1", True),
+    ("self.errors = 1 + self.errors", False),  # either side (a blind probe, session 60)
+    ("self.errors: int = self.errors + 1", False),  # annotated
+    ("n: int = n + 1", True),
 ])
 def test_a_count_spelled_out_in_a_handler_reports_the_failure(count, silent):
     src = f'''

@@ -450,15 +450,25 @@ class Extractor(ExpressionWalker):
             ev.append(self._increment(node))
         return Stmt(StmtKind.SIMPLE, sp, text, ev, raises)
 
-    def _spelled_increment(self, node: cst.Assign) -> bool:
+    def _spelled_increment(self, node: Union[cst.Assign, cst.AnnAssign]) -> bool:
         """``self.errors = self.errors + 1``: ``+=`` spelled out, on a target that
         outlives the function (``_counter``): a count, as ``self.errors += 1`` is
-        (held-out set 210: purpleair-data-logger counts its failures so)."""
-        if len(node.targets) != 1 or not isinstance(node.value, cst.BinaryOperation):
+        (held-out set 210: purpleair-data-logger counts its failures so); also ``1 +
+        self.errors`` and an annotated ``self.errors: int = self.errors + 1`` (a blind
+        probe, session 60)."""
+        if isinstance(node, cst.Assign):
+            if len(node.targets) != 1:
+                return False
+            target = node.targets[0].target
+        else:
+            target = node.target
+        value = node.value
+        if not isinstance(value, cst.BinaryOperation) or not isinstance(value.operator, cst.Add):
             return False
-        target, value = node.targets[0].target, node.value
-        return (isinstance(value.operator, cst.Add) and isinstance(target, (cst.Name, cst.Attribute, cst.Subscript))
-                and self.text(value.left) == self.text(target) and self._counter(target))
+        if not isinstance(target, (cst.Name, cst.Attribute, cst.Subscript)):
+            return False
+        written = self.text(target)
+        return (self.text(value.left) == written or self.text(value.right) == written) and self._counter(target)
 
     def _increment(self, node: cst.CSTNode, callee: str = "+=") -> Call:
         """The event of an augmented assignment, after the statement's own calls: ``+=``
@@ -499,7 +509,10 @@ class Extractor(ExpressionWalker):
         self._record_binding([node.target], node.value)
         if node.value is None:  # (a bare annotation stores nothing)
             return Stmt(StmtKind.SIMPLE, sp, text, ev, self.raises_outside_calls(node.target))
-        return Stmt(StmtKind.SIMPLE, sp, text, ev, self._store_after(ev, node.value, [node.target]))
+        raises = self._store_after(ev, node.value, [node.target])
+        if self._spelled_increment(node):
+            ev.append(self._increment(node))
+        return Stmt(StmtKind.SIMPLE, sp, text, ev, raises)
 
     def _instance_manager(self, item: cst.BaseExpression) -> Optional[Call]:
         """``with self.uow:`` over an object of a known class (a name or ``self.x``
