@@ -151,6 +151,32 @@ def rules_table(rules) -> str:
     return "\n".join(out) + "\n"
 
 
+def _graphed_function(functions, qual: str, file: str):
+    """The function ``QUALNAME`` names, or ``QUALNAME@LINE`` of several of that name (a
+    property's getter and setter, a function defined twice: a blind probe, session 60),
+    by a line of its own (its ``def`` to its last statement)."""
+    line: Optional[int] = None
+    if "@" in qual and qual.rsplit("@", 1)[1].isdigit():
+        qual, at = qual.rsplit("@", 1)
+        line = int(at)
+    named = [f for f in functions if f.qualname == qual]
+    if not named:
+        names = ", ".join(f.qualname for f in functions[:20])
+        raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
+    if line is not None:
+        def holds(f) -> bool:
+            end = max([f.span.end_line] + [st.span.end_line for st in f.body])
+            return f.span.line <= line <= end
+        named = [f for f in named if holds(f)][-1:]
+        if not named:
+            raise UsageError(f"no function {qual!r} in {file} holds line {line}", key="--graph")
+    if len(named) > 1:
+        lines = ", ".join(str(f.span.line) for f in named)
+        raise UsageError(f"{qual!r} is defined {len(named)} times in {file} (lines {lines}): name one as "
+                         f"{qual}@LINE", key="--graph")
+    return named[0]
+
+
 def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     """The DOT of ``FILE:QUALNAME`` with the witness edges of its findings: the
     pipeline's phases 1-5 (``runner``) for one function, on the graph the contracts
@@ -166,10 +192,7 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     if target.error is not None:
         raise UsageError(f"{file} cannot be parsed: {target.error.message}", key="--graph")
     summ = runner.project_summaries(project, settings)
-    fn = next((f for f in target.functions if f.qualname == qual), None)
-    if fn is None:
-        names = ", ".join(f.qualname for f in target.functions[:20])
-        raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
+    fn = _graphed_function(target.functions, qual, file)
     checked = runner.check_function(fn, target.path, settings, summ, runner.contract_rules(settings.rule_list()))
     classes, callees = checked.sets.performs, checked.sets.callees
     via = {}
@@ -235,7 +258,8 @@ def unread_files(result: "runner.Result") -> Set[str]:
 @click.option("--statistics", is_flag=True, help="Print counts per rule instead of findings (with --format json: a JSON list).")
 @click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule and exit.")
 @click.option("--list-rules", is_flag=True, help="List every rule and exit.")
-@click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT.")
+@click.option("--graph", "graph_spec", metavar="FILE:QUALNAME", help="Print a function's control-flow graph as DOT "
+              "(QUALNAME@LINE: the one of several of that name that holds LINE).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: CPU count).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the per-file cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), help="Cache folder (default .ordercheck_cache/ in the project root: the discovered config's folder, else the nearest folder above the paths with pyproject.toml or .git; a config's cache-dir is relative to its folder).")

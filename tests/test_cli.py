@@ -514,6 +514,35 @@ def test_graph_bad_qualname_exits_2(tmp_path):
     assert r.out == ""
 
 
+SETTER = """\
+class Run:
+    @property
+    def status(self):
+        return self._status
+
+    @status.setter
+    def status(self, value):
+        self._store.save(self)
+        self._ledger.append_terminal(self)
+"""
+
+
+def test_graph_of_one_of_several_functions_of_a_name(tmp_path):
+    """A property's getter and setter share a name (a blind probe, session 60): several
+    definitions ask for ``QUALNAME@LINE``, and a line picks the one that holds it."""
+    write(tmp_path, "m.py", SETTER)
+    r = oc(tmp_path, "--graph", "m.py:Run.status", proc=True)
+    assert r.code == 2 and r.out == "", r
+    line = one_line_error(r)
+    assert "lines 3, 7" in line and "Run.status@LINE" in line, line
+    setter = oc(tmp_path, "--graph", "m.py:Run.status@9")
+    assert setter.code == 0 and "append_terminal" in setter.out, setter
+    assert [e for e in _parse_dot(setter.out)[1] if _is_red_bold(e[2])], setter.out  # its OC101's witness
+    getter = oc(tmp_path, "--graph", "m.py:Run.status@3")
+    assert getter.code == 0 and "append_terminal" not in getter.out, getter
+    assert oc(tmp_path, "--graph", "m.py:Run.status@1").code == 2
+
+
 def test_graph_missing_file_exits_2(tmp_path):
     r = oc(tmp_path, "--graph", "missing.py:f")
     assert r.code == 2, r
