@@ -530,6 +530,18 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     return eff, origins
 
 
+def _conditional_in_all(each: Sequence[Effects], part: str) -> FrozenSet[str]:
+    """Of several definitions of one function (in both arms of an ``if``), the classes
+    each performs only on ``part``'s way (``when_true``/``when_false``) where it
+    performs them at all: whichever runs, the class happens only that way (a blind
+    probe, session 60). A mark stays with its class (``graph_effects``)."""
+    kept = {cls for e in each for cls in getattr(e, part)
+            if all(cls in getattr(d, part) or cls not in d.on_return for d in each)}
+    for mark in [m for m in kept if m in MARKED_CLASS and MARKED_CLASS[m] not in kept]:
+        kept.discard(mark)
+    return frozenset(kept)
+
+
 def _in_except(g: nx.DiGraph, n: object) -> bool:
     """Whether ``n`` stands in an ``except`` clause of its own function."""
     regions = g.graph.get("handlers", {})
@@ -862,6 +874,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 contained = bool(graphs.get(m))
                 table: Dict[Tuple[str, str], Origin] = {}
                 every_dead = True  # (a call never returns only when no definition can)
+                each: List[Effects] = []  # (per definition: what stays conditional)
                 for facts, fn, g in graphs.get(m, ()):
                     if g is not None:
                         try:
@@ -882,6 +895,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     if g is None:
                         eff, found = _fallback(facts, fn, vocab, cg, lookup)
                     total = total.union(eff)
+                    each.append(eff)
                     # (a `@typing.overload` stub is no definition that runs; two reviews)
                     every_dead = every_dead and (bool(NO_RETURN_MARKS & eff.on_return) or _overload(fn))
                     contained = contained and eff.contained
@@ -893,7 +907,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         dead = frozenset()
                     elif len(dead) > 1:  # an `async def` and a `def`: a call not awaited may return (a review)
                         dead = frozenset({NO_RETURN_AWAITED})
-                    total = Effects(total.on_return - NO_RETURN_MARKS | dead, total.on_raise, total.escaping)
+                    total = Effects(total.on_return - NO_RETURN_MARKS | dead, total.on_raise, total.escaping,
+                                    _conditional_in_all(each, "when_true"), _conditional_in_all(each, "when_false"))
                 for w in wrapped[m]:
                     # (in any order around the body: a caller sees the call as one node;
                     # what the wrapper always does is no conditional effect of the body,

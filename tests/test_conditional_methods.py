@@ -126,3 +126,38 @@ class Store:
     swapped = src.replace(define + "    persist = _noop\n", "    persist = _noop\n" + define)
     at = next(i for i, line in enumerate(swapped.splitlines(), 1) if "append_terminal" in line)
     assert cl(swapped, ["OC101"]) == [("OC101", at)]
+
+
+@pytest.mark.parametrize("second, found", [
+    # both definitions save only when they return True: whichever runs, the save
+    # travels to the True way alone (a blind probe, session 60)
+    ("if run.cancel:\n                self._store.save(run)\n                return True\n            return False", []),
+    # one saves on every way: the save is no longer conditional
+    ("self._store.save(run)\n            return run.cancel", [("OC101", 21)]),
+    # one performs nothing: still only when True
+    ("return False", []),
+])
+def test_definitions_in_both_arms_keep_a_shared_conditional_effect(second, found):
+    src = f"""
+import sys
+
+
+class W:
+    if sys.version_info >= (3, 11):
+        def revoked(self, run):
+            if run.flag:
+                self._store.save(run)
+                return True
+            return False
+    else:
+        def revoked(self, run):
+            {second}
+
+    def finish(self, run):
+        if self.revoked(run):
+            return
+        self._ledger.append_terminal(run)
+"""
+    lines = src.splitlines()
+    found = [(c, next(i for i, x in enumerate(lines, 1) if "append_terminal" in x)) for c, _ in found]
+    assert cl(src, select=["OC101"]) == found
