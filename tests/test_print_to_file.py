@@ -50,3 +50,39 @@ def persist(store, run):
         print("lost", file=sys.stderr)
 """
     assert cl(src, ["OC203"]) == []
+
+
+def test_tqdm_and_click_print_to_a_file_as_print_does():
+    """tqdm's ``write`` is the console (held back from ``file-write``) unless it is handed
+    a file; click's ``echo`` likewise (a review of session 59; session 60)."""
+    src = """\
+import os
+
+import click
+from tqdm import tqdm
+
+
+def tq(rows, path):
+    with open(path + ".tmp", "w") as fh:
+        for r in rows:
+            tqdm.write(r, file=fh)
+    os.replace(path + ".tmp", path)
+
+
+def tq_console(rows, a, b):
+    for r in rows:
+        tqdm.write(r)
+    os.replace(a, b)
+
+
+def echo(rows, path):
+    with open(path + ".tmp", "w") as fh:
+        click.echo("x", file=fh)
+    os.replace(path + ".tmp", path)
+
+
+def echo_console(a, b):
+    click.echo("moved")
+    os.replace(a, b)
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 11), ("OC301", 23)]

@@ -46,8 +46,11 @@ LIBRARY_EXITS = frozenset({
     "click.core.Context.fail", "click.core.Context.abort", "click.core.Context.exit",
 })
 #: calls that print as the builtin ``print`` does, to ``file=`` (click's ``echo`` and
-#: ``secho``; ``err=True`` is standard error: ``destination``)
-PRINTERS = frozenset({"builtins.print", "click.echo", "click.secho", "click.utils.echo", "click.termui.secho"})
+#: ``secho``, ``err=True`` standard error: ``destination``; tqdm's ``write``, a line
+#: above the bars: ``tqdm.write(s, file=fh)`` writes ``fh``, a review of session 59)
+PRINTERS = frozenset({"builtins.print", "click.echo", "click.secho", "click.utils.echo", "click.termui.secho",
+                      *(f"tqdm.{m}tqdm.write" for m in ("", "std.", "auto.", "autonotebook.", "notebook.",
+                                                        "asyncio.", "rich.", "cli."))})
 
 CONTEXT_MANAGER_DECORATORS = {
     "contextmanager", "asynccontextmanager",
@@ -546,8 +549,10 @@ class Resolver:
                 qn = tuple(dict.fromkeys(qn + ("sys.stderr.write",)))
             else:
                 # `print(line, file=f)` writes `f` as `f.write(...)` does (held-out set
-                # 156: miniwdl's `write_atomic` then renames, unsynced)
-                qn = tuple(dict.fromkeys(qn + tuple(f"{s}.write" for s in (stream,) + self.qualified_text(stream))))
+                # 156: miniwdl's `write_atomic` then renames, unsynced); a printer's own
+                # name goes (`tqdm.write`'s is held back from `file-write` as the console)
+                qn = tuple(dict.fromkeys(tuple(q for q in qn if q not in PRINTERS or q == "builtins.print")
+                                         + tuple(f"{s}.write" for s in (stream,) + self.qualified_text(stream))))
         exits = None
         for name in (callee,) + qn:
             if name in EXIT_CALLS:
