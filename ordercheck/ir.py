@@ -391,6 +391,10 @@ class FunctionFacts:
     # function it decorates (``returned_wrapper``): a call of a function it decorates
     # runs that wrapper's body around its own; a stub keeps it
     wrapper: Optional[str] = None
+    # a later ``def`` of the same name in the same module or class body replaces it
+    # (``scopes.superseded_defs``): no call runs it, so it is no definition of its key
+    # for summaries (its own findings are still checked)
+    superseded: bool = False
 
 
 @dataclass

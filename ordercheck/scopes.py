@@ -584,6 +584,9 @@ class Scopes:
     #: waits for it (``run_until_complete``, ``gather``, ``wait_for``, ``shield``);
     #: a task scheduled there is no detached one (``kept_tasks``)
     kept_values: Set[Tuple[int, int]] = field(default_factory=set)
+    #: the lines of the ``def``s a later ``def`` of the same name in the same module or
+    #: class body replaces before anything can call them (``superseded_defs``)
+    superseded: FrozenSet[int] = frozenset()
 
     def attr_type(self, class_line: int, name: str, depth: int = 0) -> Optional[str]:
         """The class of ``self.name`` in a class of this module: its own, else the
@@ -1231,7 +1234,32 @@ def scan(tree: ast.Module, text: Optional[str] = None) -> Scopes:
     out = _Scanner(walrus=text is None or ":=" in text, yields=text is None or "yield" in text).module(tree)
     if text is None or any(w in text for w in _SCHEDULING_WORDS):
         out.kept_values = kept_tasks(tree)
+    out.superseded = superseded_defs(tree.body)
     return out
+
+
+def superseded_defs(body: List[ast.stmt]) -> FrozenSet[int]:
+    """The ``def`` lines of a module or class body (and of the classes in it) that a
+    later ``def`` of the same name in the same body replaces: Python binds the name to
+    the last (a blind probe, session 60: a function defined twice in a row had both
+    bodies in its summary). A later ``def`` decorated by the name itself
+    (``@status.setter``, ``@f.register``) keeps the earlier one alive, and a ``def`` in
+    a branch (``if``/``try``) is another body."""
+    out: Set[int] = set()
+    stack = [body]
+    while stack:
+        stmts = stack.pop()
+        last: Dict[str, int] = {}
+        for st in stmts:
+            if isinstance(st, ast.ClassDef):
+                stack.append(st.body)
+            elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if st.name in last and not any(
+                        (dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[0] == st.name
+                        for d in st.decorator_list):
+                    out.add(last[st.name])
+                last[st.name] = st.lineno
+    return frozenset(out)
 
 
 _SCHEDULING_WORDS = ("create_task", "ensure_future", "run_coroutine_threadsafe")

@@ -1476,7 +1476,8 @@ def resolve(files: Iterable[FileFacts], within: Optional[AbstractSet[str]] = Non
         if facts.error is not None or (within is not None and facts.path not in within):
             continue
         for key, fn, edges, entered, manager_edges in resolve_file(index, facts, unresolved):
-            defs.setdefault(key, []).append((facts, fn))
+            if not fn.superseded:  # (a `def` a later one of its name replaces runs nowhere)
+                defs.setdefault(key, []).append((facts, fn))
             graph.add_node(key)
             for call_id, target in edges:
                 callees[(facts.path, call_id)] = target

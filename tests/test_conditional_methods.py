@@ -161,3 +161,40 @@ class W:
     lines = src.splitlines()
     found = [(c, next(i for i, x in enumerate(lines, 1) if "append_terminal" in x)) for c, _ in found]
     assert cl(src, select=["OC101"]) == found
+
+
+def test_a_def_replaced_by_a_later_one_of_its_name_is_no_definition():
+    """Python binds a name to its last ``def`` in a body: the first, which saves on every
+    way, runs nowhere (a blind probe, session 60: both bodies were in the summary)."""
+    src = """
+class W:
+    def revoked(self, run):
+        self._store.save(run)
+        return run.done
+
+    def revoked(self, run):
+        if run.flag:
+            self._store.save(run)
+            return True
+        return False
+
+    def finish(self, run):
+        if self.revoked(run):
+            return
+        self._ledger.append_terminal(run)
+"""
+    assert cl(src, select=["OC101"]) == []
+    # in a branch of its own, the first may be the one that runs: both count, as before
+    branched = src.replace("    def revoked(self, run):\n        if run.flag:",
+                           "    if FLAG:\n      def revoked(self, run):\n        if run.flag:", 1)
+    branched = branched.replace("    def revoked(self, run):\n        self._store.save(run)",
+                                "    if not FLAG:\n      def revoked(self, run):\n        self._store.save(run)", 1)
+    assert cl(branched, select=["OC101"]) == [("OC101", 18)], branched
+
+
+def test_a_property_setter_keeps_its_getter():
+    from ordercheck import scopes
+    import ast
+    tree = ast.parse("class R:\n    @property\n    def s(self): ...\n    @s.setter\n    def s(self, v): ...\n"
+                     "    def t(self): ...\n    def t(self): ...\n\ndef f(): ...\ndef f(): ...\n")
+    assert scopes.superseded_defs(tree.body) == {6, 9}

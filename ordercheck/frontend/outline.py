@@ -336,6 +336,7 @@ class Outliner(Resolver):
         fn.context_manager = manager
         fn.is_async = isinstance(node, ast.AsyncFunctionDef)
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, name)
+        fn.superseded = node.lineno in self.scopes.superseded
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
         fn.handed = _handed_call(node, fn.calls)

@@ -974,6 +974,7 @@ class Extractor(ExpressionWalker):
         fn.tail_line = 0 if manager else frame.names.tail_line
         fn.is_async = node.asynchronous is not None
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, node.name.value)
+        fn.superseded = name_span.line in self.scopes.superseded
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
         fn.handed = handed_call(fn.body)
