@@ -193,8 +193,9 @@ class W:
 
 
 def test_a_property_setter_keeps_its_getter():
-    from ordercheck import scopes
     import ast
+
+    from ordercheck import scopes
     tree = ast.parse("class R:\n    @property\n    def s(self): ...\n    @s.setter\n    def s(self, v): ...\n"
                      "    def t(self): ...\n    def t(self): ...\n\ndef f(): ...\ndef f(): ...\n")
     assert scopes.superseded_defs(tree.body) == {6, 9}
