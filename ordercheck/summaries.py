@@ -205,6 +205,7 @@ class ProjectIndex:
     modules: Dict[str, FileFacts] = field(default_factory=dict)  # by module name; first file wins
     _mro: Dict[str, List[str]] = field(default_factory=dict)
     _outside: Dict[str, Optional[str]] = field(default_factory=dict)  # ``outside_name``'s answers
+    _defined: Dict[str, Optional[str]] = field(default_factory=dict)  # ``defined_name``'s answers
     _head_set: Optional[FrozenSet[str]] = None
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
@@ -1101,6 +1102,28 @@ class ProjectIndex:
                 return self._module_instance(f"{star}.{name}", depth + 1)
         return None
 
+    def defined_name(self, full: str, depth: int = 0) -> Optional[str]:
+        """The name a project module re-exports, as the module that defines it names it
+        (``pkg.vault.rekey_file`` with ``from .file import rekey_file`` in
+        ``pkg/vault/__init__.py``: ``pkg.vault.file.rekey_file``; held-out set 230), through
+        re-exports of re-exports; None for a name no project module re-exports, or one
+        from outside the project (``outside_name``)."""
+        if depth > 8:
+            return None
+        parts = full.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            facts = self.modules.get(".".join(parts[:i]))
+            if facts is None:
+                continue
+            target = facts.imports.get(parts[i])
+            if target is None:
+                return full if depth else None  # (defined here, or nowhere known)
+            new = ".".join([target] + parts[i + 1:])
+            if new.split(".", 1)[0] not in self._heads():
+                return None
+            return self.defined_name(new, depth + 1)
+        return None
+
     def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
         """The name from outside the project that a project module re-exports
         (``pkg.util.suppress`` with ``from contextlib import suppress`` in ``pkg/util.py``:
@@ -1249,6 +1272,12 @@ class ProjectIndex:
                             got = self._outside[q] = self.outside_name(q)
                         if got is not None and got not in call.qualnames and got not in extra:
                             extra += (got,)
+                        if got is None:  # (re-exported from another project module)
+                            defined = self._defined.get(q, "")
+                            if defined == "":
+                                defined = self._defined[q] = self.defined_name(q)
+                            if defined is not None and defined not in call.qualnames and defined not in extra:
+                                extra += (defined,)
                         for n in self.imported_alias_names(q):
                             if n not in call.qualnames and n not in extra:
                                 extra += (n,)

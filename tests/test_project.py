@@ -429,6 +429,26 @@ def test_a_function_in_a_namespace_package_matches_in_its_own_module_by_its_impo
     assert [c for _, _, c in r.codes()] == (["OC202", "OC202"] if named == "w-1.0" else ["OC202"]), r.out
 
 
+@pytest.mark.parametrize("importer", ["from ..vault import rekey_file", "from pkg.vault import rekey_file",
+                                      "from pkg.cli.reexport import rekey_file"])
+@pytest.mark.parametrize("named", [".", "pkg/cli/rotator.py"])
+def test_a_function_a_package_re_exports_matches_by_its_defining_module(tmp_path, importer, named):
+    """Held-out set 230 (ansible-vault-rotate): `from ..vault import rekey_file` over
+    `pkg/vault/__init__.py`'s `from .file import rekey_file`; a pattern naming the
+    module that defines it, `pkg.vault.file.rekey_file`, matched nothing (re-exports of
+    re-exports too)."""
+    write(tmp_path, "pyproject.toml", '[tool.ordercheck.extend-events]\nsave = ["pkg.vault.file.rekey_file"]\n')
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/vault/__init__.py", "from .file import rekey_file\n")
+    write(tmp_path, "pkg/vault/file.py", "def rekey_file(path):\n    return path\n")
+    write(tmp_path, "pkg/cli/__init__.py", "")
+    write(tmp_path, "pkg/cli/reexport.py", "from pkg.vault import rekey_file\n")
+    write(tmp_path, "pkg/cli/rotator.py", importer + "\n\n\ndef a(path):\n    try:\n        rekey_file(path)\n"
+          "    except Exception:\n        pass\n")
+    r = oc(tmp_path, "--no-cache", "--select", "OC203", named)
+    assert r.codes() == [("pkg/cli/rotator.py", 6, "OC203")], r.out + r.err
+
+
 PLAIN_TESTS_IN_PACKAGE = {
     # an unpacked sdist: `pkg` a regular package, its `tests/` a plain folder (no
     # __init__.py), as opsdroid ships its connector tests; nothing marks a project
