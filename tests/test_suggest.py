@@ -64,6 +64,8 @@ def test_names_read_as_kinds():
     assert kind_of("record_transition") == kind_of("emit_event") == kind_of("store_event") == "append"
     assert kind_of("publish") == kind_of("insert") == kind_of("append") == "append"
     assert kind_of("begin") == kind_of("atomic") == kind_of("begin_nested") == "transaction"
+    # held-out set 230: DynamoDB's writes (credstash's `secrets.put_item(Item=...)`)
+    assert kind_of("put_item") == kind_of("update_item") == kind_of("transact_write_items") == "save"
     for name in ("get_event", "wait_for_event", "record", "LoopAwareEvent", "load_state", "update", "items"):
         assert kind_of(name) is None, name
     # held-out set 100: a warning shown is no append
