@@ -34,6 +34,7 @@ from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
 from .kinds import (
     HANDS_ON,
+    HANDS_ON_AWAITED,
     MARKED_CLASS,
     NEAR_MARKS,
     NEARNESS,
@@ -174,6 +175,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             carried = eff.on_return - NOT_CARRIED
             if NO_RETURN_AWAITED in carried:  # a coroutine's body runs only awaited
                 carried = carried - {NO_RETURN_AWAITED} | ({NO_RETURN} if call.awaited else set())
+            if HANDS_ON_AWAITED in carried:  # (so it hands the running exception on only there)
+                carried = carried - {HANDS_ON_AWAITED} | ({HANDS_ON} if call.awaited and not call.detached else set())
             if any(g.nodes[s].get("kind") == NodeKind.OUTCOME for s in g.successors(n)):
                 carried -= eff.conditional  # they travel on the branches
             if data.get("consumed"):
@@ -649,7 +652,7 @@ def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary, module: str = ""
 
 #: a generator's caught type that is one of its own parameters (``except exceptions:``
 #: in ``def suppress(*exceptions)``): the types its call names (``suppressor``)
-PARAMETER_TYPES = "<the call's arguments>"
+PARAMETER_TYPES = "<the call's arguments>:"
 
 
 def _caught_by_parameter(me: ManagerEffects, fn: FunctionFacts) -> ManagerEffects:
@@ -661,7 +664,7 @@ def _caught_by_parameter(me: ManagerEffects, fn: FunctionFacts) -> ManagerEffect
     if not me.catches or not any(t in fn.params for t in me.catches):
         return me
     return dataclasses.replace(me, catches=tuple(dict.fromkeys(
-        PARAMETER_TYPES if t in fn.params else t for t in me.catches)))
+        f"{PARAMETER_TYPES}{t}" if t in fn.params else t for t in me.catches)))
 
 
 def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Callable[[Call], cfg.Catch]:
@@ -678,12 +681,13 @@ def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Ca
         me = managers(path, call)
         if me is not None:
             caught = me.catch
-            if isinstance(caught, tuple) and PARAMETER_TYPES in caught:
+            if isinstance(caught, tuple) and any(c.startswith(PARAMETER_TYPES) for c in caught):
                 # (the call's own arguments, as written and import-qualified; none
-                # known: the parameter's name, a narrow type as before)
+                # given: the parameter's name, a narrow type as before)
                 given = call.suppress_types or ()
-                caught = tuple(dict.fromkeys(t for c in caught for t in (given if c == PARAMETER_TYPES else (c,))))
-                return caught or False
+                return tuple(dict.fromkeys(
+                    t for c in caught
+                    for t in ((given or (c[len(PARAMETER_TYPES):],)) if c.startswith(PARAMETER_TYPES) else (c,))))
             return caught
         return vocab.is_suppressor(call)
 
@@ -892,6 +896,11 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                             elif NO_RETURN in eff.on_return and fn.is_async:
                                 eff = dataclasses.replace(
                                     eff, on_return=eff.on_return - {NO_RETURN} | {NO_RETURN_AWAITED})
+                            if HANDS_ON in eff.on_return and (fn.is_async or fn.tail_line):
+                                # a coroutine's body runs where it is awaited, a generator's
+                                # where it is consumed: maybe outside the handler (a review)
+                                eff = dataclasses.replace(eff, on_return=eff.on_return - {HANDS_ON} | (
+                                    {HANDS_ON_AWAITED} if fn.is_async and not fn.tail_line else set()))
                     if g is None:
                         eff, found = _fallback(facts, fn, vocab, cg, lookup)
                     total = total.union(eff)

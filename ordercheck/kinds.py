@@ -194,5 +194,9 @@ NO_RETURN_MARKS = frozenset({NO_RETURN, NO_RETURN_AWAITED})
 #: exception on"). Carried on the normal way out, through helpers, except from a call
 #: inside the helper's own ``except`` (which runs that clause's exception).
 HANDS_ON = "hands-on-running"
+#: the mark of an ``async def`` that hands it on: only an awaited call runs the body in
+#: the handler (``effects.node_sets``); a generator that hands it on has no mark (its
+#: body runs where it is consumed)
+HANDS_ON_AWAITED = "hands-on-running-awaited"
 #: the line a frontend gives the exception a function's caller is handling
 RUNNING_LINE = -1

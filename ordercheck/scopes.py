@@ -729,6 +729,18 @@ class _Scanner:
             self._type_joined(*args)
         return self.out
 
+    def _decorator_name(self, d: ast.expr) -> str:
+        """A decorator's dotted text through the file's imports (``@ck.pass_context`` after
+        ``import click as ck``, ``@pass_context`` after ``from click import
+        pass_context``: ``click.pass_context``; a review)."""
+        text = dotted(d) or ""
+        head, dot, rest = text.partition(".")
+        if dot and head in self.imported_names and self.imported_names[head] != head:
+            return f"{self.imported_names[head]}.{rest}"
+        if not dot and head in self.imported_from:
+            return f"{self.imported_from[head]}.{self.imported_names.get(head, head)}"
+        return text
+
     def function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], chain: List[ScopeTable],
                  cls: Optional[ScopeTable]) -> None:
         table = ScopeTable(is_function=True, returns=annotation_type(node.returns))
@@ -753,12 +765,16 @@ class _Scanner:
                 # the default-argument idiom, typed by its default (``value_type``)
                 table.defaulted.add(a.arg)
                 annotated_params[a.arg] = ""
-        if positional and positional[0].annotation is None and any(
-                dotted(d) in CONTEXT_PASSERS for d in node.decorator_list):
+        passer = next((d for d in node.decorator_list if self._decorator_name(d) in CONTEXT_PASSERS), None)
+        if positional and positional[0].annotation is None and passer is not None:
             # `@click.pass_context def cmd(ctx, ...)`: click hands it its `Context`
-            # (``frontend.resolution.LIBRARY_EXITS``: `ctx.fail(...)` ends the program)
-            table.annotated.setdefault(positional[0].arg, set()).add("click.Context")
-            annotated_params[positional[0].arg] = "click.Context"
+            # (``frontend.resolution.LIBRARY_EXITS``: `ctx.fail(...)` ends the program),
+            # written as this file names the module (`ck.Context` under `import click as ck`)
+            head, dot, _ = (dotted(passer) or "").partition(".")
+            if not dot:
+                head = next((k for k, v in self.imported_names.items() if v == "click"), "click")
+            table.annotated.setdefault(positional[0].arg, set()).add(f"{head}.Context")
+            annotated_params[positional[0].arg] = f"{head}.Context"
         self_name = None
         if cls is not None and params and params[0] in list(args.posonlyargs) + list(args.args):
             self_name = params[0].arg

@@ -82,3 +82,15 @@ def test_an_annotated_context():
     src = CLICK.replace("@click.pass_context\ndef add(ctx, task)", "def add(ctx: click.Context, task)").replace(
         "{handler}", 'ctx.fail("x")')
     assert cl(src, select=["OC203"], table=TABLE) == []
+
+
+@pytest.mark.parametrize("imports, decorator", [
+    ("import click as ck", "@ck.pass_context"),
+    ("import click\nfrom click import pass_context", "@pass_context"),
+])
+def test_pass_context_through_the_files_imports(imports, decorator):
+    """A review: the decorator is read through the imports, as its calls are."""
+    src = CLICK.replace("import click", imports, 1).replace("@click.pass_context", decorator).replace(
+        "{handler}", 'ctx.fail("x")')
+    assert cl(src, select=["OC203"], table=TABLE) == []
+

@@ -117,3 +117,44 @@ def test_across_files_and_alone(tmp_path):
     # and without the helper's body the handler is silent
     (tmp_path / "pkg/errors.py").write_text("def stacktrace():\n    return ''\n")
     assert oc(tmp_path, "--no-cache", "--select", "OC203", ".").codes() == [("pkg/app.py", 11, "OC203")]
+
+
+ASYNC = """
+import asyncio
+import traceback
+
+
+class Store:
+    def save(self, run): ...
+
+
+def notify(msg): ...
+
+
+async def report():
+    notify(traceback.format_exc())
+
+
+def tb_lines():
+    yield traceback.format_exc()
+
+
+async def run(store: Store, r):
+    try:
+        store.save(r)
+    except Exception:
+        {handler}
+"""
+
+
+@pytest.mark.parametrize("handler, loud", [
+    ("await report()", True),  # the coroutine's body runs here, in the handler
+    ("asyncio.create_task(report())", False),  # a task: it runs after the handler
+    ("asyncio.get_running_loop().create_task(report())", False),
+    ("lines = tb_lines()", False),  # a generator's body runs where it is consumed
+])
+def test_a_coroutine_or_generator_hands_it_on_only_where_its_body_runs(handler, loud):
+    """A review: ``format_exc()`` in a task or an unconsumed generator sees no exception."""
+    src = ASYNC.replace("{handler}", handler)
+    line = src.splitlines().index("        store.save(r)") + 1
+    assert cl(src, select=["OC203"], table=TABLE) == ([] if loud else [("OC203", line)])

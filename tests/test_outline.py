@@ -179,6 +179,26 @@ HARD = {
                 fn()
             return fn
     ''',
+    "printers_and_exits": '''
+        import argparse, sys
+        import click as ck
+        from click import pass_context
+        from tqdm import tqdm
+        def save(run): ...
+        def save(run): ...
+        @pass_context
+        def cmd(ctx, fh):
+            ck.echo("x", err=True)
+            ck.secho("x", fg="red", err=True)
+            ck.echo("x", file=fh)
+            tqdm.write("x", file=fh)
+            tqdm.write("x")
+            print("x", file=sys.stderr)
+            ctx.fail("no")
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.error("no")
+    ''',
     "handed_callables": '''
         import asyncio, functools
         from asyncio import to_thread
@@ -249,9 +269,9 @@ def test_an_outline_knows_every_call_the_libcst_walk_records(text):
     assert [f.qualname for f in out.functions] == [f.qualname for f in light.functions]
     for a, b in zip(light.functions, out.functions):
         assert (a.name, a.class_name, a.local_functions, a.decorators, a.context_manager, a.runs_param,
-                a.wrapper) == \
+                a.wrapper, a.superseded) == \
                (b.name, b.class_name, b.local_functions, b.decorators, b.context_manager, b.runs_param,
-                b.wrapper), a.qualname
+                b.wrapper, b.superseded), a.qualname
         missing = {_names(c) for c in a.calls if not c.aug} - {_names(c) for c in b.calls}
         assert not missing, f"{a.qualname}: the outline misses {sorted(missing, key=str)}"
         assert [_names(c) for c in with_managers(a.body)] == [_names(c) for c in with_managers(b.body)], a.qualname

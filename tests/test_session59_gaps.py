@@ -195,6 +195,8 @@ def copy(db, uploads, journal, row):
     ("self.errors = 1 + self.errors", False),  # either side (a blind probe, session 60)
     ("self.errors: int = self.errors + 1", False),  # annotated
     ("n: int = n + 1", True),
+    ('self.title = "unsaved: " + self.title', True),  # prepended, no count (a review)
+    ("self.pending = [run] + self.pending", True),
 ])
 def test_a_count_spelled_out_in_a_handler_reports_the_failure(count, silent):
     src = f'''

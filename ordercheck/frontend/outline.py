@@ -197,7 +197,7 @@ class Outliner(Resolver):
         names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),
                                 ast_alternatives(node.func),
                                 destination(render_ast(node.func),
-                                            {k.arg: render_ast(k.value) for k in node.keywords if k.arg is not None},
+                                            {k.arg: _keyword_text(k.value) for k in node.keywords if k.arg is not None},
                                             _text_or_none(_positional(node.args, 1))))
         lead = _positional(node.args, 0)
         if table_rename(names.callee, [k.arg for k in node.keywords if k.arg is not None],
@@ -396,6 +396,14 @@ def class_methods(body: List[ast.stmt], top: bool = True) -> List[str]:
             rebound = {t.id for t in st.targets if isinstance(t, ast.Name)}
             names = [n for n in names if n not in rebound]
     return names
+
+
+def _keyword_text(node: ast.expr) -> str:
+    """A keyword argument's value as ``destination`` reads it: rendered, and ``True`` as
+    written (``click.echo(msg, err=True)``: as libcst's text gives it, a review)."""
+    if isinstance(node, ast.Constant) and node.value is True:
+        return "True"
+    return render_ast(node)
 
 
 def _text_or_none(node: Optional[ast.expr]) -> Optional[str]:

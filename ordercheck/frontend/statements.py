@@ -468,7 +468,12 @@ class Extractor(ExpressionWalker):
         if not isinstance(target, (cst.Name, cst.Attribute, cst.Subscript)):
             return False
         written = self.text(target)
-        return (self.text(value.left) == written or self.text(value.right) == written) and self._counter(target)
+        if self.text(value.left) == written:
+            return self._counter(target)
+        # `1 + self.n`: only a number first (`"unsaved: " + self.title`, `[r] + self.pending`
+        # prepend, no count: a review)
+        return (self.text(value.right) == written and isinstance(value.left, (cst.Integer, cst.Float))
+                and self._counter(target))
 
     def _increment(self, node: cst.CSTNode, callee: str = "+=") -> Call:
         """The event of an augmented assignment, after the statement's own calls: ``+=``
