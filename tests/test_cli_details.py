@@ -150,3 +150,16 @@ def test_paths_named_with_an_include_that_names_nothing_warn(tmp_path):
     write(tmp_path, "cfg/pkg/x.py", "")  # (now it names a path)
     r = oc(tmp_path / "proj", "--config", "../cfg/ordercheck.toml", "--no-cache", "pkg/caller.py")
     assert "include" not in r.err, r.err
+
+
+def test_a_parse_error_at_a_word_a_newer_python_reserved_says_so(tmp_path):
+    """Held-out set 234: wpull's Python 3.4 code names a parameter `async`; CPython says
+    only "invalid syntax"."""
+    write(tmp_path, "old.py", "def f(async=False):\n    return async\n")
+    write(tmp_path, "older.py", "def g():\n    await = 1\n    return await\n")
+    write(tmp_path, "plain.py", "x = = 1\n")
+    text = oc(tmp_path, "--isolated", "--no-cache", ".").out
+    assert "old.py:1:7: OC900" in text and "(`async` is a reserved word since Python 3.7" in text, text
+    assert "(`await` is a reserved word since Python 3.7" in text, text
+    plain = [line for line in text.splitlines() if line.startswith("plain.py")]
+    assert plain and plain[0].endswith("SyntaxError: invalid syntax"), text

