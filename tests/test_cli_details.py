@@ -163,3 +163,10 @@ def test_a_parse_error_at_a_word_a_newer_python_reserved_says_so(tmp_path):
     assert "(`await` is a reserved word since Python 3.7" in text, text
     plain = [line for line in text.splitlines() if line.startswith("plain.py")]
     assert plain and plain[0].endswith("SyntaxError: invalid syntax"), text
+    # the hint is no part of the finding's identity: a baseline recorded before it matches
+    from ordercheck.findings import Finding
+    from ordercheck.ir import Span
+    bare = Finding("OC900", "parse-error", "error", "old.py", Span(1, 6, 1, 6), "SyntaxError: invalid syntax")
+    hinted = Finding("OC900", "parse-error", "error", "old.py", Span(1, 6, 1, 6), "SyntaxError: invalid syntax"
+                     " (`async` is a reserved word since Python 3.7: code written for an older Python)")
+    assert bare.stable_fingerprint("old.py") == hinted.stable_fingerprint("old.py")
