@@ -219,6 +219,8 @@ LOG_ROW_VERBS = {"create", "add", "insert", "write", "update", "record", "append
 #: (PIL's `img.save(io, fmt)`, mongoengine's thumbnails; set 127), not a runtime's state
 IMAGE_WORDS = {"img", "image", "images", "im", "thumbnail", "thumbnails", "thumb", "pic", "picture", "photo",
                "icon", "fig", "figure", "canvas", "chart", "plot"}
+#: docutils' `publish_*` functions render a document, publishing nothing
+DOCUTILS_OUTPUTS = {"parts", "string", "doctree", "file", "cmdline", "programmatically", "from"}
 _POSITIONAL_FIRST = re.compile(r"\(\s*(?![)\s]|\w+\s*=[^=])")
 
 
@@ -293,6 +295,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # PyTorch's `set_model_state_dict`: a state dict loaded into memory (held-out set 115)
     if first == "set" and ("checkstate" in toks or {"check", "state"} <= set(toks)):
         return None  # a Qt check box's state (`set_checkstate_recursively`; vorta, held-out set 136)
+    if first == "set" and "cookie" in toks:
+        return None  # `set_state_cookie`: an HTTP response's cookie (held-out set 237, INGInious)
     if first == "set" and any("state" in t for t in toks[1:]):
         return "save"
     if first in ("insert", "append") and len(toks) == 2 and toks[-1] in INSERT_NOUNS:
@@ -306,6 +310,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return "append"  # `create_operation_log`, `update_audit_log`: a log's row (held-out set 130)
     if first == "append" and NOT_LEDGER_NOUNS & set(toks[1:]):
         return None  # `_append_config_options`, `_append_versions_from_app`: a structure built (held-out set 71)
+    if first == "publish" and len(toks) == 2 and toks[1] in DOCUTILS_OUTPUTS:
+        return None  # docutils' `publish_parts(source)`: a document rendered (held-out set 237)
     if first in ("append", "publish", "insert") or first.startswith("emit"):
         return "append"
     if first == "log" and len(toks) > 1 and toks[1] in AUDIT_NOUNS:  # `log_action`: an audit row (held-out set 65)

@@ -66,6 +66,9 @@ def test_names_read_as_kinds():
     assert kind_of("begin") == kind_of("atomic") == kind_of("begin_nested") == "transaction"
     # held-out set 230: DynamoDB's writes (credstash's `secrets.put_item(Item=...)`)
     assert kind_of("put_item") == kind_of("update_item") == kind_of("transact_write_items") == "save"
+    # held-out set 237: docutils renders, an HTTP cookie is set
+    assert kind_of("publish_parts") is None and kind_of("set_state_cookie") is None
+    assert kind_of("publish_event") == "append" and kind_of("set_run_state") == "save"
     for name in ("get_event", "wait_for_event", "record", "LoopAwareEvent", "load_state", "update", "items"):
         assert kind_of(name) is None, name
     # held-out set 100: a warning shown is no append
