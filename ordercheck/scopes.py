@@ -1266,16 +1266,40 @@ def superseded_defs(body: List[ast.stmt]) -> FrozenSet[int]:
     while stack:
         stmts = stack.pop()
         last: Dict[str, int] = {}
+        read: Set[str] = set()  # names read since their last `def` here (`_orig = persist`)
         for st in stmts:
             if isinstance(st, ast.ClassDef):
                 stack.append(st.body)
-            elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if st.name in last and not any(
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                read |= _read_when_run(st)  # (its decorators and defaults: `_inner=persist`)
+                if st.name in last and st.name not in read and not any(
                         (dotted(d.func if isinstance(d, ast.Call) else d) or "").split(".")[0] == st.name
                         for d in st.decorator_list):
                     out.add(last[st.name])
                 last[st.name] = st.lineno
+                read.discard(st.name)
+            else:
+                read |= _read_when_run(st)
     return frozenset(out)
+
+
+def _read_when_run(st: ast.stmt) -> Set[str]:
+    """The names a statement reads when it runs: not inside a ``def``'s or a lambda's
+    body, which run later (a class body runs at once)."""
+    out: Set[str] = set()
+    todo: List[ast.AST] = [st]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            todo.extend(n.decorator_list)
+            todo.extend(d for d in [*n.args.defaults, *n.args.kw_defaults] if d is not None)
+        elif isinstance(n, ast.Lambda):
+            todo.extend(d for d in [*n.args.defaults, *n.args.kw_defaults] if d is not None)
+        else:
+            todo.extend(ast.iter_child_nodes(n))
+    return out
 
 
 _SCHEDULING_WORDS = ("create_task", "ensure_future", "run_coroutine_threadsafe")

@@ -205,7 +205,7 @@ class ProjectIndex:
     modules: Dict[str, FileFacts] = field(default_factory=dict)  # by module name; first file wins
     _mro: Dict[str, List[str]] = field(default_factory=dict)
     _outside: Dict[str, Optional[str]] = field(default_factory=dict)  # ``outside_name``'s answers
-    _defined: Dict[str, Optional[str]] = field(default_factory=dict)  # ``defined_name``'s answers
+    _defined: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``defined_names``' answers
     _head_set: Optional[FrozenSet[str]] = None
     _inherited: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``inherited_names``'s bases
     _truthy: Dict[str, bool] = field(default_factory=dict)  # ``always_truthy``'s answers
@@ -228,7 +228,9 @@ class ProjectIndex:
             idx.files[f.path] = f
             idx.modules.setdefault(f.module, f)
             for fn in f.functions:
-                idx.functions[fkey(f.path, fn.qualname)] = (f, fn)
+                key = fkey(f.path, fn.qualname)
+                if not fn.superseded or key not in idx.functions:  # (the live `def` of a name)
+                    idx.functions[key] = (f, fn)
             for c in f.classes:
                 idx.classes[fkey(f.path, c.qualname)] = c
         for f in idx.files.values():  # other import names never shadow a module name
@@ -250,7 +252,7 @@ class ProjectIndex:
         return all((fn.is_async or any(self._async_wrapper(row[0], fn, d) for d in fn.decorators))
                    and not fn.rebound and all(d in KEEPS_COROUTINE or self._async_wrapper(row[0], fn, d)
                                               for d in fn.decorators)
-                   for fn in row[0].functions if fn.qualname == qual)
+                   for fn in row[0].functions if fn.qualname == qual and not fn.superseded)
 
     def _async_wrapper(self, facts: FileFacts, fn: FunctionFacts, name: str) -> bool:
         """Whether the decorator ``name`` puts an ``async def`` wrapper around ``fn``: a
@@ -1102,27 +1104,37 @@ class ProjectIndex:
                 return self._module_instance(f"{star}.{name}", depth + 1)
         return None
 
-    def defined_name(self, full: str, depth: int = 0) -> Optional[str]:
-        """The name a project module re-exports, as the module that defines it names it
+    def defined_names(self, full: str, depth: int = 0) -> Tuple[str, ...]:
+        """The names a project module re-exports, as the module that defines it names it
         (``pkg.vault.rekey_file`` with ``from .file import rekey_file`` in
-        ``pkg/vault/__init__.py``: ``pkg.vault.file.rekey_file``; held-out set 230), through
-        re-exports of re-exports; None for a name no project module re-exports, or one
-        from outside the project (``outside_name``)."""
+        ``pkg/vault/__init__.py``: ``pkg.vault.file.rekey_file``; held-out set 230), under
+        each name of that module (a namespace package's longer one), through re-exports
+        of re-exports and ``from .file import *``; none for a name no project module
+        re-exports, or one from outside the project (``outside_name``)."""
         if depth > 8:
-            return None
+            return ()
         parts = full.split(".")
         for i in range(len(parts) - 1, 0, -1):
             facts = self.modules.get(".".join(parts[:i]))
             if facts is None:
                 continue
             target = facts.imports.get(parts[i])
+            if target is None and fkey(facts.path, parts[i]) not in self.functions \
+                    and fkey(facts.path, parts[i]) not in self.classes:
+                # (a star import's: `from .file import *`, the first project module that defines it)
+                target = next((f"{m}.{parts[i]}" for m in facts.star_imports if m in self.modules
+                               and (fkey(self.modules[m].path, parts[i]) in self.functions
+                                    or fkey(self.modules[m].path, parts[i]) in self.classes)), None)
             if target is None:
-                return full if depth else None  # (defined here, or nowhere known)
+                if not depth:
+                    return ()  # (defined here, or nowhere known)
+                rest = ".".join(parts[i:])
+                return tuple(f"{m}.{rest}" for m in (facts.module, *facts.module_aliases))
             new = ".".join([target] + parts[i + 1:])
             if new.split(".", 1)[0] not in self._heads():
-                return None
-            return self.defined_name(new, depth + 1)
-        return None
+                return ()
+            return self.defined_names(new, depth + 1)
+        return ()
 
     def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
         """The name from outside the project that a project module re-exports
@@ -1273,11 +1285,10 @@ class ProjectIndex:
                         if got is not None and got not in call.qualnames and got not in extra:
                             extra += (got,)
                         if got is None:  # (re-exported from another project module)
-                            defined = self._defined.get(q, "")
-                            if defined == "":
-                                defined = self._defined[q] = self.defined_name(q)
-                            if defined is not None and defined not in call.qualnames and defined not in extra:
-                                extra += (defined,)
+                            defined = self._defined.get(q)
+                            if defined is None:
+                                defined = self._defined[q] = self.defined_names(q)
+                            extra += tuple(n for n in defined if n not in call.qualnames and n not in extra)
                         for n in self.imported_alias_names(q):
                             if n not in call.qualnames and n not in extra:
                                 extra += (n,)

@@ -199,3 +199,65 @@ def test_a_property_setter_keeps_its_getter():
     tree = ast.parse("class R:\n    @property\n    def s(self): ...\n    @s.setter\n    def s(self, v): ...\n"
                      "    def t(self): ...\n    def t(self): ...\n\ndef f(): ...\ndef f(): ...\n")
     assert scopes.superseded_defs(tree.body) == {6, 9}
+
+
+@pytest.mark.parametrize("between, found", [
+    ("", []),
+    ("_orig = persist\n\n\n", [("OC101", 14)]),  # kept under another name: it may run (a review)
+    ("class Keep:\n    save = persist\n\n\n", [("OC101", 15)]),
+])
+def test_a_def_kept_by_a_name_before_it_is_replaced_still_runs(between, found):
+    src = f"""
+def persist(store, run):
+    store.save(run)
+
+
+{between}def persist(store, run):
+    store.note(run)
+
+
+def finish(store, ledger, run):
+    persist(store, run)
+    _orig(store, run) if False else None
+    ledger.append_terminal(run)
+"""
+    got = cl(src, select=["OC101"])
+    lines = src.splitlines()
+    assert got == [(c, next(i for i, x in enumerate(lines, 1) if "append_terminal" in x)) for c, _ in found]
+
+
+def test_what_a_replaced_def_defines_runs_nowhere_either():
+    """A review: the replaced `persist`'s nested `go` (one qualname with the live one's)
+    still counted its save; and an `async def` replacing a `def` makes a coroutine."""
+    nested = """
+def persist(store, run):
+    def go():
+        store.save(run)
+    go()
+
+
+def persist(store, run):
+    def go():
+        store.note(run)
+    go()
+
+
+def finish(store, ledger, run):
+    persist(store, run)
+    ledger.append_terminal(run)
+"""
+    assert cl(nested, select=["OC101"]) == []
+    coroutine = """
+def persist(store, run):
+    store.note(run)
+
+
+async def persist(store, run):
+    store.save(run)
+
+
+def finish(store, ledger, run):
+    persist(store, run)
+    ledger.append_terminal(run)
+"""
+    assert cl(coroutine, select=["OC101"]) == []

@@ -86,3 +86,22 @@ def echo_console(a, b):
     os.replace(a, b)
 """
     assert cl(src, ["OC301"]) == [("OC301", 11), ("OC301", 23)]
+
+
+def test_file_none_is_standard_output():
+    """A review: `print(s, file=None)` (and click's, tqdm's) writes standard output."""
+    src = """\
+import os
+
+import click
+from tqdm import tqdm
+
+
+def f(rows, a, b):
+    print("x", file=None)
+    click.echo("x", file=None)
+    tqdm.write("x", file=None)
+    os.replace(a, b)
+"""
+    assert cl(src, ["OC301"]) == []
+

@@ -432,14 +432,15 @@ def test_a_function_in_a_namespace_package_matches_in_its_own_module_by_its_impo
 @pytest.mark.parametrize("importer", ["from ..vault import rekey_file", "from pkg.vault import rekey_file",
                                       "from pkg.cli.reexport import rekey_file"])
 @pytest.mark.parametrize("named", [".", "pkg/cli/rotator.py"])
-def test_a_function_a_package_re_exports_matches_by_its_defining_module(tmp_path, importer, named):
+@pytest.mark.parametrize("reexport", ["from .file import rekey_file\n", "from .file import *\n"])
+def test_a_function_a_package_re_exports_matches_by_its_defining_module(tmp_path, importer, named, reexport):
     """Held-out set 230 (ansible-vault-rotate): `from ..vault import rekey_file` over
     `pkg/vault/__init__.py`'s `from .file import rekey_file`; a pattern naming the
     module that defines it, `pkg.vault.file.rekey_file`, matched nothing (re-exports of
     re-exports too)."""
     write(tmp_path, "pyproject.toml", '[tool.ordercheck.extend-events]\nsave = ["pkg.vault.file.rekey_file"]\n')
     write(tmp_path, "pkg/__init__.py", "")
-    write(tmp_path, "pkg/vault/__init__.py", "from .file import rekey_file\n")
+    write(tmp_path, "pkg/vault/__init__.py", reexport)  # (a star import too: a review)
     write(tmp_path, "pkg/vault/file.py", "def rekey_file(path):\n    return path\n")
     write(tmp_path, "pkg/cli/__init__.py", "")
     write(tmp_path, "pkg/cli/reexport.py", "from pkg.vault import rekey_file\n")

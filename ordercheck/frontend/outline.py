@@ -326,6 +326,7 @@ class Outliner(Resolver):
                                        *([a.kwarg] if a.kwarg else [])])
         frame = FunctionScope(qual, self.scopes.functions.get(node.lineno) or scopesmod.ScopeTable(), node.lineno,
                               self.import_tables.get(node.lineno, {}), context_manager=manager)
+        made_before = len(self.facts.functions)  # (the functions its body defines come next)
         self._push(frame)
         for child in node.body:
             self.visit(child)
@@ -336,7 +337,9 @@ class Outliner(Resolver):
         fn.context_manager = manager
         fn.is_async = isinstance(node, ast.AsyncFunctionDef)
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, name)
-        fn.superseded = node.lineno in self.scopes.superseded
+        if node.lineno in self.scopes.superseded:
+            for inner in self.facts.functions[made_before:]:
+                inner.superseded = True  # it and what its body defines run nowhere (a review)
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
         fn.handed = _handed_call(node, fn.calls)
@@ -401,8 +404,8 @@ def class_methods(body: List[ast.stmt], top: bool = True) -> List[str]:
 def _keyword_text(node: ast.expr) -> str:
     """A keyword argument's value as ``destination`` reads it: rendered, and ``True`` as
     written (``click.echo(msg, err=True)``: as libcst's text gives it, a review)."""
-    if isinstance(node, ast.Constant) and node.value is True:
-        return "True"
+    if isinstance(node, ast.Constant) and (node.value is True or node.value is None):
+        return repr(node.value)  # (`file=None`: the console, a review)
     return render_ast(node)
 
 

@@ -284,6 +284,8 @@ def destination(callee: str, keywords: Dict[str, str], second: Optional[str]) ->
     """The text of the stream a call writes, when it is handed one (``DESTINATION_KEYWORDS``,
     or a ``DUMPERS`` call's second positional argument); else None."""
     found = next((keywords[k] for k in DESTINATION_KEYWORDS if k in keywords), None)
+    if found == "None":
+        found = None  # `print(s, file=None)`: standard output (a review)
     if found is None and keywords.get("err") == "True" and callee.rpartition(".")[2] in ("echo", "secho"):
         found = "sys.stderr"  # click's `echo(msg, err=True)` (``PRINTERS``)
     if found is None and callee.rpartition(".")[2] in DUMPERS:

@@ -957,6 +957,7 @@ class Extractor(ExpressionWalker):
                               static=cls is not None and any(n in ("staticmethod", "builtins.staticmethod")
                                                              for n in decorators))
         nested = not self.frame.is_module  # (a nested def's calls are read as closures: ``_captured``)
+        made_before = len(self.facts.functions)  # (the functions its body defines come next)
         self.frames.append(frame)
         if not nested and self._reads_running(node):
             # the exception of the caller's handler running where this is called: handed
@@ -979,7 +980,11 @@ class Extractor(ExpressionWalker):
         fn.tail_line = 0 if manager else frame.names.tail_line
         fn.is_async = node.asynchronous is not None
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, node.name.value)
-        fn.superseded = name_span.line in self.scopes.superseded
+        # (`async` on a line of its own: the `ast`'s line of the `def` is the `async`'s)
+        def_line = self.pos(node.asynchronous)[0] if node.asynchronous is not None else name_span.line
+        if def_line in self.scopes.superseded:
+            for inner in self.facts.functions[made_before:]:
+                inner.superseded = True  # it and what its body defines run nowhere (a review)
         fn.returns = self.returned_type(frame)
         fn.typed = self.typed_names(frame)
         fn.handed = handed_call(fn.body)
