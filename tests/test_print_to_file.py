@@ -105,3 +105,25 @@ def f(rows, a, b):
 """
     assert cl(src, ["OC301"]) == []
 
+
+
+def test_a_download_into_a_file_is_a_file_write():
+    """Held-out set 238: `urlretrieve(url, tmp)` then `os.replace(tmp, path)`, unsynced."""
+    src = """\
+import os
+import urllib.request
+from urllib.request import urlretrieve
+
+
+def get(url, path):
+    urllib.request.urlretrieve(url, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
+def get2(url, path):
+    urlretrieve(url, path + ".tmp")
+    with open(path + ".tmp", "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(path + ".tmp", path)
+"""
+    assert cl(src, ["OC301"]) == [("OC301", 8)]
