@@ -1111,30 +1111,36 @@ class ProjectIndex:
         each name of that module (a namespace package's longer one), through re-exports
         of re-exports and ``from .file import *``; none for a name no project module
         re-exports, or one from outside the project (``outside_name``)."""
-        if depth > 8:
+        found = self._module_part(full) if depth <= 8 else None
+        if found is None:
             return ()
+        facts, parts, i = found
+        target = facts.imports.get(parts[i])
+        if target is None and fkey(facts.path, parts[i]) not in self.functions \
+                and fkey(facts.path, parts[i]) not in self.classes:
+            # (a star import's: `from .file import *`, the first project module that defines it)
+            target = next((f"{m}.{parts[i]}" for m in facts.star_imports if m in self.modules
+                           and (fkey(self.modules[m].path, parts[i]) in self.functions
+                                or fkey(self.modules[m].path, parts[i]) in self.classes)), None)
+        if target is None:
+            if not depth:
+                return ()  # (defined here, or nowhere known)
+            rest = ".".join(parts[i:])
+            return tuple(f"{m}.{rest}" for m in (facts.module, *facts.module_aliases))
+        new = ".".join([target] + parts[i + 1:])
+        if new.split(".", 1)[0] not in self._heads():
+            return ()
+        return self.defined_names(new, depth + 1)
+
+    def _module_part(self, full: str) -> Optional[Tuple[FileFacts, List[str], int]]:
+        """The longest project module ``full`` starts with: its facts, ``full``'s parts,
+        and the index of the first part after the module's."""
         parts = full.split(".")
         for i in range(len(parts) - 1, 0, -1):
             facts = self.modules.get(".".join(parts[:i]))
-            if facts is None:
-                continue
-            target = facts.imports.get(parts[i])
-            if target is None and fkey(facts.path, parts[i]) not in self.functions \
-                    and fkey(facts.path, parts[i]) not in self.classes:
-                # (a star import's: `from .file import *`, the first project module that defines it)
-                target = next((f"{m}.{parts[i]}" for m in facts.star_imports if m in self.modules
-                               and (fkey(self.modules[m].path, parts[i]) in self.functions
-                                    or fkey(self.modules[m].path, parts[i]) in self.classes)), None)
-            if target is None:
-                if not depth:
-                    return ()  # (defined here, or nowhere known)
-                rest = ".".join(parts[i:])
-                return tuple(f"{m}.{rest}" for m in (facts.module, *facts.module_aliases))
-            new = ".".join([target] + parts[i + 1:])
-            if new.split(".", 1)[0] not in self._heads():
-                return ()
-            return self.defined_names(new, depth + 1)
-        return ()
+            if facts is not None:
+                return facts, parts, i
+        return None
 
     def outside_name(self, full: str, depth: int = 0) -> Optional[str]:
         """The name from outside the project that a project module re-exports
@@ -1145,23 +1151,19 @@ class ProjectIndex:
         (docs/decisions.md "An exception type a project module re-exports": tried in
         session 45, and a review found the module's own definitions, the names of the
         file that wrote a clause and the builtins all lost to it)."""
-        if depth > 8:
+        found = self._module_part(full) if depth <= 8 else None
+        if found is None:
             return None
-        parts = full.split(".")
-        for i in range(len(parts) - 1, 0, -1):
-            facts = self.modules.get(".".join(parts[:i]))
-            if facts is None:
-                continue
-            # (an import still in the table wins over the module's own definition of the
-            # name: ``resolve_qualified``)
-            target = facts.imports.get(parts[i])
-            if target is None or target.startswith("__future__."):  # (a compiler directive, no object)
-                return None
-            new = ".".join([target] + parts[i + 1:])
-            if new.split(".", 1)[0] in self._heads():
-                return self.outside_name(new, depth + 1)
-            return new
-        return None
+        facts, parts, i = found
+        # (an import still in the table wins over the module's own definition of the
+        # name: ``resolve_qualified``)
+        target = facts.imports.get(parts[i])
+        if target is None or target.startswith("__future__."):  # (a compiler directive, no object)
+            return None
+        new = ".".join([target] + parts[i + 1:])
+        if new.split(".", 1)[0] in self._heads():
+            return self.outside_name(new, depth + 1)
+        return new
 
     def swallow_types_for(self, types: Iterable[str], patterns: Sequence[str]) -> Tuple[str, ...]:
         """``patterns`` (config ``swallow-types``) and each of ``types`` (an ``except``
