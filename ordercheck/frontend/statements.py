@@ -980,9 +980,9 @@ class Extractor(ExpressionWalker):
         fn.tail_line = 0 if manager else frame.names.tail_line
         fn.is_async = node.asynchronous is not None
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, node.name.value)
-        # (`async` on a line of its own: the `ast`'s line of the `def` is the `async`'s)
-        def_line = self.pos(node.asynchronous)[0] if node.asynchronous is not None else name_span.line
-        if def_line in self.scopes.superseded:
+        # (the `ast`'s line of a `def` is its name's, but for an `async` on a line of its
+        # own: a limit; asking libcst for the `async`'s position costs a fallback walk)
+        if name_span.line in self.scopes.superseded:
             for inner in self.facts.functions[made_before:]:
                 inner.superseded = True  # it and what its body defines run nowhere (a review)
         fn.returns = self.returned_type(frame)
