@@ -620,20 +620,25 @@ def _fallback(facts: FileFacts, fn: FunctionFacts, vocab: Vocabulary, cg: CallGr
 
 
 def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict[Tuple[str, int], str],
-                  managers: Optional[Managers] = None, module: str = "") -> nx.DiGraph:
-    """A graph for the summary pass: a point at every resolved call (``module``: the
-    function's module's name, for ``transaction-functions``)."""
+                  managers: Optional[Managers] = None, modules: Sequence[str] = ()) -> nx.DiGraph:
+    """A graph for the summary pass: a point at every resolved call (``modules``: the
+    names of the function's module, for ``transaction-functions``)."""
     resolved = lambda call: (path, call.id) in callees  # noqa: E731
     return cfg.build(fn, suppressor(vocab, path, managers), on_raise=resolved, on_test=resolved, on_iter=resolved,
-                     is_guard=vocab.is_guard, around=decorator_transaction(fn, vocab, module),
+                     is_guard=vocab.is_guard, around=decorator_transaction(fn, vocab, modules),
                      project_manager=lambda call: managers is not None and managers(path, call) is not None)
+
+
+def module_names(facts: Optional[FileFacts]) -> Tuple[str, ...]:
+    """Every name a file's module is imported by (``FileFacts.module_aliases``)."""
+    return (facts.module, *facts.module_aliases) if facts is not None else ()
 
 
 #: the id of a decorator's stand-in call (no call of a file's own has it)
 DECORATOR_CALL = -1
 
 
-def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary, module: str = "") -> Optional[Call]:
+def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary, modules: Sequence[str] = ()) -> Optional[Call]:
     """A decorator of the ``transaction`` class (``@transaction.atomic``,
     ``@transaction.atomic(using="db")``, ``@db.atomic()``), as a call that stands at the
     function's name: the body runs inside that transaction, as under ``with
@@ -644,7 +649,7 @@ def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary, module: str = ""
         call = Call(DECORATOR_CALL, name, (), fn.span, f"@{name}", (fn.span.line, fn.span.line))
         if mgrmod.TRANSACTION in vocab.direct(call):
             return call
-    if vocab.transaction_functions and vocab.declared_transaction(module, fn.qualname):
+    if vocab.transaction_functions and vocab.declared_transaction(modules, fn.qualname):
         return Call(DECORATOR_CALL, DECLARED_TRANSACTION, (), fn.span, "(run in a transaction: transaction-functions)",
                     (fn.span.line, fn.span.line))
     return None
@@ -856,7 +861,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 caught: Optional[Tuple[str, ...]] = None
                 try:
                     # (a function nested too deeply for the default recursion limit: again, deeply)
-                    built = depth.retrying(summary_graph, fn, facts.path, vocab, cg.callees, managers, facts.module)
+                    built = depth.retrying(summary_graph, fn, facts.path, vocab, cg.callees, managers, module_names(facts))
                     g = depth.retrying(prune, built) if prune is not None else built
                     if fn.name in ("__exit__", "__aexit__"):
                         caught = mgrmod.exit_catches(g, fn, facts.imports)
@@ -995,7 +1000,7 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
         on_test=lambda call: bool(eff(call).conditional - NOT_CARRIED),
         on_iter=lambda call: bool(eff(call).exhausted - NOT_CARRIED),
         is_guard=vocab.is_guard,
-        around=decorator_transaction(fn, vocab, summ.index.files[path].module if path in summ.index.files else ""),
+        around=decorator_transaction(fn, vocab, module_names(summ.index.files.get(path))),
         project_manager=lambda call: summ.manager_of(path, call) is not None,
     )
     facts = summ.index.files.get(path)

@@ -1123,8 +1123,11 @@ class ProjectIndex:
                            and (fkey(self.modules[m].path, parts[i]) in self.functions
                                 or fkey(self.modules[m].path, parts[i]) in self.classes)), None)
         if target is None:
-            if not depth:
-                return ()  # (defined here, or nowhere known)
+            if not depth and not facts.module_aliases:
+                return ()  # (defined here, or nowhere known, under the one name it has)
+            # (and a module's own definition under its other names: the longer name of a
+            # namespace package, ``odoo.addons.pkg.store.persist`` for the pattern
+            # ``pkg.store.persist``, as its own calls have; held-out set 244)
             rest = ".".join(parts[i:])
             return tuple(f"{m}.{rest}" for m in (facts.module, *facts.module_aliases))
         new = ".".join([target] + parts[i + 1:])

@@ -429,6 +429,36 @@ def test_a_function_in_a_namespace_package_matches_in_its_own_module_by_its_impo
     assert [c for _, _, c in r.codes()] == (["OC202", "OC202"] if named == "w-1.0" else ["OC202"]), r.out
 
 
+ODOO_ADDON = {
+    # an Odoo addon as its wheel ships it: `odoo/` and `odoo/addons/` are namespace
+    # packages, so `pkgx/store.py` is `pkgx.store` and, longer, `odoo.addons.pkgx.store`
+    "w-x/odoo/addons/pkgx/__init__.py": "",
+    "w-x/odoo/addons/pkgx/store.py": "def persist(rec):\n    rec.write({'state': 'posted'})\n",
+    "w-x/odoo/addons/pkgx/wiz/__init__.py": "",
+    "w-x/odoo/addons/pkgx/wiz/post.py": (
+        "from odoo.addons.pkgx.store import persist\n\n\n"
+        "class Wizard:\n    def run(self, rec, move):\n        persist(rec)\n        move.action_post()\n"),
+}
+
+
+@pytest.mark.parametrize("save", ["pkgx.store.persist", "odoo.addons.pkgx.store.persist"])
+@pytest.mark.parametrize("named", ["w-x", "w-x/odoo/addons/pkgx/wiz/post.py"])
+def test_an_imported_function_and_a_framework_transaction_match_by_each_module_name(tmp_path, save, named):
+    """Held-out set 244 (odoo-addon-account-loan): a call imported under the namespace
+    package's long name matched a pattern with the module's short name in no case, and
+    `transaction-functions` matched the short name only, silently."""
+    for rel, text in ODOO_ADDON.items():
+        write(tmp_path, rel, text)
+    config = f'[extend-events]\nsave = ["{save}"]\nappend = ["*.action_post"]\n'
+    write(tmp_path, "c.toml", config)
+    r = oc(tmp_path, "--no-cache", "--config", "c.toml", named)
+    assert r.codes() == [("w-x/odoo/addons/pkgx/wiz/post.py", 7, "OC102")], r.out + r.err
+    for glob in ("pkgx.wiz.post.Wizard.run", "odoo.addons.pkgx.wiz.post.Wizard.run", "odoo.addons.*.run"):
+        write(tmp_path, "c.toml", f'transaction-functions = ["{glob}"]\n' + config)
+        r = oc(tmp_path, "--no-cache", "--config", "c.toml", named)
+        assert r.codes() == [], (glob, r.out + r.err)
+
+
 @pytest.mark.parametrize("importer", ["from ..vault import rekey_file", "from pkg.vault import rekey_file",
                                       "from pkg.cli.reexport import rekey_file"])
 @pytest.mark.parametrize("named", [".", "pkg/cli/rotator.py"])
