@@ -214,7 +214,13 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
         if data["kind"] == NodeKind.CALL:
             first_line = data["call"].stmt_lines[0]
             text = data.get("header") or (lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text)
-        shown = _LOOP_WORDS.get(kind, kind) if data["kind"] == NodeKind.LOOP else kind
+        shown = kind
+        if data["kind"] == NodeKind.LOOP:
+            # (an inner `for` ending an outer loop's body goes round that loop when it
+            # runs out: "(no more items, then round the loop)", held-out set 239, where
+            # a test's "(false, again)" read as an `if`'s)
+            way, again = kind.split(", ", 1) if ", " in kind else (kind, "")
+            shown = _LOOP_WORDS.get(way, way) + (", then round the loop" if again else "")
         step = shared[n, kind] = Step(span, "branch", f"{text}  ({shown})")
     return step
 
