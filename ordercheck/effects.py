@@ -113,7 +113,7 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
     """Classes carried to a point that is not the call itself (its on-raise or
     conditional effects): the call's own patterns do not apply, its terminal markers
     do (a carried ``append`` with a marker at the call site is terminal)."""
-    out = set(carried) - OWN_MARKS
+    out = set(vocab.not_excluded(call, carried)) - OWN_MARKS
     if "append" in out and not call.builds and vocab.carries_marker(call):
         if "terminal-append" not in out:
             out.add(mgrmod.OPEN_TERMINAL)  # made terminal here, outside any guard of the callee

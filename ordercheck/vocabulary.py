@@ -12,7 +12,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .ir import Call
 from .kinds import OPEN_TERMINAL, OWN_MARKS, OWN_RENAME, OWN_TERMINAL, OWN_WRITE, EventClass
@@ -262,6 +262,25 @@ class Vocabulary:
         ex = self._excluded.get(cls_name)
         return ex is not None and ex.any((call.callee,) + call.qualnames + call.typed)
 
+    def not_excluded(self, call: Call, carried: AbstractSet[str]) -> FrozenSet[str]:
+        """What a callee's summary carries to a call, less the classes the call is never
+        of by its own names (``[exclude-events] save = ["*._connect"]``: the helper's
+        schema commit is no save where it is called, held-out set 240; docs/decisions.md
+        "Calls a configuration takes out of a class")."""
+        if not carried or not self._excluded:
+            return frozenset(carried)
+        names: Optional[Tuple[str, ...]] = None
+        out = set(carried)
+        for cls_name in carried:
+            ex = self._excluded.get(cls_name)
+            if ex is None:
+                continue
+            if names is None:
+                names = (call.callee,) + call.qualnames + call.typed
+            if ex.any(names):
+                out.discard(cls_name)
+        return frozenset(out)
+
     def _match(self, names: Tuple[str, ...]) -> FrozenSet[str]:
         if self._matches_any is None or not self._matches_any.any(names):
             return frozenset()
@@ -354,7 +373,7 @@ class Vocabulary:
         carries; an ``append`` with a terminal marker in its arguments is a
         ``terminal-append``, and every ``terminal-append`` is an ``append``."""
         direct = self.direct(call)
-        classes = set(direct) | set(carried)
+        classes = set(direct) | self.not_excluded(call, carried)
         # a record built for another call appends only incidentally through its summary
         # (docs/decisions.md "A record built for another call")
         built = call.builds and EventClass.APPEND not in direct and EventClass.TERMINAL_APPEND not in direct

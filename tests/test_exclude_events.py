@@ -6,6 +6,7 @@ out of ``file-write`` (docs/configuration.md, docs/decisions.md "Calls a
 configuration takes out of a class")."""
 from __future__ import annotations
 
+import pytest
 from checkutil import write_tree
 from cliutil import oc
 
@@ -75,6 +76,56 @@ def test_it_also_takes_a_call_out_of_the_configurations_own_patterns(tmp_path):
     r = oc(tmp_path, "--select", "OC102", ".")
     assert r.codes() == [("run.py", 6, "OC102")], r
     assert "after the state save at line 4" in r.out, r
+
+
+SCHEMA = """\
+    import sqlite3
+
+
+    def _connect(db):
+        conn = sqlite3.connect(db)
+        conn.execute("CREATE TABLE IF NOT EXISTS items (id TEXT, status TEXT)")
+        conn.commit()  # the schema, not the state
+        return conn
+
+
+    def set_status(db, card_id, status):
+        conn = _connect(db)
+        conn.execute("UPDATE items SET status=? WHERE id=?", (status, card_id))
+        conn.commit()
+
+
+    def tour(db, audit):
+        try:
+            return _connect(db).execute("SELECT * FROM items").fetchall()
+        except Exception:
+            return None
+
+
+    def purge(db, card_id, audit):
+        set_status(db, card_id, "purged")
+        audit.append_entry(card_id)
+
+
+    def count(db, audit):
+        rows = _connect(db).execute("SELECT * FROM items").fetchall()
+        audit.append_entry(len(rows))
+    """
+
+
+@pytest.mark.parametrize("exclude", ['["*._connect", "_connect"]', '["store._connect"]'])
+def test_a_helper_named_there_carries_none_of_the_class(tmp_path, exclude):
+    # held-out set 240 (nedviga-cli): every `_connect()` commits its schema with the
+    # same `conn.commit()` as the real saves, so each read helper was a save (10 of 21
+    # findings) and no table could say otherwise: naming the helper now takes out what
+    # its summary carries, where it is called, and through its callers
+    table = '[tool.ordercheck.extend-events]\nsave = ["*.commit"]\nappend = ["*.append_entry"]\n'
+    write_tree(tmp_path, {"pyproject.toml": table, "store.py": SCHEMA})
+    before = oc(tmp_path, "--no-cache", ".").codes()
+    assert before == [("store.py", 19, "OC203"), ("store.py", 26, "OC102"), ("store.py", 31, "OC102")], before
+    write_tree(tmp_path, {"pyproject.toml": table + f"[tool.ordercheck.exclude-events]\nsave = {exclude}\n"})
+    # a call of it no longer saves, `set_status` still does (its own commit)
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("store.py", 26, "OC102")]
 
 
 def test_an_unknown_class_is_the_configs_error(tmp_path):
