@@ -292,6 +292,25 @@ _QUERY_CHAIN = frozenset({"all", "filter", "exclude", "select_related", "prefetc
                           "only", "defer", "select_for_update", "annotate", "distinct", "alias", "reverse"})
 #: the managers every Django model has
 _MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+def _manager(attr: str) -> bool:
+    """A model's manager by its attribute's name: Django's own, or a custom one bound in
+    the class body under a name of the same shape (``all_objects = AllManager()``,
+    ``active_objects``; held-out set 241, byro's ``Member.all_objects``)."""
+    return attr in _MANAGERS or attr.endswith("_objects")
+
+
+def _model_of_query(node: Optional[ast.AST]) -> Optional[str]:
+    """The model of ``Model.objects`` (a manager) or ``Model.objects.filter(...)`` (a
+    query set of it) as written: the CapWords name before the manager."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _QUERY_CHAIN:
+        node = node.func.value
+    if not isinstance(node, ast.Attribute) or not _manager(node.attr):
+        return None
+    model = dotted(node.value)
+    last = model.rsplit(".", 1)[-1] if model else ""
+    return model if model and _cap_words(last) and not last.isupper() else None
+
+
 #: ``django.shortcuts``' fetch of one object by its model
 _SHORTCUTS = frozenset({"get_object_or_404"})
 _ASHORTCUTS = frozenset({"aget_object_or_404"})
@@ -301,23 +320,21 @@ def fetched_model(node: ast.Call, awaited: bool = False) -> Optional[str]:
     """The model a Django fetch returns one object of (held-out set 190: a gap):
     ``Run.objects.get(pk=k)``, ``Run.objects.filter(...).first()``, ``Run.objects.create(...)``,
     ``get_object_or_404(Run, pk=k)``, and awaited, their ``aget``/``acreate``/...
-    forms. The model is a CapWords name before ``.objects`` (``_default_manager``);
-    ``get_or_create`` returns a pair, no object."""
+    forms. The model is a CapWords name before ``.objects`` (``_default_manager``, a
+    custom ``*_objects`` manager: ``_manager``); ``get_or_create`` returns a pair, no
+    object."""
     func = node.func
     text = dotted(func)
     last = text.rsplit(".", 1)[-1] if text else ""
     if last in (_ASHORTCUTS if awaited else _SHORTCUTS) and node.args:
         model = dotted(node.args[0])
-        return model if model and _cap_words(model.rsplit(".", 1)[-1]) else None
+        if model and _cap_words(model.rsplit(".", 1)[-1]):
+            return model
+        # (a manager or a query set of the model: `get_object_or_404(Event.all_objects, ...)`)
+        return _model_of_query(node.args[0])
     if not isinstance(func, ast.Attribute) or func.attr not in (_AFETCHES if awaited else _FETCHES):
         return None
-    on = func.value
-    while isinstance(on, ast.Call) and isinstance(on.func, ast.Attribute) and on.func.attr in _QUERY_CHAIN:
-        on = on.func.value
-    if not isinstance(on, ast.Attribute) or on.attr not in _MANAGERS:
-        return None
-    model = dotted(on.value)
-    return model if model and _cap_words(model.rsplit(".", 1)[-1]) and not model.rsplit(".", 1)[-1].isupper() else None
+    return _model_of_query(func.value)
 
 
 #: the ORM fields whose attribute, on an instance, is the related model's object, not

@@ -20,6 +20,11 @@ DJANGO = {"events": {"save": ["*.Appointment.save"], "append": ["*.History.save"
     "models.History.objects.last()",
     "await History.objects.aget(pk=pk)",
     "await aget_object_or_404(History, pk=pk)",
+    # held-out set 241 (byro, ephios): a custom manager the class body binds
+    "History.all_objects.get(pk=pk)",
+    "History.active_objects.filter(x=1).first()",
+    "get_object_or_404(History.all_objects, pk=pk)",
+    "get_object_or_404(History.objects.filter(x=1), pk=pk)",
 ])
 def test_a_django_model_fetched_through_its_manager_is_of_the_model(fetch):
     # held-out set 190 (django-appointment): `get_object_or_404(Model, ...)` and
@@ -47,6 +52,8 @@ def test_a_django_model_fetched_through_its_manager_is_of_the_model(fetch):
     "get_object_or_404(history_model, pk=pk)",  # no class named
     "History.objects.filter(pk=pk).count()",
     "History.registry.get(pk)",  # no Django manager
+    "get_object_or_404(History.registry, pk=pk)",
+    "History.all_objects.filter(pk=pk)",  # a query set
 ])
 def test_what_a_fetch_of_no_one_object_returns_is_not_the_model(fetch):
     src = f'''
