@@ -6,8 +6,11 @@ import sys
 # library's by ordercheck's imports below: the tool never runs what it checks
 # (semantics §Never; held-out set 242, quartet-epcis's `parsing/json.py`). The package
 # itself is imported already, and its modules are found through its own `__path__`.
-if sys.path and not getattr(sys.flags, "safe_path", False) and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd():
-    del sys.path[0]
+try:
+    if sys.path and not getattr(sys.flags, "safe_path", False) and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd():
+        del sys.path[0]
+except OSError:  # (a working folder deleted under us: the run says so, as it would have)
+    pass
 
 try:
     from .cli import main

@@ -476,7 +476,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 if same and steps[-1].kind in _LEAVING:
                     steps.pop()  # (`return run` is where the handler is left: one step says both)
                 elif steps and _starts_within(steps[-1].span, then[1].span) and (
-                        steps[-1].kind == "loop" or steps[-1].text.endswith(", again)")):
+                        steps[-1].kind == "loop" or steps[-1].text.endswith((", again)", ", then round the loop)"))):
                     # (the handler's last line going round the loop: left there, one step;
                     # the silent step may quote the statement around the call that goes
                     # round, `await asyncio.sleep(d)`)

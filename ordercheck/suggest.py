@@ -1139,6 +1139,9 @@ def _appends_by_pattern(all_facts: Sequence[FileFacts], settings: Settings, repo
     return out
 
 
+_SAVE = frozenset({"save"})
+
+
 def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str]]],
                defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]], settings: Settings,
                saves: Callable[[str], bool], callees: Dict[Tuple[str, int], str]) -> List[AlsoSaves]:
@@ -1148,7 +1151,8 @@ def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str
     out = []
     for (kind, pattern), calls in by_pattern.items():
         for facts, call, key in calls:
-            if not saves(key):
+            # (a call `[exclude-events]` takes out of `save` carries none of its helper's)
+            if not saves(key) or not settings.vocab.not_excluded(call, _SAVE):
                 continue
             site = _save_site(key, defs, settings, saves, callees)
             out.append(AlsoSaves(kind, pattern, (facts.path, call.span.line, call.text), split_key(key)[1], site))
@@ -1402,7 +1406,9 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     def carried(path: str, call: Call) -> FrozenSet[str]:
         key = summ.callees.get((path, call.id))
         eff = summ.effects.get(key) if key is not None else None
-        return frozenset(eff.on_return | eff.on_raise) & SUGGESTED if eff is not None else frozenset()
+        # (less what `[exclude-events]` takes out of the call, as the check reads it)
+        return settings.vocab.not_excluded(call, (eff.on_return | eff.on_raise) & SUGGESTED) if eff is not None \
+            else frozenset()
 
     def saves(key: str) -> bool:
         eff = summ.effects.get(key)

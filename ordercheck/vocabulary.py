@@ -168,10 +168,15 @@ class Vocabulary:
     # ``transaction-functions``: ``module.qualname`` globs of functions a framework runs
     # inside a transaction (``declared_transaction``)
     transaction_functions: Tuple[str, ...] = ()
+    # the configuration's own ``exclude-events`` (not the defaults' ``exclude`` lists):
+    # those alone also take a class out of what a helper's summary carries to a call
+    # (``not_excluded``)
+    own_excludes: Mapping[str, Tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._compiled = {name: _compile(p) for name, p in self.patterns.items()}
         self._excluded = {name: _compile(p) for name, p in self.excludes.items() if p}
+        self._own_excluded = {name: _compile(p) for name, p in self.own_excludes.items() if p}
         self._items = _compile(self.item_transactions)
         self._scoped = {}
         for name, (defaults, excluded) in self.scoped.items():
@@ -223,8 +228,9 @@ class Vocabulary:
             excludes[name] = excludes.get(name, ()) + tuple(pats)
         if transaction_functions:  # the stand-in of such a function's transaction
             patterns[TRANSACTION] = patterns.get(TRANSACTION, ()) + (DECLARED_TRANSACTION,)
+        own_excludes = {name: tuple(pats) for name, pats in dict(exclude_events or {}).items() if pats}
         return cls(patterns, tuple(markers) if markers is not None else default_markers, descriptions,
-                   excludes, scoped, own_transactions, tuple(transaction_functions))
+                   excludes, scoped, own_transactions, tuple(transaction_functions), own_excludes)
 
     def declared_transaction(self, modules: Sequence[str], qualname: str) -> bool:
         """Whether the configuration says a framework runs the function ``module.qualname``
@@ -263,16 +269,18 @@ class Vocabulary:
         return ex is not None and ex.any((call.callee,) + call.qualnames + call.typed)
 
     def not_excluded(self, call: Call, carried: AbstractSet[str]) -> FrozenSet[str]:
-        """What a callee's summary carries to a call, less the classes the call is never
-        of by its own names (``[exclude-events] save = ["*._connect"]``: the helper's
-        schema commit is no save where it is called, held-out set 240; docs/decisions.md
-        "Calls a configuration takes out of a class")."""
-        if not carried or not self._excluded:
+        """What a callee's summary carries to a call, less the classes the configuration's
+        ``[exclude-events]`` says the call is never of by its own names (``save =
+        ["*._connect"]``: the helper's schema commit is no save where it is called,
+        held-out set 240; docs/decisions.md "A helper named in `[exclude-events]`"). The
+        defaults' own ``exclude`` lists do not: ``io.StringIO.*`` names a project
+        subclass's ``write`` too, whose file write is its own (a review)."""
+        if not carried or not self._own_excluded:
             return frozenset(carried)
         names: Optional[Tuple[str, ...]] = None
         out = set(carried)
         for cls_name in carried:
-            ex = self._excluded.get(cls_name)
+            ex = self._own_excluded.get(cls_name)
             if ex is None:
                 continue
             if names is None:
