@@ -32,3 +32,38 @@ def test_a_choice_with_no_persistence_alternative_is_no_event():
             (items if extra else []).append(run)
     """
     assert cl(src, ["OC102"]) == []
+
+
+def test_a_choice_of_callees_is_each_alternatives_call():
+    # held-out set 247 (gtfs-rt-aggregator's `(logger.error if fatal else
+    # logger.warning)(msg)`): a handler reporting through a chosen logger method was
+    # read as silent
+    src = """
+        import logging
+        logger = logging.getLogger(__name__)
+
+        def loud(store, run, fatal, warn):
+            try:
+                store.save(run)
+            except Exception:
+                (logger.error if fatal else logger.warning)("save failed")
+            try:
+                store.save(run)
+            except Exception:
+                (warn or logger.warning)("save failed")
+
+        def quiet(store, run, fatal, note):
+            try:
+                store.save(run)
+            except Exception:
+                (logger.debug if fatal else logger.info)("save failed")
+            try:
+                store.save(run)
+            except Exception:
+                (note or (lambda m: None))("save failed")
+
+        def chosen(store, run, ledger, journal, flag):
+            store.save(run)
+            (ledger.append if flag else journal.append)(run)
+    """
+    assert cl(src, ["OC102", "OC203"]) == [("OC102", 27), ("OC203", 17), ("OC203", 21)]
