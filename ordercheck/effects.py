@@ -28,7 +28,7 @@ from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optio
 
 import networkx as nx
 
-from . import cfg, depth, errors
+from . import cfg, depth, errors, feasible
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
@@ -165,7 +165,7 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
         if call is None:
             continue
         key = callees.get((path, call.id))
-        eff = lookup(key) if key is not None else NO_EFFECTS
+        eff = lookup(key).for_call(call) if key is not None else NO_EFFECTS
         if call.detached:
             # `asyncio.create_task(self._persist(run))`: the body runs as a task of its
             # own, whatever way it ends, and nothing it raises comes out here
@@ -948,6 +948,16 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         del mine[k]
             if len(members) == 1 and members[0] not in cg.graph.successors(members[0]):
                 break  # no cycle: one pass is the answer
+        if single and members[0] not in failed:  # what a flag argument takes out of a call of it
+            try:
+                gates = _flag_gates(graphs.get(members[0], []), vocab, cg.callees, lookup, managers)
+            except cfg.GraphTooLarge:
+                gates = ()
+            except Exception as exc:  # as above
+                fail(members[0], exc)
+                gates = ()
+            if gates:
+                effects[members[0]] = dataclasses.replace(effects[members[0]], gated=gates)
         for m in members:  # the component's context-manager generators
             for facts, fn, g in graphs.get(m, ()):
                 if fn.context_manager and g is not None and m not in failed:
@@ -1017,6 +1027,42 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
                 # the entry here (docs/decisions.md "Where a manager's events stand")
                 data["site"] = ("exit", data["manager"].id)
     return g
+
+
+def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGraph]]], vocab: Vocabulary,
+                callees: Dict[Tuple[str, int], str], lookup: Lookup, managers: Optional[Managers]
+                ) -> Tuple[Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]], ...]:
+    """``Effects.gated`` of a function with one definition: for each parameter a test
+    of its body reads (``if commit:``), and each of ``True``/``False``, the classes its
+    walks perform only where the parameter is not that (docs/decisions.md "A flag
+    argument"): ``def save(self, s, *, commit=True): ... if commit: self._conn.commit()``
+    under ``commit=False`` saves nothing. The walks are the contract's own, with the
+    parameter known at the entry (``feasible.prune_within``'s ``seed``)."""
+    if len(defs) != 1:
+        return ()
+    facts, fn, g = defs[0]
+    if g is None or not fn.params:
+        return ()
+    tested = {n for names in g.graph.get("tested", ()) for n in names}
+    untracked = set(g.graph.get("untracked", ()))
+    params = [p for p in fn.params if p in tested and p not in untracked and p not in ("self", "cls")]
+    if not params:
+        return ()
+    limit = min(max(feasible.BOUND * g.number_of_nodes(), feasible.FLOOR), feasible.MAX_PRODUCT)
+    base: Optional[Effects] = None
+    out = []
+    for param in params:
+        for value in (True, False):
+            pg = feasible.prune_within(g, limit, seed={param: feasible.TRUTHY if value else feasible.FALSY})
+            if pg is None or pg is g:
+                continue
+            if base is None:
+                base = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, callees, lookup, managers), vocab)[0]
+            eff = graph_effects(pg, facts.path, node_sets(pg, facts.path, vocab, callees, lookup, managers), vocab)[0]
+            gone = (base.on_return - eff.on_return, base.on_raise - eff.on_raise, base.escaping - eff.escaping)
+            if any(gone):
+                out.append((param, value, *gone))
+    return tuple(out)
 
 
 def check_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, summ: Summaries) -> NodeSets:

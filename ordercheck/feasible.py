@@ -150,7 +150,8 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND, floor: int = FLOOR) -> n
     return g if pruned is None else pruned
 
 
-def prune_within(g: nx.DiGraph, limit: int, literals: bool = False) -> Optional[nx.DiGraph]:
+def prune_within(g: nx.DiGraph, limit: int, literals: bool = False,
+                 seed: Optional[Dict[str, int]] = None) -> Optional[nx.DiGraph]:
     """``prune_correlated`` with the product's nodes capped at ``limit``: None when
     the product would exceed it (``g`` is then neither pruned nor changed).
 
@@ -158,8 +159,13 @@ def prune_within(g: nx.DiGraph, limit: int, literals: bool = False) -> Optional[
     falsy), and names tested once that are so bound are tracked too. This is beyond
     the contract (an assignment tells nothing there), so it only ever picks a
     finding's witness among walks the contract already allows
-    (``runner.check_function``); it never decides a finding."""
+    (``runner.check_function``); it never decides a finding.
+
+    ``seed``: what some names are worth at the entry (a parameter a call binds to
+    ``False``: ``FALSY``), tracked whether tested twice or once (``effects._flag_gates``)."""
     names = tracked_names(g, literals)
+    if seed:
+        names = names + [n for n in seed if n not in names]
     if not names:
         return g
     index = {n: i for i, n in enumerate(names)}
@@ -170,6 +176,8 @@ def prune_within(g: nx.DiGraph, limit: int, literals: bool = False) -> Optional[
     truthy = set(g.graph.get("truthy", ()))
     start: State = tuple(NONE | TRUTHY if n in truthy else ANY for n in names)
     full = start
+    if seed:
+        start = tuple((seed[n] & m) or m if n in seed else m for n, m in zip(names, start))
 
     ids: Dict[tuple, object] = {}  # (node, state, region copies) -> product id
     used = set()

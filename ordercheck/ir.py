@@ -129,6 +129,10 @@ class Call:
     # (``FunctionFacts.runs_param``; docs/decisions.md "A callable handed to a project
     # helper")
     ref: Optional[str] = None
+    # its keyword arguments written as ``True``/``False`` (``repo.save(s, commit=False)``):
+    # a project callee whose test of that parameter guards an event does not perform it
+    # here (``summaries.Effects.gated``; docs/decisions.md "A flag argument")
+    flags: Tuple[Tuple[str, bool], ...] = ()
 
 
 def runs_first_param(fn: "FunctionFacts", positional: Tuple[str, ...]) -> bool:

@@ -54,6 +54,19 @@ def _sets(e) -> list:
     return e.rows()
 
 
+def _gated(rows: object) -> Optional[tuple]:
+    """``Effects.gated`` from its memo rows; None for rows of another shape."""
+    if type(rows) is not list:
+        return None
+    out = []
+    for row in rows:
+        if type(row) is not list or len(row) != 5 or type(row[0]) is not str or type(row[1]) is not bool \
+                or not all(type(x) is list and all(type(c) is str for c in x) for x in row[2:]):
+            return None
+        out.append((row[0], row[1], frozenset(row[2]), frozenset(row[3]), frozenset(row[4])))
+    return tuple(out)
+
+
 def _digest(value: object) -> str:
     return hashlib.sha256(json.dumps(value, separators=(",", ":")).encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -212,12 +225,15 @@ class SummaryMemo:
             if manager is not None and not _manager_ok(manager):
                 return None
             sets = entry[1]
-            if type(sets) is not list or len(sets) != 8 or type(sets[5]) is not bool or not all(
-                    type(x) is list and all(type(c) is str for c in x) for x in sets[:5] + sets[6:]):
+            if type(sets) is not list or len(sets) != 9 or type(sets[5]) is not bool or not all(
+                    type(x) is list and all(type(c) is str for c in x) for x in sets[:5] + sets[6:8]):
+                return None
+            gated = _gated(sets[8])
+            if gated is None:
                 return None
             on_return, on_raise, escaping, when_true, when_false = (frozenset(x) for x in sets[:5])
             eff = summod.Effects(on_return, on_raise, escaping, when_true, when_false, sets[5], frozenset(sets[6]),
-                                 frozenset(sets[7]))
+                                 frozenset(sets[7]), gated)
             calls = {call.id: call for facts, fn in cg.defs.get(m, ()) for call in fn.calls}
             table: Dict[Tuple[str, str], summod.Origin] = {}
             for row in entry[2]:

@@ -112,11 +112,34 @@ class Effects:
     # performs on every way to its normal exit, which a call of a function it decorates
     # carries (docs/decisions.md "A project decorator's wrapper"); empty for any other
     always: FrozenSet[str] = frozenset()
+    # what a ``True``/``False`` keyword argument takes out of the call (``Call.flags``):
+    # (parameter, value, classes on return, on raise, escaping) that only walks
+    # contradicting ``parameter is value`` perform (``if commit: conn.commit()`` under
+    # ``commit=False``; docs/decisions.md "A flag argument")
+    gated: Tuple[Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]], ...] = ()
 
     def rows(self) -> list:
         """The summary as plain JSON rows (a memo's key and its stored value)."""
         return [sorted(self.on_return), sorted(self.on_raise), sorted(self.escaping), sorted(self.when_true),
-                sorted(self.when_false), self.contained, sorted(self.exhausted), sorted(self.always)]
+                sorted(self.when_false), self.contained, sorted(self.exhausted), sorted(self.always),
+                [[p, v, sorted(r), sorted(x), sorted(e)] for p, v, r, x, e in self.gated]]
+
+    def for_call(self, call: Call) -> "Effects":
+        """What this callee does at ``call``: less what its flag arguments rule out."""
+        if not self.gated or not call.flags:
+            return self
+        flags = dict(call.flags)
+        ret: FrozenSet[str] = frozenset()
+        raised: FrozenSet[str] = frozenset()
+        esc: FrozenSet[str] = frozenset()
+        for param, value, r, x, e in self.gated:
+            if flags.get(param) is value:
+                ret, raised, esc = ret | r, raised | x, esc | e
+        if not (ret or raised or esc):
+            return self
+        return dataclasses.replace(self, on_return=self.on_return - ret, on_raise=self.on_raise - raised,
+                                   escaping=self.escaping - esc, when_true=self.when_true - ret,
+                                   when_false=self.when_false - ret, exhausted=self.exhausted - ret, gated=())
 
     def part(self, name: str) -> FrozenSet[str]:
         return {
@@ -1677,7 +1700,7 @@ class Summaries:
         callee = self.callees.get((path, call.id))
         if callee is None:
             return NO_EFFECTS, None
-        return self.effects.get(callee, NO_EFFECTS), callee
+        return self.effects.get(callee, NO_EFFECTS).for_call(call), callee
 
     def carried(self, path: str, call: Call) -> Tuple[FrozenSet[str], Optional[str]]:
         """The classes a call carries on return from its callee, and the callee's key."""

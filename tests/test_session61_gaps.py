@@ -1,7 +1,9 @@
 """Faults and gaps the held-out sets of session 61 found (docs/evaluation.md)."""
 from __future__ import annotations
 
-from checkutil import check_source
+import pytest
+from checkutil import check_source, write_tree
+from cliutil import oc
 
 
 def test_an_inner_for_that_runs_out_says_so_going_round_the_outer_loop():
@@ -41,9 +43,6 @@ def test_suggest_lists_no_helper_that_also_saves_once_exclude_events_names_it(tm
     # a review of set 240's change: the check ordered `log_event` against the save,
     # `suggest` still said it "also saves", so OC101/OC102 stay silent there
     import json
-
-    from checkutil import write_tree
-    from cliutil import oc
     table = ('[tool.ordercheck.extend-events]\nsave = ["*.commit"]\nappend = ["*.log_event"]\n')
     write_tree(tmp_path, {"pyproject.toml": table, "store.py": """\
         import sqlite3
@@ -112,3 +111,79 @@ def close_all(runs, ledger, hooks):
     [f] = check_source(src, select=["OC201"])
     assert [(s.span.line, s.kind) for s in f.witness] == [(3, "branch"), (5, "terminal-append"), (6, "except"),
                                                           (7, "silent")], f.witness
+
+
+FLAG_STORE = """\
+    class SnapshotRepo:
+        def __init__(self, conn):
+            self._conn = conn
+
+        def save(self, snapshot, *, commit: bool = True) -> None:
+            self._conn.execute("INSERT ...", (snapshot,))
+            if commit:
+                self._conn.commit()
+
+        def put(self, snapshot, dry_run=False):
+            if not dry_run:
+                self._conn.commit()
+    """
+
+FLAG_USE = """\
+    from store import SnapshotRepo
+
+
+    def record_job_event(conn, job_id, event):
+        conn.execute("INSERT INTO job_events ...", (job_id, event))
+
+
+    def capture(conn, repo: SnapshotRepo, snap, job_id):
+        repo.save(snap, commit=False)
+        record_job_event(conn, job_id, "SnapshotCaptured")
+
+
+    def capture_committed(conn, repo: SnapshotRepo, snap, job_id):
+        repo.save(snap, commit=True)
+        record_job_event(conn, job_id, "SnapshotCaptured")
+
+
+    def capture_default(conn, repo: SnapshotRepo, snap, job_id):
+        repo.save(snap)
+        record_job_event(conn, job_id, "SnapshotCaptured")
+
+
+    def rehearse(conn, repo: SnapshotRepo, snap, job_id):
+        repo.put(snap, dry_run=True)
+        record_job_event(conn, job_id, "SnapshotCaptured")
+        try:
+            repo.put(snap, dry_run=True)
+        except Exception:
+            pass
+
+
+    def really(repo: SnapshotRepo, snap):
+        try:
+            repo.put(snap, dry_run=False)
+        except Exception:
+            pass
+    """
+
+
+@pytest.mark.parametrize("how", ["whole", "one-file cold", "one-file warm", "stdin"])
+def test_a_flag_argument_rules_out_what_its_parameter_guards(tmp_path, how):
+    # held-out set 243 (jobctrl): `repo.save(snapshot_set, commit=False)` over `if
+    # commit: self._conn.commit()` was read as a save (12 false OC102s): the callee's
+    # summary is "may", and the call's `commit=False` told nothing
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*._conn.commit"]\nappend = ["record_job_event"]\n',
+                          "store.py": FLAG_STORE, "use.py": FLAG_USE})
+    want = [("use.py", 15, "OC102"), ("use.py", 20, "OC102"), ("use.py", 34, "OC203")]
+    cache = str(tmp_path / "c")
+    if how == "whole":
+        r = oc(tmp_path, "--no-cache", ".")
+    elif how == "one-file cold":
+        r = oc(tmp_path, "--no-cache", "use.py")
+    elif how == "one-file warm":
+        assert oc(tmp_path, "--cache-dir", cache, ".").codes() == want
+        r = oc(tmp_path, "--cache-dir", cache, "use.py")
+    else:
+        r = oc(tmp_path, "--no-cache", "--stdin-filename", "use.py", "-", stdin=(tmp_path / "use.py").read_bytes())
+    assert r.codes() == want, r.out + r.err

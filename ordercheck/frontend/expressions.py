@@ -128,6 +128,12 @@ def render_callee(node: cst.CSTNode) -> str:
     return "?"
 
 
+def cst_flags(node: cst.Call) -> Tuple[Tuple[str, bool], ...]:
+    """``Call.flags``: the keyword arguments written ``True`` or ``False``."""
+    return tuple((a.keyword.value, a.value.value == "True") for a in node.args
+                 if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value in ("True", "False"))
+
+
 def cst_alternatives(func: cst.CSTNode) -> Tuple[str, ...]:
     """``resolution.alternatives`` of a libcst callee: ``(a or b).m``, ``(a if c else b).m``."""
     attrs: List[str] = []
@@ -513,6 +519,7 @@ class ExpressionWalker(Resolver):
             local_head=names.local_head,
             level=names.level,
             level_from=names.level_from,
+            flags=cst_flags(node) if handoff is None else (),
             # (a handed callable runs in a thread, where a coroutine function only makes
             # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
             awaited=awaited if handoff is None else isinstance(func, cst.Call) and runs_to_end(

@@ -215,6 +215,9 @@ class Outliner(Resolver):
             text = render_ast(lead)
             call.ref = text if all(p.isidentifier() for p in text.split(".")) else None
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
+        if handed is None:  # (``Call.flags``, as ``expressions.cst_flags`` reads them)
+            call.flags = tuple((k.arg, k.value.value) for k in node.keywords if k.arg is not None
+                               and isinstance(k.value, ast.Constant) and type(k.value.value) is bool)
         call.awaited = awaited if handed is None else isinstance(node.func, ast.Call) and runs_to_end(
             self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
         return call
