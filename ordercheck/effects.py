@@ -1032,8 +1032,9 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
 def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGraph]]], vocab: Vocabulary,
                 callees: Dict[Tuple[str, int], str], lookup: Lookup, managers: Optional[Managers]
                 ) -> Tuple[Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]], ...]:
-    """``Effects.gated`` of a function with one definition: for each parameter a test
-    of its body reads (``if commit:``), and each of ``True``/``False``, the classes its
+    """``Effects.gated`` of a function with one definition: for each flag parameter
+    (``FunctionFacts.flag_params``) a test of its body reads (``if commit:``), and each
+    of ``True``/``False``, the classes its
     walks perform only where the parameter is not that (docs/decisions.md "A flag
     argument"): ``def save(self, s, *, commit=True): ... if commit: self._conn.commit()``
     under ``commit=False`` saves nothing. The walks are the contract's own, with the
@@ -1041,11 +1042,11 @@ def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGra
     if len(defs) != 1:
         return ()
     facts, fn, g = defs[0]
-    if g is None or not fn.params:
+    if g is None or not fn.flag_params:
         return ()
     tested = {n for names in g.graph.get("tested", ()) for n in names}
     untracked = set(g.graph.get("untracked", ()))
-    params = [p for p in fn.params if p in tested and p not in untracked and p not in ("self", "cls")]
+    params = [p for p in fn.flag_params if p in tested and p not in untracked]
     if not params:
         return ()
     limit = min(max(feasible.BOUND * g.number_of_nodes(), feasible.FLOOR), feasible.MAX_PRODUCT)

@@ -371,6 +371,10 @@ class FunctionFacts:
     # the parameters a positional argument can reach, in order (``*args`` last); not
     # the keyword-only ones nor ``**kwargs`` (an ``__exit__``'s exception parameters)
     positional: Tuple[str, ...] = ()
+    # the parameters that are flags: a default written ``True``/``False``, or an
+    # annotation ``bool`` (``Optional[bool]``, ``bool | None``): what a call's ``True``/
+    # ``False`` keyword argument may rule out (``Call.flags``, ``effects._flag_gates``)
+    flag_params: Tuple[str, ...] = ()
     # an ``async def``: a call of it makes a coroutine and runs nothing until awaited
     is_async: bool = False
     # the scope that defines it binds its name again other than by a ``def``

@@ -30,6 +30,7 @@ from .comments import find_suppressions
 from .imports import import_tables, module_exports, module_name, module_table
 from .resolution import (
     CONTEXT_MANAGER_DECORATORS,
+    FLAG_ANNOTATIONS,
     TABLE_RENAME,
     CallNames,
     ClassScope,
@@ -336,6 +337,7 @@ class Outliner(Resolver):
         col = node.col_offset
         fn = self._end(frame, name, cls, Span(node.lineno, col, node.lineno, col), params)
         fn.decorators = tuple(decorators)
+        fn.flag_params = _flag_params(a)
         fn.runs_param = runs_first_param(fn, tuple(p.arg for p in [*a.posonlyargs, *a.args]))
         fn.context_manager = manager
         fn.is_async = isinstance(node, ast.AsyncFunctionDef)
@@ -510,3 +512,20 @@ def _calls_outside_lambdas(node: ast.AST) -> int:
         count += isinstance(n, ast.Call)
         stack.extend(ast.iter_child_nodes(n))
     return count
+
+
+def _flag_params(a: ast.arguments) -> Tuple[str, ...]:
+    """``FunctionFacts.flag_params``, as ``statements._flag_param`` reads them."""
+    positional = [*a.posonlyargs, *a.args]
+    defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+    pairs = list(zip(positional, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    pairs += [(v, None) for v in (a.vararg, a.kwarg) if v is not None]
+    out = []
+    for arg, default in pairs:
+        if isinstance(default, ast.Constant) and type(default.value) is bool:
+            out.append(arg.arg)
+        elif arg.annotation is not None:
+            text = ast.unparse(arg.annotation).replace('"', "").replace("'", "")
+            if " ".join(text.split()) in FLAG_ANNOTATIONS:
+                out.append(arg.arg)
+    return tuple(out)

@@ -54,6 +54,9 @@ PRINTERS = frozenset({"builtins.print", "click.echo", "click.secho", "click.util
                       *(f"tqdm.{m}tqdm.write" for m in ("", "std.", "auto.", "autonotebook.", "notebook.",
                                                         "asyncio.", "rich.", "cli."))})
 
+#: annotations of a flag parameter (``FunctionFacts.flag_params``), as written
+FLAG_ANNOTATIONS = frozenset({"bool", "Optional[bool]", "typing.Optional[bool]", "bool | None", "None | bool"})
+
 CONTEXT_MANAGER_DECORATORS = {
     "contextmanager", "asynccontextmanager",
     "contextlib.contextmanager", "contextlib.asynccontextmanager",

@@ -53,6 +53,7 @@ from .imports import module_table
 from .positions import children
 from .resolution import (
     CONTEXT_MANAGER_DECORATORS,
+    FLAG_ANNOTATIONS,
     ClassScope,
     FunctionScope,
     expecting_manager,
@@ -974,6 +975,7 @@ class Extractor(ExpressionWalker):
         fn.positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params)) + (
             (node.params.star_arg.name.value,) if isinstance(node.params.star_arg, cst.Param) else ())
         fn.decorators = tuple(decorators)
+        fn.flag_params = tuple(p.name.value for p in _all_params(node.params) if _flag_param(p))
         fn.runs_param = runs_first_param(fn, tuple(p.name.value for p in (*node.params.posonly_params,
                                                                             *node.params.params)))
         fn.context_manager = manager
@@ -1123,6 +1125,16 @@ def _header_colon_line(lines: Sequence[str], line: int, col: int) -> int:
     as a suppression comment there belongs to the header (docs/configuration.md,
     Suppressions); ``line`` when there is none to find."""
     return (header_colon(lines, line, col) or (line, col))[0]
+
+
+def _flag_param(p: cst.Param) -> bool:
+    """A parameter whose default is ``True``/``False`` or whose annotation is ``bool``."""
+    if isinstance(p.default, cst.Name) and p.default.value in ("True", "False"):
+        return True
+    if p.annotation is None:
+        return False
+    text = cst.Module([]).code_for_node(p.annotation.annotation)
+    return " ".join(text.replace('"', "").replace("'", "").split()) in FLAG_ANNOTATIONS
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:
