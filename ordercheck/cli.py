@@ -161,7 +161,9 @@ def _graphed_function(functions, qual: str, file: str):
         line = int(at)
     named = [f for f in functions if f.qualname == qual]
     if not named:
-        names = ", ".join(f.qualname for f in functions[:20])
+        every = [f.qualname for f in functions]
+        # (the first twenty, and how many more: a held-out set read the cut list as all)
+        names = ", ".join(every[:20]) + (f", and {len(every) - 20} more" if len(every) > 20 else "")
         raise UsageError(f"no function {qual!r} in {file} (there are: {names})", key="--graph")
     if line is not None:
         def holds(f) -> bool:

@@ -187,3 +187,12 @@ def test_a_flag_argument_rules_out_what_its_parameter_guards(tmp_path, how):
     else:
         r = oc(tmp_path, "--no-cache", "--stdin-filename", "use.py", "-", stdin=(tmp_path / "use.py").read_bytes())
     assert r.codes() == want, r.out + r.err
+
+
+def test_graph_of_no_such_function_says_how_many_more_there_are(tmp_path):
+    # held-out set 252 (glams): the list of the file's functions was cut at twenty,
+    # silently, and hid the one the user wanted
+    write_tree(tmp_path, {"many.py": "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(23))})
+    r = oc(tmp_path, "--isolated", "--no-cache", "--graph", "many.py:nope")
+    assert r.code == 2 and "f19, and " in r.err and " more)" in r.err, r.err
+    assert "f20" not in r.err
