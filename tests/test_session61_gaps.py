@@ -196,3 +196,50 @@ def test_graph_of_no_such_function_says_how_many_more_there_are(tmp_path):
     r = oc(tmp_path, "--isolated", "--no-cache", "--graph", "many.py:nope")
     assert r.code == 2 and "f19, and " in r.err and " more)" in r.err, r.err
     assert "f20" not in r.err
+
+
+def test_starlettes_run_in_threadpool_runs_the_callable_where_it_is_awaited():
+    # held-out set 251 (tungsten-hr's routes): a thin wrapper of anyio's `run_sync`
+    src = '''
+from starlette.concurrency import run_in_threadpool
+from fastapi import concurrency
+
+
+async def punches(db, ledger):
+    def work(db):
+        db.commit()
+
+    await run_in_threadpool(work, db)
+    ledger.append_record("punches")
+
+
+async def punches2(db, ledger, work):
+    await concurrency.run_in_threadpool(work, db)
+    ledger.append_record("punches")
+'''
+    table = {"extend-events": {"save": ["db.commit", "work"], "append": ["*.append_record"]}}
+    assert [(f.code, f.span.line) for f in check_source(src, table=table, select=["OC102"])] == [
+        ("OC102", 11), ("OC102", 16)]
+
+
+def test_aiojobs_atomic_is_no_transaction():
+    # held-out set 251 (cherrydoor): aiojobs' `@atomic` only shields a handler from
+    # cancellation; the default `*.atomic` read its body as one commit
+    src = '''
+from aiojobs.aiohttp import atomic
+from django.db import transaction
+
+
+class CardsEndpoint:
+    @atomic
+    async def put(self, db, uid):
+        await db.users.update_one({"_id": uid}, {"$set": {"cards": []}})
+        await db.logs.insert_one({"card": uid, "event": "cards_cleared"})
+
+    @transaction.atomic
+    def put_django(self, db, uid):
+        db.users.update_one({"_id": uid}, {"$set": {"cards": []}})
+        db.logs.insert_one({"card": uid, "event": "cards_cleared"})
+'''
+    table = {"extend-events": {"save": ["*.users.update_one"], "append": ["*.logs.insert_one"]}}
+    assert [(f.code, f.span.line) for f in check_source(src, table=table, select=["OC102"])] == [("OC102", 10)]

