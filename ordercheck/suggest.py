@@ -1242,7 +1242,8 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
         lines += ["", f"# {len(none)} configured pattern(s) match no call in these files (a typo, another",
                   "# receiver name, or a method called through `self`/`cls`: a qualified `*.T.m` pattern",
                   "# never matches `self.m(...)`; name it `*.m` or `self.m` too; nor a receiver a",
-                  "# factory made, `x = make_t()`: annotate it, `x: T = make_t()`):"]
+                  "# factory made, `x = make_t()`: annotate it, `x: T = make_t()`; nor a call in a",
+                  "# `lambda`, which runs where the lambda is called and is read nowhere):"]
         lines += _unmatched_rows(none)
     if some:
         lines += ["", f"# {len(some)} configured pattern(s) match some calls but not the method called through",

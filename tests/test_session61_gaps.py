@@ -243,3 +243,22 @@ class CardsEndpoint:
 '''
     table = {"extend-events": {"save": ["*.users.update_one"], "append": ["*.logs.insert_one"]}}
     assert [(f.code, f.span.line) for f in check_source(src, table=table, select=["OC102"])] == [("OC102", 10)]
+
+
+@pytest.mark.parametrize("test", ["q.pending()", "not stop.is_set()", "q.ready() and q.pending()", "running"])
+def test_an_earlier_pass_is_said_when_the_while_test_calls(test):
+    # held-out set 250 (tapesmith, a4-printer-webserver): `while not stop.is_set():`
+    # went round without "(on an earlier pass of the loop)", and the message read
+    # backwards: the rename "after the file write at line 7" below it
+    src = f'''
+import os
+
+
+def worker(q, stop, running, p):
+    while {test}:
+        os.replace(p + ".tmp", p)
+        with open(p + ".tmp", "w") as f:
+            f.write("x")
+'''
+    [f] = check_source(src, select=["OC301"])
+    assert f.span.line == 7 and "at line 9 (on an earlier pass of the loop)" in f.message, f.message
