@@ -950,7 +950,12 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 break  # no cycle: one pass is the answer
         if single and members[0] not in failed:  # what a flag argument takes out of a call of it
             try:
-                gates = _flag_gates(graphs.get(members[0], []), vocab, cg.callees, lookup, managers)
+                # (what a project decorator's wrapper always does, the call does whatever
+                # the flag: a review)
+                kept = frozenset().union(*(effects.get(w, NO_EFFECTS).always for w in wrapped[members[0]]))
+                gates = tuple((p, v, r - kept, x - kept, e - kept) for p, v, r, x, e in
+                              _flag_gates(graphs.get(members[0], []), vocab, cg.callees, lookup, managers)
+                              if (r | x | e) - kept)
             except cfg.GraphTooLarge:
                 gates = ()
             except Exception as exc:  # as above
@@ -1042,7 +1047,9 @@ def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGra
     if len(defs) != 1:
         return ()
     facts, fn, g = defs[0]
-    if g is None or not fn.flag_params:
+    # (a context manager's exit is the manager's split, which no flag reaches: read as
+    # before, whole, so its `with` and its failures agree; a review)
+    if g is None or not fn.flag_params or fn.context_manager:
         return ()
     tested = {n for names in g.graph.get("tested", ()) for n in names}
     untracked = set(g.graph.get("untracked", ()))

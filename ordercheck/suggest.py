@@ -1144,7 +1144,7 @@ _SAVE = frozenset({"save"})
 
 def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str]]],
                defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]], settings: Settings,
-               saves: Callable[[str], bool], callees: Dict[Tuple[str, int], str]) -> List[AlsoSaves]:
+               saves: Callable[..., bool], callees: Dict[Tuple[str, int], str]) -> List[AlsoSaves]:
     """The configured append patterns some of whose calls run a helper that saves
     (``saves(key)``: the helper's summary performs ``save`` on its way to a return),
     one row per pattern with its first such call and where the helper saves."""
@@ -1152,7 +1152,7 @@ def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str
     for (kind, pattern), calls in by_pattern.items():
         for facts, call, key in calls:
             # (a call `[exclude-events]` takes out of `save` carries none of its helper's)
-            if not saves(key) or not settings.vocab.not_excluded(call, _SAVE):
+            if not saves(key, call) or not settings.vocab.not_excluded(call, _SAVE):
                 continue
             site = _save_site(key, defs, settings, saves, callees)
             out.append(AlsoSaves(kind, pattern, (facts.path, call.span.line, call.text), split_key(key)[1], site))
@@ -1407,12 +1407,15 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     def carried(path: str, call: Call) -> FrozenSet[str]:
         key = summ.callees.get((path, call.id))
         eff = summ.effects.get(key) if key is not None else None
+        eff = eff.for_call(call) if eff is not None else None  # (less what its flag arguments rule out)
         # (less what `[exclude-events]` takes out of the call, as the check reads it)
         return settings.vocab.not_excluded(call, (eff.on_return | eff.on_raise) & SUGGESTED) if eff is not None \
             else frozenset()
 
-    def saves(key: str) -> bool:
+    def saves(key: str, call: Optional[Call] = None) -> bool:
         eff = summ.effects.get(key)
+        if eff is not None and call is not None:
+            eff = eff.for_call(call)  # (a flag argument may rule its save out: a review)
         return eff is not None and "save" in eff.on_return
 
     def inert(path: str, call: Call) -> bool:

@@ -262,3 +262,118 @@ def worker(q, stop, running, p):
 '''
     [f] = check_source(src, select=["OC301"])
     assert f.span.line == 7 and "at line 9 (on an earlier pass of the loop)" in f.message, f.message
+
+
+FLAG_EDGES = '''
+from contextlib import contextmanager
+from typing import Optional
+
+
+def autosave(fn):
+    def wrapper(self, run, **kw):
+        fn(self, run, **kw)
+        self._store.save(run)
+    return wrapper
+
+
+class Repo:
+    @autosave
+    def persist(self, run, *, commit=True):
+        if commit:
+            self._store.save(run)
+
+    def spaced(self, run, commit: bool|None = None):
+        if commit:
+            self._store.save(run)
+
+    def posonly(self, run, commit=True, /, **kw):
+        if commit:
+            self._store.save(run)
+
+    def bag(self, run, **commit: bool):
+        if commit:
+            self._store.save(run)
+
+    def comp(self, runs, commit=False):
+        return [self._store.save(r) if commit else None for r, commit in runs]
+
+
+@contextmanager
+def unit(store, run, commit=True):
+    yield run
+    if commit:
+        store.save(run)
+
+
+def a(repo: Repo, ledger, run):
+    repo.persist(run, commit=False)
+    ledger.append(run.id)
+
+
+def b(repo: Repo, ledger, run):
+    repo.spaced(run, commit=False)
+    ledger.append(run.id)
+
+
+def c(repo: Repo, ledger, run):
+    repo.posonly(run, commit=False)
+    ledger.append(run.id)
+
+
+def d(repo: Repo, ledger, run):
+    repo.bag(run, commit=False)
+    ledger.append(run.id)
+
+
+def e(repo: Repo, ledger, runs):
+    repo.comp(runs, commit=False)
+    ledger.append(1)
+
+
+def f(store, ledger, run):
+    with unit(store, run, commit=False):
+        run.status = "done"
+    ledger.append(run.id)
+
+
+def g(store, run):
+    try:
+        with unit(store, run, commit=False):
+            run.status = "done"
+    except Exception:
+        pass
+'''
+
+
+def test_a_flag_argument_rules_out_only_what_its_parameter_decides():
+    # a review of set 243's change: a decorator's wrapper saves whatever the flag; a
+    # positional-only parameter or `**kw` is no keyword's; a comprehension's own name
+    # is not the parameter; a context manager's exit is read whole, at the `with` and
+    # in its failures alike; `bool|None` is a flag whatever its spacing
+    got = [(f.code, f.span.line) for f in check_source(FLAG_EDGES, select=["OC102", "OC203"])]
+    assert got == [("OC102", 44), ("OC102", 54), ("OC102", 59), ("OC102", 64), ("OC102", 70),
+                   ("OC203", 75)], got
+
+
+def test_suggest_lists_no_append_whose_save_its_flag_rules_out(tmp_path):
+    import json
+    write_tree(tmp_path, {"pyproject.toml": '[tool.ordercheck.extend-events]\nsave = ["*.commit"]\n'
+                                            'append = ["*.record_event"]\n',
+                          "jobs.py": """\
+        class Events:
+            def __init__(self, conn):
+                self.conn = conn
+
+            def record_event(self, job_id, event, commit=True):
+                self.conn.execute("INSERT ...", (job_id, event))
+                if commit:
+                    self.conn.commit()
+
+
+        def finish(conn, events: Events, job_id):
+            conn.commit()
+            events.record_event(job_id, "JobFinished", commit=False)
+        """})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("jobs.py", 13, "OC101")]
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["also_saves"]
+    assert rows == [], rows

@@ -30,7 +30,6 @@ from .comments import find_suppressions
 from .imports import import_tables, module_exports, module_name, module_table
 from .resolution import (
     CONTEXT_MANAGER_DECORATORS,
-    FLAG_ANNOTATIONS,
     TABLE_RENAME,
     CallNames,
     ClassScope,
@@ -42,6 +41,7 @@ from .resolution import (
     awaits_first,
     destination,
     detaches_first,
+    flag_annotation,
     is_lock,
     rebinds,
     render_ast,
@@ -338,6 +338,10 @@ class Outliner(Resolver):
         fn = self._end(frame, name, cls, Span(node.lineno, col, node.lineno, col), params)
         fn.decorators = tuple(decorators)
         fn.flag_params = _flag_params(a)
+        if fn.flag_params:  # (nor a name a comprehension of its body binds again)
+            bound = {t.id for st in node.body for n in ast.walk(st) if isinstance(n, ast.comprehension)
+                     for t in ast.walk(n.target) if isinstance(t, ast.Name)}
+            fn.flag_params = tuple(n for n in fn.flag_params if n not in bound)
         fn.runs_param = runs_first_param(fn, tuple(p.arg for p in [*a.posonlyargs, *a.args]))
         fn.context_manager = manager
         fn.is_async = isinstance(node, ast.AsyncFunctionDef)
@@ -518,14 +522,12 @@ def _flag_params(a: ast.arguments) -> Tuple[str, ...]:
     """``FunctionFacts.flag_params``, as ``statements._flag_param`` reads them."""
     positional = [*a.posonlyargs, *a.args]
     defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
-    pairs = list(zip(positional, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
-    pairs += [(v, None) for v in (a.vararg, a.kwarg) if v is not None]
+    # (a keyword argument binds neither a positional-only parameter nor `*args`/`**kw`)
+    pairs = list(zip(positional, defaults))[len(a.posonlyargs):] + list(zip(a.kwonlyargs, a.kw_defaults))
     out = []
     for arg, default in pairs:
         if isinstance(default, ast.Constant) and type(default.value) is bool:
             out.append(arg.arg)
-        elif arg.annotation is not None:
-            text = ast.unparse(arg.annotation).replace('"', "").replace("'", "")
-            if " ".join(text.split()) in FLAG_ANNOTATIONS:
-                out.append(arg.arg)
+        elif arg.annotation is not None and flag_annotation(ast.unparse(arg.annotation)):
+            out.append(arg.arg)
     return tuple(out)

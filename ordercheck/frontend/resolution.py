@@ -54,8 +54,15 @@ PRINTERS = frozenset({"builtins.print", "click.echo", "click.secho", "click.util
                       *(f"tqdm.{m}tqdm.write" for m in ("", "std.", "auto.", "autonotebook.", "notebook.",
                                                         "asyncio.", "rich.", "cli."))})
 
-#: annotations of a flag parameter (``FunctionFacts.flag_params``), as written
-FLAG_ANNOTATIONS = frozenset({"bool", "Optional[bool]", "typing.Optional[bool]", "bool | None", "None | bool"})
+#: annotations of a flag parameter (``FunctionFacts.flag_params``), as written less
+#: whitespace and quotes
+FLAG_ANNOTATIONS = frozenset({"bool", "Optional[bool]", "typing.Optional[bool]", "bool|None", "None|bool"})
+
+
+def flag_annotation(text: str) -> bool:
+    """Whether an annotation's source text names a flag: ``bool``, ``Optional[bool]``,
+    ``bool | None`` (spaces and quotes aside)."""
+    return "".join(text.replace('"', "").replace("'", "").split()) in FLAG_ANNOTATIONS
 
 CONTEXT_MANAGER_DECORATORS = {
     "contextmanager", "asynccontextmanager",

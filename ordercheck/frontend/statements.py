@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import builtins as builtins_module
 import re
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from .. import lazy
 from .. import scopes as scopesmod
@@ -53,10 +53,10 @@ from .imports import module_table
 from .positions import children
 from .resolution import (
     CONTEXT_MANAGER_DECORATORS,
-    FLAG_ANNOTATIONS,
     ClassScope,
     FunctionScope,
     expecting_manager,
+    flag_annotation,
     is_lock,
     rebinds,
     reraising_manager,
@@ -975,7 +975,12 @@ class Extractor(ExpressionWalker):
         fn.positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params)) + (
             (node.params.star_arg.name.value,) if isinstance(node.params.star_arg, cst.Param) else ())
         fn.decorators = tuple(decorators)
-        fn.flag_params = tuple(p.name.value for p in _all_params(node.params) if _flag_param(p))
+        # (a keyword argument binds neither a positional-only parameter nor `*args`/`**kw`)
+        fn.flag_params = tuple(p.name.value for p in (*node.params.params, *node.params.kwonly_params)
+                               if _flag_param(p))
+        if fn.flag_params:  # (nor a name a comprehension of its body binds again: a review)
+            bound = _comprehension_targets(node.body)
+            fn.flag_params = tuple(n for n in fn.flag_params if n not in bound)
         fn.runs_param = runs_first_param(fn, tuple(p.name.value for p in (*node.params.posonly_params,
                                                                             *node.params.params)))
         fn.context_manager = manager
@@ -1127,14 +1132,33 @@ def _header_colon_line(lines: Sequence[str], line: int, col: int) -> int:
     return (header_colon(lines, line, col) or (line, col))[0]
 
 
+def _comprehension_targets(node: cst.CSTNode) -> Set[str]:
+    """The plain names the comprehensions under ``node`` bind (``for r, commit in runs``)."""
+    out: Set[str] = set()
+    stack: List[cst.CSTNode] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.CompFor):
+            targets: List[cst.CSTNode] = [n.target]
+            while targets:
+                t = targets.pop()
+                if isinstance(t, cst.Name):
+                    out.add(t.value)
+                elif isinstance(t, (cst.Tuple, cst.List)):
+                    targets.extend(e.value for e in t.elements)
+                elif isinstance(t, cst.StarredElement):
+                    targets.append(t.value)
+        stack.extend(n.children)
+    return out
+
+
 def _flag_param(p: cst.Param) -> bool:
     """A parameter whose default is ``True``/``False`` or whose annotation is ``bool``."""
     if isinstance(p.default, cst.Name) and p.default.value in ("True", "False"):
         return True
     if p.annotation is None:
         return False
-    text = cst.Module([]).code_for_node(p.annotation.annotation)
-    return " ".join(text.replace('"', "").replace("'", "").split()) in FLAG_ANNOTATIONS
+    return flag_annotation(cst.Module([]).code_for_node(p.annotation.annotation))
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:
