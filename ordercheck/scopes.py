@@ -171,6 +171,23 @@ def module_aliases(scopes: "Scopes") -> Dict[str, str]:
 BESIDE_DEFS = "+"
 
 
+#: the constructors of a type variable
+_TYPEVARS = frozenset({"TypeVar", "typing.TypeVar", "typing_extensions.TypeVar", "t.TypeVar"})
+
+
+def _typevar_bound(value: ast.AST) -> Optional[str]:
+    """The bound of ``R = TypeVar("R", bound=Repo)`` (also ``bound="Repo"``): a name
+    annotated ``R`` is of that class as far as ordercheck can know it, as mypy reads it
+    (held-out set 253, fastapi-crud-toolkit's ``self.repo: RepoType``)."""
+    if not isinstance(value, ast.Call) or dotted(value.func) not in _TYPEVARS:
+        return None
+    bound = next((k.value for k in value.keywords if k.arg == "bound"), None)
+    if isinstance(bound, ast.Constant) and isinstance(bound.value, str):
+        text = bound.value.strip()
+        return text if all(p.isidentifier() for p in text.split(".")) else None
+    return dotted(bound) if bound is not None else None
+
+
 def _one(values: Optional[Set[str]]) -> Optional[str]:
     if values and len(values) == 1:
         return next(iter(values))
@@ -1049,7 +1066,7 @@ class _Scanner:
     def _single(self, target: ast.AST, value: ast.AST, line: int, end: Tuple[int, int], table: ScopeTable, method,
                 chain: List[ScopeTable]) -> None:
         if isinstance(target, ast.Name):
-            text = dotted(value)
+            text = dotted(value) or _typevar_bound(value)
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, *end)
             elif isinstance(value, ast.Tuple) and value.elts and target.id not in table.declared_outer:
