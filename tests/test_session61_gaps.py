@@ -419,3 +419,19 @@ def test_a_type_variables_bound_types_what_it_annotates(tmp_path, bound, named):
                 self._ledger.append(obj)
         """})
     assert oc(tmp_path, "--no-cache", named).codes() == [("service.py", 13, "OC102")]
+
+
+def test_a_copied_tree_renamed_into_place_is_a_write_before_the_rename():
+    # held-out set 256 (workbuddy-market's cross-volume move of a skill folder)
+    src = '''
+import os
+import shutil
+
+
+def move_dir_cross_volume(path, dst):
+    staging = dst + ".partial"
+    shutil.copytree(path, staging, symlinks=True)
+    os.rename(staging, dst)
+    shutil.rmtree(path)
+'''
+    assert [(f.code, f.span.line) for f in check_source(src, select=["OC301"])] == [("OC301", 9)]
