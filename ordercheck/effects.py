@@ -28,7 +28,7 @@ from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optio
 
 import networkx as nx
 
-from . import cfg, depth, errors, feasible
+from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
 from .ir import Call, FileFacts, FunctionFacts
@@ -629,6 +629,10 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
                      project_manager=lambda call: managers is not None and managers(path, call) is not None)
 
 
+#: a graph's walks with one parameter known at its entry (``feasible.prune_flag``)
+Flagged = Callable[[nx.DiGraph, str, bool], Optional[nx.DiGraph]]
+
+
 def module_names(facts: Optional[FileFacts]) -> Tuple[str, ...]:
     """Every name a file's module is imported by (``FileFacts.module_aliases``)."""
     return (facts.module, *facts.module_aliases) if facts is not None else ()
@@ -738,6 +742,7 @@ def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[st
 
 def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,
           prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None,
+          flagged: Optional[Flagged] = None,
           only: Optional[AbstractSet[str]] = None,
           within: Optional[AbstractSet[str]] = None, cg: Optional[CallGraph] = None) -> Summaries:
     """Summaries of every function of the project, callees first; inside a cycle of
@@ -745,6 +750,9 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     growing (a recursive call's conditional effects travel as usual). ``prune``
     (the runner passes ``feasible.prune_correlated``) drops each callee's infeasible
     walks first: a summary's "some path" is a walk, as a contract's is (semantics §Contracts).
+    ``flagged`` (the runner's ``feasible.prune_flag``): a graph's walks with a flag
+    parameter known at the entry, for ``Effects.gated`` (docs/decisions.md "A flag
+    argument"); without it, no call is gated.
 
     ``memo`` (``memos.SummaryMemo``) remembers the summary of a function by what it is
     computed from — its file's facts, the vocabulary, and for each of its calls the
@@ -948,13 +956,13 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         del mine[k]
             if len(members) == 1 and members[0] not in cg.graph.successors(members[0]):
                 break  # no cycle: one pass is the answer
-        if single and members[0] not in failed:  # what a flag argument takes out of a call of it
+        if single and members[0] not in failed and flagged is not None:  # what a flag argument takes out of a call
             try:
                 # (what a project decorator's wrapper always does, the call does whatever
                 # the flag: a review)
                 kept = frozenset().union(*(effects.get(w, NO_EFFECTS).always for w in wrapped[members[0]]))
                 gates = tuple((p, v, r - kept, x - kept, e - kept) for p, v, r, x, e in
-                              _flag_gates(graphs.get(members[0], []), vocab, cg.callees, lookup, managers)
+                              _flag_gates(graphs.get(members[0], []), vocab, cg.callees, lookup, managers, flagged)
                               if (r | x | e) - kept)
             except cfg.GraphTooLarge:
                 gates = ()
@@ -1035,15 +1043,15 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
 
 
 def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGraph]]], vocab: Vocabulary,
-                callees: Dict[Tuple[str, int], str], lookup: Lookup, managers: Optional[Managers]
-                ) -> Tuple[Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]], ...]:
+                callees: Dict[Tuple[str, int], str], lookup: Lookup, managers: Optional[Managers],
+                flagged: Flagged) -> Tuple[Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]], ...]:
     """``Effects.gated`` of a function with one definition: for each flag parameter
     (``FunctionFacts.flag_params``) a test of its body reads (``if commit:``), and each
     of ``True``/``False``, the classes its
     walks perform only where the parameter is not that (docs/decisions.md "A flag
     argument"): ``def save(self, s, *, commit=True): ... if commit: self._conn.commit()``
     under ``commit=False`` saves nothing. The walks are the contract's own, with the
-    parameter known at the entry (``feasible.prune_within``'s ``seed``)."""
+    parameter known at the entry (``flagged``: ``feasible.prune_flag``)."""
     if len(defs) != 1:
         return ()
     facts, fn, g = defs[0]
@@ -1056,12 +1064,11 @@ def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGra
     params = [p for p in fn.flag_params if p in tested and p not in untracked]
     if not params:
         return ()
-    limit = min(max(feasible.BOUND * g.number_of_nodes(), feasible.FLOOR), feasible.MAX_PRODUCT)
     base: Optional[Effects] = None
     out = []
     for param in params:
         for value in (True, False):
-            pg = feasible.prune_within(g, limit, seed={param: feasible.TRUTHY if value else feasible.FALSY})
+            pg = flagged(g, param, value)
             if pg is None or pg is g:
                 continue
             if base is None:

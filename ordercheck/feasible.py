@@ -150,6 +150,14 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND, floor: int = FLOOR) -> n
     return g if pruned is None else pruned
 
 
+def prune_flag(g: nx.DiGraph, name: str, value: bool) -> Optional[nx.DiGraph]:
+    """``g``'s walks with the parameter ``name`` known to be ``value`` at the entry (a
+    call's flag argument, ``commit=False``: ``effects._flag_gates``), bounded as
+    ``prune_correlated`` is; None when the product would be too large."""
+    limit = min(max(BOUND * g.number_of_nodes(), FLOOR), MAX_PRODUCT)
+    return prune_within(g, limit, seed={name: TRUTHY if value else FALSY})
+
+
 def prune_within(g: nx.DiGraph, limit: int, literals: bool = False,
                  seed: Optional[Dict[str, int]] = None) -> Optional[nx.DiGraph]:
     """``prune_correlated`` with the product's nodes capped at ``limit``: None when

@@ -155,7 +155,7 @@ def project_summaries(all_facts: List[FileFacts], settings: Settings,
         # the call graph lives to the end of the run: no full collection of the
         # summaries' (which build and drop a graph per function) needs to walk it
         gc.freeze()
-    return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated,
+    return effects.build(all_facts, settings.vocab, memo, prune=feasible.prune_correlated, flagged=feasible.prune_flag,
                          only=focused.needed if focused is not None else None, within=within, cg=cg)
 
 

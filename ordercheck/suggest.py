@@ -32,10 +32,11 @@ from .vocabulary import item_names
 if TYPE_CHECKING:
     import networkx as nx
 
-    from . import effects
+    from . import effects, feasible
 else:  # (imported when suggest runs, not when the CLI loads this module)
     nx = lazy.module("networkx", globals(), "nx")
     effects = lazy.module("ordercheck.effects", globals(), "effects")
+    feasible = lazy.module("ordercheck.feasible", globals(), "feasible")
 
 KINDS = ("save", "append", "transaction")
 #: the classes a callee's summary can already give a call (then no pattern is suggested for it)
@@ -1402,7 +1403,9 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     for key in wanted:
         if key in cg.graph:
             needed |= nx.descendants(cg.graph, key)
-    summ = effects.build(all_facts, settings.vocab, only=needed, cg=cg)
+    # (the flags a call passes, as the check reads them: an append whose save its
+    # `commit=False` rules out "also saves" nothing)
+    summ = effects.build(all_facts, settings.vocab, only=needed, cg=cg, flagged=feasible.prune_flag)
 
     def carried(path: str, call: Call) -> FrozenSet[str]:
         key = summ.callees.get((path, call.id))
