@@ -1047,9 +1047,9 @@ def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGra
                 flagged: Flagged) -> Tuple[Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]], ...]:
     """``Effects.gated`` of a function with one definition: for each flag parameter
     (``FunctionFacts.flag_params``) a test of its body reads (``if commit:``), and each
-    of ``True``/``False``, the classes its
-    walks perform only where the parameter is not that (docs/decisions.md "A flag
-    argument"): ``def save(self, s, *, commit=True): ... if commit: self._conn.commit()``
+    of ``True``/``False``, the classes its walks perform only where the parameter is
+    not that (docs/decisions.md "A flag argument"):
+    ``def save(self, s, *, commit=True): ... if commit: self._conn.commit()``
     under ``commit=False`` saves nothing. The walks are the contract's own, with the
     parameter known at the entry (``flagged``: ``feasible.prune_flag``)."""
     if len(defs) != 1:
