@@ -174,10 +174,16 @@ AWAITED_RUNNERS = {
     "starlette.concurrency.run_in_threadpool": 0,
     "fastapi.concurrency.run_in_threadpool": 0,
 }
-#: the same by method name, on a receiver named as an event loop
+#: the same by method name: the callable's place, the words one of which the receiver's
+#: last name holds, and the libraries whose typed receiver has the method
 #: (``await loop.run_in_executor(None, store.save, run)``, ``self._eventloop``,
-#: ``asyncio.get_running_loop()``; a project's own ``self.run_in_executor(f)`` is not one)
-AWAITED_RUNNER_METHODS = {"run_in_executor": 1}
+#: ``asyncio.get_running_loop()``; SQLAlchemy's ``await conn.run_sync(fn, x)`` on an
+#: ``AsyncConnection`` or ``AsyncSession`` calls ``fn(sync_conn, x)``: held-out set 253).
+#: A project's own ``self.run_in_executor(f)`` or ``self.run_sync(f)`` is not one.
+AWAITED_RUNNER_METHODS = {
+    "run_in_executor": (1, ("loop",), ("asyncio.", "uvloop.")),
+    "run_sync": (0, ("conn", "session", "engine"), ("sqlalchemy.",)),
+}
 #: wrappers whose result, called, runs the wrapped callable (``sync_to_async(f)(x)``
 #: runs ``f(x)``): True when that call returns an awaitable (it runs only awaited)
 CALLABLE_WRAPPERS = {
@@ -324,12 +330,14 @@ def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
         if name in AWAITED_RUNNERS and not names.local_head:  # (`asyncio` a parameter: not the module)
             return AWAITED_RUNNERS[name]
     head, _, method = names.callee.rpartition(".")
-    if method not in AWAITED_RUNNER_METHODS or "loop" not in head.rsplit(".", 1)[-1].lower():
+    if method not in AWAITED_RUNNER_METHODS:
         return None
-    if names.receiver_type is not None and not any(  # a project class's own method
-            q.startswith(("asyncio.", "uvloop.")) for q in names.qualnames if q.endswith("." + method)):
-        return None
-    return AWAITED_RUNNER_METHODS[method]
+    slot, words, libraries = AWAITED_RUNNER_METHODS[method]
+    typed = any(q.startswith(libraries) for q in names.qualnames if q.endswith("." + method))
+    if names.receiver_type is not None:
+        return slot if typed else None  # a project class's own method, or another library's
+    last = head.rsplit(".", 1)[-1].lower()
+    return slot if typed or (head and any(w in last for w in words)) else None
 
 
 def wraps_callable(names: "CallNames", awaited: bool) -> bool:
