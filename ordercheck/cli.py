@@ -200,7 +200,10 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
     via = {}
     for n, callee in callees.items():
         if n in classes:
-            text = "; ".join(filter(None, (diagnose.via_text(summ, callee, c)[0] for c in sorted(classes[n]))))
+            call = checked.graph.nodes[n].get("call") if n in checked.graph else None
+            flags = call.flags if call is not None else ()
+            text = "; ".join(filter(None, (diagnose.via_text(summ, callee, c, flags=flags)[0]
+                                           for c in sorted(classes[n]))))
             if text:
                 via[n] = text
     return dot.render(checked.graph, classes, [h.path for h in checked.hits], via)

@@ -8,7 +8,7 @@ rule's message filled in, one step per event and branch point of the witness pat
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, cast
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, cast
 
 import networkx as nx
 
@@ -115,8 +115,11 @@ def hit_roles(hit: "contracts.Hit") -> Dict[object, Tuple[str, ...]]:
     return out
 
 
-def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return") -> Tuple[str, Optional[summod.Origin]]:
-    chain = summ.via(callee, cls, part)
+def via_text(summ: summod.Summaries, callee: str, cls: str, part: str = "return",
+             flags: Sequence[Tuple[str, bool]] = ()) -> Tuple[str, Optional[summod.Origin]]:
+    """The helpers down to the call that performs ``cls`` for a call of ``callee``
+    (with the call's flag arguments: ``Summaries.via``), and that call's origin."""
+    chain = summ.via(callee, cls, part, flags=flags)
     if not chain:
         return "", None
     names = [summod.split_key(k)[1] for k, _ in chain]
@@ -174,7 +177,8 @@ def _provenance_at(text: str, path: str) -> str:
 
 
 def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], part: str,
-                  marker: Callable[[Call], Optional[str]], own: bool = True) -> str:
+                  marker: Callable[[Call], Optional[str]], own: bool = True,
+                  flags: Sequence[Tuple[str, bool]] = ()) -> str:
     """What made an append terminal, as a witness step says it: the marker of the call
     itself (``terminal by "failed"``), else of the first call down its helpers that
     carries one (``terminal by "failed" in `self._resync_returning_failed(...)```: a
@@ -187,7 +191,7 @@ def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], par
         return f"terminal by {found}" if found else ""
     if callee is None:
         return ""
-    for _, origin in summ.via(callee, EventClass.TERMINAL_APPEND.value, part):
+    for _, origin in summ.via(callee, EventClass.TERMINAL_APPEND.value, part, flags=flags):
         # (a remembered summary's call is light: what the vocabulary said of it then)
         found = origin.marker if origin.marker is not None else marker(origin.call)
         if found:
@@ -322,7 +326,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 via, origin = via_text(summ, at_exit[0], k, "escape")
             else:
                 at_exit = None
-                via, origin = (via_text(summ, callees[n], k, _part(g, n, raising=raising))
+                via, origin = (via_text(summ, callees[n], k, _part(g, n, raising=raising), data["call"].flags)
                                if n in callees and not own_event(cls, k, data, direct) else ("", None))
             case = case_text(g, n, k)
             # what fingerprints read of the step (``Step.key``): the call's own text and
@@ -339,7 +343,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 if at_exit is not None:  # down the exit's code, never the manager call's words
                     made = terminal_note(data["call"], summ, at_exit[0], "escape", marker, own=False)
                 else:
-                    made = terminal_note(data["call"], summ, callees.get(n), _part(g, n, raising=raising), marker)
+                    made = terminal_note(data["call"], summ, callees.get(n), _part(g, n, raising=raising), marker,
+                                         flags=data["call"].flags)
                 case = f"{case}; {made}" if case and made else case or made
             text = call_shown(data["call"]) + (f" ({case})" if case else "")
             if at_exit is not None:
@@ -625,7 +630,9 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
         k = role_kind(rule, classes.get(node, frozenset()), roles.get(node))
         if own_event(classes.get(node, frozenset()), k, g.nodes[node], direct):
             continue  # (its own pattern makes it: nothing down its helpers is the event)
-        via, origin = via_text(summ, callees[node], k, _part(g, node, rule if node == hit.anchor else None))
+        call_of = g.nodes[node].get("call")
+        via, origin = via_text(summ, callees[node], k, _part(g, node, rule if node == hit.anchor else None),
+                               call_of.flags if call_of is not None else ())
         if origin is not None:
             case = case_text(g, node, k)
             related.append(Related(origin.call.span, f"{k} performed via {via}" + (f" ({case})" if case else ""), origin.path))

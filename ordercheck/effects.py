@@ -61,6 +61,7 @@ from .summaries import (
     Summaries,
     async_key,
     fkey,
+    flag_part,
     resolve,
     with_managers,
 )
@@ -961,16 +962,16 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 # (what a project decorator's wrapper always does, the call does whatever
                 # the flag: a review)
                 kept = frozenset().union(*(effects.get(w, NO_EFFECTS).always for w in wrapped[members[0]]))
-                gates = tuple((p, v, r - kept, x - kept, e - kept) for p, v, r, x, e in
-                              _flag_gates(graphs.get(members[0], []), vocab, cg.callees, lookup, managers, flagged)
-                              if (r | x | e) - kept)
+                flag_rows, moved = _flag_gates(graphs.get(members[0], []), vocab, cg.callees, lookup, managers, flagged)
+                gates = tuple((p, v, r - kept, x - kept, e - kept) for p, v, r, x, e in flag_rows if (r | x | e) - kept)
             except cfg.GraphTooLarge:
-                gates = ()
+                gates, moved = (), {}
             except Exception as exc:  # as above
                 fail(members[0], exc)
-                gates = ()
+                gates, moved = (), {}
             if gates:
                 effects[members[0]] = dataclasses.replace(effects[members[0]], gated=gates)
+                origins.setdefault(members[0], {}).update(moved)
         for m in members:  # the component's context-manager generators
             for facts, fn, g in graphs.get(m, ()):
                 if fn.context_manager and g is not None and m not in failed:
@@ -1042,42 +1043,55 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
     return g
 
 
+Gate = Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]]
+
+
 def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGraph]]], vocab: Vocabulary,
                 callees: Dict[Tuple[str, int], str], lookup: Lookup, managers: Optional[Managers],
-                flagged: Flagged) -> Tuple[Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]], ...]:
+                flagged: Flagged) -> Tuple[Tuple[Gate, ...], Dict[Tuple[str, str], Origin]]:
     """``Effects.gated`` of a function with one definition: for each flag parameter
     (``FunctionFacts.flag_params``) a test of its body reads (``if commit:``), and each
     of ``True``/``False``, the classes its walks perform only where the parameter is
     not that (docs/decisions.md "A flag argument"):
     ``def save(self, s, *, commit=True): ... if commit: self._conn.commit()``
     under ``commit=False`` saves nothing. The walks are the contract's own, with the
-    parameter known at the entry (``flagged``: ``feasible.prune_flag``)."""
+    parameter known at the entry (``flagged``: ``feasible.prune_flag``). Also the
+    origins that differ under a flag value (``flag_part``): a class the function still
+    performs there, at another of its calls than its summary's origin names, so that a
+    witness's "via" never names a call the flag rules out."""
     if len(defs) != 1:
-        return ()
+        return (), {}
     facts, fn, g = defs[0]
     # (a context manager's exit is the manager's split, which no flag reaches: read as
     # before, whole, so its `with` and its failures agree; a review)
     if g is None or not fn.flag_params or fn.context_manager:
-        return ()
+        return (), {}
     tested = {n for names in g.graph.get("tested", ()) for n in names}
     untracked = set(g.graph.get("untracked", ()))
     params = [p for p in fn.flag_params if p in tested and p not in untracked]
     if not params:
-        return ()
-    base: Optional[Effects] = None
+        return (), {}
+    base: Optional[Tuple[Effects, Dict[Tuple[str, str], Origin]]] = None
     out = []
+    moved: Dict[Tuple[str, str], Origin] = {}
     for param in params:
         for value in (True, False):
             pg = flagged(g, param, value)
             if pg is None or pg is g:
                 continue
             if base is None:
-                base = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, callees, lookup, managers), vocab)[0]
-            eff = graph_effects(pg, facts.path, node_sets(pg, facts.path, vocab, callees, lookup, managers), vocab)[0]
-            gone = (base.on_return - eff.on_return, base.on_raise - eff.on_raise, base.escaping - eff.escaping)
+                base = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, callees, lookup, managers), vocab)
+            eff, origins = graph_effects(pg, facts.path, node_sets(pg, facts.path, vocab, callees, lookup, managers),
+                                         vocab)
+            gone = (base[0].on_return - eff.on_return, base[0].on_raise - eff.on_raise,
+                    base[0].escaping - eff.escaping)
             if any(gone):
                 out.append((param, value, *gone))
-    return tuple(out)
+                for (part, cls), o in origins.items():
+                    was = base[1].get((part, cls))
+                    if was is not None and was.call.id != o.call.id:
+                        moved[(flag_part(part, param, value), cls)] = o
+    return tuple(out), moved
 
 
 def check_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, summ: Summaries) -> NodeSets:

@@ -77,6 +77,13 @@ class Origin:
     marker: Optional[str] = None
 
 
+def flag_part(part: str, param: str, value: bool) -> str:
+    """The key part under which a function's origins table names where it performs a
+    class when a call's flag argument ``param=value`` rules its summary's origin out
+    (``effects._flag_gates``; ``Summaries.via``): ``"return|commit=False"``."""
+    return f"{part}|{param}={value}"
+
+
 # a context-manager generator's parts at a ``with`` (semantics §Events): before its ``yield``,
 # after it on the normal way out, after it on the exception way out
 MANAGER_PARTS = ("entry", "exit", "exit-raise", "exit-raising")
@@ -1707,12 +1714,16 @@ class Summaries:
         eff, callee = self.effects_of(path, call)
         return eff.on_return, callee
 
-    def via(self, callee: str, cls: str, part: str = "return", limit: int = 1000) -> List[Tuple[str, Origin]]:
+    def via(self, callee: str, cls: str, part: str = "return", limit: int = 1000,
+            flags: Sequence[Tuple[str, bool]] = ()) -> List[Tuple[str, Origin]]:
         """The chain of (function key, origin) down to the call that performs ``cls``
         (a ``terminal-append`` made terminal by markers on the way: its ``append``).
         Followed to its end (a cycle ends it; ``limit`` only bounds the walk): its last
         origin is the call a finding's related place names, never a helper's call
-        half-way (the sweep of session 35 found six-hop cuts in pandas)."""
+        half-way (the sweep of session 35 found six-hop cuts in pandas). ``flags``: the
+        flag arguments of the call of ``callee`` (``Call.flags``): where one rules out
+        the summary's origin, the place the callee still performs ``cls`` under it
+        (``effects.flag_part``)."""
         out: List[Tuple[str, Origin]] = []
         key: Optional[str] = callee
         seen = set()
@@ -1720,8 +1731,18 @@ class Summaries:
             seen.add((key, part))
             table = self.origins.get(key, {})
             origin = None
+            for param, value in flags:  # (the first hop only: deeper calls have their own)
+                fp = flag_part(part, param, value)
+                origin = table.get((fp, cls))
+                if origin is None and cls == "terminal-append" and (fp, "append") in table:
+                    origin, cls = table[(fp, "append")], "append"
+                if origin is not None:
+                    break
+            flags = ()
             # a manager part of a function that is no generator: its whole summary
             for p in (part, "return") if part in MANAGER_PARTS else (part,):
+                if origin is not None:
+                    break
                 origin = table.get((p, cls))
                 if origin is None and cls == "terminal-append" and (p, "append") in table:
                     origin, cls = table[(p, "append")], "append"
