@@ -616,6 +616,8 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     inner_calls: Dict[object, List[Tuple[str, dict]]] = {}
     if committed and rule.ordering:
         inner_calls = _name_committed(hit, g, classes, committed, fmt, related)
+    if committed:
+        _name_passed_commits(hit, g, classes, committed, inner_calls)
     if hit.handler is not None:
         h = hit.handler
         fmt.update(handler_line=h.span.line if h.span else span.line, handler=f"`{h.text.rstrip(':')}`" if h.text else "a handler")
@@ -744,6 +746,24 @@ def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Commi
         if (k, inner) not in inner_calls.setdefault(node, []):
             inner_calls[node].append((k, inner))
     return inner_calls
+
+
+def _name_passed_commits(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Committed,
+                         inner_calls: Dict[object, List[Tuple[str, dict]]]) -> None:
+    """The body calls of every other commit the witness passes (a ``with
+    transaction.atomic(): intent.save()`` before the hit's own save): its step names
+    them as the hit's own commit's does, "commits: save `intent.save()` at line 6"
+    (held-out set 260: the step said "commits: save" alone)."""
+    on_path = [n for n in hit.path if not isinstance(n, contracts.Gap)]
+    seen = set(on_path)
+    for node in on_path:
+        if node in inner_calls:
+            continue
+        for k in sorted(classes.get(node, frozenset())):
+            body = committed.get((node, k))
+            if body:
+                inner = g.nodes[next((b for b in body if b in seen), body[0])]
+                inner_calls.setdefault(node, []).append((k, inner))
 
 
 #: what an OC901 says was lost (its ``{part}``)

@@ -74,3 +74,47 @@ def test_a_flagged_via_holds_on_a_warm_run(tmp_path):
     runs = [oc(tmp_path, "--isolated", "--cache-dir", str(tmp_path / "c"), "m.py") for _ in range(2)]
     for r in runs:
         assert "Repo.save → self.save_state(s) at m.py:8" in r.out, r.out
+
+
+def test_a_commit_the_witness_passes_names_its_bodys_call():
+    # held-out set 260 (university-payments `services.py:189`): a transaction's commit
+    # on the witness that is not the finding's own save said "commits: save" alone
+    src = '''
+from django.db import transaction
+
+
+def f(intent, ledger):
+    with transaction.atomic():
+        intent.save()
+    intent.save()
+    ledger.post(intent)
+'''
+    table = {"extend-events": {"save": ["*intent.save"], "append": ["*ledger.post"]}}
+    [f] = check_source(src, table=table, select=["OC102"])
+    assert [(s.span.line, s.text) for s in f.witness if s.kind == "save"] == [
+        (6, "`transaction.atomic()` commits: save `intent.save()` at line 7"), (8, "intent.save()")]
+
+
+def test_an_oc103_witness_shows_no_step_for_a_terminal_append_too_far_down():
+    # held-out set 260 (auctionsi `marketplace.py:534`): a call whose terminal append is
+    # three calls down is no event of OC103 (docs/decisions.md "A terminal append two
+    # calls away"), yet its witness showed it as a step before the pair
+    src = '''
+class M:
+    def _emit(self, kind, a):
+        self._ledger.append(a.id, kind)
+
+    def _run_contract(self, a):
+        self._emit("TaskCompleted", a)
+
+    def _perform(self, a):
+        self._run_contract(a)
+
+    def close(self, a):
+        self._perform(a)
+        self._emit("AuctionFailed", a)
+        self._emit("AuctionCancelled", a)
+'''
+    [f] = check_source(src, select=["OC103"])
+    assert f.span.line == 15
+    assert [s.span.line for s in f.witness if s.kind == "terminal-append"] == [14, 15]

