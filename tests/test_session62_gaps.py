@@ -118,3 +118,21 @@ class M:
     [f] = check_source(src, select=["OC103"])
     assert f.span.line == 15
     assert [s.span.line for s in f.witness if s.kind == "terminal-append"] == [14, 15]
+
+
+def test_suggest_names_a_transaction_functions_glob_that_names_no_function(tmp_path):
+    # held-out set 260: a typo in `transaction-functions` was silent, and the helper it
+    # meant went on reading as committing alone
+    import json
+
+    from cliutil import oc
+    (tmp_path / "mod.py").write_text("def _complete(order, ledger):\n    order.save()\n    ledger.record(order)\n")
+    (tmp_path / "ordercheck.toml").write_text(
+        'transaction-functions = ["mod._compleet", "mod._comp*", "other.*"]\n'
+        '[extend-events]\nsave = ["*order.save"]\n')
+    r = oc(tmp_path, "suggest", ".")
+    assert "2 `transaction-functions` glob(s) name no function" in r.out, r.out
+    assert "#   mod._compleet\n" in r.out and "#   other.*" in r.out and "mod._comp*" not in r.out, r.out
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", ".").out)["unmatched"]
+    assert [(u["class"], u["pattern"]) for u in rows] == [
+        ("transaction-functions", "mod._compleet"), ("transaction-functions", "other.*")]
