@@ -77,6 +77,11 @@ class Origin:
     marker: Optional[str] = None
 
 
+def _is_package_file(path: str) -> bool:
+    """Whether a file is a package's ``__init__.py`` (or ``.pyi``)."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
+
+
 def flag_part(part: str, param: str, value: bool) -> str:
     """The key part under which a function's origins table names where it performs a
     class when a call's flag argument ``param=value`` rules its summary's origin out
@@ -256,7 +261,11 @@ class ProjectIndex:
             if f.error is not None:
                 continue
             idx.files[f.path] = f
-            idx.modules.setdefault(f.module, f)
+            held = idx.modules.get(f.module)
+            if held is None or (_is_package_file(f.path) and not _is_package_file(held.path)):
+                # a regular package wins over a module file of its name (`a/b/__init__.py`
+                # over `a/b.py`), as Python's import finds it (held-out set 262)
+                idx.modules[f.module] = f
             for fn in f.functions:
                 key = fkey(f.path, fn.qualname)
                 if not fn.superseded or key not in idx.functions:  # (the live `def` of a name)

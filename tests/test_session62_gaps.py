@@ -160,3 +160,23 @@ def test_the_json_fingerprint_without_a_config_is_the_marked_roots(tmp_path, iso
                           )["runs"][0]["results"]
     want = [sarif["partialFingerprints"]["ordercheck/v2"].split(":")[0]]
     assert json_print(tmp_path, "shop/redeem.py") == json_print(tmp_path / "shop", "redeem.py") == want
+
+
+@pytest.mark.parametrize("package_saves, expected", [(False, ["OC102"]), (True, [])])
+@pytest.mark.parametrize("target", [".", "c.py"])
+def test_a_package_wins_over_a_module_file_of_its_name(tmp_path, package_saves, expected, target):
+    # held-out set 262 (django-twilio-call's `tasks.py` beside `tasks/`): Python imports
+    # `a.b` from `a/b/__init__.py`, never `a/b.py`; the index took the module file
+    from checkutil import write_tree
+    from cliutil import oc
+    saves = "def helper(call, CallLog):\n    call.save()\n"
+    appends = "def helper(call, CallLog):\n    CallLog.objects.create(call=call)\n"
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["call.save"]\nappend = ["*CallLog.objects.create"]\n',
+        "c.py": "from a.b import helper\n\n\ndef f(call, CallLog):\n    call.save()\n    helper(call, CallLog)\n",
+        "a/__init__.py": "",
+        "a/b/__init__.py": saves if package_saves else appends,
+        "a/b.py": appends if package_saves else saves,
+    })
+    r = oc(tmp_path, "--no-cache", target)
+    assert [code for _, _, _, code, *_ in r.findings()] == expected, r.out
