@@ -234,6 +234,32 @@ def nothing_matched_note(files: int, unread: int = 0, table: str = "[tool.orderc
     )
 
 
+#: the classes of a ledger append (``one_sided_note``)
+APPEND_CLASSES = frozenset({"append", "terminal-append"})
+
+
+def one_sided_note(result: "runner.Result", unread: int, table: str) -> Optional[str]:
+    """A whole project's run that recognised state saves but no ledger append, or
+    appends but no save (held-out sets: a configuration that names one side and
+    misses the other checked nothing of what pairs them, silently): which of the
+    selected rules had nothing to pair, and what to do. None when both sides or
+    neither were seen (``nothing_matched_note``), or no selected rule reads the
+    missing side."""
+    seen = result.event_classes
+    has_save, has_append = "save" in seen, bool(APPEND_CLASSES & seen)
+    if has_save == has_append:
+        return None
+    missing = APPEND_CLASSES if has_save else frozenset({"save"})
+    codes = [r.id for r in result.settings.rule_list() if missing & set(r.shown_classes())]
+    if not codes:
+        return None
+    read = len(result.files) - unread
+    what = "the file checked holds" if read == 1 else f"the {read} files checked hold"
+    have, lack = ("a `save` event", "no ledger `append`") if has_save else ("a ledger `append`", "no `save` event")
+    return (f"{what} {have} but {lack}, so {', '.join(codes)} had nothing to pair it with; "
+            f"`ordercheck suggest` shows which calls to map under {table}")
+
+
 def unread_files(result: "runner.Result") -> Set[str]:
     """The files checked that could not be parsed or read: those of an OC900 or a
     whole-file OC901, and, when either code may be off for some file (`--ignore`,
@@ -415,6 +441,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     nothing = (len(result.files) > unread and not (NOTHING_MATCHED_CLASSES & result.event_classes))
     note = nothing_matched_note(len(result.files), unread, settings.config.table("extend-events"))
     notes = [note] if nothing else []  # (text: the summary line says so, the note goes to stderr)
+    # (only over the whole project: a hook's or an editor's one file may hold one side)
+    one_sided = (one_sided_note(result, unread, settings.config.table("extend-events"))
+                 if whole and not nothing and len(result.files) > unread else None)
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
     elif statistics:
@@ -431,11 +460,14 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         sources = {p: result.facts[p].lines for p in sorted(wanted) if p in result.facts}
         out = render(findings, result.files, rules=settings.rules, sources=sources,
                      color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [],
-                     suppressed=shown_suppressed, root=root, notes=notes)
+                     suppressed=shown_suppressed, root=root,
+                     notes=notes + [one_sided] if one_sided and fmt != "text" else notes)
         if out and not (write_baseline_file and fmt == "text"):  # ("recorded N findings" says it, not "All checks passed")
             click.echo(out, nl=False, color=_use_color(color))
     if fmt == "text" and not quiet and nothing:
         click.echo(f"ordercheck: note: {note}", err=True)
+    if fmt == "text" and not quiet and one_sided:
+        click.echo(f"ordercheck: note: {one_sided}", err=True)
     if not quiet and not result.files and not stdin_filename:  # as ruff: a path with nothing to check says so
         outside = " or outside `include`" if settings.config.include else ""
         click.echo(f"ordercheck: warning: no Python files found under the paths given (or all are excluded{outside})",

@@ -211,3 +211,32 @@ def test_a_generators_save_before_its_return_in_the_loop_is_its_tail(ending, fou
     line = src.splitlines().index("            self._ledger.append(msg)") + 1
     got = cl(src, ["OC102"])
     assert got == ([("OC102", line)] if found else []), got
+
+
+@pytest.mark.parametrize("table, said", [
+    ('save = ["*.persist"]', "a `save` event but no ledger `append`, so OC101, OC102, OC103, OC201, OC202"),
+    ('append = ["*.history_add"]', "a ledger `append` but no `save` event, so OC101, OC102, OC203"),
+])
+def test_a_whole_run_with_one_side_of_the_pair_says_so(tmp_path, table, said):
+    # the mission's "finds nothing (silently) when not configured": a configuration
+    # that names the saves and misses the ledger (or the reverse) checked nothing that
+    # pairs them, and the run said "All checks passed" alone
+    import json
+
+    from cliutil import oc
+    (tmp_path / "pyproject.toml").write_text(f"[tool.ordercheck.extend-events]\n{table}\n")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "m.py").write_text("def f(db, run):\n    db.persist(run)\n    db.history_add(run)\n")
+    whole = oc(tmp_path, ".")
+    assert f"ordercheck: note: the file checked holds {said} had nothing to pair" in whole.err, whole.err
+    assert "All checks passed" in whole.out
+    notes = json.loads(oc(tmp_path, "--format", "json", ".").out)["notes"]
+    assert len(notes) == 1 and said in notes[0], notes
+    # one file of the project (a hook's, an editor's) may hold one side: no note
+    assert "note:" not in oc(tmp_path, "a/m.py").err
+    # nor when no selected rule reads the missing side
+    assert "note:" not in oc(tmp_path, "--select", "OC301", ".").err
+    # both sides: no note
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.ordercheck.extend-events]\nsave = ["*.persist"]\nappend = ["*.history_add"]\n')
+    assert "note:" not in oc(tmp_path, ".").err
