@@ -71,7 +71,9 @@ def case_text(g: nx.DiGraph, n: object, cls: str) -> str:
         return f"{verb} only when `{name}` returns {data['value']}"
     if data["kind"] == NodeKind.EXHAUSTED:
         name = data["call"].callee.rsplit(".", 1)[-1]
-        return f"{verb} after its last `yield`, when the loop has taken every item of `{name}`"
+        # (not "after its last `yield`": a guard's `save(); return` before its loop of
+        # `yield`s is one too; a review of session 62)
+        return f"{verb} once it yields no more, when the loop has taken every item of `{name}`"
     return ""
 
 

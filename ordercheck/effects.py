@@ -411,6 +411,16 @@ def _committed_at_exit(me: ManagerEffects, g: nx.DiGraph, ns: NodeSets, key: str
                                              else me.entry_raised))
 
 
+def _yield_nodes(g: nx.DiGraph) -> List[object]:
+    """A generator's nodes where its consumer gets control back: the ends of a simple
+    statement holding a ``yield`` (``cfg`` marks them), and the nodes of a statement
+    whose header or ``return`` holds one (``ir.FunctionFacts.yield_lines``: `while
+    (yield x):`, `if (yield x) == "stop":`; a review of session 62)."""
+    lines = set(g.graph.get("yield_lines", ()))
+    return [n for n, d in g.nodes(data=True)
+            if d.get("yields") or (lines and d.get("span") is not None and d["span"].line in lines)]
+
+
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
     """One function's effects from its graph and the classes of its nodes (a
     transaction's body performs at its commit: semantics §Events Transactions)."""
@@ -421,7 +431,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
         # a generator gives its consumer control back at each ``yield`` (``cfg``
         # marks them): what runs before one stands at the call even when the body
         # never reaches EXIT (``while True:`` around the ``yield``; held-out set 128)
-        for y in [n for n, d in g.nodes(data=True) if d.get("yields") and n not in to_exit]:
+        for y in [n for n in _yield_nodes(g) if n not in to_exit]:
             to_exit |= nx.ancestors(g, y) | {y}
     to_raise = nx.ancestors(g, RAISE) | {RAISE}
     origins: Dict[Tuple[str, str], Origin] = {}
@@ -525,7 +535,7 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     tail = g.graph.get("tail_line", 0)
     if tail:
         yielding: Set[object] = set()
-        for y in (n for n, d in g.nodes(data=True) if d.get("yields")):
+        for y in _yield_nodes(g):
             if y not in yielding:
                 yielding |= nx.ancestors(g, y) | {y}
 
@@ -986,6 +996,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 gates, moved = (), {}
             if gates:
                 effects[members[0]] = dataclasses.replace(effects[members[0]], gated=gates)
+            if moved:
                 origins.setdefault(members[0], {}).update(moved)
         for m in members:  # the component's context-manager generators
             for facts, fn, g in graphs.get(m, ()):
@@ -1102,10 +1113,12 @@ def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGra
                     base[0].escaping - eff.escaping)
             if any(gone):
                 out.append((param, value, *gone))
-                for (part, cls), o in origins.items():
-                    was = base[1].get((part, cls))
-                    if was is not None and was.call.id != o.call.id:
-                        moved[(flag_part(part, param, value), cls)] = o
+            # (whether or not a class is gone: `if commit: commit_run() else:
+            # save_state()` saves either way, at another call; a review)
+            for (part, cls), o in origins.items():
+                was = base[1].get((part, cls))
+                if was is not None and was.call.id != o.call.id:
+                    moved[(flag_part(part, param, value), cls)] = o
     return tuple(out), moved
 
 

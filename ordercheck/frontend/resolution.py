@@ -182,7 +182,7 @@ AWAITED_RUNNERS = {
 #: A project's own ``self.run_in_executor(f)`` or ``self.run_sync(f)`` is not one.
 AWAITED_RUNNER_METHODS = {
     "run_in_executor": (1, ("loop",), ("asyncio.", "uvloop.")),
-    "run_sync": (0, ("conn", "session", "engine"), ("sqlalchemy.",)),
+    "run_sync": (0, ("conn", "session", "engine"), ("sqlalchemy.", "sqlmodel.")),
 }
 #: wrappers whose result, called, runs the wrapped callable (``sync_to_async(f)(x)``
 #: runs ``f(x)``): True when that call returns an awaitable (it runs only awaited)
