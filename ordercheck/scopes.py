@@ -189,6 +189,19 @@ def _typevar_bound(value: ast.AST) -> Optional[str]:
     return dotted(bound) if bound is not None else None
 
 
+def _annotated_alias(value: ast.AST) -> Optional[str]:
+    """The class of ``DbOperator = Annotated[db.Operator, Depends(get_op)]`` (FastAPI's
+    dependency alias): a name annotated ``DbOperator`` is of ``db.Operator``, as an
+    annotation written ``Annotated[db.Operator, ...]`` is (held-out set 266: vtes-archon
+    and pyskat type every endpoint's operator so)."""
+    if not isinstance(value, ast.Subscript):
+        return None
+    base = dotted(value.value)
+    if base is None or base.rsplit(".", 1)[-1] != "Annotated":
+        return None
+    return annotation_type(value)
+
+
 def _one(values: Optional[Set[str]]) -> Optional[str]:
     if values and len(values) == 1:
         return next(iter(values))
@@ -1068,7 +1081,7 @@ class _Scanner:
     def _single(self, target: ast.AST, value: ast.AST, line: int, end: Tuple[int, int], table: ScopeTable, method,
                 chain: List[ScopeTable]) -> None:
         if isinstance(target, ast.Name):
-            text = dotted(value) or _typevar_bound(value)
+            text = dotted(value) or _typevar_bound(value) or _annotated_alias(value)
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, *end)
             elif isinstance(value, ast.Tuple) and value.elts and target.id not in table.declared_outer:

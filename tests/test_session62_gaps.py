@@ -332,3 +332,42 @@ def g(repo: Repo, ledger, s):
     [f] = [f for f in check_source(src, select=["OC101"]) if f.function == "g"]
     [step] = [s for s in f.witness if s.kind == "save"]
     assert step.via.endswith("self.save_state(s) at example.py:7"), step.via
+
+
+@pytest.mark.parametrize("annotation", ["LocalOp", "DbOperator", "deps.DbOperator", "Optional[LocalOp]"])
+def test_an_annotated_alias_types_what_it_annotates(tmp_path, annotation):
+    # held-out set 266 (vtes-archon, pyskat: FastAPI's `DbOperator = Annotated[db.Operator,
+    # Depends(get_op)]`): a parameter annotated with the alias was of no known class
+    from checkutil import tree_findings, write_tree
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/db.py": '''
+            class Operator:
+                def update_tournament(self, t):
+                    self._store.save(t)
+            ''',
+        "app/deps.py": '''
+            import typing
+            from fastapi import Depends
+            from . import db
+
+            def get_op():
+                yield db.Operator()
+
+            DbOperator = typing.Annotated[db.Operator, Depends(get_op)]
+            ''',
+        "app/api.py": f'''
+            from typing import Annotated, Optional
+            from fastapi import Depends
+            from . import db, deps
+            from .deps import DbOperator
+
+            LocalOp = Annotated[db.Operator, Depends(deps.get_op)]
+
+            def post(t, ledger, op: {annotation}):
+                op.update_tournament(t)
+                ledger.append(t.uid, "tournament_event")
+            ''',
+    })
+    found = [(f.path.replace("\\\\", "/").rsplit("/", 1)[-1], f.code, f.span.line) for f in tree_findings(tmp_path)]
+    assert found == [("api.py", "OC102", 11)], found
