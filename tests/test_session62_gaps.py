@@ -371,3 +371,21 @@ def test_an_annotated_alias_types_what_it_annotates(tmp_path, annotation):
     })
     found = [(f.path.replace("\\\\", "/").rsplit("/", 1)[-1], f.code, f.span.line) for f in tree_findings(tmp_path)]
     assert found == [("api.py", "OC102", 11)], found
+
+
+def test_force_exclude_prunes_an_excluded_folder_name_with_a_config_kept_elsewhere(tmp_path):
+    # held-out set 268 (froide, `--config ci/ordercheck.toml` with `exclude =
+    # ["migrations"]`): the walk pruned `pkg/migrations/`, a pre-commit run of
+    # `--force-exclude pkg/migrations/m1.py` checked it
+    from checkutil import write_tree
+    from cliutil import oc
+    body = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n"
+    write_tree(tmp_path, {"pyproject.toml": "[project]\nname = 'x'\n",
+                          "ci/ordercheck.toml": 'exclude = ["migrations"]\n',
+                          "pkg/__init__.py": "", "pkg/migrations/__init__.py": "",
+                          "pkg/migrations/m1.py": body, "pkg/views.py": body})
+    whole = oc(tmp_path, "--no-cache", "--config", "ci/ordercheck.toml", ".")
+    assert [p for p, *_ in whole.findings()] == ["pkg/views.py"], whole.out
+    for target in ("pkg/migrations/m1.py", "pkg/views.py"):
+        one = oc(tmp_path, "--no-cache", "--config", "ci/ordercheck.toml", "--force-exclude", target)
+        assert [p for p, *_ in one.findings()] == ([target] if target == "pkg/views.py" else []), one.out
