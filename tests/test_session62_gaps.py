@@ -389,3 +389,18 @@ def test_force_exclude_prunes_an_excluded_folder_name_with_a_config_kept_elsewhe
     for target in ("pkg/migrations/m1.py", "pkg/views.py"):
         one = oc(tmp_path, "--no-cache", "--config", "ci/ordercheck.toml", "--force-exclude", target)
         assert [p for p, *_ in one.findings()] == ([target] if target == "pkg/views.py" else []), one.out
+
+
+def test_suggest_names_an_exclude_events_pattern_that_matches_no_call(tmp_path):
+    # held-out set 267 (blinkdesk): a typo in `[exclude-events]` left the call it meant
+    # an event, silently; suggest listed only `[events]`/`[extend-events]`
+    import json
+
+    from cliutil import oc
+    (tmp_path / "m.py").write_text("class Audit:\n    def record(self, x):\n        self.store.save_state(x)\n\n"
+                                   "    def go(self, x):\n        self.record(x)\n")
+    (tmp_path / "ordercheck.toml").write_text('[extend-events]\nsave = ["*.save_state"]\n'
+                                              '[exclude-events]\nsave = ["*.recrod", "*.record"]\n')
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", ".").out)["unmatched"]
+    assert [(u["class"], u["pattern"]) for u in rows] == [("exclude-events.save", "*.recrod")], rows
+    assert "#   exclude-events.save *.recrod" in oc(tmp_path, "suggest", ".").out
