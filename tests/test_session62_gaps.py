@@ -404,3 +404,26 @@ def test_suggest_names_an_exclude_events_pattern_that_matches_no_call(tmp_path):
     rows = json.loads(oc(tmp_path, "suggest", "--format", "json", ".").out)["unmatched"]
     assert [(u["class"], u["pattern"]) for u in rows] == [("exclude-events.save", "*.recrod")], rows
     assert "#   exclude-events.save *.recrod" in oc(tmp_path, "suggest", ".").out
+
+
+@pytest.mark.parametrize("caller", [
+    "from pkg.svc import service\n\ndef step(store, ledger, run):\n    store.save(run)\n    service.record(ledger, run)\n",
+    "from .svc import service\n\ndef step(store, ledger, run):\n    store.save(run)\n    service.record(ledger, run)\n",
+    "import pkg.svc as svc\n\ndef step(store, ledger, run):\n    store.save(run)\n    svc.service.record(ledger, run)\n",
+])
+@pytest.mark.parametrize("by_pattern", [False, True])
+def test_an_instance_a_package_rebinds_over_its_submodules_name(tmp_path, caller, by_pattern):
+    # held-out set 271 (django-referral-system's `services/__init__.py`: `from .service
+    # import service`): the package's attribute is the instance, not the submodule, so
+    # `service.record(...)` runs `Service.record` (and matches `*.Service.record`)
+    from checkutil import tree_findings, write_tree
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/svc/__init__.py": "from .service import service\n",
+        "pkg/svc/service.py": "class Service:\n    def record(self, ledger, run):\n        "
+                              + ("pass" if by_pattern else "ledger.append(run)") + "\n\n\nservice = Service()\n",
+        "pkg/caller.py": caller,
+    })
+    table = {"extend-events": {"append": ["*.Service.record"]}} if by_pattern else None
+    found = [(f.path.replace("\\\\", "/").rsplit("/", 1)[-1], f.code) for f in tree_findings(tmp_path, table=table)]
+    assert found == [("caller.py", "OC102")], found
