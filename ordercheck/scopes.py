@@ -80,7 +80,7 @@ class ScopeTable:
     #: a generator function: the last line of the last statement of its body holding
     #: a ``yield`` (``ir.FunctionFacts.tail_line``); 0 for any other function
     tail_line: int = 0
-    yield_lines: Tuple[int, ...] = ()  # (``_yield_lines``)
+    yield_at: Tuple[Tuple[int, int], ...] = ()  # (``_yield_at``)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -838,7 +838,7 @@ class _Scanner:
         self.body(node.body, table, chain + [table], method)
         if self.yields:
             table.tail_line = _tail_line(node)
-            table.yield_lines = _yield_lines(node) if table.tail_line else ()
+            table.yield_at = _yield_at(node) if table.tail_line else ()
         for name, receivers in table.derived.items():
             # (the walk is in no order: `base = Template(...)` may come after `tpl =
             # base.with_name(...)` in it; a second review)
@@ -1500,18 +1500,25 @@ def _tail_line(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> int:
     return _tail_of(node.body)
 
 
-def _yield_lines(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> Tuple[int, ...]:
-    """The first lines of a generator's statements whose own parts hold a ``yield`` of
-    its own: a simple statement's, and a compound statement's header (`if (yield x) ==
-    "stop":`, `for a in (yield):`, `with (yield) as c:`, `match (yield):`) or a
-    `return (yield)` (``ir.FunctionDef.yield_lines``; a review of session 62: the
-    graph marks only simple statements' ends)."""
-    out: Set[int] = set()
+#: the statements whose own parts are a header (or a ``return``'s value): ``_yield_at``
+_HEADED: Tuple[type, ...] = (ast.Return, ast.If, ast.While, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith,
+                             ast.Match, ast.Try) + ((_TRY_STAR,) if _TRY_STAR is not None else ())
+
+
+def _yield_at(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> Tuple[Tuple[int, int], ...]:
+    """Where a generator's statements start whose own header holds a ``yield`` of its
+    own (`if (yield x) == "stop":`, `for a in (yield):`, `with (yield) as c:`, `match
+    (yield):`, an ``except`` clause's type) and its `return (yield x)`s (line, column;
+    ``ir.FunctionFacts.yield_at``; a review of session 62: the graph marks only simple
+    statements' ends). A simple statement's is not here: ``cfg`` marks it, and code on
+    its line after it (`m = yield x; save(m)`) is no ``yield`` (a second review)."""
+    out: Set[Tuple[int, int]] = set()
     stack: List[ast.stmt] = list(node.body)
     while stack:
         st = stack.pop()
         if isinstance(st, _SCOPES):
             continue  # (a nested function's or class's own)
+        simple = not isinstance(st, _HEADED)
         for _, value in ast.iter_fields(st):
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, ast.stmt):
@@ -1519,14 +1526,15 @@ def _yield_lines(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> Tuple[in
                 elif isinstance(item, ast.ExceptHandler):
                     stack.extend(item.body)
                     if item.type is not None and _holds_yield(item.type):
-                        out.add(item.lineno)
+                        out.add((item.lineno, item.col_offset))
                 elif isinstance(item, ast.match_case):
                     stack.extend(item.body)
                     if item.guard is not None and _holds_yield(item.guard):
-                        out.add(st.lineno)
-                elif isinstance(item, ast.AST) and _holds_yield(item):
-                    out.add(st.lineno)
+                        out.add((st.lineno, st.col_offset))
+                elif isinstance(item, ast.AST) and not simple and _holds_yield(item):
+                    out.add((st.lineno, st.col_offset))
     return tuple(sorted(out))
+
 
 
 def _tail_of(stmts: List[ast.stmt]) -> int:
@@ -1534,7 +1542,12 @@ def _tail_of(stmts: List[ast.stmt]) -> int:
         if not _holds_yield(stmt):
             continue
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
-            return _tail_of(stmt.body)
+            # (the `yield` only in its header, `with (yield x) as c:`: its body runs
+            # after the last `yield`; a second review of session 62: such a function
+            # was no generator at all)
+            return _tail_of(stmt.body) or max(
+                getattr(part, "end_lineno", None) or stmt.lineno
+                for item in stmt.items for part in (item.context_expr, item.optional_vars) if part is not None)
         return getattr(stmt, "end_lineno", None) or stmt.lineno
     return 0
 

@@ -317,8 +317,10 @@ def force_excluded(path: Path, config: configmod.Config) -> bool:
         # working folder prunes a folder whose name an `exclude` glob matches
         # (`migrations`) wherever it is, so the folders between here and the path do
         # too (held-out set 268: a pre-commit run checked what the whole run pruned)
-        return bool(config.exclude) and any(path_matches(relative_path(d, config.root), config.exclude)
-                                            for d in _folders_below_cwd(path))
+        # (and the usual suspects, `build`, `.venv`, as the walk prunes them: a second review)
+        return any(is_suspect(d.name, d) or is_virtualenv(d)
+                   or (bool(config.exclude) and path_matches(relative_path(d, config.root), config.exclude))
+                   for d in _folders_below_cwd(path))
     if rel == ".":
         return False
     parts = rel.split("/")

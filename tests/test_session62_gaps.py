@@ -427,3 +427,69 @@ def test_an_instance_a_package_rebinds_over_its_submodules_name(tmp_path, caller
     table = {"extend-events": {"append": ["*.Service.record"]}} if by_pattern else None
     found = [(f.path.replace("\\\\", "/").rsplit("/", 1)[-1], f.code) for f in tree_findings(tmp_path, table=table)]
     assert found == [("caller.py", "OC102")], found
+
+
+def test_the_one_sided_note_for_include_without_paths_and_a_folder_named(tmp_path):
+    # a second review: `ordercheck` with no paths and `include = ["src"]` said nothing;
+    # held-out set 269: a folder named, with no marker above it, said nothing either
+    from cliutil import oc
+    body = "def f(db, run):\n    db.persist(run)\n"
+    (tmp_path / "proj" / "src").mkdir(parents=True)
+    (tmp_path / "proj" / "src" / "m.py").write_text(body)
+    (tmp_path / "proj" / "pyproject.toml").write_text(
+        '[tool.ordercheck]\ninclude = ["src"]\n[tool.ordercheck.extend-events]\nsave = ["*.persist"]\n')
+    assert "but no ledger `append`" in oc(tmp_path / "proj").err
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / "m.py").write_text(body)
+    (tmp_path / "bare" / "ordercheck.toml").write_text('[extend-events]\nsave = ["*.persist"]\n')
+    assert "but no ledger `append`" in oc(tmp_path, "--config", "bare/ordercheck.toml", "bare").err
+    # a file that could not be read may hold the other side: said so
+    (tmp_path / "bare" / "broken.py").write_text("def f(:\n")
+    err = oc(tmp_path, "--config", "bare/ordercheck.toml", "bare").err
+    assert "the file read holds a `save` event but no ledger `append` (1 more could not be read)" in err, err
+
+
+@pytest.mark.parametrize("gen, found", [
+    # the save after the resume on the header's line: the tail (a second review)
+    ("while True:\n            if (yield self.conn.recv()) is None: self._store.save(self.run); return", False),
+    ("while True:\n            m = yield self.conn.recv(); self._store.save(m); return", False),
+    # the only `yield` in a `with` header: a generator, its body the tail
+    ("with self.lock((yield self.conn.recv())):\n            pass\n        self._store.save(self.run)", False),
+    # the save before the header's `yield`, each round: at the call
+    ("while True:\n            self._store.save(self.run)\n            if (yield self.conn.recv()) is None: return",
+     True),
+])
+def test_what_shares_a_line_with_a_yield_is_not_one(gen, found):
+    src = f'''
+class W:
+    def ask(self):
+        {gen}
+
+    def main(self):
+        for m in self.ask():
+            self._ledger.append(m)
+'''
+    line = src.splitlines().index("            self._ledger.append(m)") + 1
+    assert cl(src, ["OC102"]) == ([("OC102", line)] if found else [])
+
+
+def test_a_number_on_a_line_of_its_own_is_not_joined_as_an_attribute():
+    # a second review: `.5` starting a continuation line read `append("progress",.5)`
+    src = '''
+def f(store, ledger, run):
+    store.save(run)
+    ledger.append("progress",
+                  .5)
+'''
+    [f] = check_source(src, select=["OC102"])
+    assert f.witness[-1].text == 'ledger.append("progress", .5)', f.witness[-1].text
+
+
+def test_force_exclude_skips_a_build_folder_with_a_config_kept_elsewhere(tmp_path):
+    from checkutil import write_tree
+    from cliutil import oc
+    body = "def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n"
+    write_tree(tmp_path, {"ci/ordercheck.toml": "", "build/lib/m.py": body, "pkg/m.py": body})
+    assert not oc(tmp_path, "--no-cache", "--config", "ci/ordercheck.toml", "--force-exclude",
+                  "build/lib/m.py").findings()
+    assert oc(tmp_path, "--no-cache", "--config", "ci/ordercheck.toml", "--force-exclude", "pkg/m.py").findings()

@@ -89,7 +89,8 @@ def _join_lines(pieces: List[str]) -> str:
     line) joined to the one before as written on one line (held-out set 265)."""
     out = pieces[0] if pieces else ""
     for piece in pieces[1:]:
-        out += piece if piece.startswith(".") and not piece.startswith("...") else " " + piece
+        # (`.5`, a number, and `...` go on after a space as before: a second review)
+        out += piece if piece[:1] == "." and (piece[1:2].isalpha() or piece[1:2] == "_") else " " + piece
     return out
 
 

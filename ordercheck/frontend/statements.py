@@ -985,7 +985,7 @@ class Extractor(ExpressionWalker):
                                                                             *node.params.params)))
         fn.context_manager = manager
         fn.tail_line = 0 if manager else frame.names.tail_line
-        fn.yield_lines = frame.names.yield_lines if fn.tail_line else ()
+        fn.yield_at = frame.names.yield_at if fn.tail_line else ()
         fn.is_async = node.asynchronous is not None
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, node.name.value)
         # (the `ast`'s line of a `def` is its name's, but for an `async` on a line of its
