@@ -49,10 +49,15 @@ LEDGERISH = {"ledger", "journal", "history", "audit", "outbox", "wal", "changelo
 STORAGE = {"db", "store", "repo", "repository", "dao"}
 
 
-def ledgerish(last: str) -> bool:
+def ledgerish(last: str, receiver: str = "") -> bool:
     """Whether a receiver's last name (``self.event_store`` → ``event_store``) reads
-    like a ledger's or a store's, so its ``append``/``insert`` is kept."""
+    like a ledger's or a store's, so its ``append``/``insert`` is kept: also an
+    object's ``events`` (``self.sink.events.append(e)``, b-hunters' event log: held-out
+    set 269), not a local list so named (``events = []``: a list in memory, as most
+    are in the measured packages)."""
     tokens = split_tokens(last)
+    if last.lstrip("_") == "events" and "." in receiver:
+        return True
     return bool(set(tokens) & LEDGERISH) or (bool(tokens) and tokens[-1] in STORAGE)
 
 
@@ -539,7 +544,7 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         # match `self.omnibus()`; its own text is the pattern (a review, session 41)
         return ("=" + callee, callee, False)
     plain = "." not in receiver and not receiver.endswith(")")
-    if name in CONTAINER_METHODS and not ledgerish(last):
+    if name in CONTAINER_METHODS and not ledgerish(last, receiver):
         return None  # `items.append(x)`, `self.children.append(x)`: a list
     owner = receiver.rsplit(".", 2)[-2] if receiver.count(".") else receiver
     if last == "objects" and name in DJANGO_WRITES and "." in receiver:

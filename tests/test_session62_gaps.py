@@ -493,3 +493,14 @@ def test_force_exclude_skips_a_build_folder_with_a_config_kept_elsewhere(tmp_pat
     assert not oc(tmp_path, "--no-cache", "--config", "ci/ordercheck.toml", "--force-exclude",
                   "build/lib/m.py").findings()
     assert oc(tmp_path, "--no-cache", "--config", "ci/ordercheck.toml", "--force-exclude", "pkg/m.py").findings()
+
+
+def test_suggest_offers_an_objects_events_append_not_a_local_lists(tmp_path):
+    # held-out set 269 (b-hunters' event log, `self.sink.events.append(...)`): the docs
+    # named `events` and suggest never offered it; a local `events = []` stays out
+    from cliutil import oc
+    (tmp_path / "m.py").write_text(
+        "def f(x):\n    events = []\n    events.append(x)\n    return events\n\n\n"
+        "class A:\n    def g(self, x):\n        self.stop_events.append(x)\n        self.sink.events.append(x)\n")
+    out = oc(tmp_path, "--isolated", "suggest", ".").out
+    assert '"*.events.append"' in out and "stop_events" not in out and '"events.append"' not in out, out
