@@ -956,7 +956,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                 calls_of.setdefault(call.callee, []).append(((facts.path, call.span.line, call.text), call))
                 names.update(call.qualnames)
                 names.update(call.typed)
-                if call.self_call in ("self", "cls") and call.callee.count(".") == 1 and fn.class_name:
+                if call.self_call in ("self", "cls", "super") and call.callee.count(".") == 1 and fn.class_name:
                     owner = fn.class_name.rsplit(".", 1)[-1]
                     self_calls.setdefault((owner, call.callee.split(".", 1)[1]), []).append(
                         (facts.path, call.span.line, call.text, call))

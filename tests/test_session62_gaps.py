@@ -504,3 +504,15 @@ def test_suggest_offers_an_objects_events_append_not_a_local_lists(tmp_path):
         "class A:\n    def g(self, x):\n        self.stop_events.append(x)\n        self.sink.events.append(x)\n")
     out = oc(tmp_path, "--isolated", "suggest", ".").out
     assert '"*.events.append"' in out and "stop_events" not in out and '"events.append"' not in out, out
+
+
+def test_suggest_points_at_a_super_call_a_qualified_pattern_misses(tmp_path):
+    # held-out set 266: the docs promise `suggest` points at a `self`/`cls`/`super()`
+    # call that a qualified pattern never matches; `super()` was left out
+    from cliutil import oc
+    (tmp_path / "store.py").write_text(
+        "class Store:\n    def persist(self, run):\n        return run\n\n\n"
+        "class RedisStore(Store):\n    def persist(self, run):\n        return super().persist(run)\n")
+    (tmp_path / "ordercheck.toml").write_text('[extend-events]\nsave = ["*.Store.persist"]\n')
+    out = oc(tmp_path, "suggest", ".").out
+    assert "*.Store.persist   called as `super().persist(run)` at store.py:8" in out, out
