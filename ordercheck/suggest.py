@@ -56,7 +56,7 @@ def ledgerish(last: str, receiver: str = "") -> bool:
     set 269), not a local list so named (``events = []``: a list in memory, as most
     are in the measured packages)."""
     tokens = split_tokens(last)
-    if last.lstrip("_") == "events" and "." in receiver:
+    if last in ("events", "_events") and "." in receiver:
         return True
     return bool(set(tokens) & LEDGERISH) or (bool(tokens) and tokens[-1] in STORAGE)
 
@@ -958,8 +958,11 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                 names.update(call.typed)
                 if call.self_call in ("self", "cls", "super") and call.callee.count(".") == 1 and fn.class_name:
                     owner = fn.class_name.rsplit(".", 1)[-1]
-                    self_calls.setdefault((owner, call.callee.split(".", 1)[1]), []).append(
-                        (facts.path, call.span.line, call.text, call))
+                    # (`super().m()` runs a base's `m`: filed under the bases, not the
+                    # class itself; a review)
+                    for who in sorted(bases.get(owner, ())) if call.self_call == "super" else [owner]:
+                        self_calls.setdefault((who, call.callee.split(".", 1)[1]), []).append(
+                            (facts.path, call.span.line, call.text, call))
     blob = "\n".join(sorted(names))
     with_decorators = "\n".join(sorted(names | decorators))
     out = []
@@ -1272,8 +1275,8 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
     globs = [u for u in unmatched if u.kind == TRANSACTION_FUNCTIONS]
     if none:
         lines += ["", f"# {len(none)} configured pattern(s) match no call in these files (a typo, another",
-                  "# receiver name, or a method called through `self`/`cls`: a qualified `*.T.m` pattern",
-                  "# never matches `self.m(...)`; name it `*.m` or `self.m` too; nor a receiver a",
+                  "# receiver name, or a method called through `self`/`cls`/`super()`: a qualified `*.T.m`",
+                  "# pattern never matches `self.m(...)`; name it `*.m` or `self.m` (`super().m`) too; nor a receiver a",
                   "# factory made, `x = make_t()`: annotate it, `x: T = make_t()`; nor a call in a",
                   "# `lambda`, which runs where the lambda is called and is read nowhere):"]
         lines += _unmatched_rows(none)

@@ -540,3 +540,16 @@ class View:
 '''
     table = {"extend-events": {"save": ["run.save"], "append": ["ledger.append_event"]}}
     assert cl(src, ["OC102"], table=table) == ([("OC102", 11)] if found else [])
+
+
+def test_suggest_points_at_no_super_call_that_runs_a_base_the_pattern_does_not_name(tmp_path):
+    # review 3: `super().persist(run)` inside `Store` runs `Base.persist`; the hint for
+    # `*.Store.persist` pointed at it
+    from cliutil import oc
+    (tmp_path / "m.py").write_text(
+        "class Base:\n    def persist(self, run):\n        return run\n\n\n"
+        "class Store(Base):\n    def persist(self, run):\n        return super().persist(run)\n")
+    (tmp_path / "ordercheck.toml").write_text('[extend-events]\nsave = ["*.Store.persist", "*.Base.persist"]\n')
+    rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if ln.startswith("#   save")]
+    assert rows == ["#   save            *.Store.persist",
+                    "#   save            *.Base.persist    called as `super().persist(run)` at m.py:8"], rows
