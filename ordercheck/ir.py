@@ -133,6 +133,12 @@ class Call:
     # a project callee whose test of that parameter guards an event does not perform it
     # here (``summaries.Effects.gated``; docs/decisions.md "A flag argument")
     flags: Tuple[Tuple[str, bool], ...] = ()
+    # its arguments that name a logger level or method (``level=logging.ERROR``,
+    # ``"error"``), by position (``"0"``, ...) or keyword, as that method
+    # (``frontend.resolution.level_argument``): what a project wrapper that hands the
+    # parameter on as its logger's level logs at here (``summaries.forwarded_level_names``;
+    # docs/decisions.md "A logger method named by a string")
+    level_args: Tuple[Tuple[str, str], ...] = ()
 
 
 def runs_first_param(fn: "FunctionFacts", positional: Tuple[str, ...]) -> bool:

@@ -1335,6 +1335,7 @@ class ProjectIndex:
                     extra += tuple(n for n in (ref.callee, *ref.qualnames) if n not in call.qualnames and n not in extra)
                 if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
                     extra += tuple(n[: -len("log")] + call.level for n in extra if n.endswith(".log"))
+                if call.level is not None or call.level_args:
                     extra += tuple(n for n in self.forwarded_level_names(facts, fn, call)
                                    if n not in call.qualnames and n not in extra)
                 names = call.qualnames + extra
@@ -1367,7 +1368,7 @@ class ProjectIndex:
         ``surface``) and ``self.log(logging.DEBUG, ..., e)`` ``logger.debug`` (``quiet``),
         as the same ``logger.log`` call with the constant written in does
         (docs/decisions.md "A logging wrapper's level")."""
-        if call.level is None:
+        if call.level is None and not call.level_args:
             return ()
         key = self.callee_key(facts, fn, call)
         found = self.functions.get(key) if key is not None else None
@@ -1379,12 +1380,26 @@ class ProjectIndex:
         if len(wrapper.params) <= skip:
             return ()
         first = wrapper.params[skip]
+        given = dict(call.level_args)
+        positional = wrapper.positional[skip:]
         out: List[str] = []
         for inner in wrapper.calls:
-            if inner.level_from != first:
+            param = inner.level_from
+            if param is None or param not in wrapper.params:
+                continue
+            # the level the caller gives that parameter: as the first argument (else
+            # `level=`), or (since session 63) as a logger level or method written at its
+            # position or by its name: `self._log(msg, level="error")` for `def _log(self,
+            # message, level="info"): getattr(self.logger, level)(message)`
+            level = call.level if param == first and call.level is not None else None
+            if level is None and param in positional:
+                level = given.get(str(positional.index(param)))
+            if level is None:
+                level = given.get(param)
+            if level is None:
                 continue
             for n in (inner.callee,) + inner.qualnames:
-                m = n[: -len("log")] + call.level if n.endswith(".log") else None
+                m = n[: -len("log")] + level if n.endswith(".log") else None
                 if m is not None and m not in out:
                     out.append(m)
         return tuple(out)

@@ -222,6 +222,23 @@ HARD = {
                 await asyncio.wait_for(asyncio.to_thread(self.store.flush), 5)
                 await (await asyncio.to_thread(self.store.load, run)).save()
     ''',
+    "getattr_dispatch": '''
+        import logging
+        LOG = logging.getLogger(__name__)
+        class Svc:
+            def _log(self, message, message2="", level="info"):
+                getattr(self.logger, level)(message)
+                getattr(logging.getLogger("x"), level)(message)
+                getattr(LOG, "error")("x")
+                getattr(self.store, "save", None)(message)
+                getattr(self.store, level)(message)
+                getattr(self.store, "not a name")(message)
+            def go(self, e, *rest):
+                self._log("failed", level="error")
+                self._log("failed", "", "exception", *rest, level=logging.WARNING)
+                self._log("failed", *rest, "error", level="DEBUG")
+                self.log(logging.ERROR, "failed", extra="critical")
+    ''',
 }
 
 
@@ -252,7 +269,8 @@ def test_a_handed_callable_is_the_call_in_the_outline_too():
 
 
 def _names(call):
-    return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits, call.awaited, call.ref)
+    return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits, call.awaited, call.ref,
+            call.level, call.level_from, call.level_args)
 
 
 @pytest.mark.parametrize("text", _sources())

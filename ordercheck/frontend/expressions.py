@@ -34,6 +34,7 @@ from .resolution import (
     awaits_first,
     destination,
     detaches_first,
+    level_argument,
     runner_slot,
     runs_to_end,
     table_rename,
@@ -143,6 +144,32 @@ def cst_flags(node: cst.Call) -> Tuple[Tuple[str, bool], ...]:
     """``Call.flags``: the keyword arguments written ``True`` or ``False``."""
     return tuple((a.keyword.value, a.value.value == "True") for a in node.args
                  if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value in ("True", "False"))
+
+
+def cst_level_args(node: cst.Call) -> Tuple[Tuple[str, str], ...]:
+    """``Call.level_args``: each argument that names a logger level or method, by its
+    position (``"0"``, ...; until a starred one) or its keyword."""
+    out: List[Tuple[str, str]] = []
+    positional = True
+    for i, arg in enumerate(node.args):
+        if arg.star:
+            positional = False
+            continue
+        if arg.keyword is None and not positional:
+            continue
+        value = arg.value
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
+            got = value.evaluated_value
+            method = level_argument(got, True) if isinstance(got, str) else None
+        elif isinstance(value, (cst.Name, cst.Attribute)):
+            method = level_argument(render_callee(value), False)
+        else:
+            method = None
+        if method is not None:
+            out.append((arg.keyword.value if arg.keyword is not None else str(i), method))
+        if arg.keyword is not None:
+            positional = False
+    return tuple(out)
 
 
 def cst_alternatives(func: cst.CSTNode) -> Tuple[str, ...]:
@@ -445,6 +472,18 @@ class ExpressionWalker(Resolver):
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         return line, len(text[:col].encode("utf-8"))
 
+    def getattr_target(self, func: cst.BaseExpression) -> Optional[Tuple[str, Optional[str]]]:
+        """``Resolver.through_getattr`` of a callee written ``getattr(x, "m")`` or
+        ``getattr(x, name)`` (a default after them aside)."""
+        if not (isinstance(func, cst.Call) and isinstance(func.func, cst.Name) and func.func.value == "getattr"
+                and 2 <= len(func.args) <= 3 and all(a.keyword is None and not a.star for a in func.args)):
+            return None
+        target, attr = func.args[0].value, func.args[1].value
+        receiver = render_callee(target) if isinstance(target, (cst.Name, cst.Attribute, cst.Call)) else None
+        text = attr.evaluated_value if isinstance(attr, (cst.SimpleString, cst.ConcatenatedString)) else None
+        return self.through_getattr(receiver, text if isinstance(text, str) else None,
+                                    attr.value if isinstance(attr, cst.Name) else None)
+
     def aliased_callee(self, node: cst.Call) -> Optional[str]:
         """A call's callee through the aliases in force where it stands: a record
         constructor's name for its marker (``Done = RunCompleted``; ``Done(run.id)``
@@ -477,8 +516,12 @@ class ExpressionWalker(Resolver):
         for arg in node.args:
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
-        names = self.call_names(render_callee(func), line, at, cst_level(node), cst_alternatives(func),
-                                destination(render_callee(func),
+        callee_text, level = render_callee(func), cst_level(node)
+        through_attr = self.getattr_target(func)
+        if through_attr is not None:  # `getattr(self.logger, level)(msg)`
+            callee_text, level = through_attr[0], through_attr[1] or level
+        names = self.call_names(callee_text, line, at, level, cst_alternatives(func),
+                                destination(callee_text,
                                             {a.keyword.value: render_callee(a.value) for a in node.args if a.keyword is not None},
                                             _text_or_none(_positional(node.args, 1))))
         lead = _positional(node.args, 0)
@@ -531,6 +574,7 @@ class ExpressionWalker(Resolver):
             level=names.level,
             level_from=names.level_from,
             flags=cst_flags(node) if handoff is None else (),
+            level_args=cst_level_args(node) if handoff is None else (),
             # (a handed callable runs in a thread, where a coroutine function only makes
             # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
             awaited=awaited if handoff is None else isinstance(func, cst.Call) and runs_to_end(

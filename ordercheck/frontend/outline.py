@@ -44,6 +44,7 @@ from .resolution import (
     detaches_first,
     flag_annotation,
     is_lock,
+    level_argument,
     rebinds,
     render_ast,
     runner_slot,
@@ -196,9 +197,13 @@ class Outliner(Resolver):
                 self.call(cast(ast.Call, lead)).detached = True
             else:
                 self.visit(child)
-        names = self.call_names(render_ast(node.func), node.lineno, node.col_offset, ast_level(node),
+        written, level = render_ast(node.func), ast_level(node)
+        through_attr = self.getattr_target(node.func)
+        if through_attr is not None:  # `getattr(self.logger, level)(msg)`
+            written, level = through_attr[0], through_attr[1] or level
+        names = self.call_names(written, node.lineno, node.col_offset, level,
                                 ast_alternatives(node.func),
-                                destination(render_ast(node.func),
+                                destination(written,
                                             {k.arg: _keyword_text(k.value) for k in node.keywords if k.arg is not None},
                                             _text_or_none(_positional(node.args, 1))))
         lead = _positional(node.args, 0)
@@ -220,9 +225,22 @@ class Outliner(Resolver):
         if handed is None:  # (``Call.flags``, as ``expressions.cst_flags`` reads them)
             call.flags = tuple((k.arg, k.value.value) for k in node.keywords if k.arg is not None
                                and isinstance(k.value, ast.Constant) and type(k.value.value) is bool)
+            call.level_args = ast_level_args(node)
         call.awaited = awaited if handed is None else isinstance(node.func, ast.Call) and runs_to_end(
             self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
         return call
+
+    def getattr_target(self, func: ast.expr) -> Optional[Tuple[str, Optional[str]]]:
+        """``Resolver.through_getattr`` of a callee written ``getattr(x, "m")`` or
+        ``getattr(x, name)`` (``expressions.Extractor.getattr_target``)."""
+        if not (isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "getattr"
+                and 2 <= len(func.args) <= 3 and not func.keywords
+                and not any(isinstance(a, ast.Starred) for a in func.args)):
+            return None
+        target, attr = func.args[0], func.args[1]
+        receiver = render_ast(target) if isinstance(target, (ast.Name, ast.Attribute, ast.Call)) else None
+        text = attr.value if isinstance(attr, ast.Constant) and isinstance(attr.value, str) else None
+        return self.through_getattr(receiver, text, attr.id if isinstance(attr, ast.Name) else None)
 
     def expression(self, node: ast.Expr) -> None:
         """An expression statement: a call that is its whole value is dropped
@@ -427,6 +445,27 @@ def _keyword_text(node: ast.expr) -> str:
 
 def _text_or_none(node: Optional[ast.expr]) -> Optional[str]:
     return render_ast(node) if node is not None else None
+
+
+def ast_level_args(node: ast.Call) -> Tuple[Tuple[str, str], ...]:
+    """``Call.level_args`` of an ``ast`` call (``expressions.cst_level_args``)."""
+    out: List[Tuple[str, str]] = []
+    keyed = [(str(i), a) for i, a in enumerate(node.args)]
+    for i, (key, value) in enumerate(keyed):
+        if isinstance(value, ast.Starred):
+            keyed = keyed[:i]
+            break
+    keyed += [(k.arg, k.value) for k in node.keywords if k.arg is not None]
+    for key, value in keyed:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            method = level_argument(value.value, True)
+        elif isinstance(value, (ast.Name, ast.Attribute)):
+            method = level_argument(render_ast(value), False)
+        else:
+            method = None
+        if method is not None:
+            out.append((key, method))
+    return tuple(out)
 
 
 def _positional(args: List[ast.expr], index: int) -> Optional[ast.expr]:

@@ -128,6 +128,53 @@ def level_name(level: Optional[str]) -> Optional[str]:
     return _LEVEL_METHODS.get(level.rsplit(".", 1)[-1])
 
 
+#: the logger methods a string may name: ``getattr(self.logger, "error")(msg)``, a
+#: wrapper's ``level="error"`` argument it hands on to such a call (docs/decisions.md
+#: "A logger method named by a string"); ``fatal`` is ``critical``, as logging has it
+_LOGGER_METHODS = {"debug": "debug", "info": "info", "warning": "warning", "warn": "warn", "error": "error",
+                   "exception": "exception", "critical": "critical", "fatal": "critical", "trace": "trace"}
+
+
+def level_argument(text: str, is_string: bool) -> Optional[str]:
+    """The logger method an argument names, for a project wrapper that hands it on as
+    its logger's level or method (``Call.level_args``): a level (``logging.ERROR``,
+    ``"ERROR"``; ``level_name``) or, written as a string, a logger method's own name
+    (``"error"``, ``"exception"``: unmanic's ``self._log(msg, level="error")``); None
+    for anything else (a plain name ``error`` is a variable, not a level)."""
+    if is_string:
+        return level_name(text) or _LOGGER_METHODS.get(text)
+    return level_name(text) if not text.isdigit() else None
+
+
+def is_logger_text(text: str) -> bool:
+    """Whether a receiver, rendered, names a logger by its last component's last word:
+    ``self.logger``, ``_log``, ``LOG``, ``self.audit_log``, ``logging.getLogger()``,
+    ``get_logger()`` (not ``catalog``, ``backlog``: one word each)."""
+    last = text.rsplit(".", 1)[-1].rstrip("()").strip("_")
+    if not last.replace("_", "").isalnum():
+        return False
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", last)
+    return bool(words) and words[-1].lower() in ("log", "logger", "logging")
+
+
+def getattr_callee(receiver: Optional[str], attr: Optional[str], attr_name: Optional[str]) -> Optional[Tuple[str, Optional[str]]]:
+    """What ``getattr(receiver, ...)(...)`` calls, for matching, with the level its
+    call is read at (docs/decisions.md "A method named through ``getattr``"): for an
+    attribute name written as a string, ``receiver.attr`` (``getattr(store, "save")(run)``
+    is ``store.save(run)``), the level as usual (None here); for a logger's method named
+    by a plain name (``getattr(self.logger, level)(msg)``, a wrapper's parameter),
+    ``receiver.log`` read at that name, as ``logger.log(level, msg)`` is (so its callers'
+    constant level is this call's: "A logging wrapper's level"). None for anything else:
+    the call stays ``getattr()`` as written."""
+    if receiver is None or "?" in receiver:
+        return None
+    if attr is not None:
+        return (f"{receiver}.{attr}", None) if attr.isidentifier() else None
+    if attr_name is not None and is_logger_text(receiver):
+        return f"{receiver}.log", attr_name
+    return None
+
+
 def level_method(callee: str, method: Optional[str]) -> Optional[str]:
     """``logger.error`` for ``logger.log(logging.ERROR, ...)``: a call of a ``log`` method
     (or ``logging.log``) whose first argument is a constant level (``level_name``) is,
@@ -600,6 +647,14 @@ class Resolver:
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
                          method, invokes, level_from)
+
+    def through_getattr(self, receiver: Optional[str], attr: Optional[str],
+                        attr_name: Optional[str]) -> Optional[Tuple[str, Optional[str]]]:
+        """``getattr_callee`` of a call of the builtin ``getattr`` (no name of the
+        function or the module hides it)."""
+        if self._lookup("getattr") is not None or self.qualified_text("getattr"):
+            return None
+        return getattr_callee(receiver, attr, attr_name)
 
     def _in_memory(self, stream: str, line: int, col: int) -> Optional[str]:
         """``io.BytesIO``/``io.StringIO`` when the stream a call writes is known to be one:

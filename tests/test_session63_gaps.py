@@ -1,0 +1,98 @@
+"""Faults and gaps the held-out sets of session 63 found (docs/evaluation.md)."""
+from __future__ import annotations
+
+import pytest
+from checkutil import cl, tree_findings, write_tree
+
+WRAPPED = '''
+    import logging
+    LOG = logging.getLogger(__name__)
+
+    class Store:
+        def __init__(self):
+            self.logger = logging.getLogger("store")
+
+        def _log(self, message, message2="", level="info"):
+            getattr(self.logger, level)(message)
+
+        def finish(self, run, e=None):
+            try:
+                self.ledger.append("run_completed", run)
+            except Exception as e:
+                {handler}
+'''
+
+
+@pytest.mark.parametrize("handler, found", [
+    ('self._log("append failed", level="error")', False),       # by keyword
+    ('self._log("append failed", "", "exception")', False),    # by position
+    ('self._log("append failed", level=logging.WARNING)', False),  # a level constant
+    ('self._log("append failed", level="ERROR")', False),
+    ('self._log("append failed")', True),                        # no level given: as before
+    ('self._log("append failed", level="debug")', True),
+    ('self._log("append failed", str(e), level="debug")', True),  # handed to a debug call: lost
+    ('self._log("append failed", str(e), level="bogus")', False),  # handed on, not a level
+    ('getattr(LOG, "error")("append failed")', False),           # a constant attribute name
+    ('getattr(LOG, "info")("append failed")', True),
+])
+def test_a_logger_method_named_through_getattr_is_that_method(handler, found):
+    # held-out set 264: unmanic's six `_log(message, message2='', level="info")`
+    # wrappers log through `getattr(self.logger, level)(message)`; the handlers that
+    # call them with `level="error"` read as silent (OC201, OC204)
+    got = cl(WRAPPED.format(handler=handler), ["OC201", "OC204"])
+    assert got == ([("OC201", 14), ("OC204", 15)] if found else [])
+
+
+def test_a_constant_attribute_through_getattr_is_that_call():
+    src = '''
+        def finish(store, ledger, run):
+            getattr(store, "save_run")(run)
+            ledger.append("run_completed", run)
+    '''
+    table = {"events": {"save": ["*.save_run"], "append": ["*ledger.append"]}}
+    assert cl(src, ["OC101"], table=table) == [("OC101", 4)]
+    # a computed name is no call of any method (a receiver that is no logger)
+    assert cl(src.replace('"save_run"', "name"), ["OC101"], table=table) == []
+
+
+def test_a_getattr_the_module_defines_is_not_the_builtin():
+    src = '''
+        def getattr(obj, name):
+            return print
+
+        def finish(store, ledger, run):
+            getattr(store, "save_run")(run)
+            ledger.append("run_completed", run)
+    '''
+    table = {"events": {"save": ["*.save_run"], "append": ["*ledger.append"]}}
+    assert cl(src, ["OC101"], table=table) == []
+
+
+def test_a_wrapper_in_another_module_forwards_the_level(tmp_path):
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": '''
+            import logging
+
+            class Base:
+                logger = logging.getLogger("x")
+
+                def _log(self, message, level="info"):
+                    getattr(self.logger, level)(message)
+        ''',
+        "pkg/store.py": '''
+            from .base import Base
+
+            class Store(Base):
+                def finish(self, run):
+                    try:
+                        self.ledger.append("run_completed", run)
+                    except Exception:
+                        self._log("append failed", level="error")
+        ''',
+    })
+    for level, found in (("error", False), ("debug", True)):
+        (tmp_path / "pkg/store.py").write_text((tmp_path / "pkg/store.py").read_text()
+                                               .replace('"error"', f'"{level}"'))
+        got = [(f.code, f.span.line) for f in tree_findings(tmp_path, ["OC204"])]
+        assert got == ([("OC204", 8)] if found else []), level
