@@ -238,6 +238,10 @@ HARD = {
                 self._log("failed", "", "exception", *rest, level=logging.WARNING)
                 self._log("failed", *rest, "error", level="DEBUG")
                 self.log(logging.ERROR, "failed", extra="critical")
+                self._retry(lambda: self.store.save(e))
+                self._retry(lambda r, *a, k=1, **kw: kw.save(r))
+                self._retry(lambda: [self.store.save(e)])
+                self._retry(lambda: get_store().save(e))
     ''',
 }
 

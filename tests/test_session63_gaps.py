@@ -96,3 +96,38 @@ def test_a_wrapper_in_another_module_forwards_the_level(tmp_path):
                                                .replace('"error"', f'"{level}"'))
         got = [(f.code, f.span.line) for f in tree_findings(tmp_path, ["OC204"])]
         assert got == ([("OC204", 8)] if found else []), level
+
+
+HANDED_LAMBDA = '''
+    class Svc:
+        def _retry(self, fn, *args):
+            for _ in range(3):
+                try:
+                    return fn(*args)
+                except OSError:
+                    continue
+
+        def finish(self, run):
+            {call}
+            self.ledger.append("run_completed", run)
+'''
+
+
+@pytest.mark.parametrize("call, found", [
+    ("self._retry(lambda: self.store.save(run))", True),
+    ("self._retry(lambda: self.store.save(run), 1)", True),
+    ("self._retry(self.store.save, run)", True),             # (session 56's form)
+    ("self._retry(lambda r: r.save())", False),              # its own parameter: unknown
+    ("self._retry(lambda *r: r.save())", False),
+    ("self._retry(lambda: [self.store.save(run)])", False),  # no call as its whole body
+    ("self._hold(lambda: self.store.save(run))", False),     # a helper that runs nothing
+])
+def test_a_lambda_handed_to_a_project_helper_runs_its_call_there(call, found):
+    # session 62's notes: `retry(lambda: store.save(run))` was no save where
+    # `retry(store.save, run)` was one
+    src = HANDED_LAMBDA.format(call=call) + '''
+        def _hold(self, fn):
+            self.callback = fn
+    '''
+    table = {"events": {"save": ["*.store.save", "*.save"], "append": ["*ledger.append"]}}
+    assert cl(src, ["OC101"], table=table) == ([("OC101", 12)] if found else [])

@@ -559,8 +559,7 @@ class ExpressionWalker(Resolver):
             qualnames=qn,
             span=self.span(node),
             text=self.text(node),
-            ref=None if handoff is not None or not isinstance(lead, (cst.Name, cst.Attribute)) else _ref_text(
-                render_callee(lead)),
+            ref=None if handoff is not None else _cst_ref(lead),
             stmt_lines=self.stmt_lines,
             marker_runs=tuple(runs),
             own_run=callee_run(callee),
@@ -869,6 +868,26 @@ def _of_other_class(name: str) -> bool:
     owner = parts[-2] if len(parts) >= 3 else ""
     # (a constant's name, `PENDING`, is an instance; `DeferredList` a Deferred: a review)
     return owner[:1].isupper() and not owner.isupper() and "Deferred" not in owner
+
+
+def _cst_ref(lead: Optional["cst.BaseExpression"]) -> Optional[str]:
+    """``Call.ref`` of a call whose first positional argument is ``lead``: a name or
+    an attribute chain, or the callee of a lambda whose body is one such call and that
+    names none of its own parameters first (``self._retry(lambda: self.store.save(run))``:
+    docs/decisions.md "A lambda handed to a project helper")."""
+    if isinstance(lead, cst.Lambda):
+        body = lead.body
+        if not isinstance(body, cst.Call) or not isinstance(body.func, (cst.Name, cst.Attribute)):
+            return None
+        text = render_callee(body.func)
+        own = {p.name.value for p in (*lead.params.posonly_params, *lead.params.params, *lead.params.kwonly_params)}
+        for star in (lead.params.star_arg, lead.params.star_kwarg):
+            if isinstance(star, cst.Param):
+                own.add(star.name.value)
+        return None if text.split(".", 1)[0] in own else _ref_text(text)
+    if isinstance(lead, (cst.Name, cst.Attribute)):
+        return _ref_text(render_callee(lead))
+    return None
 
 
 def _ref_text(text: str) -> Optional[str]:

@@ -218,9 +218,8 @@ class Outliner(Resolver):
             self.visit(cast(ast.Lambda, handed[0]).body)
         call = self._call(names.callee, names.qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
-        if handed is None and isinstance(lead, (ast.Name, ast.Attribute)):
-            text = render_ast(lead)
-            call.ref = text if all(p.isidentifier() for p in text.split(".")) else None
+        if handed is None:
+            call.ref = _ast_ref(lead)
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         if handed is None:  # (``Call.flags``, as ``expressions.cst_flags`` reads them)
             call.flags = tuple((k.arg, k.value.value) for k in node.keywords if k.arg is not None
@@ -466,6 +465,26 @@ def ast_level_args(node: ast.Call) -> Tuple[Tuple[str, str], ...]:
         if method is not None:
             out.append((key, method))
     return tuple(out)
+
+
+def _ast_ref(lead: Optional[ast.expr]) -> Optional[str]:
+    """``Call.ref`` of an ``ast`` call whose first positional argument is ``lead``
+    (``expressions._cst_ref``)."""
+    if isinstance(lead, ast.Lambda):
+        body = lead.body
+        if not isinstance(body, ast.Call) or not isinstance(body.func, (ast.Name, ast.Attribute)):
+            return None
+        a = lead.args
+        own = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+        own |= {p.arg for p in (a.vararg, a.kwarg) if p is not None}
+        text = render_ast(body.func)
+        if text.split(".", 1)[0] in own:
+            return None
+    elif isinstance(lead, (ast.Name, ast.Attribute)):
+        text = render_ast(lead)
+    else:
+        return None
+    return text if all(p.isidentifier() for p in text.split(".")) else None
 
 
 def _positional(args: List[ast.expr], index: int) -> Optional[ast.expr]:
