@@ -40,6 +40,10 @@ class ScopeTable:
     #: socket.error)``): name -> (their texts, end line, end col); an ``except`` clause
     #: that names it catches each (``tuple_alias``)
     tuple_bindings: Dict[str, Tuple[Tuple[str, ...], int, int]] = field(default_factory=dict)
+    #: a name bound to a choice of dotted names (``log = logger.error if fatal else
+    #: logger.warning``, ``store = primary or fallback``): name -> (their texts, end line,
+    #: end col); a call of it is a call of each (``choice_alias``)
+    choice_bindings: Dict[str, Tuple[Tuple[str, ...], int, int]] = field(default_factory=dict)
     annotated: Dict[str, Set[str]] = field(default_factory=dict)
     constructed: Dict[str, Set[str]] = field(default_factory=dict)
     attr_annotated: Dict[str, Set[str]] = field(default_factory=dict)  # classes: self.x
@@ -81,6 +85,11 @@ class ScopeTable:
     #: a ``yield`` (``ir.FunctionFacts.tail_line``); 0 for any other function
     tail_line: int = 0
     yield_at: Tuple[Tuple[int, int], ...] = ()  # (``_yield_at``)
+    #: classes: Django's class-level ``@method_decorator(d, name="post")``: method name
+    #: -> (the decorator's callee as written, the decorators it applies as written), for
+    #: each such decorator of the class (the front ends resolve both where the class
+    #: stands: ``method_decorator_targets``)
+    method_decorated: Dict[str, List[Tuple[str, Tuple[str, ...]]]] = field(default_factory=dict)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -94,6 +103,12 @@ class ScopeTable:
         """The dotted names of the one tuple a name is bound to, bound only there."""
         if self.bound.get(name) == 1 and name in self.tuple_bindings:
             return self.tuple_bindings[name]
+        return None
+
+    def choice_alias(self, name: str) -> Optional[Tuple[Tuple[str, ...], int, int]]:
+        """The dotted names of the one choice a name is bound to, bound only there."""
+        if self.bound.get(name) == 1 and name in self.choice_bindings:
+            return self.choice_bindings[name]
         return None
 
     def alias_beside_defs(self, name: str) -> Optional[Tuple[str, int, int]]:
@@ -216,6 +231,21 @@ def dotted(node: ast.AST) -> Optional[str]:
         head = dotted(node.value)
         return f"{head}.{node.attr}" if head else None
     return None
+
+
+def method_decorator_targets(call: ast.Call) -> Tuple[str, ...]:
+    """The decorators a call of Django's ``method_decorator(decorator, name="")``
+    applies, as written: its first argument (else ``decorator=``), each item of a list
+    or tuple of them (``method_decorator([login_required, atomic])``), a call by its
+    callee (``atomic(using="x")`` is ``atomic``); what is no dotted name is left out."""
+    arg: Optional[ast.expr] = None
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        arg = call.args[0]
+    elif not call.args:
+        arg = next((k.value for k in call.keywords if k.arg == "decorator"), None)
+    items = list(arg.elts) if isinstance(arg, (ast.List, ast.Tuple)) else [arg] if arg is not None else []
+    out = [dotted(it.func if isinstance(it, ast.Call) else it) for it in items]
+    return tuple(t for t in out if t)
 
 
 def _cap_words(name: str) -> bool:
@@ -972,6 +1002,17 @@ class _Scanner:
         table = ScopeTable(class_name=node.name if len(chain) == 1 and not self._classes else None)
         self._classes.append(node.name)
         self.out.classes[node.lineno] = table
+        for d in node.decorator_list:  # `@method_decorator(transaction.atomic, name="post")`
+            if not isinstance(d, ast.Call):
+                continue
+            callee = dotted(d.func)  # (any name: `method_decorator as md`; the front ends resolve it)
+            if callee is None:
+                continue
+            named = next((k.value for k in d.keywords if k.arg == "name"), None)
+            if len(d.args) > 1:
+                named = d.args[1]
+            if isinstance(named, ast.Constant) and isinstance(named.value, str) and named.value:
+                table.method_decorated.setdefault(named.value, []).append((callee, method_decorator_targets(d)))
         self.out.class_bases[node.lineno] = [b for b in map(dotted, node.bases) if b]
         for n in node.body:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1088,6 +1129,11 @@ class _Scanner:
                 items = [dotted(e) for e in value.elts]
                 if all(items):
                     table.tuple_bindings[target.id] = (tuple(cast(str, i) for i in items), *end)
+            elif isinstance(value, (ast.IfExp, ast.BoolOp)) and target.id not in table.declared_outer:
+                options = [value.body, value.orelse] if isinstance(value, ast.IfExp) else value.values
+                texts = [dotted(o) for o in options]
+                if all(texts):
+                    table.choice_bindings[target.id] = (tuple(cast(str, t) for t in texts), *end)
             # (a plain name is an alias above, not a type: `s = store` renders as `store`)
             ctor = None if isinstance(value, ast.Name) else _own_class(value, method, table.instance) or value_type(
                 value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)),

