@@ -1446,12 +1446,24 @@ class ProjectIndex:
         ``class Content(Model)``; held-out set 123): (the type as that class's file
         qualifies it, the project class key it names or None). The attribute is read
         through the class, as ``self.attr`` is through an instance."""
-        if call.aug or call.local_head or call.receiver_type is not None or call.self_call or call.invokes:
+        if call.aug or call.receiver_type is not None or call.self_call or call.invokes:
             return None
         parts = call.callee.split(".")
         if len(parts) < 3 or not all(p.isidentifier() for p in parts):
             return None
-        key = self.class_key(facts, ".".join(parts[:-2]))
+        key = None if call.local_head else self.class_key(facts, ".".join(parts[:-2]))
+        if call.local_head:
+            # a class the function imports itself (`from pkg.post import Revision` in
+            # its body, Django's idiom against import cycles): through the call's
+            # qualified name, as the function's own import gives it (held-out set 277);
+            # a parameter or a local of the name has none, and stays unknown
+            for q in call.qualnames:
+                head = q.split(".")
+                if len(head) >= 3 and head[-2:] == parts[-2:]:
+                    cand = self.resolve_qualified(".".join(head[:-2]))
+                    if cand is not None and cand in self.classes:
+                        key = cand
+                        break
         if key is None or self._is_enum(key):
             return None  # (an enum's `Channel.MAIN` is a member of the enum, whatever its value)
         return self._class_level_typing(self.mro(key), parts[-2])

@@ -227,3 +227,33 @@ CHOSEN_LOG = '''
 def test_a_name_bound_to_a_choice_of_loggers_is_each(before, bind, found):
     got = cl(CHOSEN_LOG.format(before=before, bind=bind), ["OC201"])
     assert got == ([("OC201", 8)] if found else [])
+
+
+@pytest.mark.parametrize("body, found", [
+    ("from pkg.post import Revision\n    self.save()\n    Revision.objects.create(post=q)", False),
+    ("from pkg import post\n    self.save()\n    post.Revision.objects.create(post=q)", False),
+    ("from pkg.post import Revision as R\n    self.save()\n    R.objects.create(post=q)", False),
+    # a parameter of the name is no class the function knows
+    ("self.save()\n    Revision.objects.create(post=q)", 3),
+])
+def test_a_class_imported_in_the_function_types_its_class_attribute(tmp_path, body, found):
+    # held-out set 277 (askbot): `from askbot.models import PostRevision` inside a
+    # method, then `PostRevision.objects.create(...)`, lost the manager's summary
+    # (`objects = RevisionManager()`) that a module-level import gives
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/post.py": '''
+            class RevisionManager:
+                def create(self, post=None, **kwargs):
+                    post.append_revision(kwargs)
+                    post.save()
+
+
+            class Revision:
+                objects = RevisionManager()
+        ''',
+        "pkg/thread.py": "def f(self, q, Revision=None):\n    " + body + "\n",
+    })
+    table = {"extend-events": {"save": ["*.save"], "append": ["*.append_revision", "Revision.objects.create"]}}
+    got = [(f.code, f.span.line) for f in tree_findings(tmp_path, ["OC102"], table=table)]
+    assert got == ([("OC102", found)] if found else [])
