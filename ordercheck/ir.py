@@ -139,6 +139,11 @@ class Call:
     # parameter on as its logger's level logs at here (``summaries.forwarded_level_names``;
     # docs/decisions.md "A logger method named by a string")
     level_args: Tuple[Tuple[str, str], ...] = ()
+    # a call of a choice of callees (``(a if c else b)(x)``, or a name bound once to
+    # one: ``log = logger.error if c else logger.warning``): it matches as each, but
+    # is no transaction manager, as a ``with`` over a choice is none (docs/decisions.md
+    # "A name bound to a choice of callees")
+    chosen: bool = False
 
 
 def runs_first_param(fn: "FunctionFacts", positional: Tuple[str, ...]) -> bool:

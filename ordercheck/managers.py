@@ -191,7 +191,39 @@ def open_terminal_nodes(g: nx.DiGraph, performs: Classes, nodes: Iterable[object
 def transactions(g: nx.DiGraph, classes: Classes) -> Dict[int, object]:
     """``with_id`` → manager call node, for every ``with`` item over a transaction."""
     return {d["with_id"]: n for n, d in g.nodes(data=True)
-            if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in classes.get(n, ())}
+            if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in classes.get(n, ())
+            and not getattr(d.get("call"), "chosen", False)}
+
+
+def _own_commits(g: nx.DiGraph, txns: Dict[int, object], members: Dict[int, Set[object]]) -> Set[int]:
+    """The transactions inside another that commit at their own exit: those over a
+    receiver the outer one's body binds (``with make_session() as s2, s2.begin():``, a
+    fresh session or connection made inside it), which is no savepoint of the outer
+    one's connection (docs/decisions.md "A transaction over a session made inside
+    another"). ``begin_nested()``, ``atomic()``, ``conn.transaction()`` over a name
+    bound outside stay nested, committing with the outermost."""
+    out: Set[int] = set()
+    for w, node in txns.items():
+        call = g.nodes[node].get("call")
+        if call is None or "." not in call.callee:
+            continue
+        root = call.callee.split(".", 1)[0]
+        outers = [o for o in txns if o != w and node in members[o]]
+        if outers and all(root in _bound_in(g, members[o]) for o in outers):
+            out.add(w)
+    return out
+
+
+def _bound_in(g: nx.DiGraph, nodes: Set[object]) -> Set[str]:
+    """The plain names the nodes bind: an assignment's targets, a ``with`` item's
+    ``as`` name (on its exits)."""
+    out: Set[str] = set()
+    for n in nodes:
+        d = g.nodes[n]
+        out.update(d.get("writes", ()))
+        if d.get("kind") == NodeKind.WITH_EXIT and d.get("target"):
+            out.add(d["target"])
+    return out
 
 
 def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Classes, Dict[Tuple[object, str], List[object]]]:
@@ -224,6 +256,11 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
                 body[w].append(n)
     out = dict(classes)
     members = {w: set(nodes) for w, nodes in body.items()}
+    own = _own_commits(g, txns, members)
+    for w in own:  # (what such a transaction's body does is its own, not the outer's)
+        for outer in txns:
+            if outer != w and txns[w] in members[outer]:
+                members[outer] -= members[w]
     inside: Set[object] = set()
     for nodes in body.values():
         inside.update(nodes)
@@ -235,7 +272,8 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
     budget = MAX_BODY_COPIES  # (for the whole function: a review, session 33)
     for n, d in list(g.nodes(data=True)):
         w = d.get("with_id")
-        if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or n in inside:
+        if d.get("kind") != NodeKind.WITH_EXIT or w not in txns or d.get("way") == Way.RAISE or (
+                n in inside and w not in own):
             continue  # an inner transaction commits into the outer one
         lifted: Set[str] = set()
         performers = sorted(_reaching(g, n, members[w]), key=_order)

@@ -257,3 +257,105 @@ def test_a_class_imported_in_the_function_types_its_class_attribute(tmp_path, bo
     table = {"extend-events": {"save": ["*.save"], "append": ["*.append_revision", "Revision.objects.create"]}}
     got = [(f.code, f.span.line) for f in tree_findings(tmp_path, ["OC102"], table=table)]
     assert got == ([("OC102", found)] if found else [])
+
+
+CHOSEN_MANAGER = '''
+    import contextlib
+    import sys
+    from django.db import transaction
+
+    atomic = transaction.atomic if USE_TX else contextlib.nullcontext
+
+
+    def a(store, ledger, run):
+        with atomic():
+            store.save_run(run)
+            ledger.append("run_completed", run)
+
+
+    @atomic
+    def b(store, ledger, run):
+        store.save_run(run)
+        ledger.append("run_completed", run)
+
+
+    def c(store, ledger, run, strict):
+        bail = sys.exit if strict else print
+        bail("checking")
+        store.save_run(run)
+        ledger.append("run_completed", run)
+
+
+    def d(store, ledger, run, strict):
+        (sys.exit if strict else print)("checking")
+        store.save_run(run)
+        ledger.append("run_completed", run)
+
+
+    def e(store, ledger, run):
+        bail = sys.exit if run else os._exit
+        bail(1)
+        store.save_run(run)
+        ledger.append("run_completed", run)
+'''
+
+
+def test_a_choice_is_no_transaction_and_exits_only_when_every_alternative_does():
+    # session 63's review: `atomic = transaction.atomic if c else nullcontext` made
+    # `with atomic():` and `@atomic` transactions (a `with` over a choice is none:
+    # "A `with` over a choice of managers"), and `bail = sys.exit if strict else print`
+    # a call that always exits, so what follows it was unreachable
+    table = {"extend-events": {"save": ["*.save_run"]}}
+    assert cl(CHOSEN_MANAGER, ["OC101"], table=table) == [("OC101", 12), ("OC101", 18), ("OC101", 25), ("OC101", 31)]
+
+
+def test_a_name_a_function_imports_and_binds_again_is_not_the_import(tmp_path):
+    # session 63's review: `from pkg.post import Revision` then `Revision = make()`
+    # in one function: which one a call sees is not known
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/post.py": '''
+            class RevisionManager:
+                def create(self, run=None):
+                    run.append_revision(run)
+
+
+            class Revision:
+                objects = RevisionManager()
+        ''',
+        "pkg/thread.py": '''
+            def f(store, run, make):
+                from pkg.post import Revision
+                Revision = make()
+                store.save_run(run)
+                Revision.objects.create(run=run)
+        ''',
+    })
+    table = {"extend-events": {"save": ["*.save_run", "*.save"], "append": ["*.append_revision"]}}
+    assert [(f.code, f.span.line) for f in tree_findings(tmp_path, ["OC102"], table=table)] == []
+
+
+NESTED = '''
+from django.db import transaction
+
+def f(make_session, session, store, ledger, run):
+    with make_session() as outer, outer.begin():
+{inner}
+        ledger.append("run_completed", run)
+'''
+SAVE = "store.save_run(run)"
+
+
+@pytest.mark.parametrize("inner, found", [
+    # set 278 (duffy): a session of its own
+    (f"        with make_session() as s2, s2.begin():\n            {SAVE}", True),
+    (f"        with make_session() as s2:\n            with s2.begin():\n                {SAVE}", True),
+    (f"        s2 = make_session()\n        with s2.begin():\n            {SAVE}", True),
+    (f"        with outer.begin_nested():\n            {SAVE}", False),   # a savepoint of the outer one
+    (f"        with session.begin():\n            {SAVE}", False),       # bound outside: nested, as before
+    (f"        with transaction.atomic():\n            {SAVE}", False),
+])
+def test_a_transaction_over_a_session_made_inside_another_commits_at_its_exit(inner, found):
+    table = {"extend-events": {"save": ["*.save_run"]}}
+    got = cl(NESTED.format(inner=inner), ["OC101"], table=table)
+    assert [c for c, _ in got] == (["OC101"] if found else []), got

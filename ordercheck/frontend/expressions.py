@@ -574,6 +574,7 @@ class ExpressionWalker(Resolver):
             level_from=names.level_from,
             flags=cst_flags(node) if handoff is None else (),
             level_args=cst_level_args(node) if handoff is None else (),
+            chosen=names.chosen,
             # (a handed callable runs in a thread, where a coroutine function only makes
             # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
             awaited=awaited if handoff is None else isinstance(func, cst.Call) and runs_to_end(

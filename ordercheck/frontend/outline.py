@@ -221,6 +221,7 @@ class Outliner(Resolver):
         if handed is None:
             call.ref = _ast_ref(lead)
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
+        call.chosen = names.chosen
         if handed is None:  # (``Call.flags``, as ``expressions.cst_flags`` reads them)
             call.flags = tuple((k.arg, k.value.value) for k in node.keywords if k.arg is not None
                                and isinstance(k.value, ast.Constant) and type(k.value.value) is bool)
@@ -340,7 +341,8 @@ class Outliner(Resolver):
             names = self.call_names(written, target.lineno, target.col_offset)  # (through aliases, as a call)
             decorators.append(written)
             decorators.append(names.callee)
-            decorators.extend(names.qualnames)
+            if not names.chosen:  # (`atomic = transaction.atomic if c else nullcontext`: neither surely)
+                decorators.extend(names.qualnames)
             if isinstance(d, ast.Call) and METHOD_DECORATOR in (written, *names.qualnames):
                 # Django's `@method_decorator(transaction.atomic)` (``statements``'s reading)
                 for wrapped in _method_decorator_nodes(d):

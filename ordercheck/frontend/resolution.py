@@ -458,6 +458,7 @@ class CallNames:
     level: Optional[str] = None  # ``Call.level``
     invokes: Optional[str] = None  # ``Call.invokes``
     level_from: Optional[str] = None  # ``Call.level_from``
+    chosen: bool = False  # ``Call.chosen``
 
 
 @dataclass
@@ -605,6 +606,7 @@ class Resolver:
             # a named level given to any other call (`self._log(logging.ERROR, ...)`):
             # the level such a wrapper logs at, should it hand it on
             method = level_name(level)
+        alt_exits: List[Optional[str]] = []
         if choices:
             # `(storage or self._store).save(run)`: the call is each alternative's (a
             # held-out set's reading: such a save matched no pattern, and no finding
@@ -613,6 +615,7 @@ class Resolver:
                 names = self.call_names(alt, line, col, level)
                 qn = tuple(dict.fromkeys(qn + (names.callee,) + names.qualnames))
                 receiver = receiver or names.receiver_type
+                alt_exits.append(names.exits)
         buffer = self._in_memory(stream, line, col) if stream is not None else None
         streams = (stream,) + self.qualified_text(stream) if stream is not None else ()
         if any(s in ("sys.stdout", "sys.stderr") for s in streams) and not self._builtin_print(callee, qn):
@@ -645,10 +648,14 @@ class Resolver:
         if (exits is None and callee in SITE_EXITS and not qn and self._lookup(callee) is None
                 and not any(k.startswith("*") for k in self.import_tables.get(0, {}))):
             exits = "sys.exit"  # (a star import may bind the name: a review)
+        if alt_exits:
+            # a choice exits only when every alternative does (`bail = sys.exit if strict
+            # else print`: a call of it may return; session 63's review)
+            exits = alt_exits[0] if all(alt_exits) else None
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
-                         method, invokes, level_from)
+                         method, invokes, level_from, bool(choices))
 
     def choice_alias(self, name: str, line: int, col: int) -> Tuple[str, ...]:
         """The callees a call of a plain name bound once to a choice of dotted names is
@@ -902,6 +909,11 @@ class Resolver:
             if head in frame.names.declared_global and not frame.is_module:
                 frame = self.frames[0]  # `global x`: the module's name, whatever encloses
             if head in frame.imports:
+                if not frame.is_module and frame.names.bound.get(head, 0) > frame.names.imported.get(head, 0):
+                    # a function's own import of a name it also binds otherwise
+                    # (`from pkg.post import Revision` ... `Revision = make()`): which one
+                    # a call sees is not known (session 63's review)
+                    return ()
                 full = frame.imports[head] + ("." + rest if rest else "")
                 # (a function's own `import app.ops` names `app.ops.f` as written: kept,
                 # since the module's lookup of the name does not apply, ``Call.local_head``)

@@ -950,7 +950,8 @@ class Extractor(ExpressionWalker):
             names = self.call_names(written, *self.byte_pos(target))  # (through aliases, as a call)
             decorators.append(written)
             decorators.append(names.callee)
-            decorators.extend(names.qualnames)
+            if not names.chosen:  # (`atomic = transaction.atomic if c else nullcontext`: neither surely)
+                decorators.extend(names.qualnames)
             if isinstance(d.decorator, cst.Call) and METHOD_DECORATOR in (written, *names.qualnames):
                 # Django's `@method_decorator(transaction.atomic)`: the method is decorated
                 # by its argument (held-out set 273, djangocms-moderation); a list of
