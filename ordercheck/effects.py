@@ -167,10 +167,11 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             continue
         key = callees.get((path, call.id))
         eff = lookup(key).for_call(call) if key is not None else NO_EFFECTS
-        if call.detached:
+        if call.detached or call.gathered:
             # `asyncio.create_task(self._persist(run))`: the body runs as a task of its
             # own, whatever way it ends, and nothing it raises comes out here
-            # (docs/decisions.md "A coroutine run as a detached task")
+            # (docs/decisions.md "A coroutine run as a detached task"); so for a
+            # coroutine `gather(..., return_exceptions=True)` hands its failures back
             eff = Effects(eff.on_return | eff.on_raise, contained=True)
         if kind == NodeKind.CALL:
             carried = eff.on_return - NOT_CARRIED
@@ -193,7 +194,7 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             # a class manager's ``__enter__`` and ``__exit__`` failures raise out of the
             # ``with`` into the same handlers as its entry (semantics §Events, §Contracts)
             raising = eff.escaping | (me.escaping if me is not None else frozenset())
-            raises = vocab.classify(call, raising - NOT_CARRIED) if not call.detached else frozenset()
+            raises = vocab.classify(call, raising - NOT_CARRIED) if not (call.detached or call.gathered) else frozenset()
             if key is not None and raises:
                 raises -= caught_inside(eff)
                 if eff.contained and me is None:

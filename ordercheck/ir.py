@@ -144,6 +144,11 @@ class Call:
     # is no transaction manager, as a ``with`` over a choice is none (docs/decisions.md
     # "A name bound to a choice of callees")
     chosen: bool = False
+    # a coroutine handed to ``asyncio.gather(..., return_exceptions=True)``: its body
+    # runs there, whatever way it ends, and what it raises comes back as a value,
+    # never out of the call (read as ``detached`` is, without its note; docs/decisions.md
+    # "A gather that returns its exceptions")
+    gathered: bool = False
 
 
 def runs_first_param(fn: "FunctionFacts", positional: Tuple[str, ...]) -> bool:

@@ -241,6 +241,18 @@ HARD = {
             def delete(self):
                 pass
     ''',
+    "gathered": '''
+        import asyncio
+        from asyncio import gather
+        async def go(self, es, tasks):
+            await asyncio.gather(*(self._run(e) for e in es), return_exceptions=True)
+            await gather(self._a(), self._b(make()), return_exceptions=True)
+            await asyncio.gather(*[self._run(e) for e in es], *tasks, return_exceptions=True)
+            await asyncio.gather(self._a(), return_exceptions=False)
+            await asyncio.gather((self._a(), self._b()), return_exceptions=True)
+            log = self.log.error if es else self.log.warning
+            log("x")
+    ''',
     "getattr_dispatch": '''
         import logging
         LOG = logging.getLogger(__name__)
@@ -293,7 +305,7 @@ def test_a_handed_callable_is_the_call_in_the_outline_too():
 
 def _names(call):
     return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits, call.awaited, call.ref,
-            call.level, call.level_from, call.level_args)
+            call.level, call.level_from, call.level_args, call.chosen, call.gathered)
 
 
 @pytest.mark.parametrize("text", _sources())

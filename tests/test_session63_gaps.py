@@ -359,3 +359,34 @@ def test_a_transaction_over_a_session_made_inside_another_commits_at_its_exit(in
     table = {"extend-events": {"save": ["*.save_run"]}}
     got = cl(NESTED.format(inner=inner), ["OC101"], table=table)
     assert [c for c, _ in got] == (["OC101"] if found else []), got
+
+
+GATHER = '''
+    import asyncio
+
+    class Runner:
+        async def _execute(self, entry):
+            await self._store.save_run(entry)
+
+        async def run_once(self, entries):
+            try:
+                await asyncio.gather({args})
+            except Exception:
+                pass
+'''
+
+
+@pytest.mark.parametrize("args, found", [
+    ("*(self._execute(e) for e in entries), return_exceptions=True", False),   # set 279
+    ("*[self._execute(e) for e in entries], return_exceptions=True", False),
+    ("self._execute(entries[0]), self._execute(entries[1]), return_exceptions=True", False),
+    ("*(self._execute(e) for e in entries)", True),          # the first failure comes out here
+    ("*(self._execute(e) for e in entries), return_exceptions=False", True),
+    ("self._execute(self.prepare(entries)), return_exceptions=True", False),
+])
+def test_a_gather_that_returns_its_exceptions_raises_none_of_its_coroutines(args, found):
+    # held-out set 279 (dpdpkit): `gather(..., return_exceptions=True)` hands each
+    # coroutine's failure back as a value; a silent handler around it was a false OC203
+    table = {"extend-events": {"save": ["*.save_run"]}}
+    got = cl(GATHER.format(args=args), ["OC203"], table=table)
+    assert got == ([("OC203", 10)] if found else [])

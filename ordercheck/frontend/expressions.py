@@ -35,6 +35,7 @@ from .resolution import (
     destination,
     detaches_first,
     level_argument,
+    returns_exceptions,
     runner_slot,
     runs_to_end,
     table_rename,
@@ -144,6 +145,16 @@ def cst_flags(node: cst.Call) -> Tuple[Tuple[str, bool], ...]:
     """``Call.flags``: the keyword arguments written ``True`` or ``False``."""
     return tuple((a.keyword.value, a.value.value == "True") for a in node.args
                  if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value in ("True", "False"))
+
+
+def _gathered(value: cst.BaseExpression) -> List[cst.Call]:
+    """The calls making the awaitables a positional argument of ``gather`` hands it:
+    the argument itself, a comprehension's element, a list's or tuple's items."""
+    if isinstance(value, (cst.GeneratorExp, cst.ListComp)):
+        value = value.elt
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return [e.value for e in value.elements if isinstance(e.value, cst.Call)]
+    return [value] if isinstance(value, cst.Call) else []
 
 
 def cst_level_args(node: cst.Call) -> Tuple[Tuple[str, str], ...]:
@@ -505,6 +516,9 @@ class ExpressionWalker(Resolver):
         through = isinstance(first, cst.Call) and awaits_first(self.call_names(render_callee(func), line, at), True)
         detaching = (isinstance(lead, cst.Call) and not awaited and (line, at) not in self.scopes.kept_values
                      and detaches_first(self.call_names(render_callee(func), line, at)))
+        gathering = returns_exceptions(self.call_names(render_callee(func), line, at),
+                                       {a.keyword.value: render_callee(a.value) for a in node.args if a.keyword is not None})
+        made = self.next_call
         for arg in node.args:
             if arg.keyword is None and arg.star != "**":
                 if through and arg.value is first:
@@ -513,6 +527,12 @@ class ExpressionWalker(Resolver):
                     self._call(cast("cst.Call", lead), seq).detached = True
                 else:
                     self._expr(arg.value, seq)
+        if gathering and self.frames:  # `gather(*(self._run(e) for e in es), return_exceptions=True)`
+            starts = {(sp.line, sp.col) for a in node.args if a.keyword is None and a.star != "**"
+                      for sp in (self.span(c) for c in _gathered(a.value))}
+            for c in self.frame.calls:
+                if c.id >= made and (c.span.line, c.span.col) in starts:
+                    c.gathered = True
         for arg in node.args:
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)

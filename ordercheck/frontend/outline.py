@@ -47,6 +47,7 @@ from .resolution import (
     level_argument,
     rebinds,
     render_ast,
+    returns_exceptions,
     runner_slot,
     runs_to_end,
     table_rename,
@@ -190,6 +191,10 @@ class Outliner(Resolver):
         detaching = (isinstance(lead, ast.Call) and not awaited
                      and (node.lineno, node.col_offset) not in self.scopes.kept_values
                      and detaches_first(self.call_names(render_ast(node.func), node.lineno, node.col_offset)))
+        gathering = returns_exceptions(
+            self.call_names(render_ast(node.func), node.lineno, node.col_offset),
+            {k.arg: _keyword_text(k.value) for k in node.keywords if k.arg is not None})
+        made = len(self.frame.calls) if self.frames else 0
         for child in scopesmod.child_nodes(node):
             if through and child is first:  # `await asyncio.wait_for(asyncio.to_thread(f), 5)`
                 self.call(cast(ast.Call, first), awaited=True)
@@ -197,6 +202,11 @@ class Outliner(Resolver):
                 self.call(cast(ast.Call, lead)).detached = True
             else:
                 self.visit(child)
+        if gathering and self.frames:  # (``expressions``' reading)
+            starts = {(c.lineno, c.col_offset) for a in node.args for c in _ast_gathered(a)}
+            for c in self.frame.calls[made:]:
+                if (c.span.line, c.span.col) in starts:
+                    c.gathered = True
         written, level = render_ast(node.func), ast_level(node)
         through_attr = self.getattr_target(node.func)
         if through_attr is not None:  # `getattr(self.logger, level)(msg)`
@@ -480,6 +490,17 @@ def ast_level_args(node: ast.Call) -> Tuple[Tuple[str, str], ...]:
         if method is not None:
             out.append((key, method))
     return tuple(out)
+
+
+def _ast_gathered(value: ast.expr) -> List[ast.Call]:
+    """``expressions._gathered`` of an ``ast`` argument."""
+    if isinstance(value, ast.Starred):
+        value = value.value
+    if isinstance(value, (ast.GeneratorExp, ast.ListComp)):
+        value = value.elt
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return [e for e in value.elts if isinstance(e, ast.Call)]
+    return [value] if isinstance(value, ast.Call) else []
 
 
 def _ast_ref(lead: Optional[ast.expr]) -> Optional[str]:

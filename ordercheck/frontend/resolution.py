@@ -311,6 +311,18 @@ def _known_as(names: "CallNames") -> Tuple[str, ...]:
     return names.qualnames or (names.callee,)
 
 
+#: ``gather``: with ``return_exceptions=True`` what each awaitable raises comes back
+#: as a value, never out of the call (docs/decisions.md "A gather that returns its
+#: exceptions")
+GATHERING = frozenset({"asyncio.gather", "asyncio.tasks.gather"})
+
+
+def returns_exceptions(names: "CallNames", keywords: Dict[str, str]) -> bool:
+    """Whether a call is ``asyncio.gather(..., return_exceptions=True)``."""
+    return (keywords.get("return_exceptions") == "True" and not names.local_head
+            and any(n in GATHERING for n in _known_as(names)))
+
+
 #: calls that await the awaitable they are handed, first, before they return
 #: (``await asyncio.wait_for(asyncio.to_thread(f), 5)`` awaits the ``to_thread``)
 AWAITING_FIRST = {"asyncio.wait_for", "asyncio.shield", "asyncio.tasks.wait_for", "asyncio.tasks.shield"}
