@@ -390,3 +390,33 @@ def test_a_gather_that_returns_its_exceptions_raises_none_of_its_coroutines(args
     table = {"extend-events": {"save": ["*.save_run"]}}
     got = cl(GATHER.format(args=args), ["OC203"], table=table)
     assert got == ([("OC203", 10)] if found else [])
+
+
+def test_suggest_reads_a_models_classmethods_manager_write(tmp_path):
+    # held-out set 280 (pinax-invitations): `cls.objects.create(...)` in a model's
+    # classmethod was no save, so `*.objects.create` read "in tests only"
+    from cliutil import oc
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/models.py": '''
+            from django.db import models
+
+
+            class JoinInvitation(models.Model):
+                @classmethod
+                def invite(cls, from_user, ledger):
+                    join = cls.objects.create(from_user=from_user, status=1)
+                    ledger.append(("sent", join.pk))
+                    return join
+        ''',
+        "app/tests/__init__.py": "",
+        "app/tests/test_models.py": '''
+            from django.contrib.auth.models import User
+
+
+            def test_invite():
+                assert User.objects.create(username="foo")
+        ''',
+    })
+    rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if "*.objects.create" in ln and ln.startswith("#")]
+    assert rows and "2 functions, 1 with both kinds; e.g. app/models.py:8" in rows[0], rows
