@@ -189,6 +189,8 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                 # constructor (the call's own callee) and ``__enter__``
                 carried = (me.entry if me.kind == "generator" else carried | me.entry) - NOT_CARRIED
             cls = vocab.classify(call, carried)
+            if me is not None and me.transaction and not call.chosen:
+                cls |= {mgrmod.TRANSACTION}  # `with self._tx():` over `with conn.transaction(): yield`
             if "with_id" not in data:
                 cls -= mgrmod.WITH_ONLY  # `session.begin()` alone is no transaction
             # a class manager's ``__enter__`` and ``__exit__`` failures raise out of the

@@ -123,8 +123,12 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
                                    and (u not in narrow or _carries_on(g, u, v)))
         if EXIT in _forward(unheard, thrown, stop):
             raised = raised - {SURFACE}
+    # every `yield` inside a transaction the generator opens: the caller's body runs in it
+    txn_ids = {d["with_id"] for n, d in g.nodes(data=True)
+               if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in performs.get(n, ())}
+    transactional = bool(txn_ids) and all(set(g.nodes[y].get("withs", ())) & txn_ids for y in yields)
     return ManagerEffects("generator", entry, normal, raised, suppress, key, entry_raised=entry_raised,
-                          catches=catches, normal_raised=normal_raised)
+                          catches=catches, normal_raised=normal_raised, transaction=transactional)
 
 
 def _narrow_clauses(g: nx.DiGraph) -> Dict[object, Tuple[str, ...]]:

@@ -204,6 +204,11 @@ class ManagerEffects:
     # raises having done it, so it stands on the exit's exceptional edge, as a call's
     # on-raise effects do (a review, session 48)
     normal_raised: FrozenSet[str] = frozenset()
+    # a generator's: every ``yield`` stands in the body of a transaction the generator
+    # enters (``with self._conn.transaction(): yield self._conn``): the ``with`` over it
+    # runs its body in that transaction, so it is one (docs/decisions.md "A project
+    # manager that yields inside a transaction")
+    transaction: bool = False
 
     def key_row(self) -> list:
         """Every field, as JSON: what a memo key holds of a manager a function enters

@@ -40,7 +40,8 @@ def test_an_append_after_the_with_follows_the_commit_at_its_exit(tmp_path):
     r, found = _codes(tmp_path, "\n\ndef appends_after(store, ledger, run):\n    with run_scope(store, run):\n"
                                 "        pass\n    ledger.append(run)\n")
     assert found == [(6, "OC102")], r
-    assert "`run_scope(store, run)` exits: save" in r.out and "store.save(run) at m.py:7" in r.out, r
+    # (the `with` over it is a transaction itself since session 63: it "commits")
+    assert "`run_scope(store, run)` commits: save" in r.out and "store.save(run) at m.py:7" in r.out, r
 
 
 def test_a_transaction_closed_before_the_yield_commits_at_the_entry(tmp_path):

@@ -420,3 +420,40 @@ def test_suggest_reads_a_models_classmethods_manager_write(tmp_path):
     })
     rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if "*.objects.create" in ln and ln.startswith("#")]
     assert rows and "2 functions, 1 with both kinds; e.g. app/models.py:8" in rows[0], rows
+
+
+TX_MANAGER = '''
+    from contextlib import contextmanager
+
+
+    class Store:
+        @contextmanager
+        def _tx(self):
+            {manager}
+
+        def both_inside(self, run, rec):
+            with self._tx():
+                self.run_store.save(run)
+                self.ledger.append(rec)
+
+        def append_after(self, run, rec):
+            with self._tx():
+                self.run_store.save(run)
+            self.ledger.append(rec)
+'''
+
+
+@pytest.mark.parametrize("manager, lines", [
+    ("with self._conn.transaction():\n                yield self._conn", [18]),    # set 280 (flametrench)
+    ("with self._conn.transaction() as tx:\n                yield tx", [18]),
+    ("yield self._conn", [13, 18]),                                                 # no transaction
+    ("with self._conn.transaction():\n                pass\n            yield self._conn", [13, 18]),
+    ("if self._nested:\n                yield self._conn\n            else:\n                with self._conn.transaction():\n"
+     "                    yield self._conn", [13, 18]),                            # only on one way
+])
+def test_a_project_manager_that_yields_inside_a_transaction_is_one(manager, lines):
+    # held-out set 280 (flametrench-tenancy's `_tx`): the caller's body runs inside the
+    # transaction the generator holds open around its `yield`
+    table = {"extend-events": {"save": ["*.run_store.save"], "append": ["*.ledger.append"]}}
+    shift = manager.count("\n")  # (the lines below the manager's body move down)
+    assert cl(TX_MANAGER.format(manager=manager), ["OC102"], table=table) == [("OC102", n + shift) for n in lines]
