@@ -1308,8 +1308,8 @@ def _unmatched_rows(unmatched: List[Unmatched]) -> List[str]:
             line += f" misses `{text}` at {path}:{ln} (no receiver before it): add `{u.bare_pattern}`"
         elif u.untyped_call is not None:
             path, ln, text = u.untyped_call
-            line += (f" misses `{text}` at {path}:{ln} (its receiver has no known type: only an annotation"
-                     f" or a constructor call types one): add `{u.untyped_pattern}`")
+            line += (f" misses `{text}` at {path}:{ln} (its receiver has no known type: an annotation,"
+                     f" a constructor call or a model's manager types one): add `{u.untyped_pattern}`")
         lines.append(line.rstrip())
     return lines
 
