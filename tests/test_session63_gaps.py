@@ -457,3 +457,30 @@ def test_a_project_manager_that_yields_inside_a_transaction_is_one(manager, line
     table = {"extend-events": {"save": ["*.run_store.save"], "append": ["*.ledger.append"]}}
     shift = manager.count("\n")  # (the lines below the manager's body move down)
     assert cl(TX_MANAGER.format(manager=manager), ["OC102"], table=table) == [("OC102", n + shift) for n in lines]
+
+
+OPERATOR = '''
+    def f(self, run, parts, done, total):
+        self._store.save(run)
+        try:
+            {stmt}
+        except (ValueError, ZeroDivisionError, TypeError):
+            self._ledger.append(run.id, "bad")
+'''
+
+
+@pytest.mark.parametrize("stmt, found", [
+    ("head, tail = parts", True),             # set 282 (django-csvimport): an unpacking raises
+    ("head, *tail = parts", True),
+    ("ratio = done / total", True),
+    ("ok = done < total", True),
+    ("ok = done in parts", True),
+    ("x = self.count(run) % total", True),    # after its call
+    ("head, tail = tail, head", False),       # a display of as many items
+    ("ratio = done", False),
+    ("ok = not done", False),                 # (a unary operator: read as before)
+])
+def test_an_operator_or_an_unpacking_raises_by_itself(stmt, found):
+    table = {"extend-events": {"save": ["*._store.save"], "append": ["*._ledger.append"]}}
+    got = cl(OPERATOR.format(stmt=stmt), ["OC102"], table=table)
+    assert got == ([("OC102", 7)] if found else [])

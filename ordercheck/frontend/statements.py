@@ -500,7 +500,7 @@ class Extractor(ExpressionWalker):
         target that can raise does so after the value's calls took effect (``z[k] =
         save()``), so it is a raise point at the end of the events (unless the target's
         own walk put one there). Without calls, before or after is the same place."""
-        target_raises = [t for t in targets if self.raises_outside_calls(t)]
+        target_raises = [t for t in targets if self.raises_outside_calls(t) or _unpacks(t, value)]
         if not target_raises or not ev:
             return self.raises_outside_calls(value) or bool(target_raises)
         if not isinstance(ev[-1], RaisePoint):
@@ -1336,6 +1336,18 @@ def _irrefutable(pattern: cst.MatchPattern) -> bool:
     if isinstance(pattern, cst.MatchOr):
         return any(_irrefutable(p.pattern) for p in pattern.patterns)
     return False
+
+
+def _unpacks(target: cst.BaseExpression, value: Optional[cst.BaseExpression]) -> bool:
+    """Whether an assignment's target unpacks its value so that it may raise
+    (``head, tail = parts``: ValueError, TypeError; held-out set 282): a tuple or list
+    target, unless the value is a display of as many items, none starred."""
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return False
+    if isinstance(value, (cst.Tuple, cst.List)):
+        starred = any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))
+        return starred or len(target.elements) != len(value.elements)
+    return True
 
 
 def _method_decorator_nodes(call: cst.Call) -> List[cst.BaseExpression]:
