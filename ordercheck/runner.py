@@ -71,6 +71,7 @@ from .sources import (
     glob_match,
     include_paths,
     path_matches,
+    per_file_ignores_of,
     plan_key,
     plan_project,
     project_facts,
@@ -79,7 +80,6 @@ from .sources import (
     read_plan,
     read_source,
     read_wanted,
-    relative_path,
 )
 
 # The graph phases (and networkx under them) are imported on first use: a warm run
@@ -319,37 +319,12 @@ def _failed(findings: List[Finding]) -> bool:
     return any(f.code == "OC901" for f in findings)
 
 
-def _folders_below(path: Path, root: Path) -> List[str]:
-    """The folders ``path`` lies in below ``root``, each as `/`-rooted text (only a glob
-    without `/` matches them, by name), through symlinks on either side."""
-    try:
-        inner = Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
-    except ValueError:
-        return []
-    return ["/" + "/".join(inner.parts[:depth]) for depth in range(1, len(inner.parts))]
-
-
 def rules_for(path: str, settings: Settings) -> List[Rule]:
     """The rules in force for one file: the selected ones less its ``per-file-ignores``."""
     config = settings.config
     ignored: List[str] = []
-    if config.per_file_ignores:
-        rel = relative_path(Path(path), config.root)
-        parts = rel.split("/")
-        # the file, or a folder it lies in, as `exclude` prunes a folder of a walk
-        # (`"tests" = ["OC1"]` covers `pkg/tests/test_x.py`; held-out set 183)
-        held = [rel] + ["/".join(parts[:depth]) for depth in range(1, len(parts))]
-        if rel.startswith("/") or ":" in parts[0]:
-            # a file outside the config's folder (`--config elsewhere/x.toml`) is matched
-            # by its absolute path, and by the folders it lies in below its project's
-            # root (`project.find_root`: a `pyproject.toml` or `.git` above it, else the
-            # working folder), which a glob without `/` matches by name, as a walk of the
-            # project prunes them with `exclude` (held-out set 190); not the folders above
-            # the project (a review), and the same from any working folder inside it
-            held = [rel] + _folders_below(Path(path), projectmod.find_root(Path(path)))
-        for pattern, codes in config.per_file_ignores.items():
-            if any(path_matches(p, [pattern]) for p in held):
-                ignored.extend(codes)
+    for pattern in per_file_ignores_of(path, config):
+        ignored.extend(config.per_file_ignores[pattern])
     return [
         r for r in settings.rule_list()
         if not ignored or (r.id not in ignored if r.always_on else specificity(r.id, ignored) < 0)

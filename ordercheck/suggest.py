@@ -25,7 +25,7 @@ from .kinds import StmtKind
 from .markers import split_tokens
 from .patterns import literal_subscripts
 from .settings import Settings
-from .sources import plan_project, read_plan, read_wanted
+from .sources import per_file_ignores_of, plan_project, read_plan, read_wanted
 from .summaries import CallGraph, ProjectIndex, resolve, split_key, with_managers
 from .vocabulary import item_names, names_function
 
@@ -929,8 +929,13 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
         (f"{EXCLUDED}{kind}", pattern) for kind, patterns in settings.config.exclude_events.items()
         for pattern in dict.fromkeys(patterns)]
     globs = list(dict.fromkeys(settings.config.transaction_functions))
+    # a `per-file-ignores` glob that holds no file read (held-out set 279: a glob
+    # written from the working folder, not the configuration's, took nothing out)
+    held = {p for facts in all_facts if report is None or facts.path in report
+            for p in per_file_ignores_of(facts.path, settings.config)}
+    unheld = [Unmatched(PER_FILE_IGNORES, g) for g in settings.config.per_file_ignores if g not in held]
     if not configured and not globs:
-        return []
+        return unheld
     names: Set[str] = set()
     # a function's decorators, as written and import-qualified: what a `transaction`
     # pattern matches besides a `with` item (held-out set 60: designate's
@@ -1016,11 +1021,13 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     # a `transaction-functions` glob that names no function (held-out set 260: a typo
     # there was silent, and the helpers it meant went on reading as committing alone)
     out += [Unmatched(TRANSACTION_FUNCTIONS, glob) for glob in globs if glob not in declared]
-    return out
+    return out + unheld
 
 
 #: ``Unmatched.kind`` of a ``transaction-functions`` glob that names no function read
 TRANSACTION_FUNCTIONS = "transaction-functions"
+#: ``Unmatched.kind`` of a ``per-file-ignores`` glob that holds no file read
+PER_FILE_IGNORES = "per-file-ignores"
 #: the prefix of ``Unmatched.kind`` for an ``[exclude-events]`` pattern (``exclude-events.save``)
 EXCLUDED = "exclude-events."
 
@@ -1275,9 +1282,10 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
     """Comment lines naming the configured patterns that match nothing, then those that
     miss a ``self.m(...)`` call in the class they name."""
     lines: List[str] = []
-    none = [u for u in unmatched if not u.partly and u.kind != TRANSACTION_FUNCTIONS]
+    none = [u for u in unmatched if not u.partly and u.kind not in (TRANSACTION_FUNCTIONS, PER_FILE_IGNORES)]
     some = [u for u in unmatched if u.partly]
     globs = [u for u in unmatched if u.kind == TRANSACTION_FUNCTIONS]
+    ignores = [u for u in unmatched if u.kind == PER_FILE_IGNORES]
     if none:
         lines += ["", f"# {len(none)} configured pattern(s) match no call in these files (a typo, another",
                   "# receiver name, or a method called through `self`/`cls`/`super()`: a qualified `*.T.m`",
@@ -1294,6 +1302,10 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
         lines += ["", f"# {len(globs)} `transaction-functions` glob(s) name no function in these files (a glob",
                   "# is matched against `module.qualname`, `myapp.views.*`, `pkg.store.Store.on_*`):"]
         lines += [f"#   {u.pattern}" for u in globs]
+    if ignores:
+        lines += ["", f"# {len(ignores)} `per-file-ignores` glob(s) hold no file read (a glob is relative to the",
+                  "# configuration's folder; one without `/` matches a file or folder name at any depth):"]
+        lines += [f"#   {u.pattern}" for u in ignores]
     return lines
 
 

@@ -495,3 +495,16 @@ def test_suggest_offers_no_insert_of_a_key_or_an_index(tmp_path):
         "        self.insert_index(k, v)\n        self.insert_record(k, v)\n        self.store.save(v)\n")
     out = oc(tmp_path, "--isolated", "suggest", ".").out
     assert "*.insert_record" in out and not any(f"*.insert_{w}" in out for w in ("key", "fkey", "index")), out
+
+
+def test_suggest_lists_a_per_file_ignores_glob_that_holds_no_file(tmp_path):
+    # held-out set 279 (dpdpkit): `"dpdpkit/retention.py" = [...]` in a configuration
+    # kept in `cfg/` held nothing, and said so nowhere
+    from cliutil import oc
+    write_tree(tmp_path, {"pkg/retention.py": "def f(store, run):\n    store.save(run)\n"})
+    (tmp_path / "ordercheck.toml").write_text(
+        '[per-file-ignores]\n"pkg/retention.py" = ["OC2"]\n"other/retention.py" = ["OC2"]\n"tests" = ["OC1"]\n')
+    out = oc(tmp_path, "suggest", ".").out
+    assert "2 `per-file-ignores` glob(s) hold no file read" in out, out
+    rows = [ln for ln in out.splitlines() if ln.startswith("#   ")]
+    assert "#   other/retention.py" in rows and "#   tests" in rows and "#   pkg/retention.py" not in rows, out
