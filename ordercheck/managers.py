@@ -125,7 +125,8 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
             raised = raised - {SURFACE}
     # every `yield` inside a transaction the generator opens: the caller's body runs in it
     txn_ids = {d["with_id"] for n, d in g.nodes(data=True)
-               if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in performs.get(n, ())}
+               if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in performs.get(n, ())
+               and not getattr(d.get("call"), "chosen", False)}
     transactional = bool(txn_ids) and all(set(g.nodes[y].get("withs", ())) & txn_ids for y in yields)
     return ManagerEffects("generator", entry, normal, raised, suppress, key, entry_raised=entry_raised,
                           catches=catches, normal_raised=normal_raised, transaction=transactional)
@@ -209,13 +210,21 @@ def _own_commits(g: nx.DiGraph, txns: Dict[int, object], members: Dict[int, Set[
     out: Set[int] = set()
     for w, node in txns.items():
         call = g.nodes[node].get("call")
-        if call is None or "." not in call.callee:
+        if call is None or "." not in call.callee or call.callee.rsplit(".", 1)[-1] in SAVEPOINTS:
             continue
         root = call.callee.split(".", 1)[0]
         outers = [o for o in txns if o != w and node in members[o]]
-        if outers and all(root in _bound_in(g, members[o]) for o in outers):
+        if not outers:
+            continue
+        before = nx.ancestors(g, node)
+        if all(root in _bound_in(g, members[o] & before) for o in outers):
             out.add(w)
     return out
+
+
+#: a transaction method that is a savepoint of its connection's transaction, whatever
+#: its receiver (SQLAlchemy's `begin_nested()`, a `savepoint()`, Django's `atomic()`)
+SAVEPOINTS = frozenset({"begin_nested", "savepoint", "atomic"})
 
 
 def _bound_in(g: nx.DiGraph, nodes: Set[object]) -> Set[str]:
@@ -261,10 +270,14 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
     out = dict(classes)
     members = {w: set(nodes) for w, nodes in body.items()}
     own = _own_commits(g, txns, members)
-    for w in own:  # (what such a transaction's body does is its own, not the outer's)
+    # what such a transaction's body does is its own, not the outer's: the outer one
+    # reads its classes without those nodes (its walks still pass through them)
+    theirs: Dict[int, Classes] = {}
+    for w in own:
         for outer in txns:
             if outer != w and txns[w] in members[outer]:
-                members[outer] -= members[w]
+                base = theirs.get(outer, classes)
+                theirs[outer] = {k: v for k, v in base.items() if k not in members[w]}
     inside: Set[object] = set()
     for nodes in body.values():
         inside.update(nodes)
@@ -281,8 +294,9 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
             continue  # an inner transaction commits into the outer one
         lifted: Set[str] = set()
         performers = sorted(_reaching(g, n, members[w]), key=_order)
+        mine = theirs.get(w, classes)
         for b in performers:
-            for cls in classes.get(b, ()):
+            for cls in mine.get(b, ()):
                 if cls not in WITH_ONLY:
                     lifted.add(cls)
                     source.setdefault((n, cls), []).append(b)
@@ -292,7 +306,8 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
     built = g
     next_id = max((n for n in g if isinstance(n, int)), default=0) + 1
     for w, ns in exits.items():
-        states = _body_states(built, ns, members[w], classes)
+        mine = theirs.get(w, classes)
+        states = _body_states(built, ns, members[w], mine)
         if states is None:
             continue  # (too many sets: each exit commits all its walks did, as before)
         state_in, at_exit = states
@@ -308,10 +323,10 @@ def transaction_view(g: nx.DiGraph, classes: Classes) -> Tuple[nx.DiGraph, Class
             # are (and so for a body whose copies would be too many)
             for n in ns:
                 if len(committed[n]) > 1:
-                    next_id = _split_exit(g, n, committed[n], at_exit[n], classes, out, source, next_id)
+                    next_id = _split_exit(g, n, committed[n], at_exit[n], mine, out, source, next_id)
         else:
             budget -= copies
-            next_id = _split_body(g, ns, state_in, classes, out, source, next_id)
+            next_id = _split_body(g, ns, state_in, mine, out, source, next_id)
         for n in ns:  # (each copy of an exit: what the walks did, and the unsplit classes)
             for copy in [c for c in g if c == n or (g.nodes[c].get("with_id") == w and g.nodes[c].get("kind") == NodeKind.WITH_EXIT
                                                      and g.nodes[c].get("way") == g.nodes[n].get("way"))]:

@@ -510,3 +510,63 @@ def test_suggest_lists_a_per_file_ignores_glob_that_holds_no_file(tmp_path):
     assert "2 `per-file-ignores` glob(s) hold no file read" in out, out
     rows = [ln for ln in out.splitlines() if ln.startswith("#   ")]
     assert "#   other/retention.py" in rows and "#   tests" in rows and "#   pkg/retention.py" not in rows, out
+
+
+REVIEW2 = '''
+import asyncio
+import contextlib
+
+
+def outer_saves_first(make_session, store, ledger, run):
+    with make_session() as s1, s1.begin():
+        store.save_run(run)
+        s2 = make_session()
+        with s2.begin():
+            store.touch(run)
+    ledger.append_terminal(run)
+
+
+def savepoint_of_a_connection(session, store, ledger, run):
+    with session.begin():
+        conn = session.connection()
+        with conn.begin_nested():
+            store.save_run(run)
+        ledger.append_terminal(run)
+
+
+def is_none(store, ledger, run, result):
+    try:
+        store.save_run(run)
+        if result is None:
+            return
+    except Exception:
+        ledger.append_terminal(run)
+
+
+def choice_of_receivers(session, fallback, store, ledger, run):
+    with (session or fallback).begin():
+        store.save_run(run)
+        ledger.append_terminal(run)
+
+
+class Svc:
+    async def chained(self, run):
+        try:
+            await asyncio.gather(self._prepare(run).send(), return_exceptions=True)
+        except Exception:
+            pass
+
+    async def _prepare(self, run):
+        self._store.save_run(run)
+'''
+
+
+def test_review_2_of_session_63():
+    # session 63's second review: an own inner transaction lost the outer body's
+    # earlier save (line 12: the OC101 stands); a savepoint is never its own commit;
+    # `is` raises nothing; a choice of receivers is still a transaction; a gathered
+    # call's receiver call runs before the gather and raises as before (line 41;
+    # line 25 is the save's own OC203: its handler appends and reports nothing)
+    table = {"extend-events": {"save": ["*.save_run"], "append": ["*.append_terminal"]}}
+    got = cl(REVIEW2, ["OC101", "OC102", "OC203"], table=table)
+    assert got == [("OC101", 12), ("OC203", 25), ("OC203", 41)], got

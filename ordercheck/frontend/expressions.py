@@ -147,6 +147,29 @@ def cst_flags(node: cst.Call) -> Tuple[Tuple[str, bool], ...]:
                  if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value in ("True", "False"))
 
 
+def _raising_operator(node: cst.CSTNode) -> bool:
+    """An operator that raises by itself in code that means it to (docs/decisions.md
+    "An operator or an unpacking raises by itself"): a division or a remainder
+    (`ZeroDivisionError`), an ordering or a membership comparison (`TypeError`), one
+    comparison only (a chained one keeps its reading), with an operand that is no
+    constant. Not `+`, `==`, `is`: they raise only on values the code did not mean,
+    and reading them so put an exception on every `if x is None:` (a review)."""
+    if isinstance(node, cst.BinaryOperation):
+        if not isinstance(node.operator, (cst.Divide, cst.FloorDivide, cst.Modulo)):
+            return False
+        operands = (node.left, node.right)
+    elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        op = node.comparisons[0].operator
+        if not isinstance(op, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual,
+                               cst.In, cst.NotIn)):
+            return False
+        operands = (node.left, node.comparisons[0].comparator)
+    else:
+        return False
+    constants = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.Imaginary)
+    return not all(isinstance(o, constants) for o in operands)
+
+
 def _holds_call(node: cst.CSTNode) -> bool:
     """Whether an expression holds a call it evaluates (not one in a lambda's body)."""
     if isinstance(node, cst.Call):
@@ -419,7 +442,7 @@ class ExpressionWalker(Resolver):
             self._expr(node.value, seq)
             if len(seq) > before:
                 seq.append(RaisePoint(self.pos(node)[2], self.span(node), self.text(node)))
-        elif isinstance(node, cst.BinaryOperation) or (isinstance(node, cst.Comparison) and len(node.comparisons) == 1):
+        elif _raising_operator(node):
             # `store.save(run) / n`: the operator raises once its operands ran
             before = len(seq)
             for child in children(node):
@@ -544,10 +567,12 @@ class ExpressionWalker(Resolver):
                 else:
                     self._expr(arg.value, seq)
         if gathering and self.frames:  # `gather(*(self._run(e) for e in es), return_exceptions=True)`
-            starts = {(sp.line, sp.col) for a in node.args if a.keyword is None and a.star != "**"
-                      for sp in (self.span(c) for c in _gathered(a.value))}
+            # (by the whole span: `self._prepare(run).send()` starts where its receiver's
+            # call does, which runs before the gather and raises as before; a review)
+            spans = {(sp.line, sp.col, sp.end_line, sp.end_col) for a in node.args if a.keyword is None
+                     and a.star != "**" for sp in (self.span(c) for c in _gathered(a.value))}
             for c in self.frame.calls:
-                if c.id >= made and (c.span.line, c.span.col) in starts:
+                if c.id >= made and (c.span.line, c.span.col, c.span.end_line, c.span.end_col) in spans:
                     c.gathered = True
         for arg in node.args:
             if arg.keyword is not None or arg.star == "**":
@@ -698,7 +723,7 @@ class ExpressionWalker(Resolver):
             return False
         if isinstance(node, _RAISING) or isinstance(node, cst.Await):
             return True
-        if isinstance(node, (cst.BinaryOperation, cst.Comparison)) and not _holds_call(node):
+        if _raising_operator(node) and not _holds_call(node):
             # `done / total`, `a < b`, `k in d`: an operator raises by itself
             # (ZeroDivisionError, TypeError); over a call's result it raises after the
             # call, from the point ``_expr`` puts there (held-out set 282)

@@ -92,6 +92,7 @@ class Outliner(Resolver):
         self.comprehension_names: List[FrozenSet[str]] = []
         self.withs: List[List[Stmt]] = []  # per frame: its `with` skeleton, in preorder
         self.next_call = 0
+        self._call_nodes: Dict[int, int] = {}  # a call's id -> its node's (``Call.gathered``)
 
     def module(self) -> None:
         self.facts.imports, self.facts.star_imports, frame_imports = module_table(self.import_tables.get(0, {}))
@@ -203,9 +204,10 @@ class Outliner(Resolver):
             else:
                 self.visit(child)
         if gathering and self.frames:  # (``expressions``' reading)
-            starts = {(c.lineno, c.col_offset) for a in node.args for c in _ast_gathered(a)}
+            # (by the whole node: a receiver's call starts where the call does)
+            wanted = {id(c) for a in node.args for c in _ast_gathered(a)}
             for c in self.frame.calls[made:]:
-                if (c.span.line, c.span.col) in starts:
+                if self._call_nodes.get(c.id) in wanted:
                     c.gathered = True
         written, level = render_ast(node.func), ast_level(node)
         through_attr = self.getattr_target(node.func)
@@ -303,6 +305,7 @@ class Outliner(Resolver):
         line = getattr(node, "lineno", 1)
         span = Span(line, getattr(node, "col_offset", 0), getattr(node, "end_lineno", line) or line, 0)
         call = Call(self.next_call, callee, qualnames, span, "", (line, line), receiver_type=receiver)
+        self._call_nodes[call.id] = id(node)  # (``Call.gathered``)
         self.next_call += 1
         self.frame.calls.append(call)
         return call

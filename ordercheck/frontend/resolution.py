@@ -470,7 +470,7 @@ class CallNames:
     level: Optional[str] = None  # ``Call.level``
     invokes: Optional[str] = None  # ``Call.invokes``
     level_from: Optional[str] = None  # ``Call.level_from``
-    chosen: bool = False  # ``Call.chosen``
+    chosen: bool = False  # ``Call.chosen`` (a choice of callees, not of receivers: `(a or b).begin()`)
 
 
 @dataclass
@@ -667,7 +667,7 @@ class Resolver:
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
-                         method, invokes, level_from, bool(choices))
+                         method, invokes, level_from, bool(choices) and "." not in written)
 
     def choice_alias(self, name: str, line: int, col: int) -> Tuple[str, ...]:
         """The callees a call of a plain name bound once to a choice of dotted names is
