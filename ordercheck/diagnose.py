@@ -216,7 +216,7 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
     step = shared.get((n, kind))
     if step is None:
         span = data.get("header_span") or span  # (a statement's header, not its body too)
-        text = data["text"]
+        text = data["text"] if data["kind"] != NodeKind.POINT else data.get("header", data["text"])
         if data["kind"] == NodeKind.CALL:
             first_line = data["call"].stmt_lines[0]
             text = data.get("header") or (lines[first_line - 1].strip() if 0 < first_line <= len(lines) else text)
@@ -409,6 +409,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             region = g.graph["handlers"].get(data["ctx"][-1])
             if region is not None and region.span is not None:
                 steps.append(Step(region.span, "finally", f"{region.text}  (with the failure in flight)"))
+        elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and data["kind"] == NodeKind.POINT and data.get("header_span"):
+            steps.append(_branch_step(shared, n, kind, data, data["header_span"], lines))
         elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] in (NodeKind.STMT, NodeKind.LOOP, NodeKind.CASE, NodeKind.CALL):
             step = _branch_step(shared, n, kind, data, span, lines)
             if data["kind"] == NodeKind.CALL and _outcome_event(g, data, nxt, classes, relevant):

@@ -570,3 +570,18 @@ def test_review_2_of_session_63():
     table = {"extend-events": {"save": ["*.save_run"], "append": ["*.append_terminal"]}}
     got = cl(REVIEW2, ["OC101", "OC102", "OC203"], table=table)
     assert got == [("OC101", 12), ("OC203", 25), ("OC203", 41)], got
+
+
+@pytest.mark.parametrize("test", ["1 < f(k)", "f(k).conflict", "k in f(k)"])
+def test_a_test_decided_after_its_call_keeps_its_branch_step(test):
+    # held-out set 285: `if 1 < f(k):` (the comparison raises after the call, from a
+    # point of its own) lost its "branch" step; so did `if f(k).conflict:`
+    from checkutil import witness_of
+    src = f'''
+        def a(store, ledger, run, k):
+            if {test}:
+                store.save(run)
+            ledger.append(run)
+    '''
+    steps = witness_of(src, "OC102")
+    assert steps[0][:2] == ("branch", 3) and steps[0][2] == f"if {test}:  (true)", steps
