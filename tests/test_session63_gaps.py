@@ -585,3 +585,25 @@ def test_a_test_decided_after_its_call_keeps_its_branch_step(test):
     '''
     steps = witness_of(src, "OC102")
     assert steps[0][:2] == ("branch", 3) and steps[0][2] == f"if {test}:  (true)", steps
+
+
+@pytest.mark.parametrize("clause, found", [
+    ("except (DedupError, InUseError) as e:", False),   # dbos `_core.py:706`: no such error
+    ("except ValueError:", True),
+    ("except Exception:", True),
+    ("except:", True),
+    ("except (DedupError, TypeError):", True),
+])
+def test_an_unpacking_raises_only_into_a_clause_that_may_catch_its_error(clause, found):
+    # session 63's measured corpora: `wf_status, ok = init_child_workflow(...)` under
+    # `except (DBOSQueueDeduplicatedError, ...)` read the unpacking's ValueError as
+    # caught there, a false OC102
+    src = f'''
+        def f(self, run):
+            try:
+                status, ok = self._db.init_workflow(run)
+            {clause}
+                self._ledger.append(run.id, "dedup")
+    '''
+    table = {"extend-events": {"save": ["*._db.init_workflow"], "append": ["*._ledger.append"]}}
+    assert cl(src, ["OC102"], table=table) == ([("OC102", 6)] if found else [])

@@ -307,6 +307,9 @@ class ExpressionWalker(Resolver):
         self.offset = 0  # line offset of the chunk being walked
         self.next_call = 0
         self.frames: List[FunctionScope] = []  # the functions being walked, innermost last
+        # per `try` being walked (the function's own): may it catch an operator's error
+        # (``operators_raise``)
+        self._catching: List[bool] = []
         self.comprehension_names: List[FrozenSet[str]] = []  # (``Resolver``)
         # per statement: its first and last line, and (correlated tests, handing on)
         self.stmt_lines: Tuple[int, int] = (1, 1)
@@ -442,7 +445,7 @@ class ExpressionWalker(Resolver):
             self._expr(node.value, seq)
             if len(seq) > before:
                 seq.append(RaisePoint(self.pos(node)[2], self.span(node), self.text(node)))
-        elif _raising_operator(node):
+        elif _raising_operator(node) and self.operators_raise():
             # `store.save(run) / n`: the operator raises once its operands ran
             before = len(seq)
             for child in children(node):
@@ -706,6 +709,18 @@ class ExpressionWalker(Resolver):
                         frame.untracked.add(f.name)
         return told
 
+    def operators_raise(self) -> bool:
+        """Whether an operator's or an unpacking's own error is read here: only where the
+        innermost ``try`` of the function has a clause that may catch it (bare, or
+        naming ``ValueError``, ``TypeError``, ``ZeroDivisionError`` or a class above
+        them: ``statements._catches_builtin_errors``). Anywhere else it would be read
+        as caught by clauses of other types (the contract does not follow exception
+        types through a raise), a path no run takes: a second review, dbos's
+        `wf_status, ok = init_child_workflow(...)` under `except
+        DBOSQueueDeduplicatedError:` became a false OC102."""
+        stack = self._catching
+        return bool(stack) and stack[-1]
+
     def raises_outside_calls(self, node: Optional[cst.CSTNode]) -> bool:
         """Whether ``node`` holds an attribute access or subscript that is not part
         of a call (a call's own failure is the call's exceptional edge)."""
@@ -723,7 +738,7 @@ class ExpressionWalker(Resolver):
             return False
         if isinstance(node, _RAISING) or isinstance(node, cst.Await):
             return True
-        if _raising_operator(node) and not _holds_call(node):
+        if _raising_operator(node) and not _holds_call(node) and self.operators_raise():
             # `done / total`, `a < b`, `k in d`: an operator raises by itself
             # (ZeroDivisionError, TypeError); over a call's result it raises after the
             # call, from the point ``_expr`` puts there (held-out set 282)

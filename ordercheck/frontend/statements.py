@@ -500,7 +500,8 @@ class Extractor(ExpressionWalker):
         target that can raise does so after the value's calls took effect (``z[k] =
         save()``), so it is a raise point at the end of the events (unless the target's
         own walk put one there). Without calls, before or after is the same place."""
-        target_raises = [t for t in targets if self.raises_outside_calls(t) or _unpacks(t, value)]
+        target_raises = [t for t in targets if self.raises_outside_calls(t)
+                         or (self.operators_raise() and _unpacks(t, value))]
         if not target_raises or not ev:
             return self.raises_outside_calls(value) or bool(target_raises)
         if not isinstance(ev[-1], RaisePoint):
@@ -652,7 +653,11 @@ class Extractor(ExpressionWalker):
         sp = self._enter_stmt(node, None)
         self.stmt_lines = (sp.line, sp.line)
         st = Stmt(StmtKind.TRY, sp, self.header_text(node), star=isinstance(node, cst.TryStar))
-        st.body = self.block(node.body)
+        self._catching.append(any(_catches_builtin_errors(h) for h in node.handlers))
+        try:
+            st.body = self.block(node.body)
+        finally:
+            self._catching.pop()
         for h in node.handlers:
             hsp = self._enter_stmt(h, h.type)
             types: List[str] = []
@@ -976,11 +981,13 @@ class Extractor(ExpressionWalker):
             # on here, the call hands it on there (``effects.HANDS_ON``; docs/decisions.md
             # "A helper that hands the running exception on")
             frame.handlers.append((None, RUNNING_HANDLER))
+        catching, self._catching = self._catching, []  # (a function's own `try`s only)
         try:
             huge, self._huge = self._huge, None
             body = self.block(node.body) if huge is None else self._chunked_body(huge)
         finally:
             self.frames.pop()
+            self._catching = catching
         self.stmt_lines = saved_lines
         fn = self._end(frame, node.name.value, cls, sp, params, body)
         fn.positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params)) + (
@@ -1336,6 +1343,20 @@ def _irrefutable(pattern: cst.MatchPattern) -> bool:
     if isinstance(pattern, cst.MatchOr):
         return any(_irrefutable(p.pattern) for p in pattern.patterns)
     return False
+
+
+#: the exceptions an operator or an unpacking raises, and the classes above them
+OPERATOR_ERRORS = frozenset({"ValueError", "TypeError", "ZeroDivisionError", "ArithmeticError", "Exception",
+                             "BaseException"})
+
+
+def _catches_builtin_errors(handler: "Union[cst.ExceptHandler, cst.ExceptStarHandler]") -> bool:
+    """Whether an ``except`` clause names (as written, last component) a class an
+    operator's or an unpacking's own error is (``OPERATOR_ERRORS``), or is bare."""
+    if handler.type is None:
+        return True
+    elts = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return any(render_callee(e).rsplit(".", 1)[-1] in OPERATOR_ERRORS for e in elts)
 
 
 def _unpacks(target: cst.BaseExpression, value: Optional[cst.BaseExpression]) -> bool:
