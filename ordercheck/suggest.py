@@ -205,7 +205,7 @@ DIRTY_WORDS = {"changed", "unchanged", "dirty", "clean", "modified", "touched", 
 #: name's second and last word (buku's `append_tag_at_index` writes: a review)
 INSERT_NOUNS = {"id", "ids", "rowid", "pk", "position",
                 # a key or an index by name (django-csvimport's `insert_fkey`; held-out set 282)
-                "key", "keys", "fkey", "index", "offset"}
+                "key", "keys", "fkey", "offset"}
 #: Home Assistant's writes of an entity's state to its state machine, in memory (not a
 #: cluster's `persist_ha_state`, a high-availability state saved: a second review)
 HOME_ASSISTANT_STATE = {"async_write_ha_state", "write_ha_state", "schedule_update_ha_state",

@@ -483,7 +483,8 @@ def test_a_managers_key_row_holds_every_field():
     changed = {"kind": "generator", "entry": frozenset({"save"}), "normal": frozenset({"save"}),
                "raised": frozenset({"save"}), "suppress": True, "exit_key": "m::other",
                "escaping": frozenset({"append"}), "entry_raised": frozenset({"append"}),
-               "entry_key": "m::M.__enter__", "catches": ("KeyError",), "normal_raised": frozenset({"append"})}
+               "entry_key": "m::M.__enter__", "catches": ("KeyError",), "normal_raised": frozenset({"append"}),
+               "transaction": True}
     assert set(changed) == {f.name for f in fields(ManagerEffects)}
     for name, value in changed.items():
         assert replace(base, **{name: value}).key_row() != base.key_row(), name

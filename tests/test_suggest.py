@@ -1052,8 +1052,8 @@ def test_a_class_pattern_points_at_a_call_whose_receiver_has_no_type(tmp_path):
     # `node: "Node"` is typed, so `*.Node.save` matches it; `self.nodes` is not named so
     assert "*.Node.save" not in by
     text = oc(tmp_path, "suggest", "--no-cache", "m.py").out
-    assert ("misses `cluster.save()` at m.py:12 (its receiver has no known type: only an annotation or a "
-            "constructor call types one): add `cluster.save`") in text
+    assert ("misses `cluster.save()` at m.py:12 (its receiver has no known type: an annotation, a "
+            "constructor call or a model's manager types one): add `cluster.save`") in text
     # the pattern it names matches: nothing left to say of it
     write(tmp_path, "ordercheck.toml", '[extend-events]\nsave = ["*.Cluster.save", "cluster.save"]\n')
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "m.py").out)["unmatched"]
