@@ -233,18 +233,23 @@ def dotted(node: ast.AST) -> Optional[str]:
     return None
 
 
-def method_decorator_targets(call: ast.Call) -> Tuple[str, ...]:
+def method_decorator_nodes(call: ast.Call) -> List[ast.expr]:
     """The decorators a call of Django's ``method_decorator(decorator, name="")``
-    applies, as written: its first argument (else ``decorator=``), each item of a list
-    or tuple of them (``method_decorator([login_required, atomic])``), a call by its
-    callee (``atomic(using="x")`` is ``atomic``); what is no dotted name is left out."""
+    applies, as nodes: its first argument (else ``decorator=``), each item of a list or
+    tuple of them (``method_decorator([login_required, atomic])``), a call by its
+    callee (``atomic(using="x")`` is ``atomic``)."""
     arg: Optional[ast.expr] = None
     if call.args and not isinstance(call.args[0], ast.Starred):
         arg = call.args[0]
     elif not call.args:
         arg = next((k.value for k in call.keywords if k.arg == "decorator"), None)
     items = list(arg.elts) if isinstance(arg, (ast.List, ast.Tuple)) else [arg] if arg is not None else []
-    out = [dotted(it.func if isinstance(it, ast.Call) else it) for it in items]
+    return [it.func if isinstance(it, ast.Call) else it for it in items]
+
+
+def method_decorator_targets(call: ast.Call) -> Tuple[str, ...]:
+    """``method_decorator_nodes`` as written; what is no dotted name is left out."""
+    out = [dotted(n) for n in method_decorator_nodes(call)]
     return tuple(t for t in out if t)
 
 

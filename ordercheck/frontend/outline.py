@@ -358,7 +358,7 @@ class Outliner(Resolver):
                 decorators.extend(names.qualnames)
             if isinstance(d, ast.Call) and METHOD_DECORATOR in (written, *names.qualnames):
                 # Django's `@method_decorator(transaction.atomic)` (``statements``'s reading)
-                for wrapped in _method_decorator_nodes(d):
+                for wrapped in scopesmod.method_decorator_nodes(d):
                     inner_written = render_ast(wrapped)
                     inner_names = self.call_names(inner_written, wrapped.lineno, wrapped.col_offset)
                     decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
@@ -460,18 +460,6 @@ def _keyword_text(node: ast.expr) -> str:
 
 def _text_or_none(node: Optional[ast.expr]) -> Optional[str]:
     return render_ast(node) if node is not None else None
-
-
-def _method_decorator_nodes(call: ast.Call) -> List[ast.expr]:
-    """The decorators a ``method_decorator(...)`` call applies, as nodes (a call's by
-    its callee): ``scopes.method_decorator_targets``'s reading."""
-    arg: Optional[ast.expr] = None
-    if call.args and not isinstance(call.args[0], ast.Starred):
-        arg = call.args[0]
-    elif not call.args:
-        arg = next((k.value for k in call.keywords if k.arg == "decorator"), None)
-    items = list(arg.elts) if isinstance(arg, (ast.List, ast.Tuple)) else [arg] if arg is not None else []
-    return [it.func if isinstance(it, ast.Call) else it for it in items]
 
 
 def ast_level_args(node: ast.Call) -> Tuple[Tuple[str, str], ...]:
