@@ -109,11 +109,17 @@ def is_lock(text: str) -> bool:
         # `with lock.acquire(timeout=10):` (filelock's idiom: the call returns the
         # lock's own context manager; held-out set 51), a readers-writer lock's sides
         return is_lock(head)
-    last = called.strip("_")
+    return _last_word(called) in _LOCK_WORDS
+
+
+def _last_word(name: str) -> Optional[str]:
+    """The last word of a name, lower-cased, by snake_case and CamelCase (``_state_lock``
+    → ``lock``, ``getLogger`` → ``logger``); None for what is no name."""
+    last = name.strip("_")
     if not last.replace("_", "").isalnum():
-        return False
+        return None
     words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", last)
-    return bool(words) and words[-1].lower() in _LOCK_WORDS
+    return words[-1].lower() if words else None
 
 
 def level_name(level: Optional[str]) -> Optional[str]:
@@ -150,11 +156,7 @@ def is_logger_text(text: str) -> bool:
     """Whether a receiver, rendered, names a logger by its last component's last word:
     ``self.logger``, ``_log``, ``LOG``, ``self.audit_log``, ``logging.getLogger()``,
     ``get_logger()`` (not ``catalog``, ``backlog``: one word each)."""
-    last = text.rsplit(".", 1)[-1].rstrip("()").strip("_")
-    if not last.replace("_", "").isalnum():
-        return False
-    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", last)
-    return bool(words) and words[-1].lower() in ("log", "logger", "logging")
+    return _last_word(text.rsplit(".", 1)[-1].rstrip("()")) in ("log", "logger", "logging")
 
 
 def getattr_callee(receiver: Optional[str], attr: Optional[str], attr_name: Optional[str]) -> Optional[Tuple[str, Optional[str]]]:
