@@ -7,6 +7,8 @@ rule's message filled in, one step per event and branch point of the witness pat
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, cast
 
@@ -16,6 +18,7 @@ from . import contracts
 from . import managers as mgrmod
 from . import summaries as summod
 from .contracts import Rule, node_span, node_text
+from .contracts.paths import shortest
 from .findings import Finding, Related, Step
 from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
 from .kinds import NEARNESS, EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
@@ -601,6 +604,8 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
                marker: Optional[Callable[[Call], Optional[str]]] = None, direct: Optional[Direct] = None,
                exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None) -> Finding:
     rule = hit.rule
+    if committed and rule.ordering:
+        hit = dataclasses.replace(hit, path=through_commits(hit.path, g, committed))
     anchor = g.nodes[hit.anchor]
     span: Span = node_span(anchor)
     anchor_text = node_text(anchor)
@@ -708,6 +713,46 @@ _LEAVING = frozenset({"return", "break", "continue"})
 
 #: statements whose test a path's branch step shows (``if``, ``while``; an ``elif`` is an ``if``)
 _TESTS = frozenset({StmtKind.IF, StmtKind.WHILE})
+
+
+def through_commits(path: List[object], g: nx.DiGraph, committed: Committed) -> List[object]:
+    """A witness that passes a transaction's commit by a walk through its body that
+    did none of what the commit stands for takes, instead, a walk through a call that
+    did it: from the manager's call to that call, then on to the commit. A commit
+    split by what its walks did keeps its body whole when the body holds a handler
+    (``managers._split_exit``), so the shortest way to the right copy of the exit
+    could be a walk that did nothing (``with atomic(): try: for run in runs:
+    store.save(run)``, by the loop's "no more items"; held-out set 285)."""
+    bodies: Dict[object, List[List[object]]] = {}
+    for (node, _cls), body in sorted(committed.items(), key=lambda kv: str(kv[0][1])):
+        bodies.setdefault(node, []).append(body)
+    out = list(path)
+    i = 0
+    while i < len(out):
+        c = out[i]
+        i += 1
+        if isinstance(c, contracts.Gap) or c not in bodies:
+            continue
+        w = g.nodes[c].get("with_id")
+        for body in bodies[c]:
+            at = i - 1
+            if any(b in body for b in out[:at]):
+                continue
+            # the manager's call: the last node before the commit that enters its `with`
+            j = next((k for k in range(at - 1, -1, -1) if not isinstance(out[k], contracts.Gap)
+                      and g.nodes[out[k]].get("with_id") == w and g.nodes[out[k]].get("kind") != NodeKind.WITH_EXIT), None)
+            if j is None or any(isinstance(n, contracts.Gap) for n in out[j:at]):
+                continue
+            routes = []
+            for b in body:
+                to_b, from_b = shortest(g, out[j], b), shortest(g, b, c)
+                if to_b[-1] == b and from_b[-1] == c:
+                    routes.append(to_b + from_b[1:])
+            if routes:
+                best = min(routes, key=len)
+                out[j:at + 1] = best
+                i = j + len(best)
+    return out
 
 
 def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Committed,

@@ -343,7 +343,8 @@ def _split_exit(g: nx.DiGraph, n: object, committed: List[FrozenSet[str]], throu
                 classes: Classes, out: Classes, source: Dict[Tuple[object, str], List[object]], next_id: int) -> int:
     """One copy of the exit ``n`` per set of classes its walks commit, each entered
     from the predecessors some walk of which did that (the body itself is not copied,
-    so a witness may show another branch through it than the walk took)."""
+    so the shortest way to a copy may be a walk that did none of it: a witness takes
+    one through a call that did, ``diagnose.through_commits``)."""
     own = classes.get(n, frozenset())
     preds = list(g.pred[n].items())
     succs = list(g.succ[n].items())
