@@ -8,7 +8,6 @@ rule's message filled in, one step per event and branch point of the witness pat
 from __future__ import annotations
 
 import dataclasses
-
 import re
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, cast
 

