@@ -21,6 +21,7 @@ thrown away once its strongly connected component is done.
 """
 from __future__ import annotations
 
+import itertools
 import dataclasses
 import logging
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ from .summaries import (
     async_key,
     fkey,
     flag_part,
+    gate_name,
     resolve,
     with_managers,
 )
@@ -659,8 +661,8 @@ def summary_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, callees: Dict
                      project_manager=lambda call: managers is not None and managers(path, call) is not None)
 
 
-#: a graph's walks with one parameter known at its entry (``feasible.prune_flag``)
-Flagged = Callable[[nx.DiGraph, str, bool], Optional[nx.DiGraph]]
+#: a graph's walks with some parameters known at its entry (``feasible.prune_flag``)
+Flagged = Callable[[nx.DiGraph, Dict[str, bool]], Optional[nx.DiGraph]]
 
 
 def module_names(facts: Optional[FileFacts]) -> Tuple[str, ...]:
@@ -1074,6 +1076,8 @@ def check_graph(fn: FunctionFacts, path: str, vocab: Vocabulary, summ: Summaries
 
 
 Gate = Tuple[str, bool, FrozenSet[str], FrozenSet[str], FrozenSet[str]]
+#: the flag parameters of a function past which no pair of them is gated (C(4, 2) * 4 = 24 prunes)
+MAX_PAIRED_FLAGS = 4
 
 
 def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGraph]]], vocab: Vocabulary,
@@ -1104,25 +1108,40 @@ def _flag_gates(defs: Sequence[Tuple[FileFacts, FunctionFacts, Optional[nx.DiGra
     base: Optional[Tuple[Effects, Dict[Tuple[str, str], Origin]]] = None
     out = []
     moved: Dict[Tuple[str, str], Origin] = {}
-    for param in params:
-        for value in (True, False):
-            pg = flagged(g, param, value)
-            if pg is None or pg is g:
-                continue
-            if base is None:
-                base = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, callees, lookup, managers), vocab)
-            eff, origins = graph_effects(pg, facts.path, node_sets(pg, facts.path, vocab, callees, lookup, managers),
-                                         vocab)
-            gone = (base[0].on_return - eff.on_return, base[0].on_raise - eff.on_raise,
-                    base[0].escaping - eff.escaping)
-            if any(gone):
-                out.append((param, value, *gone))
-            # (whether or not a class is gone: `if commit: commit_run() else:
-            # save_state()` saves either way, at another call; a review)
-            for (part, cls), o in origins.items():
-                was = base[1].get((part, cls))
-                if was is not None and was.call.id != o.call.id:
-                    moved[(flag_part(part, param, value), cls)] = o
+    alone: Dict[Tuple[str, bool], Tuple[FrozenSet[str], ...]] = {}
+    combos: List[Dict[str, bool]] = [{param: value} for param in params for value in (True, False)]
+    if len(params) <= MAX_PAIRED_FLAGS:
+        # two flags at once (`run(x, asynchronous=False, scheduled=False)`, where each
+        # alone leaves the other's branch: held-out set 290): a gate of the pair, where
+        # it takes out more than either alone
+        combos += [{p1: v1, p2: v2} for p1, p2 in itertools.combinations(params, 2)
+                   for v1 in (True, False) for v2 in (True, False)]
+    for given in combos:
+        pg = flagged(g, given)
+        if pg is None or pg is g:
+            continue
+        if base is None:
+            base = graph_effects(g, facts.path, node_sets(g, facts.path, vocab, callees, lookup, managers), vocab)
+        eff, origins = graph_effects(pg, facts.path, node_sets(pg, facts.path, vocab, callees, lookup, managers),
+                                     vocab)
+        gone = (base[0].on_return - eff.on_return, base[0].on_raise - eff.on_raise,
+                base[0].escaping - eff.escaping)
+        param, value = gate_name(given), True
+        if len(given) == 1:
+            (param, value), = given.items()
+            alone[(param, value)] = gone
+        else:
+            each = [alone.get(item, (frozenset(),) * 3) for item in given.items()]
+            if all(g_ <= frozenset().union(*(e[i] for e in each)) for i, g_ in enumerate(gone)):
+                gone = (frozenset(),) * 3  # (nothing more than each flag alone takes out)
+        if any(gone):
+            out.append((param, value, *gone))
+        # (whether or not a class is gone: `if commit: commit_run() else:
+        # save_state()` saves either way, at another call; a review)
+        for (part, cls), o in origins.items():
+            was = base[1].get((part, cls))
+            if was is not None and was.call.id != o.call.id:
+                moved[(flag_part(part, param, value), cls)] = o
     return tuple(out), moved
 
 

@@ -150,12 +150,12 @@ def prune_correlated(g: nx.DiGraph, bound: int = BOUND, floor: int = FLOOR) -> n
     return g if pruned is None else pruned
 
 
-def prune_flag(g: nx.DiGraph, name: str, value: bool) -> Optional[nx.DiGraph]:
-    """``g``'s walks with the parameter ``name`` known to be ``value`` at the entry (a
-    call's flag argument, ``commit=False``: ``effects._flag_gates``), bounded as
-    ``prune_correlated`` is; None when the product would be too large."""
+def prune_flag(g: nx.DiGraph, flags: Dict[str, bool]) -> Optional[nx.DiGraph]:
+    """``g``'s walks with each parameter of ``flags`` known to be its value at the
+    entry (a call's flag arguments, ``commit=False``: ``effects._flag_gates``), bounded
+    as ``prune_correlated`` is; None when the product would be too large."""
     limit = min(max(BOUND * g.number_of_nodes(), FLOOR), MAX_PRODUCT)
-    return prune_within(g, limit, seed={name: TRUTHY if value else FALSY})
+    return prune_within(g, limit, seed={name: TRUTHY if value else FALSY for name, value in flags.items()})
 
 
 def prune_within(g: nx.DiGraph, limit: int, literals: bool = False,

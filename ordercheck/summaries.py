@@ -91,6 +91,28 @@ def _is_package_file(path: str) -> bool:
     return path.replace("\\", "/").rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
 
 
+def gate_name(given: Dict[str, bool]) -> str:
+    """The parameter name of a gate of flags given together (``Effects.gated``, its
+    value then True): ``"asynchronous=False&scheduled=False"``."""
+    return "&".join(f"{p}={v}" for p, v in sorted(given.items()))
+
+
+def gate_holds(param: str, value: bool, flags: Dict[str, bool]) -> bool:
+    """Whether a call's flag arguments give what a gate of ``Effects.gated`` is for:
+    one flag's value, or each of a pair's (``gate_name``)."""
+    if "&" not in param:
+        return flags.get(param) is value
+    return all(flags.get(p) is (v == "True") for p, _, v in (item.partition("=") for item in param.split("&")))
+
+
+def flag_gates(flags: Sequence[Tuple[str, bool]]) -> List[Tuple[str, bool]]:
+    """The gate names a call's flag arguments select, a pair's before each alone's
+    (``Summaries.via``: the origin under both flags is the more precise)."""
+    given = dict(flags)
+    pairs = [(gate_name({p1: given[p1], p2: given[p2]}), True) for p1, p2 in itertools.combinations(sorted(given), 2)]
+    return pairs + list(flags)
+
+
 def flag_part(part: str, param: str, value: bool) -> str:
     """The key part under which a function's origins table names where it performs a
     class when a call's flag argument ``param=value`` rules its summary's origin out
@@ -154,7 +176,7 @@ class Effects:
         raised: FrozenSet[str] = frozenset()
         esc: FrozenSet[str] = frozenset()
         for param, value, r, x, e in self.gated:
-            if flags.get(param) is value:
+            if gate_holds(param, value, flags):
                 ret, raised, esc = ret | r, raised | x, esc | e
         if not (ret or raised or esc):
             return self
@@ -1877,7 +1899,7 @@ class Summaries:
             seen.add((key, part))
             table = self.origins.get(key, {})
             origin = None
-            for param, value in flags:  # (the first hop only: deeper calls have their own)
+            for param, value in flag_gates(flags):  # (the first hop only: deeper calls have their own)
                 fp = flag_part(part, param, value)
                 origin = table.get((fp, cls))
                 if origin is None and cls == "terminal-append" and (fp, "append") in table:

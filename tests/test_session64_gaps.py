@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from checkutil import run_tree, witness_of, write_tree
+from checkutil import check_source, cl, run_tree, witness_of, write_tree
 
 IN_TRANSACTION = '''
     from django.db import transaction
@@ -148,3 +148,46 @@ def test_suggest_reads_a_model_got_through_an_accessor(tmp_path, accessor):
     rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if "*.objects.create" in ln and ln.startswith("#")]
     assert rows and "2 functions, 0 with both kinds; e.g. app/provision.py:7" in rows[0], rows
     assert "in tests only" not in rows[0]
+
+
+TWO_FLAGS = '''
+    class Report:
+        def run_report(self, file_type, asynchronous=False, scheduled=False):
+            if scheduled:
+                self._store.save(self)
+            elif asynchronous:
+                self._store.save(self)
+            else:
+                self._store.save_state(self)
+            return file_type
+
+
+    def a(report: Report, ledger):
+        report.run_report("x", {args})
+        ledger.append(1)
+'''
+
+
+@pytest.mark.parametrize("args, found", [
+    ("asynchronous=False, scheduled=False", False),  # both flags at once rule out both saves
+    ("scheduled=False, asynchronous=False", False),
+    ("asynchronous=False", True),                    # one alone leaves the other's branch
+    ("scheduled=False", True),
+    ("asynchronous=True, scheduled=False", True),
+])
+def test_two_flag_arguments_at_once_combine(args, found):
+    # held-out set 290 (django-report-builder): `run_report(..., asynchronous=False,
+    # scheduled=False)` was read with one flag known at a time, so each left the
+    # other's save: a false OC102
+    table = {"events": {"save": ["*._store.save"], "append": ["*ledger.append"]}}
+    assert cl(TWO_FLAGS.format(args=args), ["OC102"], table=table) == ([("OC102", 15)] if found else [])
+
+
+def test_the_origin_under_two_flags_is_the_call_both_leave():
+    # (session 63's note: two flags at once read the first flag's origin in "via")
+    table = {"events": {"save": ["*._store.save", "*._store.save_state"], "append": ["*ledger.append"]}}
+    src = TWO_FLAGS.format(args="asynchronous=False, scheduled=False")
+    found = [f for f in check_source(src, table=table, select=["OC102"]) if f.code == "OC102"]
+    assert len(found) == 1
+    via = [r.message for r in found[0].related if "via" in r.message]
+    assert via and "save_state" in found[0].witness[0].text + " ".join(via), (found[0].witness, via)
