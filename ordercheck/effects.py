@@ -21,8 +21,8 @@ thrown away once its strongly connected component is done.
 """
 from __future__ import annotations
 
-import itertools
 import dataclasses
+import itertools
 import logging
 from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
