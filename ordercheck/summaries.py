@@ -28,7 +28,7 @@ from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
 from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt, rebound_names
 from .kinds import StmtKind
-from .scopes import BESIDE_DEFS, IMPLICIT_CLASS_METHODS, is_classmethod_name
+from .scopes import APP_MODELS, BESIDE_DEFS, IMPLICIT_CLASS_METHODS, is_classmethod_name
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -281,6 +281,7 @@ class ProjectIndex:
     _near: Optional[str] = None  # the root of the file whose names are being resolved
     _memos_by_root: Dict[Optional[str], Dict[str, dict]] = field(default_factory=dict)
     _near_path: Optional[str] = None  # (that file's path)
+    _app_modules: Optional[Dict[str, List[str]]] = None  # Django apps' models modules by label (``_app_model``)
     _mro: Dict[str, List[str]] = field(default_factory=dict)
     _outside: Dict[str, Optional[str]] = field(default_factory=dict)  # ``outside_name``'s answers
     _defined: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``defined_names``' answers
@@ -653,7 +654,27 @@ class ProjectIndex:
         key = self.resolve_name(facts, name)
         if key is None and name.isidentifier():
             key = self.star_key(facts, name)
+        if key is None and name.count(".") == 2 and name.split(".")[1] == APP_MODELS:
+            key = self._app_model(facts, name)
         return key if key in self.classes else None
+
+    def _app_model(self, facts: FileFacts, name: str) -> Optional[str]:
+        """A relation field's ``"label.Model"`` (``scopes._related_model``: typed
+        ``label.models.Model``): the class of that name in the one project module
+        ``label.models`` or ``*.label.models`` (an app's label is its package's last
+        name), else of that name in this file, as a bare string names one."""
+        label, _, model = name.split(".")
+        if self._app_modules is None:
+            self._app_modules = {}
+            for m in self.modules:
+                parts = m.split(".")
+                if len(parts) >= 2 and parts[-1] == APP_MODELS:
+                    self._app_modules.setdefault(parts[-2], []).append(m)
+        found = {k for k in (self.resolve_qualified(f"{m}.{model}") for m in self._app_modules.get(label, ()))
+                 if k in self.classes}
+        if len(found) == 1:
+            return found.pop()
+        return None if found else self.class_key(facts, model)
 
     def resolve_qualified(self, full: str, depth: int = 0,
                           starred: Optional[Dict[Tuple[str, str], int]] = None) -> Optional[str]:

@@ -191,3 +191,41 @@ def test_the_origin_under_two_flags_is_the_call_both_leave():
     assert len(found) == 1
     via = [r.message for r in found[0].related if "via" in r.message]
     assert via and "save_state" in found[0].witness[0].text + " ".join(via), (found[0].witness, via)
+
+
+@pytest.mark.parametrize("target, found", [
+    ('"reports.Report"', True),            # another app's model by its label
+    ('to="reports.Report"', True),
+    ('"Report"', False),                   # a bare name: this module's (it has none)
+    ('"billing.Report"', False),           # no app of that label
+])
+def test_a_relation_field_to_another_apps_model_by_its_label(tmp_path, target, found):
+    # held-out set 290 (django-report-builder's scheduled reports): `ForeignKey(
+    # "reports.Report")` typed `self.report` only when the module imported `Report`,
+    # which the string form exists to avoid
+    write_tree(tmp_path, {
+        "proj/__init__.py": "",
+        "proj/reports/__init__.py": "",
+        "proj/reports/models.py": """
+            from django.db import models
+
+            class Report(models.Model):
+                def generate(self, emails):
+                    for email in emails:
+                        self.ledger.append(email)
+        """,
+        "proj/scheduled/__init__.py": "",
+        "proj/scheduled/models.py": f"""
+            from django.db import models
+
+            class ScheduledReport(models.Model):
+                report = models.ForeignKey({target}, on_delete=models.CASCADE)
+
+                def tick(self):
+                    self.save()
+                    self.report.generate(["a@example.org"])
+        """,
+    })
+    table = {"events": {"save": ["self.save"], "append": ["*.ledger.append"]}}
+    got = run_tree(tmp_path, ["OC102"], table=table)
+    assert got == ([("proj/scheduled/models.py", 9, "OC102")] if found else [])
