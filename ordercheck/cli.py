@@ -244,7 +244,7 @@ def one_sided_note(result: "runner.Result", unread: int, table: str) -> Optional
     """A whole project's run that recognised state saves but no ledger append, or
     appends but no save (held-out sets: a configuration that names one side and
     misses the other checked nothing of what pairs them, silently): which of the
-    selected rules had nothing to pair, and what to do. None when both sides or
+    selected rules had nothing to check, and what to do. None when both sides or
     neither were seen (``nothing_matched_note``), or no selected rule reads the
     missing side."""
     seen = result.event_classes
@@ -262,7 +262,7 @@ def one_sided_note(result: "runner.Result", unread: int, table: str) -> Optional
         what = "the file read holds" if read == 1 else f"the {read} files read hold"
         more = f" ({unread} more could not be read)"
     have, lack = ("a `save` event", "no ledger `append`") if has_save else ("a ledger `append`", "no `save` event")
-    return (f"{what} {have} but {lack}{more}, so {', '.join(codes)} had nothing to pair it with; "
+    return (f"{what} {have} but {lack}{more}, so {', '.join(codes)} had nothing to check; "
             f"`ordercheck suggest` shows which calls to map under {table}")
 
 
