@@ -200,3 +200,9 @@ HANDS_ON = "hands-on-running"
 HANDS_ON_AWAITED = "hands-on-running-awaited"
 #: the line a frontend gives the exception a function's caller is handling
 RUNNING_LINE = -1
+#: a mark of a ``with``'s exit, never carried: the project manager swallows the body's
+#: exception and hands it on (``print("failed: {}".format(e))``, ``log(str(e))``), on
+#: every way it swallows; so the ``with`` is loud as the same handler written in the
+#: function is (``managers.generator_effects``; docs/decisions.md "A manager that hands
+#: its exception on")
+MANAGER_HANDS_ON = "manager-hands-on"

@@ -45,7 +45,7 @@ SURFACE = EventClass.SURFACE.value
 OPEN_TERMINAL = kinds.OPEN_TERMINAL
 OWN_TERMINAL = kinds.OWN_TERMINAL
 NEAR_TERMINAL = kinds.NEAR_TERMINAL
-MARKS = frozenset({OPEN_TERMINAL}) | kinds.OWN_MARKS | kinds.NEAR_MARKS
+MARKS = frozenset({OPEN_TERMINAL, kinds.MANAGER_HANDS_ON}) | kinds.OWN_MARKS | kinds.NEAR_MARKS
 
 
 def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
@@ -113,16 +113,25 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     if caught == ():
         suppress = False  # only ``suppress()`` with no type around the ``yield``: nothing
     catches = caught or ()
-    if suppress and not catches and SURFACE in raised:
+    if suppress and not catches:
         # swallowing every exception, the exit is loud only when every way that a
         # broad clause (not a narrow one) swallows surfaces (``except KeyError:
         # logger.warning(...)`` beside a silent ``except Exception: pass`` is silent)
         loud = {n for n in raised_nodes if SURFACE in performs.get(n, ())}
         narrow = _narrow_clauses(g)
-        unheard = nx.subgraph_view(g, filter_edge=lambda u, v: (u not in loud or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION)
-                                   and (u not in narrow or _carries_on(g, u, v)))
-        if EXIT in _forward(unheard, thrown, stop):
+
+        def heard(by: Set[object]) -> bool:
+            unheard = nx.subgraph_view(g, filter_edge=lambda u, v: (u not in by or g.edges[u, v]["kind"] == EdgeKind.EXCEPTION)
+                                       and (u not in narrow or _carries_on(g, u, v)))
+            return EXIT not in _forward(unheard, thrown, stop)
+        if SURFACE in raised and not heard(loud):
             raised = raised - {SURFACE}
+        if SURFACE not in raised:
+            # or hands the exception on, on every such way: loud at this `with` only
+            # (a mark no summary carries: "Whose exception")
+            handing = {n for n in raised_nodes if _hands_on(g.nodes[n], performs.get(n, frozenset()))}
+            if handing and heard(loud | handing):
+                raised = raised | {kinds.MANAGER_HANDS_ON}
     # every `yield` inside a transaction the generator opens: the caller's body runs in it
     txn_ids = {d["with_id"] for n, d in g.nodes(data=True)
                if d.get("kind") == NodeKind.CALL and "with_id" in d and TRANSACTION in performs.get(n, ())
@@ -130,6 +139,16 @@ def generator_effects(g: nx.DiGraph, performs: Classes, key: str,
     transactional = bool(txn_ids) and all(set(g.nodes[y].get("withs", ())) & txn_ids for y in yields)
     return ManagerEffects("generator", entry, normal, raised, suppress, key, entry_raised=entry_raised,
                           catches=catches, normal_raised=normal_raised, transaction=transactional)
+
+
+def _hands_on(d: dict, classes: FrozenSet[str]) -> bool:
+    """A node of a manager's handler that hands a caught exception on: a statement
+    that returns, yields or stores it, a call that receives it (``print(e)``,
+    ``log(str(e))``) unless it is ``quiet`` (``contracts.handlers.handing_on``'s
+    reading, of the generator's own clauses)."""
+    call = d.get("call")
+    return bool(d.get("hands_on")) or bool(call is not None and call.hands_on
+                                           and not (classes and classes <= {EventClass.QUIET.value}))
 
 
 def _narrow_clauses(g: nx.DiGraph) -> Dict[object, Tuple[str, ...]]:

@@ -326,11 +326,12 @@ def f(ledger, rec, errors):
 
 
 @pytest.mark.parametrize("handler, found", [
-    ("errors.append(e)", True),                        # kept: decisions.md "Whose exception"
+    ("errors.append(e)", False),                       # handed on: loud at its `with` (session 64)
     ("logger.warning('lost %s', e)", False),            # reported: loud, as before
     ("logger.debug('lost %s', e)", True),
+    ("errors.append(1)", True),                         # (its exception is not handed on)
 ])
-def test_a_generator_manager_that_hands_the_exception_on_is_still_silent_at_its_with(handler, found):
+def test_a_generator_manager_that_hands_the_exception_on_is_loud_at_its_with(handler, found):
     src = MANAGED.replace("{handler}", handler)
     got = cl(src, select=["OC202"])
     assert got == ([("OC202", src.splitlines().index("        ledger.append(rec)") + 1)] if found else [])

@@ -305,3 +305,47 @@ def test_a_functions_own_import_of_a_project_instance_is_typed(tmp_path, body):
     })
     table = {"events": {"save": ["*.save"], "append": ["*.Log.log", "*.Log.__call__"]}}
     assert run_tree(tmp_path, ["OC102"], table=table) == [("use.py", 4, "OC102")]
+
+
+HANDING_MANAGER = '''
+    from contextlib import contextmanager
+
+
+    @contextmanager
+    def printing_scope(session):
+        try:
+            yield session
+            session.commit()
+        except Exception as e:
+            session.rollback()
+            {handler}
+        finally:
+            session.close()
+
+
+    def touch(session, store, run):
+        with printing_scope(session):
+            store.save(run)
+
+
+    def cleanup(session, store, run, ledger):
+        try:
+            ledger.append(run)
+        except Exception:
+            touch(session, store, run)
+'''
+
+
+@pytest.mark.parametrize("handler, found", [
+    ('print("No commit has been made: {}".format(e))', [("OC202", 24)]),  # handed on: loud at the `with`
+    ("log(str(e))", [("OC202", 24)]),
+    ('print("No commit has been made")', [("OC202", 24), ("OC203", 19)]),  # (not handed on: silent)
+    ("pass", [("OC202", 24), ("OC203", 19)]),
+])
+def test_a_manager_that_hands_its_exception_on_is_loud_at_its_with(handler, found):
+    # held-out set 290 (flask-monitoringdashboard's `session_scope`, 21 of 23 findings):
+    # a manager whose handler prints the body's exception was silent at its `with`;
+    # the mark makes only the `with` loud, never its function's callers: `cleanup`'s
+    # handler still loses the append's failure (the reason session 56 took it back)
+    table = {"events": {"save": ["*store.save"], "append": ["*ledger.append"]}}
+    assert cl(HANDING_MANAGER.format(handler=handler), ["OC202", "OC203"], table=table) == found

@@ -8,7 +8,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import lazy
-from ..kinds import HANDS_ON, NO_RETURN, EdgeKind, EventClass, NodeKind, RegionKind
+from ..kinds import HANDS_ON, MANAGER_HANDS_ON, NO_RETURN, EdgeKind, EventClass, NodeKind, RegionKind
 from .paths import Classes, exception_successors, shortest
 
 if TYPE_CHECKING:
@@ -28,8 +28,9 @@ def handler_catches(region: HandlerRegion, swallow_types: Sequence[str]) -> bool
 
 
 def surface_nodes(classes: Classes) -> Set[object]:
-    """The nodes that report (a ``surface`` event)."""
-    return {n for n, c in classes.items() if EventClass.SURFACE in c}
+    """The nodes that report (a ``surface`` event), and the exits of ``with``s whose
+    project manager hands the swallowed exception on (``kinds.MANAGER_HANDS_ON``)."""
+    return {n for n, c in classes.items() if EventClass.SURFACE in c or MANAGER_HANDS_ON in c}
 
 
 def handing_on(g: nx.DiGraph, classes: Classes) -> Dict[object, Tuple[int, ...]]:
