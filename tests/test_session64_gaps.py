@@ -349,3 +349,28 @@ def test_a_manager_that_hands_its_exception_on_is_loud_at_its_with(handler, foun
     # handler still loses the append's failure (the reason session 56 took it back)
     table = {"events": {"save": ["*store.save"], "append": ["*ledger.append"]}}
     assert cl(HANDING_MANAGER.format(handler=handler), ["OC202", "OC203"], table=table) == found
+
+
+@pytest.mark.parametrize("decorator, found", [
+    ("", False),                                           # ATOMIC_REQUESTS: one commit
+    ("@transaction.non_atomic_requests", True),            # Django runs it outside
+    ('@transaction.non_atomic_requests(using="other")', True),
+    ("@non_atomic_requests", True),
+])
+def test_a_non_atomic_view_is_outside_the_declared_transaction(decorator, found):
+    # held-out set 288: configuration.md's ATOMIC_REQUESTS example,
+    # `transaction-functions = ["views.*"]`, also covered the views Django runs outside
+    # the request's transaction, which hid their OC102s
+    src = f'''
+        from django.db import transaction
+        from django.db.transaction import non_atomic_requests
+
+        {decorator}
+        def signup(request, ledger):
+            request.user.save()
+            ledger.append("signed_up")
+    '''
+    table = {"events": {"save": ["*.user.save"], "append": ["*ledger.append"]},
+             "transaction-functions": ["views.*"]}
+    got = [(f.code, f.span.line) for f in check_source(src, table=table, select=["OC102"], path="views.py")]
+    assert got == ([("OC102", 8)] if found else [])
