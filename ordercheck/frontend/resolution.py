@@ -367,7 +367,7 @@ DESTINATION_KEYWORDS = ("file", "fp", "outfile", "stream", "fileobj")
 DUMPERS = frozenset({"dump", "dump_all", "safe_dump", "safe_dump_all"})
 #: in-memory streams: a write into one is no write of a file (rules/vocab/file-io.toml
 #: excludes their methods; docs/decisions.md "A write into an in-memory buffer")
-IN_MEMORY_STREAMS = frozenset({"io.StringIO", "io.BytesIO"})
+IN_MEMORY_STREAMS = frozenset({"io.StringIO", "io.BytesIO", "six.StringIO", "six.BytesIO"})  # (six's: set 290)
 
 
 def destination(callee: str, keywords: Dict[str, str], second: Optional[str]) -> Optional[str]:
