@@ -399,3 +399,42 @@ def test_sixs_in_memory_buffers_are_no_file(imports, make, write):
     '''
     assert cl(src, ["OC301"]) == []
     assert cl(src.replace(make, "open(path, 'wb')"), ["OC301"]) == [("OC301", 9)]
+
+
+@pytest.mark.parametrize("pattern", [
+    "shop.db.MongoDocument.insert_many",           # by the package's re-export
+    "shop.db.document.MongoDocument.insert_many",  # (by its defining module, as before)
+    "shop.db.Base.insert_many",                    # a re-export under another name
+])
+def test_a_class_matches_by_the_name_its_package_re_exports(tmp_path, pattern):
+    # held-out set 293 (winebox): `suggest` folded the models into their base as
+    # `winebox.db.MongoDocument.insert_many`, the package's re-export, which no call
+    # matched: the pasted configuration found nothing
+    write_tree(tmp_path, {
+        "shop/__init__.py": "",
+        "shop/db/__init__.py": """
+            from shop.db.document import MongoDocument
+            from shop.db.document import MongoDocument as Base
+        """,
+        "shop/db/document.py": """
+            class MongoDocument:
+                @classmethod
+                async def insert_many(cls, docs):
+                    return docs
+        """,
+        "shop/models.py": """
+            from shop.db import MongoDocument
+
+            class Event(MongoDocument):
+                pass
+        """,
+        "shop/service.py": """
+            from shop.models import Event
+
+            async def add_items(store, items, events):
+                await store.save(items)
+                await Event.insert_many(events)
+        """,
+    })
+    table = {"events": {"save": ["*store.save"], "append": [pattern]}}
+    assert run_tree(tmp_path, ["OC102"], table=table) == [("shop/service.py", 6, "OC102")]
