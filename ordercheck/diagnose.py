@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, cast
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, cast
 
 import networkx as nx
 
@@ -17,7 +17,7 @@ from . import contracts
 from . import managers as mgrmod
 from . import summaries as summod
 from .contracts import Rule, node_span, node_text
-from .contracts.paths import shortest
+from .contracts.paths import KEEP, MAX_SEGMENT
 from .findings import Finding, Related, Step
 from .ir import Call, FileFacts, FunctionFacts, Span, utf16_col
 from .kinds import NEARNESS, EdgeKind, EventClass, NodeKind, RegionKind, StmtKind, Way
@@ -604,7 +604,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
                exit_raises: Optional[Dict[object, Tuple[str, FrozenSet[str]]]] = None) -> Finding:
     rule = hit.rule
     if committed and rule.ordering:
-        hit = dataclasses.replace(hit, path=through_commits(hit.path, g, committed))
+        hit = dataclasses.replace(hit, path=through_commits(hit.path, g, committed, rule.shown_classes()))
     anchor = g.nodes[hit.anchor]
     span: Span = node_span(anchor)
     anchor_text = node_text(anchor)
@@ -714,17 +714,24 @@ _LEAVING = frozenset({"return", "break", "continue"})
 _TESTS = frozenset({StmtKind.IF, StmtKind.WHILE})
 
 
-def through_commits(path: List[object], g: nx.DiGraph, committed: Committed) -> List[object]:
+def through_commits(path: List[object], g: nx.DiGraph, committed: Committed,
+                    shown: Iterable[str] = ()) -> List[object]:
     """A witness that passes a transaction's commit by a walk through its body that
     did none of what the commit stands for takes, instead, a walk through a call that
     did it: from the manager's call to that call, then on to the commit. A commit
     split by what its walks did keeps its body whole when the body holds a handler
     (``managers._split_exit``), so the shortest way to the right copy of the exit
     could be a walk that did nothing (``with atomic(): try: for run in runs:
-    store.save(run)``, by the loop's "no more items"; held-out set 285)."""
+    store.save(run)``, by the loop's "no more items"; held-out set 285). Two
+    breadth-first searches per such commit (not one per call of its body: a review),
+    and a long new segment keeps only its ends, as "Long witnesses" says. Only the
+    classes the rule shows (``shown``) are walked to: a `+=` the commit also stands
+    for would take the walk off the save again.""" 
+    wanted = set(shown) - mgrmod.UNSPLIT  # (the rule's classes: a later one's walk may undo an earlier's)
     bodies: Dict[object, List[List[object]]] = {}
-    for (node, _cls), body in sorted(committed.items(), key=lambda kv: str(kv[0][1])):
-        bodies.setdefault(node, []).append(body)
+    for (node, cls), body in sorted(committed.items(), key=lambda kv: str(kv[0][1])):
+        if cls in wanted:
+            bodies.setdefault(node, []).append(body)
     out = list(path)
     i = 0
     while i < len(out):
@@ -742,15 +749,48 @@ def through_commits(path: List[object], g: nx.DiGraph, committed: Committed) -> 
                       and g.nodes[out[k]].get("with_id") == w and g.nodes[out[k]].get("kind") != NodeKind.WITH_EXIT), None)
             if j is None or any(isinstance(n, contracts.Gap) for n in out[j:at]):
                 continue
-            routes = []
-            for b in body:
-                to_b, from_b = shortest(g, out[j], b), shortest(g, b, c)
-                if to_b[-1] == b and from_b[-1] == c:
-                    routes.append(to_b + from_b[1:])
-            if routes:
-                best = min(routes, key=len)
-                out[j:at + 1] = best
-                i = j + len(best)
+            ahead = _bfs(g, out[j], g.successors)
+            back = _bfs(g, c, g.predecessors)
+            reached = [b for b in body if b in ahead[1] and b in back[1]]
+            if not reached:
+                continue
+            b = min(reached, key=lambda n: (ahead[1][n] + back[1][n], _node_order(n)))
+            best = _walk(ahead[0], b)[::-1] + _walk(back[0], b)[1:]
+            if len(best) > MAX_SEGMENT:
+                best = best[:KEEP] + [contracts.Gap(len(best) - 2 * KEEP)] + best[-KEEP:]
+            out[j:at + 1] = best
+            i = j + len(best)
+    return out
+
+
+def _node_order(n: object) -> Tuple[int, str]:
+    return (0, "") if not isinstance(n, int) else (1, f"{n:012d}")
+
+
+def _bfs(g: nx.DiGraph, start: object, step: Callable[[object], Iterable[object]]
+         ) -> Tuple[Dict[object, object], Dict[object, int]]:
+    """One breadth-first search from ``start`` along ``step`` (successors in
+    ``cfg.normal_first`` order, as ``shortest``): each node's parent and depth."""
+    parents: Dict[object, object] = {start: None}
+    depth: Dict[object, int] = {start: 0}
+    order = [start]
+    k = 0
+    while k < len(order):
+        u = order[k]
+        k += 1
+        for v in step(u):
+            if v not in parents:
+                parents[v] = u
+                depth[v] = depth[u] + 1
+                order.append(v)
+    return parents, depth
+
+
+def _walk(parents: Dict[object, object], n: object) -> List[object]:
+    """From ``n`` back to the search's start, by ``parents``."""
+    out = [n]
+    while parents[out[-1]] is not None:
+        out.append(parents[out[-1]])
     return out
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
+import os
 from collections import deque
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -78,12 +79,18 @@ class Origin:
 
 
 def source_root(f: FileFacts) -> str:
-    """The folder a file's module name starts below (``ex2`` for
-    ``ex2/customers/models.py`` named ``customers.models``), with ``/`` separators."""
-    folder = f.path.replace("\\", "/").rpartition("/")[0]
+    """The folder a file's module name starts below (``/…/ex2`` for
+    ``ex2/customers/models.py`` named ``customers.models``), absolute, with ``/``
+    separators: a file an editor names by its absolute path (``--stdin-filename``)
+    and one a run found below a folder given relative are in one root (a review)."""
+    folder = _absolute(f.path).rpartition("/")[0]
     for _ in range(f.module.count(".") + (1 if _is_package_file(f.path) else 0)):
         folder = folder.rpartition("/")[0]
     return folder
+
+
+def _absolute(path: str) -> str:
+    return os.path.abspath(path).replace("\\", "/")
 
 
 def _is_package_file(path: str) -> bool:
@@ -351,8 +358,8 @@ class ProjectIndex:
         """Resolve names as the file at ``path`` sees them (``module``). The memos of
         answers by name are kept per source root, since a clashing name answers
         differently in each."""
-        root = None if path is None else next(
-            (r for r in self._clash_roots if path.replace("\\", "/").startswith(r + "/") or not r), None)
+        full = None if path is None else _absolute(path)
+        root = None if full is None else next((r for r in self._clash_roots if full.startswith(r + "/")), None)
         if root == self._near:
             return
         kept = self._memos_by_root.setdefault(self._near, {})
@@ -675,7 +682,7 @@ class ProjectIndex:
                  if k in self.classes}
         if len(found) == 1:
             return found.pop()
-        return None if found else self.class_key(facts, model)
+        return self.class_key(facts, model)  # (none, or two apps of one label: as before)
 
     def resolve_qualified(self, full: str, depth: int = 0,
                           starred: Optional[Dict[Tuple[str, str], int]] = None) -> Optional[str]:

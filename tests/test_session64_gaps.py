@@ -121,6 +121,28 @@ def test_packages_of_one_name_in_two_source_roots_never_mix(tmp_path, import_lin
     assert run_tree(tmp_path, ["OC102"], table=table) == [("ex2/customers/views.py", 7, "OC102")]
 
 
+@pytest.mark.parametrize("named", ["absolute", "dotted", "relative"])
+def test_a_clashing_package_read_from_stdin_resolves_in_its_own_root(tmp_path, named):
+    # (review 1 of session 64: an editor's `--stdin-filename` with an absolute path, or
+    # `./ex1/...`, matched no source root and took the first)
+    from cliutil import oc
+    views = "from .models import Client\n\n\ndef view(t):\n    c = Client()\n    c.provision()\n    t.create_schema()\n"
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*.save"]\nappend = ["*.create_schema"]\n',
+        "ex1/customers/__init__.py": "",
+        "ex1/customers/models.py": "class Client:\n    def provision(self):\n        self.store.save(self)\n",
+        "ex1/customers/views.py": views,
+        "ex2/customers/__init__.py": "",
+        "ex2/customers/models.py": "class Client:\n    def provision(self):\n        self.create_schema()\n",
+        "ex2/customers/views.py": views,
+    })
+    for root, want in (("ex1", ["OC102"]), ("ex2", [])):
+        rel = f"{root}/customers/views.py"
+        name = {"absolute": str(tmp_path / rel), "dotted": "./" + rel, "relative": rel}[named]
+        run = oc(tmp_path, "--no-cache", "--stdin-filename", name, stdin=views.encode())
+        assert [c for *_, c in run.codes()] == want, (root, run.out, run.err)
+
+
 @pytest.mark.parametrize("accessor", ["get_user_model", "get_tenant_model", "get_tenant_domain_model"])
 def test_suggest_reads_a_model_got_through_an_accessor(tmp_path, accessor):
     # held-out set 288 (django-omnitenant, django-tenants): `get_user_model().objects
@@ -438,3 +460,49 @@ def test_a_class_matches_by_the_name_its_package_re_exports(tmp_path, pattern):
     })
     table = {"events": {"save": ["*store.save"], "append": [pattern]}}
     assert run_tree(tmp_path, ["OC102"], table=table) == [("shop/service.py", 6, "OC102")]
+
+
+def test_a_relation_label_two_apps_share_falls_back_to_the_modules_name(tmp_path):
+    # (review 1 of session 64: two `reports` apps gave the field no class, where the
+    # module's own import of `Report` typed it before)
+    model = "class Report:\n    def mark(self):\n        self.store.save(self)\n"
+    write_tree(tmp_path, {
+        "proj1/__init__.py": "", "proj1/reports/__init__.py": "", "proj1/reports/models.py": model,
+        "proj2/__init__.py": "", "proj2/reports/__init__.py": "", "proj2/reports/models.py": model,
+        "sched/__init__.py": "",
+        "sched/models.py": """
+            from django.db import models
+            from proj1.reports.models import Report
+
+            class Scheduled(models.Model):
+                report = models.ForeignKey("reports.Report", on_delete=models.CASCADE)
+
+                def tick(self, ledger):
+                    self.report.mark()
+                    ledger.append(self)
+        """,
+    })
+    table = {"events": {"save": ["*.store.save"], "append": ["*ledger.append"]}}
+    assert run_tree(tmp_path, ["OC102"], table=table) == [("sched/models.py", 10, "OC102")]
+
+
+def test_a_long_walk_to_a_commit_is_elided():
+    # (review 1 of session 64: the walk to a commit's body call was spliced in whole,
+    # past "Long witnesses"' bound of 200 nodes)
+    tests = "\n".join(f"                        if run.f{k}:\n                            run.n += {k}" for k in range(260))
+    src = f"""
+        from django.db import transaction
+
+        def a(store, ledger, runs):
+            with transaction.atomic():
+                try:
+                    for run in runs:
+{tests}
+                        store.save(run)
+                except KeyError:
+                    pass
+            ledger.append(runs)
+    """
+    steps = witness_of(src, "OC102")
+    assert any(k == "elided" for k, _, _ in steps)
+    assert steps[-2][0] == "save" and "commits" in steps[-2][2]
