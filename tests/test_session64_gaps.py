@@ -506,3 +506,34 @@ def test_a_long_walk_to_a_commit_is_elided():
     steps = witness_of(src, "OC102")
     assert any(k == "elided" for k, _, _ in steps)
     assert steps[-2][0] == "save" and "commits" in steps[-2][2]
+
+
+@pytest.mark.parametrize("body, offered", [
+    ("transaction.on_commit(lambda: dispatch(event))", False),  # runs after the commit
+    ("dispatch(event)", True),
+])
+def test_suggest_offers_no_append_that_runs_after_the_commit(tmp_path, body, offered):
+    # held-out set 292 (django-fingerprint-attendance): `emit(...)` hands its signals to
+    # `transaction.on_commit`, a notification, yet ranked second among the appends
+    from cliutil import oc
+    write_tree(tmp_path, {
+        "app/__init__.py": "",
+        "app/events.py": f"""
+            from django.db import transaction
+
+            def dispatch(event):
+                pass
+
+            def emit(event):
+                {body}
+        """,
+        "app/views.py": """
+            from app.events import emit
+
+            def punch(device):
+                device.save()
+                emit("punched")
+        """,
+    })
+    rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if ln.startswith("#") and " emit " in ln]
+    assert bool(rows) == offered, rows
