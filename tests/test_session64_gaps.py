@@ -1,6 +1,8 @@
 """Faults and gaps the held-out sets of session 64 found (docs/evaluation.md)."""
 from __future__ import annotations
 
+import os
+
 import pytest
 from checkutil import check_source, cl, run_tree, witness_of, write_tree
 
@@ -578,3 +580,18 @@ def test_a_managers_create_runs_the_models_save(call, found):
     table = {"events": {"append": ["*.ledger.append"]}}
     got = cl(MANAGER_CREATE.format(call=call), ["OC202"], table=table)
     assert got == ([("OC202", 21)] if found else [])
+
+
+def test_a_file_outside_the_working_folder_is_shown_by_its_absolute_path(tmp_path):
+    # held-out set 291: a file named by its absolute path outside the working folder
+    # was shown `../probes/p31.py` (ruff, and ordercheck's own `--diff`, show it absolute)
+    from cliutil import oc
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "cwd").mkdir()
+    target = tmp_path / "proj" / "m.py"
+    target.write_text("def f(store, ledger, run):\n    store.save(run)\n    ledger.append(run.id)\n")
+    for named in (str(target), "../proj/m.py"):
+        run = oc(tmp_path / "cwd", "--no-cache", "--isolated", named)
+        assert run.out.startswith(f"{os.path.abspath(target)}:3:5: OC102"), run
+    inside = oc(tmp_path / "proj", "--no-cache", "--isolated", str(target))
+    assert inside.out.startswith("m.py:3:5: OC102"), inside  # (inside it: relative, as before)
