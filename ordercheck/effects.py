@@ -62,6 +62,7 @@ from .summaries import (
     Summaries,
     async_key,
     fkey,
+    MANAGER_SAVES,
     flag_part,
     gate_name,
     resolve,
@@ -128,6 +129,21 @@ def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> Froz
 
 
 _APPENDS = frozenset({"append", "terminal-append"})
+_ROW_WRITES = _APPENDS | {"save"}
+
+
+def _manager_save(call: Call, key: str) -> bool:
+    """A Django manager's ``create`` resolved to the model's ``save()``
+    (``ProjectIndex.callee_key``, ``MANAGER_SAVES``)."""
+    parts = call.callee.rsplit(".", 2)
+    return len(parts) == 3 and parts[1] == "objects" and parts[2] in MANAGER_SAVES and key.endswith(".save")
+
+
+def _without(eff: Effects, cls: str) -> Effects:
+    gone = frozenset({cls})
+    return dataclasses.replace(eff, on_return=eff.on_return - gone, on_raise=eff.on_raise - gone,
+                               escaping=eff.escaping - gone, when_true=eff.when_true - gone,
+                               when_false=eff.when_false - gone, exhausted=eff.exhausted - gone)
 _QUIET = frozenset({EventClass.QUIET.value})
 
 
@@ -169,6 +185,11 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             continue
         key = callees.get((path, call.id))
         eff = lookup(key).for_call(call) if key is not None else NO_EFFECTS
+        if key is not None and _manager_save(call, key) and vocab.direct(call) & _ROW_WRITES:
+            # `OrderHistory.objects.create(...)` runs the model's `save()`, whose
+            # `super().save()` is the row the call's own pattern already names (an
+            # append): the row is that, not also a save (session 64's second review)
+            eff = _without(eff, "save")
         if call.detached or call.gathered:
             # `asyncio.create_task(self._persist(run))`: the body runs as a task of its
             # own, whatever way it ends, and nothing it raises comes out here

@@ -1517,7 +1517,11 @@ def _after_commit(fn: FunctionFacts) -> bool:
     runs after the commit, a notification (configuration.md "Notifications are not the
     ledger"), whatever its name says (django-fingerprint-attendance's `emit`, ranked
     second among the appends and 31 of 53 findings once pasted; held-out set 292)."""
-    return any(c.callee in ON_COMMIT or ON_COMMIT & set(c.qualnames) for c in fn.calls)
+    deferred = any(c.callee in ON_COMMIT or ON_COMMIT & set(c.qualnames) for c in fn.calls)
+    # (one that also writes a row of its own is a writer: `History.objects.create(...)`
+    # beside its `on_commit`; session 64's second review)
+    return deferred and not any(call_kind(c, c.callee.rsplit(".", 1)[-1]) for c in fn.calls
+                                if c.callee not in ON_COMMIT and not ON_COMMIT & set(c.qualnames))
 
 
 def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]) -> Set[str]:

@@ -294,7 +294,7 @@ class ProjectIndex:
     _memos_by_root: Dict[Optional[str], Dict[str, dict]] = field(default_factory=dict)
     _near_path: Optional[str] = None  # (that file's path)
     _app_modules: Optional[Dict[str, List[str]]] = None  # Django apps' models modules by label (``_app_model``)
-    _reexports: Optional[Dict[str, List[str]]] = None  # ``_reexported``'s answer
+    _reexports: Dict[Optional[str], Dict[str, List[str]]] = field(default_factory=dict)  # ``_reexported``'s, per root
     _mro: Dict[str, List[str]] = field(default_factory=dict)
     _outside: Dict[str, Optional[str]] = field(default_factory=dict)  # ``outside_name``'s answers
     _defined: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # ``defined_names``' answers
@@ -671,6 +671,18 @@ class ProjectIndex:
             key = self._app_model(facts, name)
         return key if key in self.classes else None
 
+    def _django_model(self, key: str) -> bool:
+        """Whether a project class is a Django model: a class of its MRO names a base
+        from outside the project that ends in ``Model`` (``models.Model``,
+        ``django.db.models.Model``, a library's ``TimeStampedModel``). A plain class
+        with an ``objects`` attribute is not (session 64's second review)."""
+        for k in self.mro(key):
+            cls = self.classes.get(k)
+            if cls is not None and any(b.rsplit(".", 1)[-1].endswith("Model") and self.class_key(
+                    self.files[split_key(k)[0]], b) is None for b in cls.bases):
+                return True
+        return False
+
     def _app_model(self, facts: FileFacts, name: str) -> Optional[str]:
         """A relation field's ``"label.Model"`` (``scopes._related_model``: typed
         ``label.models.Model``): the class of that name in the one project module
@@ -985,7 +997,7 @@ class ProjectIndex:
             # its `save()`, the model's own override (held-out set 288, django-tenants'
             # `Tenant.save` creating the schema)
             model = self.class_key(facts, ".".join(parts[:-2]))
-            saved = self.method(model, "save") if model is not None else None
+            saved = self.method(model, "save") if model is not None and self._django_model(model) else None
             if saved is not None:
                 return saved
         if not all(p.isidentifier() for p in parts):
@@ -1193,8 +1205,9 @@ class ProjectIndex:
         ``shop/db/__init__.py``, the name code that imports it from the package writes
         (held-out set 293: `suggest` folded winebox's models into that name, which
         matched nothing)."""
-        if self._reexports is None:
-            self._reexports = {}
+        found = self._reexports.get(self._near)  # (per source root: a clash resolves in each)
+        if found is None:
+            found = self._reexports[self._near] = {}
             for f in self.files.values():
                 if not _is_package_file(f.path) or not f.imports:
                     continue
@@ -1202,12 +1215,12 @@ class ProjectIndex:
                     if not name[:1].isupper() or "." not in target:
                         continue  # (a class's name: CapWords; not a module imported whole)
                     key = self.resolve_qualified(target)
-                    if key in self.classes and split_key(key)[1] == target.rsplit(".", 1)[-1]:
-                        names = self._reexports.setdefault(key, [])
+                    if key in self.classes:  # (an alias's too: `from .db import Base as TopBase`)
+                        names = found.setdefault(key, [])
                         for m in (f.module, *f.module_aliases):
                             if f"{m}.{name}" not in names:
                                 names.append(f"{m}.{name}")
-        return self._reexports
+        return found
 
     def inherited_names(self, class_key: str, method: str) -> Tuple[str, ...]:
         """``module.B.m`` for every base ``B`` of a receiver's class along its MRO: the

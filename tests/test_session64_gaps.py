@@ -595,3 +595,83 @@ def test_a_file_outside_the_working_folder_is_shown_by_its_absolute_path(tmp_pat
         assert run.out.startswith(f"{os.path.abspath(target)}:3:5: OC102"), run
     inside = oc(tmp_path / "proj", "--no-cache", "--isolated", str(target))
     assert inside.out.startswith("m.py:3:5: OC102"), inside  # (inside it: relative, as before)
+
+
+STAMPED = {
+    "app/__init__.py": "",
+    "app/models.py": """
+        from django.db import models
+
+        class TimeStamped(models.Model):
+            class Meta:
+                abstract = True
+
+            def save(self, *args, **kwargs):
+                self.modified = 1
+                super().save(*args, **kwargs)
+
+        class Order(TimeStamped):
+            pass
+
+        class OrderHistory(TimeStamped):
+            pass
+
+        class Scene:
+            objects = None
+
+            def save(self):
+                self.store.save(self)
+    """,
+    "app/flows.py": """
+        from app.models import Order, OrderHistory, Scene
+
+        def f1(order):
+            order.save()
+            OrderHistory.objects.create(order=order)
+
+        def f2(ledger):
+            Order.objects.create(total=1)
+            ledger.append("created")
+
+        def f3(ledger):
+            Scene.objects.create("x")
+            ledger.append("x")
+    """,
+}
+
+
+def test_a_managers_create_named_an_append_is_no_save_too(tmp_path):
+    # (session 64's second review: a history model whose base overrides `save()`
+    # made its configured `*History.objects.create` append a save as well, which lost
+    # the OC102; and a class that is no Django model got a manager's save)
+    write_tree(tmp_path, STAMPED)
+    table = {"events": {"save": ["*.save"], "append": ["*History.objects.create", "*ledger.append"]}}
+    assert run_tree(tmp_path, ["OC101", "OC102"], table=table) == [
+        ("app/flows.py", 6, "OC102"),   # the history row after the order's save
+        ("app/flows.py", 10, "OC102"),  # `Order.objects.create` runs Order's save(): a save
+    ]
+
+
+def test_a_class_a_package_re_exports_is_named_in_each_source_root(tmp_path):
+    # (session 64's second review: the re-export names were read in one root only)
+    files = {}
+    for root in ("ex1", "ex2"):
+        files.update({
+            f"{root}/customers/__init__.py": "from .models import Client as Account\n",
+            f"{root}/customers/models.py": "class Client:\n    def provision(self):\n        pass\n",
+            f"{root}/customers/views.py": """
+                from customers import Account
+
+                class Sub(Account):
+                    pass
+
+                def run(ledger):
+                    c = Sub()
+                    c.provision()
+                    ledger.append(c)
+            """,
+        })
+    write_tree(tmp_path, files)
+    table = {"events": {"save": ["customers.Account.provision"], "append": ["*ledger.append"]}}
+    assert run_tree(tmp_path, ["OC102"], table=table) == [
+        ("ex1/customers/views.py", 10, "OC102"), ("ex2/customers/views.py", 10, "OC102")]
