@@ -52,6 +52,7 @@ from .kinds import (
     Way,
 )
 from .summaries import (
+    MANAGER_SAVES,
     NO_EFFECTS,
     NOT_CARRIED,
     CallGraph,
@@ -62,7 +63,6 @@ from .summaries import (
     Summaries,
     async_key,
     fkey,
-    MANAGER_SAVES,
     flag_part,
     gate_name,
     resolve,
