@@ -697,6 +697,14 @@ class ProjectIndex:
                     self._app_modules.setdefault(parts[-2], []).append(m)
         found = {k for k in (self.resolve_qualified(f"{m}.{model}") for m in self._app_modules.get(label, ()))
                  if k in self.classes}
+        if not found and model.islower():  # `"app.model"`: the class whose name lower-cased is it
+            for m in self._app_modules.get(label, ()):
+                source = self.module(m)
+                if source is None:
+                    continue
+                names = {c.qualname for c in source.classes} | set(source.imports)  # (a `models/` package's too)
+                found |= {k for k in (self.resolve_qualified(f"{m}.{n}") for n in names if n.lower() == model)
+                          if k in self.classes}
         if len(found) == 1:
             return found.pop()
         return self.class_key(facts, model)  # (none, or two apps of one label: as before)

@@ -675,3 +675,42 @@ def test_a_class_a_package_re_exports_is_named_in_each_source_root(tmp_path):
     table = {"events": {"save": ["customers.Account.provision"], "append": ["*ledger.append"]}}
     assert run_tree(tmp_path, ["OC102"], table=table) == [
         ("ex1/customers/views.py", 10, "OC102"), ("ex2/customers/views.py", 10, "OC102")]
+
+
+@pytest.mark.parametrize("target, layout, found", [
+    ('"reports.report"', "module", True),    # Django finds the model by its lower-cased name
+    ('"reports.report"', "package", True),   # (a `models/` package re-exporting it)
+    ('"reports.Report"', "package", True),
+    ('"reports.rep"', "module", False),
+    ('"report"', "module", False),           # a bare lower-case name: no class, as before
+])
+def test_a_relation_to_another_apps_model_in_lower_case(tmp_path, target, layout, found):
+    # held-out set 295 (clinicedc's apps write `ForeignKey("edc_appointment.appointment")`)
+    model = """
+        from django.db import models
+
+        class Report(models.Model):
+            def generate(self, emails):
+                self.ledger.append(emails)
+    """
+    tree = {"proj/__init__.py": "", "proj/reports/__init__.py": ""}
+    if layout == "module":
+        tree["proj/reports/models.py"] = model
+    else:
+        tree["proj/reports/models/__init__.py"] = "from .report import Report\n"
+        tree["proj/reports/models/report.py"] = model
+    tree["proj/scheduled/__init__.py"] = ""
+    tree["proj/scheduled/models.py"] = f"""
+        from django.db import models
+
+        class ScheduledReport(models.Model):
+            report = models.ForeignKey({target}, on_delete=models.CASCADE)
+
+            def tick(self):
+                self.save()
+                self.report.generate(["a@example.org"])
+    """
+    write_tree(tmp_path, tree)
+    table = {"events": {"save": ["self.save"], "append": ["*.ledger.append"]}}
+    got = run_tree(tmp_path, ["OC102"], table=table)
+    assert got == ([("proj/scheduled/models.py", 9, "OC102")] if found else [])
