@@ -1228,6 +1228,18 @@ class ProjectIndex:
                         for m in (f.module, *f.module_aliases):
                             if f"{m}.{name}" not in names:
                                 names.append(f"{m}.{name}")
+            for f in self.files.values():  # `from .document import *` (what its `__all__` lets through)
+                if not _is_package_file(f.path):
+                    continue
+                for star in f.star_imports:
+                    source = self.module(star)
+                    for c in (source.classes if source is not None else ()):
+                        if "." in c.qualname or not self.star_binds(star, c.qualname):
+                            continue
+                        names = found.setdefault(fkey(source.path, c.qualname), [])
+                        for m in (f.module, *f.module_aliases):
+                            if f"{m}.{c.qualname}" not in names:
+                                names.append(f"{m}.{c.qualname}")
         return found
 
     def inherited_names(self, class_key: str, method: str) -> Tuple[str, ...]:

@@ -714,3 +714,35 @@ def test_a_relation_to_another_apps_model_in_lower_case(tmp_path, target, layout
     table = {"events": {"save": ["self.save"], "append": ["*.ledger.append"]}}
     got = run_tree(tmp_path, ["OC102"], table=table)
     assert got == ([("proj/scheduled/models.py", 9, "OC102")] if found else [])
+
+
+@pytest.mark.parametrize("exports, found", [
+    ('__all__ = ["Starred"]', True),
+    ('__all__ = ["Other"]', False),   # (what `__all__` keeps out is not re-exported)
+    ("", True),
+])
+def test_a_class_a_package_star_imports_is_named_under_it(tmp_path, exports, found):
+    # (session 64's second review: `from .document import *` in `shop/db/__init__.py`)
+    write_tree(tmp_path, {
+        "shop/__init__.py": "",
+        "shop/db/__init__.py": "from .document import *\n",
+        "shop/db/document.py": f"""
+            {exports}
+
+            class Starred:
+                def insert_many(self, docs):
+                    return docs
+
+            class Other:
+                pass
+        """,
+        "shop/service.py": """
+            from shop.db.document import Starred
+
+            def add_items(store, items, events):
+                store.save(items)
+                Starred().insert_many(events)
+        """,
+    })
+    table = {"events": {"save": ["*store.save"], "append": ["shop.db.Starred.insert_many"]}}
+    assert run_tree(tmp_path, ["OC102"], table=table) == ([("shop/service.py", 6, "OC102")] if found else [])
