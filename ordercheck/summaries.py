@@ -1233,7 +1233,9 @@ class ProjectIndex:
                     continue
                 for star in f.star_imports:
                     source = self.module(star)
-                    for c in (source.classes if source is not None else ()):
+                    if source is None:
+                        continue
+                    for c in source.classes:
                         if "." in c.qualname or not self.star_binds(star, c.qualname):
                             continue
                         names = found.setdefault(fkey(source.path, c.qualname), [])
