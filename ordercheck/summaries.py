@@ -292,6 +292,7 @@ class ProjectIndex:
     _clash_roots: Tuple[str, ...] = ()  # the source roots of those files, longest first
     _near: Optional[str] = None  # the root of the file whose names are being resolved
     _memos_by_root: Dict[Optional[str], Dict[str, dict]] = field(default_factory=dict)
+    _root_of: Dict[str, Optional[str]] = field(default_factory=dict)  # (``enter_file``'s, by path)
     _near_path: Optional[str] = None  # (that file's path)
     _app_modules: Optional[Dict[str, List[str]]] = None  # Django apps' models modules by label (``_app_model``)
     _reexports: Dict[Optional[str], Dict[str, List[str]]] = field(default_factory=dict)  # ``_reexported``'s, per root
@@ -363,8 +364,13 @@ class ProjectIndex:
         """Resolve names as the file at ``path`` sees them (``module``). The memos of
         answers by name are kept per source root, since a clashing name answers
         differently in each."""
-        full = None if path is None else _absolute(path)
-        root = None if full is None else next((r for r in self._clash_roots if full.startswith(r + "/")), None)
+        if path is None:
+            root = None
+        elif path in self._root_of:
+            root = self._root_of[path]
+        else:
+            full = _absolute(path)
+            root = self._root_of[path] = next((r for r in self._clash_roots if full.startswith(r + "/")), None)
         if root == self._near:
             return
         kept = self._memos_by_root.setdefault(self._near, {})
