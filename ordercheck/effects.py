@@ -144,6 +144,8 @@ def _without(eff: Effects, cls: str) -> Effects:
     return dataclasses.replace(eff, on_return=eff.on_return - gone, on_raise=eff.on_raise - gone,
                                escaping=eff.escaping - gone, when_true=eff.when_true - gone,
                                when_false=eff.when_false - gone, exhausted=eff.exhausted - gone)
+
+
 _QUIET = frozenset({EventClass.QUIET.value})
 
 

@@ -1735,8 +1735,6 @@ class ProjectIndex:
         return None
 
 
-
-
 #: the index's methods that resolve names as one file sees them (their first
 #: parameter is that file's facts): ``ProjectIndex.enter_file`` around each when
 #: module names clash
