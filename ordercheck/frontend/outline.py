@@ -45,6 +45,7 @@ from .resolution import (
     flag_annotation,
     is_lock,
     level_argument,
+    on_method,
     rebinds,
     render_ast,
     returns_exceptions,
@@ -361,7 +362,7 @@ class Outliner(Resolver):
                 for wrapped in scopesmod.method_decorator_nodes(d):
                     inner_written = render_ast(wrapped)
                     inner_names = self.call_names(inner_written, wrapped.lineno, wrapped.col_offset)
-                    decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
+                    decorators += on_method(cls, name, [inner_written, inner_names.callee, *inner_names.qualnames])
         decorators += self.class_method_decorators(name)
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)

@@ -249,6 +249,26 @@ METHOD_DECORATOR = "django.utils.decorators.method_decorator"
 #: ``@method_decorator(d, name="dispatch")`` so wraps (``class_method_decorators``)
 HTTP_HANDLERS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "trace"})
 
+#: decorators that only set an attribute Django reads on the view function itself
+#: (``as_view()`` copies ``dispatch``'s, never a handler's): on ``post`` they do nothing
+VIEW_ATTRIBUTE_DECORATORS = frozenset({"non_atomic_requests"})
+
+
+def marks_only_the_view(decorator: str) -> bool:
+    """Whether ``decorator`` (as written or qualified) only marks the view for Django
+    to read, so that on an HTTP handler method, not ``dispatch``, it takes no effect
+    (``@method_decorator(transaction.non_atomic_requests)`` on ``post``: the request
+    still runs in ``ATOMIC_REQUESTS``' transaction; docs/decisions.md, session 65)."""
+    return decorator.rsplit(".", 1)[-1] in VIEW_ATTRIBUTE_DECORATORS
+
+
+def on_method(cls: Optional[str], method: str, decorators: List[str]) -> List[str]:
+    """The names of what a ``@method_decorator(...)`` of method ``method`` of class
+    ``cls`` (None: no method) applies that take effect there (``marks_only_the_view``)."""
+    if cls is None or method not in HTTP_HANDLERS:
+        return decorators
+    return [n for n in decorators if not marks_only_the_view(n)]
+
 
 #: library context managers that re-raise the exception being handled at their exit
 #: (oslo.utils' ``with excutils.save_and_reraise_exception():`` in an ``except``
@@ -696,18 +716,20 @@ class Resolver:
             return []
         cls = self.frame.classes[-1]
         out: List[str] = []
-        named = list(cls.names.method_decorated.get(name, ()))
-        if name in HTTP_HANDLERS:
+        handler = name in HTTP_HANDLERS
+        named = [(entry, handler) for entry in cls.names.method_decorated.get(name, ())]
+        if handler:
             # `name="dispatch"`: Django's `View.dispatch` runs the handler of the
             # request's method inside it (held-out sets 288, 289)
-            named += cls.names.method_decorated.get("dispatch", ())
-        for callee, targets in named:
+            named += [(entry, False) for entry in cls.names.method_decorated.get("dispatch", ())]
+        for (callee, targets), on_handler in named:
             names = self.call_names(callee, cls.line, 0)
             if METHOD_DECORATOR not in (callee, names.callee, *names.qualnames):
                 continue
             for t in targets:
                 got = self.call_names(t, cls.line, 0)
-                out += [t, got.callee, *got.qualnames]
+                wrapped = [t, got.callee, *got.qualnames]
+                out += [n for n in wrapped if not marks_only_the_view(n)] if on_handler else wrapped
         return out
 
     def through_getattr(self, receiver: Optional[str], attr: Optional[str],

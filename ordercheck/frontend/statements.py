@@ -59,6 +59,7 @@ from .resolution import (
     expecting_manager,
     flag_annotation,
     is_lock,
+    on_method,
     rebinds,
     reraising_manager,
 )
@@ -964,7 +965,8 @@ class Extractor(ExpressionWalker):
                 for wrapped in _method_decorator_nodes(d.decorator):
                     inner_written = render_callee(wrapped)
                     inner_names = self.call_names(inner_written, *self.byte_pos(wrapped))
-                    decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
+                    decorators += on_method(cls, node.name.value,
+                                            [inner_written, inner_names.callee, *inner_names.qualnames])
         decorators += self.class_method_decorators(node.name.value)
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
