@@ -858,9 +858,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         me = generators.get(m)
         if me is None and m not in truthy:
             return None
-        return {"truthy": m in truthy, "catches": list(truthy.get(m, ())), "generator": None if me is None else [
-            me.kind, sorted(me.entry), sorted(me.normal), sorted(me.raised), me.suppress, me.exit_key,
-            None if me.entry_raised is None else sorted(me.entry_raised), list(me.catches), sorted(me.normal_raised)]}
+        return {"truthy": m in truthy, "catches": list(truthy.get(m, ())),
+                "generator": None if me is None else me.key_row()}
 
     def restore(m: str, payload: Optional[dict]) -> None:
         if not payload:
@@ -869,10 +868,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             truthy[m] = tuple(payload.get("catches", ()))
         row = payload.get("generator")
         if row is not None:
-            kind, entry, normal, raised, suppress, exit_key, entry_raised, catches, normal_raised = row
-            generators[m] = ManagerEffects(kind, frozenset(entry), frozenset(normal), frozenset(raised), suppress, exit_key,
-                                           entry_raised=None if entry_raised is None else frozenset(entry_raised),
-                                           catches=tuple(catches), normal_raised=frozenset(normal_raised))
+            generators[m] = ManagerEffects.from_row(row)
 
     def manager_rows(m: str) -> list:
         """What the function reads of the project managers it enters: part of its

