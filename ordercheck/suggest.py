@@ -365,6 +365,18 @@ def model_name(name: str) -> bool:
     return name in MODEL_NAMES or (name.startswith("get_") and name.endswith("_model"))
 
 
+def statement_builders(fn: FunctionFacts) -> Set[int]:
+    """The calls of ``fn`` written with no argument whose result is the receiver of a
+    further call: SQLAlchemy's ``m.events.insert().values(...)``,
+    ``table.update().where(...)``, a statement built for ``conn.execute`` to run, no
+    write of its own (held-out set 301, heartofgold's ``emit`` offered
+    ``*.events.insert`` as an append beside ``emit`` itself). A call with arguments
+    (``store.save(run).result()``) still writes."""
+    chained = {c.callee for c in fn.calls}
+    return {c.id for c in fn.calls if not c.aug and c.text == c.callee + "()"
+            and any(other.startswith(c.callee + "().") for other in chained)}
+
+
 def own_model_call(call: Call, fn: FunctionFacts) -> Call:
     """``cls.objects.create(...)`` in a classmethod of ``MailLog``, read as
     ``MailLog.objects.create(...)``: a log model's rows appended, by the model's own
@@ -611,7 +623,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
             carried: Optional[Callable[[str, Call], FrozenSet[str]]] = None,
             inert: Optional[Callable[[str, Call], bool]] = None,
             dropped: Optional[Callable[[FileFacts, FunctionFacts, Call], bool]] = None,
-            atomic: Optional[Callable[[str, Call], bool]] = None) -> List[Suggestion]:
+            atomic: Optional[Callable[[str, Call], bool]] = None,
+            transactional: Optional[Callable[[str, Call], bool]] = None) -> List[Suggestion]:
     """Ranked suggestions from the facts of ``report`` (default: every file).
     ``carried``: the classes a call's project callee performs by its summary (a call
     that already saves or appends through a helper is no suggestion: a pattern on it
@@ -622,7 +635,10 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     call makes a coroutine of a project ``async def`` and drops it unrun
     (``Call.discarded``): a pattern on it would bring back what the drop took away.
     ``atomic``: whether a call's project callee writes a file and renames it into place
-    itself (``atomic_writers``): a state file replaced whole, a save whatever its name."""
+    itself (``atomic_writers``): a state file replaced whole, a save whatever its name.
+    ``transactional``: whether a ``with`` item's call enters a project manager the
+    engine already reads as a transaction (one that yields inside one): a pattern on it
+    would make the commit a save as well."""
     vocab = settings.vocab
     groups: Dict[Tuple[str, str], Suggestion] = {}
     reported = [f.path for f in all_facts if f.error is None and (report is None or f.path in report)]
@@ -641,6 +657,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
             # a transaction counts only as a `with` item (semantics §Transactions):
             # `atomic_copy(src, dst)` called plainly is no candidate
             entered = {(c.span.line, c.span.col, c.callee) for c in with_managers(fn.body)}
+            builders = statement_builders(fn)
             for call in fn.calls:
                 if call.aug:
                     continue
@@ -658,11 +675,15 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 name = call.callee.rsplit(".", 1)[-1]
                 if name.endswith(")"):
                     continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own
+                if call.id in builders:
+                    continue  # `m.events.insert().values(...)`: a statement built, written by `conn.execute`
                 call = own_model_call(call, fn)
                 kind = call_kind(call, name)
                 if kind is None and atomic is not None and atomic(facts.path, call):
                     kind = "save"  # smart-fetch's `self._write()`: json.dump, fsync, os.replace (held-out set 191)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
+                if with_item and transactional is not None and transactional(facts.path, call):
+                    continue  # heartofgold's `with db.write():` yields inside `conn.begin()` (held-out set 301)
                 if kind == "save" and with_item and split_tokens(name.lstrip("_"))[-1:] == ("transaction",):
                     kind = "transaction"  # `with db.commit_transaction():` is one (a review)
                 if kind is None or (kind == "transaction" and not with_item):
@@ -1516,7 +1537,11 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     def atomic(path: str, call: Call) -> bool:
         return cg.callees.get((path, call.id)) in writers
 
-    return (suggest(all_facts, settings, report, carried, inert, dropped, atomic), len(report),
+    def transactional(path: str, call: Call) -> bool:
+        me = summ.manager_of(path, call)
+        return me is not None and me.transaction
+
+    return (suggest(all_facts, settings, report, carried, inert, dropped, atomic, transactional), len(report),
             unmatched_patterns(all_facts, settings, report),
             direct_overlaps(all_facts, settings, report) + also_saves(appends, cg.defs, settings, saves, summ.callees))
 

@@ -151,3 +151,62 @@ def test_suggest_reads_a_log_models_classmethod_write_as_an_append(tmp_path):
     rows = [ln.split()[2:4] for ln in oc(tmp_path, "suggest", ".").out.splitlines()
             if ln.startswith("#") and ".objects." in ln]
     assert rows == [["save", "*.objects.create"]]  # (one row for every model's, as before)
+
+
+TX_DB = """
+    from contextlib import contextmanager
+
+
+    class Database:
+        def __init__(self, engine):
+            self.engine = engine
+
+        @contextmanager
+        def write(self):
+            with self.engine.connect() as conn, conn.begin():
+                yield conn
+"""
+
+TX_USE = """
+    from db import Database
+
+
+    def close(db: Database, task):
+        with db.{method}() as conn:
+            conn.execute(task)
+            record_event(conn, "task.closed")
+"""
+
+
+@pytest.mark.parametrize("transaction", [True, False])
+def test_suggest_offers_no_pattern_for_a_manager_that_yields_inside_a_transaction(tmp_path, transaction):
+    # held-out set 301 (heartofgold): `with db.write():`, a generator yielding inside
+    # `conn.begin()`, is a transaction the engine reads already; `suggest` offered it as
+    # a save (35 functions), which would make every commit a save
+    db = TX_DB if transaction else TX_DB.replace("with self.engine.connect() as conn, conn.begin():",
+                                                 "with self.engine.connect() as conn:")
+    write_tree(tmp_path, {"db.py": db, "use.py": TX_USE.format(method="write")})
+    rows = [ln.split()[2:4] for ln in oc(tmp_path, "suggest", ".").out.splitlines()
+            if ln.startswith("#") and "Database.write" in ln]
+    assert rows == ([] if transaction else [["save", "db.Database.write"]])
+
+
+@pytest.mark.parametrize("body, offered", [
+    ("conn.execute(m.events.insert().values(kind=kind))", False),  # a statement built
+    ("conn.execute(m.events.insert())", True),                     # (run as it is: the write's name)
+    ("m.events.insert(kind).commit()", True),                      # (with arguments: a write)
+])
+def test_suggest_offers_no_statement_builder(tmp_path, body, offered):
+    # held-out set 301: SQLAlchemy's `m.events.insert().values(...)` builds the
+    # statement `conn.execute` runs; `suggest` offered `*.events.insert` as an append
+    src = f"""
+        import models as m
+
+
+        def emit(conn, kind):
+            {body}
+    """
+    write_tree(tmp_path, {"events.py": src})
+    rows = [ln.split()[2:4] for ln in oc(tmp_path, "suggest", ".").out.splitlines()
+            if ln.startswith("#") and ln.split()[3:4] == ["*.events.insert"]]
+    assert rows == ([["append", "*.events.insert"]] if offered else [])
