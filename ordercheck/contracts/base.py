@@ -66,6 +66,17 @@ def expr_matches(expr: ClassExpr, classes: FrozenSet[str], also: AbstractSet[str
     return not any(c in classes or c in also for c in negative)
 
 
+def implies(expr: ClassExpr, other: ClassExpr) -> bool:
+    """Whether every node ``expr`` matches also matches ``other`` (``expr_matches``,
+    whatever else the node carries): each class ``expr`` accepts is one ``other``
+    accepts, and ``other`` rules out nothing ``expr`` does not."""
+    positive = {c for c in expr if not c.startswith("!")}
+    negative = {c[1:] for c in expr if c.startswith("!")}
+    other_positive = {c for c in other if not c.startswith("!")}
+    other_negative = {c[1:] for c in other if c.startswith("!")}
+    return bool(positive) and positive <= other_positive and other_negative <= negative
+
+
 def expr_text(expr: ClassExpr) -> str:
     pos = [c for c in expr if not c.startswith("!")]
     neg = [c[1:] for c in expr if c.startswith("!")]

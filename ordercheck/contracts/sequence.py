@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, List, Tuple
 
+from ..errors import UsageError
 from ..kinds import EventClass, NodeKind, Way, is_near
-from .base import GraphInput, Hit, Ordering, expr_text, matching, near_matching
+from .base import ClassExpr, GraphInput, Hit, Ordering, expr_text, implies, matching, near_matching
 from .paths import (
     anchor,
     blocking_view,
@@ -50,6 +51,20 @@ class Sequence(Ordering, kind="sequence"):
         if self.unless_after:
             s += f", unless-after={expr_text(self.unless_after)}"
         return s
+
+    @classmethod
+    def validate(cls, roles: Dict[str, ClassExpr], path: str) -> None:
+        """Also: a rule whose every ``first`` or ``then`` event is covered by its own
+        ``barrier`` (or every ``then`` by its ``unless-after``) can never fire: a node
+        carrying both is neither end (docs/decisions.md "A node carrying both `first`
+        and `barrier`"). Said at load time, with the file and the key, rather than
+        left to find by a run that finds nothing (held-out set 298: `then = ["save"]`
+        beside `barrier = ["save"]`)."""
+        super().validate(roles, path)
+        for role, cover in (("first", "barrier"), ("then", "barrier"), ("then", "unless-after")):
+            if roles[cover] and implies(roles[role], roles[cover]):
+                raise UsageError(f"every `{role}` event is also a `{cover}` event, which covers it, so the rule "
+                                 f"can never fire (a node carrying both is no `{role}`)", path, cover)
 
     def first_role(self, cls: FrozenSet[str]) -> str:
         return "state saved here" if self.first_kind(cls) == EventClass.SAVE else super().first_role(cls)
