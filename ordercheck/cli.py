@@ -567,18 +567,19 @@ def apply_fixes(result: "runner.Result", settings: runner.Settings, unsafe: bool
             changed[path] = (changed.get(path, (before,))[0], after)
             current[path] = after
         # every file read (the project's too: the summaries need them), the fixed ones read anew
-        rechecked = [result.facts[p] if p not in current else runner.read_facts(Path(p), current[p], p)
+        # (the modules named as the run named them: by its `src` roots)
+        rechecked = [result.facts[p] if p not in current else runner.read_facts(Path(p), current[p], p, roots=result.roots)
                      for p in list(dict.fromkeys([*result.facts, *result.files]))]
         # as the run did: files read as outlines stay outlines unless a needed function lives there
         focused = runner.focus_of(rechecked, settings)
         if focused is not None:
-            rechecked = [runner.read_facts(Path(f.path), None, f.path) if (f.outline or f.outlined) and f.path in focused.need_files
-                         else f for f in rechecked]
+            rechecked = [runner.read_facts(Path(f.path), None, f.path, roots=result.roots)
+                         if (f.outline or f.outlined) and f.path in focused.need_files else f for f in rechecked]
         suppressed: List[Finding] = []
         seen: set = set()
         findings = runner.analyse(rechecked, settings, suppressed, only=set(result.files), seen=seen, focused=focused)
         result = runner.Result(findings, result.files, {f.path: f for f in rechecked}, settings, result.cache_hits,
-                               suppressed, seen, result.project_files)
+                               suppressed, seen, result.project_files, result.roots)
     if write:
         written: List[str] = []
         for path, (_, after) in changed.items():

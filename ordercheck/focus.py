@@ -20,10 +20,12 @@ the same resolution the summaries use):
 Only the files of needed functions are parsed with libcst; only the files of hot
 functions are checked. A function outside both keeps no summary (nothing reads it)
 and its file has no finding (a file CPython rejects still has its OC900: the outline
-carries it). A selection this cannot reason about — a rule that can find without an
-event (``silent-handler``), a role of negated classes only, a role on ``surface`` (a
-``+=`` counter is one, and outlines keep no pseudo-calls) — turns the pre-pass off:
-``classes_for`` returns None.
+carries it). A rule that finds without an event, where a function holds a shape
+itself (``silent-handler``: an ``except`` clause of its own, ``FunctionFacts.handles``),
+makes hot the functions that hold one, not their callers (``Question.own``). A
+selection this cannot reason about — a role of negated classes only, a role on
+``surface`` (a ``+=`` counter is one, and outlines keep no pseudo-calls) — turns the
+pre-pass off: ``classes_for`` returns None.
 
 Why "and" for a sequence: with the default vocabulary, thousands of functions reach a
 ``file-write`` (``*.write``: every stream) and few reach both it and a ``rename``; on
@@ -38,7 +40,7 @@ from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, Iterab
 
 from . import lazy
 from .ir import FileFacts, FunctionFacts
-from .kinds import OPEN_TERMINAL, EventClass
+from .kinds import HOLDS_HANDLER, OPEN_TERMINAL, EventClass
 from .rulebook import Rule
 from .vocabulary import Vocabulary
 
@@ -73,11 +75,15 @@ class Question:
 
     classes: FrozenSet[str]
     needs: FrozenSet[Tuple[FrozenSet[str], ...]]
+    # a rule that finds in a function only where the function itself holds a shape
+    # (``silent-handler``: an ``except`` clause, ``HOLDS_HANDLER``): that function is
+    # hot, its callers are not
+    own: FrozenSet[str] = frozenset()
 
     def key(self) -> List[str]:
         """The question as remembered with its answer (``memos.GraphMemo``)."""
         needs = sorted("&".join(sorted("|".join(sorted(group)) for group in need)) for need in self.needs)
-        return sorted(list(self.classes) + [f"needs:{n}" for n in needs])
+        return sorted(list(self.classes) + [f"needs:{n}" for n in needs] + [f"own:{c}" for c in self.own])
 
 
 @dataclass(frozen=True)
@@ -99,10 +105,10 @@ def classes_for(rules: Iterable[Rule]) -> Optional[FrozenSet[str]]:
     ``rules``, or None when some selected rule can find without one."""
     out: Set[str] = set()
     for rule in rules:
-        if not rule.on_graph:
-            continue
+        if not rule.on_graph or rule.holds is not None:
+            continue  # (silent-handler: a function's own `except` clause, ``Question.own``)
         if not rule.roles:
-            return None  # (silent-handler: any broad handler)
+            return None
         for role in rule.roles:
             positive = _positive(rule, role)
             if not positive:
@@ -121,15 +127,19 @@ def question_for(rules: Iterable[Rule]) -> Optional[Question]:
     if classes is None:
         return None
     needs: Set[Tuple[FrozenSet[str], ...]] = set()
+    own: Set[str] = set()
     for rule in rules:
         if not rule.on_graph:
+            continue
+        if rule.holds is not None:
+            own.add(rule.holds)
             continue
         roles = rule.finding_needs if rule.finding_needs is not None else rule.roles
         groups = [_reached_by(_positive(rule, role)) for role in roles]
         if rule.finding_needs is None:  # any one role's classes will do
             groups = [frozenset().union(*groups)]
         needs.add(tuple(sorted(groups, key=sorted)))
-    return Question(classes, frozenset(needs))
+    return Question(classes, frozenset(needs), frozenset(own))
 
 
 def _positive(rule: Rule, role: str) -> FrozenSet[str]:
@@ -191,6 +201,8 @@ def focus(files: List[FileFacts], vocab: Vocabulary, question: Question,
 def _row(key: str, fn: FunctionFacts, edges: List[Tuple[int, str]], manager_edges: List[str],
          vocab: Vocabulary) -> Row:
     direct: FrozenSet[str] = vocab.canonical(frozenset().union(*(vocab.direct(call) for call in fn.calls)))
+    if fn.handles:
+        direct |= {HOLDS_HANDLER}
     return key, direct, tuple(dict.fromkeys([t for _, t in edges] + list(manager_edges)))
 
 
@@ -200,12 +212,15 @@ def from_rows(rows: Mapping[str, List[Row]], question: Question, reach: Optional
     direct: Dict[str, FrozenSet[str]] = {}
     where: Dict[str, str] = {}
     seen: Dict[str, FrozenSet[str]] = {}
+    holders: Set[str] = set()  # the functions that hold what ``question.own`` asks themselves
     classes = question.classes
     for path, file_rows in rows.items():
         found: Set[str] = set()
         for key, matched, _ in file_rows:
             where[key] = path
-            found |= matched
+            found |= matched - {HOLDS_HANDLER}
+            if matched & question.own:
+                holders.add(key)
             if matched & classes:  # (one key may be several definitions: a property's
                 direct[key] = direct.get(key, frozenset()) | matched  # getter and setter)
         seen[path] = frozenset(found)
@@ -226,7 +241,7 @@ def from_rows(rows: Mapping[str, List[Row]], question: Question, reach: Optional
                 got = reaching[group] = _reach(callers, {k for k, m in direct.items() if m & group})
             return got
 
-        hot = set()
+        hot = set(holders)
         for need in question.needs:
             hot |= set.intersection(*(reaches(group) for group in need)) if need else set()
         needed = _reach(g, hot)

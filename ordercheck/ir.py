@@ -423,6 +423,20 @@ class FunctionFacts:
     # (``scopes.superseded_defs``): no call runs it, so it is no definition of its key
     # for summaries (its own findings are still checked)
     superseded: bool = False
+    # its own body (not a function or class it defines) holds an ``except`` clause: the
+    # outline pre-pass's question for a ``silent-handler`` rule (``focus``), which can
+    # find in a function only where it holds one (both frontends set it)
+    handles: bool = False
+
+
+def holds_handler(body: List["Stmt"]) -> bool:
+    """Whether statements (and the blocks inside them) hold an ``except`` clause."""
+    for st in body:
+        if st.handlers or holds_handler(st.body) or holds_handler(st.orelse) or holds_handler(st.finalbody):
+            return True
+        if any(holds_handler(c.body) for c in st.cases):
+            return True
+    return False
 
 
 @dataclass

@@ -184,6 +184,10 @@ NO_RETURN = "no-return"
 #: call (``Call.awaited``) runs the body, so only there is it ``no-return``
 #: (``effects.node_sets``)
 NO_RETURN_AWAITED = "no-return-awaited"
+
+#: the outline pre-pass's mark of a function whose own body holds an ``except`` clause
+#: (``FunctionFacts.handles``): what a ``silent-handler`` rule asks of it (``focus``)
+HOLDS_HANDLER = "<except>"
 NO_RETURN_MARKS = frozenset({NO_RETURN, NO_RETURN_AWAITED})
 
 #: a mark, not an event class: the callee hands the exception its caller's handler is

@@ -134,6 +134,10 @@ class Result:
     suppressed: List[Finding] = field(default_factory=list)  # silenced by a comment, with the reason
     event_classes: set = field(default_factory=set)  # classes of the calls in the files checked
     project_files: int = 0  # files read for the summaries (the project and the files checked)
+    # the project's `src` roots the run named modules by: a file read again (a fix
+    # round's) is named as the run named it (held-out set 304: a namespace package's
+    # module lost its name, and its `transaction-functions` glob and imports with it)
+    roots: Tuple[Path, ...] = ()
 
 
 # --------------------------------------------------------------------------- the phases
@@ -513,7 +517,7 @@ def _run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, b
         if rec is not None:
             lazy_facts = LazyFacts(shown_at, buffers, cache_dir, plan.roots)
             return Result(rec.findings, rec.files, lazy_facts, settings, len(plan.order), rec.suppressed,
-                          set(rec.event_classes), rec.project_files)
+                          set(rec.event_classes), rec.project_files, tuple(plan.roots))
     if memo is not None and cache_dir is not None and digests:
         quiet = quiet_buffers(plan, settings, buffers, cache_dir, digests)
         if quiet is not None:
@@ -543,7 +547,7 @@ def _run(paths: Sequence[Path], settings: Settings, stdin: Optional[Tuple[str, b
     files = list(dict.fromkeys(reported))
     if memo is not None and not _failed(findings + suppressed):
         memo.put(k, runcachemod.RunRecord(findings, suppressed, files, sorted(seen), len(all_facts)))
-    return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts))
+    return Result(findings, files, facts, settings, hits, suppressed, seen, len(all_facts), tuple(plan.roots))
 
 
 def _analysed(all_facts: List[FileFacts], reported: List[str], settings: Settings, cache_dir: Optional[Path],
@@ -588,7 +592,7 @@ def quiet_buffers(plan: Plan, settings: Settings, buffers: Dict[str, bytes], cac
     if seen is None:
         return None
     facts = {f.path: f for _, f in outlines}
-    return Result([], list(plan.buffers_reported), facts, settings, 0, [], seen, len(plan.order))
+    return Result([], list(plan.buffers_reported), facts, settings, 0, [], seen, len(plan.order), tuple(plan.roots))
 
 
 def read_focused(plan: Plan, settings: Settings, buffers: Dict[str, bytes], jobs: int = 1,
@@ -866,4 +870,4 @@ def run_buffers(paths: Sequence[Path], settings: Settings, buffers: Dict[str, by
                        cache_dir=cache_dir, digests={k: v for k, v in digests.items() if v} if cache_dir is not None else None,
                        focused=focused)
     return Result(findings, [f.path for f in own], {f.path: f for f in own}, settings,
-                  hits + len(files) - len(todo), suppressed)
+                  hits + len(files) - len(todo), suppressed, roots=tuple(roots))

@@ -269,3 +269,26 @@ def test_a_config_named_by_flag_is_read_in_either_layout(tmp_path, text, code):
     assert r.code == code, r.out + r.err
     if code == 2:
         assert "cfg/x.toml" in r.err and "`tool`" in r.err
+
+
+@pytest.mark.parametrize("layout", ["namespace", "src"])
+def test_a_fix_round_names_modules_as_the_run_did(tmp_path, layout):
+    # held-out set 304: `--fix --unsafe-fixes` read a fixed file again without the
+    # project's `src` roots, so a namespace package's module lost its name, its
+    # import of a helper no longer resolved, and the run said "All checks passed"
+    # with an OC102 left (exit 0)
+    pkg = "odoo/addons/rmz" if layout == "namespace" else "src/app"
+    module = "odoo.addons.rmz" if layout == "namespace" else "app"
+    files = {"ordercheck.toml": '[extend-events]\nappend = ["*.post_note"]\n',  # (no `__init__.py`: a namespace)
+             f"{pkg}/helpers.py": "def record(chatter, run):\n    chatter.post_note(run.id)\n",
+             f"{pkg}/views.py": f"from {module}.helpers import record\n\n\ndef a(store, ledger, run):\n"
+                                "    store.save(run)\n    ledger.append(run.id)\n\n\n"
+                                "def b(store, chatter, run):\n    store.save(run)\n    record(chatter, run)\n"}
+    if layout == "src":
+        files["pyproject.toml"] = '[project]\nname = "app"\n'
+        files["ordercheck.toml"] = 'src = ["src"]\n' + files["ordercheck.toml"]
+    write_tree(tmp_path, files)
+    assert [line for _, line, _ in oc(tmp_path, "--no-cache", ".").codes()] == [6, 11]
+    r = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", ".")
+    assert (r.code, [line for _, line, _ in r.codes()]) == (1, [11]), r.out + r.err  # (the helper's: no fix)
+    assert [line for _, line, _ in oc(tmp_path, "--no-cache", ".").codes()] == [11]

@@ -178,6 +178,10 @@ class Rule:
     loud: ClassVar[Tuple[str, ...]] = ()
     #: the anchor's event is named by what escapes its callee (a summary's "escape" part)
     escaping: ClassVar[bool] = False
+    #: what a function must hold itself for a finding, when no event class says it
+    #: (``kinds.HOLDS_HANDLER``: an ``except`` clause): the outline pre-pass's question
+    #: (``focus.Question.own``); None: its roles' classes say it
+    holds: ClassVar[Optional[str]] = None
 
     def __init_subclass__(cls, kind: str = "", **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)

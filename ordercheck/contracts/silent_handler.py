@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from ..kinds import EventClass, RegionKind
+from ..kinds import HOLDS_HANDLER, EventClass, RegionKind
 from .base import GraphInput, Hit, Rule
 from .handlers import handing_on, loud_nodes, narrow_entries, no_return_nodes, silent_exit, surface_nodes
 from .paths import head_path, join
@@ -14,6 +14,7 @@ from .paths import head_path, join
 class SilentHandler(Rule, kind="silent-handler"):
     loud = (EventClass.SURFACE.value,)
     fields = ("handler", "handler_line")
+    holds = HOLDS_HANDLER  # (only a function with an `except` clause of its own can hold a finding)
 
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes, graph.reachable

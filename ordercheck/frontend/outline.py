@@ -104,7 +104,7 @@ class Outliner(Resolver):
         for node in self.tree.body:
             self.visit(node)
         end = max((getattr(n, "end_lineno", 1) or 1 for n in self.tree.body), default=1)
-        self._end(frame, "<module>", None, Span(1, 0, end, 0), ())
+        self._end(frame, "<module>", None, Span(1, 0, end, 0), ()).handles = _holds_handler(self.tree.body)
 
     def take(self, outline: FileFacts) -> None:
         """What ``module`` would fill in, from an outline ``module`` made of the same
@@ -386,6 +386,7 @@ class Outliner(Resolver):
         fn.runs_param = runs_first_param(fn, tuple(p.arg for p in [*a.posonlyargs, *a.args]))
         fn.context_manager = manager
         fn.is_async = isinstance(node, ast.AsyncFunctionDef)
+        fn.handles = _holds_handler(node.body)
         fn.rebound = rebinds(self.frame.classes[-1].names if self.frame.classes else self.frame.names, name)
         if node.lineno in self.scopes.superseded:
             for inner in self.facts.functions[made_before:]:
@@ -428,6 +429,24 @@ class Outliner(Resolver):
 
 
 _TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))  # ``try``/``except*`` (3.11+)
+
+#: what is a function of its own: its ``except`` clauses are not the enclosing one's (a
+#: class body's are: its statements run in the enclosing function's graph)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _holds_handler(body: List[ast.stmt]) -> bool:
+    """``FunctionFacts.handles`` of a body read as an ``ast``: an ``except`` clause of
+    its own (a class body's it defines included), not of a function it defines."""
+    todo: List[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, _TRY) and node.handlers:
+            return True
+        todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def class_methods(body: List[ast.stmt], top: bool = True) -> List[str]:

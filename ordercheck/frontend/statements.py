@@ -32,6 +32,7 @@ from ..ir import (
     Span,
     Stmt,
     WithItem,
+    holds_handler,
     returned_wrapper,
     runs_first_param,
     utf16_col,
@@ -939,7 +940,7 @@ class Extractor(ExpressionWalker):
                 if more:
                     call.reads = tuple(dict.fromkeys(call.reads + tuple(more)))
         fn = FunctionFacts(frame.qualname, name, cls, sp, params, body, frame.calls, frame.local_functions,
-                           tuple(sorted(frame.untracked)))
+                           tuple(sorted(frame.untracked)), handles=holds_handler(body))
         self.facts.functions.append(fn)
         return fn
 
