@@ -1284,11 +1284,13 @@ def direct_overlaps(all_facts: Sequence[FileFacts], settings: Settings, report: 
 
 
 def _save_site(key: str, defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]], settings: Settings,
-               saves: Callable[[str], bool], callees: Dict[Tuple[str, int], str]
+               saves: Callable[..., bool], callees: Dict[Tuple[str, int], str]
                ) -> Optional[Tuple[str, int, str]]:
     """Where a helper that saves does it: the first call that is a save by a pattern,
     in the helper or, breadth first, in the helpers it calls that save (never the
-    helper again: a recursive ``enqueue`` pointed at its own call; a review)."""
+    helper again: a recursive ``enqueue`` pointed at its own call; a review), through
+    calls that carry their helper's save as the check reads them (not one
+    ``[exclude-events]`` takes out of `save`: held-out set 303)."""
     seen = {key}
     todo = [key]
     while todo:
@@ -1301,7 +1303,8 @@ def _save_site(key: str, defs: Dict[str, List[Tuple[FileFacts, FunctionFacts]]],
                     if "save" in settings.vocab.direct(c):
                         return (hfacts.path, c.span.line, c.text)
                     inner = callees.get((hfacts.path, c.id))
-                    if inner is not None and inner not in seen and saves(inner):
+                    if (inner is not None and inner not in seen and settings.vocab.not_excluded(c, _SAVE)
+                            and saves(inner, c)):
                         seen.add(inner)
                         later.append(inner)
         todo = later
@@ -1511,7 +1514,8 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     def carried(path: str, call: Call) -> FrozenSet[str]:
         key = summ.callees.get((path, call.id))
         eff = summ.effects.get(key) if key is not None else None
-        eff = eff.for_call(call) if eff is not None else None  # (less what its flag arguments rule out)
+        # (less what its flag arguments rule out, and read at the call as the check does)
+        eff = effects.at_call(call, key, eff.for_call(call), settings.vocab) if eff is not None and key else None
         # (less what `[exclude-events]` takes out of the call, as the check reads it)
         return settings.vocab.not_excluded(call, (eff.on_return | eff.on_raise) & SUGGESTED) if eff is not None \
             else frozenset()
@@ -1519,7 +1523,9 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
     def saves(key: str, call: Optional[Call] = None) -> bool:
         eff = summ.effects.get(key)
         if eff is not None and call is not None:
-            eff = eff.for_call(call)  # (a flag argument may rule its save out: a review)
+            # (a flag argument may rule its save out: a review; a manager's `create` the
+            # call's own pattern names a row write carries no save: held-out set 303)
+            eff = effects.at_call(call, key, eff.for_call(call), settings.vocab)
         return eff is not None and "save" in eff.on_return
 
     def inert(path: str, call: Call) -> bool:

@@ -292,3 +292,60 @@ def test_a_fix_round_names_modules_as_the_run_did(tmp_path, layout):
     r = oc(tmp_path, "--no-cache", "--fix", "--unsafe-fixes", ".")
     assert (r.code, [line for _, line, _ in r.codes()]) == (1, [11]), r.out + r.err  # (the helper's: no fix)
     assert [line for _, line, _ in oc(tmp_path, "--no-cache", ".").codes()] == [11]
+
+
+def test_suggest_says_no_also_saves_for_a_manager_create_the_check_reads_as_the_append(tmp_path):
+    # held-out set 303 (diacamma): `*Degree.objects.create` named an append of a model
+    # overriding `save()`; the check reads the row as the append alone (session 64) and
+    # reports the OC102, while `suggest` said the append "also saves", so OC102 "stays silent"
+    src = """
+        from lucterios.framework.models import LucteriosModel
+
+
+        class Degree(LucteriosModel):
+            def save(self, *args, **kwargs):
+                return LucteriosModel.save(self, *args, **kwargs)
+
+
+        def give(participant):
+            participant.save()
+            Degree.objects.create(adherent=participant)
+    """
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.save"]\nappend = ["*Degree.objects.create"]\n',
+                          "m.py": src})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("m.py", 12, "OC102")]
+    assert "Degree.objects.create" not in oc(tmp_path, "suggest", ".").out
+    # (a helper that does save beside its row is still said)
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.save"]\nappend = ["*.record_degree"]\n',
+                          "h.py": "from m import Degree\n\n\ndef record_degree(p):\n    p.save()\n"
+                                  "    Degree.objects.create(adherent=p)\n\n\ndef use(p):\n    record_degree(p)\n"})
+    assert "record_degree" in oc(tmp_path, "suggest", ".").out
+
+
+def test_suggest_shows_a_helpers_save_the_check_reads_not_one_excluded(tmp_path):
+    # held-out set 303: the "also saves" row pointed at a save reached only through
+    # `new_line.save()`, which `[exclude-events]` takes out of `save`
+    src = """
+        class EntryLine:
+            def save(self):
+                Model.save(self)
+
+
+        class Entry2:
+            def touch(self):
+                self.save()
+
+            def add_entry_line(self, amount):
+                new_line = EntryLine()
+                new_line.save()
+                self.touch()
+                return new_line
+
+
+        def close_year2(entry: Entry2):
+            entry.add_entry_line(10)
+    """
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.save"]\nappend = ["*.add_entry_line"]\n'
+                                             '[exclude-events]\nsave = ["*line.save"]\n', "m.py": src})
+    rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if "which saves at" in ln]
+    assert len(rows) == 1 and "m.py:9" in rows[0], rows
