@@ -73,18 +73,13 @@ def _digest(value: object) -> str:
 
 def _manager_ok(data: object) -> bool:
     """A remembered manager payload (``effects.build``): ``{"truthy": bool, "catches":
-    [type], "generator": null | [kind, entry, normal, raised, suppress, exit key, entry
-    raised | null, catches, normal raised]}``."""
+    [type], "generator": null | ManagerEffects.key_row()}`` (``ManagerEffects.row_ok``)."""
     if type(data) is not dict or set(data) != {"truthy", "catches", "generator"} or type(data["truthy"]) is not bool:
         return False
     if not _strings(data["catches"]):
         return False
     row = data["generator"]
-    if row is None:
-        return True
-    return (type(row) is list and len(row) == 9 and type(row[0]) is str and type(row[4]) is bool
-            and type(row[5]) is str and all(_strings(x) for x in row[1:4])
-            and (row[6] is None or _strings(row[6])) and _strings(row[7]) and _strings(row[8]))
+    return row is None or summod.ManagerEffects.row_ok(row)
 
 
 def _strings(x: object) -> bool:

@@ -281,6 +281,30 @@ class ManagerEffects:
             values.append(v)
         return cls(*values)
 
+    @classmethod
+    def row_ok(cls, row: object) -> bool:
+        """Whether ``row`` has the shape of a ``key_row`` (a memo read back is checked
+        before it is trusted): one value per field, of the field's type."""
+        fields = dataclasses.fields(cls)
+        if type(row) is not list or len(row) != len(fields):
+            return False
+        for f, v in zip(fields, row):
+            typ = str(f.type)
+            if v is None and typ.startswith("Optional"):
+                continue
+            if "FrozenSet" in typ or "Tuple" in typ:
+                if type(v) is not list or not all(type(c) is str for c in v):
+                    return False
+            elif typ == "bool":
+                if type(v) is not bool:
+                    return False
+            elif typ == "str":
+                if type(v) is not str:
+                    return False
+            else:
+                return False  # (a field of a type this reading does not know: add it here)
+        return True
+
     @property
     def catch(self) -> Union[bool, Tuple[str, ...]]:
         """What it swallows, as ``cfg.build``'s ``is_suppressor`` says it (``cfg.Catch``)."""

@@ -101,6 +101,11 @@ def test_a_managers_memo_row_reads_back_every_field():
     for f in dataclasses.fields(ManagerEffects):
         assert getattr(me, f.name) != f.default, f.name  # (no field left at its default)
     assert ManagerEffects.from_row(me.key_row()) == me
+    # (and the memo's check of a row read back accepts it, and nothing of another shape:
+    # a first version kept the old nine-field check, so every warm run rebuilt managers)
+    assert ManagerEffects.row_ok(me.key_row())
+    assert not ManagerEffects.row_ok(me.key_row()[:9])
+    assert not ManagerEffects.row_ok(me.key_row()[:-1] + ["yes"])
     assert ManagerEffects.from_row(dataclasses.replace(me, entry_raised=None).key_row()).entry_raised is None
 
 
