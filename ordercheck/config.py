@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .errors import UsageError, read_toml
-from .kinds import EventClass
 from .filepaths import location, root_relative
+from .kinds import EventClass
 from .patterns import literal_subscripts
 
 LIST_KEYS = (
