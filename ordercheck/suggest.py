@@ -1515,7 +1515,7 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
         key = summ.callees.get((path, call.id))
         eff = summ.effects.get(key) if key is not None else None
         # (less what its flag arguments rule out, and read at the call as the check does)
-        eff = effects.at_call(call, key, eff.for_call(call), settings.vocab) if eff is not None and key else None
+        eff = effects.at_call(call, key, eff, settings.vocab) if eff is not None and key else None
         # (less what `[exclude-events]` takes out of the call, as the check reads it)
         return settings.vocab.not_excluded(call, (eff.on_return | eff.on_raise) & SUGGESTED) if eff is not None \
             else frozenset()
@@ -1525,7 +1525,7 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
         if eff is not None and call is not None:
             # (a flag argument may rule its save out: a review; a manager's `create` the
             # call's own pattern names a row write carries no save: held-out set 303)
-            eff = effects.at_call(call, key, eff.for_call(call), settings.vocab)
+            eff = effects.at_call(call, key, eff, settings.vocab)
         return eff is not None and "save" in eff.on_return
 
     def inert(path: str, call: Call) -> bool:

@@ -366,3 +366,39 @@ def test_an_event_class_at_the_top_level_says_where_it_goes(tmp_path, name, text
     write_tree(tmp_path, {name: text, "a.py": "def f():\n    pass\n"})
     r = oc(tmp_path, "--no-cache", "a.py")
     assert r.code == 2 and table in r.err and "transaction-functions" not in r.err, r.err
+
+
+FORCE_INSERT = """
+    from django.db import models
+
+
+    class Payoff(models.Model):
+        def save(self, force_insert=False, do_generate=True):
+            if not force_insert and do_generate:
+                self.entry = self.generate_accounting()
+            return super().save(force_insert=force_insert)
+
+
+    def create_flagged():
+        try:
+            Payoff.objects.{method}(amount=1)
+        except Exception:
+            pass
+"""
+
+
+@pytest.mark.parametrize("method, appends", [("create", False), ("get_or_create", False), ("all().delete", None)])
+def test_a_manager_create_runs_save_with_force_insert(tmp_path, method, appends):
+    # held-out set 303 (diacamma's `Payoff`): Django's `Model.objects.create(...)` calls
+    # `save(force_insert=True)`; the override's `if not force_insert:` append was carried
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.save"]\nappend = ["*.generate_accounting"]\n',
+                          "m.py": FORCE_INSERT.format(method=method)})
+    codes = {c for _, _, c in oc(tmp_path, "--no-cache", ".").codes()}
+    if appends is None:
+        assert codes == set()  # (no manager write: nothing of `save` runs)
+    else:
+        assert codes == {"OC203"}, codes  # (the save is still swallowed; no append reaches it)
+    # (a call of `save()` itself still may append)
+    write_tree(tmp_path, {"m.py": FORCE_INSERT.format(method=method).replace(
+        f"Payoff.objects.{method}(amount=1)", "Payoff().save()")})
+    assert {c for _, _, c in oc(tmp_path, "--no-cache", ".").codes()} == {"OC202", "OC203"}
