@@ -153,7 +153,7 @@ def at_call(call: Call, key: str, eff: Effects, vocab: Vocabulary) -> Effects:
     ``suggest`` (set 303: suggest said such an append "also saves" where the check
     reported its OC102)."""
     manager = _manager_save(call, key)
-    if manager and call.callee.rsplit(".", 1)[-1] in ("create", "get_or_create", "update_or_create"):
+    if manager and call.callee.rsplit(".", 1)[-1] in ("create", "get_or_create"):
         eff = eff.for_call(dataclasses.replace(call, flags=call.flags + MANAGER_CREATE_FLAGS))
     else:
         eff = eff.for_call(call)
