@@ -89,6 +89,10 @@ class ScopeTable:
     #: -> (the decorator's callee as written, the decorators it applies as written), for
     #: each such decorator of the class (the front ends resolve both where the class
     #: stands: ``method_decorator_targets``)
+    #: Also, under ``"dispatch"``, the decorators of the class's own ``def dispatch``
+    #: (a ``method_decorator(...)`` call as above; any other decorator as
+    #: ``(DIRECT, (its name,))``): Django's ``View.dispatch`` runs every HTTP handler
+    #: inside it, and ``as_view()`` copies its attributes (session 65's first review)
     method_decorated: Dict[str, List[Tuple[str, Tuple[str, ...]]]] = field(default_factory=dict)
 
     def bind(self, name: str) -> None:
@@ -245,6 +249,10 @@ def method_decorator_nodes(call: ast.Call) -> List[ast.expr]:
         arg = next((k.value for k in call.keywords if k.arg == "decorator"), None)
     items = list(arg.elts) if isinstance(arg, (ast.List, ast.Tuple)) else [arg] if arg is not None else []
     return [it.func if isinstance(it, ast.Call) else it for it in items]
+
+
+#: ``ScopeTable.method_decorated``'s mark of a decorator written on ``dispatch`` itself
+DIRECT = "<decorator>"
 
 
 def method_decorator_targets(call: ast.Call) -> Tuple[str, ...]:
@@ -1041,6 +1049,13 @@ class _Scanner:
                 table.method_decorated.setdefault(named.value, []).append((callee, method_decorator_targets(d)))
         self.out.class_bases[node.lineno] = [b for b in map(dotted, node.bases) if b]
         for n in node.body:
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "dispatch":
+                for d in n.decorator_list:  # (each reaches the handlers: ``method_decorated``)
+                    callee = dotted(d.func if isinstance(d, ast.Call) else d)
+                    if callee is None:
+                        continue
+                    entry = (callee, method_decorator_targets(d)) if isinstance(d, ast.Call) else (DIRECT, (callee,))
+                    table.method_decorated.setdefault("dispatch", []).append(entry)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 table.bind(n.name)
                 table.defined[n.name] = table.defined.get(n.name, 0) + 1

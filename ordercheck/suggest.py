@@ -375,9 +375,12 @@ def statement_builders(fn: FunctionFacts) -> Set[int]:
     write of its own (held-out set 301, heartofgold's ``emit`` offered
     ``*.events.insert`` as an append beside ``emit`` itself). A call with arguments
     (``store.save(run).result()``) still writes."""
-    chained = {c.callee for c in fn.calls}
+    # (the call the chain continues, where it stands: one written alone elsewhere with
+    # the same text is no builder, session 65's first review)
+    chained = {(c.span.line, c.span.col, c.callee) for c in fn.calls}
     return {c.id for c in fn.calls if not c.aug and c.text == c.callee + "()"
-            and any(other.startswith(c.callee + "().") for other in chained)}
+            and any(line == c.span.line and col == c.span.col and other.startswith(c.callee + "().")
+                    for line, col, other in chained)}
 
 
 def own_model_call(call: Call, fn: FunctionFacts) -> Call:

@@ -200,6 +200,9 @@ def test_suggest_offers_no_pattern_for_a_manager_that_yields_inside_a_transactio
     ("conn.execute(m.events.insert().values(kind=kind))", False),  # a statement built
     ("conn.execute(m.events.insert())", True),                     # (run as it is: the write's name)
     ("m.events.insert(kind).commit()", True),                      # (with arguments: a write)
+    # (written alone, and chained elsewhere in the function: the lone one is a write;
+    # session 65's first review)
+    ("m.events.insert()\n            m.events.insert().values(kind=kind)", True),
 ])
 def test_suggest_offers_no_statement_builder(tmp_path, body, offered):
     # held-out set 301: SQLAlchemy's `m.events.insert().values(...)` builds the
@@ -402,3 +405,59 @@ def test_a_manager_create_runs_save_with_force_insert(tmp_path, method, appends)
     write_tree(tmp_path, {"m.py": FORCE_INSERT.format(method=method).replace(
         f"Payoff.objects.{method}(amount=1)", "Payoff().save()")})
     assert {c for _, _, c in oc(tmp_path, "--no-cache", ".").codes()} == {"OC202", "OC203"}
+
+
+def test_an_editor_buffer_that_adds_a_handler_is_checked_afresh(tmp_path):
+    # session 65's first review: OC204 keeps the pre-pass, and a buffer that wraps code
+    # in `try: ... except Exception:` without adding a call had the digest of the file
+    # on disk (`memos.resolution_digest` left `FunctionFacts.handles` out): a warm
+    # `--stdin-filename` run reported nothing
+    plain = "def get(d):\n    x = d['k']\n    return x\n"
+    edited = "def get(d):\n    try:\n        x = d['k']\n    except Exception:\n        x = None\n    return x\n"
+    write_tree(tmp_path, {"pyproject.toml": '[tool.ordercheck]\nextend-select = ["OC204"]\n',
+                          "pkg/__init__.py": "", "pkg/plain.py": plain,
+                          "pkg/other.py": "def put(store, run):\n    store.save(run)\n"})
+    cache = str(tmp_path / "c")
+    oc(tmp_path, "--cache-dir", cache, "--stdin-filename", "pkg/plain.py", "-", stdin=plain.encode())
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == []
+    for args in (("--cache-dir", cache), ("--no-cache",)):
+        r = oc(tmp_path, *args, "--stdin-filename", "pkg/plain.py", "-", stdin=edited.encode())
+        assert r.codes() == [("pkg/plain.py", 4, "OC204")], (args, r.out + r.err)
+
+
+DISPATCH_VIEW = '''
+    from django.db import transaction
+    from django.utils.decorators import method_decorator
+    from django.views import View
+
+
+    class Signup(View):
+        {dispatch_decorator}
+        def dispatch(self, request, *args, **kwargs):
+            return super().dispatch(request, *args, **kwargs)
+
+        {post_decorator}
+        def post(self, request, ledger):
+            request.user.save()
+            ledger.append("signed_up")
+'''
+
+
+@pytest.mark.parametrize("dispatch_decorator, post_decorator, declared, found", [
+    ("", "", True, False),
+    ("@method_decorator(transaction.non_atomic_requests)", "", True, True),  # on `dispatch` itself
+    ("@transaction.non_atomic_requests", "", True, True),                    # (written plainly there too)
+    ("", "@transaction.non_atomic_requests", True, False),                   # on `post` plainly: ignored
+    ("@method_decorator(transaction.atomic)", "", False, False),             # `dispatch` in a transaction
+    ("", "", False, True),
+])
+def test_decorators_of_dispatch_reach_the_handlers(dispatch_decorator, post_decorator, declared, found):
+    # session 65's first review: a decorator written on `def dispatch` itself never
+    # reached `post` (only the class-level `name="dispatch"` form did), and a plain
+    # `@transaction.non_atomic_requests` on `post` still took it out of the transaction
+    src = DISPATCH_VIEW.format(dispatch_decorator=dispatch_decorator, post_decorator=post_decorator)
+    table = {"events": {"save": ["*.user.save"], "append": ["*ledger.append"]}}
+    if declared:
+        table["transaction-functions"] = ["views.*"]
+    got = [f.code for f in check_source(src, table=table, select=["OC102"], path="views.py")]
+    assert got == (["OC102"] if found else [])

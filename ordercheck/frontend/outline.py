@@ -362,8 +362,9 @@ class Outliner(Resolver):
                 for wrapped in scopesmod.method_decorator_nodes(d):
                     inner_written = render_ast(wrapped)
                     inner_names = self.call_names(inner_written, wrapped.lineno, wrapped.col_offset)
-                    decorators += on_method(cls, name, [inner_written, inner_names.callee, *inner_names.qualnames])
-        decorators += self.class_method_decorators(name)
+                    decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
+        # (what only marks the view does nothing on a handler: ``on_method``; review 1)
+        decorators = on_method(cls, name, decorators) + self.class_method_decorators(name)
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         a = node.args

@@ -723,6 +723,11 @@ class Resolver:
             # request's method inside it (held-out sets 288, 289)
             named += [(entry, False) for entry in cls.names.method_decorated.get("dispatch", ())]
         for (callee, targets), on_handler in named:
+            if callee == scopesmod.DIRECT:
+                if handler:  # (a decorator on `dispatch` itself: its own list has it already)
+                    got = self.call_names(targets[0], cls.line, 0)
+                    out += [targets[0], got.callee, *got.qualnames]
+                continue
             names = self.call_names(callee, cls.line, 0)
             if METHOD_DECORATOR not in (callee, names.callee, *names.qualnames):
                 continue

@@ -966,9 +966,9 @@ class Extractor(ExpressionWalker):
                 for wrapped in _method_decorator_nodes(d.decorator):
                     inner_written = render_callee(wrapped)
                     inner_names = self.call_names(inner_written, *self.byte_pos(wrapped))
-                    decorators += on_method(cls, node.name.value,
-                                            [inner_written, inner_names.callee, *inner_names.qualnames])
-        decorators += self.class_method_decorators(node.name.value)
+                    decorators += [inner_written, inner_names.callee, *inner_names.qualnames]
+        # (what only marks the view does nothing on a handler: ``on_method``; review 1)
+        decorators = on_method(cls, node.name.value, decorators) + self.class_method_decorators(node.name.value)
         decorators = list(dict.fromkeys(decorators))
         manager = any(n in CONTEXT_MANAGER_DECORATORS for n in decorators)
         saved_lines = self.stmt_lines
