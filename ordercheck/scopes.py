@@ -254,6 +254,10 @@ def method_decorator_nodes(call: ast.Call) -> List[ast.expr]:
 #: ``ScopeTable.method_decorated``'s mark of a decorator written on ``dispatch`` itself
 DIRECT = "<decorator>"
 
+#: the last words of a base that makes a class a view whose ``dispatch`` runs its
+#: handlers (Django's ``View``, ``TemplateView``, DRF's ``APIView``, ``ViewSet``)
+VIEW_BASE_SUFFIXES = ("View", "ViewSet")
+
 
 def method_decorator_targets(call: ast.Call) -> Tuple[str, ...]:
     """``method_decorator_nodes`` as written; what is no dotted name is left out."""
@@ -1048,11 +1052,14 @@ class _Scanner:
             if isinstance(named, ast.Constant) and isinstance(named.value, str) and named.value:
                 table.method_decorated.setdefault(named.value, []).append((callee, method_decorator_targets(d)))
         self.out.class_bases[node.lineno] = [b for b in map(dotted, node.bases) if b]
+        # (a plain decorator of `dispatch` only in a class that looks like a view: an
+        # event dispatcher's `dispatch` beside its `post` is no Django view's)
+        view = any((dotted(b) or "").rsplit(".", 1)[-1].endswith(VIEW_BASE_SUFFIXES) for b in node.bases)
         for n in node.body:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "dispatch":
                 for d in n.decorator_list:  # (each reaches the handlers: ``method_decorated``)
                     callee = dotted(d.func if isinstance(d, ast.Call) else d)
-                    if callee is None:
+                    if callee is None or not (view or isinstance(d, ast.Call)):
                         continue
                     entry = (callee, method_decorator_targets(d)) if isinstance(d, ast.Call) else (DIRECT, (callee,))
                     table.method_decorated.setdefault("dispatch", []).append(entry)

@@ -461,3 +461,13 @@ def test_decorators_of_dispatch_reach_the_handlers(dispatch_decorator, post_deco
         table["transaction-functions"] = ["views.*"]
     got = [f.code for f in check_source(src, table=table, select=["OC102"], path="views.py")]
     assert got == (["OC102"] if found else [])
+
+
+def test_a_plain_decorator_of_dispatch_reaches_handlers_of_a_view_only():
+    # (an event dispatcher's `dispatch` beside its `post` is no Django view's: its
+    # plain decorator wraps `dispatch` alone)
+    src = DISPATCH_VIEW.format(dispatch_decorator="@transaction.atomic", post_decorator="")
+    table = {"events": {"save": ["*.user.save"], "append": ["*ledger.append"]}}
+    assert [f.code for f in check_source(src, table=table, select=["OC102"], path="views.py")] == []
+    plain = src.replace("class Signup(View):", "class Signup(Dispatcher):")
+    assert [f.code for f in check_source(plain, table=table, select=["OC102"], path="views.py")] == ["OC102"]
