@@ -371,6 +371,11 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                     deferred = (i + 1, step)
                 else:
                     steps.append(step)
+        elif (data["kind"] == NodeKind.WITH_EXIT and kind == EdgeKind.EXCEPTION
+              and _raises_into_own_point(g, n, nxt, classes, relevant, rule, ends)):
+            # (the exit raised into its own ``raised`` point, which carries what it did,
+            # "saves, then raises": one step, that one; held-out set 310)
+            pass
         elif data["kind"] == NodeKind.WITH_EXIT and cls & relevant:
             # a project manager's exit or a transaction's commit
             k = role_kind(rule, cls, roles.get(n))
@@ -566,8 +571,8 @@ def _raises_into_own_point(g: nx.DiGraph, n: object, nxt: object, classes, relev
     step that raises, held-out set 69)."""
     if nxt is None or nxt not in g:
         return False
-    d = g.nodes[nxt]
-    if d["kind"] != NodeKind.RAISED or d["call"].id != g.nodes[n]["call"].id:
+    d, own = g.nodes[nxt], g.nodes[n].get("call") or g.nodes[n].get("manager")  # (a `with` exit: its manager's)
+    if d["kind"] != NodeKind.RAISED or own is None or d["call"].id != own.id:
         return False
     cls = classes.get(nxt, frozenset())
     return bool((cls if nxt in ends else rule.counted(cls)) & relevant)

