@@ -21,6 +21,7 @@ from checkutil import settings_for, write_tree
 from ordercheck import cache as cachemod
 from ordercheck import focus as focusmod
 from ordercheck import frontend, runner, snapshot
+from ordercheck.kinds import HOLDS_HANDLER
 from ordercheck.rulebook import builtin_rules
 from ordercheck.summaries import with_managers
 
@@ -515,7 +516,10 @@ def test_a_file_that_becomes_needed_is_read_whole_from_a_warm_cache(tmp_path, mo
 def test_a_selection_the_prepass_cannot_reason_about_turns_it_off():
     rules = {r.id: r for r in builtin_rules()}
     assert focusmod.classes_for([rules["OC101"], rules["OC201"]]) >= {"save", "terminal-append", "append"}
-    assert focusmod.classes_for([rules["OC101"], rules["OC204"]]) is None  # any broad handler can be a finding
+    # (OC204: any broad handler can be a finding, but only where a function holds an
+    # `except` clause, which the question asks apart: ``Question.own``, session 65)
+    assert focusmod.classes_for([rules["OC101"], rules["OC204"]]) == focusmod.classes_for([rules["OC101"]])
+    assert focusmod.question_for([rules["OC101"], rules["OC204"]]).own == {HOLDS_HANDLER}
     assert focusmod.classes_for([rules["OC301"]]) >= {"file-write", "rename"}
 
 
