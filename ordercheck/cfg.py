@@ -555,11 +555,17 @@ class _Builder:
                 self.raise_from(p)
                 preds = [(p, EdgeKind.NORMAL)]
             elif isinstance(item, Repeat):
+                consumed = self._consumed(preds, item.iter_call)
                 r = self.node(NodeKind.POINT, None, "comprehension")
                 self.connect(preds, r)
                 ends = self.chain(item.body, [(r, EdgeKind.NORMAL)])
                 self.connect(ends, r, back=True)
                 preds = [(r, EdgeKind.NORMAL)]
+                if consumed is not None:  # (its generator's tail, once the rounds find it exhausted)
+                    x = self.node(NodeKind.EXHAUSTED, consumed.span, f"{consumed.text}  (exhausted)", call=consumed)
+                    self.g.nodes[x]["line"] = None
+                    self.connect(preds, x)
+                    preds = [(x, EdgeKind.NORMAL)]
         return preds
 
     def _raised(self, n: object, call: Call, text: str = "", **attrs) -> None:
@@ -823,6 +829,20 @@ class _Builder:
         self.raise_from(head)
         breaks = self._loop_body(head, st.body, [(head, EdgeKind.TRUE)], item=True)
         return self.block(st.orelse, self._exhausted(st, ends, head)) + breaks
+
+    def _consumed(self, preds: Preds, call_id: Optional[int]) -> Optional[Call]:
+        """The call of a generator with a tail (``on_iter``) that is a comprehension's
+        whole first iterable, standing just before its rounds (``Repeat.iter_call``):
+        marked ``consumed`` (its tail is no longer its call's), as ``_exhausted`` marks
+        a ``for`` statement's."""
+        if call_id is None or self.on_iter is None:
+            return None
+        at = [p for p, _ in preds if getattr(self.g.nodes[p].get("call"), "id", None) == call_id
+              and self.g.nodes[p].get("kind") == NodeKind.CALL]
+        if len(at) != 1 or not self.on_iter(self.g.nodes[at[0]]["call"]):
+            return None
+        self.g.nodes[at[0]]["consumed"] = True
+        return self.g.nodes[at[0]]["call"]
 
     def _exhausted(self, st: Stmt, ends: Preds, head: object) -> Preds:
         """A ``for`` whose iterable is a call of a generator with a tail (``on_iter``):

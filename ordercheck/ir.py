@@ -226,6 +226,10 @@ class Repeat:
     """``body`` runs zero or more times (comprehension elements)."""
 
     body: "ExprSeq"
+    # the call that is the whole first iterable, evaluated just before (``[f(r) for r in
+    # self._rows()]``): a generator's tail runs when the rounds find it exhausted, after
+    # them, as a ``for`` statement's does (``cfg``'s ``exhausted`` point; held-out set 311)
+    iter_call: Optional[int] = None
 
 
 @dataclass

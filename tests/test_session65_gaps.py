@@ -509,3 +509,28 @@ def test_suggest_reads_a_records_lookup_as_no_append(name, kind):
     from ordercheck.suggest import kind_of
 
     assert kind_of(name) == kind
+
+
+@pytest.mark.parametrize("body, found", [
+    ("return [audit.record(r, 'imported') for r in self._rows(rows)]", []),  # the tail runs after the rounds
+    ("done = []\n                for r in self._rows(rows):\n                    done.append(audit.record(r, 'imported'))\n"
+     "                return done", []),                                    # (as the `for` statement)
+    ("out = [r for r in self._rows(rows)]\n                audit.record(out, 'imported')", ["OC102"]),  # (after it: found)
+    ("return [audit.record(r, 'imported') for r in list(self._rows(rows))]", ["OC102"]),  # (`list` exhausts it first)
+])
+def test_a_comprehension_consumes_its_generators_tail_after_its_rounds(body, found):
+    # held-out set 311: `[audit.record(r) for r in self._rows(rows)]` over a generator
+    # that saves after its last `yield` was an OC102 (the tail stood at the call), the
+    # equivalent `for` loop clean
+    src = f"""
+        class Importer:
+            def _rows(self, rows):
+                for r in rows:
+                    yield r
+                self.save_state()
+
+            def run(self, rows, audit):
+                {body}
+    """
+    table = {"extend-events": {"append": ["audit.record"]}}
+    assert [f.code for f in check_source(src, table=table, select=["OC102"])] == found

@@ -477,15 +477,21 @@ class ExpressionWalker(Resolver):
         while f is not None:
             fors.append(f)
             f = f.inner_for_in
+        before = len(seq)
         self._expr(fors[0].iter, seq)  # the first iterable is evaluated eagerly, outside its scope
+        # (the call that is the whole iterable, as a `for` statement's ``iter_call``; not
+        # an `async for`'s, whose rounds await)
+        whole = (seq[-1].id if isinstance(fors[0].iter, cst.Call) and fors[0].asynchronous is None
+                 and len(seq) > before and isinstance(seq[-1], Call) else None)
         # its ``for`` targets are the names of its own scope (``Resolver.comprehension_names``)
         self.comprehension_names.append(frozenset(n for comp in fors for n in _target_names(comp.target)))
         try:
-            self._comprehension_body(node, fors, seq)
+            self._comprehension_body(node, fors, seq, whole)
         finally:
             self.comprehension_names.pop()
 
-    def _comprehension_body(self, node: Comprehension, fors: List[cst.CompFor], seq: ExprSeq) -> None:
+    def _comprehension_body(self, node: Comprehension, fors: List[cst.CompFor], seq: ExprSeq,
+                            iter_call: Optional[int] = None) -> None:
         """The rounds of the first ``for`` (its iterable is already evaluated): each
         round tests its ``if`` clauses in turn, and one that is false ends the round
         there; what passes them evaluates the next ``for``'s iterable and runs its
@@ -496,7 +502,7 @@ class ExpressionWalker(Resolver):
         statements and the conditional expression only)."""
         inner = self._comprehension_round(node, fors, 0)
         if inner:
-            seq.append(Repeat(inner))
+            seq.append(Repeat(inner, iter_call))
 
     def _comprehension_round(self, node: Comprehension, fors: List[cst.CompFor], i: int) -> ExprSeq:
         out: ExprSeq = []
