@@ -14,6 +14,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 import networkx as nx
 
 from . import contracts
+from . import effects as effmod
 from . import managers as mgrmod
 from . import summaries as summod
 from .contracts import Rule, node_span, node_text
@@ -330,7 +331,8 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 via, origin = via_text(summ, at_exit[0], k, "escape")
             else:
                 at_exit = None
-                via, origin = (via_text(summ, callees[n], k, _part(g, n, raising=raising), data["call"].flags)
+                via, origin = (via_text(summ, callees[n], k, _part(g, n, raising=raising),
+                                        effmod.call_flags(data["call"], callees[n]))
                                if n in callees and not own_event(cls, k, data, direct) else ("", None))
             case = case_text(g, n, k)
             # what fingerprints read of the step (``Step.key``): the call's own text and
@@ -348,7 +350,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                     made = terminal_note(data["call"], summ, at_exit[0], "escape", marker, own=False)
                 else:
                     made = terminal_note(data["call"], summ, callees.get(n), _part(g, n, raising=raising), marker,
-                                         flags=data["call"].flags)
+                                         flags=effmod.call_flags(data["call"], callees.get(n)))
                 case = f"{case}; {made}" if case and made else case or made
             text = call_shown(data["call"]) + (f" ({case})" if case else "")
             if at_exit is not None:
@@ -647,7 +649,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
             continue  # (its own pattern makes it: nothing down its helpers is the event)
         call_of = g.nodes[node].get("call")
         via, origin = via_text(summ, callees[node], k, _part(g, node, rule if node == hit.anchor else None),
-                               call_of.flags if call_of is not None else ())
+                               effmod.call_flags(call_of, callees[node]) if call_of is not None else ())
         if origin is not None:
             case = case_text(g, node, k)
             related.append(Related(origin.call.span, f"{k} performed via {via}" + (f" ({case})" if case else ""), origin.path))

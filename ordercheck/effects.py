@@ -143,6 +143,16 @@ def _manager_save(call: Call, key: str) -> bool:
 MANAGER_CREATE_FLAGS = (("force_insert", True),)
 
 
+def call_flags(call: Call, key: Optional[str]) -> Tuple[Tuple[str, bool], ...]:
+    """The flag arguments ``call`` of the function ``key`` passes (``Call.flags``): and,
+    for a Django manager's ``create``/``get_or_create`` running the model's ``save()``,
+    the ``force_insert=True`` Django passes (``MANAGER_CREATE_FLAGS``). One reading for
+    the check, ``suggest`` and the witness's "via" (session 65's second review)."""
+    if key is not None and _manager_save(call, key) and call.callee.rsplit(".", 1)[-1] in ("create", "get_or_create"):
+        return call.flags + MANAGER_CREATE_FLAGS
+    return call.flags
+
+
 def at_call(call: Call, key: str, eff: Effects, vocab: Vocabulary) -> Effects:
     """A callee's effects as ``call`` of it carries them: less what its flag arguments
     rule out (``Effects.for_call``). A Django manager's ``create`` runs the model's
@@ -153,10 +163,8 @@ def at_call(call: Call, key: str, eff: Effects, vocab: Vocabulary) -> Effects:
     ``suggest`` (set 303: suggest said such an append "also saves" where the check
     reported its OC102)."""
     manager = _manager_save(call, key)
-    if manager and call.callee.rsplit(".", 1)[-1] in ("create", "get_or_create"):
-        eff = eff.for_call(dataclasses.replace(call, flags=call.flags + MANAGER_CREATE_FLAGS))
-    else:
-        eff = eff.for_call(call)
+    flags = call_flags(call, key)
+    eff = eff.for_call(call if flags is call.flags else dataclasses.replace(call, flags=flags))
     if manager and vocab.direct(call) & _ROW_WRITES:
         return _without(eff, "save")
     return eff

@@ -256,7 +256,7 @@ DIRECT = "<decorator>"
 
 #: the last words of a base that makes a class a view whose ``dispatch`` runs its
 #: handlers (Django's ``View``, ``TemplateView``, DRF's ``APIView``, ``ViewSet``)
-VIEW_BASE_SUFFIXES = ("View", "ViewSet")
+VIEW_BASE_SUFFIXES = ("View", "ViewSet", "Mixin")  # (a view's mixins: `LoginRequiredMixin`; a review)
 
 
 def method_decorator_targets(call: ast.Call) -> Tuple[str, ...]:

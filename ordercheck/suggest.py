@@ -381,10 +381,12 @@ def statement_builders(fn: FunctionFacts) -> Set[int]:
     (``store.save(run).result()``) still writes."""
     # (the call the chain continues, where it stands: one written alone elsewhere with
     # the same text is no builder, session 65's first review)
-    chained = {(c.span.line, c.span.col, c.callee) for c in fn.calls}
+    def within(inner: Call, outer: Call) -> bool:  # (`(t.insert()).values(...)` too: a review)
+        a, b = inner.span, outer.span
+        return (b.line, b.col) <= (a.line, a.col) and (a.end_line, a.end_col) <= (b.end_line, b.end_col)
+
     return {c.id for c in fn.calls if not c.aug and c.text == c.callee + "()"
-            and any(line == c.span.line and col == c.span.col and other.startswith(c.callee + "().")
-                    for line, col, other in chained)}
+            and any(o is not c and o.callee.startswith(c.callee + "().") and within(c, o) for o in fn.calls)}
 
 
 def own_model_call(call: Call, fn: FunctionFacts) -> Call:

@@ -203,6 +203,7 @@ def test_suggest_offers_no_pattern_for_a_manager_that_yields_inside_a_transactio
     # (written alone, and chained elsewhere in the function: the lone one is a write;
     # session 65's first review)
     ("m.events.insert()\n            m.events.insert().values(kind=kind)", True),
+    ("conn.execute((m.events.insert()).values(kind=kind))", False),  # (in parentheses: review 2)
 ])
 def test_suggest_offers_no_statement_builder(tmp_path, body, offered):
     # held-out set 301: SQLAlchemy's `m.events.insert().values(...)` builds the
@@ -471,6 +472,9 @@ def test_a_plain_decorator_of_dispatch_reaches_handlers_of_a_view_only():
     assert [f.code for f in check_source(src, table=table, select=["OC102"], path="views.py")] == []
     plain = src.replace("class Signup(View):", "class Signup(Dispatcher):")
     assert [f.code for f in check_source(plain, table=table, select=["OC102"], path="views.py")] == ["OC102"]
+    # (a view through its mixin only: session 65's second review)
+    mixed = src.replace("class Signup(View):", "class Signup(SignupMixin):")
+    assert [f.code for f in check_source(mixed, table=table, select=["OC102"], path="views.py")] == []
 
 
 def test_a_managers_exit_that_saves_then_raises_is_one_step():
@@ -534,3 +538,29 @@ def test_a_comprehension_consumes_its_generators_tail_after_its_rounds(body, fou
     """
     table = {"extend-events": {"append": ["audit.record"]}}
     assert [f.code for f in check_source(src, table=table, select=["OC102"])] == found
+
+
+def test_the_via_of_a_manager_create_names_what_force_insert_leaves(tmp_path):
+    # session 65's second review: the check ruled the `if not force_insert:` branch out at
+    # `V.objects.create(...)`, but the witness's "via" still named the save inside it
+    src = """
+        from django.db import models
+
+
+        class V(models.Model):
+            def save(self, force_insert=False, **kw):
+                if not force_insert:
+                    self.parent.save()
+                return super().save(force_insert=force_insert, **kw)
+
+
+        def c1(ledger):
+            V.objects.create(a=1)
+            ledger.append(1)
+    """
+    found = [f for f in check_source(src, table={"events": {"save": ["*.save"], "append": ["ledger.append"]}},
+                                     select=["OC102"])]
+    assert len(found) == 1, found
+    saved = [s.via for s in found[0].witness if s.span.line == 13]
+    assert len(saved) == 1 and saved[0].endswith("example.py:9"), saved
+    assert 8 not in [r.span.line for r in found[0].related]  # (no "performed via" the ruled-out save)
