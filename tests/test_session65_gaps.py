@@ -564,3 +564,32 @@ def test_the_via_of_a_manager_create_names_what_force_insert_leaves(tmp_path):
     saved = [s.via for s in found[0].witness if s.span.line == 13]
     assert len(saved) == 1 and saved[0].endswith("example.py:9"), saved
     assert 8 not in [r.span.line for r in found[0].related]  # (no "performed via" the ruled-out save)
+
+
+@pytest.mark.parametrize("step, found", [
+    ("n += 1", []),              # (as `n = n + 1`: no raise of its own)
+    ("n = n + 1", []),
+    ("n //= d", []),             # (a floor division raises, but not into `ProtectedError`)
+    ("n //= d", ["OC102"]),      # (... and into `except Exception:`, as `n = n // d` does)
+    ("self.n += 1", ["OC102"]),  # (an attribute's access may raise, as before)
+])
+def test_an_increment_of_a_plain_local_raises_into_no_handler(step, found):
+    # held-out set 312 (edc-lab-dashboard): `n += 1` after a save raised into `except
+    # ProtectedError:`, whose append made a false OC102; `n = n + 1` was clean
+    src = f"""
+        class ProtectedError(Exception):
+            pass
+
+
+        def pack(self, store, ledger, box, d):
+            n = 0
+            try:
+                store.save(box)
+                {step}
+            except ProtectedError:
+                ledger.append_entry(box)
+            return n
+    """
+    if found and step == "n //= d":
+        src = src.replace("except ProtectedError:", "except Exception:")
+    assert [f.code for f in check_source(src, select=["OC102"])] == found

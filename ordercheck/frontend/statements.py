@@ -42,6 +42,7 @@ from ..markers import MarkerWalk, split_tokens
 from .expressions import (
     RUNNING_HANDLER,
     ExpressionWalker,
+    _holds_call,
     bound_names,
     has_yield,
     header_colon,
@@ -553,6 +554,18 @@ class Extractor(ExpressionWalker):
     def _aug_assign(self, node: cst.AugAssign, line: cst.CSTNode) -> Stmt:
         sp, text = self._small_head(line)
         ev = self.expr(node.target) + self.expr(node.value)  # the target is evaluated first
+        if isinstance(node.target, cst.Name) and not self._counter(node.target):
+            # `n += 1` on a plain local: no event, and it raises as `n = n + 1` does: by
+            # its operator only where `n / d` would (decisions.md "An operator or an
+            # unpacking raises by itself"; held-out set 312: it raised into `except
+            # ProtectedError:` after a save)
+            raises = self.raises_outside_calls(node.value)
+            if isinstance(node.operator, _RAISING_AUG) and self.operators_raise():
+                if _holds_call(node.value):  # (after the value's calls took effect)
+                    ev.append(RaisePoint(self.pos(node)[2], self.span(node), self.text(node)))
+                else:
+                    raises = True
+            return Stmt(StmtKind.SIMPLE, sp, text, ev, raises)
         counts = isinstance(node.operator, cst.AddAssign) and self._counter(node.target)
         ev.append(self._increment(node, "+=" if counts else "aug-assign"))
         return Stmt(StmtKind.SIMPLE, sp, text, ev, True)
@@ -1372,6 +1385,11 @@ def _unpacks(target: cst.BaseExpression, value: Optional[cst.BaseExpression]) ->
         starred = any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))
         return starred or len(target.elements) != len(value.elements)
     return True
+
+
+#: augmented operators that raise by themselves (``ZeroDivisionError``), as their binary
+#: forms do (``raises_outside_calls``)
+_RAISING_AUG = (cst.DivideAssign, cst.FloorDivideAssign, cst.ModuloAssign)
 
 
 def _method_decorator_nodes(call: cst.Call) -> List[cst.BaseExpression]:
