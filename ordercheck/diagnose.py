@@ -357,7 +357,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 text = f"`{data['call'].text}` exits: {k}" + (f" ({case})" if case else "")
             text += " (raises)" if raising else ""
             steps.append(Step(cast(Span, span), k, text, via, origin.path if origin is not None else "",
-                              key if key != text else ""))  # (a call's span, on calls, raised and outcome points)
+                              key if key != text else "", helper=_carries(summ, callees.get(n), k)))  # (a call's span, on calls, raised and outcome points)
             if raising:
                 failed_call = data["call"].id
             way = g.edges[n, nxt].get("outcome") if kind == EdgeKind.LOOP else None
@@ -563,6 +563,14 @@ def _starts_within(a: Span, b: Span) -> bool:
     """A step that starts where ``b`` does, or inside ``b`` on its first line (a call's
     step within its statement's)."""
     return a.line == b.line and (a.col == b.col or (b.col <= a.col and (b.end_line > b.line or a.col < b.end_col)))
+
+
+def _carries(summ: summod.Summaries, key: Optional[str], cls: str) -> bool:
+    """Whether the project function ``key`` performs ``cls`` by its body (its summary):
+    a call of it matched by its own name is then a wrapper of that event, whose body
+    may do more (``Step.helper``)."""
+    eff = summ.effects.get(key) if key is not None else None
+    return eff is not None and cls in (eff.on_return | eff.on_raise)
 
 
 def _raises_into_own_point(g: nx.DiGraph, n: object, nxt: object, classes, relevant, rule: Rule,

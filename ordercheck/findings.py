@@ -22,6 +22,10 @@ class Step:
     # more of an event than its identity holds (what made an append terminal, the
     # method a long call's cut text lost; docs/decisions.md, session 47)
     key: str = ""
+    # the event's call runs a project function whose body performs the event's class
+    # itself (a call its own pattern names, wrapping another such event): what else
+    # that body does is not the step's, so no fix moves it (``fixes``; held-out set 312)
+    helper: bool = False
 
 
 @dataclass

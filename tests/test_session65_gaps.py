@@ -593,3 +593,35 @@ def test_an_increment_of_a_plain_local_raises_into_no_handler(step, found):
     if found and step == "n //= d":
         src = src.replace("except ProtectedError:", "except Exception:")
     assert [f.code for f in check_source(src, select=["OC102"])] == found
+
+
+@pytest.mark.parametrize("append_body, offered", [
+    ("self.specimen_cls(requisition=r)", False),   # (its body appends itself: a wrapper, no fix)
+    ("self.note = r", True),                        # (a helper named the append, its body no event)
+])
+def test_no_fix_moves_a_project_helper_that_appends_by_its_body(tmp_path, append_body, offered):
+    # held-out set 312 (edc-lab-dashboard): `--diff --unsafe-fixes` swapped
+    # `self.create_specimens(reqs)` before `self.receive(reqs)`, whose flag it reads,
+    # though its own body appends (`self.specimen_cls(...)`): adoption.md refuses a fix
+    # for an append "carried by a helper's summary"
+    src = f"""
+        class ReceiveView:
+            def receive(self, reqs):
+                for r in reqs:
+                    r.received = True
+                    r.save()
+
+            def create_specimens(self, reqs):
+                for r in reqs:
+                    if r.received:
+                        {append_body}
+
+            def post(self, reqs):
+                self.receive(reqs)
+                self.create_specimens(reqs)
+    """
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.save"]\n'
+                                             'append = ["*.specimen_cls", "*.create_specimens"]\n', "view.py": src})
+    assert [c for _, _, c in oc(tmp_path, "--no-cache", ".").codes()] == ["OC102"]
+    r = oc(tmp_path, "--no-cache", "--diff", "--unsafe-fixes", ".")
+    assert (r.code == 1 and "+        self.create_specimens(reqs)" in r.out) is offered, r.out + r.err
