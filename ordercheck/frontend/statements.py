@@ -560,7 +560,7 @@ class Extractor(ExpressionWalker):
             # unpacking raises by itself"; held-out set 312: it raised into `except
             # ProtectedError:` after a save)
             raises = self.raises_outside_calls(node.value)
-            if isinstance(node.operator, _RAISING_AUG) and self.operators_raise():
+            if type(node.operator).__name__ in _RAISING_AUG and self.operators_raise():
                 if _holds_call(node.value):  # (after the value's calls took effect)
                     ev.append(RaisePoint(self.pos(node)[2], self.span(node), self.text(node)))
                 else:
@@ -1388,8 +1388,9 @@ def _unpacks(target: cst.BaseExpression, value: Optional[cst.BaseExpression]) ->
 
 
 #: augmented operators that raise by themselves (``ZeroDivisionError``), as their binary
-#: forms do (``raises_outside_calls``)
-_RAISING_AUG = (cst.DivideAssign, cst.FloorDivideAssign, cst.ModuloAssign)
+#: forms do (``raises_outside_calls``); by name, as libcst is imported only when a file
+#: is first parsed (a warm run never imports it)
+_RAISING_AUG = frozenset({"DivideAssign", "FloorDivideAssign", "ModuloAssign"})
 
 
 def _method_decorator_nodes(call: cst.Call) -> List[cst.BaseExpression]:
