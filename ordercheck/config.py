@@ -229,6 +229,11 @@ def check_codes(codes: Sequence[str], known: Sequence[str], file: Optional[str],
     return out
 
 
+def _looks_like_patterns(value: object) -> bool:
+    """Whether an unknown key's value reads as call patterns: a non-empty list of strings."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
 def parse(table: dict, path: Optional[Path], tool_layout: Optional[bool] = None) -> Config:
     """Validate a config table (the keys of ``[tool.ordercheck]``). ``tool_layout``:
     whether they came from a ``[tool.ordercheck]`` table (by default: a pyproject's)."""
@@ -245,6 +250,12 @@ def parse(table: dict, path: Optional[Path], tool_layout: Optional[bool] = None)
                 # a table (held-out set 306: the hint said `transaction-functions`)
                 events = "[tool.ordercheck.extend-events]" if tool_layout else "[extend-events]"
                 hint = f" (an event class's patterns go under {events}: `{key} = [...]` there)"
+            elif not close and _looks_like_patterns(value):
+                # `notify = ["*.send_mail"]`: a project's own event class, written at the
+                # top level (its rule file is read later, so the name cannot be checked here)
+                events = "[tool.ordercheck.extend-events]" if tool_layout else "[extend-events]"
+                hint = (f" (if `{key}` is an event class of your rules, its patterns go under"
+                        f" {events}: `{key} = [...]` there)")
             elif key == "tool" and path is not None and path.name != "pyproject.toml":
                 hint = (f" (in {path.name} the keys stand at the top level: write `select = [...]`,"
                         " `[events]`, ... without `[tool.ordercheck]`)")
