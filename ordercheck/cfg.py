@@ -243,7 +243,8 @@ class _Builder:
         self.on_iter = on_iter
         self.is_guard = is_guard
         self.g: nx.DiGraph = nx.DiGraph(function=fn.qualname, handlers={}, tested=[], untracked=tuple(fn.untracked),
-                                        tail_line=fn.tail_line, yield_at=fn.yield_at)
+                                        tail_line=fn.tail_line, yield_at=fn.yield_at,
+                                        handed=fn.handed.id if fn.handed is not None else None)
         self.counter = 0
         self.regions = 0
         self.with_ids = 0

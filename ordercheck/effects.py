@@ -36,6 +36,7 @@ from .ir import Call, FileFacts, FunctionFacts
 from .kinds import (
     HANDS_ON,
     HANDS_ON_AWAITED,
+    HANDS_TRANSACTION,
     MARKED_CLASS,
     NEAR_MARKS,
     NEARNESS,
@@ -242,6 +243,15 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
             cls = vocab.classify(call, carried)
             if me is not None and me.transaction and not call.chosen:
                 cls |= {mgrmod.TRANSACTION}  # `with self._tx():` over `with conn.transaction(): yield`
+            handed = call.id == g.graph.get("handed")
+            if cls & {mgrmod.TRANSACTION, HANDS_TRANSACTION} and not call.chosen:
+                # the call a function's body only returns is what a `with` over the
+                # function's call enters (`def unit_of_work(): return transaction.atomic()`;
+                # session 65's note): its mark travels to that `with`, and on only
+                # from a call handed on again
+                cls |= {mgrmod.TRANSACTION} if "with_id" in data else ({HANDS_TRANSACTION} if handed else set())
+            if not handed or "with_id" in data:
+                cls -= {HANDS_TRANSACTION}
             if "with_id" not in data:
                 cls -= mgrmod.WITH_ONLY  # `session.begin()` alone is no transaction
             # a class manager's ``__enter__`` and ``__exit__`` failures raise out of the

@@ -210,3 +210,10 @@ RUNNING_LINE = -1
 #: function is (``managers.generator_effects``; docs/decisions.md "A manager that hands
 #: its exception on")
 MANAGER_HANDS_ON = "manager-hands-on"
+#: a mark, not an event class: the function's body only returns the call of a
+#: transaction (``def unit_of_work(): return transaction.atomic()``,
+#: ``FunctionFacts.handed``), so a ``with`` over a call of it enters that transaction
+#: (``effects.node_sets``; docs/decisions.md "A function that hands on a transaction").
+#: Carried on the normal way out to the call, and on only from a call its caller
+#: hands on the same way
+HANDS_TRANSACTION = "hands-transaction"

@@ -19,3 +19,63 @@ def test_a_top_level_list_of_patterns_is_pointed_to_extend_events(tmp_path, text
     r = oc(tmp_path, "--no-cache", "a.py")
     assert r.code == 2 and "ordercheck.toml" in r.err, r.err
     assert ("go under [extend-events]" in r.err) is hinted, r.err
+
+
+HANDED_TRANSACTION = '''
+from django.db import transaction
+
+
+def unit_of_work():
+    """Open the unit of work."""
+    return transaction.atomic()
+
+
+def outer_uow():
+    return unit_of_work()
+
+
+def not_handed():
+    transaction.atomic()
+    return 1
+
+
+class Repo:
+    def tx(self):
+        return transaction.atomic(using="runs")
+
+    def ship(self, order, ledger):
+        with {manager}:
+            order.save()
+            ledger.record("shipped")
+'''
+
+
+@pytest.mark.parametrize("manager, flagged", [
+    ("unit_of_work()", False),          # hands `transaction.atomic()` on: a transaction
+    ("outer_uow()", False),             # hands on a function that hands one on
+    ("self.tx() as t", False),          # a method, `as` bound
+    ("not_handed()", True),             # opens one and drops it: no transaction
+    ("transaction.atomic()", False),    # (the direct form, for comparison)
+])
+def test_a_with_over_a_function_that_hands_on_a_transaction_is_one(tmp_path, manager, flagged):
+    # session 65's note (held-out set 307): `with unit_of_work():` over `return
+    # transaction.atomic()` was read as no transaction, a false OC102
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.save"]\nappend = ["ledger.record"]\n',
+                          "a.py": HANDED_TRANSACTION.format(manager=manager)})
+    assert bool(oc(tmp_path, "--no-cache", "a.py").codes()) is flagged
+
+
+def test_a_handed_transaction_reaches_across_files_and_warm_runs(tmp_path):
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*.save"]\nappend = ["ledger.record"]\n',
+        "app/__init__.py": "",
+        "app/uow.py": "from django.db import transaction\n\ndef unit_of_work():\n    return transaction.atomic()\n",
+        "app/ship.py": ("from app.uow import unit_of_work\n\ndef ship(order, ledger):\n"
+                        "    with unit_of_work():\n        order.save()\n        ledger.record('shipped')\n\n"
+                        "def stray(order, ledger):\n    unit_of_work()\n    order.save()\n    ledger.record('shipped')\n")})
+    cold = oc(tmp_path, "--cache-dir", ".c", ".")
+    warm = oc(tmp_path, "--cache-dir", ".c", "app/ship.py")
+    text = (tmp_path / "app/ship.py").read_bytes()
+    stdin = oc(tmp_path, "--cache-dir", ".c", "--stdin-filename", "app/ship.py", stdin=text)
+    for r in (cold, warm, stdin):
+        assert r.codes() == [("app/ship.py", 11, "OC102")], r.out + r.err
