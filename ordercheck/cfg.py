@@ -611,6 +611,10 @@ class _Builder:
         tested = [p for p, _ in ends if self.g.nodes[p].get("kind") == NodeKind.CALL
                   and getattr(self.g.nodes[p].get("call"), "id", None) == st.test_call]
         skipped = [e for e in ends if e[0] not in tested]
+        if st.test_chain in ("first-and", "first-or"):
+            if len(tested) != 1 or skipped:
+                return t, f
+            return self._first_operand(st, tested[0], self.g.nodes[tested[0]]["call"])
         if len(tested) != 1 or (skipped and st.test_chain is None) or (st.test_chain and not skipped):
             return t, f
         n = tested[0]
@@ -635,6 +639,41 @@ class _Builder:
             # `A and f()` with f not called: A was false, so is the test (`or`: true)
             out[0 if skip_true else 1].extend((p, EdgeKind.TRUE if skip_true else EdgeKind.FALSE) for p, _ in skipped)
         return out[0], out[1]
+
+    def _first_operand(self, st: Stmt, n: object, call: Call) -> Tuple[Preds, Preds]:
+        """``if f() or A:`` (``A`` without events): the outcome point where ``f()``
+        decided the test alone goes to the branch it decides (true for ``or``, false for
+        ``and``); the other outcome point to both branches, as ``A`` decides. Each
+        point carries what the callee performed when it returned that value, as for a
+        call that is the whole test. What the test tells about plain names
+        (``_decide``) holds on the final branches only: the call's own edges carry the
+        branch's facts where it decides alone, none where ``A`` still does."""
+        if self.on_test is None or not self.on_test(call):
+            return [(n, EdgeKind.TRUE)], [(n, EdgeKind.FALSE)]
+        decides = st.test_chain == "first-or"  # the operand value that decides the test
+        facts = self.g.nodes[n].get("assume")
+        t: Preds = []
+        f: Preds = []
+        for value in (True, False):
+            operand = value != st.test_operand_negated  # (`not f() or A`)
+            p = self.node(NodeKind.OUTCOME, call.span, f"{call.text}  (returned {value})", call=call, value=value)
+            self.g.nodes[p]["line"] = None
+            if operand == decides:
+                branch = decides != st.test_negated  # the test's value, under a `not` of it
+                kind = EdgeKind.TRUE if branch else EdgeKind.FALSE
+                self.connect([(n, kind)], p)
+                (t if branch else f).append((p, EdgeKind.NORMAL))
+            else:
+                self.connect([(n, EdgeKind.NORMAL)], p)
+                self.g.nodes[p]["header"] = st.text
+                if facts:
+                    self.g.nodes[p]["assume"] = facts
+                t.append((p, EdgeKind.TRUE))
+                f.append((p, EdgeKind.FALSE))
+        if facts:
+            # (the call's own edges: the facts of the branch it decides, nothing more)
+            self.g.nodes[n]["assume"] = {k: v for k, v in facts.items() if (k == EdgeKind.TRUE) == (decides != st.test_negated)}
+        return t, f
 
     def _guarded(self, st: Stmt, t: Preds, f: Preds) -> Tuple[Preds, Preds]:
         """An idempotency guard (docs/decisions.md): the branch on which the test says the

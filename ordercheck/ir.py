@@ -329,7 +329,8 @@ class Stmt:
     test_call: Optional[int] = None  # if/while: id of the call that is the whole test
     iter_call: Optional[int] = None  # for: id of the call that is the whole iterable
     test_negated: bool = False  # ... under ``not``
-    # ... or the last operand of an ``and``/``or`` (docs/decisions.md): "and" / "or"
+    # ... or the last operand of an ``and``/``or`` (docs/decisions.md): "and" / "or";
+    # or its first, the other operand having no event: "first-and" / "first-or"
     test_chain: Optional[str] = None
     # ... that operand being the call under ``not`` (``A and not f()``): on a branch the
     # call decided, it returned the opposite of the operand's value

@@ -3,7 +3,7 @@ the earlier notes' leftovers closed in that session."""
 from __future__ import annotations
 
 import pytest
-from checkutil import write_tree
+from checkutil import cl, write_tree
 from cliutil import oc
 
 
@@ -79,3 +79,53 @@ def test_a_handed_transaction_reaches_across_files_and_warm_runs(tmp_path):
     stdin = oc(tmp_path, "--cache-dir", ".c", "--stdin-filename", "app/ship.py", stdin=text)
     for r in (cold, warm, stdin):
         assert r.codes() == [("app/ship.py", 11, "OC102")], r.out + r.err
+
+
+CLAIM = '''
+class Runner:
+    def _claim(self, run):
+        if run.owner:
+            return False
+        self.store.save(run)
+        return True
+
+    def go(self, run, ledger, force, dry):
+        {test}
+            {body_true}
+        else:
+            {body_false}
+'''
+RECORD = 'self.events.append_event(run, "started")'
+
+
+@pytest.mark.parametrize("test, body_true, body_false, flagged", [
+    # the false branch of `f() or A`: f returned False (no save)
+    ("if self._claim(run) or force:", "return", RECORD, False),
+    # ... its true branch: f returned True or A held: the save may have run
+    ("if self._claim(run) or force:", RECORD, "return", True),
+    # `not f() or A` false: f returned True
+    ("if not self._claim(run) or force:", "return", RECORD, True),
+    # `f() and A` true: f returned True; false: either
+    ("if self._claim(run) and ready(dry):", RECORD, "return", True),
+    ("if self._claim(run) and dry:", "return", RECORD, True),
+    ("if not self._claim(run) and dry:", RECORD, "return", False),
+    # the whole test under `not`
+    ("if not (self._claim(run) or force):", RECORD, "return", False),
+    ("if not (self._claim(run) or force):", "return", RECORD, True),
+])
+def test_a_call_first_in_an_and_or_test_tells_its_result_where_it_decides(test, body_true, body_false, flagged):
+    # session 65's note: `if self._claim(run) or force: return` then an append was a
+    # false OC102: on the false branch `_claim` returned False and saved nothing
+    src = CLAIM.format(test=test, body_true=body_true, body_false=body_false)
+    assert bool(cl(src, select=["OC102"])) is flagged, cl(src, select=["OC102"])
+
+
+def test_a_call_first_in_an_and_test_keeps_correlated_names_on_the_final_branches():
+    # `f() and dry` true then `if not dry:`: no walk (the facts of `dry` hold on the
+    # test's final branches, not on the call's own edge where `dry` still decides)
+    src = CLAIM.format(test="if self._claim(run) and dry:", body_true=f"if not dry:\n                {RECORD}",
+                       body_false="return")
+    assert cl(src, select=["OC102"]) == []
+    src = CLAIM.format(test="if self._claim(run) and dry:", body_true=f"if dry:\n                {RECORD}",
+                       body_false="return")
+    assert cl(src, select=["OC102"]) == [("OC102", 12)]

@@ -1212,7 +1212,10 @@ def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int]
     last operand, docs/decisions.md "Conditional effects through and/or"): the same, with
     ``"and"`` / ``"or"``, and whether that operand is the call under ``not`` (``A and not
     f()``: the test's own value, which decides where the skipped evaluation goes, is
-    not the call's; held-out set 66). Anything else: ``(None, False, None, False)``."""
+    not the call's; held-out set 66). A test ``f() and A`` / ``f() or A`` whose ``A`` has
+    no event (no call, nothing that raises: ``force``, ``run.dry_run``): the call's id
+    with ``"first-and"`` / ``"first-or"``, and whether the call stands under ``not``.
+    Anything else: ``(None, False, None, False)``."""
     negated = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test, negated = test.expression, not negated  # (`not not f()` is `f()`'s value)
@@ -1227,9 +1230,21 @@ def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int]
         while isinstance(right, cst.Await):
             right = right.expression
         last = events[-1] if events else None
+        chain = "and" if isinstance(test.operator, cst.And) else "or"
         if (isinstance(right, cst.Call) and isinstance(last, Choice) and len(last.options) == 2
                 and last.options[0] and not last.options[1] and isinstance(last.options[0][-1], Call)):
-            return last.options[0][-1].id, negated, "and" if isinstance(test.operator, cst.And) else "or", inner
+            return last.options[0][-1].id, negated, chain, inner
+        left, inner = test.left, False
+        while isinstance(left, cst.UnaryOperation) and isinstance(left.operator, cst.Not):
+            left, inner = left.expression, not inner
+        while isinstance(left, cst.Await):
+            left = left.expression
+        if isinstance(left, cst.Call) and isinstance(last, Call):
+            # `f() or force`: the call is the first operand and the other one has no
+            # event of its own (it would stand last, in a `Choice`); on the branch the
+            # call decides alone the test has the call's value, on the other one both
+            # (session 65's note: `if self._claim(run) or force: return`)
+            return last.id, negated, "first-" + chain, inner
     return None, False, None, False
 
 
