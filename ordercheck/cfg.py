@@ -754,6 +754,15 @@ class _Builder:
             # as ways back, as EXIT is one
             for n, _ in ends:
                 self.g.nodes[n]["yields"] = True
+            consumed = self._consumed(ends, st.iter_call)
+            if consumed is not None:
+                # `yield from self._rows(run)`: the delegated generator runs to its end
+                # here, its tail after its last `yield` (session 65's note), as a
+                # `for` over it finds it exhausted
+                x = self.node(NodeKind.EXHAUSTED, consumed.span, f"{consumed.text}  (exhausted)", call=consumed)
+                self.g.nodes[x]["line"] = None
+                self.connect(ends, x)
+                ends = [(x, EdgeKind.NORMAL)]
         return ends
 
     def _class(self, st: Stmt, node: object) -> Preds:

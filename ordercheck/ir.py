@@ -327,7 +327,9 @@ class Stmt:
     finally_span: Optional[Span] = None  # the `finally:` clause of a try
     returns: Optional[bool] = None  # ``return True`` / ``return False`` (a constant)
     test_call: Optional[int] = None  # if/while: id of the call that is the whole test
-    iter_call: Optional[int] = None  # for: id of the call that is the whole iterable
+    # for: id of the call that is the whole iterable; a simple statement: of the call
+    # ``yield from`` delegates to
+    iter_call: Optional[int] = None
     test_negated: bool = False  # ... under ``not``
     # ... or the last operand of an ``and``/``or`` (docs/decisions.md): "and" / "or";
     # or its first, the other operand having no event: "first-and" / "first-or"

@@ -129,3 +129,47 @@ def test_a_call_first_in_an_and_test_keeps_correlated_names_on_the_final_branche
     src = CLAIM.format(test="if self._claim(run) and dry:", body_true=f"if dry:\n                {RECORD}",
                        body_false="return")
     assert cl(src, select=["OC102"]) == [("OC102", 12)]
+
+
+DELEGATING = '''
+class Exporter:
+    def _rows(self, run):
+        for r in run.rows:
+            yield r
+        self.store.save(run)
+
+    def _head(self, run):
+        self.store.save(run)
+        for r in run.rows:
+            yield r
+
+    def rows(self, run):
+        yield from self._rows(run)
+
+    def rows_then(self, run):
+        got = yield from self._rows(run)
+        yield got
+
+    def heads(self, run):
+        yield from self._head(run)
+
+    def export(self, run):
+        {body}
+'''
+
+
+@pytest.mark.parametrize("body, line", [
+    # the delegated tail runs after the last item: the appends come first
+    ("for r in self.rows(run):\n            self.events.append_event(run, r)", None),
+    # ... and before what follows the loop
+    ("for r in self.rows(run):\n            pass\n        self.events.append_event(run, 'done')", 26),
+    # `yield got` after the delegation: its item comes after the save
+    ("for r in self.rows_then(run):\n            self.events.append_event(run, r)", 25),
+    # what the delegated generator does before its first `yield` stays at the call
+    ("for r in self.heads(run):\n            self.events.append_event(run, r)", 25),
+])
+def test_yield_from_delegates_a_generators_tail(body, line):
+    # session 65's note: `yield from self._rows(run)` read `_rows`'s after-last-`yield`
+    # save at the call, before the items (a false OC102 the plain loop did not have)
+    got = cl(DELEGATING.format(body=body), select=["OC102"])
+    assert got == ([] if line is None else [("OC102", line)]), got

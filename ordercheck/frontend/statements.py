@@ -264,6 +264,7 @@ class Extractor(ExpressionWalker):
         if st is not None:
             if st.kind == StmtKind.SIMPLE and has_yield(small):
                 st.yields = True
+                st.iter_call = _delegated_call(small, st.events)
             out.append(st)
 
     def _enter_stmt(self, node: cst.CSTNode, header_end: Optional[cst.CSTNode] = None) -> Span:
@@ -1203,6 +1204,17 @@ def _all_params(params: cst.Parameters) -> List[cst.Param]:
     if params.star_kwarg is not None:
         out.append(params.star_kwarg)
     return out
+
+
+def _delegated_call(small: cst.BaseSmallStatement, events: ExprSeq) -> Optional[int]:
+    """``yield from f()`` (alone, or the value of an assignment): the id of the call
+    the generator delegates to, which it runs to its end there, so the delegated
+    generator's tail runs after its last ``yield`` (``cfg._simple``; session 65's note)."""
+    value = small.value if isinstance(small, (cst.Expr, cst.Assign, cst.AnnAssign)) else None
+    if (isinstance(value, cst.Yield) and isinstance(value.value, cst.From) and isinstance(value.value.item, cst.Call)
+            and events and isinstance(events[-1], Call)):
+        return events[-1].id  # (the call's own node comes after its arguments')
+    return None
 
 
 def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int], bool, Optional[str], bool]:
