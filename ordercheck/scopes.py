@@ -495,6 +495,10 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     class alone loses the other's paths)."""
     if isinstance(node, ast.Call) and _makes_logger(node, imported or {}):
         return LOGGER_TYPE
+    if isinstance(node, ast.Call) and imported:
+        factory = library_factory(node, imported)
+        if factory is not None:
+            return factory
     ctor = constructor_type(node)
     if ctor:
         return ctor
@@ -530,6 +534,41 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     # ("": a parameter that defaults to None and names no class: the other operand's)
     typed = {f for f in found if f}
     return typed.pop() if len(typed) == 1 else None
+
+
+#: library classes whose instance, called, makes an instance of another class:
+#: ``SessionLocal = sessionmaker(bind=engine)`` then ``db = SessionLocal()`` is a
+#: ``Session`` (FastAPI's and Flask's idiom; session 65's note). A call on what such a
+#: call makes also matches as that class's method (``summaries.ProjectIndex.product_names``)
+FACTORY_PRODUCTS = {
+    "sqlalchemy.orm.sessionmaker": "sqlalchemy.orm.Session",
+    "sqlalchemy.orm.session.sessionmaker": "sqlalchemy.orm.Session",
+    "sqlalchemy.ext.asyncio.async_sessionmaker": "sqlalchemy.ext.asyncio.AsyncSession",
+    "sqlalchemy.ext.asyncio.session.async_sessionmaker": "sqlalchemy.ext.asyncio.AsyncSession",
+}
+#: library classes whose instance stands for another's: ``db_session =
+#: scoped_session(...)`` then ``db_session.commit()`` runs ``Session.commit``
+PROXY_CLASSES = {
+    "sqlalchemy.orm.scoped_session": "sqlalchemy.orm.Session",
+    "sqlalchemy.orm.scoping.scoped_session": "sqlalchemy.orm.Session",
+    "sqlalchemy.ext.asyncio.async_scoped_session": "sqlalchemy.ext.asyncio.AsyncSession",
+    "sqlalchemy.ext.asyncio.scoping.async_scoped_session": "sqlalchemy.ext.asyncio.AsyncSession",
+}
+
+_FACTORY_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in (*FACTORY_PRODUCTS, *PROXY_CLASSES))
+
+
+def library_factory(node: ast.Call, imported: Dict[str, str]) -> Optional[str]:
+    """The callee as written of a call of a library class in ``FACTORY_PRODUCTS`` or
+    ``PROXY_CLASSES`` (``sessionmaker(bind=engine)``, ``orm.scoped_session(...)``),
+    through the module's imports: the value's class, though its name is no CapWords."""
+    text = dotted(node.func)
+    if not text or text.split(".", 1)[0] not in imported:
+        return None
+    # (``imported`` names what an import binds, not its module: the class's own name
+    # here; ``summaries.ProjectIndex.product_names`` reads it through the imports)
+    last = (imported[text] if text in imported else text).rsplit(".", 1)[-1]
+    return text if last in _FACTORY_NAMES else None
 
 
 def _makes_logger(node: ast.Call, imported: Dict[str, str]) -> bool:

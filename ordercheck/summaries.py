@@ -29,7 +29,14 @@ from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
 from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt, rebound_names
 from .kinds import StmtKind
-from .scopes import APP_MODELS, BESIDE_DEFS, IMPLICIT_CLASS_METHODS, is_classmethod_name
+from .scopes import (
+    APP_MODELS,
+    BESIDE_DEFS,
+    FACTORY_PRODUCTS,
+    IMPLICIT_CLASS_METHODS,
+    PROXY_CLASSES,
+    is_classmethod_name,
+)
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -101,6 +108,7 @@ def _is_package_file(path: str) -> bool:
 #: the methods of a Django model's manager that run the model's ``save()``
 #: (``ProjectIndex.callee_key``); ``bulk_create`` and ``update`` do not
 MANAGER_SAVES = frozenset({"create", "get_or_create", "update_or_create"})
+
 
 
 def gate_name(given: Dict[str, bool]) -> str:
@@ -1600,7 +1608,44 @@ class ProjectIndex:
                         for n in self.imported_alias_names(q):
                             if n not in call.qualnames and n not in extra:
                                 extra += (n,)
+                extra += tuple(n for n in self.product_names(facts, call, call.qualnames + extra)
+                               if n not in call.qualnames and n not in extra)
                 call.typed = extra
+
+    def product_names(self, facts: FileFacts, call: Call, names: Sequence[str]) -> Tuple[str, ...]:
+        """A call's names as the library class it runs on stands for (``PROXY_CLASSES``:
+        ``sqlalchemy.orm.scoped_session.commit`` is ``sqlalchemy.orm.Session.commit``), or
+        as the class a project module's factory instance makes (``FACTORY_PRODUCTS``:
+        ``app.db.SessionLocal.commit``, ``db = SessionLocal()`` where ``app/db.py`` binds
+        ``SessionLocal = sessionmaker(...)``, is ``sqlalchemy.orm.Session.commit``), and
+        so in the module that binds the factory (``s = SessionLocal()`` there: a
+        receiver typed by the factory's name, which has no qualified name)."""
+        out: List[str] = []
+        written = facts.aliases.get(call.receiver_type or "", "")
+        if written.endswith("()") and "." not in (call.receiver_type or "."):
+            head, _, rest = written[:-2].partition(".")
+            full = ".".join(filter(None, (facts.imports.get(head), rest))) if head in facts.imports else ""
+            if full in FACTORY_PRODUCTS:
+                out.append(f"{FACTORY_PRODUCTS[full]}.{call.callee.rsplit('.', 1)[-1]}")
+        for q in names:
+            owner, _, method = q.rpartition(".")
+            if not owner:
+                continue
+            if owner in PROXY_CLASSES:
+                out.append(f"{PROXY_CLASSES[owner]}.{method}")
+                continue
+            if owner.split(".", 1)[0] not in self._heads():
+                continue
+            found = self._module_instance(owner)
+            if found is None:
+                continue
+            source, written = found
+            head, _, rest = written.partition(".")
+            full = ".".join(filter(None, (source.imports.get(head), rest))) if head in source.imports else ""
+            product = FACTORY_PRODUCTS.get(full) or PROXY_CLASSES.get(full)
+            if product is not None:
+                out.append(f"{product}.{method}")
+        return tuple(dict.fromkeys(out))
 
     def forwarded_level_names(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Tuple[str, ...]:
         """What a call with a constant level (``Call.level``) logs as when it runs a

@@ -173,3 +173,32 @@ def test_yield_from_delegates_a_generators_tail(body, line):
     # save at the call, before the items (a false OC102 the plain loop did not have)
     got = cl(DELEGATING.format(body=body), select=["OC102"])
     assert got == ([] if line is None else [("OC102", line)]), got
+
+
+SESSION_CONFIG = '[extend-events]\nsave = ["sqlalchemy.orm.Session.commit"]\nappend = ["ledger.record"]\n'
+
+
+@pytest.mark.parametrize("factory, body", [
+    ("SessionLocal = sessionmaker(bind=engine)", "db = SessionLocal()\n    db.commit()"),
+    ("SessionLocal = sessionmaker(bind=engine)", "with SessionLocal() as db:\n        db.commit()"),
+    ("SessionLocal = orm.sessionmaker(bind=engine)", "db = SessionLocal()\n    db.commit()"),
+    ("db_session = scoped_session(sessionmaker(bind=engine))", "db_session.commit()"),
+    ("SessionLocal = make_session_factory()", None),  # a project function: nothing known
+])
+@pytest.mark.parametrize("where", ["same module", "imported"])
+def test_a_sessionmaker_instance_makes_sessions(tmp_path, factory, body, where):
+    # session 65's note (held-out set 286): `db = SessionLocal()` of `SessionLocal =
+    # sessionmaker(...)` was typed by its CapWords name only, so a configured
+    # `sqlalchemy.orm.Session.commit` matched none of FastAPI's commits
+    name = factory.split(" =", 1)[0]
+    defs = ("from sqlalchemy import orm\nfrom sqlalchemy.orm import scoped_session, sessionmaker\n\n"
+            "def make_session_factory():\n    return None\n\nengine = None\n" + factory + "\n")
+    use = body or "db = SessionLocal()\n    db.commit()"
+    func = f"def close(ledger):\n    {use}\n    ledger.record('closed')\n"
+    if where == "same module":
+        files = {"app.py": defs + "\n\n" + func}
+    else:
+        files = {"db.py": defs, "app.py": f"from db import {name}\n\n\n" + func}
+    write_tree(tmp_path, {"ordercheck.toml": SESSION_CONFIG, **files})
+    r = oc(tmp_path, "--no-cache", ".")
+    assert [c for _, _, c in r.codes()] == (["OC102"] if body else []), r.out + r.err
