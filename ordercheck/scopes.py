@@ -1058,11 +1058,20 @@ class _Scanner:
                             table.deleted[name] = table.deleted.get(name, 0) + 1
             elif isinstance(n, ast.Return):
                 if table.is_function:
-                    # `return cls(...)` in a classmethod: the class itself (`-> Self`);
+                    # `return cls(...)` in a classmethod, `return type(self)(...)` in a
+                    # method: the class itself (`-> Self`);
                     # `return self` in a method, the instance (trytond's `with
                     # Transaction().start(db, user):` runs Transaction's exit; set 143)
                     made = n.value
                     own = isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "cls"
+                    if isinstance(made, ast.Call) and table.instance is not None and not own:
+                        # `return type(self)()`, `return self.__class__()` (held-out set 313)
+                        func = made.func
+                        own = (isinstance(func, ast.Attribute) and func.attr == "__class__"
+                               and isinstance(func.value, ast.Name) and func.value.id == table.instance
+                               or isinstance(func, ast.Call) and isinstance(func.func, ast.Name)
+                               and func.func.id == "type" and len(func.args) == 1
+                               and isinstance(func.args[0], ast.Name) and func.args[0].id == table.instance)
                     if isinstance(made, ast.Name) and table.instance is not None and made.id == table.instance:
                         own = table.returns_self = True
                     table.returned.add("Self" if own else constructor_type(made))

@@ -1001,6 +1001,29 @@ class ProjectIndex:
             current = entry[1] if entry else None
         return None
 
+    def own_class_constructed(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
+        """The class (key) a call constructs as the method's own (``constructs_own_class``),
+        also from a function nested in the method (a decorator's wrapper in a
+        classmethod, ``with cls(**kwargs):``; held-out set 313), when no function in
+        between binds the name; None for any other call."""
+        if constructs_own_class(fn, call):
+            return self.owner_class(facts, fn)
+        head = call.callee.split(".", 1)[0]
+        if not head.isidentifier():
+            return None  # (`type(self)(...)` in a nested function: not followed)
+        qual, current = fn.qualname, fn
+        while ".<locals>." in qual:
+            if head in current.params or head in rebound_names(current.body):
+                return None
+            qual = qual.rsplit(".<locals>.", 1)[0]
+            entry = self.functions.get(fkey(facts.path, qual))
+            if entry is None:
+                return None
+            current = entry[1]
+            if current.class_name:
+                return self.owner_class(facts, current) if constructs_own_class(current, call) else None
+        return None
+
     def nested_definition(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
         """The key of the function or class a bare-name call names by a ``def``/``class``
         nested in the calling function or one enclosing it, innermost first, up to the
@@ -1035,8 +1058,9 @@ class ProjectIndex:
         text = call.callee
         parts = text.split(".")
         owner = self.owner_class(facts, fn)
-        if owner is not None and constructs_own_class(fn, call):
-            return self._callable(owner)  # `cls(...)`, `self.__class__(...)`, `type(self)(...)`
+        own = self.own_class_constructed(facts, fn, call) if owner is not None else None
+        if own is not None:
+            return self._callable(own)  # `cls(...)`, `self.__class__(...)`, `type(self)(...)`
         if call.self_call in ("self", "cls") and len(parts) == 2 and owner:
             return self.member(owner, parts[1])
         if call.self_call == "super" and text.startswith("super().") and text.count(".") == 1 and owner:
@@ -1095,8 +1119,15 @@ class ProjectIndex:
         return self._callable(key) if key else None
 
     def called_class(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
-        """The project class a call constructs (``Cls(...)``, ``mod.Cls(...)``), or None."""
-        if call.aug or call.self_call:
+        """The project class a call constructs (``Cls(...)``, ``mod.Cls(...)``; the
+        method's own class for ``cls(...)``, ``self.__class__(...)``, ``type(self)(...)``:
+        held-out set 313, ``with cls(**kwargs):`` ran no ``__enter__``/``__exit__``), or None."""
+        if call.aug:
+            return None
+        own = self.own_class_constructed(facts, fn, call)
+        if own is not None:
+            return own if own in self.classes else None
+        if call.self_call:
             return None
         text = call.callee
         parts = text.split(".")

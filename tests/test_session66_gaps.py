@@ -202,3 +202,115 @@ def test_a_sessionmaker_instance_makes_sessions(tmp_path, factory, body, where):
     write_tree(tmp_path, {"ordercheck.toml": SESSION_CONFIG, **files})
     r = oc(tmp_path, "--no-cache", ".")
     assert [c for _, _, c in r.codes()] == (["OC102"] if body else []), r.out + r.err
+
+
+OWN_MANAGER = '''
+class Tracker:
+    def __init__(self, ledger=None):
+        self._ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self._ledger.append_event("tracked")
+        return False
+
+    @classmethod
+    def make(cls):
+        return cls()
+
+    def clone(self):
+        return {clone}
+
+    @classmethod
+    def direct(cls, store):
+        store.save(1)
+        with cls():
+            pass
+
+    def own(self, store):
+        store.save(1)
+        with {own}:
+            pass
+
+    def cloned(self, store):
+        store.save(1)
+        with self.clone():
+            pass
+
+
+def made(store):
+    store.save(1)
+    with Tracker.make():
+        pass
+'''
+
+
+@pytest.mark.parametrize("own, clone", [("self.__class__()", "type(self)()"), ("type(self)()", "self.__class__()")])
+def test_a_with_over_the_methods_own_class_enters_it(own, clone):
+    # held-out set 313 (carbonwatcher's `CarbonTracker.track`: `with cls(**kwargs):`):
+    # `with cls():`, `with self.__class__():`, `with type(self)():` and a factory that
+    # returns `type(self)()` ran no `__enter__`/`__exit__`
+    got = cl(OWN_MANAGER.format(own=own, clone=clone), select=["OC102"])
+    assert got == [("OC102", 23), ("OC102", 28), ("OC102", 33), ("OC102", 39)], got
+
+
+def test_a_suppressing_exit_of_the_methods_own_class_swallows():
+    src = '''
+class Quiet:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return True
+
+    @classmethod
+    def run(cls, ledger, rec):
+        with cls():
+            ledger.append_entry(rec)
+'''
+    assert cl(src, select=["OC202"]) == [("OC202", 12)]
+
+
+@pytest.mark.parametrize("rebind, flagged", [("", True), ("cls = object\n                ", False)])
+def test_a_decorators_wrapper_entering_the_classmethods_own_class(rebind, flagged):
+    # held-out set 313 (carbonwatcher): `@Tracker.track(...)`, whose wrapper runs `with
+    # cls(**kwargs):` of the classmethod around it, appends at the manager's exit
+    src = f'''
+import functools
+
+
+class Tracker:
+    def __init__(self, ledger, **kw):
+        self._ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self._ledger.append_event("tracked")
+        return False
+
+    @classmethod
+    def track(cls, **tracker_kwargs):
+        def decorator(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                {rebind}with cls(**tracker_kwargs):
+                    result = fn(*args, **kwargs)
+                return result
+            return wrapper
+        return decorator
+
+
+@Tracker.track(ledger=None)
+def train(model):
+    return model.fit()
+
+
+def run(store, model):
+    store.save(model)
+    train(model)
+'''
+    assert bool(cl(src, select=["OC102"])) is flagged
