@@ -6,6 +6,8 @@ import pytest
 from checkutil import cl, write_tree
 from cliutil import oc
 
+from ordercheck import runner
+
 
 @pytest.mark.parametrize("text, hinted", [
     ('notify = ["*.send_mail"]\n', True),     # a project's own event class at the top level
@@ -330,3 +332,54 @@ def test_a_top_level_key_below_a_table_is_said_so(tmp_path, text, key, said):
     write_tree(tmp_path, {"ordercheck.toml": text, "a.py": "x = 1\n"})
     r = oc(tmp_path, "--no-cache", "a.py")
     assert r.code == 2 and f"`{key}`" in r.err and said in r.err, r.err
+
+
+HANDED_FLAG = '''
+import asyncio
+import functools
+
+from asgiref.sync import async_to_sync, sync_to_async
+
+
+class Repo:
+    def save(self, s, *, commit=True):
+        if commit:
+            self._store.save(s)
+
+
+class Flow:
+    def __init__(self) -> None:
+        self.repo = Repo()
+
+    async def go(self, s, rec):
+        {call}
+        self._ledger.append_event(rec)
+'''
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("self.repo.save(s, commit=False)", False),
+    ("await sync_to_async(self.repo.save)(s, commit=False)", False),
+    ("await asyncio.to_thread(self.repo.save, s, commit=False)", False),
+    ("await asyncio.to_thread(functools.partial(self.repo.save, s, commit=False))", False),
+    ("await sync_to_async(self.repo.save)(s, commit=True)", True),
+    ("await asyncio.to_thread(self.repo.save, s)", True),
+])
+@pytest.mark.parametrize("prepass", [True, False])
+def test_a_flag_argument_reaches_a_handed_callable(monkeypatch, call, flagged, prepass):
+    # held-out set 317: `sync_to_async(self.repo.save)(s, commit=False)` read the save
+    # `commit=False` rules out (a false OC102; the direct call was clean)
+    monkeypatch.setattr(runner, "PREPASS", prepass)
+    got = cl(HANDED_FLAG.format(call=call), select=["OC102"])
+    assert bool(got) is flagged, got
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("await anyio.to_thread.run_sync(self.repo.save, s, cancellable=True)", True),   # the runner's option
+    ("await anyio.to_thread.run_sync(functools.partial(self.repo.save, s, commit=False))", False),
+])
+def test_a_runners_own_keywords_are_no_flags_of_the_callable(call, flagged):
+    src = HANDED_FLAG.replace("import asyncio\n", "import asyncio\nimport anyio\n").replace(
+        "if commit:", "if commit and not cancellable:").replace("*, commit=True", "*, commit=True, cancellable=False")
+    got = cl(src.format(call=call), select=["OC102"])
+    assert bool(got) is flagged, got

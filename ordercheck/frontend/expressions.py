@@ -35,6 +35,7 @@ from .resolution import (
     destination,
     detaches_first,
     level_argument,
+    passes_keywords,
     returns_exceptions,
     runner_slot,
     runs_to_end,
@@ -141,9 +142,10 @@ def render_callee(node: cst.CSTNode) -> str:
     return "?"
 
 
-def cst_flags(node: cst.Call) -> Tuple[Tuple[str, bool], ...]:
-    """``Call.flags``: the keyword arguments written ``True`` or ``False``."""
-    return tuple((a.keyword.value, a.value.value == "True") for a in node.args
+def cst_flags(node: cst.Call, args: Optional[Sequence[cst.Arg]] = None) -> Tuple[Tuple[str, bool], ...]:
+    """``Call.flags``: the keyword arguments written ``True`` or ``False`` (``args``: a
+    handed callable's, ``sync_to_async(s.save)(force_insert=True)``; held-out set 317)."""
+    return tuple((a.keyword.value, a.value.value == "True") for a in (node.args if args is None else args)
                  if a.keyword is not None and isinstance(a.value, cst.Name) and a.value.value in ("True", "False"))
 
 
@@ -642,7 +644,7 @@ class ExpressionWalker(Resolver):
             local_head=names.local_head,
             level=names.level,
             level_from=names.level_from,
-            flags=cst_flags(node) if handoff is None else (),
+            flags=cst_flags(node) if handoff is None else cst_flags(node, handoff.arguments),
             level_args=cst_level_args(node) if handoff is None else (),
             chosen=names.chosen,
             # (a handed callable runs in a thread, where a coroutine function only makes
@@ -682,6 +684,8 @@ class ExpressionWalker(Resolver):
         handed = _positional(args, slot)
         wrapped = args is not node.args
         rest = [] if wrapped else list(args[slot + 1:])  # (a wrapper's own options are not the callable's)
+        if not passes_keywords(names):  # (nor a runner's: `anyio.to_thread.run_sync(f, x, cancellable=True)`)
+            rest = [a for a in rest if a.keyword is None]
         if isinstance(handed, cst.Call):
             partial = self.call_names(render_callee(handed.func), line, col)
             if "functools.partial" in (partial.callee,) + partial.qualnames:

@@ -46,6 +46,7 @@ from .resolution import (
     is_lock,
     level_argument,
     on_method,
+    passes_keywords,
     rebinds,
     render_ast,
     returns_exceptions,
@@ -235,9 +236,10 @@ class Outliner(Resolver):
             call.ref = _ast_ref(lead)
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         call.chosen = names.chosen
-        if handed is None:  # (``Call.flags``, as ``expressions.cst_flags`` reads them)
-            call.flags = tuple((k.arg, k.value.value) for k in node.keywords if k.arg is not None
-                               and isinstance(k.value, ast.Constant) and type(k.value.value) is bool)
+        # (``Call.flags``, as ``expressions.cst_flags`` reads them: a handed callable's own)
+        call.flags = tuple((k.arg, k.value.value) for k in (node.keywords if handed is None else handed[2])
+                           if k.arg is not None and isinstance(k.value, ast.Constant) and type(k.value.value) is bool)
+        if handed is None:
             call.level_args = ast_level_args(node)
         call.awaited = awaited if handed is None else isinstance(node.func, ast.Call) and runs_to_end(
             self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
@@ -286,7 +288,7 @@ class Outliner(Resolver):
         handed = _positional(args, slot)
         wrapped = args is not node.args
         rest = [] if wrapped else list(args[slot + 1:])  # (a wrapper's own options are not the callable's)
-        rest_kw = [] if wrapped else list(keywords)
+        rest_kw = [] if wrapped or not passes_keywords(names) else list(keywords)
         if isinstance(handed, ast.Call):
             partial = self.call_names(render_ast(handed.func), node.lineno, node.col_offset)
             if "functools.partial" in (partial.callee,) + partial.qualnames:

@@ -223,6 +223,18 @@ AWAITED_RUNNERS = {
     "starlette.concurrency.run_in_threadpool": 0,
     "fastapi.concurrency.run_in_threadpool": 0,
 }
+#: of those, the runners that hand their keyword arguments on to the callable
+#: (``asyncio.to_thread(f, s, commit=False)``); anyio's and trio's ``run_sync`` and
+#: ``run_in_executor`` take keywords of their own (``cancellable=True``) and pass none
+KEYWORD_RUNNERS = frozenset({"asyncio.to_thread", "asyncio.threads.to_thread",
+                             "starlette.concurrency.run_in_threadpool", "fastapi.concurrency.run_in_threadpool"})
+
+
+def passes_keywords(names: "CallNames") -> bool:
+    """Whether a runner's keyword arguments are the callable's (``KEYWORD_RUNNERS``)."""
+    return any(n in KEYWORD_RUNNERS for n in (names.callee, *names.qualnames))
+
+
 #: the same by method name: the callable's place, the words one of which the receiver's
 #: last name holds, and the libraries whose typed receiver has the method
 #: (``await loop.run_in_executor(None, store.save, run)``, ``self._eventloop``,
