@@ -650,7 +650,7 @@ def suggest_cmd(paths, fmt, config_file, isolated, limit, exclude, extend_exclud
         click.echo(f"ordercheck suggest: {len(unread)} file(s) could not be read or parsed and suggest nothing: "
                    f"{shown} (`ordercheck` on them says why)", err=True)
     if fmt == "json":
-        click.echo(suggestmod.render_json(found, files, limit, unmatched, saving), nl=False)
+        click.echo(suggestmod.render_json(found, files, limit, unmatched, saving, unread), nl=False)
     else:
         click.echo(suggestmod.render_text(found, settings, files, limit, unmatched, saving), nl=False)
     return 0

@@ -1434,8 +1434,10 @@ def _functions(s: Suggestion) -> str:
 
 
 def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequence[Unmatched] = (),
-                saving: Sequence[AlsoSaves] = ()) -> str:
-    return json.dumps({"files": files, "suggestions": [s.row() for s in found[:limit]],
+                saving: Sequence[AlsoSaves] = (), unread: Sequence[str] = ()) -> str:
+    """The JSON report; ``unread``: the files that could not be read or parsed, which
+    ``files`` counts and which suggest nothing (held-out set 316: named on stderr only)."""
+    return json.dumps({"files": files, "unread": list(unread), "suggestions": [s.row() for s in found[:limit]],
                        "unmatched": [u.row() for u in unmatched],
                        "also_saves": [a.row() for a in saving]}, indent=2) + "\n"
 

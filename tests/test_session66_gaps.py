@@ -401,3 +401,13 @@ def test_a_static_alias_in_a_class_body_is_its_target(tmp_path, binding, flagged
                  "class Wallet(BaseService):\n    def credit(self, w, amount, rec):\n"
                  "        self.post(w, amount)\n        self.audit(rec)\n")})
     assert bool(oc(tmp_path, "--no-cache", "a.py").codes()) is flagged
+
+
+def test_suggest_json_names_the_files_it_could_not_read(tmp_path):
+    # held-out set 316: `suggest --format json` counted an unparsable file in `files`
+    # and named it on stderr only
+    import json
+    write_tree(tmp_path, {"a.py": "def f(store, run):\n    store.save(run)\n", "bad.py": "def f(:\n"})
+    r = oc(tmp_path, "suggest", "--format", "json", ".")
+    got = json.loads(r.out)
+    assert got["files"] == 2 and got["unread"] == ["bad.py"], r.out + r.err
