@@ -16,7 +16,18 @@ import re
 _SUBSCRIPT = re.compile(r"(?<!\[)\[\]")
 
 
+#: ``["key"]`` or ``['key']``: a subscript's string key, as a call's keyed name holds it
+_KEYED = re.compile(r"""\[(["'])([^"'\[\]]*)\1\]""")
+
+
 def literal_subscripts(pattern: str) -> str:
     """The ``fnmatch`` form of an event pattern: ``task_record[].set_result`` →
-    ``task_record[[]].set_result`` (``[[]`` is a class holding ``[``, then ``]``)."""
-    return _SUBSCRIPT.sub("[[]]", pattern) if "[]" in pattern else pattern
+    ``task_record[[]].set_result`` (``[[]`` is a class holding ``[``, then ``]``);
+    ``env["mail.message"].create`` (or ``env['mail.message']``) → ``env[[]"mail.message"[]].create``,
+    which matches a call's keyed name (``expressions.render_keyed``; a ``*`` in the key
+    still matches any text)."""
+    if "[" not in pattern:
+        return pattern
+    if "[]" in pattern:
+        pattern = _SUBSCRIPT.sub("[[]]", pattern)
+    return _KEYED.sub(lambda m: f'[[]"{m.group(2)}"[]]', pattern)

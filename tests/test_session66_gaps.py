@@ -2,6 +2,8 @@
 the earlier notes' leftovers closed in that session."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from checkutil import cl, write_tree
 from cliutil import oc
@@ -406,7 +408,6 @@ def test_a_static_alias_in_a_class_body_is_its_target(tmp_path, binding, flagged
 def test_suggest_json_names_the_files_it_could_not_read(tmp_path):
     # held-out set 316: `suggest --format json` counted an unparsable file in `files`
     # and named it on stderr only
-    import json
     write_tree(tmp_path, {"a.py": "def f(store, run):\n    store.save(run)\n", "bad.py": "def f(:\n"})
     r = oc(tmp_path, "suggest", "--format", "json", ".")
     got = json.loads(r.out)
@@ -429,3 +430,30 @@ def test_an_annotated_parameter_or_an_imported_default_is_of_the_annotated_class
                        f"        self.registry = registry or {default}\n\n"
                        "    def go(self, x, rec):\n        self.registry.persist(x)\n        self._ledger.append(rec)\n")})
     assert bool(oc(tmp_path, "--no-cache", ".").codes()) is flagged
+
+
+ODOO = '''
+class Folio:
+    def checkout(self, vals):
+        folio = self.env["pms.folio"].create(vals)
+        self.env['mail.message'].create({"body": "checked out"})
+        return folio
+'''
+
+
+@pytest.mark.parametrize("save, append, flagged", [
+    ('*.env["pms.folio"].create', "*.env['mail.message'].create", True),
+    ('*.env["pms.*"].create', '*.env["mail.*"].create', True),
+    ('*.env[].create', '*.env["mail.message"].create', False),   # the save pattern takes both: one call each
+    ('*.env["pms.folio"].create', '*.env["pms.folio"].write', False),
+])
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_pattern_names_a_subscripts_string_key(tmp_path, save, append, flagged, stdin):
+    # held-out set 315: `self.env["mail.message"]` and `self.env["pms.folio"]` were one
+    # rendering, `self.env[]`, so no pattern told the chatter row from the folio
+    config = f"[extend-events]\nsave = [{json.dumps(save)}]\nappend = [{json.dumps(append)}]\n"
+    write_tree(tmp_path, {"ordercheck.toml": config, "a.py": ODOO})
+    args = ("--stdin-filename", "a.py") if stdin else ("a.py",)
+    r = oc(tmp_path, "--no-cache", *args, stdin=ODOO.encode()) if stdin else oc(tmp_path, "--no-cache", *args)
+    assert r.code != 2, r.err
+    assert bool(r.codes()) is flagged, r.out + r.err

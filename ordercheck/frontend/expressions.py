@@ -142,6 +142,27 @@ def render_callee(node: cst.CSTNode) -> str:
     return "?"
 
 
+def render_keyed(node: cst.CSTNode) -> str:
+    """``render_callee`` with a subscript's one string key written in:
+    ``self.env["mail.message"].create`` (Odoo's models by name; held-out set 315), a
+    name of the call besides ``self.env[].create`` that a pattern may name
+    (``patterns.literal_subscripts``)."""
+    if isinstance(node, cst.Attribute):
+        return f"{render_keyed(node.value)}.{node.attr.value}"
+    if isinstance(node, cst.Call):
+        return f"{render_keyed(node.func)}()"
+    if isinstance(node, cst.Await):
+        return render_keyed(node.expression)
+    if isinstance(node, cst.Subscript):
+        key = None
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            value = node.slice[0].slice.value
+            key = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+        text = f'"{key}"' if isinstance(key, str) and '"' not in key and "[" not in key and "]" not in key else ""
+        return f"{render_keyed(node.value)}[{text}]"
+    return render_callee(node)
+
+
 def cst_flags(node: cst.Call, args: Optional[Sequence[cst.Arg]] = None) -> Tuple[Tuple[str, bool], ...]:
     """``Call.flags``: the keyword arguments written ``True`` or ``False`` (``args``: a
     handed callable's, ``sync_to_async(s.save)(force_insert=True)``; held-out set 317)."""
@@ -611,6 +632,9 @@ class ExpressionWalker(Resolver):
             self._expr(lam.body, seq)
             del self._w[written:]  # (a walrus in a lambda binds the lambda's own name: PEP 572)
         callee, qn = names.callee, names.qualnames
+        if handoff is None and callee == callee_text and "[]" in callee:
+            keyed = render_keyed(func)  # `self.env["mail.message"].create`
+            qn = qn + (keyed,) if keyed != callee else qn
         suppress = None
         # (also any other `suppress`: a project module may re-export contextlib's, which
         # only the project phase knows; ``cfg`` asks ``is_contextlib_suppress``)

@@ -49,6 +49,7 @@ from .resolution import (
     passes_keywords,
     rebinds,
     render_ast,
+    render_ast_keyed,
     returns_exceptions,
     runner_slot,
     runs_to_end,
@@ -230,7 +231,11 @@ class Outliner(Resolver):
             names = self.call_names(handed[0], node.lineno, node.col_offset, ast_args_level(handed[1], handed[2]))
         elif handed is not None:  # `await asyncio.to_thread(lambda: store.save(run))`: its body runs here
             self.visit(cast(ast.Lambda, handed[0]).body)
-        call = self._call(names.callee, names.qualnames, node, names.receiver_type)
+        qualnames = names.qualnames
+        if handed is None and names.callee == written and "[]" in written:
+            keyed = render_ast_keyed(node.func)  # (``expressions.render_keyed``)
+            qualnames = qualnames + (keyed,) if keyed != written else qualnames
+        call = self._call(names.callee, qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         if handed is None:
             call.ref = _ast_ref(lead)

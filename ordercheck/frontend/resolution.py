@@ -86,6 +86,21 @@ def render_ast(node: ast.AST) -> str:
     return "?"
 
 
+def render_ast_keyed(node: ast.AST) -> str:
+    """``expressions.render_keyed`` of an ``ast`` expression."""
+    if isinstance(node, ast.Attribute):
+        return f"{render_ast_keyed(node.value)}.{node.attr}"
+    if isinstance(node, ast.Call):
+        return f"{render_ast_keyed(node.func)}()"
+    if isinstance(node, ast.Await):
+        return render_ast_keyed(node.value)
+    if isinstance(node, ast.Subscript):
+        key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        text = f'"{key}"' if isinstance(key, str) and '"' not in key and "[" not in key and "]" not in key else ""
+        return f"{render_ast_keyed(node.value)}[{text}]"
+    return render_ast(node)
+
+
 #: a logging level, as ``logger.log``'s first argument names it, → the logger method of
 #: that level (``logging.ERROR``, ``ERROR``, ``40``; loguru's ``"ERROR"``)
 _LEVEL_METHODS = {
