@@ -253,7 +253,11 @@ def _module_names(path: Path, roots: Sequence[Path]) -> Tuple[str, List[str]]:
     # (a plain folder inside a regular package is named through that package, as its
     # own package's relative imports name it, even below a root that is the package
     # itself: crawl4ai's `components/`, checked from inside `crawl4ai/`; held-out set 178)
-    primary = by_package if regular else (inside or by_root or [by_package])[0]
+    # (a regular package whose top sits in plain folders inside a regular package:
+    # the longer name too, as Python imports it and as its relative imports reach
+    # above its own top; held-out set 320, Django's `app/management/commands/` with
+    # no `management/__init__.py`)
+    primary = (inside or [by_package])[0] if regular else (inside or by_root or [by_package])[0]
     readings = _namespace_readings(folder, by_package, _deepest_first(roots))
     aliases = [n for n in [by_package, *by_root, *inside, *readings] if n != primary]
     return primary, list(dict.fromkeys(aliases))
@@ -433,12 +437,13 @@ def import_closure(named: Sequence[Path], anchors: Sequence[Path],
         top = whole.parent
         for _ in range(len(parts) - (1 if f.stem != "__init__" else 0)):
             top = top.parent
-        if not _is_package(str(whole.parent)):
-            # a plain folder inside a regular package (`pkgx/sub/caller.py`): Python's
-            # name, through the package, is what `from ..core import x` is relative to
-            inside = _inside_package_readings(str(whole.parent), f.stem, roots)
-            if inside:
-                parts = inside[0].split(".")
+        # a plain folder inside a regular package (`pkgx/sub/caller.py`), or a regular
+        # package in one (`pkgx/management/commands/cmd.py`, no `management/__init__.py`;
+        # held-out set 320): Python's name, through the package, is what `from ..core
+        # import x` is relative to
+        inside = _inside_package_readings(str(whole.parent), ".".join(parts), roots)
+        if inside:
+            parts = inside[0].split(".")
         package = f.stem == "__init__"
         text = texts.get(whole)
         if memo is not None and text is None:

@@ -542,7 +542,8 @@ def test_a_namespace_reading_needs_a_folder_that_can_only_be_an_import_root(tmp_
     assert names(tmp_path / "w/x-1/class/pkg2/m.py", elsewhere) == ("pkg2.m", [])  # a keyword is no package
     # a regular package above ends the namespace search; Python names the file through
     # it (`top.ns` a namespace portion of `top`): test_plain_folders_inside_a_package_...
-    assert names(tmp_path / "w/y-1/top/ns/pkg3/m.py", elsewhere) == ("pkg3.m", ["top.ns.pkg3.m"])
+    # (its name since session 66: what its relative imports are relative to)
+    assert names(tmp_path / "w/y-1/top/ns/pkg3/m.py", elsewhere) == ("top.ns.pkg3.m", ["pkg3.m"])
     # below a src root the path names the file already: no other reading
     assert names(tmp_path / "w/cy_flow-1.0/cy/flow/x.py", [tmp_path / "w/cy_flow-1.0"]) == ("flow.x", ["cy.flow.x"])
     assert names(tmp_path / "w/tools/http/client.py", [tmp_path / "w"]) == ("tools.http.client", ["client"])

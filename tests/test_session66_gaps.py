@@ -476,3 +476,20 @@ def test_suggest_keeps_a_model_per_row_when_the_log_model_is_configured(tmp_path
                            "    EventLog.objects.create(kind='paid', ref=inv.pk)\n")})
     out = oc(tmp_path, "suggest", "app").out
     assert f'"{pattern}"' in out and '"*.objects.create"' not in out, out
+
+
+@pytest.mark.parametrize("how", ["folder", "file", "stdin"])
+def test_relative_imports_of_a_package_in_a_plain_folder_reach_the_package_above(tmp_path, how):
+    # held-out set 320: Django's `app/management/commands/cmd.py` without a
+    # `management/__init__.py`; `from ...actions import mark_paid` reached nothing
+    write_tree(tmp_path, {
+        "pkgx/__init__.py": "", "pkgx/actions.py": "def mark_paid(store, invoice):\n    store.save(invoice)\n",
+        "pkgx/management/commands/__init__.py": "",
+        "pkgx/management/commands/cmd.py": ("from ...actions import mark_paid\n\n\ndef handle(store, invoice, events):\n"
+                                            "    mark_paid(store, invoice)\n    events.append_event(invoice.id)\n")})
+    target = "pkgx/management/commands/cmd.py"
+    if how == "stdin":
+        r = oc(tmp_path, "--no-cache", "--isolated", "--stdin-filename", target, stdin=(tmp_path / target).read_bytes())
+    else:
+        r = oc(tmp_path, "--no-cache", "--isolated", "pkgx" if how == "folder" else target)
+    assert r.codes() == [(target, 6, "OC102")], r.out + r.err
