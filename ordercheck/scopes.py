@@ -867,6 +867,9 @@ class _Scanner:
         self.imported_names: Dict[str, str] = {}  # (``module``: what the file's imports bind, to what)
         self._classes: List[str] = []  # the classes being read, outermost first (``klass``)
         self._joined_later: List[tuple] = []  # (``_type_joined``'s arguments, per function)
+        # (``_product_of``'s arguments and the name they type: a module's names are all
+        # bound once the walk ends, whatever the order of its functions and assignments)
+        self._products_later: List[tuple] = []
         self.imported_from: Dict[str, str] = {}
         self.managers_yield: Dict[str, str] = {}  # (``_managers_yield``)
         # the clauses of an `except*`: their name binds an exception group, no `T`
@@ -897,6 +900,10 @@ class _Scanner:
         # entry is added when its walk ends, so an inner one's comes first: reversed)
         if table.joined:
             self._type_joined(table, None, [])
+        for value, table, chain, owner, name in self._products_later:
+            made = self._product_of(value, table, chain)
+            if made and not owner.constructed.get(name):
+                owner.constructed.setdefault(name, set()).add(made)
         for args in reversed(self._joined_later):
             self._type_joined(*args)
         return self.out
@@ -1041,6 +1048,9 @@ class _Scanner:
                 for name in _target_names(n.optional_vars):
                     self._bind(name, table, chain)
                 ctor = constructor_type(n.context_expr) or self._yielded(n.context_expr, method)
+                if not ctor and isinstance(n.optional_vars, ast.Name) and isinstance(n.context_expr, ast.Call):
+                    # `with sqlite_session() as session:` (``_product_of``, after the walk)
+                    self._products_later.append((n.context_expr, table, chain, table, n.optional_vars.id))
                 if ctor and isinstance(n.optional_vars, ast.Name):
                     # `with Session(engine) as session:` -- `__enter__` returns the
                     # object itself (docs/decisions.md "Receiver types: with, or, inheritance");
@@ -1225,6 +1235,31 @@ class _Scanner:
             return self.managers_yield.get(f"{self._classes[-1]}.{func.attr}")
         return None
 
+    def _product_of(self, value: ast.AST, table: ScopeTable, chain: List[ScopeTable]) -> Optional[str]:
+        """What a call of a library factory's instance makes, by its qualified name:
+        ``s = db_session()`` of ``db_session = scoped_session(...)`` (the registry's
+        session), ``s = make()`` of ``make = sessionmaker()``, is a
+        ``sqlalchemy.orm.Session`` (``FACTORY_PRODUCTS``, ``PROXY_CLASSES``; held-out set
+        322, homesolar's ``with sqlite_session() as session:``). The name is the scope's
+        own or, unbound there, the module's; None for anything else."""
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return None
+        name = value.func.id
+        owner = table if name in table.bound else chain[0]
+        if owner is not table and name in table.declared_outer:
+            return None
+        made = _one(owner.constructed.get(name))
+        if not made:
+            return None
+        head, dot, rest = made.partition(".")
+        if head in self.imported_from:  # `from sqlalchemy.orm import scoped_session`
+            full = f"{self.imported_from[head]}.{self.imported_names.get(head, head)}{dot}{rest}"
+        elif head in self.imported_names:  # `from sqlalchemy import orm` then `orm.scoped_session`
+            full = f"{self.imported_names[head]}{dot}{rest}"
+        else:
+            return None
+        return FACTORY_PRODUCTS.get(full) or PROXY_CLASSES.get(full)
+
     def _owner(self, name: str, table: ScopeTable, chain: List[ScopeTable]) -> ScopeTable:
         """The table a name's binding belongs to (``_bind``: the module's for a
         ``global``, the enclosing function's for a ``nonlocal``)."""
@@ -1252,6 +1287,9 @@ class _Scanner:
             ctor = None if isinstance(value, ast.Name) else _own_class(value, method, table.instance) or value_type(
                 value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)),
                 self.imported_names)
+            if not ctor and isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                # `s = db_session()`: typed once the module's names are known
+                self._products_later.append((value, table, chain, self._owner(target.id, table, chain), target.id))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
             if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)

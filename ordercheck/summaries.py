@@ -50,6 +50,9 @@ LOG = logging.getLogger("ordercheck")
 # with-item classes: a callee carries no context manager of its caller's
 NOT_CARRIED = {"suppressor", "transaction"}
 
+#: the classes a library factory's instance makes (``scopes.FACTORY_PRODUCTS``)
+_PRODUCTS = frozenset(FACTORY_PRODUCTS.values()) | frozenset(PROXY_CLASSES.values())
+
 #: decorators after which an ``async def`` is still one: its call makes a coroutine
 #: (``ProjectIndex.plain_coroutine``); names as ``FunctionFacts.decorators`` gives them
 KEEPS_COROUTINE = frozenset({
@@ -1652,6 +1655,8 @@ class ProjectIndex:
         so in the module that binds the factory (``s = SessionLocal()`` there: a
         receiver typed by the factory's name, which has no qualified name)."""
         out: List[str] = []
+        if call.receiver_type in _PRODUCTS:  # `s = db_session()`: typed by the product's name
+            out.append(f"{call.receiver_type}.{call.callee.rsplit('.', 1)[-1]}")
         written = facts.aliases.get(call.receiver_type or "", "")
         if written.endswith("()") and "." not in (call.receiver_type or "."):
             head, _, rest = written[:-2].partition(".")

@@ -493,3 +493,23 @@ def test_relative_imports_of_a_package_in_a_plain_folder_reach_the_package_above
     else:
         r = oc(tmp_path, "--no-cache", "--isolated", "pkgx" if how == "folder" else target)
     assert r.codes() == [(target, 6, "OC102")], r.out + r.err
+
+
+@pytest.mark.parametrize("body, flagged", [
+    ("s = db_session()\n    s.commit()", True),                 # the registry's session
+    ("with db_session() as s:\n        s.commit()", True),
+    ("s = make()\n    s.commit()", True),                       # a lower-case sessionmaker
+    ("with make() as s:\n        s.commit()", True),
+    ("s = other()\n    s.commit()", False),                     # a project function: nothing known
+    ("db_session = other\n    s = db_session()\n    s.commit()", False),  # rebound in the function
+])
+def test_a_call_of_a_session_factorys_instance_makes_a_session(tmp_path, body, flagged):
+    # held-out set 322 (homesolar's `with sqlite_session() as session: session.commit()`
+    # over `sqlite_session = scoped_session(...)`): the call of the proxy made nothing known
+    write_tree(tmp_path, {
+        "ordercheck.toml": SESSION_CONFIG,
+        "app.py": ("from sqlalchemy.orm import scoped_session, sessionmaker\n\n\ndef other():\n    return None\n\n\n"
+                   f"def close(ledger):\n    {body}\n    ledger.record('closed')\n\n\n"
+                   "db_session = scoped_session(sessionmaker())\nmake = sessionmaker()\n")})
+    r = oc(tmp_path, "--no-cache", "app.py")
+    assert bool(r.codes()) is flagged, r.out + r.err
