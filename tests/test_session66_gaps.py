@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from checkutil import cl, write_tree
+from checkutil import check_source, cl, write_tree
 from cliutil import oc
 
 from ordercheck import runner
@@ -513,3 +513,23 @@ def test_a_call_of_a_session_factorys_instance_makes_a_session(tmp_path, body, f
                    "db_session = scoped_session(sessionmaker())\nmake = sessionmaker()\n")})
     r = oc(tmp_path, "--no-cache", "app.py")
     assert bool(r.codes()) is flagged, r.out + r.err
+
+
+def test_a_display_tells_the_witness_its_name_is_not_none():
+    # held-out set 318 (plat-harness): `result = None; try: ... result = {...}` then
+    # `finally: if result is not None:` -- the witness took the false branch
+    src = '''
+def run(store, events, job):
+    result = None
+    try:
+        store.save(job)
+        result = {"ok": True}
+        events.append_event(job, "done")
+    finally:
+        if result is not None:
+            events.append_event(job, "closed")
+'''
+    found = [f for f in check_source(src, select=["OC102"]) if f.span.line == 7]
+    assert len(found) == 1
+    texts = [s.text for s in found[0].witness if s.kind == "branch"]
+    assert texts and all("(false)" not in t for t in texts), texts
