@@ -206,7 +206,7 @@ def terminal_note(call: Call, summ: summod.Summaries, callee: Optional[str], par
             # 132: lunary's `"error": error` in a helper's event dict)
             found = _PROVENANCE.sub(lambda m: _provenance_at(m.group(0), origin.path), found)
         if found is not None:
-            return f"terminal by {found} in `{contracts.short(origin.call.text)}`" if found else ""
+            return f"terminal by {found} in `{contracts.call_text(origin.call)}`" if found else ""
     return ""
 
 

@@ -533,3 +533,23 @@ def run(store, events, job):
     assert len(found) == 1
     texts = [s.text for s in found[0].witness if s.kind == "branch"]
     assert texts and all("(false)" not in t for t in texts), texts
+
+
+def test_a_terminal_markers_call_is_named_whole_in_the_message():
+    # held-out set 318: "terminal by "complete" in `…b.CompleteInitialRoute...`" cut the
+    # constructor's name mid-word
+    src = '''
+class Runner:
+    def _finish(self, run):
+        self.ledger.append_event(self.router_builders.CompleteInitialRouter(run.identifier, run.attempt_number))
+
+    def go(self, run):
+        try:
+            self._finish(run)
+        except Exception:
+            pass
+'''
+    found = check_source(src, select=["OC201"])
+    assert len(found) == 1, found
+    step = found[0].witness[0].text
+    assert 'terminal by "complete" in `self.ledger.append_event(...)`' in step, step

@@ -21,6 +21,7 @@ from .base import (
     Hit,
     Ordering,
     Rule,
+    call_text,
     evaluate,
     exit_text,
     expr_matches,
@@ -37,5 +38,6 @@ KINDS = Rule.KINDS
 __all__ = [
     "KEEP", "KINDS", "MAX_SEGMENT", "ROLE_KEYS", "SEVERITIES", "ClassExpr", "Gap", "GraphInput", "Hit", "Ordering",
     "Reach", "Rule", "evaluate", "exit_text", "expr_matches", "expr_text", "message_text", "node_span", "node_text",
+    "call_text",
     "short",
 ]

