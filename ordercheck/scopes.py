@@ -900,8 +900,8 @@ class _Scanner:
         # entry is added when its walk ends, so an inner one's comes first: reversed)
         if table.joined:
             self._type_joined(table, None, [])
-        for value, table, chain, owner, name in self._products_later:
-            made = self._product_of(value, table, chain)
+        for value, table, chain, owner, name, method in self._products_later:
+            made = self._product_of(value, table, chain, method)
             if made and not owner.constructed.get(name):
                 owner.constructed.setdefault(name, set()).add(made)
         for args in reversed(self._joined_later):
@@ -1050,7 +1050,7 @@ class _Scanner:
                 ctor = constructor_type(n.context_expr) or self._yielded(n.context_expr, method)
                 if not ctor and isinstance(n.optional_vars, ast.Name) and isinstance(n.context_expr, ast.Call):
                     # `with sqlite_session() as session:` (``_product_of``, after the walk)
-                    self._products_later.append((n.context_expr, table, chain, table, n.optional_vars.id))
+                    self._products_later.append((n.context_expr, table, chain, table, n.optional_vars.id, method))
                 if ctor and isinstance(n.optional_vars, ast.Name):
                     # `with Session(engine) as session:` -- `__enter__` returns the
                     # object itself (docs/decisions.md "Receiver types: with, or, inheritance");
@@ -1235,20 +1235,29 @@ class _Scanner:
             return self.managers_yield.get(f"{self._classes[-1]}.{func.attr}")
         return None
 
-    def _product_of(self, value: ast.AST, table: ScopeTable, chain: List[ScopeTable]) -> Optional[str]:
+    def _product_of(self, value: ast.AST, table: ScopeTable, chain: List[ScopeTable], method=None) -> Optional[str]:
         """What a call of a library factory's instance makes, by its qualified name:
         ``s = db_session()`` of ``db_session = scoped_session(...)`` (the registry's
         session), ``s = make()`` of ``make = sessionmaker()``, is a
         ``sqlalchemy.orm.Session`` (``FACTORY_PRODUCTS``, ``PROXY_CLASSES``; held-out set
         322, homesolar's ``with sqlite_session() as session:``). The name is the scope's
-        own or, unbound there, the module's; None for anything else."""
-        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+        own (a parameter annotated ``maker: async_sessionmaker`` too) or, unbound there,
+        the module's; or ``self.x`` of the class (``self._maker = sessionmaker(engine)``;
+        held-out set 319). None for anything else."""
+        if not isinstance(value, ast.Call):
             return None
-        name = value.func.id
-        owner = table if name in table.bound else chain[0]
-        if owner is not table and name in table.declared_outer:
+        func = value.func
+        if isinstance(func, ast.Name):
+            name = func.id
+            owner = table if name in table.bound else chain[0]
+            if owner is not table and name in table.declared_outer:
+                return None
+            made = _one(owner.annotated.get(name)) or _one(owner.constructed.get(name))
+        elif (method is not None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+              and func.value.id == method[1]):
+            made = _one(method[0].attr_annotated.get(func.attr)) or _one(method[0].attr_constructed.get(func.attr))
+        else:
             return None
-        made = _one(owner.constructed.get(name))
         if not made:
             return None
         head, dot, rest = made.partition(".")
@@ -1287,9 +1296,10 @@ class _Scanner:
             ctor = None if isinstance(value, ast.Name) else _own_class(value, method, table.instance) or value_type(
                 value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)),
                 self.imported_names)
-            if not ctor and isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            if not ctor and isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
                 # `s = db_session()`: typed once the module's names are known
-                self._products_later.append((value, table, chain, self._owner(target.id, table, chain), target.id))
+                self._products_later.append((value, table, chain, self._owner(target.id, table, chain), target.id,
+                                             method))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
             if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)

@@ -553,3 +553,29 @@ class Runner:
     assert len(found) == 1, found
     step = found[0].witness[0].text
     assert 'terminal by "complete" in `self.ledger.append_event(...)`' in step, step
+
+
+@pytest.mark.parametrize("code, flagged", [
+    # a parameter annotated as a factory, called
+    ("async def put(maker: async_sessionmaker, obj, ledger):\n    async with maker() as s:\n"
+     "        await s.commit()\n    ledger.record('put')\n", True),
+    # a factory a class keeps
+    ("class Repo:\n    def __init__(self, engine):\n        self._maker = async_sessionmaker(engine)\n\n"
+     "    async def put(self, obj, ledger):\n        async with self._maker() as s:\n            await s.commit()\n"
+     "        ledger.record('put')\n", True),
+    # a project factory's return annotation says nothing (SPEC §2)...
+    ("def make() -> AsyncSession:\n    return None\n\n\nasync def put(obj, ledger):\n    s = make()\n"
+     "    await s.commit()\n    ledger.record('put')\n", False),
+    # ... the name annotated does
+    ("def make() -> AsyncSession:\n    return None\n\n\nasync def put(obj, ledger):\n    s: AsyncSession = make()\n"
+     "    await s.commit()\n    ledger.record('put')\n", True),
+])
+def test_a_session_factory_held_by_a_parameter_or_an_attribute(tmp_path, code, flagged):
+    # held-out set 319 (alchemiq, fast-authkit): `async with self._maker() as s:` and a
+    # parameter `maker: async_sessionmaker` made nothing known
+    write_tree(tmp_path, {
+        "ordercheck.toml": ('[extend-events]\nsave = ["sqlalchemy.ext.asyncio.AsyncSession.commit"]\n'
+                            'append = ["ledger.record"]\n'),
+        "app.py": "from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker\n\n\n" + code})
+    r = oc(tmp_path, "--no-cache", "app.py")
+    assert bool(r.codes()) is flagged, r.out + r.err
