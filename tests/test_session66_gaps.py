@@ -579,3 +579,28 @@ def test_a_session_factory_held_by_a_parameter_or_an_attribute(tmp_path, code, f
         "app.py": "from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker\n\n\n" + code})
     r = oc(tmp_path, "--no-cache", "app.py")
     assert bool(r.codes()) is flagged, r.out + r.err
+
+
+def test_a_context_manager_that_hands_on_the_running_exception_with_no_call(tmp_path):
+    # a review (sqlalchemy's `testing/assertions.py:_expect_raises`): a `@contextmanager`
+    # whose statement `x = sys.exc_info()[0]` hands the running exception on (a mark on
+    # a node with no call) stopped the whole run with "internal error: KeyError"
+    write_tree(tmp_path, {"a.py": '''
+import contextlib
+import sys
+
+
+@contextlib.contextmanager
+def expect_raises(store, run):
+    already = sys.exc_info()[0]
+    store.save(run)
+    yield already
+
+
+def use(store, run, events):
+    with expect_raises(store, run):
+        events.append_event(run, "x")
+'''})
+    r = oc(tmp_path, "--isolated", "--no-cache", "--select", "ALL", "a.py")
+    assert "internal error" not in r.err and "OC901" not in r.out, r.out + r.err
+    assert r.code in (0, 1), r.err
