@@ -647,7 +647,8 @@ class _Builder:
         point carries what the callee performed when it returned that value, as for a
         call that is the whole test. What the test tells about plain names
         (``_decide``) holds on the final branches only: the call's own edges carry the
-        branch's facts where it decides alone, none where ``A`` still does."""
+        branch's facts where it decides alone, none where ``A`` still does; where ``A``
+        decides, its own facts (``Stmt.operand_facts``) hold each way."""
         if self.on_test is None or not self.on_test(call):
             return [(n, EdgeKind.TRUE)], [(n, EdgeKind.FALSE)]
         decides = st.test_chain == "first-or"  # the operand value that decides the test
@@ -666,8 +667,13 @@ class _Builder:
             else:
                 self.connect([(n, EdgeKind.NORMAL)], p)
                 self.g.nodes[p]["header"] = st.text
-                if facts:
-                    self.g.nodes[p]["assume"] = facts
+                # (here `A` decides the test: what it tells alone, each way; a review:
+                # `f() and dry` false after `f()` returned True means `dry` is falsy)
+                a_true, a_false = st.operand_facts
+                told = {EdgeKind.TRUE: a_false if st.test_negated else a_true,
+                        EdgeKind.FALSE: a_true if st.test_negated else a_false}
+                if a_true or a_false:
+                    self.g.nodes[p]["assume"] = told
                 t.append((p, EdgeKind.TRUE))
                 f.append((p, EdgeKind.FALSE))
         if facts:

@@ -345,6 +345,9 @@ class Stmt:
     # correlated tests (if/elif/while/assert): what the test tells on each branch
     true_facts: Tuple[Fact, ...] = ()
     false_facts: Tuple[Fact, ...] = ()
+    # a ``first-and``/``first-or`` test (``test_chain``): what its other operand alone
+    # tells on its true and false side, which decides the test where the call did not
+    operand_facts: Tuple[Tuple[Fact, ...], Tuple[Fact, ...]] = ((), ())
     writes: Tuple[str, ...] = ()  # plain names the statement (its header) rebinds
     # of those, the ones bound while its expressions run (a walrus), so also when the
     # statement raises afterwards; the others are bound only once it did not raise

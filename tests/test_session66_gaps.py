@@ -604,3 +604,40 @@ def use(store, run, events):
     r = oc(tmp_path, "--isolated", "--no-cache", "--select", "ALL", "a.py")
     assert "internal error" not in r.err and "OC901" not in r.out, r.out + r.err
     assert r.code in (0, 1), r.err
+
+
+def test_suggest_reads_a_log_models_instance_save_as_an_append(tmp_path):
+    # held-out set 326 (entirius-django-contentdb): `ActivityLog(...).save()` was offered
+    # as a save, which pasted hid every audit-ordering finding
+    write_tree(tmp_path, {"a.py": (
+        "class ActivityLog:\n    pass\n\n\ndef publish(page, user):\n    page.save()\n"
+        "    ActivityLog(user=user).save()\n\n\ndef update(page, user):\n    page.save()\n"
+        "    entry = ActivityLog(user=user)\n    entry.save()\n")})
+    out = oc(tmp_path, "--isolated", "suggest", ".").out
+    rows = [ln.split() for ln in out.splitlines() if ln.startswith("#") and "ActivityLog.save" in ln]
+    assert rows and all(r[2] == "append" for r in rows), out
+
+
+@pytest.mark.parametrize("test, flagged", [
+    ("if self._claim(run) and dry:\n            return\n        if dry:\n            ledger.record(run)", False),
+    ("if self._claim(run) and dry:\n            return\n        if not dry:\n            ledger.record(run)", True),
+    ("if not (self._claim(run) and dry):\n            pass\n        else:\n            return\n        if dry:\n"
+     "            ledger.record(run)", False),
+    ("if self._claim(run) or not dry:\n            return\n        if not dry:\n            ledger.record(run)", False),
+])
+def test_the_other_operand_decides_its_own_names_where_the_call_did_not(test, flagged):
+    # a review: `if f() and dry: return` then `if dry: append` was an OC102 the nested
+    # form did not have (after `f()` returned True, a false test means `dry` is falsy)
+    src = f'''
+class S:
+    def _claim(self, run):
+        if run.free:
+            self.store.save(run)
+            return True
+        return False
+
+    def go(self, run, ledger, dry):
+        {test}
+'''
+    got = cl(src.replace("ledger.record(run)", "self.events.append_event(run)"), select=["OC102"])
+    assert bool(got) is flagged, got

@@ -422,6 +422,7 @@ class Extractor(ExpressionWalker):
         sp, text = self._small_head(line)
         st = Stmt(StmtKind.ASSERT, sp, text, self.expr(node.test), True, message=self.expr(node.msg))
         st.true_facts, st.false_facts = unwritten(self.tested(node.test, walrus=True), self._w, walrus_targets(node.test))
+        self._operand_facts(st, node.test)
         return st
 
     def _break(self, node: cst.Break, line: cst.CSTNode) -> Stmt:
@@ -628,6 +629,7 @@ class Extractor(ExpressionWalker):
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(self.tested(node.test, walrus=True), self._w, walrus_targets(node.test))
+        self._operand_facts(st, node.test)
         st.infinite = _is_true_constant(node.test)  # `if True:` has no false branch
         st.never = _is_false_constant(node.test)  # `if False:` no true one
         st.body = self.block(node.body)
@@ -636,6 +638,17 @@ class Extractor(ExpressionWalker):
         elif isinstance(node.orelse, cst.Else):
             st.orelse = self.block(node.orelse.body)
         return st
+
+    def _operand_facts(self, st: Stmt, test: cst.BaseExpression) -> None:
+        """``Stmt.operand_facts`` of a ``first-and``/``first-or`` test: what ``A`` of
+        ``f() and A`` tells, on the branches where ``A`` decides (a review, session 66)."""
+        if st.test_chain not in ("first-and", "first-or"):
+            return
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        if isinstance(test, cst.BooleanOperation):
+            other = test.right
+            st.operand_facts = unwritten(self.tested(other, walrus=True), self._w, walrus_targets(other))
 
     def _while(self, node: cst.While, line: cst.CSTNode) -> Stmt:
         sp = self._enter_stmt(node, node.test)
@@ -648,6 +661,7 @@ class Extractor(ExpressionWalker):
         st.guard_runs, st.guard_open = guard_runs(node.test)
         self._header(st, [node.test])
         st.true_facts, st.false_facts = unwritten(self.tested(node.test, walrus=True), self._w, walrus_targets(node.test))
+        self._operand_facts(st, node.test)
         st.never = _is_false_constant(node.test)  # `while 0:` never runs its body
         st.body = self.block(node.body)
         st.orelse = self.block(node.orelse.body) if node.orelse else []
