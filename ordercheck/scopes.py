@@ -175,7 +175,9 @@ def module_aliases(scopes: "Scopes") -> Dict[str, str]:
             out[name] = found[0]
     for name in sorted(set(table.annotated) | set(table.constructed)):
         typed = table.type_of(name)
-        if name not in out and typed is not None:
+        # (not a name also bound to a dotted name: `SessionLocal = sessionmaker()` then
+        # `SessionLocal = Other` is either; a review, session 66)
+        if name not in out and typed is not None and (name in table.annotated or name not in table.alias_bindings):
             out[name] = f"{typed}()"
     for name in sorted(table.alias_bindings):
         beside = table.alias_beside_defs(name)
@@ -540,12 +542,6 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
     if len(options) < 2:
         return None
     found = [value_type(o, params, receiver, imported) for o in options]
-    if None in found and any(found):
-        # `registry or default_registry`, the default a module instance imported from
-        # another module (held-out set 317, python-sendparcel): its class is that
-        # module's to say, the annotated operand's is the one written here
-        found = [f for f, o in zip(found, options)
-                 if not (f is None and isinstance(o, ast.Name) and o.id in (imported or {}))]
     if None in found:
         return None
     # ("": a parameter that defaults to None and names no class: the other operand's)
@@ -582,6 +578,8 @@ def library_factory(node: ast.Call, imported: Dict[str, str]) -> Optional[str]:
     text = dotted(node.func)
     if not text or text.split(".", 1)[0] not in imported:
         return None
+    if any(k.arg == "class_" for k in node.keywords):
+        return None  # `sessionmaker(engine, class_=AsyncSession)`: its product is that class, read nowhere (a review)
     # (``imported`` names what an import binds, not its module: the class's own name
     # here; ``summaries.ProjectIndex.product_names`` reads it through the imports)
     last = (imported[text] if text in imported else text).rsplit(".", 1)[-1]
@@ -1250,8 +1248,8 @@ class _Scanner:
         if isinstance(func, ast.Name):
             name = func.id
             owner = table if name in table.bound else chain[0]
-            if owner is not table and name in table.declared_outer:
-                return None
+            if (owner is not table and name in table.declared_outer) or owner.bound.get(name, 0) > 1:
+                return None  # (`SessionLocal = Other` after it: anything by the call; a review)
             made = _one(owner.annotated.get(name)) or _one(owner.constructed.get(name))
         elif (method is not None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
               and func.value.id == method[1]):

@@ -415,11 +415,14 @@ def test_suggest_json_names_the_files_it_could_not_read(tmp_path):
 
 
 @pytest.mark.parametrize("default, flagged", [
-    ("default_registry", True),    # a module instance imported from another module
+    # a module instance imported from another module: its class may be another one (a
+    # subclass whose override the base's raising method would hide), so no type, as
+    # for two classes (held-out set 317 asked; session 66's review kept the rule)
+    ("default_registry", False),
     ("Registry()", True),          # (the constructor spelling, as before)
     ("make_registry()", False),    # a call of unknown class: the whole unknown
 ])
-def test_an_annotated_parameter_or_an_imported_default_is_of_the_annotated_class(tmp_path, default, flagged):
+def test_an_annotated_parameter_or_an_imported_default_types_nothing(tmp_path, default, flagged):
     # held-out set 317 (python-sendparcel's `self.registry = registry or default_registry`)
     write_tree(tmp_path, {
         "ordercheck.toml": '[extend-events]\nsave = ["*.Registry.persist"]\nappend = ["*._ledger.append"]\n',
@@ -641,3 +644,31 @@ class S:
 '''
     got = cl(src.replace("ledger.record(run)", "self.events.append_event(run)"), select=["OC102"])
     assert bool(got) is flagged, got
+
+
+@pytest.mark.parametrize("factory, body, flagged", [
+    # `class_=`: the product is that class, not read (a review: typed as a Session)
+    ("SessionLocal = sessionmaker(engine, class_=AsyncSession)", "db = SessionLocal()\n    db.commit()", False),
+    # a factory's name bound again: anything by its call (a review)
+    ("make = sessionmaker()\nmake = object", "db = make()\n    db.commit()", False),
+    ("make = sessionmaker()", "db = make()\n    db.commit()", True),
+])
+def test_what_a_session_factory_does_not_say(tmp_path, factory, body, flagged):
+    write_tree(tmp_path, {
+        "ordercheck.toml": SESSION_CONFIG,
+        "app.py": ("from sqlalchemy.ext.asyncio import AsyncSession\nfrom sqlalchemy.orm import sessionmaker\n\n"
+                   f"engine = None\n{factory}\n\n\ndef close(ledger):\n    {body}\n    ledger.record('closed')\n")})
+    r = oc(tmp_path, "--no-cache", "app.py")
+    assert bool(r.codes()) is flagged, r.out + r.err
+
+
+def test_a_module_instance_rebound_to_a_dotted_name_types_nothing(tmp_path):
+    # a review: `SessionLocal = sessionmaker(); SessionLocal = Other` then `db =
+    # SessionLocal(); db.commit()` matched `sqlalchemy.orm.Session.commit`
+    write_tree(tmp_path, {
+        "ordercheck.toml": SESSION_CONFIG,
+        "app.py": ("from sqlalchemy.orm import sessionmaker\n\n\nclass Other:\n    def commit(self):\n        pass\n\n\n"
+                   "SessionLocal = sessionmaker(bind=None)\nSessionLocal = Other\n\n\n"
+                   "def go(ledger):\n    db = SessionLocal()\n    db.commit()\n    ledger.record('x')\n")})
+    r = oc(tmp_path, "--no-cache", "app.py")
+    assert r.codes() == [], r.out + r.err
