@@ -749,10 +749,18 @@ class _Builder:
         if st.yields and self.fn.context_manager and ends:
             # a context manager's ``yield``: the ``with`` body runs here, and its
             # exception is thrown in at this point
+            consumed = self._consumed(ends, st.iter_call)
             y = self.node(NodeKind.YIELD, None, "yield")
             self.connect(ends, y)
             self.raise_from(y)
             ends = [(y, EdgeKind.NORMAL)]
+            if consumed is not None:
+                # `yield from self._inner(run)`: the delegated generator's tail runs
+                # when the `with` body is done, at the manager's exit (a review)
+                x = self.node(NodeKind.EXHAUSTED, consumed.span, f"{consumed.text}  (exhausted)", call=consumed)
+                self.g.nodes[x]["line"] = None
+                self.connect(ends, x)
+                ends = [(x, EdgeKind.NORMAL)]
         elif st.yields and self.fn.tail_line:
             # a generator's ``yield``: its consumer gets control back here, so what
             # ran before it has run at the call even if the body never ends (``while

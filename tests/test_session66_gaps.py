@@ -672,3 +672,33 @@ def test_a_module_instance_rebound_to_a_dotted_name_types_nothing(tmp_path):
                    "def go(ledger):\n    db = SessionLocal()\n    db.commit()\n    ledger.record('x')\n")})
     r = oc(tmp_path, "--no-cache", "app.py")
     assert r.codes() == [], r.out + r.err
+
+
+def test_yield_from_in_a_context_manager_runs_the_tail_at_the_exit():
+    # a review: `yield from self._inner(run)` in a `@contextmanager` put the delegated
+    # generator's tail (a save) at the `with`'s entry, before its body's append
+    src = '''
+import contextlib
+
+
+def _inner(run):
+    yield run
+    run.store.save(run)
+
+
+@contextlib.contextmanager
+def cm(run):
+    yield from _inner(run)
+
+
+def go(run, events):
+    with cm(run):
+        events.append_event(run)
+
+
+def after(run, events):
+    with cm(run):
+        pass
+    events.append_event(run)
+'''
+    assert cl(src, select=["OC102"]) == [("OC102", 23)]
