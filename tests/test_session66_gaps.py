@@ -702,3 +702,18 @@ def after(run, events):
     events.append_event(run)
 '''
     assert cl(src, select=["OC102"]) == [("OC102", 23)]
+
+
+@pytest.mark.parametrize("param", ["self", "me"])
+def test_a_module_functions_parameter_named_self_is_typed_by_its_annotation(tmp_path, param):
+    # held-out set 323 (issuedb's "mechanical split": `def close(self: IssueRepository,
+    # ticket)` in a module, bound into the class as `close = _ops.close`)
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*ticket.save"]\nappend = ["*._log_activity"]\n',
+        "rf/__init__.py": "",
+        "rf/repository.py": ("class IssueRepository:\n    def persist(self, ticket):\n        ticket.save()\n\n"
+                             "    def _log_activity(self, ticket, kind):\n        pass\n"),
+        "rf/_ops.py": (f"from rf.repository import IssueRepository\n\n\ndef close({param}: IssueRepository, ticket):\n"
+                       f"    {param}.persist(ticket)\n    {param}._log_activity(ticket, 'closed')\n")})
+    r = oc(tmp_path, "--no-cache", "rf")
+    assert r.codes() == [("rf/_ops.py", 6, "OC102")], r.out + r.err

@@ -718,6 +718,11 @@ class Resolver:
             exits = alt_exits[0] if all(alt_exits) else None
         root = callee.split(".", 1)[0].split("(", 1)[0]
         self_call = root if root in ("self", "cls") else ("super" if callee.startswith("super()") else None)
+        if self_call in ("self", "cls") and not any(f.classes for f in self.frames[:-1]):
+            # a module-level function's own parameter named `self` (`def close(self:
+            # IssueRepository, ticket)`, bound into a class as `close = _ops.close`):
+            # a plain name, typed by its annotation (held-out set 323, issuedb)
+            self_call = None
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
                          method, invokes, level_from, bool(choices) and "." not in written)
 
@@ -1151,14 +1156,15 @@ class Resolver:
         if not all(p.isidentifier() for p in parts):
             return None
         written: Optional[str] = None
-        if len(parts) == 2 and parts[0] in ("self", "cls"):
+        in_method = any(f.classes for f in self.frames[:-1])  # (`self` of a module function: a plain name)
+        if len(parts) == 2 and parts[0] in ("self", "cls") and in_method:
             # `self.m()` resolves by the class's MRO, but `self` is no receiver of
             # known type for matching (docs/decisions.md "Receiver types: ...")
             return None
         if len(parts) == 2:
             scope = self._lookup(parts[0])
             written = scope[0].type_of(parts[0]) if scope is not None else None
-        elif len(parts) == 3 and parts[0] in ("self", "cls"):
+        elif len(parts) == 3 and parts[0] in ("self", "cls") and in_method:
             found = self._self_class_scope()
             written = self.scopes.attr_type(found.line, parts[1]) if found is not None else None
         if written is None:
