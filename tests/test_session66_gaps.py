@@ -717,3 +717,18 @@ def test_a_module_functions_parameter_named_self_is_typed_by_its_annotation(tmp_
                        f"    {param}.persist(ticket)\n    {param}._log_activity(ticket, 'closed')\n")})
     r = oc(tmp_path, "--no-cache", "rf")
     assert r.codes() == [("rf/_ops.py", 6, "OC102")], r.out + r.err
+
+
+@pytest.mark.parametrize("config, target, noted", [
+    ('[extend-events]\nsave = ["*.save"]\nappend = ["ledger.record"]\n', "util.py", False),  # a hook's file
+    ('[extend-events]\nsave = ["*.save"]\nappend = ["ledger.record"]\n', ".", False),   # the project holds events
+    ("", "util.py", True),                                                               # nothing configured
+    ('[extend-events]\nsave = ["*.keep"]\nappend = ["ledger.note"]\n', ".", True),      # configured, nothing matched
+])
+def test_a_configured_projects_file_with_no_events_gets_no_note(tmp_path, config, target, noted):
+    # held-out set 325: a pre-commit run on a file with no persistence calls said
+    # nothing was recognised and pointed to `suggest`, in a configured project
+    write_tree(tmp_path, {**({"ordercheck.toml": config} if config else {}), "util.py": "x = 1\n",
+                          "core.py": "def f(o, ledger):\n    o.save()\n    ledger.record(1)\n"})
+    r = oc(tmp_path, "--no-cache", target)
+    assert ("had nothing to check" in r.err) is noted, r.err
