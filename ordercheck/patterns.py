@@ -24,7 +24,7 @@ def literal_subscripts(pattern: str) -> str:
     """The ``fnmatch`` form of an event pattern: ``task_record[].set_result`` →
     ``task_record[[]].set_result`` (``[[]`` is a class holding ``[``, then ``]``);
     ``env["mail.message"].create`` (or ``env['mail.message']``) → ``env[[]"mail.message"[]].create``,
-    which matches a call's keyed name (``expressions.render_keyed``; a ``*`` in the key
+    which matches a call's keyed name (``expressions.render_callee``, keyed; a ``*`` in the key
     still matches any text)."""
     if "[" not in pattern:
         return pattern

@@ -34,6 +34,7 @@ from .resolution import (
     awaits_first,
     destination,
     detaches_first,
+    key_text,
     level_argument,
     passes_keywords,
     returns_exceptions,
@@ -126,41 +127,27 @@ def header_colon(lines: Sequence[str], line: int, col: int) -> Optional[Tuple[in
     return None
 
 
-def render_callee(node: cst.CSTNode) -> str:
+def render_callee(node: cst.CSTNode, keyed: bool = False) -> str:
     """Dotted text of a callee: ``self._store.save``, ``get_store().save`` (``?`` for
-    what is not one)."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{render_callee(node.value)}.{node.attr.value}"
-    if isinstance(node, cst.Call):
-        return f"{render_callee(node.func)}()"
-    if isinstance(node, cst.Await):
-        return render_callee(node.expression)
-    if isinstance(node, cst.Subscript):
-        return f"{render_callee(node.value)}[]"
-    return "?"
-
-
-def render_keyed(node: cst.CSTNode) -> str:
-    """``render_callee`` with a subscript's one string key written in:
+    what is not one). ``keyed``: a subscript's one string key written in,
     ``self.env["mail.message"].create`` (Odoo's models by name; held-out set 315), a
     name of the call besides ``self.env[].create`` that a pattern may name
     (``patterns.literal_subscripts``)."""
+    if isinstance(node, cst.Name):
+        return node.value
     if isinstance(node, cst.Attribute):
-        return f"{render_keyed(node.value)}.{node.attr.value}"
+        return f"{render_callee(node.value, keyed)}.{node.attr.value}"
     if isinstance(node, cst.Call):
-        return f"{render_keyed(node.func)}()"
+        return f"{render_callee(node.func, keyed)}()"
     if isinstance(node, cst.Await):
-        return render_keyed(node.expression)
+        return render_callee(node.expression, keyed)
     if isinstance(node, cst.Subscript):
         key = None
-        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        if keyed and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             value = node.slice[0].slice.value
             key = value.evaluated_value if isinstance(value, cst.SimpleString) else None
-        text = f'"{key}"' if isinstance(key, str) and '"' not in key and "[" not in key and "]" not in key else ""
-        return f"{render_keyed(node.value)}[{text}]"
-    return render_callee(node)
+        return f"{render_callee(node.value, keyed)}[{key_text(key)}]"
+    return "?"
 
 
 def cst_flags(node: cst.Call, args: Optional[Sequence[cst.Arg]] = None) -> Tuple[Tuple[str, bool], ...]:
@@ -633,7 +620,7 @@ class ExpressionWalker(Resolver):
             del self._w[written:]  # (a walrus in a lambda binds the lambda's own name: PEP 572)
         callee, qn = names.callee, names.qualnames
         if handoff is None and callee == callee_text and "[]" in callee:
-            keyed = render_keyed(func)  # `self.env["mail.message"].create`
+            keyed = render_callee(func, keyed=True)  # `self.env["mail.message"].create`
             qn = qn + (keyed,) if keyed != callee else qn
         suppress = None
         # (also any other `suppress`: a project module may re-export contextlib's, which

@@ -49,7 +49,6 @@ from .resolution import (
     passes_keywords,
     rebinds,
     render_ast,
-    render_ast_keyed,
     returns_exceptions,
     runner_slot,
     runs_to_end,
@@ -233,7 +232,7 @@ class Outliner(Resolver):
             self.visit(cast(ast.Lambda, handed[0]).body)
         qualnames = names.qualnames
         if handed is None and names.callee == written and "[]" in written:
-            keyed = render_ast_keyed(node.func)  # (``expressions.render_keyed``)
+            keyed = render_ast(node.func, keyed=True)  # (``expressions.render_callee``)
             qualnames = qualnames + (keyed,) if keyed != written else qualnames
         call = self._call(names.callee, qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head

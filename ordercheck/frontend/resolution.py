@@ -70,35 +70,28 @@ CONTEXT_MANAGER_DECORATORS = {
 }
 
 
-def render_ast(node: ast.AST) -> str:
+def render_ast(node: ast.AST, keyed: bool = False) -> str:
     """``render_callee`` of an ``ast`` expression: ``self._store.save``,
-    ``get_store().save``, ``x[].m`` (``?`` for what is not one)."""
+    ``get_store().save``, ``x[].m`` (``?`` for what is not one); ``keyed``: a
+    subscript's one string key written in (``expressions.render_callee``)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        return f"{render_ast(node.value)}.{node.attr}"
+        return f"{render_ast(node.value, keyed)}.{node.attr}"
     if isinstance(node, ast.Call):
-        return f"{render_ast(node.func)}()"
+        return f"{render_ast(node.func, keyed)}()"
     if isinstance(node, ast.Await):
-        return render_ast(node.value)
+        return render_ast(node.value, keyed)
     if isinstance(node, ast.Subscript):
-        return f"{render_ast(node.value)}[]"
+        key = node.slice.value if keyed and isinstance(node.slice, ast.Constant) else None
+        return f"{render_ast(node.value, keyed)}[{key_text(key)}]"
     return "?"
 
 
-def render_ast_keyed(node: ast.AST) -> str:
-    """``expressions.render_keyed`` of an ``ast`` expression."""
-    if isinstance(node, ast.Attribute):
-        return f"{render_ast_keyed(node.value)}.{node.attr}"
-    if isinstance(node, ast.Call):
-        return f"{render_ast_keyed(node.func)}()"
-    if isinstance(node, ast.Await):
-        return render_ast_keyed(node.value)
-    if isinstance(node, ast.Subscript):
-        key = node.slice.value if isinstance(node.slice, ast.Constant) else None
-        text = f'"{key}"' if isinstance(key, str) and '"' not in key and "[" not in key and "]" not in key else ""
-        return f"{render_ast_keyed(node.value)}[{text}]"
-    return render_ast(node)
+def key_text(key: object) -> str:
+    """A subscript's key as a keyed rendering writes it: a string in double quotes,
+    nothing for any other key or one holding a quote or a bracket."""
+    return f'"{key}"' if isinstance(key, str) and not any(c in key for c in '"[]') else ""
 
 
 #: a logging level, as ``logger.log``'s first argument names it, → the logger method of
