@@ -1248,9 +1248,14 @@ class _Scanner:
         if isinstance(func, ast.Name):
             name = func.id
             owner = table if name in table.bound else chain[0]
-            if (owner is not table and name in table.declared_outer) or owner.bound.get(name, 0) > 1:
-                return None  # (`SessionLocal = Other` after it: anything by the call; a review)
-            made = _one(owner.annotated.get(name)) or _one(owner.constructed.get(name))
+            if owner is not table and name in table.declared_outer:
+                return None
+            # (its annotation says; else its constructor, unless a binding to a dotted
+            # name makes it anything: `SessionLocal = Other` after it, a review. A
+            # lazy `_maker = None` then `global _maker; _maker = sessionmaker(...)` is
+            # the factory: the second review)
+            made = _one(owner.annotated.get(name)) or (
+                _one(owner.constructed.get(name)) if name not in owner.alias_bindings else None)
         elif (method is not None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
               and func.value.id == method[1]):
             made = _one(method[0].attr_annotated.get(func.attr)) or _one(method[0].attr_constructed.get(func.attr))

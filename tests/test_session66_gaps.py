@@ -753,3 +753,18 @@ def test_a_query_sets_chained_steps_keep_its_class(tmp_path, call, flagged):
                          f"def rename(journal, title):\n    {call}\n    journal.append(title)\n")})
     r = oc(tmp_path, "--no-cache", "pkg")
     assert bool([c for c in r.codes() if c[0] == "pkg/pages.py"]) is flagged, r.out + r.err
+
+
+@pytest.mark.parametrize("binding", [
+    "_maker = None\n\n\ndef init():\n    global _maker\n    _maker = sessionmaker()\n",
+    "_maker: sessionmaker = None\n\n\ndef init():\n    global _maker\n    _maker = sessionmaker()\n",
+    "try:\n    _maker = sessionmaker()\nexcept ImportError:\n    _maker = None\n",
+])
+def test_a_lazily_set_session_factory_makes_sessions(tmp_path, binding):
+    # the second review: a `None` placeholder made the factory's name "bound again"
+    write_tree(tmp_path, {
+        "ordercheck.toml": SESSION_CONFIG,
+        "app.py": ("from sqlalchemy.orm import sessionmaker\n\n" + binding +
+                   "\n\ndef close(ledger):\n    db = _maker()\n    db.commit()\n    ledger.record('x')\n")})
+    r = oc(tmp_path, "--no-cache", "app.py")
+    assert [c for _, _, c in r.codes()] == ["OC102"], r.out + r.err
