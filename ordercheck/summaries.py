@@ -53,6 +53,17 @@ NOT_CARRIED = {"suppressor", "transaction"}
 #: the classes a library factory's instance makes (``scopes.FACTORY_PRODUCTS``)
 _PRODUCTS = frozenset(FACTORY_PRODUCTS.values()) | frozenset(PROXY_CLASSES.values())
 
+
+def _product_of(facts: FileFacts, written: str) -> Optional[str]:
+    """What an instance of the class ``written`` in ``facts``'s module makes, when that
+    class, through the module's imports, is a library factory or proxy
+    (``sessionmaker`` → ``sqlalchemy.orm.Session``); None for any other."""
+    head, _, rest = written.partition(".")
+    if head not in facts.imports:
+        return None
+    full = ".".join(filter(None, (facts.imports[head], rest)))
+    return FACTORY_PRODUCTS.get(full) or PROXY_CLASSES.get(full)
+
 #: decorators after which an ``async def`` is still one: its call makes a coroutine
 #: (``ProjectIndex.plain_coroutine``); names as ``FunctionFacts.decorators`` gives them
 KEEPS_COROUTINE = frozenset({
@@ -1659,14 +1670,14 @@ class ProjectIndex:
         so in the module that binds the factory (``s = SessionLocal()`` there: a
         receiver typed by the factory's name, which has no qualified name)."""
         out: List[str] = []
+        method = call.callee.rsplit(".", 1)[-1]
         if call.receiver_type in _PRODUCTS:  # `s = db_session()`: typed by the product's name
-            out.append(f"{call.receiver_type}.{call.callee.rsplit('.', 1)[-1]}")
+            out.append(f"{call.receiver_type}.{method}")
         written = facts.aliases.get(call.receiver_type or "", "")
         if written.endswith("()") and "." not in (call.receiver_type or "."):
-            head, _, rest = written[:-2].partition(".")
-            full = ".".join(filter(None, (facts.imports.get(head), rest))) if head in facts.imports else ""
-            if full in FACTORY_PRODUCTS:
-                out.append(f"{FACTORY_PRODUCTS[full]}.{call.callee.rsplit('.', 1)[-1]}")
+            product = _product_of(facts, written[:-2])
+            if product is not None:
+                out.append(f"{product}.{method}")
         for q in names:
             owner, _, method = q.rpartition(".")
             if not owner:
@@ -1674,15 +1685,8 @@ class ProjectIndex:
             if owner in PROXY_CLASSES:
                 out.append(f"{PROXY_CLASSES[owner]}.{method}")
                 continue
-            if owner.split(".", 1)[0] not in self._heads():
-                continue
-            found = self._module_instance(owner)
-            if found is None:
-                continue
-            source, written = found
-            head, _, rest = written.partition(".")
-            full = ".".join(filter(None, (source.imports.get(head), rest))) if head in source.imports else ""
-            product = FACTORY_PRODUCTS.get(full) or PROXY_CLASSES.get(full)
+            found = self._module_instance(owner) if owner.split(".", 1)[0] in self._heads() else None
+            product = _product_of(*found) if found is not None else None
             if product is not None:
                 out.append(f"{product}.{method}")
         return tuple(dict.fromkeys(out))
