@@ -94,6 +94,12 @@ class ScopeTable:
     #: ``(DIRECT, (its name,))``): Django's ``View.dispatch`` runs every HTTP handler
     #: inside it, and ``as_view()`` copies its attributes (session 65's first review)
     method_decorated: Dict[str, List[Tuple[str, Tuple[str, ...]]]] = field(default_factory=dict)
+    #: names bound from a call of a plain name whose product the file cannot tell
+    #: (``s = async_session()``, ``with async_session() as s:`` where ``async_session``
+    #: is imported): name -> those callees; the front end names such a receiver's
+    #: calls through the import (``made_by``), and the project's summaries tell what
+    #: the imported name makes (``summaries.ProjectIndex.product_names``)
+    called: Dict[str, Set[str]] = field(default_factory=dict)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -125,6 +131,11 @@ class ScopeTable:
         if defs and self.bound.get(name) == defs + 1 and name in self.alias_bindings:
             return self.alias_bindings[name]
         return None
+
+    def made_by(self, name: str) -> Optional[str]:
+        """The plain name whose call made ``name``, bound only there (``called``)."""
+        callee = _one(self.called.get(name))
+        return callee if callee is not None and self.bound.get(name) == 1 else None
 
     def type_of(self, name: str) -> Optional[str]:
         annotated = _one(self.annotated.get(name))
@@ -902,6 +913,8 @@ class _Scanner:
             made = self._product_of(value, table, chain, method)
             if made and not owner.constructed.get(name):
                 owner.constructed.setdefault(name, set()).add(made)
+            elif not made and isinstance(value.func, ast.Name) and owner is table:
+                owner.called.setdefault(name, set()).add(value.func.id)
         for args in reversed(self._joined_later):
             self._type_joined(*args)
         return self.out

@@ -1685,6 +1685,9 @@ class ProjectIndex:
             if owner in PROXY_CLASSES:
                 out.append(f"{PROXY_CLASSES[owner]}.{method}")
                 continue
+            # (`pkg.db.async_session().commit`: a call of the module's factory instance
+            # makes its product too; ``resolution.Resolver.made_by``)
+            owner = owner[:-2] if owner.endswith("()") else owner
             found = self._module_instance(owner) if owner.split(".", 1)[0] in self._heads() else None
             product = _product_of(*found) if found is not None else None
             if product is not None:

@@ -645,6 +645,8 @@ class Resolver:
             typed = self.type_qualname(receiver)
             if typed is not None:
                 qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
+        elif chain_made := self.made_by(callee):
+            qn = tuple(dict.fromkeys(qn + chain_made))
         invokes = self.invoked_type(chain, line, col)
         if invokes is not None:
             typed = self.type_qualname(invokes)
@@ -1109,6 +1111,28 @@ class Resolver:
         if found is None or (here and (found[1], found[2]) > (line, col)):
             return None
         return self.expand_alias(found[0] + text[m.end():], found[1], found[2])
+
+    def made_by(self, callee: str) -> Tuple[str, ...]:
+        """``pkg.db.async_session().commit`` for ``s.commit()`` where ``s =
+        async_session()`` (or ``with async_session() as s:``), and for
+        ``async_session().commit()``, when ``async_session`` is imported
+        (``ScopeTable.called``): the receiver is what the imported name's call makes,
+        which this file cannot tell; the project's summaries can, for a library session
+        factory's instance (``summaries.ProjectIndex.product_names``; held-out sets'
+        ``from app.db import async_session``). Nothing for any other receiver."""
+        receiver, _, method = callee.rpartition(".")
+        if not receiver or not method.isidentifier():
+            return ()
+        if receiver.endswith("()") and receiver[:-2].isidentifier():
+            maker: Optional[str] = receiver[:-2]
+        elif receiver.isidentifier():
+            scope = self._lookup(receiver)
+            maker = scope[0].made_by(receiver) if scope is not None else None
+        else:
+            return ()
+        if maker is None:
+            return ()
+        return tuple(f"{q}().{method}" for q in self.qualified_text(maker) if "." in q)
 
     def chain_receiver_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
         """The receiver class of the first text of an alias chain that has one: the

@@ -1,0 +1,37 @@
+"""Faults and gaps the held-out sets of session 67 found (docs/evaluation.md), and
+the earlier notes' leftovers closed in that session."""
+from __future__ import annotations
+
+import pytest
+from checkutil import write_tree
+from cliutil import oc
+
+SESSION_CONFIG = ('[extend-events]\nsave = ["sqlalchemy.orm.Session.commit", '
+                  '"sqlalchemy.ext.asyncio.AsyncSession.commit"]\nappend = ["ledger.record"]\n')
+
+
+@pytest.mark.parametrize("factory", [
+    "async_session = async_sessionmaker(engine, expire_on_commit=False)",
+    "async_session = sessionmaker(bind=engine)",
+    "async_session = scoped_session(sessionmaker())",   # the registry's call: its session
+    "def async_session():\n    return None",            # a project function: nothing known
+])
+@pytest.mark.parametrize("body", [
+    "async with async_session() as s:\n        await s.commit()",
+    "s = async_session()\n    await s.commit()",
+    "await async_session().commit()",
+    "s = async_session()\n    s = other()\n    await s.commit()",   # bound twice: nothing known
+])
+def test_an_imported_lower_case_session_factory_makes_sessions(tmp_path, factory, body):
+    # session 66's note: `from app.db import async_session` (a lower-case factory
+    # instance, FastAPI's usual name) made nothing known in the importing module, so a
+    # configured `AsyncSession.commit` matched none of its commits
+    defs = ("from sqlalchemy.ext.asyncio import async_sessionmaker\n"
+            "from sqlalchemy.orm import scoped_session, sessionmaker\n\nengine = None\n" + factory + "\n")
+    func = ("from db import async_session\n\n\ndef other():\n    return None\n\n\n"
+            f"async def close(ledger):\n    {body}\n    ledger.record('closed')\n")
+    write_tree(tmp_path, {"ordercheck.toml": SESSION_CONFIG, "db.py": defs, "app.py": func})
+    flagged = not factory.startswith("def") and "other()" not in body
+    for args in ((".",), ("app.py",)):  # a whole run and a one-file run agree
+        r = oc(tmp_path, "--no-cache", *args)
+        assert [c for p, _, c in r.codes() if p.endswith("app.py")] == (["OC102"] if flagged else []), r.out + r.err
