@@ -3,7 +3,7 @@ the earlier notes' leftovers closed in that session."""
 from __future__ import annotations
 
 import pytest
-from checkutil import write_tree
+from checkutil import check_source, write_tree
 from cliutil import oc
 
 SESSION_CONFIG = ('[extend-events]\nsave = ["sqlalchemy.orm.Session.commit", '
@@ -35,3 +35,35 @@ def test_an_imported_lower_case_session_factory_makes_sessions(tmp_path, factory
     for args in ((".",), ("app.py",)):  # a whole run and a one-file run agree
         r = oc(tmp_path, "--no-cache", *args)
         assert [c for p, _, c in r.codes() if p.endswith("app.py")] == (["OC102"] if flagged else []), r.out + r.err
+
+
+GROUP = '''
+import anyio
+import trio
+
+
+async def persist(store, run):
+    await store.save(run)
+
+
+async def close(store, ledger, run):
+    {opener}
+        {start}
+    await ledger.append_event(run, "done")
+'''
+
+
+@pytest.mark.parametrize("opener, start, flagged", [
+    ("async with anyio.create_task_group() as tg:", "tg.start_soon(persist, store, run)", True),
+    ("async with trio.open_nursery() as nursery:", "nursery.start_soon(store.save, run)", True),
+    ("async with trio.open_nursery() as nursery:", "await nursery.start(persist, store, run)", True),
+    ("async with anyio.create_task_group() as self._tg:", "self._tg.start_soon(persist, store, run)", True),
+    ("async with anyio.create_task_group() as tg:", "tg.start_soon(ledger.flush)", False),  # no save handed
+    ("if True:", "store.start(persist, run)", False),   # any other `start`: no group's
+])
+def test_a_task_groups_start_soon_runs_the_handed_coroutine(opener, start, flagged):
+    # session 66's note: anyio's/trio's `tg.start_soon(f, x)` handed `f` on uncalled, so
+    # a save it ran carried nothing, where `tg.create_task(f(x))` carried its effects
+    src = GROUP.format(opener=opener, start=start)
+    got = [f.code for f in check_source(src)]
+    assert got == (["OC102"] if flagged else []), got

@@ -40,6 +40,7 @@ from .resolution import (
     returns_exceptions,
     runner_slot,
     runs_to_end,
+    starts_in_group,
     table_rename,
     wraps_callable,
 )
@@ -608,6 +609,7 @@ class ExpressionWalker(Resolver):
         if table_rename(names.callee, [a.keyword.value for a in node.args if a.keyword is not None],
                         isinstance(lead, (cst.Dict, cst.DictComp)) or (isinstance(lead, cst.Name) and lead.value == "None")):
             names = dataclasses.replace(names, qualnames=names.qualnames + (TABLE_RENAME,))
+        outer = names  # (the runner's own, once the handed callable's replace them)
         handoff = self.handed_callable(node, names, awaited, line, at)
         if handoff is not None and isinstance(handoff.target, str):
             # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
@@ -660,7 +662,8 @@ class ExpressionWalker(Resolver):
             chosen=names.chosen,
             # (a handed callable runs in a thread, where a coroutine function only makes
             # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
-            awaited=awaited if handoff is None else isinstance(func, cst.Call) and runs_to_end(
+            # (a task group's `start_soon(f)` runs the coroutine in the group: ``starts_in_group``)
+            awaited=awaited if handoff is None else starts_in_group(outer) or isinstance(func, cst.Call) and runs_to_end(
                 self.call_names(render_callee(func.func), line, at)),
         )
         self.next_call += 1

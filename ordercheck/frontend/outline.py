@@ -52,6 +52,7 @@ from .resolution import (
     returns_exceptions,
     runner_slot,
     runs_to_end,
+    starts_in_group,
     table_rename,
     wraps_callable,
 )
@@ -224,6 +225,7 @@ class Outliner(Resolver):
         if table_rename(names.callee, [k.arg for k in node.keywords if k.arg is not None],
                         isinstance(lead, (ast.Dict, ast.DictComp)) or (isinstance(lead, ast.Constant) and lead.value is None)):
             names = dataclasses.replace(names, qualnames=names.qualnames + (TABLE_RENAME,))
+        outer = names  # (the runner's own, once the handed callable's replace them)
         handed = self.handed_callable(node, names, awaited)
         if handed is not None and isinstance(handed[0], str):
             # `await asyncio.to_thread(store.save, run)` is `store.save(run)`
@@ -245,8 +247,8 @@ class Outliner(Resolver):
                            if k.arg is not None and isinstance(k.value, ast.Constant) and type(k.value.value) is bool)
         if handed is None:
             call.level_args = ast_level_args(node)
-        call.awaited = awaited if handed is None else isinstance(node.func, ast.Call) and runs_to_end(
-            self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
+        call.awaited = awaited if handed is None else starts_in_group(outer) or isinstance(
+            node.func, ast.Call) and runs_to_end(self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
         return call
 
     def getattr_target(self, func: ast.expr) -> Optional[Tuple[str, Optional[str]]]:

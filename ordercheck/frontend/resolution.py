@@ -430,9 +430,36 @@ NOT_RUNNING_NOW = frozenset({"schedule", "scheduled", "later", "count", "counter
                              "delayed", "defer", "deferred", "after"})
 
 
+#: a task group's or a nursery's methods that start the coroutine function handed to
+#: them as a task of the group (anyio's and trio's ``tg.start_soon(f, x)``, ``await
+#: nursery.start(f, x)``): the group awaits it before its ``async with`` ends, as it does
+#: a ``TaskGroup``'s ``tg.create_task(f(x))``, so the handed call is read as that call
+#: (docs/decisions.md "A task group's start_soon"). ``start_soon`` is anyio's and trio's
+#: own name; ``start`` is one only on a receiver named as a group is.
+GROUP_STARTERS = frozenset({"start_soon", "start"})
+
+
+def starts_in_group(names: "CallNames") -> bool:
+    """Whether a call hands its first argument to a task group to run
+    (``GROUP_STARTERS``)."""
+    head, _, method = names.callee.rpartition(".")
+    if method not in GROUP_STARTERS or not head or "(" in head:
+        return False
+    if any(q.startswith(("anyio.", "trio.")) for q in names.qualnames if q.endswith("." + method)):
+        return True
+    if names.receiver_type is not None:
+        return False  # (a project class's own `start_soon`)
+    last = head.rsplit(".", 1)[-1].lower().lstrip("_")
+    return (method == "start_soon" or last == "tg" or last.endswith("_tg") or "nursery" in last
+            or "task_group" in last or "taskgroup" in last)
+
+
 def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
     """Where the callable stands among a runner's positional arguments
-    (``AWAITED_RUNNERS``), when the call is one and is awaited; else None."""
+    (``AWAITED_RUNNERS``), when the call is one and is awaited, or a task group's
+    (``starts_in_group``); else None."""
+    if starts_in_group(names):
+        return 0
     if not awaited:
         return None
     for name in _known_as(names):
