@@ -67,3 +67,60 @@ def test_a_task_groups_start_soon_runs_the_handed_coroutine(opener, start, flagg
     src = GROUP.format(opener=opener, start=start)
     got = [f.code for f in check_source(src)]
     assert got == (["OC102"] if flagged else []), got
+
+
+GFK = '''
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.db import models
+
+
+class Change(models.Model):
+    object = {field}
+
+    def revert(self):
+        self.object.save()
+        ChangeNote.objects.create(text="reverted")
+'''
+
+
+@pytest.mark.parametrize("field, flagged", [
+    ('GenericForeignKey("content_type", "object_id")', True),
+    ('models.ForeignKey("Owner", on_delete=models.CASCADE)', False),  # an Owner: no project class here
+    ('models.TextField()', False),
+])
+def test_a_generic_foreign_key_is_some_model(field, flagged):
+    # held-out set 333 (django-models-logging's `Change.object`): the attribute was typed
+    # as the descriptor, so `django.db.models.Model.save` missed `self.object.save()`
+    table = {"extend-events": {"save": ["django.db.models.Model.save"], "append": ["*ChangeNote.objects.create"]}}
+    got = [f.code for f in check_source(GFK.format(field=field), table=table)]
+    assert got == (["OC102"] if flagged else []), got
+
+
+ALIASED = '''
+class RunLog:
+    def record(self, event):
+        self.event = event
+
+    log_event = {alias}
+
+
+class Audited(RunLog):
+    pass
+
+
+def finish(store, log: {cls}):
+    store.save_run(log)
+    log.log_event("run_failed")
+'''
+
+
+@pytest.mark.parametrize("alias, cls, flagged", [
+    ("record", "RunLog", True),
+    ("record", "Audited", True),        # the alias along the MRO
+    ("print", "RunLog", False),         # an alias of anything else: its own text
+])
+def test_a_class_level_alias_on_a_typed_receiver_matches_as_the_aliased_method(alias, cls, flagged):
+    # held-out set 333: `log.log_event(...)` with `log_event = record` matched neither
+    # `*.RunLog.record` nor anything but `*.RunLog.log_event`; `self.log_event` did
+    got = [f.code for f in check_source(ALIASED.format(alias=alias, cls=cls), table={"extend-events": {"append": ["*.RunLog.record"]}})]
+    assert got == (["OC101"] if flagged else []), got
