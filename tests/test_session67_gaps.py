@@ -138,3 +138,18 @@ def test_suggest_reads_a_change_or_revision_models_new_rows_as_appends(callee, k
     # saves, and its pasted block hid both true OC102s
     from ordercheck.suggest import queryset_write
     assert queryset_write(callee) == kind
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("form.save(commit=False)", False),      # Django's ModelForm idiom: nothing written
+    ("super().save(commit=False)", False),
+    ("form.save(commit=True)", True),
+    ("form.save()", True),
+    ("form.save(flush=False)", True),        # any other flag says nothing of the commit
+])
+def test_a_save_told_commit_false_is_no_save(call, flagged):
+    # held-out set 331: a configured `*.save` made `form.save(commit=False)` a save, so
+    # an append before the real save was an OC102
+    src = f"def create(form, ledger):\n    obj = {call}\n    ledger.append_event('created')\n    return obj\n"
+    got = [f.code for f in check_source(src, table={"extend-events": {"save": ["*.save"]}})]
+    assert got == (["OC102"] if flagged else []), got
