@@ -153,3 +153,15 @@ def test_a_save_told_commit_false_is_no_save(call, flagged):
     src = f"def create(form, ledger):\n    obj = {call}\n    ledger.append_event('created')\n    return obj\n"
     got = [f.code for f in check_source(src, table={"extend-events": {"save": ["*.save"]}})]
     assert got == (["OC102"] if flagged else []), got
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("_commit_message_for_adr", None),     # pyadr: a commit message built
+    ("commit_hash_of_head", None),
+    ("commit_transaction", "save"),
+    ("commit_changes_for_run", "save"),
+])
+def test_suggest_reads_a_commits_attribute_as_no_save(name, kind):
+    # held-out set 331: `suggest` offered pyadr's `_commit_message_for_adr` as a save
+    from ordercheck.suggest import kind_of
+    assert kind_of(name) == kind
