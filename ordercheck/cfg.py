@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, FrozenSet, List, Optional, Tuple, Union
 
 import networkx as nx
 
@@ -118,6 +118,39 @@ def may_catch_exit(h: Handler) -> bool:
         # `ERRS = (Exception,)`: a review, session 56)
         return any(b not in _NOT_EXIT for b in h.builtins)
     return any(t.removeprefix("builtins.") not in _NOT_EXIT for t in h.types)
+
+
+#: the built-in exceptions no ``Exception`` clause catches, and library ones of that
+#: kind (asyncio's cancellation since Python 3.8, trio's): a bare ``raise`` in a clause
+#: that names only these passes every clause that cannot catch them (``base_only``)
+_BASE_ONLY = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
+_BASE_ONLY_LIBRARY = frozenset({"asyncio.CancelledError", "asyncio.exceptions.CancelledError", "trio.Cancelled"})
+
+
+def base_only(h: Handler) -> Optional[FrozenSet[str]]:
+    """The built-in classes that may catch what the clause ``h`` handles, when every
+    type it names is a ``BaseException`` that is no ``Exception`` (``_BASE_ONLY``, as
+    surely built in, or ``_BASE_ONLY_LIBRARY`` by its qualified name): its own
+    built-in names and ``BaseException``. None for any other clause."""
+    if h.bare or h.broad or not h.types:
+        return None
+    written = [t.removeprefix("builtins.") for t in h.types]
+    library = {t for t in written if t in _BASE_ONLY_LIBRARY}
+    for t in written:
+        if t in _BASE_ONLY_LIBRARY or any(q.endswith("." + t) for q in library):
+            continue  # (`CancelledError` written, `asyncio.CancelledError` its qualified name)
+        if t not in _BASE_ONLY or t not in h.builtins:
+            return None
+    return frozenset(b for b in h.builtins if b is not None) | {"BaseException"}
+
+
+def may_catch_base(h: Handler, bases: FrozenSet[str]) -> bool:
+    """Whether an ``except`` clause may catch an exception whose built-in bases are
+    ``bases`` (``base_only``): a bare clause, one naming a class this module cannot see
+    into, or one naming one of those bases."""
+    if h.bare or not h.types or not h.builtins or any(b is None for b in h.builtins):
+        return True
+    return any(b in bases for b in h.builtins)
 
 
 # ---- the frame stack (CPython's ``fblockinfo``): one class per ``FrameKind``
@@ -394,6 +427,37 @@ class _Builder:
             if self.CROSS[frame.kind](self, frame, index, preds, way):
                 return
         self.connect(preds, RAISE)
+
+    def base_raise_from(self, node: object, bases: FrozenSet[str]) -> None:
+        """A re-raise of a ``SystemExit``, ``KeyboardInterrupt`` or cancellation
+        (``base_only``: ``except asyncio.CancelledError: ...; raise``): it passes every
+        ``except`` clause that cannot catch it (``except Exception:``), as Python does
+        (held-out set 334: the walk entered an outer ``except Exception:`` and went on to
+        an append, a false OC102). A ``SystemExit`` goes ``sys.exit()``'s way
+        (``exit_from``), and so does a cancellation; a ``KeyboardInterrupt`` or a
+        ``GeneratorExit`` goes to the first clause out of it that may catch it, through
+        loops, and as any exception does once a ``finally`` or a ``with`` exit runs first
+        (an over-approximation, as before)."""
+        if bases <= {"SystemExit", "BaseException"}:
+            # (a cancellation too: `sys.exit()`'s way passes what cannot catch it and
+            # enters what may, a clause naming `SystemExit` as well: over, never under)
+            self.exit_from(node)
+            return
+        preds: Preds = [(node, EdgeKind.EXCEPTION)]
+        for index in range(len(self.frames) - 1, -1, -1):
+            frame = self.frames[index]
+            if isinstance(frame, _LoopFrame):
+                continue
+            if not isinstance(frame, _ExceptFrame):
+                break
+            catcher = next((entry for entry, clause in frame.clauses if may_catch_base(clause, bases)), None)
+            if catcher is not None:
+                self.connect(preds, catcher)
+                return
+        else:
+            self.connect(preds, RAISE)
+            return
+        self.unwind(preds, Way.RAISE)
 
     def _at(self, frames_upto: int, ctx: Tuple[int, ...], withs: Tuple[int, ...]):
         """Context manager-ish helper: run with outer frames and a given ctx."""
@@ -796,6 +860,10 @@ class _Builder:
         if ends:
             point = node if ends == start else self._point(ends, "raise")
             self.g.nodes[point]["raise_stmt"] = True
+            bases = base_only(self.handling) if st.reraise and self.handling is not None and not self.star_clauses else None
+            if bases is not None:
+                self.base_raise_from(point, bases)
+                return []
             if st.reraise and self.handling is not None and not self.handling.bare and not self.star_clauses:
                 self._typed_raise(point, self.handling)
             self.unwind([(point, EdgeKind.EXCEPTION)], Way.RAISE)

@@ -165,3 +165,44 @@ def test_suggest_reads_a_commits_attribute_as_no_save(name, kind):
     # held-out set 331: `suggest` offered pyadr's `_commit_message_for_adr` as a save
     from ordercheck.suggest import kind_of
     assert kind_of(name) == kind
+
+
+RERAISED = '''
+import asyncio
+import logging
+from asyncio import CancelledError
+
+logger = logging.getLogger(__name__)
+
+
+async def step(store, ledger, run, task):
+    try:
+        try:
+            await task
+        except {inner}:
+            await store.save(run)
+            raise
+    except {outer}:
+        logger.warning("step failed")
+    await ledger.append(run.id, "step")
+'''
+
+
+@pytest.mark.parametrize("inner, outer, flagged", [
+    ("SystemExit", "Exception", False),              # held-out set 334: passes `except Exception`
+    ("KeyboardInterrupt", "Exception", False),
+    ("asyncio.CancelledError", "Exception", False),
+    ("CancelledError", "(ValueError, OSError)", False),
+    ("(SystemExit, KeyboardInterrupt)", "Exception", False),
+    ("KeyboardInterrupt", "KeyboardInterrupt", True),  # caught by the outer clause: on to the append
+    ("asyncio.CancelledError", "BaseException", True),
+    ("asyncio.CancelledError", "asyncio.CancelledError", True),
+    ("SystemExit", "SystemExit", True),
+    ("(SystemExit, ValueError)", "Exception", True),  # a ValueError is caught
+    ("ValueError", "Exception", True),
+])
+def test_a_reraised_base_exception_passes_clauses_that_cannot_catch_it(inner, outer, flagged):
+    # held-out set 334: `except CancelledError: save; raise` inside `except Exception:`
+    # walked into the outer clause and on to the append (a false OC102)
+    got = [f.code for f in check_source(RERAISED.format(inner=inner, outer=outer))]
+    assert got == (["OC102"] if flagged else []), got
