@@ -206,3 +206,30 @@ def test_a_reraised_base_exception_passes_clauses_that_cannot_catch_it(inner, ou
     # walked into the outer clause and on to the append (a false OC102)
     got = [f.code for f in check_source(RERAISED.format(inner=inner, outer=outer))]
     assert got == (["OC102"] if flagged else []), got
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("_record_to_job", None),          # pgroost: a converter
+    ("event_to_message", None),
+    ("record_to_ledger", "append"),    # where the record goes: an append
+    ("record_event", "append"),
+])
+def test_suggest_reads_a_noun_to_object_name_as_a_converter(name, kind):
+    # held-out set 334: `suggest` offered pgroost's `_record_to_job` as an append
+    from ordercheck.suggest import kind_of
+    assert kind_of(name) == kind
+
+
+def test_suggest_says_a_default_append_pattern_whose_helper_saves(tmp_path):
+    # held-out set 334 (pgloom): a configured `*conn.execute` also matched the write in
+    # the `append_event` helper the default `*.append_event` names, which hid every
+    # OC102 of the helper's callers, and `also_saves` listed only the user's patterns
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*conn.execute"]\n',
+        "events.py": ("def append_event(conn, *, event_type):\n    conn.execute('insert', (event_type,))\n\n\n"
+                      "def refresh(conn, task_id):\n    conn.execute('update', (task_id,))\n"
+                      "    append_event(conn, event_type='workflow.transitioned')\n")})
+    import json
+    r = oc(tmp_path, "suggest", "--format", "json", ".")
+    rows = json.loads(r.out)["also_saves"]
+    assert [(a["pattern"], a["helper"]) for a in rows] == [("*.append_event", "append_event")], r.out
