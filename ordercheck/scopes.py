@@ -388,14 +388,23 @@ def constructor_type(node: Optional[ast.AST]) -> Optional[str]:
     return None
 
 
-#: a Django manager's (or query set's) methods that return one object of its model
-_FETCHES = frozenset({"get", "create", "first", "last", "earliest", "latest"})
+#: a Django manager's (or query set's) methods that return one object of its model, and
+#: Flask-SQLAlchemy's ``Model.query``'s (``Task.query.get(id)``, ``.filter_by(...).first()``,
+#: ``.one()``, ``.first_or_404()``; held-out set 332, zou's models)
+_FETCHES = frozenset({"get", "create", "first", "last", "earliest", "latest",
+                      "one", "one_or_none", "first_or_404", "get_or_404", "one_or_404"})
 _AFETCHES = frozenset({"aget", "acreate", "afirst", "alast", "aearliest", "alatest"})
-#: a query set's methods that return a query set of the same model
+#: a query set's methods that return a query set of the same model (SQLAlchemy's
+#: ``Query`` methods too)
 _QUERY_CHAIN = frozenset({"all", "filter", "exclude", "select_related", "prefetch_related", "order_by", "using",
-                          "only", "defer", "select_for_update", "annotate", "distinct", "alias", "reverse"})
-#: the managers every Django model has
-_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+                          "only", "defer", "select_for_update", "annotate", "distinct", "alias", "reverse",
+                          "filter_by", "options", "join", "outerjoin", "limit", "offset", "with_for_update",
+                          "execution_options", "populate_existing"})
+#: the managers every Django model has, and Flask-SQLAlchemy's ``Model.query``
+_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager", "query"})
+#: a SQLAlchemy session's fetch of one object by its model (``session.get(Task, id)``,
+#: awaited on an ``AsyncSession`` too; Flask-SQLAlchemy's ``db.get_or_404(Task, id)``)
+_SESSION_GETS = frozenset({"get", "get_one", "get_or_404"})
 def _manager(attr: str) -> bool:
     """A model's manager by its attribute's name: Django's own, or a custom one bound in
     the class body under a name of the same shape (``all_objects = AllManager()``,
@@ -436,6 +445,13 @@ def fetched_model(node: ast.Call, awaited: bool = False) -> Optional[str]:
             return model
         # (a manager or a query set of the model: `get_object_or_404(Event.all_objects, ...)`)
         return _model_of_query(node.args[0])
+    if isinstance(func, ast.Attribute) and last in _SESSION_GETS and node.args:
+        # `session.get(Task, id)`, `await self.session.get(Task, id)`, `db.get_or_404(Task, id)`
+        holder = (dotted(func.value) or "").rsplit(".", 1)[-1].lower()
+        model = dotted(node.args[0])
+        if model and _cap_words(model.rsplit(".", 1)[-1]) and not model.rsplit(".", 1)[-1].isupper() and (
+                "session" in holder or (holder == "db" and last == "get_or_404")):
+            return model
     if not isinstance(func, ast.Attribute) or func.attr not in (_AFETCHES if awaited else _FETCHES):
         return None
     return _model_of_query(func.value)

@@ -233,3 +233,44 @@ def test_suggest_says_a_default_append_pattern_whose_helper_saves(tmp_path):
     r = oc(tmp_path, "suggest", "--format", "json", ".")
     rows = json.loads(r.out)["also_saves"]
     assert [(a["pattern"], a["helper"]) for a in rows] == [("*.append_event", "append_event")], r.out
+
+
+FETCHED = '''
+from app import db
+
+
+class BaseMixin:
+    def update(self, data):
+        db.session.commit()
+
+
+class Task(BaseMixin):
+    pass
+
+
+async def set_status(session, cache, task_id, events):
+    task = {fetch}
+    task.update({{"status": "done"}})
+    events.append_event("task:done", task_id)
+'''
+
+
+@pytest.mark.parametrize("fetch, flagged", [
+    ("Task.query.get(task_id)", True),                        # Flask-SQLAlchemy (held-out set 332, zou)
+    ("Task.query.filter_by(id=task_id).first()", True),
+    ("Task.query.filter(Task.id == task_id).one()", True),
+    ("Task.query.get_or_404(task_id)", True),
+    ("session.get(Task, task_id)", True),                     # SQLAlchemy 2.0
+    ("await session.get(Task, task_id)", True),               # an AsyncSession
+    ("db.get_or_404(Task, task_id)", True),
+    ("cache.get(Task, task_id)", False),                      # no session's
+    ("Task.query.filter_by(id=task_id).all()", False),        # a list, no object
+    ("Task.query.count()", False),
+])
+def test_a_model_fetched_through_sqlalchemy_is_of_the_model(fetch, flagged):
+    # held-out set 332 (zou): `task = Task.get(id)` over `cls.query.get(id)`, and
+    # `Task.query.get(id)` itself, left `task` of no class, so its `update()`'s commit
+    # was nowhere (about 24 missed OC102s in one package)
+    got = [f.code for f in check_source(FETCHED.format(fetch=fetch),
+                                        table={"extend-events": {"save": ["*db.session.commit"]}})]
+    assert got == (["OC102"] if flagged else []), got
