@@ -363,8 +363,11 @@ class Vocabulary:
         for name, line, run in call.bound_runs:
             m = found_marker((run,), self._marker_tokens)
             if m is not None:
-                found.setdefault(" ".join(m), name)
-                if found[" ".join(m)] == name and line not in lines.setdefault(name, []):
+                # (an assignment on the call's own lines is the call's: `summary =
+                # self._terminal_result(job_id, summary)`; held-out set 336)
+                source = None if call.span.line <= line <= call.span.end_line else name
+                found.setdefault(" ".join(m), source)
+                if source is not None and found[" ".join(m)] == name and line not in lines.setdefault(name, []):
                     lines[name].append(line)
         if not found and call.own_run:
             own = found_marker((call.own_run,), self._marker_tokens)

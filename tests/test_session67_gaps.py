@@ -319,3 +319,24 @@ def test_a_session_factory_through_an_alias_makes_sessions(body, flagged):
     got = [f.code for f in check_source(src, table={"extend-events": {
         "save": ["sqlalchemy.ext.asyncio.AsyncSession.commit"]}}, dedent=False)]
     assert got == (["OC102"] if flagged else []), got
+
+
+def test_a_terminal_by_note_reads_an_assignment_of_the_call_itself_as_the_calls():
+    # held-out set 336: `summary = self._terminal_result(job_id, summary)` said
+    # "terminal by "terminal" from `summary`, line 12": the binding is the call's own
+    src = '''
+class Svc:
+    def _terminal_result(self, job_id, summary):
+        self._ledger.append(job_id, summary)
+        return summary
+
+    def wait(self, job_id, summary):
+        self._store.save(job_id)
+        summary = self._terminal_result(job_id, summary)
+        return summary
+'''
+    found = check_source(src)
+    assert [f.code for f in found] == ["OC101"]
+    steps = [s.text for f in found for s in f.witness]
+    assert any('(terminal by "terminal")' in t for t in steps), steps
+    assert not any("from `summary`" in t for t in steps), steps
