@@ -340,3 +340,18 @@ class Svc:
     steps = [s.text for f in found for s in f.witness]
     assert any('(terminal by "terminal")' in t for t in steps), steps
     assert not any("from `summary`" in t for t in steps), steps
+
+
+@pytest.mark.parametrize("excluded, hinted", [
+    ('["*.Monitors.get", "self.get"]', False),   # the `self.` call is already named
+    ('["*.Monitors.get"]', True),
+])
+def test_suggest_asks_for_no_exclude_pattern_the_configuration_has(tmp_path, excluded, hinted):
+    # held-out set 336 (agent-runtime-py): `self.get` beside `*.Monitors.get` in
+    # `[exclude-events]` was still asked for
+    write_tree(tmp_path, {
+        "ordercheck.toml": f'[extend-events]\nsave = ["*.Monitors.update"]\n[exclude-events]\nsave = {excluded}\n',
+        "mon.py": ("class Monitors:\n    def update(self, mid):\n        pass\n\n    def get(self, mid):\n"
+                   "        return mid\n\n    def list(self, ids):\n        return [self.get(i) for i in ids]\n")})
+    r = oc(tmp_path, "suggest", ".")
+    assert ("called as `self.get(i)`" in r.out) is hinted, r.out
