@@ -355,3 +355,31 @@ def test_suggest_asks_for_no_exclude_pattern_the_configuration_has(tmp_path, exc
                    "        return mid\n\n    def list(self, ids):\n        return [self.get(i) for i in ids]\n")})
     r = oc(tmp_path, "suggest", ".")
     assert ("called as `self.get(i)`" in r.out) is hinted, r.out
+
+
+@pytest.mark.parametrize("test, flagged", [
+    ("ok := self.claim(run)", False),          # held-out set 336: the call's value decides
+    ("(ok := self.claim(run))", False),
+    ("not (ok := self.claim(run))", True),     # the save's branch falls through to the append
+    ("ok := self.other(run)", True),
+])
+def test_a_walrus_test_of_a_call_reads_its_conditional_effects(test, flagged):
+    src = f'''
+class Runtime:
+    def claim(self, run):
+        if run.lease_free:
+            self._store.save(run)
+            return True
+        return False
+
+    def other(self, run):
+        self._store.save(run)
+        return run.ok
+
+    def step(self, run, rec):
+        if {test}:
+            return ok
+        self._ledger.append(rec)
+'''
+    got = [f.code for f in check_source(src)]
+    assert got == (["OC102"] if flagged else []), got
