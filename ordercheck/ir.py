@@ -144,6 +144,13 @@ class Call:
     # is no transaction manager, as a ``with`` over a choice is none (docs/decisions.md
     # "A name bound to a choice of callees")
     chosen: bool = False
+    # the receiver was made by a call of an imported plain name, bound to the receiver
+    # once (``s = async_session()``, ``with async_session() as s:``,
+    # ``async_session().commit()``): that name, qualified (``app.db.async_session``);
+    # the project's summaries tell what it makes (``summaries.ProjectIndex.product_names``:
+    # a library session factory's instance makes its sessions). Never matched by a
+    # pattern (docs/decisions.md "A session a `sessionmaker` makes")
+    made_by: Optional[str] = None
     # a coroutine handed to ``asyncio.gather(..., return_exceptions=True)``: its body
     # runs there, whatever way it ends, and what it raises comes back as a value,
     # never out of the call (read as ``detached`` is, without its note; docs/decisions.md

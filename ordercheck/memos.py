@@ -638,7 +638,7 @@ def resolution_digest(facts: FileFacts, path: Optional[str] = None) -> Optional[
             fn.qualname,
             fn.handles,  # (a row's `except` mark: ``focus._row``; review 1 of session 65)
             [[c.callee, list(c.qualnames), c.receiver_type, c.invokes, c.self_call, c.aug, c.exits, c.local_head,
-              c.awaited, c.discarded, c.detached, c.ref]  # (a dropped coroutine resolves to nothing: ``summaries._resolve_function``)
+              c.awaited, c.discarded, c.detached, c.ref, c.made_by]  # (a dropped coroutine resolves to nothing: ``summaries._resolve_function``)
              for c in fn.calls],
             [[at.get(m.id), m.callee, list(m.qualnames), m.receiver_type, m.self_call] for m in with_managers(fn.body)],
         ])

@@ -99,7 +99,7 @@ class ScopeTable:
     #: is imported): name -> those callees; the front end names such a receiver's
     #: calls through the import (``made_by``), and the project's summaries tell what
     #: the imported name makes (``summaries.ProjectIndex.product_names``)
-    called: Dict[str, Set[str]] = field(default_factory=dict)
+    called: Dict[str, List[str]] = field(default_factory=dict)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -133,9 +133,10 @@ class ScopeTable:
         return None
 
     def made_by(self, name: str) -> Optional[str]:
-        """The plain name whose call made ``name``, bound only there (``called``)."""
-        callee = _one(self.called.get(name))
-        return callee if callee is not None and self.bound.get(name) == 1 else None
+        """The plain name whose call made ``name``, every binding of it a call of that
+        name (``called``: two ``with async_session() as s:`` blocks; a review)."""
+        calls = self.called.get(name, [])
+        return calls[0] if calls and len(set(calls)) == 1 and self.bound.get(name) == len(calls) else None
 
     def type_of(self, name: str) -> Optional[str]:
         annotated = _one(self.annotated.get(name))
@@ -427,6 +428,27 @@ def _model_of_query(node: Optional[ast.AST]) -> Optional[str]:
 #: ``django.shortcuts``' fetch of one object by its model
 _SHORTCUTS = frozenset({"get_object_or_404"})
 _ASHORTCUTS = frozenset({"aget_object_or_404"})
+
+
+def fetched_receiver(callee: str) -> Optional[str]:
+    """The model a fetch chained straight into a call returns, from the call's rendered
+    text (``Run.objects.get().save``, ``Run.objects.filter().first().save``,
+    ``Task.query.get().update``): the CapWords name before the manager, as
+    ``fetched_model`` reads an assignment's value; None for anything else."""
+    parts = callee.split(".")
+    if len(parts) < 4 or not parts[-2].endswith("()"):
+        return None
+    if parts[-2][:-2] not in _FETCHES:
+        return None
+    i = len(parts) - 3
+    while i > 0 and parts[i].endswith("()") and parts[i][:-2] in _QUERY_CHAIN:
+        i -= 1
+    if i < 1 or not _manager(parts[i]):
+        return None
+    model = ".".join(parts[:i])
+    last = parts[i - 1]
+    ok = all(p.isidentifier() for p in parts[:i]) and _cap_words(last) and not last.isupper()
+    return model if ok else None
 
 
 def fetched_model(node: ast.Call, awaited: bool = False) -> Optional[str]:
@@ -937,7 +959,7 @@ class _Scanner:
             if made and not owner.constructed.get(name):
                 owner.constructed.setdefault(name, set()).add(made)
             elif not made and isinstance(value.func, ast.Name) and owner is table:
-                owner.called.setdefault(name, set()).add(value.func.id)
+                owner.called.setdefault(name, []).append(value.func.id)
         for args in reversed(self._joined_later):
             self._type_joined(*args)
         return self.out

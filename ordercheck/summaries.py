@@ -730,11 +730,13 @@ class ProjectIndex:
         got = self.inherited_alias(class_key, name)
         if got is None:
             return []
-        text = got[1][1]
+        owner, text = got[0], got[1][1]
         if text.startswith("self.") and text.count(".") == 1:
+            # (the function the class that binds the alias sees: `log_event = record` in
+            # `RunLog` is `RunLog.record`, whatever a subclass overrides; a review)
             target = text[len("self."):]
-            return [f"{q}.{target}" for q in self.class_qualnames(class_key)] + list(
-                self.inherited_names(class_key, target))
+            return [f"{q}.{target}" for q in self.class_qualnames(owner)] + list(
+                self.inherited_names(owner, target))
         return list(got[1][1:])
 
     def _alias_function(self, k: str, alias: Tuple[str, ...]) -> Optional[str]:
@@ -1697,6 +1699,12 @@ class ProjectIndex:
             product = _product_of(facts, written[:-2])
             if product is not None:
                 out.append(f"{product}.{method}")
+        if call.made_by is not None and call.made_by.split(".", 1)[0] in self._heads():
+            # `s = async_session()` of `from app.db import async_session` (``Call.made_by``)
+            found = self._module_instance(call.made_by)
+            product = _product_of(*found) if found is not None else None
+            if product is not None:
+                out.append(f"{product}.{method}")
         for q in names:
             owner, _, method = q.rpartition(".")
             if not owner:
@@ -1704,9 +1712,6 @@ class ProjectIndex:
             if owner in PROXY_CLASSES:
                 out.append(f"{PROXY_CLASSES[owner]}.{method}")
                 continue
-            # (`pkg.db.async_session().commit`: a call of the module's factory instance
-            # makes its product too; ``resolution.Resolver.made_by``)
-            owner = owner[:-2] if owner.endswith("()") else owner
             found = self._module_instance(owner) if owner.split(".", 1)[0] in self._heads() else None
             product = _product_of(*found) if found is not None else None
             if product is not None:

@@ -114,15 +114,20 @@ def finish(store, log: {cls}):
 '''
 
 
-@pytest.mark.parametrize("alias, cls, flagged", [
-    ("record", "RunLog", True),
-    ("record", "Audited", True),        # the alias along the MRO
-    ("print", "RunLog", False),         # an alias of anything else: its own text
+@pytest.mark.parametrize("alias, cls, pattern, flagged", [
+    ("record", "RunLog", "*.RunLog.record", True),
+    ("record", "Audited", "*.RunLog.record", True),    # the alias along the MRO
+    ("print", "RunLog", "*.RunLog.record", False),     # an alias of anything else: its own text
+    # (a review: the alias is the function the class that binds it sees, `RunLog.record`,
+    # whatever `Audited` overrides)
+    ("record", "Audited", "*.Audited.record", False),
 ])
-def test_a_class_level_alias_on_a_typed_receiver_matches_as_the_aliased_method(alias, cls, flagged):
+def test_a_class_level_alias_on_a_typed_receiver_matches_as_the_aliased_method(alias, cls, pattern, flagged):
     # held-out set 333: `log.log_event(...)` with `log_event = record` matched neither
     # `*.RunLog.record` nor anything but `*.RunLog.log_event`; `self.log_event` did
-    got = [f.code for f in check_source(ALIASED.format(alias=alias, cls=cls), table={"extend-events": {"append": ["*.RunLog.record"]}})]
+    src = ALIASED.format(alias=alias, cls=cls).replace("class Audited(RunLog):\n    pass",
+                                                       "class Audited(RunLog):\n    def record(self, event):\n        pass")
+    got = [f.code for f in check_source(src, table={"extend-events": {"append": [pattern]}})]
     assert got == (["OC101"] if flagged else []), got
 
 
@@ -212,6 +217,8 @@ def test_a_reraised_base_exception_passes_clauses_that_cannot_catch_it(inner, ou
     ("_record_to_job", None),          # pgroost: a converter
     ("event_to_message", None),
     ("record_to_ledger", "append"),    # where the record goes: an append
+    ("record_to_mongo", "append"),     # (a review: a closed list of sinks turned these)
+    ("record_to_postgres", "append"),
     ("record_event", "append"),
 ])
 def test_suggest_reads_a_noun_to_object_name_as_a_converter(name, kind):
@@ -233,6 +240,11 @@ def test_suggest_says_a_default_append_pattern_whose_helper_saves(tmp_path):
     r = oc(tmp_path, "suggest", "--format", "json", ".")
     rows = json.loads(r.out)["also_saves"]
     assert [(a["pattern"], a["helper"]) for a in rows] == [("*.append_event", "append_event")], r.out
+    # (a review: not one the configuration takes out of `append`)
+    (tmp_path / "ordercheck.toml").write_text('[extend-events]\nsave = ["*conn.execute"]\n'
+                                              '[exclude-events]\nappend = ["*.append_event"]\n')
+    r = oc(tmp_path, "suggest", "--format", "json", ".")
+    assert json.loads(r.out)["also_saves"] == [], r.out
 
 
 FETCHED = '''
@@ -383,3 +395,28 @@ class Runtime:
 '''
     got = [f.code for f in check_source(src)]
     assert got == (["OC102"] if flagged else []), got
+
+
+@pytest.mark.parametrize("call, flagged", [
+    ("Run.objects.get(pk=k).finish()", True),
+    ("Run.objects.filter(x=1).order_by('id').first().finish()", True),
+    ("Run.query.get(k).finish()", True),
+    ("Run.query.filter_by(id=k).one().finish()", True),
+    ("Run.objects.filter(x=1).finish()", False),     # a query set's own method
+    ("runs.objects.get(pk=k).finish()", False),      # no model's name
+])
+def test_a_fetch_chained_into_a_call_is_of_the_model(call, flagged):
+    # left by session 58 ("a fetch chained straight into a call"), met again in held-out
+    # set 332: `Task.query.get(id).update(...)` ran nothing known
+    src = f'''
+class Run:
+    def finish(self):
+        self._store.save(self)
+
+
+def close(k, ledger, runs):
+    {call}
+    ledger.append_event("run", "finished")
+'''
+    got = [f.code for f in check_source(src)]
+    assert ("OC102" in got or "OC101" in got) is flagged, got

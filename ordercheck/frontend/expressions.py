@@ -40,6 +40,7 @@ from .resolution import (
     returns_exceptions,
     runner_slot,
     runs_to_end,
+    soon_in_group,
     starts_in_group,
     table_rename,
     wraps_callable,
@@ -660,11 +661,14 @@ class ExpressionWalker(Resolver):
             flags=cst_flags(node) if handoff is None else cst_flags(node, handoff.arguments),
             level_args=cst_level_args(node) if handoff is None else (),
             chosen=names.chosen,
+            made_by=names.made_by,
             # (a handed callable runs in a thread, where a coroutine function only makes
             # its coroutine, unless the wrapper runs it to its end: ``async_to_sync``)
             # (a task group's `start_soon(f)` runs the coroutine in the group: ``starts_in_group``)
             awaited=awaited if handoff is None else starts_in_group(outer) or isinstance(func, cst.Call) and runs_to_end(
                 self.call_names(render_callee(func.func), line, at)),
+            # (`start_soon`'s task raises at the group's exit, not here: a review)
+            detached=handoff is not None and soon_in_group(outer),
         )
         self.next_call += 1
         if self.frames:

@@ -52,6 +52,7 @@ from .resolution import (
     returns_exceptions,
     runner_slot,
     runs_to_end,
+    soon_in_group,
     starts_in_group,
     table_rename,
     wraps_callable,
@@ -242,11 +243,13 @@ class Outliner(Resolver):
             call.ref = _ast_ref(lead)
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         call.chosen = names.chosen
+        call.made_by = names.made_by
         # (``Call.flags``, as ``expressions.cst_flags`` reads them: a handed callable's own)
         call.flags = tuple((k.arg, k.value.value) for k in (node.keywords if handed is None else handed[2])
                            if k.arg is not None and isinstance(k.value, ast.Constant) and type(k.value.value) is bool)
         if handed is None:
             call.level_args = ast_level_args(node)
+        call.detached = handed is not None and soon_in_group(outer)  # (``expressions``')
         call.awaited = awaited if handed is None else starts_in_group(outer) or isinstance(
             node.func, ast.Call) and runs_to_end(self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
         return call

@@ -454,6 +454,15 @@ def starts_in_group(names: "CallNames") -> bool:
             or "task_group" in last or "taskgroup" in last)
 
 
+def soon_in_group(names: "CallNames") -> bool:
+    """Whether a call starts its callable as a group's task and returns at once
+    (``start_soon``, not ``await nursery.start``): what the task raises comes out at the
+    group's ``async with`` exit, never out of the call, so the handed call is read as
+    detached is (a handler round the ``start_soon`` alone catches nothing of it: a
+    review's anyio 4 run)."""
+    return names.callee.rpartition(".")[2] == "start_soon" and starts_in_group(names)
+
+
 def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
     """Where the callable stands among a runner's positional arguments
     (``AWAITED_RUNNERS``), when the call is one and is awaited, or a task group's
@@ -543,6 +552,7 @@ class CallNames:
     invokes: Optional[str] = None  # ``Call.invokes``
     level_from: Optional[str] = None  # ``Call.level_from``
     chosen: bool = False  # ``Call.chosen`` (a choice of callees, not of receivers: `(a or b).begin()`)
+    made_by: Optional[str] = None  # ``Call.made_by``
 
 
 @dataclass
@@ -672,8 +682,7 @@ class Resolver:
             typed = self.type_qualname(receiver)
             if typed is not None:
                 qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
-        elif chain_made := self.made_by(callee):
-            qn = tuple(dict.fromkeys(qn + chain_made))
+        made = self.made_by(callee) if receiver is None else None
         invokes = self.invoked_type(chain, line, col)
         if invokes is not None:
             typed = self.type_qualname(invokes)
@@ -746,7 +755,7 @@ class Resolver:
             # a plain name, typed by its annotation (held-out set 323, issuedb)
             self_call = None
         return CallNames(callee, qn, receiver, exits, self_call, self.bound_locally(root) if self_call is None else 0,
-                         method, invokes, level_from, bool(choices) and "." not in written)
+                         method, invokes, level_from, bool(choices) and "." not in written, made)
 
     def choice_alias(self, name: str, line: int, col: int) -> Tuple[str, ...]:
         """The callees a call of a plain name bound once to a choice of dotted names is
@@ -1139,27 +1148,26 @@ class Resolver:
             return None
         return self.expand_alias(found[0] + text[m.end():], found[1], found[2])
 
-    def made_by(self, callee: str) -> Tuple[str, ...]:
-        """``pkg.db.async_session().commit`` for ``s.commit()`` where ``s =
-        async_session()`` (or ``with async_session() as s:``), and for
-        ``async_session().commit()``, when ``async_session`` is imported
-        (``ScopeTable.called``): the receiver is what the imported name's call makes,
-        which this file cannot tell; the project's summaries can, for a library session
-        factory's instance (``summaries.ProjectIndex.product_names``; held-out sets'
-        ``from app.db import async_session``). Nothing for any other receiver."""
+    def made_by(self, callee: str) -> Optional[str]:
+        """``pkg.db.async_session`` for ``s.commit()`` where ``s = async_session()`` (or
+        ``with async_session() as s:``), and for ``async_session().commit()``, when
+        ``async_session`` is imported (``ScopeTable.called``): the receiver is what the
+        imported name's call makes, which this file cannot tell; the project's summaries
+        can, for a library session factory's instance (``Call.made_by``; held-out sets'
+        ``from app.db import async_session``). None for any other receiver."""
         receiver, _, method = callee.rpartition(".")
         if not receiver or not method.isidentifier():
-            return ()
+            return None
         if receiver.endswith("()") and receiver[:-2].isidentifier():
             maker: Optional[str] = receiver[:-2]
         elif receiver.isidentifier():
             scope = self._lookup(receiver)
             maker = scope[0].made_by(receiver) if scope is not None else None
         else:
-            return ()
+            return None
         if maker is None:
-            return ()
-        return tuple(f"{q}().{method}" for q in self.qualified_text(maker) if "." in q)
+            return None
+        return next((q for q in self.qualified_text(maker) if "." in q), None)
 
     def chain_receiver_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
         """The receiver class of the first text of an alias chain that has one: the
@@ -1176,6 +1184,9 @@ class Resolver:
         """The class of ``x`` in ``x.m()``, of ``self.x`` in ``self.x.m()`` and of ``T()``
         in ``T().m()``, as written; a class through an alias (``Journal = RunJournal``)
         as the aliased text."""
+        fetched = scopesmod.fetched_receiver(callee)
+        if fetched is not None:  # `Run.objects.get(pk=k).save()`: the fetch's model
+            return self.expand_alias(fetched, line, col)
         ctor = _CTOR_RECEIVER.match(callee)
         if ctor is not None:
             name = ctor.group(1)
