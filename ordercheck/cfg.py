@@ -109,6 +109,16 @@ def clause_catches(h: Handler, inner: Handler) -> bool:
     return all(any(issubclass(c, base) for base in bases) for c in caught if c is not None)
 
 
+def _may_swallow_exit(f: "_WithFrame") -> bool:
+    """Whether a ``with`` item's exit may swallow ``sys.exit()``'s ``SystemExit``: a
+    suppressing manager (not a test's ``pytest.raises``) that suppresses everything, or
+    a type that is not surely one of ``_NOT_EXIT`` (``suppress(Exception)`` swallows no
+    exit; ``suppress(BaseException)`` or a project class may)."""
+    if not f.suppress or f.expects:
+        return False
+    return f.suppress_all or not f.types or any(t.removeprefix("builtins.") not in _NOT_EXIT for t in f.types)
+
+
 def may_catch_exit(h: Handler) -> bool:
     """Whether an ``except`` clause may catch ``sys.exit()``'s ``SystemExit``."""
     if h.bare or not h.types:
@@ -422,8 +432,10 @@ class _Builder:
             if isinstance(frame, _FinallyFrame):
                 self.connect(preds, self.finally_copy(frame, index, Way.EXIT))
                 return
-            # (a test's `pytest.raises` catches no `BaseException`: the exit passes it)
-            way = Way.EXIT if isinstance(frame, _WithFrame) and frame.expects else Way.RAISE
+            # (a test's `pytest.raises` catches no `BaseException`, nor does
+            # `suppress(Exception)`: the exit passes it on, as a manager that swallows
+            # nothing does; a review, session 67)
+            way = Way.RAISE if isinstance(frame, _WithFrame) and _may_swallow_exit(frame) else Way.EXIT
             if self.CROSS[frame.kind](self, frame, index, preds, way):
                 return
         self.connect(preds, RAISE)
@@ -543,6 +555,12 @@ class _Builder:
                     ctx = self.g.nodes[exit_node]["ctx"]
                     self.g.nodes[exit_node]["ctx"] = tuple(r for r in ctx if r == region
                                                            or all(r in self.g.nodes[t]["ctx"] for t in targets))
+        elif way == Way.EXIT:
+            # `sys.exit()`'s way on past `__exit__`, which passes it on (``exit_from``);
+            # the exit itself may raise instead, as on any other way out
+            self.exit_from(exit_node)
+            if not f.lock:
+                self._exit_raises(f, exit_node)
         elif f.expects and way != Way.EXIT:
             # a test's `pytest.raises` left by `return`/`break`/`continue`: the body
             # raised nothing, so the test fails at the exit (as at its normal end)

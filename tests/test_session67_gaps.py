@@ -420,3 +420,25 @@ def close(k, ledger, runs):
 '''
     got = [f.code for f in check_source(src)]
     assert ("OC102" in got or "OC101" in got) is flagged, got
+
+
+@pytest.mark.parametrize("manager, flagged", [
+    ("contextlib.suppress(Exception)", False),       # SystemExit passes it (a review)
+    ("contextlib.suppress(ValueError, OSError)", False),
+    ("contextlib.suppress(BaseException)", True),    # swallows the exit: on to the append
+    ("contextlib.suppress(SystemExit)", True),
+])
+def test_an_exit_passes_a_suppress_that_cannot_catch_it(manager, flagged):
+    src = f'''
+import contextlib
+import sys
+
+
+def step(store, ledger, run):
+    with {manager}:
+        store.save(run)
+        sys.exit(1)
+    ledger.append_event(run, "x")
+'''
+    got = [f.code for f in check_source(src)]
+    assert ("OC102" in got) is flagged, got
