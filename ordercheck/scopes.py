@@ -422,12 +422,18 @@ def _model_of_query(node: Optional[ast.AST]) -> Optional[str]:
         return None
     model = dotted(node.value)
     last = model.rsplit(".", 1)[-1] if model else ""
-    return model if model and _cap_words(last) and not last.isupper() else None
+    return model if model and _cap_words(last) and _not_constant(last) else None
 
 
 #: ``django.shortcuts``' fetch of one object by its model
 _SHORTCUTS = frozenset({"get_object_or_404"})
 _ASHORTCUTS = frozenset({"aget_object_or_404"})
+
+
+def _not_constant(name: str) -> bool:
+    """A CapWords name that is no constant (``TIMEOUT``): a one-letter name is a class's
+    (``from models import Task as M``; a review)."""
+    return len(name) == 1 or not name.isupper()
 
 
 def fetched_receiver(callee: str) -> Optional[str]:
@@ -447,7 +453,7 @@ def fetched_receiver(callee: str) -> Optional[str]:
         return None
     model = ".".join(parts[:i])
     last = parts[i - 1]
-    ok = all(p.isidentifier() for p in parts[:i]) and _cap_words(last) and not last.isupper()
+    ok = all(p.isidentifier() for p in parts[:i]) and _cap_words(last) and _not_constant(last)
     return model if ok else None
 
 
@@ -471,7 +477,7 @@ def fetched_model(node: ast.Call, awaited: bool = False) -> Optional[str]:
         # `session.get(Task, id)`, `await self.session.get(Task, id)`, `db.get_or_404(Task, id)`
         holder = (dotted(func.value) or "").rsplit(".", 1)[-1].lower()
         model = dotted(node.args[0])
-        if model and _cap_words(model.rsplit(".", 1)[-1]) and not model.rsplit(".", 1)[-1].isupper() and (
+        if model and _cap_words(model.rsplit(".", 1)[-1]) and _not_constant(model.rsplit(".", 1)[-1]) and (
                 "session" in holder or (holder == "db" and last == "get_or_404")):
             return model
     if not isinstance(func, ast.Attribute) or func.attr not in (_AFETCHES if awaited else _FETCHES):

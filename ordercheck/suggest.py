@@ -115,7 +115,8 @@ CONVERSION_TARGETS = {"dict", "json", "str", "string", "list", "tuple", "bytes",
 CONVERSION_TO_TARGETS = {"row", "rows", "obj", "object", "entity",
                          # a domain object built from a record (pgroost's `_record_to_job`;
                          # held-out set 334), never where it is written
-                         "job", "jobs", "task", "tasks", "dto", "schema", "response", "message"}
+                         # (not a plural: `record_to_jobs` writes to a `jobs` table; a review)
+                         "job", "task", "dto", "schema", "response", "message"}
 # The verbs that write whatever follows them (`save_warnings`, `persist_duration`,
 # `save_as_json`): the measurement, warning and converter words above do not apply.
 SAVE_VERBS = {"save", "persist", "commit", "upsert", "write", "dump", "store"}

@@ -442,3 +442,62 @@ def step(store, ledger, run):
 '''
     got = [f.code for f in check_source(src)]
     assert ("OC102" in got) is flagged, got
+
+
+@pytest.mark.parametrize("test, flagged", [
+    ("(ok := self.claim(run)) or force", False),       # a second review: the walrus in `or`
+    ("force or (ok := self.claim(run))", False),
+    ("(ok := self.claim(run)) and force", True),       # the false branch: claim may have saved
+])
+def test_a_walrus_operand_of_and_or_is_a_test_of_the_call(test, flagged):
+    src = f'''
+class Runtime:
+    def claim(self, run):
+        if run.lease_free:
+            self._store.save(run)
+            return True
+        return False
+
+    def step(self, run, rec, force):
+        ok = None
+        if {test}:
+            return ok
+        self._ledger.append(rec)
+'''
+    got = [f.code for f in check_source(src)]
+    assert got == (["OC102"] if flagged else []), got
+
+
+def test_a_save_in_a_task_group_swallowed_round_the_group_is_an_oc203():
+    # the second review: reading `start_soon`'s call as detached lost this OC203 (anyio
+    # raises the task's failure at the group's exit, into the `except` round the group)
+    src = '''
+import anyio
+
+
+async def persist(store, run):
+    await store.save(run)
+
+
+async def close(store, run):
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(persist, store, run)
+    except Exception:
+        pass
+'''
+    assert "OC203" in [f.code for f in check_source(src)]
+
+
+def test_a_one_letter_alias_of_a_model_is_a_model():
+    src = '''
+from app.models import Task as M
+
+
+def close(k, ledger):
+    task = M.query.get(k)
+    task.finish()
+    ledger.append_event("task", "finished")
+'''
+    got = [f.code for f in check_source(src, table={"extend-events": {"save": ["app.models.Task.finish"]}})]
+    assert got == ["OC101"] or got == ["OC102"], got

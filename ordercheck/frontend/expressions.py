@@ -40,7 +40,6 @@ from .resolution import (
     returns_exceptions,
     runner_slot,
     runs_to_end,
-    soon_in_group,
     starts_in_group,
     table_rename,
     wraps_callable,
@@ -667,8 +666,6 @@ class ExpressionWalker(Resolver):
             # (a task group's `start_soon(f)` runs the coroutine in the group: ``starts_in_group``)
             awaited=awaited if handoff is None else starts_in_group(outer) or isinstance(func, cst.Call) and runs_to_end(
                 self.call_names(render_callee(func.func), line, at)),
-            # (`start_soon`'s task raises at the group's exit, not here: a review)
-            detached=handoff is not None and soon_in_group(outer),
         )
         self.next_call += 1
         if self.frames:

@@ -52,7 +52,6 @@ from .resolution import (
     returns_exceptions,
     runner_slot,
     runs_to_end,
-    soon_in_group,
     starts_in_group,
     table_rename,
     wraps_callable,
@@ -249,7 +248,6 @@ class Outliner(Resolver):
                            if k.arg is not None and isinstance(k.value, ast.Constant) and type(k.value.value) is bool)
         if handed is None:
             call.level_args = ast_level_args(node)
-        call.detached = handed is not None and soon_in_group(outer)  # (``expressions``')
         call.awaited = awaited if handed is None else starts_in_group(outer) or isinstance(
             node.func, ast.Call) and runs_to_end(self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
         return call

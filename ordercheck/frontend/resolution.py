@@ -454,15 +454,6 @@ def starts_in_group(names: "CallNames") -> bool:
             or "task_group" in last or "taskgroup" in last)
 
 
-def soon_in_group(names: "CallNames") -> bool:
-    """Whether a call starts its callable as a group's task and returns at once
-    (``start_soon``, not ``await nursery.start``): what the task raises comes out at the
-    group's ``async with`` exit, never out of the call, so the handed call is read as
-    detached is (a handler round the ``start_soon`` alone catches nothing of it: a
-    review's anyio 4 run)."""
-    return names.callee.rpartition(".")[2] == "start_soon" and starts_in_group(names)
-
-
 def runner_slot(names: "CallNames", awaited: bool) -> Optional[int]:
     """Where the callable stands among a runner's positional arguments
     (``AWAITED_RUNNERS``), when the call is one and is awaited, or a task group's

@@ -1254,8 +1254,8 @@ def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int]
         right, inner = test.right, False
         while isinstance(right, cst.UnaryOperation) and isinstance(right.operator, cst.Not):
             right, inner = right.expression, not inner
-        while isinstance(right, cst.Await):
-            right = right.expression
+        while isinstance(right, (cst.Await, cst.NamedExpr)):
+            right = right.expression if isinstance(right, cst.Await) else right.value
         last = events[-1] if events else None
         chain = "and" if isinstance(test.operator, cst.And) else "or"
         if (isinstance(right, cst.Call) and isinstance(last, Choice) and len(last.options) == 2
@@ -1264,8 +1264,8 @@ def _test_call(test: cst.BaseExpression, events: ExprSeq) -> Tuple[Optional[int]
         left, inner = test.left, False
         while isinstance(left, cst.UnaryOperation) and isinstance(left.operator, cst.Not):
             left, inner = left.expression, not inner
-        while isinstance(left, cst.Await):
-            left = left.expression
+        while isinstance(left, (cst.Await, cst.NamedExpr)):
+            left = left.expression if isinstance(left, cst.Await) else left.value
         if isinstance(left, cst.Call) and isinstance(last, Call):
             # `f() or force`: the call is the first operand and the other one has no
             # event of its own (it would stand last, in a `Choice`); on the branch the
