@@ -136,7 +136,9 @@ class ScopeTable:
         """The plain name whose call made ``name``, every binding of it a call of that
         name (``called``: two ``with async_session() as s:`` blocks; a review)."""
         calls = self.called.get(name, [])
-        return calls[0] if calls and len(set(calls)) == 1 and self.bound.get(name) == len(calls) else None
+        # (a `del` binds nothing it could be: `s = async_session(); ...; del s`; a review)
+        bound = self.bound.get(name, 0) - self.deleted.get(name, 0)
+        return calls[0] if calls and len(set(calls)) == 1 and bound == len(calls) else None
 
     def type_of(self, name: str) -> Optional[str]:
         annotated = _one(self.annotated.get(name))

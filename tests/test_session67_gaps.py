@@ -21,6 +21,7 @@ SESSION_CONFIG = ('[extend-events]\nsave = ["sqlalchemy.orm.Session.commit", '
     "s = async_session()\n    await s.commit()",
     "await async_session().commit()",
     "s = async_session()\n    s = other()\n    await s.commit()",   # bound twice: nothing known
+    "s = async_session()\n    await s.commit()\n    del s",            # (a `del` binds nothing: a review)
 ])
 def test_an_imported_lower_case_session_factory_makes_sessions(tmp_path, factory, body):
     # session 66's note: `from app.db import async_session` (a lower-case factory
