@@ -408,6 +408,11 @@ _MANAGERS = frozenset({"objects", "_default_manager", "_base_manager", "query"})
 #: a SQLAlchemy session's fetch of one object by its model (``session.get(Task, id)``,
 #: awaited on an ``AsyncSession`` too; Flask-SQLAlchemy's ``db.get_or_404(Task, id)``)
 _SESSION_GETS = frozenset({"get", "get_one", "get_or_404"})
+def is_manager_name(attr: str) -> bool:
+    """``_manager``, for the summaries (``ProjectIndex.callee_key``)."""
+    return _manager(attr)
+
+
 def _manager(attr: str) -> bool:
     """A model's manager by its attribute's name: Django's own, or a custom one bound in
     the class body under a name of the same shape (``all_objects = AllManager()``,

@@ -36,6 +36,7 @@ from .scopes import (
     IMPLICIT_CLASS_METHODS,
     PROXY_CLASSES,
     is_classmethod_name,
+    is_manager_name,
 )
 
 if TYPE_CHECKING:
@@ -1115,7 +1116,11 @@ class ProjectIndex:
             found = self.member(through_class[1], parts[-1])
             if found is not None or parts[-1] not in MANAGER_SAVES:
                 return found
-        if len(parts) >= 3 and parts[-2] == "objects" and parts[-1] in MANAGER_SAVES:
+        # (any manager by its name, `all_objects`, `_default_manager`, or by its class,
+        # `plain = PlainManager()`; held-out set 339)
+        managed = len(parts) >= 3 and (is_manager_name(parts[-2]) or (
+            through_class is not None and through_class[0].rsplit(".", 1)[-1].endswith("Manager")))
+        if len(parts) >= 3 and parts[-2] != "query" and managed and parts[-1] in MANAGER_SAVES:
             # `Tenant.objects.create(...)`: Django's manager makes the instance and runs
             # its `save()`, the model's own override (held-out set 288, django-tenants'
             # `Tenant.save` creating the schema)

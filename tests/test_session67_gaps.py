@@ -502,3 +502,42 @@ def close(k, ledger):
 '''
     got = [f.code for f in check_source(src, table={"extend-events": {"save": ["app.models.Task.finish"]}})]
     assert got == ["OC101"] or got == ["OC102"], got
+
+
+@pytest.mark.parametrize("manager, flagged", [
+    ("objects", True),
+    ("all_objects", True),          # held-out set 339: a manager named so
+    ("plain", True),                # typed by a class named `...Manager`
+    ("others", False),              # a plain attribute of another kind
+])
+def test_any_managers_create_runs_the_models_save(manager, flagged):
+    src = f'''
+from django.db import models
+
+
+class PlainManager(models.Manager):
+    pass
+
+
+class Other:
+    def create(self, **kw):
+        return None
+
+
+class StateLog(models.Model):
+    objects = PlainManager()
+    all_objects = PlainManager()
+    plain = PlainManager()
+    others = Other()
+
+    def save(self, *args, **kwargs):
+        journal.append_event(self.pk, "logged")
+        super().save(*args, **kwargs)
+
+
+def write(instance):
+    instance.save()
+    StateLog.{manager}.create(obj=instance)
+'''
+    got = [f.code for f in check_source(src, table={"extend-events": {"save": ["*instance.save"]}})]
+    assert got == (["OC102"] if flagged else []), got
