@@ -541,3 +541,14 @@ def write(instance):
 '''
     got = [f.code for f in check_source(src, table={"extend-events": {"save": ["*instance.save"]}})]
     assert got == (["OC102"] if flagged else []), got
+
+
+def test_suggest_notes_an_append_that_reads_as_a_notification(tmp_path):
+    # held-out sets 338, 339: `suggest` offered `*.broker.publish` as an append with no
+    # word of configuration.md's "Notifications are not the ledger"
+    write_tree(tmp_path, {"app.py": ("def finish(store, broker, journal, run):\n    store.save_run(run)\n"
+                                     "    broker.publish_event(run)\n    journal.record_event(run)\n")})
+    r = oc(tmp_path, "suggest", "--isolated", ".")
+    rows = [ln for ln in r.out.splitlines() if ln.startswith("    \"")]
+    noted = {ln.split('"')[1]: "a notification?" in ln for ln in rows}
+    assert noted.get("*broker.publish_event") is True and noted.get("*journal.record_event") is False, r.out
