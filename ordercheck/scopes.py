@@ -591,6 +591,14 @@ def value_type(node: Optional[ast.AST], params: Dict[str, str],
         owner = dotted(node.func.value)
         if owner and _cap_words(owner.rsplit(".", 1)[-1]):
             return owner
+    inner = node.func if isinstance(node, ast.Call) and not node.args and not node.keywords else None
+    if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "from_queryset"
+            and len(inner.args) == 1 and not inner.keywords):
+        # `objects = RunManager.from_queryset(RunQuerySet)()`: the same, by the query set
+        # (held-out set 339; the manager's own methods are not read, as for `as_manager`)
+        owner = dotted(inner.args[0])
+        if owner and _cap_words(owner.rsplit(".", 1)[-1]):
+            return owner
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PATH_DERIVERS:
         # `tmp = path.with_suffix(".tmp")`: only a path has these, and it makes a path
         # (docs/decisions.md "A path derived from a path"; held-out set 145, rosbags),

