@@ -1412,8 +1412,9 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
         lines += ["", f"# {len(none)} configured pattern(s) match no call in these files (a typo, another",
                   "# receiver name, or a method called through `self`/`cls`/`super()`: a qualified `*.T.m`",
                   "# pattern never matches `self.m(...)`; name it `*.m` or `self.m` (`super().m`) too; nor a receiver a",
-                  "# factory made, `x = make_t()`: annotate it, `x: T = make_t()`; nor a call in a",
-                  "# `lambda`, which runs where the lambda is called and is read nowhere):"]
+                  "# factory made, `x = make_t()`: annotate it, `x: T = make_t()`; nor an attribute",
+                  "# of an untyped attribute, `store.runs.update(...)`: annotate the class's `runs: T`;",
+                  "# nor a call in a `lambda`, which runs where the lambda is called and is read nowhere):"]
         lines += _unmatched_rows(none)
     if some:
         lines += ["", f"# {len(some)} configured pattern(s) match some calls but not the method called through",

@@ -585,3 +585,12 @@ def finish(run):
     table = {"extend-events": {"save": ["run.save"], "append": ["*.append_event"]}}
     got = [f.code for f in check_source(src, table=table)]
     assert got == (["OC102"] if found else []), got
+
+
+def test_suggests_unmatched_note_names_an_attribute_of_an_attribute(tmp_path):
+    # held-out set 341 (nodus-store-sql): `store.runs.update(...)` matched no `*.Runs.update`,
+    # and the note's reasons named none that fit
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.Runs.update"]\n',
+                          "app.py": "def finish(store, run):\n    store.runs.update(run)\n"})
+    r = oc(tmp_path, "suggest", ".")
+    assert "*.Runs.update" in r.out and "store.runs.update(...)" in r.out, r.out
