@@ -418,9 +418,9 @@ class _Builder:
         passes every ``except`` frame none of whose clauses may catch it
         (``may_catch_exit``); a ``finally`` runs its copy for this way, which then
         goes on outward the same way (a probe: the exit re-raised by a ``finally``
-        entered an outer ``except Exception``); at a ``with`` frame it goes on as any
-        exception does (its exit re-raises it as one: an over-approximation, never a
-        missed path)."""
+        entered an outer ``except Exception``); so does a ``with`` item's exit, unless
+        the item may swallow it (``_may_swallow_exit``: then it goes on as any exception
+        does, an over-approximation, never a missed path)."""
         preds: Preds = [(node, EdgeKind.EXCEPTION)]
         for index in range(len(self.frames) - 1, -1, -1):
             frame = self.frames[index]
@@ -561,7 +561,7 @@ class _Builder:
             self.exit_from(exit_node)
             if not f.lock:
                 self._exit_raises(f, exit_node)
-        elif f.expects and way != Way.EXIT:
+        elif f.expects:
             # a test's `pytest.raises` left by `return`/`break`/`continue`: the body
             # raised nothing, so the test fails at the exit (as at its normal end)
             self.unwind([(exit_node, EdgeKind.EXCEPTION)], Way.RAISE)

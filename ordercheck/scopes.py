@@ -408,12 +408,9 @@ _MANAGERS = frozenset({"objects", "_default_manager", "_base_manager", "query"})
 #: a SQLAlchemy session's fetch of one object by its model (``session.get(Task, id)``,
 #: awaited on an ``AsyncSession`` too; Flask-SQLAlchemy's ``db.get_or_404(Task, id)``)
 _SESSION_GETS = frozenset({"get", "get_one", "get_or_404"})
+
+
 def is_manager_name(attr: str) -> bool:
-    """``_manager``, for the summaries (``ProjectIndex.callee_key``)."""
-    return _manager(attr)
-
-
-def _manager(attr: str) -> bool:
     """A model's manager by its attribute's name: Django's own, or a custom one bound in
     the class body under a name of the same shape (``all_objects = AllManager()``,
     ``active_objects``; held-out set 241, byro's ``Member.all_objects``)."""
@@ -425,7 +422,7 @@ def _model_of_query(node: Optional[ast.AST]) -> Optional[str]:
     query set of it) as written: the CapWords name before the manager."""
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _QUERY_CHAIN:
         node = node.func.value
-    if not isinstance(node, ast.Attribute) or not _manager(node.attr):
+    if not isinstance(node, ast.Attribute) or not is_manager_name(node.attr):
         return None
     model = dotted(node.value)
     last = model.rsplit(".", 1)[-1] if model else ""
@@ -456,7 +453,7 @@ def fetched_receiver(callee: str) -> Optional[str]:
     i = len(parts) - 3
     while i > 0 and parts[i].endswith("()") and parts[i][:-2] in _QUERY_CHAIN:
         i -= 1
-    if i < 1 or not _manager(parts[i]):
+    if i < 1 or not is_manager_name(parts[i]):
         return None
     model = ".".join(parts[:i])
     last = parts[i - 1]
@@ -469,7 +466,7 @@ def fetched_model(node: ast.Call, awaited: bool = False) -> Optional[str]:
     ``Run.objects.get(pk=k)``, ``Run.objects.filter(...).first()``, ``Run.objects.create(...)``,
     ``get_object_or_404(Run, pk=k)``, and awaited, their ``aget``/``acreate``/...
     forms. The model is a CapWords name before ``.objects`` (``_default_manager``, a
-    custom ``*_objects`` manager: ``_manager``); ``get_or_create`` returns a pair, no
+    custom ``*_objects`` manager: ``is_manager_name``); ``get_or_create`` returns a pair, no
     object."""
     func = node.func
     text = dotted(func)
