@@ -100,6 +100,10 @@ class ScopeTable:
     #: calls through the import (``made_by``), and the project's summaries tell what
     #: the imported name makes (``summaries.ProjectIndex.product_names``)
     called: Dict[str, List[str]] = field(default_factory=dict)
+    #: classes: ``self.x`` bound in a method from a call of a plain name the module
+    #: imports and whose product the file cannot tell (``self.s = async_session()``):
+    #: attribute -> those callees, as ``called`` is for a function's names (``attr_made_by``)
+    attr_called: Dict[str, List[str]] = field(default_factory=dict)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -139,6 +143,16 @@ class ScopeTable:
         # (a `del` binds nothing it could be: `s = async_session(); ...; del s`; a review)
         bound = self.bound.get(name, 0) - self.deleted.get(name, 0)
         return calls[0] if calls and len(set(calls)) == 1 and bound == len(calls) else None
+
+    def attr_made_by(self, attr: str) -> Optional[str]:
+        """The imported plain name whose call made ``self.attr``, when the class types
+        the attribute no other way and every such call is of that one name
+        (``attr_called``: a repository's ``self.session = async_session()`` in
+        ``__init__``; session 67's note)."""
+        calls = self.attr_called.get(attr, [])
+        if not calls or len(set(calls)) != 1 or self.attr_annotated.get(attr) or self.attr_constructed.get(attr):
+            return None
+        return calls[0]
 
     def type_of(self, name: str) -> Optional[str]:
         annotated = _one(self.annotated.get(name))
@@ -942,6 +956,7 @@ class _Scanner:
         # (``_product_of``'s arguments and the name they type: a module's names are all
         # bound once the walk ends, whatever the order of its functions and assignments)
         self._products_later: List[tuple] = []
+        self._attr_products_later: List[tuple] = []  # (the same, for ``self.x = make()``)
         self.imported_from: Dict[str, str] = {}
         self.managers_yield: Dict[str, str] = {}  # (``_managers_yield``)
         # the clauses of an `except*`: their name binds an exception group, no `T`
@@ -978,6 +993,15 @@ class _Scanner:
                 owner.constructed.setdefault(name, set()).add(made)
             elif not made and isinstance(value.func, ast.Name) and owner is table:
                 owner.called.setdefault(name, []).append(value.func.id)
+        for value, table, chain, cls, attr, method in self._attr_products_later:
+            made = self._product_of(value, table, chain, method)
+            if made:
+                cls.attr_constructed.setdefault(attr, set()).add(made)
+            elif (isinstance(value.func, ast.Name) and value.func.id in chain[0].imported
+                  and not any(value.func.id in t.bound for t in chain[1:])):
+                # (a name of the module's imports, no method's own: the class's other
+                # methods read the attribute where the module's names are seen)
+                cls.attr_called.setdefault(attr, []).append(value.func.id)
         for args in reversed(self._joined_later):
             self._type_joined(*args)
         return self.out
@@ -1410,6 +1434,10 @@ class _Scanner:
                     value, params, lambda n: self._no_path_class(_known_type(n, table, method)), self.imported_names)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
+                elif isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
+                    # `self.s = async_session()`, `self.db = self._maker()`: typed once the
+                    # module's names are known, as a name's is
+                    self._attr_products_later.append((value, table, chain, cls, target.attr, method))
 
     def _ann_assign(self, n: ast.AnnAssign, table: ScopeTable, chain: List[ScopeTable], method) -> None:
         t = annotation_type(n.annotation)

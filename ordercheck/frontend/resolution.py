@@ -1154,6 +1154,17 @@ class Resolver:
         elif receiver.isidentifier():
             scope = self._lookup(receiver)
             maker = scope[0].made_by(receiver) if scope is not None else None
+        elif receiver.startswith(("self.", "cls.")) and receiver.count(".") == 1 and any(
+                f.classes for f in self.frames[:-1]):
+            # `self.s.commit()` where a method binds `self.s = async_session()` (the
+            # module's import: ``ScopeTable.attr_called``)
+            cls = self._self_class()
+            maker = cls.attr_made_by(receiver.split(".", 1)[1]) if cls is not None else None
+            module = self.frames[0]
+            if maker is None or maker not in module.imports:
+                return None
+            full = module.imports[maker]
+            return full if "." in full else None
         else:
             return None
         if maker is None:
