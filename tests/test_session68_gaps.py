@@ -40,3 +40,26 @@ def test_a_method_parameter_named_as_the_factory_hides_the_import(tmp_path):
     write_tree(tmp_path, {"ordercheck.toml": SESSION_CONFIG, "db.py": FACTORY, "repo.py": repo})
     r = oc(tmp_path, "--no-cache", ".")
     assert r.codes() == [], r.out
+
+
+GROUP = '''
+import anyio
+
+
+async def persist(store, run):
+    store.save(run)
+
+
+async def close(store, ledger, run):
+    async with anyio.create_task_group() as {name}:
+        await {name}.start(persist, store, run)
+    await ledger.append_event(run, "done")
+'''
+
+
+@pytest.mark.parametrize("name, flagged", [("group", True), ("tg", True), ("pool", False)])
+def test_a_task_group_named_group_starts_the_handed_coroutine(name, flagged):
+    # session 67's note: `await group.start(f, x)` (anyio's docs' name for the group)
+    # was read as any object's `start`, so the save `f` runs carried nothing
+    got = [f.code for f in check_source(GROUP.format(name=name))]
+    assert got == (["OC102"] if flagged else []), got

@@ -435,7 +435,8 @@ NOT_RUNNING_NOW = frozenset({"schedule", "scheduled", "later", "count", "counter
 #: nursery.start(f, x)``): the group awaits it before its ``async with`` ends, as it does
 #: a ``TaskGroup``'s ``tg.create_task(f(x))``, so the handed call is read as that call
 #: (docs/decisions.md "A task group's start_soon"). ``start_soon`` is anyio's and trio's
-#: own name; ``start`` is one only on a receiver named as a group is.
+#: own name; ``start`` is one only on a receiver named as a group is (``tg``, ``group``,
+#: ``nursery``, ``task_group``: anyio's docs name theirs ``tg`` and ``group``).
 GROUP_STARTERS = frozenset({"start_soon", "start"})
 
 
@@ -450,7 +451,7 @@ def starts_in_group(names: "CallNames") -> bool:
     if names.receiver_type is not None:
         return False  # (a project class's own `start_soon`)
     last = head.rsplit(".", 1)[-1].lower().lstrip("_")
-    return (method == "start_soon" or last == "tg" or last.endswith("_tg") or "nursery" in last
+    return (method == "start_soon" or last in ("tg", "group") or last.endswith("_tg") or "nursery" in last
             or "task_group" in last or "taskgroup" in last)
 
 
