@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, cast
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple, cast
 
 import networkx as nx
 
@@ -613,6 +613,20 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
     return Step(span, "elided", f"... {count} more graph node{'s' if count != 1 else ''} of this path left out")
 
 
+def _distinct(related: List[Related]) -> List[Related]:
+    """Each related place once: both ends of an OC103 through one helper's call site
+    (``self._flush()`` in a loop and after it) name the same place in it, which an
+    editor would list twice (held-out set 344)."""
+    seen: Set[Tuple[int, int, int, int, str, Optional[str]]] = set()
+    out = []
+    for r in related:
+        key = (r.span.line, r.span.col, r.span.end_line, r.span.end_col, r.message, r.path)
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
+
+
 def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: FunctionFacts, classes, callees, summ: summod.Summaries,
                raises: Optional[Dict[object, FrozenSet[str]]] = None, committed: Optional[Committed] = None,
                marker: Optional[Callable[[Call], Optional[str]]] = None, direct: Optional[Direct] = None,
@@ -705,7 +719,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
                           tail=_tail(hit, rule))
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
-        message=message, function=fn.qualname, witness=steps, related=related,
+        message=message, function=fn.qualname, witness=steps, related=_distinct(related),
         anchor_text=anchor_text, stmt_lines=stmt_lines,
     )
 

@@ -63,3 +63,28 @@ def test_a_task_group_named_group_starts_the_handed_coroutine(name, flagged):
     # was read as any object's `start`, so the save `f` runs carried nothing
     got = [f.code for f in check_source(GROUP.format(name=name))]
     assert got == (["OC102"] if flagged else []), got
+
+
+FLUSH = '''
+class Tap:
+    def _run(self):
+        while not self._stop.is_set():
+            self.conn.process(0.5)
+            if self._pending:
+                self._flush()
+        self._flush()
+
+    def _flush(self):
+        pending, self._pending = self._pending, []
+        self.recorder.record_terminal_batch(jobs=pending)
+'''
+
+
+def test_both_ends_through_one_helper_site_name_it_once():
+    # held-out set 344: an OC103 whose two appends run one helper's call site listed
+    # that site twice among the related places (an editor showed it twice)
+    found = [f for f in check_source(FLUSH) if f.code == "OC103"]
+    assert found, "the loop's flush and the final flush are two terminal appends"
+    for f in found:
+        places = [(r.span.line, r.message, r.path) for r in f.related]
+        assert len(places) == len(set(places)) and any("via Tap._flush" in m for _, m, _ in places), places
