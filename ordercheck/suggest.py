@@ -1231,11 +1231,15 @@ class AlsoSaves:
     #: the save pattern that matches the call itself (``direct_overlaps``; ``helper`` is
     #: then empty): the call is both classes by its own names
     by: str = ""
+    #: the pattern is a default's, not the configuration's (held-out set 344: the
+    #: default `*.record_terminal` was called "configured", and a maintainer looked for
+    #: it in their file)
+    default: bool = False
 
     def row(self) -> dict:
         path, line, text = self.call
         out: dict = {"class": self.kind, "pattern": self.pattern, "helper": self.helper,
-                     "call": {"path": path, "line": line, "code": text}}
+                     "call": {"path": path, "line": line, "code": text}, "default": self.default}
         if self.by:
             out["save_pattern"] = self.by
         if self.save is not None:
@@ -1314,13 +1318,15 @@ def also_saves(by_pattern: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str
     (``saves(key)``: the helper's summary performs ``save`` on its way to a return),
     one row per pattern with its first such call and where the helper saves."""
     out = []
+    own = set(_configured(settings))
     for (kind, pattern), calls in by_pattern.items():
         for facts, call, key in calls:
             # (a call `[exclude-events]` takes out of `save` carries none of its helper's)
             if not saves(key, call) or not settings.vocab.not_excluded(call, _SAVE):
                 continue
             site = _save_site(key, defs, settings, saves, callees)
-            out.append(AlsoSaves(kind, pattern, (facts.path, call.span.line, call.text), split_key(key)[1], site))
+            out.append(AlsoSaves(kind, pattern, (facts.path, call.span.line, call.text), split_key(key)[1], site,
+                                 default=(kind, pattern) not in own))
             break
     return out
 
@@ -1338,6 +1344,7 @@ def direct_overlaps(all_facts: Sequence[FileFacts], settings: Settings, report: 
     if not appends or not saves:
         return out
     seen: Set[Tuple[str, str]] = set()
+    own = set(_configured(settings))
     for facts in all_facts:
         if facts.error is not None or facts.path not in report:
             continue
@@ -1352,7 +1359,8 @@ def direct_overlaps(all_facts: Sequence[FileFacts], settings: Settings, report: 
                         continue  # (an append `[exclude-events]` takes out is no overlap: a review)
                     by = next((p for p in saves if matches(p, names)), "")
                     seen.add(pair)
-                    out.append(AlsoSaves(pair[0], pair[1], (facts.path, call.span.line, call.text), "", by=by or "save"))
+                    out.append(AlsoSaves(pair[0], pair[1], (facts.path, call.span.line, call.text), "", by=by or "save",
+                                         default=pair not in own))
     return out
 
 
@@ -1523,17 +1531,18 @@ def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequ
 
 
 def render_also_saves(saving: Sequence[AlsoSaves]) -> List[str]:
-    """Comment lines naming the configured append patterns whose calls also save: by a
-    save pattern of their own (``direct_overlaps``), then through a helper."""
+    """Comment lines naming the append patterns (the configuration's, and the defaults'
+    it keeps, each said to be one) whose calls also save: by a save pattern of their own
+    (``direct_overlaps``), then through a helper."""
     both = [a for a in saving if a.by]
     helped = [a for a in saving if not a.by]
     return _overlap_block(both, [
-        f"# {len(both)} configured append pattern(s) match calls a save pattern matches too: such a",
+        f"# {len(both)} append pattern(s) match calls a save pattern matches too: such a",
         "# call is both classes, never ordered against a save (its own save covers its append),",
         "# so OC101/OC102 stay silent there. Name the state's saves more narrowly, or take the",
         "# record's calls out of the save class (`[exclude-events]` save = [the append pattern]):"],
         lambda a: f"also a save by `{a.by}`") + _overlap_block(helped, [
-            f"# {len(helped)} configured append pattern(s) call a helper that also saves: such a call is",
+            f"# {len(helped)} append pattern(s) call a helper that also saves: such a call is",
             "# never ordered against a save (its own save covers its append), so OC101/OC102 stay",
             "# silent there. If the helper's save is the ledger record itself, name the state's",
             "# own saving calls instead of the call they share:"], _helper_saves)
@@ -1556,7 +1565,8 @@ def _overlap_block(rows: Sequence[AlsoSaves], header: List[str], second: Callabl
     lines = [""] + header
     for a in rows:
         path, line, text = a.call
-        lines.append(f"#   {a.kind:<15} {a.pattern:<{width}} called at {path}:{line}  {text}")
+        lines.append(f"#   {a.kind:<15} {a.pattern:<{width}} called at {path}:{line}  {text}"
+                     + ("  (a default pattern)" if a.default else ""))
         lines.append(f"#   {'':<15} {'':<{width}} {second(a)}")
     return lines
 

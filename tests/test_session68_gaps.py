@@ -88,3 +88,22 @@ def test_both_ends_through_one_helper_site_name_it_once():
     for f in found:
         places = [(r.span.line, r.message, r.path) for r in f.related]
         assert len(places) == len(set(places)) and any("via Tap._flush" in m for _, m, _ in places), places
+
+
+def test_suggest_says_which_overlapping_append_pattern_is_a_default(tmp_path):
+    # held-out set 344: `suggest` called the default `*.record_terminal` "configured",
+    # and a maintainer looked for it in their file
+    import json
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*.jobs.bulk_write"]\nappend = ["*.notes.add_note"]\n',
+        "q/store.py": ("class Store:\n    def record_terminal(self, job):\n        self.jobs.bulk_write([job])\n\n"
+                       "    def add_note(self, job):\n        self.jobs.bulk_write([job])\n\n"
+                       "    def finish(self, job):\n        self.record_terminal(job)\n        self.notes.add_note(job)\n"
+                       "        self.add_note(job)\n"),
+    })
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache").out)["also_saves"]
+    assert {(r["pattern"], r["default"]) for r in rows} >= {("*.record_terminal", True)}, rows
+    text = oc(tmp_path, "suggest", "--no-cache").out
+    line = next(ln for ln in text.splitlines() if "*.record_terminal" in ln and "called at" in ln)
+    assert line.endswith("(a default pattern)"), text
+    assert "configured append pattern" not in text, text
