@@ -137,6 +137,18 @@ _BASE_ONLY = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 _BASE_ONLY_LIBRARY = frozenset({"asyncio.CancelledError", "asyncio.exceptions.CancelledError", "trio.Cancelled"})
 
 
+#: the built-in bases of an exception no ``except Exception`` catches
+_NO_EXCEPTION = _BASE_ONLY | {"BaseException"}
+
+
+def _swallows_every_exception(f: "_WithFrame") -> bool:
+    """Whether a ``with`` item is ``contextlib.suppress(Exception)`` (or names it among
+    its types, not a project manager's): what goes on past its exit is then no
+    ``Exception`` (``_NO_EXCEPTION``)."""
+    return (not f.project_narrow and f.manager is not None and is_contextlib_suppress(f.manager)
+            and any(t.removeprefix("builtins.") == "Exception" for t in f.types))
+
+
 def base_only(h: Handler) -> Optional[FrozenSet[str]]:
     """The built-in classes that may catch what the clause ``h`` handles, when every
     type it names is a ``BaseException`` that is no ``Exception`` (``_BASE_ONLY``, as
@@ -232,7 +244,9 @@ class _WithFrame(_Frame):
     project_narrow: bool = False
     with_id: int = 0  # its body's nodes carry it in their ``withs`` attribute
     withs: Tuple[int, ...] = ()  # the ``with`` items around the statement
-    lock: bool = False  # a lock (``WithItem.lock``): releasing it cannot raise
+    #: a lock (``WithItem.lock``): releasing it cannot raise; so for
+    #: ``contextlib.suppress``, whose exit raises nothing of its own
+    lock: bool = False
     reraises: bool = False  # its exit re-raises what is being handled (``WithItem.reraises``)
     # a test's manager whose body must raise (``WithItem.expects_raise``): what the body
     # raises goes on after the statement, caught by no handler a contract reads (the
@@ -469,7 +483,9 @@ class _Builder:
         else:
             self.connect(preds, RAISE)
             return
-        self.unwind(preds, Way.RAISE)
+        # (the first frame that is no `except`: from there on as any exception, not
+        # from the innermost again, which would enter the clauses just passed)
+        self.CROSS[frame.kind](self, frame, index, preds, Way.RAISE)  # (a `finally` or a `with`: it takes it)
 
     def _at(self, frames_upto: int, ctx: Tuple[int, ...], withs: Tuple[int, ...]):
         """Context manager-ish helper: run with outer frames and a given ctx."""
@@ -542,7 +558,11 @@ class _Builder:
                     broad=broad, suppress_all=f.suppress_all,
                 )
                 f.swallowed.append(exit_node)
-            if not f.suppress_all:
+            if not f.suppress_all and region and _swallows_every_exception(f):
+                # what `suppress(Exception)` lets through is no `Exception`: it passes
+                # every clause that cannot catch such (held-out set 347)
+                self.base_raise_from(exit_node, _NO_EXCEPTION)
+            elif not f.suppress_all:
                 self.unwind([(exit_node, EdgeKind.EXCEPTION)], Way.RAISE)
                 if f.manager is not None and (not f.suppress or f.project_narrow):
                     # ``__exit__`` ran (and what it carries took effect) before the
@@ -1142,8 +1162,10 @@ class _Builder:
             self.with_ids += 1
             w = _WithFrame(st, suppress, suppress_all, types, self.ctx, manager=m, target=item.target, with_id=self.with_ids,
                            withs=self.withs, project_narrow=narrow,
-                           # (a project manager named like a lock runs its own exit code)
-                           lock=item.lock and not (m is not None and self.project_manager(m)),
+                           # (a project manager named like a lock runs its own exit code;
+                           # `contextlib.suppress`'s exit only tells whether to swallow:
+                           # it raises nothing of its own, held-out set 347)
+                           lock=(item.lock or known) and not (m is not None and self.project_manager(m)),
                            reraises=item.reraises, expects=expects)
             if m is not None:
                 for p, _ in preds:
