@@ -176,3 +176,44 @@ def test_a_re_raised_interrupt_passes_an_except_exception_inside_a_finally():
     got = {(a, b) for a, b, _ in edges(graph_of(NESTED_INTERRUPT))}
     assert ("stmt@9", "handler@10") not in got and ("raise@9", "handler@10") not in got, sorted(got)
     assert any(a.startswith(("stmt@9", "raise@9")) and "finally" in b for a, b in got), sorted(got)
+
+
+ODM_TRANSACTIONS = '''
+from tortoise.transactions import in_transaction
+
+
+async def finish(job, events):
+    async with in_transaction() as conn:
+        await job.save(using_db=conn)
+        await events.append_event(job, "finished")
+
+
+def finish_mongo(client, jobs, events, job):
+    with client.start_session() as s:
+        with s.start_transaction():
+            jobs.save_job(job, session=s)
+            events.append_event(job, "finished", session=s)
+
+
+async def finish_motor(client, jobs, events, job):
+    async with await client.start_session() as s:
+        async with s.start_transaction():
+            await jobs.save_job(job, session=s)
+            await events.append_event(job, "finished", session=s)
+
+
+def not_entered(client, jobs, events, job):
+    s = client.start_session()
+    s.start_transaction()
+    jobs.save_job(job, session=s)
+    events.append_event(job, "finished", session=s)
+'''
+
+
+def test_tortoise_and_mongo_transactions_commit_their_bodies_at_once():
+    # held-out set 344: Tortoise's `in_transaction()` and PyMongo/Motor's
+    # `start_transaction()` were no transactions, so a save and a terminal append in
+    # one were ordered against each other (an OC101 per body)
+    table = {"extend-events": {"save": ["*.save_job", "job.save"]}}
+    got = [(f.code, f.span.line) for f in check_source(ODM_TRANSACTIONS, table=table)]
+    assert got == [("OC101", 29)], got   # (a call on its own line is no transaction)
