@@ -613,6 +613,18 @@ def _gap_step(g: nx.DiGraph, path: List[object], i: int) -> Step:
     return Step(span, "elided", f"... {count} more graph node{'s' if count != 1 else ''} of this path left out")
 
 
+def _inner_lines(inner: Iterable[Tuple[str, dict]]) -> Tuple[int, ...]:
+    """The first and last lines of the statements of a commit's body calls the finding
+    names (``_name_committed``): a suppression comment there covers the finding
+    anchored at the transaction's ``with`` (``Finding.inner_lines``)."""
+    out: List[int] = []
+    for _, node in inner:
+        call = node.get("call")
+        if call is not None:
+            out += [call.stmt_lines[0], call.stmt_lines[-1]]
+    return tuple(dict.fromkeys(out))
+
+
 def _distinct(related: List[Related]) -> List[Related]:
     """Each related place once: both ends of an OC103 through one helper's call site
     (``self._flush()`` in a loop and after it) name the same place in it, which an
@@ -720,7 +732,7 @@ def to_finding(hit: contracts.Hit, g: nx.DiGraph, facts: FileFacts, fn: Function
     return Finding(
         code=rule.id, name=rule.name, severity=rule.severity, path=facts.path, span=span,
         message=message, function=fn.qualname, witness=steps, related=_distinct(related),
-        anchor_text=anchor_text, stmt_lines=stmt_lines,
+        anchor_text=anchor_text, stmt_lines=stmt_lines, inner_lines=_inner_lines(inner_calls.get(hit.anchor, ())),
     )
 
 

@@ -27,7 +27,7 @@ def apply(findings: List[Finding], facts: FileFacts, known: Sequence[str], repor
     kept = []
     for f in findings:
         hit = None
-        near = {f.span.line, *f.stmt_lines}
+        near = {f.span.line, *f.stmt_lines, *f.inner_lines}
         if f.within and f.stmt_lines:
             lines = sorted(ln for ln in by_line if f.stmt_lines[0] <= ln <= f.stmt_lines[-1])
         else:

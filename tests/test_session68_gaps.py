@@ -217,3 +217,32 @@ def test_tortoise_and_mongo_transactions_commit_their_bodies_at_once():
     table = {"extend-events": {"save": ["*.save_job", "job.save"]}}
     got = [(f.code, f.span.line) for f in check_source(ODM_TRANSACTIONS, table=table)]
     assert got == [("OC101", 29)], got   # (a call on its own line is no transaction)
+
+
+COMMITTED_NOQA = '''
+from django.db import transaction
+
+
+def fail_a(task, message):
+    task.save()
+    with transaction.atomic():{on_with}
+        Artifact.objects.create(
+            status=task, text=message,
+        ){on_call}
+        Other.objects.create(text=message){on_other}
+'''
+
+
+@pytest.mark.parametrize("on_with, on_call, on_other, kept", [
+    ("", "", "", ["OC102"]),
+    ("  # noqa: OC102", "", "", []),
+    ("", "  # noqa: OC102", "", []),                        # the body's statement that appends
+    ("", "", "  # noqa: OC102", ["OC102", "OC001"]),        # another statement of the body: not it
+])
+def test_a_suppression_on_the_committed_call_covers_the_commit(on_with, on_call, on_other, kept):
+    # held-out sets 346 and 352: a finding anchored at a transaction's `with` (where its
+    # body's append stands) was not suppressed by a `# noqa` on the append's own line
+    table = {"extend-events": {"save": ["task.save"], "append": ["Artifact.objects.create"]}}
+    src = COMMITTED_NOQA.format(on_with=on_with, on_call=on_call, on_other=on_other)
+    got = sorted(f.code for f in check_source(src, table=table, select=["OC1", "OC001"]))
+    assert got == sorted(kept), got
