@@ -246,3 +246,26 @@ def test_a_suppression_on_the_committed_call_covers_the_commit(on_with, on_call,
     src = COMMITTED_NOQA.format(on_with=on_with, on_call=on_call, on_other=on_other)
     got = sorted(f.code for f in check_source(src, table=table, select=["OC1", "OC001"]))
     assert got == sorted(kept), got
+
+
+EXECUTOR_JOB = '''
+class Hub:
+    def _write_sync(self, data):
+        self._data_store.save(data)
+
+    async def save(self, data):
+        await {receiver}.async_add_executor_job(self._write_sync, data)
+        await self._audit_store.append(data)
+'''
+
+
+@pytest.mark.parametrize("receiver, flagged", [
+    ("self.hass", True), ("hass", True),
+    ("self.pool", False),   # another object's method of that name: not Home Assistant's
+])
+def test_home_assistants_executor_job_runs_the_handed_callable(receiver, flagged):
+    # held-out set 350: `await hass.async_add_executor_job(f, x)` (Home Assistant's way
+    # to run a blocking save) handed `f` on uncalled, so its save was nowhere
+    table = {"extend-events": {"save": ["*._data_store.save"], "append": ["*._audit_store.append"]}}
+    got = [f.code for f in check_source(EXECUTOR_JOB.format(receiver=receiver), table=table)]
+    assert got == (["OC102"] if flagged else []), got
