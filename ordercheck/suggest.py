@@ -433,6 +433,8 @@ def queryset_write(callee: str) -> Optional[str]:
 
 #: the plain write verbs a store's method reads as a save by (``store_write``)
 STORE_VERBS = {"write", "put", "set"}
+#: what a store's `log_<noun>` names when it is the log's setting, not a row (`db.log_path`)
+LOG_SETTINGS = {"path", "dir", "name", "format", "config", "handler", "size", "count", "enabled"}
 #: receivers of those verbs that hold durable state: the storage words and `storage`
 STORE_RECEIVERS = STORAGE | {"storage"}
 #: modules whose classes hold a value in memory: `_current_storage.set(s)` of a
@@ -444,14 +446,23 @@ def store_write(call: Call) -> Optional[str]:
     """``self._store.write(path, data)``, ``self.db.put(key, value)``: a plain write
     verb, no persistence verb by itself (``kind_of`` leaves ``write`` out: a file's),
     is a save on a receiver whose last word names a store (held-out set 101, ag2's
-    checkpoint store), unless the receiver is known to hold a value in memory."""
+    checkpoint store), unless the receiver is known to hold a value in memory; and
+    ``log_<noun>`` there is an append (a store's log row)."""
     receiver, dot, name = call.callee.rpartition(".")
-    if not dot or name not in STORE_VERBS:
+    toks = split_tokens(name.lstrip("_"))
+    # `store.log_review(card, ok)`, `self.db.log_attempt(...)`: a store's row of a log
+    # (held-out set 355: memodeck's review log was never offered); not a level's
+    # (`db.log_error`) nor a word that reads (`log_path`)
+    logs = (len(toks) == 2 and toks[0] == "log" and toks[1] not in LOG_LEVEL_WORDS | LOG_FUNCTION_WORDS
+            and toks[1] not in READERS | NOT_A_WRITE_LAST | LOG_SETTINGS)
+    if not dot or (name not in STORE_VERBS and not logs):
         return None
     if any(q.startswith(IN_MEMORY_MODULES) for q in call.qualnames):
         return None  # (the receiver's class, qualified: `contextvars.ContextVar.set`)
     tokens = split_tokens(receiver.rsplit(".", 1)[-1])
-    return "save" if tokens and tokens[-1] in STORE_RECEIVERS else None
+    if not (tokens and tokens[-1] in STORE_RECEIVERS):
+        return None
+    return "append" if logs else "save"
 
 
 def call_kind(call: Call, name: str) -> Optional[str]:

@@ -269,3 +269,22 @@ def test_home_assistants_executor_job_runs_the_handed_callable(receiver, flagged
     table = {"extend-events": {"save": ["*._data_store.save"], "append": ["*._audit_store.append"]}}
     got = [f.code for f in check_source(EXECUTOR_JOB.format(receiver=receiver), table=table)]
     assert got == (["OC102"] if flagged else []), got
+
+
+def test_suggest_offers_a_stores_log_row_as_an_append(tmp_path):
+    # held-out set 355 (memodeck): `store.log_review(card, ok)`, the review log's write,
+    # was never offered (`log_*` is a logger's name elsewhere); a level's or a
+    # reader's `log_*` on a store, and `log_review` on another receiver, still are not
+    import json
+    write_tree(tmp_path, {"m.py": (
+        "class Cli:\n"
+        "    def review(self, store, db, card, ok, history):\n"
+        "        store.log_review(card, ok)\n"
+        "        self._db.log_attempt(card)\n"
+        "        db.log_error(card)\n"
+        "        db.log_path(card)\n"
+        "        history.log_review(card)\n"
+        "        self.logger.log_review(card)\n")})
+    rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
+    assert sorted((r["class"], r["pattern"]) for r in rows) == [
+        ("append", "*._db.log_attempt"), ("append", "*store.log_review")], rows
