@@ -315,3 +315,20 @@ def test_appends_that_read_the_item_through_two_locals_do_not_pair_across_rounds
     table = {"extend-events": {"append": ["adapter.*"]}}
     got = [f.code for f in check_source(TWO_HOPS.format(entry=entry), table=table) if f.code == "OC103"]
     assert bool(got) == paired, got
+
+
+def test_suggest_says_a_created_row_is_a_save_only_if_it_commits_a_transition(tmp_path):
+    # held-out set 353: `suggest` ranked `*.objects.create` first as a save, while
+    # configuration.md ("Which calls are the `save`") warns against naming the call that
+    # creates the row later records are logged against
+    write_tree(tmp_path, {"m.py": (
+        "class Flow:\n"
+        "    def start(self, store, run):\n"
+        "        Job.objects.create(run=run)\n"
+        "        Job.objects.filter(run=run).update(state='x')\n"
+        "        store.record_event(run, 'started')\n")})
+    text = oc(tmp_path, "suggest", "--isolated", ".").out
+    created = [ln for ln in text.splitlines() if "objects.create" in ln and "e.g." in ln]
+    updated = [ln for ln in text.splitlines() if "filter().update" in ln and "e.g." in ln]
+    assert created and all("creates a row: keep it only if it commits a transition" in ln for ln in created), text
+    assert updated and not any("creates a row" in ln for ln in updated), text
