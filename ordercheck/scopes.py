@@ -1175,6 +1175,9 @@ class _Scanner:
                         owner.imported[_imported_as(a)] = owner.imported.get(_imported_as(a), 0) + 1
             elif isinstance(n, ast.NamedExpr):
                 self._bind(n.target.id, table, chain)
+                # (an assignment too: `if (s := Sitting.objects.filter(...).first()):`
+                # types `s` as `s = ...` does; held-out set 360)
+                self._single(n.target, n.value, n.lineno, _end_of(n), table, method, chain)
             elif isinstance(n, ast.Delete):
                 for t in n.targets:
                     for name in _target_names(t):
@@ -1616,7 +1619,7 @@ def _imported_as(alias: ast.alias) -> str:
     return alias.asname or alias.name.split(".")[0]
 
 
-def _end_of(n: ast.stmt) -> Tuple[int, int]:
+def _end_of(n: Union[ast.stmt, ast.expr]) -> Tuple[int, int]:
     """Where an assignment ends (line, UTF-8 byte column, as the ``ast`` gives it): an
     alias counts for a use that starts after it, on a later line or later on the same
     one (``save = store.save; save(run)``)."""

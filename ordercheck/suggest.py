@@ -434,7 +434,9 @@ def queryset_write(callee: str) -> Optional[str]:
 #: the plain write verbs a store's method reads as a save by (``store_write``)
 STORE_VERBS = {"write", "put", "set"}
 #: what a store's `log_<noun>` names when it is the log's setting, not a row (`db.log_path`)
-LOG_SETTINGS = {"path", "dir", "name", "format", "config", "handler", "size", "count", "enabled"}
+LOG_SETTINGS = {"path", "dir", "name", "format", "config", "handler", "size", "count", "enabled",
+                # (`session_store.log_out`, `db.log_stats`: a sign-out, a summary read; a review)
+                "out", "in", "off", "on", "stats", "statistics", "summary", "query", "queries", "tail"}
 #: receivers of those verbs that hold durable state: the storage words and `storage`
 STORE_RECEIVERS = STORAGE | {"storage"}
 #: modules whose classes hold a value in memory: `_current_storage.set(s)` of a
@@ -1488,7 +1490,9 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
     for i, s in enumerate(shown, 1):
         path, line, text = s.example
         lines.append(f"# {i:>2}. {s.kind:<11} {s.pattern:<{width}} {_functions(s):>14}, "
-                     f"{len(s.meets)} with both kinds{_tests_only(s)}{_hint(s)}; e.g. {path}:{line}  {text}")
+                     f"{len(s.meets)} with both kinds{_tests_only(s)}{_notified(s)}; e.g. {path}:{line}  {text}")
+        if _created(s):
+            lines.append(f"#     {'':<11} ^ {_created(s)}")
     lines += ["", table_name(settings)]
     known = set(settings.vocab.patterns)
     for kind in KINDS:
@@ -1502,8 +1506,10 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
         w = min(max(len(json.dumps(s.pattern)) for s in mine) + 1, 48)
         for s in mine:
             path, line, _ = s.example
+            if _created(s):
+                lines.append(f"{prefix}    # {_created(s)}:")
             lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {_functions(s)}, "
-                         f"{len(s.meets)} with both kinds{_tests_only(s)}{_hint(s)}; e.g. {path}:{line}")
+                         f"{len(s.meets)} with both kinds{_tests_only(s)}{_notified(s)}; e.g. {path}:{line}")
         lines.append(f"{prefix}]")
     return "\n".join(lines + render_unmatched(list(unmatched)) + render_also_saves(saving)) + "\n"
 
@@ -1531,17 +1537,17 @@ def _notified(s: Suggestion) -> str:
 CREATE_WORDS = frozenset({"create", "get_or_create", "bulk_create", "acreate", "aget_or_create"})
 
 
-def _hint(s: Suggestion) -> str:
-    """The row's note: a notification's (``_notified``), or a created row's: a `save`
-    that creates the row later records are logged against makes each of them an OC102
-    no crash can turn into a lost record (configuration.md "Which calls are the
-    `save`"; held-out set 353: `*.objects.create` ranked first, unsaid)."""
-    if s.kind == "save":
-        method = s.pattern.rsplit(".", 1)[-1]
-        if method in CREATE_WORDS or method.startswith("create_"):
-            return ", creates a row: keep it only if it commits a transition"
+def _created(s: Suggestion) -> str:
+    """A created row's note, on a line of its own: a `save` that creates the row later
+    records are logged against makes each of them an OC102 no crash can turn into a
+    lost record (configuration.md "Which calls are the `save`"; held-out set 353:
+    `*.objects.create` ranked first, unsaid)."""
+    if s.kind != "save":
         return ""
-    return _notified(s)
+    method = s.pattern.rsplit(".", 1)[-1]
+    if method in CREATE_WORDS or method.startswith("create_"):
+        return "creates a row: keep it only if it commits a transition"
+    return ""
 
 
 def _functions(s: Suggestion) -> str:

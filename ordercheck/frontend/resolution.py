@@ -587,6 +587,10 @@ class FunctionScope:
     # name -> marker runs of its right-hand sides, each with the assignment's line
     bindings: Dict[str, List[Tuple[Tuple[str, ...], int]]] = field(default_factory=dict)
     binding_reads: Dict[str, List[str]] = field(default_factory=dict)  # name -> names its right-hand sides read
+    #: name -> the root name of its right-hand side when that is a plain name or an
+    #: attribute chain of one (`entry = record.event_log_entry`: ``record``), else None,
+    #: per `=` binding (``statements._end`` follows reads back through such bindings)
+    projections: Dict[str, List[Optional[str]]] = field(default_factory=dict)
     # `name = call(...)`: the call, the name, and the next call id when it was bound
     bound_values: List[Tuple[Call, str, int]] = field(default_factory=list)
     name_writes: List[Tuple[str, int]] = field(default_factory=list)  # (name, next call id) per `=` binding
@@ -1160,10 +1164,11 @@ class Resolver:
         elif receiver.isidentifier():
             scope = self._lookup(receiver)
             maker = scope[0].made_by(receiver) if scope is not None else None
-        elif receiver.startswith(("self.", "cls.")) and receiver.count(".") == 1 and any(
+        elif receiver.startswith("self.") and receiver.count(".") == 1 and any(
                 f.classes for f in self.frames[:-1]):
             # `self.s.commit()` where a method binds `self.s = async_session()` (the
-            # module's import: ``ScopeTable.attr_called``)
+            # module's import: ``ScopeTable.attr_called``); not `cls.s`, the class's
+            # own attribute (a review)
             cls = self._self_class()
             maker = cls.attr_made_by(receiver.split(".", 1)[1]) if cls is not None else None
             module = self.frames[0]

@@ -155,9 +155,26 @@ def binds(body: Any, name: str) -> bool:
 
 
 
-#: how many bindings back a call's reads go (``_end``: `run_id = entry.run_id` after
+#: how many projections back a call's reads go (``_end``: `run_id = entry.run_id` after
 #: `entry = record.event_log_entry` reads `record`)
 READ_STEPS = 4
+
+
+def _projection_root(node: cst.CSTNode) -> Optional[str]:
+    """``record`` of ``record`` or ``record.event_log_entry.run``: a plain name, or an
+    attribute chain of one (no call, no subscript); else None."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def _one_projection(frame: "FunctionScope", name: str) -> Optional[str]:
+    """The root of ``name``'s one binding when it is a projection (``_projection_root``)
+    and the function binds the name nowhere else (a loop, a ``with``, a parameter)."""
+    found = frame.projections.get(name, ())
+    if len(found) != 1 or found[0] is None or frame.names.bound.get(name, 0) != 1:
+        return None
+    return found[0]
 
 class Extractor(ExpressionWalker):
     """Walks a libcst module once and fills ``FileFacts``."""
@@ -315,6 +332,8 @@ class Extractor(ExpressionWalker):
                 for name in target_names(target):
                     self.frame.bindings.setdefault(name, []).extend((r, self.stmt_lines[0]) for r in walk.runs)
                     self.frame.binding_reads.setdefault(name, []).extend(walk.names + walk.roots)
+                    self.frame.projections.setdefault(name, []).append(
+                        _projection_root(val) if isinstance(target, cst.Name) else None)
 
     def _cancel_closure(self, name: str) -> None:
         """``name`` is rebound: the closure it held is gone when the rebinding follows
@@ -969,14 +988,19 @@ class Extractor(ExpressionWalker):
         if frame.binding_reads:
             reads_of = frame.binding_reads
             for call in frame.calls:
-                # what the names it reads were bound from, and so on back (held-out set
-                # 357: dagster-openlineage's `entry = record.event_log_entry`, then
-                # `run_id = entry.run_id`, handed to a terminal helper, reads the loop's
-                # `record`); a few steps, as chains of locals are short
+                # what the names it reads were bound from (any binding's right-hand
+                # side: one step), and back on through a chain of projections, each the
+                # name's one binding (held-out set 357: dagster-openlineage's `entry =
+                # record.event_log_entry`, then `run_id = entry.run_id`, handed to a
+                # terminal helper, reads the loop's `record`). Not through a call
+                # (`label = kind.upper()`) nor a name bound again (`entry = current`):
+                # a review found both made appends of one run read the item
                 got = dict.fromkeys(call.reads)
-                frontier = list(call.reads)
+                got.update(dict.fromkeys(m for n in call.reads for m in reads_of.get(n, ())))
+                frontier = [n for n in call.reads if n in reads_of]
                 for _ in range(READ_STEPS):
-                    frontier = [m for n in frontier for m in reads_of.get(n, ()) if m not in got]
+                    frontier = [root for n in frontier for root in [_one_projection(frame, n)]
+                                if root is not None]
                     if not frontier:
                         break
                     got.update(dict.fromkeys(frontier))
