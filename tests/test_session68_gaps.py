@@ -469,3 +469,37 @@ def test_oc301_pairs_a_write_handed_the_with_target_through_aliases_only():
     # OC301 (a write that deep pairs only when handed the item's file)
     got = [(f.code, f.function) for f in check_source(WITH_TARGET, select=["OC301"])]
     assert got == [("OC301", "save_aliased")], got
+
+
+CLS_FETCH = '''
+from django.db import models
+
+
+class Trigger(models.Model):
+    def process(self):
+        self.log_event(self.id, "processed")
+
+    @classmethod
+    {kind}def from_request(cls, sub):
+        sub.save()
+        obj = {value}
+        obj.process()
+        return obj
+'''
+
+
+@pytest.mark.parametrize("kind, value, flagged", [
+    ("", "cls.objects.create(body='x')", True),
+    ("", "cls.objects.get(pk=1)", True),
+    ("", "cls.objects.filter(pk=1).first()", True),
+    ("async ", "await cls.objects.aget(pk=1)", True),
+    ("", "cls.objects.get_or_create(pk=1)", False),   # a pair, no object
+    ("", "other.objects.get(pk=1)", False),            # another name's manager: nothing known
+])
+def test_a_fetch_through_cls_in_a_classmethod_is_of_the_class(kind, value, flagged):
+    # held-out set 362 (dj-paypal's webhook events): `obj = cls.objects.create(...)` in
+    # a model's classmethod left `obj` of no class, where `cls(...)` and
+    # `Trigger.objects.create(...)` type it, so its method's append was not followed
+    table = {"extend-events": {"save": ["*.save"], "append": ["*.log_event"]}}
+    got = [f.code for f in check_source(CLS_FETCH.format(kind=kind, value=value), table=table)]
+    assert got == (["OC102"] if flagged else []), got
