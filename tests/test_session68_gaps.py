@@ -503,3 +503,26 @@ def test_a_fetch_through_cls_in_a_classmethod_is_of_the_class(kind, value, flagg
     table = {"extend-events": {"save": ["*.save"], "append": ["*.log_event"]}}
     got = [f.code for f in check_source(CLS_FETCH.format(kind=kind, value=value), table=table)]
     assert got == (["OC102"] if flagged else []), got
+
+
+def test_suggest_offers_no_programs_entry_point_as_a_save(tmp_path):
+    # held-out set 364 (kaikout): `main()`, which copies a default config and moves a
+    # log file, was offered as a state save (a helper that writes and renames a file);
+    # a helper that replaces a state file whole still is
+    import json
+    write_tree(tmp_path, {"app.py": (
+        "import json\nimport os\nimport shutil\n\n\n"
+        "def main():\n"
+        "    with open('config.toml', 'w') as f:\n"
+        "        f.write('x')\n"
+        "    shutil.move('old.log', 'new.log')\n\n\n"
+        "def _write(state, path):\n"
+        "    with open(path + '.tmp', 'w') as f:\n"
+        "        json.dump(state, f)\n"
+        "    os.replace(path + '.tmp', path)\n\n\n"
+        "def mark_done(state, path):\n"
+        "    _write(state, path)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    main()\n")})
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    assert {r["pattern"] for r in rows if r["class"] == "save"} == {"_write"}, rows
