@@ -2,9 +2,12 @@
 the earlier notes' leftovers closed in that session."""
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 from checkutil import check_source, write_tree
 from cliutil import oc
+from test_oc301_nearness import ATOMIC
 
 SESSION_CONFIG = ('[extend-events]\nsave = ["sqlalchemy.orm.Session.commit", '
                   '"sqlalchemy.ext.asyncio.AsyncSession.commit"]\nappend = ["ledger.record"]\n')
@@ -426,27 +429,8 @@ def test_reads_go_back_only_through_projections_bound_once():
     assert got == [("OC103", "bound_again"), ("OC103", "through_a_call")], got
 
 
-WITH_TARGET = '''
-import contextlib, shutil, tempfile, yaml
-
-
-@contextlib.contextmanager
-def atomic_write(filename):
-    fd = tempfile.NamedTemporaryFile(mode="w", delete=False)
-    try:
-        yield fd
-    finally:
-        fd.close()
-    shutil.move(fd.name, filename)
-
-
-def _save_base(data, file):
-    yaml.dump(data, file)
-
-
-def save_to_file(data, file):
-    _save_base(data, file)
-
+# (the project manager and the write two calls down of test_oc301_nearness's case)
+WITH_TARGET = textwrap.dedent(ATOMIC) + '''
 
 def save_aliased(config, path):
     with atomic_write(path) as f:
