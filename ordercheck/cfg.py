@@ -244,9 +244,9 @@ class _WithFrame(_Frame):
     project_narrow: bool = False
     with_id: int = 0  # its body's nodes carry it in their ``withs`` attribute
     withs: Tuple[int, ...] = ()  # the ``with`` items around the statement
-    #: a lock (``WithItem.lock``): releasing it cannot raise; so for
-    #: ``contextlib.suppress``, whose exit raises nothing of its own
-    lock: bool = False
+    #: its exit raises nothing of its own: a lock's (``WithItem.lock``: releasing it
+    #: cannot fail) and ``contextlib.suppress``'s (it only tells whether to swallow)
+    quiet_exit: bool = False
     reraises: bool = False  # its exit re-raises what is being handled (``WithItem.reraises``)
     # a test's manager whose body must raise (``WithItem.expects_raise``): what the body
     # raises goes on after the statement, caught by no handler a contract reads (the
@@ -579,7 +579,7 @@ class _Builder:
             # `sys.exit()`'s way on past `__exit__`, which passes it on (``exit_from``);
             # the exit itself may raise instead, as on any other way out
             self.exit_from(exit_node)
-            if not f.lock:
+            if not f.quiet_exit:
                 self._exit_raises(f, exit_node)
         elif f.expects:
             # a test's `pytest.raises` left by `return`/`break`/`continue`: the body
@@ -593,7 +593,7 @@ class _Builder:
             self.unwind([(exit_node, EdgeKind.EXCEPTION)], Way.RAISE)
         else:
             self.unwind([(exit_node, EdgeKind.FINALLY)], way)
-            if not f.lock:
+            if not f.quiet_exit:
                 # ``__exit__`` is a call: it can raise, instead of the way out going on
                 self._exit_raises(f, exit_node)
         self._restore(saved)
@@ -1165,7 +1165,7 @@ class _Builder:
                            # (a project manager named like a lock runs its own exit code;
                            # `contextlib.suppress`'s exit only tells whether to swallow:
                            # it raises nothing of its own, held-out set 347)
-                           lock=(item.lock or known) and not (m is not None and self.project_manager(m)),
+                           quiet_exit=(item.lock or known) and not (m is not None and self.project_manager(m)),
                            reraises=item.reraises, expects=expects)
             if m is not None:
                 for p, _ in preds:
@@ -1205,7 +1205,7 @@ class _Builder:
                     self.raise_from(exit_node)
                     ends = []
                 else:
-                    if not w.lock:  # (a lock's release is all its exit does)
+                    if not w.quiet_exit:  # (a lock's release is all its exit does; `suppress`'s decides)
                         self._exit_raises(w, exit_node)  # ``__exit__`` is a call: it can raise (semantics §Graph)
                     ends = [(exit_node, EdgeKind.NORMAL)]
             ends = ends + [(n, EdgeKind.NORMAL) for n in w.swallowed]
