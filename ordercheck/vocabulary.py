@@ -33,6 +33,45 @@ _WITH_ITEM_ONLY = frozenset({TRANSACTION})
 NO_COMMIT = ("commit", False)
 
 
+#: an event pattern with an argument part: ``*.execute("INSERT INTO audit*")``, the
+#: callee's glob and a glob over the call's leading string (``Call.lead``)
+_WITH_ARGUMENT = re.compile(r"""^(?P<callee>.+?)\((?P<q>["'])(?P<arg>.*)(?P=q)\)$""", re.S)
+
+
+def argument_form(pattern: str) -> Optional[str]:
+    """A pattern with an argument part as it is matched (``lead_names``): the callee's
+    glob, then the argument's glob in double quotes, its whitespace runs as one space
+    and in upper case as ``Call.lead`` is (``*.execute('commit')`` is
+    ``*.execute("COMMIT")``); None for a pattern without one."""
+    m = _WITH_ARGUMENT.match(pattern)
+    if m is None:
+        return None
+    return f'{m.group("callee")}("{" ".join(m.group("arg").split()).upper()}")'
+
+
+def lead_names(names: Iterable[str], lead: Optional[str]) -> Tuple[str, ...]:
+    """The names a call with a leading string is matched by for a pattern with an
+    argument part: each of its names with the string (``conn.execute("COMMIT")``);
+    none without one. A pattern without an argument part never sees them."""
+    if lead is None:
+        return ()
+    return tuple(f'{n}("{lead}")' for n in names)
+
+
+def _split(patterns: Iterable[str]) -> Tuple[List[str], List[str]]:
+    """``patterns`` as (those without an argument part, those with one in
+    ``argument_form``)."""
+    plain: List[str] = []
+    args: List[str] = []
+    for p in patterns:
+        form = argument_form(p)
+        if form is None:
+            plain.append(p)
+        else:
+            args.append(form)
+    return plain, args
+
+
 def item_names(call: Call) -> Tuple[str, ...]:
     """The texts a ``with`` item over an object of no known class (``Call.bare_enter``)
     is named by for a ``transaction`` pattern: as written (``conn`` of ``conn =
@@ -194,21 +233,33 @@ class Vocabulary:
     own_excludes: Mapping[str, Tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._compiled = {name: _compile(p) for name, p in self.patterns.items()}
-        self._excluded = {name: _compile(p) for name, p in self.excludes.items() if p}
-        self._own_excluded = {name: _compile(p) for name, p in self.own_excludes.items() if p}
+        # (a pattern with an argument part, `*.execute("COMMIT")`, is matched apart,
+        # against ``lead_names`` only: ``_split``)
+        split = {name: _split(p) for name, p in self.patterns.items()}
+        self._compiled = {name: _compile(plain) for name, (plain, _) in split.items()}
+        self._arg_compiled = {name: _compile(args) for name, (_, args) in split.items() if args}
+        split_ex = {name: _split(p) for name, p in self.excludes.items() if p}
+        self._excluded = {name: _compile(plain) for name, (plain, _) in split_ex.items()}
+        self._arg_excluded = {name: _compile(args) for name, (_, args) in split_ex.items() if args}
+        split_own = {name: _split(p) for name, p in self.own_excludes.items() if p}
+        self._own_excluded = {name: _compile(plain) for name, (plain, _) in split_own.items()}
+        self._own_arg_excluded = {name: _compile(args) for name, (_, args) in split_own.items() if args}
         self._items = _compile(self.item_transactions)
         self._scoped = {}
         for name, (defaults, excluded) in self.scoped.items():
-            own = tuple(p for p in self.patterns.get(name, ()) if p not in defaults)
-            self._scoped[name] = (_compile(defaults), _compile(excluded), _compile(own))
+            own_plain, own_args = _split(p for p in self.patterns.get(name, ()) if p not in defaults)
+            self._scoped[name] = (_compile(defaults), _compile(excluded), _compile(own_plain), _compile(own_args))
         # every class's patterns at once: most callees match none, and one test of
         # the union turns them away where ten classes' tests would each be asked
-        self._matches_any = _compile(p for pats in self.patterns.values() for p in pats)
+        self._matches_any = _compile(p for plain, _ in split.values() for p in plain)
+        self._arg_any = _compile(p for _, args in split.values() for p in args)
+        # (an excluded argument alone, `*conn.execute("SELECT*")` beside a broad
+        # `*conn.execute`, asks for the leading string too)
+        self.reads_leads = self._arg_any is not None or bool(self._arg_excluded)
         self._marker_tokens = tuple(split_tokens(m) for m in self.markers if split_tokens(m))
         # ``direct`` by the names it reads: a project calls the same few thousand
         # callees over and over (37,000 calls, 7,000 distinct, on dbos + temporalio)
-        self._direct: Dict[Tuple[str, Tuple[str, ...]], FrozenSet[str]] = {}
+        self._direct: Dict[Tuple[str, Tuple[str, ...], Optional[str]], FrozenSet[str]] = {}
         # one object per distinct set of classes (most are empty): a frozenset is 216
         # bytes, and 46,000 answers on the seven packages of the bench were 10 MB
         self._sets: Dict[FrozenSet[str], FrozenSet[str]] = {}
@@ -270,10 +321,12 @@ class Vocabulary:
             if not call.typed:
                 return self.canonical(own) if own else frozenset()
             return self.canonical(self._match(call.typed) | own)
-        key = (call.callee, call.qualnames + call.typed if call.typed else call.qualnames)
+        lead = call.lead if self.reads_leads else None
+        key = (call.callee, call.qualnames + call.typed if call.typed else call.qualnames, lead)
         known = self._direct.get(key)
         if known is None:
-            known = self._direct[key] = self.canonical(self._match((call.callee,) + key[1]))
+            names = (call.callee,) + key[1]
+            known = self._direct[key] = self.canonical(self._match(names, lead_names(names, lead)))
         if EventClass.SAVE in known and NO_COMMIT in call.flags:
             # `form.save(commit=False)`: the call says it commits nothing (Django's
             # ModelForm idiom; held-out set 331; docs/decisions.md "A save told
@@ -285,8 +338,10 @@ class Vocabulary:
         """Whether ``call`` is never of the class by its names (a default class's
         ``exclude``, a configuration's ``[exclude-events]``): ``suggest`` proposes no
         pattern for it there."""
-        ex = self._excluded.get(cls_name)
-        return ex is not None and ex.any((call.callee,) + call.qualnames + call.typed)
+        names = (call.callee,) + call.qualnames + call.typed
+        ex, arg_ex = self._excluded.get(cls_name), self._arg_excluded.get(cls_name)
+        return (ex is not None and ex.any(names)) or (
+            arg_ex is not None and arg_ex.any(lead_names(names, call.lead)))
 
     def not_excluded(self, call: Call, carried: AbstractSet[str]) -> FrozenSet[str]:
         """What a callee's summary carries to a call, less the classes the configuration's
@@ -300,32 +355,40 @@ class Vocabulary:
         names: Optional[Tuple[str, ...]] = None
         out = set(carried)
         for cls_name in carried:
-            ex = self._own_excluded.get(cls_name)
-            if ex is None:
+            ex, arg_ex = self._own_excluded.get(cls_name), self._own_arg_excluded.get(cls_name)
+            if ex is None and arg_ex is None:
                 continue
             if names is None:
                 names = (call.callee,) + call.qualnames + call.typed
-            if ex.any(names):
+            if (ex is not None and ex.any(names)) or (arg_ex is not None and arg_ex.any(lead_names(names, call.lead))):
                 out.discard(cls_name)
         return frozenset(out)
 
-    def _match(self, names: Tuple[str, ...]) -> FrozenSet[str]:
-        if self._matches_any is None or not self._matches_any.any(names):
+    def _match(self, names: Tuple[str, ...], leads: Tuple[str, ...] = ()) -> FrozenSet[str]:
+        """The classes ``names`` match, and ``leads`` (``lead_names``) by the patterns
+        with an argument part."""
+        by_name = self._matches_any is not None and self._matches_any.any(names)
+        by_lead = bool(leads) and self._arg_any is not None and self._arg_any.any(leads)
+        if not (by_name or by_lead):
             return frozenset()
         out = set()
         for cls_name, globs in self._compiled.items():
-            if globs is not None and globs.any(names):
-                ex = self._excluded.get(cls_name)
-                if ex is not None and ex.any(names):
+            arg_globs = self._arg_compiled.get(cls_name) if by_lead else None
+            if not ((by_name and globs is not None and globs.any(names))
+                    or (arg_globs is not None and arg_globs.any(leads))):
+                continue
+            ex, arg_ex = self._excluded.get(cls_name), self._arg_excluded.get(cls_name)
+            if (ex is not None and ex.any(names)) or (leads and arg_ex is not None and arg_ex.any(leads)):
+                continue
+            scoped = self._scoped.get(cls_name)
+            if scoped is not None:
+                defaults, excluded, own, own_args = scoped
+                by_default = defaults is not None and defaults.any(names) and not (
+                    excluded is not None and excluded.any(names))
+                if not by_default and not (own is not None and own.any(names)) and not (
+                        leads and own_args is not None and own_args.any(leads)):
                     continue
-                scoped = self._scoped.get(cls_name)
-                if scoped is not None:
-                    defaults, excluded, own = scoped
-                    by_default = defaults is not None and defaults.any(names) and not (
-                        excluded is not None and excluded.any(names))
-                    if not by_default and not (own is not None and own.any(names)):
-                        continue
-                out.add(cls_name)
+            out.add(cls_name)
         return frozenset(out)
 
     def carries_marker(self, call: Call) -> bool:

@@ -306,7 +306,7 @@ def test_a_handed_callable_is_the_call_in_the_outline_too():
 
 def _names(call):
     return (call.callee, call.qualnames, call.receiver_type, call.self_call, call.exits, call.awaited, call.ref,
-            call.level, call.level_from, call.level_args, call.chosen, call.gathered)
+            call.level, call.level_from, call.level_args, call.chosen, call.gathered, call.lead)
 
 
 @pytest.mark.parametrize("text", _sources())

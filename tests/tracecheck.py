@@ -375,7 +375,9 @@ class Gen:
         if kind == "whiletrue":
             return ["while True:", "    o.tick()"] + self.indent(self.block(d, True, handler))
         if kind == "for":
-            out = ["for _ in o.it():"] + self.indent(self.block(d, True, handler))
+            # (a display of items takes one at its first test; an empty one none)
+            heads = ["for _ in o.it():", "for _ in (1, 2):", "for _ in ():"]
+            out = [heads[self.draw(0, len(heads) - 1)]] + self.indent(self.block(d, True, handler))
             if self.draw(0, 1):
                 out += ["else:"] + self.indent(self.block(d, loop, handler))
             return out

@@ -645,6 +645,7 @@ class ExpressionWalker(Resolver):
             span=self.span(node),
             text=self.text(node),
             ref=None if handoff is not None else _cst_ref(lead),
+            lead=None if handoff is not None else self.lead_of(_ast_lead(lead)),
             stmt_lines=self.stmt_lines,
             marker_runs=tuple(runs),
             own_run=callee_run(callee),
@@ -1000,6 +1001,24 @@ def _cst_ref(lead: Optional["cst.BaseExpression"]) -> Optional[str]:
 def _ref_text(text: str) -> Optional[str]:
     """``Call.ref``'s text: a dotted name (none for ``a[0].b``, ``f().x``)."""
     return text if all(p.isidentifier() for p in text.split(".")) else None
+
+
+def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
+    """A call's first argument as ``Resolver.lead_of`` reads it (an ``ast`` node, as the
+    outline has it): a name, a string constant (libcst evaluates one), an f-string
+    (parsed from its code, a rare first argument); None for anything else."""
+    if isinstance(node, cst.Name):
+        return ast.Name(id=node.value)
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        if isinstance(value, str) or isinstance(node, cst.SimpleString):
+            return ast.Constant(value=value) if isinstance(value, str) else None
+    if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)):  # (an f-string in it)
+        try:
+            return ast.parse("(" + cst.Module([]).code_for_node(node) + ")", mode="eval").body
+        except (SyntaxError, ValueError):
+            return None
+    return None
 
 
 def _positional(args: Sequence["cst.Arg"], index: int) -> Optional["cst.BaseExpression"]:

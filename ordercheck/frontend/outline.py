@@ -240,6 +240,7 @@ class Outliner(Resolver):
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         if handed is None:
             call.ref = _ast_ref(lead)
+            call.lead = self.lead_of(lead)
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         call.chosen = names.chosen
         call.made_by = names.made_by

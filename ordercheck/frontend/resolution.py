@@ -1037,6 +1037,23 @@ class Resolver:
                 return ()  # a function's own name (a parameter, an assignment) hides an outer import
         return ()
 
+    def lead_of(self, node: Optional[ast.AST]) -> Optional[str]:
+        """``Call.lead`` of a call whose first positional argument is ``node``: a string
+        constant or f-string as written, or a plain name bound once, by ``=``, to one
+        (``sql = "UPDATE runs ..."`` then ``cur.execute(sql, ...)``; a module's
+        ``INSERT_EVENT = "..."``); None otherwise."""
+        if node is None:
+            return None
+        if not isinstance(node, ast.Name):
+            return scopesmod.literal_text(node)
+        if self.in_comprehension(node.id):
+            return None
+        found = self._lookup(node.id)
+        if found is None:
+            return None
+        table = found[0]
+        return table.strings.get(node.id) if table.bound.get(node.id) == 1 else None
+
     def _lookup(self, name: str) -> Optional[Tuple[scopesmod.ScopeTable, bool]]:
         """The scope that binds ``name`` as code in the current scope sees it, and
         whether that is the current scope itself (class bodies are seen only by

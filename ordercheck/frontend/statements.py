@@ -698,6 +698,8 @@ class Extractor(ExpressionWalker):
         st.header_span = self.header_span(sp, node.iter)
         if isinstance(node.iter, cst.Call) and ev and isinstance(ev[-1], Call):
             st.iter_call = ev[-1].id  # (the call's own node comes after its arguments')
+        items = _literal_items(node.iter)
+        st.first_item, st.never = items is not None and items > 0, items == 0
         self._header(st, [node.iter], [node.target])
         st.body = self.block(node.body)
         st.orelse = self.block(node.orelse.body) if node.orelse else []
@@ -1432,6 +1434,19 @@ def _is_true_constant(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.SimpleString):
         return len(node.evaluated_value or "") > 0 if isinstance(node.evaluated_value, (str, bytes)) else False
     return False
+
+
+def _literal_items(node: cst.BaseExpression) -> Optional[int]:
+    """How many items a ``for`` over ``node`` takes at most, when ``node`` is a tuple,
+    list or set display with no ``*`` (``for h in (a, b):``) or a string constant;
+    None for anything else (a name, a call, a display with a starred item)."""
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        if any(isinstance(e, cst.StarredElement) for e in node.elements):
+            return None
+        return len(node.elements)
+    if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, (str, bytes)):
+        return len(node.evaluated_value)
+    return None
 
 
 def _irrefutable(pattern: cst.MatchPattern) -> bool:
