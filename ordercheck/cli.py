@@ -507,7 +507,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         if not findings and not quiet:
             # (an empty table said nothing: two held-out sets took it for a failed run;
             # stderr, so stdout stays the table a script reads)
-            click.echo(summary_line(findings, len(result.files), nothing), err=True)
+            click.echo(summary_line(findings, len(result.files), nothing,
+                                    "" if not one_sided else "ledger append" if "save" in result.event_classes
+                                    else "state save"), err=True)
     else:
         render = FORMATS[fmt]
         # the lines of the files with something to show (the facts of a run answered
@@ -517,7 +519,9 @@ def cli(paths, fmt, config_file, isolated, select, ignore, extend_select, stdin_
         out = render(findings, result.files, rules=settings.rules, sources=sources,
                      color=_use_color(color), quiet=quiet, always=[stdin_filename] if stdin_filename else [],
                      suppressed=shown_suppressed, root=root,
-                     notes=notes + [one_sided] if one_sided and fmt != "text" else notes)
+                     notes=notes + [one_sided] if one_sided and fmt != "text" else notes,
+                     lacking=("" if not one_sided else "ledger append" if "save" in result.event_classes
+                              else "state save"))
         if out and not (write_baseline_file and fmt == "text"):  # ("recorded N findings" says it, not "All checks passed")
             click.echo(out, nl=False, color=_use_color(color))
     if fmt == "text" and not quiet and nothing:

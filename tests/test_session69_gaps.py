@@ -198,3 +198,112 @@ def test_the_outline_reads_the_leading_string_as_the_libcst_walk_does():
     leads = [c.lead for fn in whole.functions for c in fn.calls]
     assert "SELECT * FROM T" in leads and "COM{}MIT" in leads and "INSERT INTO EVENTS {}(?)" in leads, leads
     assert leads.count(None) >= 2, leads  # `TWICE` and the comprehension's `q`
+
+
+# ---- a session factory held in a CapWords attribute (held-out set 376, cuebit)
+
+CAPWORDS_FACTORY = """
+from sqlalchemy.orm import sessionmaker
+
+
+class Registry:
+    def __init__(self, engine):
+        self.{attr} = sessionmaker(bind=engine)
+        self.db = self.{attr}()
+
+    def update(self, prompt):
+        session = self.{attr}()
+        session.commit()
+        self.history.append_entry(prompt.id)
+
+    def update_with(self, prompt):
+        with self.{attr}() as session:
+            session.commit()
+        self.history.append_entry(prompt.id)
+
+    def update_held(self, prompt):
+        self.db.commit()
+        self.history.append_entry(prompt.id)
+"""
+
+
+@pytest.mark.parametrize("attr", ["Session", "SessionLocal", "_maker"])
+def test_a_session_factory_in_a_capwords_attribute_makes_sessions(attr):
+    table = {"extend-events": {"save": ["sqlalchemy.orm.Session.commit"], "append": ["*.history.append_entry"]}}
+    got = [(f.code, f.span.line) for f in check_source(CAPWORDS_FACTORY.format(attr=attr), table=table)]
+    assert got == [("OC102", 13), ("OC102", 18), ("OC102", 22)], got
+
+
+def test_a_capwords_attribute_of_no_known_factory_is_read_as_before():
+    # `self.Model()` where nothing says what `Model` makes: no session, nothing matched
+    src = CAPWORDS_FACTORY.format(attr="Session").replace("sessionmaker(bind=engine)", "make(engine)")
+    table = {"extend-events": {"save": ["sqlalchemy.orm.Session.commit"], "append": ["*.history.append_entry"]}}
+    assert check_source(src, table=table) == []
+
+
+# ---- suggest
+
+def test_suggest_offers_sql_commits_and_ledger_inserts(tmp_path):
+    # held-out sets 370 and 375: a raw-SQL runtime got nothing from `suggest`
+    write_tree(tmp_path, {"app.py": (
+        "def finish(conn, run_id):\n"
+        "    conn.execute('BEGIN IMMEDIATE')\n"
+        "    conn.execute('UPDATE runs SET state = ? WHERE id = ?', ('done', run_id))\n"
+        "    conn.execute('COMMIT')\n"
+        "    conn.execute('''\n        INSERT INTO run_events (run_id, kind) VALUES (?, ?)''', (run_id, 'failed'))\n"
+        "    conn.execute('INSERT INTO runs_archive SELECT * FROM runs')\n"
+        "    conn.execute('SELECT 1')\n")})
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    got = {(r["class"], r["pattern"]) for r in rows}
+    assert got == {("save", '*.execute("COMMIT*")'), ("append", '*.execute("INSERT INTO RUN_EVENTS*")')}, rows
+    text = oc(tmp_path, "suggest", "--no-cache", "--isolated", ".").out
+    assert "    '*.execute(\"COMMIT*\")'," in text, text  # a TOML literal string, pasted as is
+    # pasted, the patterns find the window
+    write_tree(tmp_path, {"ordercheck.toml": "[extend-events]\nsave = ['*.execute(\"COMMIT*\")']\n"
+                                             "append = ['*.execute(\"INSERT INTO RUN_EVENTS*\")']\n"})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("app.py", 5, "OC101")]
+
+
+@pytest.mark.parametrize("name, offered", [
+    ("mark_rank_as_completed", True),   # held-out set 377, datatrove
+    ("mark_as_done", True),
+    ("mark_dirty", False),
+    ("_record_to_summary", False),      # held-out set 376, promptledger: a converter
+    ("record_event", True),
+])
+def test_suggest_reads_these_names(tmp_path, name, offered):
+    write_tree(tmp_path, {"app.py": f"def f(store, run):\n    store.{name}(run)\n    store.save(run)\n"})
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    assert any(name in r["pattern"] for r in rows) == offered, rows
+
+
+def test_a_one_sided_run_says_no_finding_is_no_pass(tmp_path):
+    # held-out set 378: "All checks passed" on stdout above the note read as a clean bill
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.kubernetes.patch_status"]\n',
+                          "app.py": HANDLER})
+    r = oc(tmp_path, "--no-cache", ".")
+    assert "No findings (1 file checked), but no ledger append was recognised: see the note." in r.out, r.out
+    assert "All checks passed" not in r.out
+    # both sides seen and nothing wrong: a pass
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.kubernetes.patch_status"]\n'
+                                             'append = ["storage.put_object"]\n',
+                          "app.py": HANDLER.replace("    storage.put_object('m', b'x')\n", "").replace(
+                              "    api.kubernetes", "    storage.put_object('n', b'y')\n    api.kubernetes")})
+    r = oc(tmp_path, "--no-cache", ".")
+    assert "All checks passed (1 file checked)." in r.out, r.out + r.err
+
+
+@pytest.mark.parametrize("model, kind", [
+    ("JournalEntry", "append"),   # held-out set 379: NetBox's journal
+    ("LogEntry", "append"),       # Django admin's
+    ("AuditEvent", "append"),
+    ("Lease", "save"),
+    ("EntryLog", "append"),
+    ("Event", "save"),            # a calendar's event is a state row
+])
+def test_suggest_reads_a_log_models_row_by_its_name(tmp_path, model, kind):
+    write_tree(tmp_path, {"m.py": (f"from app.models import {model}, Other\n\n\n"
+                                   f"def apply(x):\n    Other.objects.create(x=x)\n    {model}.objects.create(x=x)\n")})
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    got = {r["class"] for r in rows if model in r["pattern"] or (kind == "save" and r["pattern"] == "*.objects.create")}
+    assert got == {kind}, rows

