@@ -1185,13 +1185,13 @@ class _Scanner:
                 for name in _target_names(n.optional_vars):
                     self._bind(name, table, chain)
                 ctor = constructor_type(n.context_expr) or self._yielded(n.context_expr, method)
-                fallback = None
+                as_read: Optional[str] = None
                 if ctor and _through_self(n.context_expr, method) == ctor:  # `with self.Session() as s:` (``_single``)
-                    fallback, ctor = ctor, None
+                    as_read, ctor = ctor, None
                 if not ctor and isinstance(n.optional_vars, ast.Name) and isinstance(n.context_expr, ast.Call):
                     # `with sqlite_session() as session:` (``_product_of``, after the walk)
                     self._products_later.append((n.context_expr, table, chain, table, n.optional_vars.id, method,
-                                                 fallback))
+                                                 as_read))
                 if ctor and isinstance(n.optional_vars, ast.Name):
                     # `with Session(engine) as session:` -- `__enter__` returns the
                     # object itself (docs/decisions.md "Receiver types: with, or, inheritance");
