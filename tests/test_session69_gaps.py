@@ -255,12 +255,12 @@ def test_suggest_offers_sql_commits_and_ledger_inserts(tmp_path):
         "    conn.execute('SELECT 1')\n")})
     rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
     got = {(r["class"], r["pattern"]) for r in rows}
-    assert got == {("save", '*.execute("COMMIT*")'), ("append", '*.execute("INSERT INTO RUN_EVENTS*")')}, rows
+    assert got == {("save", '*.execute("COMMIT*")'), ("append", '*.execute("INSERT INTO run_events*")')}, rows
     text = oc(tmp_path, "suggest", "--no-cache", "--isolated", ".").out
     assert "    '*.execute(\"COMMIT*\")'," in text, text  # a TOML literal string, pasted as is
     # pasted, the patterns find the window
     write_tree(tmp_path, {"ordercheck.toml": "[extend-events]\nsave = ['*.execute(\"COMMIT*\")']\n"
-                                             "append = ['*.execute(\"INSERT INTO RUN_EVENTS*\")']\n"})
+                                             "append = ['*.execute(\"INSERT INTO run_events*\")']\n"})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("app.py", 5, "OC101")]
 
 
@@ -307,3 +307,69 @@ def test_suggest_reads_a_log_models_row_by_its_name(tmp_path, model, kind):
     rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
     got = {r["class"] for r in rows if model in r["pattern"] or (kind == "save" and r["pattern"] == "*.objects.create")}
     assert got == {kind}, rows
+
+
+def test_suggest_leaves_a_project_managers_own_commit_out(tmp_path):
+    # held-out set 384 (ai-producer): the `COMMIT` of `LedgerClient.transaction`, pasted
+    # as a save, made every body the manager commits a save, its audit inserts too
+    write_tree(tmp_path, {"app.py": (
+        "from contextlib import contextmanager\n\n\n"
+        "class Ledger:\n"
+        "    @contextmanager\n"
+        "    def transaction(self):\n"
+        "        self.conn.execute('BEGIN')\n"
+        "        yield self.conn\n"
+        "        self.conn.execute('COMMIT')\n\n"
+        "    def __exit__(self, *exc):\n"
+        "        self.conn.execute('COMMIT')\n\n"
+        "    def audit(self, kind):\n"
+        "        with self.transaction() as c:\n"
+        "            c.execute('INSERT INTO audit (kind) VALUES (?)', (kind,))\n\n"
+        "    def flush(self):\n"
+        "        self.conn.execute('COMMIT')\n")})
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    got = {(r["class"], r["pattern"], r["functions"]) for r in rows}
+    assert got == {("append", '*.execute("INSERT INTO audit*")', 1), ("save", '*.execute("COMMIT*")', 1)}, rows
+
+
+def test_a_class_level_statement_read_through_self_or_cls(tmp_path):
+    # held-out set 381 (recent2): statements kept as class attributes
+    src = ("class DB:\n"
+           "    INSERT_ROW = 'INSERT INTO events (cmd) VALUES (?)'\n"
+           "    TWICE = 'INSERT INTO events VALUES (?)'\n"
+           "    TWICE = 'SELECT 1'\n\n"
+           "    def add(self, cmd):\n"
+           "        self.conn.execute('COMMIT')\n"
+           "        self.conn.execute(self.INSERT_ROW, (cmd,))\n\n"
+           "    def add2(self, cmd):\n"
+           "        self.conn.execute('COMMIT')\n"
+           "        self.conn.execute(self.TWICE, (cmd,))\n\n"
+           "    @classmethod\n"
+           "    def add3(cls, conn, cmd):\n"
+           "        conn.execute('COMMIT')\n"
+           "        conn.execute(cls.INSERT_ROW, (cmd,))\n\n"
+           "    def add4(self, other, cmd):\n"
+           "        self.conn.execute('COMMIT')\n"
+           "        self.conn.execute(other.INSERT_ROW, (cmd,))\n")  # not the class's own: unread
+    write_tree(tmp_path, {"ordercheck.toml": SQL_CONFIG, "app.py": src})
+    for args in ((".",), ("app.py",)):
+        assert oc(tmp_path, "--no-cache", *args).codes() == [("app.py", 8, "OC102"), ("app.py", 17, "OC102")]
+
+
+def test_a_one_sided_note_names_dead_patterns_of_both_sides(tmp_path):
+    # held-out set 383: two dead save patterns beside a live one went unsaid
+    write_tree(tmp_path, {
+        "ordercheck.toml": ('[extend-events]\nsave = ["*.kubernetes.patch_status", "*.db.log_decision"]\n'
+                            'append = ["*.storage.put_object"]\n'),
+        "app.py": HANDLER})
+    r = oc(tmp_path, "--no-cache", ".")
+    assert "`*.db.log_decision` (save)" in r.err and "`*.storage.put_object` (append)" in r.err, r.err
+
+
+def test_an_archive_made_then_moved_into_place_unsynced():
+    # held-out set 382 (bedrock-server-manager's `atomic_world_archive`, mcmanager's backups)
+    src = ("import os\nimport shutil\n\n\n"
+           "def export(source, target, staging):\n"
+           "    archive = shutil.make_archive(staging + '/world', 'zip', root_dir=source)\n"
+           "    os.replace(archive, target)\n")
+    assert [f.code for f in check_source(src)] == ["OC301"]

