@@ -116,7 +116,10 @@ CONVERSION_TO_TARGETS = {"row", "rows", "obj", "object", "entity",
                          # a domain object built from a record (pgroost's `_record_to_job`;
                          # held-out set 334), never where it is written
                          # (not a plural: `record_to_jobs` writes to a `jobs` table; a review)
-                         "job", "task", "dto", "schema", "response", "message"}
+                         "job", "task", "dto", "schema", "response", "message",
+                         # a view of it (promptledger's `_record_to_summary`,
+                         # `_record_to_detail`; held-out set 376)
+                         "summary", "detail", "details", "view"}
 # The verbs that write whatever follows them (`save_warnings`, `persist_duration`,
 # `save_as_json`): the measurement, warning and converter words above do not apply.
 SAVE_VERBS = {"save", "persist", "commit", "upsert", "write", "dump", "store"}
@@ -292,8 +295,6 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None
     if RAISERS & set(toks[1:]):  # `save_and_reraise_exception`: keeps an exception, writes nothing (held-out set 60)
         return None
-    if first in ("record", "records") and toks[1:2] == ("to",):
-        return None  # `_record_to_summary`: a record converted (held-out set 376, promptledger)
     if first in ("record", "records") and (RECORD_NOUN_WORDS & set(toks[1:])
                                            or (len(toks) == 2 and toks[1] in RECORD_LOOKUP_WORDS)):
         return None  # `record_from_pk`, `record_exists`, `record_count`: "record" the noun (held-out sets 66, 76)

@@ -229,7 +229,8 @@ def test_a_whole_run_with_one_side_of_the_pair_says_so(tmp_path, table, said):
     (tmp_path / "a" / "m.py").write_text("def f(db, run):\n    db.persist(run)\n    db.history_add(run)\n")
     whole = oc(tmp_path, ".")
     assert f"ordercheck: note: the file checked holds {said} had nothing to check" in whole.err, whole.err
-    assert "All checks passed" in whole.out
+    # (its summary line says no finding is no pass: held-out set 378)
+    assert whole.out.startswith("No findings (1 file checked), but no ") and "see the note" in whole.out, whole.out
     notes = json.loads(oc(tmp_path, "--format", "json", ".").out)["notes"]
     assert len(notes) == 1 and said in notes[0], notes
     # one file of the project (a hook's, an editor's) may hold one side: no note

@@ -39,6 +39,8 @@ def test_a_wrapped_test_is_joined_up_to_its_colon(tmp_path):
     assert _steps(tmp_path) == [
         (1, "if (a.ready and b.ok):  (true)"),  # (0-based lines, as in an editor's range)
         (9, "while (a.more(1)):  (false)"),  # a call decides the test: still the header
+        # (a display of one item takes it at the first test, then runs out: session 69)
+        (13, "for item in [run.items]:  (takes an item)"),
         (13, "for item in [run.items]:  (no more items)"),
     ]
 
