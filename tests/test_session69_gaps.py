@@ -373,3 +373,31 @@ def test_an_archive_made_then_moved_into_place_unsynced():
            "    archive = shutil.make_archive(staging + '/world', 'zip', root_dir=source)\n"
            "    os.replace(archive, target)\n")
     assert [f.code for f in check_source(src)] == ["OC301"]
+
+
+def test_suggest_names_a_plain_name_call_a_matching_pattern_misses(tmp_path):
+    # held-out set 387: `*.audit.write` took `obj.audit.write(...)` and silently missed
+    # `audit.write(...)` on a parameter; only a pattern that matched nothing was named
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*.store.save"]\nappend = ["*.audit.write"]\n',
+        "b.py": "def f(audit, obj, run):\n    obj.store.save(run)\n    audit.write('x')\n    obj.audit.write('y')\n"})
+    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    rows = [u for u in data["unmatched"] if u["pattern"] == "*.audit.write"]
+    assert len(rows) == 1 and rows[0].get("partly") and rows[0]["bare_call"]["line"] == 3, data["unmatched"]
+    assert rows[0]["bare_call"]["pattern"] == "audit.write", rows
+    # every call taken: nothing said
+    write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.store.save"]\n'
+                                             'append = ["*.audit.write", "audit.write"]\n'})
+    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    assert not [u for u in data["unmatched"] if u["pattern"] == "*.audit.write"], data["unmatched"]
+
+
+def test_a_dead_argument_pattern_says_what_an_argument_part_reads(tmp_path):
+    # held-out sets 385 and 386: `'NOTIFY "%s";' % ch` and `cur.execute(QUERIES.ACK)`
+    write_tree(tmp_path, {
+        "ordercheck.toml": "[extend-events]\nsave = ['*.execute(\"COMMIT\")']\nappend = ['*.execute(\"NOTIFY*\")']\n",
+        "q.py": "def ack(cur, ch, QUERIES):\n    cur.execute('COMMIT')\n    cur.execute('NOTIFY \"%s\";' % ch)\n"})
+    r = oc(tmp_path, "--no-cache", ".")
+    assert "`*.execute(\"NOTIFY*\")` (append) (an argument part reads a statement written in the call" in r.err, r.err
+    text = oc(tmp_path, "suggest", "--no-cache", ".").out
+    assert "never a parameter, another object's attribute, `%` or `.format()`" in text, text

@@ -723,7 +723,9 @@ def test_a_star_dot_pattern_points_at_a_call_with_no_receiver_before_it(tmp_path
         """)
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"]
     by = {row["pattern"]: row for row in got}
-    assert "*.block_run.update" not in by  # `self.block_run.update` matches it
+    # `self.block_run.update` matches it, and the plain-name call it misses is named as
+    # well (session 69: held-out set 387)
+    assert by["*.block_run.update"].get("partly") and by["*.block_run.update"]["bare_call"]["line"] == 3, by
     write(tmp_path, "sched.py", (tmp_path / "sched.py").read_text().replace("self.block_run.update", "self.other_run.update"))
     got = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "sched.py").out)["unmatched"]
     by = {row["pattern"]: row for row in got}
