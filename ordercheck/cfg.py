@@ -1001,6 +1001,7 @@ class _Builder:
             first = self.node(NodeKind.LOOP, st.span, st.text, **_marks(st, head=True))
             self.g.nodes[first]["loop"] = head
             self.connect(ends, first)
+            self.raise_from(first)  # (binding the item may raise: `for a, b in (pair,):`)
             into.append((first, EdgeKind.TRUE))
         else:
             self.connect(ends, head)

@@ -285,9 +285,19 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
     373: `*.storage.put_object` never matched `storage.put_object(...)` on a handler's
     parameter, and the run said only that no append was seen; `suggest` said why).
     Read only when such a note is given: it reads every file's facts."""
-    from . import suggest as suggestmod  # (only here: a rare, misconfigured run)
+    from . import frontend  # (only here: a rare, misconfigured run)
+    from . import suggest as suggestmod
 
+    # (each file's outline, read again: the facts a cold run keeps of a file the pre-pass
+    # found nothing in hold no calls, and the hint would depend on the cache; a review)
+    # (and the run's own facts beside them: a call typed across files, `*.RunStore.save`,
+    # has its class's names only there)
     facts = [result.facts[p] for p in result.files if p in result.facts]
+    for p in result.files:
+        try:
+            facts.append(frontend.outline(p, Path(p).read_bytes()))
+        except (OSError, SyntaxError, ValueError):
+            pass
     missed = [u for u in suggestmod.unmatched_patterns(facts, result.settings)
               if u.kind in classes and not u.partly]
     if not missed:
@@ -306,7 +316,7 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
                      " to one, or `self.X`; never a parameter, another object's attribute, `%` or `.format()`)")
         parts.append(part)
     more = f" and {len(missed) - 3} more" if len(missed) > 3 else ""
-    return f"; configured pattern(s) matching no call: {'; '.join(parts)}{more}"
+    return f"; configured pattern(s) matching no call in the files checked: {'; '.join(parts)}{more}"
 
 
 def unread_files(result: "runner.Result") -> Set[str]:

@@ -74,6 +74,9 @@ class ScopeTable:
     #: an instance method's first parameter (not a ``staticmethod``'s or a
     #: ``classmethod``'s): ``return self`` gives the instance (``"Self"``)
     instance: Optional[str] = None
+    #: a method's first parameter, an instance's or a classmethod's class (not a
+    #: ``staticmethod``'s): what ``self.X``/``cls.X`` reads the class body through
+    receiver: Optional[str] = None
     #: names bound to a path made from a plain name (``tmp = base.with_suffix(...)``):
     #: name -> those receivers, looked at once the scope is walked (``_known_type``)
     derived: Dict[str, Set[str]] = field(default_factory=dict)
@@ -1095,6 +1098,9 @@ class _Scanner:
         if cls is not None and params and params[0] in list(args.posonlyargs) + list(args.args):
             self_name = params[0].arg
         method = (cls, self_name, annotated_params) if cls is not None and self_name else None
+        if method is not None and not any((dotted(d) or "").rsplit(".", 1)[-1] == "staticmethod"
+                                          for d in node.decorator_list):
+            table.receiver = self_name
         if method is not None and node.name not in IMPLICIT_CLASS_METHODS and not any(
                 (dotted(d) or "").rsplit(".", 1)[-1] in ("staticmethod", "classmethod") for d in node.decorator_list):
             table.instance = self_name
@@ -1504,6 +1510,10 @@ class _Scanner:
             if n.value is not None:
                 self._bind(target.id, table, chain)
                 self._single(target, n.value, n.lineno, _end_of(n), table, method, chain)
+                if table.class_name is not None:
+                    # (a class body's `sql: str = "..."` is a dataclass field's default,
+                    # which each instance may override: no statement known; a review)
+                    table.strings.pop(target.id, None)
             if t:
                 self._owner(target.id, table, chain).annotated.setdefault(target.id, set()).add(t)
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):

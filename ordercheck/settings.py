@@ -11,6 +11,7 @@ import dataclasses
 import hashlib
 import os
 import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -18,7 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from . import config as configmod
 from .errors import UsageError
 from .rulebook import Rule, load_rules
-from .vocabulary import BUILTIN_CLASSES, Vocabulary
+from .vocabulary import BUILTIN_CLASSES, Vocabulary, argument_form
 
 
 @dataclass
@@ -251,7 +252,14 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
                     raise UsageError(f"unknown event class {name!r} ({hint})", r.source, role)
     for key, table in (("events", config.events), ("extend-events", config.extend_events),
                        ("exclude-events", config.exclude_events)):
-        for name in table:
+        for name, patterns in table.items():
+            for pattern in patterns:
+                # `*.execute("COMMIT*` (the closing `")` left out) is no argument part and
+                # no callee a call renders: it would match nothing, silently (a review)
+                if re.search(r"""\(["']""", pattern) and argument_form(pattern) is None:
+                    raise UsageError(f"bad pattern {pattern!r}: an argument part is a glob in quotes inside "
+                                     "parentheses at the pattern's end, `*.execute(\"COMMIT*\")`", file,
+                                     f"{key}.{name}")
             if name not in used and name not in BUILTIN_CLASSES:
                 close = difflib.get_close_matches(name, sorted(used | set(BUILTIN_CLASSES)), n=1)
                 hint = f" (did you mean `{close[0]}`?)" if close else ""

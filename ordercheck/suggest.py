@@ -310,7 +310,7 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # `_mark_as_changed`, `mark_dirty`: changes tracked in memory (held-out set 127)
     if toks[:2] == ("mark", "as"):  # `mark_as_failure`, `mark_as_done`: a result backend's row
         return "save"
-    if first == "mark" and "as" in toks[2:-1]:
+    if first == "mark" and "as" in toks[2:-1] and toks[-1] in MARKED_STATES:
         return "save"  # datatrove's `mark_rank_as_completed`: a completion marker written (held-out set 377)
     if first in ("ack", "acknowledge") and set(toks[1:]) <= ACK_WORDS:
         return "save"  # `msg.ack()`, `ack_sync`, `acknowledge`: a consumer's commit point (held-out set 76)
@@ -684,6 +684,11 @@ def _metrics_class(class_name: Optional[str]) -> bool:
     return bool(words & METRICS_WORDS) and not words & STORE_RECEIVERS
 
 
+#: the states a `mark_<noun>_as_<state>` records (not `visited`, `dirty`: kept in memory)
+MARKED_STATES = frozenset({"done", "complete", "completed", "finished", "failed", "failure", "processed",
+                           "sent", "delivered", "synced", "published", "succeeded", "success", "cancelled",
+                           "canceled", "paid", "applied", "acked", "read", "seen", "expired", "closed",
+                           "resolved", "archived", "deleted", "running", "started", "pending"})
 #: the methods that run an SQL statement given as text (DB-API cursors and
 #: connections, aiosqlite, asyncpg, psycopg, SQLAlchemy's `exec_driver_sql`)
 SQL_RUNNERS = frozenset({"execute", "executemany", "exec_driver_sql"})
@@ -708,9 +713,11 @@ def sql_statement(call: Call, name: str) -> Optional[Tuple[str, str]]:
     m = _SQL_INSERT.match(call.lead)
     if m is None:
         return None
-    table = m.group(1)
+    # (the table as written where the call's text holds it: `AuditLog`, `"RunEvents"`
+    # split into words only in their own case; a review)
+    table = _as_written(m.group(1), call.text)
     bare = re.sub(r'["`\[\]]', "", table).rsplit(".", 1)[-1]
-    if not set(split_tokens(bare.lower())) & SQL_LEDGER_WORDS:
+    if not set(split_tokens(bare)) & SQL_LEDGER_WORDS:
         return None
     return ("append", f'*.{name}("{_as_written(m.group(0), call.text)}*")')
 
@@ -719,7 +726,9 @@ def _as_written(head: str, text: str) -> str:
     """A statement's head (``Call.lead`` is upper case) as the call's own text spells it,
     where that text holds it (`insert into run_events`); upper case otherwise (a
     statement on a later line, a name's value). The match ignores case either way."""
-    at = text.upper().find(head)
+    # (in the arguments only: `commit_db.execute("COMMIT")` spells it in its receiver too)
+    start = text.find("(") + 1
+    at = text.upper().find(head, start) if start else -1
     return text[at:at + len(head)] if at >= 0 and len(text) == len(text.upper()) else head
 
 
@@ -1121,6 +1130,7 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
     if not configured and not globs:
         return unheld
     names: Set[str] = set()
+    leads: Set[str] = set()  # (``lead_names``: for the patterns with an argument part)
     # a function's decorators, as written and import-qualified: what a `transaction`
     # pattern matches besides a `with` item (held-out set 60: designate's
     # `@transaction_shallow_copy` was listed as matching no call)
@@ -1150,8 +1160,9 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                 calls_of.setdefault(call.callee, []).append(((facts.path, call.span.line, call.text), call))
                 names.update(call.qualnames)
                 names.update(call.typed)
-                # (`conn.execute("COMMIT")`: what a pattern with an argument part matches)
-                names.update(lead_names((call.callee,) + call.qualnames + call.typed, call.lead))
+                # (`conn.execute("COMMIT")`: what a pattern with an argument part matches,
+                # and only such a pattern: ``lead_blob``)
+                leads.update(lead_names((call.callee,) + call.qualnames + call.typed, call.lead))
                 if call.self_call in ("self", "cls", "super") and call.callee.count(".") == 1 and fn.class_name:
                     owner = fn.class_name.rsplit(".", 1)[-1]
                     # (`super().m()` runs a base's `m`: filed under the bases, not the
@@ -1160,13 +1171,16 @@ def unmatched_patterns(all_facts: Sequence[FileFacts], settings: Settings,
                         self_calls.setdefault((who, call.callee.split(".", 1)[1]), []).append(
                             (facts.path, call.span.line, call.text, call))
     blob = "\n".join(sorted(names))
+    lead_blob = "\n".join(sorted(leads))
     with_decorators = "\n".join(sorted(names | decorators))
     out = []
     for kind, pattern in configured:
         # one search over all the names, a line each: no part of the pattern may match
         # across a line's end (`[!_]` is a class that would take the newline)
-        regex = fnmatch.translate(literal_subscripts(argument_form(pattern) or pattern)).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
-        matched = bool(re.search(r"(?m)^" + regex, with_decorators if kind.endswith("transaction") else blob))
+        form = argument_form(pattern)
+        regex = fnmatch.translate(literal_subscripts(form or pattern)).replace(r"\Z", "$").replace("(?s:", "(?:").replace("[^", "[^\n")
+        searched = lead_blob if form else with_decorators if kind.endswith("transaction") else blob
+        matched = bool(re.search(r"(?m)^" + regex, searched))
         parts = pattern.rsplit(".", 2)
         hint = None
         owner = parts[-2] if len(parts) >= 2 else ""

@@ -21,7 +21,7 @@ def test_a_one_sided_note_names_the_configured_pattern_that_matched_nothing(tmp_
         "app.py": HANDLER})
     r = oc(tmp_path, "--no-cache", ".")
     assert r.code == 0, r.out + r.err
-    assert "configured pattern(s) matching no call: `*.storage.put_object` (append)" in r.err, r.err
+    assert "configured pattern(s) matching no call in the files checked: `*.storage.put_object` (append)" in r.err, r.err
     assert "add `storage.put_object`" in r.err and "app.py:3" in r.err, r.err
     notes = json.loads(oc(tmp_path, "--no-cache", "--format", "json", ".").out)["notes"]
     assert any("`*.storage.put_object` (append)" in n for n in notes), notes
@@ -401,3 +401,89 @@ def test_a_dead_argument_pattern_says_what_an_argument_part_reads(tmp_path):
     assert "`*.execute(\"NOTIFY*\")` (append) (an argument part reads a statement written in the call" in r.err, r.err
     text = oc(tmp_path, "suggest", "--no-cache", ".").out
     assert "never a parameter, another object's attribute, `%` or `.format()`" in text, text
+
+
+# ---- the review's findings (session 69)
+
+def test_a_first_item_bound_by_unpacking_may_raise():
+    # `for a, b in (pair,):` raises ValueError when `pair` is no pair: the first round's
+    # head keeps its exceptional edge (the review: a lost OC102)
+    src = ("def f(store, ledger, run, pair):\n"
+           "    try:\n"
+           "        store.save(run)\n"
+           "        for a, b in (pair,):\n"
+           "            return a\n"
+           "    except ValueError:\n"
+           "        ledger.append(run)\n")
+    assert [f.code for f in check_source(src)] == ["OC102"]
+
+
+def test_a_malformed_argument_part_is_a_config_error(tmp_path):
+    write_tree(tmp_path, {"ordercheck.toml": "[extend-events]\nsave = ['*.execute(\"COMMIT*']\n",
+                          "q.py": "def f(c):\n    c.execute('COMMIT')\n"})
+    r = oc(tmp_path, "--no-cache", ".")
+    assert r.code == 2 and "extend-events.save" in r.err and "argument part" in r.err, r.err
+
+
+def test_a_plain_pattern_is_dead_whatever_the_statement(tmp_path):
+    # `*.execute(*COMMIT*` is a plain glob: it never sees `conn.execute("COMMIT")`'s
+    # statement, and `suggest` says it matches nothing (the review)
+    write_tree(tmp_path, {"ordercheck.toml": "[extend-events]\nsave = ['*.execute(*COMMIT*']\n",
+                          "q.py": "def f(c):\n    c.execute('COMMIT')\n"})
+    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    assert [u["pattern"] for u in data["unmatched"]] == ["*.execute(*COMMIT*"], data["unmatched"]
+
+
+def test_the_notes_hint_is_the_same_cold_and_warm(tmp_path):
+    # the missed call stands in a file with no event: a cold run's facts of it held no calls
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[extend-events]\nsave = ["*.kubernetes.patch_status"]\nappend = ["*.storage.put_object"]\n',
+        "app.py": "def handle(api):\n    api.kubernetes.patch_status('x', {})\n",
+        "rec.py": "def record(storage):\n    storage.put_object('m', b'x')\n"})
+    hint = "which misses `storage.put_object('m', b'x')` at rec.py:2: add `storage.put_object`"
+    assert hint in oc(tmp_path, "--no-cache", ".").err
+    assert hint in oc(tmp_path, ".").err and hint in oc(tmp_path, ".").err
+
+
+def test_a_statement_handed_to_a_thread_is_read():
+    src = ("import asyncio\n\n\nasync def f(conn):\n"
+           "    await asyncio.to_thread(conn.execute, 'COMMIT')\n"
+           "    await asyncio.get_running_loop().run_in_executor(None, conn.execute, 'INSERT INTO events VALUES (?)')\n")
+    table = {"extend-events": {"save": ['*.execute("COMMIT")'], "append": ['*.execute("INSERT INTO events*")']}}
+    assert [f.code for f in check_source(src, table=table)] == ["OC102"]
+
+
+@pytest.mark.parametrize("method, flagged", [
+    ("    def go(self, conn):\n        conn.execute('COMMIT')\n        conn.execute(self.INS)\n", True),
+    ("    @classmethod\n    def go(cls, conn):\n        conn.execute('COMMIT')\n        conn.execute(cls.INS)\n", True),
+    ("    @staticmethod\n    def go(self, conn):\n        conn.execute('COMMIT')\n        conn.execute(self.INS)\n", False),
+    ("    def go(self, conn, models):\n        conn.execute('COMMIT')\n"
+     "        for cls in models:\n            conn.execute(cls.INS)\n", False),
+    ("    def go(self, conn, peer):\n        self = peer\n        conn.execute('COMMIT')\n        conn.execute(self.INS)\n", False),
+])
+def test_a_class_statement_is_read_through_the_methods_own_first_parameter(method, flagged):
+    src = "class Store:\n    INS = 'INSERT INTO events VALUES (?)'\n\n" + method
+    table = {"extend-events": {"save": ['*.execute("COMMIT")'], "append": ['*.execute("INSERT INTO events*")']}}
+    assert ([f.code for f in check_source(src, table=table)] == ["OC102"]) == flagged
+
+
+def test_a_dataclass_fields_default_statement_is_not_read():
+    src = ("from dataclasses import dataclass\n\n\n@dataclass\nclass Q:\n"
+           "    sql: str = 'INSERT INTO events VALUES (?)'\n\n"
+           "    def go(self, conn):\n        conn.execute('COMMIT')\n        conn.execute(self.sql)\n")
+    table = {"extend-events": {"save": ['*.execute("COMMIT")'], "append": ['*.execute("INSERT INTO events*")']}}
+    assert check_source(src, table=table) == []
+
+
+def test_suggest_reads_table_names_in_their_own_case(tmp_path):
+    write_tree(tmp_path, {"app.py": (
+        "def f(commit_db, cur):\n"
+        "    commit_db.execute('COMMIT')\n"
+        "    cur.execute('INSERT INTO AuditLog (k) VALUES (?)', (1,))\n"
+        "    cur.execute('INSERT INTO \"RunEvents\" (k) VALUES (?)', (1,))\n"
+        "    cur.execute('INSERT INTO Orders (k) VALUES (?)', (1,))\n"
+        "    cur.mark_node_as_visited(1)\n")})
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    got = {(r["class"], r["pattern"]) for r in rows}
+    assert got == {("save", '*.execute("COMMIT*")'), ("append", '*.execute("INSERT INTO AuditLog*")'),
+                   ("append", '*.execute("INSERT INTO "RunEvents"*")')}, rows

@@ -645,7 +645,10 @@ class ExpressionWalker(Resolver):
             span=self.span(node),
             text=self.text(node),
             ref=None if handoff is not None else _cst_ref(lead),
-            lead=None if handoff is not None else self.lead_of(_ast_lead(lead)),
+            # (a callable handed to a thread gets the runner's next arguments:
+            # `asyncio.to_thread(conn.execute, "COMMIT")`; a review)
+            lead=self.lead_of(_ast_lead(lead if handoff is None else _positional(handoff.arguments, 0)
+                                        if isinstance(handoff.target, str) else None)),
             stmt_lines=self.stmt_lines,
             marker_runs=tuple(runs),
             own_run=callee_run(callee),

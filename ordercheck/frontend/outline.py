@@ -241,6 +241,8 @@ class Outliner(Resolver):
         if handed is None:
             call.ref = _ast_ref(lead)
             call.lead = self.lead_of(lead)
+        elif isinstance(handed[0], str):  # (``expressions``: the handed callable's first argument)
+            call.lead = self.lead_of(_positional(handed[1], 0))
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         call.chosen = names.chosen
         call.made_by = names.made_by

@@ -1044,10 +1044,15 @@ class Resolver:
         ``INSERT_EVENT = "..."``); None otherwise."""
         if node is None:
             return None
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in ("self", "cls") and any(f.classes for f in self.frames[:-1])):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             # `cur.execute(self.INSERT_EVENT, ...)` of a class-level `INSERT_EVENT = "..."`
-            # bound once, which no method stores into (held-out set 381)
+            # bound once, which no method stores into (held-out set 381), through the
+            # method's own first parameter bound nowhere else (not a loop's `cls`, not
+            # a `staticmethod`'s parameter named `self`; a review)
+            here = self.frames[-1].names if self.frames else None
+            if (here is None or here.receiver != node.value.id or here.bound.get(node.value.id) != 1
+                    or self.in_comprehension(node.value.id)):
+                return None
             cls = self._self_class()
             if cls is None or cls.bound.get(node.attr) != 1 or node.attr in cls.attr_stored:
                 return None
