@@ -487,3 +487,14 @@ def test_suggest_reads_table_names_in_their_own_case(tmp_path):
     got = {(r["class"], r["pattern"]) for r in rows}
     assert got == {("save", '*.execute("COMMIT*")'), ("append", '*.execute("INSERT INTO AuditLog*")'),
                    ("append", '*.execute("INSERT INTO "RunEvents"*")')}, rows
+
+
+def test_a_bracket_in_an_argument_part_is_itself():
+    # held-out set 392: `'*.execute("INSERT INTO [test.runs]*")'` read `[test.runs]` as a
+    # character class and matched nothing
+    src = ("def f(conn):\n    conn.execute('COMMIT')\n"
+           "    conn.execute('INSERT INTO [test.runs] (k) VALUES (?)', (1,))\n")
+    table = {"extend-events": {"save": ['*.execute("COMMIT")'], "append": ['*.execute("INSERT INTO [test.runs]*")']}}
+    assert [f.code for f in check_source(src, table=table)] == ["OC102"]
+    table["extend-events"]["append"] = ['*.execute("INSERT INTO [test.other]*")']
+    assert check_source(src, table=table) == []
