@@ -305,7 +305,12 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
     parts = []
     for u in missed[:3]:
         part = f"`{u.pattern}` ({u.kind})"
-        if u.bare_call is not None:
+        if u.self_call is not None:  # (held-out set 389: `*.Device.save` and `self.save()`)
+            text = u.self_call[2]
+            method = text.split("(", 1)[0]
+            part += (f", called as `{text}` at {u.self_call[0]}:{u.self_call[1]} (a qualified pattern never"
+                     f" matches a call through `self`/`cls`: add `{method}` too)")
+        elif u.bare_call is not None:
             part += f", which misses `{u.bare_call[2]}` at {u.bare_call[0]}:{u.bare_call[1]}: add `{u.bare_pattern}`"
         elif u.untyped_call is not None:
             part += (f", which misses `{u.untyped_call[2]}` at {u.untyped_call[0]}:{u.untyped_call[1]}"
