@@ -286,19 +286,23 @@ def literal_text(node: ast.AST) -> Optional[str]:
     reads it (``Call.lead``): runs of whitespace as one space, trimmed, upper case
     (SQL's keywords are any case), at most ``LEAD_LIMIT`` characters. None for any
     other expression (bytes, a name, a call)."""
+    text = _raw_text(node)
+    return None if text is None else " ".join(text.split()).upper()[:LEAD_LIMIT]
+
+
+def _raw_text(node: ast.AST, depth: int = 0) -> Optional[str]:
+    """``literal_text`` before it is folded: also a ``+`` of such strings
+    (`'INSERT INTO Backups ' + '(...)'`; held-out set 390, glacierbackup)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        text = node.value
-    elif isinstance(node, ast.JoinedStr):
-        parts = []
-        for v in node.values:
-            if isinstance(v, ast.Constant) and isinstance(v.value, str):
-                parts.append(v.value)
-            else:
-                parts.append("{}")
-        text = "".join(parts)
-    else:
-        return None
-    return " ".join(text.split()).upper()[:LEAD_LIMIT]
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
+                       for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < 32:
+        left = _raw_text(node.left, depth + 1)
+        right = _raw_text(node.right, depth + 1) if left is not None else None
+        return None if right is None else left + right
+    return None
 
 
 def dotted(node: ast.AST) -> Optional[str]:

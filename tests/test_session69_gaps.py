@@ -190,13 +190,14 @@ def test_the_outline_reads_the_leading_string_as_the_libcst_walk_does():
     from ordercheck import frontend
     src = SQL_FORMS.format(commit='f"COM{1}MIT"', append='"INSERT INTO " f"events {x!r}" "(?)"') + (
         "\n\ndef g(c):\n    q = '''\n  select *\n  from t'''\n    c.execute(q)\n    c.execute(TWICE)\n"
-        "    [c.execute(q) for q in ('a', 'b')]\n    c.execute(r'\\n x')\n")
+        "    [c.execute(q) for q in ('a', 'b')]\n    c.execute(r'\\n x')\n    c.execute(('x ' + f'y{c}') + 'z')\n")
     whole = frontend.extract("m.py", src.encode(), "pkg.m")
     light = frontend.outline("m.py", src.encode(), "pkg.m")
     got = [[(c.callee, c.lead) for c in fn.calls] for fn in whole.functions]
     assert got == [[(c.callee, c.lead) for c in fn.calls] for fn in light.functions]
     leads = [c.lead for fn in whole.functions for c in fn.calls]
     assert "SELECT * FROM T" in leads and "COM{}MIT" in leads and "INSERT INTO EVENTS {}(?)" in leads, leads
+    assert "X Y{}Z" in leads, leads
     assert leads.count(None) >= 2, leads  # `TWICE` and the comprehension's `q`
 
 
@@ -509,3 +510,15 @@ def test_the_note_names_a_method_called_through_self(tmp_path):
                  "def send(d):\n    log = Log()\n    log.save()\n")})
     r = oc(tmp_path, "--no-cache", ".")
     assert "`*.Device.save` (save), called as `self.save()` at m.py:3" in r.err and "add `self.save` too" in r.err, r.err
+
+
+@pytest.mark.parametrize("statement, flagged", [
+    ("('INSERT INTO events ' + '(k) VALUES (?)')", True),   # held-out set 390, glacierbackup
+    ("'INSERT INTO ' + f'events {x}' + ' (?)'", True),
+    ("'INSERT INTO ' + table", False),                       # a name of no known text
+    ("'INSERT INTO events' * 1", False),
+])
+def test_a_sum_of_strings_is_read(statement, flagged):
+    src = f"def f(conn, x, table):\n    conn.execute('COMMIT')\n    sql = {statement}\n    conn.execute(sql)\n    conn.execute({statement})\n"
+    table = {"extend-events": {"save": ['*.execute("COMMIT")'], "append": ['*.execute("INSERT INTO events*")']}}
+    assert [f.code for f in check_source(src, table=table)] == (["OC102", "OC102"] if flagged else [])

@@ -1018,7 +1018,8 @@ def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
         value = node.evaluated_value
         if isinstance(value, str) or isinstance(node, cst.SimpleString):
             return ast.Constant(value=value) if isinstance(value, str) else None
-    if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)):  # (an f-string in it)
+    if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)) or (  # (an f-string in it)
+            isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add)):  # (`'a ' + 'b'`)
         try:
             return ast.parse("(" + cst.Module([]).code_for_node(node) + ")", mode="eval").body
         except (SyntaxError, ValueError):
