@@ -300,7 +300,9 @@ def _raw_text(node: ast.AST, depth: int = 0) -> Optional[str]:
                        for v in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < 32:
         left = _raw_text(node.left, depth + 1)
-        right = _raw_text(node.right, depth + 1) if left is not None else None
+        if left is None:
+            return None
+        right = _raw_text(node.right, depth + 1)
         return None if right is None else left + right
     return None
 
