@@ -277,7 +277,7 @@ def _one(values: Optional[Set[str]]) -> Optional[str]:
 
 #: how much of a call's leading string ``Call.lead`` keeps (an SQL statement's head is
 #: what a pattern names: `INSERT INTO audit_log*`)
-LEAD_LIMIT = 120
+LEAD_LIMIT = 300
 
 
 def literal_text(node: ast.AST) -> Optional[str]:
