@@ -539,3 +539,15 @@ def test_a_method_imported_into_a_class_body_runs_through_self(tmp_path):
     for args in ((".",), ("pk/cli.py",)):
         got = [(p, ln, c) for p, ln, c in oc(tmp_path, "--no-cache", *args).codes()]
         assert got == [("pk/cli.py", 9, "OC102"), ("pk/cli.py", 15, "OC102")], got
+
+
+def test_a_dead_argument_pattern_on_a_plain_name_gets_its_fix(tmp_path):
+    # held-out set 397: `*.database.execute("UPDATE*")` on a parameter `database` was
+    # told what an argument part reads, where its `*.` was the cause
+    write_tree(tmp_path, {
+        "ordercheck.toml": "[extend-events]\nsave = ['*.database.execute(\"UPDATE*\")']\n",
+        "xp2.py": "async def update_xp(database, uid, xp):\n    await database.execute('UPDATE members SET xp = ?', (xp,))\n"})
+    r = oc(tmp_path, "--no-cache", ".")
+    assert "at xp2.py:2: add `database.execute(\"UPDATE*\")`" in r.err, r.err
+    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    assert data["unmatched"][0]["bare_call"]["pattern"] == 'database.execute("UPDATE*")', data["unmatched"]
