@@ -551,3 +551,26 @@ def test_a_dead_argument_pattern_on_a_plain_name_gets_its_fix(tmp_path):
     assert "at xp2.py:2: add `database.execute(\"UPDATE*\")`" in r.err, r.err
     data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
     assert data["unmatched"][0]["bare_call"]["pattern"] == 'database.execute("UPDATE*")', data["unmatched"]
+
+
+def test_suggest_names_a_helper_whose_own_body_appends_and_saves(tmp_path):
+    # held-out set 398 (grocery-mart's `log_event`): the append pattern matched the INSERT
+    # inside the helper, the helper commits too, and its callers carried both classes
+    write_tree(tmp_path, {
+        "ordercheck.toml": "[extend-events]\nsave = ['*.commit']\nappend = ['*.execute(\"INSERT INTO activity_log*\")']\n",
+        "app.py": ("def log_event(conn, kind):\n"
+                   "    conn.execute('INSERT INTO activity_log (k) VALUES (?)', (kind,))\n"
+                   "    conn.commit()\n\n\n"
+                   "def add_product(conn, name):\n"
+                   "    conn.execute('UPDATE products SET name = ?', (name,))\n"
+                   "    conn.commit()\n"
+                   "    log_event(conn, 'product')\n")})
+    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    rows = data["also_saves"]
+    assert len(rows) == 1 and rows[0]["helper"] == "log_event" and rows[0]["call"]["line"] == 9, rows
+    # the helper told never to be a save where it is called: nothing to say
+    write_tree(tmp_path, {"ordercheck.toml": ("[extend-events]\nsave = ['*.commit']\n"
+                                             "append = ['*.execute(\"INSERT INTO activity_log*\")']\n"
+                                             "[exclude-events]\nsave = ['log_event']\n")})
+    assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["also_saves"] == []
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("app.py", 9, "OC102")]
