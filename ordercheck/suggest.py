@@ -18,7 +18,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from . import lazy
 from .ir import Call, FileFacts, FunctionFacts
@@ -1391,22 +1391,28 @@ def _appends_by_pattern(all_facts: Sequence[FileFacts], settings: Settings, repo
     out: Dict[Tuple[str, str], List[Tuple[FileFacts, Call, str]]] = {}
     if not configured:
         return out
+    for facts, call, key in _project_calls(all_facts, report, callees):
+        direct: Optional[FrozenSet[str]] = None
+        for pair in configured:
+            if _pattern_matches(pair[1], call):
+                direct = settings.vocab.direct(call) if direct is None else direct
+                if pair[0] in direct:  # (not one `[exclude-events]` takes out: a review)
+                    out.setdefault(pair, []).append((facts, call, key))
+    return out
+
+
+def _project_calls(all_facts: Sequence[FileFacts], report: Set[str], callees: Dict[Tuple[str, int], str]
+                   ) -> Iterator[Tuple[FileFacts, Call, str]]:
+    """The calls of a project function (not ``+=``) in the files ``report`` names, each
+    with its callee's key, in file order."""
     for facts in all_facts:
         if facts.error is not None or facts.path not in report:
             continue
         for fn in facts.functions:
             for call in fn.calls:
                 key = callees.get((facts.path, call.id))
-                if key is None or call.aug:
-                    continue
-                names = (call.callee,) + call.qualnames + call.typed
-                direct: Optional[FrozenSet[str]] = None
-                for pair in configured:
-                    if matches(pair[1], names):
-                        direct = settings.vocab.direct(call) if direct is None else direct
-                        if pair[0] in direct:  # (not one `[exclude-events]` takes out: a review)
-                            out.setdefault(pair, []).append((facts, call, key))
-    return out
+                if key is not None and not call.aug:
+                    yield facts, call, key
 
 
 def _helpers_appending(all_facts: Sequence[FileFacts], settings: Settings, report: Set[str],
@@ -1432,16 +1438,9 @@ def _helpers_appending(all_facts: Sequence[FileFacts], settings: Settings, repor
                 if pair is not None:
                     inner.setdefault(f"{facts.path}::{fn.qualname}", pair)
                     break
-    if not inner:
-        return out
-    for facts in all_facts:
-        if facts.error is not None or facts.path not in report:
-            continue
-        for fn in facts.functions:
-            for call in fn.calls:
-                key = callees.get((facts.path, call.id))
-                if key in inner and not call.aug:
-                    out.setdefault(inner[key], []).append((facts, call, key))
+    for facts, call, key in _project_calls(all_facts, report, callees) if inner else ():
+        if key in inner:
+            out.setdefault(inner[key], []).append((facts, call, key))
     return out
 
 

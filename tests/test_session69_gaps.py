@@ -8,6 +8,12 @@ import pytest
 from checkutil import check_source, write_tree
 from cliutil import oc
 
+
+def suggested(tmp_path, *args):
+    """`suggest`'s JSON over the folder, with ``args`` (`--isolated`)."""
+    return json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", *args, ".").out)
+
+
 HANDLER = ("def handle(patch, storage, api):\n"
            "    api.kubernetes.patch_status('x', {'phase': 'Done'})\n"
            "    storage.put_object('m', b'x')\n")
@@ -254,7 +260,7 @@ def test_suggest_offers_sql_commits_and_ledger_inserts(tmp_path):
         "    conn.execute('''\n        INSERT INTO run_events (run_id, kind) VALUES (?, ?)''', (run_id, 'failed'))\n"
         "    conn.execute('INSERT INTO runs_archive SELECT * FROM runs')\n"
         "    conn.execute('SELECT 1')\n")})
-    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    rows = suggested(tmp_path, "--isolated")["suggestions"]
     got = {(r["class"], r["pattern"]) for r in rows}
     assert got == {("save", '*.execute("COMMIT*")'), ("append", '*.execute("INSERT INTO run_events*")')}, rows
     text = oc(tmp_path, "suggest", "--no-cache", "--isolated", ".").out
@@ -274,7 +280,7 @@ def test_suggest_offers_sql_commits_and_ledger_inserts(tmp_path):
 ])
 def test_suggest_reads_these_names(tmp_path, name, offered):
     write_tree(tmp_path, {"app.py": f"def f(store, run):\n    store.{name}(run)\n    store.save(run)\n"})
-    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    rows = suggested(tmp_path, "--isolated")["suggestions"]
     assert any(name in r["pattern"] for r in rows) == offered, rows
 
 
@@ -305,7 +311,7 @@ def test_a_one_sided_run_says_no_finding_is_no_pass(tmp_path):
 def test_suggest_reads_a_log_models_row_by_its_name(tmp_path, model, kind):
     write_tree(tmp_path, {"m.py": (f"from app.models import {model}, Other\n\n\n"
                                    f"def apply(x):\n    Other.objects.create(x=x)\n    {model}.objects.create(x=x)\n")})
-    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    rows = suggested(tmp_path, "--isolated")["suggestions"]
     got = {r["class"] for r in rows if model in r["pattern"] or (kind == "save" and r["pattern"] == "*.objects.create")}
     assert got == {kind}, rows
 
@@ -328,7 +334,7 @@ def test_suggest_leaves_a_project_managers_own_commit_out(tmp_path):
         "            c.execute('INSERT INTO audit (kind) VALUES (?)', (kind,))\n\n"
         "    def flush(self):\n"
         "        self.conn.execute('COMMIT')\n")})
-    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    rows = suggested(tmp_path, "--isolated")["suggestions"]
     got = {(r["class"], r["pattern"], r["functions"]) for r in rows}
     assert got == {("append", '*.execute("INSERT INTO audit*")', 1), ("save", '*.execute("COMMIT*")', 1)}, rows
 
@@ -382,14 +388,14 @@ def test_suggest_names_a_plain_name_call_a_matching_pattern_misses(tmp_path):
     write_tree(tmp_path, {
         "ordercheck.toml": '[extend-events]\nsave = ["*.store.save"]\nappend = ["*.audit.write"]\n',
         "b.py": "def f(audit, obj, run):\n    obj.store.save(run)\n    audit.write('x')\n    obj.audit.write('y')\n"})
-    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    data = suggested(tmp_path)
     rows = [u for u in data["unmatched"] if u["pattern"] == "*.audit.write"]
     assert len(rows) == 1 and rows[0].get("partly") and rows[0]["bare_call"]["line"] == 3, data["unmatched"]
     assert rows[0]["bare_call"]["pattern"] == "audit.write", rows
     # every call taken: nothing said
     write_tree(tmp_path, {"ordercheck.toml": '[extend-events]\nsave = ["*.store.save"]\n'
                                              'append = ["*.audit.write", "audit.write"]\n'})
-    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    data = suggested(tmp_path)
     assert not [u for u in data["unmatched"] if u["pattern"] == "*.audit.write"], data["unmatched"]
 
 
@@ -431,7 +437,7 @@ def test_a_plain_pattern_is_dead_whatever_the_statement(tmp_path):
     # statement, and `suggest` says it matches nothing (the review)
     write_tree(tmp_path, {"ordercheck.toml": "[extend-events]\nsave = ['*.execute(*COMMIT*']\n",
                           "q.py": "def f(c):\n    c.execute('COMMIT')\n"})
-    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    data = suggested(tmp_path)
     assert [u["pattern"] for u in data["unmatched"]] == ["*.execute(*COMMIT*"], data["unmatched"]
 
 
@@ -484,7 +490,7 @@ def test_suggest_reads_table_names_in_their_own_case(tmp_path):
         "    cur.execute('INSERT INTO \"RunEvents\" (k) VALUES (?)', (1,))\n"
         "    cur.execute('INSERT INTO Orders (k) VALUES (?)', (1,))\n"
         "    cur.mark_node_as_visited(1)\n")})
-    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", "--isolated", ".").out)["suggestions"]
+    rows = suggested(tmp_path, "--isolated")["suggestions"]
     got = {(r["class"], r["pattern"]) for r in rows}
     assert got == {("save", '*.execute("COMMIT*")'), ("append", '*.execute("INSERT INTO AuditLog*")'),
                    ("append", '*.execute("INSERT INTO "RunEvents"*")')}, rows
@@ -549,7 +555,7 @@ def test_a_dead_argument_pattern_on_a_plain_name_gets_its_fix(tmp_path):
         "xp2.py": "async def update_xp(database, uid, xp):\n    await database.execute('UPDATE members SET xp = ?', (xp,))\n"})
     r = oc(tmp_path, "--no-cache", ".")
     assert "at xp2.py:2: add `database.execute(\"UPDATE*\")`" in r.err, r.err
-    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    data = suggested(tmp_path)
     assert data["unmatched"][0]["bare_call"]["pattern"] == 'database.execute("UPDATE*")', data["unmatched"]
 
 
@@ -565,12 +571,12 @@ def test_suggest_names_a_helper_whose_own_body_appends_and_saves(tmp_path):
                    "    conn.execute('UPDATE products SET name = ?', (name,))\n"
                    "    conn.commit()\n"
                    "    log_event(conn, 'product')\n")})
-    data = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)
+    data = suggested(tmp_path)
     rows = data["also_saves"]
     assert len(rows) == 1 and rows[0]["helper"] == "log_event" and rows[0]["call"]["line"] == 9, rows
     # the helper told never to be a save where it is called: nothing to say
     write_tree(tmp_path, {"ordercheck.toml": ("[extend-events]\nsave = ['*.commit']\n"
                                              "append = ['*.execute(\"INSERT INTO activity_log*\")']\n"
                                              "[exclude-events]\nsave = ['log_event']\n")})
-    assert json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["also_saves"] == []
+    assert suggested(tmp_path)["also_saves"] == []
     assert oc(tmp_path, "--no-cache", ".").codes() == [("app.py", 9, "OC102")]
