@@ -298,12 +298,44 @@ def _raw_text(node: ast.AST, depth: int = 0) -> Optional[str]:
     if isinstance(node, ast.JoinedStr):
         return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
                        for v in node.values)
+    if isinstance(node, ast.Call):
+        return _core_statement(node)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < 32:
         left = _raw_text(node.left, depth + 1)
         if left is None:
             return None
         right = _raw_text(node.right, depth + 1)
         return None if right is None else left + right
+    return None
+
+
+#: SQLAlchemy Core's statement builders, and the text each stands for
+_CORE_VERBS = {"insert": "INSERT INTO", "update": "UPDATE", "delete": "DELETE FROM"}
+
+
+def _core_statement(node: ast.Call) -> Optional[str]:
+    """The head of the statement an SQLAlchemy Core builder makes, as text an argument
+    part reads: `insert(movements).values(...)` and `movements.insert().values(...)` are
+    `INSERT INTO movements`, `update(Run).where(...)` is `UPDATE Run`, `delete(t)` is
+    `DELETE FROM t` (held-out set 404: `c.execute(insert(movements)...)` had no text to
+    name). The table is the last name of what the builder is given (a `Table`, or an ORM
+    class by its own name). None for any other call."""
+    while isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call):
+        node = node.func.value  # (`.values(...)`, `.where(...)`, `.returning(...)`)
+    func = node.func
+    if isinstance(func, (ast.Name, ast.Attribute)):
+        verb = func.id if isinstance(func, ast.Name) else func.attr
+        head = _CORE_VERBS.get(verb)
+        if head is None:
+            return None
+        if isinstance(func, ast.Name) or dotted(func.value) in ("sa", "sqlalchemy", "sql", "expression"):
+            # `insert(t)`, `sa.insert(t)`: the table is the first argument
+            table = dotted(node.args[0]) if len(node.args) == 1 and not node.keywords else None
+        else:
+            # `t.insert()`: the table is the receiver
+            table = dotted(func.value) if not node.args else None
+        if table:
+            return f"{head} {table.rsplit('.', 1)[-1]}"
     return None
 
 

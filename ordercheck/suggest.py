@@ -1723,10 +1723,12 @@ def render_also_saves(saving: Sequence[AlsoSaves]) -> List[str]:
         "# so OC101/OC102 stay silent there. Name the state's saves more narrowly, or take the",
         "# record's calls out of the save class (`[exclude-events]` save = [the append pattern]):"],
         lambda a: f"also a save by `{a.by}`") + _overlap_block(helped, [
-            f"# {len(helped)} append pattern(s) call a helper that also saves: such a call is",
-            "# never ordered against a save (its own save covers its append), so OC101/OC102 stay",
-            "# silent there. If the helper's save is the ledger record itself, name the state's",
-            "# own saving calls instead of the call they share:"], _helper_saves)
+            f"# {len(helped)} append pattern(s) reach a helper that also saves (the pattern matches",
+            "# the call, or a call in the helper's own body): a call of it is never ordered",
+            "# against a save (its own save covers its append), so OC101/OC102 stay silent there.",
+            "# If the helper's save only commits its own record, take the helper out of the save",
+            "# class (`[exclude-events]` save = [the helper]); if it commits a state too, name",
+            "# that state's own saving calls instead of the call they share:"], _helper_saves)
 
 
 def _helper_saves(a: AlsoSaves) -> str:

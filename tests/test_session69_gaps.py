@@ -580,3 +580,33 @@ def test_suggest_names_a_helper_whose_own_body_appends_and_saves(tmp_path):
                                              "[exclude-events]\nsave = ['log_event']\n")})
     assert suggested(tmp_path)["also_saves"] == []
     assert oc(tmp_path, "--no-cache", ".").codes() == [("app.py", 9, "OC102")]
+
+
+def test_an_sqlalchemy_core_statement_reads_as_its_text(tmp_path):
+    # held-out set 404: `c.execute(insert(movements).values(...))` had no text to name
+    src = ("import sqlalchemy as sa\nfrom sqlalchemy import insert, update\n\n"
+           "movements = sa.Table('movements', sa.MetaData())\nitems = sa.Table('items', sa.MetaData())\n\n\n"
+           "def move(engine, item_id, qty):\n"
+           "    with engine.begin() as c:\n"
+           "        c.execute(update(items).where(items.c.id == item_id).values(qty=qty))\n"
+           "    with engine.begin() as c:\n"
+           "        c.execute(insert(movements).values(item=item_id, qty=qty))\n\n\n"
+           "def move2(engine, item_id, qty):\n"
+           "    stmt = movements.insert().values(item=item_id)\n"
+           "    with engine.begin() as c:\n"
+           "        c.execute(sa.update(items).values(qty=qty))\n"
+           "    with engine.begin() as c:\n"
+           "        c.execute(stmt)\n\n\n"
+           "def fine(engine, item_id, qty):\n"
+           "    with engine.begin() as c:\n"
+           "        c.execute(insert(movements).values(item=item_id))\n"
+           "        c.execute(items.update().values(qty=qty))\n")
+    write_tree(tmp_path, {"ordercheck.toml": ("[extend-events]\nsave = ['*.execute(\"UPDATE items*\")']\n"
+                                             "append = ['*.execute(\"INSERT INTO movements*\")']\n"),
+                          "app.py": src})
+    for args in ((".",), ("app.py",)):
+        assert oc(tmp_path, "--no-cache", *args).codes() == [("app.py", 11, "OC102"), ("app.py", 19, "OC102")]
+    from ordercheck import frontend
+    whole = frontend.extract("app.py", src.encode(), "app")
+    light = frontend.outline("app.py", src.encode(), "app")
+    assert [[c.lead for c in fn.calls] for fn in whole.functions] == [[c.lead for c in fn.calls] for fn in light.functions]

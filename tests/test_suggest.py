@@ -675,7 +675,7 @@ def test_suggest_names_a_configured_append_whose_helper_also_saves(tmp_path):
     # (where it saves, through the helper's own helper: the call the save pattern matches)
     assert got[0]["save"]["code"].startswith("self.collection.update_one(")
     text = oc(tmp_path, "suggest", "--no-cache").out
-    assert "1 append pattern(s) call a helper that also saves" in text
+    assert "1 append pattern(s) reach a helper that also saves" in text
     assert "runs `Job._save_traceback_history`, which saves at mq/job.py:10  self.collection.update_one(" in text
     # an append helper that does not save, and a run with no configured append: nothing said
     write(tmp_path, "other.toml", '[extend-events]\nsave = ["*.collection.update_one"]\n')

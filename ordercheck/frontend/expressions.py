@@ -1006,6 +1006,10 @@ def _ref_text(text: str) -> Optional[str]:
     return text if all(p.isidentifier() for p in text.split(".")) else None
 
 
+#: a callee that may be an SQLAlchemy Core statement builder's chain (``_ast_lead``)
+_CORE_BUILDER = re.compile(r"\b(insert|update|delete)\b")
+
+
 def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
     """A call's first argument as ``Resolver.lead_of`` reads it (an ``ast`` node, as the
     outline has it): a name, a string constant (libcst evaluates one), an f-string
@@ -1019,7 +1023,9 @@ def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
         if isinstance(value, str) or isinstance(node, cst.SimpleString):
             return ast.Constant(value=value) if isinstance(value, str) else None
     if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)) or (  # (an f-string in it)
-            isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add)):  # (`'a ' + 'b'`)
+            isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add)) or (  # (`'a ' + 'b'`)
+            isinstance(node, cst.Call) and _CORE_BUILDER.search(cst.Module([]).code_for_node(node.func))):
+        # (an SQLAlchemy Core builder, `insert(t).values(...)`: ``scopes.literal_text``)
         try:
             return ast.parse("(" + cst.Module([]).code_for_node(node) + ")", mode="eval").body
         except (SyntaxError, ValueError):
