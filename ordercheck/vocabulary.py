@@ -61,18 +61,30 @@ def lead_names(names: Iterable[str], lead: Optional[str]) -> Tuple[str, ...]:
     return tuple(f'{n}("{lead}")' for n in names)
 
 
-def _split(patterns: Iterable[str]) -> Tuple[List[str], List[str]]:
-    """``patterns`` as (those without an argument part, those with one in
-    ``argument_form``)."""
-    plain: List[str] = []
-    args: List[str] = []
-    for p in patterns:
-        form = argument_form(p)
-        if form is None:
-            plain.append(p)
-        else:
-            args.append(form)
-    return plain, args
+@dataclass(frozen=True)
+class _Patterns:
+    """A set of event patterns, those with an argument part apart: ``plain`` asks a
+    call's names, ``args`` (in ``argument_form``) its ``lead_names`` only, so a plain
+    pattern never sees a call's statement (the default `*ledger*.append*(*` would take
+    `ledger.append("done")`)."""
+
+    plain: Optional["Globs"]
+    args: Optional["Globs"]
+
+    @classmethod
+    def of(cls, patterns: Iterable[str]) -> Optional["_Patterns"]:
+        """None for no pattern at all."""
+        plain: List[str] = []
+        args: List[str] = []
+        for p in patterns:
+            form = argument_form(p)
+            (plain if form is None else args).append(p if form is None else form)
+        got = cls(_compile(plain), _compile(args))
+        return None if got.plain is None and got.args is None else got
+
+    def any(self, names: Tuple[str, ...], leads: Tuple[str, ...] = ()) -> bool:
+        return (self.plain is not None and self.plain.any(names)) or (
+            bool(leads) and self.args is not None and self.args.any(leads))
 
 
 def item_names(call: Call) -> Tuple[str, ...]:
@@ -237,28 +249,22 @@ class Vocabulary:
 
     def __post_init__(self) -> None:
         # (a pattern with an argument part, `*.execute("COMMIT")`, is matched apart,
-        # against ``lead_names`` only: ``_split``)
-        split = {name: _split(p) for name, p in self.patterns.items()}
-        self._compiled = {name: _compile(plain) for name, (plain, _) in split.items()}
-        self._arg_compiled = {name: _compile(args) for name, (_, args) in split.items() if args}
-        split_ex = {name: _split(p) for name, p in self.excludes.items() if p}
-        self._excluded = {name: _compile(plain) for name, (plain, _) in split_ex.items()}
-        self._arg_excluded = {name: _compile(args) for name, (_, args) in split_ex.items() if args}
-        split_own = {name: _split(p) for name, p in self.own_excludes.items() if p}
-        self._own_excluded = {name: _compile(plain) for name, (plain, _) in split_own.items()}
-        self._own_arg_excluded = {name: _compile(args) for name, (_, args) in split_own.items() if args}
+        # against ``lead_names`` only: ``_Patterns``)
+        self._compiled = {name: _Patterns.of(p) for name, p in self.patterns.items()}
+        self._excluded = {name: _Patterns.of(p) for name, p in self.excludes.items() if p}
+        self._own_excluded = {name: _Patterns.of(p) for name, p in self.own_excludes.items() if p}
         self._items = _compile(self.item_transactions)
         self._scoped = {}
         for name, (defaults, excluded) in self.scoped.items():
-            own_plain, own_args = _split(p for p in self.patterns.get(name, ()) if p not in defaults)
-            self._scoped[name] = (_compile(defaults), _compile(excluded), _compile(own_plain), _compile(own_args))
+            own = _Patterns.of(p for p in self.patterns.get(name, ()) if p not in defaults)
+            self._scoped[name] = (_compile(defaults), _compile(excluded), own)
         # every class's patterns at once: most callees match none, and one test of
         # the union turns them away where ten classes' tests would each be asked
-        self._matches_any = _compile(p for plain, _ in split.values() for p in plain)
-        self._arg_any = _compile(p for _, args in split.values() for p in args)
+        self._matches_any = _Patterns.of(p for pats in self.patterns.values() for p in pats)
         # (an excluded argument alone, `*conn.execute("SELECT*")` beside a broad
         # `*conn.execute`, asks for the leading string too)
-        self.reads_leads = self._arg_any is not None or bool(self._arg_excluded)
+        self.reads_leads = any(got is not None and got.args is not None
+                               for got in (self._matches_any, *self._excluded.values()))
         self._marker_tokens = tuple(split_tokens(m) for m in self.markers if split_tokens(m))
         # ``direct`` by the names it reads: a project calls the same few thousand
         # callees over and over (37,000 calls, 7,000 distinct, on dbos + temporalio)
@@ -342,9 +348,8 @@ class Vocabulary:
         ``exclude``, a configuration's ``[exclude-events]``): ``suggest`` proposes no
         pattern for it there."""
         names = (call.callee,) + call.qualnames + call.typed
-        ex, arg_ex = self._excluded.get(cls_name), self._arg_excluded.get(cls_name)
-        return (ex is not None and ex.any(names)) or (
-            arg_ex is not None and arg_ex.any(lead_names(names, call.lead)))
+        ex = self._excluded.get(cls_name)
+        return ex is not None and ex.any(names, lead_names(names, call.lead))
 
     def not_excluded(self, call: Call, carried: AbstractSet[str]) -> FrozenSet[str]:
         """What a callee's summary carries to a call, less the classes the configuration's
@@ -358,38 +363,33 @@ class Vocabulary:
         names: Optional[Tuple[str, ...]] = None
         out = set(carried)
         for cls_name in carried:
-            ex, arg_ex = self._own_excluded.get(cls_name), self._own_arg_excluded.get(cls_name)
-            if ex is None and arg_ex is None:
+            ex = self._own_excluded.get(cls_name)
+            if ex is None:
                 continue
             if names is None:
                 names = (call.callee,) + call.qualnames + call.typed
-            if (ex is not None and ex.any(names)) or (arg_ex is not None and arg_ex.any(lead_names(names, call.lead))):
+            if ex.any(names, lead_names(names, call.lead)):
                 out.discard(cls_name)
         return frozenset(out)
 
     def _match(self, names: Tuple[str, ...], leads: Tuple[str, ...] = ()) -> FrozenSet[str]:
         """The classes ``names`` match, and ``leads`` (``lead_names``) by the patterns
         with an argument part."""
-        by_name = self._matches_any is not None and self._matches_any.any(names)
-        by_lead = bool(leads) and self._arg_any is not None and self._arg_any.any(leads)
-        if not (by_name or by_lead):
+        if self._matches_any is None or not self._matches_any.any(names, leads):
             return frozenset()
         out = set()
-        for cls_name, globs in self._compiled.items():
-            arg_globs = self._arg_compiled.get(cls_name) if by_lead else None
-            if not ((by_name and globs is not None and globs.any(names))
-                    or (arg_globs is not None and arg_globs.any(leads))):
+        for cls_name, patterns in self._compiled.items():
+            if patterns is None or not patterns.any(names, leads):
                 continue
-            ex, arg_ex = self._excluded.get(cls_name), self._arg_excluded.get(cls_name)
-            if (ex is not None and ex.any(names)) or (leads and arg_ex is not None and arg_ex.any(leads)):
+            ex = self._excluded.get(cls_name)
+            if ex is not None and ex.any(names, leads):
                 continue
             scoped = self._scoped.get(cls_name)
             if scoped is not None:
-                defaults, excluded, own, own_args = scoped
+                defaults, excluded, own = scoped
                 by_default = defaults is not None and defaults.any(names) and not (
                     excluded is not None and excluded.any(names))
-                if not by_default and not (own is not None and own.any(names)) and not (
-                        leads and own_args is not None and own_args.any(leads)):
+                if not by_default and not (own is not None and own.any(names, leads)):
                     continue
             out.add(cls_name)
         return frozenset(out)
