@@ -111,9 +111,14 @@ class ScopeTable:
     #: -> its text as ``literal_text`` reads it; the value of a name bound once, which
     #: a call's first argument may be (``Call.lead``)
     strings: Dict[str, str] = field(default_factory=dict)
+    #: names whose last binding in source order is an import (a class body's
+    #: ``def save_state`` then ``from .ops import save_state``: Python keeps the
+    #: import, held-out set 400)
+    imported_last: Set[str] = field(default_factory=set)
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
+        self.imported_last.discard(name)
 
     def alias(self, name: str) -> Optional[Tuple[str, int, int]]:
         if self.bound.get(name) == 1 and name in self.alias_bindings:
@@ -1257,8 +1262,9 @@ class _Scanner:
                     continue  # (a shim's second import under `except ImportError:`)
                 for a in n.names:
                     if a.name != "*":
-                        self._bind(a.asname or a.name.split(".")[0], table, chain)
+                        self._bind(_imported_as(a), table, chain)
                         owner = self._owner(_imported_as(a), table, chain)
+                        owner.imported_last.add(_imported_as(a))
                         owner.imported[_imported_as(a)] = owner.imported.get(_imported_as(a), 0) + 1
             elif isinstance(n, ast.NamedExpr):
                 self._bind(n.target.id, table, chain)

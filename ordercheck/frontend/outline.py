@@ -429,7 +429,8 @@ class Outliner(Resolver):
             self.frame.local_functions[node.name] = qual
         line = node.lineno
         self.frame.classes.append(ClassScope(qual, self.scopes.classes.get(line) or scopesmod.ScopeTable(), line))
-        methods = class_methods(node.body)
+        # (a method a later class-body import rebinds is that import: ``class_aliases``)
+        methods = [m for m in class_methods(node.body) if m not in self.frame.classes[-1].names.imported_last]
         for child in node.body:
             self.visit(child)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, line)

@@ -1002,7 +1002,7 @@ class Resolver:
         skip = set(methods)  # (``ClassFacts.methods`` has them)
         own_imports = self.import_tables.get(-class_line, {})
         for name in sorted(set(table.bound) - skip):
-            if name in own_imports and table.bound.get(name) == 1:
+            if name in own_imports and (table.bound.get(name) == 1 or name in table.imported_last):
                 # `from ._utils import check_pinned` in the class body: a method the
                 # instance finds by its import (held-out set 396, pleroma_bot's `User`)
                 out.append((name, own_imports[name], own_imports[name]))

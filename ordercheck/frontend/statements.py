@@ -954,7 +954,8 @@ class Extractor(ExpressionWalker):
         if self.frames and not self.frame.classes:
             self.frame.local_functions[node.name.value] = qual
         self.frame.classes.append(ClassScope(qual, self.scopes.classes.get(class_line) or scopesmod.ScopeTable(), class_line))
-        methods = class_methods(node.body)
+        # (a method a later class-body import rebinds is that import: ``class_aliases``)
+        methods = [m for m in class_methods(node.body) if m not in self.frame.classes[-1].names.imported_last]
         body = self.block(node.body)
         attr_types = self.class_attr_types(self.frame.classes[-1].names, class_line)
         class_types = self.class_attr_types(self.frame.classes[-1].names, class_line, class_level=True)
