@@ -2,6 +2,8 @@
 the earlier notes' leftovers closed in that session."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from checkutil import write_tree
 from cliutil import oc
@@ -39,3 +41,60 @@ def test_a_module_binding_a_function_then_importing_it_keeps_the_import(tmp_path
         "pk/c.py": ("def save_state(run):\n    pass\n\n\nfrom .ops import save_state  # noqa: E402\n\n\n"
                     "def finish(run):\n    save_state(run)\n    run.ledger.append({'event': 'step'})\n")})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("pk/c.py", 10, "OC102")]
+
+
+SKIPPED = '''\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def step(db, ledger, risky):
+    db.commit()
+    ledger.append({"event": "step"})
+    try:
+        risky()
+    except ValueError:
+        log.warning("risky failed")
+        return
+    db.commit()
+
+
+def branch(db, ledger, risky):
+    db.commit()
+    ledger.append({"event": "step"})
+    if risky():
+        return
+    db.commit()
+
+
+def only_on_failure(db, ledger):
+    db.commit()
+    try:
+        ledger.append({"event": "step"})
+    except OSError:
+        db.commit()
+        raise
+
+
+def no_later(db, ledger):
+    db.commit()
+    ledger.append({"event": "step"})
+'''
+
+
+def test_oc102_says_which_way_out_skips_the_later_save(tmp_path):
+    # held-out set 404: a save below the append, which a handler's `return` skips,
+    # read as a false alarm; the message names the way out and the save it misses
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*.commit"]\nappend = ["*ledger.append"]\n',
+                          "a.py": SKIPPED})
+    r = oc(tmp_path, "--no-cache", "--format", "json", ".")
+    diags = json.loads(r.out)["files"][0]["diagnostics"]
+    got = {d["range"]["start"]["line"] + 1: d["message"] for d in diags}
+    assert sorted(got) == [8, 19, 28, 36], got
+    assert "at line 7 (the way out by line 13 skips the later save at line 14):" in got[8], got[8]
+    assert "at line 18 (the way out by line 21 skips the later save at line 22):" in got[19], got[19]
+    # a save the append's own failure leads to runs when it did not take effect; none below
+    assert "skips" not in got[28] and "skips" not in got[36], got
+    related = [rel["message"] for d in diags if d["range"]["start"]["line"] == 7 for rel in d["relatedInformation"]]
+    assert "the later save this path skips: db.commit()" in related, related

@@ -12,10 +12,26 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, List, Tuple
 
+import networkx as nx
+
 from ..errors import UsageError
-from ..kinds import EventClass, NodeKind, Way, is_near
-from .base import ClassExpr, GraphInput, Hit, Ordering, expr_text, implies, matching, near_matching
+from ..findings import Related
+from ..kinds import EdgeKind, EventClass, NodeKind, Way, is_near
+from .base import (
+    ClassExpr,
+    GraphInput,
+    Hit,
+    Ordering,
+    expr_text,
+    implies,
+    matching,
+    message_text,
+    near_matching,
+    node_span,
+)
 from .paths import (
+    Classes,
+    Gap,
     anchor,
     blocking_view,
     copy_order,
@@ -42,6 +58,7 @@ NEAR_ONLY = frozenset({EventClass.FILE_WRITE.value, EventClass.RENAME.value})
 
 class Sequence(Ordering, kind="sequence"):
     roles = ("first", "then")
+    fields = Ordering.fields + ("later_skipped",)
     finding_needs = ("first", "then")  # a pair: a node of each
 
     def summary(self) -> str:
@@ -68,6 +85,37 @@ class Sequence(Ordering, kind="sequence"):
 
     def first_role(self, cls: FrozenSet[str]) -> str:
         return "state saved here" if self.first_kind(cls) == EventClass.SAVE else super().first_role(cls)
+
+    def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
+        """Also ``later_skipped``: with ``unless-after``, when the anchor does reach a
+        later save on some path and the witness leaves without it, where the witness
+        leaves and the save it misses (" (the way out by line 13 skips the later save at
+        line 14)"): a reader who sees that save below the append took the finding for
+        a false alarm (held-out set 404); "" otherwise."""
+        fmt, related = super().message_fields(hit, g, classes)
+        fmt["later_skipped"] = ""
+        if not self.unless_after:
+            return fmt, related
+        below = node_span(g.nodes[hit.anchor]).line  # (a loop's next round saves above it: not that)
+        # from where the anchor took effect (a save its own failure leads to runs when
+        # the append did not), and in this round of a loop (a save a later round's
+        # failure leads to is no save this append skips; radical.pilot's `Flux.work`,
+        # held-out set 52)
+        forward = nx.subgraph_view(g, filter_edge=lambda u, v: g.edges[u, v]["kind"] != EdgeKind.LOOP)
+        reached = {n for n in normal_successors(g, hit.anchor) if forward.has_edge(hit.anchor, n)}
+        for n in list(reached):
+            reached |= nx.descendants(forward, n)
+        later = sorted((n for n in matching(classes, self.unless_after, reached) if node_span(g.nodes[n]).line > below),
+                       key=lambda n: (node_span(g.nodes[n]).line, node_order(n)))
+        after = hit.path[hit.path.index(hit.anchor) + 1:] if hit.anchor in hit.path else []
+        ways = [n for n in after if not isinstance(n, Gap) and g.nodes[n].get("span") is not None]
+        if later and ways:
+            save = g.nodes[later[0]]
+            kind = self.step_kind(classes.get(later[0], frozenset()))
+            way = node_span(g.nodes[ways[-1]]).line
+            fmt["later_skipped"] = f" (the way out by line {way} skips the later {kind} at line {node_span(save).line})"
+            related.append(Related(node_span(save), f"the later {kind} this path skips: {message_text(save, None)}"))
+        return fmt, related
 
     def check(self, graph: GraphInput) -> List[Hit]:
         g, classes, reachable = graph.g, graph.classes_for(self), graph.reachable
