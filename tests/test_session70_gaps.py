@@ -98,3 +98,49 @@ def test_oc102_says_which_way_out_skips_the_later_save(tmp_path):
     assert "skips" not in got[28] and "skips" not in got[36], got
     related = [rel["message"] for d in diags if d["range"]["start"]["line"] == 7 for rel in d["relatedInformation"]]
     assert "the later save this path skips: db.commit()" in related, related
+
+
+ATOMIC_RAISES = '''\
+import os
+
+
+class Daemon:
+    def _write_status(self, target):
+        try:
+            tmp = target + ".tmp"
+            with open(tmp, "w") as f:
+                f.write("{}")
+            os.replace(tmp, target)
+        except Exception as exc:
+            print(f"status write error: {exc}")
+
+    def _move(self, job, area):
+        os.replace(job, area + "/" + job)
+
+    def run(self, job):
+        try:
+            self._write_status("status.json")
+        except Exception:
+            self._move(job, "failed")
+
+    def plain(self, job):
+        try:
+            self._write_only("status.json")
+        except Exception:
+            self._move(job, "failed")
+
+    def _write_only(self, target):
+        with open(target, "w") as f:
+            f.write("{}")
+        print("written")
+'''
+
+
+def test_an_atomic_write_helper_that_raised_is_no_write_end(tmp_path):
+    # held-out set 405 (jaros' `_write_status`): the helper's rename raised, its
+    # on-raise part carried the write alone, and the caller's move of another file was
+    # paired with it; the helper is neither end of a pair (rules.md, OC301), its own
+    # rename the finding. A helper that only writes still pairs on its raise path.
+    write_tree(tmp_path, {"d.py": ATOMIC_RAISES})
+    for args in ((".",), ("d.py",)):
+        assert oc(tmp_path, "--no-cache", *args).codes() == [("d.py", 10, "OC301"), ("d.py", 27, "OC301")]

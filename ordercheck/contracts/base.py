@@ -36,7 +36,7 @@ from typing import (
 
 from ..errors import UsageError
 from ..findings import Related
-from ..kinds import EdgeKind, NodeKind, is_near
+from ..kinds import EdgeKind, EventClass, NodeKind, is_near
 from .paths import Classes, Reach, witness_rank
 
 if TYPE_CHECKING:
@@ -113,18 +113,40 @@ def call_points(g: "nx.DiGraph", classes: Classes) -> Dict[object, FrozenSet[str
     atomic-write helper that writes, then renames only when it returns True, is no
     rename end of OC301's ``["rename", "!file-write"]`` on its True branch:
     docs/decisions.md "OC301's `then`"). The call node itself is read alone: what
-    the call performs besides depends on the branch that follows it."""
+    the call performs besides depends on the branch that follows it.
+
+    Also per ``raised`` point of a call (its callee's on-raise effects), the file
+    classes the call performs on its way back: an atomic-write helper whose rename
+    raised wrote its temporary file and is still no write end of OC301 (rules.md,
+    OC301: such a helper is neither end of a pair; held-out set 405, jaros'
+    ``_write_status`` paired with the caller's later move of another file)."""
     points: Dict[object, List[object]] = {}
+    raised: Dict[object, List[object]] = {}
     for n, data in g.nodes(data=True):
-        if data.get("kind") == NodeKind.OUTCOME and data.get("call") is not None:
+        if data.get("call") is None:
+            continue
+        if data.get("kind") == NodeKind.OUTCOME:
             points.setdefault(data["call"].id, []).append(n)
-    if not points:
+        elif data.get("kind") == NodeKind.RAISED:
+            raised.setdefault(data["call"].id, []).append(n)
+    if not points and not raised:
         return {}
     every: Dict[object, FrozenSet[str]] = {}
     for n, data in g.nodes(data=True):
-        if data.get("kind") == NodeKind.CALL and data.get("call") is not None and data["call"].id in points:
+        if data.get("kind") == NodeKind.CALL and data.get("call") is not None and (
+                data["call"].id in points or data["call"].id in raised):
             every[data["call"].id] = every.get(data["call"].id, frozenset()) | classes.get(n, frozenset())
-    return {n: every[cid] for cid, nodes in points.items() if every.get(cid) for n in nodes}
+    out = {n: every[cid] for cid, nodes in points.items() if every.get(cid) for n in nodes}
+    for cid, nodes in raised.items():
+        files = every.get(cid, frozenset()) & _FILE_ENDS
+        if files:
+            out.update((n, out.get(n, frozenset()) | files) for n in nodes)
+    return out
+
+
+#: the classes an atomic-write helper's call performs that its ``raised`` point
+#: counts besides its own (``call_points``)
+_FILE_ENDS = frozenset({EventClass.FILE_WRITE.value, EventClass.RENAME.value})
 
 
 @dataclass(frozen=True)
