@@ -53,6 +53,11 @@ class ScopeTable:
     #: class-level alias of that name may be shadowed on the instance, so
     #: ``self.x.m()`` is not expanded
     attr_stored: Set[str] = field(default_factory=set)
+    #: classes: the attributes bound to a list in memory (``self.history = []``,
+    #: ``self.events: List[Event]``, a field ``history: List[Step] =
+    #: field(default_factory=list)``): their ``append`` is no ledger's
+    #: (``ClassFacts.containers``, read by ``suggest``; held-out set 405)
+    attr_containers: Set[str] = field(default_factory=set)
     # `except T as e`: name -> the classes its clauses name, and how many clauses bind it
     # (a type only when they are all its bindings: ``type_of``)
     caught: Dict[str, Set[str]] = field(default_factory=dict)
@@ -389,6 +394,31 @@ def _cap_words(name: str) -> bool:
 
 #: decorators that hand the function click's ``Context`` as its first argument
 CONTEXT_PASSERS = frozenset({"click.pass_context"})
+
+
+#: the annotations of a list in memory (``list_annotation``)
+_LIST_ANNOTATIONS = frozenset({"list", "List", "MutableSequence", "Deque", "deque"})
+
+
+def list_annotation(node: Optional[ast.AST]) -> bool:
+    """Whether an annotation names a list in memory: ``list``, ``List[T]``,
+    ``list[T]``, ``"List[T]"``, ``Deque[T]``, ``MutableSequence[T]`` (also
+    ``typing.``/``collections.``-qualified); an ``Optional`` one too."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value.strip(), mode="eval").body
+        except (SyntaxError, ValueError):
+            return False
+    if isinstance(node, ast.Subscript):
+        base = dotted(node.value) or ""
+        if base.rsplit(".", 1)[-1] == "Optional":
+            return list_annotation(node.slice)
+        node = node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        options = [o for o in _union_members(node) if not _is_none(o)]
+        return len(options) == 1 and list_annotation(options[0])
+    text = dotted(node) if node is not None else None
+    return text is not None and text.rsplit(".", 1)[-1] in _LIST_ANNOTATIONS
 
 
 def annotation_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
@@ -1540,6 +1570,8 @@ class _Scanner:
                 fallback = None
                 if ctor and _through_self(value, method) == ctor:  # `self.db = self.Session()` (as above)
                     fallback, ctor = ctor, None
+                if display_kind(value) == "list":
+                    cls.attr_containers.add(target.attr)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
                 elif isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
@@ -1560,8 +1592,12 @@ class _Scanner:
                     table.strings.pop(target.id, None)
             if t:
                 self._owner(target.id, table, chain).annotated.setdefault(target.id, set()).add(t)
+            if table.class_name is not None and list_annotation(n.annotation):
+                table.attr_containers.add(target.id)  # (a dataclass's `history: List[Step] = field(...)`)
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, _ = method
+            if target.value.id == self_name and list_annotation(n.annotation):
+                cls.attr_containers.add(target.attr)
             if target.value.id == self_name and t:
                 cls.attr_annotated.setdefault(target.attr, set()).add(t)
             elif n.value is not None:

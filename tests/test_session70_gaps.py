@@ -144,3 +144,78 @@ def test_an_atomic_write_helper_that_raised_is_no_write_end(tmp_path):
     write_tree(tmp_path, {"d.py": ATOMIC_RAISES})
     for args in ((".",), ("d.py",)):
         assert oc(tmp_path, "--no-cache", *args).codes() == [("d.py", 10, "OC301"), ("d.py", 27, "OC301")]
+
+
+def suggested(tmp_path, *args):
+    """`suggest`'s JSON over the folder."""
+    return json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", *args, ".").out)
+
+
+LISTS = '''\
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+
+@dataclass
+class Execution:
+    history: List[str] = field(default_factory=list)
+    events: "list[str]" = field(default_factory=list)
+    trail: Optional[List[str]] = None
+
+    def add(self, x):
+        self.history.append(x)
+        self.events.append(x)
+        self.trail.append(x)
+
+
+class Other:
+    def __init__(self):
+        self.history = []
+        self.audit = list()
+
+    def add(self, x):
+        self.history.append(x)
+        self.audit.append(x)
+
+
+class Later(Other):
+    def more(self, x):
+        self.history.append(x)
+
+
+class Rebound:
+    def __init__(self):
+        self.history = []
+
+    def open(self, db):
+        self.history = HistoryTable(db)
+
+    def add(self, x):
+        self.history.append(x)
+
+
+class HistoryTable:
+    def __init__(self, db):
+        self.db = db
+'''
+
+
+def test_suggest_proposes_no_append_on_a_list_the_class_keeps_in_memory(tmp_path):
+    # held-out set 405 (state-machine-amz-py's `history: List[StateHistory]`): the
+    # in-memory list's `append` was offered as the ledger
+    write_tree(tmp_path, {"e.py": LISTS})
+    rows = {s["pattern"]: s["example"]["line"] for s in suggested(tmp_path)["suggestions"]}
+    # only what is no list in memory: the attribute another method binds to a class
+    assert rows == {"e.HistoryTable.append": 40}, rows
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("save_state_history", "append"),       # held-out set 405
+    ("persist_run_audit_entry", "append"),
+    ("write_step_journal", "append"),
+    ("save_history", "save"),                # (a whole history file written: as before)
+    ("save_state", "save"),
+])
+def test_suggest_reads_a_history_row_writer_as_an_append(name, kind):
+    from ordercheck.suggest import kind_of
+    assert kind_of(name, method=True) == kind

@@ -437,9 +437,10 @@ class Outliner(Resolver):
         class_types = self.class_attr_types(self.frame.classes[-1].names, line, class_level=True)
         aliases = self.class_aliases(self.frame.classes[-1].names, line, methods)
         truth = bool({"__bool__", "__len__"} & set(self.frame.classes[-1].names.bound))
+        containers = self.class_containers(self.frame.classes[-1].names)
         self.frame.classes.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases,
-                                             truth, class_types))
+                                             truth, class_types, containers))
 
 
 _TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))  # ``try``/``except*`` (3.11+)

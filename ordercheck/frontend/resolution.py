@@ -989,6 +989,14 @@ class Resolver:
                 out.append((attr, self.type_qualname(written) or written))
         return tuple(out)
 
+    @staticmethod
+    def class_containers(table: scopesmod.ScopeTable) -> Tuple[str, ...]:
+        """A class's attributes that hold a list in memory (``ClassFacts.containers``),
+        and nothing the file types otherwise (``self.history = HistoryStore()`` in
+        another method keeps it a candidate)."""
+        other = set(table.attr_constructed) | set(table.attr_annotated) | set(table.attr_called) | set(table.constructed)
+        return tuple(sorted(table.attr_containers - other))
+
     def class_aliases(self, table: scopesmod.ScopeTable, class_line: int,
                       methods: Iterable[str] = ()) -> Tuple[Tuple[str, ...], ...]:
         """A class's class-level aliases (``ClassFacts.aliases``): each name, the text

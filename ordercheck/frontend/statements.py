@@ -961,9 +961,10 @@ class Extractor(ExpressionWalker):
         class_types = self.class_attr_types(self.frame.classes[-1].names, class_line, class_level=True)
         aliases = self.class_aliases(self.frame.classes[-1].names, class_line, methods)
         truth = bool({"__bool__", "__len__"} & set(self.frame.classes[-1].names.bound))
+        containers = self.class_containers(self.frame.classes[-1].names)
         self.frame.classes.pop()
         self.facts.classes.append(ClassFacts(qual, tuple(dict.fromkeys(bases)), tuple(methods), attr_types, aliases,
-                                             truth, class_types))
+                                             truth, class_types, containers))
         st = Stmt(StmtKind.CLASS, sp, self.header_text(node), ev, True)
         st.writes = (node.name.value,)
         st.body = body  # a class body runs inline, where it is defined
