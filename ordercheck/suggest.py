@@ -490,17 +490,19 @@ def store_write(call: Call) -> Optional[str]:
     return "append" if logs else "save"
 
 
-def call_kind(call: Call, name: str) -> Optional[str]:
+def call_kind(call: Call, name: str, fn: Optional[FunctionFacts] = None) -> Optional[str]:
     """The kind a call reads as by its name (``kind_of``), as a queryset's write
     (``queryset_write``) or as a store's plain write (``store_write``): one reading
     for ``suggest`` and for ``_whole_files``, which must read a file whole wherever
     ``suggest`` may take an example from it (held-out set 105: a file whose only
-    suggestion was `singer.RecordMessage(...)` showed an empty example)."""
+    suggestion was `singer.RecordMessage(...)` showed an empty example). ``fn``: the
+    function the call stands in, which tells a log model's new row from one it was
+    handed (``_log_model_instance``)."""
     pipeline = pipeline_write(call, name)
     if pipeline is not None:
         return pipeline or None
     kind = kind_of(name, _on_instance(call)) or queryset_write(call.callee) or store_write(call)
-    if kind == "save" and name == "save" and _log_model_instance(call):
+    if kind == "save" and name == "save" and _log_model_instance(call, fn):
         # `ActivityLog(...).save()`, `entry = AuditLog(...); entry.save()`: a log model's
         # row written, as its manager's `create` is (held-out set 326: offered as a
         # save, pasted it hid every audit-ordering finding)
@@ -517,14 +519,22 @@ def call_kind(call: Call, name: str) -> Optional[str]:
 PIPELINE_RECEIVERS = {"pipe", "pipeline", "pipelined"}
 
 
-def _log_model_instance(call: Call) -> bool:
-    """Whether a call's receiver is an instance of a class named as a log
-    (``LOG_MODELS``): typed so (``entry = AuditLog(...)``) or constructed in the call."""
+def _log_model_instance(call: Call, fn: Optional[FunctionFacts] = None) -> bool:
+    """Whether a call's receiver is a new row of a class named as a log
+    (``LOG_MODELS``): constructed in the call, or typed so and the function makes one
+    (``entry = AuditLog(...)``). A row the function was handed or fetched (`log:
+    MessageLog`, then `log.status = "FAILED"; log.save()`) is updated: a save
+    (held-out set 406, django-carrot's task row named `MessageLog`)."""
     receiver = call.receiver_type or call.callee.rpartition(".")[0]
     if call.receiver_type is None and not receiver.endswith("()"):
         return False
     owner = receiver.rsplit(".", 1)[-1].split("(", 1)[0]
-    return owner[:1].isupper() and log_model_name(owner)
+    if not (owner[:1].isupper() and log_model_name(owner)):
+        return False
+    if receiver.endswith("()") or fn is None:
+        return True
+    return any(c.callee.rsplit(".", 1)[-1] == owner or any(q.rsplit(".", 1)[-1] == owner for q in c.qualnames)
+               for c in fn.calls)
 
 
 def pipeline_write(call: Call, name: str) -> Optional[str]:
@@ -831,7 +841,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                 if call.id in builders:
                     continue  # `m.events.insert().values(...)`: a statement built, written by `conn.execute`
                 call = own_model_call(call, fn)
-                kind = call_kind(call, name)
+                kind = call_kind(call, name, fn)
                 sql = sql_statement(call, name) if kind is None else None
                 if sql is not None and sql[0] == "save" and (fn.context_manager or fn.name in ("__exit__", "__aexit__")):
                     # the `COMMIT` of a project's own transaction manager (ai-producer's
