@@ -319,7 +319,7 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
             # (held-out sets 385, 386: `'NOTIFY "%s";' % ch`, `cur.execute(QUERIES.ACK)`)
             part += (" (an argument part reads a statement written in the call, a name bound once"
                      " to one, or a class-level `self.X`; never a parameter, an attribute set in a method,"
-                     " another object's attribute, `%` or `.format()`)")
+                     " another object's attribute or an imported constant)")
         parts.append(part)
     more = f" and {len(missed) - 3} more" if len(missed) > 3 else ""
     return f"; configured pattern(s) matching no call in the files checked: {'; '.join(parts)}{more}"

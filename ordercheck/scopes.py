@@ -25,6 +25,7 @@ annotations, or two different constructors) is unknown.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union, cast
 
@@ -309,7 +310,10 @@ def _raw_text(node: ast.AST, depth: int = 0) -> Optional[str]:
         return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
                        for v in node.values)
     if isinstance(node, ast.Call):
-        return _core_statement(node)
+        wrapped = _wrapped_text(node, depth)
+        return wrapped if wrapped is not None else _core_statement(node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and depth < 32:
+        return _raw_text(node.left, depth + 1)  # `"UPDATE runs SET state = %s" % (s,)`: the template
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < 32:
         left = _raw_text(node.left, depth + 1)
         if left is None:
@@ -317,6 +321,43 @@ def _raw_text(node: ast.AST, depth: int = 0) -> Optional[str]:
         right = _raw_text(node.right, depth + 1)
         return None if right is None else left + right
     return None
+
+
+#: the calls that hand on the text of their one argument, by the receiver they are
+#: called on ("" for a plain name): SQLAlchemy's `text("...")`, psycopg's
+#: `sql.SQL("...")`, `textwrap.dedent("...")`, `inspect.cleandoc("...")`
+_TEXT_WRAPPERS = {
+    "text": ("", "sa", "sqlalchemy", "sql", "expression", "sqlalchemy.sql"),
+    "SQL": ("", "sql", "psycopg.sql", "psycopg2.sql"),
+    "dedent": ("", "textwrap"),
+    "cleandoc": ("", "inspect"),
+}
+#: a `str` method whose result keeps the statement's text (whitespace is folded anyway)
+_TEXT_METHODS = frozenset({"strip", "lstrip", "rstrip", "format"})
+_FORMAT_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def _wrapped_text(node: ast.Call, depth: int) -> Optional[str]:
+    """The statement text a call hands on: `text("COMMIT")`, `sql.SQL("INSERT INTO
+    events ...")`, `dedent("...")`, `"...".strip()`, and a template's
+    `.format(...)` (each field `{}`, as an f-string's placeholder reads; `sql.SQL("...")
+    .format(...)` too). None for any other call (the held-out sets' notes: such text was
+    not read, and an argument part matched nothing)."""
+    func = node.func
+    if depth >= 32:
+        return None
+    if isinstance(func, ast.Attribute) and func.attr in _TEXT_METHODS and not (
+            func.attr != "format" and node.args):
+        inner = _raw_text(func.value, depth + 1)
+        if inner is None:
+            return None
+        return _FORMAT_FIELD.sub("{}", inner) if func.attr == "format" else inner
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    owners = _TEXT_WRAPPERS.get(name or "")
+    if owners is None or len(node.args) != 1 or node.keywords:
+        return None
+    owner = "" if isinstance(func, ast.Name) else dotted(func.value)
+    return _raw_text(node.args[0], depth + 1) if owner in owners else None
 
 
 #: SQLAlchemy Core's statement builders, and the text each stands for

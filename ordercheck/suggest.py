@@ -1607,7 +1607,7 @@ def render_unmatched(unmatched: List[Unmatched]) -> List[str]:
             lines += ["", "# (a pattern with an argument part reads only a statement written in the call, a",
                       "# name bound once to one in the function or module, or `self.X`/`cls.X` of the",
                       "# class body; never a parameter, an attribute set in a method, another object's",
-                      "# attribute, `%` or `.format()`)"]
+                      "# attribute or an imported constant)"]
         lines += ["", f"# {len(none)} configured pattern(s) match no call in these files (a typo, another",
                   "# receiver name, or a method called through `self`/`cls`/`super()`: a qualified `*.T.m`",
                   "# pattern never matches `self.m(...)`; name it `*.m` or `self.m` (`super().m`) too; nor a receiver a",

@@ -403,11 +403,12 @@ def test_a_dead_argument_pattern_says_what_an_argument_part_reads(tmp_path):
     # held-out sets 385 and 386: `'NOTIFY "%s";' % ch` and `cur.execute(QUERIES.ACK)`
     write_tree(tmp_path, {
         "ordercheck.toml": "[extend-events]\nsave = ['*.execute(\"COMMIT\")']\nappend = ['*.execute(\"NOTIFY*\")']\n",
-        "q.py": "def ack(cur, ch, QUERIES):\n    cur.execute('COMMIT')\n    cur.execute('NOTIFY \"%s\";' % ch)\n"})
+        # (session 70 reads a `%` template: `QUERIES.ACK`, another object's attribute, is not)
+        "q.py": "def ack(cur, ch, QUERIES):\n    cur.execute('COMMIT')\n    cur.execute(QUERIES.NOTIFY, ch)\n"})
     r = oc(tmp_path, "--no-cache", ".")
     assert "`*.execute(\"NOTIFY*\")` (append) (an argument part reads a statement written in the call" in r.err, r.err
     text = oc(tmp_path, "suggest", "--no-cache", ".").out
-    assert "another object's" in text and "`%` or `.format()`" in text, text
+    assert "another object's" in text and "an imported constant" in text, text
 
 
 # ---- the review's findings (session 69)

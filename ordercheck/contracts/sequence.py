@@ -10,7 +10,7 @@ first→then, shortest then→EXIT.
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import networkx as nx
 
@@ -25,9 +25,10 @@ from .base import (
     expr_text,
     implies,
     matching,
-    message_text,
     near_matching,
     node_span,
+    node_text,
+    short,
 )
 from .paths import (
     Classes,
@@ -54,6 +55,35 @@ from .paths import (
 #: more calls down (docs/decisions.md "A file write or rename two calls away"); every
 #: other rule, and every other class, counts at every depth, as the contract says
 NEAR_ONLY = frozenset({EventClass.FILE_WRITE.value, EventClass.RENAME.value})
+
+
+def _normal_forward(g: nx.DiGraph, u: object, v: object) -> bool:
+    """An edge a run takes going on normally in this round: no exception, no loop back."""
+    return g.edges[u, v]["kind"] not in (EdgeKind.EXCEPTION, EdgeKind.LOOP) and not g.edges[u, v].get("exception")
+
+
+def _turn_from_save(g: nx.DiGraph, hit: Hit, saves: Set[object]) -> Optional[Tuple[object, object]]:
+    """Where the witness, after its anchor, leaves a way on to a later ``saves`` node,
+    and the nearest such save that way (``Sequence.message_fields``): the first node of
+    the tail with another successor, by a normal edge, from which a normal walk in this
+    round reaches a save; None when the tail passes no such node."""
+    if hit.anchor not in hit.path:
+        return None
+    tail = hit.path[hit.path.index(hit.anchor):]
+    for u, nxt in zip(tail, tail[1:]):
+        if isinstance(u, Gap) or isinstance(nxt, Gap):
+            return None
+        for v in g.successors(u):
+            if v == nxt or not _normal_forward(g, u, v):
+                continue
+            seen, frontier = {v}, [v]
+            while frontier:  # (a breadth-first walk: the nearest save that way)
+                found = sorted((n for n in frontier if n in saves), key=node_order)
+                if found:
+                    return u, found[0]
+                frontier = [w for n in frontier for w in g.successors(n)
+                            if w not in seen and w != hit.anchor and _normal_forward(g, n, w) and not seen.add(w)]
+    return None
 
 
 class Sequence(Ordering, kind="sequence"):
@@ -87,15 +117,25 @@ class Sequence(Ordering, kind="sequence"):
         return "state saved here" if self.first_kind(cls) == EventClass.SAVE else super().first_role(cls)
 
     def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
-        """Also ``later_skipped``: with ``unless-after``, when the anchor does reach a
-        later save on some path and the witness leaves without it, where the witness
-        leaves and the save it misses (" (the way out by line 13 skips the later save at
-        line 14)"): a reader who sees that save below the append took the finding for
+        """Also ``later_skipped``: with ``unless-after``, when the witness, after the
+        anchor, passes a node from which another way (a test's other branch, the call
+        that raised going on normally) leads on to a later save, where it turns and the
+        nearest save that way (" (the path taken at line 18 skips the later save at
+        line 22)"): a reader who sees that save below the append took the finding for
         a false alarm (held-out set 404); "" otherwise."""
         fmt, related = super().message_fields(hit, g, classes)
         fmt["later_skipped"] = ""
         if not self.unless_after:
             return fmt, related
+        turned = _turn_from_save(g, hit, matching(classes, self.unless_after, g.nodes))
+        if turned is not None:
+            at, save = turned
+            kind = self.step_kind(classes.get(save, frozenset()))
+            data = g.nodes[save]
+            fmt["later_skipped"] = (f" (the path taken at line {node_span(g.nodes[at]).line} skips the later {kind}"
+                                    f" at line {node_span(data).line})")
+            related.append(Related(node_span(data), f"the later {kind} this path skips: {short(node_text(data), 60)}"))
+        return fmt, related
         below = node_span(g.nodes[hit.anchor]).line  # (a loop's next round saves above it: not that)
         # from where the anchor took effect (a save its own failure leads to runs when
         # the append did not), and in this round of a loop (a save a later round's

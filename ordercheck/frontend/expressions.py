@@ -1006,14 +1006,17 @@ def _ref_text(text: str) -> Optional[str]:
     return text if all(p.isidentifier() for p in text.split(".")) else None
 
 
-#: a callee that may be an SQLAlchemy Core statement builder's chain (``_ast_lead``)
-_CORE_BUILDER = re.compile(r"\b(insert|update|delete)\b")
+#: a callee that may be an SQLAlchemy Core statement builder's chain, or a call that
+#: hands on its text (`text(...)`, `sql.SQL(...)`, `dedent(...)`, `"...".format(...)`;
+#: ``scopes._wrapped_text``) (``_ast_lead``)
+_CORE_BUILDER = re.compile(r"\b(insert|update|delete|text|SQL|dedent|cleandoc|strip|lstrip|rstrip|format)\b")
 
 
 def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
     """A call's first argument as ``Resolver.lead_of`` reads it (an ``ast`` node, as the
-    outline has it): a name, a string constant (libcst evaluates one), an f-string
-    (parsed from its code, a rare first argument); None for anything else."""
+    outline has it): a name, a string constant (libcst evaluates one), an f-string, a
+    sum, a `%` template, a builder or a text-handing call (parsed from its code, a rare
+    first argument); None for anything else."""
     if isinstance(node, cst.Name):
         return ast.Name(id=node.value)
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):  # `self.INSERT_EVENT`
@@ -1023,7 +1026,7 @@ def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
         if isinstance(value, str) or isinstance(node, cst.SimpleString):
             return ast.Constant(value=value) if isinstance(value, str) else None
     if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)) or (  # (an f-string in it)
-            isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add)) or (  # (`'a ' + 'b'`)
+            isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))) or (  # (`'a ' + 'b'`, `'...' % x`)
             isinstance(node, cst.Call) and _CORE_BUILDER.search(cst.Module([]).code_for_node(node.func))):
         # (an SQLAlchemy Core builder, `insert(t).values(...)`: ``scopes.literal_text``)
         try:
