@@ -356,7 +356,7 @@ def _wrapped_text(node: ast.Call, depth: int) -> Optional[str]:
     owners = _TEXT_WRAPPERS.get(name or "")
     if owners is None or len(node.args) != 1 or node.keywords:
         return None
-    owner = "" if isinstance(func, ast.Name) else dotted(func.value)
+    owner = dotted(func.value) if isinstance(func, ast.Attribute) else ""
     return _raw_text(node.args[0], depth + 1) if owner in owners else None
 
 

@@ -81,8 +81,13 @@ def _turn_from_save(g: nx.DiGraph, hit: Hit, saves: Set[object]) -> Optional[Tup
                 found = sorted((n for n in frontier if n in saves), key=node_order)
                 if found:
                     return u, found[0]
-                frontier = [w for n in frontier for w in g.successors(n)
-                            if w not in seen and w != hit.anchor and _normal_forward(g, n, w) and not seen.add(w)]
+                nxt_frontier = []
+                for n in frontier:
+                    for w in g.successors(n):
+                        if w not in seen and w != hit.anchor and _normal_forward(g, n, w):
+                            seen.add(w)
+                            nxt_frontier.append(w)
+                frontier = nxt_frontier
     return None
 
 
@@ -135,26 +140,6 @@ class Sequence(Ordering, kind="sequence"):
             fmt["later_skipped"] = (f" (the path taken at line {node_span(g.nodes[at]).line} skips the later {kind}"
                                     f" at line {node_span(data).line})")
             related.append(Related(node_span(data), f"the later {kind} this path skips: {short(node_text(data), 60)}"))
-        return fmt, related
-        below = node_span(g.nodes[hit.anchor]).line  # (a loop's next round saves above it: not that)
-        # from where the anchor took effect (a save its own failure leads to runs when
-        # the append did not), and in this round of a loop (a save a later round's
-        # failure leads to is no save this append skips; radical.pilot's `Flux.work`,
-        # held-out set 52)
-        forward = nx.subgraph_view(g, filter_edge=lambda u, v: g.edges[u, v]["kind"] != EdgeKind.LOOP)
-        reached = {n for n in normal_successors(g, hit.anchor) if forward.has_edge(hit.anchor, n)}
-        for n in list(reached):
-            reached |= nx.descendants(forward, n)
-        later = sorted((n for n in matching(classes, self.unless_after, reached) if node_span(g.nodes[n]).line > below),
-                       key=lambda n: (node_span(g.nodes[n]).line, node_order(n)))
-        after = hit.path[hit.path.index(hit.anchor) + 1:] if hit.anchor in hit.path else []
-        ways = [n for n in after if not isinstance(n, Gap) and g.nodes[n].get("span") is not None]
-        if later and ways:
-            save = g.nodes[later[0]]
-            kind = self.step_kind(classes.get(later[0], frozenset()))
-            way = node_span(g.nodes[ways[-1]]).line
-            fmt["later_skipped"] = f" (the way out by line {way} skips the later {kind} at line {node_span(save).line})"
-            related.append(Related(node_span(save), f"the later {kind} this path skips: {message_text(save, None)}"))
         return fmt, related
 
     def check(self, graph: GraphInput) -> List[Hit]:
