@@ -59,6 +59,8 @@ class ScopeTable:
     #: field(default_factory=list)``): their ``append`` is no ledger's
     #: (``ClassFacts.containers``, read by ``suggest``; held-out set 405)
     attr_containers: Set[str] = field(default_factory=set)
+    #: classes: the attributes a method binds to anything else but `None` (no list then)
+    attr_other: Set[str] = field(default_factory=set)
     # `except T as e`: name -> the classes its clauses name, and how many clauses bind it
     # (a type only when they are all its bindings: ``type_of``)
     caught: Dict[str, Set[str]] = field(default_factory=dict)
@@ -1161,11 +1163,19 @@ class _Scanner:
                 # (a name of the module's imports, no method's own: the class's other
                 # methods read the attribute where the module's names are seen)
                 cls.attr_called.setdefault(attr, []).append(value.func.id)
-        for cls, attr, owner, name in self._attr_copies_later:
-            line = self.out.class_lines.get(owner)
-            typed = self.out.attr_type(line, name) if line is not None else None
-            if typed:
-                cls.attr_constructed.setdefault(attr, set()).add(typed)
+        pending = list(self._attr_copies_later)
+        while pending:  # (a copy of a copy, `self.store = mid.store`, whatever the classes' order: a review)
+            left = []
+            for cls, attr, owner, name in pending:
+                line = self.out.class_lines.get(owner)
+                typed = self.out.attr_type(line, name) if line is not None else None
+                if typed:
+                    cls.attr_constructed.setdefault(attr, set()).add(typed)
+                else:
+                    left.append((cls, attr, owner, name))
+            if len(left) == len(pending):
+                break
+            pending = left
         for args in reversed(self._joined_later):
             self._type_joined(*args)
         return self.out
@@ -1608,6 +1618,8 @@ class _Scanner:
             if base is not None and target.id not in table.declared_outer:
                 table.joined.setdefault(target.id, set()).add(base)
             kind = display_kind(value)
+            if kind == "list" and table.class_name is not None:
+                table.attr_containers.add(target.id)  # (a class-level `audit_log = []`: a review)
             if kind is not None and table.is_function and target.id not in table.declared_outer:
                 count, kinds = table.displays.get(target.id, (0, frozenset()))
                 table.displays[target.id] = (count + 1, kinds | {kind})
@@ -1621,6 +1633,8 @@ class _Scanner:
                     fallback, ctor = ctor, None
                 if display_kind(value) == "list":
                     cls.attr_containers.add(target.attr)
+                elif not (isinstance(value, ast.Constant) and value.value is None):
+                    cls.attr_other.add(target.attr)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
                 elif isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):

@@ -242,6 +242,10 @@ LOG_ROW_VERBS = {"create", "add", "insert", "write", "update", "record", "append
 #: `save_state_history`: a verb, what the history is of, and the history (``kind_of``)
 HISTORY_WRITERS = {"save", "persist", "store", "write", "add", "insert", "create"}
 HISTORY_NOUNS = {"history", "audit", "journal", "ledger", "trail", "changelog"}
+#: what such a history is of, a row per change (`save_chat_history`, `save_full_history`
+#: write a whole history; `create_audit_journal` makes one: saves, a review)
+HISTORY_OF = {"state", "status", "run", "step", "task", "job", "execution", "transition", "workflow", "order",
+              "payment", "event", "stage", "attempt"}
 #: receivers named as images or figures: their `save(path_or_io, ...)` writes a picture
 #: (PIL's `img.save(io, fmt)`, mongoengine's thumbnails; set 127), not a runtime's state
 IMAGE_WORDS = {"img", "image", "images", "im", "thumbnail", "thumbnails", "thumb", "pic", "picture", "photo",
@@ -304,7 +308,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
     if toks[-1] in NOT_A_WRITE_LAST or (toks[-1] in ("exists", "exist") and "if" not in toks):
         return None  # (`commit_exists`: a predicate, held-out set 84; `insert_if_not_exists` writes, a review)  # `commit_structure_validate`, `_commit_refresh_routine`: a check, a task (held-out set 76)
     if (first in HISTORY_WRITERS and len(toks) >= 3
-            and (toks[-1] in HISTORY_NOUNS or (toks[-2] in HISTORY_NOUNS and toks[-1] in LOG_ROW_WORDS))):
+            and ((toks[-1] in HISTORY_NOUNS and set(toks[1:-1]) <= HISTORY_OF)
+                 or (toks[-2] in HISTORY_NOUNS and toks[-1] in LOG_ROW_WORDS))):
         return "append"  # `save_state_history`, `persist_run_audit_entry`: a history's row (held-out set 405)
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
@@ -699,8 +704,9 @@ def list_attributes(facts: FileFacts) -> Dict[str, Set[str]]:
     out: Dict[str, Set[str]] = {}
     for c in facts.classes:
         found = set(own[c.qualname])
+        typed = {a for a, _ in c.attr_types}  # (a subclass's `self.history = HistoryTable(db)`)
         for base in c.bases:
-            found |= own.get(base, set()) | own.get(base.rsplit(".", 1)[-1], set())
+            found |= (own.get(base, set()) | own.get(base.rsplit(".", 1)[-1], set())) - typed
         if found:
             out[c.qualname] = found
     return out

@@ -356,3 +356,54 @@ def test_the_skipped_save_is_where_the_witness_turns_and_the_nearest_that_way(tm
         69: "the path taken at line 71 skips the later save at line 75)",     # a `try`'s `else`
         91: "the path taken at line 92 skips the later save at line 94)",     # `break`
     }, got
+
+
+def test_a_conditional_atomic_write_helper_that_raised_is_no_write_end(tmp_path):
+    # the session's review: a helper called as a test (`if cond(...)`) kept its write
+    # on the raised point; on its False way it only wrote, and still pairs
+    write_tree(tmp_path, {
+        "pk/__init__.py": "",
+        "pk/h.py": ("import os\n\n\ndef cond(path, data):\n    tmp = path + '.tmp'\n"
+                    "    with open(tmp, 'w') as f:\n        f.write(data)\n    if not data:\n        return False\n"
+                    "    os.replace(tmp, path)\n    return True\n"),
+        "pk/c.py": ("import os\nfrom .h import cond\n\n\ndef once(job, d):\n    try:\n        if cond(job, d):\n"
+                    "            return\n    except OSError:\n        os.replace(job, 'failed/' + job)\n\n\n"
+                    "def rounds(job, d):\n    try:\n        while not cond(job, d):\n            pass\n"
+                    "    except OSError:\n        os.replace(job, 'failed/' + job)\n")})
+    got = [c for c in oc(tmp_path, "--no-cache", ".").codes() if c[0] == "pk/c.py"]
+    assert got == [("pk/c.py", 18, "OC301")], got
+
+
+def test_suggest_keeps_an_attribute_a_method_rebinds_and_drops_a_class_level_list(tmp_path):
+    # the session's review: a list later rebound by a factory's call stays a candidate;
+    # a class-level `audit_log = []` is a list in memory as a field is
+    write_tree(tmp_path, {"a.py": (
+        "class Factory:\n    audit_log = []\n\n    def __init__(self, db):\n        self.history = []\n"
+        "        self.items = None\n\n"
+        "    def open(self, db):\n        self.history = db.history_table()\n        self.items = []\n\n"
+        "    def go(self, rec):\n        self.history.append(rec)\n        self.audit_log.append(rec)\n"
+        "        self.items.append(rec)\n")})
+    rows = {s["pattern"]: s["example"]["line"] for s in suggested(tmp_path)["suggestions"]}
+    assert rows == {"*.history.append": 13}, rows
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("save_chat_history", "save"), ("save_full_history", "save"), ("save_audit_entry", "append")])
+def test_suggest_reads_a_whole_history_writer_as_a_save(name, kind):
+    # the session's review: an adjective before `history` is no row's owner
+    from ordercheck.suggest import kind_of
+    assert kind_of(name, method=True) == kind
+
+
+def test_a_copy_of_a_copy_is_typed_whatever_the_order_of_the_classes(tmp_path):
+    # the session's review: `Child` before `Mid` was typed, `Child2` after it was not
+    child = ("class {name}:\n    def __init__(self, parent: Mid):\n        self.store = parent.store\n\n"
+             "    def go(self, r):\n        self.store.save_run(r)\n        self.store.add_event(r)\n\n\n")
+    src = ("class Store:\n    def save_run(self, r):\n        pass\n\n    def add_event(self, r):\n        pass\n\n\n"
+           "class Runtime:\n    def __init__(self, store: Store):\n        self.store = store\n\n\n"
+           + child.format(name="Child")
+           + "class Mid:\n    def __init__(self, rt: Runtime):\n        self.store = rt.store\n\n\n"
+           + child.format(name="Child2"))
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*.Store.save_run"]\nappend = ["*.Store.add_event"]\n',
+                          "a.py": src})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 20, "OC102"), ("a.py", 34, "OC102")]

@@ -137,6 +137,10 @@ def call_points(g: "nx.DiGraph", classes: Classes) -> Dict[object, FrozenSet[str
                 data["call"].id in points or data["call"].id in raised):
             every[data["call"].id] = every.get(data["call"].id, frozenset()) | classes.get(n, frozenset())
     out = {n: every[cid] for cid, nodes in points.items() if every.get(cid) for n in nodes}
+    for cid, nodes in points.items():  # (a helper that renames only when it returns True)
+        if cid in raised:
+            for n in nodes:
+                every[cid] = every.get(cid, frozenset()) | classes.get(n, frozenset())
     for cid, nodes in raised.items():
         files = every.get(cid, frozenset()) & _FILE_ENDS
         if files:

@@ -994,7 +994,8 @@ class Resolver:
         """A class's attributes that hold a list in memory (``ClassFacts.containers``),
         and nothing the file types otherwise (``self.history = HistoryStore()`` in
         another method keeps it a candidate)."""
-        other = set(table.attr_constructed) | set(table.attr_annotated) | set(table.attr_called) | set(table.constructed)
+        other = (set(table.attr_constructed) | set(table.attr_annotated) | set(table.attr_called)
+                 | set(table.constructed) | table.attr_other)
         return tuple(sorted(table.attr_containers - other))
 
     def class_aliases(self, table: scopesmod.ScopeTable, class_line: int,
