@@ -989,6 +989,8 @@ class Scopes:
     classes: Dict[int, ScopeTable] = field(default_factory=dict)
     module_classes: Set[str] = field(default_factory=set)  # top-level class names
     class_lines: Dict[str, int] = field(default_factory=dict)  # top-level class name -> its line
+    #: the module's own context-manager generators -> the class each yields (``_managers_yield``)
+    managers_yield: Dict[str, str] = field(default_factory=dict)
     class_bases: Dict[int, List[str]] = field(default_factory=dict)  # class line -> its bases, dotted
     #: (line, byte column) of the calls whose value, a task, is kept or taken back where
     #: it is made: bound to a plain name (``t = create_task(f())``, then ``await t``),
@@ -1143,6 +1145,7 @@ class _Scanner:
             *(_import_fallbacks(n.body) for n in ast.walk(tree)
               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _has_try(n.body)))
         self.managers_yield = _managers_yield(tree)
+        self.out.managers_yield = self.managers_yield
         self.body(tree.body, table, [table], None)
         # (outermost first: an enclosing join is typed before its use; a function's
         # entry is added when its walk ends, so an inner one's comes first: reversed)

@@ -341,6 +341,12 @@ class Vocabulary:
             # ModelForm idiom; held-out set 331; docs/decisions.md "A save told
             # `commit=False`"), as a project function's flag gate reads it
             return known - {EventClass.SAVE.value}
+        if (self._items is not None and call.callee.endswith((".__enter__", ".__aenter__"))
+                and (call.local_head or call.self_call) and self._items.any(item_names(call))):
+            # a typed item is named as written too (`with conn:` of `conn:
+            # sqlite3.Connection` by `transaction = ["conn"]`: SPEC §2 matches a typed
+            # receiver by its text as usual; held-out set 419)
+            return known | self.canonical(_WITH_ITEM_ONLY)
         return known
 
     def excludes_call(self, cls_name: str, call: Call) -> bool:

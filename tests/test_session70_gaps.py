@@ -420,3 +420,85 @@ def test_suggest_leaves_out_a_circuit_breaker_and_a_pixmap(tmp_path):
         "    pix.save('p.png')\n    store.record_event(1)\n")})
     rows = {s["pattern"] for s in suggested(tmp_path)["suggestions"]}
     assert rows == {"*store.record_event"}, rows
+
+
+DB = '''\
+from contextlib import asynccontextmanager
+from typing import AsyncGenerator
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+maker = async_sessionmaker()
+
+
+@asynccontextmanager
+async def get_session() -> AsyncGenerator[AsyncSession, None]:
+    async with maker() as session:
+        yield session
+'''
+
+CHATS = '''\
+from app.db import get_session
+
+
+async def create_chat(chat, ledger):
+    async with get_session() as session:
+        session.add(chat)
+        await session.commit()
+        await ledger.append_event({"event": "chat_created"})
+'''
+
+
+def test_a_session_from_another_files_context_manager_is_typed_by_what_it_yields(tmp_path):
+    # held-out set 415 (elia-chat): `async with get_session() as session:` over a project
+    # `@asynccontextmanager` in another file, annotated `-> AsyncGenerator[AsyncSession,
+    # None]`; `sqlalchemy.ext.asyncio.AsyncSession.commit` matched nothing
+    write_tree(tmp_path, {
+        "ordercheck.toml": ('[events]\nsave = ["sqlalchemy.ext.asyncio.AsyncSession.commit"]\n'
+                            'append = ["*ledger.append_event"]\n'),
+        "app/__init__.py": "", "app/db.py": DB, "app/chats.py": CHATS})
+    want = [("app/chats.py", 8, "OC102")]
+    cache = str(tmp_path / ".cache")
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, "app/chats.py").codes() == want
+    r = oc(tmp_path, "--cache-dir", cache, "--stdin-filename", "app/chats.py", "-", stdin=CHATS.encode())
+    assert r.codes() == want, r.out + r.err
+    # the manager's annotation changed in the other file: a warm run sees it
+    (tmp_path / "app/db.py").write_text(DB.replace("AsyncGenerator[AsyncSession, None]", "AsyncGenerator[int, None]"))
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == []
+    assert oc(tmp_path, "--cache-dir", cache, "app/chats.py").codes() == []
+
+
+SQLITE_ITEMS = '''\
+import sqlite3
+
+
+def release_typed(conn: sqlite3.Connection, node):
+    with conn:
+        conn.execute("DELETE FROM leader WHERE node=?", (node,))
+        conn.execute("INSERT INTO election_log(node) VALUES (?)", (node,))
+
+
+def release_untyped(conn, node):
+    with conn:
+        conn.execute("DELETE FROM leader WHERE node=?", (node,))
+        conn.execute("INSERT INTO election_log(node) VALUES (?)", (node,))
+
+
+def release_other(db: sqlite3.Connection, node):
+    with db:
+        db.execute("DELETE FROM leader WHERE node=?", (node,))
+        db.execute("INSERT INTO election_log(node) VALUES (?)", (node,))
+'''
+
+
+def test_a_typed_with_item_is_named_as_written_by_a_transaction_pattern(tmp_path):
+    # held-out set 419: `transaction = ["conn"]` named `with conn:` only when `conn` was
+    # untyped; SPEC §2 matches a typed receiver by its text as usual
+    write_tree(tmp_path, {"ordercheck.toml": ("[events]\nsave = ['*.execute(\"DELETE FROM leader*\")']\n"
+                                             "append = ['*.execute(\"INSERT INTO election_log*\")']\n"
+                                             "transaction = [\"conn\"]\n"),
+                          "code.py": SQLITE_ITEMS})
+    for args in ((".",), ("code.py",)):
+        assert oc(tmp_path, "--no-cache", *args).codes() == [("code.py", 19, "OC102")]

