@@ -342,10 +342,12 @@ class Vocabulary:
             # `commit=False`"), as a project function's flag gate reads it
             return known - {EventClass.SAVE.value}
         if (self._items is not None and call.callee.endswith((".__enter__", ".__aenter__"))
-                and (call.local_head or call.self_call) and self._items.any(item_names(call))):
+                and (call.local_head or call.callee.startswith("self."))
+                and self._items.any((call.text, call.callee.rsplit(".", 1)[0]))):
             # a typed item is named as written too (`with conn:` of `conn:
-            # sqlite3.Connection` by `transaction = ["conn"]`: SPEC §2 matches a typed
-            # receiver by its text as usual; held-out set 419)
+            # sqlite3.Connection`, `with self.conn:` of `conn: sqlite3.Connection`, by
+            # `transaction = ["conn"]`: SPEC §2 matches a typed receiver by its text as
+            # usual; held-out set 419, a review)
             return known | self.canonical(_WITH_ITEM_ONLY)
         return known
 

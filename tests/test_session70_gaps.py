@@ -352,7 +352,7 @@ def test_the_skipped_save_is_where_the_witness_turns_and_the_nearest_that_way(tm
         27: "the path taken at line 30 skips the later save at line 35)",     # nested handlers
         40: "the path taken at line 42 skips the later save at line 44)",     # in a `with`
         49: "the path taken at line 50 skips the later save at line 52)",     # a transaction's
-        58: "the path taken at line 59 skips the later save at line 60)",     # the nearest that way
+        58: "the path taken at line 62 skips the later save at line 64)",     # where the witness turns
         69: "the path taken at line 71 skips the later save at line 75)",     # a `try`'s `else`
         91: "the path taken at line 92 skips the later save at line 94)",     # `break`
     }, got
@@ -502,3 +502,40 @@ def test_a_typed_with_item_is_named_as_written_by_a_transaction_pattern(tmp_path
                           "code.py": SQLITE_ITEMS})
     for args in ((".",), ("code.py",)):
         assert oc(tmp_path, "--no-cache", *args).codes() == [("code.py", 19, "OC102")]
+
+
+def test_the_turn_is_where_the_next_step_reaches_no_save_and_never_a_new_round(tmp_path):
+    # the second review: both ways of line 4 went on to line 6, where the witness
+    # turned; a `for` head's other way is a new round, whose save is no later save
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*store.save"]\nappend = ["*ledger.append"]\n',
+                          "a.py": ("def f(store, ledger, r, c):\n    store.save(r)\n    ledger.append(r)\n"
+                                   "    if c.a:\n        c.y()\n    if c.end:\n        store.save(r)\n\n\n"
+                                   "def g(store, ledger, xs):\n    for x in xs:\n        if x.a:\n"
+                                   "            store.save(x)\n        ledger.append(x)\n")})
+    diags = json.loads(oc(tmp_path, "--no-cache", "--format", "json", ".").out)["files"][0]["diagnostics"]
+    got = {d["range"]["start"]["line"] + 1: d["message"].split(": a crash")[0] for d in diags}
+    assert got[3].endswith("at line 2 (the path taken at line 6 skips the later save at line 7)"), got
+    assert got[14].endswith("after the state save at line 13"), got
+
+
+
+def test_a_typed_self_attribute_item_is_named_as_written_too(tmp_path):
+    # the second review: `with self.conn:` of `self.conn: sqlite3.Connection`
+    write_tree(tmp_path, {"ordercheck.toml": ("[events]\nsave = ['*.execute(\"DELETE*\")']\n"
+                                             "append = ['*.execute(\"INSERT*\")']\ntransaction = [\"self.conn\"]\n"),
+                          "a.py": ("import sqlite3\n\n\nclass K:\n    def __init__(self, conn: sqlite3.Connection):\n"
+                                   "        self.conn = conn\n\n    def go(self):\n        with self.conn:\n"
+                                   "            self.conn.execute('DELETE FROM t')\n"
+                                   "            self.conn.execute('INSERT INTO log VALUES (1)')\n")})
+    assert oc(tmp_path, "--no-cache", ".").codes() == []
+
+
+def test_suggest_keeps_a_circuit_store_and_a_breaker_classes_store(tmp_path):
+    # the second review: `circuit` as a machinery word dropped a store, and a `Breaker`
+    # class's every `self.x.m()` was dropped, not only its own methods
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["nothing.matches"]\n', "a.py": (
+        "class RunBreaker:\n    def go(self, r):\n        self.store.persist_run(r)\n        self.record_failure()\n\n"
+        "    def record_failure(self):\n        self.failures += 1\n\n\n"
+        "class Keeper:\n    def go(self, r):\n        self.circuit_store.persist_run(r)\n")})
+    rows = {s["pattern"] for s in suggested(tmp_path)["suggestions"]}
+    assert rows == {"*.store.persist_run", "*.circuit_store.persist_run"}, rows

@@ -62,32 +62,41 @@ def _normal_forward(g: nx.DiGraph, u: object, v: object) -> bool:
     return g.edges[u, v]["kind"] not in (EdgeKind.EXCEPTION, EdgeKind.LOOP) and not g.edges[u, v].get("exception")
 
 
-def _turn_from_save(g: nx.DiGraph, hit: Hit, saves: Set[object]) -> Optional[Tuple[object, object]]:
-    """Where the witness, after its anchor, leaves a way on to a later ``saves`` node,
-    and the nearest such save that way (``Sequence.message_fields``): the first node of
-    the tail with another successor, by a normal edge, from which a normal walk in this
-    round reaches a save; None when the tail passes no such node."""
+def _nearest_saves(g: nx.DiGraph, saves: Set[object]) -> Dict[object, object]:
+    """Per node, the save a normal walk in this round reaches first from it (itself when
+    it is one): one breadth-first walk back from every save at once, so a function's
+    findings share it (``_turn_from_save``; a review found one walk per finding
+    quadratic in a function of thousands of statements)."""
+    nearest: Dict[object, object] = {n: n for n in sorted(saves, key=node_order)}
+    frontier = list(nearest)
+    while frontier:
+        nxt = []
+        for n in frontier:
+            for u in g.predecessors(n):
+                if u not in nearest and _normal_forward(g, u, n):
+                    nearest[u] = nearest[n]
+                    nxt.append(u)
+        frontier = nxt
+    return nearest
+
+
+def _turn_from_save(g: nx.DiGraph, hit: Hit, nearest: Dict[object, object]) -> Optional[Tuple[object, object]]:
+    """Where the witness, after its anchor and in the same round, turns away from a
+    later save: the first node of its tail whose next step reaches no save (``nearest``)
+    and one of whose other successors, by a normal edge, does; and the save that way
+    (``Sequence.message_fields``). None when there is no such node before the witness
+    goes round a loop (a new round) or leaves out a stretch (``Gap``)."""
     if hit.anchor not in hit.path:
         return None
     tail = hit.path[hit.path.index(hit.anchor):]
     for u, nxt in zip(tail, tail[1:]):
-        if isinstance(u, Gap) or isinstance(nxt, Gap):
+        if isinstance(u, Gap) or isinstance(nxt, Gap) or g.edges[u, nxt]["kind"] == EdgeKind.LOOP:
             return None
-        for v in g.successors(u):
-            if v == nxt or not _normal_forward(g, u, v):
-                continue
-            seen, frontier = {v}, [v]
-            while frontier:  # (a breadth-first walk: the nearest save that way)
-                found = sorted((n for n in frontier if n in saves), key=node_order)
-                if found:
-                    return u, found[0]
-                nxt_frontier = []
-                for n in frontier:
-                    for w in g.successors(n):
-                        if w not in seen and w != hit.anchor and _normal_forward(g, n, w):
-                            seen.add(w)
-                            nxt_frontier.append(w)
-                frontier = nxt_frontier
+        if nxt in nearest:
+            continue  # (the witness can still reach a save from here: it turns later, if at all)
+        for v in sorted(g.successors(u), key=node_order):
+            if v != nxt and v != hit.anchor and v in nearest and _normal_forward(g, u, v):
+                return u, nearest[v]
     return None
 
 
@@ -123,16 +132,20 @@ class Sequence(Ordering, kind="sequence"):
 
     def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
         """Also ``later_skipped``: with ``unless-after``, when the witness, after the
-        anchor, passes a node from which another way (a test's other branch, the call
-        that raised going on normally) leads on to a later save, where it turns and the
-        nearest save that way (" (the path taken at line 18 skips the later save at
+        anchor, turns at a node from which another way (a test's other branch, the call
+        that raised going on normally) leads on to a later save its own next step no
+        longer reaches, where it turns and the nearest save that way (" (the path taken at line 18 skips the later save at
         line 22)"): a reader who sees that save below the append took the finding for
         a false alarm (held-out set 404); "" otherwise."""
         fmt, related = super().message_fields(hit, g, classes)
         fmt["later_skipped"] = ""
         if not self.unless_after:
             return fmt, related
-        turned = _turn_from_save(g, hit, matching(classes, self.unless_after, g.nodes))
+        cache = g.graph.setdefault("_nearest_saves", {})  # (per graph and cover: a function's findings share it)
+        cover = tuple(self.unless_after)
+        if cover not in cache:
+            cache[cover] = _nearest_saves(g, matching(classes, self.unless_after, g.nodes))
+        turned = _turn_from_save(g, hit, cache[cover])
         if turned is not None:
             at, save = turned
             kind = self.step_kind(classes.get(save, frozenset()))
