@@ -334,8 +334,11 @@ _TEXT_WRAPPERS = {
     "dedent": ("", "textwrap"),
     "cleandoc": ("", "inspect"),
 }
-#: a `str` method whose result keeps the statement's text (whitespace is folded anyway)
-_TEXT_METHODS = frozenset({"strip", "lstrip", "rstrip", "format"})
+#: a `str` method whose result keeps the statement's text (whitespace is folded anyway),
+#: and a `TextClause`'s (`text("...").bindparams(a=1)`)
+_TEXT_METHODS = frozenset({"strip", "lstrip", "rstrip", "format", "bindparams", "columns", "execution_options"})
+#: of those, the ones given arguments that leave the text as it is
+_TEXT_METHODS_WITH_ARGS = frozenset({"format", "bindparams", "columns", "execution_options"})
 _FORMAT_FIELD = re.compile(r"\{[^{}]*\}")
 
 
@@ -349,7 +352,7 @@ def _wrapped_text(node: ast.Call, depth: int) -> Optional[str]:
     if depth >= 32:
         return None
     if isinstance(func, ast.Attribute) and func.attr in _TEXT_METHODS and not (
-            func.attr != "format" and node.args):
+            func.attr not in _TEXT_METHODS_WITH_ARGS and node.args):
         inner = _raw_text(func.value, depth + 1)
         if inner is None:
             return None
@@ -360,6 +363,32 @@ def _wrapped_text(node: ast.Call, depth: int) -> Optional[str]:
         return None
     owner = dotted(func.value) if isinstance(func, ast.Attribute) else ""
     return _raw_text(node.args[0], depth + 1) if owner in owners else None
+
+
+def handed_name(node: ast.AST) -> Optional[ast.Name]:
+    """The plain name whose statement a wrapper or a template hands on (`text(SQL1)`,
+    `sql.SQL(Q).format(...)`, `Q % args`, `Q.format(...)`), for ``Resolver.lead_of`` to
+    look up as it looks up a name given alone; None for anything else."""
+    for _ in range(8):
+        if isinstance(node, ast.Name):
+            return node
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            node = node.left
+            continue
+        if not isinstance(node, ast.Call):
+            return None
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _TEXT_METHODS and not (
+                func.attr not in _TEXT_METHODS_WITH_ARGS and node.args):
+            node = func.value
+            continue
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        owners = _TEXT_WRAPPERS.get(name or "")
+        owner = dotted(func.value) if isinstance(func, ast.Attribute) else ""
+        if owners is None or owner not in owners or len(node.args) != 1 or node.keywords:
+            return None
+        node = node.args[0]
+    return None
 
 
 #: SQLAlchemy Core's statement builders, and the text each stands for

@@ -539,3 +539,19 @@ def test_suggest_keeps_a_circuit_store_and_a_breaker_classes_store(tmp_path):
         "class Keeper:\n    def go(self, r):\n        self.circuit_store.persist_run(r)\n")})
     rows = {s["pattern"] for s in suggested(tmp_path)["suggestions"]}
     assert rows == {"*.store.persist_run", "*.circuit_store.persist_run"}, rows
+
+
+NAMED_TEXT = 'from sqlalchemy import text\n\nCOMMIT = "COMMIT"\nINSERT_EVENT = "INSERT INTO run_events (run_id) VALUES (:id)"\nUPD = "UPDATE runs SET s = %s"\n\n\ndef a(session, run_id):\n    session.execute(text(COMMIT))\n    session.execute(text(INSERT_EVENT), {"id": run_id})\n\n\ndef b(session, run_id):\n    session.execute(text("COMMIT").execution_options(autocommit=True))\n    session.execute(text("INSERT INTO run_events (run_id) VALUES (:id)").bindparams(id=run_id))\n\n\ndef c(cur, run_id):\n    cur.execute(UPD % run_id)\n    cur.execute("COMMIT")\n    cur.execute(INSERT_EVENT)\n'
+
+
+def test_a_wrapped_name_bound_once_and_a_bound_text_clause_are_read(tmp_path):
+    # the second review: `text(SQL1)` of a module constant, `text("...").bindparams(...)`
+    # and `Q % x` of a name bound once were not read
+    write_tree(tmp_path, {
+        "ordercheck.toml": ("[events]\nsave = ['*.execute(\"COMMIT\")', '*.execute(\"UPDATE runs*\")']\n"
+                            "append = ['*.execute(\"INSERT INTO run_events*\")']\n"),
+        "a.py": NAMED_TEXT})
+    want = [("a.py", 10, "OC102"), ("a.py", 15, "OC102"), ("a.py", 21, "OC102")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    r = oc(tmp_path, "--no-cache", "--stdin-filename", "a.py", "-", stdin=NAMED_TEXT.encode())
+    assert r.codes() == want, r.out + r.err

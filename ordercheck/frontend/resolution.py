@@ -1082,7 +1082,13 @@ class Resolver:
                 return None
             return cls.strings.get(node.attr)
         if not isinstance(node, ast.Name):
-            return scopesmod.literal_text(node)
+            text = scopesmod.literal_text(node)
+            handed = scopesmod.handed_name(node) if text is None else None
+            if handed is None:
+                return text
+            # `text(SQL1)`, `Q % args` of a name bound once to a statement (a review);
+            # a placeholder's fields read `{}` as in a template written in the call
+            return self.lead_of(handed)
         if self.in_comprehension(node.id):
             return None
         found = self._lookup(node.id)
