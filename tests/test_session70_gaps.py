@@ -555,3 +555,14 @@ def test_a_wrapped_name_bound_once_and_a_bound_text_clause_are_read(tmp_path):
     assert oc(tmp_path, "--no-cache", ".").codes() == want
     r = oc(tmp_path, "--no-cache", "--stdin-filename", "a.py", "-", stdin=NAMED_TEXT.encode())
     assert r.codes() == want, r.out + r.err
+
+
+def test_a_turn_at_a_point_with_no_place_of_its_own_never_crashes(tmp_path):
+    # the fuzz test (a discovered example): the witness's turn stood at a node with no
+    # span, and the message's line was read off it (an internal error, OC900)
+    write_tree(tmp_path, {
+        "helpers.py": "from main import report_a\n\n\ndef commit_a(store, ledger, run):\n    store.save(run) and store.save(run)\n    return run\n",
+        "main.py": ("from helpers import commit_a\n\n\ndef top(store, ledger, run, items):\n    try:\n"
+                    "        store.save(run) and ledger.append(run.id)\n    finally:\n"
+                    "        [store.save(run) for i in items]\n")})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("main.py", 6, "OC102")]

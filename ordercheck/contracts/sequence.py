@@ -10,9 +10,7 @@ first→then, shortest then→EXIT.
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
-
-import networkx as nx
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..errors import UsageError
 from ..findings import Related
@@ -30,6 +28,10 @@ from .base import (
     node_text,
     short,
 )
+
+if TYPE_CHECKING:
+    import networkx as nx
+
 from .paths import (
     Classes,
     Gap,
@@ -57,12 +59,12 @@ from .paths import (
 NEAR_ONLY = frozenset({EventClass.FILE_WRITE.value, EventClass.RENAME.value})
 
 
-def _normal_forward(g: nx.DiGraph, u: object, v: object) -> bool:
+def _normal_forward(g: "nx.DiGraph", u: object, v: object) -> bool:
     """An edge a run takes going on normally in this round: no exception, no loop back."""
     return g.edges[u, v]["kind"] not in (EdgeKind.EXCEPTION, EdgeKind.LOOP) and not g.edges[u, v].get("exception")
 
 
-def _nearest_saves(g: nx.DiGraph, saves: Set[object]) -> Dict[object, object]:
+def _nearest_saves(g: "nx.DiGraph", saves: Set[object]) -> Dict[object, object]:
     """Per node, the save a normal walk in this round reaches first from it (itself when
     it is one): one breadth-first walk back from every save at once, so a function's
     findings share it (``_turn_from_save``; a review found one walk per finding
@@ -80,7 +82,17 @@ def _nearest_saves(g: nx.DiGraph, saves: Set[object]) -> Dict[object, object]:
     return nearest
 
 
-def _turn_from_save(g: nx.DiGraph, hit: Hit, nearest: Dict[object, object]) -> Optional[Tuple[object, object]]:
+def _line(g: "nx.DiGraph", n: object) -> Optional[int]:
+    """The line a node stands at for a message, or None for one with no place of its
+    own (a callee's ``raised``/``outcome`` point reads its call's; a synthetic node none)."""
+    data = g.nodes[n]
+    span = node_span(data)
+    if span is None and data.get("call") is not None:
+        span = data["call"].span
+    return span.line if span is not None else None
+
+
+def _turn_from_save(g: "nx.DiGraph", hit: Hit, nearest: Dict[object, object]) -> Optional[Tuple[object, object]]:
     """Where the witness, after its anchor and in the same round, turns away from a
     later save: the first node of its tail whose next step reaches no save (``nearest``)
     and one of whose other successors, by a normal edge, does; and the save that way
@@ -92,10 +104,11 @@ def _turn_from_save(g: nx.DiGraph, hit: Hit, nearest: Dict[object, object]) -> O
     for u, nxt in zip(tail, tail[1:]):
         if isinstance(u, Gap) or isinstance(nxt, Gap) or g.edges[u, nxt]["kind"] == EdgeKind.LOOP:
             return None
-        if nxt in nearest:
+        if nxt in nearest or _line(g, u) is None:
             continue  # (the witness can still reach a save from here: it turns later, if at all)
         for v in sorted(g.successors(u), key=node_order):
-            if v != nxt and v != hit.anchor and v in nearest and _normal_forward(g, u, v):
+            if (v != nxt and v != hit.anchor and v in nearest and _normal_forward(g, u, v)
+                    and _line(g, nearest[v]) is not None):
                 return u, nearest[v]
     return None
 
@@ -130,7 +143,7 @@ class Sequence(Ordering, kind="sequence"):
     def first_role(self, cls: FrozenSet[str]) -> str:
         return "state saved here" if self.first_kind(cls) == EventClass.SAVE else super().first_role(cls)
 
-    def message_fields(self, hit: Hit, g: nx.DiGraph, classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
+    def message_fields(self, hit: Hit, g: "nx.DiGraph", classes: Classes) -> Tuple[Dict[str, object], List[Related]]:
         """Also ``later_skipped``: with ``unless-after``, when the witness, after the
         anchor, turns at a node from which another way (a test's other branch, the call
         that raised going on normally) leads on to a later save its own next step no
@@ -150,9 +163,10 @@ class Sequence(Ordering, kind="sequence"):
             at, save = turned
             kind = self.step_kind(classes.get(save, frozenset()))
             data = g.nodes[save]
-            fmt["later_skipped"] = (f" (the path taken at line {node_span(g.nodes[at]).line} skips the later {kind}"
-                                    f" at line {node_span(data).line})")
-            related.append(Related(node_span(data), f"the later {kind} this path skips: {short(node_text(data), 60)}"))
+            fmt["later_skipped"] = (f" (the path taken at line {_line(g, at)} skips the later {kind}"
+                                    f" at line {_line(g, save)})")
+            span = node_span(data) or data["call"].span
+            related.append(Related(span, f"the later {kind} this path skips: {short(node_text(data), 60)}"))
         return fmt, related
 
     def check(self, graph: GraphInput) -> List[Hit]:
