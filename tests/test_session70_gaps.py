@@ -566,3 +566,19 @@ def test_a_turn_at_a_point_with_no_place_of_its_own_never_crashes(tmp_path):
                     "        store.save(run) and ledger.append(run.id)\n    finally:\n"
                     "        [store.save(run) for i in items]\n")})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("main.py", 6, "OC102")]
+
+
+@pytest.mark.parametrize("tail, code", [
+    ("    y = record_run_failed(conn, rid)\n    print(y)\n", "OC101"),          # held-out set 426
+    ("    y = record_run_failed(conn, rid)\n    log.info('%s', y)\n", "OC101"),
+    ("    record_run_failed(conn, rid)\n", "OC101"),
+    # a record built for another call: the receiving call is the terminal append
+    ("    y = record_run_failed(conn, rid)\n    keep(y)\n", "OC102"),
+])
+def test_a_record_only_shown_is_no_record_built_for_another_call(tmp_path, tail, code):
+    write_tree(tmp_path, {"ordercheck.toml": ("[events]\nsave = ['*.commit']\n"
+                                             "append = ['*.execute(\"INSERT INTO job_history*\")']\n"),
+                          "a.py": ("def record_run_failed(conn, rid):\n"
+                                   "    conn.execute('INSERT INTO job_history VALUES (?)', (rid,))\n    return rid\n\n\n"
+                                   "def go(conn, rid, log, keep):\n    conn.commit()\n" + tail)})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 8, code)]
