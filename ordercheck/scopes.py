@@ -293,17 +293,17 @@ def _one(values: Optional[Set[str]]) -> Optional[str]:
 LEAD_LIMIT = 300
 
 
-def literal_text(node: ast.AST) -> Optional[str]:
+def literal_text(node: ast.AST, qualify: Optional[Callable[[str], Optional[str]]] = None) -> Optional[str]:
     """The text of a string constant, of implicitly joined ones, or of an f-string (its
     literal parts, ``{}`` for each placeholder), as an event pattern's argument part
     reads it (``Call.lead``): runs of whitespace as one space, trimmed, upper case
     (SQL's keywords are any case), at most ``LEAD_LIMIT`` characters. None for any
     other expression (bytes, a name, a call)."""
-    text = _raw_text(node)
+    text = _raw_text(node, 0, qualify)
     return None if text is None else " ".join(text.split()).upper()[:LEAD_LIMIT]
 
 
-def _raw_text(node: ast.AST, depth: int = 0) -> Optional[str]:
+def _raw_text(node: ast.AST, depth: int = 0, qualify: Optional[Callable[[str], Optional[str]]] = None) -> Optional[str]:
     """``literal_text`` before it is folded: also a ``+`` of such strings
     (`'INSERT INTO Backups ' + '(...)'`; held-out set 390, glacierbackup)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -312,15 +312,15 @@ def _raw_text(node: ast.AST, depth: int = 0) -> Optional[str]:
         return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
                        for v in node.values)
     if isinstance(node, ast.Call):
-        wrapped = _wrapped_text(node, depth)
+        wrapped = _wrapped_text(node, depth, qualify)
         return wrapped if wrapped is not None else _core_statement(node)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and depth < 32:
-        return _raw_text(node.left, depth + 1)  # `"UPDATE runs SET state = %s" % (s,)`: the template
+        return _raw_text(node.left, depth + 1, qualify)  # `"UPDATE runs SET state = %s" % (s,)`: the template
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < 32:
-        left = _raw_text(node.left, depth + 1)
+        left = _raw_text(node.left, depth + 1, qualify)
         if left is None:
             return None
-        right = _raw_text(node.right, depth + 1)
+        right = _raw_text(node.right, depth + 1, qualify)
         return None if right is None else left + right
     return None
 
@@ -342,7 +342,7 @@ _TEXT_METHODS_WITH_ARGS = frozenset({"format", "bindparams", "columns", "executi
 _FORMAT_FIELD = re.compile(r"\{[^{}]*\}")
 
 
-def _wrapped_text(node: ast.Call, depth: int) -> Optional[str]:
+def _wrapped_text(node: ast.Call, depth: int, qualify: Optional[Callable[[str], Optional[str]]] = None) -> Optional[str]:
     """The statement text a call hands on: `text("COMMIT")`, `sql.SQL("INSERT INTO
     events ...")`, `dedent("...")`, `"...".strip()`, and a template's
     `.format(...)` (each field `{}`, as an f-string's placeholder reads; `sql.SQL("...")
@@ -353,19 +353,45 @@ def _wrapped_text(node: ast.Call, depth: int) -> Optional[str]:
         return None
     if isinstance(func, ast.Attribute) and func.attr in _TEXT_METHODS and not (
             func.attr not in _TEXT_METHODS_WITH_ARGS and node.args):
-        inner = _raw_text(func.value, depth + 1)
+        inner = _raw_text(func.value, depth + 1, qualify)
         if inner is None:
             return None
         return _FORMAT_FIELD.sub("{}", inner) if func.attr == "format" else inner
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-    owners = _TEXT_WRAPPERS.get(name or "")
-    if owners is None or len(node.args) != 1 or node.keywords:
+    if len(node.args) != 1 or node.keywords or not _text_wrapper(func, qualify):
         return None
-    owner = dotted(func.value) if isinstance(func, ast.Attribute) else ""
-    return _raw_text(node.args[0], depth + 1) if owner in owners else None
+    return _raw_text(node.args[0], depth + 1, qualify)
 
 
-def handed_name(node: ast.AST) -> Optional[ast.Name]:
+#: the text-handing functions by their qualified names (``_text_wrapper``)
+_QUALIFIED_WRAPPERS = frozenset({
+    "sqlalchemy.text", "sqlalchemy.sql.text", "sqlalchemy.sql.expression.text", "sqlmodel.text",
+    "psycopg.sql.SQL", "psycopg2.sql.SQL", "textwrap.dedent", "inspect.cleandoc"})
+
+
+def names_text_wrapper(qualified: str) -> bool:
+    """Whether a qualified name is a text wrapper or a module holding one
+    (``_QUALIFIED_WRAPPERS``)."""
+    return any(w == qualified or w.startswith(qualified + ".") for w in _QUALIFIED_WRAPPERS)
+
+
+def _text_wrapper(func: ast.AST, qualify: Optional[Callable[[str], Optional[str]]]) -> bool:
+    """Whether a callee is one of ``_TEXT_WRAPPERS``: by the qualified name the file's
+    imports give it when ``qualify`` knows its first name (`from psycopg import sql as
+    pgsql`, `from sqlalchemy import text as T`; `import mylib as sql` is not psycopg's:
+    held-out set 427), else as spelt."""
+    written = dotted(func)
+    if written is None:
+        return False
+    head, _, rest = written.partition(".")
+    qualified = qualify(head) if qualify is not None else None
+    if qualified is not None:
+        return (qualified + ("." + rest if rest else "")) in _QUALIFIED_WRAPPERS
+    name = written.rsplit(".", 1)[-1]
+    owners = _TEXT_WRAPPERS.get(name)
+    return owners is not None and (written.rsplit(".", 1)[0] if "." in written else "") in owners
+
+
+def handed_name(node: ast.AST, qualify: Optional[Callable[[str], Optional[str]]] = None) -> Optional[ast.Name]:
     """The plain name whose statement a wrapper or a template hands on (`text(SQL1)`,
     `sql.SQL(Q).format(...)`, `Q % args`, `Q.format(...)`), for ``Resolver.lead_of`` to
     look up as it looks up a name given alone; None for anything else."""
@@ -382,10 +408,7 @@ def handed_name(node: ast.AST) -> Optional[ast.Name]:
                 func.attr not in _TEXT_METHODS_WITH_ARGS and node.args):
             node = func.value
             continue
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        owners = _TEXT_WRAPPERS.get(name or "")
-        owner = dotted(func.value) if isinstance(func, ast.Attribute) else ""
-        if owners is None or owner not in owners or len(node.args) != 1 or node.keywords:
+        if len(node.args) != 1 or node.keywords or not _text_wrapper(func, qualify):
             return None
         node = node.args[0]
     return None
@@ -1212,6 +1235,13 @@ class _Scanner:
             self._type_joined(*args)
         return self.out
 
+    def _qualify_head(self, head: str) -> Optional[str]:
+        """What a name the file imports stands for, qualified (`pgsql` of `from psycopg
+        import sql as pgsql`: `psycopg.sql`); None for a name no import binds."""
+        if head in self.imported_from:
+            return f"{self.imported_from[head]}.{self.imported_names.get(head, head)}"
+        return self.imported_names.get(head)
+
     def _decorator_name(self, d: ast.expr) -> str:
         """A decorator's dotted text through the file's imports (``@ck.pass_context`` after
         ``import click as ck``, ``@pass_context`` after ``from click import
@@ -1611,7 +1641,7 @@ class _Scanner:
     def _single(self, target: ast.AST, value: ast.AST, line: int, end: Tuple[int, int], table: ScopeTable, method,
                 chain: List[ScopeTable]) -> None:
         if isinstance(target, ast.Name):
-            string = literal_text(value)
+            string = literal_text(value, self._qualify_head)
             if string is not None and target.id not in table.declared_outer:
                 table.strings[target.id] = string
             text = (dotted(value) or _typevar_bound(value) or _annotated_alias(value)

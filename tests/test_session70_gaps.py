@@ -582,3 +582,24 @@ def test_a_record_only_shown_is_no_record_built_for_another_call(tmp_path, tail,
                                    "    conn.execute('INSERT INTO job_history VALUES (?)', (rid,))\n    return rid\n\n\n"
                                    "def go(conn, rid, log, keep):\n    conn.commit()\n" + tail)})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 8, code)]
+
+
+@pytest.mark.parametrize("imports, call, read", [
+    # held-out set 427: a wrapper imported under another name was not read, and a
+    # module of another package spelt `sql` was
+    ("from psycopg import sql as pgsql", "pgsql.SQL", True),
+    ("import psycopg.sql as psql", "psql.SQL", True),
+    ("from psycopg.sql import SQL as Q", "Q", True),
+    ("from sqlalchemy import text as T", "T", True),
+    ("from psycopg import sql", "sql.SQL", True),
+    ("import mylib as sql", "sql.SQL", False),
+])
+def test_a_text_wrapper_is_known_by_its_import(tmp_path, imports, call, read):
+    src = (f"{imports}\n\n\ndef start(conn, job_id):\n    conn.commit()\n"
+           f"    conn.execute({call}(\"INSERT INTO job_events (job_id) VALUES (%s)\"), (job_id,))\n")
+    write_tree(tmp_path, {"ordercheck.toml": ("[events]\nsave = ['*.commit']\n"
+                                             "append = ['*.execute(\"INSERT INTO job_events*\")']\n"),
+                          "a.py": src})
+    want = [("a.py", 6, "OC102")] if read else []
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, "--no-cache", "--stdin-filename", "a.py", "-", stdin=src.encode()).codes() == want

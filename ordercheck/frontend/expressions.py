@@ -17,7 +17,7 @@ import ast
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from .. import lazy
 from .. import scopes as scopesmod
@@ -648,7 +648,7 @@ class ExpressionWalker(Resolver):
             # (a callable handed to a thread gets the runner's next arguments:
             # `asyncio.to_thread(conn.execute, "COMMIT")`; a review)
             lead=self.lead_of(_ast_lead(lead if handoff is None else _positional(handoff.arguments, 0)
-                                        if isinstance(handoff.target, str) else None)),
+                                        if isinstance(handoff.target, str) else None, self._wrapper_import)),
             stmt_lines=self.stmt_lines,
             marker_runs=tuple(runs),
             own_run=callee_run(callee),
@@ -1013,7 +1013,8 @@ _CORE_BUILDER = re.compile(
     r"\b(insert|update|delete|text|SQL|dedent|cleandoc|strip|lstrip|rstrip|format|bindparams|columns|execution_options)\b")
 
 
-def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
+def _ast_lead(node: Optional["cst.BaseExpression"],
+              wrapper_import: Optional[Callable[[str], bool]] = None) -> Optional[ast.AST]:
     """A call's first argument as ``Resolver.lead_of`` reads it (an ``ast`` node, as the
     outline has it): a name, a string constant (libcst evaluates one), an f-string, a
     sum, a `%` template, a builder or a text-handing call (parsed from its code, a rare
@@ -1028,13 +1029,21 @@ def _ast_lead(node: Optional["cst.BaseExpression"]) -> Optional[ast.AST]:
             return ast.Constant(value=value) if isinstance(value, str) else None
     if isinstance(node, (cst.FormattedString, cst.ConcatenatedString)) or (  # (an f-string in it)
             isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo))) or (  # (`'a ' + 'b'`, `'...' % x`)
-            isinstance(node, cst.Call) and _CORE_BUILDER.search(cst.Module([]).code_for_node(node.func))):
+            isinstance(node, cst.Call) and (_CORE_BUILDER.search(cst.Module([]).code_for_node(node.func)) or (
+                wrapper_import is not None and wrapper_import(_head_name(node.func))))):
         # (an SQLAlchemy Core builder, `insert(t).values(...)`: ``scopes.literal_text``)
         try:
             return ast.parse("(" + cst.Module([]).code_for_node(node) + ")", mode="eval").body
         except (SyntaxError, ValueError):
             return None
     return None
+
+
+def _head_name(node: "cst.BaseExpression") -> str:
+    """The first name of a dotted callee (`pgsql` of `pgsql.SQL`), "" for another one."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else ""
 
 
 def _positional(args: Sequence["cst.Arg"], index: int) -> Optional["cst.BaseExpression"]:

@@ -1082,8 +1082,8 @@ class Resolver:
                 return None
             return cls.strings.get(node.attr)
         if not isinstance(node, ast.Name):
-            text = scopesmod.literal_text(node)
-            handed = scopesmod.handed_name(node) if text is None else None
+            text = scopesmod.literal_text(node, self._imported_as)
+            handed = scopesmod.handed_name(node, self._imported_as) if text is None else None
             if handed is None:
                 return text
             # `text(SQL1)`, `Q % args` of a name bound once to a statement (a review);
@@ -1096,6 +1096,22 @@ class Resolver:
             return None
         table = found[0]
         return table.strings.get(node.id) if table.bound.get(node.id) == 1 else None
+
+    def _imported_as(self, head: str) -> Optional[str]:
+        """What a name an import of the file (or of an enclosing function) binds stands
+        for, qualified (``Call.lead``'s text wrappers: `pgsql.SQL` of `from psycopg
+        import sql as pgsql`); None for a name no import binds."""
+        for frame in reversed(self.frames):
+            if head in frame.imports:
+                return frame.imports[head]
+        return None
+
+    def _wrapper_import(self, head: str) -> bool:
+        """Whether a name an import binds is a text wrapper or a module that holds one
+        (`Q` of `from psycopg.sql import SQL as Q`, `pgsql` of `from psycopg import sql as
+        pgsql`): a call of it as a first argument is read for its statement."""
+        qualified = self._imported_as(head) if head else None
+        return qualified is not None and scopesmod.names_text_wrapper(qualified)
 
     def _lookup(self, name: str) -> Optional[Tuple[scopesmod.ScopeTable, bool]]:
         """The scope that binds ``name`` as code in the current scope sees it, and
