@@ -603,3 +603,16 @@ def test_a_text_wrapper_is_known_by_its_import(tmp_path, imports, call, read):
     want = [("a.py", 6, "OC102")] if read else []
     assert oc(tmp_path, "--no-cache", ".").codes() == want
     assert oc(tmp_path, "--no-cache", "--stdin-filename", "a.py", "-", stdin=src.encode()).codes() == want
+
+
+def test_a_receiver_another_files_factory_made_is_named_by_the_class_it_returns(tmp_path):
+    # `sa = make()` of `def make(): return SA()` in another file: `*.SA.add_packet` named
+    # the call only in the factory's own file (session 70, through `Call.made_by`)
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[events]\nsave = ["*.commit"]\nappend = ["*.SA.add_packet"]\n',
+        "pkg/__init__.py": "",
+        "pkg/db.py": "class SA:\n    def add_packet(self, topic, data):\n        pass\n\n\ndef make():\n    return SA()\n",
+        "pkg/use.py": ("from pkg.db import make\n\n\ndef run(conn, data):\n    sa = make()\n    conn.commit()\n"
+                       "    sa.add_packet('t', data)\n")})
+    for args in ((".",), ("pkg/use.py",)):
+        assert oc(tmp_path, "--no-cache", *args).codes() == [("pkg/use.py", 7, "OC102")]
