@@ -416,6 +416,10 @@ def handed_name(node: ast.AST, qualify: Optional[Callable[[str], Optional[str]]]
 
 #: SQLAlchemy Core's statement builders, and the text each stands for
 _CORE_VERBS = {"insert": "INSERT INTO", "update": "UPDATE", "delete": "DELETE FROM"}
+#: the last names of the calls a first argument's text may come through (a builder, a
+#: wrapper, a method that keeps the text): the libcst front end parses such an argument
+#: for ``literal_text`` (``expressions._ast_lead``) and nothing else
+LEAD_CALL_NAMES = frozenset(_CORE_VERBS) | frozenset(_TEXT_WRAPPERS) | _TEXT_METHODS
 
 
 def _core_statement(node: ast.Call) -> Optional[str]:

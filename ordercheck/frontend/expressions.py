@@ -1009,8 +1009,7 @@ def _ref_text(text: str) -> Optional[str]:
 #: a callee that may be an SQLAlchemy Core statement builder's chain, or a call that
 #: hands on its text (`text(...)`, `sql.SQL(...)`, `dedent(...)`, `"...".format(...)`;
 #: ``scopes._wrapped_text``) (``_ast_lead``)
-_CORE_BUILDER = re.compile(
-    r"\b(insert|update|delete|text|SQL|dedent|cleandoc|strip|lstrip|rstrip|format|bindparams|columns|execution_options)\b")
+_CORE_BUILDER = re.compile(r"\b(" + "|".join(sorted(scopesmod.LEAD_CALL_NAMES)) + r")\b")
 
 
 def _ast_lead(node: Optional["cst.BaseExpression"],
