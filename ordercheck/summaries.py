@@ -1714,6 +1714,11 @@ class ProjectIndex:
                 # function annotated `-> Session`, in another file (held-out set 415,
                 # elia-chat): the class its annotation names (``FunctionFacts.returns``)
                 key = self.resolve_qualified(call.made_by)
+                if key is None or key not in self.functions:
+                    # `store.session()` of `store: Store`: the method along Store's MRO
+                    owner, _, name = call.made_by.rpartition(".")
+                    cls = self.resolve_qualified(owner)
+                    key = self.member(cls, name) if cls is not None and cls in self.classes else None
                 made = self.functions.get(key) if key is not None else None
                 if made is not None and made[1].returns and made[1].returns.rsplit(".", 1)[-1] != "Self":
                     product = made[1].returns

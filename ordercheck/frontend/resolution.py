@@ -683,7 +683,7 @@ class Resolver:
             typed = self.type_qualname(receiver)
             if typed is not None:
                 qn = tuple(dict.fromkeys(qn + (f"{typed}.{callee.rsplit('.', 1)[-1]}",)))
-        made = self.made_by(callee) if receiver is None else None
+        made = self.made_by(callee, line, col) if receiver is None else None
         invokes = self.invoked_type(chain, line, col)
         if invokes is not None:
             typed = self.type_qualname(invokes)
@@ -1225,17 +1225,19 @@ class Resolver:
             return None
         return self.expand_alias(found[0] + text[m.end():], found[1], found[2])
 
-    def made_by(self, callee: str) -> Optional[str]:
+    def made_by(self, callee: str, line: int, col: int = 0) -> Optional[str]:
         """``pkg.db.async_session`` for ``s.commit()`` where ``s = async_session()`` (or
         ``with async_session() as s:``), and for ``async_session().commit()``, when
         ``async_session`` is imported (``ScopeTable.called``): the receiver is what the
         imported name's call makes, which this file cannot tell; the project's summaries
         can, for a library session factory's instance (``Call.made_by``; held-out sets'
-        ``from app.db import async_session``). None for any other receiver."""
+        ``from app.db import async_session``). A dotted maker is a module's function
+        through the import (``db.session_scope``) or a typed receiver's method
+        (``store.session`` → ``pkg.db.Store.session``). None for any other receiver."""
         receiver, _, method = callee.rpartition(".")
         if not receiver or not method.isidentifier():
             return None
-        if receiver.endswith("()") and receiver[:-2].isidentifier():
+        if receiver.endswith("()") and all(p.isidentifier() for p in receiver[:-2].split(".")):
             maker: Optional[str] = receiver[:-2]
         elif receiver.isidentifier():
             scope = self._lookup(receiver)
@@ -1256,7 +1258,18 @@ class Resolver:
             return None
         if maker is None:
             return None
-        return next((q for q in self.qualified_text(maker) if "." in q), None)
+        found = next((q for q in self.qualified_text(maker) if "." in q), None)
+        if found is None and "." in maker and any(maker.split(".", 1)[0] in f.imports for f in self.frames):
+            found = maker  # `import app.db` then `app.db.session_scope()`: written as qualified
+        if found is None and "." in maker:
+            # `with store.session() as s:` (`store: Store`, `self.store`): the method of
+            # the receiver's class, by its qualified name; the project's summaries find
+            # it along the class's MRO and read what it yields or returns (held-out set
+            # 415's leftover: a repository's session manager in another file)
+            typed = self.receiver_type(maker, line, col)
+            owner = self.type_qualname(typed) if typed is not None else None
+            found = f"{owner}.{maker.rsplit('.', 1)[1]}" if owner is not None else None
+        return found
 
     def chain_receiver_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
         """The receiver class of the first text of an alias chain that has one: the
@@ -1333,5 +1346,10 @@ class Resolver:
         if "." in written and any(head in frame.imports for frame in self.frames):
             return written  # `import acme.db` then `acme.db.RunStore`: written as qualified
         if head in self.scopes.module_classes:
+            found = self._lookup(head)
+            if found is not None and found[0] is not self.frames[0].names:
+                # `def f(ledger, Store): store = Store()`: the parameter, not the
+                # module's class of that name (a class body's own binding too)
+                return None
             return f"{self.facts.module}.{written}" if self.facts.module else written
         return None
