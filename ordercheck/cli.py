@@ -318,8 +318,8 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
         elif "(" in u.pattern and u.pattern.endswith(("\")", "')")):
             # (held-out sets 385, 386: `'NOTIFY "%s";' % ch`, `cur.execute(QUERIES.ACK)`)
             part += (" (an argument part reads a statement written in the call, a name bound once"
-                     " to one, or a class-level `self.X`; never a parameter, an attribute set in a method,"
-                     " another object's attribute or an imported constant)")
+                     " to one, a class-level `self.X` or a project module's constant imported; never a"
+                     " parameter, an attribute set in a method or another object's attribute)")
         parts.append(part)
     more = f" and {len(missed) - 3} more" if len(missed) > 3 else ""
     return f"; configured pattern(s) matching no call in the files checked: {'; '.join(parts)}{more}"

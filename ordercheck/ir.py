@@ -73,6 +73,11 @@ class Call:
     # name bound once to one (``conn.execute("COMMIT")``): what an event pattern's argument
     # part matches (``*.execute("INSERT INTO audit*")``; ``scopes.literal_text``)
     lead: Optional[str] = None
+    # that argument's import-qualified name when it is an imported constant, of a
+    # project module or through one (``conn.execute(INSERT_EVENT)``, ``text(sql.X)`` of
+    # ``from app.sql import INSERT_EVENT``): the project phase reads the module's
+    # string there (``imported_lead``); None when ``lead`` was read here
+    lead_import: Optional[str] = None
     # ``x(...)`` where ``x`` is an instance of a class ``T`` known as a receiver's is
     # (``saver: Saver``; ``self._saver = saver``): Python runs ``T.__call__``. ``T`` as
     # written; ``module.T.__call__`` is among ``qualnames`` (docs/decisions.md "An
@@ -127,6 +132,10 @@ class Call:
     # (``summaries.ProjectIndex.typed_through_base``), matched like ``qualnames``; no
     # file's facts hold it (not an ``__init__`` field: the cache never stores it)
     typed: Tuple[str, ...] = field(default=(), init=False)
+    # the string constant ``lead_import`` names, read in its module by the project
+    # phase (``summaries.ProjectIndex.with_typed_names``), set as ``typed`` is; matched
+    # where ``lead`` is (``statement``)
+    imported_lead: Optional[str] = field(default=None, init=False)
     # the text of its first positional argument when that is a name or an attribute
     # chain (``os.replace`` of ``self._run_safely(os.replace, tmp, dst)``): what runs
     # when the callee is a project helper that calls its first parameter
@@ -160,6 +169,12 @@ class Call:
     # never out of the call (read as ``detached`` is, without its note; docs/decisions.md
     # "A gather that returns its exceptions")
     gathered: bool = False
+
+    @property
+    def statement(self) -> Optional[str]:
+        """The statement text an argument part matches: the file's own reading of the
+        first argument (``lead``), else the imported constant's (``imported_lead``)."""
+        return self.lead if self.lead is not None else self.imported_lead
 
 
 def runs_first_param(fn: "FunctionFacts", positional: Tuple[str, ...]) -> bool:
@@ -522,6 +537,9 @@ class FileFacts:
     # module-level aliases (semantics §Aliases): name -> the dotted name it is bound to,
     # as written; another module that imports the name resolves it through them
     aliases: Dict[str, str] = field(default_factory=dict)
+    # module-level names bound once, to a string constant (``INSERT_EVENT = "INSERT
+    # ..."``): an importing module's call that hands one on reads it (``Call.lead_import``)
+    strings: Dict[str, str] = field(default_factory=dict)
     suppressions: List[Suppression] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)
     error: Optional[ParseError] = None

@@ -157,6 +157,8 @@ class SummaryMemo:
                     parts.append([call.id, callee, _sets(effects_.get(callee, summod.NO_EFFECTS))])
                 if call.typed:  # typed by a base in another file (``summaries.ProjectIndex.with_typed_names``)
                     parts.append([call.id, "typed", list(call.typed)])
+                if call.imported_lead is not None:  # another module's constant (``Call.lead_import``)
+                    parts.append([call.id, "lead", call.imported_lead])
         parts.append(list(extra))  # the project context managers it enters (effects.build)
         return _digest(parts)
 
@@ -178,6 +180,8 @@ class SummaryMemo:
                         parts.append([call.id, callee, outside])
                     if call.typed:
                         parts.append([call.id, "typed", list(call.typed)])
+                    if call.imported_lead is not None:
+                        parts.append([call.id, "lead", call.imported_lead])
             parts.append(list(extras.get(m, ())))
         return _digest(parts)
 
@@ -278,7 +282,8 @@ class SummaryMemo:
 
 
 def carry_typed(light: FileFacts, whole: FileFacts) -> None:
-    """The names the project phase set on ``light``'s calls (``Call.typed``), on the
+    """The names the project phase set on ``light``'s calls (``Call.typed``, and
+    ``Call.imported_lead``), on the
     same calls of ``whole`` (the same file read whole): the summaries and the graphs
     built from the whole facts match them too."""
     of: Dict[str, List[FunctionFacts]] = {}
@@ -288,8 +293,10 @@ def carry_typed(light: FileFacts, whole: FileFacts) -> None:
         same = of.get(wfn.qualname)
         mine = same.pop(0) if same else None
         typed = {c.id: c.typed for c in mine.calls if c.typed} if mine is not None else {}
+        leads = {c.id: c.imported_lead for c in mine.calls if c.imported_lead is not None} if mine is not None else {}
         for c in wfn.calls:
             c.typed = typed.get(c.id, ())
+            c.imported_lead = leads.get(c.id)
 
 
 class FullFacts:
@@ -415,6 +422,8 @@ class CheckMemo:
                     calls.append([call.id, callee, deep.get(callee, "")])
                 if call.typed:  # typed by a base in another file (``summaries.ProjectIndex.with_typed_names``)
                     calls.append([call.id, "typed", list(call.typed)])
+                if call.imported_lead is not None:  # another module's constant (``Call.lead_import``)
+                    calls.append([call.id, "lead", call.imported_lead])
                 mkey = summ.manager_calls.get((facts.path, call.id))
                 if mkey is not None:  # a project context manager: its split and its methods
                     me = summ.manager_of(facts.path, call)
@@ -582,10 +591,11 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 10  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+GRAPH_FORMAT = 11  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
 # 4: a module's ``__all__``; 5: a function's ``async``; 6: its name bound again (``rebound``);
 # 7: a class's class-level types (``class_types``); 8: the call a function hands on (``handed``);
-# 9: a function that runs its first parameter (``runs_param``); 10: a decorator's wrapper (``wrapper``)
+# 9: a function that runs its first parameter (``runs_param``); 10: a decorator's wrapper (``wrapper``);
+# 11: a module's string constants (``strings``)
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -603,6 +613,7 @@ def stub_record(facts: FileFacts) -> list:
         [[s.line, None if s.codes is None else list(s.codes), s.reason, s.col] for s in facts.suppressions],
         sorted(facts.aliases.items()),
         None if facts.exports is None else list(facts.exports),
+        sorted(facts.strings.items()),
     ]
 
 
@@ -715,11 +726,11 @@ _NO_SPAN = Span(0, 0, 0, 0)
 
 def stub_facts(path: str, record: list) -> FileFacts:
     """An index stub: a file as ``stub_record`` remembers it (an outline without calls)."""
-    module, aliases, imports, stars, functions, classes, sups, names, exports = record
+    module, aliases, imports, stars, functions, classes, sups, names, exports, strings = record
     return FileFacts(
         path=path, module=module, module_aliases=list(aliases), imports=dict(imports), star_imports=list(stars),
         exports=None if exports is None else list(exports),
-        aliases=dict(names),
+        aliases=dict(names), strings=dict(strings),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
                                  returns=returns, decorators=tuple(decorators), is_async=is_async, rebound=rebound,
                                  handed=_handed(handed), runs_param=runs_param, wrapper=wrapper)
@@ -797,10 +808,11 @@ def _pairs(v: object) -> bool:
 
 def _record_ok(r: object) -> bool:
     """A stub record as ``stub_record`` writes it (a cache entry is never trusted)."""
-    if type(r) is not list or len(r) != 9:
+    if type(r) is not list or len(r) != 10:
         return False
-    module, aliases, imports, stars, functions, classes, sups, names, exports = r
+    module, aliases, imports, stars, functions, classes, sups, names, exports, strings = r
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
+            and _pairs(strings)
             and (exports is None or _strs(exports))
             and type(functions) is list and all(
                 type(f) is list and len(f) == 13 and _is_str(f[0]) and _is_str(f[1])

@@ -207,6 +207,16 @@ class ScopeTable:
         return _one(self.attr_annotated.get(name)) or _one(self.attr_constructed.get(name)) or self.type_of(name)
 
 
+def module_strings(scopes: "Scopes") -> Dict[str, str]:
+    """The module body's names bound once, to a string constant (``FileFacts.strings``):
+    what another module's call handing the name on reads (``Call.lead_import``)."""
+    table = scopes.functions.get(0)
+    if table is None:
+        return {}
+    return {name: text for name, text in sorted(table.strings.items())
+            if table.bound.get(name) == 1 and name not in table.declared_outer}
+
+
 def module_aliases(scopes: "Scopes") -> Dict[str, str]:
     """The module body's aliases (``FileFacts.aliases``): each name bound exactly once
     in it, to a dotted name; and each other name of one known class (``STORE =
@@ -392,12 +402,13 @@ def _text_wrapper(func: ast.AST, qualify: Optional[Callable[[str], Optional[str]
     return owners is not None and (written.rsplit(".", 1)[0] if "." in written else "") in owners
 
 
-def handed_name(node: ast.AST, qualify: Optional[Callable[[str], Optional[str]]] = None) -> Optional[ast.Name]:
-    """The plain name whose statement a wrapper or a template hands on (`text(SQL1)`,
-    `sql.SQL(Q).format(...)`, `Q % args`, `Q.format(...)`), for ``Resolver.lead_of`` to
-    look up as it looks up a name given alone; None for anything else."""
+def handed_name(node: ast.AST, qualify: Optional[Callable[[str], Optional[str]]] = None) -> Optional[ast.expr]:
+    """The name whose statement a wrapper or a template hands on (`text(SQL1)`,
+    `sql.SQL(Q).format(...)`, `Q % args`, `Q.format(...)`; `text(queries.Q)`, an
+    attribute of a plain name), for ``Resolver.lead_of`` to look up as it looks up a
+    name given alone; None for anything else."""
     for _ in range(8):
-        if isinstance(node, ast.Name):
+        if isinstance(node, ast.Name) or (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
             return node
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             node = node.left

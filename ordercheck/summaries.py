@@ -801,6 +801,20 @@ class ProjectIndex:
             return found.pop()
         return self.class_key(facts, model)  # (none, or two apps of one label: as before)
 
+    def module_string(self, full: str, depth: int = 0) -> Optional[str]:
+        """The string constant a project module binds once at its top to the name
+        ``full`` (``app.queries.INSERT_EVENT``), through the imports that re-export it
+        (``Call.lead_import``; a package ``__init__``'s ``from .queries import *`` is
+        not followed); None for anything else."""
+        mod, _, name = full.rpartition(".")
+        facts = self.module(mod) if mod and depth <= 8 else None
+        if facts is None:
+            return None
+        if name in facts.strings:
+            return facts.strings[name]
+        target = facts.imports.get(name)
+        return self.module_string(target, depth + 1) if target is not None and target != full else None
+
     def resolve_qualified(self, full: str, depth: int = 0,
                           starred: Optional[Dict[Tuple[str, str], int]] = None) -> Optional[str]:
         """``pkg.store.save_run`` → the function or class key it names. ``starred``:
@@ -1623,8 +1637,11 @@ class ProjectIndex:
         for fn in facts.functions:  # (none left from an earlier run, should this one fail midway)
             for call in fn.calls:
                 call.typed = ()
+                call.imported_lead = None
         for fn in facts.functions:
             for call in fn.calls:
+                if call.lead_import is not None and call.lead is None:
+                    call.imported_lead = self.module_string(call.lead_import)
                 extra: Tuple[str, ...] = ()
                 if call.self_call is not None and call.receiver_type is None:
                     through = self.typed_through_base(facts, fn, call)

@@ -330,7 +330,7 @@ class Vocabulary:
             if not call.typed:
                 return self.canonical(own) if own else frozenset()
             return self.canonical(self._match(call.typed) | own)
-        lead = call.lead if self.reads_leads else None
+        lead = call.statement if self.reads_leads else None
         key = (call.callee, call.qualnames + call.typed if call.typed else call.qualnames, lead)
         known = self._direct.get(key)
         if known is None:
@@ -357,7 +357,7 @@ class Vocabulary:
         pattern for it there."""
         names = (call.callee,) + call.qualnames + call.typed
         ex = self._excluded.get(cls_name)
-        return ex is not None and ex.any(names, lead_names(names, call.lead))
+        return ex is not None and ex.any(names, lead_names(names, call.statement))
 
     def not_excluded(self, call: Call, carried: AbstractSet[str]) -> FrozenSet[str]:
         """What a callee's summary carries to a call, less the classes the configuration's
@@ -376,7 +376,7 @@ class Vocabulary:
                 continue
             if names is None:
                 names = (call.callee,) + call.qualnames + call.typed
-            if ex.any(names, lead_names(names, call.lead)):
+            if ex.any(names, lead_names(names, call.statement)):
                 out.discard(cls_name)
         return frozenset(out)
 

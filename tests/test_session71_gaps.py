@@ -2,6 +2,8 @@
 the earlier notes' leftovers closed in that session."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from checkutil import write_tree
 from cliutil import oc
@@ -155,3 +157,153 @@ def test_a_parameter_named_as_a_module_class_makes_no_instance_of_it(tmp_path, p
         "one.py": (f"class Store:\n    def put(self):\n        pass\n\n\ndef f({params}):\n"
                    "    store = Store()\n    store.put()\n    ledger.append_event(1)\n")})
     assert oc(tmp_path, "--no-cache", ".").codes() == ([("one.py", 9, "OC102")] if found else [])
+
+
+ATOMIC_SCOPE = '''\
+import contextlib
+import os
+
+
+@contextlib.contextmanager
+def atomic_scope(path):
+    tmp = path + ".tmp"
+    yield tmp
+    {exit}
+
+
+def save_checkpoint(path, text):
+    with atomic_scope(path) as tmp:
+        open(tmp, "w").write(text)
+'''
+
+
+@pytest.mark.parametrize("exit, proposed", [
+    ("os.replace(tmp, path)", False),  # an atomic write's manager: no transaction
+    ("print(tmp)", True),
+])
+def test_suggest_proposes_no_transaction_for_a_manager_that_renames_a_file(tmp_path, exit, proposed):
+    # held-out set 430 (aicorpusx): `with _atomic_output(path) as tmp:` was proposed as a
+    # transaction, which folds the write and its rename into one node and hides OC301
+    write_tree(tmp_path, {"state.py": ATOMIC_SCOPE.replace("{exit}", exit)})
+    rows = [(r["class"], r["pattern"]) for r in
+            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+    assert rows == ([("transaction", "atomic_scope")] if proposed else []), rows
+
+
+@pytest.mark.parametrize("binding, hinted", [("events = []", False), ("events = sink.get_events()", True)])
+def test_the_dead_pattern_hint_names_no_functions_fresh_list(tmp_path, binding, hinted):
+    # held-out set 431: `*.events.append` was told to "add `events.append`" for a
+    # function's own result list
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[events]\nsave = ["*.db.commit"]\nappend = ["*.events.append"]\n',
+        "a.py": (f"def scan(db, sink, items):\n    {binding}\n    for i in items:\n"
+                 "        events.append(i)\n    db.commit()\n")})
+    err = oc(tmp_path, "--no-cache", ".").err
+    assert "`*.events.append` (append)" in err, err
+    assert ("misses `events.append(i)` at a.py:4: add `events.append`" in err) == hinted, err
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("record_block_state", "save"),  # held-out set 431: chain-listener's cursor
+    ("record_sync_cursor", "save"),
+    ("record_block", "append"),
+    ("record_state_history", "append"),
+])
+def test_suggest_reads_a_record_of_where_a_run_stands_as_a_save(tmp_path, name, kind):
+    write_tree(tmp_path, {"a.py": f"def scan(state, n):\n    state.{name}(n)\n"})
+    rows = [(r["class"], r["pattern"]) for r in
+            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+    assert rows == [(kind, f"*state.{name}")], rows
+
+
+CSV_EXPORT = '''\
+import csv
+import os
+
+
+def export(rows, path):
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=["a"])
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    os.replace(tmp, path)
+
+
+def export_synced(rows, path):
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerows(rows)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+'''
+
+
+def test_csv_rows_written_then_replaced_unsynced_are_oc301(tmp_path):
+    # held-out set 430 (aicorpusx): an output table written with `csv.DictWriter` into a
+    # temporary file, then `os.replace`d unsynced, was no file write
+    write_tree(tmp_path, {"a.py": CSV_EXPORT})
+    assert oc(tmp_path, "--no-cache", "--select", "OC301", ".").codes() == [("a.py", 12, "OC301")]
+
+
+QUERIES = '''\
+UPDATE_RUN = "UPDATE runs SET status = ? WHERE id = ?"
+INSERT_EVENT = "INSERT INTO run_events (run_id, kind) VALUES (?, ?)"
+'''
+
+OPS = '''\
+from sqlalchemy import text
+
+from app import queries
+from app.queries import INSERT_EVENT, UPDATE_RUN
+from app.reexport import INSERT_EVENT as AGAIN
+
+
+def plain(conn, rid):
+    conn.execute(UPDATE_RUN, ("done", rid))
+    conn.execute(INSERT_EVENT, (rid, "done"))
+
+
+def wrapped(conn, rid):
+    conn.execute(text(UPDATE_RUN), ("done", rid))
+    conn.execute(text(INSERT_EVENT), (rid, "done"))
+
+
+def by_module(conn, rid):
+    conn.execute(queries.UPDATE_RUN, ("done", rid))
+    conn.execute(queries.INSERT_EVENT, (rid, "done"))
+
+
+def reexported(conn, rid):
+    conn.execute(UPDATE_RUN, ("done", rid))
+    conn.execute(AGAIN, (rid, "done"))
+
+
+def rebound(conn, rid, INSERT_EVENT):
+    conn.execute(UPDATE_RUN, ("done", rid))
+    conn.execute(INSERT_EVENT, (rid, "done"))
+'''
+
+
+def test_an_imported_constant_statement_is_read_by_an_argument_part(tmp_path):
+    # session 70's note: `conn.execute(INSERT_EVENT)` of `from app.queries import
+    # INSERT_EVENT` matched no argument part (a statement module is a common layout)
+    write_tree(tmp_path, {
+        "ordercheck.toml": ("[events]\nsave = ['*.execute(\"UPDATE runs*\")']\n"
+                            "append = ['*.execute(\"INSERT INTO run_events*\")']\n"),
+        "app/__init__.py": "", "app/queries.py": QUERIES, "app/ops.py": OPS,
+        "app/reexport.py": "from app.queries import INSERT_EVENT\n"})
+    want = [("app/ops.py", n, "OC102") for n in (10, 15, 20, 25)]
+    cache = str(tmp_path / ".cache")
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, "app/ops.py").codes() == want
+    r = oc(tmp_path, "--cache-dir", cache, "--stdin-filename", "app/ops.py", "-", stdin=OPS.encode())
+    assert r.codes() == want, r.out + r.err
+    # the statement module changes: a warm run of either file reads the new text
+    (tmp_path / "app/queries.py").write_text(QUERIES.replace("INSERT INTO run_events", "INSERT INTO audit"))
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == []
+    assert oc(tmp_path, "--cache-dir", cache, "app/ops.py").codes() == []

@@ -638,6 +638,8 @@ class ExpressionWalker(Resolver):
             receiver_root = _root_name(func.value)
             if receiver_root is not None:
                 reads.append(receiver_root)
+        first_arg = _ast_lead(lead if handoff is None else _positional(handoff.arguments, 0)
+                              if isinstance(handoff.target, str) else None, self._wrapper_import)
         call = Call(
             id=self.next_call,
             callee=callee,
@@ -647,8 +649,8 @@ class ExpressionWalker(Resolver):
             ref=None if handoff is not None else _cst_ref(lead),
             # (a callable handed to a thread gets the runner's next arguments:
             # `asyncio.to_thread(conn.execute, "COMMIT")`; a review)
-            lead=self.lead_of(_ast_lead(lead if handoff is None else _positional(handoff.arguments, 0)
-                                        if isinstance(handoff.target, str) else None, self._wrapper_import)),
+            lead=self.lead_of(first_arg),
+            lead_import=self.lead_import_of(first_arg),
             stmt_lines=self.stmt_lines,
             marker_runs=tuple(runs),
             own_run=callee_run(callee),

@@ -101,6 +101,7 @@ class Outliner(Resolver):
         self.facts.imports, self.facts.star_imports, frame_imports = module_table(self.import_tables.get(0, {}))
         self.facts.exports = module_exports(self.tree)
         self.facts.aliases = scopesmod.module_aliases(self.scopes)
+        self.facts.strings = scopesmod.module_strings(self.scopes)
         frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, frame_imports)
         self._push(frame)
         for node in self.tree.body:
@@ -117,6 +118,7 @@ class Outliner(Resolver):
         facts.star_imports = list(outline.star_imports)
         facts.exports = None if outline.exports is None else list(outline.exports)
         facts.aliases = dict(outline.aliases)
+        facts.strings = dict(outline.strings)
         facts.functions = list(outline.functions)
         facts.classes = list(outline.classes)
         # calls are numbered in one sequence over the file, from 0 (``_call``)
@@ -240,9 +242,10 @@ class Outliner(Resolver):
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         if handed is None:
             call.ref = _ast_ref(lead)
-            call.lead = self.lead_of(lead)
+            call.lead, call.lead_import = self.lead_of(lead), self.lead_import_of(lead)
         elif isinstance(handed[0], str):  # (``expressions``: the handed callable's first argument)
-            call.lead = self.lead_of(_positional(handed[1], 0))
+            first = _positional(handed[1], 0)
+            call.lead, call.lead_import = self.lead_of(first), self.lead_import_of(first)
         call.level, call.invokes, call.level_from = names.level, names.invokes, names.level_from
         call.chosen = names.chosen
         call.made_by = names.made_by

@@ -1097,6 +1097,32 @@ class Resolver:
         table = found[0]
         return table.strings.get(node.id) if table.bound.get(node.id) == 1 else None
 
+    def lead_import_of(self, node: Optional[ast.AST]) -> Optional[str]:
+        """``Call.lead_import`` of a call whose first positional argument is ``node``:
+        the import-qualified name of a constant another module binds, given alone or
+        through a wrapper (``INSERT_EVENT``, ``queries.INSERT_EVENT``,
+        ``text(INSERT_EVENT)`` of ``from app.queries import INSERT_EVENT``); the project
+        phase reads the string there. None for anything else, and for a name this
+        file binds otherwise too."""
+        if node is None:
+            return None
+        if not isinstance(node, (ast.Name, ast.Attribute)):
+            if scopesmod.literal_text(node, self._imported_as) is not None:
+                return None
+            node = scopesmod.handed_name(node, self._imported_as)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            head, text = node.value.id, f"{node.value.id}.{node.attr}"
+        elif isinstance(node, ast.Name):
+            head = text = node.id
+        else:
+            return None
+        if self.in_comprehension(head):
+            return None
+        found = self._lookup(head)
+        if found is None or found[0].bound.get(head) != 1 or not found[0].imported.get(head):
+            return None  # (bound by one import, and by nothing else)
+        return next((q for q in self.qualified_text(text) if "." in q), None)
+
     def _imported_as(self, head: str) -> Optional[str]:
         """What a name an import of the file (or of an enclosing function) binds stands
         for, qualified (``Call.lead``'s text wrappers: `pgsql.SQL` of `from psycopg
