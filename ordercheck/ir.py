@@ -538,8 +538,9 @@ class FileFacts:
     # as written; another module that imports the name resolves it through them
     aliases: Dict[str, str] = field(default_factory=dict)
     # module-level names bound once, to a string constant (``INSERT_EVENT = "INSERT
-    # ..."``): an importing module's call that hands one on reads it (``Call.lead_import``)
-    strings: Dict[str, str] = field(default_factory=dict)
+    # ..."``): an importing module's call that hands one on reads it (``Call.lead_import``);
+    # None for a name the module imports and binds again (no re-export to follow)
+    strings: Dict[str, Optional[str]] = field(default_factory=dict)
     suppressions: List[Suppression] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)
     error: Optional[ParseError] = None

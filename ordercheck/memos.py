@@ -812,7 +812,8 @@ def _record_ok(r: object) -> bool:
         return False
     module, aliases, imports, stars, functions, classes, sups, names, exports, strings = r
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
-            and _pairs(strings)
+            and type(strings) is list and all(type(x) is list and len(x) == 2 and _is_str(x[0])
+                                              and (x[1] is None or _is_str(x[1])) for x in strings)
             and (exports is None or _strs(exports))
             and type(functions) is list and all(
                 type(f) is list and len(f) == 13 and _is_str(f[0]) and _is_str(f[1])

@@ -207,14 +207,18 @@ class ScopeTable:
         return _one(self.attr_annotated.get(name)) or _one(self.attr_constructed.get(name)) or self.type_of(name)
 
 
-def module_strings(scopes: "Scopes") -> Dict[str, str]:
+def module_strings(scopes: "Scopes") -> Dict[str, Optional[str]]:
     """The module body's names bound once, to a string constant (``FileFacts.strings``):
-    what another module's call handing the name on reads (``Call.lead_import``)."""
+    what another module's call handing the name on reads (``Call.lead_import``); and,
+    as None, each name it imports and binds again (`from .queries import Q` then `Q =
+    Q.replace(...)`), which a re-export is not followed through (a review)."""
     table = scopes.functions.get(0)
     if table is None:
         return {}
-    return {name: text for name, text in sorted(table.strings.items())
-            if table.bound.get(name) == 1 and name not in table.declared_outer}
+    out: Dict[str, Optional[str]] = {name: text for name, text in sorted(table.strings.items())
+                                     if table.bound.get(name) == 1 and name not in table.declared_outer}
+    out.update((name, None) for name, n in sorted(table.imported.items()) if n and table.bound.get(name, 0) > 1)
+    return out
 
 
 def module_aliases(scopes: "Scopes") -> Dict[str, str]:

@@ -2005,7 +2005,9 @@ def file_helpers(cg: CallGraph, settings: Settings) -> Tuple[Set[str], Set[str]]
             found: Set[str] = set()
             for call in fn.calls:
                 found |= vocab.direct(call)
-            if "rename" in found:
+            if "rename" in found and not any(call_kind(c, c.callee.rsplit(".", 1)[-1]) == "save" for c in fn.calls):
+                # (a manager that commits and moves a marker file too, `self.conn.commit()`
+                # then `os.replace(tmp, marker)`, is still a transaction: the review)
                 renamers.add(key)
             if {"file-write", "rename"} <= found:
                 writers.add(key)

@@ -811,7 +811,7 @@ class ProjectIndex:
         if facts is None:
             return None
         if name in facts.strings:
-            return facts.strings[name]
+            return facts.strings[name]  # (None: imported and bound again there)
         target = facts.imports.get(name)
         return self.module_string(target, depth + 1) if target is not None and target != full else None
 

@@ -242,11 +242,20 @@ def export_synced(rows, path):
 '''
 
 
-def test_csv_rows_written_then_replaced_unsynced_are_oc301(tmp_path):
-    # held-out set 430 (aicorpusx): an output table written with `csv.DictWriter` into a
-    # temporary file, then `os.replace`d unsynced, was no file write
-    write_tree(tmp_path, {"a.py": CSV_EXPORT})
-    assert oc(tmp_path, "--no-cache", "--select", "OC301", ".").codes() == [("a.py", 12, "OC301")]
+@pytest.mark.parametrize("extend, want", [(False, []), (True, [("a.py", 12, "OC301")])])
+def test_csv_rows_are_file_writes_where_the_configuration_says_so(tmp_path, extend, want):
+    # held-out set 430 (aicorpusx) wrote its output table with `csv.DictWriter` before an
+    # unsynced `os.replace`; the review of session 71 showed a default `*.writerow` takes
+    # `csv.writer(sys.stdout)` and a writer over a `StringIO` too, so it is the
+    # configuration's to add (rules/vocab/file-io.toml)
+    files = {"a.py": CSV_EXPORT + "\n\ndef report(rows, path):\n    import sys\n"
+                                   "    csv.writer(sys.stdout).writerows(rows)\n    os.replace(path + '.tmp', path)\n"}
+    if extend:
+        files["ordercheck.toml"] = '[extend-events]\nfile-write = ["*.writerow", "*.writerows"]\n'
+    write_tree(tmp_path, files)
+    got = oc(tmp_path, "--no-cache", "--select", "OC301", ".").codes()
+    # (the stdout writer's rows before line 28 are among those a user's pattern takes too)
+    assert got == (want + [("a.py", 28, "OC301")] if extend else want), got
 
 
 QUERIES = '''\
@@ -307,3 +316,65 @@ def test_an_imported_constant_statement_is_read_by_an_argument_part(tmp_path):
     (tmp_path / "app/queries.py").write_text(QUERIES.replace("INSERT INTO run_events", "INSERT INTO audit"))
     assert oc(tmp_path, "--cache-dir", cache, ".").codes() == []
     assert oc(tmp_path, "--cache-dir", cache, "app/ops.py").codes() == []
+
+
+def test_a_parameter_named_as_an_imported_package_makes_no_session(tmp_path):
+    # the review of session 71: `import app.db`, then `def f(app, ledger): with
+    # app.db.get_session() as s:` took the parameter for the package
+    uses = ("import app.db\n\n\nasync def f(app, ledger):\n    async with app.db.get_session() as s:\n"
+            "        await s.commit()\n        await ledger.append_event(1)\n\n\n"
+            "async def g(ledger):\n    async with app.db.get_session() as s:\n"
+            "        await s.commit()\n        await ledger.append_event(1)\n")
+    write_tree(tmp_path, {
+        "ordercheck.toml": ('[events]\nsave = ["sqlalchemy.ext.asyncio.AsyncSession.commit"]\n'
+                            'append = ["*ledger.append_event"]\n'),
+        "app/__init__.py": "", "app/db.py": MANAGERS, "app/uses.py": uses})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("app/uses.py", 13, "OC102")]
+
+
+MORE_OPS = '''\
+import app.queries
+import queries
+from app.rebinds import INSERT_EVENT as REBOUND
+from queries import INSERT_EVENT
+
+
+def plain_import(conn, rid):
+    conn.execute(queries.UPDATE_RUN)
+    conn.execute(queries.INSERT_EVENT)
+
+
+def dotted_import(conn, rid):
+    conn.execute(app.queries.UPDATE_RUN)
+    conn.execute(app.queries.INSERT_EVENT)
+
+
+def local_name(conn, rid):
+    sql = INSERT_EVENT
+    conn.execute(queries.UPDATE_RUN)
+    conn.execute(sql)
+
+
+def rebound_there(conn, rid):
+    conn.execute(queries.UPDATE_RUN)
+    conn.execute(REBOUND)
+
+
+def shadowed(conn, queries):
+    conn.execute(queries.UPDATE_RUN)
+    conn.execute(queries.INSERT_EVENT)
+'''
+
+
+def test_an_imported_statement_through_a_plain_import_or_a_local_name(tmp_path):
+    # held-out set 433 and the review: `import queries` then `queries.INSERT_EVENT`,
+    # `sql = INSERT_EVENT`, and a re-export the re-exporting module binds again
+    write_tree(tmp_path, {
+        "ordercheck.toml": ("[events]\nsave = ['*.execute(\"UPDATE runs*\")']\n"
+                            "append = ['*.execute(\"INSERT INTO run_events*\")']\n"),
+        "queries.py": QUERIES, "app/__init__.py": "", "app/queries.py": QUERIES,
+        "app/rebinds.py": "from app.queries import INSERT_EVENT\n\nINSERT_EVENT = 'INSERT INTO audit VALUES (1)'\n",
+        "ops.py": MORE_OPS})
+    want = [("ops.py", n, "OC102") for n in (9, 14, 20)]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, "--no-cache", "ops.py").codes() == want

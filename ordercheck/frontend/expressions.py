@@ -1024,6 +1024,10 @@ def _ast_lead(node: Optional["cst.BaseExpression"],
         return ast.Name(id=node.value)
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):  # `self.INSERT_EVENT`
         return ast.Attribute(value=ast.Name(id=node.value.value), attr=node.attr.value)
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Attribute):
+        # `app.queries.INSERT_EVENT` of `import app.queries` (``Resolver.lead_import_of``)
+        inner = _ast_lead(node.value)
+        return ast.Attribute(value=inner, attr=node.attr.value) if isinstance(inner, ast.Attribute) else None
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
         value = node.evaluated_value
         if isinstance(value, str) or isinstance(node, cst.SimpleString):

@@ -1110,18 +1110,30 @@ class Resolver:
             if scopesmod.literal_text(node, self._imported_as) is not None:
                 return None
             node = scopesmod.handed_name(node, self._imported_as)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            head, text = node.value.id, f"{node.value.id}.{node.attr}"
-        elif isinstance(node, ast.Name):
-            head = text = node.id
-        else:
+        text = scopesmod.dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+        for _ in range(4):  # `sql = INSERT_EVENT` (or `= queries.INSERT_EVENT`), then `execute(sql)`
+            if text is None or "." in text or self.in_comprehension(text):
+                break
+            scope = self._lookup(text)
+            bound = scope[0].alias(text) if scope is not None else None
+            if bound is None or bound[0] == text:
+                break
+            text = bound[0]
+        if text is None:
             return None
-        if self.in_comprehension(head):
-            return None
-        found = self._lookup(head)
-        if found is None or found[0].bound.get(head) != 1 or not found[0].imported.get(head):
+        head = text.split(".", 1)[0]
+        if self.in_comprehension(head) or not self._imported_only(head):
             return None  # (bound by one import, and by nothing else)
-        return next((q for q in self.qualified_text(text) if "." in q), None)
+        found = next((q for q in self.qualified_text(text) if "." in q), None)
+        # (`import app.queries` then `app.queries.INSERT_EVENT`: written as qualified)
+        return found if found is not None or "." not in text else text
+
+    def _imported_only(self, head: str) -> bool:
+        """Whether the scope that binds ``head`` as this code sees it binds it by one
+        import and by nothing else (a parameter or a local of that name hides a module's
+        import of it: a review)."""
+        found = self._lookup(head)
+        return found is not None and found[0].bound.get(head) == 1 and bool(found[0].imported.get(head))
 
     def _imported_as(self, head: str) -> Optional[str]:
         """What a name an import of the file (or of an enclosing function) binds stands
@@ -1285,7 +1297,7 @@ class Resolver:
         if maker is None:
             return None
         found = next((q for q in self.qualified_text(maker) if "." in q), None)
-        if found is None and "." in maker and any(maker.split(".", 1)[0] in f.imports for f in self.frames):
+        if found is None and "." in maker and self._imported_only(maker.split(".", 1)[0]):
             found = maker  # `import app.db` then `app.db.session_scope()`: written as qualified
         if found is None and "." in maker:
             # `with store.session() as s:` (`store: Store`, `self.store`): the method of
