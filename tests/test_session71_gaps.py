@@ -380,3 +380,52 @@ def test_an_imported_statement_through_a_plain_import_or_a_local_name(tmp_path):
     want = [("ops.py", n, "OC102") for n in (9, 14, 20)]
     assert oc(tmp_path, "--no-cache", ".").codes() == want
     assert oc(tmp_path, "--no-cache", "ops.py").codes() == want
+
+
+@pytest.mark.parametrize("body", [
+    "    db = bot.db\n    db['users'].update(value)\n    db['users_history'].insert(value)\n",
+    "    bot.db['users'].update(value)\n    bot.db['users_history'].insert(value)\n",
+])
+def test_a_keyed_table_pattern_matches_through_an_alias(tmp_path, body):
+    # held-out set 437 (davtelepot): `db = bot.db`, then `db['users'].update(...)`:
+    # `*db["users"].update` matched nothing through the alias
+    write_tree(tmp_path, {
+        "ordercheck.toml": ('[events]\nsave = [\'*db["users"].update\']\n'
+                            'append = [\'*db["users_history"].insert\']\n'),
+        "a.py": "def track(bot, value):\n" + body})
+    line = body.count("\n") + 1
+    for args in ((".",), ("a.py",)):
+        assert oc(tmp_path, "--no-cache", *args).codes() == [("a.py", line, "OC102")]
+
+
+STAR_UTIL = '__all__ = ["log_operation"]\n\n\ndef log_operation(table, op, data):\n    print(table, op, data)\n'
+STAR_VIEWS = ("from ._util import *\n\n\ndef add(session, data):\n    session.add(data)\n"
+              "    session.commit()\n    log_operation('users', 'add', data)\n")
+
+
+@pytest.mark.parametrize("views, found", [
+    (STAR_VIEWS, True),
+    (STAR_VIEWS.replace("def add(session, data)", "def add(session, data, log_operation)"), False),
+])
+def test_a_qualified_pattern_matches_a_function_a_star_import_binds(tmp_path, views, found):
+    # held-out set 436 (flaskz's `from ._util import *`): `pkg._util.log_operation`
+    # matched none of the calls, though the summaries resolve the name through the star
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[events]\nsave = ["*session.commit"]\nappend = ["pkg._util.log_operation"]\n',
+        "pkg/__init__.py": "", "pkg/_util.py": STAR_UTIL, "pkg/views.py": views})
+    want = [("pkg/views.py", 7, "OC102")] if found else []
+    cache = str(tmp_path / ".cache")
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, "pkg/views.py").codes() == want
+
+
+def test_the_later_save_on_the_turns_own_line_is_said_so(tmp_path):
+    # held-out set 438: "(the path taken at line 706 skips the later save at line 706)"
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*store.save"]\nappend = ["*ledger.append"]\n',
+                          "a.py": ("def f(store, ledger, r, done):\n    store.save(r)\n    ledger.append(r)\n"
+                                   "    if done: store.save(r)\n")})
+    diags = json.loads(oc(tmp_path, "--no-cache", "--format", "json", ".").out)["files"][0]["diagnostics"]
+    assert [d["message"].split(": a crash")[0] for d in diags] == [
+        "ledger append `ledger.append(r)` after the state save at line 2 (the path taken at line 4 skips "
+        "the later save on that line)"], diags

@@ -163,8 +163,11 @@ class Sequence(Ordering, kind="sequence"):
             at, save = turned
             kind = self.step_kind(classes.get(save, frozenset()))
             data = g.nodes[save]
-            fmt["later_skipped"] = (f" (the path taken at line {_line(g, at)} skips the later {kind}"
-                                    f" at line {_line(g, save)})")
+            turn_line, save_line = _line(g, at), _line(g, save)
+            # (`if done: store.save(r)` on one line: "skips the later save on that line",
+            # not "at line 706 ... at line 706"; held-out set 438)
+            where = "on that line" if save_line == turn_line else f"at line {save_line}"
+            fmt["later_skipped"] = f" (the path taken at line {turn_line} skips the later {kind} {where})"
             span = node_span(data) or data["call"].span
             related.append(Related(span, f"the later {kind} this path skips: {short(node_text(data), 60)}"))
         return fmt, related

@@ -35,6 +35,7 @@ from .resolution import (
     destination,
     detaches_first,
     key_text,
+    keyed_names,
     level_argument,
     passes_keywords,
     returns_exceptions,
@@ -621,9 +622,10 @@ class ExpressionWalker(Resolver):
             self._expr(lam.body, seq)
             del self._w[written:]  # (a walrus in a lambda binds the lambda's own name: PEP 572)
         callee, qn = names.callee, names.qualnames
-        if handoff is None and callee == callee_text and "[]" in callee:
-            keyed = render_callee(func, keyed=True)  # `self.env["mail.message"].create`
-            qn = qn + (keyed,) if keyed != callee else qn
+        if handoff is None and "[]" in callee_text:
+            # `self.env["mail.message"].create`, also through an alias (``keyed_names``)
+            keyed = keyed_names(render_callee(func, keyed=True), callee_text, callee)
+            qn = qn + tuple(k for k in keyed if k not in qn)
         suppress = None
         # (also any other `suppress`: a project module may re-export contextlib's, which
         # only the project phase knows; ``cfg`` asks ``is_contextlib_suppress``)

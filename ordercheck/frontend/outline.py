@@ -44,6 +44,7 @@ from .resolution import (
     detaches_first,
     flag_annotation,
     is_lock,
+    keyed_names,
     level_argument,
     on_method,
     passes_keywords,
@@ -235,9 +236,10 @@ class Outliner(Resolver):
         elif handed is not None:  # `await asyncio.to_thread(lambda: store.save(run))`: its body runs here
             self.visit(cast(ast.Lambda, handed[0]).body)
         qualnames = names.qualnames
-        if handed is None and names.callee == written and "[]" in written:
-            keyed = render_ast(node.func, keyed=True)  # (``expressions.render_callee``)
-            qualnames = qualnames + (keyed,) if keyed != written else qualnames
+        if handed is None and "[]" in written:
+            # (``expressions.render_callee``; through an alias too: ``keyed_names``)
+            keyed = keyed_names(render_ast(node.func, keyed=True), written, names.callee)
+            qualnames = qualnames + tuple(k for k in keyed if k not in qualnames)
         call = self._call(names.callee, qualnames, node, names.receiver_type)
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         if handed is None:

@@ -94,6 +94,27 @@ def key_text(key: object) -> str:
     return f'"{key}"' if isinstance(key, str) and not any(c in key for c in '"[]') else ""
 
 
+def keyed_names(keyed: str, written: str, callee: str) -> Tuple[str, ...]:
+    """The keyed renderings a call is also named by: ``keyed`` (its text as written,
+    each one-string key written in: ``db["users"].update``) and, when an alias made
+    its callee another text (``db = bot.db``: ``bot.db[].update``), that callee with
+    the same keys in its trailing subscripts (``bot.db["users"].update``; held-out set
+    437: a keyed table pattern matched nothing through the alias)."""
+    out = (keyed,) if keyed != written else ()
+    if not out or callee == written:
+        return out
+    keys = _SUBSCRIPT.findall(keyed)
+    parts = callee.split("[]")
+    if len(keys) != written.count("[]") or len(parts) - 1 < len(keys):
+        return out
+    fill = [""] * (len(parts) - 1 - len(keys)) + keys
+    return out + ("".join(p + (f"[{k}]" if i < len(fill) else "") for i, (p, k) in
+                          enumerate(zip(parts, fill + [""]))),)
+
+
+_SUBSCRIPT = re.compile(r"\[([^\]]*)\]")
+
+
 #: a logging level, as ``logger.log``'s first argument names it, → the logger method of
 #: that level (``logging.ERROR``, ``ERROR``, ``40``; loguru's ``"ERROR"``)
 _LEVEL_METHODS = {
