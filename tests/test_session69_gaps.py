@@ -408,7 +408,7 @@ def test_a_dead_argument_pattern_says_what_an_argument_part_reads(tmp_path):
     r = oc(tmp_path, "--no-cache", ".")
     assert "`*.execute(\"NOTIFY*\")` (append) (an argument part reads a statement written in the call" in r.err, r.err
     text = oc(tmp_path, "suggest", "--no-cache", ".").out
-    assert "another object's" in text and "an imported constant" in text, text
+    assert "another object's" in text and "a project module's constant imported" in text, text
 
 
 # ---- the review's findings (session 69)
