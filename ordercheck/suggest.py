@@ -612,6 +612,10 @@ class Suggestion:
                 "example": {"path": path, "line": line, "text": text, "names": list(self.names)}}
 
 
+#: the last one-string key of a keyed rendering (``resolution.keyed_names``)
+_KEYED_LAST = re.compile(r'\["([^"\[\]]*)"\]\.[^.\[\]]+$')
+
+
 def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
     """(group key, pattern, plain receiver) of a call, or None when no pattern a
     maintainer would keep names it."""
@@ -647,7 +651,16 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         while base.endswith("[]"):
             base = base[:-2]
         if not set(split_tokens(base.rsplit(".", 1)[-1])) & LEDGERISH:
-            return None
+            # a table a database holds by a key naming a ledger's (`self.db['users_history']
+            # .insert(row)`, dataset's tables; held-out set 437): that table's own pattern
+            key = next((m.group(1) for q in call.qualnames for m in [_KEYED_LAST.search(q)]
+                        if m is not None and q.endswith(f'"].{name}')), None)
+            holder = base.rsplit(".", 1)[-1]
+            if (receiver.count("[]") != 1 or key is None or not set(split_tokens(key)) & LEDGERISH
+                    or not set(split_tokens(holder)) & STORAGE):
+                return None  # (`session['history'].append(m)`: a chat's list in memory)
+            keyed = f'{holder}["{key}"].{name}'
+            return (keyed, "*" + keyed, False)
     machinery = set(split_tokens(receiver)) & NOT_RECEIVER_TOKENS
     if machinery and not (module and machinery <= OBJECT_ONLY_TOKENS):
         return None  # (a project's own `telemetry` or `tracer` module is machinery too: a review)

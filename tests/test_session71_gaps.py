@@ -429,3 +429,30 @@ def test_the_later_save_on_the_turns_own_line_is_said_so(tmp_path):
     assert [d["message"].split(": a crash")[0] for d in diags] == [
         "ledger append `ledger.append(r)` after the state save at line 2 (the path taken at line 4 skips "
         "the later save on that line)"], diags
+
+
+KEYED_TABLES = '''\
+def track(self, uid, value):
+    self.db['users'].update(value, ['id'])
+    self.db['users_history'].insert(dict(user_id=uid))
+
+
+def scores(db, x):
+    db['scores'].insert(x)
+
+
+def chat(session, m):
+    session['history'].append(m)
+'''
+
+
+def test_suggest_proposes_a_keyed_history_tables_insert_and_it_matches(tmp_path):
+    # held-out set 437 (davtelepot): `self.db['users_history'].insert(row)` was never
+    # proposed; a chat's `session['history']` list and another table stay out
+    write_tree(tmp_path, {"a.py": KEYED_TABLES})
+    rows = [(r["class"], r["pattern"]) for r in
+            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+    assert rows == [("append", '*db["users_history"].insert')], rows
+    (tmp_path / "ordercheck.toml").write_text(
+        '[events]\nsave = [\'*db["users"].update\']\nappend = [\'*db["users_history"].insert\']\n')
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("a.py", 3, "OC102")]
