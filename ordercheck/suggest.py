@@ -2020,13 +2020,22 @@ def file_helpers(cg: CallGraph, settings: Settings) -> Tuple[Set[str], Set[str]]
             found: Set[str] = set()
             for call in fn.calls:
                 found |= vocab.direct(call)
-            if "rename" in found and not any(call_kind(c, c.callee.rsplit(".", 1)[-1]) == "save" for c in fn.calls):
+            if "rename" in found and not any(_commits(c) for c in fn.calls):
                 # (a manager that commits and moves a marker file too, `self.conn.commit()`
-                # then `os.replace(tmp, marker)`, is still a transaction: the review)
+                # then `os.replace(tmp, marker)`, is still a transaction: the review; a
+                # save-named file helper, `write_state(...)`, commits nothing: the second)
                 renamers.add(key)
             if {"file-write", "rename"} <= found:
                 writers.add(key)
     return writers, renamers
+
+
+def _commits(call: Call) -> bool:
+    """Whether a call commits a database transaction: `conn.commit()`,
+    `commit_transaction()`, `cur.execute("COMMIT")` (``file_helpers``)."""
+    name = call.callee.rsplit(".", 1)[-1]
+    sql = sql_statement(call, name)
+    return split_tokens(name.lstrip("_"))[:1] == ("commit",) or (sql is not None and sql[0] == "save")
 
 
 def _stub(fn: FunctionFacts) -> bool:

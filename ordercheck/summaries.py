@@ -994,6 +994,27 @@ class ProjectIndex:
         wrapper = fkey(row[0].path, row[1].wrapper)
         return wrapper if wrapper in self.functions else None
 
+    def star_name(self, facts: FileFacts, call: Call) -> Optional[str]:
+        """The qualified name a plain-name call has through the file's star imports
+        (`log_operation(...)` of `from ._util import *`: `pkg._util.log_operation`;
+        held-out set 436, flaskz), as Python finds it: the one star that binds the
+        name, of a project module that defines or re-exports it (a built-in, a
+        library's name, `print`, is none); none for a name the file binds itself (its
+        own `def`, an import, an assignment: ``Call.qualnames``, ``Call.local_head``,
+        the module's own functions and classes; the second review)."""
+        name = call.callee
+        if call.qualnames or call.local_head or not facts.star_imports or not name.isidentifier():
+            return None
+        if (name in facts.imports or name in facts.aliases
+                or any(fn.qualname == name for fn in facts.functions)
+                or any(c.qualname == name for c in facts.classes)):
+            return None
+        # (a module that lacks the name binds nothing; of two stars that both bind it,
+        # the later in the file wins, an order the facts do not keep: then neither)
+        found = [f"{star}.{name}" for star in facts.star_imports
+                 if star in self.modules and self.star_binds(star, name) and self.resolve_qualified(f"{star}.{name}")]
+        return found[0] if len(found) == 1 else None
+
     def star_key(self, facts: FileFacts, name: str) -> Optional[str]:
         """The function or class key a plain name of ``facts`` is bound to by one of its
         star imports (what the module's ``__all__`` lists, or its public names)."""
@@ -1680,13 +1701,9 @@ class ProjectIndex:
                 if call.level is not None or call.level_args:
                     extra += tuple(n for n in self.forwarded_level_names(facts, fn, call)
                                    if n not in call.qualnames and n not in extra)
-                if (not call.qualnames and call.callee.isidentifier() and not call.local_head
-                        and facts.star_imports):
-                    # `log_operation(...)` of `from ._util import *` (held-out set 436,
-                    # flaskz): the star-imported module's name, as summaries resolve it
-                    extra += tuple(f"{star}.{call.callee}" for star in facts.star_imports
-                                   if star in self.modules and self.star_binds(star, call.callee)
-                                   and f"{star}.{call.callee}" not in extra)
+                starred = self.star_name(facts, call)
+                if starred is not None and starred not in extra:
+                    extra += (starred,)
                 names = call.qualnames + extra
                 if not call.qualnames and "." in call.callee:
                     head = call.callee.split(".", 1)[0]

@@ -1150,11 +1150,14 @@ class Resolver:
         return found if found is not None or "." not in text else text
 
     def _imported_only(self, head: str) -> bool:
-        """Whether the scope that binds ``head`` as this code sees it binds it by one
-        import and by nothing else (a parameter or a local of that name hides a module's
-        import of it: a review)."""
+        """Whether the scope that binds ``head`` as this code sees it binds it by imports
+        and by nothing else (a parameter or a local of that name hides a module's import
+        of it: a review)."""
         found = self._lookup(head)
-        return found is not None and found[0].bound.get(head) == 1 and bool(found[0].imported.get(head))
+        # (`import app.db` and `import app.models` bind `app` twice, both imports: the
+        # second review)
+        return (found is not None and bool(found[0].imported.get(head))
+                and found[0].bound.get(head) == found[0].imported.get(head))
 
     def _imported_as(self, head: str) -> Optional[str]:
         """What a name an import of the file (or of an enclosing function) binds stands
