@@ -8,6 +8,12 @@ import pytest
 from checkutil import write_tree
 from cliutil import oc
 
+
+def suggested_rows(tmp_path):
+    """`suggest`'s (class, pattern) rows over the folder, in its order."""
+    return [(r["class"], r["pattern"]) for r in
+            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+
 MANAGERS = '''\
 from contextlib import asynccontextmanager
 from typing import AsyncGenerator
@@ -185,8 +191,7 @@ def test_suggest_proposes_no_transaction_for_a_manager_that_renames_a_file(tmp_p
     # held-out set 430 (aicorpusx): `with _atomic_output(path) as tmp:` was proposed as a
     # transaction, which folds the write and its rename into one node and hides OC301
     write_tree(tmp_path, {"state.py": ATOMIC_SCOPE.replace("{exit}", exit)})
-    rows = [(r["class"], r["pattern"]) for r in
-            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+    rows = suggested_rows(tmp_path)
     assert rows == ([("transaction", "atomic_scope")] if proposed else []), rows
 
 
@@ -215,8 +220,7 @@ def test_the_dead_pattern_hint_names_no_functions_fresh_list(tmp_path, binding, 
 ])
 def test_suggest_reads_a_record_of_where_a_run_stands_as_a_save(tmp_path, name, kind):
     write_tree(tmp_path, {"a.py": f"def scan(state, n):\n    state.{name}(n)\n"})
-    rows = [(r["class"], r["pattern"]) for r in
-            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+    rows = suggested_rows(tmp_path)
     assert rows == [(kind, f"*state.{name}")], rows
 
 
@@ -452,8 +456,7 @@ def test_suggest_proposes_a_keyed_history_tables_insert_and_it_matches(tmp_path)
     # held-out set 437 (davtelepot): `self.db['users_history'].insert(row)` was never
     # proposed; a chat's `session['history']` list and another table stay out
     write_tree(tmp_path, {"a.py": KEYED_TABLES})
-    rows = [(r["class"], r["pattern"]) for r in
-            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+    rows = suggested_rows(tmp_path)
     assert rows == [("append", '*db["users_history"].insert')], rows
     (tmp_path / "ordercheck.toml").write_text(
         '[events]\nsave = [\'*db["users"].update\']\nappend = [\'*db["users_history"].insert\']\n')
@@ -510,8 +513,7 @@ def test_suggest_a_manager_with_a_save_named_file_helper_is_no_transaction(tmp_p
     src = ATOMIC_SCOPE.replace("{exit}", "os.replace(tmp, path)\n    write_state(path)").replace(
         "atomic_scope", "atomic_state") + "\n\ndef write_state(p):\n    open(p, 'w').write('x')\n"
     write_tree(tmp_path, {"state.py": src})
-    rows = [(r["class"], r["pattern"]) for r in
-            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+    rows = suggested_rows(tmp_path)
     assert ("transaction", "atomic_state") not in rows, rows
 
 
