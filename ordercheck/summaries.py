@@ -375,6 +375,7 @@ class ProjectIndex:
     _after_memo: Dict[Tuple[str, Optional[str]], bool] = field(default_factory=dict)  # ``_library_after``'s
     _runners: Optional[FrozenSet[str]] = None  # ``handed_ref``: the names of functions that run their first parameter
     _starred: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_key``'s answers
+    _star_names: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_name``'s answers
     # the project names ``swallow_types_for`` was asked about while one file is checked,
     # with its answers (set by the runner around ``check_file``; None: not noted)
     swallow_asked: Optional[Dict[str, bool]] = None
@@ -1005,15 +1006,19 @@ class ProjectIndex:
         name = call.callee
         if call.qualnames or call.local_head or not facts.star_imports or not name.isidentifier():
             return None
-        if (name in facts.imports or name in facts.aliases
+        if (facts.path, name) in self._star_names:
+            return self._star_names[(facts.path, name)]
+        answer: Optional[str] = None
+        if not (name in facts.imports or name in facts.aliases
                 or any(fn.qualname == name for fn in facts.functions)
                 or any(c.qualname == name for c in facts.classes)):
-            return None
-        # (a module that lacks the name binds nothing; of two stars that both bind it,
-        # the later in the file wins, an order the facts do not keep: then neither)
-        found = [f"{star}.{name}" for star in facts.star_imports
-                 if star in self.modules and self.star_binds(star, name) and self.resolve_qualified(f"{star}.{name}")]
-        return found[0] if len(found) == 1 else None
+            # (a module that lacks the name binds nothing; of two stars that both bind it,
+            # the later in the file wins, an order the facts do not keep: then neither)
+            found = [f"{star}.{name}" for star in facts.star_imports if star in self.modules
+                     and self.star_binds(star, name) and self.resolve_qualified(f"{star}.{name}")]
+            answer = found[0] if len(found) == 1 else None
+        self._star_names[(facts.path, name)] = answer
+        return answer
 
     def star_key(self, facts: FileFacts, name: str) -> Optional[str]:
         """The function or class key a plain name of ``facts`` is bound to by one of its
@@ -1993,7 +1998,7 @@ _FILE_METHODS = tuple(name for name, f in vars(ProjectIndex).items()
                       if callable(f) and f.__code__.co_varnames[1:2] == ("facts",))
 #: the index's memos of answers by name, which a clashing module name makes differ by root
 _NAME_MEMOS = ("_outside", "_defined", "_inherited", "_truthy", "_mixin_super", "_plain",
-               "_after_memo", "_starred")
+               "_after_memo", "_starred", "_star_names")
 
 
 def _in_file(idx: ProjectIndex, method):
