@@ -40,6 +40,11 @@ class Span:
     end_col16: int = 0
 
 
+#: ``Call.lead_import`` of a plain name nothing in the file binds, in a module with a
+#: star import: the name after it, to look up in the star-imported modules
+STAR_LEAD = "*."
+
+
 @dataclass
 class Call:
     """One call expression (or a ``+=`` pseudo-call, ``aug=True``)."""

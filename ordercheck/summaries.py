@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, 
 
 from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
-from .ir import Call, ClassFacts, FileFacts, FunctionFacts, Stmt, rebound_names
+from .ir import STAR_LEAD, Call, ClassFacts, FileFacts, FunctionFacts, Stmt, rebound_names
 from .kinds import StmtKind
 from .scopes import (
     APP_MODELS,
@@ -801,6 +801,19 @@ class ProjectIndex:
         if len(found) == 1:
             return found.pop()
         return self.class_key(facts, model)  # (none, or two apps of one label: as before)
+
+    def imported_statement(self, facts: FileFacts, lead_import: str) -> Optional[str]:
+        """The string ``Call.lead_import`` names: a module's constant by its qualified
+        name, or a plain name the file's star imports bind (``STAR_LEAD``: of the one
+        star module that binds it to a string; of two, Python keeps the later, an order
+        the facts do not keep: neither)."""
+        if not lead_import.startswith(STAR_LEAD):
+            return self.module_string(lead_import)
+        name = lead_import[len(STAR_LEAD):]
+        found = [self.module_string(f"{star}.{name}") for star in facts.star_imports
+                 if star in self.modules and self.star_binds(star, name)]
+        texts = [t for t in found if t is not None]
+        return texts[0] if len(texts) == 1 else None
 
     def module_string(self, full: str, depth: int = 0) -> Optional[str]:
         """The string constant a project module binds once at its top to the name
@@ -1667,7 +1680,7 @@ class ProjectIndex:
         for fn in facts.functions:
             for call in fn.calls:
                 if call.lead_import is not None and call.lead is None:
-                    call.imported_lead = self.module_string(call.lead_import)
+                    call.imported_lead = self.imported_statement(facts, call.lead_import)
                 extra: Tuple[str, ...] = ()
                 if call.self_call is not None and call.receiver_type is None:
                     through = self.typed_through_base(facts, fn, call)

@@ -527,3 +527,26 @@ def test_a_core_statement_on_an_orm_classs_table_names_the_class(tmp_path):
                  "    await conn.execute(Flag.__table__.update().values(enabled=True))\n"
                  "    await conn.execute(insert(Changelog.__table__).values(flag=flag))\n")})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("t.py", 6, "OC102")]
+
+
+STAR_OPS = ("from .queries import *\n\n\ndef f(conn):\n    conn.execute(UPDATE_RUN)\n"
+            "    conn.execute(INSERT_EVENT)\n\n\ndef g(conn, INSERT_EVENT):\n"
+            "    conn.execute(UPDATE_RUN)\n    conn.execute(INSERT_EVENT)\n")
+
+
+@pytest.mark.parametrize("other, found", [
+    ("def helper():\n    pass\n", True),
+    ("INSERT_EVENT = 'INSERT INTO audit VALUES (1)'\n", False),  # two stars bind it: neither
+])
+def test_a_statement_a_star_import_binds_is_read(tmp_path, other, found):
+    # held-out set 433's probe: `from queries import *` then `conn.execute(INSERT_EVENT)`
+    write_tree(tmp_path, {
+        "ordercheck.toml": ("[events]\nsave = ['*.execute(\"UPDATE runs*\")']\n"
+                            "append = ['*.execute(\"INSERT INTO run_events*\")']\n"),
+        "pkg/__init__.py": "", "pkg/queries.py": QUERIES, "pkg/other.py": other,
+        "pkg/ops.py": STAR_OPS.replace("from .queries import *\n", "from .queries import *\nfrom .other import *\n")})
+    want = [("pkg/ops.py", 7, "OC102")] if found else []
+    cache = str(tmp_path / ".cache")
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, ".").codes() == want
+    assert oc(tmp_path, "--cache-dir", cache, "pkg/ops.py").codes() == want

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import scopes as scopesmod
-from ..ir import Call, FileFacts, FunctionFacts
+from ..ir import STAR_LEAD, Call, FileFacts, FunctionFacts
 from .imports import SHADOWED
 
 _HEAD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -1143,6 +1143,11 @@ class Resolver:
         if text is None:
             return None
         head = text.split(".", 1)[0]
+        if ("." not in text and not self.in_comprehension(text) and self._lookup(text) is None
+                and any(k.startswith("*") for k in self.import_tables.get(0, {}))):
+            # `conn.execute(INSERT_EVENT)` of `from .queries import *`: a name nothing
+            # here binds, which a star import may; the project phase looks in the stars
+            return STAR_LEAD + text
         if self.in_comprehension(head) or not self._imported_only(head):
             return None  # (bound by one import, and by nothing else)
         found = next((q for q in self.qualified_text(text) if "." in q), None)
