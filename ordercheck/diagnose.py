@@ -227,7 +227,8 @@ def _branch_step(shared: Dict[Tuple[object, str], Step], n: object, kind: str, d
         if data["kind"] == NodeKind.LOOP:
             # (an inner `for` ending an outer loop's body goes round that loop when it
             # runs out: "(no more items, then round the loop)", held-out set 239, where
-            # a test's "(false, again)" read as an `if`'s)
+            # a test's "(false, again)" read as an `if`'s; since session 72 a test says
+            # "(false, then round the loop)": held-out set 443 read "again" as a second visit)
             way, again = kind.split(", ", 1) if ", " in kind else (kind, "")
             shown = _LOOP_WORDS.get(way, way) + (", then round the loop" if again else "")
         step = shared[n, kind] = Step(span, "branch", f"{text}  ({shown})")
@@ -363,7 +364,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
             way = g.edges[n, nxt].get("outcome") if kind == EdgeKind.LOOP else None
             if way in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == NodeKind.CALL:
                 # (`if store.save(b):` ending the loop's body: its way is on the back edge)
-                steps.append(_branch_step(shared, n, f"{way}, again", data, span, lines))
+                steps.append(_branch_step(shared, n, f"{way}, then round the loop", data, span, lines))
             elif kind in (EdgeKind.TRUE, EdgeKind.FALSE) and span is not None and data["kind"] == NodeKind.CALL:
                 # the event is the test's last call (``if self.revoked(run) is True:``):
                 # the branch it decides is a step of its own, after the event, and after
@@ -434,7 +435,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 # (a test that ends the loop's body, `if x:` last in it: the way it
                 # went is on the back edge, as correlated tests read it; the step says
                 # both, a held-out set, session 41)
-                steps.append(_branch_step(shared, n, f"{outcome}, again", data, span, lines))
+                steps.append(_branch_step(shared, n, f"{outcome}, then round the loop", data, span, lines))
             else:
                 # (a `with` ending the loop's body goes round from its exit: said so,
                 # held-out set 146, a `with` line read as the loop)
@@ -494,7 +495,7 @@ def witness_steps(g: nx.DiGraph, path: List[object], classes, callees, rule: Rul
                 if same and steps[-1].kind in _LEAVING:
                     steps.pop()  # (`return run` is where the handler is left: one step says both)
                 elif steps and _starts_within(steps[-1].span, then[1].span) and (
-                        steps[-1].kind == "loop" or steps[-1].text.endswith((", again)", ", then round the loop)"))):
+                        steps[-1].kind == "loop" or steps[-1].text.endswith(", then round the loop)")):
                     # (the handler's last line going round the loop: left there, one step;
                     # the silent step may quote the statement around the call that goes
                     # round, `await asyncio.sleep(d)`)

@@ -469,6 +469,11 @@ def queryset_write(callee: str) -> Optional[str]:
         if owner[:1].isupper() and name in DJANGO_INSERTS and log_model_name(owner):
             return "append"  # (a new row of a log model: django-axes' `AccessFailureLog`, set 112)
         return "save" if owner[:1].isupper() or model_name(owner.split("(", 1)[0]) else None
+    if head and name in DJANGO_INSERTS and last.lstrip("_")[:1].islower() and log_model_name(last):
+        # a related manager named for a log's rows (`self.logs.create(status=...)`,
+        # `run.history.create(...)`, `job.audit_entries.create(...)`): a row appended to
+        # the owner's log (held-out set 441, django-mail-admin's delivery log was never offered)
+        return "append"
     return "save" if last in QUERYSET_STEPS else None
 
 
@@ -745,6 +750,35 @@ def _in_memory_list(call: Call, fn: FunctionFacts, lists: Dict[str, Set[str]]) -
             and parts[1] in lists.get(fn.class_name, ()))
 
 
+#: GUI toolkits whose widgets show a status or state: a widget's own `update_*status`
+#: or `set_*state` method repaints it (held-out set 441, emailer-simple-tool's
+#: `self.update_campaign_status()` on a `QWidget`), no store written
+GUI_MODULES = QT_MODULES | {"PyQt4", "tkinter", "Tkinter", "wx", "kivy", "textual", "gi", "customtkinter", "toga"}
+
+
+def gui_classes(facts: FileFacts) -> Set[str]:
+    """The file's classes that derive from a GUI toolkit's class (``GUI_MODULES``),
+    directly or through another class of the file."""
+    by_name = {c.qualname: c for c in facts.classes}
+    out: Set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for c in facts.classes:
+            if c.qualname not in out and any(b.split(".", 1)[0] in GUI_MODULES or b in out
+                                             or by_name.get(b) is not None and by_name[b].qualname in out
+                                             for b in c.bases):
+                out.add(c.qualname)
+                changed = True
+    return out
+
+
+def _display_update(name: str) -> bool:
+    """``update_campaign_status``, ``set_ui_state``: a status or state shown (``gui_classes``)."""
+    toks = split_tokens(name.lstrip("_"))
+    return len(toks) >= 2 and toks[0] in ("update", "set", "refresh") and any("stat" in t for t in toks[1:])
+
+
 def _metrics_class(class_name: Optional[str]) -> bool:
     """Whether a class's name says it measures, traces or profiles (``SenderMetrics``,
     ``MetricsEmitter``), and names no store (``TracingStorage``): its own methods'
@@ -841,6 +875,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
             continue
         in_tests = facts.path in tests
         lists = list_attributes(facts)
+        widgets = gui_classes(facts)
         for fn in facts.functions:
             fid = (facts.path, fn.qualname)
             kinds_here: Set[str] = set()
@@ -916,6 +951,9 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     # unless the class is Qt's own (`error_raised = QtCore.Signal(Exception)`,
                     # a class-level signal; happi, set 139)
                     continue
+                if (kind == "save" and call.self_call in ("self", "cls") and call.callee.count(".") == 1
+                        and fn.class_name in widgets and _display_update(name)):
+                    continue  # a widget's own `self.update_campaign_status()`: shown, not stored (set 441)
                 if call.self_call in ("self", "cls") and _metrics_class(fn.class_name):
                     continue  # a metrics class's own `self.emit(...)` (feapder's `MetricsEmitter`; set 135)
                 if (call.callee.count(".") == 1 and call.self_call in ("self", "cls") and fn.class_name

@@ -33,7 +33,7 @@ def test_an_if_that_ends_a_loops_body_says_its_way_and_that_the_loop_goes_round(
     k, h = check_source(SRC, select=["OC102"])
     assert (k.span.line, h.span.line) == (5, 14)
     got = steps(k)
-    assert ("branch", 6, "if b.more:  (false, again)") in got
+    assert ("branch", 6, "if b.more:  (false, then round the loop)") in got
     assert not [s for s in got if s[0] == "loop" and s[1] == 6]
     # the round that saved took it true
     assert ("branch", 6, "if b.more:  (true)") in got
@@ -42,7 +42,7 @@ def test_an_if_that_ends_a_loops_body_says_its_way_and_that_the_loop_goes_round(
 def test_a_while_whose_false_way_goes_round_the_outer_loop_says_so():
     _, h = check_source(SRC, select=["OC102"])
     got = steps(h)
-    assert ("branch", 15, "while b.more:  (false, again)") in got
+    assert ("branch", 15, "while b.more:  (false, then round the loop)") in got
     assert not [s for s in got if s[0] == "loop" and s[1] == 15]
 
 
@@ -92,7 +92,7 @@ def test_an_event_call_that_ends_the_loops_body_says_its_way_and_a_handlers_last
                         print(r)
     '''
     append, swallowed = sorted(check_source(src, select=["OC102", "OC203"]), key=lambda f: f.code)
-    assert ("branch", 7, "if store.save(b):  (false, again)") in steps(append), steps(append)
+    assert ("branch", 7, "if store.save(b):  (false, then round the loop)") in steps(append), steps(append)
     lines = [s[1] for s in steps(swallowed)]
     assert lines.count(16) == 1, steps(swallowed)
 

