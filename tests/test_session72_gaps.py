@@ -128,3 +128,14 @@ def test_later_skipped_names_a_save_the_loops_back_edge_skips(tmp_path):
     text = oc(tmp_path, "--no-cache", "tail.py").out
     assert 'if status != "_uncertain":  (false, then round the loop)' in text
     assert "again" not in text
+
+
+def test_suggest_says_when_the_limit_cuts_the_list(tmp_path):
+    """Set 442: "38 call pattern(s)" above 30 rows, nothing said of the other 8."""
+    write_tree(tmp_path, {"s.py": "".join(f"def f{i}(db):\n    db.save_thing{i}()\n" for i in range(5))})
+    cut = oc(tmp_path, "suggest", "--no-cache", "--limit", "3", ".").out
+    assert "# ordercheck suggest: 5 call pattern(s)" in cut
+    assert "# Showing the first 3; `--limit 5` shows them all." in cut
+    assert "Showing the first" not in oc(tmp_path, "suggest", "--no-cache", ".").out
+    data = json.loads(oc(tmp_path, "suggest", "--no-cache", "--format", "json", "--limit", "3", ".").out)
+    assert data["total"] == 5 and len(data["suggestions"]) == 3
