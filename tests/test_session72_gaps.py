@@ -139,3 +139,33 @@ def test_suggest_says_when_the_limit_cuts_the_list(tmp_path):
     assert "Showing the first" not in oc(tmp_path, "suggest", "--no-cache", ".").out
     data = json.loads(oc(tmp_path, "suggest", "--no-cache", "--format", "json", "--limit", "3", ".").out)
     assert data["total"] == 5 and len(data["suggestions"]) == 3
+
+
+IMAGES = '''\
+from PIL import Image
+import PIL.Image
+
+
+def f(arr, path, store, run):
+    Image.fromarray(arr).save(path)
+    PIL.Image.new("RGB", (1, 1)).save(path)
+    store.get(run).save()
+'''
+
+
+def test_suggest_leaves_a_picture_an_imaging_call_made_out(tmp_path):
+    """Set 442: ml-logger's `Image.fromarray(a).save(path)` was offered as a save; a
+    store's object saved the same way stays."""
+    write_tree(tmp_path, {"img.py": IMAGES})
+    patterns = [p for _, p in suggested_rows(tmp_path)]
+    assert "*.get().save" in patterns
+    assert not [p for p in patterns if "fromarray" in p or "new()" in p]
+
+
+def test_suggest_hints_a_fired_event_may_be_a_notification(tmp_path):
+    """Set 442: pytorch-ignite's `engine.fire_event(...)` (handlers called in the same
+    process) was offered as an append without the notification hint `emit` has."""
+    write_tree(tmp_path, {"e.py": "def f(engine, store):\n    store.save()\n    engine.fire_event('SAVED')\n"})
+    text = oc(tmp_path, "suggest", "--no-cache", ".").out
+    line = next(x for x in text.splitlines() if "fire_event" in x and x.startswith("# "))
+    assert "a notification? then not the ledger" in line
