@@ -1192,6 +1192,8 @@ class _Scanner:
         # (``_product_of``'s arguments and the name they type: a module's names are all
         # bound once the walk ends, whatever the order of its functions and assignments)
         self._products_later: List[tuple] = []
+        self._entered_later: Set[int] = set()  # (those of ``with`` items: ``_yielded`` once the walk is done)
+        self._keep_alive: List[ast.AST] = []
         self._attr_products_later: List[tuple] = []  # (the same, for ``self.x = make()``)
         #: (class table, attribute, a parameter's class, that class's attribute) for
         #: ``self.x = param.y`` (``Scopes.attr_type`` of the module's class, at the end)
@@ -1227,11 +1229,32 @@ class _Scanner:
         # entry is added when its walk ends, so an inner one's comes first: reversed)
         if table.joined:
             self._type_joined(table, None, [])
-        for value, table, chain, owner, name, method, fallback in self._products_later:
+        unmade = []
+        for entry in self._products_later:
+            value, table, chain, owner, name, method, fallback = entry
             made = self._product_of(value, table, chain, method) or fallback
             if made and not owner.constructed.get(name):
                 owner.constructed.setdefault(name, set()).add(made)
             elif not made and owner is table:
+                unmade.append(entry)
+        for key, def_line, name in _managers_yielding_names(tree, self.managers_yield):
+            # `session = SessionLocal()` (or `Session(engine)`, `s: Session = ...`) then
+            # `yield session`, no return annotation (the usual `session_scope`; a walk
+            # of session 72): the class the local holds, once the walk typed it
+            own = self.out.functions.get(def_line)
+            if own is None or name in own.alias_bindings:
+                continue
+            made = _one(own.annotated.get(name)) or _one(own.constructed.get(name))
+            if made and made != PATH_TYPE:
+                self.managers_yield[key] = made
+        for value, table, chain, owner, name, method, fallback in unmade:
+            # (through a function's alias of the maker: `get = store.session` then
+            # `with get() as s:` is `store.session()`, as the contract's aliases read)
+            value = self._unaliased_call(value, table, chain)
+            made = self._yielded(value, method) if id(value) in self._entered_later else None
+            if made:  # (`with session_scope() as s:` of the file's own manager, typed only now)
+                owner.constructed.setdefault(name, set()).add(made)
+            else:
                 # `s = make()`, and `with db.session_scope() as s:` of a module's
                 # function or `with store.session() as s:` of a typed receiver's
                 # method (held-out set 415's leftover): which class it makes is the
@@ -1422,6 +1445,7 @@ class _Scanner:
                     # `with sqlite_session() as session:` (``_product_of``, after the walk)
                     self._products_later.append((n.context_expr, table, chain, table, n.optional_vars.id, method,
                                                  as_read))
+                    self._entered_later.add(id(n.context_expr))
                 if ctor and isinstance(n.optional_vars, ast.Name):
                     # `with Session(engine) as session:` -- `__enter__` returns the
                     # object itself (docs/decisions.md "Receiver types: with, or, inheritance");
@@ -1594,6 +1618,28 @@ class _Scanner:
                     table.constructed.setdefault(name, set()).add(PATH_TYPE)
                     grew = True
 
+    def _unaliased_call(self, value: ast.Call, table: ScopeTable, chain: List[ScopeTable]) -> ast.Call:
+        """``get()`` where the function binds ``get = store.session`` once before (the
+        contract's function-level alias), as ``store.session()``: the same ``ast.Call``
+        otherwise. The copy keeps its ``with`` item's mark (``_entered_later``)."""
+        func = value.func
+        if not isinstance(func, ast.Name) or func.id not in table.bound or func.id in table.declared_outer:
+            return value
+        got = table.alias(func.id)
+        if got is None or (value.lineno, value.col_offset) < (got[1], got[2]):
+            return value  # (bound after the call: no alias there)
+        try:
+            aliased = ast.parse(got[0], mode="eval").body
+        except SyntaxError:
+            return value
+        if not isinstance(aliased, (ast.Name, ast.Attribute)):
+            return value
+        copy = ast.Call(func=aliased, args=value.args, keywords=value.keywords)
+        if id(value) in self._entered_later:
+            self._entered_later.add(id(copy))
+            self._keep_alive.append(copy)  # (an id is only good while its object lives)
+        return copy
+
     def _yielded(self, expr: ast.AST, method) -> Optional[str]:
         """The class a ``with`` item's call of the file's own ``@contextmanager``
         generator yields, as its return annotation says (``-> Iterator[Claim]``,
@@ -1606,8 +1652,10 @@ class _Scanner:
         if isinstance(func, ast.Name):
             return self.managers_yield.get(func.id)
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and method is not None
-                and func.value.id == method[1] and self._classes):
-            return self.managers_yield.get(f"{self._classes[-1]}.{func.attr}")
+                and func.value.id == method[1]):
+            # (the class being read; after the walk, the method's class table names it)
+            owner = self._classes[-1] if self._classes else method[0].class_name
+            return self.managers_yield.get(f"{owner}.{func.attr}") if owner else None
         return None
 
     def _product_of(self, value: ast.AST, table: ScopeTable, chain: List[ScopeTable], method=None) -> Optional[str]:
@@ -1846,6 +1894,41 @@ def _managers_yield(tree: ast.Module) -> Dict[str, str]:
             made = annotation_type(first)
             if made:
                 out[prefix + fn.name] = made
+    return out
+
+
+def _own_yields(fn: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> List[ast.Yield]:
+    """The ``yield`` expressions of a generator's own body (not of a function or lambda
+    nested in it)."""
+    out: List[ast.Yield] = []
+    stack: List[ast.AST] = list(fn.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Yield):
+            out.append(n)
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _managers_yielding_names(tree: ast.Module, known: Dict[str, str]) -> List[Tuple[str, int, str]]:
+    """The module's context-manager generators (as ``_managers_yield`` finds them) whose
+    return annotation says nothing and whose every ``yield`` yields one plain local
+    name: (name as ``_managers_yield`` keys it, the ``def``'s line, the local)."""
+    out: List[Tuple[str, int, str]] = []
+    for node in tree.body:
+        defs = [(node, "")] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else (
+            [(n, node.name + ".") for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            if isinstance(node, ast.ClassDef) else [])
+        for fn, prefix in defs:
+            if prefix + fn.name in known or not any(
+                    (dotted(d) or "").rsplit(".", 1)[-1] in ("contextmanager", "asynccontextmanager")
+                    for d in fn.decorator_list):
+                continue
+            yielded = {y.value.id if isinstance(y.value, ast.Name) else None for y in _own_yields(fn)}
+            if len(yielded) == 1 and None not in yielded:
+                out.append((prefix + fn.name, fn.lineno, next(iter(yielded))))  # type: ignore[arg-type]
     return out
 
 

@@ -1781,6 +1781,11 @@ class ProjectIndex:
                 made = self.functions.get(key) if key is not None else None
                 if made is not None and made[1].returns and made[1].returns.rsplit(".", 1)[-1] != "Self":
                     product = made[1].returns
+                    # `session = SessionLocal()` then `yield session` (session 72): the
+                    # manager's module's factory instance, as the class it makes
+                    if "." not in product:
+                        own = self._module_instance(f"{made[0].module}.{product}")
+                        product = (_product_of(*own) if own is not None else None) or product
             if product is not None:
                 out.append(f"{product}.{method}")
         for q in names:

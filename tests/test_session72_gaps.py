@@ -169,3 +169,123 @@ def test_suggest_hints_a_fired_event_may_be_a_notification(tmp_path):
     text = oc(tmp_path, "suggest", "--no-cache", ".").out
     line = next(x for x in text.splitlines() if "fire_event" in x and x.startswith("# "))
     assert "a notification? then not the ledger" in line
+
+
+UNANNOTATED_DB = '''\
+from contextlib import contextmanager
+
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session, sessionmaker
+
+engine = create_engine("sqlite://")
+SessionLocal = sessionmaker(bind=engine)
+
+
+@contextmanager
+def session_scope():
+    session = SessionLocal()
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+@contextmanager
+def plain_scope():
+    s: Session = Session(engine)
+    yield s
+
+
+@contextmanager
+def two_things():
+    yield 1
+    yield SessionLocal()
+
+
+class Repo:
+    @contextmanager
+    def scope(self):
+        session = Session(engine)
+        yield session
+
+    def work(self, ledger):
+        with self.scope() as s:
+            s.commit()
+        ledger.append_event("x")
+
+
+def same_file(ledger):
+    with session_scope() as s:
+        s.commit()
+    ledger.append_event("x")
+
+
+def annotated_local(ledger):
+    with plain_scope() as s:
+        s.commit()
+    ledger.append_event("x")
+
+
+def aliased(ledger):
+    get = session_scope
+    with get() as s:
+        s.commit()
+    ledger.append_event("x")
+
+
+def aliased_method(repo: Repo, ledger):
+    get = repo.scope
+    with get() as s:
+        s.commit()
+    ledger.append_event("x")
+
+
+def not_one_class(ledger):
+    with two_things() as s:
+        s.commit()
+    ledger.append_event("x")
+'''
+
+UNANNOTATED_USES = '''\
+from app import db
+from app.db import Repo, session_scope
+
+
+def other_file(ledger):
+    with session_scope() as s:
+        s.commit()
+    ledger.append_event("x")
+
+
+def through_module(ledger):
+    with db.session_scope() as s:
+        s.commit()
+    ledger.append_event("x")
+
+
+def typed_receiver(repo: Repo, ledger):
+    with repo.scope() as s:
+        s.commit()
+    ledger.append_event("x")
+'''
+
+
+def test_an_unannotated_manager_yields_the_class_its_local_holds(tmp_path):
+    """A walk of session 72: the usual `session_scope()` (`session = SessionLocal()`,
+    `yield session`, no return annotation) typed nothing, so `s.commit()` in its `with`
+    body matched no `sqlalchemy.orm.Session.commit`, in its file or another; nor did a
+    manager reached through a function's alias (`get = store.session`). A manager that
+    yields two things types nothing."""
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[events]\nsave = ["sqlalchemy.orm.Session.commit"]\nappend = ["*.append_event"]\n',
+        "app/__init__.py": "", "app/db.py": UNANNOTATED_DB, "app/svc.py": UNANNOTATED_USES})
+    want = {("app/db.py", 40), ("app/db.py", 46), ("app/db.py", 52), ("app/db.py", 59), ("app/db.py", 66),
+            ("app/svc.py", 8), ("app/svc.py", 14), ("app/svc.py", 20)}
+    assert set(oc(tmp_path, "--no-cache", ".").codes()) == {(p, ln, "OC102") for p, ln in want} | set()
+    # (a warm run, a one-file run and an editor's buffer agree)
+    assert {(p, ln) for p, ln, _ in oc(tmp_path, ".").codes()} == want
+    assert {(p, ln) for p, ln, _ in oc(tmp_path, ".").codes()} == want
+    assert {ln for _, ln, _ in oc(tmp_path, "--no-cache", "app/svc.py").codes()} == {8, 14, 20}
+    buffer = oc(tmp_path, "--no-cache", "--stdin-filename", "app/svc.py", "-",
+                stdin=UNANNOTATED_USES.encode())
+    assert {ln for _, ln, _ in buffer.codes()} == {8, 14, 20}
