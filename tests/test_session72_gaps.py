@@ -289,3 +289,74 @@ def test_an_unannotated_manager_yields_the_class_its_local_holds(tmp_path):
     buffer = oc(tmp_path, "--no-cache", "--stdin-filename", "app/svc.py", "-",
                 stdin=UNANNOTATED_USES.encode())
     assert {ln for _, ln, _ in buffer.codes()} == {8, 14, 20}
+
+
+LOOP_ITEMS = '''\
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+
+class Writer:
+    def write_batch(self, rows):
+        pass
+
+
+class Store:
+    def save(self, pos):
+        pass
+
+
+class Engine:
+    def __init__(self, targets: List[Writer], store: Store):
+        self._targets = targets
+        self.store = store
+
+    def run(self, rows, pos):
+        self.store.save(pos)
+        for t in self._targets:
+            t.write_batch(rows)
+
+
+class Fields:
+    sinks: "list[Writer]"
+
+    def run(self, store: Store, rows, pos):
+        store.save(pos)
+        for t in self.sinks:
+            t.write_batch(rows)
+
+
+@dataclass
+class Optionals:
+    outs: Optional[Sequence[Writer]] = None
+
+    def run(self, store: Store, rows, pos):
+        store.save(pos)
+        for t in self.outs:
+            t.write_batch(rows)
+
+
+def fanout(writers: list[Writer], store: Store, rows, pos):
+    store.save(pos)
+    for w in writers:
+        w.write_batch(rows)
+
+
+def untyped(by_name: dict[str, Writer], pair: Tuple[Writer, Store], store: Store, rows, pos):
+    store.save(pos)
+    for w in by_name:
+        w.write_batch(rows)
+    for x in pair:
+        x.write_batch(rows)
+'''
+
+
+def test_a_for_over_an_annotated_container_types_its_target(tmp_path):
+    """Set 445 (sqlite-cdc's `for target in self._targets` of `List[BaseTargetWriter]`):
+    a loop's target had no type, so a qualified pattern never matched its calls. A
+    mapping (its keys) and a tuple of several types type nothing."""
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[events]\nsave = ["*.Store.save"]\nappend = ["*.Writer.write_batch"]\n',
+        "w.py": LOOP_ITEMS})
+    assert oc(tmp_path, "--no-cache", ".").line_codes() == [(23, "OC102"), (32, "OC102"), (42, "OC102"),
+                                                            (48, "OC102")]
