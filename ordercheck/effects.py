@@ -32,6 +32,7 @@ import networkx as nx
 from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
+from .feasible import cut_dead_ends
 from .ir import Call, FileFacts, FunctionFacts
 from .kinds import (
     HANDS_ON,
@@ -488,7 +489,14 @@ def _yield_nodes(g: nx.DiGraph) -> List[object]:
 
 def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> Tuple[Effects, Dict[Tuple[str, str], Origin]]:
     """One function's effects from its graph and the classes of its nodes (a
-    transaction's body performs at its commit: semantics §Events Transactions)."""
+    transaction's body performs at its commit: semantics §Events Transactions).
+    A call of a helper that never returns goes on only by its exceptional edges, as
+    every contract reads it (``feasible.cut_dead_ends``): what only its impossible
+    return leads to is no effect of the function, on return, on raise or escaping
+    (held-out set 447: an append after `get_queue()`, which always raises, was an
+    escaping failure of the caller's handler though no walk reaches it)."""
+    if any(NO_RETURN in cls for cls in ns.performs.values()):
+        g = cut_dead_ends(g.copy(), ns.performs)
     g, performs, lifted_from = mgrmod.transaction_view(g, ns.performs)
     reach = nx.descendants(g, ENTRY) | {ENTRY}
     to_exit = nx.ancestors(g, EXIT) | {EXIT}
@@ -919,6 +927,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
 
     # the decorators' wrappers (``Effects.always``)
     wrappers = {fkey(facts.path, fn.wrapper) for facts, fn in cg.index.functions.values() if fn.wrapper}
+    # module functions another file replaces (``ProjectIndex.rebound_keys``): no dead end
+    rebound = cg.index.rebound_keys()
     cond = nx.condensation(cg.graph)
     for comp in reversed(list(nx.topological_sort(cond))):
         members = sorted(cond.nodes[comp]["members"])
@@ -931,7 +941,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         wrapped = {m: tuple(dict.fromkeys(w for facts, fn in cg.defs.get(m, ()) if fn.decorators
                                           for w in cg.index.wrappers_of(facts, fn))) for m in members}
         extras = {m: manager_rows(m) + [["wrapper", w, None if w in inside else effects.get(w, NO_EFFECTS).rows()]
-                                        for w in wrapped[m]]
+                                        for w in wrapped[m]] + ([["rebound"]] if m in rebound else [])
                   for m in members} if memo is not None else {}
         if memo is not None:
             if single:
@@ -998,7 +1008,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                             fail(m, exc)
                             g = None
                         else:
-                            if NO_RETURN in eff.on_return and not _never_returns(fn):
+                            if NO_RETURN in eff.on_return and (not _never_returns(fn) or m in rebound):
                                 eff = dataclasses.replace(eff, on_return=eff.on_return - {NO_RETURN})
                             elif NO_RETURN in eff.on_return and fn.is_async:
                                 eff = dataclasses.replace(

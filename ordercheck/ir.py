@@ -546,6 +546,10 @@ class FileFacts:
     # ..."``): an importing module's call that hands one on reads it (``Call.lead_import``);
     # None for a name the module imports and binds again (no re-export to follow)
     strings: Dict[str, Optional[str]] = field(default_factory=dict)
+    # attributes of imported modules the file assigns (``models.get_pending_updates =
+    # ...``), as written: a function so replaced from outside is no dead end where it is
+    # called (``ProjectIndex.rebound_keys``)
+    rebinds: Tuple[str, ...] = ()
     suppressions: List[Suppression] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)
     error: Optional[ParseError] = None

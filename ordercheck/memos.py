@@ -591,11 +591,11 @@ def open_memos(cache_dir: Path, settings: Settings, digests: Dict[str, str],
 
 # --------------------------------------------------------------------------- the call graph
 
-GRAPH_FORMAT = 11  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
+GRAPH_FORMAT = 12  # 2: a stub keeps return annotations, decorators and class-level aliases; 3: an exit's self calls;
 # 4: a module's ``__all__``; 5: a function's ``async``; 6: its name bound again (``rebound``);
 # 7: a class's class-level types (``class_types``); 8: the call a function hands on (``handed``);
 # 9: a function that runs its first parameter (``runs_param``); 10: a decorator's wrapper (``wrapper``);
-# 11: a module's string constants (``strings``)
+# 11: a module's string constants (``strings``); 12: the module attributes it assigns (``rebinds``)
 
 
 def stub_record(facts: FileFacts) -> list:
@@ -614,6 +614,7 @@ def stub_record(facts: FileFacts) -> list:
         sorted(facts.aliases.items()),
         None if facts.exports is None else list(facts.exports),
         sorted(facts.strings.items()),
+        list(facts.rebinds),
     ]
 
 
@@ -726,11 +727,11 @@ _NO_SPAN = Span(0, 0, 0, 0)
 
 def stub_facts(path: str, record: list) -> FileFacts:
     """An index stub: a file as ``stub_record`` remembers it (an outline without calls)."""
-    module, aliases, imports, stars, functions, classes, sups, names, exports, strings = record
+    module, aliases, imports, stars, functions, classes, sups, names, exports, strings, rebinds = record
     return FileFacts(
         path=path, module=module, module_aliases=list(aliases), imports=dict(imports), star_imports=list(stars),
         exports=None if exports is None else list(exports),
-        aliases=dict(names), strings=dict(strings),
+        aliases=dict(names), strings=dict(strings), rebinds=tuple(rebinds),
         functions=[FunctionFacts(q, n, c, _NO_SPAN, (), [], _stub_calls(exits), dict(local), context_manager=cm,
                                  returns=returns, decorators=tuple(decorators), is_async=is_async, rebound=rebound,
                                  handed=_handed(handed), runs_param=runs_param, wrapper=wrapper)
@@ -808,10 +809,11 @@ def _pairs(v: object) -> bool:
 
 def _record_ok(r: object) -> bool:
     """A stub record as ``stub_record`` writes it (a cache entry is never trusted)."""
-    if type(r) is not list or len(r) != 10:
+    if type(r) is not list or len(r) != 11:
         return False
-    module, aliases, imports, stars, functions, classes, sups, names, exports, strings = r
+    module, aliases, imports, stars, functions, classes, sups, names, exports, strings, rebinds = r
     return (_is_str(module) and _strs(aliases) and _pairs(imports) and _strs(stars) and _pairs(names)
+            and _strs(rebinds)
             and type(strings) is list and all(type(x) is list and len(x) == 2 and _is_str(x[0])
                                               and (x[1] is None or _is_str(x[1])) for x in strings)
             and (exports is None or _strs(exports))

@@ -376,6 +376,7 @@ class ProjectIndex:
     _runners: Optional[FrozenSet[str]] = None  # ``handed_ref``: the names of functions that run their first parameter
     _starred: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_key``'s answers
     _star_names: Dict[Tuple[str, str], Optional[str]] = field(default_factory=dict)  # ``star_name``'s answers
+    _rebound: Optional[FrozenSet[str]] = None  # ``rebound_keys``
     # the project names ``swallow_types_for`` was asked about while one file is checked,
     # with its answers (set by the runner around ``check_file``; None: not noted)
     swallow_asked: Optional[Dict[str, bool]] = None
@@ -452,6 +453,28 @@ class ProjectIndex:
                 setattr(self, name, {})
 
     # ---- resolution
+
+    def rebound_keys(self) -> FrozenSet[str]:
+        """The keys of the project's module-level functions that some project file
+        replaces by assigning its module's attribute (``FileFacts.rebinds``:
+        ``dipdup.models.get_pending_updates = lambda: q``): a placeholder that raises
+        until it is replaced is no dead end where it is called (held-out set 447;
+        docs/decisions.md "A helper that never returns")."""
+        if self._rebound is None:
+            found: Set[str] = set()
+            for f in self.files.values():
+                for text in f.rebinds:
+                    head, _, rest = text.partition(".")
+                    full = f.imports.get(head)
+                    if full is None or not rest:
+                        continue
+                    self.enter_file(f.path)
+                    key = self.resolve_qualified(f"{full}.{rest}")
+                    if key is not None and key in self.functions and self.functions[key][1].class_name is None:
+                        found.add(key)
+            self.enter_file(None)
+            self._rebound = frozenset(found)
+        return self._rebound
 
     def plain_coroutine(self, key: str) -> bool:
         """Whether calling the function only makes a coroutine: every definition of
@@ -1485,6 +1508,36 @@ class ProjectIndex:
             return (".".join(filter(None, (source.imports[head], rest, method))),)
         return ()
 
+    def alias_method_names(self, facts: FileFacts, call: Call) -> Tuple[str, ...]:
+        """``module.T.m`` (and its bases' names) for ``emit(...)`` where ``emit`` is
+        imported from a project module that binds it as an alias of an instance's
+        method (``emitter = EventEmitter()``, ``emit = emitter.emit``; also
+        ``events.emit(...)`` through the module): the alias's own call there is a
+        receiver of known type, so here too (held-out set 447, tortoise-auth's
+        ``from tortoise_auth.events import emit``)."""
+        if call.receiver_type is not None or call.self_call or call.aug or call.local_head or call.invokes:
+            return ()
+        parts = call.callee.split(".")
+        if len(parts) == 1:
+            full = facts.imports.get(parts[0])
+            module, _, name = (full or "").rpartition(".")
+        elif len(parts) == 2:
+            module, name = facts.imports.get(parts[0]) or "", parts[1]
+        else:
+            return ()
+        source = self.module(module) if module else None
+        if source is None:
+            return ()
+        alias = source.aliases.get(name, "")
+        holder, dot, method = alias.rpartition(".")
+        made = source.aliases.get(holder, "") if dot and holder.isidentifier() else ""
+        if not made.endswith("()") or "(" in made[:-2]:
+            return ()
+        key = self.class_key(source, made[:-2])
+        if key is None:
+            return ()
+        return tuple(f"{q}.{method}" for q in self.class_qualnames(key)) + self.inherited_names(key, method)
+
     def imported_instance(self, facts: FileFacts, call: Call) -> Optional[Tuple[FileFacts, str, str]]:
         """For ``STORE.m()``, ``saver(...)`` or ``hooks.saver(...)`` where the name is
         imported from a project module that binds it to an instance of a class: that
@@ -1709,7 +1762,8 @@ class ProjectIndex:
                                    if n not in call.qualnames and n not in extra)
                     extra += tuple(n for n in self.class_attr_names(facts, call)
                                    if n not in call.qualnames and n not in extra)
-                extra += tuple(n for n in self.imported_instance_names(facts, call)
+                extra += tuple(n for n in (*self.imported_instance_names(facts, call),
+                                           *self.alias_method_names(facts, call))
                                if n not in call.qualnames and n not in extra)
                 ref = self.handed_ref(facts, fn, call) if call.ref is not None else None
                 if ref is not None:  # `self._run_safely(os.replace, ...)` matches as `os.replace` too

@@ -360,3 +360,109 @@ def test_a_for_over_an_annotated_container_types_its_target(tmp_path):
         "w.py": LOOP_ITEMS})
     assert oc(tmp_path, "--no-cache", ".").line_codes() == [(23, "OC102"), (32, "OC102"), (42, "OC102"),
                                                             (48, "OC102")]
+
+
+PLACEHOLDER = {
+    "pyproject.toml": "[project]\nname = 'pkg'\n",  # (the project: a one-file run reads every file of it)
+    "pkg/__init__.py": "",
+    "pkg/models.py": '''\
+def get_pending_updates():
+    raise RuntimeError("TransactionManager is not registered")
+
+
+def get_queue():
+    raise RuntimeError("not registered")
+
+
+class Model:
+    def __init__(self, store):
+        self._store = store
+
+    def save(self):
+        self._store.save(self)
+        get_pending_updates().append_event(self)
+
+    def delete(self):
+        self._store.save(self)
+        get_queue().append_event(self)
+
+
+def caller(store):
+    m = Model(store)
+    try:
+        m.delete()
+    except Exception:
+        pass
+''',
+    "pkg/tx.py": '''\
+import pkg.models
+
+
+def register(queue):
+    pkg.models.get_pending_updates = lambda: queue
+''',
+}
+
+
+def test_a_placeholder_another_module_replaces_is_no_dead_end(tmp_path):
+    """Set 447 (dipdup's `get_pending_updates()`, which raises until
+    `dipdup.transactions` assigns `dipdup.models.get_pending_updates`): the call was a
+    dead end, so every append after it went unchecked; one nobody replaces still is,
+    and what only its impossible return leads to is no escaping failure of the caller
+    either (an OC202 at `m.delete()` rested on the unreachable append)."""
+    write_tree(tmp_path, PLACEHOLDER)
+    want = [("pkg/models.py", 15, "OC102"), ("pkg/models.py", 25, "OC203")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want  # (a cold run that fills the cache)
+    assert oc(tmp_path, ".").codes() == want  # (a warm one)
+    assert oc(tmp_path, "pkg/models.py").codes() == want
+    (tmp_path / "pkg/tx.py").write_text("def register(queue):\n    pass\n")
+    assert oc(tmp_path, ".").codes() == [("pkg/models.py", 25, "OC203")]  # (the edit seen warm)
+
+
+EMITTER = {
+    "ordercheck.toml": '[events]\nsave = ["user.save"]\nappend = ["pkg.events.EventEmitter.emit"]\n',
+    "pkg/__init__.py": "",
+    "pkg/events.py": '''\
+class EventEmitter:
+    async def emit(self, name, *args):
+        pass
+
+
+emitter = EventEmitter()
+emit = emitter.emit
+publish = print
+
+
+async def local_use(user):
+    await user.save()
+    await emit("user_login", user)
+''',
+    "pkg/service.py": '''\
+from pkg import events
+from pkg.events import emit, publish
+
+
+async def login(user):
+    await user.save()
+    await emit("user_login", user)
+
+
+async def logout(user):
+    await user.save()
+    await events.emit("user_logout", user)
+    publish(user)
+''',
+}
+
+
+def test_an_imported_alias_of_an_instances_method_matches_by_its_class(tmp_path):
+    """Set 447 (tortoise-auth's `from tortoise_auth.events import emit`, `emit =
+    emitter.emit` of `emitter = EventEmitter()`): `pkg.events.EventEmitter.emit` matched
+    the alias's call in its own module only."""
+    write_tree(tmp_path, EMITTER)
+    want = [("pkg/events.py", 13, "OC102"), ("pkg/service.py", 7, "OC102"), ("pkg/service.py", 12, "OC102")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "--no-cache", "pkg/service.py").codes() == want[1:]

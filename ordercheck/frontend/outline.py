@@ -103,6 +103,7 @@ class Outliner(Resolver):
         self.facts.exports = module_exports(self.tree)
         self.facts.aliases = scopesmod.module_aliases(self.scopes)
         self.facts.strings = scopesmod.module_strings(self.scopes)
+        self.facts.rebinds = tuple(sorted(self.scopes.rebinds))
         frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, frame_imports)
         self._push(frame)
         for node in self.tree.body:
@@ -120,6 +121,7 @@ class Outliner(Resolver):
         facts.exports = None if outline.exports is None else list(outline.exports)
         facts.aliases = dict(outline.aliases)
         facts.strings = dict(outline.strings)
+        facts.rebinds = outline.rebinds
         facts.functions = list(outline.functions)
         facts.classes = list(outline.classes)
         # calls are numbered in one sequence over the file, from 0 (``_call``)

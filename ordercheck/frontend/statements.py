@@ -1125,6 +1125,7 @@ class Extractor(ExpressionWalker):
         self.facts.imports, self.facts.star_imports, frame_imports = module_table(self.import_tables.get(0, {}))
         self.facts.aliases = scopesmod.module_aliases(self.scopes)
         self.facts.strings = scopesmod.module_strings(self.scopes)
+        self.facts.rebinds = tuple(sorted(self.scopes.rebinds))
         saved_lines = self.stmt_lines
         frame = FunctionScope("<module>", self.scopes.functions.get(0) or scopesmod.ScopeTable(), 0, frame_imports)
         self.frames.append(frame)
