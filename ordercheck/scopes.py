@@ -48,10 +48,6 @@ class ScopeTable:
     annotated: Dict[str, Set[str]] = field(default_factory=dict)
     constructed: Dict[str, Set[str]] = field(default_factory=dict)
     attr_annotated: Dict[str, Set[str]] = field(default_factory=dict)  # classes: self.x
-    #: names annotated as a container of one class (``targets: List[Writer]``): name ->
-    #: that class, which a ``for`` over the name binds its target to (``element_type``)
-    elements: Dict[str, Set[str]] = field(default_factory=dict)
-    attr_elements: Dict[str, Set[str]] = field(default_factory=dict)  # classes: the same, of self.x
     attr_constructed: Dict[str, Set[str]] = field(default_factory=dict)
     #: classes: every ``self.x`` a method stores into (an assignment's target, tuple
     #: targets, ``+=``, a ``for``, ``with ... as`` or comprehension target): a
@@ -579,44 +575,6 @@ def annotation_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
         if base is not None and last not in _NO_INSTANCE_OF_ITS_OWN:
             return base  # a generic class: `Store[int]` is a `Store`
     return None
-
-
-#: containers whose iteration yields their (first) type argument's items
-_ITEM_CONTAINERS = frozenset((
-    "list", "set", "frozenset", "List", "Set", "FrozenSet", "Sequence", "MutableSequence", "Iterable",
-    "Iterator", "Collection", "AbstractSet", "MutableSet", "Deque", "deque", "tuple", "Tuple",
-))
-
-
-def element_type(node: Optional[ast.AST], depth: int = 0) -> Optional[str]:
-    """The class a container annotation's items are of: ``List[T]``, ``list[T]``,
-    ``Sequence[T]``, ``Iterable[T]``, ``Set[T]``, ``Tuple[T, ...]`` (``typing.`` or
-    ``collections.abc.`` qualified, quoted, ``Optional`` or ``| None``) → what
-    ``annotation_type`` says of ``T``; None for anything else (a mapping iterates its
-    keys; a tuple of several types has no one class)."""
-    if node is None or depth > 5:
-        return None
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            inner = ast.parse(node.value.strip(), mode="eval").body
-        except (SyntaxError, ValueError):
-            return None
-        return element_type(inner, depth + 1)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        options = [o for o in _union_members(node) if not _is_none(o)]
-        return element_type(options[0], depth + 1) if len(options) == 1 else None
-    if not isinstance(node, ast.Subscript):
-        return None
-    last = (dotted(node.value) or "").rsplit(".", 1)[-1]
-    args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    if last == "Optional" and len(args) == 1:
-        return element_type(args[0], depth + 1)
-    if last not in _ITEM_CONTAINERS or not args:
-        return None
-    if last in ("tuple", "Tuple") and not (len(args) == 2 and isinstance(args[1], ast.Constant)
-                                           and args[1].value is Ellipsis):
-        return None
-    return annotation_type(args[0], depth + 1)
 
 
 #: subscripted, these name no class of the project's or a library's own: containers
@@ -1241,7 +1199,6 @@ class _Scanner:
         self._products_later: List[tuple] = []
         self._entered_later: Set[int] = set()  # (those of ``with`` items: ``_yielded`` once the walk is done)
         self._keep_alive: List[ast.AST] = []
-        self._elements_later: List[tuple] = []  # (a ``for`` target and its iterable: ``_element_of``)
         self._attr_products_later: List[tuple] = []  # (the same, for ``self.x = make()``)
         #: (class table, attribute, a parameter's class, that class's attribute) for
         #: ``self.x = param.y`` (``Scopes.attr_type`` of the module's class, at the end)
@@ -1277,10 +1234,6 @@ class _Scanner:
         # entry is added when its walk ends, so an inner one's comes first: reversed)
         if table.joined:
             self._type_joined(table, None, [])
-        for name, iterable, table, chain, method in self._elements_later:
-            held = self._element_of(iterable, chain, method)
-            if held and name not in table.declared_outer:
-                table.constructed.setdefault(name, set()).add(held)
         unmade = []
         for entry in self._products_later:
             value, table, chain, owner, name, method, fallback = entry
@@ -1374,9 +1327,6 @@ class _Scanner:
         for a in params:
             table.bind(a.arg)
             t = annotation_type(a.annotation)
-            held = element_type(a.annotation) if a not in (args.vararg, args.kwarg) else None
-            if held:
-                table.elements.setdefault(a.arg, set()).add(held)
             if t and a not in (args.vararg, args.kwarg):
                 table.annotated.setdefault(a.arg, set()).add(t)
                 annotated_params[a.arg] = t
@@ -1489,10 +1439,6 @@ class _Scanner:
             elif isinstance(n, (ast.For, ast.AsyncFor)):
                 for name in _target_names(n.target):
                     self._bind(name, table, chain)
-                if isinstance(n.target, ast.Name):
-                    # `for writer in self._targets:` of `_targets: List[Writer]` (held-out
-                    # set 445): typed once every annotation is read (``_element_of``)
-                    self._elements_later.append((n.target.id, n.iter, table, chain, method))
             elif isinstance(n, ast.withitem) and n.optional_vars is not None:
                 for name in _target_names(n.optional_vars):
                     self._bind(name, table, chain)
@@ -1686,21 +1632,6 @@ class _Scanner:
                     table.constructed.setdefault(name, set()).add(PATH_TYPE)
                     grew = True
 
-    def _element_of(self, iterable: ast.AST, chain: List[ScopeTable], method) -> Optional[str]:
-        """The one class the items of a ``for``'s iterable are of, by the container's
-        annotation: a name's (a parameter ``targets: List[Writer]``, a variable
-        ``sinks: list[Sink] = []``) or the instance's attribute (``self._targets:
-        List[Writer]``, a class-level or dataclass field, ``self._targets = targets`` of
-        such a parameter). None for anything else (a call, a subscript, a dict)."""
-        if isinstance(iterable, ast.Name):
-            owner = next((t for t in reversed(chain) if iterable.id in t.bound and t.class_name is None), None)
-            return _one(owner.elements.get(iterable.id)) if owner is not None else None
-        if (method is not None and isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name)
-                and iterable.value.id == method[1]):
-            cls = method[0]
-            return _one(cls.attr_elements.get(iterable.attr) or cls.elements.get(iterable.attr))
-        return None
-
     def _unaliased_call(self, value: ast.Call, table: ScopeTable, chain: List[ScopeTable]) -> ast.Call:
         """``get()`` where the function binds ``get = store.session`` once before (the
         contract's function-level alias), as ``store.session()``: the same ``ast.Call``
@@ -1855,9 +1786,6 @@ class _Scanner:
         elif method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             cls, self_name, params = method
             if target.value.id == self_name:
-                if isinstance(value, ast.Name) and table.elements.get(value.id) and value.id not in table.declared_outer:
-                    # `self._targets = targets` of `targets: List[Writer]` (``_element_of``)
-                    cls.attr_elements.setdefault(target.attr, set()).update(table.elements[value.id])
                 ctor = _own_class(value, method, table.instance) or value_type(
                     value, params, lambda n: self._no_path_class(_known_type(n, table, method)), self.imported_names)
                 fallback = None
@@ -1883,12 +1811,6 @@ class _Scanner:
     def _ann_assign(self, n: ast.AnnAssign, table: ScopeTable, chain: List[ScopeTable], method) -> None:
         t = annotation_type(n.annotation)
         target = n.target
-        held = element_type(n.annotation)
-        if held and isinstance(target, ast.Name):
-            self._owner(target.id, table, chain).elements.setdefault(target.id, set()).add(held)
-        elif (held and method is not None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-              and target.value.id == method[1]):
-            method[0].attr_elements.setdefault(target.attr, set()).add(held)
         if isinstance(target, ast.Name):
             if n.value is not None:
                 self._bind(target.id, table, chain)
