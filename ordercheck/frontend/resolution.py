@@ -1398,6 +1398,13 @@ class Resolver:
         elif len(parts) == 3 and parts[0] in ("self", "cls") and in_method:
             found = self._self_class_scope()
             written = self.scopes.attr_type(found.line, parts[1]) if found is not None else None
+        elif len(parts) == 3:
+            # `db.session.commit()` of `db = SQLAlchemy(app)`: a library class's attribute
+            # that holds another library class's instance (``LIBRARY_ATTRIBUTES``)
+            scope = self._lookup(parts[0])
+            holder = scope[0].type_of(parts[0]) if scope is not None else None
+            owner = self.type_qualname(holder) if holder is not None else None
+            return scopesmod.LIBRARY_ATTRIBUTES.get(f"{owner}.{parts[1]}") if owner else None
         if written is None:
             return None
         # (`from typing import Any as A`: `A` names no class either; a review)
