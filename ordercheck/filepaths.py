@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 
 def real_path(path: "os.PathLike[str] | str") -> str:
@@ -42,3 +42,16 @@ def root_relative(path: "os.PathLike[str] | str", root: "os.PathLike[str] | str"
     if rel == ".." or rel.startswith("../"):
         return None
     return rel
+
+
+#: folders and files that hold tests (pytest's and unittest's conventions)
+TEST_FOLDERS = frozenset({"test", "tests", "testing"})
+
+
+def test_file(folders: Sequence[str], name: str) -> bool:
+    """Whether a file named ``name`` under ``folders`` is test code: under a
+    ``test``/``tests``/``testing`` folder, or named ``test_*.py``, ``*_test.py``,
+    ``tests.py`` or ``conftest.py`` (``suggest.test_code``,
+    ``summaries.ProjectIndex.rebound_keys``)."""
+    return (any(part in TEST_FOLDERS for part in folders)
+            or name.startswith("test_") or name.endswith("_test.py") or name in ("tests.py", "conftest.py"))

@@ -167,7 +167,10 @@ class Call:
     # ``async_session().commit()``): that name, qualified (``app.db.async_session``);
     # the project's summaries tell what it makes (``summaries.ProjectIndex.product_names``:
     # a library session factory's instance makes its sessions). Never matched by a
-    # pattern (docs/decisions.md "A session a `sessionmaker` makes")
+    # pattern (docs/decisions.md "A session a `sessionmaker` makes"). Marked with a
+    # leading ``=`` (``scopes.PLAIN_CALL``) when the receiver is the result of a plain
+    # call, no ``with`` item's: a project context manager's call makes its context
+    # manager there, not what it yields
     made_by: Optional[str] = None
     # a coroutine handed to ``asyncio.gather(..., return_exceptions=True)``: its body
     # runs there, whatever way it ends, and what it raises comes back as a value,

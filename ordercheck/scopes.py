@@ -121,7 +121,7 @@ class ScopeTable:
     #: a call's first argument may be (``Call.lead``)
     strings: Dict[str, str] = field(default_factory=dict)
     #: of ``strings``: those bound to an identifier, as written (``post = "message_post"``)
-    identifiers: Dict[str, str] = field(default_factory=dict)
+    identifiers: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)  # (text, end line, end col)
     #: names whose last binding in source order is an import (a class body's
     #: ``def save_state`` then ``from .ops import save_state``: Python keeps the
     #: import, held-out set 400)
@@ -900,6 +900,10 @@ LIBRARY_ATTRIBUTES = {
     "flask_sqlalchemy.extension.SQLAlchemy.session": "sqlalchemy.orm.Session",
 }
 
+#: ``ScopeTable.called``'s mark of a maker called plainly (``s = make()``), not entered
+#: by a ``with`` (``Call.made_by``: a context manager's call is what it yields only there)
+PLAIN_CALL = "="
+
 _FACTORY_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in (*FACTORY_PRODUCTS, *PROXY_CLASSES))
 
 
@@ -1274,7 +1278,10 @@ class _Scanner:
                 # project's summaries' to tell (``Scopes.made_by``, ``Call.made_by``)
                 maker = value.func.id if isinstance(value.func, ast.Name) else dotted(value.func)
                 if maker is not None:
-                    owner.called.setdefault(name, []).append(maker)
+                    # (a plain call, not a `with` item's, marked: a project manager's call
+                    # makes its context manager there, not what it yields; a review)
+                    entered = id(value) in self._entered_later
+                    owner.called.setdefault(name, []).append(maker if entered else PLAIN_CALL + maker)
         for value, table, chain, cls, attr, method, fallback in self._attr_products_later:
             made = self._product_of(value, table, chain, method) or fallback
             if made:
@@ -1745,7 +1752,7 @@ class _Scanner:
             if string is not None and target.id not in table.declared_outer:
                 table.strings[target.id] = string
                 if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.isidentifier():
-                    table.identifiers[target.id] = value.value  # (as written: ``getattr(x, name)``)
+                    table.identifiers[target.id] = (value.value, *end)  # (as written: ``getattr(x, name)``)
             text = (dotted(value) or _typevar_bound(value) or _annotated_alias(value)
                     or (_static_alias(value) if table.class_name is not None or not table.is_function else None))
             if text is not None and target.id not in table.declared_outer:

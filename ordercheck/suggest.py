@@ -21,6 +21,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from . import lazy
+from .filepaths import test_file
 from .ir import Call, FileFacts, FunctionFacts
 from .kinds import StmtKind
 from .markers import split_tokens
@@ -1040,10 +1041,6 @@ def _durable(s: Suggestion) -> bool:
     return bool(words & DURABLE_WORDS)
 
 
-#: folders and files that hold tests (pytest's and unittest's conventions)
-TEST_FOLDERS = frozenset({"test", "tests", "testing"})
-
-
 def test_code(paths: Sequence[str]) -> Set[str]:
     """Of ``paths``, the files of test code: under a ``test``/``tests``/``testing``
     folder, or named ``test_*.py``, ``*_test.py``, ``tests.py`` or ``conftest.py``. Only
@@ -1057,9 +1054,7 @@ def test_code(paths: Sequence[str]) -> Set[str]:
             common += 1
     out = set()
     for path, parts in zip(paths, split):
-        name = parts[-1] if parts else ""
-        if (any(part in TEST_FOLDERS for part in parts[common:-1])
-                or name.startswith("test_") or name.endswith("_test.py") or name in ("tests.py", "conftest.py")):
+        if test_file(parts[common:-1], parts[-1] if parts else ""):
             out.add(path)
     return out
 

@@ -471,3 +471,110 @@ def test_flask_sqlalchemys_session_is_a_session(tmp_path):
     assert oc(tmp_path, ".").codes() == want
     assert oc(tmp_path, ".").codes() == want
     assert oc(tmp_path, "--no-cache", "app/views.py").codes() == want[1:]
+
+
+REVIEW_MANAGERS = {
+    "ordercheck.toml": '[events]\nsave = ["sqlalchemy.orm.Session.commit"]\nappend = ["*.append_event"]\n',
+    "app/__init__.py": "",
+    "app/database.py": "from sqlalchemy.orm import sessionmaker\n\nSessionLocal = sessionmaker()\n",
+    "app/db.py": '''\
+from contextlib import contextmanager
+
+from app.database import SessionLocal
+
+
+@contextmanager
+def session_scope():
+    session = SessionLocal()
+    yield session
+
+
+class Repo:
+    @contextmanager
+    def scope(self):
+        session = SessionLocal()
+        yield session
+
+
+class Sub(Repo):
+    def run(self, ledger):
+        with self.scope() as s:
+            s.commit()
+        ledger.append_event("x")
+''',
+    "app/use.py": '''\
+from app import db
+
+
+def entered(ledger):
+    with db.session_scope() as s:
+        s.commit()
+    ledger.append_event("x")
+
+
+def called_plainly(ledger):
+    cm = db.session_scope()
+    cm.commit()
+    ledger.append_event("x")
+    db.session_scope().commit()
+    ledger.append_event("y")
+''',
+}
+
+
+def test_a_managers_yield_only_where_it_is_entered(tmp_path):
+    """Session 72's review: a project manager called without `with` gave its result
+    the yielded class (`cm = db.session_scope(); cm.commit()`); a factory instance the
+    manager's module imports (`from app.database import SessionLocal`) typed nothing
+    in another file; an inherited manager entered through `self` in a subclass typed
+    nothing."""
+    write_tree(tmp_path, REVIEW_MANAGERS)
+    want = [("app/db.py", 23, "OC102"), ("app/use.py", 7, "OC102")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+
+
+REVIEW_REBINDS = {
+    "pyproject.toml": "[project]\nname = 'pkg'\n",
+    "ordercheck.toml": '[events]\nsave = ["*.save_row"]\nappend = ["*.append_event"]\n',
+    "pkg/__init__.py": "",
+    "pkg/models.py": '''\
+def never():
+    raise RuntimeError("not registered")
+
+
+def backend():
+    raise RuntimeError("not registered")
+
+
+def a(store, ledger):
+    store.save_row(1)
+    never()
+    ledger.append_event(1)
+
+
+def b(store, ledger):
+    store.save_row(1)
+    backend()
+    ledger.append_event(1)
+''',
+    "pkg/api.py": "from pkg.models import never\n",
+    "pkg/wire.py": "import pkg.api\n\n\ndef setup():\n    pkg.api.never = lambda: None\n",
+    "tests/test_models.py": "import pkg.models\n\npkg.models.backend = lambda: None\n",
+    "pkg/getattrs.py": '''\
+def late(store, ledger):
+    store.save_row(1)
+    getattr(ledger, name)(1)
+    name = "append_event"
+''',
+}
+
+
+def test_only_the_defining_module_replaced_outside_tests_ends_a_dead_end(tmp_path):
+    """Session 72's review: `pkg.api.never = ...`, where `pkg.api` only imports `never`,
+    replaces `api`'s binding, not the function's; a test's stand-in does not make
+    production's placeholder return; and `getattr(x, name)` with `name` bound after the
+    call fetches nothing (as an alias bound after its use is none)."""
+    write_tree(tmp_path, REVIEW_REBINDS)
+    assert oc(tmp_path, "--no-cache", ".").codes() == []

@@ -543,7 +543,8 @@ class ExpressionWalker(Resolver):
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         return line, len(text[:col].encode("utf-8"))
 
-    def getattr_target(self, func: cst.BaseExpression) -> Optional[Tuple[str, Optional[str]]]:
+    def getattr_target(self, func: cst.BaseExpression, line: int = 0,
+                       col: int = 0) -> Optional[Tuple[str, Optional[str]]]:
         """``Resolver.through_getattr`` of a callee written ``getattr(x, "m")`` or
         ``getattr(x, name)`` (a default after them aside)."""
         if not (isinstance(func, cst.Call) and isinstance(func.func, cst.Name) and func.func.value == "getattr"
@@ -553,7 +554,7 @@ class ExpressionWalker(Resolver):
         receiver = render_callee(target) if isinstance(target, (cst.Name, cst.Attribute, cst.Call)) else None
         text = attr.evaluated_value if isinstance(attr, (cst.SimpleString, cst.ConcatenatedString)) else None
         return self.through_getattr(receiver, text if isinstance(text, str) else None,
-                                    attr.value if isinstance(attr, cst.Name) else None)
+                                    attr.value if isinstance(attr, cst.Name) else None, line, col)
 
     def aliased_callee(self, node: cst.Call) -> Optional[str]:
         """A call's callee through the aliases in force where it stands: a record
@@ -599,7 +600,7 @@ class ExpressionWalker(Resolver):
             if arg.keyword is not None or arg.star == "**":
                 self._expr(arg.value, seq)
         callee_text, level = render_callee(func), cst_level(node)
-        through_attr = self.getattr_target(func)
+        through_attr = self.getattr_target(func, line, at)
         if through_attr is not None:  # `getattr(self.logger, level)(msg)`
             callee_text, level = through_attr[0], through_attr[1] or level
         names = self.call_names(callee_text, line, at, level, cst_alternatives(func),

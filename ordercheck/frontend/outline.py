@@ -218,7 +218,7 @@ class Outliner(Resolver):
                 if self._call_nodes.get(c.id) in wanted:
                     c.gathered = True
         written, level = render_ast(node.func), ast_level(node)
-        through_attr = self.getattr_target(node.func)
+        through_attr = self.getattr_target(node.func, node.lineno, node.col_offset)
         if through_attr is not None:  # `getattr(self.logger, level)(msg)`
             written, level = through_attr[0], through_attr[1] or level
         names = self.call_names(written, node.lineno, node.col_offset, level,
@@ -262,7 +262,7 @@ class Outliner(Resolver):
             node.func, ast.Call) and runs_to_end(self.call_names(render_ast(node.func.func), node.lineno, node.col_offset))
         return call
 
-    def getattr_target(self, func: ast.expr) -> Optional[Tuple[str, Optional[str]]]:
+    def getattr_target(self, func: ast.expr, line: int = 0, col: int = 0) -> Optional[Tuple[str, Optional[str]]]:
         """``Resolver.through_getattr`` of a callee written ``getattr(x, "m")`` or
         ``getattr(x, name)`` (``expressions.Extractor.getattr_target``)."""
         if not (isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "getattr"
@@ -272,7 +272,7 @@ class Outliner(Resolver):
         target, attr = func.args[0], func.args[1]
         receiver = render_ast(target) if isinstance(target, (ast.Name, ast.Attribute, ast.Call)) else None
         text = attr.value if isinstance(attr, ast.Constant) and isinstance(attr.value, str) else None
-        return self.through_getattr(receiver, text, attr.id if isinstance(attr, ast.Name) else None)
+        return self.through_getattr(receiver, text, attr.id if isinstance(attr, ast.Name) else None, line, col)
 
     def expression(self, node: ast.Expr) -> None:
         """An expression statement: a call that is its whole value is dropped

@@ -822,8 +822,8 @@ class Resolver:
                 out += [n for n in wrapped if not marks_only_the_view(n)] if on_handler else wrapped
         return out
 
-    def through_getattr(self, receiver: Optional[str], attr: Optional[str],
-                        attr_name: Optional[str]) -> Optional[Tuple[str, Optional[str]]]:
+    def through_getattr(self, receiver: Optional[str], attr: Optional[str], attr_name: Optional[str],
+                        line: int = 0, col: int = 0) -> Optional[Tuple[str, Optional[str]]]:
         """``getattr_callee`` of a call of the builtin ``getattr`` (no name of the
         function or the module hides it)."""
         if self._lookup("getattr") is not None or self.qualified_text("getattr"):
@@ -833,8 +833,10 @@ class Resolver:
             # string, as an argument part reads it (held-out set 446, Odoo's
             # base_tier_validation)
             found = None if self.in_comprehension(attr_name) else self._lookup(attr_name)
-            if found is not None and found[0].bound.get(attr_name) == 1:
-                attr = found[0].identifiers.get(attr_name)
+            held = found[0].identifiers.get(attr_name) if found is not None else None
+            if found is not None and found[0].bound.get(attr_name) == 1 and held is not None \
+                    and (held[1], held[2]) <= (line, col):  # (bound before the call, as an alias)
+                attr = held[0]
         return getattr_callee(receiver, attr, attr_name)
 
     def _in_memory(self, stream: str, line: int, col: int) -> Optional[str]:
@@ -1311,8 +1313,9 @@ class Resolver:
         receiver, _, method = callee.rpartition(".")
         if not receiver or not method.isidentifier():
             return None
+        plain = scopesmod.PLAIN_CALL  # (called plainly, not entered: ``Call.made_by``)
         if receiver.endswith("()") and all(p.isidentifier() for p in receiver[:-2].split(".")):
-            maker: Optional[str] = receiver[:-2]
+            maker: Optional[str] = plain + receiver[:-2]
         elif receiver.isidentifier():
             scope = self._lookup(receiver)
             maker = scope[0].made_by(receiver) if scope is not None else None
@@ -1332,9 +1335,20 @@ class Resolver:
             return None
         if maker is None:
             return None
+        mark = plain if maker.startswith(plain) else ""
+        maker = maker[len(mark):]
         found = next((q for q in self.qualified_text(maker) if "." in q), None)
         if found is None and "." in maker and self._imported_only(maker.split(".", 1)[0]):
             found = maker  # `import app.db` then `app.db.session_scope()`: written as qualified
+        head, dot, attr = maker.partition(".")
+        if (found is None and dot and "." not in attr and head in ("self", "cls")
+                and any(f.classes for f in self.frames[:-1])):
+            # `with self.session_scope() as s:` in a subclass of the class that defines
+            # the manager: the method by the class's name, which the project's summaries
+            # look up along its MRO (a review, session 72)
+            cls = self._self_class()
+            owner = self.type_qualname(cls.class_name) if cls is not None and cls.class_name else None
+            return mark + f"{owner}.{attr}" if owner is not None else None
         if found is None and "." in maker:
             # `with store.session() as s:` (`store: Store`, `self.store`): the method of
             # the receiver's class, by its qualified name; the project's summaries find
@@ -1343,7 +1357,7 @@ class Resolver:
             typed = self.receiver_type(maker, line, col)
             owner = self.type_qualname(typed) if typed is not None else None
             found = f"{owner}.{maker.rsplit('.', 1)[1]}" if owner is not None else None
-        return found
+        return mark + found if found is not None else None
 
     def chain_receiver_type(self, chain: List[str], line: int, col: int = 0) -> Optional[str]:
         """The receiver class of the first text of an alias chain that has one: the
