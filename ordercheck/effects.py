@@ -32,7 +32,6 @@ import networkx as nx
 from . import cfg, depth, errors
 from . import managers as mgrmod
 from .cfg import ENTRY, EXIT, RAISE
-from .feasible import cut_dead_ends
 from .ir import Call, FileFacts, FunctionFacts
 from .kinds import (
     HANDS_ON,
@@ -491,12 +490,12 @@ def graph_effects(g: nx.DiGraph, path: str, ns: NodeSets, vocab: Vocabulary) -> 
     """One function's effects from its graph and the classes of its nodes (a
     transaction's body performs at its commit: semantics §Events Transactions).
     A call of a helper that never returns goes on only by its exceptional edges, as
-    every contract reads it (``feasible.cut_dead_ends``): what only its impossible
+    every contract reads it (``cfg.cut_dead_ends``): what only its impossible
     return leads to is no effect of the function, on return, on raise or escaping
     (held-out set 447: an append after `get_queue()`, which always raises, was an
     escaping failure of the caller's handler though no walk reaches it)."""
     if any(NO_RETURN in cls for cls in ns.performs.values()):
-        g = cut_dead_ends(g.copy(), ns.performs)
+        g = cfg.cut_dead_ends(g.copy(), ns.performs)
     g, performs, lifted_from = mgrmod.transaction_view(g, ns.performs)
     reach = nx.descendants(g, ENTRY) | {ENTRY}
     to_exit = nx.ancestors(g, EXIT) | {EXIT}

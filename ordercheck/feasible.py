@@ -37,7 +37,7 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 import networkx as nx
 
 from .cfg import ENTRY, EXIT, RAISE
-from .kinds import NO_RETURN, EdgeKind
+from .kinds import EdgeKind
 
 NONE, FALSY, TRUTHY = 1, 2, 4
 ANY = NONE | FALSY | TRUTHY
@@ -296,25 +296,3 @@ def prune_within(g: nx.DiGraph, limit: int, literals: bool = False,
     p.graph["handlers"] = handlers
     p.graph["pruned"] = True
     return p
-
-
-def cut_dead_ends(g: nx.DiGraph, classes: Dict[object, FrozenSet[str]]) -> nx.DiGraph:
-    """A call whose callee never returns (the ``no-return`` mark of its summary: the
-    callee's graph has no path to EXIT, only to RAISE) goes on only by its
-    exceptional edges: a walk past it is no walk Python can take (semantics §Graph,
-    "edges follow Python exactly"; docs/decisions.md "A helper that never returns").
-    Every contract reads the graph cut so: a ``then`` that only such a call follows
-    reaches only RAISE, and a path that needs the call to return is not a path."""
-    for n, cls in classes.items():
-        if NO_RETURN not in cls or n not in g:
-            continue
-        for t in list(g.successors(n)):
-            data = g.edges[n, t]
-            if data.get("kind") == EdgeKind.EXCEPTION:
-                continue
-            if data.get("exception"):
-                data["kind"] = EdgeKind.EXCEPTION  # (a normal way that also carried the exception)
-                del data["exception"]
-            else:
-                g.remove_edge(n, t)
-    return g

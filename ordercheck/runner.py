@@ -224,7 +224,7 @@ def check_function(fn: FunctionFacts, path: str, settings: Settings, summ: summa
 def _checked(g: nx.DiGraph, path: str, settings: Settings, summ: summaries.Summaries,
              rules: Sequence[Rule]) -> FunctionCheck:
     sets = effects.check_sets(g, path, settings.vocab, summ)
-    g = feasible.cut_dead_ends(g, sets.performs)  # nor past a call that never returns
+    g = cfg.cut_dead_ends(g, sets.performs)  # nor past a call that never returns
     split, ordered, committed = diagnose.ordering_classes(g, sets.performs)  # transactions commit at once
     if split is not g:
         # a transaction's body was copied by what its walks did: the copies are the

@@ -578,3 +578,19 @@ def test_only_the_defining_module_replaced_outside_tests_ends_a_dead_end(tmp_pat
     call fetches nothing (as an alias bound after its use is none)."""
     write_tree(tmp_path, REVIEW_REBINDS)
     assert oc(tmp_path, "--no-cache", ".").codes() == []
+
+
+def test_a_committed_save_says_where_it_commits(tmp_path):
+    """Set 453 and conformance probe 444: "after the state save at line 3" named the
+    call in the transaction's body while the witness put the save at the `with` item,
+    line 2; the message now says both."""
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[events]\nsave = ["*.counter.incr"]\nappend = ["*.click_log.append"]\n',
+        "t.py": '''\
+async def visit(self, conn, link, click):
+    async with conn.transaction():
+        self.counter.incr(link.id)
+    self.click_log.append(click)
+'''})
+    out = oc(tmp_path, "--no-cache", ".").out
+    assert "after the state save at line 3 (committed at line 2): a crash" in out
