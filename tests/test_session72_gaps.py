@@ -594,3 +594,33 @@ async def visit(self, conn, link, click):
 '''})
     out = oc(tmp_path, "--no-cache", ".").out
     assert "after the state save at line 3 (committed at line 2): a crash" in out
+
+
+def test_suggest_leaves_downloads_and_loaders_out(tmp_path):
+    """Set 452: discord.py's `message.attachments[0].save(fp)` (a download) and a
+    `load_config()` that restores a backup by copy and rename were offered as saves; a
+    helper that writes and renames under a save-neutral name still is."""
+    write_tree(tmp_path, {"bot.py": '''\
+import json
+import os
+import shutil
+
+
+class Bot:
+    def load_config(self):
+        shutil.copyfile("c.bak", "c.tmp")
+        os.replace("c.tmp", "c.json")
+
+    def store_config(self, data):
+        with open("c.tmp", "w") as f:
+            json.dump(data, f)
+        os.replace("c.tmp", "c.json")
+
+    async def on_message(self, message):
+        await message.attachments[0].save("a.png")
+        self.load_config()
+        self.store_config({})
+'''})
+    patterns = [p for _, p in suggested_rows(tmp_path)]
+    assert "*.store_config" in patterns
+    assert not [p for p in patterns if "attachments" in p or "load_config" in p]
