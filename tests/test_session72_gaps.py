@@ -624,3 +624,19 @@ class Bot:
     patterns = [p for _, p in suggested_rows(tmp_path)]
     assert "*.store_config" in patterns
     assert not [p for p in patterns if "attachments" in p or "load_config" in p]
+
+
+def test_suggest_reads_status_patches_and_saved_logs(tmp_path):
+    """Set 456: a Kubernetes operator's `patch_namespaced_custom_object_status(...)` was
+    never offered (only `update_*status`), and `save_log(...)` was offered as a save."""
+    write_tree(tmp_path, {"op.py": '''\
+def reconcile(api, tracker, body):
+    api.patch_namespaced_custom_object_status("g", "v", "ns", "p", "n", body)
+    api.replace_namespaced_job_status("n", "ns", body)
+    tracker.save_log(body)
+    tracker.save_state(body)
+'''})
+    rows = suggested_rows(tmp_path)
+    assert ("save", "*api.patch_namespaced_custom_object_status") in rows
+    assert ("save", "*api.replace_namespaced_job_status") in rows
+    assert ("append", "*tracker.save_log") in rows
