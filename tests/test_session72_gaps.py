@@ -640,3 +640,57 @@ def reconcile(api, tracker, body):
     assert ("save", "*api.patch_namespaced_custom_object_status") in rows
     assert ("save", "*api.replace_namespaced_job_status") in rows
     assert ("append", "*tracker.save_log") in rows
+
+
+def test_second_review_getattr_scopes_test_folders_and_suggest(tmp_path):
+    """Session 72's second review: `getattr(store, NAME)` of a module constant bound
+    below the function (or an enclosing function's name bound after the inner `def`)
+    fetched nothing; a project under a folder named `tests`, checked from above it, read
+    every file as test code and ignored its replaced placeholder; `suggest` dropped a
+    writer named `to_file` and a model's file field `doc.attachment.save(...)`."""
+    write_tree(tmp_path, {
+        "ordercheck.toml": '[events]\nsave = ["store.save"]\nappend = ["store.append_event"]\n',
+        "m.py": '''\
+def f(store):
+    store.save(1)
+    getattr(store, NAME)(1)
+
+
+def outer(store):
+    def inner():
+        store.save(1)
+        getattr(store, meth)(1)
+    meth = "append_event"
+    return inner
+
+
+NAME = "append_event"
+'''})
+    assert oc(tmp_path, "--no-cache", ".").line_codes() == [(3, "OC102"), (9, "OC102")]
+    project = tmp_path / "tests" / "proj"
+    write_tree(project, {k: v for k, v in REVIEW_REBINDS.items() if k.startswith(("pkg/models", "pkg/__init__"))})
+    (project / "ordercheck.toml").write_text('[events]\nsave = ["*.save_row"]\nappend = ["*.append_event"]\n')
+    (project / "pkg" / "wire.py").write_text("import pkg.models\n\n\ndef setup():\n    pkg.models.backend = None\n")
+    got = oc(tmp_path, "--no-cache", "--config", "tests/proj/ordercheck.toml", "tests/proj").codes()
+    assert got == [("tests/proj/pkg/models.py", 18, "OC102")]
+    app = tmp_path / "s"
+    write_tree(app, {"w.py": '''\
+import json
+import os
+
+
+class Checkpoint:
+    def to_file(self, path):
+        with open(path + ".tmp", "w") as f:
+            json.dump({}, f)
+            os.fsync(f.fileno())
+        os.replace(path + ".tmp", path)
+
+
+def run(cp: Checkpoint, doc, content):
+    cp.to_file("a")
+    doc.attachment.save("n", content)
+'''})
+    patterns = [p for _, p in suggested_rows(app)]
+    assert any(p.endswith("Checkpoint.to_file") for p in patterns)
+    assert "*.attachment.save" in patterns

@@ -834,8 +834,11 @@ class Resolver:
             # base_tier_validation)
             found = None if self.in_comprehension(attr_name) else self._lookup(attr_name)
             held = found[0].identifiers.get(attr_name) if found is not None else None
+            # (the call's own function's name bound before the call, as an alias; a
+            # module's or an enclosing function's wherever: a second review)
+            own = bool(self.frames) and found is not None and found[0] is self.frames[-1].names
             if found is not None and found[0].bound.get(attr_name) == 1 and held is not None \
-                    and (held[1], held[2]) <= (line, col):  # (bound before the call, as an alias)
+                    and (not own or (held[1], held[2]) <= (line, col)):
                 attr = held[0]
         return getattr_callee(receiver, attr, attr_name)
 
