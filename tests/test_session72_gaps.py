@@ -77,34 +77,18 @@ def test_suggest_leaves_a_widgets_own_status_display_out(tmp_path):
     assert "*.update_job_status" in patterns
 
 
+#: a loop whose last statement saves only when a test holds: the append before it
+_ROUND = """\
+        for h in hosts:
+            self.incidents.append_event(h)
+            if status != "_uncertain":
+                self.checks.save(h)
+"""
 LOOP_TAIL = {
     "ordercheck.toml": '[events]\nsave = ["*.checks.save"]\nappend = ["*.incidents.append_event"]\n',
-    "before.py": '''\
-class M:
-    def many(self, g, hosts, status):
-        self.checks.save(g)
-        for h in hosts:
-            self.incidents.append_event(h)
-            if status != "_uncertain":
-                self.checks.save(h)
-''',
-    "tail.py": '''\
-class M:
-    def many(self, hosts, status):
-        for h in hosts:
-            self.incidents.append_event(h)
-            if status != "_uncertain":
-                self.checks.save(h)
-''',
-    "not_tail.py": '''\
-class M:
-    def many(self, hosts, status):
-        for h in hosts:
-            self.incidents.append_event(h)
-            if status != "_uncertain":
-                self.checks.save(h)
-            h.seen = True
-''',
+    "before.py": "class M:\n    def many(self, g, hosts, status):\n        self.checks.save(g)\n" + _ROUND,
+    "tail.py": "class M:\n    def many(self, hosts, status):\n" + _ROUND,
+    "not_tail.py": "class M:\n    def many(self, hosts, status):\n" + _ROUND + "            h.seen = True\n",
 }
 
 
