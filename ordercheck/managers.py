@@ -147,6 +147,10 @@ def _hands_on(d: dict, classes: FrozenSet[str]) -> bool:
     ``log(str(e))``) unless it is ``quiet`` (``contracts.handlers.handing_on``'s
     reading, of the generator's own clauses)."""
     call = d.get("call")
+    if kinds.MANAGER_HANDS_ON in classes:
+        # the exit of an inner `with` over a manager that hands it on (`with bridge(cm)
+        # as driver: yield driver`): that manager's clause is this one's (held-out set 458)
+        return True
     return bool(d.get("hands_on")) or bool(call is not None and call.hands_on
                                            and not (classes and classes <= {EventClass.QUIET.value}))
 

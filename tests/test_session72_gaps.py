@@ -678,3 +678,59 @@ def run(cp: Checkpoint, doc, content):
     patterns = [p for _, p in suggested_rows(app)]
     assert any(p.endswith("Checkpoint.to_file") for p in patterns)
     assert "*.attachment.save" in patterns
+
+
+WRAPPED_MANAGERS = '''\
+from contextlib import contextmanager
+
+
+def exit_session(cm, exc):
+    return cm.__exit__(type(exc), exc, exc.__traceback__)
+
+
+@contextmanager
+def bridge(cm):
+    try:
+        yield cm
+    except BaseException as exc:
+        if not exit_session(cm, exc):
+            raise
+
+
+@contextmanager
+def session(cm):
+    with bridge(cm) as driver:
+        yield driver
+
+
+@contextmanager
+def quiet_bridge(cm):
+    try:
+        yield cm
+    except BaseException:
+        pass
+
+
+@contextmanager
+def quiet_session(cm):
+    with quiet_bridge(cm) as driver:
+        yield driver
+
+
+def wrapped(store, cm):
+    with session(cm):
+        store.save()
+
+
+def wrapped_quietly(store, cm):
+    with quiet_session(cm):
+        store.save()
+'''
+
+
+def test_a_manager_wrapping_one_that_hands_the_exception_on_is_loud(tmp_path):
+    """Set 458 (litestar-queues' `_session()` around `_bridge_session()`, 46 findings): a
+    manager that only enters another one, whose clause hands the exception on, was
+    read as swallowing it silently; one around a silent manager still is."""
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\nsave = ["*.save"]\n', "m.py": WRAPPED_MANAGERS})
+    assert oc(tmp_path, "--no-cache", ".").line_codes() == [(44, "OC203")]
