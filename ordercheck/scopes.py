@@ -1210,7 +1210,6 @@ class _Scanner:
         # bound once the walk ends, whatever the order of its functions and assignments)
         self._products_later: List[tuple] = []
         self._entered_later: Set[int] = set()  # (those of ``with`` items: ``_yielded`` once the walk is done)
-        self._keep_alive: List[ast.AST] = []
         self._attr_products_later: List[tuple] = []  # (the same, for ``self.x = make()``)
         #: (class table, attribute, a parameter's class, that class's attribute) for
         #: ``self.x = param.y`` (``Scopes.attr_type`` of the module's class, at the end)
@@ -1265,10 +1264,11 @@ class _Scanner:
             if made and made != PATH_TYPE:
                 self.managers_yield[key] = made
         for value, table, chain, owner, name, method, fallback in unmade:
+            entered = id(value) in self._entered_later
             # (through a function's alias of the maker: `get = store.session` then
             # `with get() as s:` is `store.session()`, as the contract's aliases read)
             value = self._unaliased_call(value, table, chain)
-            made = self._yielded(value, method) if id(value) in self._entered_later else None
+            made = self._yielded(value, method) if entered else None
             if made:  # (`with session_scope() as s:` of the file's own manager, typed only now)
                 owner.constructed.setdefault(name, set()).add(made)
             else:
@@ -1280,7 +1280,6 @@ class _Scanner:
                 if maker is not None:
                     # (a plain call, not a `with` item's, marked: a project manager's call
                     # makes its context manager there, not what it yields; a review)
-                    entered = id(value) in self._entered_later
                     owner.called.setdefault(name, []).append(maker if entered else PLAIN_CALL + maker)
         for value, table, chain, cls, attr, method, fallback in self._attr_products_later:
             made = self._product_of(value, table, chain, method) or fallback
@@ -1650,7 +1649,7 @@ class _Scanner:
     def _unaliased_call(self, value: ast.Call, table: ScopeTable, chain: List[ScopeTable]) -> ast.Call:
         """``get()`` where the function binds ``get = store.session`` once before (the
         contract's function-level alias), as ``store.session()``: the same ``ast.Call``
-        otherwise. The copy keeps its ``with`` item's mark (``_entered_later``)."""
+        otherwise."""
         func = value.func
         if not isinstance(func, ast.Name) or func.id not in table.bound or func.id in table.declared_outer:
             return value
@@ -1663,11 +1662,7 @@ class _Scanner:
             return value
         if not isinstance(aliased, (ast.Name, ast.Attribute)):
             return value
-        copy = ast.Call(func=aliased, args=value.args, keywords=value.keywords)
-        if id(value) in self._entered_later:
-            self._entered_later.add(id(copy))
-            self._keep_alive.append(copy)  # (an id is only good while its object lives)
-        return copy
+        return ast.Call(func=aliased, args=value.args, keywords=value.keywords)
 
     def _yielded(self, expr: ast.AST, method) -> Optional[str]:
         """The class a ``with`` item's call of the file's own ``@contextmanager``

@@ -17,11 +17,11 @@ import fnmatch
 import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from . import lazy
-from .filepaths import test_file
+from .filepaths import test_code
 from .ir import Call, FileFacts, FunctionFacts
 from .kinds import StmtKind
 from .markers import split_tokens
@@ -1053,24 +1053,6 @@ def _durable(s: Suggestion) -> bool:
     for part in Path(s.example[0]).parts[:-1]:
         words.update(split_tokens(part))
     return bool(words & DURABLE_WORDS)
-
-
-def test_code(paths: Sequence[str]) -> Set[str]:
-    """Of ``paths``, the files of test code: under a ``test``/``tests``/``testing``
-    folder, or named ``test_*.py``, ``*_test.py``, ``tests.py`` or ``conftest.py``. Only
-    the parts below the folder all the paths share count: ``suggest tests/`` ranks
-    every file alike (held-out set 57: a test helper's call ranked first)."""
-    split = [PurePath(p).parts for p in paths]
-    common = 0
-    if split:
-        folders = [parts[:-1] for parts in split]
-        while all(len(f) > common and f[common] == folders[0][common] for f in folders):
-            common += 1
-    out = set()
-    for path, parts in zip(paths, split):
-        if test_file(parts[common:-1], parts[-1] if parts else ""):
-            out.add(path)
-    return out
 
 
 def _manager_write(call: Call) -> bool:

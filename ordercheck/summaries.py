@@ -23,12 +23,11 @@ import os
 from collections import deque
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from pathlib import PurePath
 from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from . import depth, lazy
 from .errors import error_text, raise_if_interrupted
-from .filepaths import test_file
+from .filepaths import test_code
 from .ir import STAR_LEAD, Call, ClassFacts, FileFacts, FunctionFacts, Stmt, rebound_names
 from .kinds import StmtKind
 from .scopes import (
@@ -466,15 +465,12 @@ class ProjectIndex:
         docs/decisions.md "A helper that never returns")."""
         if self._rebound is None:
             found: Set[str] = set()
-            # (the folders below those every file shares: `ordercheck tests/proj` from the
-            # folder above reads no file as a test's; a second review)
-            folders = [PurePath(f.path).parts[:-1] for f in self.files.values()]
-            common = 0
-            while folders and all(len(p) > common and p[common] == folders[0][common] for p in folders):
-                common += 1
-            for f in self.files.values():
-                parts = PurePath(f.path).parts
-                if f.rebinds and test_file(parts[common:-1], parts[-1] if parts else ""):
+            # (told below the folders every file shares, as `suggest` tells them:
+            # `ordercheck tests/proj` from the folder above; a second review)
+            rebinding = [f for f in self.files.values() if f.rebinds]
+            tests = test_code(list(self.files)) if rebinding else set()
+            for f in rebinding:
+                if f.path in tests:
                     continue  # (a test's stand-in, `monkeypatch`ed by hand: production still raises)
                 for text in f.rebinds:
                     head, _, rest = text.partition(".")
