@@ -809,19 +809,24 @@ def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Ca
 
 
 def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], truthy: Dict[str, Tuple[str, ...]],
-                  is_async: bool = False) -> ManagerEffects:
+                  is_async: bool = False,
+                  exit_split: Optional[Dict[str, Tuple[FrozenSet[str], FrozenSet[str]]]] = None) -> ManagerEffects:
     """A project class's effects at a ``with`` (``is_async``: an ``async with``):
     ``__enter__``'s on-return effects at the entry, ``__exit__``'s at every exit; it
     suppresses when ``__exit__`` may return a true value, only the types it tests
     for when every such value is a test of the exception's type (``truthy``: the
-    ``__exit__``s that may return true, each with those types, ``()`` for all)."""
+    ``__exit__``s that may return true, each with those types, ``()`` for all).
+    ``exit_split``: what an ``__exit__`` that tests its exception does not do at a
+    normal exit and at an exception exit (``managers.exit_views``)."""
     enter, exit_ = index.manager_methods(key, is_async)
     entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
     out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
     if exit_:
         out = out | exit_own_methods(index, key, exit_, effects)
+    not_normal, not_raised = (exit_split or {}).get(exit_, (frozenset(), frozenset())) if exit_ else ((), ())
     escaping = frozenset().union(*(effects.get(m, NO_EFFECTS).escaping for m in (enter, exit_) if m))
-    return ManagerEffects("class", entry, out, out, exit_ in truthy, exit_ or enter or key, escaping,
+    return ManagerEffects("class", entry, out - frozenset(not_normal), out - frozenset(not_raised),
+                          exit_ in truthy, exit_ or enter or key, escaping,
                           entry_key=enter or "", catches=truthy.get(exit_, ()) if exit_ else ())
 
 
@@ -878,6 +883,9 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
     generators: Dict[str, ManagerEffects] = {}
     truthy: Dict[str, Tuple[str, ...]] = {}  # `__exit__`s that may return true: the types they test, () all
+    # `__exit__`s that test their exception (``managers.exit_views``): what their
+    # on-return effects lack at a normal exit, and at an exception exit
+    exit_split: Dict[str, Tuple[FrozenSet[str], FrozenSet[str]]] = {}
     failed: Dict[str, str] = {}  # functions the engine failed on (``Summaries.failed``)
 
     def fail(key: str, exc: Exception) -> None:
@@ -893,22 +901,26 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         if key is None:
             return None
         if key in cg.index.classes:
-            return class_manager(cg.index, key, effects, truthy, call.async_with)
+            return class_manager(cg.index, key, effects, truthy, call.async_with, exit_split)
         return generators.get(key)
 
     def manager_payload(m: str) -> Optional[dict]:
         """What a manager's graph says beyond its summary, to remember with it."""
         me = generators.get(m)
-        if me is None and m not in truthy:
+        if me is None and m not in truthy and m not in exit_split:
             return None
+        split = exit_split.get(m)
         return {"truthy": m in truthy, "catches": list(truthy.get(m, ())),
-                "generator": None if me is None else me.key_row()}
+                "generator": None if me is None else me.key_row(),
+                "exits": None if split is None else [sorted(split[0]), sorted(split[1])]}
 
     def restore(m: str, payload: Optional[dict]) -> None:
         if not payload:
             return
         if payload.get("truthy"):
             truthy[m] = tuple(payload.get("catches", ()))
+        if payload.get("exits"):
+            exit_split[m] = (frozenset(payload["exits"][0]), frozenset(payload["exits"][1]))
         row = payload.get("generator")
         if row is not None:
             generators[m] = ManagerEffects.from_row(row)
@@ -1075,6 +1087,31 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 effects[members[0]] = dataclasses.replace(effects[members[0]], gated=gates)
             if moved:
                 origins.setdefault(members[0], {}).update(moved)
+        for m in members:  # the component's `__exit__`s that test their exception
+            defs = graphs.get(m, ())
+            if len(defs) != 1 or m in failed:
+                continue
+            facts, fn, g = defs[0]
+            if g is None or fn.name not in ("__exit__", "__aexit__"):
+                continue
+            try:
+                views = mgrmod.exit_views(g, fn)
+                if views is None:
+                    continue
+                ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
+                whole = graph_effects(g, facts.path, ns, vocab)[0].on_return
+                (normal_eff, normal_found), (raised_eff, _) = (graph_effects(v, facts.path, ns, vocab) for v in views)
+                normal, raised = normal_eff.on_return, raised_eff.on_return
+            except Exception as exc:  # as above: read at every exit
+                fail(m, exc)
+                continue
+            if whole - normal or whole - raised:
+                exit_split[m] = (whole - normal, whole - raised)
+            # a witness's "via" at a normal exit follows what runs there
+            mine = origins.setdefault(m, {})
+            for k, o in normal_found.items():
+                if k[0] == "return":
+                    mine[k] = o
         for m in members:  # the component's context-manager generators
             for facts, fn, g in graphs.get(m, ()):
                 if fn.context_manager and g is not None and m not in failed:
@@ -1108,9 +1145,9 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     for key in set(cg.managers.values()):
         if key in cg.index.classes:
             try:
-                manager_effects[key] = class_manager(cg.index, key, effects, truthy)
+                manager_effects[key] = class_manager(cg.index, key, effects, truthy, False, exit_split)
                 if cg.index.manager_methods(key, True) != cg.index.manager_methods(key):
-                    manager_effects[async_key(key)] = class_manager(cg.index, key, effects, truthy, True)
+                    manager_effects[async_key(key)] = class_manager(cg.index, key, effects, truthy, True, exit_split)
             except Exception as exc:  # entered as an unknown manager; its `__exit__` is the OC901
                 manager_effects.pop(key, None)
                 methods = [k for k in cg.index.manager_methods(key) if k is not None]

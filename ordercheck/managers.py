@@ -601,13 +601,7 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
     ``except`` clause's are."""
     # the exception: any parameter but the instance (``exc_type``, ``exc``, ``*exc``)
     params = frozenset(fn.params[1:]) if fn is not None else None
-    # with an exception in flight Python calls ``__exit__`` with its three positional
-    # parameters set: a branch that holds only when one is None (``if exc_type is
-    # None: return True``, what follows ``if exc_type is not None: ...; return
-    # False``) is never taken then, unless the function (or a nested one, through
-    # ``nonlocal``) binds the name again
-    exc_params = (frozenset(fn.positional[1:4]) - rebound_names(fn.body) - set(fn.untracked)
-                  if fn is not None and fn.positional else None)
+    exc_params = _exception_parameters(fn) if fn is not None else None
     reach = nx.descendants(nx.restricted_view(g, [], list(_no_exception_branches(g, exc_params)))
                            if exc_params else g, ENTRY)
     test = _TypeTest(params, imports or {})
@@ -631,11 +625,49 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
     return tuple(dict.fromkeys(types)) if any_true else None
 
 
+def _exception_parameters(fn: FunctionFacts) -> Optional[FrozenSet[str]]:
+    """The names of an ``__exit__``'s exception parameters that hold what Python
+    passed: with an exception in flight it calls ``__exit__`` with its three
+    positional parameters set, at a normal exit with three Nones; a name the function
+    (or a nested one, through ``nonlocal``) binds again tells nothing."""
+    if not fn.positional:
+        return None
+    return frozenset(fn.positional[1:4]) - rebound_names(fn.body) - set(fn.untracked)
+
+
+def exit_views(g: nx.DiGraph, fn: FunctionFacts) -> Optional[Tuple[nx.DiGraph, nx.DiGraph]]:
+    """An ``__exit__``'s graph as it runs at the ``with``'s normal exit (its
+    exception parameters None: a branch taken only with an exception in flight,
+    ``if exc_type is not None: ledger.append("step_failed")``, cut) and at its
+    exception exit (a branch taken only without one, ``if exc_type is None:
+    store.save(s)``, cut); None when no branch tests a parameter (docs/decisions.md
+    "An ``__exit__`` that tests its exception")."""
+    params = _exception_parameters(fn)
+    if not params:
+        return None
+    normal_cut = list(_exception_branches(g, params, on_exception=True))
+    raised_cut = list(_exception_branches(g, params, on_exception=False))
+    if not normal_cut and not raised_cut:
+        return None
+    normal, raised = g.copy(), g.copy()
+    normal.remove_edges_from(normal_cut)
+    raised.remove_edges_from(raised_cut)
+    return normal, raised
+
+
 def _no_exception_branches(g: nx.DiGraph, params: FrozenSet[str]) -> Iterable[Tuple[object, object]]:
     """The ``if``/``elif`` branch edges of an ``__exit__``'s graph taken only when one
     of its exception parameters (``params``) is None or false: the true branch of
     ``exc is None`` and ``not exc``, the false branch of ``exc is not None`` and
     ``exc``."""
+    return _exception_branches(g, params, on_exception=False)
+
+
+def _exception_branches(g: nx.DiGraph, params: FrozenSet[str], on_exception: bool) -> Iterable[Tuple[object, object]]:
+    """The ``if``/``elif`` branch edges of an ``__exit__``'s graph taken only with an
+    exception in flight (``on_exception``: the true branch of ``exc is not None``,
+    ``exc``, ``isinstance(exc, E)``; the false branch of ``exc is None``) or only
+    without one (the other branch of each)."""
     for n, d in g.nodes(data=True):
         if d.get("stmt") != StmtKind.IF:
             continue
@@ -643,7 +675,9 @@ def _no_exception_branches(g: nx.DiGraph, params: FrozenSet[str]) -> Iterable[Tu
         when_none = _none_branch(cond, params) if cond is not None else None
         if when_none is None:
             continue
-        wanted = EdgeKind.TRUE if when_none else EdgeKind.FALSE
+        # the branch a None parameter takes is the one only a normal exit takes
+        wanted = (EdgeKind.FALSE if when_none else EdgeKind.TRUE) if on_exception else \
+            (EdgeKind.TRUE if when_none else EdgeKind.FALSE)
         for _, v, kind in g.out_edges(n, data="kind"):  # type: ignore[var-annotated]
             if kind == wanted:
                 yield (n, v)
@@ -651,12 +685,23 @@ def _no_exception_branches(g: nx.DiGraph, params: FrozenSet[str]) -> Iterable[Tu
 
 def _none_branch(cond: ast.expr, params: FrozenSet[str]) -> Optional[bool]:
     """True: ``cond`` holds when a parameter of ``params`` is None (``exc is None``,
-    ``not exc``); False: it fails then (``exc is not None``, ``exc``); None: neither."""
+    ``not exc``); False: it fails then (``exc is not None``, ``exc``,
+    ``isinstance(exc, E)``); None: neither. A conjunction fails when one part
+    does and holds when all do; a disjunction, the other way round."""
     if isinstance(cond, ast.Name) and cond.id in params:
         return False
     if isinstance(cond, ast.UnaryOp) and isinstance(cond.op, ast.Not):
         inner = _none_branch(cond.operand, params)
         return None if inner is None else not inner
+    if isinstance(cond, ast.BoolOp):
+        parts = [_none_branch(v, params) for v in cond.values]
+        decisive = False if isinstance(cond.op, ast.And) else True
+        if decisive in parts:
+            return decisive
+        return (not decisive) if all(p is (not decisive) for p in parts) else None
+    if (isinstance(cond, ast.Call) and isinstance(cond.func, ast.Name) and cond.func.id == "isinstance"
+            and len(cond.args) == 2 and isinstance(cond.args[0], ast.Name) and cond.args[0].id in params):
+        return False  # (``None`` is an instance of no exception class)
     if (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.left, ast.Name)
             and cond.left.id in params and isinstance(cond.comparators[0], ast.Constant)
             and cond.comparators[0].value is None):

@@ -1,0 +1,126 @@
+"""Faults and gaps found in session 73 (docs/evaluation.md, docs/decisions.md)."""
+from __future__ import annotations
+
+from checkutil import write_tree
+from cliutil import oc
+
+EVENTS = '[events]\nsave = ["*.store.save"]\nappend = ["*.ledger.append"]\n'
+
+EXIT_TESTS = {
+    "ordercheck.toml": EVENTS,
+    "steps.py": '''\
+class Step:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.ledger.append("step_failed")
+        return False
+
+
+class Guarded:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            return
+        self._fail()
+
+    def _fail(self):
+        self.ledger.append("step_failed")
+
+
+class Done:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.ledger.append("step_completed")
+
+
+class Both:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and self.strict:
+            self.ledger.append("step_failed")
+        elif exc is None or self.loud:
+            self.ledger.append("step_completed")
+
+
+class Rebinds:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        exc_type = self.pending
+        if exc_type is not None:
+            self.ledger.append("step_failed")
+''',
+    "run.py": '''\
+from steps import Both, Done, Guarded, Rebinds, Step
+
+
+def failing_only(self, state):
+    with Step(self.ledger):
+        self.store.save(state)
+
+
+def failing_only_through_a_method(self, state):
+    with Guarded(self.ledger):
+        self.store.save(state)
+
+
+def completed(self, state):
+    with Done(self.ledger):
+        self.store.save(state)
+
+
+def both(self, state):
+    with Both(self.ledger):
+        self.store.save(state)
+
+
+def rebinds(self, state):
+    with Rebinds(self.ledger):
+        self.store.save(state)
+''',
+}
+
+
+def test_an_exit_that_appends_only_with_an_exception_appends_nothing_at_a_normal_exit(tmp_path):
+    """A class manager whose `__exit__` appends the failure record only when an
+    exception is in flight (`if exc_type is not None:`) was read as appending it at
+    every exit: a false OC101 after the body's save. Python calls `__exit__` with three
+    Nones at a normal exit, so that branch is not taken there; a branch taken only
+    without an exception still appends there (`Done`), a test of something else beside
+    the exception decides nothing (`Both`: its `elif` may append "completed"), and a
+    parameter the exit binds again tells nothing (`Rebinds`)."""
+    write_tree(tmp_path, EXIT_TESTS)
+    want = [("run.py", 15, "OC101"), ("run.py", 20, "OC101"), ("run.py", 25, "OC101")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want  # (a cold run that fills the cache)
+    assert oc(tmp_path, ".").codes() == want  # (a warm one: the split is remembered)
+    assert oc(tmp_path, "run.py").codes() == want
+    both = oc(tmp_path, "--no-cache", ".").out.split("run.py:20")[1].split("run.py:25")[0]
+    # the "via" of a normal exit names the append that runs there
+    assert 'self.ledger.append("step_completed")' in both and "step_failed" not in both
