@@ -982,6 +982,9 @@ def suggest(all_facts: Sequence[FileFacts], settings: Settings, report: Optional
                     # unless the class is Qt's own (`error_raised = QtCore.Signal(Exception)`,
                     # a class-level signal; happi, set 139)
                     continue
+                if (kind == "save" and not call.discarded and not call.awaited
+                        and split_tokens(name.lstrip("_"))[:1] in (("ack",), ("acknowledge",))):
+                    continue  # `reply = self._ack(msg, "AA")`: an acknowledgement built, not sent (set 459)
                 if (kind == "save" and call.self_call in ("self", "cls") and call.callee.count(".") == 1
                         and fn.class_name in widgets and _display_update(name)):
                     continue  # a widget's own `self.update_campaign_status()`: shown, not stored (set 441)

@@ -124,3 +124,49 @@ def test_an_exit_that_appends_only_with_an_exception_appends_nothing_at_a_normal
     both = oc(tmp_path, "--no-cache", ".").out.split("run.py:20")[1].split("run.py:25")[0]
     # the "via" of a normal exit names the append that runs there
     assert 'self.ledger.append("step_completed")' in both and "step_failed" not in both
+
+
+ACKS = '''\
+from hl7.ack import Result, build_ack
+
+
+class Bridge:
+    def handle(self, msg):
+        self.store.upsert(msg)
+        reply = self._ack(msg, "AA")
+        return reply
+
+    def nack(self, msg):
+        return self._ack(msg, "AE")
+
+    def _ack(self, msg, code):
+        text = build_ack(code, msg=msg, app=self.cfg.app)
+        return Result(text, code, msg.control_id)
+
+
+async def consume(message, store):
+    store.upsert(message)
+    await message.ack()
+
+
+def consume_sync(message, store):
+    store.upsert(message)
+    message.ack()
+'''
+
+
+def test_suggest_reads_an_ack_whose_value_is_kept_as_no_commit_point(tmp_path):
+    """Set 459 (an HL7 bridge): `self._ack(msg, "AA")` builds the acknowledgement the
+    bridge returns, and was offered as a consumer's commit point; a message's `ack()`
+    whose value nobody keeps (awaited or not) still is."""
+    write_tree(tmp_path, {"bridge.py": ACKS})
+    rows = suggested_rows(tmp_path)
+    assert ("save", "*._ack") not in rows
+    assert ("save", "*message.ack") in rows, rows
+
+
+def suggested_rows(tmp_path):
+    """`suggest`'s (class, pattern) rows over the folder, in its order."""
+    import json
+    return [(r["class"], r["pattern"]) for r in
+            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
