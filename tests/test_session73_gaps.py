@@ -170,3 +170,35 @@ def suggested_rows(tmp_path):
     import json
     return [(r["class"], r["pattern"]) for r in
             json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+
+
+UPLOADS = '''\
+from flask import request
+
+
+def upload(db, path):
+    for file in request.files.getlist("attachments"):
+        file.save(path)
+    request.files["cover"].save(path)
+    db.session.commit()
+
+
+def store(state_file, run, path):
+    state_file.save(path)
+    run.save()
+    file = open(path)
+    file.save()
+'''
+
+
+def test_suggest_leaves_an_uploaded_file_written_out(tmp_path):
+    """Set 462 (a Flask quiz app): `file.save(save_path)` of `for file in
+    request.files.getlist(...)` and `request.files["cover"].save(path)` write an upload
+    to disk and were offered as saves; a `file.save()` with no path still is."""
+    write_tree(tmp_path, {"app.py": UPLOADS})
+    patterns = [p for _, p in suggested_rows(tmp_path)]
+    assert "*file.save" in patterns, patterns  # (the argument-less one still reads as a save)
+    assert "*run.save" in patterns
+    assert not [p for p in patterns if "files" in p]
+    head = oc(tmp_path, "suggest", "--no-cache", ".").out.split("[tool.ordercheck")[0]
+    assert "1 function, 0 with both kinds; e.g. app.py:15  file.save()" in head, head
