@@ -202,3 +202,71 @@ def test_suggest_leaves_an_uploaded_file_written_out(tmp_path):
     assert not [p for p in patterns if "files" in p]
     head = oc(tmp_path, "suggest", "--no-cache", ".").out.split("[tool.ordercheck")[0]
     assert "1 function, 0 with both kinds; e.g. app.py:15  file.save()" in head, head
+
+
+SAME_FILE_FACTORY = {
+    "pyproject.toml": "",
+    "ordercheck.toml": '[events]\nsave = ["sqlalchemy.orm.Session.commit", "pkg.core.save"]\n'
+                       'append = ["*.append_entry", "*.Log.add"]\n',
+    "pkg/__init__.py": "",
+    "pkg/core.py": "class Log:\n    def add(self, n):\n        pass\n\n\ndef save(x):\n    pass\n",
+    "pkg/same.py": '''\
+from sqlalchemy.orm import Session
+
+from .core import Log, save
+
+
+def make_session() -> Session:
+    return Session()
+
+
+def _load(path) -> Log:
+    return Log()
+
+
+def redeem(ledger, card):
+    db = make_session()
+    db.commit()
+    ledger.append_entry(card)
+
+
+def run(path):
+    log = _load(path)
+    save(log)
+    log.add(1)
+
+
+def shadowed(ledger, make_session):
+    db = make_session()
+    db.commit()
+    ledger.append_entry(1)
+
+
+def rebound(ledger):
+    db = other()
+    db.commit()
+    ledger.append_entry(1)
+
+
+def other() -> Session:
+    return Session()
+
+
+other = print
+''',
+}
+
+
+def test_a_factory_in_the_same_file_types_what_it_makes(tmp_path):
+    """Set 463 (gopromotional-siplog's `log = _load(path)`, `_load -> HydrationLog` in
+    the same module): a project function's return annotation typed its product only
+    where another module imported it; now in its own module too. A parameter of the
+    same name, or a module name bound otherwise as well, makes nothing known."""
+    write_tree(tmp_path, SAME_FILE_FACTORY)
+    want = [("pkg/same.py", 17, "OC102"), ("pkg/same.py", 23, "OC102")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "pkg/same.py").codes() == want
+    source = (tmp_path / "pkg/same.py").read_bytes()
+    assert oc(tmp_path, "--stdin-filename", "pkg/same.py", "-", stdin=source).codes() == want

@@ -1341,6 +1341,14 @@ class Resolver:
         mark = plain if maker.startswith(plain) else ""
         maker = maker[len(mark):]
         found = next((q for q in self.qualified_text(maker) if "." in q), None)
+        if found is None and maker.isidentifier() and self.facts.module:
+            # `db = make_session()` of this module's own `def make_session() -> Session`,
+            # as of another module's (held-out set 463): the function by its qualified name
+            where = self._lookup(maker)
+            top = self.frames[0].names
+            if where is not None and where[0] is top and top.defined.get(maker) and \
+                    top.bound.get(maker) == top.defined.get(maker):
+                found = f"{self.facts.module}.{maker}"
         if found is None and "." in maker and self._imported_only(maker.split(".", 1)[0]):
             found = maker  # `import app.db` then `app.db.session_scope()`: written as qualified
         head, dot, attr = maker.partition(".")
