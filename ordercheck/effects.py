@@ -58,6 +58,7 @@ from .summaries import (
     NOT_CARRIED,
     CallGraph,
     Effects,
+    ExitSplit,
     ManagerEffects,
     Origin,
     ProjectIndex,
@@ -810,7 +811,7 @@ def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Ca
 
 def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], truthy: Dict[str, Tuple[str, ...]],
                   is_async: bool = False,
-                  exit_split: Optional[Dict[str, Tuple[FrozenSet[str], FrozenSet[str]]]] = None) -> ManagerEffects:
+                  exit_split: Optional[Dict[str, ExitSplit]] = None) -> ManagerEffects:
     """A project class's effects at a ``with`` (``is_async``: an ``async with``):
     ``__enter__``'s on-return effects at the entry, ``__exit__``'s at every exit; it
     suppresses when ``__exit__`` may return a true value, only the types it tests
@@ -821,16 +822,22 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
     enter, exit_ = index.manager_methods(key, is_async)
     entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
     out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
+    normal, raised = out, out
     if exit_:
-        out = out | exit_own_methods(index, key, exit_, effects)
-    not_normal, not_raised = (exit_split or {}).get(exit_, (frozenset(), frozenset())) if exit_ else ((), ())
+        split = (exit_split or {}).get(exit_)
+        if split is None:
+            normal = raised = out | exit_own_methods(index, key, exit_, effects)
+        else:
+            normal = out - split.not_normal | exit_own_methods(index, key, exit_, effects, split.cut_normal)
+            raised = out - split.not_raised | exit_own_methods(index, key, exit_, effects, split.cut_raised)
     escaping = frozenset().union(*(effects.get(m, NO_EFFECTS).escaping for m in (enter, exit_) if m))
-    return ManagerEffects("class", entry, out - frozenset(not_normal), out - frozenset(not_raised),
+    return ManagerEffects("class", entry, normal, raised,
                           exit_ in truthy, exit_ or enter or key, escaping,
                           entry_key=enter or "", catches=truthy.get(exit_, ()) if exit_ else ())
 
 
-def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[str, Effects]) -> FrozenSet[str]:
+def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[str, Effects],
+                     cut: AbstractSet[int] = frozenset()) -> FrozenSet[str]:
     """What the exit's calls of the manager's own methods (``self._commit()``,
     ``self.close()``) add at the ``with`` of an instance of ``key``: the method found
     along ``key``'s MRO, as Python finds it for that instance (a subclass's override,
@@ -842,7 +849,7 @@ def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[st
     other near marks stay one call further."""
     _, near = NEARNESS[EventClass.RENAME.value]
     extra: Set[str] = set()
-    for method in index.exit_self_methods(key, exit_):
+    for method in index.exit_self_methods(key, exit_, cut):
         got = effects.get(method, NO_EFFECTS).on_return
         extra |= got - OWN_MARKS - NEAR_MARKS - NO_RETURN_MARKS
         if near in got:
@@ -883,9 +890,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     origins: Dict[str, Dict[Tuple[str, str], Origin]] = {}
     generators: Dict[str, ManagerEffects] = {}
     truthy: Dict[str, Tuple[str, ...]] = {}  # `__exit__`s that may return true: the types they test, () all
-    # `__exit__`s that test their exception (``managers.exit_views``): what their
-    # on-return effects lack at a normal exit, and at an exception exit
-    exit_split: Dict[str, Tuple[FrozenSet[str], FrozenSet[str]]] = {}
+    # `__exit__`s that test their exception (``managers.exit_view``)
+    exit_split: Dict[str, ExitSplit] = {}
     failed: Dict[str, str] = {}  # functions the engine failed on (``Summaries.failed``)
 
     def fail(key: str, exc: Exception) -> None:
@@ -912,7 +918,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         split = exit_split.get(m)
         return {"truthy": m in truthy, "catches": list(truthy.get(m, ())),
                 "generator": None if me is None else me.key_row(),
-                "exits": None if split is None else [sorted(split[0]), sorted(split[1])]}
+                "exits": None if split is None else split.row()}
 
     def restore(m: str, payload: Optional[dict]) -> None:
         if not payload:
@@ -920,7 +926,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         if payload.get("truthy"):
             truthy[m] = tuple(payload.get("catches", ()))
         if payload.get("exits"):
-            exit_split[m] = (frozenset(payload["exits"][0]), frozenset(payload["exits"][1]))
+            exit_split[m] = ExitSplit.from_row(payload["exits"])
         row = payload.get("generator")
         if row is not None:
             generators[m] = ManagerEffects.from_row(row)
@@ -1095,23 +1101,29 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             if g is None or fn.name not in ("__exit__", "__aexit__"):
                 continue
             try:
-                views = mgrmod.exit_views(g, fn)
-                if views is None:
+                views = (mgrmod.exit_view(g, fn, exception=False), mgrmod.exit_view(g, fn, exception=True))
+                if views == (None, None):
                     continue
                 ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
                 whole = graph_effects(g, facts.path, ns, vocab)[0].on_return
-                (normal_eff, normal_found), (raised_eff, _) = (graph_effects(v, facts.path, ns, vocab) for v in views)
-                normal, raised = normal_eff.on_return, raised_eff.on_return
+                seen = [graph_effects(v.graph, facts.path, ns, vocab) if v is not None else None for v in views]
             except Exception as exc:  # as above: read at every exit
                 fail(m, exc)
                 continue
-            if whole - normal or whole - raised:
-                exit_split[m] = (whole - normal, whole - raised)
-            # a witness's "via" at a normal exit follows what runs there
+            lacks = [whole - seen_eff.on_return if seen_eff is not None else frozenset()
+                     for seen_eff in (x[0] if x is not None else None for x in seen)]
+            cuts = [v.cut if v is not None else frozenset() for v in views]
+            split = ExitSplit(lacks[0], lacks[1], cuts[0], cuts[1])
+            if split.not_normal or split.not_raised or split.cut_normal or split.cut_raised:
+                exit_split[m] = split
+            # a witness's "via" at each exit follows what runs there (the exception
+            # exit's under its own part, ``Summaries.via``)
             mine = origins.setdefault(m, {})
-            for k, o in normal_found.items():
-                if k[0] == "return":
-                    mine[k] = o
+            for view_seen, part in zip(seen, ("return", "exit-raise")):
+                if view_seen is not None:
+                    for k, o in view_seen[1].items():
+                        if k[0] == "return":
+                            mine[(part, k[1])] = o
         for m in members:  # the component's context-manager generators
             for facts, fn, g in graphs.get(m, ()):
                 if fn.context_manager and g is not None and m not in failed:

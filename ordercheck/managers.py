@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 from collections import deque
+from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, cast
 
 import networkx as nx
@@ -601,9 +602,10 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
     ``except`` clause's are."""
     # the exception: any parameter but the instance (``exc_type``, ``exc``, ``*exc``)
     params = frozenset(fn.params[1:]) if fn is not None else None
-    exc_params = _exception_parameters(fn) if fn is not None else None
-    reach = nx.descendants(nx.restricted_view(g, [], list(_no_exception_branches(g, exc_params)))
-                           if exc_params else g, ENTRY)
+    # (with an exception in flight: a branch taken only without one, ``if exc_type is
+    # None: return True``, is never taken then)
+    view = exit_view(g, fn, exception=True) if fn is not None else None
+    reach = nx.descendants(view.graph if view is not None else g, ENTRY)
     test = _TypeTest(params, imports or {})
     guards = guarded_returns(fn.body, test) if fn is not None else {}
     types: List[str] = []
@@ -635,80 +637,113 @@ def _exception_parameters(fn: FunctionFacts) -> Optional[FrozenSet[str]]:
     return frozenset(fn.positional[1:4]) - rebound_names(fn.body) - set(fn.untracked)
 
 
-def exit_views(g: nx.DiGraph, fn: FunctionFacts) -> Optional[Tuple[nx.DiGraph, nx.DiGraph]]:
-    """An ``__exit__``'s graph as it runs at the ``with``'s normal exit (its
-    exception parameters None: a branch taken only with an exception in flight,
-    ``if exc_type is not None: ledger.append("step_failed")``, cut) and at its
-    exception exit (a branch taken only without one, ``if exc_type is None:
-    store.save(s)``, cut); None when no branch tests a parameter (docs/decisions.md
-    "An ``__exit__`` that tests its exception")."""
+@dataclass(frozen=True)
+class ExitView:
+    """An ``__exit__``'s graph as one way out of its ``with`` runs it (``exit_view``):
+    ``graph`` without the branch edges not taken; ``cut``: the ids of the calls no
+    longer reached (``self._fail()``, whose override along the instance's MRO is then
+    not at that exit either)."""
+
+    graph: nx.DiGraph
+    cut: FrozenSet[int]
+
+
+def exit_view(g: nx.DiGraph, fn: FunctionFacts, exception: bool) -> Optional[ExitView]:
+    """An ``__exit__``'s graph as it runs at the ``with``'s exception exit
+    (``exception``: Python passes the exception's type, value and traceback) or at a
+    normal one (three Nones): each ``if``/``elif`` whose test the parameters decide
+    then (``_test_value``) loses the branch edges it does not take, from its
+    statement node and from the nodes of its test (a call in it: ``isinstance(exc,
+    E)``, ``issubclass(...)``), so what only that branch leads to is not reached (``if
+    exc_type is not None: ledger.append("step_failed")`` is not at a normal exit; ``if
+    not exc: return`` ends it there; ``if exc is None: store.save(s)`` is not at an
+    exception exit). None when no test is decided so (docs/decisions.md "An
+    ``__exit__`` that tests its exception")."""
     params = _exception_parameters(fn)
     if not params:
         return None
-    normal_cut = list(_exception_branches(g, params, on_exception=True))
-    raised_cut = list(_exception_branches(g, params, on_exception=False))
-    if not normal_cut and not raised_cut:
+    decided: List[Tuple[Stmt, bool]] = []
+    _decided_tests(fn.body, params, exception, decided)
+    if not decided:
         return None
-    normal, raised = g.copy(), g.copy()
-    normal.remove_edges_from(normal_cut)
-    raised.remove_edges_from(raised_cut)
-    return normal, raised
+    cut_edges: List[Tuple[object, object]] = []
+    for st, value in decided:
+        wanted = EdgeKind.FALSE if value else EdgeKind.TRUE  # (the branch not taken)
+        for n, d in g.nodes(data=True):
+            if d.get("stmt") != StmtKind.IF or d.get("span") != st.span:
+                continue
+            region, queue = {n}, [n]
+            while queue:
+                u = queue.pop()
+                for _, v, kind in g.out_edges(u, data="kind"):  # type: ignore[var-annotated]
+                    if kind == wanted:
+                        cut_edges.append((u, v))
+                    elif (kind != EdgeKind.EXCEPTION and v not in region and st.header_span is not None
+                          and _in_span(g.nodes[v].get("span"), st.header_span)):
+                        region.add(v)  # a node of the test itself (its calls, their outcomes)
+                        queue.append(v)
+    view = g.copy()
+    view.remove_edges_from(cut_edges)
+    return ExitView(view, frozenset(_reached_calls(g) - _reached_calls(view)))
 
 
-def _no_exception_branches(g: nx.DiGraph, params: FrozenSet[str]) -> Iterable[Tuple[object, object]]:
-    """The ``if``/``elif`` branch edges of an ``__exit__``'s graph taken only when one
-    of its exception parameters (``params``) is None or false: the true branch of
-    ``exc is None`` and ``not exc``, the false branch of ``exc is not None`` and
-    ``exc``."""
-    return _exception_branches(g, params, on_exception=False)
+def _in_span(span, outer) -> bool:
+    return span is not None and (outer.line, outer.col) <= (span.line, span.col) <= (outer.end_line, outer.end_col)
 
 
-def _exception_branches(g: nx.DiGraph, params: FrozenSet[str], on_exception: bool) -> Iterable[Tuple[object, object]]:
-    """The ``if``/``elif`` branch edges of an ``__exit__``'s graph taken only with an
-    exception in flight (``on_exception``: the true branch of ``exc is not None``,
-    ``exc``, ``isinstance(exc, E)``; the false branch of ``exc is None``) or only
-    without one (the other branch of each)."""
-    for n, d in g.nodes(data=True):
-        if d.get("stmt") != StmtKind.IF:
-            continue
-        cond = _test_expr(d.get("text", ""))
-        when_none = _none_branch(cond, params) if cond is not None else None
-        if when_none is None:
-            continue
-        # the branch a None parameter takes is the one only a normal exit takes
-        wanted = (EdgeKind.FALSE if when_none else EdgeKind.TRUE) if on_exception else \
-            (EdgeKind.TRUE if when_none else EdgeKind.FALSE)
-        for _, v, kind in g.out_edges(n, data="kind"):  # type: ignore[var-annotated]
-            if kind == wanted:
-                yield (n, v)
+def _reached_calls(g: nx.DiGraph) -> Set[int]:
+    """The ids of the calls of the nodes ENTRY reaches."""
+    reach = nx.descendants(g, ENTRY)
+    return {d["call"].id for n, d in g.nodes(data=True) if n in reach and d.get("call") is not None}
 
 
-def _none_branch(cond: ast.expr, params: FrozenSet[str]) -> Optional[bool]:
-    """True: ``cond`` holds when a parameter of ``params`` is None (``exc is None``,
-    ``not exc``); False: it fails then (``exc is not None``, ``exc``,
-    ``isinstance(exc, E)``); None: neither. A conjunction fails when one part
-    does and holds when all do; a disjunction, the other way round."""
+def _decided_tests(body: List[Stmt], params: FrozenSet[str], exception: bool, out: List[Tuple[Stmt, bool]]) -> None:
+    """The ``if``/``elif`` statements of ``body`` (nested ones too, not in a branch
+    already not taken) whose test the exception parameters decide (``_test_value``),
+    each with its value."""
+    for st in body:
+        if st.kind == StmtKind.IF:
+            cond = _test_expr(st.text)
+            value = _test_value(cond, params, exception) if cond is not None else None
+            if value is not None:
+                out.append((st, value))
+                _decided_tests(st.body if value else st.orelse, params, exception, out)
+                continue
+        for part in (st.body, st.orelse, st.finalbody, *(h.body for h in st.handlers), *(c.body for c in st.cases)):
+            _decided_tests(part, params, exception, out)
+
+
+def _test_value(cond: ast.expr, params: FrozenSet[str], exception: bool) -> Optional[bool]:
+    """The value of an ``__exit__``'s test when its exception parameters (``params``)
+    hold an exception in flight (``exception``: a class, an instance and a traceback,
+    all true) or are None (a normal exit); None when anything else may decide it.
+    ``exc``, ``not exc``, ``exc is None``, ``exc is not None`` are decided either way;
+    ``isinstance(exc, E)`` only without an exception (None is an instance of no
+    exception class; an exception may be of another); ``and``/``or`` by their parts:
+    a conjunction is false when a part is, true when all are (a disjunction the
+    other way round), so ``exc_type is not None and self.strict`` is decided only
+    at a normal exit (a review)."""
     if isinstance(cond, ast.Name) and cond.id in params:
-        return False
+        return exception
     if isinstance(cond, ast.UnaryOp) and isinstance(cond.op, ast.Not):
-        inner = _none_branch(cond.operand, params)
+        inner = _test_value(cond.operand, params, exception)
         return None if inner is None else not inner
     if isinstance(cond, ast.BoolOp):
-        parts = [_none_branch(v, params) for v in cond.values]
-        decisive = False if isinstance(cond.op, ast.And) else True
+        parts = [_test_value(v, params, exception) for v in cond.values]
+        decisive = not isinstance(cond.op, ast.And)  # (false decides `and`, true decides `or`)
         if decisive in parts:
             return decisive
         return (not decisive) if all(p is (not decisive) for p in parts) else None
     if (isinstance(cond, ast.Call) and isinstance(cond.func, ast.Name) and cond.func.id == "isinstance"
             and len(cond.args) == 2 and isinstance(cond.args[0], ast.Name) and cond.args[0].id in params):
-        return False  # (``None`` is an instance of no exception class)
+        return None if exception else False
     if (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.left, ast.Name)
             and cond.left.id in params and isinstance(cond.comparators[0], ast.Constant)
             and cond.comparators[0].value is None):
         if isinstance(cond.ops[0], ast.Is):
-            return True
+            return not exception
         if isinstance(cond.ops[0], ast.IsNot):
-            return False
+            return exception
     return None
 
 

@@ -73,15 +73,15 @@ def _digest(value: object) -> str:
 
 def _manager_ok(data: object) -> bool:
     """A remembered manager payload (``effects.build``): ``{"truthy": bool, "catches":
-    [type], "generator": null | ManagerEffects.key_row(), "exits": null | [[class],
-    [class]]}`` (``ManagerEffects.row_ok``)."""
+    [type], "generator": null | ManagerEffects.key_row(), "exits": null |
+    ExitSplit.row()}`` (``ManagerEffects.row_ok``, ``ExitSplit.row_ok``)."""
     if type(data) is not dict or set(data) != {"truthy", "catches", "generator", "exits"} \
             or type(data["truthy"]) is not bool:
         return False
     if not _strings(data["catches"]):
         return False
     exits = data["exits"]
-    if exits is not None and not (type(exits) is list and len(exits) == 2 and all(map(_strings, exits))):
+    if exits is not None and not summod.ExitSplit.row_ok(exits):
         return False
     row = data["generator"]
     return row is None or summod.ManagerEffects.row_ok(row)

@@ -246,6 +246,32 @@ NO_EFFECTS = Effects()
 
 
 @dataclass(frozen=True)
+class ExitSplit:
+    """What an ``__exit__`` that tests its exception does not do at one way out of
+    its ``with`` (``managers.exit_view``): the classes of its on-return effects
+    absent at a normal exit and at an exception exit, and the ids of its calls in
+    the branches not taken at each (``self._fail()``: its override is not there either)."""
+
+    not_normal: FrozenSet[str]
+    not_raised: FrozenSet[str]
+    cut_normal: FrozenSet[int]
+    cut_raised: FrozenSet[int]
+
+    def row(self) -> list:
+        return [sorted(self.not_normal), sorted(self.not_raised), sorted(self.cut_normal), sorted(self.cut_raised)]
+
+    @staticmethod
+    def row_ok(row: object) -> bool:
+        return (type(row) is list and len(row) == 4
+                and all(type(x) is list and all(type(c) is str for c in x) for x in row[:2])
+                and all(type(x) is list and all(type(c) is int for c in x) for x in row[2:]))
+
+    @classmethod
+    def from_row(cls, row: list) -> "ExitSplit":
+        return cls(frozenset(row[0]), frozenset(row[1]), frozenset(row[2]), frozenset(row[3]))
+
+
+@dataclass(frozen=True)
 class ManagerEffects:
     """What a project context manager does at a ``with`` (semantics §Events Context managers):
     classes at the entry, at the normal exits (the body ended, returned, broke or
@@ -1287,15 +1313,19 @@ class ProjectIndex:
         exit_ = self.method(class_key, first[1]) or self.method(class_key, second[1])
         return enter, exit_
 
-    def exit_self_methods(self, class_key: str, exit_: Optional[str]) -> List[str]:
+    def exit_self_methods(self, class_key: str, exit_: Optional[str], cut: AbstractSet[int] = frozenset()) -> List[str]:
         """The methods the exit ``exit_`` calls on ``self`` (``self._commit()``), found
         along ``class_key``'s MRO as Python finds them for an instance of that class
-        (a subclass's override included): what they do happens at the ``with``."""
+        (a subclass's override included): what they do happens at the ``with``.
+        ``cut``: the ids of calls that do not run at the exit in question (a branch
+        an ``__exit__``'s test of its exception does not take there)."""
         row = self.functions.get(exit_) if exit_ else None
         if row is None:
             return []
         out: List[str] = []
         for call in row[1].calls:
+            if call.id in cut:
+                continue
             name = call.callee[len("self."):]
             if call.self_call != "self" or not call.callee.startswith("self.") or "." in name:
                 continue

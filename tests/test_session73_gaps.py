@@ -270,3 +270,174 @@ def test_a_factory_in_the_same_file_types_what_it_makes(tmp_path):
     assert oc(tmp_path, "pkg/same.py").codes() == want
     source = (tmp_path / "pkg/same.py").read_bytes()
     assert oc(tmp_path, "--stdin-filename", "pkg/same.py", "-", stdin=source).codes() == want
+
+
+EXIT_REVIEW = {
+    "ordercheck.toml": '[events]\nsave = ["*.save"]\nappend = ["*.append"]\nsurface = ["*.warning"]\n',
+    "steps.py": '''\
+class Quiet:
+    def __init__(self, ledger, quiet=False):
+        self.ledger, self.quiet = ledger, quiet
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and self.quiet:
+            return False
+        if exc_type is not None:
+            self.ledger.append("step_failed")
+
+
+class Always:
+    def __init__(self, ledger, always=False):
+        self.ledger, self.always = ledger, always
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None or self.always:
+            self.ledger.append("step_completed")
+
+
+class Typed:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if isinstance(exc, Exception):
+            self.ledger.append("step_failed")
+
+
+class Narrow:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, OSError):
+            self.ledger.append("step_failed")
+
+
+class EarlyReturn:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if not exc_type:
+            return
+        self.ledger.append("step_failed")
+
+
+class Base:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self._on_fail()
+
+    def _on_fail(self):
+        pass
+
+
+class Overrides(Base):
+    def _on_fail(self):
+        self.ledger.append("step_failed")
+
+
+class Both:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.ledger.append("step_completed")
+        else:
+            self.ledger.append("step_failed")
+''',
+    "run.py": '''\
+from steps import Always, Both, EarlyReturn, Narrow, Overrides, Quiet, Typed
+
+
+def quiet_raising(store, ledger, log, run):
+    try:
+        with Quiet(ledger):
+            store.save(run)
+            risky()
+    except Exception:
+        log.warning("step failed")
+
+
+def always_raising(ledger, log):
+    try:
+        with Always(ledger, always=True):
+            risky()
+    except Exception:
+        ledger.append("run_failed")
+        log.warning("x")
+
+
+def typed(store, ledger, run):
+    with Typed(ledger):
+        store.save(run)
+
+
+def narrow(store, ledger, run):
+    with Narrow(ledger):
+        store.save(run)
+
+
+def early_return(store, ledger, run):
+    with EarlyReturn(ledger):
+        store.save(run)
+
+
+def overrides(store, ledger, run):
+    with Overrides(ledger):
+        store.save(run)
+
+
+def both_raising(ledger, log):
+    try:
+        with Both(ledger):
+            risky()
+    except Exception:
+        ledger.append("run_failed")
+        log.warning("x")
+''',
+}
+
+
+def test_an_exit_is_split_only_where_its_test_is_decided_and_names_what_runs(tmp_path):
+    """Session 73's review of the split: at an exception exit a conjunction with
+    something else (`exc_type is not None and self.quiet`) or `isinstance(exc, E)` is
+    not decided, so the append under it still may run there (the first engine cut it:
+    a lost OC101 and OC103); at a normal exit a test with a call in it (`isinstance`,
+    `issubclass`) is decided too, an early `if not exc_type: return` ends the exit, and
+    a helper the exit calls only with an exception is not at a normal exit even where a
+    subclass overrides it (four false OC101s). The exception exit's "via" names the
+    append that runs there, not the normal exit's."""
+    write_tree(tmp_path, EXIT_REVIEW)
+    want = [("run.py", 6, "OC101"), ("run.py", 18, "OC103"), ("run.py", 47, "OC103")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "run.py").codes() == want
+    both = oc(tmp_path, "--no-cache", ".").out.split("run.py:47")[1]
+    assert 'self.ledger.append("step_failed")' in both and "step_completed" not in both, both
