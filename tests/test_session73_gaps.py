@@ -441,3 +441,66 @@ def test_an_exit_is_split_only_where_its_test_is_decided_and_names_what_runs(tmp
     assert oc(tmp_path, "run.py").codes() == want
     both = oc(tmp_path, "--no-cache", ".").out.split("run.py:47")[1]
     assert 'self.ledger.append("step_failed")' in both and "step_completed" not in both, both
+
+
+METHOD_IMPORT = {
+    "ordercheck.toml": ('[extend-events]\nappend = ["app.ledger.Ledger.record", "*.journal.append_event"]\n'
+                        'save = ["*.store.save"]\n'),
+    "app/__init__.py": "",
+    "app/ledger.py": '''\
+class Ledger:
+    def record(self, entry):
+        pass
+
+    def write(self, entry):
+        self.journal.append_event(entry)
+''',
+    "app/other.py": "class Ledger:\n    def record(self, entry):\n        pass\n",
+    "app/service.py": '''\
+class Daemon:
+    def __init__(self, store, ledger=None):
+        from .ledger import Ledger
+        self.store = store
+        self.ledger = ledger or Ledger()
+
+    def step(self, k):
+        self.store.save(k)
+        self.ledger.record({"k": k})
+
+    def step2(self, k):
+        self.store.save(k)
+        self.ledger.write({"k": k})
+''',
+    "app/ambiguous.py": '''\
+class A:
+    def __init__(self, store):
+        from .ledger import Ledger
+        self.store = store
+        self.ledger = Ledger()
+
+    def step(self, k):
+        self.store.save(k)
+        self.ledger.record({"k": k})
+
+
+class B:
+    def __init__(self):
+        from .other import Ledger
+        self.ledger = Ledger()
+''',
+}
+
+
+def test_an_attribute_made_by_a_class_the_method_imports_itself_is_typed(tmp_path):
+    """Set 464 (agent-saga's `RecoveryDaemon.__init__`: `from .ledger import
+    FileLedger`, then `self.ledger = ledger or FileLedger(...)`): the attribute's class
+    was qualified only through the module's imports, so `app.ledger.Ledger.record`
+    matched nothing and `self.ledger.write` carried nothing. A name two methods import
+    from different modules stays unknown."""
+    write_tree(tmp_path, METHOD_IMPORT)
+    want = [("app/service.py", 9, "OC102"), ("app/service.py", 13, "OC102")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "app/service.py").codes() == want
+    source = (tmp_path / "app/service.py").read_bytes()
+    assert oc(tmp_path, "--stdin-filename", "app/service.py", "-", stdin=source).codes() == want
