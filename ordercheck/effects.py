@@ -811,7 +811,8 @@ def suppressor(vocab: Vocabulary, path: str, managers: Optional[Managers]) -> Ca
 
 def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], truthy: Dict[str, Tuple[str, ...]],
                   is_async: bool = False,
-                  exit_split: Optional[Dict[str, ExitSplit]] = None) -> ManagerEffects:
+                  exit_split: Optional[Dict[str, ExitSplit]] = None,
+                  callees: Optional[Dict[Tuple[str, int], str]] = None) -> ManagerEffects:
     """A project class's effects at a ``with`` (``is_async``: an ``async with``):
     ``__enter__``'s on-return effects at the entry, ``__exit__``'s at every exit; it
     suppresses when ``__exit__`` may return a true value, only the types it tests
@@ -826,10 +827,10 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
     if exit_:
         split = (exit_split or {}).get(exit_)
         if split is None:
-            normal = raised = out | exit_own_methods(index, key, exit_, effects)
+            normal = raised = out | exit_own_methods(index, key, exit_, effects, callees=callees)
         else:
-            normal = out - split.not_normal | exit_own_methods(index, key, exit_, effects, split.cut_normal)
-            raised = out - split.not_raised | exit_own_methods(index, key, exit_, effects, split.cut_raised)
+            normal = out - split.not_normal | exit_own_methods(index, key, exit_, effects, split.cut_normal, callees)
+            raised = out - split.not_raised | exit_own_methods(index, key, exit_, effects, split.cut_raised, callees)
     escaping = frozenset().union(*(effects.get(m, NO_EFFECTS).escaping for m in (enter, exit_) if m))
     return ManagerEffects("class", entry, normal, raised,
                           exit_ in truthy, exit_ or enter or key, escaping,
@@ -837,7 +838,8 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
 
 
 def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[str, Effects],
-                     cut: AbstractSet[int] = frozenset()) -> FrozenSet[str]:
+                     cut: AbstractSet[int] = frozenset(),
+                     callees: Optional[Dict[Tuple[str, int], str]] = None) -> FrozenSet[str]:
     """What the exit's calls of the manager's own methods (``self._commit()``,
     ``self.close()``) add at the ``with`` of an instance of ``key``: the method found
     along ``key``'s MRO, as Python finds it for that instance (a subclass's override,
@@ -846,7 +848,9 @@ def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[st
     atomic writer whose exit renames through ``self._commit()`` renames at the
     ``with`` as one whose exit calls ``os.replace`` itself (docs/decisions.md "A file
     write or rename two calls away"). Only renames are made near so; a method's
-    other near marks stay one call further."""
+    other near marks stay one call further. ``callees`` (the call graph's): a project
+    function the exit calls (not through ``self``) that renames by its own call makes
+    the rename near too."""
     _, near = NEARNESS[EventClass.RENAME.value]
     extra: Set[str] = set()
     for method in index.exit_self_methods(key, exit_, cut):
@@ -854,6 +858,18 @@ def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[st
         extra |= got - OWN_MARKS - NEAR_MARKS - NO_RETURN_MARKS
         if near in got:
             extra.add(near)
+    row = index.functions.get(exit_) if callees is not None else None
+    if row is not None and callees is not None and near not in extra:
+        # the same for a project function the exit calls (pip-accel's `AtomicReplace`,
+        # whose exit calls `replace_file(tmp, name)`, which calls `os.replace`; held-out
+        # set 465): its own rename is the manager's, one call from the `with`
+        facts, fn = row
+        for call in fn.calls:
+            callee = callees.get((facts.path, call.id))
+            if (call.id not in cut and call.self_call is None and callee is not None and callee != exit_
+                    and near in effects.get(callee, NO_EFFECTS).on_return):
+                extra.add(near)
+                break
     return frozenset(extra)
 
 
@@ -907,7 +923,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
         if key is None:
             return None
         if key in cg.index.classes:
-            return class_manager(cg.index, key, effects, truthy, call.async_with, exit_split)
+            return class_manager(cg.index, key, effects, truthy, call.async_with, exit_split, cg.callees)
         return generators.get(key)
 
     def manager_payload(m: str) -> Optional[dict]:
@@ -1157,9 +1173,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
     for key in set(cg.managers.values()):
         if key in cg.index.classes:
             try:
-                manager_effects[key] = class_manager(cg.index, key, effects, truthy, False, exit_split)
+                manager_effects[key] = class_manager(cg.index, key, effects, truthy, False, exit_split, cg.callees)
                 if cg.index.manager_methods(key, True) != cg.index.manager_methods(key):
-                    manager_effects[async_key(key)] = class_manager(cg.index, key, effects, truthy, True, exit_split)
+                    manager_effects[async_key(key)] = class_manager(cg.index, key, effects, truthy, True, exit_split,
+                                                                    cg.callees)
             except Exception as exc:  # entered as an unknown manager; its `__exit__` is the OC901
                 manager_effects.pop(key, None)
                 methods = [k for k in cg.index.manager_methods(key) if k is not None]

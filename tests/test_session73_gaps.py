@@ -504,3 +504,83 @@ def test_an_attribute_made_by_a_class_the_method_imports_itself_is_typed(tmp_pat
     assert oc(tmp_path, "app/service.py").codes() == want
     source = (tmp_path / "app/service.py").read_bytes()
     assert oc(tmp_path, "--stdin-filename", "app/service.py", "-", stdin=source).codes() == want
+
+
+ATOMIC_EXIT = {
+    "pyproject.toml": "",
+    "pkg/__init__.py": "",
+    "pkg/util.py": '''\
+import os
+import shutil
+
+
+def replace_file(src, dst):
+    os.replace(src, dst)
+
+
+def deep_replace(src, dst):
+    replace_file(src, dst)
+
+
+class AtomicReplace:
+    def __init__(self, filename):
+        self.filename = filename
+        self.temporary_file = filename + ".tmp"
+
+    def __enter__(self):
+        return self.temporary_file
+
+    def __exit__(self, exc_type=None, exc_value=None, traceback=None):
+        if exc_type is None:
+            replace_file(self.temporary_file, self.filename)
+
+
+class Deeper:
+    def __init__(self, filename):
+        self.filename = filename
+
+    def __enter__(self):
+        return self.filename + ".tmp"
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        deep_replace(self.filename + ".tmp", self.filename)
+
+
+class Synced(AtomicReplace):
+    pass
+
+
+def put(path, handle):
+    with AtomicReplace(path) as tmp:
+        with open(tmp, "wb") as fh:
+            shutil.copyfileobj(handle, fh)
+
+
+def put_deeper(path, data):
+    with Deeper(path) as tmp:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+
+
+def put_synced(path, data):
+    with AtomicReplace(path) as tmp:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+''',
+}
+
+
+def test_a_managers_exit_renaming_through_a_project_function_renames_at_the_with(tmp_path):
+    """Set 465 (pip-accel's `AtomicReplace`, whose `__exit__` calls `replace_file(tmp,
+    name)`, which calls `os.replace`): the body's write was never paired with the
+    exit's rename, since the rename stood two calls from the `with`; an exit that
+    renames through `self._commit()` counted already. A function that renames by its
+    own call is now the manager's own rename; one further down (`deep_replace`) is not,
+    and an fsync in the body still covers it."""
+    write_tree(tmp_path, ATOMIC_EXIT)
+    want = [("pkg/util.py", 42, "OC301")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "pkg/util.py").codes() == want
