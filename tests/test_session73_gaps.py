@@ -584,3 +584,22 @@ def test_a_managers_exit_renaming_through_a_project_function_renames_at_the_with
     assert oc(tmp_path, "--no-cache", ".").codes() == want
     assert oc(tmp_path, ".").codes() == want
     assert oc(tmp_path, "pkg/util.py").codes() == want
+
+
+RECORD_NOUNS = '''\
+def chain(entry, prev, ledger, wal):
+    digest = record_hash(entry, prev)
+    ident = record_identity(entry)
+    ledger.record_entry(entry)
+    wal.record_event(entry)
+    return digest, ident
+'''
+
+
+def test_suggest_reads_a_records_digest_as_no_append(tmp_path):
+    """Set 464 (agent-saga): `record_hash(entry, prev)` and `record_identity(entry)`
+    compute a record's digest and were offered as appends; `record_entry` still is."""
+    write_tree(tmp_path, {"wal.py": RECORD_NOUNS})
+    patterns = [p for _, p in suggested_rows(tmp_path)]
+    assert "*ledger.record_entry" in patterns, patterns
+    assert not [p for p in patterns if "hash" in p or "identity" in p], patterns
