@@ -603,3 +603,99 @@ def test_suggest_reads_a_records_digest_as_no_append(tmp_path):
     patterns = [p for _, p in suggested_rows(tmp_path)]
     assert "*ledger.record_entry" in patterns, patterns
     assert not [p for p in patterns if "hash" in p or "identity" in p], patterns
+
+
+BOOKS = '''\
+class Book:
+    def __init__(self, journal=None):
+        self.journal = journal
+
+    def fail(self):
+        self.journal.append("run_failed")
+'''
+
+IMPORT_REVIEW = {
+    "pyproject.toml": "",
+    "ordercheck.toml": '[extend-events]\nsave = ["*.store.save"]\nappend = ["*.journal.append"]\n',
+    "pkg/__init__.py": "",
+    "pkg/books.py": BOOKS,
+    "pkg/module_as.py": '''\
+class Svc:
+    def __init__(self, store):
+        import pkg.books as m
+        self.store = store
+        self.book = m.Book()
+
+    def run(self, r):
+        self.store.save(r)
+        self.book.fail()
+''',
+    "pkg/parameter.py": '''\
+def helper():
+    from .books import Book
+    return Book
+
+
+class Svc:
+    def __init__(self, store, Book):
+        self.store = store
+        self.book = Book()
+
+    def run(self, r):
+        self.store.save(r)
+        self.book.fail()
+''',
+    "pkg/local.py": '''\
+class A:
+    def go(self):
+        from .books import Book
+        return Book()
+
+
+class Svc:
+    def __init__(self, store, factory):
+        Book = factory
+        self.store = store
+        self.book = Book()
+
+    def run(self, r):
+        self.store.save(r)
+        self.book.fail()
+''',
+    "pkg/two_defs.py": '''\
+import os
+
+from .books import Book
+
+
+class Other:
+    def fail(self):
+        pass
+
+
+if os.environ.get("X"):
+    def make() -> Other:
+        return Other()
+else:
+    def make() -> Book:
+        return Book()
+
+
+def run(store, r):
+    b = make()
+    store.save(r)
+    b.fail()
+''',
+}
+
+
+def test_a_methods_own_import_types_only_what_nothing_else_binds(tmp_path):
+    """The second review of session 73: the file's functions' imports typed
+    `self.book = Book()` where `Book` was `__init__`'s parameter, or a local bound to a
+    factory, since another function imported a `Book` (false OC101s); `import pkg.books
+    as m` then `m.Book()` in the method typed nothing; and a factory defined twice (under
+    an `if`) typed by its last definition. Only the method-import case is flagged."""
+    write_tree(tmp_path, IMPORT_REVIEW)
+    want = [("pkg/module_as.py", 9, "OC101")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want

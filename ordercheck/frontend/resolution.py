@@ -1346,8 +1346,8 @@ class Resolver:
             # as of another module's (held-out set 463): the function by its qualified name
             where = self._lookup(maker)
             top = self.frames[0].names
-            if where is not None and where[0] is top and top.defined.get(maker) and \
-                    top.bound.get(maker) == top.defined.get(maker):
+            if where is not None and where[0] is top and top.defined.get(maker) == 1 == top.bound.get(maker):
+                # (one `def`, bound no other way: two, or one under an `if`, may be either)
                 found = f"{self.facts.module}.{maker}"
         if found is None and "." in maker and self._imported_only(maker.split(".", 1)[0]):
             found = maker  # `import app.db` then `app.db.session_scope()`: written as qualified
@@ -1444,11 +1444,18 @@ class Resolver:
 
     def _method_import(self, written: str) -> Optional[str]:
         """``written``'s qualified name through the one target the file's functions'
-        own imports give its head (``from .ledger import Ledger`` in ``__init__``), when
-        they all agree; None otherwise."""
+        own imports give its head (``from .ledger import Ledger`` in ``__init__``,
+        ``import pkg.books as m`` for ``m.Book``), when they all agree and no scope of the
+        file binds the head any other way (a parameter ``Book``, ``Book = factory``, a
+        module-level binding: a review); None otherwise."""
         head, dot, rest = written.partition(".")
         targets = {table[head] for line, table in self.import_tables.items() if line and head in table}
-        return next(iter(targets)) + dot + rest if len(targets) == 1 else None
+        if len(targets) != 1:
+            return None
+        for table in self.scopes.functions.values():
+            if table.bound.get(head, 0) > table.imported.get(head, 0):
+                return None
+        return next(iter(targets)) + dot + rest
 
     def type_qualname(self, written: str) -> Optional[str]:
         """``RunStore`` → ``pkg.store.RunStore`` through the imports, or
@@ -1463,8 +1470,10 @@ class Resolver:
         head = written.split(".", 1)[0]
         if "." in written and any(head in frame.imports for frame in self.frames):
             return written  # `import acme.db` then `acme.db.RunStore`: written as qualified
-        if "." in written and any(written in table.values() for line, table in self.import_tables.items() if line):
-            return written  # (a method's own import's target: ``_method_import``)
+        if "." in written and self._lookup(head) is None and any(
+                written == v or written.startswith(v + ".")
+                for line, table in self.import_tables.items() if line for v in table.values()):
+            return written  # (a method's own import's target, or a name in its module: ``_method_import``)
         if head in self.scopes.module_classes:
             found = self._lookup(head)
             if found is not None and found[0] is not self.frames[0].names:
