@@ -699,3 +699,23 @@ def test_a_methods_own_import_types_only_what_nothing_else_binds(tmp_path):
     want = [("pkg/module_as.py", 9, "OC101")]
     assert oc(tmp_path, "--no-cache", ".").codes() == want
     assert oc(tmp_path, ".").codes() == want
+
+
+ZIP_WRITE = '''\
+import zipfile
+
+
+def rewrite(out, members):
+    tmp = out.with_suffix(".tmp.zip")
+    with zipfile.ZipFile(tmp, "w") as zout:
+        for name, data in members.items():
+            zout.writestr(name, data)
+    tmp.replace(out)
+'''
+
+
+def test_a_zip_members_write_is_a_default_file_write(tmp_path):
+    """Set 466 (beambam's `.3mf` files): a zip archive written member by member with
+    `writestr` into a temporary file, then replaced into place unsynced, was no OC301."""
+    write_tree(tmp_path, {"pack.py": ZIP_WRITE})
+    assert oc(tmp_path, "--no-cache", "pack.py").codes() == [("pack.py", 9, "OC301")]
