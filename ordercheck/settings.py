@@ -256,6 +256,11 @@ def check_event_classes(config: configmod.Config, rules: Dict[str, Rule], vocab:
             for pattern in patterns:
                 # `*.execute("COMMIT*` (the closing `")` left out) is no argument part and
                 # no callee a call renders: it would match nothing, silently (a review)
+                if pattern.startswith("!"):
+                    # `transaction = ["!*"]`: `!` negates a class in a rule's class list,
+                    # never a pattern; the pattern would match nothing, silently (set 468)
+                    raise UsageError(f"bad pattern {pattern!r}: a pattern is never negated with `!`; to take calls "
+                                     "out of a class, list them under [exclude-events]", file, f"{key}.{name}")
                 if re.search(r"""\(["']""", pattern) and argument_form(pattern) is None:
                     raise UsageError(f"bad pattern {pattern!r}: an argument part is a glob in quotes inside "
                                      "parentheses at the pattern's end, `*.execute(\"COMMIT*\")`", file,

@@ -719,3 +719,13 @@ def test_a_zip_members_write_is_a_default_file_write(tmp_path):
     `writestr` into a temporary file, then replaced into place unsynced, was no OC301."""
     write_tree(tmp_path, {"pack.py": ZIP_WRITE})
     assert oc(tmp_path, "--no-cache", "pack.py").codes() == [("pack.py", 9, "OC301")]
+
+
+def test_a_negated_pattern_is_a_configuration_error(tmp_path):
+    """Set 468: `transaction = ["!*"]` was accepted and matched nothing, silently; `!`
+    negates a class in a rule's class list, never a pattern. Now exit 2, naming the file
+    and the key."""
+    write_tree(tmp_path, {"ordercheck.toml": '[events]\ntransaction = ["!*"]\n', "a.py": "x = 1\n"})
+    r = oc(tmp_path, "--no-cache", "a.py")
+    assert r.code == 2, r.out + r.err
+    assert "ordercheck.toml" in r.err and "events.transaction" in r.err and "[exclude-events]" in r.err, r.err
