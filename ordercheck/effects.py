@@ -819,7 +819,7 @@ def class_manager(index: ProjectIndex, key: str, effects: Dict[str, Effects], tr
     for when every such value is a test of the exception's type (``truthy``: the
     ``__exit__``s that may return true, each with those types, ``()`` for all).
     ``exit_split``: what an ``__exit__`` that tests its exception does not do at a
-    normal exit and at an exception exit (``managers.exit_views``)."""
+    normal exit and at an exception exit (``managers.exit_view``)."""
     enter, exit_ = index.manager_methods(key, is_async)
     entry = effects.get(enter, NO_EFFECTS).on_return if enter else frozenset()
     out = effects.get(exit_, NO_EFFECTS).on_return if exit_ else frozenset()
@@ -1126,8 +1126,7 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
             except Exception as exc:  # as above: read at every exit
                 fail(m, exc)
                 continue
-            lacks = [whole - seen_eff.on_return if seen_eff is not None else frozenset()
-                     for seen_eff in (x[0] if x is not None else None for x in seen)]
+            lacks = [whole - viewed[0].on_return if viewed is not None else frozenset() for viewed in seen]
             cuts = [v.cut if v is not None else frozenset() for v in views]
             split = ExitSplit(lacks[0], lacks[1], cuts[0], cuts[1])
             if split.not_normal or split.not_raised or split.cut_normal or split.cut_raised:
