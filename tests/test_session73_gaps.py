@@ -6,16 +6,21 @@ from cliutil import oc
 
 EVENTS = '[events]\nsave = ["*.store.save"]\nappend = ["*.ledger.append"]\n'
 
-EXIT_TESTS = {
-    "ordercheck.toml": EVENTS,
-    "steps.py": '''\
-class Step:
+#: the `__init__` and `__enter__` of the test managers below, which differ in their `__exit__`
+MANAGER_HEAD = '''\
     def __init__(self, ledger):
         self.ledger = ledger
 
     def __enter__(self):
         return self
+'''
 
+
+EXIT_TESTS = {
+    "ordercheck.toml": EVENTS,
+    "steps.py": '''\
+class Step:
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None:
             self.ledger.append("step_failed")
@@ -23,12 +28,7 @@ class Step:
 
 
 class Guarded:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
             return
@@ -39,24 +39,14 @@ class Guarded:
 
 
 class Done:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
             self.ledger.append("step_completed")
 
 
 class Both:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and self.strict:
             self.ledger.append("step_failed")
@@ -65,12 +55,7 @@ class Both:
 
 
 class Rebinds:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         exc_type = self.pending
         if exc_type is not None:
@@ -302,36 +287,21 @@ class Always:
 
 
 class Typed:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if isinstance(exc, Exception):
             self.ledger.append("step_failed")
 
 
 class Narrow:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None and issubclass(exc_type, OSError):
             self.ledger.append("step_failed")
 
 
 class EarlyReturn:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if not exc_type:
             return
@@ -339,12 +309,7 @@ class EarlyReturn:
 
 
 class Base:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None:
             self._on_fail()
@@ -359,12 +324,7 @@ class Overrides(Base):
 
 
 class Both:
-    def __init__(self, ledger):
-        self.ledger = ledger
-
-    def __enter__(self):
-        return self
-
+''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
             self.ledger.append("step_completed")
