@@ -873,6 +873,42 @@ def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[st
     return frozenset(extra)
 
 
+def _exits_passed_on(fn: FunctionFacts, path: str, callees: Dict[Tuple[str, int], str],
+                     exit_split: Dict[str, ExitSplit]) -> Dict[int, ExitSplit]:
+    """The calls of an ``__exit__`` that hand its three values on to another
+    ``__exit__`` that tests them (``return super().__exit__(exc_type, exc, tb)``,
+    ``self._inner.__exit__(*exc_info)``), each with that exit's split: the callee
+    runs at the same exit as its caller (docs/decisions.md "An ``__exit__`` that
+    tests its exception")."""
+    params = mgrmod.exception_parameters(fn)
+    if params is None:
+        return {}
+    out: Dict[int, ExitSplit] = {}
+    for call in fn.calls:
+        key = callees.get((path, call.id))
+        if key is None or key.rsplit(".", 1)[-1] not in ("__exit__", "__aexit__"):
+            continue
+        split = exit_split.get(key)
+        if split is not None and params.passed_on(call.text):
+            out[call.id] = split
+    return out
+
+
+def _at_exit_of(g: nx.DiGraph, ns: NodeSets, through: Dict[int, ExitSplit], raised: bool) -> NodeSets:
+    """``ns`` at one way out of the ``with`` (``raised``: its exception exit): a call
+    that hands the exit's values on (``_exits_passed_on``) performs only what its
+    callee does at that exit."""
+    if not through:
+        return ns
+    performs = dict(ns.performs)
+    for n, d in g.nodes(data=True):
+        call = d.get("call")
+        if d.get("kind") == NodeKind.CALL and call is not None and call.id in through and n in performs:
+            split = through[call.id]
+            performs[n] = performs[n] - (split.not_raised if raised else split.not_normal)
+    return dataclasses.replace(ns, performs=performs)
+
+
 def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = None,
           prune: Optional[Callable[[nx.DiGraph], nx.DiGraph]] = None,
           flagged: Optional[Flagged] = None,
@@ -956,6 +992,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 me = managers(facts.path, call)
                 if me is not None:
                     rows.append([call.id] + me.key_row())
+            if fn.name in ("__exit__", "__aexit__"):
+                # (and the split of an exit it hands its exception on to)
+                for cid, split in _exits_passed_on(fn, facts.path, cg.callees, exit_split).items():
+                    rows.append(["exit", cid, split.row()])
         return rows
 
     # the decorators' wrappers (``Effects.always``)
@@ -1118,11 +1158,15 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 continue
             try:
                 views = (mgrmod.exit_view(g, fn, exception=False), mgrmod.exit_view(g, fn, exception=True))
-                if views == (None, None):
+                through = _exits_passed_on(fn, facts.path, cg.callees, exit_split)
+                if views == (None, None) and not through:
                     continue
+                if through:  # (no test of its own: each exit is the whole graph)
+                    views = (views[0] or mgrmod.ExitView(g, frozenset()), views[1] or mgrmod.ExitView(g, frozenset()))
                 ns = node_sets(g, facts.path, vocab, cg.callees, lookup, managers)
                 whole = graph_effects(g, facts.path, ns, vocab)[0].on_return
-                seen = [graph_effects(v.graph, facts.path, ns, vocab) if v is not None else None for v in views]
+                seen = [graph_effects(v.graph, facts.path, _at_exit_of(g, ns, through, raised), vocab)
+                        if v is not None else None for v, raised in zip(views, (False, True))]
             except Exception as exc:  # as above: read at every exit
                 fail(m, exc)
                 continue

@@ -434,6 +434,9 @@ class FunctionFacts:
     # the parameters a positional argument can reach, in order (``*args`` last); not
     # the keyword-only ones nor ``**kwargs`` (an ``__exit__``'s exception parameters)
     positional: Tuple[str, ...] = ()
+    # the ``*args`` parameter's name (the last of ``positional`` then): it holds a tuple,
+    # of the exception's three values or three Nones in an ``__exit__(self, *exc_info)``
+    star: Optional[str] = None
     # the parameters that are flags: a default written ``True``/``False``, or an
     # annotation ``bool`` (``Optional[bool]``, ``bool | None``): what a call's ``True``/
     # ``False`` keyword argument may rule out (``Call.flags``, ``effects._flag_gates``)

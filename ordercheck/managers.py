@@ -627,14 +627,66 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
     return tuple(dict.fromkeys(types)) if any_true else None
 
 
-def _exception_parameters(fn: FunctionFacts) -> Optional[FrozenSet[str]]:
-    """The names of an ``__exit__``'s exception parameters that hold what Python
-    passed: with an exception in flight it calls ``__exit__`` with its three
-    positional parameters set, at a normal exit with three Nones; a name the function
-    (or a nested one, through ``nonlocal``) binds again tells nothing."""
+@dataclass(frozen=True)
+class ExceptionParameters:
+    """What holds the values Python passes an ``__exit__``: with an exception in
+    flight its type, value and traceback (all true), at a normal exit three Nones.
+    ``names``: the named ones (``exc_type, exc, tb``); ``star``: an ``*args``
+    parameter (``__exit__(self, *exc_info)``), a tuple whose item ``k`` is the
+    value at position ``len(names) + k``."""
+
+    names: Tuple[str, ...]  # (in the signature's order; one bound again is left out of ``live``)
+    live: FrozenSet[str]
+    star: Optional[str]
+
+    def holds(self, node: ast.expr) -> bool:
+        """``node`` is one of the three values: a named parameter, or ``star[k]``."""
+        if isinstance(node, ast.Name):
+            return node.id in self.live
+        return (self.star is not None and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                and node.value.id == self.star and isinstance(node.slice, ast.Constant)
+                and type(node.slice.value) is int and 0 <= len(self.names) + node.slice.value < 3)
+
+    def passed_on(self, call_text: str) -> bool:
+        """A call hands the three values on, in order (``super().__exit__(exc_type,
+        exc, tb)``, ``self._inner.__exit__(*exc_info)``): the callee sees the same
+        exit."""
+        node = _call_expr(call_text)
+        if node is None or node.keywords:
+            return False
+        got: List[int] = []
+        for a in node.args:
+            if (self.star is not None and isinstance(a, ast.Starred) and isinstance(a.value, ast.Name)
+                    and a.value.id == self.star):
+                got.extend(range(len(self.names), 3))
+            elif isinstance(a, ast.Name) and a.id in self.live:
+                got.append(self.names.index(a.id))
+            else:
+                return False
+        return got == [0, 1, 2]
+
+
+def exception_parameters(fn: FunctionFacts) -> Optional[ExceptionParameters]:
+    """The parameters of an ``__exit__`` that hold what Python passed (``ExceptionParameters``);
+    a name the function (or a nested one, through ``nonlocal``) binds again tells
+    nothing, and None when nothing is left."""
     if not fn.positional:
         return None
-    return frozenset(fn.positional[1:4]) - rebound_names(fn.body) - set(fn.untracked)
+    named = tuple(p for p in fn.positional[1:4] if p != fn.star)
+    gone = rebound_names(fn.body) | set(fn.untracked)
+    star = fn.star if fn.star and len(named) < 3 and fn.star not in gone else None
+    live = frozenset(named) - gone
+    if not live and star is None:
+        return None
+    return ExceptionParameters(named, live, star)
+
+
+def _call_expr(text: str) -> Optional[ast.Call]:
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+    return node if isinstance(node, ast.Call) else None
 
 
 @dataclass(frozen=True)
@@ -659,8 +711,8 @@ def exit_view(g: nx.DiGraph, fn: FunctionFacts, exception: bool) -> Optional[Exi
     not exc: return`` ends it there; ``if exc is None: store.save(s)`` is not at an
     exception exit). None when no test is decided so (docs/decisions.md "An
     ``__exit__`` that tests its exception")."""
-    params = _exception_parameters(fn)
-    if not params:
+    params = exception_parameters(fn)
+    if params is None:
         return None
     decided: List[Tuple[Stmt, bool]] = []
     _decided_tests(fn.body, params, exception, decided)
@@ -697,7 +749,7 @@ def _reached_calls(g: nx.DiGraph) -> Set[int]:
     return {d["call"].id for n, d in g.nodes(data=True) if n in reach and d.get("call") is not None}
 
 
-def _decided_tests(body: List[Stmt], params: FrozenSet[str], exception: bool, out: List[Tuple[Stmt, bool]]) -> None:
+def _decided_tests(body: List[Stmt], params: ExceptionParameters, exception: bool, out: List[Tuple[Stmt, bool]]) -> None:
     """The ``if``/``elif`` statements of ``body`` (nested ones too, not in a branch
     already not taken) whose test the exception parameters decide (``_test_value``),
     each with its value."""
@@ -713,18 +765,25 @@ def _decided_tests(body: List[Stmt], params: FrozenSet[str], exception: bool, ou
             _decided_tests(part, params, exception, out)
 
 
-def _test_value(cond: ast.expr, params: FrozenSet[str], exception: bool) -> Optional[bool]:
+def _test_value(cond: ast.expr, params: ExceptionParameters, exception: bool) -> Optional[bool]:
     """The value of an ``__exit__``'s test when its exception parameters (``params``)
     hold an exception in flight (``exception``: a class, an instance and a traceback,
     all true) or are None (a normal exit); None when anything else may decide it.
-    ``exc``, ``not exc``, ``exc is None``, ``exc is not None`` are decided either way;
+    ``exc``, ``not exc``, ``exc is None``, ``exc is not None`` are decided either way
+    (``exc_info[0]`` of an ``__exit__(self, *exc_info)`` as ``exc``; ``exc_info``
+    itself, never empty, is true at both; ``any(exc_info)`` as ``exc``);
     ``isinstance(exc, E)`` only without an exception (None is an instance of no
     exception class; an exception may be of another); ``and``/``or`` by their parts:
     a conjunction is false when a part is, true when all are (a disjunction the
     other way round), so ``exc_type is not None and self.strict`` is decided only
     at a normal exit (a review)."""
-    if isinstance(cond, ast.Name) and cond.id in params:
+    if params.holds(cond):
         return exception
+    if isinstance(cond, ast.Name) and cond.id == params.star:
+        return True  # (a tuple of one to three items: never empty)
+    if (isinstance(cond, ast.Call) and isinstance(cond.func, ast.Name) and cond.func.id == "any"
+            and len(cond.args) == 1 and isinstance(cond.args[0], ast.Name) and cond.args[0].id == params.star):
+        return exception  # (``any(exc_info)``)
     if isinstance(cond, ast.UnaryOp) and isinstance(cond.op, ast.Not):
         inner = _test_value(cond.operand, params, exception)
         return None if inner is None else not inner
@@ -735,10 +794,10 @@ def _test_value(cond: ast.expr, params: FrozenSet[str], exception: bool) -> Opti
             return decisive
         return (not decisive) if all(p is (not decisive) for p in parts) else None
     if (isinstance(cond, ast.Call) and isinstance(cond.func, ast.Name) and cond.func.id == "isinstance"
-            and len(cond.args) == 2 and isinstance(cond.args[0], ast.Name) and cond.args[0].id in params):
+            and len(cond.args) == 2 and params.holds(cond.args[0])):
         return None if exception else False
-    if (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.left, ast.Name)
-            and cond.left.id in params and isinstance(cond.comparators[0], ast.Constant)
+    if (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and params.holds(cond.left)
+            and isinstance(cond.comparators[0], ast.Constant)
             and cond.comparators[0].value is None):
         if isinstance(cond.ops[0], ast.Is):
             return not exception

@@ -1066,6 +1066,8 @@ class Extractor(ExpressionWalker):
         fn = self._end(frame, node.name.value, cls, sp, params, body)
         fn.positional = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params)) + (
             (node.params.star_arg.name.value,) if isinstance(node.params.star_arg, cst.Param) else ())
+        if isinstance(node.params.star_arg, cst.Param):
+            fn.star = node.params.star_arg.name.value
         fn.decorators = tuple(decorators)
         # (a keyword argument binds neither a positional-only parameter nor `*args`/`**kw`)
         fn.flag_params = tuple(p.name.value for p in (*node.params.params, *node.params.kwonly_params)

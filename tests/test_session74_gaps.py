@@ -1,0 +1,169 @@
+"""Faults and gaps found in session 74 (docs/evaluation.md, docs/decisions.md)."""
+from __future__ import annotations
+
+from checkutil import write_tree
+from cliutil import oc
+
+EVENTS = '[events]\nsave = ["*.store.save"]\nappend = ["*.ledger.append"]\n'
+
+#: the `__init__` and `__enter__` of the test managers below, which differ in their `__exit__`
+MANAGER_HEAD = '''\
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    def __enter__(self):
+        return self
+'''
+
+STAR_EXITS = {
+    "ordercheck.toml": EVENTS,
+    "steps.py": '''\
+class Always:
+''' + MANAGER_HEAD + '''
+    def __exit__(self, *args):
+        if args:
+            self.ledger.append("step_completed")
+
+
+class Failing:
+''' + MANAGER_HEAD + '''
+    def __exit__(self, *exc_info):
+        if exc_info[0] is not None:
+            self.ledger.append("step_failed")
+
+
+class AnyFailing:
+''' + MANAGER_HEAD + '''
+    def __exit__(self, exc_type, *rest):
+        if any(rest) or rest[1] is not None:
+            self.ledger.append("step_failed")
+''',
+    "run.py": '''\
+from steps import Always, AnyFailing, Failing
+
+
+def always(self, state):
+    with Always(self.ledger):
+        self.store.save(state)
+
+
+def failing(self, state):
+    with Failing(self.ledger):
+        self.store.save(state)
+
+
+def any_failing(self, state):
+    with AnyFailing(self.ledger):
+        self.store.save(state)
+''',
+}
+
+
+def test_an_exit_with_star_args_is_read_per_way_out(tmp_path):
+    """`def __exit__(self, *args)` was read as if `args` were the exception's type:
+    `if args:` (a tuple of three Nones at a normal exit: true) was taken as false
+    there, and the terminal append after the body's save was missed. The tuple's items
+    are the three values (`exc_info[0] is not None` decides as `exc_type is not None`
+    does; `any(rest)` as the exception's presence)."""
+    write_tree(tmp_path, STAR_EXITS)
+    want = [("run.py", 5, "OC101")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "run.py").codes() == want
+
+
+SUPER_EXITS = {
+    "ordercheck.toml": EVENTS,
+    "base.py": '''\
+class Step:
+''' + MANAGER_HEAD + '''
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.ledger.append("step_failed")
+        return False
+''',
+    "steps.py": '''\
+from base import Step
+
+
+class Named(Step):
+    def __exit__(self, exc_type, exc, tb):
+        self.ledger.append("step_closing")
+        return super().__exit__(exc_type, exc, tb)
+
+
+class Starred(Step):
+    def __exit__(self, *exc_info):
+        return super().__exit__(*exc_info)
+
+
+class Swapped(Step):
+    def __exit__(self, exc_type, exc, tb):
+        return super().__exit__(exc, exc_type, None)
+
+
+class Delegating:
+    def __init__(self, ledger):
+        self._inner = Step(ledger)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        return self._inner.__exit__(*exc_info)
+''',
+    "run.py": '''\
+from steps import Delegating, Named, Starred, Swapped
+
+
+def named(self, state):
+    with Named(self.ledger):
+        self.store.save(state)
+
+
+def starred(self, state):
+    with Starred(self.ledger):
+        self.store.save(state)
+
+
+def swapped(self, state):
+    with Swapped(self.ledger):
+        self.store.save(state)
+
+
+def delegating(self, state):
+    with Delegating(self.ledger):
+        self.store.save(state)
+''',
+}
+
+
+def test_an_exit_that_hands_its_exception_on_runs_the_callee_at_the_same_exit(tmp_path):
+    """A subclass's `__exit__` that ends `return super().__exit__(exc_type, exc, tb)`
+    (or `(*exc_info)`, or a wrapper's `self._inner.__exit__(*exc_info)`) was read as
+    doing its base's failure branch at every exit: a false OC101 after the body's save.
+    The callee gets the same three values, so at a normal exit it does what the base
+    does there (the subclass's own "closing" append still comes after the save: OC102);
+    a call that passes other values (`Swapped`) decides nothing."""
+    write_tree(tmp_path, SUPER_EXITS)
+    want = [("run.py", 5, "OC102"), ("run.py", 15, "OC101")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "run.py").codes() == want
+    named = oc(tmp_path, "--no-cache", ".").out.split("run.py:5")[1].split("run.py:15")[0]
+    assert "step_closing" in named and "step_failed" not in named
+
+
+def test_an_edit_of_the_base_exit_reaches_the_subclass_exit_in_a_warm_run(tmp_path):
+    """The split of the exit a subclass hands its exception on to is part of what the
+    subclass's remembered summary was computed from: an edit of the base's test alone
+    (its summary unchanged) is seen in a warm run."""
+    write_tree(tmp_path, SUPER_EXITS)
+    assert ("run.py", 10, "OC101") not in oc(tmp_path, ".").codes()
+    base = tmp_path / "base.py"
+    base.write_text(base.read_text().replace("if exc_type is not None:", "if exc_type is None:"))
+    warm = oc(tmp_path, ".").codes()
+    assert warm == oc(tmp_path, "--no-cache", ".").codes()
+    assert ("run.py", 10, "OC101") in warm
