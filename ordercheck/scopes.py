@@ -904,6 +904,12 @@ LIBRARY_ATTRIBUTES = {
 #: by a ``with`` (``Call.made_by``: a context manager's call is what it yields only there)
 PLAIN_CALL = "="
 
+
+def _awaited_call(value: ast.AST) -> ast.AST:
+    """The call an ``await`` awaits (``await open_store()``), else ``value`` itself."""
+    return value.value if isinstance(value, ast.Await) and isinstance(value.value, ast.Call) else value
+
+
 _FACTORY_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in (*FACTORY_PRODUCTS, *PROXY_CLASSES))
 
 
@@ -1265,6 +1271,7 @@ class _Scanner:
                 self.managers_yield[key] = made
         for value, table, chain, owner, name, method, fallback in unmade:
             entered = id(value) in self._entered_later
+            value = _awaited_call(value)  # (`s = await open_store()`: its maker's own call)
             # (through a function's alias of the maker: `get = store.session` then
             # `with get() as s:` is `store.session()`, as the contract's aliases read)
             value = self._unaliased_call(value, table, chain)
@@ -1283,6 +1290,7 @@ class _Scanner:
                     owner.called.setdefault(name, []).append(maker if entered else PLAIN_CALL + maker)
         for value, table, chain, cls, attr, method, fallback in self._attr_products_later:
             made = self._product_of(value, table, chain, method) or fallback
+            value = _awaited_call(value)
             if made:
                 cls.attr_constructed.setdefault(attr, set()).add(made)
             elif (isinstance(value.func, ast.Name) and value.func.id in chain[0].imported
@@ -1775,8 +1783,11 @@ class _Scanner:
                 # attribute's factory makes, not a class named `self.Session` (held-out
                 # set 376, cuebit); read as before when no factory is known
                 fallback, ctor = ctor, None
-            if not ctor and isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
-                # `s = db_session()`: typed once the module's names are known
+            if not ctor and isinstance(_awaited_call(value), ast.Call) and isinstance(
+                    _awaited_call(value).func, (ast.Name, ast.Attribute)):
+                # `s = db_session()`: typed once the module's names are known (`s = await
+                # open_store()` too: what a coroutine function's annotation says it
+                # returns, no library factory's product)
                 self._products_later.append((value, table, chain, self._owner(target.id, table, chain), target.id,
                                              method, fallback))
             if ctor:  # (`global STORE; STORE = RunStore()` types the module's STORE)
@@ -1807,9 +1818,10 @@ class _Scanner:
                     cls.attr_other.add(target.attr)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
-                elif isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
+                elif isinstance(_awaited_call(value), ast.Call) and isinstance(
+                        _awaited_call(value).func, (ast.Name, ast.Attribute)):
                     # `self.s = async_session()`, `self.db = self._maker()`: typed once the
-                    # module's names are known, as a name's is
+                    # module's names are known, as a name's is (`await make()` too)
                     self._attr_products_later.append((value, table, chain, cls, target.attr, method, fallback))
                 elif (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
                       and isinstance(params, dict) and isinstance(params.get(value.value.id), str)):

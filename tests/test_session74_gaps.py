@@ -167,3 +167,85 @@ def test_an_edit_of_the_base_exit_reaches_the_subclass_exit_in_a_warm_run(tmp_pa
     warm = oc(tmp_path, ".").codes()
     assert warm == oc(tmp_path, "--no-cache", ".").codes()
     assert ("run.py", 10, "OC101") in warm
+
+
+AWAITED_FACTORIES = {
+    "pyproject.toml": "",
+    "ordercheck.toml": '[events]\nsave = ["pkg.store.Store.save"]\nappend = ["pkg.store.Ledger.append"]\n',
+    "pkg/__init__.py": "",
+    "pkg/store.py": '''\
+class Store:
+    async def save(self, x):
+        pass
+
+
+class Ledger:
+    async def append(self, x):
+        pass
+
+
+async def open_store() -> Store:
+    return Store()
+
+
+def open_plain() -> Store:
+    return Store()
+''',
+    "pkg/run.py": '''\
+from pkg import store as db
+from pkg.store import Ledger, open_store
+
+
+async def _own_store() -> "db.Store":
+    return db.Store()
+
+
+async def imported(x, ledger: Ledger):
+    s = await open_store()
+    await s.save(x)
+    await ledger.append("step_completed")
+
+
+async def dotted(x, ledger: Ledger):
+    s = await db.open_store()
+    await s.save(x)
+    await ledger.append("step_completed")
+
+
+async def same_file(x, ledger: Ledger):
+    s = await _own_store()
+    await s.save(x)
+    await ledger.append("step_completed")
+
+
+class Service:
+    async def start(self):
+        self.store = await open_store()
+        self.ledger = Ledger()
+
+    async def step(self, x):
+        await self.store.save(x)
+        await self.ledger.append("step_completed")
+
+
+async def awaits_something_else(x, ledger: Ledger, pool):
+    s = await pool.acquire()
+    await s.save(x)
+    await ledger.append("step_completed")
+''',
+}
+
+
+def test_a_store_an_awaited_factory_returns_is_typed_as_its_annotation_says(tmp_path):
+    """`s = await open_store()` of a project `async def open_store() -> Store` (imported,
+    through a module, or the file's own; also `self.store = await open_store()`) left
+    `s` untyped, so a configured `pkg.store.Store.save` matched nothing there (the run
+    said so in its note); the awaited call returns what the annotation names, as a
+    plain factory's call does (session 70, 73). An awaited call of anything else
+    (`await pool.acquire()`) stays untyped."""
+    write_tree(tmp_path, AWAITED_FACTORIES)
+    want = [("pkg/run.py", 12, "OC101"), ("pkg/run.py", 18, "OC101"), ("pkg/run.py", 24, "OC101"),
+            ("pkg/run.py", 34, "OC101")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "pkg/run.py").codes() == want
