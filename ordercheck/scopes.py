@@ -905,9 +905,11 @@ LIBRARY_ATTRIBUTES = {
 PLAIN_CALL = "="
 
 
-def _awaited_call(value: ast.AST) -> ast.AST:
-    """The call an ``await`` awaits (``await open_store()``), else ``value`` itself."""
-    return value.value if isinstance(value, ast.Await) and isinstance(value.value, ast.Call) else value
+def _made_call(value: ast.AST) -> Optional[ast.Call]:
+    """The call whose result a binding holds, of a plain or dotted name: ``make()``,
+    or the one an ``await`` awaits (``await open_store()``); else None."""
+    inner = value.value if isinstance(value, ast.Await) else value
+    return inner if isinstance(inner, ast.Call) and isinstance(inner.func, (ast.Name, ast.Attribute)) else None
 
 
 _FACTORY_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in (*FACTORY_PRODUCTS, *PROXY_CLASSES))
@@ -1271,7 +1273,7 @@ class _Scanner:
                 self.managers_yield[key] = made
         for value, table, chain, owner, name, method, fallback in unmade:
             entered = id(value) in self._entered_later
-            value = _awaited_call(value)  # (`s = await open_store()`: its maker's own call)
+            value = _made_call(value) or value  # (`s = await open_store()`: its maker's own call)
             # (through a function's alias of the maker: `get = store.session` then
             # `with get() as s:` is `store.session()`, as the contract's aliases read)
             value = self._unaliased_call(value, table, chain)
@@ -1290,7 +1292,7 @@ class _Scanner:
                     owner.called.setdefault(name, []).append(maker if entered else PLAIN_CALL + maker)
         for value, table, chain, cls, attr, method, fallback in self._attr_products_later:
             made = self._product_of(value, table, chain, method) or fallback
-            value = _awaited_call(value)
+            value = _made_call(value) or value
             if made:
                 cls.attr_constructed.setdefault(attr, set()).add(made)
             elif (isinstance(value.func, ast.Name) and value.func.id in chain[0].imported
@@ -1783,8 +1785,7 @@ class _Scanner:
                 # attribute's factory makes, not a class named `self.Session` (held-out
                 # set 376, cuebit); read as before when no factory is known
                 fallback, ctor = ctor, None
-            if not ctor and isinstance(_awaited_call(value), ast.Call) and isinstance(
-                    _awaited_call(value).func, (ast.Name, ast.Attribute)):
+            if not ctor and _made_call(value) is not None:
                 # `s = db_session()`: typed once the module's names are known (`s = await
                 # open_store()` too: what a coroutine function's annotation says it
                 # returns, no library factory's product)
@@ -1818,8 +1819,7 @@ class _Scanner:
                     cls.attr_other.add(target.attr)
                 if ctor:
                     cls.attr_constructed.setdefault(target.attr, set()).add(ctor)
-                elif isinstance(_awaited_call(value), ast.Call) and isinstance(
-                        _awaited_call(value).func, (ast.Name, ast.Attribute)):
+                elif _made_call(value) is not None:
                     # `self.s = async_session()`, `self.db = self._maker()`: typed once the
                     # module's names are known, as a name's is (`await make()` too)
                     self._attr_products_later.append((value, table, chain, cls, target.attr, method, fallback))
