@@ -287,17 +287,30 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
     Read only when such a note is given: it reads every file's facts."""
     from . import frontend  # (only here: a rare, misconfigured run)
     from . import suggest as suggestmod
+    from . import summaries
 
     # (each file's outline, read again: the facts a cold run keeps of a file the pre-pass
     # found nothing in hold no calls, and the hint would depend on the cache; a review)
     # (and the run's own facts beside them: a call typed across files, `*.RunStore.save`,
     # has its class's names only there)
     facts = [result.facts[p] for p in result.files if p in result.facts]
+    outlines = []
     for p in result.files:
+        own = result.facts.get(p)
         try:
-            facts.append(frontend.outline(p, Path(p).read_bytes()))
+            outlines.append(frontend.outline(p, Path(p).read_bytes(), own.module if own is not None else None))
         except (OSError, SyntaxError, ValueError):
             pass
+    # the outlines typed by the project as the run typed its calls (``Call.typed``: a
+    # receiver a project factory's annotation types, `s = open_store()`), which a warm
+    # run's own facts may not hold: the project phase typed only what it had to
+    # compute again (a review, session 74)
+    read_again = {o.path for o in outlines}
+    index = summaries.ProjectIndex.of([f for p, f in result.facts.items() if p not in read_again] + outlines)
+    for o in outlines:
+        if o.error is None:
+            index.with_typed_names(o)
+    facts += outlines
     missed = [u for u in suggestmod.unmatched_patterns(facts, result.settings)
               if u.kind in classes and not u.partly]
     if not missed:

@@ -883,25 +883,38 @@ def exit_own_methods(index: ProjectIndex, key: str, exit_: str, effects: Dict[st
     return frozenset(extra)
 
 
-def _exits_passed_on(fn: FunctionFacts, path: str, callees: Dict[Tuple[str, int], str],
-                     exit_split: Dict[str, ExitSplit]) -> Dict[int, ExitSplit]:
+def _exits_passed_on(fn: FunctionFacts, path: str, callees: Dict[Tuple[str, int], str]) -> Dict[int, str]:
     """The calls of an ``__exit__`` that hand its three values on to another
-    ``__exit__`` that tests them (``return super().__exit__(exc_type, exc, tb)``,
-    ``self._inner.__exit__(*exc_info)``), each with that exit's split: the callee
-    runs at the same exit as its caller (docs/decisions.md "An ``__exit__`` that
-    tests its exception")."""
+    ``__exit__`` (``return super().__exit__(exc_type, exc, tb)``,
+    ``self._inner.__exit__(*exc_info)``), each with that exit's key: the callee runs
+    at the same exit as its caller, and what it returns is what the caller returns
+    when the caller returns the call (docs/decisions.md "An ``__exit__(self,
+    *exc_info)``, and one that hands its exception on")."""
     params = mgrmod.exception_parameters(fn)
     if params is None:
         return {}
-    out: Dict[int, ExitSplit] = {}
+    out: Dict[int, str] = {}
     for call in fn.calls:
         key = callees.get((path, call.id))
-        if key is None or key.rsplit(".", 1)[-1] not in ("__exit__", "__aexit__"):
-            continue
-        split = exit_split.get(key)
-        if split is not None and params.passed_on(call.text):
-            out[call.id] = split
+        if key is not None and key.rsplit(".", 1)[-1] in ("__exit__", "__aexit__") and params.passed_on(call.text):
+            out[call.id] = key
     return out
+
+
+def _returned_catches(fn: FunctionFacts, g: nx.DiGraph, passed: Dict[int, str],
+                      truthy: Dict[str, Tuple[str, ...]], caught: Optional[Tuple[str, ...]]) -> Optional[Tuple[str, ...]]:
+    """``caught`` (``managers.exit_catches``: what the exit's own returns swallow) with
+    what an exit it hands its exception on to swallows, where it returns that call's
+    value (``return super().__exit__(exc_type, exc, tb)``: the subclass suppresses
+    as its base does)."""
+    returned = mgrmod.returned_calls(g)
+    for call in fn.calls:
+        key = passed.get(call.id)
+        if key is None or key not in truthy or mgrmod.call_source(call.text) not in returned:
+            continue
+        theirs = truthy[key]
+        caught = theirs if caught is None else (caught + theirs if caught and theirs else ())
+    return caught
 
 
 def _at_exit_of(g: nx.DiGraph, ns: NodeSets, through: Dict[int, ExitSplit], raised: bool) -> NodeSets:
@@ -1003,9 +1016,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 if me is not None:
                     rows.append([call.id] + me.key_row())
             if fn.name in ("__exit__", "__aexit__"):
-                # (and the split of an exit it hands its exception on to)
-                for cid, split in _exits_passed_on(fn, facts.path, cg.callees, exit_split).items():
-                    rows.append(["exit", cid, split.row()])
+                # (and the split of an exit it hands its exception on to, and what it swallows)
+                for cid, key in _exits_passed_on(fn, facts.path, cg.callees).items():
+                    split = exit_split.get(key)
+                    rows.append(["exit", cid, None if split is None else split.row(), truthy.get(key)])
         return rows
 
     # the decorators' wrappers (``Effects.always``)
@@ -1059,7 +1073,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                     built = depth.retrying(summary_graph, fn, facts.path, vocab, cg.callees, managers, module_names(facts))
                     g = depth.retrying(prune, built) if prune is not None else built
                     if fn.name in ("__exit__", "__aexit__"):
-                        caught = mgrmod.exit_catches(g, fn, facts.imports)
+                        caught = _returned_catches(fn, g, _exits_passed_on(fn, facts.path, cg.callees), truthy,
+                                                   mgrmod.exit_catches(g, fn, facts.imports))
                 except cfg.GraphTooLarge:
                     g = None
                 except Exception as exc:  # the engine failed on it: the fallback's summary, and an OC901
@@ -1168,7 +1183,8 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 continue
             try:
                 views = (mgrmod.exit_view(g, fn, exception=False), mgrmod.exit_view(g, fn, exception=True))
-                through = _exits_passed_on(fn, facts.path, cg.callees, exit_split)
+                through = {cid: exit_split[k] for cid, k in _exits_passed_on(fn, facts.path, cg.callees).items()
+                           if k in exit_split}
                 if views == (None, None) and not through:
                     continue
                 if through:  # (no test of its own: each exit is the whole graph)
@@ -1181,7 +1197,10 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                 fail(m, exc)
                 continue
             lacks = [whole - viewed[0].on_return if viewed is not None else frozenset() for viewed in seen]
-            cuts = [v.cut if v is not None else frozenset() for v in views]
+            # (a call that hands the exit on, `self.__exit__(*exc_info)` of an
+            # `__aexit__`, is read by its callee's split above: not again whole as one
+            # of the manager's own methods, ``exit_own_methods``; a review)
+            cuts = [(v.cut if v is not None else frozenset()) | frozenset(through) for v in views]
             split = ExitSplit(lacks[0], lacks[1], cuts[0], cuts[1])
             if split.not_normal or split.not_raised or split.cut_normal or split.cut_raised:
                 exit_split[m] = split

@@ -630,22 +630,35 @@ def exit_catches(g: nx.DiGraph, fn: Optional[FunctionFacts] = None,
 @dataclass(frozen=True)
 class ExceptionParameters:
     """What holds the values Python passes an ``__exit__``: with an exception in
-    flight its type, value and traceback (all true), at a normal exit three Nones.
-    ``names``: the named ones (``exc_type, exc, tb``); ``star``: an ``*args``
-    parameter (``__exit__(self, *exc_info)``), a tuple whose item ``k`` is the
-    value at position ``len(names) + k``."""
+    flight its type, value and traceback (all true), at a normal exit three Nones,
+    at positions 1 to 3 of its arguments (``self`` at 0). ``names``: the named ones
+    (``exc_type, exc, tb``), by position; ``star``: an ``*args`` parameter
+    (``__exit__(self, *exc_info)``), a tuple whose item ``k`` is the argument at
+    position ``star_at + k`` (``star_at``: how many positional parameters come before
+    it, ``self`` included: ``__exit__(*args)`` holds ``self`` at ``args[0]``)."""
 
-    names: Tuple[str, ...]  # (in the signature's order; one bound again is left out of ``live``)
+    names: Tuple[str, ...]  # (one bound again is left out of ``live``)
     live: FrozenSet[str]
     star: Optional[str]
+    star_at: int
+
+    def _position(self, node: ast.expr) -> Optional[int]:
+        """The argument position ``node`` holds: a live named parameter's, or ``star[k]``'s."""
+        if isinstance(node, ast.Name):
+            return self.names.index(node.id) + 1 if node.id in self.live else None
+        if (self.star is not None and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                and node.value.id == self.star and isinstance(node.slice, ast.Constant)
+                and type(node.slice.value) is int and node.slice.value >= 0):
+            return self.star_at + node.slice.value
+        return None
 
     def holds(self, node: ast.expr) -> bool:
         """``node`` is one of the three values: a named parameter, or ``star[k]``."""
-        if isinstance(node, ast.Name):
-            return node.id in self.live
-        return (self.star is not None and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-                and node.value.id == self.star and isinstance(node.slice, ast.Constant)
-                and type(node.slice.value) is int and 0 <= len(self.names) + node.slice.value < 3)
+        return self._position(node) in (1, 2, 3)
+
+    def star_is_exception(self) -> bool:
+        """The star tuple holds exactly some of the three values (``any(exc_info)``)."""
+        return self.star is not None and 1 <= self.star_at <= 3
 
     def passed_on(self, call_text: str) -> bool:
         """A call hands the three values on, in order (``super().__exit__(exc_type,
@@ -658,12 +671,13 @@ class ExceptionParameters:
         for a in node.args:
             if (self.star is not None and isinstance(a, ast.Starred) and isinstance(a.value, ast.Name)
                     and a.value.id == self.star):
-                got.extend(range(len(self.names), 3))
-            elif isinstance(a, ast.Name) and a.id in self.live:
-                got.append(self.names.index(a.id))
+                got.extend(range(self.star_at, 4))
             else:
-                return False
-        return got == [0, 1, 2]
+                at = self._position(a)
+                if at is None:
+                    return False
+                got.append(at)
+        return got == [1, 2, 3]
 
 
 def exception_parameters(fn: FunctionFacts) -> Optional[ExceptionParameters]:
@@ -672,13 +686,33 @@ def exception_parameters(fn: FunctionFacts) -> Optional[ExceptionParameters]:
     nothing, and None when nothing is left."""
     if not fn.positional:
         return None
-    named = tuple(p for p in fn.positional[1:4] if p != fn.star)
+    before = fn.positional[:-1] if fn.star else fn.positional
+    named = tuple(before[1:4])
     gone = rebound_names(fn.body) | set(fn.untracked)
-    star = fn.star if fn.star and len(named) < 3 and fn.star not in gone else None
+    star = fn.star if fn.star and len(before) <= 3 and fn.star not in gone else None
     live = frozenset(named) - gone
     if not live and star is None:
         return None
-    return ExceptionParameters(named, live, star)
+    return ExceptionParameters(named, live, star, len(before))
+
+
+def returned_calls(g: nx.DiGraph) -> Set[str]:
+    """The calls the graph's reachable ``return`` statements return, as source
+    (``call_source``): ``return super().__exit__(exc_type, exc, tb)``."""
+    reach = nx.descendants(g, ENTRY)
+    out: Set[str] = set()
+    for n, d in g.nodes(data=True):
+        if d.get("stmt") == StmtKind.RETURN and n in reach:
+            value = _return_value(d.get("text", ""))
+            if isinstance(value, ast.Call):
+                out.add(ast.unparse(value))
+    return out
+
+
+def call_source(text: str) -> Optional[str]:
+    """A call's text as ``returned_calls`` renders it (None when it does not parse)."""
+    node = _call_expr(text)
+    return ast.unparse(node) if node is not None else None
 
 
 def _call_expr(text: str) -> Optional[ast.Call]:
@@ -779,10 +813,11 @@ def _test_value(cond: ast.expr, params: ExceptionParameters, exception: bool) ->
     at a normal exit (a review)."""
     if params.holds(cond):
         return exception
-    if isinstance(cond, ast.Name) and cond.id == params.star:
-        return True  # (a tuple of one to three items: never empty)
+    if isinstance(cond, ast.Name) and params.star is not None and cond.id == params.star:
+        return True  # (a tuple of one to four items: never empty)
     if (isinstance(cond, ast.Call) and isinstance(cond.func, ast.Name) and cond.func.id == "any"
-            and len(cond.args) == 1 and isinstance(cond.args[0], ast.Name) and cond.args[0].id == params.star):
+            and len(cond.args) == 1 and isinstance(cond.args[0], ast.Name) and cond.args[0].id == params.star
+            and params.star_is_exception()):
         return exception  # (``any(exc_info)``)
     if isinstance(cond, ast.UnaryOp) and isinstance(cond.op, ast.Not):
         inner = _test_value(cond.operand, params, exception)

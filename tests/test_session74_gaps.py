@@ -304,3 +304,135 @@ def test_a_function_level_import_before_the_try_does_not_let_a_named_helper_fail
     before the `try` (`open(...)` in `_save_state_unsafe`) still is."""
     write_tree(tmp_path, LOCAL_IMPORT_HELPER)
     assert oc(tmp_path, "--no-cache", ".").codes() == [("state.py", 35, "OC203")]
+
+
+FACTORY_NOTE = {
+    "pyproject.toml": "",
+    "ordercheck.toml": '[events]\nsave = ["pkg.store.Store.save"]\nappend = ["*.ledger.append"]\n',
+    "pkg/__init__.py": "",
+    "pkg/store.py": "class Store:\n    def save(self, x):\n        pass\n\n\ndef open_store() -> Store:\n    return Store()\n",
+    "pkg/run.py": '''\
+from pkg.store import open_store
+
+
+def go(x):
+    s = open_store()
+    try:
+        s.save(x)
+    except Exception:
+        pass
+''',
+}
+
+
+def test_a_warm_run_names_the_same_unmatched_patterns_as_a_cold_one(tmp_path):
+    """A review (session 74): `s = open_store()` of a project factory typed `s`, so
+    `pkg.store.Store.save` matched and a cold run's note named only the append pattern
+    as matching no call; a warm run, whose project phase typed nothing again, named the
+    save pattern too. The note's hint types the files it reads again as the run did."""
+    write_tree(tmp_path, FACTORY_NOTE)
+    cold = oc(tmp_path, "--no-cache", ".")
+    assert cold.codes() == [("pkg/run.py", 7, "OC203")]
+    assert "`*.ledger.append` (append)" in cold.err and "Store.save" not in cold.err.split("matching no call")[1]
+    oc(tmp_path, ".")
+    for _ in range(2):
+        warm = oc(tmp_path, ".")
+        assert warm.codes() == cold.codes()
+        assert warm.err == cold.err
+
+
+HANDED_ON_REVIEW = {
+    "ordercheck.toml": EVENTS,
+    "base.py": '''\
+class Step:
+''' + MANAGER_HEAD + '''
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.ledger.append("step_failed")
+        return False
+
+
+class Quiet:
+''' + MANAGER_HEAD + '''
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            return True
+        return False
+''',
+    "steps.py": '''\
+from base import Quiet, Step
+
+
+class NoSelf:
+''' + MANAGER_HEAD + '''
+    def __exit__(*args):
+        if args[0] is not None:
+            args[0].ledger.append("step_completed")
+
+
+class Async:
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    async def __aenter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.ledger.append("step_failed")
+
+    async def __aexit__(self, *exc_info):
+        return self.__exit__(*exc_info)
+
+
+class QuietToo(Quiet):
+    def __exit__(self, exc_type, exc, tb):
+        return super().__exit__(exc_type, exc, tb)
+
+
+class QuietNot(Quiet):
+    def __exit__(self, exc_type, exc, tb):
+        super().__exit__(exc_type, exc, tb)
+''',
+    "run.py": '''\
+from steps import Async, NoSelf, QuietNot, QuietToo
+
+
+def no_self(self, state):
+    with NoSelf(self.ledger):
+        self.store.save(state)
+
+
+async def asynchronous(self, state):
+    async with Async(self.ledger):
+        self.store.save(state)
+
+
+def quiet_too(self):
+    with QuietToo(self.ledger):
+        self.ledger.append("step_started")
+
+
+def quiet_not(self):
+    with QuietNot(self.ledger):
+        self.ledger.append("step_started")
+''',
+}
+
+
+def test_a_review_of_handing_the_exit_on(tmp_path):
+    """A review of the first version: `__exit__(*args)` with no `self` holds `self` at
+    `args[0]` (never None: its append runs at every exit, an OC101); an `__aexit__`
+    that hands its values on to `self.__exit__(*exc_info)` was read again whole as one
+    of the manager's own methods (a false OC101 at the normal exit); and an exit that
+    returns its base's `__exit__(...)` suppresses as the base does (an OC202 for the
+    body's append), while one that drops the value does not."""
+    write_tree(tmp_path, HANDED_ON_REVIEW)
+    want = [("run.py", 5, "OC101"), ("run.py", 16, "OC202")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "run.py").codes() == want
+    base = tmp_path / "base.py"
+    base.write_text(base.read_text().replace("            return True\n", "            return False\n"))
+    assert oc(tmp_path, ".").codes() == [("run.py", 5, "OC101")]  # (warm: the base's suppression is in the key)
