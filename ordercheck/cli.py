@@ -285,9 +285,11 @@ def unmatched_hint(result: "runner.Result", classes: AbstractSet[str]) -> str:
     373: `*.storage.put_object` never matched `storage.put_object(...)` on a handler's
     parameter, and the run said only that no append was seen; `suggest` said why).
     Read only when such a note is given: it reads every file's facts."""
-    from . import frontend  # (only here: a rare, misconfigured run)
+    from . import (
+        frontend,  # (only here: a rare, misconfigured run)
+        summaries,
+    )
     from . import suggest as suggestmod
-    from . import summaries
 
     # (each file's outline, read again: the facts a cold run keeps of a file the pre-pass
     # found nothing in hold no calls, and the hint would depend on the cache; a review)
