@@ -151,7 +151,8 @@ def call_flags(call: Call, key: Optional[str]) -> Tuple[Tuple[str, bool], ...]:
     for a Django manager's ``create``/``get_or_create`` running the model's ``save()``,
     the ``force_insert=True`` Django passes (``MANAGER_CREATE_FLAGS``). One reading for
     the check, ``suggest`` and the witness's "via" (session 65's second review)."""
-    if key is not None and _manager_save(call, key) and call.callee.rsplit(".", 1)[-1] in ("create", "get_or_create"):
+    if key is not None and _manager_save(call, key) and call.callee.rsplit(".", 1)[-1] in (
+            "create", "get_or_create", "acreate", "aget_or_create"):
         return call.flags + MANAGER_CREATE_FLAGS
     return call.flags
 

@@ -124,8 +124,10 @@ def _is_package_file(path: str) -> bool:
 
 
 #: the methods of a Django model's manager that run the model's ``save()``
-#: (``ProjectIndex.callee_key``); ``bulk_create`` and ``update`` do not
-MANAGER_SAVES = frozenset({"create", "get_or_create", "update_or_create"})
+#: (``ProjectIndex.callee_key``); ``bulk_create`` and ``update`` do not. The async
+#: forms run the same methods in a thread (``sync_to_async``; held-out set 473)
+MANAGER_SAVES = frozenset({"create", "get_or_create", "update_or_create",
+                           "acreate", "aget_or_create", "aupdate_or_create"})
 #: a Django query set's steps that return a query set of its own class, as rendered
 QUERYSET_CHAIN = frozenset({"filter()", "exclude()", "all()", "order_by()", "select_related()",
                             "prefetch_related()", "select_for_update()", "using()", "distinct()", "only()",
@@ -1201,7 +1203,18 @@ class ProjectIndex:
         return None
 
     def callee_key(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
-        """The project function a call runs, or None."""
+        """The project function a call runs, or None. A Django model's ``asave()``,
+        which the project does not define, runs its ``save()`` in a thread (held-out
+        set 473): the model's own ``save`` override, as ``save()`` would."""
+        key = self._callee_key(facts, fn, call)
+        if key is None and call.callee.rsplit(".", 1)[-1] == "asave":
+            saved = self._callee_key(facts, fn, dataclasses.replace(call, callee=call.callee[: -len("asave")] + "save"))
+            model = saved.rsplit(".", 1)[0] if saved is not None and saved.endswith(".save") else None
+            if model is not None and model in self.classes and self._django_model(model):
+                return saved
+        return key
+
+    def _callee_key(self, facts: FileFacts, fn: FunctionFacts, call: Call) -> Optional[str]:
         if call.aug:
             return None
         if call.invokes is not None:  # an instance called: its class's ``__call__``

@@ -436,3 +436,90 @@ def test_a_review_of_handing_the_exit_on(tmp_path):
     base = tmp_path / "base.py"
     base.write_text(base.read_text().replace("            return True\n", "            return False\n"))
     assert oc(tmp_path, ".").codes() == [("run.py", 5, "OC101")]  # (warm: the base's suppression is in the key)
+
+
+DJANGO_ASYNC = {
+    "pyproject.toml": '[project]\nname = "p"\n[tool.ordercheck.extend-events]\nsave = ["*store.save"]\n'
+                      'append = ["*.history_ledger.append"]\n',
+    "app/__init__.py": "",
+    "app/models.py": '''\
+from django.db import models
+
+
+class Package(models.Model):
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        self.history_ledger.append(self.pk)
+
+
+class Plain:
+    def save(self):
+        self.history_ledger.append(1)
+''',
+    "app/rec.py": '''\
+from app.models import Package, Plain
+
+
+async def created(store, number):
+    store.save(number)
+    await Package.objects.acreate(number=number)
+
+
+async def saved(store, number):
+    p = Package(number=number)
+    store.save(number)
+    await p.asave()
+
+
+async def updated(store, number):
+    store.save(number)
+    obj, made = await Package.objects.aupdate_or_create(number=number)
+
+
+async def not_a_model(store, number):
+    p = Plain()
+    store.save(number)
+    await p.asave()
+
+
+async def swallowed(number):
+    try:
+        await Package.objects.aget_or_create(number=number)
+    except Exception:
+        return None
+''',
+}
+
+
+def test_django_async_manager_and_model_methods_run_the_models_save(tmp_path):
+    """Set 473 (a parcel tracker): Django's `acreate`, `aget_or_create`,
+    `aupdate_or_create` and a model's `asave()` run the model's `save()` (in a thread),
+    as `create` does, but carried nothing of the project's `save` override, whose
+    history append was missed (OC102 after a save; OC202 in a silent handler). A class
+    that is no model has no `asave` of Django's."""
+    write_tree(tmp_path, DJANGO_ASYNC)
+    assert oc(tmp_path, "--no-cache", ".").codes() == [
+        ("app/rec.py", 6, "OC102"), ("app/rec.py", 12, "OC102"), ("app/rec.py", 17, "OC102"),
+        ("app/rec.py", 28, "OC202")]
+
+
+ALSO_SAVES_TEXT = {
+    "pyproject.toml": '[project]\nname = "p"\n[tool.ordercheck.extend-events]\nsave = ["*.save"]\n'
+                      'append = ["*bev.finish"]\n',
+    "pkg/__init__.py": "",
+    "pkg/task.py": "def export(rec, bev):\n    rec.save()\n    bev.finish()\n",
+    "pkg/cmd_a.py": "from pkg.task import export\n\n\ndef handle(rec, bev):\n    export(rec, bev)\n",
+}
+
+
+def test_suggest_names_the_call_of_a_helper_that_appends_and_saves(tmp_path):
+    """Set 473: the "also saves" row of an append pattern that matches a call in a
+    helper's own body named the helper's call by an empty text (`called at
+    pkg/cmd_a.py:5` and nothing after it; JSON `"code": ""`): that file was read only
+    as an outline, which keeps no call's text."""
+    import json
+    write_tree(tmp_path, ALSO_SAVES_TEXT)
+    text = oc(tmp_path, "suggest", "--no-cache", ".").out
+    assert "called at pkg/cmd_a.py:5  export(rec, bev)" in text, text
+    rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["also_saves"]
+    assert [r["call"]["code"] for r in rows] == ["export(rec, bev)"], rows
