@@ -523,3 +523,41 @@ def test_suggest_names_the_call_of_a_helper_that_appends_and_saves(tmp_path):
     assert "called at pkg/cmd_a.py:5  export(rec, bev)" in text, text
     rows = json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["also_saves"]
     assert [r["call"]["code"] for r in rows] == ["export(rec, bev)"], rows
+
+
+DJANGO_ASYNC_VIEWS = '''\
+from app.models import Parcel, ParcelEvent
+
+
+async def track(number, status):
+    parcel = await Parcel.objects.aget(number=number)
+    parcel.status = status
+    await parcel.asave()
+    await ParcelEvent.objects.acreate(parcel=parcel, status=status)
+    await Parcel.objects.filter(number=number).aupdate(status=status)
+
+
+def not_awaited(parcel):
+    parcel.asave
+    return parcel.acreate()
+'''
+
+
+def test_suggest_offers_djangos_async_writes(tmp_path):
+    """Set 473: Django's `await parcel.asave()`, `await Model.objects.acreate(...)` and
+    `await qs.aupdate(...)` were never offered, while their sync forms were; they read
+    as the methods they run. A call not awaited is no Django async write."""
+    write_tree(tmp_path, {"pyproject.toml": '[project]\nname = "p"\n', "app/__init__.py": "",
+                          "app/models.py": "", "app/views.py": DJANGO_ASYNC_VIEWS})
+    rows = suggested_rows(tmp_path)
+    assert ("save", "*.objects.acreate") in rows, rows
+    assert ("save", "*.filter().aupdate") in rows, rows
+    assert ("save", "app.models.Parcel.asave") in rows, rows
+    assert not [p for _, p in rows if p.endswith(".acreate") and "objects" not in p], rows
+
+
+def suggested_rows(tmp_path):
+    """`suggest`'s (class, pattern) rows over the folder, in its order."""
+    import json
+    return [(r["class"], r["pattern"]) for r in
+            json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
