@@ -561,3 +561,49 @@ def suggested_rows(tmp_path):
     import json
     return [(r["class"], r["pattern"]) for r in
             json.loads(oc(tmp_path, "suggest", "--format", "json", "--no-cache", ".").out)["suggestions"]]
+
+
+PANDAS_WRITES = '''\
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+
+def write_candles(df: pd.DataFrame, path: str) -> None:
+    tmp = path + ".tmp"
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
+def write_csv(df, path: Path) -> None:
+    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as t:
+        tmp = Path(t.name)
+    df.to_csv(tmp)
+    os.replace(tmp, path)
+
+
+def synced(df, path):
+    tmp = path + ".tmp"
+    df.to_csv(tmp)
+    with open(tmp, "rb+") as fh:
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def as_text(model, path):
+    text = model.to_json()
+    os.replace(path + ".old", path)
+    return text
+'''
+
+
+def test_a_table_pandas_writes_then_renames_unsynced_is_an_oc301(tmp_path):
+    """Set 472 (trading tools' candle caches): `df.to_parquet(tmp)` / `df.to_csv(tmp)`
+    then `os.replace(tmp, path)` with no fsync was no OC301 by default; pandas'
+    writers are file writes now. An fsync between still clears it, and `to_json()`
+    (a string, on many classes) is no write."""
+    write_tree(tmp_path, {"pyproject.toml": "", "cache.py": PANDAS_WRITES})
+    assert oc(tmp_path, "--no-cache", "--isolated", ".").codes() == [("cache.py", 11, "OC301"),
+                                                                      ("cache.py", 18, "OC301")]
