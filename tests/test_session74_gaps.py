@@ -607,3 +607,71 @@ def test_a_table_pandas_writes_then_renames_unsynced_is_an_oc301(tmp_path):
     write_tree(tmp_path, {"pyproject.toml": "", "cache.py": PANDAS_WRITES})
     assert oc(tmp_path, "--no-cache", "--isolated", ".").codes() == [("cache.py", 11, "OC301"),
                                                                       ("cache.py", 18, "OC301")]
+
+
+CONDITIONAL_HELPERS = '''\
+def finish(store, ledger, run):
+    store.save(run)
+    if run.ok:
+        return True
+    ledger.append_event(run)
+    return False
+
+
+def finish_always(store, ledger, run):
+    store.save(run)
+    ledger.append_event(run)
+    return run.ok
+
+
+def step(store, ledger, run):
+    store.save(run)
+    if finish(store, ledger, run):
+        return 1
+    return 0
+
+
+def step_always(store, ledger, run):
+    store.save(run)
+    if finish_always(store, ledger, run):
+        return 1
+    return 0
+
+
+def mark(store, ledger, run):
+    ledger.append_event(run)
+    if run.ok:
+        store.save(run)
+        return True
+    return False
+
+
+def step_marked(store, ledger, run):
+    store.save(run)
+    if not mark(store, ledger, run):
+        return 0
+    return 1
+
+
+def step_then_append(store, ledger, run):
+    store.save(run)
+    if finish(store, ledger, run):
+        ledger.append_event(run)
+'''
+
+
+def test_a_calls_own_save_covers_its_own_append_on_either_outcome(tmp_path):
+    """Set 475 (a Telegram dispatcher on Django's async ORM): `if finish(run):` of a
+    helper that saves, then appends only when it returns False, carries the save on
+    the call and the append on its false outcome; the append was paired with the
+    caller's earlier save, a false OC102 (OC101 for a terminal one), while the same
+    helper appending on both ways (`step_always`) was silent: the call's own save
+    covers its own append. On the false outcome the call performed both, so its save
+    covers the append there. The call node is still read alone (docs/decisions.md
+    "OC301's `then`"): `mark` appends on every way and saves only when it returns True,
+    so on its False way the append stands after the caller's save, uncovered. The
+    helpers' own orders are still found inside them, and an append of the caller's
+    after the call still is."""
+    write_tree(tmp_path, {"pyproject.toml": "", "runs.py": CONDITIONAL_HELPERS})
+    assert oc(tmp_path, "--no-cache", "--isolated", ".").codes() == [
+        ("runs.py", 5, "OC102"), ("runs.py", 11, "OC102"), ("runs.py", 39, "OC102"), ("runs.py", 47, "OC102")]
