@@ -21,6 +21,7 @@ thrown away once its strongly connected component is done.
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import itertools
 import logging
@@ -114,6 +115,10 @@ class NodeSets:
     # of ``raises`` whose failure only that exit raises (neither the constructor nor
     # ``__enter__``): a witness and a message name the exit, not the call
     exit_raises: Dict[object, Tuple[str, FrozenSet[str]]] = field(default_factory=dict)
+    # per ``outcome`` point of a call: the classes the call performs on every normal way
+    # back (its callee's ``Effects.always``, and the call's own), which cover the
+    # outcome's own first or then for a sequence rule (``contracts.sequence``)
+    must: Dict[object, FrozenSet[str]] = field(default_factory=dict)
 
 
 def carried_only(vocab: Vocabulary, call: Call, carried: FrozenSet[str]) -> FrozenSet[str]:
@@ -234,8 +239,12 @@ def node_sets(g: nx.DiGraph, path: str, vocab: Vocabulary, callees: Dict[Tuple[s
                 carried = carried - {NO_RETURN_AWAITED} | ({NO_RETURN} if call.awaited else set())
             if HANDS_ON_AWAITED in carried:  # (so it hands the running exception on only there)
                 carried = carried - {HANDS_ON_AWAITED} | ({HANDS_ON} if call.awaited and not call.detached else set())
-            if any(g.nodes[s].get("kind") == NodeKind.OUTCOME for s in g.successors(n)):
+            outcomes = [s for s in g.successors(n) if g.nodes[s].get("kind") == NodeKind.OUTCOME]
+            if outcomes:
                 carried -= eff.conditional  # they travel on the branches
+                must = vocab.classify(call, eff.always & eff.on_return - NOT_CARRIED)
+                if must:
+                    out.must.update((s, must) for s in outcomes)
             if data.get("consumed"):
                 carried -= eff.exhausted  # a generator's tail: on its ``for``'s way out
             me = managers(path, call) if managers is not None and "with_id" in data else None
@@ -674,8 +683,21 @@ def always_performed(g: nx.DiGraph, ns: NodeSets) -> FrozenSet[str]:
     return frozenset(out) - NOT_CARRIED
 
 
-#: a simple statement that is an import (no expression starts with either keyword)
+#: a simple statement that may be an import (no expression starts with either keyword)
 _IMPORT_STMT = re.compile(r"^(?:import|from)\s")
+
+
+def _import_only(text: str) -> bool:
+    """Whether a statement node's text is imports and nothing else: ``import json``,
+    not ``import json; key = data["k"]`` (a line of several statements is one text; a
+    review)."""
+    if not _IMPORT_STMT.match(text):
+        return False
+    try:
+        body = ast.parse(text.strip()).body
+    except (SyntaxError, ValueError):
+        return False
+    return bool(body) and all(isinstance(b, (ast.Import, ast.ImportFrom)) for b in body)
 
 
 def _contained(g: nx.DiGraph, reach: Set[object], flight: Set[object]) -> bool:
@@ -695,7 +717,7 @@ def _contained(g: nx.DiGraph, reach: Set[object], flight: Set[object]) -> bool:
     for n in reach:
         if n in (ENTRY, EXIT, RAISE) or any(rid in excepts for rid in g.nodes[n].get("ctx", ())):
             continue
-        if _IMPORT_STMT.match(g.nodes[n].get("text", "")) and g.nodes[n].get("stmt") == StmtKind.SIMPLE:
+        if g.nodes[n].get("stmt") == StmtKind.SIMPLE and _import_only(g.nodes[n].get("text", "")):
             continue  # (`import json` before the `try`: never the event a helper's name says)
         ways = _exceptional(g, n)
         if any(s in flight for s in ways):
@@ -1100,7 +1122,11 @@ def build(files: Iterable[FileFacts], vocab: Vocabulary, memo: Optional[Memo] = 
                         try:
                             ns = depth.retrying(node_sets, g, facts.path, vocab, cg.callees, lookup, managers)
                             eff, found = depth.retrying(graph_effects, g, facts.path, ns, vocab)
-                            if m in wrappers:  # (several definitions: what each always does)
+                            # (several definitions: what each always does; also a
+                            # function whose effects differ by what it returns: what
+                            # it does on every way back covers its outcome points'
+                            # classes at a call, ``NodeSets.must``)
+                            if m in wrappers or eff.conditional:
                                 kept = always_performed(g, ns)
                                 always_of[m] = kept if m not in always_of else always_of[m] & kept
                         except Exception as exc:  # as above

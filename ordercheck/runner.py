@@ -233,7 +233,7 @@ def _checked(g: nx.DiGraph, path: str, settings: Settings, summ: summaries.Summa
     swallow = summ.index.swallow_types_for((t for r in g.graph["handlers"].values() for t in r.types),
                                            settings.config.swallow_types)
     hits = contracts.evaluate(g, sets.performs, rules, swallow, sets.raises, ordered,
-                              carried=sets.callees.keys(), committed=committed)
+                              carried=sets.callees.keys(), committed=committed, must=sets.must)
     return FunctionCheck(g, sets, ordered, hits, committed)
 
 

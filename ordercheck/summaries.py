@@ -1209,8 +1209,14 @@ class ProjectIndex:
         key = self._callee_key(facts, fn, call)
         if key is None and call.callee.rsplit(".", 1)[-1] == "asave":
             saved = self._callee_key(facts, fn, dataclasses.replace(call, callee=call.callee[: -len("asave")] + "save"))
-            model = saved.rsplit(".", 1)[0] if saved is not None and saved.endswith(".save") else None
-            if model is not None and model in self.classes and self._django_model(model):
+            if saved is None or not saved.endswith(".save"):
+                return None
+            # (the instance's class decides, not the class that defines the `save` found
+            # along its MRO: a mixin's `save` of a model; a review)
+            receiver = (self.receiver_class(facts, call) if call.receiver_type is not None
+                        else self.owner_class(facts, fn) if call.self_call == "self" else None)
+            model = receiver if receiver is not None else saved.rsplit(".", 1)[0]
+            if model in self.classes and self._django_model(model):
                 return saved
         return key
 

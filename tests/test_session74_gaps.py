@@ -675,3 +675,116 @@ def test_a_calls_own_save_covers_its_own_append_on_either_outcome(tmp_path):
     write_tree(tmp_path, {"pyproject.toml": "", "runs.py": CONDITIONAL_HELPERS})
     assert oc(tmp_path, "--no-cache", "--isolated", ".").codes() == [
         ("runs.py", 5, "OC102"), ("runs.py", 11, "OC102"), ("runs.py", 39, "OC102"), ("runs.py", 47, "OC102")]
+
+
+OUTCOME_REVIEW = '''\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def settle(store, ledger, run):
+    if run.ok:
+        store.save(run)
+        return True
+    if run.retry:
+        store.save(run)
+        return False
+    ledger.append_event(run, "run_failed")
+    return False
+
+
+def tick(store, ledger, run):
+    store.save(run)
+    if not settle(store, ledger, run):
+        return 0
+    return 1
+
+
+def close(ledger, run):
+    log.warning("closing %s", run)
+    if run.ok:
+        return True
+    ledger.append_event(run)
+    return False
+
+
+def warned(store, ledger, run):
+    if not close(ledger, run):
+        store.save(run)
+'''
+
+UNWARNED = '''\
+id = "XY101"
+name = "append-then-save-unwarned"
+severity = "warning"
+kind = "sequence"
+first = ["append"]
+then = ["save"]
+barrier = ["surface", "!append"]
+message = "save after an append with no warning between"
+explanation = "x"
+'''
+
+
+def test_a_review_of_the_outcome_cover(tmp_path):
+    """A review of the first version, which covered an outcome's classes by whatever
+    the call's node carries: that node carries what the helper does on *some* way back,
+    and `settle` saves on one False way and appends on another, so the append's way
+    has no save of its own (the caller's OC101 was lost); only what the helper does on
+    every way back covers now. And a negated class of the cover reads the outcome's own
+    classes: `close` warns, then appends only when it returns False, so on that way the
+    call is no `["surface", "!append"]` barrier (a user rule's finding was lost)."""
+    write_tree(tmp_path, {"pyproject.toml": "", "runs.py": OUTCOME_REVIEW})
+    assert oc(tmp_path, "--no-cache", "--isolated", ".").codes() == [("runs.py", 19, "OC101")]
+    write_tree(tmp_path, {"ordercheck.toml": 'rules = ["xy.toml"]\nselect = ["XY"]\n', "xy.toml": UNWARNED})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("runs.py", 34, "XY101")]
+
+
+IMPORT_REVIEW = {
+    "pyproject.toml": "",
+    "ordercheck.toml": '[extend-events]\nsave = ["*._save_state"]\n',
+    "state.py": '''\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def _save_state(data, path):
+    import json; key = data["k"]
+    try:
+        with open(path, "w") as fh:
+            json.dump({key: data}, fh)
+    except Exception:
+        log.warning("state not saved")
+
+
+def fire(data, path):
+    try:
+        _save_state(data, path)
+    except Exception:
+        pass
+''',
+}
+
+
+def test_an_import_beside_another_statement_on_its_line_still_fails_out(tmp_path):
+    """A review: a line of several statements is one node's text, so `import json; key =
+    data["k"]` was skipped as an import, and the subscript's failure with it."""
+    write_tree(tmp_path, IMPORT_REVIEW)
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("state.py", 17, "OC203")]
+
+
+def test_asave_of_a_model_whose_save_a_mixin_defines(tmp_path):
+    """A review: `p.asave()` of `class Parcel(HistoryMixin, models.Model)`, whose `save`
+    the mixin defines, was not resolved: the model test read the mixin, not the
+    instance's class."""
+    write_tree(tmp_path, {
+        "pyproject.toml": DJANGO_ASYNC["pyproject.toml"], "app/__init__.py": "",
+        "app/models.py": "from django.db import models\n\n\nclass HistoryMixin:\n"
+                         "    def save(self, *args, **kwargs):\n        super().save(*args, **kwargs)\n"
+                         "        self.history_ledger.append(self.pk)\n\n\n"
+                         "class Parcel(HistoryMixin, models.Model):\n    pass\n",
+        "app/rec.py": "from app.models import Parcel\n\n\nasync def saved(store, number):\n"
+                      "    p = Parcel(number=number)\n    store.save(number)\n    await p.asave()\n"})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("app/rec.py", 7, "OC102")]

@@ -332,6 +332,8 @@ class GraphInput:
     # per (transaction commit, class), the body's nodes that performed it
     # (``managers.transaction_view``): a commit reads what they read (``paths.ItemLoops``)
     committed: Dict[Tuple[object, str], List[object]] = field(default_factory=dict)
+    # per outcome point of a call, what the call performs on every way back (``effects.NodeSets.must``)
+    must: Dict[object, FrozenSet[str]] = field(default_factory=dict)
 
     def self_ordered(self, node: object) -> bool:
         """Whether ``node``'s classes are several events in an order of their own: a
@@ -501,13 +503,15 @@ def evaluate(
     ordered: Optional[Classes] = None,
     carried: AbstractSet[object] = frozenset(),
     committed: Optional[Dict[Tuple[object, str], List[object]]] = None,
+    must: Optional[Dict[object, FrozenSet[str]]] = None,
 ) -> List[Hit]:
     """Every hit of every rule on one graph, one per (rule, anchor site).
     ``ordered``: the classes the ordering kinds read where they differ from
     ``classes`` (a transaction's body commits at once: semantics §Events Transactions);
-    ``committed``: the body's nodes each commit's classes come from."""
+    ``committed``: the body's nodes each commit's classes come from; ``must``: per
+    outcome point of a call, what the call performs on every way back."""
     graph = GraphInput(g, classes, classes if ordered is None else ordered, raises, swallow_types, Reach(g), carried,
-                       call_points(g, classes), committed or {})
+                       call_points(g, classes), committed or {}, must or {})
     out: List[Hit] = []
     for rule in rules:
         # of an anchor's copies (a `finally` body's, a state's of correlated tests), the

@@ -124,19 +124,27 @@ def _turn_from_save(g: "nx.DiGraph", hit: Hit, nearest: Dict[object, object]) ->
 
 
 def _covered_by_call(g: "nx.DiGraph", nodes: Set[object], cover: Tuple[ClassExpr, ...],
-                     also: Optional[Classes]) -> Set[object]:
-    """The outcome points among ``nodes`` whose call's own node carries a class of a
-    ``cover`` expression (``also``: ``call_points``): on that branch the call
-    performed both, and a node's own barrier or unless-after class covers its own
+                     graph: GraphInput) -> Set[object]:
+    """The outcome points among ``nodes`` whose call performs a ``cover`` class on every
+    way back (``GraphInput.must``: its callee's ``Effects.always``): on that branch the
+    call performed both, and a node's own barrier or unless-after class covers its own
     first or then (semantics §Contracts). `if finish(run):` of a helper that saves,
     then appends only when it returns False, carries its save on the call and its
     append on the false outcome: the call's own save covers it, as when the call
-    carries both unsplit (held-out set 475: a false OC102). The call node itself is
-    still read alone (docs/decisions.md "OC301's `then`"): a class only one outcome
-    carries covers nothing on the other way."""
-    if not also:
-        return set()
-    return {n for n in nodes if n in also and any(expr and expr_matches(expr, also[n]) for expr in cover)}
+    carries both unsplit (held-out set 475: a false OC102). A class the call performs
+    only on some ways back covers nothing (it may be on another way than the
+    outcome's: a review), nor does one a `raised` point's call performs on its other
+    ways; a negated class of the cover reads the outcome's own classes and the call's
+    (``call_points``). The call node itself is still read alone (docs/decisions.md
+    "OC301's `then`")."""
+    out: Set[object] = set()
+    for n in nodes:
+        must = graph.must.get(n)
+        if must and g.nodes[n].get("kind") == NodeKind.OUTCOME:
+            here = must | graph.classes.get(n, frozenset())
+            if any(expr and expr_matches(expr, here, graph.also.get(n, frozenset())) for expr in cover):
+                out.add(n)
+    return out
 
 
 class Sequence(Ordering, kind="sequence"):
@@ -210,9 +218,9 @@ class Sequence(Ordering, kind="sequence"):
         unless = matching(classes, self.unless_after, classes, graph.also) if self.unless_after else set()
         near = NEAR_ONLY if self.pairs_files() else frozenset()
         firsts = near_matching(classes, self.first, reachable, near, graph.also) - barrier
-        firsts -= _covered_by_call(g, firsts, (self.barrier,), graph.also)
+        firsts -= _covered_by_call(g, firsts, (self.barrier,), graph)
         thens = near_matching(classes, self.then, classes, near, graph.also) - barrier - unless
-        thens -= _covered_by_call(g, thens, (self.barrier, self.unless_after), graph.also)
+        thens -= _covered_by_call(g, thens, (self.barrier, self.unless_after), graph)
         found = []
         if firsts and thens:
             # a node never pairs with itself: the order inside a call is the callee's
