@@ -147,6 +147,12 @@ class Call:
     # (``FunctionFacts.runs_param``; docs/decisions.md "A callable handed to a project
     # helper")
     ref: Optional[str] = None
+    # ``ref``'s names and receiver type as a call of it there would have them
+    # (``self.store.update_job`` of ``store: JobStore``: ``app.store.JobStore.update_job``,
+    # ``JobStore``): a qualified pattern matches the handed callable as it matches the
+    # call (held-out set 478)
+    ref_names: Tuple[str, ...] = ()
+    ref_type: Optional[str] = None
     # its keyword arguments written as ``True``/``False`` (``repo.save(s, commit=False)``):
     # a project callee whose test of that parameter guards an event does not perform it
     # here (``summaries.Effects.gated``; docs/decisions.md "A flag argument")

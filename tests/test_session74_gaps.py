@@ -788,3 +788,68 @@ def test_asave_of_a_model_whose_save_a_mixin_defines(tmp_path):
         "app/rec.py": "from app.models import Parcel\n\n\nasync def saved(store, number):\n"
                       "    p = Parcel(number=number)\n    store.save(number)\n    await p.asave()\n"})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("app/rec.py", 7, "OC102")]
+
+
+HANDED_TYPED = {
+    "pyproject.toml": "",
+    "ordercheck.toml": '[extend-events]\nsave = ["*.JobStore.update_job"]\n',
+    "app/__init__.py": "",
+    "app/store.py": "class JobStore:\n    def update_job(self, job):\n        return job\n\n\n"
+                    "class SqlStore(JobStore):\n    pass\n",
+    "app/sched.py": '''\
+import asyncio
+import functools
+
+from .store import JobStore, SqlStore
+
+
+class Scheduler:
+    def __init__(self, store: JobStore, ledger, pool):
+        self.store = store
+        self.ledger = ledger
+        self._pool = pool
+
+    def _store_call(self, func, *args):
+        return func(*args)
+
+    def advance(self, job):
+        self._store_call(self.store.update_job, job)
+        self.ledger.append(job.id)
+
+    def advance_sub(self, job):
+        store = SqlStore()
+        self._store_call(store.update_job, job)
+        self.ledger.append(job.id)
+
+    async def in_pool(self, job):
+        loop = asyncio.get_running_loop()
+        call = functools.partial(self.store.update_job, job)
+        await loop.run_in_executor(self._pool, call)
+        self.ledger.append(job.id)
+
+    async def _pooled(self, func, *args):
+        call = functools.partial(func, *args)
+        if self._pool is None:
+            return call()
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    async def through_helper(self, job):
+        await self._pooled(self.store.update_job, job)
+        self.ledger.append(job.id)
+''',
+}
+
+
+def test_a_typed_method_handed_to_a_helper_or_held_in_a_partial(tmp_path):
+    """Set 478 (a job scheduler): `self._store_call(self.store.update_job, job)` of
+    `store: JobStore` matched `*.JobStore.update_job` by text only, not by the class's
+    names a call of it there has (nor a subclass's instance's); and `call =
+    functools.partial(self.store.update_job, job)` kept in a name, then called or handed
+    to `run_in_executor`, was no call of the method, nor did a helper that runs its
+    first parameter so count as running it."""
+    write_tree(tmp_path, HANDED_TYPED)
+    want = [("app/sched.py", 18, "OC102"), ("app/sched.py", 23, "OC102"), ("app/sched.py", 29, "OC102"),
+            ("app/sched.py", 39, "OC102")]
+    assert oc(tmp_path, "--no-cache", ".").codes() == want
+    assert oc(tmp_path, ".").codes() == want
+    assert oc(tmp_path, "app/sched.py").codes() == want

@@ -676,6 +676,9 @@ class ExpressionWalker(Resolver):
             awaited=awaited if handoff is None else starts_in_group(outer) or isinstance(func, cst.Call) and runs_to_end(
                 self.call_names(render_callee(func.func), line, at)),
         )
+        if call.ref is not None and "." in call.ref:
+            handed_names = self.call_names(call.ref, line, at)
+            call.ref_names, call.ref_type = handed_names.qualnames, handed_names.receiver_type
         self.next_call += 1
         if self.frames:
             self.frame.calls.append(call)
