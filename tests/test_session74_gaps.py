@@ -853,3 +853,57 @@ def test_a_typed_method_handed_to_a_helper_or_held_in_a_partial(tmp_path):
     assert oc(tmp_path, "--no-cache", ".").codes() == want
     assert oc(tmp_path, ".").codes() == want
     assert oc(tmp_path, "app/sched.py").codes() == want
+
+
+DUAL_PROTOCOL = '''\
+from contextlib import suppress
+
+IGNORED = (Exception,)
+
+
+class Span:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        return None
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, exc_type, exc, tb):
+        return True
+
+
+async def finish(ledger, run):
+    async with Span():
+        await ledger.append_terminal(run)
+
+
+async def starred(ledger, run):
+    with suppress(*IGNORED):
+        await ledger.append_terminal(run)
+
+
+async def written(ledger, run):
+    with suppress(*(Exception,)):
+        await ledger.append_terminal(run)
+
+
+async def narrow(ledger, run):
+    with suppress(*(KeyError,)):
+        await ledger.append_terminal(run)
+'''
+
+
+def test_an_async_with_of_a_class_with_both_protocols_and_a_starred_suppress(tmp_path):
+    """Set 477 (async unit-of-work services): `async with Span():` of a class with both
+    `__enter__`/`__exit__` and `__aenter__`/`__aexit__` runs the async pair, but the
+    call graph's edges named the sync pair, so a run with the pre-pass read no summary
+    of `__aexit__` and its `return True` swallowed nothing (OC201 only with
+    `ORDERCHECK_PREPASS=0`); and `suppress(*IGNORED)` of `IGNORED = (Exception,)` (or
+    `*(Exception,)`) was read as one type named `IGNORED`, no broad one."""
+    write_tree(tmp_path, {"pyproject.toml": "", "svc.py": DUAL_PROTOCOL})
+    want = [("svc.py", 22, "OC201"), ("svc.py", 27, "OC201"), ("svc.py", 32, "OC201")]
+    assert oc(tmp_path, "--no-cache", "--isolated", ".").codes() == want
+    assert oc(tmp_path, "--isolated", "svc.py").codes() == want

@@ -406,8 +406,35 @@ class ExpressionWalker(Resolver):
 
     def argument_types(self, node: cst.Call) -> Tuple[str, ...]:
         """The rendered and import-qualified names of a call's arguments: the exception
-        types, should the call be ``contextlib.suppress`` (``Call.suppress_types``)."""
-        return tuple(t for a in node.args for t in (render_callee(a.value),) + self.qualified(a.value))
+        types, should the call be ``contextlib.suppress`` (``Call.suppress_types``). A
+        starred argument is its items: a tuple written there, or a name bound once to
+        one (``suppress(*IGNORED)`` of ``IGNORED = (Exception,)``, as ``except IGNORED:``
+        reads it; held-out set 477)."""
+        out: List[str] = []
+        for a in node.args:
+            if a.star == "*" and isinstance(a.value, (cst.Tuple, cst.List)):
+                for e in a.value.elements:
+                    out += [render_callee(e.value), *self.qualified(e.value)]
+            elif a.star == "*":
+                items = self.tuple_items(a.value, self.byte_pos(node)[0])
+                for t in items or (render_callee(a.value),):
+                    out += [t, *self.qualified_text(t)]
+            else:
+                out += [render_callee(a.value), *self.qualified(a.value)]
+        return tuple(out)
+
+    def tuple_items(self, value: cst.CSTNode, line: int) -> Optional[Tuple[str, ...]]:
+        """The types of the tuple a plain name of an ``except`` clause is bound to, once
+        (``scopes.ScopeTable.tuple_alias``, bound before the clause in its own scope),
+        else None."""
+        if not isinstance(value, cst.Name):
+            return None
+        scope = self._lookup(value.value)
+        found = scope[0].tuple_alias(value.value) if scope is not None else None
+        if found is None or (scope is not None and scope[1] and (found[1], found[2]) > (line, 0)):
+            return None
+        return found[0]
+
 
     # ---- expressions (evaluation order)
 

@@ -727,7 +727,7 @@ class Extractor(ExpressionWalker):
                 for el in elts:
                     value = el.value if isinstance(el, cst.Element) else el
                     types.extend(self.exception_type_names(value, hsp.line))
-                    items = self._tuple_items(value, hsp.line)
+                    items = self.tuple_items(value, hsp.line)
                     if items is not None:  # `except ERRS:` over `ERRS = (Exception,)`: each item's
                         builtin.extend(self._builtin_by_name(t) for t in items)
                     else:
@@ -762,18 +762,6 @@ class Extractor(ExpressionWalker):
                                    whole.col16, whole.col16 + len("finally"))
             st.finalbody = self.block(node.finalbody.body, entered=True)
         return st
-
-    def _tuple_items(self, value: cst.CSTNode, line: int) -> Optional[Tuple[str, ...]]:
-        """The types of the tuple a plain name of an ``except`` clause is bound to, once
-        (``scopes.ScopeTable.tuple_alias``, bound before the clause in its own scope),
-        else None."""
-        if not isinstance(value, cst.Name):
-            return None
-        scope = self._lookup(value.value)
-        found = scope[0].tuple_alias(value.value) if scope is not None else None
-        if found is None or (scope is not None and scope[1] and (found[1], found[2]) > (line, 0)):
-            return None
-        return found[0]
 
     def _builtin_by_name(self, text: str) -> Optional[str]:
         """``builtin_exception`` of a type written as text (a tuple's item)."""
@@ -822,7 +810,7 @@ class Extractor(ExpressionWalker):
             # `except report_exceptions:` over `report_exceptions = (RequestException,
             # socket.error)`: each of the tuple's types, as if written in the clause
             # (docs/decisions.md "An except clause over a tuple's name"; held-out set 160)
-            for item in self._tuple_items(cst.Name(chain[-1]), line) or ():
+            for item in self.tuple_items(cst.Name(chain[-1]), line) or ():
                 out += self._type_names(item, line, depth - 1)
         return out
 
