@@ -907,3 +907,21 @@ def test_an_async_with_of_a_class_with_both_protocols_and_a_starred_suppress(tmp
     want = [("svc.py", 22, "OC201"), ("svc.py", 27, "OC201"), ("svc.py", 32, "OC201")]
     assert oc(tmp_path, "--no-cache", "--isolated", ".").codes() == want
     assert oc(tmp_path, "--isolated", "svc.py").codes() == want
+
+
+def test_suggest_gives_no_annotation_advice_for_an_attribute_of_another_object(tmp_path):
+    """Set 476: `*.Runs.update` matching no `store.runs.update(r)` was explained as "annotate
+    the class's `runs: T`", though `Store` annotates it and an attribute of another
+    object is never typed (docs/decisions.md, session 48); only the row's own pattern
+    works. A plain untyped receiver keeps the annotation advice."""
+    write_tree(tmp_path, {
+        "pyproject.toml": "", "ordercheck.toml": '[extend-events]\nsave = ["*.Runs.update", "*.Job.close"]\n',
+        "pkg/__init__.py": "",
+        "pkg/st.py": "class Runs:\n    def update(self, r):\n        raise NotImplementedError\n\n\n"
+                     "class Store:\n    runs: Runs\n\n\ndef b(store: Store, ledger, r, job):\n"
+                     "    store.runs.update(r)\n    job.close()\n    ledger.append(r)\n"})
+    text = oc(tmp_path, "suggest", "--no-cache", ".").out
+    assert "annotate the class's" not in text
+    assert ("misses `store.runs.update(r)` at pkg/st.py:11 (an attribute of another object has no known type, "
+            "annotated or not): add `*.runs.update`") in text, text
+    assert "misses `job.close()` at pkg/st.py:12 (its receiver has no known type: an annotation" in text, text
