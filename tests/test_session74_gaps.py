@@ -925,3 +925,39 @@ def test_suggest_gives_no_annotation_advice_for_an_attribute_of_another_object(t
     assert ("misses `store.runs.update(r)` at pkg/st.py:11 (an attribute of another object has no known type, "
             "annotated or not): add `*.runs.update`") in text, text
     assert "misses `job.close()` at pkg/st.py:12 (its receiver has no known type: an annotation" in text, text
+
+
+PARTIAL_REVIEW = '''\
+import functools
+
+
+class Svc:
+    def __init__(self, repo, store, ledger):
+        self.repo = repo
+        self.store = store
+        self.ledger = ledger
+
+    def _call(self, fn, *args):
+        return fn(*args)
+
+    def finish(self, s):
+        upd = functools.partial(self.repo.save, s, commit=False)
+        upd()
+        self.ledger.append_record(s.id)
+
+    def handed_alias(self, run):
+        save = self.store.save
+        self._call(save, run)
+        self.ledger.append_record(run.id)
+'''
+
+
+def test_a_review_of_partials_and_handed_aliases(tmp_path):
+    """Set 479: `upd = functools.partial(self.repo.save, s, commit=False)` read as an
+    alias of `self.repo.save` dropped the flag that makes it no save (a false OC102):
+    a partial with keyword arguments is no alias; and `save = self.store.save` handed to
+    a helper that runs its first parameter (`self._call(save, run)`) was not followed
+    through the alias, as `self._call(self.store.save, run)` is."""
+    write_tree(tmp_path, {"pyproject.toml": '[tool.ordercheck.extend-events]\nsave = ["*.repo.save", "*.store.save"]\n',
+                          "app.py": PARTIAL_REVIEW})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("app.py", 21, "OC102")]

@@ -246,9 +246,11 @@ class Outliner(Resolver):
         call.exits, call.self_call, call.local_head = names.exits, names.self_call, names.local_head
         if handed is None:
             call.ref = _ast_ref(lead)
-            if call.ref is not None and "." in call.ref:  # (``expressions``: as a call of it there)
+            if call.ref is not None:  # (``expressions``: as a call of it there, through an alias too)
                 handed_names = self.call_names(call.ref, node.lineno, node.col_offset)
                 call.ref_names, call.ref_type = handed_names.qualnames, handed_names.receiver_type
+                if handed_names.callee != call.ref and "(" not in handed_names.callee:
+                    call.ref = handed_names.callee
             call.lead, call.lead_import = self.lead_of(lead), self.lead_import_of(lead)
         elif isinstance(handed[0], str):  # (``expressions``: the handed callable's first argument)
             first = _positional(handed[1], 0)
