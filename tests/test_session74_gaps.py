@@ -4,16 +4,17 @@ from __future__ import annotations
 from checkutil import write_tree
 from cliutil import oc
 
-EVENTS = '[events]\nsave = ["*.store.save"]\nappend = ["*.ledger.append"]\n'
+# (the configuration, and the `__init__`/`__enter__` of test managers that differ in their `__exit__`)
+from test_session73_gaps import EVENTS, MANAGER_HEAD
 
-#: the `__init__` and `__enter__` of the test managers below, which differ in their `__exit__`
-MANAGER_HEAD = '''\
-    def __init__(self, ledger):
-        self.ledger = ledger
 
-    def __enter__(self):
-        return self
-'''
+def saves_within(module, **managers):
+    """A `run.py` whose functions each save a state inside one manager of `module`
+    (class name -> function name), in the order given, after one import line."""
+    head = f"from {module} import {', '.join(sorted(managers))}\n"
+    return head + "".join(f"\n\ndef {fn}(self, state):\n    with {cls}(self.ledger):\n        self.store.save(state)\n"
+                          for cls, fn in managers.items())
+
 
 STAR_EXITS = {
     "ordercheck.toml": EVENTS,
@@ -38,24 +39,7 @@ class AnyFailing:
         if any(rest) or rest[1] is not None:
             self.ledger.append("step_failed")
 ''',
-    "run.py": '''\
-from steps import Always, AnyFailing, Failing
-
-
-def always(self, state):
-    with Always(self.ledger):
-        self.store.save(state)
-
-
-def failing(self, state):
-    with Failing(self.ledger):
-        self.store.save(state)
-
-
-def any_failing(self, state):
-    with AnyFailing(self.ledger):
-        self.store.save(state)
-''',
+    "run.py": saves_within("steps", Always="always", Failing="failing", AnyFailing="any_failing"),
 }
 
 
@@ -73,16 +57,20 @@ def test_an_exit_with_star_args_is_read_per_way_out(tmp_path):
     assert oc(tmp_path, "run.py").codes() == want
 
 
-SUPER_EXITS = {
-    "ordercheck.toml": EVENTS,
-    "base.py": '''\
+#: a class manager that appends its failure record only when an exception is in flight
+STEP = '''\
 class Step:
 ''' + MANAGER_HEAD + '''
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None:
             self.ledger.append("step_failed")
         return False
-''',
+'''
+
+
+SUPER_EXITS = {
+    "ordercheck.toml": EVENTS,
+    "base.py": STEP,
     "steps.py": '''\
 from base import Step
 
@@ -113,29 +101,7 @@ class Delegating:
     def __exit__(self, *exc_info):
         return self._inner.__exit__(*exc_info)
 ''',
-    "run.py": '''\
-from steps import Delegating, Named, Starred, Swapped
-
-
-def named(self, state):
-    with Named(self.ledger):
-        self.store.save(state)
-
-
-def starred(self, state):
-    with Starred(self.ledger):
-        self.store.save(state)
-
-
-def swapped(self, state):
-    with Swapped(self.ledger):
-        self.store.save(state)
-
-
-def delegating(self, state):
-    with Delegating(self.ledger):
-        self.store.save(state)
-''',
+    "run.py": saves_within("steps", Named="named", Starred="starred", Swapped="swapped", Delegating="delegating"),
 }
 
 
@@ -343,14 +309,7 @@ def test_a_warm_run_names_the_same_unmatched_patterns_as_a_cold_one(tmp_path):
 
 HANDED_ON_REVIEW = {
     "ordercheck.toml": EVENTS,
-    "base.py": '''\
-class Step:
-''' + MANAGER_HEAD + '''
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None:
-            self.ledger.append("step_failed")
-        return False
-
+    "base.py": STEP + '''
 
 class Quiet:
 ''' + MANAGER_HEAD + '''
