@@ -41,6 +41,10 @@ class ScopeTable:
     #: socket.error)``): name -> (their texts, end line, end col); an ``except`` clause
     #: that names it catches each (``tuple_alias``)
     tuple_bindings: Dict[str, Tuple[Tuple[str, ...], int, int]] = field(default_factory=dict)
+    # the names of ``alias_bindings`` bound to a ``functools.partial(f, ...)``: an alias of
+    # ``f`` where called or handed on, never as a receiver (``put.keywords`` is the
+    # partial's own), and still matched by their own name (``Scopes._partial_alias``)
+    partials: Set[str] = field(default_factory=set)
     #: a name bound to a choice of dotted names (``log = logger.error if fatal else
     #: logger.warning``, ``store = primary or fallback``): name -> (their texts, end line,
     #: end col); a call of it is a call of each (``choice_alias``)
@@ -1779,8 +1783,11 @@ class _Scanner:
                 if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.isidentifier():
                     table.identifiers[target.id] = (value.value, *end)  # (as written: ``getattr(x, name)``)
             text = (dotted(value) or _typevar_bound(value) or _annotated_alias(value)
-                    or (_static_alias(value) if table.class_name is not None or not table.is_function else None)
-                    or self._partial_alias(value))
+                    or (_static_alias(value) if table.class_name is not None or not table.is_function else None))
+            partial = self._partial_alias(value) if text is None else None
+            if partial is not None and target.id not in table.declared_outer:
+                text = partial
+                table.partials.add(target.id)
             if text is not None and target.id not in table.declared_outer:
                 table.alias_bindings[target.id] = (text, *end)
             elif isinstance(value, ast.Tuple) and value.elts and target.id not in table.declared_outer:

@@ -920,3 +920,31 @@ def test_a_review_of_partials_and_handed_aliases(tmp_path):
     write_tree(tmp_path, {"pyproject.toml": '[tool.ordercheck.extend-events]\nsave = ["*.repo.save", "*.store.save"]\n',
                           "app.py": PARTIAL_REVIEW})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("app.py", 21, "OC102")]
+
+
+PARTIAL_NAMES = '''\
+import functools
+
+
+class Cache:
+    def flush(self, key, value):
+        put = functools.partial(self._store.put, key)
+        put.keywords.setdefault("ttl", 60)
+        self.ledger.append(key)
+
+
+def run(store, client, r):
+    record_event = functools.partial(client.write, "events")
+    store.save(r)
+    record_event(r)
+'''
+
+
+def test_a_partials_name_is_its_callable_only_where_called(tmp_path):
+    """A review: a name bound to a partial was its callable also as a receiver
+    (`put.keywords.setdefault(...)` read as `self._store.put.keywords.setdefault`, a
+    save by `*_store.put*`: a false OC102), and a pattern naming the partial's own name
+    (`record_event`) no longer matched its call."""
+    write_tree(tmp_path, {"pyproject.toml": "", "ordercheck.toml": '[extend-events]\nappend = ["record_event"]\n',
+                          "runs.py": PARTIAL_NAMES})
+    assert oc(tmp_path, "--no-cache", ".").codes() == [("runs.py", 14, "OC102")]
