@@ -948,3 +948,35 @@ def test_a_partials_name_is_its_callable_only_where_called(tmp_path):
     write_tree(tmp_path, {"pyproject.toml": "", "ordercheck.toml": '[extend-events]\nappend = ["record_event"]\n',
                           "runs.py": PARTIAL_NAMES})
     assert oc(tmp_path, "--no-cache", ".").codes() == [("runs.py", 14, "OC102")]
+
+
+NESTED_TYPES = '''\
+from contextlib import suppress
+
+BASE = (Exception,)
+IGNORED = (BASE, KeyError)
+
+
+async def starred(ledger, run):
+    with suppress(*IGNORED):
+        await ledger.append_terminal(run)
+
+
+async def unstarred(ledger, run):
+    with suppress(IGNORED):
+        await ledger.append_terminal(run)
+
+
+async def narrow(ledger, run):
+    with suppress(*(KeyError,)):
+        await ledger.append_terminal(run)
+'''
+
+
+def test_suppress_reads_a_tuple_of_tuples_as_an_except_clause_does(tmp_path):
+    """A review: `suppress(*IGNORED)` of `IGNORED = (BASE, KeyError)`, `BASE =
+    (Exception,)`, and `suppress(IGNORED)` (a tuple is a type argument to `issubclass`)
+    were read one level deep, missing the broad `Exception`, which `except IGNORED:`
+    finds."""
+    write_tree(tmp_path, {"pyproject.toml": "", "svc.py": NESTED_TYPES})
+    assert oc(tmp_path, "--no-cache", "--isolated", ".").codes() == [("svc.py", 9, "OC201"), ("svc.py", 14, "OC201")]

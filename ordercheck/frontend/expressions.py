@@ -411,16 +411,26 @@ class ExpressionWalker(Resolver):
         one (``suppress(*IGNORED)`` of ``IGNORED = (Exception,)``, as ``except IGNORED:``
         reads it; held-out set 477)."""
         out: List[str] = []
+        line = 0
+
+        def named(value: cst.BaseExpression, depth: int = 2) -> None:
+            """A type, or a name bound once to a tuple of types (of tuples: a few levels)."""
+            nonlocal line
+            if isinstance(value, cst.Name) and depth:
+                line = line or self.byte_pos(node)[0]
+                items = self.tuple_items(value, line)
+                if items:
+                    for t in items:
+                        named(cst.Name(t) if t.isidentifier() else cst.parse_expression(t), depth - 1)
+                    return
+            out.extend((render_callee(value), *self.qualified(value)))
+
         for a in node.args:
-            if a.star == "*" and isinstance(a.value, (cst.Tuple, cst.List)):
-                for e in a.value.elements:
-                    out += [render_callee(e.value), *self.qualified(e.value)]
-            elif a.star == "*":
-                items = self.tuple_items(a.value, self.byte_pos(node)[0])
-                for t in items or (render_callee(a.value),):
-                    out += [t, *self.qualified_text(t)]
+            if isinstance(a.value, (cst.Tuple, cst.List)):
+                for e in a.value.elements:  # (`suppress(*(E1, E2))`; a tuple is as good as its items)
+                    named(e.value)
             else:
-                out += [render_callee(a.value), *self.qualified(a.value)]
+                named(a.value)
         return tuple(out)
 
     def tuple_items(self, value: cst.CSTNode, line: int) -> Optional[Tuple[str, ...]]:
